@@ -1,0 +1,45 @@
+// Layer walls are lint rules, not conventions: src/core and src/webview never import 'vscode',
+// src/core never reaches into the extension or webview layers.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const vscodeBan = { name: 'vscode', message: 'Only src/extension may import vscode (DESIGN.md §1).' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [vscodeBan],
+          patterns: [
+            { group: ['**/extension', '**/extension/**'], message: 'src/core and src/cli must not depend on the VS Code layer.' },
+            { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core must not depend on the webview or the protocol.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [vscodeBan],
+          patterns: [{ group: ['**/core/**', '**/extension/**', 'node:*'], message: 'The webview imports only src/protocol.ts (and browser libraries).' }],
+        },
+      ],
+    },
+  },
+);

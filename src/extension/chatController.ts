@@ -1,0 +1,325 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
+import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { contextBreakdown } from '../core/context/breakdown';
+import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage } from '../core/context/gauge';
+import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
+import { FileSessionStore, readTranscript } from '../core/storage/sessionStore';
+import { renderTranscriptMarkdown } from '../core/storage/transcriptMarkdown';
+import type { ApprovalDecision, Approver } from '../core/tools/approval';
+import type { ApiKeyStore } from './apiKey';
+import type { ChatViewProvider } from './chatViewProvider';
+import { Disposable } from './disposable';
+import { readSettings } from './settings';
+import type { ContextStatusBar } from './statusBar';
+
+interface PendingApproval {
+  toolUseId: string;
+  resolve(decision: ApprovalDecision): void;
+}
+
+/**
+ * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
+ * logic — it starts sessions, forwards their events and answers the user's commands.
+ */
+export class ChatController extends Disposable {
+  private readonly store: FileSessionStore;
+  private active: StartedSession | undefined;
+  private starting: Promise<StartedSession> | undefined;
+  private events: AgentEvent[] = [];
+  private gauge: GaugeState | undefined;
+  private window: number | undefined;
+  private awaitingApprovalFor: string | undefined;
+  private pendingApproval: PendingApproval | undefined;
+
+  constructor(
+    private readonly deps: {
+      view: ChatViewProvider;
+      statusBar: ContextStatusBar;
+      apiKeys: ApiKeyStore;
+      storageRoot: vscode.Uri;
+      extensionUri: vscode.Uri;
+    },
+  ) {
+    super();
+    this.store = new FileSessionStore(deps.storageRoot.fsPath);
+    this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
+    this._register(deps.apiKeys.onDidChange(() => void this.postState()));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.postState()));
+  }
+
+  override dispose(): void {
+    this.active?.session.cancel();
+    this.pendingApproval?.resolve({ approved: false, reason: 'VS Code is closing.' });
+    super.dispose();
+  }
+
+  private async onWebviewMessage(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        await this.postState();
+        return;
+      case 'sendMessage':
+        await this.sendMessage(message.text, message.requestId);
+        return;
+      case 'approvalDecision':
+        if (this.pendingApproval?.toolUseId === message.toolUseId) {
+          this.pendingApproval.resolve(message.approved ? { approved: true } : { approved: false });
+          this.pendingApproval = undefined;
+        }
+        return;
+      case 'runCommand':
+        await this.runWebviewCommand(message.command);
+        this.deps.view.post({ type: 'response', requestId: message.requestId, ok: true });
+        return;
+    }
+  }
+
+  private async runWebviewCommand(command: WebviewCommand): Promise<void> {
+    if (command === 'openSettings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen');
+    } else {
+      await vscode.commands.executeCommand(`evergreen.${command}`);
+    }
+  }
+
+  async sendMessage(text: string, requestId?: number): Promise<void> {
+    if (text.trim() === '/compact' || text.trim().startsWith('/compact ')) {
+      await this.compact();
+      return;
+    }
+    let started: StartedSession;
+    try {
+      started = await this.ensureSession();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: message });
+      return;
+    }
+    if (started.session.busy) {
+      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it first or wait for it to finish.' });
+      return;
+    }
+    if (this.window === undefined) {
+      const settings = readSettings();
+      this.window = await started.client.contextWindow(settings.contextWindow).catch(() => settings.contextWindow ?? 200_000);
+    }
+    await started.session.send(text);
+  }
+
+  private async ensureSession(resumeId?: string): Promise<StartedSession> {
+    if (this.active && !resumeId) return this.active;
+    this.starting ??= this.startSession(resumeId).finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async startSession(resumeId: string | undefined): Promise<StartedSession> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') {
+      throw new Error('Open a folder first: Evergreen works on the files of a workspace folder.');
+    }
+    const settings = readSettings();
+    const apiKey = await this.deps.apiKeys.get();
+    if (!apiKey) {
+      const choice = await vscode.window.showWarningMessage('Evergreen needs an Anthropic API key.', 'Set API Key');
+      if (choice) await vscode.commands.executeCommand('evergreen.setApiKey');
+      throw new Error('No Anthropic API key is set. Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
+    }
+    const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
+    if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+    this.events = [];
+    this.gauge = undefined;
+    this.window = undefined;
+    const started = await startAgentSession({
+      config: {
+        apiKey,
+        baseURL: settings.baseUrl,
+        model: settings.model,
+        maxOutputTokens: settings.maxOutputTokens,
+        approvalPolicy: settings.approvals,
+        trusted: vscode.workspace.isTrusted,
+        ripgrepPath: bundledRipgrep(),
+        priceOverrides: pricing.prices,
+      },
+      workspaceRoot: folder.uri.fsPath,
+      store: this.store,
+      resumeId,
+      approver: this.approver(),
+      onEvent: (event) => this.onAgentEvent(event),
+    });
+    this.active = started;
+    this.events.push(...started.replay);
+    return started;
+  }
+
+  private approver(): Approver {
+    return {
+      requestApproval: (_request, signal) =>
+        new Promise<ApprovalDecision>((resolve) => {
+          const toolUseId = this.awaitingApprovalFor ?? '';
+          const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.pendingApproval = {
+            toolUseId,
+            resolve: (decision) => {
+              signal.removeEventListener('abort', onAbort);
+              resolve(decision);
+            },
+          };
+          void this.deps.view.reveal();
+        }),
+    };
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    if (event.type === 'approval_needed') this.awaitingApprovalFor = event.toolUseId;
+    if (event.type === 'usage') this.updateGauge(event);
+    // Consecutive text deltas are merged so a long session's replay buffer stays small.
+    const last = this.events.at(-1);
+    if (event.type === 'text_delta' && last?.type === 'text_delta' && last.turnId === event.turnId) {
+      this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
+    } else if (event.type !== 'tool_call_progress') {
+      this.events.push(event);
+    }
+    this.deps.view.post({ type: 'agentEvent', event });
+  }
+
+  private updateGauge(event: Extract<AgentEvent, { type: 'usage' }>): void {
+    const settings = readSettings();
+    const window = this.window ?? settings.contextWindow ?? 200_000;
+    this.gauge = {
+      window,
+      outputReserve: settings.maxOutputTokens,
+      usedTokens: contextTokensFromUsage(event.usage),
+      autoCompactThreshold: autoCompactThreshold(window, settings.maxOutputTokens, settings.autoCompactPercent),
+      cacheReadShare: cacheReadShare(event.usage),
+      sessionCostUsd: event.sessionCostUsd,
+    };
+    this.deps.view.post({ type: 'gauge', gauge: this.gauge });
+    this.deps.statusBar.update(this.gauge);
+  }
+
+  private async postState(): Promise<void> {
+    const state: ViewState = {
+      sessionId: this.active?.handle.id,
+      model: this.active?.client.model ?? readSettings().model ?? DEFAULT_MODEL,
+      status: this.active?.session.busy ? 'busy' : 'idle',
+      hasApiKey: (await this.deps.apiKeys.get()) !== undefined,
+      trusted: vscode.workspace.isTrusted,
+      gauge: this.gauge,
+      history: this.events,
+    };
+    this.deps.view.resetPending();
+    this.deps.view.post({ type: 'state', state });
+  }
+
+  // ---- commands ------------------------------------------------------------------------------
+
+  async newChat(): Promise<void> {
+    if (this.active?.session.busy) {
+      const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
+      if (!choice) return;
+      this.active.session.cancel();
+    }
+    this.active = undefined;
+    this.events = [];
+    this.gauge = undefined;
+    this.window = undefined;
+    this.deps.statusBar.update(undefined);
+    await this.postState();
+    await this.deps.view.reveal();
+  }
+
+  cancel(): void {
+    if (!this.active?.session.cancel()) {
+      void vscode.window.showInformationMessage('Evergreen: nothing is running.');
+    }
+  }
+
+  async compact(): Promise<void> {
+    if (!this.active || this.active.session.history.length === 0) {
+      void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
+      return;
+    }
+    // The context engine (summaries, tiers) is not part of this build yet; say so plainly.
+    const percent = this.gauge ? Math.round((this.gauge.usedTokens / Math.max(1, this.gauge.window - this.gauge.outputReserve)) * 100) : undefined;
+    void vscode.window.showInformationMessage(
+      `Evergreen: compaction is not available in this build yet.${percent === undefined ? '' : ` The conversation uses ${percent}% of the context window.`} Start a New Chat to free the context.`,
+    );
+  }
+
+  async showContextBreakdown(): Promise<void> {
+    if (!this.active) {
+      void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
+      return;
+    }
+    const { session } = this.active;
+    const breakdown = contextBreakdown(session.systemPrompt, session.toolSpecs, session.history);
+    const gauge = this.gauge;
+    const lines = [
+      `System prompt: ~${breakdown.system.toLocaleString()} tokens`,
+      `Tool definitions: ~${breakdown.tools.toLocaleString()} tokens`,
+      `Messages: ~${breakdown.messages.toLocaleString()} tokens`,
+      `Tool results: ~${breakdown.toolResults.toLocaleString()} tokens`,
+      gauge
+        ? `Last request: ${gauge.usedTokens.toLocaleString()} of ${(gauge.window - gauge.outputReserve).toLocaleString()} usable tokens (window ${gauge.window.toLocaleString()}, ${gauge.outputReserve.toLocaleString()} reserved for output); cache reads ${Math.round(gauge.cacheReadShare * 100)}%; session cost $${gauge.sessionCostUsd.toFixed(4)}`
+        : 'No request sent yet.',
+    ];
+    await vscode.window.showQuickPick(lines, { title: 'Evergreen: context breakdown (estimates: characters / 4)', canPickMany: false });
+  }
+
+  async resumeSession(): Promise<void> {
+    const sessionId = await this.pickSession('Resume which session?');
+    if (!sessionId) return;
+    if (this.active?.session.busy) this.active.session.cancel();
+    this.active = undefined;
+    try {
+      await this.ensureSession(sessionId);
+      await this.postState();
+      await this.deps.view.reveal();
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async openArchivedTranscript(): Promise<void> {
+    const sessionId = await this.pickSession('Open which transcript?');
+    if (!sessionId) return;
+    const meta = await this.store.readMeta(sessionId);
+    const transcript = await readTranscript(this.store.transcriptPath(sessionId));
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderTranscriptMarkdown(meta, transcript) });
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+
+  private async pickSession(title: string): Promise<string | undefined> {
+    const sessions = await this.store.list();
+    if (sessions.length === 0) {
+      void vscode.window.showInformationMessage('Evergreen: no saved sessions yet. Every chat is saved here once you send a message.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((meta) => ({
+        label: meta.title,
+        description: `${new Date(meta.updatedAt).toLocaleString()} · ${meta.messageCount} messages · $${meta.totals.costUsd.toFixed(2)}`,
+        detail: meta.model,
+        sessionId: meta.id,
+      })),
+      { title: `Evergreen: ${title}`, matchOnDescription: true },
+    );
+    return picked?.sessionId;
+  }
+}
+
+/** VS Code ships ripgrep; its location moved between releases, so probe the known places. */
+function bundledRipgrep(): string | undefined {
+  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  for (const folder of ['node_modules/@vscode/ripgrep/bin', 'node_modules.asar.unpacked/@vscode/ripgrep/bin']) {
+    const candidate = path.join(vscode.env.appRoot, folder, binary);
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}

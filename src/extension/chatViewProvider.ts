@@ -1,0 +1,102 @@
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import { Disposable } from './disposable';
+
+export const CHAT_VIEW_ID = 'evergreen.chat';
+
+/**
+ * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
+ * nothing sent during startup is lost; incoming messages are validated before use.
+ */
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private pending: HostToWebview[] = [];
+  private readonly onMessageEmitter = this._register(new vscode.EventEmitter<WebviewToHost>());
+  /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
+  readonly onMessage = this.onMessageEmitter.event;
+
+  constructor(private readonly extensionUri: vscode.Uri) {
+    super();
+  }
+
+  get isResolved(): boolean {
+    return this.view !== undefined;
+  }
+
+  resolveWebviewView(webviewView: vscode.WebviewView): void {
+    this.view = webviewView;
+    this.ready = false;
+    const webview = webviewView.webview;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    webview.html = this.renderHtml(webview);
+    const subscriptions = [
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseWebviewMessage(raw);
+        if (!message) return; // Unknown shapes are ignored: the webview is a less trusted context.
+        if (message.type === 'ready') this.flush();
+        this.onMessageEmitter.fire(message);
+      }),
+      webviewView.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+        for (const subscription of subscriptions) subscription.dispose();
+      }),
+    ];
+  }
+
+  post(message: HostToWebview): void {
+    if (this.view && this.ready) {
+      void this.view.webview.postMessage(message);
+    } else {
+      this.pending.push(message);
+    }
+  }
+
+  /** Drops queued messages: used when a fresh full state replaces them. */
+  resetPending(): void {
+    this.pending = [];
+  }
+
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  private flush(): void {
+    this.ready = true;
+    const queued = this.pending;
+    this.pending = [];
+    for (const message of queued) void this.view?.webview.postMessage(message);
+  }
+
+  private renderHtml(webview: vscode.Webview): string {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const styleUri = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link href="${styleUri}" rel="stylesheet">
+  <title>Evergreen</title>
+</head>
+<body>
+  <div id="evergreen-root" data-csp-nonce="${nonce}"></div>
+  <script nonce="${nonce}" src="${scriptUri}"></script>
+</body>
+</html>`;
+  }
+}

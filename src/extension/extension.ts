@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import { ApiKeyStore } from './apiKey';
+import { ChatController } from './chatController';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { registerCommands } from './commands';
+import { ContextStatusBar } from './statusBar';
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  try {
+    const storageRoot = context.storageUri ?? context.globalStorageUri;
+    await vscode.workspace.fs.createDirectory(storageRoot);
+
+    const view = new ChatViewProvider(context.extensionUri);
+    const statusBar = new ContextStatusBar();
+    const apiKeys = new ApiKeyStore(context.secrets);
+    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri });
+    context.subscriptions.push(
+      view,
+      statusBar,
+      controller,
+      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+      ...registerCommands(controller, apiKeys),
+    );
+  } catch (error) {
+    // Activation failures reach the user with a next step instead of a silent dead sidebar.
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`Evergreen failed to start: ${message}`, 'Show Logs').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.showLogs');
+    });
+    throw error;
+  }
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,80 @@
+/**
+ * The typed messages between the extension host and the chat webview — the only module both
+ * sides import. Host -> webview messages carry agent events verbatim, so the webview renders
+ * the same stream the CLI prints with `--output-format stream-json`.
+ */
+import type { AgentEvent } from './core/agent/events';
+
+export type { AgentEvent } from './core/agent/events';
+
+/** Token gauge: where the context stands against the window. */
+export interface GaugeState {
+  window: number;
+  outputReserve: number;
+  usedTokens: number;
+  autoCompactThreshold: number;
+  cacheReadShare: number;
+  sessionCostUsd: number;
+}
+
+export type SessionStatus = 'idle' | 'busy';
+
+export interface ViewState {
+  sessionId: string | undefined;
+  model: string;
+  status: SessionStatus;
+  hasApiKey: boolean;
+  trusted: boolean;
+  gauge: GaugeState | undefined;
+  /** Events of the current session so far, replayed when the view is (re)created. */
+  history: AgentEvent[];
+}
+
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'retry' | 'newChat';
+
+export type HostToWebview =
+  | { type: 'state'; state: ViewState }
+  | { type: 'agentEvent'; event: AgentEvent }
+  | { type: 'gauge'; gauge: GaugeState }
+  | { type: 'status'; status: SessionStatus }
+  | { type: 'notice'; level: 'info' | 'error'; message: string; actions?: ErrorAction[] }
+  | { type: 'response'; requestId: number; ok: true } 
+  | { type: 'response'; requestId: number; ok: false; error: string };
+
+export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings';
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'sendMessage'; requestId: number; text: string }
+  | { type: 'approvalDecision'; toolUseId: string; approved: boolean }
+  | { type: 'runCommand'; requestId: number; command: WebviewCommand };
+
+/** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
+export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const message = value as Record<string, unknown>;
+  switch (message.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'sendMessage':
+      return typeof message.requestId === 'number' && typeof message.text === 'string'
+        ? { type: 'sendMessage', requestId: message.requestId, text: message.text }
+        : undefined;
+    case 'approvalDecision':
+      return typeof message.toolUseId === 'string' && typeof message.approved === 'boolean'
+        ? { type: 'approvalDecision', toolUseId: message.toolUseId, approved: message.approved }
+        : undefined;
+    case 'runCommand':
+      return typeof message.requestId === 'number' && isWebviewCommand(message.command)
+        ? { type: 'runCommand', requestId: message.requestId, command: message.command }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings'];
+
+function isWebviewCommand(value: unknown): value is WebviewCommand {
+  return typeof value === 'string' && (WEBVIEW_COMMANDS as readonly string[]).includes(value);
+}

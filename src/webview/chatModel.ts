@@ -1,0 +1,173 @@
+/**
+ * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
+ * in node; the DOM layer only renders items whose revision changed.
+ */
+import type { AgentEvent } from '../protocol';
+
+type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
+
+export type ChatItem =
+  | { kind: 'user'; key: string; rev: number; text: string }
+  | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; streaming: boolean }
+  | {
+      kind: 'tool';
+      key: string;
+      rev: number;
+      name: string;
+      input: unknown;
+      status: 'running' | 'awaiting-approval' | 'done' | 'error';
+      output: string;
+      durationMs: number | undefined;
+      approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
+    }
+  | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined };
+
+export interface ChatModel {
+  items: ChatItem[];
+  busy: boolean;
+  nextKey: number;
+}
+
+export function emptyChat(): ChatModel {
+  return { items: [], busy: false, nextKey: 0 };
+}
+
+/** Keep streamed tool output bounded in the DOM; the full result is in the transcript. */
+export const MAX_TOOL_OUTPUT_CHARS = 20_000;
+
+function bounded(text: string): string {
+  return text.length <= MAX_TOOL_OUTPUT_CHARS ? text : `…${text.slice(text.length - MAX_TOOL_OUTPUT_CHARS)}`;
+}
+
+function findTool(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind: 'tool' }> | undefined {
+  const item = model.items.find((candidate) => candidate.kind === 'tool' && candidate.key === `tool:${toolUseId}`);
+  return item?.kind === 'tool' ? item : undefined;
+}
+
+function openAssistant(model: ChatModel): Extract<ChatItem, { kind: 'assistant' }> {
+  const last = model.items.at(-1);
+  if (last?.kind === 'assistant' && last.streaming) return last;
+  const item: ChatItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', streaming: true };
+  model.items.push(item);
+  return item;
+}
+
+function closeAssistant(model: ChatModel): void {
+  for (const item of model.items) {
+    if (item.kind === 'assistant' && item.streaming) {
+      item.streaming = false;
+      item.rev++;
+    }
+  }
+}
+
+/** Mutates and returns the model (the view keeps one instance; tests compare results). */
+export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
+  switch (event.type) {
+    case 'turn_started':
+      model.busy = true;
+      model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText });
+      break;
+    case 'text_delta': {
+      const item = openAssistant(model);
+      item.text += event.text;
+      item.rev++;
+      break;
+    }
+    case 'thinking_delta': {
+      const item = openAssistant(model);
+      item.thinking += event.text;
+      item.rev++;
+      break;
+    }
+    case 'retrying': {
+      // The failed attempt's partial text is discarded by the host too; show the retry instead.
+      const last = model.items.at(-1);
+      if (last?.kind === 'assistant' && last.streaming) model.items.pop();
+      model.items.push({
+        kind: 'notice',
+        key: `notice:${model.nextKey++}`,
+        rev: 0,
+        level: 'info',
+        text: `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`,
+        hint: undefined,
+      });
+      break;
+    }
+    case 'tool_call_started':
+      closeAssistant(model);
+      model.items.push({
+        kind: 'tool',
+        key: `tool:${event.toolUseId}`,
+        rev: 0,
+        name: event.name,
+        input: event.input,
+        status: 'running',
+        output: '',
+        durationMs: undefined,
+        approval: undefined,
+      });
+      break;
+    case 'tool_call_progress': {
+      const tool = findTool(model, event.toolUseId);
+      if (tool) {
+        tool.output = bounded(tool.output + event.chunk);
+        tool.rev++;
+      }
+      break;
+    }
+    case 'approval_needed': {
+      const tool = findTool(model, event.toolUseId);
+      if (tool) {
+        tool.status = 'awaiting-approval';
+        tool.approval = { request: event.request, decided: undefined };
+        tool.rev++;
+      }
+      break;
+    }
+    case 'approval_resolved': {
+      const tool = findTool(model, event.toolUseId);
+      if (tool?.approval) {
+        tool.approval.decided = event.approved;
+        tool.status = 'running';
+        tool.rev++;
+      }
+      break;
+    }
+    case 'tool_call_finished': {
+      const tool = findTool(model, event.toolUseId);
+      if (tool) {
+        tool.status = event.isError ? 'error' : 'done';
+        tool.output = bounded(event.content);
+        tool.durationMs = event.durationMs;
+        tool.rev++;
+      }
+      break;
+    }
+    case 'error':
+      closeAssistant(model);
+      model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'error', text: event.message, hint: event.hint });
+      break;
+    case 'turn_finished':
+      closeAssistant(model);
+      model.busy = false;
+      if (event.stopReason === 'cancelled') {
+        model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'info', text: 'Cancelled.', hint: undefined });
+      } else if (event.stopReason === 'max_tokens') {
+        model.items.push({
+          kind: 'notice',
+          key: `notice:${model.nextKey++}`,
+          rev: 0,
+          level: 'info',
+          text: 'The reply hit the output token limit.',
+          hint: 'Say "continue" or raise evergreen.maxOutputTokens.',
+        });
+      }
+      break;
+    case 'session_started':
+    case 'request_started':
+    case 'usage':
+      break;
+  }
+  return model;
+}

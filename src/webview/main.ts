@@ -1,0 +1,304 @@
+/**
+ * The chat panel. Receives typed messages from the host (src/protocol.ts), folds agent events into
+ * the chat model and renders only the items that changed. No node, no vscode: browser code only.
+ */
+import type { ErrorAction, GaugeState, HostToWebview, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
+import { applyEvent, emptyChat, type ChatItem, type ChatModel } from './chatModel';
+import { formatTokens, gaugeView } from './gauge';
+import { renderMarkdown } from './markdown';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('evergreen-root')!;
+let nextRequestId = 1;
+let chat: ChatModel = emptyChat();
+let viewState: ViewState | undefined;
+const rendered = new Map<string, { element: HTMLElement; rev: number }>();
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+function send(message: WebviewToHost): void {
+  vscode.postMessage(message);
+}
+
+function runCommand(command: WebviewCommand): void {
+  send({ type: 'runCommand', requestId: nextRequestId++, command });
+}
+
+// ---- layout -------------------------------------------------------------------------------
+const header = el('header', 'eg-header');
+const gauge = el('div', 'eg-gauge');
+gauge.setAttribute('role', 'meter');
+gauge.setAttribute('aria-label', 'Context window usage');
+const gaugeBar = el('div', 'eg-gauge-bar');
+const gaugeUsed = el('div', 'eg-gauge-used');
+const gaugeFree = el('div', 'eg-gauge-free');
+const gaugeReserve = el('div', 'eg-gauge-reserve');
+const gaugeThreshold = el('div', 'eg-gauge-threshold');
+gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
+const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
+gauge.append(gaugeBar, gaugeLabel);
+gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
+const compactButton = el('button', 'eg-button eg-secondary', 'Compact');
+compactButton.title = 'Summarize the conversation to free context';
+compactButton.addEventListener('click', () => runCommand('compactConversation'));
+header.append(gauge, compactButton);
+
+const transcript = el('main', 'eg-transcript');
+transcript.setAttribute('aria-live', 'polite');
+const welcome = el('section', 'eg-welcome');
+
+const composer = el('form', 'eg-composer');
+const input = el('textarea', 'eg-input');
+input.placeholder = 'Ask Evergreen to read, change or run something… (Enter to send, Shift+Enter for a new line)';
+input.rows = 3;
+const sendButton = el('button', 'eg-button', 'Send');
+sendButton.type = 'submit';
+const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
+cancelButton.type = 'button';
+cancelButton.addEventListener('click', () => runCommand('cancel'));
+const buttons = el('div', 'eg-composer-buttons');
+buttons.append(cancelButton, sendButton);
+composer.append(input, buttons);
+root.append(header, transcript, composer);
+
+composer.addEventListener('submit', (event) => {
+  event.preventDefault();
+  submit();
+});
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    submit();
+  }
+});
+
+function submit(): void {
+  const text = input.value.trim();
+  if (!text || chat.busy) return;
+  input.value = '';
+  send({ type: 'sendMessage', requestId: nextRequestId++, text });
+}
+
+// ---- rendering ----------------------------------------------------------------------------
+function renderWelcome(): void {
+  welcome.replaceChildren();
+  welcome.append(el('h2', undefined, 'Evergreen'), el('p', undefined, 'A coding agent whose conversation never runs out of context.'));
+  if (viewState && !viewState.hasApiKey) {
+    const button = el('button', 'eg-button', 'Set API Key');
+    button.addEventListener('click', () => runCommand('setApiKey'));
+    welcome.append(el('p', undefined, 'Set your Anthropic API key to start.'), button);
+  }
+  if (viewState && !viewState.trusted) {
+    welcome.append(el('p', 'eg-muted', 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.'));
+  }
+}
+
+function renderGauge(state: GaugeState | undefined): void {
+  if (!state) {
+    gaugeLabel.textContent = 'No conversation yet';
+    for (const part of [gaugeUsed, gaugeFree, gaugeReserve]) part.style.width = '0';
+    gaugeThreshold.style.display = 'none';
+    return;
+  }
+  const view = gaugeView(state);
+  gaugeUsed.style.width = `${view.usedShare * 100}%`;
+  gaugeFree.style.width = `${view.freeShare * 100}%`;
+  gaugeReserve.style.width = `${view.reserveShare * 100}%`;
+  gaugeThreshold.style.display = '';
+  gaugeThreshold.style.left = `${view.thresholdShare * 100}%`;
+  gauge.dataset.level = view.level;
+  gauge.setAttribute('aria-valuenow', String(view.percent));
+  const cacheShare = Math.round(state.cacheReadShare * 100);
+  gaugeLabel.textContent = `${view.label} · cache ${cacheShare}% · $${state.sessionCostUsd.toFixed(2)}`;
+  gauge.title = [
+    `Used: ${state.usedTokens.toLocaleString()} tokens`,
+    `Reserved for output: ${state.outputReserve.toLocaleString()}`,
+    `Window: ${state.window.toLocaleString()}`,
+    `Auto-compact at: ${state.autoCompactThreshold.toLocaleString()} (${formatTokens(state.autoCompactThreshold)})`,
+    'Click for the full breakdown.',
+  ].join('\n');
+}
+
+function renderItem(item: ChatItem): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return el('div', 'eg-message eg-user', item.text);
+    case 'assistant': {
+      const element = el('div', `eg-message eg-assistant${item.streaming ? ' eg-streaming' : ''}`);
+      if (item.thinking) {
+        const details = el('details', 'eg-thinking');
+        details.append(el('summary', undefined, 'Thinking'), el('pre', undefined, item.thinking));
+        element.append(details);
+      }
+      const body = el('div', 'eg-markdown');
+      body.innerHTML = renderMarkdown(item.text); // Sanitized by renderMarkdown.
+      element.append(body);
+      return element;
+    }
+    case 'tool': {
+      const details = el('details', `eg-tool eg-tool-${item.status}`);
+      details.open = item.status === 'awaiting-approval';
+      const summary = el('summary', undefined);
+      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', toolHeadline(item.input)), el('span', 'eg-tool-status', statusText(item)));
+      details.append(summary);
+      if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
+      if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
+      return details;
+    }
+    case 'notice': {
+      const element = el('div', `eg-notice eg-${item.level}`, item.text);
+      if (item.hint) element.append(el('div', 'eg-hint', item.hint));
+      if (item.level === 'error') element.append(...errorActions(item.hint));
+      return element;
+    }
+  }
+}
+
+function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: 'tool' }>['approval'] & object): HTMLElement {
+  const box = el('div', 'eg-approval');
+  const request = approval.request;
+  box.append(el('div', 'eg-approval-title', request.kind === 'shell' ? 'Run this command?' : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`));
+  box.append(el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? request.command : request.diff));
+  if (approval.decided === undefined) {
+    const approve = el('button', 'eg-button', request.kind === 'shell' ? 'Run' : 'Apply');
+    const deny = el('button', 'eg-button eg-secondary', 'Decline');
+    approve.addEventListener('click', () => send({ type: 'approvalDecision', toolUseId, approved: true }));
+    deny.addEventListener('click', () => send({ type: 'approvalDecision', toolUseId, approved: false }));
+    box.append(approve, deny);
+  } else {
+    box.append(el('div', 'eg-muted', approval.decided ? 'Approved' : 'Declined'));
+  }
+  return box;
+}
+
+function errorActions(hint: string | undefined): HTMLElement[] {
+  const actions: ErrorAction[] = [];
+  if (hint && /API key/i.test(hint)) actions.push('setApiKey');
+  if (hint && /setting/i.test(hint)) actions.push('openSettings');
+  return actions.map((action) => {
+    const button = el('button', 'eg-button eg-secondary', action === 'setApiKey' ? 'Set API Key' : 'Open Settings');
+    button.addEventListener('click', () => runCommand(action === 'setApiKey' ? 'setApiKey' : 'openSettings'));
+    return button;
+  });
+}
+
+function toolHeadline(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const record = input as Record<string, unknown>;
+  const first = record.command ?? record.path ?? record.pattern ?? record.focus;
+  return typeof first === 'string' ? first.split('\n')[0]!.slice(0, 120) : '';
+}
+
+function statusText(item: Extract<ChatItem, { kind: 'tool' }>): string {
+  switch (item.status) {
+    case 'running':
+      return '…';
+    case 'awaiting-approval':
+      return 'needs approval';
+    case 'error':
+      return 'failed';
+    case 'done':
+      return item.durationMs === undefined ? 'done' : `${(item.durationMs / 1000).toFixed(1)}s`;
+  }
+}
+
+let renderScheduled = false;
+function scheduleRender(): void {
+  if (renderScheduled) return;
+  renderScheduled = true;
+  requestAnimationFrame(() => {
+    renderScheduled = false;
+    render();
+  });
+}
+
+function render(): void {
+  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  if (chat.items.length === 0) {
+    renderWelcome();
+    transcript.replaceChildren(welcome);
+    rendered.clear();
+  } else {
+    if (welcome.isConnected) welcome.remove();
+    const keys = new Set(chat.items.map((item) => item.key));
+    for (const [key, entry] of rendered) {
+      if (!keys.has(key)) {
+        entry.element.remove();
+        rendered.delete(key);
+      }
+    }
+    let previous: HTMLElement | undefined;
+    for (const item of chat.items) {
+      const existing = rendered.get(item.key);
+      let element = existing?.element;
+      if (!existing || existing.rev !== item.rev) {
+        const fresh = renderItem(item);
+        // Keep a tool card open if the user opened it.
+        if (existing?.element instanceof HTMLDetailsElement && fresh instanceof HTMLDetailsElement && existing.element.open) fresh.open = true;
+        existing?.element.replaceWith(fresh);
+        element = fresh;
+        rendered.set(item.key, { element, rev: item.rev });
+      }
+      if (element && element.previousElementSibling !== (previous ?? null)) {
+        if (previous) previous.after(element);
+        else transcript.prepend(element);
+      }
+      previous = element;
+    }
+  }
+  sendButton.disabled = chat.busy;
+  cancelButton.hidden = !chat.busy;
+  root.dataset.status = chat.busy ? 'busy' : 'idle';
+  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+}
+
+// ---- messages from the host -----------------------------------------------------------------
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'state':
+      viewState = message.state;
+      chat = emptyChat();
+      for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
+      chat.busy = message.state.status === 'busy';
+      renderGauge(message.state.gauge);
+      transcript.replaceChildren();
+      rendered.clear();
+      break;
+    case 'agentEvent':
+      applyEvent(chat, message.event);
+      break;
+    case 'gauge':
+      renderGauge(message.gauge);
+      break;
+    case 'status':
+      chat.busy = message.status === 'busy';
+      break;
+    case 'notice':
+      chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: message.level, text: message.message, hint: undefined });
+      break;
+    case 'response':
+      if (!message.ok) chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: 'error', text: message.error, hint: undefined });
+      break;
+  }
+  vscode.setState({ draft: input.value });
+  scheduleRender();
+});
+
+const saved = vscode.getState() as { draft?: unknown } | undefined;
+if (typeof saved?.draft === 'string') input.value = saved.draft;
+input.addEventListener('input', () => vscode.setState({ draft: input.value }));
+render();
+send({ type: 'ready' });
