@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util';
+
+export interface CliOptions {
+  prompts: string[];
+  workspace: string;
+  storageDir: string | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  contextWindow: number | undefined;
+  maxOutputTokens: number;
+  yes: boolean;
+  resume: string | undefined;
+  outputFormat: 'text' | 'stream-json';
+  help: boolean;
+}
+
+export const USAGE = `Usage: evergreen [options] [-p PROMPT]...
+
+Runs the Evergreen agent headless on a workspace. Each -p is one user turn, in order;
+without -p the prompt is read from standard input.
+
+Options:
+  -p, --prompt TEXT            a user message (repeatable: one turn each)
+  -w, --workspace DIR          workspace folder (default: current directory)
+      --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
+  -m, --model ID               Claude model id
+      --base-url URL           Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic)
+      --context-window N       context window in tokens (default: from the Models API)
+      --max-output-tokens N    tokens reserved for each reply (default: 16000)
+  -y, --yes                    approve file writes and shell commands without asking
+      --resume SESSION_ID      continue a stored session
+      --output-format FORMAT   text (default) or stream-json (one JSON event per line)
+  -h, --help                   show this help
+
+The API key comes from ANTHROPIC_API_KEY.`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+export function parseCliArgs(argv: string[], cwd: string): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        prompt: { type: 'string', short: 'p', multiple: true },
+        workspace: { type: 'string', short: 'w' },
+        'storage-dir': { type: 'string' },
+        model: { type: 'string', short: 'm' },
+        'base-url': { type: 'string' },
+        'context-window': { type: 'string' },
+        'max-output-tokens': { type: 'string' },
+        yes: { type: 'boolean', short: 'y', default: false },
+        resume: { type: 'string' },
+        'output-format': { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values;
+  const format = values['output-format'];
+  if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
+  return {
+    prompts: (values.prompt ?? []).filter((prompt) => prompt.trim().length > 0),
+    workspace: values.workspace ?? cwd,
+    storageDir: values['storage-dir'],
+    model: values.model,
+    baseUrl: values['base-url'],
+    contextWindow: positiveInteger('--context-window', values['context-window']),
+    maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
+    yes: values.yes ?? false,
+    resume: values.resume,
+    outputFormat: format,
+    help: values.help ?? false,
+  };
+}

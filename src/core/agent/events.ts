@@ -1,0 +1,44 @@
+/**
+ * Events the agent emits while it works. They are plain JSON so the same stream feeds the
+ * webview (via src/protocol.ts), the CLI's `--output-format stream-json`, and tests.
+ */
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export type ApprovalSummary =
+  | { kind: 'write'; path: string; diff: string; isNew: boolean }
+  | { kind: 'shell'; command: string };
+
+export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'error';
+
+export type AgentEvent =
+  | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }
+  | { type: 'turn_started'; turnId: string; userText: string }
+  | { type: 'request_started'; turnId: string; requestIndex: number }
+  | { type: 'text_delta'; turnId: string; text: string }
+  | { type: 'thinking_delta'; turnId: string; text: string }
+  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown }
+  | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
+  | { type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary }
+  | { type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean }
+  | {
+      type: 'tool_call_finished';
+      turnId: string;
+      toolUseId: string;
+      name: string;
+      isError: boolean;
+      /** What the model receives, possibly long; UIs show a preview. */
+      content: string;
+      durationMs: number;
+    }
+  | { type: 'usage'; turnId: string; model: string; usage: TokenUsage; costUsd: number; sessionCostUsd: number }
+  | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
+  | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason }
+  | { type: 'error'; turnId?: string; message: string; hint?: string };
+
+export type AgentEventListener = (event: AgentEvent) => void;

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { ModelError, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
+import type { SessionHandle } from '../storage/sessionStore';
+import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolContext } from '../tools/types';
+import type { Workspace } from '../tools/workspace';
+import type { AgentEvent, AgentEventListener, TurnStopReason } from './events';
+import { repairHistory } from './history';
+
+export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
+export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token limit before this tool call was complete. Retry with a smaller input (for large files, write them in parts).';
+
+/** Where the context engine hooks in: before every API call (also inside a long tool-driven turn). */
+export interface TurnHooks {
+  beforeRequest?(session: AgentSession, signal: AbortSignal): Promise<void>;
+  afterTurn?(session: AgentSession, stopReason: TurnStopReason): Promise<void>;
+}
+
+export interface AgentSessionOptions {
+  client: ModelClient;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  /** The interactive side of approvals (webview card, terminal prompt); the policy decides when it is asked. */
+  approver: Approver;
+  approvalPolicy: ApprovalPolicy;
+  systemPrompt: string;
+  maxOutputTokens: number;
+  /** Persistence; without it the session lives in memory only (tests). */
+  store?: SessionHandle;
+  /** History of a resumed session. */
+  history?: MessageParam[];
+  onEvent: AgentEventListener;
+  hooks?: TurnHooks;
+  requestCompact?(focus: string | undefined, signal: AbortSignal): Promise<string>;
+}
+
+export class SessionBusyError extends Error {
+  constructor() {
+    super('The agent is still working on the previous message. Cancel it first or wait for it to finish.');
+    this.name = 'SessionBusyError';
+  }
+}
+
+/**
+ * The agent loop: user message -> stream -> run tool calls -> feed results -> until the model
+ * stops. The history is valid for the API after every step, including after a cancel.
+ */
+export class AgentSession {
+  private readonly messages: MessageParam[];
+  private running: AbortController | undefined;
+  private sessionCostUsd = 0;
+  private turnCounter = 0;
+
+  constructor(private readonly options: AgentSessionOptions) {
+    const repaired = repairHistory(options.history ?? []);
+    this.messages = repaired.messages;
+    if (repaired.repairs > 0 && options.history) {
+      // Repair is deterministic, so replaying the same transcript yields this same history; note it for readers.
+      options.store?.append({ type: 'event', ts: new Date().toISOString(), name: 'history_repaired', data: { repairs: repaired.repairs } });
+    }
+    this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
+  }
+
+  get history(): readonly MessageParam[] {
+    return this.messages;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  get id(): string | undefined {
+    return this.options.store?.id;
+  }
+
+  get model(): string {
+    return this.options.client.model;
+  }
+
+  get systemPrompt(): string {
+    return this.options.systemPrompt;
+  }
+
+  get toolSpecs(): ToolParam[] {
+    return this.options.tools.list();
+  }
+
+  get costUsd(): number {
+    return this.sessionCostUsd;
+  }
+
+  /** Stops the running turn (stream and tools). Returns false when nothing was running. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.running.abort();
+    return true;
+  }
+
+  /** Runs one user turn to its end. Never throws for model or tool failures: they become events. */
+  async send(userText: string, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+    if (this.running) throw new SessionBusyError();
+    const text = userText.trim();
+    if (!text) throw new Error('The message is empty.');
+    const controller = new AbortController();
+    const onExternalAbort = () => controller.abort();
+    externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
+    if (externalSignal?.aborted) controller.abort();
+    this.running = controller;
+    const turnId = `turn-${++this.turnCounter}-${randomUUID().slice(0, 8)}`;
+    this.emit({ type: 'turn_started', turnId, userText: text });
+    this.append({ role: 'user', content: [{ type: 'text', text }] });
+    let stopReason: TurnStopReason;
+    try {
+      stopReason = await this.runTurn(turnId, controller.signal);
+    } catch (error) {
+      stopReason = controller.signal.aborted ? 'cancelled' : 'error';
+      if (stopReason === 'error') this.emitError(turnId, error);
+    } finally {
+      externalSignal?.removeEventListener('abort', onExternalAbort);
+      this.running = undefined;
+    }
+    this.emit({ type: 'turn_finished', turnId, stopReason });
+    await this.options.store?.flushMeta().catch(() => undefined);
+    await this.options.hooks?.afterTurn?.(this, stopReason).catch(() => undefined);
+    return stopReason;
+  }
+
+  private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
+    for (let requestIndex = 0; ; requestIndex++) {
+      if (signal.aborted) return 'cancelled';
+      await this.options.hooks?.beforeRequest?.(this, signal);
+      this.emit({ type: 'request_started', turnId, requestIndex });
+      let partialText = '';
+      let response;
+      try {
+        response = await this.options.client.stream(
+          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: this.messages, maxTokens: this.options.maxOutputTokens },
+          {
+            onText: (delta) => {
+              partialText += delta;
+              this.emit({ type: 'text_delta', turnId, text: delta });
+            },
+            onThinking: (delta) => this.emit({ type: 'thinking_delta', turnId, text: delta }),
+            onRetry: ({ attempt, delayMs, reason }) => {
+              partialText = '';
+              this.emit({ type: 'retrying', turnId, attempt, delayMs, reason });
+            },
+          },
+          signal,
+        );
+      } catch (error) {
+        if (error instanceof ModelError && error.kind === 'cancelled') {
+          // What the user already saw stays in the history; an unfinished tool call is dropped (never sent back).
+          if (partialText.trim()) this.append({ role: 'assistant', content: [{ type: 'text', text: partialText }] });
+          return 'cancelled';
+        }
+        throw error;
+      }
+
+      this.sessionCostUsd += response.costUsd;
+      this.options.store?.append({ type: 'usage', ts: new Date().toISOString(), model: this.model, usage: response.usage, costUsd: response.costUsd });
+      this.emit({ type: 'usage', turnId, model: this.model, usage: response.usage, costUsd: response.costUsd, sessionCostUsd: this.sessionCostUsd });
+
+      const content = toParams(response.content);
+      if (content.length > 0) this.append({ role: 'assistant', content });
+      const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
+      if (toolUses.length === 0) {
+        return response.stopReason === 'max_tokens' || response.stopReason === 'stop_sequence' || response.stopReason === 'refusal' ? response.stopReason : 'end_turn';
+      }
+      const results = await this.runTools(turnId, toolUses, response.stopReason === 'max_tokens', signal);
+      this.append({ role: 'user', content: results });
+      if (signal.aborted) return 'cancelled';
+    }
+  }
+
+  private async runTools(
+    turnId: string,
+    toolUses: Array<Extract<ContentBlockParam, { type: 'tool_use' }>>,
+    truncated: boolean,
+    signal: AbortSignal,
+  ): Promise<ContentBlockParam[]> {
+    const results: ContentBlockParam[] = [];
+    for (const toolUse of toolUses) {
+      if (signal.aborted || truncated) {
+        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: truncated ? MAX_TOKENS_TOOL_RESULT : CANCELLED_BEFORE_RUN, is_error: true });
+        continue;
+      }
+      this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
+      const started = Date.now();
+      const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
+      const content = result.content || '(no output)';
+      this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
+      results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) });
+    }
+    return results;
+  }
+
+  private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
+    const interactive: Approver = {
+      requestApproval: async (request, approvalSignal) => {
+        this.emit({ type: 'approval_needed', turnId, toolUseId, request });
+        const decision = await this.options.approver.requestApproval(request, approvalSignal);
+        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
+        return decision;
+      },
+    };
+    const approver = createPolicyApprover(this.options.approvalPolicy, interactive);
+    const requestCompact = this.options.requestCompact;
+    return {
+      workspace: this.options.workspace,
+      signal,
+      onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
+      approve: (request) => approver.requestApproval(request, signal),
+      ...(requestCompact ? { requestCompact: (focus: string | undefined) => requestCompact(focus, signal) } : {}),
+    };
+  }
+
+  private append(message: MessageParam): void {
+    this.messages.push(message);
+    this.options.store?.append({ type: 'message', ts: new Date().toISOString(), message });
+  }
+
+  private emit(event: AgentEvent): void {
+    try {
+      this.options.onEvent(event);
+    } catch {
+      // A failing listener (a closed webview) must not break the loop or the history.
+    }
+  }
+
+  private emitError(turnId: string, error: unknown): void {
+    if (error instanceof ModelError) {
+      this.emit({ type: 'error', turnId, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+    } else {
+      this.emit({ type: 'error', turnId, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+/** The response's blocks as request params: citations and server fields dropped, empty text removed (the API rejects it). */
+function toParams(content: ContentBlock[]): ContentBlockParam[] {
+  const params: ContentBlockParam[] = [];
+  for (const block of content) {
+    switch (block.type) {
+      case 'text':
+        if (block.text.length > 0) params.push({ type: 'text', text: block.text });
+        break;
+      case 'tool_use':
+        params.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+        break;
+      case 'thinking':
+        params.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        break;
+      case 'redacted_thinking':
+        params.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      default:
+        break; // Server-tool blocks are not used by Evergreen.
+    }
+  }
+  return params;
+}

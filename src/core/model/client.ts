@@ -1,0 +1,294 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
+
+/** Conversation history holds only user and assistant turns (the system prompt travels separately). */
+export type MessageParam = Anthropic.UserMessageParam | Anthropic.AssistantMessageParam;
+export type ContentBlockParam = Anthropic.ContentBlockParam;
+export type ContentBlock = Anthropic.ContentBlock;
+/** A client tool as the API wants it; structural so src/core/tools need not import the SDK. */
+export interface ToolParam {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+}
+export type StopReason = Anthropic.StopReason;
+
+export interface ModelClientOptions {
+  /** Falls back to ANTHROPIC_API_KEY. */
+  apiKey?: string | undefined;
+  /** Falls back to ANTHROPIC_BASE_URL, then the SDK's default. */
+  baseURL?: string | undefined;
+  model?: string | undefined;
+  /** Retries after 429 / 529 / 5xx / dropped connections before giving up. */
+  maxRetries?: number;
+  /** First backoff step; doubled per attempt, capped at maxRetryDelayMs. */
+  retryBaseDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Per-request timeout for a single HTTP attempt. */
+  timeoutMs?: number;
+  priceOverrides?: Record<string, ModelPrice>;
+}
+
+export interface ModelRequest {
+  system: string;
+  tools: ToolParam[];
+  messages: MessageParam[];
+  maxTokens: number;
+}
+
+export interface StreamHandlers {
+  onText?(delta: string): void;
+  onThinking?(delta: string): void;
+  /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
+  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+}
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason: StopReason | null;
+  usage: UsageCounts;
+  costUsd: number;
+}
+
+export type ModelErrorKind =
+  | 'no_api_key'
+  | 'authentication'
+  | 'permission'
+  | 'model_not_found'
+  | 'prompt_too_long'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server'
+  | 'connection'
+  | 'cancelled';
+
+/** A model failure classified for the loop and the UI, with a next step for the user. */
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly hint: string | undefined,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limited', 'overloaded', 'server', 'connection']);
+
+/** Wraps the SDK: streaming with our own retry loop (so retries are visible as events), cache breakpoints, model info. */
+export class ModelClient {
+  readonly model: string;
+  private readonly sdk: Anthropic;
+  private readonly apiKey: string | undefined;
+  private readonly maxRetries: number;
+  private readonly retryBaseDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly price: ModelPrice | undefined;
+  private modelInfo: Promise<Anthropic.ModelInfo | undefined> | undefined;
+
+  constructor(options: ModelClientOptions = {}) {
+    this.model = options.model?.trim() || DEFAULT_MODEL;
+    this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
+    this.maxRetries = options.maxRetries ?? 4;
+    this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.price = priceFor(this.model, options.priceOverrides);
+    this.sdk = new Anthropic({
+      apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
+      baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 10 * 60_000,
+    });
+  }
+
+  get baseURL(): string {
+    return this.sdk.baseURL;
+  }
+
+  get hasPrice(): boolean {
+    return this.price !== undefined;
+  }
+
+  costOf(usage: UsageCounts): number {
+    return costOf(usage, this.price);
+  }
+
+  /** The Models API entry for the configured model, fetched once. Unknown model -> ModelError. */
+  async getModelInfo(signal?: AbortSignal): Promise<Anthropic.ModelInfo | undefined> {
+    this.modelInfo ??= this.fetchModelInfo(signal);
+    try {
+      return await this.modelInfo;
+    } catch (error) {
+      this.modelInfo = undefined; // A transient failure may succeed next time.
+      throw error;
+    }
+  }
+
+  /** window = explicit setting, else the Models API's max_input_tokens, else 200k (gateways without /v1/models). */
+  async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
+    if (override !== undefined) return override;
+    const info = await this.getModelInfo(signal);
+    return info?.max_input_tokens ?? FALLBACK_CONTEXT_WINDOW;
+  }
+
+  async countTokens(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number> {
+    this.requireKey();
+    try {
+      const result = await this.sdk.messages.countTokens(
+        { model: this.model, system: request.system, tools: toApiTools(request.tools), messages: request.messages },
+        { signal },
+      );
+      return result.input_tokens;
+    } catch (error) {
+      throw this.classify(error, signal);
+    }
+  }
+
+  async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+    this.requireKey();
+    const params = this.buildParams(request);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.streamOnce(params, handlers, signal);
+      } catch (raw) {
+        const error = this.classify(raw, signal);
+        if (!RETRYABLE.has(error.kind) || attempt >= this.maxRetries) throw error;
+        const delayMs = retryDelay(raw, attempt, this.retryBaseDelayMs, this.maxRetryDelayMs);
+        handlers.onRetry?.({ attempt: attempt + 1, delayMs, reason: error.message });
+        await sleep(delayMs, signal).catch(() => {
+          throw new ModelError('cancelled', 'Cancelled.', undefined);
+        });
+      }
+    }
+  }
+
+  /** Cache breakpoints: after tools+system (on the system block) and on the newest message's last block. */
+  buildParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+    const messages = request.messages.slice();
+    const last = messages.at(-1);
+    if (last) messages[messages.length - 1] = withCacheBreakpoint(last);
+    return {
+      model: this.model,
+      max_tokens: request.maxTokens,
+      system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+      tools: toApiTools(request.tools),
+      messages,
+    };
+  }
+
+  private async streamOnce(
+    params: Anthropic.MessageCreateParamsNonStreaming,
+    handlers: StreamHandlers,
+    signal: AbortSignal | undefined,
+  ): Promise<ModelResponse> {
+    const stream = this.sdk.messages.stream(params, { signal });
+    if (handlers.onText) stream.on('text', (delta) => handlers.onText?.(delta));
+    if (handlers.onThinking) stream.on('thinking', (delta) => handlers.onThinking?.(delta));
+    const message = await stream.finalMessage();
+    const usage: UsageCounts = {
+      inputTokens: message.usage.input_tokens,
+      outputTokens: message.usage.output_tokens,
+      cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+    };
+    return { content: message.content, stopReason: message.stop_reason, usage, costUsd: this.costOf(usage) };
+  }
+
+  private async fetchModelInfo(signal?: AbortSignal): Promise<Anthropic.ModelInfo | undefined> {
+    this.requireKey();
+    try {
+      return await this.sdk.models.retrieve(this.model, {}, { signal });
+    } catch (raw) {
+      if (raw instanceof Anthropic.NotFoundError) {
+        // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
+        if (/model/i.test(raw.message)) {
+          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, 'Pick another model id in the "evergreen.model" setting (or --model).', 404);
+        }
+        return undefined;
+      }
+      const error = this.classify(raw, signal);
+      if (error.kind === 'authentication' || error.kind === 'connection' || error.kind === 'cancelled' || error.kind === 'no_api_key') throw error;
+      return undefined; // Other failures: fall back to the default window rather than block the chat.
+    }
+  }
+
+  private requireKey(): void {
+    if (!this.apiKey) {
+      throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" or set ANTHROPIC_API_KEY in the environment.');
+    }
+  }
+
+  classify(error: unknown, signal?: AbortSignal): ModelError {
+    if (error instanceof ModelError) return error;
+    if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return new ModelError('cancelled', 'Cancelled.', undefined);
+    if (error instanceof Anthropic.APIConnectionError) {
+      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, 'Check your network and the "evergreen.baseUrl" setting (or ANTHROPIC_BASE_URL).');
+    }
+    if (error instanceof Anthropic.APIError) {
+      const status = error.status ?? 0;
+      const detail = apiErrorMessage(error);
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, 'Set a valid key with "Evergreen: Set API Key".', status);
+      if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status);
+      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, 'Check the "evergreen.model" and "evergreen.baseUrl" settings.', status);
+      if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status);
+      if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status);
+      if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status);
+      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, 'Compact the conversation.', status);
+      return new ModelError('invalid_request', `The API rejected the request (${status}): ${detail}`, undefined, status);
+    }
+    // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
+    const message = error instanceof Error ? error.message : String(error);
+    return new ModelError('connection', `The connection dropped: ${message}`, 'Check your network and try again.');
+  }
+}
+
+function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+  const body = error.error as { error?: { message?: unknown } } | undefined;
+  const message = body?.error?.message;
+  return typeof message === 'string' ? message : error.message;
+}
+
+function toApiTools(tools: readonly ToolParam[]): Anthropic.Tool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema } }));
+}
+
+function withCacheBreakpoint(message: MessageParam): MessageParam {
+  const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.slice();
+  for (let index = blocks.length - 1; index >= 0; index--) {
+    const block = blocks[index];
+    // Thinking blocks cannot carry cache_control; the breakpoint goes on the last block that can.
+    if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+      blocks[index] = { ...block, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+      break;
+    }
+  }
+  return message.role === 'user' ? { role: 'user', content: blocks } : { role: 'assistant', content: blocks };
+}
+
+function retryDelay(error: unknown, attempt: number, baseMs: number, maxMs: number): number {
+  const headers = error instanceof Anthropic.APIError ? error.headers : undefined;
+  const retryAfterMs = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(retryAfterMs) && retryAfterMs > 0) return Math.min(retryAfterMs, 60_000);
+  const retryAfter = Number(headers?.get('retry-after'));
+  if (Number.isFinite(retryAfter) && retryAfter >= 0 && headers?.get('retry-after')) return Math.min(retryAfter * 1000, 60_000);
+  const exponential = Math.min(baseMs * 2 ** attempt, maxMs);
+  return exponential * (0.75 + Math.random() * 0.25); // Jitter spreads clients that failed together.
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
