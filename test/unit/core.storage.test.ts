@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
+import { renderTranscriptMarkdown } from '../../src/core/storage/transcriptMarkdown';
+
+describe('session store', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-store-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('creates the DESIGN.md layout and keeps meta totals current', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'claude-sonnet-4-5', workspace: '/w' });
+    handle.append({ type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'text', text: 'Refactor   the\nparser please' }] } });
+    handle.append({ type: 'usage', ts: 't', model: 'm', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 20 }, costUsd: 0.25 });
+    await handle.flushMeta();
+    const dir = path.join(root, 'sessions', handle.id);
+    assert.ok(fs.statSync(path.join(dir, 'tool-results')).isDirectory());
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));
+    assert.equal(meta.title, 'Refactor the parser please');
+    assert.equal(meta.messageCount, 1);
+    assert.deepEqual(meta.totals, { inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 20, costUsd: 0.25 });
+    const lines = fs.readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').trim().split('\n');
+    assert.equal(lines.length, 2);
+    assert.deepEqual((await store.list()).map((entry) => entry.id), [handle.id]);
+  });
+
+  it('skips a torn last line instead of failing', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    handle.append({ type: 'message', ts: 't', message: { role: 'user', content: 'one' } });
+    fs.appendFileSync(store.transcriptPath(handle.id), '{"type":"message","ts":"t","message":{"role":"assis');
+    const { transcript } = await store.open(handle.id);
+    assert.equal(transcript.entries.length, 1);
+    assert.equal(transcript.skippedLines, 1);
+  });
+
+  it('refuses session ids that could escape the sessions folder', async () => {
+    const store = new FileSessionStore(root);
+    await assert.rejects(store.open('../../etc'), /Invalid session id/);
+    await assert.rejects(store.open('missing-session'), /No session "missing-session"/);
+  });
+
+  it('reads a missing transcript as empty', async () => {
+    assert.deepEqual(await readTranscript(path.join(root, 'nope.jsonl')), { entries: [], skippedLines: 0 });
+  });
+
+  it('renders a transcript as readable markdown', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'claude-sonnet-4-5' });
+    handle.append({ type: 'message', ts: 't1', message: { role: 'user', content: [{ type: 'text', text: 'list files' }] } });
+    handle.append({ type: 'message', ts: 't2', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu1', name: 'list_files', input: { pattern: '*.ts' } }] } });
+    handle.append({ type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'a.ts\nb.ts' }] } });
+    const { transcript } = await store.open(handle.id);
+    const markdown = renderTranscriptMarkdown(handle.meta, transcript);
+    assert.match(markdown, /^# list files/);
+    assert.match(markdown, /> list files/);
+    assert.match(markdown, /\*\*Tool call `list_files`\*\* \(tu1\)/);
+    assert.match(markdown, /a\.ts\nb\.ts/);
+  });
+});

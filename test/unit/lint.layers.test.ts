@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { ESLint } from 'eslint';
+
+// The layer walls are enforced by the real lint config; these cases prove it bites.
+describe('lint: layer walls', function () {
+  this.timeout(60_000);
+  const eslint = new ESLint({ cwd: process.cwd() });
+
+  async function errorsFor(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.message);
+  }
+
+  it('fails when src/core imports vscode', async () => {
+    const errors = await errorsFor('src/core/agent/leak.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
+  });
+
+  it('fails when src/webview imports vscode, even as a type', async () => {
+    const errors = await errorsFor('src/webview/leak.ts', "import type * as vscode from 'vscode';\nexport type X = vscode.Uri;\n");
+    assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
+  });
+
+  it('fails when src/core imports from src/extension', async () => {
+    const errors = await errorsFor('src/core/agent/leak.ts', "import { activate } from '../../extension/extension';\nexport const x = activate;\n");
+    assert.ok(errors.some((message) => /must not depend on the VS Code layer/.test(message)), errors.join('\n'));
+  });
+
+  it('allows src/extension to import vscode', async () => {
+    assert.deepEqual(await errorsFor('src/extension/ok.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"), []);
+  });
+});

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS } from '../../src/webview/chatModel';
+import { formatTokens, gaugeView } from '../../src/webview/gauge';
+import type { AgentEvent } from '../../src/protocol';
+import { parseWebviewMessage } from '../../src/protocol';
+
+function fold(events: AgentEvent[]) {
+  const model = emptyChat();
+  for (const event of events) applyEvent(model, event);
+  return model;
+}
+
+describe('webview chat model', () => {
+  it('folds a turn with streamed text and a tool call into ordered items', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'fix the bug' },
+      { type: 'text_delta', turnId: 't1', text: 'Let me ' },
+      { type: 'text_delta', turnId: 't1', text: 'look.' },
+      { type: 'tool_call_started', turnId: 't1', toolUseId: 'tu1', name: 'read_file', input: { path: 'a.ts' } },
+      { type: 'tool_call_progress', turnId: 't1', toolUseId: 'tu1', chunk: 'partial' },
+      { type: 'tool_call_finished', turnId: 't1', toolUseId: 'tu1', name: 'read_file', isError: false, content: '1\tconst a = 1;', durationMs: 12 },
+      { type: 'text_delta', turnId: 't1', text: 'Done.' },
+      { type: 'turn_finished', turnId: 't1', stopReason: 'end_turn' },
+    ]);
+    assert.deepEqual(
+      model.items.map((item) => item.kind),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
+    const [, first, tool, second] = model.items;
+    assert.equal(first?.kind === 'assistant' && first.text, 'Let me look.');
+    assert.equal(first?.kind === 'assistant' && first.streaming, false);
+    assert.equal(tool?.kind === 'tool' && tool.status, 'done');
+    assert.equal(tool?.kind === 'tool' && tool.output, '1\tconst a = 1;');
+    assert.equal(second?.kind === 'assistant' && second.text, 'Done.');
+    assert.equal(model.busy, false);
+  });
+
+  it('tracks an approval from request to decision', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'run tests' },
+      { type: 'tool_call_started', turnId: 't1', toolUseId: 'tu1', name: 'run_shell', input: { command: 'npm test' } },
+      { type: 'approval_needed', turnId: 't1', toolUseId: 'tu1', request: { kind: 'shell', command: 'npm test' } },
+    ]);
+    const tool = model.items[1];
+    assert.equal(tool?.kind === 'tool' && tool.status, 'awaiting-approval');
+    applyEvent(model, { type: 'approval_resolved', turnId: 't1', toolUseId: 'tu1', approved: false });
+    assert.equal(tool?.kind === 'tool' && tool.approval?.decided, false);
+  });
+
+  it('drops the partial text of a failed attempt when a retry starts', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'hi' },
+      { type: 'text_delta', turnId: 't1', text: 'Hel' },
+      { type: 'retrying', turnId: 't1', attempt: 1, delayMs: 500, reason: 'overloaded' },
+      { type: 'text_delta', turnId: 't1', text: 'Hello!' },
+    ]);
+    const texts = model.items.flatMap((item) => (item.kind === 'assistant' ? [item.text] : []));
+    assert.deepEqual(texts, ['Hello!']);
+    assert.ok(model.items.some((item) => item.kind === 'notice' && item.text.includes('Retrying')));
+  });
+
+  it('keeps streamed tool output bounded', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'x' },
+      { type: 'tool_call_started', turnId: 't1', toolUseId: 'tu1', name: 'run_shell', input: { command: 'yes' } },
+    ]);
+    for (let i = 0; i < 50; i++) applyEvent(model, { type: 'tool_call_progress', turnId: 't1', toolUseId: 'tu1', chunk: 'y\n'.repeat(1000) });
+    const tool = model.items[1];
+    assert.ok(tool?.kind === 'tool' && tool.output.length <= MAX_TOOL_OUTPUT_CHARS + 1);
+  });
+
+  it('shows errors with their hint and marks cancelled turns', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'x' },
+      { type: 'error', turnId: 't1', message: 'The API key was rejected (401)', hint: 'Set a valid key with "Evergreen: Set API Key".' },
+      { type: 'turn_finished', turnId: 't1', stopReason: 'error' },
+      { type: 'turn_started', turnId: 't2', userText: 'y' },
+      { type: 'turn_finished', turnId: 't2', stopReason: 'cancelled' },
+    ]);
+    const notices = model.items.filter((item) => item.kind === 'notice');
+    assert.equal(notices[0]?.kind === 'notice' && notices[0].hint, 'Set a valid key with "Evergreen: Set API Key".');
+    assert.equal(notices[1]?.kind === 'notice' && notices[1].text, 'Cancelled.');
+  });
+});
+
+describe('webview gauge', () => {
+  const base = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.5, sessionCostUsd: 0.1 };
+
+  it('splits the window into used, free and reserved shares', () => {
+    const view = gaugeView({ ...base, usedTokens: 92_000 });
+    assert.equal(view.percent, 50);
+    assert.equal(view.usedShare, 92_000 / 200_000);
+    assert.equal(view.reserveShare, 16_000 / 200_000);
+    assert.ok(Math.abs(view.usedShare + view.freeShare + view.reserveShare - 1) < 1e-9);
+    assert.equal(view.thresholdShare, 171_000 / 200_000);
+    assert.equal(view.level, 'ok');
+    assert.equal(view.label, '50% · 92k / 184k');
+  });
+
+  it('turns critical at the auto-compact threshold and never overflows the bar', () => {
+    assert.equal(gaugeView({ ...base, usedTokens: 120_000 }).level, 'warn');
+    const over = gaugeView({ ...base, usedTokens: 190_000 });
+    assert.equal(over.level, 'critical');
+    assert.ok(over.usedShare + over.freeShare + over.reserveShare <= 1 + 1e-9);
+    assert.equal(over.percent, 103);
+  });
+
+  it('formats token counts compactly', () => {
+    assert.deepEqual([formatTokens(950), formatTokens(1_500), formatTokens(171_000), formatTokens(1_200_000)], ['950', '1.5k', '171k', '1.2M']);
+  });
+});
+
+describe('protocol guard', () => {
+  it('accepts well-formed webview messages and rejects everything else', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'sendMessage', requestId: 1, text: 'hi' }), { type: 'sendMessage', requestId: 1, text: 'hi' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runCommand', requestId: 2, command: 'cancel' }), { type: 'runCommand', requestId: 2, command: 'cancel' });
+    assert.equal(parseWebviewMessage({ type: 'runCommand', requestId: 2, command: 'workbench.action.quit' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'sendMessage', text: 'no id' }), undefined);
+    assert.equal(parseWebviewMessage('ready'), undefined);
+    assert.equal(parseWebviewMessage(null), undefined);
+  });
+});
