@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const vscodeBan = { name: 'vscode', message: 'Only src/extension may import vscode (DESIGN.md §1).' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs', 'scripts/*.d.mts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

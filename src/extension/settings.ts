@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 
 /** Reads `evergreen.*` settings; the one place that knows their names. */
 export interface EvergreenSettings {
-  model: string;
+  /** Undefined: the core's default model. */
+  model: string | undefined;
   baseUrl: string | undefined;
   contextWindow: number | undefined;
   maxOutputTokens: number;
@@ -18,7 +19,7 @@ export function readSettings(): EvergreenSettings {
   };
   const askOrAuto = (key: string): 'ask' | 'auto' => (config.get<string>(key) === 'auto' ? 'auto' : 'ask');
   return {
-    model: config.get<string>('model')?.trim() || 'claude-sonnet-4-5',
+    model: config.get<string>('model')?.trim() || undefined,
     baseUrl: config.get<string>('baseUrl')?.trim() || undefined,
     contextWindow: optionalNumber('contextWindow'),
     maxOutputTokens: optionalNumber('maxOutputTokens') ?? 16_000,

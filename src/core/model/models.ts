@@ -1,6 +1,6 @@
 /** Model defaults and prices: the only place a model id is written down. */
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const FALLBACK_CONTEXT_WINDOW = 200_000;
 
 /** USD per million tokens. */
@@ -13,6 +13,9 @@ export interface ModelPrice {
 
 /** Keyed by model-id prefix; the longest matching prefix wins, so dated ids inherit their family's price. */
 export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'claude-sonnet-5': { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+  'claude-opus-5-5': { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 },
+  'claude-opus-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
   'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
   'claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
   'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },

@@ -1,0 +1,56 @@
+import { promises as fsp } from 'node:fs';
+import { Args } from './args';
+import { plural } from './text';
+import { ToolExecutionError, type ToolDefinition } from './types';
+import { checkGlobPattern, findFiles } from './walk';
+
+export interface ListFilesInput {
+  pattern: string;
+  path?: string;
+}
+
+export interface ListFilesOptions {
+  maxEntries?: number;
+}
+
+export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinition<ListFilesInput> {
+  const maxEntries = options.maxEntries ?? 1000;
+  return {
+    name: 'list_files',
+    kind: 'read',
+    description:
+      'List files in the workspace matching a glob pattern (default "**/*", i.e. everything, recursively). ' +
+      'Patterns are relative to "path" (default: the workspace root); "*.ts" matches only that directory, "**/*.ts" recursively; ' +
+      `braces like "src/**/*.{ts,tsx}" work. Honours .gitignore and skips .git and node_modules. Paths are returned relative to the workspace root, sorted; at most ${maxEntries}.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Glob pattern, e.g. "**/*.ts" (default "**/*").' },
+        path: { type: 'string', description: 'Directory to search in, relative to the workspace root (default: the root).' },
+      },
+    },
+    parse(input) {
+      const args = Args.from(input, ['pattern', 'path']);
+      const pattern = args.optionalString('pattern') ?? '**/*';
+      checkGlobPattern(pattern, 'pattern');
+      const dir = args.optionalString('path');
+      return dir === undefined || dir.trim() === '' ? { pattern } : { pattern, path: dir };
+    },
+    async run(input, ctx) {
+      const dir = await ctx.workspace.resolve(input.path ?? '.');
+      const shownDir = ctx.workspace.displayPath(dir);
+      const stat = await fsp.stat(dir).catch(() => undefined);
+      if (!stat) throw new ToolExecutionError(`Directory not found: ${shownDir}.`);
+      if (!stat.isDirectory()) throw new ToolExecutionError(`${shownDir} is a file, not a directory. Use read_file to read it.`);
+      const files = await findFiles({ root: ctx.workspace.root, dir, pattern: input.pattern, signal: ctx.signal });
+      if (ctx.signal.aborted) return { content: 'Listing cancelled.', isError: true, cancelled: true };
+      const where = shownDir === '.' ? 'the workspace' : shownDir;
+      if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).` };
+      const shown = files.slice(0, maxEntries).map((f) => ctx.workspace.displayPath(f));
+      if (files.length > maxEntries) {
+        shown.push(`[... and ${plural(files.length - maxEntries, 'more file')} not shown (${files.length} in total). Use a narrower pattern or path.]`);
+      }
+      return { content: shown.join('\n') };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// Process-group helpers for run_shell: the command runs as the leader of its own group so the
+// whole tree (including background children) can be signalled at once.
+import { promises as fsp } from 'node:fs';
+
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Linux /proc/<pid>/stat: state and process group, or undefined if the process is gone. */
+async function readStat(pid: string): Promise<{ state: string; pgrp: number } | undefined> {
+  try {
+    const stat = await fsp.readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+let procAvailable: boolean | undefined;
+async function hasProc(): Promise<boolean> {
+  procAvailable ??= await fsp.access('/proc/self/stat').then(
+    () => true,
+    () => false,
+  );
+  return procAvailable;
+}
+
+/**
+ * True while some member of the group is still running. Zombies do not count: when the tool
+ * runs under a PID 1 that never reaps orphans (containers), killed children stay zombies forever.
+ */
+export async function groupHasLiveMembers(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (!(await hasProc())) return true;
+  let pids: string[];
+  try {
+    pids = (await fsp.readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    const stat = await readStat(pid);
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
+}
+
+/** True if the process exists and is not a zombie. */
+export async function isProcessAlive(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (!(await hasProc())) return true;
+  const stat = await readStat(String(pid));
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGTERM the group, wait up to graceMs for it to go away, then SIGKILL whatever is left. */
+export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!(await groupHasLiveMembers(pgid))) return;
+  signalGroup(pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await sleep(Math.min(50, Math.max(1, deadline - Date.now())));
+    if (!(await groupHasLiveMembers(pgid))) return;
+  }
+  signalGroup(pgid, 'SIGKILL');
+}

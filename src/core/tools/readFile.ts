@@ -1,0 +1,86 @@
+import { promises as fsp } from 'node:fs';
+import { Args } from './args';
+import { isBinaryFile, readLines } from './fileio';
+import { numberedLine, plural } from './text';
+import { ToolExecutionError, type ToolDefinition } from './types';
+
+export interface ReadFileInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ReadFileOptions {
+  defaultLimit?: number;
+  maxLineChars?: number;
+  /** Output budget in characters (about a quarter of that in tokens). */
+  maxOutputChars?: number;
+}
+
+export const READ_FILE_DEFAULTS = { defaultLimit: 2000, maxLineChars: 2000, maxOutputChars: 100_000 } as const;
+
+export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinition<ReadFileInput> {
+  const defaultLimit = options.defaultLimit ?? READ_FILE_DEFAULTS.defaultLimit;
+  const maxLineChars = options.maxLineChars ?? READ_FILE_DEFAULTS.maxLineChars;
+  const maxOutputChars = options.maxOutputChars ?? READ_FILE_DEFAULTS.maxOutputChars;
+  return {
+    name: 'read_file',
+    kind: 'read',
+    description:
+      `Read a text file from the workspace (or a persisted tool output the conversation points to). ` +
+      `Returns lines prefixed with their 1-based line number and a tab, like \`cat -n\` (the prefix is not part of the file). ` +
+      `By default up to ${defaultLimit} lines from the start; use offset/limit to page through large files — the result says which offset to use next. ` +
+      `Lines longer than ${maxLineChars} characters are cut. Binary files are refused.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
+        offset: { type: 'integer', minimum: 1, description: '1-based line number to start reading from (default 1).' },
+        limit: { type: 'integer', minimum: 1, description: `Maximum number of lines to return (default ${defaultLimit}).` },
+      },
+      required: ['path'],
+    },
+    parse(input) {
+      const args = Args.from(input, ['path', 'offset', 'limit']);
+      return {
+        path: args.requiredString('path', { nonEmpty: true }),
+        offset: args.optionalInteger('offset', { min: 1 }),
+        limit: args.optionalInteger('limit', { min: 1 }),
+      };
+    },
+    async run(input, ctx) {
+      const file = await ctx.workspace.resolve(input.path);
+      const shown = ctx.workspace.displayPath(file);
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (!stat) throw new ToolExecutionError(`File not found: ${shown}. Use list_files to find the right path.`);
+      if (stat.isDirectory()) throw new ToolExecutionError(`${shown} is a directory, not a file. Use list_files to see its contents.`);
+      if (!stat.isFile()) throw new ToolExecutionError(`${shown} is not a regular file.`);
+      if (stat.size > 0 && (await isBinaryFile(file))) {
+        throw new ToolExecutionError(`Cannot read ${shown}: it is a binary file (${stat.size} bytes), not text.`);
+      }
+      const offset = input.offset ?? 1;
+      const limit = input.limit ?? defaultLimit;
+      const result = await readLines(file, { offset, limit, maxLineChars, maxTotalChars: maxOutputChars, signal: ctx.signal });
+
+      if (result.lines.length === 0) {
+        if (result.totalLines === 0) return { content: `${shown} is empty.` };
+        return {
+          content: `${shown} has only ${plural(result.totalLines ?? 0, 'line')}; offset ${offset} is past the end of the file.`,
+          isError: true,
+        };
+      }
+      const body = result.lines.map((l) => numberedLine(l.lineNumber, l.cut ? `${l.text} [... line cut at ${maxLineChars} characters]` : l.text));
+      const first = result.lines[0]?.lineNumber ?? offset;
+      const last = result.lines[result.lines.length - 1]?.lineNumber ?? offset;
+      const notes: string[] = [];
+      if (result.more) {
+        const why = result.stoppedBySize ? ` (output size limit of ${maxOutputChars} characters reached)` : '';
+        notes.push(`[Showing lines ${first}-${last}${why}. The file continues; to read more, call read_file with offset=${last + 1}.]`);
+      } else if (first > 1) {
+        notes.push(`[Showing lines ${first}-${last}, the end of the file.]`);
+      }
+      if (result.lines.some((l) => l.cut)) notes.push(`[Some lines were longer than ${maxLineChars} characters and were cut.]`);
+      return { content: [...body, ...notes].join('\n') };
+    },
+  };
+}

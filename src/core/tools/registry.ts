@@ -1,0 +1,110 @@
+import { createCompactTool } from './compact';
+import { createEditFileTool } from './editFile';
+import { createGrepSearchTool, type GrepOptions } from './grepSearch';
+import { createListFilesTool, type ListFilesOptions } from './listFiles';
+import { createReadFileTool, type ReadFileOptions } from './readFile';
+import { createRunShellTool, type RunShellOptions } from './runShell';
+import {
+  ToolExecutionError,
+  ToolInputError,
+  isAbortError,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+  type ToolResult,
+} from './types';
+import { WorkspaceAccessError, isNodeError } from './workspace';
+import { createWriteFileTool } from './writeFile';
+
+/** A tool as the Messages API `tools` parameter wants it. */
+export interface ApiToolSpec {
+  name: string;
+  description: string;
+  input_schema: ToolInputSchema;
+}
+
+export interface ToolRegistry {
+  readonly trusted: boolean;
+  /** For the API tools param; always the same order so the prompt-cache prefix stays stable. */
+  list(): ApiToolSpec[];
+  get(name: string): ToolDefinition<unknown> | undefined;
+  /** Never throws: unknown tools, bad input and failures become is_error results; aborts a cancelled result. */
+  executeToolCall(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export interface ToolRegistryOptions {
+  /** Untrusted workspace (VS Code workspace trust) => no write or shell tools. */
+  trusted: boolean;
+  /** ripgrep binary for grep_search (VS Code's bundled rg, or `findRipgrepOnPath()`); absent = JS search. */
+  ripgrepPath?: string | undefined;
+  readFile?: ReadFileOptions;
+  listFiles?: ListFilesOptions;
+  grep?: Omit<GrepOptions, 'ripgrepPath'>;
+  shell?: RunShellOptions;
+}
+
+export const CANCELLED_RESULT_TEXT = 'The tool call was cancelled by the user.';
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const all: ToolDefinition<unknown>[] = [
+    createReadFileTool(options.readFile),
+    createListFilesTool(options.listFiles),
+    createGrepSearchTool({ ...options.grep, ripgrepPath: options.ripgrepPath }),
+    createWriteFileTool(),
+    createEditFileTool(),
+    createRunShellTool(options.shell),
+    createCompactTool(),
+  ];
+  const tools = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const disabled = new Set(all.filter((t) => !byName.has(t.name)).map((t) => t.name));
+
+  const list = (): ApiToolSpec[] => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  const executeToolCall = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
+    const tool = byName.get(name);
+    if (!tool) {
+      if (disabled.has(name)) {
+        return { content: `The tool "${name}" is not available because this workspace is not trusted (no file writes or shell commands).`, isError: true };
+      }
+      return { content: `Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`, isError: true };
+    }
+    let input: unknown;
+    try {
+      input = tool.parse(rawInput);
+    } catch (error) {
+      return { content: `Invalid input for ${name}: ${errorMessage(error)}`, isError: true };
+    }
+    if (ctx.signal.aborted) return { content: CANCELLED_RESULT_TEXT, isError: true, cancelled: true };
+    try {
+      return await tool.run(input, ctx);
+    } catch (error) {
+      if (isAbortError(error) || ctx.signal.aborted) return { content: CANCELLED_RESULT_TEXT, isError: true, cancelled: true };
+      if (error instanceof ToolInputError) return { content: `Invalid input for ${name}: ${error.message}`, isError: true };
+      if (error instanceof ToolExecutionError || error instanceof WorkspaceAccessError) return { content: error.message, isError: true };
+      return { content: `${name} failed: ${errorMessage(error)}`, isError: true };
+    }
+  };
+  return { trusted: options.trusted, list, get: (name) => byName.get(name), executeToolCall };
+}
+
+function errorMessage(error: unknown): string {
+  if (isNodeError(error)) {
+    const where = error.path ? ` (${error.path})` : '';
+    switch (error.code) {
+      case 'EACCES':
+      case 'EPERM':
+        return `permission denied${where}`;
+      case 'ENOENT':
+        return `no such file or directory${where}`;
+      case 'EISDIR':
+        return `is a directory${where}`;
+      case 'ENOTDIR':
+        return `not a directory${where}`;
+      case 'ENOSPC':
+        return 'no space left on device';
+      default:
+        return error.message;
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
+}

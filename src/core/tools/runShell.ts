@@ -1,0 +1,173 @@
+// run_shell: `bash -c` in the workspace root, as the leader of its own process group so the whole
+// tree is terminated on timeout, on cancel, and when the command finishes (leftover background
+// jobs would otherwise outlive the tool call and keep our pipes open).
+import { spawn } from 'node:child_process';
+import { Args } from './args';
+import { terminateGroup } from './processGroup';
+import { HeadTailBuffer, stripAnsi } from './text';
+import { throwIfAborted, type ToolDefinition, type ToolResult } from './types';
+
+export interface RunShellInput {
+  command: string;
+  timeout_ms: number;
+  description?: string;
+}
+
+export interface RunShellOptions {
+  /** Default 'bash'. */
+  shellPath?: string;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  /** Kept output (head + tail) in characters. */
+  maxOutputChars?: number;
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Extra environment variables (on top of process.env and the non-interactive defaults). */
+  env?: Record<string, string>;
+}
+
+export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
+
+// Nothing may wait for a human: no pagers, no credential prompts.
+const NON_INTERACTIVE_ENV: Record<string, string> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+
+/** After the shell exits, how long stdio may stay open before we stop waiting for it. */
+const STDIO_CLOSE_WAIT_MS = 1000;
+
+export function createRunShellTool(options: RunShellOptions = {}): ToolDefinition<RunShellInput> {
+  const shellPath = options.shellPath ?? 'bash';
+  const killGraceMs = options.killGraceMs ?? RUN_SHELL_DEFAULTS.killGraceMs;
+  const maxOutputChars = options.maxOutputChars ?? RUN_SHELL_DEFAULTS.maxOutputChars;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? RUN_SHELL_DEFAULTS.defaultTimeoutMs;
+  const maxTimeoutMs = options.maxTimeoutMs ?? RUN_SHELL_DEFAULTS.maxTimeoutMs;
+  return {
+    name: 'run_shell',
+    kind: 'shell',
+    description:
+      'Run a shell command with bash in the workspace root (the user may have to approve it). stdin is closed, so interactive ' +
+      `commands fail instead of waiting. Returns the exit code and the combined stdout+stderr (long output keeps its start and end). ` +
+      `Times out after timeout_ms (default ${defaultTimeoutMs}, max ${maxTimeoutMs}); the command and all its child processes are then killed. ` +
+      'Background processes (`&`) are terminated when the command finishes. Prefer read_file / list_files / grep_search / edit_file for file work.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The bash command line to run.' },
+        timeout_ms: { type: 'integer', minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds (default ${defaultTimeoutMs}).` },
+        description: { type: 'string', description: 'A short description of what the command does, shown to the user.' },
+      },
+      required: ['command'],
+    },
+    parse(input) {
+      const args = Args.from(input, ['command', 'timeout_ms', 'description']);
+      const command = args.requiredString('command', { nonEmpty: true });
+      const timeout = args.optionalInteger('timeout_ms', { min: 1, max: maxTimeoutMs }) ?? defaultTimeoutMs;
+      const description = args.optionalString('description');
+      return description === undefined ? { command, timeout_ms: timeout } : { command, timeout_ms: timeout, description };
+    },
+    async run(input, ctx) {
+      throwIfAborted(ctx.signal);
+      const decision = await ctx.approve(
+        input.description === undefined ? { kind: 'shell', command: input.command } : { kind: 'shell', command: input.command, description: input.description },
+      );
+      throwIfAborted(ctx.signal);
+      if (!decision.approved) {
+        const reason = decision.reason ? ` Reason: ${decision.reason}` : '';
+        return { content: `The user declined to run the command; it was not executed.${reason}` };
+      }
+      return execute(input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk));
+    },
+  };
+
+  async function execute(input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void): Promise<ToolResult> {
+    const output = new HeadTailBuffer(maxOutputChars);
+    const child = spawn(shellPath, ['-c', input.command], {
+      cwd,
+      detached: true, // own process group: kill(-pid) reaches every descendant that did not setsid
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...inheritableEnv(process.env), ...NON_INTERACTIVE_ENV, ...options.env },
+      windowsHide: true,
+    });
+    const onData = (chunk: string): void => {
+      output.append(chunk);
+      try {
+        onProgress(chunk);
+      } catch {
+        // A broken UI listener must not break the command.
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+
+    let spawnError: Error | undefined;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.once('error', (error) => {
+        spawnError = error;
+        resolve({ code: null, signal: null });
+      });
+    });
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), input.timeout_ms);
+      onAbort = () => resolve('cancel');
+      if (signal.aborted) resolve('cancel');
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+
+    let reason: 'exit' | 'timeout' | 'cancel';
+    let status: { code: number | null; signal: NodeJS.Signals | null };
+    try {
+      reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
+      if (process.platform === 'win32') {
+        // No POSIX process groups: kill the shell itself (its children may survive).
+        if (reason !== 'exit') child.kill();
+      } else if (child.pid !== undefined) {
+        // On exit this clears leftover background jobs; on timeout/cancel it is the kill itself.
+        await terminateGroup(child.pid, killGraceMs);
+      }
+      status = await exited;
+      // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
+      let closeTimer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
+      clearTimeout(closeTimer);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+
+    if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
+    const text = stripAnsi(output.toString()).trimEnd();
+    const body = text === '' ? '(no output)' : text;
+    if (reason === 'cancel') {
+      return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}`, isError: true, cancelled: true };
+    }
+    if (reason === 'timeout') {
+      return {
+        content: `The command timed out after ${input.timeout_ms} ms and was terminated together with its child processes.\nOutput before the timeout:\n${body}`,
+        isError: true,
+      };
+    }
+    const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
+    return { content: `${exit}\n${body}`, isError: status.code !== 0 };
+  }
+}
+
+/**
+ * The host's environment minus what only makes sense inside it: in the VS Code extension host,
+ * ELECTRON_RUN_AS_NODE and VSCODE_* IPC handles would make `code` and Electron apps misbehave.
+ */
+export function inheritableEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key === 'ELECTRON_RUN_AS_NODE' || key.startsWith('VSCODE_')) continue;
+    copy[key] = value;
+  }
+  return copy;
+}

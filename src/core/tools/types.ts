@@ -1,0 +1,74 @@
+// Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
+// file of src/core/tools (the VS Code layer adapts these interfaces).
+import type { ApprovalDecision, ApprovalRequest } from './approval';
+import type { Workspace } from './workspace';
+
+export type { ApprovalDecision, ApprovalRequest } from './approval';
+export type { Workspace } from './workspace';
+
+export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
+
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+  /** Set when the call stopped because ctx.signal was aborted (lets the agent tell cancel from failure). */
+  cancelled?: boolean;
+}
+
+export interface ToolContext {
+  /** Confined file access for the workspace. */
+  workspace: Workspace;
+  /** Cancellation: tools stop promptly and return a cancelled result or throw an AbortError. */
+  signal: AbortSignal;
+  /** Streamed output (run_shell) for the UI. */
+  onProgress(chunk: string): void;
+  /** Already wraps the approval policy; tools call it before writing / running. */
+  approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /** Provided by the agent; the `compact` tool calls it. */
+  requestCompact?(focus: string | undefined): Promise<string>;
+}
+
+export interface ToolInputSchema {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean;
+  /** Open like the API's InputSchema, so specs pass straight to the SDK. */
+  [key: string]: unknown;
+}
+
+export interface ToolDefinition<Input> {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  /** JSON schema sent to the API. */
+  inputSchema: ToolInputSchema;
+  /** Throws ToolInputError with a clear message for missing / wrongly typed args. */
+  parse(input: unknown): Input;
+  run(input: Input, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Bad arguments from the model: reported back as an is_error tool result, never thrown further. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+}
+
+/** A failure the model can act on (file not found, no match, ...): its message goes back verbatim. */
+export class ToolExecutionError extends Error {
+  override name = 'ToolExecutionError';
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/** The same shape fetch and friends throw, so the agent can treat all cancellations alike. */
+export function abortError(message = 'The operation was aborted'): Error {
+  const error = new Error(message);
+  error.name = 'AbortError';
+  return error;
+}
+
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}

@@ -1,0 +1,45 @@
+import { Args } from './args';
+import { approveAndWrite, readForChange } from './fileChange';
+import type { ToolDefinition } from './types';
+
+export interface WriteFileInput {
+  path: string;
+  content: string;
+}
+
+export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
+  return {
+    name: 'write_file',
+    kind: 'write',
+    description:
+      'Create a file, or replace the whole content of an existing one, inside the workspace. Parent directories are created. ' +
+      'The user sees a diff and may decline. To change part of an existing file prefer edit_file; read a file before overwriting it.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
+        content: { type: 'string', description: 'The complete new content of the file.' },
+      },
+      required: ['path', 'content'],
+    },
+    parse(input) {
+      const args = Args.from(input, ['path', 'content']);
+      return { path: args.requiredString('path', { nonEmpty: true }), content: args.requiredString('content') };
+    },
+    async run(input, ctx) {
+      const file = await ctx.workspace.resolve(input.path, { write: true });
+      const shown = ctx.workspace.displayPath(file);
+      const existing = await readForChange(file, shown);
+      if (existing.content === input.content) {
+        return { content: `${shown} already has exactly this content; nothing was written.` };
+      }
+      return approveAndWrite(ctx, {
+        file,
+        shown,
+        before: existing.content,
+        after: input.content,
+        summary: existing.content === undefined ? `Created ${shown}` : `Wrote ${shown}`,
+      });
+    },
+  };
+}

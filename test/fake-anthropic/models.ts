@@ -1,0 +1,108 @@
+/** The fake's model table and the /v1/models object shapes. */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ModelSpec } from './types';
+
+export interface ModelEntry extends ModelSpec {
+  id: string;
+  display_name: string;
+  created_at: string;
+  min_cacheable_tokens: number;
+}
+
+/** Minimum cacheable prefix per family, per the prompt-caching docs. */
+export function defaultMinCacheable(id: string): number {
+  if (/haiku-4-5|opus-4-5|opus-4-6/.test(id)) return 4096;
+  if (/haiku/.test(id)) return 2048;
+  return 1024;
+}
+
+function line(id: string): Anthropic.ModelLine | null {
+  if (id.includes('haiku')) return 'haiku';
+  if (id.includes('sonnet')) return 'sonnet';
+  if (id.includes('opus')) return 'opus';
+  return null;
+}
+
+function displayName(id: string): string {
+  const m = /^claude-(\w+)-(\d+)-(\d+)/.exec(id);
+  if (!m || !m[1] || !m[2] || !m[3]) return id;
+  return `Claude ${m[1].charAt(0).toUpperCase()}${m[1].slice(1)} ${m[2]}.${m[3]}`;
+}
+
+export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
+  return {
+    ...spec,
+    id,
+    display_name: spec.display_name ?? displayName(id),
+    created_at: spec.created_at ?? '2025-09-29T00:00:00Z',
+    min_cacheable_tokens: spec.min_cacheable_tokens ?? defaultMinCacheable(id),
+  };
+}
+
+/** Default table: dated ids, with the undated aliases resolving to them (as the real API does). */
+export function defaultModels(): { models: Map<string, ModelEntry>; aliases: Map<string, string> } {
+  const models = new Map<string, ModelEntry>();
+  const add = (id: string, spec: ModelSpec): void => {
+    models.set(id, makeEntry(id, spec));
+  };
+  add('claude-sonnet-4-5-20250929', {
+    max_input_tokens: 200_000,
+    max_tokens: 64_000,
+    display_name: 'Claude Sonnet 4.5',
+    created_at: '2025-09-29T00:00:00Z',
+  });
+  add('claude-haiku-4-5-20251001', {
+    max_input_tokens: 200_000,
+    max_tokens: 64_000,
+    display_name: 'Claude Haiku 4.5',
+    created_at: '2025-10-01T00:00:00Z',
+  });
+  add('claude-opus-4-1-20250805', {
+    max_input_tokens: 200_000,
+    max_tokens: 32_000,
+    display_name: 'Claude Opus 4.1',
+    created_at: '2025-08-05T00:00:00Z',
+  });
+  // Undated ids (no alias): newer models the SDK does not flag as deprecated.
+  add('claude-sonnet-4-6', {
+    max_input_tokens: 200_000,
+    max_tokens: 128_000,
+    display_name: 'Claude Sonnet 4.6',
+    created_at: '2026-02-17T00:00:00Z',
+  });
+  add('claude-opus-4-6', {
+    max_input_tokens: 200_000,
+    max_tokens: 128_000,
+    display_name: 'Claude Opus 4.6',
+    created_at: '2026-02-05T00:00:00Z',
+  });
+  // Evergreen's default model (src/core/model/models.ts): the current Sonnet, 1M window per the models docs.
+  add('claude-sonnet-5-5', {
+    max_input_tokens: 1_000_000,
+    max_tokens: 128_000,
+    display_name: 'Claude Sonnet 5.5',
+    created_at: '2026-10-01T00:00:00Z',
+  });
+  const aliases = new Map<string, string>([
+    ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929'],
+    ['claude-haiku-4-5', 'claude-haiku-4-5-20251001'],
+    ['claude-opus-4-1', 'claude-opus-4-1-20250805'],
+  ]);
+  return { models, aliases };
+}
+
+export function modelInfo(e: ModelEntry): Anthropic.ModelInfo {
+  return {
+    type: 'model',
+    id: e.id,
+    display_name: e.display_name,
+    created_at: e.created_at,
+    max_input_tokens: e.max_input_tokens,
+    max_tokens: e.max_tokens,
+    capabilities: null,
+    deprecated_at: null,
+    lifecycle: 'active',
+    line: line(e.id),
+    retires_at: null,
+  };
+}

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { promises as fsp, symlinkSync } from 'node:fs';
+import * as path from 'node:path';
+import { findRipgrepOnPath } from '../../src/core/tools/grepSearch';
+import { createToolRegistry } from '../../src/core/tools/registry';
+import { makeContext, makeTempDirs, writeFiles, type TempDirs } from './tools.fixtures.test';
+
+const rgPath = findRipgrepOnPath();
+
+async function makeTree(dirs: TempDirs): Promise<void> {
+  await writeFiles(dirs.root, {
+    '.gitignore': 'dist/\n*.log\n/secret.ts\n',
+    'src/.gitignore': 'generated/\n!keep.log\n',
+    'a.ts': 'export const needle = 1;\n',
+    'a/z.ts': 'needle in a dir\n',
+    'secret.ts': 'needle secret\n',
+    'b.log': 'needle in an ignored log\n',
+    'src/keep.log': 'needle kept\n',
+    'src/app.ts': '// Needle upper\nconst needle = 2;\n',
+    'src/generated/gen.ts': 'needle gen\n',
+    'src/sub/deep.ts': 'needle deep\n',
+    'dist/out.js': 'needle dist\n',
+    'node_modules/pkg/index.js': 'needle nm\n',
+    '.git/config': 'needle git\n',
+    '.github/workflows/ci.yml': 'needle hidden\n',
+    'img.bin': Buffer.concat([Buffer.from('needle binary'), Buffer.from([0, 1, 2, 3])]),
+  });
+  await writeFiles(dirs.outside, { 'o.ts': 'needle outside\n' });
+  symlinkSync(dirs.outside, path.join(dirs.root, 'link-out'));
+}
+
+describe('tools list_files', () => {
+  let dirs: TempDirs;
+  const registry = createToolRegistry({ trusted: false });
+  beforeEach(async () => {
+    dirs = makeTempDirs();
+    await makeTree(dirs);
+  });
+  afterEach(() => dirs.cleanup());
+  const list = (input: unknown) => registry.executeToolCall('list_files', input, makeContext(dirs.workspace));
+
+  it('lists everything not ignored, sorted; honours root and nested .gitignore; skips .git and node_modules', async () => {
+    const result = await list({});
+    assert.equal(result.isError, undefined, result.content);
+    assert.deepEqual(result.content.split('\n'), [
+      '.github/workflows/ci.yml',
+      '.gitignore',
+      'a/z.ts',
+      'a.ts',
+      'img.bin',
+      'src/.gitignore',
+      'src/app.ts',
+      'src/keep.log',
+      'src/sub/deep.ts',
+    ]);
+  });
+
+  it('filters by glob and subdirectory, paths stay workspace-relative', async () => {
+    assert.deepEqual((await list({ pattern: '**/*.ts' })).content.split('\n'), ['a/z.ts', 'a.ts', 'src/app.ts', 'src/sub/deep.ts']);
+    assert.deepEqual((await list({ pattern: '*.ts' })).content.split('\n'), ['a.ts']);
+    assert.deepEqual((await list({ pattern: '**/*.{log,yml}' })).content.split('\n'), ['.github/workflows/ci.yml', 'src/keep.log']);
+    assert.deepEqual((await list({ path: 'src', pattern: '**/*.ts' })).content.split('\n'), ['src/app.ts', 'src/sub/deep.ts']);
+    assert.match((await list({ pattern: '**/*.rs' })).content, /No files match/);
+  });
+
+  it('caps the listing and says how many more', async () => {
+    const small = createToolRegistry({ trusted: false, listFiles: { maxEntries: 3 } });
+    const result = await small.executeToolCall('list_files', {}, makeContext(dirs.workspace));
+    const lines = result.content.split('\n');
+    assert.deepEqual(lines.slice(0, 3), ['.github/workflows/ci.yml', '.gitignore', 'a/z.ts']);
+    assert.match(lines[3] ?? '', /6 more files.*9 in total/);
+  });
+
+  it('refuses paths and patterns that leave the workspace', async () => {
+    for (const input of [{ path: '..' }, { path: dirs.outside }, { path: 'link-out' }, { pattern: '../**' }, { pattern: '/etc/*' }]) {
+      const result = await list(input);
+      assert.equal(result.isError, true, JSON.stringify(input));
+      assert.match(result.content, /outside the workspace root|must not contain "\.\."|must be relative/, JSON.stringify(input));
+    }
+    const file = await list({ path: 'a.ts' });
+    assert.match(file.content, /is a file/);
+  });
+});
+
+describe('tools grep_search', () => {
+  let dirs: TempDirs;
+  const js = createToolRegistry({ trusted: false });
+  beforeEach(async () => {
+    dirs = makeTempDirs();
+    await makeTree(dirs);
+  });
+  afterEach(() => dirs.cleanup());
+
+  const queries: Array<Record<string, unknown>> = [
+    { pattern: 'needle' },
+    { pattern: 'NEEDLE', case_insensitive: true },
+    { pattern: 'needle', glob: '*.ts' },
+    { pattern: 'needle', path: 'src' },
+    { pattern: 'needle', path: 'src', glob: 'sub/*.ts' },
+    { pattern: 'needle', glob: '*.{log,yml}' },
+    { pattern: 'ne+dle\\s\\w+' },
+    { pattern: '^const' },
+    { pattern: 'needle', max_results: 2 },
+    { pattern: 'needle', path: 'a.ts' },
+    { pattern: 'needle', path: 'secret.ts' },
+    { pattern: 'zzz_no_match' },
+  ];
+
+  it('JS fallback: path:line:text, .gitignore honoured, binary/.git/node_modules/symlinks skipped', async () => {
+    const result = await js.executeToolCall('grep_search', { pattern: 'needle' }, makeContext(dirs.workspace));
+    assert.equal(result.isError, undefined, result.content);
+    assert.deepEqual(result.content.split('\n'), [
+      '.github/workflows/ci.yml:1:needle hidden',
+      'a/z.ts:1:needle in a dir',
+      'a.ts:1:export const needle = 1;',
+      'src/app.ts:2:const needle = 2;',
+      'src/keep.log:1:needle kept',
+      'src/sub/deep.ts:1:needle deep',
+    ]);
+    const capped = await js.executeToolCall('grep_search', { pattern: 'needle', max_results: 2 }, makeContext(dirs.workspace));
+    assert.equal(capped.content.split('\n').length, 3);
+    assert.match(capped.content, /there are more/);
+    const globbed = await js.executeToolCall('grep_search', { pattern: 'needle', glob: '*.ts' }, makeContext(dirs.workspace));
+    assert.doesNotMatch(globbed.content, /secret/, 'a matching glob must not re-include a .gitignored file');
+  });
+
+  it('invalid regex is a clear error (JS)', async () => {
+    const result = await js.executeToolCall('grep_search', { pattern: '(unclosed' }, makeContext(dirs.workspace));
+    assert.equal(result.isError, true);
+    assert.match(result.content, /Invalid regular expression "\(unclosed"/);
+  });
+
+  it('falls back to JS when the configured rg binary does not exist', async () => {
+    const broken = createToolRegistry({ trusted: false, ripgrepPath: path.join(dirs.outside, 'no-such-rg') });
+    for (const query of queries.slice(0, 3)) {
+      const expected = await js.executeToolCall('grep_search', query, makeContext(dirs.workspace));
+      const actual = await broken.executeToolCall('grep_search', query, makeContext(dirs.workspace));
+      assert.deepEqual(actual, expected, JSON.stringify(query));
+    }
+  });
+
+  it('skips a 1 GB sparse file (text head, binary tail) quickly with both engines', async () => {
+    const file = path.join(dirs.root, 'huge.txt');
+    await fsp.writeFile(file, 'needle in huge\n'.repeat(1000));
+    await fsp.truncate(file, 1024 ** 3);
+    for (const registry of rgPath ? [js, createToolRegistry({ trusted: false, ripgrepPath: rgPath })] : [js]) {
+      const result = await registry.executeToolCall('grep_search', { pattern: 'needle in huge' }, makeContext(dirs.workspace));
+      assert.match(result.content, /No matches/);
+    }
+  });
+
+  (rgPath ? describe : describe.skip)('with ripgrep', () => {
+    const rg = createToolRegistry({ trusted: false, ripgrepPath: rgPath ?? 'rg' });
+
+    it('gives the same results as the JS fallback', async () => {
+      for (const query of queries) {
+        const fromRg = await rg.executeToolCall('grep_search', query, makeContext(dirs.workspace));
+        const fromJs = await js.executeToolCall('grep_search', query, makeContext(dirs.workspace));
+        assert.deepEqual(fromRg, fromJs, `query ${JSON.stringify(query)}`);
+        assert.equal(fromRg.isError, undefined, fromRg.content);
+      }
+    });
+
+    it('really runs rg (Rust-only syntax works there, not in JS)', async () => {
+      const fromRg = await rg.executeToolCall('grep_search', { pattern: '(?i)NEEDLE UPPER' }, makeContext(dirs.workspace));
+      assert.equal(fromRg.content, 'src/app.ts:1:// Needle upper');
+      const fromJs = await js.executeToolCall('grep_search', { pattern: '(?i)NEEDLE UPPER' }, makeContext(dirs.workspace));
+      assert.equal(fromJs.isError, true);
+    });
+
+    it('invalid regex is a clear error (rg)', async () => {
+      const result = await rg.executeToolCall('grep_search', { pattern: '(unclosed' }, makeContext(dirs.workspace));
+      assert.equal(result.isError, true);
+      assert.match(result.content, /Invalid regular expression "\(unclosed"/);
+    });
+
+    it('refuses to search outside the workspace', async () => {
+      for (const p of ['link-out', '..', dirs.outside]) {
+        const result = await rg.executeToolCall('grep_search', { pattern: 'needle', path: p }, makeContext(dirs.workspace));
+        assert.equal(result.isError, true, p);
+        assert.match(result.content, /outside the workspace root/, p);
+      }
+    });
+  });
+});
