@@ -21,8 +21,20 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
   }
 
-  get isResolved(): boolean {
-    return this.view !== undefined;
+  get html(): string | undefined {
+    return this.view?.webview.html;
+  }
+
+  whenReady(): Promise<void> {
+    if (this.view && this.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const subscription = this.onMessage((message) => {
+        if (message.type === 'ready') {
+          subscription.dispose();
+          resolve();
+        }
+      });
+    });
   }
 
   resolveWebviewView(webviewView: vscode.WebviewView): void {

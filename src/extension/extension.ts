@@ -5,7 +5,21 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { ContextStatusBar } from './statusBar';
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/**
+ * What activate() returns: a narrow view for the integration tests (and other extensions),
+ * so they can observe the chat webview without reaching into internals.
+ */
+export interface EvergreenApi {
+  readonly storageUri: vscode.Uri;
+  /** Resolves when the chat webview's script has run and said `ready` (proves it loaded under the CSP). */
+  whenChatReady(): Promise<void>;
+  /** The HTML the chat view was last given (CSP, nonce, script URI). */
+  chatHtml(): string | undefined;
+  /** Sends a chat message as if typed in the panel; resolves when the agent's turn ends. */
+  sendMessage(text: string): Promise<void>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi> {
   try {
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
@@ -21,6 +35,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
       ...registerCommands(controller, apiKeys),
     );
+    return {
+      storageUri: storageRoot,
+      whenChatReady: () => view.whenReady(),
+      chatHtml: () => view.html,
+      sendMessage: (text) => controller.sendMessage(text),
+    };
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { EvergreenApi } from '../../src/extension/extension';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const EXTENSION_ID = 'evergreen.evergreen-agent';
+const COMMANDS = [
+  'evergreen.compactConversation',
+  'evergreen.openArchivedTranscript',
+  'evergreen.newChat',
+  'evergreen.setApiKey',
+  'evergreen.showContextBreakdown',
+  'evergreen.resumeSession',
+  'evergreen.cancel',
+];
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+}
+
+async function activate(): Promise<EvergreenApi> {
+  const extension = vscode.extensions.getExtension<EvergreenApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed in this extension host`);
+  const api = await extension.activate();
+  assert.equal(extension.isActive, true);
+  return api;
+}
+
+describe('Evergreen in the extension host', () => {
+  it('runs inside VS Code 1.100', () => {
+    console.log(`vscode.version = ${vscode.version}`);
+    assert.match(vscode.version, /^1\.(1\d\d)\./);
+  });
+
+  it('activates and registers every command of the manifest', async () => {
+    await activate();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const command of COMMANDS) assert.ok(registered.has(command), `${command} is not registered`);
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string }> } };
+    assert.deepEqual(manifest.contributes.commands.map((entry) => entry.command).sort(), [...COMMANDS].sort());
+  });
+
+  it('has a writable storageUri', async () => {
+    const api = await activate();
+    const probe = vscode.Uri.joinPath(api.storageUri, 'probe.txt');
+    await vscode.workspace.fs.writeFile(probe, Buffer.from('evergreen'));
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(probe)).toString(), 'evergreen');
+    await vscode.workspace.fs.delete(probe);
+  });
+
+  it('resolves the chat view, whose script loads under a nonce CSP and says ready', async () => {
+    const api = await activate();
+    await vscode.commands.executeCommand('evergreen.chat.focus');
+    await within(api.whenChatReady(), 30_000, 'the chat webview saying ready');
+    const html = api.chatHtml();
+    assert.ok(html, 'the chat view has no HTML');
+    const nonce = /script-src 'nonce-([^']+)'/.exec(html)?.[1];
+    assert.ok(nonce, 'the CSP has no script nonce');
+    assert.match(html, /default-src 'none'/);
+    assert.match(html, new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, (c) => `\\${c}`)}" src="[^"]+/dist/webview\\.js"`));
+  });
+
+  it('answers commands honestly when there is no conversation yet', async () => {
+    await activate();
+    // Each resolves (after showing a message) instead of throwing or doing nothing.
+    await vscode.commands.executeCommand('evergreen.cancel');
+    await vscode.commands.executeCommand('evergreen.compactConversation');
+    await vscode.commands.executeCommand('evergreen.showContextBreakdown');
+  });
+
+  describe('a chat turn against the fake Messages API', () => {
+    let fake: FakeAnthropic;
+    before(async () => {
+      fake = await startFakeAnthropic();
+      process.env.ANTHROPIC_API_KEY = fake.apiKey; // The documented fallback when SecretStorage has no key.
+      await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('evergreen').update('approvals.writes', 'auto', vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('evergreen').update('approvals.writes', undefined, vscode.ConfigurationTarget.Global);
+      await fake.close();
+    });
+
+    it('streams a tool-using turn, writes the file and stores the transcript', async () => {
+      const api = await activate();
+      await vscode.commands.executeCommand('evergreen.newChat');
+      fake.enqueue(reply.toolUse('write_file', { path: 'hello.txt', content: 'hi from evergreen\n' }, { preamble: 'Writing it.' }), reply.text('Created hello.txt.'));
+      await within(api.sendMessage('Create hello.txt'), 30_000, 'the chat turn finishing');
+
+      const requests = fake.messageRequests();
+      assert.equal(requests.length, 2, JSON.stringify(requests.map((request) => request.reply)));
+      assert.ok(requests.every((request) => request.reply?.status === 200));
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      assert.equal(fs.readFileSync(path.join(folder.uri.fsPath, 'hello.txt'), 'utf8'), 'hi from evergreen\n');
+
+      const sessions = path.join(api.storageUri.fsPath, 'sessions');
+      const [session] = fs.readdirSync(sessions);
+      assert.ok(session, 'no session folder was written');
+      const lines = fs.readFileSync(path.join(sessions, session, 'transcript.jsonl'), 'utf8').trim().split('\n');
+      const messages = lines.map((line) => JSON.parse(line) as { type: string }).filter((entry) => entry.type === 'message');
+      assert.equal(messages.length, 4);
+      assert.ok(!fs.readFileSync(path.join(sessions, session, 'transcript.jsonl'), 'utf8').includes(fake.apiKey), 'the API key leaked into the transcript');
+    });
+  });
+});
