@@ -92,8 +92,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
     return `<!DOCTYPE html>
@@ -106,7 +104,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   <title>Evergreen</title>
 </head>
 <body>
-  <div id="evergreen-root" data-csp-nonce="${nonce}"></div>
+  <div id="evergreen-root"></div>
   <script nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;

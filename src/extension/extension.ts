@@ -32,7 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       view,
       statusBar,
       controller,
-      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+      // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
+      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
     );
     return {

@@ -251,7 +251,8 @@ function render(): void {
         element = fresh;
         rendered.set(item.key, { element, rev: item.rev });
       }
-      if (element && element.previousElementSibling !== (previous ?? null)) {
+      // Insert new elements and fix the order of moved ones; untouched elements are left alone.
+      if (element && (element.parentElement !== transcript || element.previousElementSibling !== (previous ?? null))) {
         if (previous) previous.after(element);
         else transcript.prepend(element);
       }

@@ -1,0 +1,135 @@
+// End-to-end: the built extension loaded into a real VS Code 1.100.3 (code-server) and driven
+// by headless Chromium. Build first (node esbuild.mjs), then:
+//   npx mocha --no-config --require tsx/cjs 'test/e2e/*.e2e.ts'
+// (--no-config: .mocharc.json's spec would add the unit suite to the run.)
+//
+// The extension is loaded the way F5 does it, through the workbench URL's
+// extensionDevelopmentPath payload, so the current build is always what runs. A webview view
+// is two nested iframes: iframe.webview (tagged with the extension id) > iframe#active-frame.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { findExtensionHostLog, launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+const SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel.png');
+const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel-failure.png');
+const CHAT_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-chat.png');
+const EXTENSION_ID = 'evergreen.evergreen-agent';
+
+describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
+  this.timeout(180_000);
+
+  let tmp: string;
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let fake: FakeAnthropic;
+  let workspace: string;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    for (const file of ['dist/extension.js', 'dist/webview.js']) {
+      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
+    }
+    tmp = makeTempDir('e2e');
+    workspace = path.join(tmp, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(path.join(workspace, 'README.md'), '# Evergreen e2e workspace\n');
+    // The chat talks to the fake Messages API: base URL in user settings, key from the environment.
+    fake = await startFakeAnthropic();
+    const userDataDir = path.join(tmp, 'user-data');
+    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6' }));
+    server = await startCodeServer({
+      folder: workspace,
+      userDataDir,
+      env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  });
+
+  after(async function () {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await fake?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** The extension host log's report of a failed activation, the usual cause of a blank panel. */
+  function activationErrors(): string[] {
+    const log = server && findExtensionHostLog(server.userDataDir);
+    if (!log) return [];
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes(`Activating extension ${EXTENSION_ID} failed`));
+    return at < 0 ? [] : lines.slice(at, at + 3);
+  }
+
+  it('opens from the activity bar and renders the chat webview', async function () {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
+    try {
+      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
+      await icon.waitFor({ timeout: 90_000 }).catch(() => {
+        throw new Error('no "Evergreen" activity-bar icon: the extension did not load (see the extension host log below)');
+      });
+      // Clicking the icon of the already-open container would close it.
+      const isOpen = await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count();
+      if (!isOpen) await icon.click();
+
+      const webview = page
+        .frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`)
+        .frameLocator('iframe#active-frame');
+      // The composer is built by dist/webview.js: seeing it proves the script ran under the CSP.
+      await webview.locator('#evergreen-root textarea.eg-input').waitFor({ timeout: 60_000 }).catch(() => {
+        throw new Error('the evergreen.chat webview never rendered its composer (not registered, or its script failed)');
+      });
+      // Move the pointer off the activity bar so its hover tooltip is not in the screenshot.
+      await page.mouse.move(900, 450);
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: SCREENSHOT });
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      const details = [
+        ...activationErrors(),
+        `screenshot: ${FAILURE_SCREENSHOT}`,
+        ...pageErrors.map((e) => `page error: ${e}`),
+        server?.logTail() ?? '',
+      ];
+      throw new Error(`${(err as Error).message}\n${details.join('\n')}`);
+    }
+  });
+  it('chats: streams a reply, asks before a write, applies it on approval', async function () {
+    const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+    fake.enqueue(
+      reply.toolUse('write_file', { path: 'notes.txt', content: 'remember the milk\n' }, { preamble: 'I will write the note.' }),
+      reply.text('Created **notes.txt** with your note.'),
+    );
+    try {
+      const input = webview.locator('textarea.eg-input');
+      await input.fill('Write "remember the milk" to notes.txt');
+      await input.press('Enter');
+      // The approval card shows the diff; nothing is written before the click.
+      const approve = webview.locator('.eg-approval button', { hasText: 'Apply' });
+      await approve.waitFor({ timeout: 30_000 });
+      assert.match(await webview.locator('.eg-approval .eg-diff').innerText(), /\+remember the milk/);
+      assert.equal(existsSync(path.join(workspace, 'notes.txt')), false);
+      await approve.click();
+      // Model markdown is rendered (and sanitized) into real elements.
+      await webview.locator('.eg-assistant strong', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
+      assert.equal(readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'remember the milk\n');
+      assert.match(await webview.locator('.eg-gauge-label').innerText(), /%.*cache/);
+      await page.mouse.move(900, 450);
+      await page.screenshot({ path: CHAT_SCREENSHOT });
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);
+    }
+  });
+});
