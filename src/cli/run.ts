@@ -48,9 +48,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
-  const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout) : textPrinter(io.stdout, io.stderr);
+  const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'));
-  let started: StartedSession;
+  let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
       config: {
@@ -65,11 +65,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       workspaceRoot: workspace,
       store,
       resumeId: options.resume,
-      approver: terminalApprover(io),
+      // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
+      approver: terminalApprover(io, () => started?.session.cancel()),
       onEvent: printer,
+      signal: io.interrupt,
     });
-    // Fails fast on a wrong key, an unreachable server or an unknown model, before any turn starts.
-    await started.client.contextWindow(options.contextWindow, io.interrupt);
   } catch (error) {
     if (error instanceof SessionNotFoundError) return fail(`${error.message} Run without --resume to start a new session.`);
     if (error instanceof ModelError) return fail(error.kind === 'cancelled' ? 'cancelled' : oneLine(error), error.kind === 'cancelled' ? EXIT.cancelled : EXIT.failed);
@@ -77,7 +77,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 
   let exitCode: number = EXIT.ok;
-  const unsubscribe = onAbort(io.interrupt, () => started.session.cancel());
+  const session = started.session;
+  const unsubscribe = onAbort(io.interrupt, () => session.cancel());
   try {
     for (const prompt of prompts) {
       if (io.interrupt?.aborted) {
@@ -120,8 +121,12 @@ async function readStdin(stdin: CliIO['stdin']): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function jsonPrinter(stdout: NodeJS.WritableStream): (event: AgentEvent) => void {
-  return (event) => stdout.write(`${JSON.stringify(event)}\n`);
+function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
+  return (event) => {
+    stdout.write(`${JSON.stringify(event)}\n`);
+    // The one-line reason also goes to stderr, where scripts look for it.
+    if (event.type === 'error') stderr.write(`evergreen: ${event.message}${event.hint ? ` (${event.hint})` : ''}\n`);
+  };
 }
 
 function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
@@ -161,7 +166,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
 }
 
 /** Asks on the terminal; without a terminal it declines with a reason the model and the user can act on. */
-function terminalApprover(io: CliIO): Approver {
+function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
   return {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
       if (!io.stdin.isTTY) {
@@ -174,6 +179,11 @@ function terminalApprover(io: CliIO): Approver {
         const answer = await new Promise<string>((resolve) => {
           const onAbortSignal = () => resolve('n');
           signal.addEventListener('abort', onAbortSignal, { once: true });
+          rl.on('SIGINT', () => {
+            resolve('n');
+            onInterrupt();
+          });
+          rl.on('close', () => resolve('n'));
           rl.question(`Allow ${describe(request)}? [y/N] `, (reply) => {
             signal.removeEventListener('abort', onAbortSignal);
             resolve(reply);

@@ -193,24 +193,30 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.ok(error.hint);
   });
 
-  it('reports a rejected key (401) and a missing key with what to do', async () => {
-    const bad = await harness({ apiKey: 'sk-ant-wrong' });
-    assert.equal(await bad.started.session.send('hi'), 'error');
-    const error = bad.events.find((event) => event.type === 'error');
-    assert.ok(error?.type === 'error' && /rejected \(401\)/.test(error.message) && /Set API Key/.test(error.hint ?? ''));
-
+  it('refuses to start with a rejected (401) or missing key, saying what to do, and writes nothing', async () => {
+    await assert.rejects(harness({ apiKey: 'sk-ant-wrong' }), (error: unknown) => {
+      assert.ok(error instanceof ModelError && error.kind === 'authentication');
+      assert.match(error.message, /rejected \(401\)/);
+      assert.match(error.hint ?? '', /Set API Key/);
+      return true;
+    });
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      const none = await harness({ apiKey: undefined });
-      assert.equal(await none.started.session.send('hi'), 'error');
-      const missing = none.events.find((event) => event.type === 'error');
-      assert.ok(missing?.type === 'error' && /No Anthropic API key/.test(missing.message));
+      await assert.rejects(harness({ apiKey: undefined }), (error: unknown) => error instanceof ModelError && error.kind === 'no_api_key' && /ANTHROPIC_API_KEY/.test(error.hint ?? ''));
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
     }
-    // The user message stays; the session is still usable once the key is fixed.
-    assert.equal(bad.started.session.history.length, 1);
+    for (const dir of dirs.filter((candidate) => candidate.includes('evergreen-storage-'))) assert.equal(fs.existsSync(path.join(dir, 'sessions')), false);
+  });
+
+  it('reports a key revoked mid-session as an error event, keeping the session usable', async () => {
+    const h = await harness();
+    fake.enqueue(reply.error(401), reply.text('Back.'));
+    assert.equal(await h.started.session.send('hi'), 'error');
+    const error = h.events.find((event) => event.type === 'error');
+    assert.ok(error?.type === 'error' && /rejected \(401\)/.test(error.message) && /Set API Key/.test(error.hint ?? ''));
+    assert.equal(await h.started.session.send('again'), 'end_turn');
   });
 
   it('reports an unreachable server and an unknown model clearly', async () => {
@@ -244,6 +250,53 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.ok(needed?.type === 'approval_needed' && needed.request.kind === 'write' && needed.toolUseId === 'toolu_w');
     const finished = h.events.find((event) => event.type === 'tool_call_finished');
     assert.ok(finished?.type === 'tool_call_finished' && /declined/i.test(finished.content));
+  });
+
+  it('drops whitespace-only text so the next request is still valid', async () => {
+    const h = await harness();
+    fake.enqueue(
+      reply.message([
+        { type: 'text', text: '\n\n' },
+        { type: 'tool_use', id: 'toolu_ws', name: 'read_file', input: { path: 'a.txt' } },
+      ]),
+      reply.text('Done.'),
+      reply.text('Still fine.'),
+    );
+    assert.equal(await h.started.session.send('read'), 'end_turn');
+    assert.equal(await h.started.session.send('again'), 'end_turn');
+    assert.ok(fake.messageRequests().every((request) => request.reply?.status === 200));
+  });
+
+  it('retries an overload reported inside the stream (an SSE error event)', async () => {
+    const h = await harness();
+    fake.enqueue(reply.text('Partial', { stream: { errorAfterEvents: { after: 3, type: 'overloaded_error' } } }), reply.text('Recovered.'));
+    assert.equal(await h.started.session.send('hi'), 'end_turn');
+    const retry = h.events.find((event) => event.type === 'retrying');
+    assert.ok(retry?.type === 'retrying' && /overloaded/i.test(retry.reason), JSON.stringify(retry));
+  });
+
+  it('caps the reply reserve at the model\'s output limit', async () => {
+    fake.setModel('claude-small-output', { max_input_tokens: 200_000, max_tokens: 8192 });
+    const h = await harness({ model: 'claude-small-output', maxOutputTokens: 16_000 });
+    fake.enqueue(reply.text('Short.'));
+    assert.equal(await h.started.session.send('hi'), 'end_turn');
+    assert.equal((fake.messageRequests().at(-1)?.body as { max_tokens: number }).max_tokens, 8192);
+  });
+
+  it('treats a stalled stream as a dropped connection and retries it', async () => {
+    const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', streamIdleTimeoutMs: 200, retryBaseDelayMs: 1 });
+    fake.enqueue(reply.text('slow', { stream: { eventDelayMs: 2_000 } }), reply.text('fast'));
+    const retries: string[] = [];
+    const response = await client.stream({ system: 's', tools: [], messages: [{ role: 'user', content: 'hi' }], maxTokens: 100 }, { onRetry: (info) => retries.push(info.reason) });
+    assert.deepEqual(response.content.map((block) => block.type === 'text' && block.text), ['fast']);
+    assert.match(retries[0] ?? '', /stalled: no data for 0 s/);
+  });
+
+  it('does not retry what the server marks x-should-retry: false', async () => {
+    const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', retryBaseDelayMs: 1 });
+    fake.enqueue(reply.error(529, { headers: { 'x-should-retry': 'false' } }), reply.text('never reached'));
+    await assert.rejects(client.stream({ system: 's', tools: [], messages: [{ role: 'user', content: 'hi' }], maxTokens: 100 }), (error: unknown) => error instanceof ModelError && error.kind === 'overloaded');
+    assert.equal(fake.pendingReplies(), 1);
   });
 
   it('resumes a session from its transcript with the same history and system prompt', async () => {

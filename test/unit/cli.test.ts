@@ -150,6 +150,8 @@ describe('headless CLI', function () {
         assert.equal(run.code, code, `${args.join(' ')}: ${run.stderr}`);
         assert.match(run.stderr.split('\n')[0]!, message, args.join(' '));
       }
+      // None of the failed starts left a session folder behind.
+      assert.deepEqual(fs.existsSync(path.join(storage, 'sessions')) ? fs.readdirSync(path.join(storage, 'sessions')) : [], []);
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
     }

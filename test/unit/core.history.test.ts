@@ -51,6 +51,12 @@ describe('history repair', () => {
     assert.equal(last.content[1]?.type, 'text');
   });
 
+  it('drops whitespace-only text blocks and the messages they leave empty', () => {
+    const { messages, repairs } = repairHistory([user('hi'), { role: 'assistant', content: [{ type: 'text', text: '  \n' }] }, { role: 'assistant', content: [{ type: 'text', text: '\n' }, { type: 'text', text: 'ok' }] }]);
+    assert.equal(repairs, 2);
+    assert.deepEqual(messages, [user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }]);
+  });
+
   it('always yields an API-valid pairing (property)', () => {
     const step = fc.oneof(
       fc.constant<'user' | 'use' | 'result' | 'text'>('user'),

@@ -14,7 +14,7 @@ export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean }
   | { kind: 'shell'; command: string };
 
-export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'error';
+export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'context_window_exceeded' | 'cancelled' | 'error';
 
 export type AgentEvent =
   | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }

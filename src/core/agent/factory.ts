@@ -46,6 +46,7 @@ export async function startAgentSession(options: {
   resumeId?: string | undefined;
   approver: Approver;
   onEvent: AgentEventListener;
+  signal?: AbortSignal;
 }): Promise<StartedSession> {
   const { config, store } = options;
   const client = new ModelClient({
@@ -56,6 +57,9 @@ export async function startAgentSession(options: {
     ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
     ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
   });
+  // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
+  // throws a ModelError here and leaves no empty session behind.
+  await client.getModelInfo(options.signal);
   const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath });
   let handle: SessionHandle;
   let history: AgentEvent[] = [];

@@ -17,9 +17,21 @@ export function toolUseIds(message: MessageParam): string[] {
  * transcripts of a crashed session (a tool_use written, its result never) so resume always works.
  * Returns the same array when nothing needed repair.
  */
-export function repairHistory(messages: readonly MessageParam[]): { messages: MessageParam[]; repairs: number } {
+export function repairHistory(original: readonly MessageParam[]): { messages: MessageParam[]; repairs: number } {
   const out: MessageParam[] = [];
   let repairs = 0;
+  // Whitespace-only text blocks and empty messages are rejected by the API on every later request.
+  const cleaned: MessageParam[] = [];
+  for (const message of original) {
+    const blocks = blocksOf(message);
+    const kept = blocks.filter((block) => block.type !== 'text' || block.text.trim().length > 0);
+    if (kept.length === blocks.length && kept.length > 0) cleaned.push(message);
+    else {
+      repairs++;
+      if (kept.length > 0) cleaned.push(message.role === 'user' ? { role: 'user', content: kept } : { role: 'assistant', content: kept });
+    }
+  }
+  const messages = cleaned;
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     if (message.role === 'user') {
@@ -59,5 +71,5 @@ export function repairHistory(messages: readonly MessageParam[]): { messages: Me
       out.push({ role: 'user', content: fillers });
     }
   }
-  return repairs === 0 ? { messages: messages.slice(), repairs } : { messages: out, repairs };
+  return { messages: repairs === 0 ? messages.slice() : out, repairs };
 }

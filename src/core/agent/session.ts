@@ -5,7 +5,7 @@ import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../too
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
 import type { Workspace } from '../tools/workspace';
-import type { AgentEvent, AgentEventListener, TurnStopReason } from './events';
+import type { AgentEvent, AgentEventListener, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
@@ -108,21 +108,25 @@ export class AgentSession {
     if (externalSignal?.aborted) controller.abort();
     this.running = controller;
     const turnId = `turn-${++this.turnCounter}-${randomUUID().slice(0, 8)}`;
-    this.emit({ type: 'turn_started', turnId, userText: text });
-    this.append({ role: 'user', content: [{ type: 'text', text }] });
     let stopReason: TurnStopReason;
     try {
+      this.emit({ type: 'turn_started', turnId, userText: text });
+      // Inside the try: a failed transcript write must not leave the session busy forever.
+      this.append({ role: 'user', content: [{ type: 'text', text }] });
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
       if (stopReason === 'error') this.emitError(turnId, error);
+    }
+    try {
+      this.emit({ type: 'turn_finished', turnId, stopReason });
+      await this.options.store?.flushMeta().catch(() => undefined);
+      // Still inside the busy window, so a hook (compaction) never races the next message.
+      await this.options.hooks?.afterTurn?.(this, stopReason).catch(() => undefined);
     } finally {
       externalSignal?.removeEventListener('abort', onExternalAbort);
       this.running = undefined;
     }
-    this.emit({ type: 'turn_finished', turnId, stopReason });
-    await this.options.store?.flushMeta().catch(() => undefined);
-    await this.options.hooks?.afterTurn?.(this, stopReason).catch(() => undefined);
     return stopReason;
   }
 
@@ -150,11 +154,10 @@ export class AgentSession {
           signal,
         );
       } catch (error) {
-        if (error instanceof ModelError && error.kind === 'cancelled') {
-          // What the user already saw stays in the history; an unfinished tool call is dropped (never sent back).
-          if (partialText.trim()) this.append({ role: 'assistant', content: [{ type: 'text', text: partialText }] });
-          return 'cancelled';
-        }
+        // What the user already saw stays in the history (cancel or final failure); an unfinished
+        // tool call is dropped, it was never run and is never sent back.
+        if (partialText.trim()) this.append({ role: 'assistant', content: [{ type: 'text', text: partialText }] });
+        if (error instanceof ModelError && error.kind === 'cancelled') return 'cancelled';
         throw error;
       }
 
@@ -166,9 +169,10 @@ export class AgentSession {
       if (content.length > 0) this.append({ role: 'assistant', content });
       const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
       if (toolUses.length === 0) {
-        return response.stopReason === 'max_tokens' || response.stopReason === 'stop_sequence' || response.stopReason === 'refusal' ? response.stopReason : 'end_turn';
+        return turnStopReason(response.stopReason);
       }
-      const results = await this.runTools(turnId, toolUses, response.stopReason === 'max_tokens', signal);
+      const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
+      const results = await this.runTools(turnId, toolUses, truncated, signal);
       this.append({ role: 'user', content: results });
       if (signal.aborted) return 'cancelled';
     }
@@ -199,7 +203,10 @@ export class AgentSession {
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
-        this.emit({ type: 'approval_needed', turnId, toolUseId, request });
+        // Only what a UI shows: the full new content stays out of events, replays and stream-json.
+        const summary: ApprovalSummary =
+          request.kind === 'write' ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew } : { kind: 'shell', command: request.command };
+        this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
         const decision = await this.options.approver.requestApproval(request, approvalSignal);
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
         return decision;
@@ -238,13 +245,27 @@ export class AgentSession {
   }
 }
 
+function turnStopReason(reason: string | null): TurnStopReason {
+  switch (reason) {
+    case 'max_tokens':
+    case 'stop_sequence':
+    case 'refusal':
+      return reason;
+    case 'model_context_window_exceeded':
+      return 'context_window_exceeded';
+    default:
+      return 'end_turn';
+  }
+}
+
 /** The response's blocks as request params: citations and server fields dropped, empty text removed (the API rejects it). */
 function toParams(content: ContentBlock[]): ContentBlockParam[] {
   const params: ContentBlockParam[] = [];
   for (const block of content) {
     switch (block.type) {
       case 'text':
-        if (block.text.length > 0) params.push({ type: 'text', text: block.text });
+        // The API rejects whitespace-only text blocks in later requests ("must contain non-whitespace text").
+        if (block.text.trim().length > 0) params.push({ type: 'text', text: block.text });
         break;
       case 'tool_use':
         params.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });

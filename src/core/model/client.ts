@@ -24,8 +24,10 @@ export interface ModelClientOptions {
   /** First backoff step; doubled per attempt, capped at maxRetryDelayMs. */
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
-  /** Per-request timeout for a single HTTP attempt. */
+  /** Per-request timeout for a single HTTP attempt (until the response headers arrive). */
   timeoutMs?: number;
+  /** A stream silent this long is treated as a dropped connection and retried. */
+  streamIdleTimeoutMs?: number;
   priceOverrides?: Record<string, ModelPrice>;
 }
 
@@ -87,6 +89,7 @@ export class ModelClient {
   private readonly retryBaseDelayMs: number;
   private readonly maxRetryDelayMs: number;
   private readonly price: ModelPrice | undefined;
+  private readonly streamIdleTimeoutMs: number;
   private modelInfo: Promise<Anthropic.ModelInfo | undefined> | undefined;
 
   constructor(options: ModelClientOptions = {}) {
@@ -96,6 +99,7 @@ export class ModelClient {
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.price = priceFor(this.model, options.priceOverrides);
+    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 90_000;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
@@ -106,6 +110,10 @@ export class ModelClient {
 
   get baseURL(): string {
     return this.sdk.baseURL;
+  }
+
+  get hasApiKey(): boolean {
+    return this.apiKey !== undefined;
   }
 
   get hasPrice(): boolean {
@@ -149,13 +157,16 @@ export class ModelClient {
 
   async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     this.requireKey();
-    const params = this.buildParams(request);
+    // The reply reserve may exceed what this model can write; the API would refuse every request.
+    const modelMax = (await this.getModelInfo(signal).catch(() => undefined))?.max_tokens ?? undefined;
+    const maxTokens = modelMax ? Math.min(request.maxTokens, modelMax) : request.maxTokens;
+    const params = this.buildParams({ ...request, maxTokens });
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.streamOnce(params, handlers, signal);
       } catch (raw) {
         const error = this.classify(raw, signal);
-        if (!RETRYABLE.has(error.kind) || attempt >= this.maxRetries) throw error;
+        if (!shouldRetry(raw, error) || attempt >= this.maxRetries) throw error;
         const delayMs = retryDelay(raw, attempt, this.retryBaseDelayMs, this.maxRetryDelayMs);
         handlers.onRetry?.({ attempt: attempt + 1, delayMs, reason: error.message });
         await sleep(delayMs, signal).catch(() => {
@@ -184,10 +195,41 @@ export class ModelClient {
     handlers: StreamHandlers,
     signal: AbortSignal | undefined,
   ): Promise<ModelResponse> {
-    const stream = this.sdk.messages.stream(params, { signal });
-    if (handlers.onText) stream.on('text', (delta) => handlers.onText?.(delta));
-    if (handlers.onThinking) stream.on('thinking', (delta) => handlers.onThinking?.(delta));
-    const message = await stream.finalMessage();
+    // The SDK's timeout ends once headers arrive; a stream that then goes silent would hang the
+    // turn forever, so a watchdog aborts it and the attempt is retried as a dropped connection.
+    const attempt = new AbortController();
+    const onAbort = () => attempt.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) attempt.abort();
+    let idle = false;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        idle = true;
+        attempt.abort();
+      }, this.streamIdleTimeoutMs);
+    };
+    try {
+      arm();
+      const stream = this.sdk.messages.stream(params, { signal: attempt.signal });
+      stream.on('streamEvent', arm);
+      if (handlers.onText) stream.on('text', (delta) => handlers.onText?.(delta));
+      if (handlers.onThinking) stream.on('thinking', (delta) => handlers.onThinking?.(delta));
+      const message = await stream.finalMessage();
+      return this.toResponse(message);
+    } catch (error) {
+      if (idle && !signal?.aborted) {
+        throw new ModelError('connection', `The response stream stalled: no data for ${Math.round(this.streamIdleTimeoutMs / 1000)} s.`, 'Check your network; Evergreen retries automatically.');
+      }
+      throw error;
+    } finally {
+      clearTimeout(watchdog);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private toResponse(message: Anthropic.Message): ModelResponse {
     const usage: UsageCounts = {
       inputTokens: message.usage.input_tokens,
       outputTokens: message.usage.output_tokens,
@@ -215,7 +257,7 @@ export class ModelClient {
     }
   }
 
-  private requireKey(): void {
+  requireKey(): void {
     if (!this.apiKey) {
       throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" or set ANTHROPIC_API_KEY in the environment.');
     }
@@ -228,21 +270,52 @@ export class ModelClient {
       return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, 'Check your network and the "evergreen.baseUrl" setting (or ANTHROPIC_BASE_URL).');
     }
     if (error instanceof Anthropic.APIError) {
-      const status = error.status ?? 0;
       const detail = apiErrorMessage(error);
+      // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
+      const status = error.status ?? statusForErrorType(apiErrorType(error));
       if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, 'Set a valid key with "Evergreen: Set API Key".', status);
       if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status);
       if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, 'Check the "evergreen.model" and "evergreen.baseUrl" settings.', status);
       if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status);
       if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status);
       if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status);
-      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, 'Compact the conversation.', status);
-      return new ModelError('invalid_request', `The API rejected the request (${status}): ${detail}`, undefined, status);
+      if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status);
+      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, 'The conversation no longer fits the context window: start a New Chat.', status);
+      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.', status);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);
     return new ModelError('connection', `The connection dropped: ${message}`, 'Check your network and try again.');
   }
+}
+
+function apiErrorType(error: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  const body = error.error as { error?: { type?: unknown }; type?: unknown } | undefined;
+  const type = body?.error?.type ?? body?.type;
+  return typeof type === 'string' ? type : undefined;
+}
+
+function statusForErrorType(type: string | undefined): number {
+  switch (type) {
+    case 'overloaded_error':
+      return 529;
+    case 'rate_limit_error':
+      return 429;
+    case 'api_error':
+      return 500;
+    case 'timeout_error':
+      return 504;
+    default:
+      return 0;
+  }
+}
+
+/** The server's own x-should-retry wins (as in the SDK); otherwise the error kind decides. */
+function shouldRetry(raw: unknown, error: ModelError): boolean {
+  const header = raw instanceof Anthropic.APIError ? raw.headers?.get('x-should-retry') : undefined;
+  if (header === 'false') return false;
+  if (header === 'true') return error.kind !== 'cancelled';
+  return RETRYABLE.has(error.kind);
 }
 
 function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {

@@ -69,7 +69,7 @@ export async function isProcessAlive(pid: number): Promise<boolean> {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** SIGTERM the group, wait up to graceMs for it to go away, then SIGKILL whatever is left. */
+/** SIGTERM the group, wait up to graceMs for it to go away, then SIGKILL whatever is left and wait for it. */
 export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
   if (!(await groupHasLiveMembers(pgid))) return;
   signalGroup(pgid, 'SIGTERM');
@@ -79,4 +79,8 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<voi
     if (!(await groupHasLiveMembers(pgid))) return;
   }
   signalGroup(pgid, 'SIGKILL');
+  // SIGKILL is delivered asynchronously: wait (bounded) until the tree is really gone, so callers
+  // that report "terminated" are telling the truth even on a loaded machine.
+  const killDeadline = Date.now() + 2_000;
+  while (Date.now() < killDeadline && (await groupHasLiveMembers(pgid))) await sleep(20);
 }
