@@ -16,6 +16,17 @@ export default tseslint.config(
     },
   },
   {
+    // import('vscode') and require('vscode') slip past no-restricted-imports; catch them too.
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportExpression[source.value='vscode']", message: vscodeBan.message },
+        { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: vscodeBan.message },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

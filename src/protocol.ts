@@ -30,15 +30,15 @@ export interface ViewState {
   history: AgentEvent[];
 }
 
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'retry' | 'newChat';
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'newChat';
 
 export type HostToWebview =
   | { type: 'state'; state: ViewState }
   | { type: 'agentEvent'; event: AgentEvent }
   | { type: 'gauge'; gauge: GaugeState }
   | { type: 'status'; status: SessionStatus }
-  | { type: 'notice'; level: 'info' | 'error'; message: string; actions?: ErrorAction[] }
-  | { type: 'response'; requestId: number; ok: true } 
+  | { type: 'notice'; level: 'info' | 'error'; message: string }
+  | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string };
 
 export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings';

@@ -5,6 +5,7 @@ import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost }
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBreakdown } from '../core/context/breakdown';
 import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage } from '../core/context/gauge';
+import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
 import { FileSessionStore, readTranscript } from '../core/storage/sessionStore';
 import { renderTranscriptMarkdown } from '../core/storage/transcriptMarkdown';
@@ -33,6 +34,13 @@ export class ChatController extends Disposable {
   private window: number | undefined;
   private awaitingApprovalFor: string | undefined;
   private pendingApproval: PendingApproval | undefined;
+  /** Bumped whenever the chat switches session: events of an older session are dropped. */
+  private generation = 0;
+  private currentTurn: Promise<unknown> | undefined;
+  /** A send is between the user's Enter and the turn's start (session start, model info). */
+  private sending = false;
+  /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
+  private needsRestart = false;
 
   constructor(
     private readonly deps: {
@@ -46,8 +54,17 @@ export class ChatController extends Disposable {
     super();
     this.store = new FileSessionStore(deps.storageRoot.fsPath);
     this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
-    this._register(deps.apiKeys.onDidChange(() => void this.postState()));
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.postState()));
+    const restartLater = () => {
+      this.needsRestart = true;
+      void this.postState();
+    };
+    this._register(deps.apiKeys.onDidChange(restartLater));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(restartLater));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('evergreen')) restartLater();
+      }),
+    );
   }
 
   override dispose(): void {
@@ -71,8 +88,12 @@ export class ChatController extends Disposable {
         }
         return;
       case 'runCommand':
-        await this.runWebviewCommand(message.command);
-        this.deps.view.post({ type: 'response', requestId: message.requestId, ok: true });
+        try {
+          await this.runWebviewCommand(message.command);
+          this.deps.view.post({ type: 'response', requestId: message.requestId, ok: true });
+        } catch (error) {
+          this.deps.view.post({ type: 'response', requestId: message.requestId, ok: false, error: errorText(error) });
+        }
         return;
     }
   }
@@ -90,34 +111,47 @@ export class ChatController extends Disposable {
       await this.compact();
       return;
     }
-    let started: StartedSession;
+    if (this.sending || this.active?.session.busy) {
+      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
+      return;
+    }
+    this.sending = true;
     try {
-      started = await this.ensureSession();
+      let started = await this.ensureSession();
+      if (this.needsRestart) {
+        // New key, settings or trust: same transcript and history, a client and tools built afresh.
+        started = await this.startSession(started.handle.id, true);
+      }
+      if (this.window === undefined) {
+        const settings = readSettings();
+        this.window = await started.client.contextWindow(settings.contextWindow).catch(() => settings.contextWindow ?? 200_000);
+      }
+      const turn = started.session.send(text);
+      this.currentTurn = turn;
+      this.sending = false;
+      await turn;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: message });
-      return;
+      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error) });
+      else throw error;
+    } finally {
+      this.sending = false;
     }
-    if (started.session.busy) {
-      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it first or wait for it to finish.' });
-      return;
-    }
-    if (this.window === undefined) {
-      const settings = readSettings();
-      this.window = await started.client.contextWindow(settings.contextWindow).catch(() => settings.contextWindow ?? 200_000);
-    }
-    await started.session.send(text);
   }
 
-  private async ensureSession(resumeId?: string): Promise<StartedSession> {
-    if (this.active && !resumeId) return this.active;
-    this.starting ??= this.startSession(resumeId).finally(() => {
+  private ensureSession(): Promise<StartedSession> {
+    if (this.active) return Promise.resolve(this.active);
+    this.starting ??= this.startSession(undefined).finally(() => {
       this.starting = undefined;
     });
     return this.starting;
   }
 
-  private async startSession(resumeId: string | undefined): Promise<StartedSession> {
+  /** Stops the running turn (if any) and waits for it, so its last events land before a switch. */
+  private async stopCurrentTurn(): Promise<void> {
+    if (this.active?.session.cancel()) await this.currentTurn?.catch(() => undefined);
+  }
+
+  private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
       throw new Error('Open a folder first: Evergreen works on the files of a workspace folder.');
@@ -125,15 +159,18 @@ export class ChatController extends Disposable {
     const settings = readSettings();
     const apiKey = await this.deps.apiKeys.get();
     if (!apiKey) {
-      const choice = await vscode.window.showWarningMessage('Evergreen needs an Anthropic API key.', 'Set API Key');
-      if (choice) await vscode.commands.executeCommand('evergreen.setApiKey');
+      // Not awaited: a toast left open must not hold the send (and every later one) hostage.
+      void vscode.window.showWarningMessage('Evergreen needs an Anthropic API key.', 'Set API Key').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
+      });
       throw new Error('No Anthropic API key is set. Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
     }
     const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
     if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
-    this.events = [];
-    this.gauge = undefined;
+    const generation = ++this.generation;
+    if (!keepView) this.resetView();
     this.window = undefined;
+    this.needsRestart = false;
     const started = await startAgentSession({
       config: {
         apiKey,
@@ -149,11 +186,19 @@ export class ChatController extends Disposable {
       store: this.store,
       resumeId,
       approver: this.approver(),
-      onEvent: (event) => this.onAgentEvent(event),
+      onEvent: (event) => {
+        if (generation === this.generation) this.onAgentEvent(event);
+      },
     });
     this.active = started;
-    this.events.push(...started.replay);
+    if (!keepView) this.events.push(...started.replay);
     return started;
+  }
+
+  private resetView(): void {
+    this.events = [];
+    this.gauge = undefined;
+    this.deps.statusBar.update(undefined);
   }
 
   private approver(): Approver {
@@ -223,13 +268,12 @@ export class ChatController extends Disposable {
     if (this.active?.session.busy) {
       const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
       if (!choice) return;
-      this.active.session.cancel();
+      await this.stopCurrentTurn();
     }
+    this.generation++;
     this.active = undefined;
-    this.events = [];
-    this.gauge = undefined;
     this.window = undefined;
-    this.deps.statusBar.update(undefined);
+    this.resetView();
     await this.postState();
     await this.deps.view.reveal();
   }
@@ -275,10 +319,11 @@ export class ChatController extends Disposable {
   async resumeSession(): Promise<void> {
     const sessionId = await this.pickSession('Resume which session?');
     if (!sessionId) return;
-    if (this.active?.session.busy) this.active.session.cancel();
+    await this.stopCurrentTurn();
+    await this.starting?.catch(() => undefined);
     this.active = undefined;
     try {
-      await this.ensureSession(sessionId);
+      this.active = await this.startSession(sessionId);
       await this.postState();
       await this.deps.view.reveal();
     } catch (error) {
@@ -312,6 +357,11 @@ export class ChatController extends Disposable {
     );
     return picked?.sessionId;
   }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof ModelError) return error.hint ? `${error.message} ${error.hint}` : error.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** VS Code ships ripgrep; its location moved between releases, so probe the known places. */

@@ -153,6 +153,17 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       model.busy = false;
       if (event.stopReason === 'cancelled') {
         model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'info', text: 'Cancelled.', hint: undefined });
+      } else if (event.stopReason === 'refusal') {
+        model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'info', text: 'The model declined to continue this request.', hint: 'Rephrase the request or start a New Chat.' });
+      } else if (event.stopReason === 'context_window_exceeded') {
+        model.items.push({
+          kind: 'notice',
+          key: `notice:${model.nextKey++}`,
+          rev: 0,
+          level: 'error',
+          text: 'The conversation filled the context window.',
+          hint: 'Start a New Chat; this transcript stays saved (Open Archived Transcript).',
+        });
       } else if (event.stopReason === 'max_tokens') {
         model.items.push({
           kind: 'notice',

@@ -19,6 +19,8 @@ const root = document.getElementById('evergreen-root')!;
 let nextRequestId = 1;
 let chat: ChatModel = emptyChat();
 let viewState: ViewState | undefined;
+/** Text of a send the host has not started yet; restored to the input if the send fails. */
+let pendingSend: string | undefined;
 const rendered = new Map<string, { element: HTMLElement; rev: number }>();
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
@@ -88,6 +90,10 @@ function submit(): void {
   const text = input.value.trim();
   if (!text || chat.busy) return;
   input.value = '';
+  // Busy from the keypress, not from the host's turn_started: a quick second Enter is not lost.
+  chat.busy = true;
+  pendingSend = text;
+  scheduleRender();
   send({ type: 'sendMessage', requestId: nextRequestId++, text });
 }
 
@@ -160,7 +166,7 @@ function renderItem(item: ChatItem): HTMLElement {
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
-      if (item.level === 'error') element.append(...errorActions(item.hint));
+      if (item.level === 'error') element.append(...errorActions(`${item.text} ${item.hint ?? ''}`));
       return element;
     }
   }
@@ -183,13 +189,17 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   return box;
 }
 
-function errorActions(hint: string | undefined): HTMLElement[] {
+const ACTION_LABELS: Record<ErrorAction, string> = { setApiKey: 'Set API Key', openSettings: 'Open Settings', newChat: 'New Chat' };
+
+/** The next step an error's text names becomes a button. */
+function errorActions(text: string): HTMLElement[] {
   const actions: ErrorAction[] = [];
-  if (hint && /API key/i.test(hint)) actions.push('setApiKey');
-  if (hint && /setting/i.test(hint)) actions.push('openSettings');
+  if (/API key/i.test(text)) actions.push('setApiKey');
+  if (/setting/i.test(text)) actions.push('openSettings');
+  if (/New Chat/.test(text)) actions.push('newChat');
   return actions.map((action) => {
-    const button = el('button', 'eg-button eg-secondary', action === 'setApiKey' ? 'Set API Key' : 'Open Settings');
-    button.addEventListener('click', () => runCommand(action === 'setApiKey' ? 'setApiKey' : 'openSettings'));
+    const button = el('button', 'eg-button eg-secondary', ACTION_LABELS[action]);
+    button.addEventListener('click', () => runCommand(action));
     return button;
   });
 }
@@ -279,6 +289,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       rendered.clear();
       break;
     case 'agentEvent':
+      if (message.event.type === 'turn_started') pendingSend = undefined;
       applyEvent(chat, message.event);
       break;
     case 'gauge':
@@ -291,7 +302,14 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: message.level, text: message.message, hint: undefined });
       break;
     case 'response':
-      if (!message.ok) chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: 'error', text: message.error, hint: undefined });
+      if (!message.ok) {
+        chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: 'error', text: message.error, hint: undefined });
+        if (pendingSend !== undefined) {
+          chat.busy = false;
+          if (!input.value) input.value = pendingSend; // Nothing typed is lost.
+          pendingSend = undefined;
+        }
+      }
       break;
   }
   vscode.setState({ draft: input.value });

@@ -105,5 +105,22 @@ describe('Evergreen in the extension host', () => {
       assert.equal(messages.length, 4);
       assert.ok(!fs.readFileSync(path.join(sessions, session, 'transcript.jsonl'), 'utf8').includes(fake.apiKey), 'the API key leaked into the transcript');
     });
+
+    it('applies a changed setting to the next message of the same conversation', async () => {
+      const api = await activate();
+      const before = fake.messageRequests().length;
+      await vscode.workspace.getConfiguration('evergreen').update('model', 'claude-opus-4-6', vscode.ConfigurationTarget.Global);
+      try {
+        fake.enqueue(reply.text('Now on Opus.'));
+        await within(api.sendMessage('Which model now?'), 30_000, 'the chat turn finishing');
+      } finally {
+        await vscode.workspace.getConfiguration('evergreen').update('model', undefined, vscode.ConfigurationTarget.Global);
+      }
+      const request = fake.messageRequests()[before];
+      const body = request?.body as { model: string; messages: unknown[] };
+      assert.equal(body.model, 'claude-opus-4-6');
+      assert.equal(body.messages.length, 5, 'the history of the conversation was kept');
+      assert.equal(request?.reply?.status, 200);
+    });
   });
 });

@@ -26,6 +26,13 @@ describe('lint: layer walls', function () {
     assert.ok(errors.some((message) => /must not depend on the VS Code layer/.test(message)), errors.join('\n'));
   });
 
+  it('fails a dynamic import or require of vscode in src/core', async () => {
+    const dynamic = await errorsFor('src/core/agent/leak.ts', "export async function f() { return import('vscode'); }\n");
+    assert.ok(dynamic.some((message) => /Only src\/extension may import vscode/.test(message)), dynamic.join('\n'));
+    const required = await errorsFor('src/core/agent/leak.ts', "declare const require: (id: string) => unknown;\nexport const v = require('vscode');\n");
+    assert.ok(required.some((message) => /Only src\/extension may import vscode/.test(message)), required.join('\n'));
+  });
+
   it('allows src/extension to import vscode', async () => {
     assert.deepEqual(await errorsFor('src/extension/ok.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"), []);
   });

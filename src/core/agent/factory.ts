@@ -60,7 +60,8 @@ export async function startAgentSession(options: {
   // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
   // throws a ModelError here and leaves no empty session behind.
   await client.getModelInfo(options.signal);
-  const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath });
+  // No context engine is wired into sessions yet, so the model is not offered a compact tool that could only fail.
+  const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath, compact: false });
   let handle: SessionHandle;
   let history: AgentEvent[] = [];
   const messages: MessageParam[] = [];

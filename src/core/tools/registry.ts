@@ -41,6 +41,8 @@ export interface ToolRegistryOptions {
   listFiles?: ListFilesOptions;
   grep?: Omit<GrepOptions, 'ripgrepPath'>;
   shell?: RunShellOptions;
+  /** Offer the `compact` tool: only when the agent can actually compact (a context engine is wired). */
+  compact?: boolean;
 }
 
 export const CANCELLED_RESULT_TEXT = 'The tool call was cancelled by the user.';
@@ -53,7 +55,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createWriteFileTool(),
     createEditFileTool(),
     createRunShellTool(options.shell),
-    createCompactTool(),
+    ...(options.compact === false ? [] : [createCompactTool()]),
   ];
   const tools = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
   const byName = new Map(tools.map((t) => [t.name, t]));
