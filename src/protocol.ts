@@ -4,18 +4,12 @@
  * the same stream the CLI prints with `--output-format stream-json`.
  */
 import type { AgentEvent } from './core/agent/events';
+import type { ContextGauge as GaugeState } from './core/context/gauge';
 
 export type { AgentEvent } from './core/agent/events';
 
-/** Token gauge: where the context stands against the window. */
-export interface GaugeState {
-  window: number;
-  outputReserve: number;
-  usedTokens: number;
-  autoCompactThreshold: number;
-  cacheReadShare: number;
-  sessionCostUsd: number;
-}
+/** Token gauge: where the context stands against the window (computed in the core). */
+export type { ContextGauge as GaugeState } from './core/context/gauge';
 
 export type SessionStatus = 'idle' | 'busy';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBreakdown } from '../core/context/breakdown';
-import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage } from '../core/context/gauge';
+import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage, usedPercent } from '../core/context/gauge';
 import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
 import { FileSessionStore, readTranscript } from '../core/storage/sessionStore';
@@ -290,7 +290,7 @@ export class ChatController extends Disposable {
       return;
     }
     // The context engine (summaries, tiers) is not part of this build yet; say so plainly.
-    const percent = this.gauge ? Math.round((this.gauge.usedTokens / Math.max(1, this.gauge.window - this.gauge.outputReserve)) * 100) : undefined;
+    const percent = this.gauge ? usedPercent(this.gauge) : undefined;
     void vscode.window.showInformationMessage(
       `Evergreen: compaction is not available in this build yet.${percent === undefined ? '' : ` The conversation uses ${percent}% of the context window.`} Start a New Chat to free the context.`,
     );

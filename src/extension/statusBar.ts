@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { usedPercent } from '../core/context/gauge';
 import type { GaugeState } from '../protocol';
 import { Disposable } from './disposable';
 
@@ -20,9 +21,8 @@ export class ContextStatusBar extends Disposable {
       this.item.tooltip = 'Evergreen: no conversation yet';
       return;
     }
-    const effective = Math.max(1, gauge.window - gauge.outputReserve);
-    const percent = Math.round((gauge.usedTokens / effective) * 100);
-    this.item.text = `$(pulse) ${percent}%`;
+    const effective = gauge.window - gauge.outputReserve;
+    this.item.text = `$(pulse) ${usedPercent(gauge)}%`;
     this.item.tooltip = `Evergreen context: ${gauge.usedTokens.toLocaleString()} of ${effective.toLocaleString()} tokens (auto-compact at ${gauge.autoCompactThreshold.toLocaleString()})`;
   }
 }

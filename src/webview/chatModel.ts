@@ -61,6 +61,10 @@ function closeAssistant(model: ChatModel): void {
   }
 }
 
+export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string): void {
+  model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint });
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
@@ -84,14 +88,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       // The failed attempt's partial text is discarded by the host too; show the retry instead.
       const last = model.items.at(-1);
       if (last?.kind === 'assistant' && last.streaming) model.items.pop();
-      model.items.push({
-        kind: 'notice',
-        key: `notice:${model.nextKey++}`,
-        rev: 0,
-        level: 'info',
-        text: `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`,
-        hint: undefined,
-      });
+      pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
       break;
     }
     case 'tool_call_started':
@@ -146,33 +143,16 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     }
     case 'error':
       closeAssistant(model);
-      model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'error', text: event.message, hint: event.hint });
+      pushNotice(model, 'error', event.message, event.hint);
       break;
     case 'turn_finished':
       closeAssistant(model);
       model.busy = false;
-      if (event.stopReason === 'cancelled') {
-        model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'info', text: 'Cancelled.', hint: undefined });
-      } else if (event.stopReason === 'refusal') {
-        model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level: 'info', text: 'The model declined to continue this request.', hint: 'Rephrase the request or start a New Chat.' });
-      } else if (event.stopReason === 'context_window_exceeded') {
-        model.items.push({
-          kind: 'notice',
-          key: `notice:${model.nextKey++}`,
-          rev: 0,
-          level: 'error',
-          text: 'The conversation filled the context window.',
-          hint: 'Start a New Chat; this transcript stays saved (Open Archived Transcript).',
-        });
-      } else if (event.stopReason === 'max_tokens') {
-        model.items.push({
-          kind: 'notice',
-          key: `notice:${model.nextKey++}`,
-          rev: 0,
-          level: 'info',
-          text: 'The reply hit the output token limit.',
-          hint: 'Say "continue" or raise evergreen.maxOutputTokens.',
-        });
+      if (event.stopReason === 'cancelled') pushNotice(model, 'info', 'Cancelled.');
+      else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
+      else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
+      else if (event.stopReason === 'context_window_exceeded') {
+        pushNotice(model, 'error', 'The conversation filled the context window.', 'Start a New Chat; this transcript stays saved (Open Archived Transcript).');
       }
       break;
     case 'session_started':

@@ -3,7 +3,7 @@
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
 import type { ErrorAction, GaugeState, HostToWebview, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
-import { applyEvent, emptyChat, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, emptyChat, pushNotice, type ChatItem, type ChatModel } from './chatModel';
 import { formatTokens, gaugeView } from './gauge';
 import { renderMarkdown } from './markdown';
 
@@ -299,11 +299,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       chat.busy = message.status === 'busy';
       break;
     case 'notice':
-      chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: message.level, text: message.message, hint: undefined });
+      pushNotice(chat, message.level, message.message);
       break;
     case 'response':
       if (!message.ok) {
-        chat.items.push({ kind: 'notice', key: `notice:${chat.nextKey++}`, rev: 0, level: 'error', text: message.error, hint: undefined });
+        pushNotice(chat, 'error', message.error);
         if (pendingSend !== undefined) {
           chat.busy = false;
           if (!input.value) input.value = pendingSend; // Nothing typed is lost.

@@ -37,23 +37,26 @@ describe('agent loop against the fake API (real SDK)', function () {
     return dir;
   }
 
+  function baseConfig(): AgentConfig {
+    return {
+      apiKey: fake.apiKey,
+      baseURL: fake.url,
+      model: 'claude-sonnet-4-6',
+      maxOutputTokens: 4096,
+      approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
+      trusted: true,
+      ripgrepPath: undefined,
+      retryBaseDelayMs: 1,
+    };
+  }
+
   async function harness(overrides: Partial<AgentConfig> = {}, approver?: Approver): Promise<Harness> {
     const workspace = tempDir('evergreen-ws-');
     const storage = tempDir('evergreen-storage-');
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\nbeta\n');
     const events: AgentEvent[] = [];
     const started = await startAgentSession({
-      config: {
-        apiKey: fake.apiKey,
-        baseURL: fake.url,
-        model: 'claude-sonnet-4-6',
-        maxOutputTokens: 4096,
-        approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
-        trusted: true,
-        ripgrepPath: undefined,
-        retryBaseDelayMs: 1,
-        ...overrides,
-      },
+      config: { ...baseConfig(), ...overrides },
       workspaceRoot: workspace,
       store: new FileSessionStore(storage),
       approver: approver ?? { requestApproval: async () => ({ approved: true }) },
@@ -304,7 +307,7 @@ describe('agent loop against the fake API (real SDK)', function () {
     fake.enqueue(reply.toolUse('read_file', { path: 'a.txt' }), reply.text('Read it.'));
     await h.started.session.send('read a.txt');
     const resumed = await startAgentSession({
-      config: { apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', maxOutputTokens: 4096, approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] }, trusted: true, ripgrepPath: undefined },
+      config: baseConfig(),
       workspaceRoot: h.workspace,
       store: new FileSessionStore(h.storage),
       resumeId: h.started.handle.id,

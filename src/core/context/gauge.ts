@@ -12,6 +12,11 @@ export interface ContextGauge {
 
 export const AUTO_COMPACT_MARGIN = 13_000;
 
+/** Percent of the effective window (window minus output reserve) in use. */
+export function usedPercent(gauge: ContextGauge): number {
+  return Math.round((gauge.usedTokens / Math.max(1, gauge.window - gauge.outputReserve)) * 100);
+}
+
 /** effective window - 13k by default, or a percent of the effective window when configured. */
 export function autoCompactThreshold(window: number, outputReserve: number, percent?: number): number {
   const effective = Math.max(0, window - outputReserve);
