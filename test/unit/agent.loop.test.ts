@@ -295,6 +295,17 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.match(retries[0] ?? '', /stalled: no data for 0 s/);
   });
 
+  it('counts tokens for the context engine exactly as the next request is billed', async () => {
+    const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6' });
+    const request = { system: 'You are terse.', tools: [], messages: [{ role: 'user' as const, content: 'Count me, please.' }] };
+    const counted = await client.countTokens(request);
+    fake.enqueue(reply.text('ok'));
+    const response = await client.stream({ ...request, maxTokens: 100 });
+    const billed = response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens;
+    assert.ok(counted > 0);
+    assert.equal(counted, billed);
+  });
+
   it('does not retry what the server marks x-should-retry: false', async () => {
     const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', retryBaseDelayMs: 1 });
     fake.enqueue(reply.error(529, { headers: { 'x-should-retry': 'false' } }), reply.text('never reached'));
