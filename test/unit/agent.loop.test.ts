@@ -313,6 +313,24 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.equal(fake.pendingReplies(), 1);
   });
 
+  it('resumes a session that crashed after a tool_use, and records the repair so replay matches', async () => {
+    const h = await harness();
+    fake.enqueue(reply.text('ok'));
+    await h.started.session.send('hi');
+    // Simulate a crash between the tool_use being written and its result.
+    h.started.handle.append({ type: 'message', ts: 't', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'read_file', input: { path: 'a.txt' } }] } });
+    const resume = () =>
+      startAgentSession({ config: baseConfig(), workspaceRoot: h.workspace, store: new FileSessionStore(h.storage), resumeId: h.started.handle.id, approver: { requestApproval: async () => ({ approved: true }) }, onEvent: () => undefined });
+    const first = await resume();
+    const answer = first.session.history.at(-1);
+    assert.ok(answer?.role === 'user' && Array.isArray(answer.content) && answer.content[0]?.type === 'tool_result' && answer.content[0].tool_use_id === 'toolu_lost');
+    const second = await resume();
+    assert.deepEqual(second.session.history, first.session.history);
+    fake.enqueue(reply.text('Recovered.'));
+    assert.equal(await second.session.send('go on'), 'end_turn');
+    assert.equal(fake.messageRequests().at(-1)?.reply?.status, 200);
+  });
+
   it('resumes a session from its transcript with the same history and system prompt', async () => {
     const h = await harness();
     fake.enqueue(reply.toolUse('read_file', { path: 'a.txt' }), reply.text('Read it.'));

@@ -56,8 +56,12 @@ export class AgentSession {
     const repaired = repairHistory(options.history ?? []);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
-      // Repair is deterministic, so replaying the same transcript yields this same history; note it for readers.
-      options.store?.append({ type: 'event', ts: new Date().toISOString(), name: 'history_repaired', data: { repairs: repaired.repairs } });
+      const ts = new Date().toISOString();
+      options.store?.append({ type: 'event', ts, name: 'history_repaired', data: { repairs: repaired.repairs } });
+      // A crash right after a tool_use leaves it unanswered at the end: the answer repair adds is
+      // recorded, so the transcript alone replays to exactly this history.
+      const last = repaired.messages.at(-1);
+      if (last && last.role === 'user' && options.history.at(-1)?.role === 'assistant') options.store?.append({ type: 'message', ts, message: last });
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
   }
