@@ -13,10 +13,12 @@ import type { ApprovalDecision, Approver } from '../core/tools/approval';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatViewProvider } from './chatViewProvider';
 import { Disposable } from './disposable';
+import { ProposedChanges } from './proposedChanges';
 import { readSettings } from './settings';
 import type { ContextStatusBar } from './statusBar';
 
 interface PendingApproval {
+  /** The tool call the decision belongs to; a click for another call is ignored. */
   toolUseId: string;
   resolve(decision: ApprovalDecision): void;
 }
@@ -27,6 +29,7 @@ interface PendingApproval {
  */
 export class ChatController extends Disposable {
   private readonly store: FileSessionStore;
+  private readonly proposedChanges: ProposedChanges;
   private active: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
@@ -53,6 +56,7 @@ export class ChatController extends Disposable {
   ) {
     super();
     this.store = new FileSessionStore(deps.storageRoot.fsPath);
+    this.proposedChanges = this._register(new ProposedChanges());
     this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;
@@ -203,20 +207,31 @@ export class ChatController extends Disposable {
 
   private approver(): Approver {
     return {
-      requestApproval: (_request, signal) =>
-        new Promise<ApprovalDecision>((resolve) => {
-          const toolUseId = this.awaitingApprovalFor ?? '';
+      requestApproval: async (request, signal) => {
+        // Registered before anything is awaited, so an immediate click in the panel is never lost.
+        const decision = new Promise<ApprovalDecision>((resolve) => {
           const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
           signal.addEventListener('abort', onAbort, { once: true });
           this.pendingApproval = {
-            toolUseId,
-            resolve: (decision) => {
+            toolUseId: this.awaitingApprovalFor ?? '',
+            resolve: (value) => {
               signal.removeEventListener('abort', onAbort);
-              resolve(decision);
+              resolve(value);
             },
           };
-          void this.deps.view.reveal();
-        }),
+        });
+        void this.deps.view.reveal();
+        // Writes also open in the diff editor, the way VS Code users review changes.
+        const diff =
+          request.kind === 'write' && request.absolutePath && request.newContent !== undefined
+            ? this.proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew).catch(() => undefined)
+            : undefined;
+        try {
+          return await decision;
+        } finally {
+          void diff?.then((close) => close?.());
+        }
+      },
     };
   }
 

@@ -176,7 +176,9 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   const box = el('div', 'eg-approval');
   const request = approval.request;
   box.append(el('div', 'eg-approval-title', request.kind === 'shell' ? 'Run this command?' : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`));
-  box.append(el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? request.command : request.diff));
+  // The patch header's "Index:" / "====" lines say nothing the title does not.
+  const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
+  box.append(el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? request.command : diff));
   if (approval.decided === undefined) {
     const approve = el('button', 'eg-button', request.kind === 'shell' ? 'Run' : 'Apply');
     const deny = el('button', 'eg-button eg-secondary', 'Decline');

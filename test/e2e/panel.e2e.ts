@@ -18,6 +18,7 @@ const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel.png');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel-failure.png');
 const CHAT_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-chat.png');
+const APPROVAL_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-approval.png');
 const EXTENSION_ID = 'evergreen.evergreen-agent';
 
 describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
@@ -120,7 +121,13 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await approve.waitFor({ timeout: 30_000 });
       assert.match(await webview.locator('.eg-approval .eg-diff').innerText(), /\+remember the milk/);
       assert.equal(existsSync(path.join(workspace, 'notes.txt')), false);
+      // The proposed file is also open in VS Code's diff editor while the approval is pending.
+      const diffTab = page.locator('.tabs-container .tab', { hasText: 'notes.txt (proposed by Evergreen)' });
+      await diffTab.waitFor({ timeout: 15_000 });
+      await page.mouse.move(900, 450);
+      await page.screenshot({ path: APPROVAL_SCREENSHOT });
       await approve.click();
+      await diffTab.waitFor({ state: 'detached', timeout: 15_000 });
       // Model markdown is rendered (and sanitized) into real elements.
       await webview.locator('.eg-assistant strong', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
       assert.equal(readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'remember the milk\n');
