@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
@@ -14,6 +12,7 @@ import type { ApiKeyStore } from './apiKey';
 import type { ChatViewProvider } from './chatViewProvider';
 import { Disposable } from './disposable';
 import { ProposedChanges } from './proposedChanges';
+import { bundledRipgrep } from './ripgrep';
 import { readSettings } from './settings';
 import type { ContextStatusBar } from './statusBar';
 
@@ -377,14 +376,4 @@ export class ChatController extends Disposable {
 function errorText(error: unknown): string {
   if (error instanceof ModelError) return error.hint ? `${error.message} ${error.hint}` : error.message;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** VS Code ships ripgrep; its location moved between releases, so probe the known places. */
-function bundledRipgrep(): string | undefined {
-  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
-  for (const folder of ['node_modules/@vscode/ripgrep/bin', 'node_modules.asar.unpacked/@vscode/ripgrep/bin']) {
-    const candidate = path.join(vscode.env.appRoot, folder, binary);
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  return undefined;
 }

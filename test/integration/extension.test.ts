@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/extension';
+import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
@@ -60,6 +61,12 @@ describe('Evergreen in the extension host', () => {
     assert.ok(nonce, 'the CSP has no script nonce');
     assert.match(html, /default-src 'none'/);
     assert.match(html, new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, (c) => `\\${c}`)}" src="[^"]+/dist/webview\\.js"`));
+  });
+
+  it("finds VS Code's bundled ripgrep for grep_search", () => {
+    const rg = bundledRipgrep();
+    assert.ok(rg, `no rg under ${vscode.env.appRoot}`);
+    fs.accessSync(rg, fs.constants.X_OK);
   });
 
   it('answers commands honestly when there is no conversation yet', async () => {
