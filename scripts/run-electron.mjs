@@ -11,13 +11,13 @@
 // runTests() downloads VS Code into .vscode-test/ (cached), starts it with
 // --extensionDevelopmentPath/--extensionTestsPath, passes extensionTestsEnv to the extension
 // host and resolves with exit code 0 or rejects with TestRunFailedError.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, VSCODE_VERSION } from './setup-vscode.mjs';
 import { makeTempDir } from './vscode-harness.mjs';
 import { runTests, TestRunFailedError } from '@vscode/test-electron';
-import { assertTestsBuilt, prepareWorkspace, reportResults, TESTS_DIR } from './run-integration.mjs';
+import { assertTestsBuilt, prepareWorkspace, reportResults, TESTS_DIR, writeResults } from './run-integration.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -59,10 +59,7 @@ try {
   process.exitCode = reportResults({ resultsFile, exitCode, resultsOut: options.results });
 } catch (err) {
   console.error(`[run-electron] FAILED: ${err.message}`);
-  if (options.results) {
-    mkdirSync(path.dirname(path.resolve(options.results)), { recursive: true });
-    writeFileSync(options.results, JSON.stringify({ passed: 0, failed: 1, error: err.message }) + '\n');
-  }
+  writeResults(options.results, { passed: 0, failed: 1, error: err.message });
   process.exitCode = 1;
 } finally {
   if (tmp) rmSync(tmp, { recursive: true, force: true });

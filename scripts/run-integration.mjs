@@ -65,16 +65,20 @@ export function prepareWorkspace(dir) {
  */
 export function reportResults({ resultsFile, exitCode, resultsOut }) {
   const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
-  if (resultsOut) {
-    mkdirSync(path.dirname(path.resolve(resultsOut)), { recursive: true });
-    writeFileSync(resultsOut, JSON.stringify(results ?? { passed: 0, failed: 1, error: 'no results file' }) + '\n');
-  }
+  writeResults(resultsOut, results ?? { passed: 0, failed: 1, error: 'no results file' });
   if (!results) {
     console.log(`integration: no results (exit code ${exitCode}): test/integration/index.ts did not run or could not write ${resultsFile}`);
     return 1;
   }
   console.log(`integration: ${results.passed} passed, ${results.failed} failed`);
   return exitCode === 0 && results.failed === 0 ? 0 : 1;
+}
+
+/** Copies counts for an orchestrator (scripts/test.mjs); a run that crashed is one failure. */
+export function writeResults(resultsOut, results) {
+  if (!resultsOut) return;
+  mkdirSync(path.dirname(path.resolve(resultsOut)), { recursive: true });
+  writeFileSync(resultsOut, JSON.stringify(results) + '\n');
 }
 
 /** Turns a page console message back into the text the extension host printed. */
@@ -171,10 +175,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exitCode = await main(options);
   } catch (err) {
     console.error(`[run-integration] FAILED: ${err.message}`);
-    if (options.results) {
-      mkdirSync(path.dirname(path.resolve(options.results)), { recursive: true });
-      writeFileSync(options.results, JSON.stringify({ passed: 0, failed: 1, error: err.message }) + '\n');
-    }
+    writeResults(options.results, { passed: 0, failed: 1, error: err.message });
     process.exitCode = 1;
   }
 }

@@ -30,7 +30,6 @@ export type HostToWebview =
   | { type: 'state'; state: ViewState }
   | { type: 'agentEvent'; event: AgentEvent }
   | { type: 'gauge'; gauge: GaugeState }
-  | { type: 'status'; status: SessionStatus }
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string };

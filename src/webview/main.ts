@@ -297,9 +297,6 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'gauge':
       renderGauge(message.gauge);
       break;
-    case 'status':
-      chat.busy = message.status === 'busy';
-      break;
     case 'notice':
       pushNotice(chat, message.level, message.message);
       break;

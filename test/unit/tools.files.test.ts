@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp, readdirSync, statSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { createToolRegistry, type ToolRegistry } from '../../src/core/tools/registry';
-import { makeContext, makeTempDirs, writeFiles, type TempDirs } from './tools.fixtures.test';
+import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
 const numbered = (n: number, text: string): string => `${String(n).padStart(6)}\t${text}`;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createToolRegistry, CANCELLED_RESULT_TEXT } from '../../src/core/tools/registry';
 import { abortError, ToolInputError } from '../../src/core/tools/types';
-import { makeContext, makeTempDirs, writeFiles, type TempDirs } from './tools.fixtures.test';
+import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
 const ALL = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'compact'];
 

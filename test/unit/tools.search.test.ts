@@ -3,7 +3,7 @@ import { promises as fsp, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { findRipgrepOnPath } from '../../src/core/tools/grepSearch';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { makeContext, makeTempDirs, writeFiles, type TempDirs } from './tools.fixtures.test';
+import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
 const rgPath = findRipgrepOnPath();
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isProcessAlive } from '../../src/core/tools/processGroup';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { makeContext, makeTempDirs, type TempDirs } from './tools.fixtures.test';
+import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 
 function childPid(text: string): number {
   const match = /CHILD=(\d+)/.exec(text);

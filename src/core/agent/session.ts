@@ -74,10 +74,6 @@ export class AgentSession {
     return this.running !== undefined;
   }
 
-  get id(): string | undefined {
-    return this.options.store?.id;
-  }
-
   get model(): string {
     return this.options.client.model;
   }

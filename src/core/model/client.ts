@@ -112,14 +112,6 @@ export class ModelClient {
     return this.sdk.baseURL;
   }
 
-  get hasApiKey(): boolean {
-    return this.apiKey !== undefined;
-  }
-
-  get hasPrice(): boolean {
-    return this.price !== undefined;
-  }
-
   costOf(usage: UsageCounts): number {
     return costOf(usage, this.price);
   }
@@ -263,7 +255,7 @@ export class ModelClient {
     }
   }
 
-  classify(error: unknown, signal?: AbortSignal): ModelError {
+  private classify(error: unknown, signal?: AbortSignal): ModelError {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return new ModelError('cancelled', 'Cancelled.', undefined);
     if (error instanceof Anthropic.APIConnectionError) {

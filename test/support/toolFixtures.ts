@@ -1,0 +1,72 @@
+// Shared fixtures for the tools tests (temp workspaces, a recording ToolContext);
+// test/unit/tools.fixtures.test.ts keeps them honest.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/core/tools/approval';
+import type { ToolContext } from '../../src/core/tools/types';
+import { NodeWorkspace } from '../../src/core/tools/workspace';
+
+export interface TempDirs {
+  /** Real path of the workspace root. */
+  root: string;
+  /** A sibling directory outside the workspace. */
+  outside: string;
+  /** A read-only root (like the session's persisted tool outputs). */
+  readOnly: string;
+  workspace: NodeWorkspace;
+  cleanup(): void;
+}
+
+export function makeTempDirs(): TempDirs {
+  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-tools-')));
+  const root = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  const readOnly = path.join(base, 'storage', 'tool-results');
+  for (const dir of [root, outside, readOnly]) mkdirSync(dir, { recursive: true });
+  return {
+    root,
+    outside,
+    readOnly,
+    workspace: new NodeWorkspace(root, [readOnly]),
+    cleanup: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(root, rel);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await fsp.writeFile(file, content);
+  }
+}
+
+export interface RecordingContext extends ToolContext {
+  approvals: ApprovalRequest[];
+  progress: string[];
+  controller: AbortController;
+}
+
+export function makeContext(
+  workspace: NodeWorkspace,
+  options: { decide?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>; requestCompact?: (focus: string | undefined) => Promise<string> } = {},
+): RecordingContext {
+  const controller = new AbortController();
+  const approvals: ApprovalRequest[] = [];
+  const progress: string[] = [];
+  const ctx: RecordingContext = {
+    workspace,
+    signal: controller.signal,
+    controller,
+    approvals,
+    progress,
+    onProgress: (chunk) => progress.push(chunk),
+    approve: async (request) => {
+      approvals.push(request);
+      return options.decide ? options.decide(request) : { approved: true };
+    },
+  };
+  if (options.requestCompact) ctx.requestCompact = options.requestCompact;
+  return ctx;
+}
