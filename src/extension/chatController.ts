@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
-import { contextBreakdown } from '../core/context/breakdown';
-import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage, usedPercent } from '../core/context/gauge';
+import { usedPercent } from '../core/context/gauge';
+import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
 import { FileSessionStore, readTranscript } from '../core/storage/sessionStore';
@@ -51,10 +51,11 @@ export class ChatController extends Disposable {
       apiKeys: ApiKeyStore;
       storageRoot: vscode.Uri;
       extensionUri: vscode.Uri;
+      logger: Logger;
     },
   ) {
     super();
-    this.store = new FileSessionStore(deps.storageRoot.fsPath);
+    this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
     this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
     const restartLater = () => {
@@ -72,6 +73,7 @@ export class ChatController extends Disposable {
 
   override dispose(): void {
     this.active?.session.cancel();
+    this.active?.handle.close();
     this.pendingApproval?.resolve({ approved: false, reason: 'VS Code is closing.' });
     super.dispose();
   }
@@ -110,8 +112,9 @@ export class ChatController extends Disposable {
   }
 
   async sendMessage(text: string, requestId?: number): Promise<void> {
-    if (text.trim() === '/compact' || text.trim().startsWith('/compact ')) {
-      await this.compact();
+    const trimmed = text.trim();
+    if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
+      await this.compact(trimmed.slice('/compact'.length).trim() || undefined);
       return;
     }
     if (this.sending || this.active?.session.busy) {
@@ -124,10 +127,6 @@ export class ChatController extends Disposable {
       if (this.needsRestart) {
         // New key, settings or trust: same transcript and history, a client and tools built afresh.
         started = await this.startSession(started.handle.id, true);
-      }
-      if (this.window === undefined) {
-        const settings = readSettings();
-        this.window = await started.client.contextWindow(settings.contextWindow).catch(() => settings.contextWindow ?? 200_000);
       }
       const turn = started.session.send(text);
       this.currentTurn = turn;
@@ -184,7 +183,10 @@ export class ChatController extends Disposable {
         trusted: vscode.workspace.isTrusted,
         ripgrepPath: bundledRipgrep(),
         priceOverrides: pricing.prices,
+        contextWindow: settings.contextWindow,
+        autoCompactPercent: settings.autoCompactPercent,
       },
+      logger: this.deps.logger,
       workspaceRoot: folder.uri.fsPath,
       store: this.store,
       resumeId,
@@ -193,8 +195,14 @@ export class ChatController extends Disposable {
         if (generation === this.generation) this.onAgentEvent(event);
       },
     });
+    if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
     this.active = started;
+    this.window = started.window;
     if (!keepView) this.events.push(...started.replay);
+    if (started.transcriptProblems.length > 0) {
+      const lines = started.transcriptProblems.map((problem) => problem.line).join(', ');
+      void vscode.window.showWarningMessage(`Evergreen: ${started.transcriptProblems.length} unreadable line(s) of this session's transcript were skipped (line ${lines}); the rest of the conversation was restored.`);
+    }
     return started;
   }
 
@@ -236,28 +244,28 @@ export class ChatController extends Disposable {
 
   private onAgentEvent(event: AgentEvent): void {
     if (event.type === 'approval_needed') this.awaitingApprovalFor = event.toolUseId;
-    if (event.type === 'usage') this.updateGauge(event);
+    if (event.type === 'context') this.updateGauge(event.gauge);
+    if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
+    if (event.type === 'compaction_failed' && event.breakerOpen) {
+      void vscode.window.showErrorMessage(`Evergreen: ${event.message}. ${event.hint}`, 'Compact Conversation', 'New Chat').then((choice) => {
+        if (choice === 'Compact Conversation') void vscode.commands.executeCommand('evergreen.compactConversation');
+        else if (choice === 'New Chat') void vscode.commands.executeCommand('evergreen.newChat');
+      });
+    }
     // Consecutive text deltas are merged so a long session's replay buffer stays small.
     const last = this.events.at(-1);
     if (event.type === 'text_delta' && last?.type === 'text_delta' && last.turnId === event.turnId) {
       this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
+    } else if (event.type === 'context') {
+      // Gauge updates are state, not history: only the newest matters (sent as 'gauge').
     } else if (event.type !== 'tool_call_progress') {
       this.events.push(event);
     }
     this.deps.view.post({ type: 'agentEvent', event });
   }
 
-  private updateGauge(event: Extract<AgentEvent, { type: 'usage' }>): void {
-    const settings = readSettings();
-    const window = this.window ?? settings.contextWindow ?? 200_000;
-    this.gauge = {
-      window,
-      outputReserve: settings.maxOutputTokens,
-      usedTokens: contextTokensFromUsage(event.usage),
-      autoCompactThreshold: autoCompactThreshold(window, settings.maxOutputTokens, settings.autoCompactPercent),
-      cacheReadShare: cacheReadShare(event.usage),
-      sessionCostUsd: event.sessionCostUsd,
-    };
+  private updateGauge(gauge: GaugeState): void {
+    this.gauge = gauge;
     this.deps.view.post({ type: 'gauge', gauge: this.gauge });
     this.deps.statusBar.update(this.gauge);
   }
@@ -285,6 +293,7 @@ export class ChatController extends Disposable {
       await this.stopCurrentTurn();
     }
     this.generation++;
+    this.active?.handle.close();
     this.active = undefined;
     this.window = undefined;
     this.resetView();
@@ -298,16 +307,56 @@ export class ChatController extends Disposable {
     }
   }
 
-  async compact(): Promise<void> {
+  /** "Compact Conversation": asks for optional focus instructions, then compacts with progress. */
+  async compact(focus?: string): Promise<void> {
     if (!this.active || this.active.session.history.length === 0) {
       void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
       return;
     }
-    // The context engine (summaries, tiers) is not part of this build yet; say so plainly.
-    const percent = this.gauge ? usedPercent(this.gauge) : undefined;
-    void vscode.window.showInformationMessage(
-      `Evergreen: compaction is not available in this build yet.${percent === undefined ? '' : ` The conversation uses ${percent}% of the context window.`} Start a New Chat to free the context.`,
+    if (this.active.session.busy) {
+      void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
+      return;
+    }
+    if (focus === undefined) {
+      const typed = await vscode.window.showInputBox({
+        title: 'Evergreen: Compact Conversation',
+        prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
+        placeHolder: 'e.g. the failing tests and the API decisions',
+      });
+      if (typed === undefined) return;
+      focus = typed.trim() || undefined;
+    }
+    const chosenFocus = focus;
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Evergreen: compacting the conversation…', cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await this.compactNow(chosenFocus, controller.signal);
+        } finally {
+          subscription.dispose();
+        }
+      },
     );
+    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
+    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+  }
+
+  /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
+  async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
+    if (!this.active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
+    try {
+      const outcome = await this.active.session.compact(focus, signal);
+      await this.postState();
+      return outcome;
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
+  }
+
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {
+    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window };
   }
 
   async showContextBreakdown(): Promise<void> {
@@ -315,19 +364,23 @@ export class ChatController extends Disposable {
       void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
       return;
     }
-    const { session } = this.active;
-    const breakdown = contextBreakdown(session.systemPrompt, session.toolSpecs, session.history);
-    const gauge = this.gauge;
+    const gauge = this.active.session.context.gauge();
+    const breakdown = gauge.breakdown;
+    const share = (value: number) => `~${value.toLocaleString()} tokens`;
     const lines = [
-      `System prompt: ~${breakdown.system.toLocaleString()} tokens`,
-      `Tool definitions: ~${breakdown.tools.toLocaleString()} tokens`,
-      `Messages: ~${breakdown.messages.toLocaleString()} tokens`,
-      `Tool results: ~${breakdown.toolResults.toLocaleString()} tokens`,
-      gauge
-        ? `Last request: ${gauge.usedTokens.toLocaleString()} of ${(gauge.window - gauge.outputReserve).toLocaleString()} usable tokens (window ${gauge.window.toLocaleString()}, ${gauge.outputReserve.toLocaleString()} reserved for output); cache reads ${Math.round(gauge.cacheReadShare * 100)}%; session cost $${gauge.sessionCostUsd.toFixed(4)}`
-        : 'No request sent yet.',
+      ...(breakdown
+        ? [
+            `System prompt: ${share(breakdown.system)}`,
+            `Tool definitions: ${share(breakdown.tools)}`,
+            `Messages: ${share(breakdown.messages)}`,
+            `Tool results: ${share(breakdown.toolResults)}`,
+            `Summaries: ${share(breakdown.summaries)}`,
+            `Persisted-output previews: ${share(breakdown.persistedPreviews)}`,
+          ]
+        : []),
+      `In use: ${gauge.usedTokens.toLocaleString()} of ${(gauge.window - gauge.outputReserve).toLocaleString()} usable tokens (${usedPercent(gauge)}%; window ${gauge.window.toLocaleString()}, ${gauge.outputReserve.toLocaleString()} reserved for output; auto-compact at ${gauge.autoCompactThreshold.toLocaleString()}); cache reads ${Math.round(gauge.cacheReadShare * 100)}%; session cost $${gauge.sessionCostUsd.toFixed(4)}`,
     ];
-    await vscode.window.showQuickPick(lines, { title: 'Evergreen: context breakdown (estimates: characters / 4)', canPickMany: false });
+    await vscode.window.showQuickPick(lines, { title: 'Evergreen: context breakdown (calibrated on the last request)', canPickMany: false });
   }
 
   async resumeSession(): Promise<void> {
@@ -335,6 +388,7 @@ export class ChatController extends Disposable {
     if (!sessionId) return;
     await this.stopCurrentTurn();
     await this.starting?.catch(() => undefined);
+    this.active?.handle.close();
     this.active = undefined;
     try {
       this.active = await this.startSession(sessionId);

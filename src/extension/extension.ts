@@ -3,6 +3,7 @@ import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { createLog } from './log';
 import { ContextStatusBar } from './statusBar';
 
 /**
@@ -17,6 +18,10 @@ export interface EvergreenApi {
   chatHtml(): string | undefined;
   /** Sends a chat message as if typed in the panel; resolves when the agent's turn ends. */
   sendMessage(text: string): Promise<void>;
+  /** Compacts the current conversation (as the command does, without the focus prompt). */
+  compact(focus?: string): Promise<{ ok: boolean; message: string }>;
+  /** The current session's id and the latest context gauge. */
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi> {
@@ -24,11 +29,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
 
+    const log = createLog();
     const view = new ChatViewProvider(context.extensionUri);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
-    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri });
+    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger });
     context.subscriptions.push(
+      log.channel,
       view,
       statusBar,
       controller,
@@ -41,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       whenChatReady: () => view.whenReady(),
       chatHtml: () => view.html,
       sendMessage: (text) => controller.sendMessage(text),
+      compact: (focus) => controller.compactNow(focus),
+      contextState: () => controller.contextState(),
     };
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.

@@ -77,7 +77,7 @@ describe('headless CLI', function () {
       }
     });
     // Text arrives in several deltas; join consecutive ones to compare the whole sequence.
-    const merged = shape.reduce<string[]>((acc, item) => {
+    const merged = shape.filter((item) => item !== 'context').reduce<string[]>((acc, item) => {
       const last = acc.at(-1);
       if (item.startsWith('text:') && last?.startsWith('text:')) acc[acc.length - 1] = last + item.slice(5);
       else acc.push(item);

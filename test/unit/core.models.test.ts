@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { autoCompactThreshold, cacheReadShare, contextTokensFromUsage } from '../../src/core/context/gauge';
+import { cacheReadShare, contextBudget, contextTokensFromUsage } from '../../src/core/context/gauge';
 import { costOf, parsePriceOverrides, priceFor } from '../../src/core/model/models';
 
 describe('model prices and gauge arithmetic', () => {
@@ -25,8 +25,10 @@ describe('model prices and gauge arithmetic', () => {
   });
 
   it('puts the default auto-compact threshold at effective window - 13k', () => {
-    assert.equal(autoCompactThreshold(200_000, 16_000), 171_000);
-    assert.equal(autoCompactThreshold(200_000, 16_000, 50), 92_000);
+    assert.deepEqual(contextBudget(200_000, 16_000), { window: 200_000, outputReserve: 16_000, effective: 184_000, threshold: 171_000 });
+    assert.equal(contextBudget(200_000, 16_000, 50).threshold, 92_000);
+    // Small windows: reserve capped at 20%, margin at 7% (40k: reserve 8k, threshold 29.2k).
+    assert.deepEqual(contextBudget(40_000, 16_000), { window: 40_000, outputReserve: 8_000, effective: 32_000, threshold: 29_200 });
     const usage = { inputTokens: 100, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 100 };
     assert.equal(contextTokensFromUsage(usage), 1050);
     assert.equal(cacheReadShare(usage), 0.8);

@@ -46,7 +46,7 @@ describe('session store', () => {
   });
 
   it('reads a missing transcript as empty', async () => {
-    assert.deepEqual(await readTranscript(path.join(root, 'nope.jsonl')), { entries: [], skippedLines: 0 });
+    assert.deepEqual(await readTranscript(path.join(root, 'nope.jsonl')), { entries: [], skippedLines: 0, problems: [], tornTail: false });
   });
 
   it('renders a transcript as readable markdown', async () => {

@@ -3,12 +3,8 @@
  * webview (via src/protocol.ts), the CLI's `--output-format stream-json`, and tests.
  */
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
+import type { ContextEvent } from '../context/engine';
+import type { UsageCounts } from '../model/models';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean }
@@ -36,9 +32,13 @@ export type AgentEvent =
       content: string;
       durationMs: number;
     }
-  | { type: 'usage'; turnId: string; model: string; usage: TokenUsage; costUsd: number; sessionCostUsd: number }
+  | { type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; sessionCostUsd: number }
   | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
   | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason }
-  | { type: 'error'; turnId?: string; message: string; hint?: string };
+  | { type: 'error'; turnId?: string; message: string; hint?: string }
+  /** Context engine: gauge updates, tier actions, compactions and their failures. */
+  | (ContextEvent & { turnId?: string })
+  /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */
+  | { type: 'storage_warning'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

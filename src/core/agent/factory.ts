@@ -1,13 +1,15 @@
 import * as os from 'node:os';
-import { ModelClient, type MessageParam } from '../model/client';
+import { CONTEXT_DEFAULTS, type ContextDefaults } from '../context/defaults';
+import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
+import { silentLogger, type Logger } from '../logger';
+import { ModelClient } from '../model/client';
 import type { ModelPrice } from '../model/models';
-import type { FileSessionStore, SessionHandle } from '../storage/sessionStore';
+import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../tools/approval';
 import { createToolRegistry } from '../tools/registry';
 import { NodeWorkspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
-import { eventsFromHistory } from './replay';
-import { AgentSession } from './session';
+import { AgentSession, type ContextConfig } from './session';
 import { buildSystemPrompt } from './systemPrompt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
@@ -23,17 +25,28 @@ export interface AgentConfig {
   priceOverrides?: Record<string, ModelPrice>;
   maxRetries?: number;
   retryBaseDelayMs?: number;
+  /** `evergreen.contextWindow` / --context-window; else the Models API's max_input_tokens, else 200k. */
+  contextWindow?: number | undefined;
+  autoCompactPercent?: number | undefined;
+  /** Overrides of the engine's numbers (tests, benchmarks, power users). */
+  contextSettings?: Partial<ContextDefaults>;
+  /** Replaces the context engine (benchmarks of other strategies). */
+  contextStrategy?: ContextConfig['strategy'];
+  now?: () => number;
+  maxToolRoundsPerTurn?: number;
 }
 
 export interface StartedSession {
   session: AgentSession;
   client: ModelClient;
   handle: SessionHandle;
-  /** Display events for a resumed history (empty for a new session). */
+  /** Display events for a resumed history (empty for a new session), compaction dividers included. */
   replay: AgentEvent[];
+  /** The resolved context window. */
+  window: number;
+  /** Transcript lines skipped on resume, with their line numbers (for the user). */
+  transcriptProblems: TranscriptProblem[];
 }
-
-const SYSTEM_PROMPT_EVENT = 'system_prompt';
 
 /**
  * Creates or resumes a session. The system prompt is recorded in the transcript so a resumed
@@ -47,7 +60,9 @@ export async function startAgentSession(options: {
   approver: Approver;
   onEvent: AgentEventListener;
   signal?: AbortSignal;
+  logger?: Logger;
 }): Promise<StartedSession> {
+  const logger = options.logger ?? silentLogger;
   const { config, store } = options;
   const client = new ModelClient({
     apiKey: config.apiKey,
@@ -60,20 +75,20 @@ export async function startAgentSession(options: {
   // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
   // throws a ModelError here and leaves no empty session behind.
   await client.getModelInfo(options.signal);
-  // No context engine is wired into sessions yet, so the model is not offered a compact tool that could only fail.
-  const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath, compact: false });
+  const window = await client.contextWindow(config.contextWindow, options.signal);
+  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it).
+  const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath, compact: true, readFile: { maxOutputChars: CONTEXT_DEFAULTS.persistThresholdBytes } });
   let handle: SessionHandle;
-  let history: AgentEvent[] = [];
-  const messages: MessageParam[] = [];
+  let folded: FoldResult | undefined;
   let systemPrompt: string | undefined;
+  let transcriptProblems: TranscriptProblem[] = [];
   if (options.resumeId) {
     const opened = await store.open(options.resumeId);
     handle = opened.handle;
-    for (const entry of opened.transcript.entries) {
-      if (entry.type === 'message') messages.push(entry.message);
-      else if (entry.type === 'event' && entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;
-    }
-    history = eventsFromHistory(messages);
+    transcriptProblems = opened.transcript.problems;
+    // Resume is the fold and nothing else: the same live view, anchor and display as before.
+    folded = foldTranscript(opened.transcript.entries);
+    systemPrompt = folded.systemPrompt;
   } else {
     handle = await store.create({ model: client.model, workspace: options.workspaceRoot });
   }
@@ -86,6 +101,7 @@ export async function startAgentSession(options: {
     });
     handle.append({ type: 'event', ts: new Date().toISOString(), name: SYSTEM_PROMPT_EVENT, data: { text: systemPrompt } });
   }
+  handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   const session = new AgentSession({
     client,
     tools,
@@ -95,9 +111,19 @@ export async function startAgentSession(options: {
     systemPrompt,
     maxOutputTokens: config.maxOutputTokens,
     store: handle,
-    history: messages,
+    history: folded?.canonical ?? [],
     onEvent: options.onEvent,
+    logger,
+    context: {
+      window,
+      autoCompactPercent: config.autoCompactPercent,
+      ...(config.contextSettings ? { settings: config.contextSettings } : {}),
+      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures } : undefined,
+      ...(config.now ? { now: config.now } : {}),
+      ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
+    },
+    ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
   });
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-  return { session, client, handle, replay: history };
+  return { session, client, handle, replay: folded?.display ?? [], window, transcriptProblems };
 }

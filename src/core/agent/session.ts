@@ -1,22 +1,39 @@
 import { randomUUID } from 'node:crypto';
+import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type EngineSnapshot, type PreparedRequest } from '../context/engine';
+import type { ContextDefaults } from '../context/defaults';
+import { silentLogger, type Logger } from '../logger';
 import { ModelError, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
 import type { SessionHandle } from '../storage/sessionStore';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
+import type { UsageCounts as ModelUsage } from '../model/models';
 import type { Workspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
+export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
 export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token limit before this tool call was complete. Retry with a smaller input (for large files, write them in parts).';
 
-/** Where the context engine hooks in: before every API call (also inside a long tool-driven turn). */
-export interface TurnHooks {
-  beforeRequest?(session: AgentSession, signal: AbortSignal): Promise<void>;
-  afterTurn?(session: AgentSession, stopReason: TurnStopReason): Promise<void>;
-}
+/** A model that keeps asking for tools stops here; the user is told and can say "continue". */
+export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
+/** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
+const MAX_TOO_LONG_RECOVERIES = 2;
 
+/** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
+export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'>;
+
+export interface ContextConfig {
+  window: number;
+  autoCompactPercent?: number | undefined;
+  settings?: Partial<ContextDefaults>;
+  /** State rebuilt by foldTranscript (resume). */
+  initial?: EngineSnapshot | undefined;
+  now?: () => number;
+  /** Replaces the engine (benchmarks of other strategies); receives the options the engine would get. */
+  strategy?: (options: ContextEngineOptions) => ContextStrategy;
+}
 export interface AgentSessionOptions {
   client: ModelClient;
   tools: ToolRegistry;
@@ -31,8 +48,9 @@ export interface AgentSessionOptions {
   /** History of a resumed session. */
   history?: MessageParam[];
   onEvent: AgentEventListener;
-  hooks?: TurnHooks;
-  requestCompact?(focus: string | undefined, signal: AbortSignal): Promise<string>;
+  context: ContextConfig;
+  logger?: Logger;
+  maxToolRoundsPerTurn?: number;
 }
 
 export class SessionBusyError extends Error {
@@ -51,19 +69,69 @@ export class AgentSession {
   private running: AbortController | undefined;
   private sessionCostUsd = 0;
   private turnCounter = 0;
+  private currentTurnId: string | undefined;
+  readonly context: ContextStrategy;
+  private readonly logger: Logger;
 
   constructor(private readonly options: AgentSessionOptions) {
+    this.logger = options.logger ?? silentLogger;
     const repaired = repairHistory(options.history ?? []);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
       const ts = new Date().toISOString();
-      options.store?.append({ type: 'event', ts, name: 'history_repaired', data: { repairs: repaired.repairs } });
+      this.logger.warn(`resumed history needed ${repaired.repairs} repair(s)`);
+      options.store?.append({ type: 'repair', ts, repairs: repaired.repairs, reason: 'resumed history was not valid for the API (a crash mid-turn)' });
       // A crash right after a tool_use leaves it unanswered at the end: the answer repair adds is
       // recorded, so the transcript alone replays to exactly this history.
       const last = repaired.messages.at(-1);
       if (last && last.role === 'user' && options.history.at(-1)?.role === 'assistant') options.store?.append({ type: 'message', ts, message: last });
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
+    const engineOptions: ContextEngineOptions = {
+      history: () => this.messages,
+      system: options.systemPrompt,
+      tools: options.tools.list(),
+      model: options.client,
+      window: options.context.window,
+      maxOutputTokens: options.maxOutputTokens,
+      autoCompactPercent: options.context.autoCompactPercent,
+      ...(options.context.settings ? { settings: options.context.settings } : {}),
+      transcript: options.store,
+      workspace: options.workspace,
+      logger: this.logger,
+      ...(options.context.now ? { now: options.context.now } : {}),
+      emit: (event) => this.emit({ ...event, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
+      onModelUsage: (usage, costUsd) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, costUsd, undefined),
+      sessionCostUsd: () => this.sessionCostUsd,
+      initial: options.context.initial,
+    };
+    this.context = options.context.strategy ? options.context.strategy(engineOptions) : new ContextEngine(engineOptions);
+  }
+
+  /**
+   * Manual compaction ("Compact Conversation", /compact): summarizes now, between turns. Refused
+   * while a turn runs (the turn compacts by itself when needed).
+   */
+  async compact(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
+    if (this.running) throw new SessionBusyError();
+    if (this.messages.length === 0) return { ok: false, message: 'Nothing to compact yet: the conversation is empty.' };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.running = controller;
+    try {
+      return await this.context.compact(focus?.trim() || undefined, 'manual', controller.signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.running = undefined;
+      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
+    }
+  }
+
+  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined): void {
+    this.sessionCostUsd += costUsd;
+    this.options.store?.append({ type: 'usage', ts: new Date().toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
+    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd });
   }
 
   get history(): readonly MessageParam[] {
@@ -108,6 +176,7 @@ export class AgentSession {
     if (externalSignal?.aborted) controller.abort();
     this.running = controller;
     const turnId = `turn-${++this.turnCounter}-${randomUUID().slice(0, 8)}`;
+    this.currentTurnId = turnId;
     let stopReason: TurnStopReason;
     try {
       this.emit({ type: 'turn_started', turnId, userText: text });
@@ -120,26 +189,29 @@ export class AgentSession {
     }
     try {
       this.emit({ type: 'turn_finished', turnId, stopReason });
-      await this.options.store?.flushMeta().catch(() => undefined);
-      // Still inside the busy window, so a hook (compaction) never races the next message.
-      await this.options.hooks?.afterTurn?.(this, stopReason).catch(() => undefined);
+      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
     } finally {
       externalSignal?.removeEventListener('abort', onExternalAbort);
       this.running = undefined;
+      this.currentTurnId = undefined;
     }
     return stopReason;
   }
 
   private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
-    for (let requestIndex = 0; ; requestIndex++) {
+    const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
+    let tooLongRecoveries = 0;
+    for (let requestIndex = 0, rounds = 0; ; requestIndex++) {
       if (signal.aborted) return 'cancelled';
-      await this.options.hooks?.beforeRequest?.(this, signal);
+      // Before every request, also deep inside a long tool-driven turn: tiers and compaction.
+      const prepared = await this.context.prepareRequest(signal);
+      if (signal.aborted) return 'cancelled';
       this.emit({ type: 'request_started', turnId, requestIndex });
       let partialText = '';
       let response;
       try {
         response = await this.options.client.stream(
-          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: this.messages, maxTokens: this.options.maxOutputTokens },
+          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache },
           {
             onText: (delta) => {
               partialText += delta;
@@ -148,22 +220,26 @@ export class AgentSession {
             onThinking: (delta) => this.emit({ type: 'thinking_delta', turnId, text: delta }),
             onRetry: ({ attempt, delayMs, reason }) => {
               partialText = '';
+              this.logger.warn(`request ${requestIndex} retry ${attempt} in ${Math.round(delayMs)} ms: ${reason}`);
               this.emit({ type: 'retrying', turnId, attempt, delayMs, reason });
             },
           },
           signal,
         );
       } catch (error) {
+        if (error instanceof ModelError && error.kind === 'prompt_too_long' && tooLongRecoveries < MAX_TOO_LONG_RECOVERIES) {
+          // Reactive tier: compact (or drop the oldest rounds) and send again.
+          if (await this.context.recoverFromTooLong(prepared, tooLongRecoveries++, error, signal)) continue;
+        }
         // What the user already saw stays in the history (cancel or final failure); an unfinished
         // tool call is dropped, it was never run and is never sent back.
         if (partialText.trim()) this.append({ role: 'assistant', content: [{ type: 'text', text: partialText }] });
         if (error instanceof ModelError && error.kind === 'cancelled') return 'cancelled';
         throw error;
       }
-
-      this.sessionCostUsd += response.costUsd;
-      this.options.store?.append({ type: 'usage', ts: new Date().toISOString(), model: this.model, usage: response.usage, costUsd: response.costUsd });
-      this.emit({ type: 'usage', turnId, model: this.model, usage: response.usage, costUsd: response.costUsd, sessionCostUsd: this.sessionCostUsd });
+      tooLongRecoveries = 0;
+      this.context.onResponse(prepared, response.usage);
+      this.recordUsage(turnId, response.usage, response.costUsd, prepared);
 
       const content = toParams(response.content);
       if (content.length > 0) this.append({ role: 'assistant', content });
@@ -172,9 +248,14 @@ export class AgentSession {
         return turnStopReason(response.stopReason);
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
-      const results = await this.runTools(turnId, toolUses, truncated, signal);
+      const overLimit = ++rounds > maxRounds;
+      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal);
       this.append({ role: 'user', content: results });
       if (signal.aborted) return 'cancelled';
+      if (overLimit) {
+        this.emit({ type: 'error', turnId, message: `Stopped after ${maxRounds} tool rounds in one turn.`, hint: 'Send "continue" to let the agent go on, or give it a narrower task.' });
+        return 'error';
+      }
     }
   }
 
@@ -182,18 +263,21 @@ export class AgentSession {
     turnId: string,
     toolUses: Array<Extract<ContentBlockParam, { type: 'tool_use' }>>,
     truncated: boolean,
+    overLimit: boolean,
     signal: AbortSignal,
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
     for (const toolUse of toolUses) {
-      if (signal.aborted || truncated) {
-        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: truncated ? MAX_TOKENS_TOOL_RESULT : CANCELLED_BEFORE_RUN, is_error: true });
+      if (signal.aborted || truncated || overLimit) {
+        const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
+        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true });
         continue;
       }
       this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
       const started = Date.now();
       const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
-      const content = result.content || '(no output)';
+      // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
+      const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
       this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) });
     }
@@ -213,13 +297,12 @@ export class AgentSession {
       },
     };
     const approver = createPolicyApprover(this.options.approvalPolicy, interactive);
-    const requestCompact = this.options.requestCompact;
     return {
       workspace: this.options.workspace,
       signal,
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),
-      ...(requestCompact ? { requestCompact: (focus: string | undefined) => requestCompact(focus, signal) } : {}),
+      requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
     };
   }
 
@@ -231,13 +314,17 @@ export class AgentSession {
   private emit(event: AgentEvent): void {
     try {
       this.options.onEvent(event);
-    } catch {
+    } catch (error) {
       // A failing listener (a closed webview) must not break the loop or the history.
+      this.logger.error(`event listener failed on ${event.type}`, error);
     }
   }
 
   private emitError(turnId: string, error: unknown): void {
-    if (error instanceof ModelError) {
+    this.logger.error('turn failed', error);
+    if (error instanceof ContextWindowTooSmallError) {
+      this.emit({ type: 'error', turnId, message: error.message, hint: 'Change the setting, then send your message again.' });
+    } else if (error instanceof ModelError) {
       this.emit({ type: 'error', turnId, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
     } else {
       this.emit({ type: 'error', turnId, message: error instanceof Error ? error.message : String(error) });

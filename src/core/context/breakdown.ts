@@ -1,40 +1,52 @@
-import type { ContentBlockParam, MessageParam, ToolParam } from '../model/client';
-import { estimateTokens } from './gauge';
+import type { MessageParam, ToolParam } from '../model/client';
+import { blocksOf, blockText } from '../model/content';
+import { SUMMARY_MARK } from './summary';
+import { PERSISTED_MARK } from './tier0';
 
-/** Where the context's tokens go, estimated locally (chars / 4) so it costs no API call. */
+/** Where the context's characters go; the engine scales them to tokens with its calibrated ratio. */
 export interface ContextBreakdown {
   system: number;
   tools: number;
   messages: number;
   toolResults: number;
+  summaries: number;
+  persistedPreviews: number;
   total: number;
 }
 
-function blockText(block: ContentBlockParam): { text: string; isToolResult: boolean } {
-  switch (block.type) {
-    case 'text':
-      return { text: block.text, isToolResult: false };
-    case 'tool_use':
-      return { text: block.name + JSON.stringify(block.input), isToolResult: false };
-    case 'tool_result':
-      return { text: typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? ''), isToolResult: true };
-    case 'thinking':
-      return { text: block.thinking, isToolResult: false };
-    default:
-      return { text: JSON.stringify(block), isToolResult: false };
-  }
-}
-
-export function contextBreakdown(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[]): ContextBreakdown {
-  const breakdown: ContextBreakdown = { system: estimateTokens(system), tools: estimateTokens(JSON.stringify(tools)), messages: 0, toolResults: 0, total: 0 };
+/** Character counts of a request's parts (no API call; the caller converts to tokens). */
+export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[]): ContextBreakdown {
+  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(tools).length, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, total: 0 };
   for (const message of messages) {
-    const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    for (const block of blocks) {
-      const { text, isToolResult } = blockText(block);
-      if (isToolResult) breakdown.toolResults += estimateTokens(text);
-      else breakdown.messages += estimateTokens(text);
+    for (const block of blocksOf(message)) {
+      const text = blockText(block);
+      if (block.type === 'tool_result') {
+        if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
+        else breakdown.toolResults += text.length;
+      } else if (block.type === 'text' && message.role === 'user' && text.includes(SUMMARY_MARK)) {
+        breakdown.summaries += text.length;
+      } else {
+        breakdown.messages += text.length;
+      }
     }
   }
-  breakdown.total = breakdown.system + breakdown.tools + breakdown.messages + breakdown.toolResults;
+  breakdown.total = breakdown.system + breakdown.tools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews;
   return breakdown;
+}
+
+/** Scales a character breakdown so its parts add up to `totalTokens`. */
+export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): ContextBreakdown {
+  const ratio = chars.total === 0 ? 0 : totalTokens / chars.total;
+  const scale = (value: number) => Math.round(value * ratio);
+  const scaled = {
+    system: scale(chars.system),
+    tools: scale(chars.tools),
+    messages: scale(chars.messages),
+    toolResults: scale(chars.toolResults),
+    summaries: scale(chars.summaries),
+    persistedPreviews: scale(chars.persistedPreviews),
+    total: 0,
+  };
+  scaled.total = scaled.system + scaled.tools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews;
+  return scaled;
 }

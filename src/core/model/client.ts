@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { blocksOf } from './content';
 import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
 
 /** Conversation history holds only user and assistant turns (the system prompt travels separately). */
@@ -31,11 +32,21 @@ export interface ModelClientOptions {
   priceOverrides?: Record<string, ModelPrice>;
 }
 
+/** Where prompt-cache breakpoints go (decided by the context engine; the transport only applies them). */
+export interface CacheHints {
+  /** A breakpoint after tools + system. */
+  system: boolean;
+  /** Messages whose last cacheable block gets a breakpoint (at most 3 with the system one). */
+  messageIndexes: number[];
+}
+
 export interface ModelRequest {
   system: string;
   tools: ToolParam[];
   messages: MessageParam[];
   maxTokens: number;
+  /** Default: after tools+system and on the newest message. */
+  cache?: CacheHints;
 }
 
 export interface StreamHandlers {
@@ -168,15 +179,17 @@ export class ModelClient {
     }
   }
 
-  /** Cache breakpoints: after tools+system (on the system block) and on the newest message's last block. */
+  /** Applies the request's cache hints (default: after tools+system and on the newest message). */
   buildParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
     const messages = request.messages.slice();
-    const last = messages.at(-1);
-    if (last) messages[messages.length - 1] = withCacheBreakpoint(last);
+    const hints = request.cache ?? { system: true, messageIndexes: messages.length > 0 ? [messages.length - 1] : [] };
+    // The API allows 4 breakpoints; the newest ones matter most.
+    const indexes = [...new Set(hints.messageIndexes)].filter((index) => index >= 0 && index < messages.length).sort((a, b) => a - b).slice(hints.system ? -3 : -4);
+    for (const index of indexes) messages[index] = withCacheBreakpoint(messages[index]!);
     return {
       model: this.model,
       max_tokens: request.maxTokens,
-      system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+      system: [{ type: 'text', text: request.system, ...(hints.system ? { cache_control: { type: 'ephemeral' as const } } : {}) }],
       tools: toApiTools(request.tools),
       messages,
     };
@@ -321,7 +334,7 @@ function toApiTools(tools: readonly ToolParam[]): Anthropic.Tool[] {
 }
 
 function withCacheBreakpoint(message: MessageParam): MessageParam {
-  const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.slice();
+  const blocks: ContentBlockParam[] = blocksOf(message).slice();
   for (let index = blocks.length - 1; index >= 0; index--) {
     const block = blocks[index];
     // Thinking blocks cannot carry cache_control; the breakpoint goes on the last block that can.

@@ -1,9 +1,12 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import writeFileAtomic from 'write-file-atomic';
-import type { MessageParam } from '../model/client';
+import { writeFileAtomic } from '../atomicWrite';
+import { errorMessage, silentLogger, type Logger } from '../logger';
+import { firstText } from '../model/content';
 import type { UsageCounts } from '../model/models';
+import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
 /**
  * Sessions on disk (DESIGN.md §3):
@@ -27,18 +30,31 @@ export interface SessionMeta {
   totals: SessionTotals;
 }
 
-export type TranscriptEntry =
-  | { type: 'message'; ts: string; message: MessageParam }
-  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number }
-  | { type: 'event'; ts: string; name: string; data: Record<string, unknown> };
+export type { TranscriptEntry } from './transcript';
+
+export interface TranscriptProblem {
+  /** 1-based line number in transcript.jsonl. */
+  line: number;
+  reason: string;
+}
 
 export interface LoadedTranscript {
   entries: TranscriptEntry[];
-  /** Lines that could not be parsed (a torn last line after a crash is the usual one). */
+  /** Lines that could not be used (a torn last line after a crash is the usual one). */
   skippedLines: number;
+  problems: TranscriptProblem[];
+  /** The file ends without a newline: the last write was cut off. */
+  tornTail: boolean;
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
+
+export class SessionLockedError extends Error {
+  constructor(readonly sessionId: string, readonly ownerPid: number) {
+    super(`Session "${sessionId}" is open in another Evergreen window or process (pid ${ownerPid}). Close it there first, or start a New Chat here; two writers would interleave its transcript.`);
+    this.name = 'SessionLockedError';
+  }
+}
 
 export class SessionNotFoundError extends Error {
   constructor(readonly sessionId: string, where: string) {
@@ -54,7 +70,11 @@ export function emptyTotals(): SessionTotals {
 export class FileSessionStore {
   readonly sessionsDir: string;
 
-  constructor(readonly rootDir: string, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    readonly rootDir: string,
+    private readonly now: () => Date = () => new Date(),
+    readonly logger: Logger = silentLogger,
+  ) {
     this.sessionsDir = path.join(rootDir, 'sessions');
   }
 
@@ -86,7 +106,8 @@ export class FileSessionStore {
       messageCount: 0,
       totals: emptyTotals(),
     };
-    const handle = new SessionHandle(this, meta, this.now);
+    const handle = new SessionHandle(this, meta, this.now, false);
+    handle.acquireLock();
     await handle.flushMeta();
     return handle;
   }
@@ -96,7 +117,10 @@ export class FileSessionStore {
     const meta = await this.readMeta(id).catch(() => undefined);
     if (!meta) throw new SessionNotFoundError(id, this.sessionsDir);
     const transcript = await readTranscript(path.join(dir, 'transcript.jsonl'));
-    return { handle: new SessionHandle(this, meta, this.now), transcript };
+    const handle = new SessionHandle(this, meta, this.now, transcript.tornTail);
+    handle.acquireLock();
+    for (const problem of transcript.problems) this.logger.warn(`transcript of ${id}, line ${problem.line}: ${problem.reason} (skipped)`);
+    return { handle, transcript };
   }
 
   async readMeta(id: string): Promise<SessionMeta> {
@@ -115,12 +139,72 @@ export class FileSessionStore {
 /** One open session: appends transcript entries in order and keeps meta.json current. */
 export class SessionHandle {
   private metaWrite: Promise<void> = Promise.resolve();
+  private writeError: string | undefined;
+  private lockHeld = false;
+  private readonly writeErrorListeners: Array<(message: string) => void> = [];
 
   constructor(
     private readonly store: FileSessionStore,
     private currentMeta: SessionMeta,
     private readonly now: () => Date,
+    /** The transcript ends in a cut-off line: the next append starts on a new line. */
+    private tornTail: boolean,
   ) {}
+
+  /** Set once an append failed: the agent goes on, but this transcript is no longer complete. */
+  get transcriptWriteError(): string | undefined {
+    return this.writeError;
+  }
+
+  onWriteError(listener: (message: string) => void): void {
+    this.writeErrorListeners.push(listener);
+    if (this.writeError) listener(this.writeError);
+  }
+
+  get transcriptPath(): string {
+    return this.store.transcriptPath(this.id);
+  }
+
+  private get lockPath(): string {
+    return path.join(this.dir, 'owner.lock');
+  }
+
+  /** One writer per session: an owner file with our pid; a stale one (dead pid) is taken over. */
+  acquireLock(): void {
+    const body = JSON.stringify({ pid: process.pid, host: os.hostname(), since: this.now().toISOString() });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        fs.writeFileSync(this.lockPath, body, { flag: 'wx' });
+        this.lockHeld = true;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          // A read-only storage dir cannot hold a lock either; the write warning covers it.
+          this.store.logger.warn(`could not create the session lock ${this.lockPath}: ${errorMessage(error)}`);
+          return;
+        }
+      }
+      const owner = readLockOwner(this.lockPath);
+      if (owner && owner.pid !== process.pid && owner.host === os.hostname() && processAlive(owner.pid)) throw new SessionLockedError(this.id, owner.pid);
+      if (owner && owner.pid === process.pid) {
+        this.lockHeld = true;
+        return;
+      }
+      fs.rmSync(this.lockPath, { force: true });
+    }
+  }
+
+  /** Releases the owner file (closing the session, switching chats, process exit). */
+  close(): void {
+    if (!this.lockHeld) return;
+    this.lockHeld = false;
+    try {
+      const owner = readLockOwner(this.lockPath);
+      if (owner?.pid === process.pid) fs.rmSync(this.lockPath, { force: true });
+    } catch (error) {
+      this.store.logger.warn(`could not release the session lock: ${errorMessage(error)}`);
+    }
+  }
 
   get id(): string {
     return this.currentMeta.id;
@@ -143,7 +227,18 @@ export class SessionHandle {
    * crash loses at most the line being written (skipped on read).
    */
   append(entry: TranscriptEntry): void {
-    fs.appendFileSync(this.store.transcriptPath(this.id), JSON.stringify(entry) + '\n');
+    try {
+      fs.appendFileSync(this.store.transcriptPath(this.id), (this.tornTail ? '\n' : '') + JSON.stringify(entry) + '\n');
+      this.tornTail = false;
+    } catch (error) {
+      // Never fatal: the conversation goes on in memory and the user is told once.
+      this.tornTail = true;
+      if (!this.writeError) {
+        this.writeError = storageErrorMessage(error, this.store.transcriptPath(this.id));
+        this.store.logger.error(this.writeError);
+        for (const listener of this.writeErrorListeners) listener(this.writeError);
+      }
+    }
     if (entry.type === 'message') {
       this.currentMeta.messageCount++;
       if (this.currentMeta.title === 'New chat' && entry.message.role === 'user') {
@@ -170,33 +265,70 @@ export class SessionHandle {
   }
 }
 
-function firstText(message: MessageParam): string | undefined {
-  if (typeof message.content === 'string') return message.content;
-  for (const block of message.content) if (block.type === 'text') return block.text;
-  return undefined;
+function readLockOwner(file: string): { pid: number; host: string } | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown; host?: unknown };
+    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Streams the JSONL file; unparsable lines are counted and skipped, never fatal. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Storage failures with their own words: disk full and read-only are not "file not found". */
+export function storageErrorMessage(error: unknown, file: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const next = 'The conversation goes on, but it is not being saved; free space or fix the permissions, then start a New Chat to save again.';
+  if (code === 'ENOSPC') return `The disk is full: Evergreen cannot write the transcript ${file}. ${next}`;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `The session storage is not writable (${code}): Evergreen cannot write the transcript ${file}. ${next}`;
+  return `Evergreen cannot write the transcript ${file}: ${errorMessage(error)}. ${next}`;
+}
+
+/** Streams the JSONL file; every entry is checked, and a bad line is reported with its number and skipped, never fatal. */
 export async function readTranscript(file: string): Promise<LoadedTranscript> {
   const entries: TranscriptEntry[] = [];
-  let skippedLines = 0;
+  const problems: TranscriptProblem[] = [];
   let input: fs.ReadStream;
+  let tornTail = false;
   try {
-    await fs.promises.access(file);
+    const stat = await fs.promises.stat(file);
+    if (stat.size > 0) {
+      const handle = await fs.promises.open(file, 'r');
+      try {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, stat.size - 1);
+        tornTail = last[0] !== 0x0a;
+      } finally {
+        await handle.close();
+      }
+    }
     input = fs.createReadStream(file, { encoding: 'utf8' });
   } catch {
-    return { entries, skippedLines };
+    return { entries, skippedLines: 0, problems, tornTail };
   }
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  let lineNumber = 0;
   for await (const line of lines) {
+    lineNumber++;
     if (!line.trim()) continue;
+    let parsed: unknown;
     try {
-      const entry = JSON.parse(line) as TranscriptEntry;
-      if (typeof entry === 'object' && entry !== null && typeof entry.type === 'string') entries.push(entry);
-      else skippedLines++;
+      parsed = JSON.parse(line);
     } catch {
-      skippedLines++;
+      problems.push({ line: lineNumber, reason: 'not valid JSON (a write cut off by a crash or a full disk)' });
+      continue;
     }
+    const problem = transcriptEntryProblem(parsed);
+    if (problem) problems.push({ line: lineNumber, reason: problem });
+    else entries.push(parsed as TranscriptEntry);
   }
-  return { entries, skippedLines };
+  return { entries, skippedLines: problems.length, problems, tornTail };
 }

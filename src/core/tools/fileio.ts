@@ -1,10 +1,7 @@
 // File primitives for the tools: binary sniffing, bounded line streaming, atomic writes, diffs.
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { abortError } from './types';
-import { isNodeError } from './workspace';
 
 export const BINARY_SNIFF_BYTES = 8192;
 
@@ -135,32 +132,7 @@ async function hasBytesAt(handle: fsp.FileHandle, position: number): Promise<boo
   return bytesRead > 0;
 }
 
-/** Writes via a temp file in the same directory + rename, so readers never see a torn file. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const dir = path.dirname(file);
-  await fsp.mkdir(dir, { recursive: true });
-  let mode: number | undefined;
-  try {
-    mode = (await fsp.stat(file)).mode & 0o7777; // keep e.g. the executable bit of scripts
-  } catch (error) {
-    if (!isNodeError(error) || error.code !== 'ENOENT') throw error;
-  }
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
-    try {
-      await handle.writeFile(content, 'utf8');
-      if (mode !== undefined) await handle.chmod(mode); // open() applies the umask
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsp.rename(temp, file);
-  } catch (error) {
-    await fsp.rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
-}
+export { writeFileAtomic } from '../atomicWrite';
 
 /** Unified diff for approvals; falls back to a whole-file hunk if the diff takes too long. */
 export function unifiedDiff(displayPath: string, oldContent: string | undefined, newContent: string): string {

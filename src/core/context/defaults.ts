@@ -1,0 +1,76 @@
+/**
+ * Every default number of the context engine, in one place (DESIGN.md §2). Settings and CLI flags
+ * override them through `ContextSettings`; nothing else writes these numbers down.
+ */
+export const CONTEXT_DEFAULTS = {
+  /** Window when neither a setting nor the Models API says otherwise. */
+  fallbackWindow: 200_000,
+  /** Tokens reserved for the reply (`evergreen.maxOutputTokens`). */
+  maxOutputTokens: 16_000,
+  /** Small windows: the reserve is capped at this share of the window... */
+  maxReserveShare: 0.2,
+  /** ...and the auto-compact margin below the effective window at this share. */
+  maxMarginShare: 0.07,
+  /** Auto-compact fires at effective window minus this margin (171k of 200k). */
+  autoCompactMargin: 13_000,
+
+  /** Tier 0: a tool result larger than this (UTF-8 bytes) is persisted to disk and previewed. */
+  persistThresholdBytes: 30 * 1024,
+  /** Tier 0 preview in context: at most this many lines... */
+  previewMaxLines: 200,
+  /** ...and this many characters (head + tail). */
+  previewMaxChars: 4 * 1024,
+  /** Tier 0 fallback: a result still longer than this (persisting failed) is cut head + tail. */
+  truncateChars: 50_000,
+
+  /** Tier 1: above these utilizations old tool results are trimmed to these sizes (chars). */
+  budgetSoftUtilization: 0.5,
+  budgetSoftChars: 30_000,
+  budgetHardUtilization: 0.7,
+  budgetHardChars: 15_000,
+  /** Tier 2: snipping of superseded reads and old searches starts above this utilization. */
+  snipUtilization: 0.6,
+  /** Tier 2: search results of one kind kept before the oldest are snipped. */
+  snipKeepPerSearchKind: 3,
+  /** Tiers 1-3 never touch the newest tool results. */
+  keepRecentResults: 3,
+  /** Tier 3: the prompt cache is cold after this long without a request (the API's 5-minute TTL). */
+  cacheTtlMs: 5 * 60_000,
+
+  /** Tier 4 summary: recent messages kept verbatim up to this share of the effective window. */
+  keepVerbatimShare: 0.1,
+  /** Tier 4: recently read files restored after a summary, and their size cap (tokens each). */
+  restoreFiles: 5,
+  restoreFileTokens: 5_000,
+  /** Tier 4: tries at fitting the summary request (oldest rounds dropped each time). */
+  summaryFitTries: 3,
+  /** Tier 4: consecutive failures before automatic compaction stops (circuit breaker). */
+  circuitBreakerFailures: 3,
+  /** The summary's own reply budget (capped by the output reserve). */
+  summaryMaxTokens: 12_000,
+
+  /**
+   * Cache economics (DESIGN.md §2, relative to the uncached input price): a cache write costs
+   * 1.25, a cache read 0.1, output 5. Tier 1-3 edits rewrite the cache from the first edited
+   * block; they are applied only when the cache is cold, or when the tokens they free, read at
+   * 0.1 on each of the next `paybackRequests` requests, repay that rewrite.
+   */
+  cacheWritePrice: 1.25,
+  cacheReadPrice: 0.1,
+  outputPrice: 5,
+  paybackRequests: 20,
+
+  /**
+   * Proactive summary (cost model): once the live context exceeds `proactiveMinUtilization`, a
+   * summary is taken early when what the next `paybackRequests` requests would pay re-reading
+   * the part a summary removes exceeds the summary's own cost (one cached read of the context,
+   * its output, and a rewrite of the small context after it).
+   */
+  proactiveMinUtilization: 0.45,
+  expectedSummaryTokens: 3_000,
+
+  /** Estimate before any usage anchor exists: characters per token. */
+  charsPerToken: 4,
+} as const;
+
+export type ContextDefaults = typeof CONTEXT_DEFAULTS;

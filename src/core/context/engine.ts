@@ -1,0 +1,692 @@
+/**
+ * The context engine (DESIGN.md §2, §2a). The session appends to the canonical history; before
+ * every API call the engine computes the live view to send: tier edits and compaction boundaries
+ * applied, cache breakpoints placed. Every decision is written to the transcript *before* it takes
+ * effect, so `foldTranscript` rebuilds the same view. It never edits the canonical history.
+ *
+ * Cache economics (the rule behind tiers 1-3, numbers in `defaults.ts`): an edit to an old tool
+ * result rewrites the prompt cache from that block on. With cache write 1.25 and read 0.1 (of the
+ * input price), applying edits that free S tokens at a point with T cached tokens after it costs
+ * about 1.15·T − 1.25·S once and saves 0.1·S on every later request. Edits are batched and applied
+ * only when the cache is cold anyway (idle past the TTL), when the context is over the auto-compact
+ * threshold, or when 0.1·S·paybackRequests repays that rewrite — so the middle of the prompt does
+ * not change on every call (the seeds' flaw) and the cache keeps hitting.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import type { MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
+import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
+import type { UsageCounts } from '../model/models';
+import { errorMessage, type Logger } from '../logger';
+import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { Workspace } from '../tools/workspace';
+import { contextBreakdownChars, scaleBreakdown } from './breakdown';
+import { COMPACTION_FAILED_EVENT } from './fold';
+import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
+import { contextBudget, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
+import { buildLiveView, isCleanStart, type LiveState } from './liveView';
+import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
+import { applyTier0, type Tier0Settings } from './tier0';
+import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
+
+/** The part of the model client the engine needs: one streamed request (summaries). */
+export interface SummaryModel {
+  stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
+}
+
+/** Where the engine writes its decisions (the session's transcript). */
+export interface TranscriptSink {
+  append(entry: TranscriptEntry): void;
+  readonly toolResultsDir?: string;
+  readonly transcriptPath?: string;
+}
+
+export type ContextEvent =
+  | { type: 'context'; gauge: ContextGauge }
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string }
+  | {
+      type: 'compaction';
+      trigger: CompactionTrigger;
+      tokensBefore: number;
+      tokensAfter: number;
+      messagesSummarized: number;
+      messagesKept: number;
+      summary: string | undefined;
+      restoredFiles: string[];
+    }
+  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string };
+
+/** What the session sends: the live view plus where the cache breakpoints go. */
+export interface PreparedRequest {
+  messages: MessageParam[];
+  cache: { system: boolean; messageIndexes: number[] };
+  maxTokens: number;
+  mark: RequestMark;
+  /** Estimated prompt tokens of this request. */
+  estimatedTokens: number;
+}
+
+export interface EngineSnapshot {
+  live: LiveState;
+  lastRequest: { mark: RequestMark; promptTokens: number; atMs: number } | undefined;
+  consecutiveFailures: number;
+}
+
+export interface ContextEngineOptions {
+  /** The session's canonical history (append-only; the engine only reads it). */
+  history: () => readonly MessageParam[];
+  system: string;
+  tools: readonly ToolParam[];
+  model: SummaryModel;
+  window: number;
+  maxOutputTokens: number;
+  autoCompactPercent?: number | undefined;
+  settings?: Partial<ContextDefaults>;
+  transcript?: TranscriptSink | undefined;
+  workspace?: Workspace | undefined;
+  logger: Logger;
+  now?: () => number;
+  emit: (event: ContextEvent) => void;
+  /** Usage of the engine's own requests (summaries), so totals and cost include them. */
+  onModelUsage?: (usage: UsageCounts, costUsd: number) => void;
+  /** Session cost so far, for the gauge. */
+  sessionCostUsd?: () => number;
+  /** State rebuilt by foldTranscript for a resumed session. */
+  initial?: EngineSnapshot | undefined;
+}
+
+export interface CompactionOutcome {
+  ok: boolean;
+  message: string;
+  record?: CompactionRecord;
+}
+
+export class ContextWindowTooSmallError extends Error {
+  override name = 'ContextWindowTooSmallError';
+}
+
+/** A consecutive-failure count at or above this stops automatic compaction until one succeeds. */
+export class ContextEngine {
+  readonly budget: ContextBudget;
+  private readonly settings: ContextDefaults;
+  private readonly now: () => number;
+  private live: LiveState;
+  private lastRequest: EngineSnapshot['lastRequest'];
+  private consecutiveFailures: number;
+  private pendingToolCompact: { focus: string | undefined } | undefined;
+  private requestsSinceCompaction = Number.POSITIVE_INFINITY;
+  private readonly baseChars: number;
+  private readonly charCache = new WeakMap<MessageParam, number>();
+  private lastCacheRead = 0;
+
+  constructor(private readonly options: ContextEngineOptions) {
+    this.settings = { ...CONTEXT_DEFAULTS, ...options.settings };
+    this.now = options.now ?? Date.now;
+    this.budget = contextBudget(options.window, options.maxOutputTokens, options.autoCompactPercent);
+    this.live = options.initial?.live ?? { boundary: undefined, edits: new Map() };
+    this.lastRequest = options.initial?.lastRequest;
+    this.consecutiveFailures = options.initial?.consecutiveFailures ?? 0;
+    this.baseChars = options.system.length + JSON.stringify(options.tools).length;
+  }
+
+  get snapshot(): EngineSnapshot {
+    return { live: { boundary: this.live.boundary, edits: new Map(this.live.edits) }, lastRequest: this.lastRequest, consecutiveFailures: this.consecutiveFailures };
+  }
+
+  get breakerOpen(): boolean {
+    return this.consecutiveFailures >= this.settings.circuitBreakerFailures;
+  }
+
+  /** The live view as it would be sent now (no tiers applied). */
+  liveView(): MessageParam[] {
+    return buildLiveView(this.options.history(), this.live, this.options.transcript?.transcriptPath);
+  }
+
+  // ---- token accounting -----------------------------------------------------------------------
+
+  private charsOf(message: MessageParam): number {
+    let chars = this.charCache.get(message);
+    if (chars === undefined) {
+      chars = messageChars(message);
+      this.charCache.set(message, chars);
+    }
+    return chars;
+  }
+
+  private liveChars(messages: readonly MessageParam[]): number {
+    let chars = this.baseChars;
+    for (const message of messages) chars += this.charsOf(message);
+    return chars;
+  }
+
+  /** Tokens per character, calibrated on the last request the API counted. */
+  private get tokensPerChar(): number {
+    const last = this.lastRequest;
+    if (!last || last.mark.liveChars <= 0 || last.promptTokens <= 0) return 1 / this.settings.charsPerToken;
+    return last.promptTokens / last.mark.liveChars;
+  }
+
+  /** used = the last request's counted prompt tokens + an estimate of what changed since. */
+  estimateTokens(messages: readonly MessageParam[]): number {
+    const chars = this.liveChars(messages);
+    const last = this.lastRequest;
+    if (!last) return Math.ceil(chars / this.settings.charsPerToken);
+    return Math.max(0, Math.round(last.promptTokens + (chars - last.mark.liveChars) * this.tokensPerChar));
+  }
+
+  gauge(messages: readonly MessageParam[] = this.liveView()): ContextGauge {
+    const used = this.estimateTokens(messages);
+    const chars = contextBreakdownChars(this.options.system, this.options.tools, messages);
+    return {
+      window: this.budget.window,
+      outputReserve: this.budget.outputReserve,
+      usedTokens: used,
+      autoCompactThreshold: this.budget.threshold,
+      cacheReadShare: this.lastCacheRead,
+      sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
+      breakdown: scaleBreakdown(chars, used),
+      estimated: true,
+    };
+  }
+
+  private emit(event: ContextEvent): void {
+    try {
+      this.options.emit(event);
+    } catch (error) {
+      this.options.logger.error('context event listener failed', error);
+    }
+  }
+
+  private record(entry: TranscriptEntry): void {
+    this.options.transcript?.append(entry);
+  }
+
+  // ---- tier 0 ---------------------------------------------------------------------------------
+
+  /** Tier 0, before a result enters the history: persist > 30 KB, truncate what is still too long. */
+  async onToolResult(input: { toolUseId: string; toolName: string; content: string }): Promise<string> {
+    const settings: Tier0Settings = this.settings;
+    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, settings, this.options.logger);
+    const ratio = this.tokensPerChar;
+    if (outcome.persisted) {
+      this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted });
+      this.emit({
+        type: 'tier',
+        tier: 'persist',
+        items: 1,
+        tokensBefore: Math.round(input.content.length * ratio),
+        tokensAfter: Math.round(outcome.content.length * ratio),
+        detail: `${input.toolName} output saved to ${outcome.persisted.file}`,
+      });
+    } else if (outcome.truncated) {
+      this.emit({
+        type: 'tier',
+        tier: 'truncate',
+        items: 1,
+        tokensBefore: Math.round(outcome.truncated.fromChars * ratio),
+        tokensAfter: Math.round(outcome.truncated.toChars * ratio),
+        detail: `${input.toolName} output cut to its head and tail`,
+      });
+    }
+    return outcome.content;
+  }
+
+  // ---- before every request -------------------------------------------------------------------
+
+  /** Applies due tiers, compacts when over the threshold, and returns what to send. */
+  async prepareRequest(signal: AbortSignal): Promise<PreparedRequest> {
+    const baseTokens = Math.round(this.baseChars * this.tokensPerChar);
+    if (baseTokens >= this.budget.effective) {
+      throw new ContextWindowTooSmallError(
+        `The context window (${this.budget.window.toLocaleString('en-US')} tokens, ${this.budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens). Raise "evergreen.contextWindow" (or --context-window), or lower "evergreen.maxOutputTokens".`,
+      );
+    }
+    const canonical = this.options.history();
+    if (this.pendingToolCompact && allToolUsesAnswered(canonical)) {
+      const { focus } = this.pendingToolCompact;
+      this.pendingToolCompact = undefined;
+      await this.compact(focus, 'tool', signal);
+    }
+    this.applyDueTiers();
+    let messages = this.liveView();
+    let used = this.estimateTokens(messages);
+    if (used > this.budget.threshold) {
+      if (this.breakerOpen) {
+        this.options.logger.warn(`context at ${used} tokens is over the auto-compact threshold (${this.budget.threshold}) but automatic compaction is paused after ${this.consecutiveFailures} failures`);
+      } else {
+        await this.compact(undefined, 'auto', signal);
+        messages = this.liveView();
+        used = this.estimateTokens(messages);
+      }
+    } else if (this.proactiveCompactionPays(messages, used)) {
+      await this.compact(undefined, 'proactive', signal);
+      messages = this.liveView();
+      used = this.estimateTokens(messages);
+    }
+    return this.finishPrepare(messages, used);
+  }
+
+  private finishPrepare(messages: MessageParam[], used: number): PreparedRequest {
+    const canonical = this.options.history();
+    const indexes = new Set<number>();
+    // The previous request's newest message stays a breakpoint: a round that adds more than the
+    // API's 20-block lookback would otherwise miss the cache written last time.
+    const previous = this.lastRequest ? this.liveIndexOf(this.lastRequest.mark.canonicalCount - 1, messages.length, canonical.length) : undefined;
+    if (previous !== undefined && previous >= 0 && previous < messages.length - 1) indexes.add(previous);
+    if (messages.length > 0) indexes.add(messages.length - 1);
+    const mark: RequestMark = { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages) };
+    this.requestsSinceCompaction++;
+    this.emit({ type: 'context', gauge: this.gauge(messages) });
+    return { messages, cache: { system: true, messageIndexes: [...indexes].sort((a, b) => a - b) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
+  }
+
+  /** Live-view index of a canonical message (undefined when it is before the boundary). */
+  private liveIndexOf(canonicalIndex: number, liveLength: number, canonicalLength: number): number | undefined {
+    const keptFrom = this.live.boundary ? Math.min(this.live.boundary.keptFrom, canonicalLength) : 0;
+    if (canonicalIndex < keptFrom) return undefined;
+    const offset = liveLength - (canonicalLength - keptFrom);
+    return canonicalIndex - keptFrom + offset;
+  }
+
+  /** After a response: its usage becomes the token anchor. */
+  onResponse(prepared: PreparedRequest, usage: UsageCounts): void {
+    this.lastRequest = { mark: prepared.mark, promptTokens: promptTokensFromUsage(usage), atMs: this.now() };
+    this.lastCacheRead = cacheReadShare(usage);
+    this.emit({ type: 'context', gauge: { ...this.gauge(prepared.messages), usedTokens: promptTokensFromUsage(usage) + usage.outputTokens, estimated: false } });
+  }
+
+  private originalText(ref: ToolResultRef): string {
+    const message = this.options.history()[ref.messageIndex];
+    if (!message) return '';
+    for (const block of blocksOf(message)) {
+      if (block.type === 'tool_result' && block.tool_use_id === ref.toolUseId) return toolResultText(block as ToolResultBlock);
+    }
+    return '';
+  }
+
+  /** Tiers 1-3: plan, then apply the batch only when it pays (see the header comment). */
+  private applyDueTiers(): void {
+    const canonical = this.options.history();
+    const keptFrom = this.live.boundary ? Math.min(this.live.boundary.keptFrom, canonical.length) : 0;
+    const messages = this.liveView();
+    const used = this.estimateTokens(messages);
+    const utilization = used / Math.max(1, this.budget.effective);
+    const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
+    const refs = collectToolResults(canonical, keptFrom, this.live.edits);
+    const plan = planTierEdits(refs, utilization, cacheCold, this.settings, (ref) => this.originalText(ref));
+    if (plan.length === 0) return;
+    const ratio = this.tokensPerChar;
+    const savedTokens = plan.reduce((sum, item) => sum + item.savedChars, 0) * ratio;
+    const firstIndex = plan[0]!.ref.messageIndex;
+    const liveFirst = this.liveIndexOf(firstIndex, messages.length, canonical.length) ?? 0;
+    let suffixChars = 0;
+    const cachedUpTo = this.lastRequest ? Math.min(messages.length, this.liveIndexOf(this.lastRequest.mark.canonicalCount - 1, messages.length, canonical.length) ?? -1) + 1 : 0;
+    for (let index = liveFirst; index < cachedUpTo; index++) suffixChars += this.charsOf(messages[index]!);
+    const rewriteTokens = suffixChars * ratio;
+    const { cacheWritePrice: write, cacheReadPrice: read, paybackRequests } = this.settings;
+    const extraCost = (write - read) * rewriteTokens - write * savedTokens;
+    const overThreshold = used > this.budget.threshold;
+    const pays = read * savedTokens * paybackRequests >= extraCost;
+    if (!cacheCold && !overThreshold && !pays) {
+      this.options.logger.debug(`tiers: ${plan.length} edit(s) freeing ~${Math.round(savedTokens)} tokens deferred (cache rewrite of ~${Math.round(rewriteTokens)} tokens does not pay yet)`);
+      return;
+    }
+    const why = cacheCold ? 'the prompt cache is cold' : overThreshold ? 'the context is over the auto-compact threshold' : 'the freed tokens repay the cache rewrite';
+    this.applyPlan(plan, used, why);
+  }
+
+  private applyPlan(plan: readonly PlannedEdit[], usedBefore: number, why: string): void {
+    const ts = new Date(this.now()).toISOString();
+    const byTier = new Map<TierName, PlannedEdit[]>();
+    for (const item of plan) byTier.set(item.tier, [...(byTier.get(item.tier) ?? []), item]);
+    let used = usedBefore;
+    for (const tier of ['microcompact', 'snip', 'budget'] as const) {
+      const items = byTier.get(tier);
+      if (!items) continue;
+      const edits: ToolResultEdit[] = items.map((item) => item.edit);
+      const before = used;
+      // Written first: the transcript must hold every decision before it takes effect.
+      const after = Math.max(0, Math.round(before - items.reduce((sum, item) => sum + item.savedChars, 0) * this.tokensPerChar));
+      this.record({ type: 'tier_edit', ts, tier, edits, tokensBefore: before, tokensAfter: after });
+      const next = new Map(this.live.edits);
+      for (const edit of edits) next.set(edit.toolUseId, edit);
+      this.live = { boundary: this.live.boundary, edits: next };
+      used = this.estimateTokens(this.liveView());
+      const verb = tier === 'budget' ? 'trimmed' : tier === 'snip' ? 'snipped' : 'cleared';
+      this.options.logger.info(`tier ${tier}: ${verb} ${items.length} old tool result(s), ~${before} -> ~${used} tokens (${why})`);
+      this.emit({ type: 'tier', tier, items: items.length, tokensBefore: before, tokensAfter: used, detail: `${verb} ${items.length} old tool result(s) because ${why}` });
+    }
+  }
+
+  /**
+   * The cost model's early summary: once past `proactiveMinUtilization`, summarize when re-reading
+   * the part a summary would remove on the next `paybackRequests` requests costs more than the
+   * summary (a cached read of the context, its output, and a rewrite of what remains).
+   */
+  private proactiveCompactionPays(messages: readonly MessageParam[], used: number): boolean {
+    if (this.breakerOpen || this.settings.proactiveMinUtilization >= 1) return false;
+    if (used / Math.max(1, this.budget.effective) < this.settings.proactiveMinUtilization) return false;
+    const canonical = this.options.history();
+    const cut = this.chooseKeptFrom(canonical);
+    if (cut === undefined) return false;
+    const keptTokens = this.estimateTokens(canonical.slice(cut)) - Math.round(this.baseChars * this.tokensPerChar);
+    const after = Math.round(this.baseChars * this.tokensPerChar) + keptTokens + this.settings.expectedSummaryTokens + this.restoreBudgetTokens();
+    const removed = used - after;
+    if (removed <= 0) return false;
+    const { cacheReadPrice: read, cacheWritePrice: write, outputPrice, paybackRequests, expectedSummaryTokens } = this.settings;
+    const summaryCost = read * used + outputPrice * expectedSummaryTokens * 2 + write * after;
+    return read * removed * paybackRequests > summaryCost && messages.length > 0;
+  }
+
+  private restoreBudgetTokens(): number {
+    return Math.min(this.settings.restoreFiles * this.settings.restoreFileTokens, Math.floor(this.budget.effective * this.settings.keepVerbatimShare));
+  }
+
+  // ---- compaction -----------------------------------------------------------------------------
+
+  /**
+   * The canonical index from which messages stay verbatim: a clean start (no tool pair split),
+   * as early as the keep budget allows, at least the newest round, and past the current boundary.
+   */
+  private chooseKeptFrom(canonical: readonly MessageParam[]): number | undefined {
+    const n = canonical.length;
+    if (n === 0) return undefined;
+    const previous = this.live.boundary?.keptFrom ?? 0;
+    const last = canonical[n - 1]!;
+    let maxK = n;
+    if (last.role === 'user') maxK = isCleanStart(last) ? n - 1 : n - 2;
+    if (maxK <= previous) return undefined;
+    const budgetTokens = Math.floor(this.budget.effective * this.settings.keepVerbatimShare);
+    const ratio = this.tokensPerChar;
+    let best: number | undefined;
+    let suffix = 0;
+    for (let index = n - 1; index > previous; index--) {
+      suffix += this.charsOf(canonical[index]!) * ratio;
+      if (index > maxK) continue;
+      if (!isCleanStart(canonical[index]!)) continue;
+      if (best === undefined || suffix <= budgetTokens) best = index;
+      if (suffix > budgetTokens) break;
+    }
+    return best;
+  }
+
+  /** The model's `compact` tool: compaction runs before the next request, once its result is in. */
+  requestCompactFromTool(focus: string | undefined): string {
+    const messages = this.liveView();
+    const used = this.estimateTokens(messages);
+    if (this.requestsSinceCompaction < 3 || used < this.budget.effective * 0.1) {
+      return `Not compacted: the context holds only ~${used.toLocaleString('en-US')} tokens (${Math.round((used / this.budget.effective) * 100)}% of the usable window)${this.requestsSinceCompaction < 3 ? ' and it was compacted moments ago' : ''}. Continue with the task; compaction also happens automatically when needed.`;
+    }
+    this.pendingToolCompact = { focus };
+    return 'Compaction scheduled: the conversation will be summarized before your next step (the full transcript stays on disk). Continue with the task afterwards.';
+  }
+
+  /**
+   * Tier 4 / manual / reactive: summarize, keep recent messages verbatim with valid pairing,
+   * restore recently read files. On failure the history is untouched and the failure is reported.
+   */
+  async compact(focus: string | undefined, trigger: CompactionTrigger, signal: AbortSignal): Promise<CompactionOutcome> {
+    const canonical = this.options.history();
+    if (!allToolUsesAnswered(canonical)) {
+      return this.fail(trigger, 'a tool call is still waiting for its result; compaction runs before the next request instead', false);
+    }
+    const keptFrom = this.chooseKeptFrom(canonical);
+    if (keptFrom === undefined) return { ok: false, message: 'Nothing to compact yet: every message is already as short as it can be.' };
+    const before = this.liveView();
+    const tokensBefore = this.estimateTokens(before);
+    let summary: string;
+    let requests = 0;
+    try {
+      ({ summary, requests } = await this.summarize(before, canonical.length - keptFrom, focus, signal));
+    } catch (error) {
+      if (signal.aborted) return { ok: false, message: 'Compaction cancelled.' };
+      return this.fail(trigger, errorMessage(error), trigger !== 'manual' && trigger !== 'tool');
+    }
+    const restoredFiles = await this.restoreFiles(canonical, keptFrom);
+    const record: CompactionRecord = {
+      id: randomUUID(),
+      trigger,
+      ...(focus ? { focus } : {}),
+      summary,
+      keptFrom,
+      restoredFiles,
+      stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - (this.live.boundary?.keptFrom ?? 0), messagesKept: canonical.length - keptFrom, summaryRequests: requests },
+    };
+    const preview: LiveState = { boundary: record, edits: this.live.edits };
+    record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, preview, this.options.transcript?.transcriptPath));
+    this.commitBoundary(record);
+    this.consecutiveFailures = 0;
+    this.requestsSinceCompaction = 0;
+    const message = `Compacted (${trigger}): ~${tokensBefore.toLocaleString('en-US')} -> ~${record.stats.tokensAfter.toLocaleString('en-US')} tokens; ${record.stats.messagesSummarized} message(s) summarized, ${record.stats.messagesKept} kept verbatim, ${restoredFiles.length} file(s) restored.`;
+    this.options.logger.info(message);
+    return { ok: true, message, record };
+  }
+
+  private commitBoundary(record: CompactionRecord): void {
+    this.record({ type: 'compaction', ts: new Date(this.now()).toISOString(), compaction: record });
+    this.live = { boundary: record, edits: this.live.edits };
+    this.emit({
+      type: 'compaction',
+      trigger: record.trigger,
+      tokensBefore: record.stats.tokensBefore,
+      tokensAfter: record.stats.tokensAfter,
+      messagesSummarized: record.stats.messagesSummarized,
+      messagesKept: record.stats.messagesKept,
+      summary: record.summary,
+      restoredFiles: record.restoredFiles.map((file) => file.path),
+    });
+    this.emit({ type: 'context', gauge: this.gauge() });
+  }
+
+  private fail(trigger: CompactionTrigger, reason: string, counts: boolean): CompactionOutcome {
+    if (counts) this.consecutiveFailures++;
+    const breakerOpen = this.breakerOpen;
+    const hint = breakerOpen
+      ? `Automatic compaction is paused after ${this.consecutiveFailures} failures in a row. Run "Evergreen: Compact Conversation" (optionally with focus instructions) to try again, or start a New Chat; the transcript is saved.`
+      : 'The history is unchanged. Evergreen tries again before the next request; you can also run "Evergreen: Compact Conversation".';
+    const message = `Compaction (${trigger}) failed: ${reason}`;
+    this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: COMPACTION_FAILED_EVENT, data: { trigger, reason, counts } });
+    this.options.logger.error(`${message} (consecutive failures: ${this.consecutiveFailures})`);
+    this.emit({ type: 'compaction_failed', trigger, message, consecutiveFailures: this.consecutiveFailures, breakerOpen, hint });
+    return { ok: false, message: `${message}. ${hint}` };
+  }
+
+  /** The summary request: the live view + the instruction, sharing its cached prefix; fitted by dropping oldest rounds (up to 3 tries). */
+  private async summarize(live: MessageParam[], keptCount: number, focus: string | undefined, signal: AbortSignal): Promise<{ summary: string; requests: number }> {
+    const keptNote =
+      keptCount > 0 ? `The newest ${keptCount} message(s) stay in the context verbatim after the summary; summarize everything, but put the weight on what they do not show.` : '';
+    const maxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
+    const room = this.budget.window - maxTokens;
+    let messages = live;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.settings.summaryFitTries; attempt++) {
+      const request = withInstruction(messages, summaryInstruction(focus, keptNote));
+      const estimate = this.estimateTokens(request.messages);
+      if (estimate > room || (attempt > 0 && lastError !== undefined)) {
+        const fitted = dropOldestRounds(messages, (m) => this.estimateTokens(m), attempt > 0 && estimate <= room ? estimate * 0.7 : room * 0.9);
+        if (fitted.length === messages.length && estimate > room) throw new Error('the conversation cannot be shortened enough for the summary request to fit');
+        if (fitted.length < messages.length) {
+          this.options.logger.warn(`summary request: dropped ${messages.length - fitted.length} oldest message(s) so it fits the window`);
+          messages = fitted;
+          continue;
+        }
+      }
+      try {
+        const response = await this.options.model.stream(
+          { system: this.options.system, tools: [...this.options.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints } },
+          {},
+          signal,
+        );
+        this.options.onModelUsage?.(response.usage, response.costUsd);
+        const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+        return { summary: extractSummary(text), requests: attempt + 1 };
+      } catch (error) {
+        lastError = error;
+        if (signal.aborted) throw error;
+        const tooLong = error instanceof Error && /prompt is too long/i.test(error.message);
+        if (!tooLong) throw error;
+        this.options.logger.warn(`summary request too long (attempt ${attempt + 1}); dropping the oldest rounds`);
+        const fitted = dropOldestRounds(messages, (m) => this.estimateTokens(m), this.estimateTokens(messages) * 0.7);
+        if (fitted.length === messages.length) throw error;
+        messages = fitted;
+      }
+    }
+    throw lastError instanceof Error ? lastError : new Error(`the summary request did not fit after ${this.settings.summaryFitTries} tries`);
+  }
+
+  /** Up to 5 files read recently (and not visible in the kept part), re-read from disk, each capped. */
+  private async restoreFiles(canonical: readonly MessageParam[], keptFrom: number): Promise<RestoredFile[]> {
+    const workspace = this.options.workspace;
+    if (!workspace || this.settings.restoreFiles <= 0) return [];
+    const keptPaths = new Set<string>();
+    for (let index = keptFrom; index < canonical.length; index++) {
+      for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(pathOf(use.input) ?? '');
+    }
+    const recent: string[] = [];
+    for (let index = canonical.length - 1; index >= (this.live.boundary?.keptFrom ?? 0) && recent.length < this.settings.restoreFiles; index--) {
+      const uses = toolUsesOf(canonical[index]!);
+      for (let u = uses.length - 1; u >= 0; u--) {
+        const use = uses[u]!;
+        const target = pathOf(use.input);
+        if (use.name !== 'read_file' || !target || keptPaths.has(target) || recent.includes(target)) continue;
+        if (recent.length < this.settings.restoreFiles) recent.push(target);
+      }
+    }
+    const budgetChars = this.restoreBudgetTokens() / this.tokensPerChar;
+    const perFileChars = Math.floor(this.settings.restoreFileTokens / this.tokensPerChar);
+    let used = 0;
+    const restored: RestoredFile[] = [];
+    for (const target of recent) {
+      try {
+        const absolute = await workspace.resolve(target);
+        const buffer = await fsp.readFile(absolute);
+        if (buffer.subarray(0, 8192).includes(0)) continue;
+        let content = buffer.toString('utf8');
+        const cap = Math.min(perFileChars, Math.floor(budgetChars - used));
+        if (cap < 200) break;
+        if (content.length > cap) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
+        used += content.length;
+        restored.push({ path: workspace.displayPath(absolute), content });
+      } catch (error) {
+        this.options.logger.warn(`compaction: could not restore ${target}: ${errorMessage(error)}`);
+      }
+    }
+    return restored;
+  }
+
+  // ---- prompt too long ------------------------------------------------------------------------
+
+  /**
+   * The API said the prompt is too long: first compact (once), then drop the oldest rounds
+   * deterministically (tool pairs whole). Returns true when the live view shrank and a retry may fit.
+   */
+  async recoverFromTooLong(prepared: PreparedRequest, attempt: number, error: Error, signal: AbortSignal): Promise<boolean> {
+    const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(error.message);
+    if (counted && prepared.mark.liveChars > 0) {
+      // The API's count recalibrates the estimate that let this request through.
+      this.lastRequest = { mark: prepared.mark, promptTokens: Number(counted[1]), atMs: this.lastRequest?.atMs ?? this.now() };
+    }
+    this.options.logger.warn(`prompt too long (${error.message}); recovery attempt ${attempt + 1}`);
+    if (attempt === 0 && !this.breakerOpen) {
+      const outcome = await this.compact(undefined, 'reactive', signal);
+      if (outcome.ok && this.estimateTokens(this.liveView()) <= this.budget.effective) return true;
+    }
+    return this.dropOldestLive();
+  }
+
+  private dropOldestLive(): boolean {
+    const canonical = this.options.history();
+    const target = this.budget.threshold;
+    const previous = this.live.boundary;
+    const from = previous?.keptFrom ?? 0;
+    const last = canonical.at(-1);
+    const maxK = !last ? 0 : last.role === 'user' ? (isCleanStart(last) ? canonical.length - 1 : canonical.length - 2) : canonical.length;
+    let keptFrom: number | undefined;
+    for (let index = from + 1; index <= maxK; index++) {
+      if (!isCleanStart(canonical[index]!)) continue;
+      keptFrom = index;
+      const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom }, edits: this.live.edits };
+      if (this.estimateTokens(buildLiveView(canonical, trial, this.options.transcript?.transcriptPath)) <= target) break;
+    }
+    if (keptFrom === undefined) {
+      this.options.logger.error('prompt too long and no older round is left to drop');
+      return false;
+    }
+    const tokensBefore = this.estimateTokens(this.liveView());
+    const record: CompactionRecord = {
+      id: randomUUID(),
+      trigger: 'drop',
+      ...(previous?.summary !== undefined ? { summary: previous.summary } : {}),
+      ...(previous?.focus ? { focus: previous.focus } : {}),
+      keptFrom,
+      restoredFiles: previous?.restoredFiles ?? [],
+      stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - from, messagesKept: canonical.length - keptFrom, summaryRequests: 0 },
+    };
+    record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, { boundary: record, edits: this.live.edits }, this.options.transcript?.transcriptPath));
+    this.options.logger.warn(`dropped the ${keptFrom - from} oldest message(s) from the live view to fit the window (~${tokensBefore} -> ~${record.stats.tokensAfter} tokens)`);
+    this.commitBoundary(record);
+    return true;
+  }
+}
+
+function emptyBoundary(): CompactionRecord {
+  return { id: '', trigger: 'drop', keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 0, tokensAfter: 0, messagesSummarized: 0, messagesKept: 0, summaryRequests: 0 } };
+}
+
+function pathOf(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>).path;
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/** True when no assistant tool_use at the end waits for its result. */
+export function allToolUsesAnswered(canonical: readonly MessageParam[]): boolean {
+  const last = canonical.at(-1);
+  return !last || toolUsesOf(last).length === 0;
+}
+
+/**
+ * The summary instruction appended to the conversation: as a text block after the last user
+ * message's blocks (tool_results stay first), or as a new user message after an assistant reply.
+ */
+export function withInstruction(messages: readonly MessageParam[], instruction: string): { messages: MessageParam[]; breakpoints: number[] } {
+  const out = messages.slice();
+  const last = out.at(-1);
+  if (last && last.role === 'user') {
+    out[out.length - 1] = { role: 'user', content: [...blocksOf(last), { type: 'text', text: instruction }] };
+  } else {
+    out.push({ role: 'user', content: [{ type: 'text', text: instruction }] });
+  }
+  // The API looks back up to 20 blocks from a breakpoint for a cached prefix, so one on the
+  // newest block reads the conversation written by the previous request.
+  return { messages: out, breakpoints: [out.length - 1] };
+}
+
+/**
+ * Drops the oldest rounds (never splitting a tool pair) until the estimate is at most `target`;
+ * a leading summary message is kept. The result starts with a user message.
+ */
+export function dropOldestRounds(messages: readonly MessageParam[], estimate: (messages: readonly MessageParam[]) => number, target: number): MessageParam[] {
+  const keepHead = messages[0] && blocksOf(messages[0]).some((block) => block.type === 'text' && block.text.startsWith(SUMMARY_MARK)) ? 1 : 0;
+  const lastUser = messages.length - 1;
+  let best: MessageParam[] = messages.slice();
+  for (let cut = keepHead + 1; cut < lastUser; cut++) {
+    const start = messages[cut]!;
+    if (!isCleanStart(start)) continue;
+    const head: MessageParam[] = keepHead ? [messages[0]!] : [];
+    let rest = messages.slice(cut);
+    if (rest[0]?.role === 'assistant') {
+      if (head.length > 0) {
+        // head is a user message already; keep alternation as the API expects.
+      } else {
+        rest = [{ role: 'user', content: [{ type: 'text', text: '[Earlier messages omitted to fit the context window.]' }] }, ...rest];
+      }
+    } else if (head.length > 0) {
+      const first = rest[0]!;
+      rest = [{ role: 'user', content: [...blocksOf(head.pop()!), ...blocksOf(first)] }, ...rest.slice(1)];
+    }
+    best = [...head, ...rest];
+    if (estimate(best) <= target) return best;
+  }
+  return best;
+}

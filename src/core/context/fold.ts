@@ -1,0 +1,151 @@
+/**
+ * foldTranscript: the one pure function from transcript entries to the session's state — the
+ * canonical history, the live view's state (boundary + edits), the token anchor, the chat's
+ * display items and the totals. Resume, the transcript tab and the tests all use it, so "what the
+ * model saw at request N" is reproducible from the transcript alone.
+ */
+import type { AgentEvent } from '../agent/events';
+import type { MessageParam } from '../model/client';
+import { blocksOf, toolResultText } from '../model/content';
+import type { RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { EngineSnapshot } from './engine';
+import type { LiveState } from './liveView';
+
+export const SYSTEM_PROMPT_EVENT = 'system_prompt';
+export const COMPACTION_FAILED_EVENT = 'compaction_failed';
+
+export interface FoldTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  requests: number;
+}
+
+export interface FoldResult {
+  canonical: MessageParam[];
+  live: LiveState;
+  lastRequest: EngineSnapshot['lastRequest'];
+  consecutiveFailures: number;
+  systemPrompt: string | undefined;
+  totals: FoldTotals;
+  /** The chat as it was shown: messages, tool cards, compaction dividers, tier notes. */
+  display: AgentEvent[];
+  compactions: number;
+  persistedOutputs: Array<{ toolUseId: string; file: string }>;
+}
+
+/** Builds display events from messages, one at a time (each user text opens a turn). */
+export class DisplayBuilder {
+  readonly events: AgentEvent[] = [];
+  private readonly names = new Map<string, string>();
+  private turn = 0;
+  private turnId = 'replay-0';
+
+  get currentTurnId(): string {
+    return this.turnId;
+  }
+
+  message(message: MessageParam): void {
+    for (const block of blocksOf(message)) {
+      if (message.role === 'user' && block.type === 'text') {
+        if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
+        this.turnId = `replay-${++this.turn}`;
+        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text });
+      } else if (block.type === 'text') {
+        this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
+      } else if (block.type === 'tool_use') {
+        this.names.set(block.id, block.name);
+        this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
+      } else if (block.type === 'tool_result') {
+        this.events.push({
+          type: 'tool_call_finished',
+          turnId: this.turnId,
+          toolUseId: block.tool_use_id,
+          name: this.names.get(block.tool_use_id) ?? 'tool',
+          isError: block.is_error === true,
+          content: toolResultText(block),
+          durationMs: 0,
+        });
+      }
+    }
+  }
+
+  push(event: AgentEvent): void {
+    this.events.push(event);
+  }
+
+  finish(): AgentEvent[] {
+    if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
+    this.turn = 0;
+    return this.events;
+  }
+}
+
+export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult {
+  const canonical: MessageParam[] = [];
+  let edits = new Map<string, ToolResultEdit>();
+  let live: LiveState = { boundary: undefined, edits };
+  let lastRequest: EngineSnapshot['lastRequest'];
+  let consecutiveFailures = 0;
+  let systemPrompt: string | undefined;
+  let compactions = 0;
+  const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0 };
+  const display = new DisplayBuilder();
+  const persistedOutputs: FoldResult['persistedOutputs'] = [];
+  for (const entry of entries) {
+    switch (entry.type) {
+      case 'message':
+        canonical.push(entry.message);
+        display.message(entry.message);
+        break;
+      case 'usage': {
+        totals.inputTokens += entry.usage.inputTokens;
+        totals.outputTokens += entry.usage.outputTokens;
+        totals.cacheReadTokens += entry.usage.cacheReadTokens;
+        totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
+        totals.costUsd += entry.costUsd;
+        totals.requests++;
+        const mark: RequestMark | undefined = entry.request;
+        if (mark) lastRequest = { mark, promptTokens: entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, atMs: Date.parse(entry.ts) };
+        break;
+      }
+      case 'compaction': {
+        live = { boundary: entry.compaction, edits };
+        consecutiveFailures = 0;
+        if (entry.compaction.trigger !== 'drop') compactions++;
+        const record = entry.compaction;
+        display.push({
+          type: 'compaction',
+          turnId: display.currentTurnId,
+          trigger: record.trigger,
+          tokensBefore: record.stats.tokensBefore,
+          tokensAfter: record.stats.tokensAfter,
+          messagesSummarized: record.stats.messagesSummarized,
+          messagesKept: record.stats.messagesKept,
+          summary: record.summary,
+          restoredFiles: record.restoredFiles.map((file) => file.path),
+        });
+        break;
+      }
+      case 'tier_edit': {
+        edits = new Map(edits);
+        for (const edit of entry.edits) edits.set(edit.toolUseId, edit);
+        live = { boundary: live.boundary, edits };
+        display.push({ type: 'tier', turnId: display.currentTurnId, tier: entry.tier, items: entry.edits.length, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, detail: `${entry.edits.length} old tool result(s)` });
+        break;
+      }
+      case 'persisted_output':
+        persistedOutputs.push({ toolUseId: entry.toolUseId, file: entry.file });
+        break;
+      case 'event':
+        if (entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;
+        else if (entry.name === COMPACTION_FAILED_EVENT && entry.data.counts === true) consecutiveFailures++;
+        break;
+      case 'repair':
+        break;
+    }
+  }
+  return { canonical, live, lastRequest, consecutiveFailures, systemPrompt, totals, display: display.finish(), compactions, persistedOutputs };
+}

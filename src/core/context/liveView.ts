@@ -1,0 +1,102 @@
+/**
+ * The live view: what the model is sent, computed from the append-only canonical history plus the
+ * engine's recorded decisions (compaction boundary, tool-result edits). Pure, so the engine, the
+ * transcript fold, resume and the tests all compute it the same way.
+ */
+import type { ContentBlockParam, MessageParam } from '../model/client';
+import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
+import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
+import { SUMMARY_MARK } from './summary';
+import { headTail } from './text';
+
+export interface LiveState {
+  boundary: CompactionRecord | undefined;
+  edits: ReadonlyMap<string, ToolResultEdit>;
+}
+
+export const emptyLiveState = (): LiveState => ({ boundary: undefined, edits: new Map() });
+
+export const SNIP_PREFIX = '[Snipped to save context:';
+export const CLEARED_TEXT =
+  '[Old tool result cleared to save context (the prompt cache had expired). The full output is kept in the session transcript; run the tool again if you need it.]';
+
+/** The text an edited tool result shows instead of its original. */
+export function editedResultText(original: string, edit: ToolResultEdit): string {
+  switch (edit.action) {
+    case 'trim':
+      return original.length <= edit.maxChars ? original : headTail(original, edit.maxChars, 'trimmed to save context; the full output is in the session transcript');
+    case 'snip':
+      return `${SNIP_PREFIX} ${edit.reason}]`;
+    case 'clear':
+      return CLEARED_TEXT;
+  }
+}
+
+function editBlock(block: ToolResultBlock, edit: ToolResultEdit): ToolResultBlock {
+  const text = editedResultText(toolResultText(block), edit);
+  return { type: 'tool_result', tool_use_id: block.tool_use_id, content: text, ...(block.is_error ? { is_error: true } : {}) };
+}
+
+/** A user message with its edited tool results replaced (the same object when nothing applies). */
+export function applyEdits(message: MessageParam, edits: ReadonlyMap<string, ToolResultEdit>): MessageParam {
+  if (message.role !== 'user' || typeof message.content === 'string' || edits.size === 0) return message;
+  let changed = false;
+  const content = message.content.map((block) => {
+    if (block.type !== 'tool_result') return block;
+    const edit = edits.get(block.tool_use_id);
+    if (!edit) return block;
+    changed = true;
+    return editBlock(block, edit);
+  });
+  return changed ? { role: 'user', content } : message;
+}
+
+export function summaryPreamble(record: CompactionRecord, transcriptPath: string | undefined): string {
+  const where = transcriptPath ? ` The full transcript of everything before it is saved at ${transcriptPath}.` : '';
+  const focus = record.focus ? ` (summary focus: ${record.focus})` : '';
+  return (
+    `${SUMMARY_MARK} to free context space${focus}.${where} ` +
+    `Continue the work from where it stands; do not redo steps the summary reports as done.\n\n<summary>\n${record.summary ?? ''}\n</summary>`
+  );
+}
+
+export function restoredFileText(file: { path: string; content: string }): string {
+  return `Contents of ${file.path} as restored after the summary (re-read it with read_file before editing if it may have changed):\n\n${file.content}`;
+}
+
+/** The blocks that stand in for everything before the boundary. */
+export function summaryBlocks(record: CompactionRecord, transcriptPath: string | undefined): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  if (record.summary !== undefined) blocks.push({ type: 'text', text: summaryPreamble(record, transcriptPath) });
+  for (const file of record.restoredFiles) blocks.push({ type: 'text', text: restoredFileText(file) });
+  if (blocks.length === 0 && record.keptFrom > 0) {
+    blocks.push({ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' });
+  }
+  return blocks;
+}
+
+/** True when a message can start the kept part of a compacted history without breaking tool pairing. */
+export function isCleanStart(message: MessageParam): boolean {
+  if (message.role === 'assistant') return true;
+  return !blocksOf(message).some((block) => block.type === 'tool_result');
+}
+
+/**
+ * canonical -> live view. The summary blocks open the view: merged into the first kept message
+ * when that is a plain user message (no tool_result), otherwise as their own user message.
+ */
+export function buildLiveView(canonical: readonly MessageParam[], state: LiveState, transcriptPath?: string): MessageParam[] {
+  const start = state.boundary ? Math.min(state.boundary.keptFrom, canonical.length) : 0;
+  const out: MessageParam[] = [];
+  for (let index = start; index < canonical.length; index++) out.push(applyEdits(canonical[index]!, state.edits));
+  if (!state.boundary) return out;
+  const head = summaryBlocks(state.boundary, transcriptPath);
+  if (head.length === 0) return out;
+  const first = out[0];
+  if (first && first.role === 'user' && isCleanStart(first)) {
+    out[0] = { role: 'user', content: [...head, ...blocksOf(first)] };
+  } else {
+    out.unshift({ role: 'user', content: head });
+  }
+  return out;
+}

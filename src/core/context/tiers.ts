@@ -1,0 +1,155 @@
+/**
+ * Tiers 1-3 as pure planning (DESIGN.md §2): given the live part of the history and the current
+ * utilization, which old tool results to trim, snip or clear. The engine decides *when* a plan is
+ * applied (cache economics); these functions only say *what*.
+ */
+import type { MessageParam } from '../model/client';
+import { blocksOf, toolResultText } from '../model/content';
+import type { ToolResultEdit } from '../storage/transcript';
+import { editedResultText } from './liveView';
+
+export interface ToolResultRef {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  /** Canonical index of the user message holding the result. */
+  messageIndex: number;
+  originalChars: number;
+  /** Characters as currently sent (after any recorded edit). */
+  currentChars: number;
+  edit: ToolResultEdit | undefined;
+}
+
+export interface TierSettings {
+  budgetSoftUtilization: number;
+  budgetSoftChars: number;
+  budgetHardUtilization: number;
+  budgetHardChars: number;
+  snipUtilization: number;
+  snipKeepPerSearchKind: number;
+  keepRecentResults: number;
+}
+
+export type TierName = 'budget' | 'snip' | 'microcompact';
+
+export interface PlannedEdit {
+  tier: TierName;
+  edit: ToolResultEdit;
+  ref: ToolResultRef;
+  /** Characters the edit frees relative to what is sent now. */
+  savedChars: number;
+}
+
+/** Tool results from `from` on, in order, with the tool name and input of their tool_use. */
+export function collectToolResults(canonical: readonly MessageParam[], from: number, edits: ReadonlyMap<string, ToolResultEdit>): ToolResultRef[] {
+  const calls = new Map<string, { name: string; input: unknown }>();
+  const refs: ToolResultRef[] = [];
+  for (let index = from; index < canonical.length; index++) {
+    const message = canonical[index]!;
+    for (const block of blocksOf(message)) {
+      if (block.type === 'tool_use') calls.set(block.id, { name: block.name, input: block.input });
+      else if (block.type === 'tool_result') {
+        const call = calls.get(block.tool_use_id);
+        const text = toolResultText(block);
+        const edit = edits.get(block.tool_use_id);
+        refs.push({
+          toolUseId: block.tool_use_id,
+          name: call?.name ?? 'unknown',
+          input: call?.input,
+          messageIndex: index,
+          originalChars: text.length,
+          currentChars: edit ? editedResultText(text, edit).length : text.length,
+          edit,
+        });
+      }
+    }
+  }
+  return refs;
+}
+
+const SEARCH_KINDS: ReadonlySet<string> = new Set(['grep_search', 'list_files']);
+/** The compact tool's own results are tiny and explain what happened; everything else may be cleared. */
+const NOT_COMPACTABLE: ReadonlySet<string> = new Set(['compact']);
+
+function isFinal(edit: ToolResultEdit | undefined): boolean {
+  return edit !== undefined && edit.action !== 'trim';
+}
+
+function readKey(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  if (typeof record.path !== 'string') return undefined;
+  const normalized = record.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+/g, '/');
+  return `${normalized}\u0000${String(record.offset ?? 1)}\u0000${String(record.limit ?? '')}`;
+}
+
+function planned(tier: TierName, ref: ToolResultRef, edit: ToolResultEdit, originalText: (ref: ToolResultRef) => string): PlannedEdit | undefined {
+  const after = editedResultText(originalText(ref), edit).length;
+  const savedChars = ref.currentChars - after;
+  return savedChars > 0 ? { tier, edit, ref, savedChars } : undefined;
+}
+
+/**
+ * The edits tiers 1-3 would make now. `utilization` is used / effective window; `cacheCold` is
+ * true when the prompt cache has expired (tier 3). The newest `keepRecentResults` are never touched.
+ */
+export function planTierEdits(
+  refs: readonly ToolResultRef[],
+  utilization: number,
+  cacheCold: boolean,
+  settings: TierSettings,
+  originalText: (ref: ToolResultRef) => string,
+): PlannedEdit[] {
+  const candidates = refs.slice(0, Math.max(0, refs.length - settings.keepRecentResults));
+  const byId = new Map<string, PlannedEdit>();
+  const propose = (candidate: PlannedEdit | undefined) => {
+    if (!candidate) return;
+    const existing = byId.get(candidate.ref.toolUseId);
+    if (!existing || candidate.savedChars > existing.savedChars) byId.set(candidate.ref.toolUseId, candidate);
+  };
+
+  if (cacheCold) {
+    for (const ref of candidates) {
+      if (NOT_COMPACTABLE.has(ref.name) || ref.edit?.action === 'clear') continue;
+      propose(planned('microcompact', ref, { toolUseId: ref.toolUseId, action: 'clear' }, originalText));
+    }
+  }
+
+  if (utilization > settings.snipUtilization) {
+    const newestRead = new Map<string, string>();
+    const searchesSeen = new Map<string, number>();
+    // Walk newest first: the first read of a key and the first N searches of a kind survive.
+    for (let index = refs.length - 1; index >= 0; index--) {
+      const ref = refs[index]!;
+      const isCandidate = index < candidates.length;
+      if (ref.name === 'read_file') {
+        const key = readKey(ref.input);
+        if (key === undefined) continue;
+        if (!newestRead.has(key)) {
+          newestRead.set(key, ref.toolUseId);
+          continue;
+        }
+        if (isCandidate && !isFinal(ref.edit)) {
+          const shown = key.split('\u0000')[0];
+          propose(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older read of ${shown}, superseded by a later read of the same file` }, originalText));
+        }
+      } else if (SEARCH_KINDS.has(ref.name)) {
+        const seen = (searchesSeen.get(ref.name) ?? 0) + 1;
+        searchesSeen.set(ref.name, seen);
+        if (seen > settings.snipKeepPerSearchKind && isCandidate && !isFinal(ref.edit)) {
+          propose(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older ${ref.name} result (only the ${settings.snipKeepPerSearchKind} newest are kept); run it again if needed` }, originalText));
+        }
+      }
+    }
+  }
+
+  const limit =
+    utilization > settings.budgetHardUtilization ? settings.budgetHardChars : utilization > settings.budgetSoftUtilization ? settings.budgetSoftChars : undefined;
+  if (limit !== undefined) {
+    for (const ref of candidates) {
+      if (isFinal(ref.edit) || ref.currentChars <= limit) continue;
+      propose(planned('budget', ref, { toolUseId: ref.toolUseId, action: 'trim', maxChars: limit }, originalText));
+    }
+  }
+  return [...byId.values()].sort((a, b) => a.ref.messageIndex - b.ref.messageIndex);
+}

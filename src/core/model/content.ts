@@ -1,0 +1,59 @@
+/**
+ * One definition each for reading message content: "a message as blocks" and "a tool_result as
+ * text". Every layer (history repair, replay, context engine, transcript rendering) uses these.
+ */
+import type { ContentBlockParam, MessageParam } from './client';
+
+export type ToolUseBlock = Extract<ContentBlockParam, { type: 'tool_use' }>;
+export type ToolResultBlock = Extract<ContentBlockParam, { type: 'tool_result' }>;
+
+/** A message's content as blocks (a plain-string content is one text block). */
+export function blocksOf(message: MessageParam): ContentBlockParam[] {
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+}
+
+/** A tool_result's content flattened to text; non-text parts (images, documents) show as a placeholder. */
+export function toolResultText(block: ToolResultBlock): string {
+  if (typeof block.content === 'string') return block.content;
+  return (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+}
+
+/** The text a block contributes to the prompt, for size estimates (not a serialization format). */
+export function blockText(block: ContentBlockParam): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'tool_use':
+      return block.name + JSON.stringify(block.input);
+    case 'tool_result':
+      return toolResultText(block);
+    case 'thinking':
+      return block.thinking;
+    default:
+      return JSON.stringify(block);
+  }
+}
+
+/** Characters a message contributes to the prompt (sum of its blocks' text). */
+export function messageChars(message: MessageParam): number {
+  if (typeof message.content === 'string') return message.content.length;
+  let chars = 0;
+  for (const block of message.content) chars += blockText(block).length;
+  return chars;
+}
+
+export function toolUsesOf(message: MessageParam): ToolUseBlock[] {
+  if (message.role !== 'assistant') return [];
+  return blocksOf(message).filter((block): block is ToolUseBlock => block.type === 'tool_use');
+}
+
+export function toolResultsOf(message: MessageParam): ToolResultBlock[] {
+  if (message.role !== 'user') return [];
+  return blocksOf(message).filter((block): block is ToolResultBlock => block.type === 'tool_result');
+}
+
+/** First text of a message (a user prompt's words), if any. */
+export function firstText(message: MessageParam): string | undefined {
+  for (const block of blocksOf(message)) if (block.type === 'text') return block.text;
+  return undefined;
+}

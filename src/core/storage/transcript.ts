@@ -1,0 +1,111 @@
+/**
+ * The typed transcript (DESIGN.md §2a, §3): one JSON object a line, append-only. Every engine
+ * decision is an entry, so `foldTranscript(entries)` rebuilds exactly what the model saw.
+ */
+import type { MessageParam } from '../model/client';
+import type { UsageCounts } from '../model/models';
+
+/** A lossy edit of one old tool result in the live view (tiers 1-3); the canonical result stays whole. */
+export type ToolResultEdit =
+  | { toolUseId: string; action: 'trim'; maxChars: number }
+  | { toolUseId: string; action: 'snip'; reason: string }
+  | { toolUseId: string; action: 'clear' };
+
+export type CompactionTrigger = 'auto' | 'proactive' | 'manual' | 'tool' | 'reactive' | 'drop';
+
+export interface RestoredFile {
+  path: string;
+  content: string;
+}
+
+export interface CompactionStats {
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Canonical messages no longer sent verbatim after this boundary. */
+  messagesSummarized: number;
+  messagesKept: number;
+  /** Requests the summary took (fitting retries included); 0 for a deterministic drop. */
+  summaryRequests: number;
+}
+
+/**
+ * A compaction boundary: from now on the live view is the summary (plus restored files) followed
+ * by the canonical messages from `keptFrom` on. A `drop` boundary (prompt-too-long recovery)
+ * carries the previous summary forward and only moves `keptFrom`.
+ */
+export interface CompactionRecord {
+  id: string;
+  trigger: CompactionTrigger;
+  focus?: string;
+  /** The summary text without its <analysis> part; absent when nothing was ever summarized. */
+  summary?: string;
+  keptFrom: number;
+  restoredFiles: RestoredFile[];
+  stats: CompactionStats;
+}
+
+/** Where a request stood, so a resumed session places its cache breakpoints and token anchor as before. */
+export interface RequestMark {
+  /** Canonical messages that existed when the request was sent. */
+  canonicalCount: number;
+  /** Messages in the live view that was sent. */
+  liveCount: number;
+  /** Characters of that live view (the token anchor's denominator). */
+  liveChars: number;
+}
+
+export type TranscriptEntry =
+  | { type: 'message'; ts: string; message: MessageParam }
+  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark }
+  | { type: 'compaction'; ts: string; compaction: CompactionRecord }
+  | { type: 'tier_edit'; ts: string; tier: 'budget' | 'snip' | 'microcompact'; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
+  | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number }
+  | { type: 'repair'; ts: string; repairs: number; reason: string }
+  | { type: 'event'; ts: string; name: string; data: Record<string, unknown> };
+
+export type TranscriptEntryType = TranscriptEntry['type'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isMessage(value: unknown): value is MessageParam {
+  if (!isRecord(value)) return false;
+  if (value.role !== 'user' && value.role !== 'assistant') return false;
+  if (typeof value.content === 'string') return true;
+  return Array.isArray(value.content) && value.content.every((block) => isRecord(block) && typeof block.type === 'string');
+}
+
+function isEdit(value: unknown): value is ToolResultEdit {
+  if (!isRecord(value) || typeof value.toolUseId !== 'string') return false;
+  if (value.action === 'trim') return typeof value.maxChars === 'number' && value.maxChars >= 0;
+  if (value.action === 'snip') return typeof value.reason === 'string';
+  return value.action === 'clear';
+}
+
+/** Checks an entry's shape on read; a wrong one is reported and skipped, never fatal. Returns a problem or undefined. */
+export function transcriptEntryProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'not a JSON object';
+  if (typeof value.ts !== 'string') return 'missing "ts"';
+  switch (value.type) {
+    case 'message':
+      return isMessage(value.message) ? undefined : 'a message entry without a valid message';
+    case 'usage':
+      return isRecord(value.usage) && typeof value.costUsd === 'number' ? undefined : 'a usage entry without usage';
+    case 'compaction': {
+      const record = value.compaction;
+      if (!isRecord(record) || typeof record.keptFrom !== 'number' || !Array.isArray(record.restoredFiles) || !isRecord(record.stats)) return 'a malformed compaction entry';
+      return undefined;
+    }
+    case 'tier_edit':
+      return Array.isArray(value.edits) && value.edits.every(isEdit) ? undefined : 'a malformed tier edit';
+    case 'persisted_output':
+      return typeof value.toolUseId === 'string' && typeof value.file === 'string' ? undefined : 'a malformed persisted-output entry';
+    case 'repair':
+      return typeof value.repairs === 'number' ? undefined : 'a malformed repair entry';
+    case 'event':
+      return typeof value.name === 'string' && isRecord(value.data) ? undefined : 'a malformed event entry';
+    default:
+      return `unknown entry type ${JSON.stringify(value.type)}`;
+  }
+}
