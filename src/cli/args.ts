@@ -7,7 +7,9 @@ export interface CliOptions {
   model: string | undefined;
   baseUrl: string | undefined;
   contextWindow: number | undefined;
+  autoCompactPercent: number | undefined;
   maxOutputTokens: number;
+  verbose: boolean;
   yes: boolean;
   resume: string | undefined;
   outputFormat: 'text' | 'stream-json';
@@ -25,11 +27,13 @@ Options:
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
   -m, --model ID               Claude model id
       --base-url URL           Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic)
-      --context-window N       context window in tokens (default: from the Models API)
-      --max-output-tokens N    tokens reserved for each reply (default: 16000)
+      --context-window N       context window in tokens (default: from the Models API, else 200000)
+      --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
+      --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
   -y, --yes                    approve file writes and shell commands without asking
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
+  -v, --verbose                log the context engine's decisions, retries and errors to stderr
   -h, --help                   show this help
 
 The API key comes from ANTHROPIC_API_KEY.`;
@@ -42,6 +46,12 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+function percent(name: string, value: string | undefined): number | undefined {
+  const parsed = positiveInteger(name, value);
+  if (parsed !== undefined && (parsed < 10 || parsed > 100)) throw new UsageError(`${name} must be between 10 and 100, got "${value}"`);
   return parsed;
 }
 
@@ -59,6 +69,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'base-url': { type: 'string' },
         'context-window': { type: 'string' },
         'max-output-tokens': { type: 'string' },
+        'auto-compact-percent': { type: 'string' },
+        verbose: { type: 'boolean', short: 'v', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
@@ -78,6 +90,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     model: values.model,
     baseUrl: values['base-url'],
     contextWindow: positiveInteger('--context-window', values['context-window']),
+    autoCompactPercent: percent('--auto-compact-percent', values['auto-compact-percent']),
+    verbose: values.verbose ?? false,
     maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
     yes: values.yes ?? false,
     resume: values.resume,

@@ -4,8 +4,9 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { AgentEvent } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { lineLogger, silentLogger } from '../core/logger';
 import { ModelError } from '../core/model/client';
-import { FileSessionStore, SessionNotFoundError } from '../core/storage/sessionStore';
+import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
@@ -49,7 +50,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
-  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'));
+  const logger = options.verbose ? lineLogger((line) => io.stderr.write(`evergreen: ${line}\n`)) : silentLogger;
+  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
@@ -61,7 +63,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [] },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
+        contextWindow: options.contextWindow,
+        autoCompactPercent: options.autoCompactPercent,
       },
+      logger,
       workspaceRoot: workspace,
       store,
       resumeId: options.resume,
@@ -72,6 +77,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   } catch (error) {
     if (error instanceof SessionNotFoundError) return fail(`${error.message} Run without --resume to start a new session.`);
+    if (error instanceof SessionLockedError) return fail(error.message);
     if (error instanceof ModelError) return fail(error.kind === 'cancelled' ? 'cancelled' : oneLine(error), error.kind === 'cancelled' ? EXIT.cancelled : EXIT.failed);
     return fail(error instanceof Error ? error.message : String(error));
   }
@@ -97,7 +103,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
   } finally {
     unsubscribe();
-    await started.handle.flushMeta().catch(() => undefined);
+    await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
+    started.handle.close();
   }
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · $${started.session.costUsd.toFixed(4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
@@ -147,6 +154,21 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'tool_call_finished':
         stderr.write(`  ${event.isError ? '✗' : '✓'} ${event.name} (${event.content.length} chars, ${event.durationMs} ms)\n`);
+        break;
+      case 'compaction':
+        breakLine();
+        stderr.write(`  ⟳ context compacted (${event.trigger}): ~${event.tokensBefore} -> ~${event.tokensAfter} tokens, ${event.messagesSummarized} message(s) summarized\n`);
+        break;
+      case 'compaction_failed':
+        breakLine();
+        stderr.write(`  ! ${event.message}\n    ${event.hint}\n`);
+        break;
+      case 'tier':
+        stderr.write(`  · ${event.tier}: ${event.detail} (~${event.tokensBefore} -> ~${event.tokensAfter} tokens)\n`);
+        break;
+      case 'storage_warning':
+        breakLine();
+        stderr.write(`warning: ${event.message}\n`);
         break;
       case 'retrying':
         breakLine();

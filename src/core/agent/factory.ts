@@ -77,7 +77,14 @@ export async function startAgentSession(options: {
   await client.getModelInfo(options.signal);
   const window = await client.contextWindow(config.contextWindow, options.signal);
   // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it).
-  const tools = createToolRegistry({ trusted: config.trusted, ripgrepPath: config.ripgrepPath, compact: true, readFile: { maxOutputChars: CONTEXT_DEFAULTS.persistThresholdBytes } });
+  const tools = createToolRegistry({
+    trusted: config.trusted,
+    ripgrepPath: config.ripgrepPath,
+    compact: true,
+    readFile: { maxOutputChars: CONTEXT_DEFAULTS.persistThresholdBytes },
+    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
+    grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
+  });
   let handle: SessionHandle;
   let folded: FoldResult | undefined;
   let systemPrompt: string | undefined;

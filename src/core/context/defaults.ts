@@ -20,6 +20,11 @@ export const CONTEXT_DEFAULTS = {
   previewMaxLines: 200,
   /** ...and this many characters (head + tail). */
   previewMaxChars: 4 * 1024,
+  /**
+   * What run_shell and grep_search capture before their own head + tail cut (1M chars): far above
+   * the persist threshold, so tier 0 writes a large output to disk whole instead of losing its middle.
+   */
+  toolOutputCaptureChars: 1_000_000,
   /** Tier 0 fallback: a result still longer than this (persisting failed) is cut head + tail. */
   truncateChars: 50_000,
 
