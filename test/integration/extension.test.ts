@@ -129,5 +129,45 @@ describe('Evergreen in the extension host', () => {
       assert.equal(body.messages.length, 5, 'the history of the conversation was kept');
       assert.equal(request?.reply?.status, 200);
     });
+
+    it('Compact Conversation shrinks the context and writes the boundary to the transcript', async () => {
+      const api = await activate();
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      // A search result (not a file read: recently read files are restored after a summary).
+      const big = Array.from({ length: 350 }, (_, line) => `line ${line}: the quick brown fox jumps over the lazy dog`).join('\n');
+      fs.writeFileSync(path.join(folder.uri.fsPath, 'big.txt'), big);
+      fake.enqueue(reply.toolUse('grep_search', { pattern: 'fox', path: 'big.txt', max_results: 1000 }, { preamble: 'Searching.' }), reply.text('It is 350 lines about a fox.'));
+      await within(api.sendMessage('What is in big.txt?'), 30_000, 'the chat turn finishing');
+      const before = api.contextState();
+      assert.ok(before.sessionId && before.usedTokens !== undefined && before.usedTokens > 5000, JSON.stringify(before));
+
+      fake.enqueue(reply.text('<analysis>Reviewing.</analysis><summary>1. Primary request: inspect hello.txt and big.txt.\n9. Next step: wait for the user.</summary>'));
+      const outcome = await within(api.compact('the file names'), 30_000, 'the compaction');
+      assert.equal(outcome.ok, true, outcome.message);
+      const after = api.contextState();
+      assert.equal(after.sessionId, before.sessionId);
+      assert.ok(after.usedTokens !== undefined && after.usedTokens < before.usedTokens / 2, `${before.usedTokens} -> ${after.usedTokens}`);
+
+      // The summary request reused the conversation and carried the focus instructions.
+      const summaryRequest = fake.messageRequests().at(-1)?.body as { messages: Array<{ content: Array<{ type: string; text?: string }> }> };
+      const instruction = summaryRequest.messages.at(-1)?.content.at(-1)?.text ?? '';
+      assert.match(instruction, /CONTEXT COMPACTION/);
+      assert.match(instruction, /focus on: the file names/);
+
+      const transcript = fs.readFileSync(path.join(api.storageUri.fsPath, 'sessions', before.sessionId, 'transcript.jsonl'), 'utf8');
+      const boundaries = transcript.trim().split('\n').map((line) => JSON.parse(line) as { type: string; compaction?: { trigger: string; focus?: string; summary?: string } }).filter((entry) => entry.type === 'compaction');
+      assert.equal(boundaries.length, 1);
+      assert.equal(boundaries[0]?.compaction?.trigger, 'manual');
+      assert.equal(boundaries[0]?.compaction?.focus, 'the file names');
+      assert.match(boundaries[0]?.compaction?.summary ?? '', /inspect hello\.txt and big\.txt/);
+
+      // The next message goes out on the compacted view: the summary first, the big read gone.
+      fake.enqueue(reply.text('Still here.'));
+      await within(api.sendMessage('Are you there?'), 30_000, 'the chat turn finishing');
+      const next = fake.messageRequests().at(-1)?.body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
+      assert.match(next.messages[0]?.content[0]?.text ?? '', /<summary>/);
+      assert.ok(!JSON.stringify(next.messages).includes('line 349: the quick brown fox'), 'the big read is no longer sent');
+    });
   });
 });

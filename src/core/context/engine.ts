@@ -388,7 +388,7 @@ export class ContextEngine {
    * The canonical index from which messages stay verbatim: a clean start (no tool pair split),
    * as early as the keep budget allows, at least the newest round, and past the current boundary.
    */
-  private chooseKeptFrom(canonical: readonly MessageParam[]): number | undefined {
+  private chooseKeptFrom(canonical: readonly MessageParam[], keepShare: number = this.settings.keepVerbatimShare): number | undefined {
     const n = canonical.length;
     if (n === 0) return undefined;
     const previous = this.live.boundary?.keptFrom ?? 0;
@@ -396,7 +396,7 @@ export class ContextEngine {
     let maxK = n;
     if (last.role === 'user') maxK = isCleanStart(last) ? n - 1 : n - 2;
     if (maxK <= previous) return undefined;
-    const budgetTokens = Math.floor(this.budget.effective * this.settings.keepVerbatimShare);
+    const budgetTokens = Math.floor(this.budget.effective * keepShare);
     const ratio = this.tokensPerChar;
     let best: number | undefined;
     let suffix = 0;
@@ -430,7 +430,10 @@ export class ContextEngine {
     if (!allToolUsesAnswered(canonical)) {
       return this.fail(trigger, 'a tool call is still waiting for its result; compaction runs before the next request instead', false);
     }
-    const keptFrom = this.chooseKeptFrom(canonical);
+    // Asked for by the user or the model: summarize everything that may go (only an unfinished
+    // round stays verbatim). Automatic compaction keeps the newest messages up to the keep budget.
+    const explicit = trigger === 'manual' || trigger === 'tool';
+    const keptFrom = this.chooseKeptFrom(canonical, explicit ? 0 : this.settings.keepVerbatimShare);
     if (keptFrom === undefined) return { ok: false, message: 'Nothing to compact yet: every message is already as short as it can be.' };
     const before = this.liveView();
     const tokensBefore = this.estimateTokens(before);
