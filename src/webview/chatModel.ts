@@ -20,7 +20,9 @@ export type ChatItem =
       durationMs: number | undefined;
       approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
     }
-  | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined };
+  | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined }
+  /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
+  | { kind: 'divider'; key: string; rev: number; text: string; summary: string | undefined };
 
 export interface ChatModel {
   items: ChatItem[];
@@ -59,6 +61,10 @@ function closeAssistant(model: ChatModel): void {
       item.rev++;
     }
   }
+}
+
+function formatCount(tokens: number): string {
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
 }
 
 export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string): void {
@@ -155,9 +161,32 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         pushNotice(model, 'error', 'The conversation filled the context window.', 'Start a New Chat; this transcript stays saved (Open Archived Transcript).');
       }
       break;
+    case 'compaction': {
+      closeAssistant(model);
+      const how = event.trigger === 'drop' ? 'oldest messages dropped to fit the window' : `${event.trigger} summary`;
+      const restored = event.restoredFiles.length > 0 ? `, ${event.restoredFiles.length} file(s) restored` : '';
+      model.items.push({
+        kind: 'divider',
+        key: `divider:${model.nextKey++}`,
+        rev: 0,
+        text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}`,
+        summary: event.summary,
+      });
+      break;
+    }
+    case 'tier':
+      pushNotice(model, 'info', `Context ${event.tier}: ${event.detail} (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens)`);
+      break;
+    case 'compaction_failed':
+      pushNotice(model, 'error', event.message, event.hint);
+      break;
+    case 'storage_warning':
+      pushNotice(model, 'error', event.message);
+      break;
     case 'session_started':
     case 'request_started':
     case 'usage':
+    case 'context':
       break;
   }
   return model;

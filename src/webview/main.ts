@@ -163,6 +163,12 @@ function renderItem(item: ChatItem): HTMLElement {
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
       return details;
     }
+    case 'divider': {
+      const element = el('details', 'eg-divider');
+      element.append(el('summary', 'eg-divider-title', item.text));
+      if (item.summary) element.append(el('pre', 'eg-divider-summary', item.summary));
+      return element;
+    }
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));

@@ -120,3 +120,32 @@ describe('protocol guard', () => {
     assert.equal(parseWebviewMessage(null), undefined);
   });
 });
+
+describe('webview chat model: the context engine in the chat', () => {
+  it('leaves a divider with tokens before and after and the summary; failures and tier actions as notices', () => {
+    const model = emptyChat();
+    applyEvent(model, { type: 'turn_started', turnId: 't', userText: 'go' });
+    applyEvent(model, { type: 'text_delta', turnId: 't', text: 'Working.' });
+    applyEvent(model, { type: 'context', gauge: { window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 } });
+    assert.equal(model.items.length, 2, 'gauge updates add no chat item');
+    applyEvent(model, { type: 'compaction', turnId: 't', trigger: 'auto', tokensBefore: 30_123, tokensAfter: 6_000, messagesSummarized: 40, messagesKept: 4, summary: '1. Primary request: go', restoredFiles: ['a.ts'] });
+    const divider = model.items.at(-1);
+    assert.equal(divider?.kind, 'divider');
+    assert.ok(divider?.kind === 'divider');
+    assert.match(divider.text, /auto summary\): ~30k → ~6,000 tokens; 40 message\(s\) summarized, 4 kept, 1 file\(s\) restored/);
+    assert.equal(divider.summary, '1. Primary request: go');
+    const assistant = model.items[1];
+    assert.ok(assistant?.kind === 'assistant');
+    assert.equal(assistant.streaming, false, 'the divider closes the streaming reply');
+    applyEvent(model, { type: 'compaction_failed', trigger: 'auto', message: 'Compaction (auto) failed: empty summary', consecutiveFailures: 3, breakerOpen: true, hint: 'Run Compact Conversation' });
+    const failure = model.items.at(-1);
+    assert.ok(failure?.kind === 'notice');
+    assert.equal(failure.level, 'error');
+    assert.equal(failure.hint, 'Run Compact Conversation');
+    applyEvent(model, { type: 'tier', tier: 'snip', items: 3, tokensBefore: 20_000, tokensAfter: 15_000, detail: 'snipped 3 old tool result(s)' });
+    const note = model.items.at(-1);
+    assert.ok(note?.kind === 'notice');
+    assert.equal(note.level, 'info');
+    assert.match(note.text, /Context snip: snipped 3 old tool result\(s\) \(~20k → ~15k tokens\)/);
+  });
+});
