@@ -72,13 +72,16 @@ export class AgentSession {
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
   private readonly logger: Logger;
+  /** One clock for the engine and the transcript's timestamps, so a fold sees the times the engine saw. */
+  private readonly now: () => number;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.now = options.context.now ?? Date.now;
     const repaired = repairHistory(options.history ?? []);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
-      const ts = new Date().toISOString();
+      const ts = new Date(this.now()).toISOString();
       this.logger.warn(`resumed history needed ${repaired.repairs} repair(s)`);
       options.store?.append({ type: 'repair', ts, repairs: repaired.repairs, reason: 'resumed history was not valid for the API (a crash mid-turn)' });
       // A crash right after a tool_use leaves it unanswered at the end: the answer repair adds is
@@ -99,7 +102,7 @@ export class AgentSession {
       transcript: options.store,
       workspace: options.workspace,
       logger: this.logger,
-      ...(options.context.now ? { now: options.context.now } : {}),
+      now: this.now,
       emit: (event) => this.emit({ ...event, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
       onModelUsage: (usage, costUsd) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, costUsd, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
@@ -130,7 +133,7 @@ export class AgentSession {
 
   private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined): void {
     this.sessionCostUsd += costUsd;
-    this.options.store?.append({ type: 'usage', ts: new Date().toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
+    this.options.store?.append({ type: 'usage', ts: new Date(this.now()).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
     this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd });
   }
 
@@ -308,7 +311,7 @@ export class AgentSession {
 
   private append(message: MessageParam): void {
     this.messages.push(message);
-    this.options.store?.append({ type: 'message', ts: new Date().toISOString(), message });
+    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message });
   }
 
   private emit(event: AgentEvent): void {

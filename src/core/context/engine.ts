@@ -500,20 +500,18 @@ export class ContextEngine {
       keptCount > 0 ? `The newest ${keptCount} message(s) stay in the context verbatim after the summary; summarize everything, but put the weight on what they do not show.` : '';
     const maxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
     const room = this.budget.window - maxTokens;
+    const instruction = summaryInstruction(focus, keptNote);
+    const estimateWith = (messages: readonly MessageParam[]) => this.estimateTokens(withInstruction(messages, instruction).messages);
     let messages = live;
     let lastError: unknown;
     for (let attempt = 0; attempt < this.settings.summaryFitTries; attempt++) {
-      const request = withInstruction(messages, summaryInstruction(focus, keptNote));
-      const estimate = this.estimateTokens(request.messages);
-      if (estimate > room || (attempt > 0 && lastError !== undefined)) {
-        const fitted = dropOldestRounds(messages, (m) => this.estimateTokens(m), attempt > 0 && estimate <= room ? estimate * 0.7 : room * 0.9);
-        if (fitted.length === messages.length && estimate > room) throw new Error('the conversation cannot be shortened enough for the summary request to fit');
-        if (fitted.length < messages.length) {
-          this.options.logger.warn(`summary request: dropped ${messages.length - fitted.length} oldest message(s) so it fits the window`);
-          messages = fitted;
-          continue;
-        }
+      if (estimateWith(messages) > room) {
+        const fitted = dropOldestRounds(messages, estimateWith, room * 0.95);
+        if (fitted.length === messages.length || estimateWith(fitted) > room) throw new Error('the conversation cannot be shortened enough for the summary request to fit the window');
+        this.options.logger.warn(`summary request: dropped the ${messages.length - fitted.length} oldest message(s) so it fits the window`);
+        messages = fitted;
       }
+      const request = withInstruction(messages, instruction);
       try {
         const response = await this.options.model.stream(
           { system: this.options.system, tools: [...this.options.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints } },
@@ -525,11 +523,11 @@ export class ContextEngine {
         return { summary: extractSummary(text), requests: attempt + 1 };
       } catch (error) {
         lastError = error;
-        if (signal.aborted) throw error;
-        const tooLong = error instanceof Error && /prompt is too long/i.test(error.message);
+        const tooLong = !signal.aborted && error instanceof Error && /prompt is too long/i.test(error.message);
         if (!tooLong) throw error;
-        this.options.logger.warn(`summary request too long (attempt ${attempt + 1}); dropping the oldest rounds`);
-        const fitted = dropOldestRounds(messages, (m) => this.estimateTokens(m), this.estimateTokens(messages) * 0.7);
+        // The API counted more than the estimate: drop a third more of the oldest rounds and try again.
+        this.options.logger.warn(`summary request too long (try ${attempt + 1} of ${this.settings.summaryFitTries}); dropping the oldest rounds`);
+        const fitted = dropOldestRounds(messages, estimateWith, estimateWith(messages) * 0.7);
         if (fitted.length === messages.length) throw error;
         messages = fitted;
       }
@@ -561,13 +559,24 @@ export class ContextEngine {
     const restored: RestoredFile[] = [];
     for (const target of recent) {
       try {
-        const absolute = await workspace.resolve(target);
-        const buffer = await fsp.readFile(absolute);
-        if (buffer.subarray(0, 8192).includes(0)) continue;
-        let content = buffer.toString('utf8');
         const cap = Math.min(perFileChars, Math.floor(budgetChars - used));
         if (cap < 200) break;
-        if (content.length > cap) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
+        const absolute = await workspace.resolve(target);
+        // Only regular files, and only the bytes the cap can use: a FIFO or a 1 GB file must not stall compaction.
+        const stat = await fsp.stat(absolute);
+        if (!stat.isFile()) continue;
+        const handle = await fsp.open(absolute, 'r');
+        let buffer: Buffer;
+        try {
+          buffer = Buffer.alloc(Math.min(stat.size, cap * 4));
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+          buffer = buffer.subarray(0, bytesRead);
+        } finally {
+          await handle.close();
+        }
+        if (buffer.subarray(0, 8192).includes(0)) continue;
+        let content = buffer.toString('utf8');
+        if (content.length > cap || stat.size > buffer.length) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
         used += content.length;
         restored.push({ path: workspace.displayPath(absolute), content });
       } catch (error) {
