@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseContextOverrides } from '../core/context/defaults';
 
 export interface CliOptions {
   prompts: string[];
@@ -10,6 +11,8 @@ export interface CliOptions {
   autoCompactPercent: number | undefined;
   maxOutputTokens: number;
   verbose: boolean;
+  /** --context-setting KEY=VALUE overrides of the engine's numbers. */
+  contextSettings: Record<string, number>;
   yes: boolean;
   resume: string | undefined;
   outputFormat: 'text' | 'stream-json';
@@ -33,6 +36,7 @@ Options:
   -y, --yes                    approve file writes and shell commands without asking
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
+      --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
   -v, --verbose                log the context engine's decisions, retries and errors to stderr
   -h, --help                   show this help
 
@@ -47,6 +51,18 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
   return parsed;
+}
+
+function contextSettings(pairs: string[]): Record<string, number> {
+  const raw: Record<string, number> = {};
+  for (const pair of pairs) {
+    const match = /^([A-Za-z]+)=(.+)$/.exec(pair);
+    if (!match) throw new UsageError(`--context-setting takes KEY=NUMBER, got "${pair}"`);
+    raw[match[1]!] = Number(match[2]);
+  }
+  const { settings, problems } = parseContextOverrides(raw);
+  if (problems.length > 0) throw new UsageError(`--context-setting: ${problems.join('; ')}`);
+  return settings as Record<string, number>;
 }
 
 function percent(name: string, value: string | undefined): number | undefined {
@@ -71,6 +87,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'max-output-tokens': { type: 'string' },
         'auto-compact-percent': { type: 'string' },
         verbose: { type: 'boolean', short: 'v', default: false },
+        'context-setting': { type: 'string', multiple: true },
         yes: { type: 'boolean', short: 'y', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
@@ -92,6 +109,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     contextWindow: positiveInteger('--context-window', values['context-window']),
     autoCompactPercent: percent('--auto-compact-percent', values['auto-compact-percent']),
     verbose: values.verbose ?? false,
+    contextSettings: contextSettings(values['context-setting'] ?? []),
     maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
     yes: values.yes ?? false,
     resume: values.resume,

@@ -65,6 +65,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
         contextWindow: options.contextWindow,
         autoCompactPercent: options.autoCompactPercent,
+        contextSettings: options.contextSettings,
       },
       logger,
       workspaceRoot: workspace,

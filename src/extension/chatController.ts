@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { parseContextOverrides } from '../core/context/defaults';
 import { usedPercent } from '../core/context/gauge';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
@@ -169,6 +170,8 @@ export class ChatController extends Disposable {
     }
     const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
     if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+    const compression = parseContextOverrides(vscode.workspace.getConfiguration('evergreen').get('compression'));
+    if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
     const generation = ++this.generation;
     if (!keepView) this.resetView();
     this.window = undefined;
@@ -185,6 +188,7 @@ export class ChatController extends Disposable {
         priceOverrides: pricing.prices,
         contextWindow: settings.contextWindow,
         autoCompactPercent: settings.autoCompactPercent,
+        contextSettings: compression.settings,
       },
       logger: this.deps.logger,
       workspaceRoot: folder.uri.fsPath,

@@ -79,3 +79,26 @@ export const CONTEXT_DEFAULTS = {
 } as const;
 
 export type ContextDefaults = typeof CONTEXT_DEFAULTS;
+
+/**
+ * Validates user overrides of the engine's numbers (the `evergreen.compression` setting, the
+ * CLI's --context-setting): unknown keys and bad values are reported, never silently used.
+ */
+export function parseContextOverrides(value: unknown): { settings: Partial<ContextDefaults>; problems: string[] } {
+  const settings: Record<string, number> = {};
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { settings, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) return { settings, problems: ['compression settings must be an object of numbers'] };
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (!(key in CONTEXT_DEFAULTS)) {
+      problems.push(`unknown compression setting "${key}"`);
+      continue;
+    }
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) {
+      problems.push(`compression setting "${key}" must be a non-negative number`);
+      continue;
+    }
+    settings[key] = raw;
+  }
+  return { settings: settings as Partial<ContextDefaults>, problems };
+}
