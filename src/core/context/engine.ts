@@ -21,7 +21,7 @@ import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import type { Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
-import { COMPACTION_FAILED_EVENT } from './fold';
+import { COMPACTION_FAILED_EVENT, compactionEvent } from './fold';
 import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import { contextBudget, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
@@ -208,24 +208,18 @@ export class ContextEngine {
     const settings: Tier0Settings = this.settings;
     const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, settings, this.options.logger);
     const ratio = this.tokensPerChar;
+    const tokens = (chars: number) => Math.round(chars * ratio);
     if (outcome.persisted) {
       this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted });
+    }
+    if (outcome.persisted || outcome.truncated) {
       this.emit({
         type: 'tier',
-        tier: 'persist',
+        tier: outcome.persisted ? 'persist' : 'truncate',
         items: 1,
-        tokensBefore: Math.round(input.content.length * ratio),
-        tokensAfter: Math.round(outcome.content.length * ratio),
-        detail: `${input.toolName} output saved to ${outcome.persisted.file}`,
-      });
-    } else if (outcome.truncated) {
-      this.emit({
-        type: 'tier',
-        tier: 'truncate',
-        items: 1,
-        tokensBefore: Math.round(outcome.truncated.fromChars * ratio),
-        tokensAfter: Math.round(outcome.truncated.toChars * ratio),
-        detail: `${input.toolName} output cut to its head and tail`,
+        tokensBefore: tokens(input.content.length),
+        tokensAfter: tokens(outcome.content.length),
+        detail: outcome.persisted ? `${input.toolName} output saved to ${outcome.persisted.file}` : `${input.toolName} output cut to its head and tail`,
       });
     }
     return outcome.content;
@@ -468,16 +462,7 @@ export class ContextEngine {
   private commitBoundary(record: CompactionRecord): void {
     this.record({ type: 'compaction', ts: new Date(this.now()).toISOString(), compaction: record });
     this.live = { boundary: record, edits: this.live.edits };
-    this.emit({
-      type: 'compaction',
-      trigger: record.trigger,
-      tokensBefore: record.stats.tokensBefore,
-      tokensAfter: record.stats.tokensAfter,
-      messagesSummarized: record.stats.messagesSummarized,
-      messagesKept: record.stats.messagesKept,
-      summary: record.summary,
-      restoredFiles: record.restoredFiles.map((file) => file.path),
-    });
+    this.emit(compactionEvent(record));
     this.emit({ type: 'context', gauge: this.gauge() });
   }
 
@@ -595,8 +580,10 @@ export class ContextEngine {
   async recoverFromTooLong(prepared: PreparedRequest, attempt: number, error: Error, signal: AbortSignal): Promise<boolean> {
     const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(error.message);
     if (counted && prepared.mark.liveChars > 0) {
-      // The API's count recalibrates the estimate that let this request through.
+      // The API's count recalibrates the estimate that let this request through. Recorded like
+      // every other engine decision, so a fold (resume) anchors its estimates the same way.
       this.lastRequest = { mark: prepared.mark, promptTokens: Number(counted[1]), atMs: this.lastRequest?.atMs ?? this.now() };
+      this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
     }
     this.options.logger.warn(`prompt too long (${error.message}); recovery attempt ${attempt + 1}`);
     if (attempt === 0 && !this.breakerOpen) {

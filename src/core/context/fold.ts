@@ -7,12 +7,14 @@
 import type { AgentEvent } from '../agent/events';
 import type { MessageParam } from '../model/client';
 import { blocksOf, toolResultText } from '../model/content';
-import type { RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
-import type { EngineSnapshot } from './engine';
+import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { ContextEvent, EngineSnapshot } from './engine';
 import type { LiveState } from './liveView';
 
 export const SYSTEM_PROMPT_EVENT = 'system_prompt';
 export const COMPACTION_FAILED_EVENT = 'compaction_failed';
+/** The API counted a rejected ("prompt is too long") request: the engine re-anchors its token estimate on that count. */
+export const TOKEN_ANCHOR_EVENT = 'token_anchor';
 
 export interface FoldTotals {
   inputTokens: number;
@@ -83,6 +85,20 @@ export class DisplayBuilder {
   }
 }
 
+/** The chat's view of a compaction boundary (live and replayed alike). */
+export function compactionEvent(record: CompactionRecord): Extract<ContextEvent, { type: 'compaction' }> {
+  return {
+    type: 'compaction',
+    trigger: record.trigger,
+    tokensBefore: record.stats.tokensBefore,
+    tokensAfter: record.stats.tokensAfter,
+    messagesSummarized: record.stats.messagesSummarized,
+    messagesKept: record.stats.messagesKept,
+    summary: record.summary,
+    restoredFiles: record.restoredFiles.map((file) => file.path),
+  };
+}
+
 export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult {
   const canonical: MessageParam[] = [];
   let edits = new Map<string, ToolResultEdit>();
@@ -115,18 +131,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         live = { boundary: entry.compaction, edits };
         consecutiveFailures = 0;
         if (entry.compaction.trigger !== 'drop') compactions++;
-        const record = entry.compaction;
-        display.push({
-          type: 'compaction',
-          turnId: display.currentTurnId,
-          trigger: record.trigger,
-          tokensBefore: record.stats.tokensBefore,
-          tokensAfter: record.stats.tokensAfter,
-          messagesSummarized: record.stats.messagesSummarized,
-          messagesKept: record.stats.messagesKept,
-          summary: record.summary,
-          restoredFiles: record.restoredFiles.map((file) => file.path),
-        });
+        display.push({ ...compactionEvent(entry.compaction), turnId: display.currentTurnId });
         break;
       }
       case 'tier_edit': {
@@ -142,10 +147,19 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
       case 'event':
         if (entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;
         else if (entry.name === COMPACTION_FAILED_EVENT && entry.data.counts === true) consecutiveFailures++;
+        else if (entry.name === TOKEN_ANCHOR_EVENT) lastRequest = tokenAnchor(entry.data) ?? lastRequest;
         break;
       case 'repair':
         break;
     }
   }
   return { canonical, live, lastRequest, consecutiveFailures, systemPrompt, totals, display: display.finish(), compactions, persistedOutputs };
+}
+
+function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest'] {
+  const mark = data.mark as Partial<RequestMark> | undefined;
+  const { promptTokens, atMs } = data;
+  if (typeof promptTokens !== 'number' || typeof atMs !== 'number' || typeof mark !== 'object' || mark === null) return undefined;
+  if (typeof mark.canonicalCount !== 'number' || typeof mark.liveCount !== 'number' || typeof mark.liveChars !== 'number') return undefined;
+  return { mark: { canonicalCount: mark.canonicalCount, liveCount: mark.liveCount, liveChars: mark.liveChars }, promptTokens, atMs };
 }
