@@ -78,7 +78,11 @@ export const CONTEXT_DEFAULTS = {
   charsPerToken: 4,
 } as const;
 
-export type ContextDefaults = typeof CONTEXT_DEFAULTS;
+/**
+ * The numbers as numbers: `typeof CONTEXT_DEFAULTS` alone has literal types (`as const`), which
+ * made `Partial<ContextDefaults>` accept only the default values themselves as overrides.
+ */
+export type ContextDefaults = { readonly [K in keyof typeof CONTEXT_DEFAULTS]: number };
 
 /**
  * Validates user overrides of the engine's numbers (the `evergreen.compression` setting, the

@@ -21,7 +21,7 @@ import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import type { Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
-import { COMPACTION_FAILED_EVENT, compactionEvent } from './fold';
+import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import { contextBudget, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';

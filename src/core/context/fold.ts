@@ -129,8 +129,12 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
       }
       case 'compaction': {
         live = { boundary: entry.compaction, edits };
-        consecutiveFailures = 0;
-        if (entry.compaction.trigger !== 'drop') compactions++;
+        // A deterministic drop is no successful summary: like the engine, it leaves the
+        // circuit breaker's failure count alone (a resumed session must not re-arm auto-compaction).
+        if (entry.compaction.trigger !== 'drop') {
+          consecutiveFailures = 0;
+          compactions++;
+        }
         display.push({ ...compactionEvent(entry.compaction), turnId: display.currentTurnId });
         break;
       }

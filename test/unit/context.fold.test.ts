@@ -1,0 +1,283 @@
+/**
+ * The transcript on disk and its fold (DESIGN.md §2a, §3): foldTranscript over compactions, tier
+ * edits, drops and failures; readTranscript reporting bad lines with their numbers; a torn tail;
+ * appends that fail (disk full, read-only) without throwing; and the one-writer session lock.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { COMPACTION_FAILED_EVENT, foldTranscript, SYSTEM_PROMPT_EVENT } from '../../src/core/context/fold';
+import { buildLiveView, CLEARED_TEXT } from '../../src/core/context/liveView';
+import type { MessageParam } from '../../src/core/model/client';
+import { FileSessionStore, readTranscript, SessionLockedError } from '../../src/core/storage/sessionStore';
+import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
+
+const ts = (second: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
+const msg = (message: MessageParam, second = 0): TranscriptEntry => ({ type: 'message', ts: ts(second), message });
+const user = (text: string) => msg({ role: 'user', content: [{ type: 'text', text }] });
+const call = (id: string, name = 'run_shell') => msg({ role: 'assistant', content: [{ type: 'text', text: `calling ${id}` }, { type: 'tool_use', id, name, input: { command: id } }] });
+const result = (id: string, text = `result of ${id} `.repeat(20)) => msg({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] });
+const failed = (counts: boolean): TranscriptEntry => ({ type: 'event', ts: ts(1), name: COMPACTION_FAILED_EVENT, data: { trigger: 'auto', reason: 'empty reply', counts } });
+function boundary(trigger: CompactionRecord['trigger'], keptFrom: number, summary?: string): TranscriptEntry {
+  return {
+    type: 'compaction',
+    ts: ts(2),
+    compaction: {
+      id: `c-${trigger}-${keptFrom}`,
+      trigger,
+      ...(summary !== undefined ? { summary } : {}),
+      keptFrom,
+      restoredFiles: [],
+      stats: { tokensBefore: 900, tokensAfter: 100, messagesSummarized: keptFrom, messagesKept: 3, summaryRequests: summary ? 1 : 0 },
+    },
+  };
+}
+
+describe('foldTranscript', () => {
+  it('rebuilds canonical history, boundary, edits, failures, token anchor, totals and display from the entries', () => {
+    const entries: TranscriptEntry[] = [
+      { type: 'event', ts: ts(0), name: SYSTEM_PROMPT_EVENT, data: { text: 'SYSTEM' } },
+      user('start'), // 0
+      call('a'), // 1
+      result('a'), // 2
+      { type: 'usage', ts: ts(10), model: 'm', usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 50 }, costUsd: 0.5, request: { canonicalCount: 3, liveCount: 3, liveChars: 1_800 } },
+      call('b'), // 3
+      result('b'), // 4
+      { type: 'tier_edit', ts: ts(11), tier: 'microcompact', edits: [{ toolUseId: 'a', action: 'clear' }], tokensBefore: 500, tokensAfter: 400 },
+      failed(true),
+      failed(true),
+      failed(false), // a manual failure does not count
+      { type: 'persisted_output', ts: ts(12), toolUseId: 'b', toolName: 'run_shell', file: '/s/tool-results/b.txt', bytes: 40_000, lines: 800 },
+    ];
+    let fold = foldTranscript(entries);
+    assert.equal(fold.systemPrompt, 'SYSTEM');
+    assert.equal(fold.canonical.length, 5);
+    assert.equal(fold.consecutiveFailures, 2);
+    assert.deepEqual(fold.live.edits.get('a'), { toolUseId: 'a', action: 'clear' });
+    assert.equal(fold.live.boundary, undefined);
+    assert.deepEqual(fold.lastRequest, { mark: { canonicalCount: 3, liveCount: 3, liveChars: 1_800 }, promptTokens: 450, atMs: Date.parse(ts(10)) });
+    assert.deepEqual(fold.totals, { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 50, costUsd: 0.5, requests: 1 });
+    assert.deepEqual(fold.persistedOutputs, [{ toolUseId: 'b', file: '/s/tool-results/b.txt' }]);
+    const view = buildLiveView(fold.canonical, fold.live);
+    assert.equal(view.length, 5);
+    assert.deepEqual(view[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: CLEARED_TEXT }] });
+
+    // A drop keeps the failure count (it is no successful summary); a summary resets it.
+    entries.push(boundary('drop', 3));
+    fold = foldTranscript(entries);
+    assert.equal(fold.consecutiveFailures, 2, 'a drop does not reset the breaker');
+    assert.equal(fold.compactions, 0, 'a drop is not counted as a compaction');
+    assert.equal(fold.live.boundary?.trigger, 'drop');
+    assert.deepEqual(buildLiveView(fold.canonical, fold.live)[0], { role: 'user', content: [{ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' }] });
+
+    entries.push(call('c'), result('c'), boundary('auto', 5, 'the summary'));
+    fold = foldTranscript(entries);
+    assert.equal(fold.consecutiveFailures, 0);
+    assert.equal(fold.compactions, 1);
+    const live = buildLiveView(fold.canonical, fold.live, '/s/transcript.jsonl');
+    assert.equal(live.length, 3);
+    assert.equal(live[0]!.role, 'user');
+    const head = live[0]!.content;
+    assert.ok(Array.isArray(head) && head[0]!.type === 'text');
+    assert.ok(head[0]!.type === 'text' && head[0]!.text.includes('the summary') && head[0]!.text.includes('/s/transcript.jsonl'));
+    // The edits of older tool results survive a boundary (they still apply if the results are kept).
+    assert.ok(fold.live.edits.has('a'));
+
+    // The chat as it was shown: turns, tool cards, the tier note and both dividers.
+    const types = fold.display.map((event) => event.type);
+    assert.equal(types[0], 'turn_started');
+    assert.equal(types.filter((type) => type === 'compaction').length, 2);
+    assert.equal(types.filter((type) => type === 'tier').length, 1);
+    assert.equal(types.filter((type) => type === 'tool_call_finished').length, 3);
+    assert.equal(types.at(-1), 'turn_finished');
+  });
+
+  it('re-anchors the token estimate on a "prompt is too long" count written as an event', () => {
+    const anchor = { mark: { canonicalCount: 9, liveCount: 5, liveChars: 90_000 }, promptTokens: 41_000, atMs: 123 };
+    const fold = foldTranscript([user('x'), { type: 'event', ts: ts(3), name: 'token_anchor', data: anchor }]);
+    assert.deepEqual(fold.lastRequest, anchor);
+    const ignored = foldTranscript([user('x'), { type: 'event', ts: ts(3), name: 'token_anchor', data: { promptTokens: 'many' } }]);
+    assert.equal(ignored.lastRequest, undefined, 'a malformed anchor is ignored');
+  });
+
+  it('is pure: folding twice gives equal results and never mutates the entries', () => {
+    const entries: TranscriptEntry[] = [user('a'), call('x'), result('x'), { type: 'tier_edit', ts: ts(1), tier: 'snip', edits: [{ toolUseId: 'x', action: 'snip', reason: 'old' }], tokensBefore: 2, tokensAfter: 1 }];
+    const copy = structuredClone(entries);
+    const first = foldTranscript(entries);
+    const second = foldTranscript(entries);
+    assert.deepEqual(first, second);
+    assert.deepEqual(entries, copy);
+  });
+});
+
+describe('transcript files', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-fold-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('reports bad lines with their numbers and reasons and keeps every good entry', async () => {
+    const file = path.join(root, 'transcript.jsonl');
+    const lines = [
+      JSON.stringify(user('one')),
+      JSON.stringify(call('a')),
+      '{"type":"message","ts":"t","mess', // 3: cut off
+      '',
+      JSON.stringify({ type: 'mystery', ts: 't' }), // 5: unknown type
+      JSON.stringify({ type: 'tier_edit', ts: 't', tier: 'snip', edits: [{ toolUseId: 'a', action: 'explode' }] }), // 6
+      JSON.stringify(result('a')), // 7
+      '[1,2,3]', // 8
+      JSON.stringify({ type: 'message', ts: 't', message: { role: 'system', content: 'x' } }), // 9
+    ];
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const loaded = await readTranscript(file);
+    assert.equal(loaded.entries.length, 3);
+    assert.equal(loaded.tornTail, false);
+    assert.deepEqual(loaded.problems.map((problem) => problem.line), [3, 5, 6, 8, 9]);
+    assert.match(loaded.problems[0]!.reason, /not valid JSON/);
+    assert.match(loaded.problems[1]!.reason, /unknown entry type "mystery"/);
+    assert.match(loaded.problems[2]!.reason, /malformed tier edit/);
+    assert.match(loaded.problems[3]!.reason, /not a JSON object/);
+    assert.match(loaded.problems[4]!.reason, /message/);
+    assert.equal(loaded.skippedLines, 5);
+    assert.equal(foldTranscript(loaded.entries).canonical.length, 3);
+  });
+
+  it('after a torn tail, the next append starts on a new line and the old torn line stays the only problem', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    handle.append(user('first'));
+    fs.appendFileSync(handle.transcriptPath, '{"type":"message","ts":"t","message":{"role":"assi'); // crash mid-write
+    handle.close();
+    const { handle: reopened, transcript } = await store.open(handle.id);
+    assert.equal(transcript.tornTail, true);
+    assert.equal(transcript.entries.length, 1);
+    assert.deepEqual(transcript.problems.map((problem) => problem.line), [2]);
+    reopened.append(user('second'));
+    reopened.append(user('third'));
+    const again = await readTranscript(reopened.transcriptPath);
+    assert.equal(again.tornTail, false);
+    assert.deepEqual(again.problems.map((problem) => problem.line), [2]);
+    assert.deepEqual(
+      foldTranscript(again.entries).canonical.map((m) => (typeof m.content === 'string' ? m.content : m.content[0]!.type === 'text' ? m.content[0]!.text : '')),
+      ['first', 'second', 'third'],
+    );
+    reopened.close();
+  });
+
+  it('a full disk never throws: the failure is reported once with a clear ENOSPC message', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    handle.append(user('saved'));
+    // /dev/full answers every write with ENOSPC.
+    fs.renameSync(handle.transcriptPath, path.join(root, 'saved.jsonl'));
+    fs.symlinkSync('/dev/full', handle.transcriptPath);
+    const reports: string[] = [];
+    handle.onWriteError((message) => reports.push(message));
+    assert.doesNotThrow(() => {
+      handle.append(user('lost 1'));
+      handle.append(call('x'));
+      handle.append(result('x'));
+    });
+    assert.equal(reports.length, 1, 'told once');
+    assert.match(reports[0]!, /disk is full/);
+    assert.match(reports[0]!, /not being saved/);
+    assert.equal(handle.transcriptWriteError, reports[0]);
+    assert.equal(handle.meta.messageCount, 4, 'the conversation goes on in memory');
+    // A listener that subscribes later still hears about it.
+    const late: string[] = [];
+    handle.onWriteError((message) => late.push(message));
+    assert.equal(late.length, 1);
+    // Space is back: the next line starts on a fresh line.
+    fs.rmSync(handle.transcriptPath);
+    fs.renameSync(path.join(root, 'saved.jsonl'), handle.transcriptPath);
+    fs.appendFileSync(handle.transcriptPath, '{"torn":');
+    handle.append(user('after'));
+    const loaded = await readTranscript(handle.transcriptPath);
+    assert.equal(loaded.entries.length, 2);
+    assert.deepEqual(loaded.problems.map((problem) => problem.line), [2]);
+    handle.close();
+  });
+
+  it('a read-only session folder never throws: reported once as not writable', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    const reports: string[] = [];
+    handle.onWriteError((message) => reports.push(message));
+    // A read-only mount cannot be made here (tests run as root): the module the store calls answers EROFS.
+    const original = nodeFs.appendFileSync;
+    const erofs = Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
+    nodeFs.appendFileSync = () => {
+      throw erofs;
+    };
+    try {
+      assert.doesNotThrow(() => {
+        handle.append(user('a'));
+        handle.append(user('b'));
+      });
+    } finally {
+      nodeFs.appendFileSync = original;
+    }
+    assert.equal(reports.length, 1);
+    assert.match(reports[0]!, /not writable \(EROFS\)/);
+    assert.ok(reports[0]!.includes(handle.transcriptPath));
+    handle.close();
+  });
+});
+
+describe('session lock', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-lock-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  async function sessionWithLock(pid: number): Promise<{ store: FileSessionStore; id: string; lock: string }> {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    handle.close();
+    const lock = path.join(store.sessionDir(handle.id), 'owner.lock');
+    assert.equal(fs.existsSync(lock), false, 'close releases the lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid, host: os.hostname(), since: new Date().toISOString() }));
+    return { store, id: handle.id, lock };
+  }
+
+  it('refuses a second live owner', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      assert.ok(child.pid);
+      const { store, id, lock } = await sessionWithLock(child.pid);
+      await assert.rejects(store.open(id), (error: unknown) => {
+        assert.ok(error instanceof SessionLockedError);
+        assert.equal(error.ownerPid, child.pid);
+        assert.match(error.message, /open in another Evergreen window or process/);
+        return true;
+      });
+      assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, child.pid, 'the live owner keeps its lock');
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('takes over a stale lock left by a dead process', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    assert.ok(dead);
+    const { store, id, lock } = await sessionWithLock(dead);
+    const { handle } = await store.open(id);
+    assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, process.pid);
+    handle.close();
+    assert.equal(fs.existsSync(lock), false);
+  });
+
+  it('takes over a lock file that is not valid JSON', async () => {
+    const { store, id, lock } = await sessionWithLock(1);
+    fs.writeFileSync(lock, 'garbage');
+    const { handle } = await store.open(id);
+    assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, process.pid);
+    handle.close();
+  });
+});
