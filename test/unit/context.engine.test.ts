@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ContextWindowTooSmallError } from '../../src/core/context/engine';
+import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/engine';
 import { foldTranscript } from '../../src/core/context/fold';
 import { buildLiveView, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
@@ -17,11 +17,11 @@ import { NodeWorkspace } from '../../src/core/tools/workspace';
 import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, TOOLS, type RigOptions } from './context.harness';
 
 const signal = () => new AbortController().signal;
-/** No proactive (cost-model) summaries: these tests steer when compaction happens. */
-const NO_PROACTIVE = { proactiveMinUtilization: 1 } as const;
+/** No cost-driven clearing below the thresholds these tests steer (tier 3 then clears only on a cold cache). */
+const NO_EARLY_CLEAR = { clearUtilization: 1 } as const;
 
 function rig(options: Partial<RigOptions> & { window?: number } = {}): Rig {
-  return new Rig({ window: 40_000, ...options, settings: { ...NO_PROACTIVE, ...options.settings } });
+  return new Rig({ window: 40_000, ...options, settings: { ...NO_EARLY_CLEAR, ...options.settings } });
 }
 
 /** Rounds of `chars`-sized run_shell results until the live view passes `tokens` (chars / 4). */
@@ -250,7 +250,8 @@ describe('context engine: the summary request', () => {
   });
 
   it('fits the summary request by dropping the oldest rounds when the live view is larger than the window', async () => {
-    const r = rig({ window: 40_000 });
+    // No tool result may be cleared or left out here (all count as recent): only dropping rounds can make it fit.
+    const r = rig({ window: 40_000, settings: { keepRecentResults: 10_000 } });
     r.user('Start.');
     // 60k tokens of history and no usage anchor yet: bigger than the whole window.
     fillTo(r, 60_000);
@@ -262,6 +263,27 @@ describe('context engine: the summary request', () => {
     assert.ok(r.engine.estimateTokens(request.messages) + request.maxTokens <= 40_000, 'it fits the window');
     assert.deepEqual(request.messages.at(-2), r.history.at(-2), 'the newest rounds are kept');
     assert.ok(r.logs.some((line) => line.includes('dropped')));
+  });
+
+  it('shrinks by leaving out old tool results first, and never drops what the user wrote', () => {
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'Start. FACT-A: the codename is HERON.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: bulk(20_000, 'a') }, { type: 'text', text: 'FACT-B: ship on Friday.' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'read_file', input: { path: 'b.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: bulk(20_000, 'b') }] },
+    ];
+    const shrunk = shrinkToolResults(messages, 1, 500);
+    assertApiValid(shrunk, 'shrunk');
+    assert.match(JSON.stringify(shrunk[2]), new RegExp(OMITTED_RESULT_TEXT.slice(1, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.ok(JSON.stringify(shrunk[2]).includes('FACT-B'), 'user text next to a result stays');
+    assert.ok(textOf(shrunk[4]!).length < 700, 'the newest result is trimmed');
+    const chars = (list: readonly MessageParam[]) => JSON.stringify(list).length;
+    const dropped = dropOldestRounds(messages, chars, 2_000);
+    assertApiValid(dropped, 'dropped');
+    assert.ok(dropped.length < messages.length);
+    const carried = JSON.stringify(dropped[0]);
+    assert.ok(carried.includes('FACT-A') && carried.includes('FACT-B'), carried.slice(0, 400));
   });
 
   it('retries with fewer rounds when the API still says too long, at most 3 tries, then fails cleanly', async () => {
@@ -436,7 +458,7 @@ describe('context engine: restored files', () => {
 describe('context engine: cache batching of tier edits', () => {
   /** Old search results at the start, a long cached middle, the newest results last. */
   function batchingRig(): Rig {
-    const r = new Rig({ window: 200_000, settings: NO_PROACTIVE });
+    const r = new Rig({ window: 200_000, settings: NO_EARLY_CLEAR });
     r.user('Explore.');
     for (let i = 0; i < 6; i++) r.round([{ name: 'grep_search', input: { pattern: `p${i}` }, result: bulk(600, `g${i}`) }]);
     for (let i = 0; i < 40; i++) r.round([{ name: 'read_file', input: { path: `src/f${i}.ts` }, result: bulk(2_500, `f${i}`) }]);
@@ -467,26 +489,56 @@ describe('context engine: cache batching of tier edits', () => {
     assert.ok(tierEvents.length > 0 && tierEvents.every((event) => event.tokensAfter < event.tokensBefore));
   });
 
-  it('applies an edit at once when the tokens it frees repay the rewrite', async () => {
-    const r = new Rig({ window: 200_000, settings: NO_PROACTIVE });
+  it('applies a trim once the reads it would have saved add up to the cache rewrite (ski rental), not before', async () => {
+    const r = new Rig({ window: 200_000, settings: NO_EARLY_CLEAR });
     r.user('Build.');
     r.round([{ name: 'read_file', input: { path: 'small.ts' }, result: 'tiny' }]);
     r.round([{ name: 'run_shell', input: { command: 'make' }, result: bulk(100_000, 'log') }]);
     for (let i = 0; i < 3; i++) r.round([{ name: 'read_file', input: { path: `n${i}.ts` }, result: 'newest' }]);
-    const first = await r.prepare();
-    r.respond(first, Math.round(0.55 * r.engine.budget.effective));
-    r.advance(1_000);
-    r.round([{ name: 'read_file', input: { path: 'n9.ts' }, result: 'x' }]);
-    const prepared = await r.prepare();
+    let prepared = await r.prepare();
+    const waste: number[] = [];
+    for (let request = 0; request < 12 && r.entries.every((entry) => entry.type !== 'tier_edit'); request++) {
+      r.respond(prepared, Math.round(0.55 * r.engine.budget.effective));
+      waste.push(prepared.mark.pendingWaste ?? 0);
+      r.advance(1_000);
+      r.round([{ name: 'read_file', input: { path: `n${request + 9}.ts` }, result: 'x' }]);
+      prepared = await r.prepare();
+    }
     const edits = r.entries.filter((entry) => entry.type === 'tier_edit');
-    assert.equal(edits.length, 1);
+    assert.equal(edits.length, 1, r.logs.join('\n'));
+    // Deferred at first (a rewrite of the 100k-character result costs more than it saves at once),
+    // with the account of reads paid on the 70k characters it frees growing every request.
+    assert.ok(waste.length >= 2, `applied after ${waste.length} request(s)`);
+    for (let i = 1; i < waste.length; i++) assert.ok(waste[i]! > waste[i - 1]!, JSON.stringify(waste));
     const [entry] = edits;
     assert.ok(entry && entry.type === 'tier_edit');
     assert.equal(entry.tier, 'budget');
     assert.deepEqual(entry.edits.map((edit) => edit.action), ['trim']);
+    assert.equal(prepared.mark.pendingWaste, 0, 'the account closes when the batch is applied');
     const trimmed = prepared.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).find((b) => b.type === 'tool_result' && typeof b.content === 'string' && b.content.includes('log log'));
     assert.ok(trimmed && trimmed.type === 'tool_result' && typeof trimmed.content === 'string');
     assert.ok(trimmed.content.length <= 30_000);
+    // The account is part of the transcript: a fold gives the same batching state.
+    assert.equal(foldTranscript(r.entries).pendingWaste, r.engine.snapshot.pendingWaste);
+  });
+
+  it('clears an old result at once when clearing frees more than the rewrite costs (above 30% utilization)', async () => {
+    const r = new Rig({ window: 200_000 });
+    r.user('Build.');
+    r.round([{ name: 'run_shell', input: { command: 'make' }, result: bulk(100_000, 'log') }]);
+    for (let i = 0; i < 3; i++) r.round([{ name: 'read_file', input: { path: `n${i}.ts` }, result: 'newest' }]);
+    const first = await r.prepare();
+    r.respond(first, Math.round(0.4 * r.engine.budget.effective));
+    r.advance(1_000);
+    r.round([{ name: 'read_file', input: { path: 'n9.ts' }, result: 'x' }]);
+    const prepared = await r.prepare();
+    const edits = r.entries.filter((entry) => entry.type === 'tier_edit');
+    assert.equal(edits.length, 1, r.logs.join('\n'));
+    const [entry] = edits;
+    assert.ok(entry && entry.type === 'tier_edit');
+    assert.equal(entry.tier, 'microcompact');
+    assert.ok(JSON.stringify(prepared.messages).includes('Old tool result cleared'));
+    assert.ok(!JSON.stringify(prepared.messages).includes('log log log'));
   });
 });
 
@@ -515,7 +567,7 @@ describe('context engine: window, cache hints and events', () => {
     r.round([{ name: 'read_file', input: { path: 'c.ts' }, result: 'c' }]);
     const p3 = await r.prepare();
     assert.deepEqual(p3.cache, { system: true, messageIndexes: [2, 6] });
-    assert.deepEqual(p3.mark, { canonicalCount: 7, liveCount: 7, liveChars: p3.mark.liveChars });
+    assert.deepEqual(p3.mark, { canonicalCount: 7, liveCount: 7, liveChars: p3.mark.liveChars, pendingWaste: 0 });
   });
 
   it('maps the previous breakpoint into the live view after a compaction and drops it when it was summarized', async () => {

@@ -33,12 +33,22 @@ interface Step {
   manualCompact: boolean;
 }
 type SummaryKind = 'ok' | 'empty' | 'no-summary' | 'error';
+/**
+ * A fixed seed keeps CI deterministic (the coverage check below must not depend on luck); set
+ * FC_SEED to explore other random sessions, e.g. `FC_SEED=$RANDOM npx mocha test/unit/context.properties.test.ts`.
+ */
+const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_122);
+
 interface Scenario {
   window: number;
   /** The "real" tokenizer of this run: characters per token (the engine starts by assuming 4). */
   charsPerToken: number;
   summaryKinds: SummaryKind[];
   steps: Step[];
+  /** Tier 3's early clearing threshold (1 = only on a cold cache, so tiers 1-2 get their turn). */
+  clearUtilization: number;
+  /** Results tiers 1-3 never touch (a huge number leaves summaries as the only way down). */
+  keepRecentResults: number;
 }
 
 const PATHS = ['src/a.ts', './src/a.ts', 'src/b.ts', 'README.md', 'lib/util/c.ts', 'test/x.test.ts'];
@@ -68,6 +78,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   charsPerToken: fc.double({ min: 3, max: 5, noNaN: true }),
   summaryKinds: fc.array(fc.constantFrom<SummaryKind>('ok', 'ok', 'ok', 'ok', 'empty', 'no-summary', 'error'), { minLength: 1, maxLength: 8 }),
   steps: fc.array(stepArb, { minLength: 10, maxLength: 60, size: 'max' }),
+  clearUtilization: fc.constantFrom(0.3, 0.5, 1, 1),
+  keepRecentResults: fc.constantFrom(3, 3, 3, 1_000),
 });
 
 /** An independent "tokenizer": block text plus a little structure per block, at the run's ratio. */
@@ -135,12 +147,13 @@ function checkFold(rig: Rig, transcriptPath: string, where: string): void {
   assert.deepEqual(fold.live.edits, snapshot.live.edits, `${where}: folded edits`);
   assert.deepEqual(fold.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
   assert.equal(fold.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
+  assert.equal(fold.pendingWaste, snapshot.pendingWaste, `${where}: folded batching account`);
 }
 
 async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
   const transcriptPath = path.join(dir, 'transcript.jsonl');
   const toolResultsDir = path.join(dir, 'tool-results');
-  const rig = new Rig({ window: scenario.window, transcriptPath, toolResultsDir, fallbackReply: summaryReply(scenario) });
+  const rig = new Rig({ window: scenario.window, transcriptPath, toolResultsDir, fallbackReply: summaryReply(scenario), settings: { clearUtilization: scenario.clearUtilization, keepRecentResults: scenario.keepRecentResults } });
   const signal = new AbortController().signal;
   let summariesChecked = 0;
 
@@ -167,7 +180,7 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
         if (value instanceof Error) throw value;
         return { content: value ? [{ type: 'text', text: value, citations: null }] : [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
       } },
-      initial: { live: fold.live, lastRequest: fold.lastRequest, consecutiveFailures: fold.consecutiveFailures },
+      initial: { live: fold.live, lastRequest: fold.lastRequest, consecutiveFailures: fold.consecutiveFailures, pendingWaste: fold.pendingWaste },
     });
     return resumed.prepareRequest(signal);
   };
@@ -268,7 +281,7 @@ describe('context engine properties (random sessions)', function () {
           seen.set(key, (seen.get(key) ?? 0) + 1);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 40, endOnFailure: true, seed: PROPERTY_SEED },
     );
     // The runs must actually reach the interesting paths, or the property proves little.
     for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'event:compaction_failed']) {
@@ -286,6 +299,9 @@ describe('context engine properties (random sessions)', function () {
           window,
           charsPerToken: 4,
           summaryKinds: ['ok'],
+          // Summaries specifically: with tiers 1-3 off (every result counts as recent) only a summary can keep this turn going.
+          clearUtilization: 1,
+          keepRecentResults: 1_000,
           steps: calls.map((call) => ({ reply: { kind: 'tools', calls: [{ ...call, size: 'share' in call.size ? call.size : { share: 0.05 } }] }, idleMs: 1000, manualCompact: false })),
         };
         const rig = await runScenario(scenario, dir);
@@ -293,9 +309,9 @@ describe('context engine properties (random sessions)', function () {
         assert.equal(prompts.length, 1, 'one prompt drove the whole turn');
         const compactions = rig.eventsOf('compaction');
         assert.ok(compactions.length >= 1, 'compacted inside the turn');
-        assert.ok(compactions.every((c) => c.trigger === 'auto' || c.trigger === 'proactive'), JSON.stringify(compactions.map((c) => c.trigger)));
+        assert.ok(compactions.every((c) => c.trigger === 'auto'), JSON.stringify(compactions.map((c) => c.trigger)));
       }),
-      { numRuns: 5 },
+      { numRuns: 5, endOnFailure: true, seed: PROPERTY_SEED },
     );
   });
 });

@@ -147,6 +147,8 @@ const SETTINGS = {
   snipUtilization: CONTEXT_DEFAULTS.snipUtilization,
   snipKeepPerSearchKind: CONTEXT_DEFAULTS.snipKeepPerSearchKind,
   keepRecentResults: CONTEXT_DEFAULTS.keepRecentResults,
+  // Tiers 1-2 in isolation: early clearing (tier 3 above 30%) would supersede their edits.
+  clearUtilization: 1,
 };
 
 interface Call {
@@ -271,7 +273,7 @@ describe('tier 3: microcompact on a cold cache', () => {
 
 describe('tier edits in the engine', () => {
   it('clears old results after more than 5 minutes idle, records the edits and keeps the 3 newest', async () => {
-    const rig = new Rig({ window: 200_000, settings: { proactiveMinUtilization: 1 } });
+    const rig = new Rig({ window: 200_000, settings: { clearUtilization: 1 } });
     rig.user('go');
     for (let i = 0; i < 6; i++) rig.round([{ name: 'run_shell', input: { command: `c${i}` }, result: `output ${i} `.padEnd(2_000, '-') }]);
     const first = await rig.prepare();

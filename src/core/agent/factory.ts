@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import { CONTEXT_DEFAULTS, type ContextDefaults } from '../context/defaults';
+import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
 import { silentLogger, type Logger } from '../logger';
 import { ModelClient } from '../model/client';
@@ -81,7 +81,7 @@ export async function startAgentSession(options: {
     trusted: config.trusted,
     ripgrepPath: config.ripgrepPath,
     compact: true,
-    readFile: { maxOutputChars: CONTEXT_DEFAULTS.persistThresholdBytes },
+    readFile: { maxOutputChars: persistThresholdFor(window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
   });
@@ -125,7 +125,7 @@ export async function startAgentSession(options: {
       window,
       autoCompactPercent: config.autoCompactPercent,
       ...(config.contextSettings ? { settings: config.contextSettings } : {}),
-      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures } : undefined,
+      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste } : undefined,
       ...(config.now ? { now: config.now } : {}),
       ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
     },

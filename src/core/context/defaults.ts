@@ -55,24 +55,26 @@ export const CONTEXT_DEFAULTS = {
   summaryMaxTokens: 12_000,
 
   /**
+   * Tier 3 also clears old tool results (all but the newest `keepRecentResults`) above this
+   * utilization, not only when the cache is cold — batched by the cache rule below, so the
+   * middle of the prompt changes rarely and each change pays for itself.
+   */
+  clearUtilization: 0.3,
+  /** Tier 0 on small windows: the persist threshold is at most this share of the window (in bytes at 4 per token). */
+  persistMaxWindowShare: 0.1,
+
+  /**
    * Cache economics (DESIGN.md §2, relative to the uncached input price): a cache write costs
-   * 1.25, a cache read 0.1, output 5. Tier 1-3 edits rewrite the cache from the first edited
-   * block; they are applied only when the cache is cold, or when the tokens they free, read at
-   * 0.1 on each of the next `paybackRequests` requests, repay that rewrite.
+   * 1.25, a cache read 0.1, output 5. A tier 1-3 edit rewrites the cache from the first edited
+   * block. Edits are applied when the cache is cold anyway, when the context is over the
+   * auto-compact threshold, or once the cache reads already paid on the tokens they would free
+   * (0.1 x freed tokens, summed over the requests they waited) exceed the extra cost of the
+   * rewrite (the ski-rental rule: for steadily growing savings it batches edits at the size that
+   * minimizes reads plus rewrites).
    */
   cacheWritePrice: 1.25,
   cacheReadPrice: 0.1,
   outputPrice: 5,
-  paybackRequests: 20,
-
-  /**
-   * Proactive summary (cost model): once the live context exceeds `proactiveMinUtilization`, a
-   * summary is taken early when what the next `paybackRequests` requests would pay re-reading
-   * the part a summary removes exceeds the summary's own cost (one cached read of the context,
-   * its output, and a rewrite of the small context after it).
-   */
-  proactiveMinUtilization: 0.45,
-  expectedSummaryTokens: 3_000,
 
   /** Estimate before any usage anchor exists: characters per token. */
   charsPerToken: 4,
@@ -105,4 +107,9 @@ export function parseContextOverrides(value: unknown): { settings: Partial<Conte
     settings[key] = raw;
   }
   return { settings: settings as Partial<ContextDefaults>, problems };
+}
+
+/** Tier 0's threshold for a window: 30 KB, or less on small windows (a 40k window: 16,000 bytes). */
+export function persistThresholdFor(window: number, settings: Pick<ContextDefaults, 'persistThresholdBytes' | 'persistMaxWindowShare' | 'charsPerToken'> = CONTEXT_DEFAULTS): number {
+  return Math.max(1024, Math.min(settings.persistThresholdBytes, Math.floor(window * settings.persistMaxWindowShare * settings.charsPerToken)));
 }

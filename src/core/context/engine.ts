@@ -7,14 +7,15 @@
  * Cache economics (the rule behind tiers 1-3, numbers in `defaults.ts`): an edit to an old tool
  * result rewrites the prompt cache from that block on. With cache write 1.25 and read 0.1 (of the
  * input price), applying edits that free S tokens at a point with T cached tokens after it costs
- * about 1.15·T − 1.25·S once and saves 0.1·S on every later request. Edits are batched and applied
- * only when the cache is cold anyway (idle past the TTL), when the context is over the auto-compact
- * threshold, or when 0.1·S·paybackRequests repays that rewrite — so the middle of the prompt does
- * not change on every call (the seeds' flaw) and the cache keeps hitting.
+ * about 1.15·T − 1.25·S once, and every request they wait costs 0.1·S in reads of what they would
+ * free. Edits are applied when the cache is cold anyway (idle past the TTL), when the context is
+ * over the auto-compact threshold, or once those waiting reads add up to the rewrite's cost (the
+ * ski-rental rule) — so the middle of the prompt changes rarely (the seeds' flaw was changing it
+ * on every call) and each change has paid for itself.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import type { MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
+import type { ContentBlockParam, MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';
@@ -22,16 +23,19 @@ import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, To
 import type { Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
-import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
+import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { contextBudget, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
 import { applyTier0, type Tier0Settings } from './tier0';
+import { headTail } from './text';
 import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 
 /** The part of the model client the engine needs: one streamed request (summaries). */
 export interface SummaryModel {
   stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
+  /** The API's own count (free): after a compaction the estimate is re-anchored on it. */
+  countTokens?(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number>;
 }
 
 /** Where the engine writes its decisions (the session's transcript). */
@@ -70,6 +74,8 @@ export interface EngineSnapshot {
   live: LiveState;
   lastRequest: { mark: RequestMark; promptTokens: number; atMs: number } | undefined;
   consecutiveFailures: number;
+  /** Cache reads already paid on what pending tier edits would free (see the header comment). */
+  pendingWaste?: number;
 }
 
 export interface ContextEngineOptions {
@@ -115,6 +121,8 @@ export class ContextEngine {
   private consecutiveFailures: number;
   private pendingToolCompact: { focus: string | undefined } | undefined;
   private requestsSinceCompaction = Number.POSITIVE_INFINITY;
+  private pendingWaste: number;
+  private readonly tier0: Tier0Settings;
   private readonly baseChars: number;
   private readonly charCache = new WeakMap<MessageParam, number>();
   private lastCacheRead = 0;
@@ -126,11 +134,18 @@ export class ContextEngine {
     this.live = options.initial?.live ?? { boundary: undefined, edits: new Map() };
     this.lastRequest = options.initial?.lastRequest;
     this.consecutiveFailures = options.initial?.consecutiveFailures ?? 0;
+    this.pendingWaste = options.initial?.pendingWaste ?? 0;
+    this.tier0 = { ...this.settings, persistThresholdBytes: persistThresholdFor(options.window, this.settings) };
     this.baseChars = options.system.length + JSON.stringify(options.tools).length;
   }
 
   get snapshot(): EngineSnapshot {
-    return { live: { boundary: this.live.boundary, edits: new Map(this.live.edits) }, lastRequest: this.lastRequest, consecutiveFailures: this.consecutiveFailures };
+    return {
+      live: { boundary: this.live.boundary, edits: new Map(this.live.edits) },
+      lastRequest: this.lastRequest,
+      consecutiveFailures: this.consecutiveFailures,
+      pendingWaste: this.pendingWaste,
+    };
   }
 
   get breakerOpen(): boolean {
@@ -203,10 +218,9 @@ export class ContextEngine {
 
   // ---- tier 0 ---------------------------------------------------------------------------------
 
-  /** Tier 0, before a result enters the history: persist > 30 KB, truncate what is still too long. */
+  /** Tier 0, before a result enters the history: persist > 30 KB (less on small windows), truncate what is still too long. */
   async onToolResult(input: { toolUseId: string; toolName: string; content: string }): Promise<string> {
-    const settings: Tier0Settings = this.settings;
-    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, settings, this.options.logger);
+    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0, this.options.logger);
     const ratio = this.tokensPerChar;
     const tokens = (chars: number) => Math.round(chars * ratio);
     if (outcome.persisted) {
@@ -241,7 +255,7 @@ export class ContextEngine {
       this.pendingToolCompact = undefined;
       await this.compact(focus, 'tool', signal);
     }
-    this.applyDueTiers();
+    if (this.applyDueTiers()) await this.reanchor(signal);
     let messages = this.liveView();
     let used = this.estimateTokens(messages);
     if (used > this.budget.threshold) {
@@ -252,10 +266,6 @@ export class ContextEngine {
         messages = this.liveView();
         used = this.estimateTokens(messages);
       }
-    } else if (this.proactiveCompactionPays(messages, used)) {
-      await this.compact(undefined, 'proactive', signal);
-      messages = this.liveView();
-      used = this.estimateTokens(messages);
     }
     return this.finishPrepare(messages, used);
   }
@@ -268,7 +278,7 @@ export class ContextEngine {
     const previous = this.lastRequest ? this.liveIndexOf(this.lastRequest.mark.canonicalCount - 1, messages.length, canonical.length) : undefined;
     if (previous !== undefined && previous >= 0 && previous < messages.length - 1) indexes.add(previous);
     if (messages.length > 0) indexes.add(messages.length - 1);
-    const mark: RequestMark = { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages) };
+    const mark: RequestMark = { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages), pendingWaste: this.pendingWasteAfterThis };
     this.requestsSinceCompaction++;
     this.emit({ type: 'context', gauge: this.gauge(messages) });
     return { messages, cache: { system: true, messageIndexes: [...indexes].sort((a, b) => a - b) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
@@ -285,6 +295,8 @@ export class ContextEngine {
   /** After a response: its usage becomes the token anchor. */
   onResponse(prepared: PreparedRequest, usage: UsageCounts): void {
     this.lastRequest = { mark: prepared.mark, promptTokens: promptTokensFromUsage(usage), atMs: this.now() };
+    // The reads of what deferred edits would free were paid with this request.
+    this.pendingWaste = prepared.mark.pendingWaste ?? 0;
     this.lastCacheRead = cacheReadShare(usage);
     this.emit({ type: 'context', gauge: { ...this.gauge(prepared.messages), usedTokens: promptTokensFromUsage(usage) + usage.outputTokens, estimated: false } });
   }
@@ -298,8 +310,12 @@ export class ContextEngine {
     return '';
   }
 
-  /** Tiers 1-3: plan, then apply the batch only when it pays (see the header comment). */
-  private applyDueTiers(): void {
+  /** What `pendingWaste` becomes once the request being prepared is paid for (set by applyDueTiers). */
+  private pendingWasteAfterThis = 0;
+
+  /** Tiers 1-3: plan, then apply the batch only when it pays (see the header comment). True when edits were applied. */
+  private applyDueTiers(): boolean {
+    this.pendingWasteAfterThis = 0;
     const canonical = this.options.history();
     const keptFrom = this.live.boundary ? Math.min(this.live.boundary.keptFrom, canonical.length) : 0;
     const messages = this.liveView();
@@ -308,7 +324,8 @@ export class ContextEngine {
     const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
     const refs = collectToolResults(canonical, keptFrom, this.live.edits);
     const plan = planTierEdits(refs, utilization, cacheCold, this.settings, (ref) => this.originalText(ref));
-    if (plan.length === 0) return;
+    // Nothing pending: the account closes with this request (written in its usage mark).
+    if (plan.length === 0) return false;
     const ratio = this.tokensPerChar;
     const savedTokens = plan.reduce((sum, item) => sum + item.savedChars, 0) * ratio;
     const firstIndex = plan[0]!.ref.messageIndex;
@@ -317,16 +334,21 @@ export class ContextEngine {
     const cachedUpTo = this.lastRequest ? Math.min(messages.length, this.liveIndexOf(this.lastRequest.mark.canonicalCount - 1, messages.length, canonical.length) ?? -1) + 1 : 0;
     for (let index = liveFirst; index < cachedUpTo; index++) suffixChars += this.charsOf(messages[index]!);
     const rewriteTokens = suffixChars * ratio;
-    const { cacheWritePrice: write, cacheReadPrice: read, paybackRequests } = this.settings;
+    const { cacheWritePrice: write, cacheReadPrice: read } = this.settings;
     const extraCost = (write - read) * rewriteTokens - write * savedTokens;
     const overThreshold = used > this.budget.threshold;
-    const pays = read * savedTokens * paybackRequests >= extraCost;
-    if (!cacheCold && !overThreshold && !pays) {
-      this.options.logger.debug(`tiers: ${plan.length} edit(s) freeing ~${Math.round(savedTokens)} tokens deferred (cache rewrite of ~${Math.round(rewriteTokens)} tokens does not pay yet)`);
-      return;
+    const paidFor = this.pendingWaste >= extraCost;
+    if (!cacheCold && !overThreshold && !paidFor) {
+      this.pendingWasteAfterThis = this.pendingWaste + read * savedTokens;
+      this.options.logger.debug(
+        `tiers: ${plan.length} edit(s) freeing ~${Math.round(savedTokens)} tokens deferred (rewrite costs ~${Math.round(extraCost)}, reads paid on them so far ~${Math.round(this.pendingWaste)})`,
+      );
+      return false;
     }
-    const why = cacheCold ? 'the prompt cache is cold' : overThreshold ? 'the context is over the auto-compact threshold' : 'the freed tokens repay the cache rewrite';
+    const why = cacheCold ? 'the prompt cache is cold' : overThreshold ? 'the context is over the auto-compact threshold' : 'the reads they saved have paid for the cache rewrite';
+    this.pendingWaste = 0;
     this.applyPlan(plan, used, why);
+    return true;
   }
 
   private applyPlan(plan: readonly PlannedEdit[], usedBefore: number, why: string): void {
@@ -350,26 +372,6 @@ export class ContextEngine {
       this.options.logger.info(`tier ${tier}: ${verb} ${items.length} old tool result(s), ~${before} -> ~${used} tokens (${why})`);
       this.emit({ type: 'tier', tier, items: items.length, tokensBefore: before, tokensAfter: used, detail: `${verb} ${items.length} old tool result(s) because ${why}` });
     }
-  }
-
-  /**
-   * The cost model's early summary: once past `proactiveMinUtilization`, summarize when re-reading
-   * the part a summary would remove on the next `paybackRequests` requests costs more than the
-   * summary (a cached read of the context, its output, and a rewrite of what remains).
-   */
-  private proactiveCompactionPays(messages: readonly MessageParam[], used: number): boolean {
-    if (this.breakerOpen || this.settings.proactiveMinUtilization >= 1) return false;
-    if (used / Math.max(1, this.budget.effective) < this.settings.proactiveMinUtilization) return false;
-    const canonical = this.options.history();
-    const cut = this.chooseKeptFrom(canonical);
-    if (cut === undefined) return false;
-    const keptTokens = this.estimateTokens(canonical.slice(cut)) - Math.round(this.baseChars * this.tokensPerChar);
-    const after = Math.round(this.baseChars * this.tokensPerChar) + keptTokens + this.settings.expectedSummaryTokens + this.restoreBudgetTokens();
-    const removed = used - after;
-    if (removed <= 0) return false;
-    const { cacheReadPrice: read, cacheWritePrice: write, outputPrice, paybackRequests, expectedSummaryTokens } = this.settings;
-    const summaryCost = read * used + outputPrice * expectedSummaryTokens * 2 + write * after;
-    return read * removed * paybackRequests > summaryCost && messages.length > 0;
   }
 
   private restoreBudgetTokens(): number {
@@ -452,11 +454,35 @@ export class ContextEngine {
     const preview: LiveState = { boundary: record, edits: this.live.edits };
     record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, preview, this.options.transcript?.transcriptPath));
     this.commitBoundary(record);
+    await this.reanchor(signal);
     this.consecutiveFailures = 0;
     this.requestsSinceCompaction = 0;
     const message = `Compacted (${trigger}): ~${tokensBefore.toLocaleString('en-US')} -> ~${record.stats.tokensAfter.toLocaleString('en-US')} tokens; ${record.stats.messagesSummarized} message(s) summarized, ${record.stats.messagesKept} kept verbatim, ${restoredFiles.length} file(s) restored.`;
     this.options.logger.info(message);
     return { ok: true, message, record };
+  }
+
+  /**
+   * After a compaction or applied tier edits the view changed where it was densest (tool output),
+   * so the last request's tokens-per-character no longer fits it: the API's free count re-anchors
+   * the estimate (recorded, so resume agrees).
+   */
+  private async reanchor(signal: AbortSignal): Promise<void> {
+    const count = this.options.model.countTokens;
+    if (!count) return;
+    const messages = this.liveView();
+    try {
+      const tokens = await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages }, signal);
+      const canonical = this.options.history();
+      this.lastRequest = {
+        mark: { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages), pendingWaste: 0 },
+        promptTokens: tokens,
+        atMs: this.lastRequest?.atMs ?? this.now(),
+      };
+      this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
+    } catch (error) {
+      this.options.logger.warn(`could not count the compacted context's tokens (the estimate stays calibrated on the last request): ${errorMessage(error)}`);
+    }
   }
 
   private commitBoundary(record: CompactionRecord): void {
@@ -488,6 +514,12 @@ export class ContextEngine {
     const instruction = summaryInstruction(focus, keptNote);
     const estimateWith = (messages: readonly MessageParam[]) => this.estimateTokens(withInstruction(messages, instruction).messages);
     let messages = live;
+    if (estimateWith(messages) > room) {
+      // Old tool results go first (their tool calls stay, so the summary still knows what was done);
+      // only if that is not enough do whole rounds go, and the user's words travel along.
+      messages = shrinkToolResults(messages, this.settings.keepRecentResults, this.settings.budgetHardChars);
+      this.options.logger.warn('summary request: old tool results left out so it fits the window');
+    }
     let lastError: unknown;
     for (let attempt = 0; attempt < this.settings.summaryFitTries; attempt++) {
       if (estimateWith(messages) > room) {
@@ -600,11 +632,13 @@ export class ContextEngine {
     const from = previous?.keptFrom ?? 0;
     const last = canonical.at(-1);
     const maxK = !last ? 0 : last.role === 'user' ? (isCleanStart(last) ? canonical.length - 1 : canonical.length - 2) : canonical.length;
+    // The user's own words in the dropped range travel along verbatim: a drop never loses a request.
+    const carried = (until: number) => [...(previous?.userMessages ?? []), ...userTexts(canonical.slice(from, until))];
     let keptFrom: number | undefined;
     for (let index = from + 1; index <= maxK; index++) {
       if (!isCleanStart(canonical[index]!)) continue;
       keptFrom = index;
-      const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom }, edits: this.live.edits };
+      const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom, userMessages: carried(index) }, edits: this.live.edits };
       if (this.estimateTokens(buildLiveView(canonical, trial, this.options.transcript?.transcriptPath)) <= target) break;
     }
     if (keptFrom === undefined) {
@@ -619,6 +653,7 @@ export class ContextEngine {
       ...(previous?.focus ? { focus: previous.focus } : {}),
       keptFrom,
       restoredFiles: previous?.restoredFiles ?? [],
+      ...(carried(keptFrom).length > 0 ? { userMessages: carried(keptFrom) } : {}),
       stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - from, messagesKept: canonical.length - keptFrom, summaryRequests: 0 },
     };
     record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, { boundary: record, edits: this.live.edits }, this.options.transcript?.transcriptPath));
@@ -661,30 +696,63 @@ export function withInstruction(messages: readonly MessageParam[], instruction: 
   return { messages: out, breakpoints: [out.length - 1] };
 }
 
+/** The text a user typed in these messages (tool results and summaries excluded). */
+export function userTexts(messages: readonly MessageParam[]): string[] {
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    for (const block of blocksOf(message)) {
+      if (block.type === 'text' && !block.text.startsWith(SUMMARY_MARK) && !block.text.startsWith(CARRIED_MARK)) texts.push(block.text);
+    }
+  }
+  return texts;
+}
+
+export const OMITTED_RESULT_TEXT = '[Tool result left out of this summary request to fit the window; the full output is in the transcript.]';
+const CARRIED_MARK = 'Earlier messages of the user';
+
+/** Old tool results replaced by a short note, the newest `keep` trimmed to `maxChars`: the summary request's first way to fit. */
+export function shrinkToolResults(messages: readonly MessageParam[], keep: number, maxChars: number): MessageParam[] {
+  let total = 0;
+  for (const message of messages) if (message.role === 'user') for (const block of blocksOf(message)) if (block.type === 'tool_result') total++;
+  let seen = 0;
+  return messages.map((message) => {
+    if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some((block) => block.type === 'tool_result')) return message;
+    const content = message.content.map((block): ContentBlockParam => {
+      if (block.type !== 'tool_result') return block;
+      seen++;
+      const text = seen <= total - keep ? OMITTED_RESULT_TEXT : headTail(toolResultText(block), maxChars, 'trimmed to fit the summary request');
+      return { type: 'tool_result', tool_use_id: block.tool_use_id, content: text, ...(block.is_error ? { is_error: true } : {}) };
+    });
+    return { role: 'user', content };
+  });
+}
+
 /**
  * Drops the oldest rounds (never splitting a tool pair) until the estimate is at most `target`;
- * a leading summary message is kept. The result starts with a user message.
+ * a leading summary message is kept, and what the user wrote in the dropped rounds is carried
+ * verbatim. The result starts with a user message.
  */
 export function dropOldestRounds(messages: readonly MessageParam[], estimate: (messages: readonly MessageParam[]) => number, target: number): MessageParam[] {
   const keepHead = messages[0] && blocksOf(messages[0]).some((block) => block.type === 'text' && block.text.startsWith(SUMMARY_MARK)) ? 1 : 0;
   const lastUser = messages.length - 1;
   let best: MessageParam[] = messages.slice();
   for (let cut = keepHead + 1; cut < lastUser; cut++) {
-    const start = messages[cut]!;
-    if (!isCleanStart(start)) continue;
-    const head: MessageParam[] = keepHead ? [messages[0]!] : [];
-    let rest = messages.slice(cut);
-    if (rest[0]?.role === 'assistant') {
-      if (head.length > 0) {
-        // head is a user message already; keep alternation as the API expects.
-      } else {
-        rest = [{ role: 'user', content: [{ type: 'text', text: '[Earlier messages omitted to fit the context window.]' }] }, ...rest];
-      }
-    } else if (head.length > 0) {
-      const first = rest[0]!;
-      rest = [{ role: 'user', content: [...blocksOf(head.pop()!), ...blocksOf(first)] }, ...rest.slice(1)];
+    if (!isCleanStart(messages[cut]!)) continue;
+    const dropped = userTexts(messages.slice(keepHead, cut));
+    const carry: ContentBlockParam[] = dropped.length > 0 ? [{ type: 'text', text: `${CARRIED_MARK} (older rounds were left out to fit; kept verbatim):\n\n${dropped.map((text) => `- ${text}`).join('\n')}` }] : [];
+    const rest = messages.slice(cut);
+    const first = rest[0]!;
+    let head: MessageParam[];
+    if (keepHead) {
+      const summary = messages[0]!;
+      head = first.role === 'user' ? [{ role: 'user', content: [...blocksOf(summary), ...carry, ...blocksOf(first)] }] : [{ role: 'user', content: [...blocksOf(summary), ...carry] }, first];
+    } else if (first.role === 'assistant') {
+      head = [{ role: 'user', content: [{ type: 'text', text: '[Earlier messages omitted to fit the context window.]' }, ...carry] }, first];
+    } else {
+      head = [{ role: 'user', content: [...carry, ...blocksOf(first)] }];
     }
-    best = [...head, ...rest];
+    best = [...head, ...rest.slice(1)];
     if (estimate(best) <= target) return best;
   }
   return best;

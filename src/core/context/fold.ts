@@ -30,6 +30,7 @@ export interface FoldResult {
   live: LiveState;
   lastRequest: EngineSnapshot['lastRequest'];
   consecutiveFailures: number;
+  pendingWaste: number;
   systemPrompt: string | undefined;
   totals: FoldTotals;
   /** The chat as it was shown: messages, tool cards, compaction dividers, tier notes. */
@@ -105,6 +106,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   let live: LiveState = { boundary: undefined, edits };
   let lastRequest: EngineSnapshot['lastRequest'];
   let consecutiveFailures = 0;
+  let pendingWaste = 0;
   let systemPrompt: string | undefined;
   let compactions = 0;
   const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0 };
@@ -124,7 +126,10 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         totals.costUsd += entry.costUsd;
         totals.requests++;
         const mark: RequestMark | undefined = entry.request;
-        if (mark) lastRequest = { mark, promptTokens: entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, atMs: Date.parse(entry.ts) };
+        if (mark) {
+          lastRequest = { mark, promptTokens: entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, atMs: Date.parse(entry.ts) };
+          pendingWaste = mark.pendingWaste ?? 0;
+        }
         break;
       }
       case 'compaction': {
@@ -142,6 +147,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         edits = new Map(edits);
         for (const edit of entry.edits) edits.set(edit.toolUseId, edit);
         live = { boundary: live.boundary, edits };
+        pendingWaste = 0; // applied edits close the batching account
         display.push({ type: 'tier', turnId: display.currentTurnId, tier: entry.tier, items: entry.edits.length, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, detail: `${entry.edits.length} old tool result(s)` });
         break;
       }
@@ -157,7 +163,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         break;
     }
   }
-  return { canonical, live, lastRequest, consecutiveFailures, systemPrompt, totals, display: display.finish(), compactions, persistedOutputs };
+  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, persistedOutputs };
 }
 
 function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest'] {
@@ -165,5 +171,6 @@ function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest
   const { promptTokens, atMs } = data;
   if (typeof promptTokens !== 'number' || typeof atMs !== 'number' || typeof mark !== 'object' || mark === null) return undefined;
   if (typeof mark.canonicalCount !== 'number' || typeof mark.liveCount !== 'number' || typeof mark.liveChars !== 'number') return undefined;
-  return { mark: { canonicalCount: mark.canonicalCount, liveCount: mark.liveCount, liveChars: mark.liveChars }, promptTokens, atMs };
+  const pendingWaste = typeof mark.pendingWaste === 'number' ? { pendingWaste: mark.pendingWaste } : {};
+  return { mark: { canonicalCount: mark.canonicalCount, liveCount: mark.liveCount, liveChars: mark.liveChars, ...pendingWaste }, promptTokens, atMs };
 }

@@ -18,7 +18,7 @@ export const emptyLiveState = (): LiveState => ({ boundary: undefined, edits: ne
 
 export const SNIP_PREFIX = '[Snipped to save context:';
 export const CLEARED_TEXT =
-  '[Old tool result cleared to save context (the prompt cache had expired). The full output is kept in the session transcript; run the tool again if you need it.]';
+  '[Old tool result cleared to save context. The full output is kept in the session transcript; run the tool again if you need it.]';
 
 /** The text an edited tool result shows instead of its original. */
 export function editedResultText(original: string, edit: ToolResultEdit): string {
@@ -68,6 +68,9 @@ export function restoredFileText(file: { path: string; content: string }): strin
 export function summaryBlocks(record: CompactionRecord, transcriptPath: string | undefined): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   if (record.summary !== undefined) blocks.push({ type: 'text', text: summaryPreamble(record, transcriptPath) });
+  if (record.userMessages && record.userMessages.length > 0) {
+    blocks.push({ type: 'text', text: `Earlier messages of the user (older context was dropped to fit the window; these are kept verbatim):\n\n${record.userMessages.map((text) => `- ${text}`).join('\n')}` });
+  }
   for (const file of record.restoredFiles) blocks.push({ type: 'text', text: restoredFileText(file) });
   if (blocks.length === 0 && record.keptFrom > 0) {
     blocks.push({ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' });

@@ -28,6 +28,7 @@ export interface TierSettings {
   snipUtilization: number;
   snipKeepPerSearchKind: number;
   keepRecentResults: number;
+  clearUtilization: number;
 }
 
 export type TierName = 'budget' | 'snip' | 'microcompact';
@@ -91,7 +92,9 @@ function planned(tier: TierName, ref: ToolResultRef, edit: ToolResultEdit, origi
 
 /**
  * The edits tiers 1-3 would make now. `utilization` is used / effective window; `cacheCold` is
- * true when the prompt cache has expired (tier 3). The newest `keepRecentResults` are never touched.
+ * true when the prompt cache has expired. Tier 3 clears when the cache is cold or above
+ * `clearUtilization` (the engine then batches by cache economics). The newest
+ * `keepRecentResults` are never touched.
  */
 export function planTierEdits(
   refs: readonly ToolResultRef[],
@@ -108,7 +111,7 @@ export function planTierEdits(
     if (!existing || candidate.savedChars > existing.savedChars) byId.set(candidate.ref.toolUseId, candidate);
   };
 
-  if (cacheCold) {
+  if (cacheCold || utilization > settings.clearUtilization) {
     for (const ref of candidates) {
       if (NOT_COMPACTABLE.has(ref.name) || ref.edit?.action === 'clear') continue;
       propose(planned('microcompact', ref, { toolUseId: ref.toolUseId, action: 'clear' }, originalText));

@@ -11,7 +11,7 @@ export type ToolResultEdit =
   | { toolUseId: string; action: 'snip'; reason: string }
   | { toolUseId: string; action: 'clear' };
 
-export type CompactionTrigger = 'auto' | 'proactive' | 'manual' | 'tool' | 'reactive' | 'drop';
+export type CompactionTrigger = 'auto' | 'manual' | 'tool' | 'reactive' | 'drop';
 
 export interface RestoredFile {
   path: string;
@@ -41,6 +41,8 @@ export interface CompactionRecord {
   summary?: string;
   keptFrom: number;
   restoredFiles: RestoredFile[];
+  /** A drop's dropped user prompts, carried verbatim so the live view never loses what the user asked. */
+  userMessages?: string[];
   stats: CompactionStats;
 }
 
@@ -52,6 +54,8 @@ export interface RequestMark {
   liveCount: number;
   /** Characters of that live view (the token anchor's denominator). */
   liveChars: number;
+  /** Cache reads already paid on tokens pending tier edits would free (the batching rule's account). */
+  pendingWaste?: number;
 }
 
 export type TranscriptEntry =
