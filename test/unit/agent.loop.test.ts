@@ -121,6 +121,27 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.equal(h.started.session.history.length, 4);
   });
 
+  it('keeps working when the storage cannot be written, and says the transcript is not being saved', async () => {
+    const workspace = tempDir('evergreen-ws-');
+    const events: AgentEvent[] = [];
+    // A folder below a regular file can never be created (as root, permissions cannot simulate this).
+    const blocker = path.join(tempDir('evergreen-storage-'), 'not-a-dir');
+    fs.writeFileSync(blocker, '');
+    const started = await startAgentSession({
+      config: baseConfig(),
+      workspaceRoot: workspace,
+      store: new FileSessionStore(blocker),
+      approver: { requestApproval: async () => ({ approved: true }) },
+      onEvent: (event) => events.push(event),
+    });
+    fake.enqueue(reply.text('Still answering.'));
+    assert.equal(await started.session.send('Hello?'), 'end_turn');
+    const warnings = events.filter((event): event is Extract<AgentEvent, { type: 'storage_warning' }> => event.type === 'storage_warning');
+    assert.equal(warnings.length, 1, 'told once, not on every append');
+    assert.match(warnings[0]!.message, /not being saved/);
+    assert.equal(started.session.history.length, 2, 'the conversation itself goes on in memory');
+  });
+
   it('answers bad tool input with an is_error result and keeps going', async () => {
     const h = await harness();
     fake.enqueue(reply.toolUse('read_file', { path: 42 }, { id: 'toolu_bad' }), reply.toolUse('no_such_tool', {}, { id: 'toolu_unknown' }), reply.text('Sorry.'));

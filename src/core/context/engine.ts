@@ -135,7 +135,9 @@ export class ContextEngine {
     this.lastRequest = options.initial?.lastRequest;
     this.consecutiveFailures = options.initial?.consecutiveFailures ?? 0;
     this.pendingWaste = options.initial?.pendingWaste ?? 0;
-    this.tier0 = { ...this.settings, persistThresholdBytes: persistThresholdFor(options.window, this.settings) };
+    // Small windows: a result that could not be persisted is cut to at most a fifth of the window.
+    const truncateChars = Math.min(this.settings.truncateChars, Math.floor(options.window * 0.2 * this.settings.charsPerToken));
+    this.tier0 = { ...this.settings, persistThresholdBytes: persistThresholdFor(options.window, this.settings), truncateChars };
     this.baseChars = options.system.length + JSON.stringify(options.tools).length;
   }
 

@@ -95,7 +95,13 @@ export class FileSessionStore {
     const created = this.now();
     const id = `${created.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`;
     const dir = this.sessionDir(id);
-    await fs.promises.mkdir(path.join(dir, 'tool-results'), { recursive: true });
+    // Storage that cannot be written (disk full, read-only) must not stop the chat: the session
+    // runs in memory and its first append reports that the transcript is not being saved.
+    const unwritable = await fs.promises.mkdir(path.join(dir, 'tool-results'), { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => storageErrorMessage(error, dir),
+    );
+    if (unwritable) this.logger.error(unwritable);
     const meta: SessionMeta = {
       id,
       title: init.title ?? 'New chat',
@@ -107,8 +113,12 @@ export class FileSessionStore {
       totals: emptyTotals(),
     };
     const handle = new SessionHandle(this, meta, this.now, false);
+    if (unwritable) {
+      handle.failWrites(unwritable);
+      return handle;
+    }
     handle.acquireLock();
-    await handle.flushMeta();
+    await handle.flushMeta().catch((error: unknown) => this.logger.error(storageErrorMessage(error, path.join(dir, 'meta.json'))));
     return handle;
   }
 
@@ -154,6 +164,11 @@ export class SessionHandle {
   /** Set once an append failed: the agent goes on, but this transcript is no longer complete. */
   get transcriptWriteError(): string | undefined {
     return this.writeError;
+  }
+
+  /** The session folder could not be created: nothing will be saved; listeners hear why once. */
+  failWrites(message: string): void {
+    this.writeError ??= message;
   }
 
   onWriteError(listener: (message: string) => void): void {
