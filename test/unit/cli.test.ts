@@ -3,11 +3,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { repairHistory } from '../../src/core/agent/history';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
-import { EXIT, runCli } from '../../src/cli/run';
+import { EXIT } from '../../src/cli/run';
+import { runCliCaptured } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 interface CliRun {
@@ -35,23 +35,13 @@ describe('headless CLI', function () {
     fs.rmSync(storage, { recursive: true, force: true });
   });
 
-  async function cli(args: string[], env: Record<string, string | undefined> = {}, stdinText?: string): Promise<CliRun> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const stdin = Readable.from(stdinText === undefined ? [] : [stdinText]);
-    const code = await runCli(['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', ...args], {
-      stdin,
-      stdout,
-      stderr,
-      env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH, ...env },
-      cwd: workspace,
-    });
-    const events = args.includes('stream-json') ? out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentEvent) : [];
-    return { code, stdout: out, stderr: err, events };
+  function cli(args: string[], env: Record<string, string | undefined> = {}, stdinText?: string): Promise<CliRun> {
+    return runCliCaptured(
+      ['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', ...args],
+      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH, ...env },
+      workspace,
+      stdinText,
+    );
   }
 
   it('runs a scripted multi-turn session and prints every event as one JSON line', async () => {

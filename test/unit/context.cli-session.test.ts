@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { EXIT, runCli } from '../../src/cli/run';
+import { EXIT } from '../../src/cli/run';
+import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
 import { blocksOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { createReadFileTool } from '../../src/core/tools/readFile';
@@ -54,20 +54,12 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
     for (const dir of [workspace, storage, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function cli(args: string[], storageDir: string): Promise<{ code: number; stderr: string; events: AgentEvent[] }> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const code = await runCli(
+  function cli(args: string[], storageDir: string): Promise<CapturedRun> {
+    return runCliCaptured(
       ['--workspace', workspace, '--storage-dir', storageDir, '--model', MODEL, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args],
-      { stdin: Readable.from([]), stdout, stderr, env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, cwd: workspace },
+      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      workspace,
     );
-    await new Promise((resolve) => setImmediate(resolve));
-    const events = out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentEvent);
-    return { code, stderr: err, events };
   }
 
   /** A scripted model: 45 tool steps for the first prompt, 3 for the second; summaries on request. */

@@ -53,6 +53,20 @@ interface Scenario {
 
 const PATHS = ['src/a.ts', './src/a.ts', 'src/b.ts', 'README.md', 'lib/util/c.ts', 'test/x.test.ts'];
 
+/** A session that must reach tier 1 (big reads of distinct files, early clearing off), run before the random ones. */
+const BUDGET_TRIM_SESSION: Scenario = {
+  window: 60_000,
+  charsPerToken: 4,
+  summaryKinds: ['ok'],
+  clearUtilization: 1,
+  keepRecentResults: 3,
+  steps: [0, 2, 3, 4, 5, 0, 2].map((pathIndex) => ({
+    reply: { kind: 'tools' as const, calls: [{ name: 'read_file' as const, pathIndex, size: { chars: 35_000 }, isError: false }] },
+    idleMs: 1_000,
+    manualCompact: false,
+  })),
+};
+
 const callArb: fc.Arbitrary<Call> = fc.record({
   name: fc.constantFrom<ToolName>('read_file', 'grep_search', 'list_files', 'run_shell'),
   pathIndex: fc.nat(PATHS.length - 1),
@@ -281,7 +295,7 @@ describe('context engine properties (random sessions)', function () {
           seen.set(key, (seen.get(key) ?? 0) + 1);
         }
       }),
-      { numRuns: 40, endOnFailure: true, seed: PROPERTY_SEED },
+      { numRuns: 40, endOnFailure: true, seed: PROPERTY_SEED, examples: [[BUDGET_TRIM_SESSION]] },
     );
     // The runs must actually reach the interesting paths, or the property proves little.
     for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'event:compaction_failed']) {
