@@ -22,7 +22,8 @@ export interface CliOptions {
 export const USAGE = `Usage: evergreen [options] [-p PROMPT]...
 
 Runs the Evergreen agent headless on a workspace. Each -p is one user turn, in order;
-without -p the prompt is read from standard input.
+without -p the prompt is read from standard input. A prompt "/compact [focus]" compacts the
+conversation instead (e.g. --resume ID -p "/compact the API decisions").
 
 Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)

@@ -92,6 +92,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         exitCode = EXIT.cancelled;
         break;
       }
+      const trimmed = prompt.trim();
+      if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
+        // As in the chat: compact now, with the optional focus; the engine's events report it.
+        const outcome = await started.session.compact(trimmed.slice('/compact'.length).trim() || undefined, io.interrupt);
+        io.stderr.write(`evergreen: ${outcome.message}\n`);
+        if (!outcome.ok) {
+          exitCode = EXIT.failed;
+          break;
+        }
+        continue;
+      }
       const stop = await started.session.send(prompt, undefined);
       if (stop === 'cancelled') {
         exitCode = EXIT.cancelled;

@@ -115,7 +115,13 @@ export class ChatController extends Disposable {
   async sendMessage(text: string, requestId?: number): Promise<void> {
     const trimmed = text.trim();
     if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
-      await this.compact(trimmed.slice('/compact'.length).trim() || undefined);
+      // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
+      // pending send is always settled by a fresh state.
+      try {
+        await this.compact(trimmed.slice('/compact'.length).trim());
+      } finally {
+        await this.postState();
+      }
       return;
     }
     if (this.sending || this.active?.session.busy) {
@@ -125,7 +131,11 @@ export class ChatController extends Disposable {
     this.sending = true;
     try {
       let started = await this.ensureSession();
-      if (this.needsRestart) {
+      if (this.needsRestart && started.handle.transcriptWriteError) {
+        // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
+        this.needsRestart = false;
+        this.deps.view.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
+      } else if (this.needsRestart) {
         // New key, settings or trust: same transcript and history, a client and tools built afresh.
         started = await this.startSession(started.handle.id, true);
       }
@@ -296,6 +306,8 @@ export class ChatController extends Disposable {
       if (!choice) return;
       await this.stopCurrentTurn();
     }
+    // A session still starting would otherwise become active after the switch, its turn invisible.
+    await this.starting?.catch(() => undefined);
     this.generation++;
     this.active?.handle.close();
     this.active = undefined;
@@ -311,7 +323,7 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** "Compact Conversation": asks for optional focus instructions, then compacts with progress. */
+  /** "Compact Conversation": asks for optional focus instructions (unless given; '' = none), then compacts with progress. */
   async compact(focus?: string): Promise<void> {
     if (!this.active || this.active.session.history.length === 0) {
       void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
@@ -330,7 +342,7 @@ export class ChatController extends Disposable {
       if (typed === undefined) return;
       focus = typed.trim() || undefined;
     }
-    const chosenFocus = focus;
+    const chosenFocus = focus || undefined;
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Evergreen: compacting the conversation…', cancellable: true },
       async (_progress, token) => {

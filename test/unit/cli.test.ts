@@ -134,7 +134,7 @@ describe('headless CLI', function () {
         [['-p', 'hi', '--output-format', 'xml'], {}, EXIT.usage, /--output-format must be "text" or "stream-json"/],
         [['-p', 'hi', '--context-window', 'lots'], {}, EXIT.usage, /--context-window must be a positive integer/],
         [['-p', 'hi', '--context-setting', 'snipUtilisation=0.5'], {}, EXIT.usage, /unknown compression setting "snipUtilisation"/],
-        [['-p', 'hi', '--context-setting', 'snipUtilization=-1'], {}, EXIT.usage, /"snipUtilization" must be a non-negative number/],
+        [['-p', 'hi', '--context-setting', 'snipUtilization=-1'], {}, EXIT.usage, /"snipUtilization" must be a number from 0 to 1/],
         [['-p', 'hi', '--context-setting', 'nonsense'], {}, EXIT.usage, /KEY=NUMBER/],
         [['-p', 'hi', '--auto-compact-percent', '5'], {}, EXIT.usage, /between 10 and 100/],
         [[], {}, EXIT.usage, /no prompt/],

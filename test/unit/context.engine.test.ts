@@ -313,6 +313,24 @@ describe('context engine: the summary request', () => {
 });
 
 describe('context engine: prompt too long (reactive)', () => {
+  it('drops rounds without letting a huge user message grow the context: carried words are bounded', async () => {
+    const r = rig({ fallbackReply: () => new Error('the summarizer is down') });
+    r.user(`PASTE-START ${bulk(200_000, 'paste')} PASTE-END`);
+    for (let i = 0; i < 3; i++) r.round([{ name: 'read_file', input: { path: `f${i}.ts` }, result: bulk(500, `f${i}`) }]);
+    const prepared = await r.prepare();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ok = await r.engine.recoverFromTooLong(prepared, 1, new Error('prompt is too long: 70000 tokens > 40000 maximum'), signal());
+      assert.equal(ok, true);
+    }
+    const next = await r.prepare();
+    assertApiValid(next.messages);
+    assert.ok(r.engine.estimateTokens(next.messages) <= r.engine.budget.effective, `${r.engine.estimateTokens(next.messages)} tokens`);
+    const head = textOf(next.messages[0]!);
+    assert.match(head, /PASTE-START/, 'the start of what the user wrote is still there');
+    assert.match(head, /PASTE-END/, 'and its end');
+    assert.ok(head.length < 20_000, `carried ${head.length} characters`);
+  });
+
   it('compacts first and reports that a retry may fit', async () => {
     const r = rig();
     r.user('Start.');

@@ -192,14 +192,14 @@ describe('transcript files', () => {
     const late: string[] = [];
     handle.onWriteError((message) => late.push(message));
     assert.equal(late.length, 1);
-    // Space is back: the next line starts on a fresh line.
+    // Space is back, but nothing more is written: a transcript with a hole would resume into a
+    // different context, a complete prefix resumes exactly (the user was told to start a New Chat).
     fs.rmSync(handle.transcriptPath);
     fs.renameSync(path.join(root, 'saved.jsonl'), handle.transcriptPath);
-    fs.appendFileSync(handle.transcriptPath, '{"torn":');
     handle.append(user('after'));
     const loaded = await readTranscript(handle.transcriptPath);
-    assert.equal(loaded.entries.length, 2);
-    assert.deepEqual(loaded.problems.map((problem) => problem.line), [2]);
+    assert.deepEqual(loaded.entries.map((entry) => entry.type === 'message' && JSON.stringify(entry.message.content)), [JSON.stringify([{ type: 'text', text: 'saved' }])]);
+    assert.deepEqual(loaded.problems, []);
     handle.close();
   });
 
@@ -273,9 +273,13 @@ describe('session lock', () => {
     assert.equal(fs.existsSync(lock), false);
   });
 
-  it('takes over a lock file that is not valid JSON', async () => {
+  it('treats a fresh unreadable lock as held (its writer is mid-write) and takes over an old one', async () => {
     const { store, id, lock } = await sessionWithLock(1);
+    fs.writeFileSync(lock, '');
+    await assert.rejects(store.open(id), /open in another Evergreen window or process\./);
     fs.writeFileSync(lock, 'garbage');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
     const { handle } = await store.open(id);
     assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, process.pid);
     handle.close();

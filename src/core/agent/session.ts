@@ -131,9 +131,9 @@ export class AgentSession {
     }
   }
 
-  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined): void {
+  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now()): void {
     this.sessionCostUsd += costUsd;
-    this.options.store?.append({ type: 'usage', ts: new Date(this.now()).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
+    this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
     this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd });
   }
 
@@ -241,8 +241,10 @@ export class AgentSession {
         throw error;
       }
       tooLongRecoveries = 0;
-      this.context.onResponse(prepared, response.usage);
-      this.recordUsage(turnId, response.usage, response.costUsd, prepared);
+      // One timestamp for the engine's cache clock and the usage entry, so a fold sees the same time.
+      const respondedAt = this.now();
+      this.context.onResponse(prepared, response.usage, respondedAt);
+      this.recordUsage(turnId, response.usage, response.costUsd, prepared, respondedAt);
 
       const content = toParams(response.content);
       if (content.length > 0) this.append({ role: 'assistant', content });

@@ -74,7 +74,6 @@ export const CONTEXT_DEFAULTS = {
    */
   cacheWritePrice: 1.25,
   cacheReadPrice: 0.1,
-  outputPrice: 5,
 
   /** Estimate before any usage anchor exists: characters per token. */
   charsPerToken: 4,
@@ -86,6 +85,34 @@ export const CONTEXT_DEFAULTS = {
  */
 export type ContextDefaults = { readonly [K in keyof typeof CONTEXT_DEFAULTS]: number };
 
+const SHARE = { min: 0, max: 1 };
+/** The engine numbers a user may override, with the range that keeps the engine working (the window split lives in the window settings). */
+const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
+  persistThresholdBytes: { min: 1024, max: 10 * 1024 * 1024 },
+  persistMaxWindowShare: { min: 0.01, max: 1 },
+  previewMaxLines: { min: 4, max: 10_000 },
+  previewMaxChars: { min: 256, max: 1_000_000 },
+  truncateChars: { min: 1_000, max: 10_000_000 },
+  budgetSoftUtilization: SHARE,
+  budgetSoftChars: { min: 100, max: 10_000_000 },
+  budgetHardUtilization: SHARE,
+  budgetHardChars: { min: 100, max: 10_000_000 },
+  snipUtilization: SHARE,
+  snipKeepPerSearchKind: { min: 0, max: 10_000 },
+  keepRecentResults: { min: 0, max: 1_000_000 },
+  clearUtilization: SHARE,
+  cacheTtlMs: { min: 1_000, max: 24 * 3_600_000 },
+  keepVerbatimShare: { min: 0, max: 0.5 },
+  restoreFiles: { min: 0, max: 20 },
+  restoreFileTokens: { min: 0, max: 100_000 },
+  summaryFitTries: { min: 1, max: 10 },
+  circuitBreakerFailures: { min: 1, max: 100 },
+  summaryMaxTokens: { min: 256, max: 128_000 },
+  cacheWritePrice: { min: 0, max: 100 },
+  cacheReadPrice: { min: 0, max: 100 },
+  charsPerToken: { min: 1, max: 10 },
+};
+
 /**
  * Validates user overrides of the engine's numbers (the `evergreen.compression` setting, the
  * CLI's --context-setting): unknown keys and bad values are reported, never silently used.
@@ -96,12 +123,13 @@ export function parseContextOverrides(value: unknown): { settings: Partial<Conte
   if (value === undefined || value === null) return { settings, problems };
   if (typeof value !== 'object' || Array.isArray(value)) return { settings, problems: ['compression settings must be an object of numbers'] };
   for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
-    if (!(key in CONTEXT_DEFAULTS)) {
-      problems.push(`unknown compression setting "${key}"`);
+    const range = OVERRIDABLE[key];
+    if (!range) {
+      problems.push(`unknown compression setting "${key}" (known: ${Object.keys(OVERRIDABLE).join(', ')})`);
       continue;
     }
-    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) {
-      problems.push(`compression setting "${key}" must be a non-negative number`);
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < range.min || raw > range.max) {
+      problems.push(`compression setting "${key}" must be a number from ${range.min} to ${range.max}`);
       continue;
     }
     settings[key] = raw;

@@ -14,7 +14,7 @@
  * on every call) and each change has paid for itself.
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import type { ContentBlockParam, MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
@@ -295,8 +295,9 @@ export class ContextEngine {
   }
 
   /** After a response: its usage becomes the token anchor. */
-  onResponse(prepared: PreparedRequest, usage: UsageCounts): void {
-    this.lastRequest = { mark: prepared.mark, promptTokens: promptTokensFromUsage(usage), atMs: this.now() };
+  /** `atMs`: when the response came (the session passes the time it also writes in the usage entry). */
+  onResponse(prepared: PreparedRequest, usage: UsageCounts, atMs: number = this.now()): void {
+    this.lastRequest = { mark: prepared.mark, promptTokens: promptTokensFromUsage(usage), atMs };
     // The reads of what deferred edits would free were paid with this request.
     this.pendingWaste = prepared.mark.pendingWaste ?? 0;
     this.lastCacheRead = cacheReadShare(usage);
@@ -498,8 +499,8 @@ export class ContextEngine {
     if (counts) this.consecutiveFailures++;
     const breakerOpen = this.breakerOpen;
     const hint = breakerOpen
-      ? `Automatic compaction is paused after ${this.consecutiveFailures} failures in a row. Run "Evergreen: Compact Conversation" (optionally with focus instructions) to try again, or start a New Chat; the transcript is saved.`
-      : 'The history is unchanged. Evergreen tries again before the next request; you can also run "Evergreen: Compact Conversation".';
+      ? `Automatic compaction is paused after ${this.consecutiveFailures} failures in a row. Compact by hand to try again — "Evergreen: Compact Conversation" or "/compact [focus]" in the chat, "-p '/compact [focus]'" in the CLI — or start a New Chat; the transcript is saved.`
+      : 'The history is unchanged. Evergreen tries again before the next request; you can also compact by hand ("/compact [focus]").';
     const message = `Compaction (${trigger}) failed: ${reason}`;
     this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: COMPACTION_FAILED_EVENT, data: { trigger, reason, counts } });
     this.options.logger.error(`${message} (consecutive failures: ${this.consecutiveFailures})`);
@@ -560,15 +561,20 @@ export class ContextEngine {
     if (!workspace || this.settings.restoreFiles <= 0) return [];
     const keptPaths = new Set<string>();
     for (let index = keptFrom; index < canonical.length; index++) {
-      for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(pathOf(use.input) ?? '');
+      for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(normalizedPath(pathOf(use.input) ?? ''));
     }
+    const failed = new Set<string>();
+    for (const message of canonical) for (const block of blocksOf(message)) if (block.type === 'tool_result' && block.is_error) failed.add(block.tool_use_id);
     const recent: string[] = [];
     for (let index = canonical.length - 1; index >= (this.live.boundary?.keptFrom ?? 0) && recent.length < this.settings.restoreFiles; index--) {
       const uses = toolUsesOf(canonical[index]!);
       for (let u = uses.length - 1; u >= 0; u--) {
         const use = uses[u]!;
         const target = pathOf(use.input);
-        if (use.name !== 'read_file' || !target || keptPaths.has(target) || recent.includes(target)) continue;
+        // A read that failed restores nothing; `./a.ts` and `a.ts` are one file.
+        if (use.name !== 'read_file' || !target || failed.has(use.id)) continue;
+        const key = normalizedPath(target);
+        if (keptPaths.has(key) || recent.some((seen) => normalizedPath(seen) === key)) continue;
         if (recent.length < this.settings.restoreFiles) recent.push(target);
       }
     }
@@ -582,11 +588,12 @@ export class ContextEngine {
         if (cap < 200) break;
         const absolute = await workspace.resolve(target);
         // Only regular files, and only the bytes the cap can use: a FIFO or a 1 GB file must not stall compaction.
-        const stat = await fsp.stat(absolute);
-        if (!stat.isFile()) continue;
-        const handle = await fsp.open(absolute, 'r');
+        // Non-blocking open and fstat of the handle: a file swapped for a FIFO cannot stall compaction.
+        const handle = await fsp.open(absolute, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
         let buffer: Buffer;
         try {
+          const stat = await handle.stat();
+          if (!stat.isFile()) continue;
           buffer = Buffer.alloc(Math.min(stat.size, cap * 4));
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
           buffer = buffer.subarray(0, bytesRead);
@@ -595,7 +602,7 @@ export class ContextEngine {
         }
         if (buffer.subarray(0, 8192).includes(0)) continue;
         let content = buffer.toString('utf8');
-        if (content.length > cap || stat.size > buffer.length) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
+        if (content.length > cap || buffer.length >= cap * 4) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
         used += content.length;
         restored.push({ path: workspace.displayPath(absolute), content });
       } catch (error) {
@@ -635,9 +642,10 @@ export class ContextEngine {
     const last = canonical.at(-1);
     const maxK = !last ? 0 : last.role === 'user' ? (isCleanStart(last) ? canonical.length - 1 : canonical.length - 2) : canonical.length;
     // The user's own words in the dropped range travel along verbatim: a drop never loses a request.
-    const carried = (until: number) => [...(previous?.userMessages ?? []), ...userTexts(canonical.slice(from, until))];
+    const carryBudget = Math.floor(this.budget.effective * this.settings.keepVerbatimShare / this.tokensPerChar);
+    const carried = (until: number) => boundedCarry([...(previous?.userMessages ?? []), ...userTexts(canonical.slice(from, until))], carryBudget);
     let keptFrom: number | undefined;
-    for (let index = from + 1; index <= maxK; index++) {
+    for (let index = from + 1; index <= Math.min(maxK, canonical.length - 1); index++) {
       if (!isCleanStart(canonical[index]!)) continue;
       keptFrom = index;
       const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom, userMessages: carried(index) }, edits: this.live.edits };
@@ -667,6 +675,10 @@ export class ContextEngine {
 
 function emptyBoundary(): CompactionRecord {
   return { id: '', trigger: 'drop', keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 0, tokensAfter: 0, messagesSummarized: 0, messagesKept: 0, summaryRequests: 0 } };
+}
+
+function normalizedPath(value: string): string {
+  return value.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+/g, '/');
 }
 
 function pathOf(input: unknown): string | undefined {
@@ -704,7 +716,10 @@ export function userTexts(messages: readonly MessageParam[]): string[] {
   for (const message of messages) {
     if (message.role !== 'user') continue;
     for (const block of blocksOf(message)) {
-      if (block.type === 'text' && !block.text.startsWith(SUMMARY_MARK) && !block.text.startsWith(CARRIED_MARK)) texts.push(block.text);
+      if (block.type !== 'text' || block.text.startsWith(SUMMARY_MARK)) continue;
+      // Words carried by an earlier drop are carried again (one by one), never lost.
+      if (block.text.startsWith(CARRIED_MARK)) texts.push(...block.text.split('\n- ').slice(1));
+      else texts.push(block.text);
     }
   }
   return texts;
@@ -712,6 +727,24 @@ export function userTexts(messages: readonly MessageParam[]): string[] {
 
 export const OMITTED_RESULT_TEXT = '[Tool result left out of this summary request to fit the window; the full output is in the transcript.]';
 const CARRIED_MARK = 'Earlier messages of the user';
+/** One carried user message at most this long (head + tail); the full text stays in the transcript. */
+const CARRIED_MESSAGE_CHARS = 4_000;
+
+/**
+ * The user's carried words within a budget (characters): each message cut head + tail, and when
+ * they still do not fit, the oldest go first — an unbounded carry could itself outgrow the window.
+ */
+export function boundedCarry(texts: readonly string[], budgetChars: number): string[] {
+  const cut = texts.map((text) => headTail(text, Math.min(CARRIED_MESSAGE_CHARS, Math.max(200, budgetChars)), 'a long user message, cut; the full text is in the transcript'));
+  const kept: string[] = [];
+  let used = 0;
+  for (let index = cut.length - 1; index >= 0; index--) {
+    used += cut[index]!.length;
+    if (used > budgetChars && kept.length > 0) break;
+    kept.unshift(cut[index]!);
+  }
+  return kept;
+}
 
 /** Old tool results replaced by a short note, the newest `keep` trimmed to `maxChars`: the summary request's first way to fit. */
 export function shrinkToolResults(messages: readonly MessageParam[], keep: number, maxChars: number): MessageParam[] {
@@ -737,11 +770,12 @@ export function shrinkToolResults(messages: readonly MessageParam[], keep: numbe
  */
 export function dropOldestRounds(messages: readonly MessageParam[], estimate: (messages: readonly MessageParam[]) => number, target: number): MessageParam[] {
   const keepHead = messages[0] && blocksOf(messages[0]).some((block) => block.type === 'text' && block.text.startsWith(SUMMARY_MARK)) ? 1 : 0;
+  const carryBudget = Math.max(2_000, Math.floor(JSON.stringify(messages).length * 0.1));
   const lastUser = messages.length - 1;
   let best: MessageParam[] = messages.slice();
   for (let cut = keepHead + 1; cut < lastUser; cut++) {
     if (!isCleanStart(messages[cut]!)) continue;
-    const dropped = userTexts(messages.slice(keepHead, cut));
+    const dropped = boundedCarry(userTexts(messages.slice(keepHead, cut)), carryBudget);
     const carry: ContentBlockParam[] = dropped.length > 0 ? [{ type: 'text', text: `${CARRIED_MARK} (older rounds were left out to fit; kept verbatim):\n\n${dropped.map((text) => `- ${text}`).join('\n')}` }] : [];
     const rest = messages.slice(cut);
     const first = rest[0]!;

@@ -51,7 +51,7 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
 
 export class SessionLockedError extends Error {
   constructor(readonly sessionId: string, readonly ownerPid: number) {
-    super(`Session "${sessionId}" is open in another Evergreen window or process (pid ${ownerPid}). Close it there first, or start a New Chat here; two writers would interleave its transcript.`);
+    super(`Session "${sessionId}" is open in another Evergreen window or process${ownerPid > 0 ? ` (pid ${ownerPid})` : ''}. Close it there first, or start a New Chat here; two writers would interleave its transcript.`);
     this.name = 'SessionLockedError';
   }
 }
@@ -201,6 +201,8 @@ export class SessionHandle {
       }
       const owner = readLockOwner(this.lockPath);
       if (owner && owner.pid !== process.pid && owner.host === os.hostname() && processAlive(owner.pid)) throw new SessionLockedError(this.id, owner.pid);
+      // Unreadable and fresh: another process is between creating and writing it.
+      if (!owner && lockAgeMs(this.lockPath) < 5_000) throw new SessionLockedError(this.id, 0);
       if (owner && owner.pid === process.pid) {
         this.lockHeld = true;
         return;
@@ -242,6 +244,12 @@ export class SessionHandle {
    * crash loses at most the line being written (skipped on read).
    */
   append(entry: TranscriptEntry): void {
+    // After one failed write nothing more is written: a transcript with a hole in the middle would
+    // resume into a different (even invalid) context, while a complete prefix resumes exactly.
+    if (this.writeError) {
+      this.updateMeta(entry);
+      return;
+    }
     try {
       fs.appendFileSync(this.store.transcriptPath(this.id), (this.tornTail ? '\n' : '') + JSON.stringify(entry) + '\n');
       this.tornTail = false;
@@ -254,6 +262,10 @@ export class SessionHandle {
         for (const listener of this.writeErrorListeners) listener(this.writeError);
       }
     }
+    this.updateMeta(entry);
+  }
+
+  private updateMeta(entry: TranscriptEntry): void {
     if (entry.type === 'message') {
       this.currentMeta.messageCount++;
       if (this.currentMeta.title === 'New chat' && entry.message.role === 'user') {
@@ -286,6 +298,14 @@ function readLockOwner(file: string): { pid: number; host: string } | undefined 
     return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function lockAgeMs(file: string): number {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 
@@ -326,8 +346,10 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
       }
     }
     input = fs.createReadStream(file, { encoding: 'utf8' });
-  } catch {
-    return { entries, skippedLines: 0, problems, tornTail };
+  } catch (error) {
+    // Only a missing file is an empty transcript; anything else would resume as an empty chat.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries, skippedLines: 0, problems, tornTail };
+    throw new Error(`Cannot read the transcript ${file}: ${errorMessage(error)}. Nothing was changed; check the file's permissions.`);
   }
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
   let lineNumber = 0;
