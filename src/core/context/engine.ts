@@ -251,6 +251,9 @@ export class ContextEngine {
         `The context window (${this.budget.window.toLocaleString('en-US')} tokens, ${this.budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens). Raise "evergreen.contextWindow" (or --context-window), or lower "evergreen.maxOutputTokens".`,
       );
     }
+    // The first request has no counted predecessor: the API's free count anchors the estimate, so
+    // a huge first message is measured, not guessed at 4 characters a token.
+    if (!this.lastRequest) await this.reanchor(signal);
     const canonical = this.options.history();
     if (this.pendingToolCompact && allToolUsesAnswered(canonical)) {
       const { focus } = this.pendingToolCompact;
