@@ -112,7 +112,8 @@ export async function startAgentSession(options: {
   const session = new AgentSession({
     client,
     tools,
-    workspace: new NodeWorkspace(options.workspaceRoot, [handle.toolResultsDir]),
+    // Read-only access to this session's own folder: persisted outputs and the transcript a summary points to.
+    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir]),
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
