@@ -142,6 +142,23 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.equal(started.session.history.length, 2, 'the conversation itself goes on in memory');
   });
 
+  it('lets the model read its own transcript (read-only), which a summary points to, but nothing else of the storage', async () => {
+    const h = await harness();
+    fake.enqueue(
+      reply.toolUse('read_file', { path: h.started.handle.transcriptPath }, { id: 'toolu_transcript' }),
+      reply.toolUse('write_file', { path: h.started.handle.transcriptPath, content: 'x' }, { id: 'toolu_overwrite' }),
+      reply.toolUse('read_file', { path: path.join(h.storage, 'sessions') }, { id: 'toolu_other' }),
+      reply.text('Done.'),
+    );
+    assert.equal(await h.started.session.send('Remember: the codename is HERON.'), 'end_turn');
+    const finished = h.events.filter((event): event is Extract<AgentEvent, { type: 'tool_call_finished' }> => event.type === 'tool_call_finished');
+    assert.equal(finished.length, 3);
+    assert.equal(finished[0]!.isError, false, finished[0]!.content);
+    assert.match(finished[0]!.content, /the codename is HERON/);
+    assert.equal(finished[1]!.isError, true, 'the transcript is read-only');
+    assert.equal(finished[2]!.isError, true, 'other sessions stay out of reach');
+  });
+
   it('answers bad tool input with an is_error result and keeps going', async () => {
     const h = await harness();
     fake.enqueue(reply.toolUse('read_file', { path: 42 }, { id: 'toolu_bad' }), reply.toolUse('no_such_tool', {}, { id: 'toolu_unknown' }), reply.text('Sorry.'));
