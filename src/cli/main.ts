@@ -1,14 +1,38 @@
+import { killTrackedChildren } from '../core/tools/processGroup';
 import { runCli } from './run';
 
 const interrupt = new AbortController();
 let interrupts = 0;
 process.on('SIGINT', () => {
   // First Ctrl-C cancels cleanly (the transcript stays valid); a second one quits at once.
-  if (++interrupts > 1) process.exit(130);
+  if (++interrupts > 1) {
+    killTrackedChildren();
+    process.exit(130);
+  }
   interrupt.abort();
 });
 
-runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal })
+// Killed or hung up (terminal closed, `timeout`, a CI runner): the shell process trees the tools
+// started are in their own process groups and would outlive us, so they die first; then the run
+// gets a short moment to cancel cleanly and record that in the transcript.
+const TERMINATION_GRACE_MS = 2000;
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.on(signal, () => {
+    killTrackedChildren();
+    interrupt.abort();
+    setTimeout(() => process.exit(code), TERMINATION_GRACE_MS);
+    void running.finally(() => process.exit(code));
+  });
+}
+// Any other way out (an uncaught error, process.exit) still takes the children along.
+process.on('exit', () => {
+  killTrackedChildren();
+});
+
+const running = runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal })
   .then((code) => {
     process.exitCode = code;
   })

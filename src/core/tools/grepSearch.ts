@@ -6,7 +6,9 @@ import { accessSync, constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Args } from './args';
-import { isBinaryFile } from './fileio';
+import { childProcessEnv } from '../secrets';
+import { BINARY_SNIFF_BYTES } from './fileio';
+import { trackChildProcess } from './processGroup';
 import { GitignoreFilter } from './gitignore';
 import { plural, truncateHeadTail } from './text';
 import { ToolExecutionError, ToolInputError, abortError, type ToolDefinition } from './types';
@@ -101,7 +103,8 @@ export async function grepWithRipgrep(rgPath: string, params: GrepParams): Promi
   const matches: GrepMatch[] = [];
   let more = false;
   let stderr = '';
-  const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, env: childProcessEnv(process.env) });
+  const untrack = child.pid !== undefined ? trackChildProcess(child.pid, { group: false }) : () => undefined;
   let failure: Error | undefined;
   const exit = new Promise<number | null>((resolve) => {
     child.once('error', (error) => {
@@ -152,6 +155,7 @@ export async function grepWithRipgrep(rgPath: string, params: GrepParams): Promi
   } finally {
     params.signal.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    untrack();
   }
 }
 
@@ -183,7 +187,6 @@ export async function grepWithJs(params: GrepParams): Promise<GrepOutcome> {
   for (const file of files) {
     if (params.signal.aborted) throw abortError();
     try {
-      if (await isBinaryFile(file)) continue; // like rg: binary files are skipped
       const stop = await scanLines(file, (line, text) => {
         if (!regex.test(text)) return true;
         if (matches.length >= params.maxResults) return false;
@@ -200,13 +203,18 @@ export async function grepWithJs(params: GrepParams): Promise<GrepOutcome> {
 }
 
 /**
- * Calls onLine for every line (1-based; text without '\n', a '\r' kept as rg does). Returns true
+ * Skips binary files and anything but regular files. Calls onLine for every line (1-based; text without '\n', a '\r' kept as rg does). Returns true
  * if onLine asked to stop. Lines are capped at JS_MAX_LINE_BYTES so memory stays bounded.
  */
 async function scanLines(file: string, onLine: (line: number, text: string) => boolean, signal: AbortSignal): Promise<boolean> {
-  const handle = await fsp.open(file, 'r');
+  // A FIFO or device would block forever; rg skips them in a walk too.
+  const handle = await openRegularFile(file);
+  if (!handle) return false;
   try {
     const buffer = Buffer.alloc(64 * 1024);
+    // Like rg: a NUL in the first 8 KB marks a binary file, which is skipped.
+    const sniff = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    if (buffer.subarray(0, sniff.bytesRead).includes(0)) return false;
     let parts: Buffer[] = [];
     let size = 0;
     let pending = false;
@@ -245,6 +253,14 @@ async function scanLines(file: string, onLine: (line: number, text: string) => b
   } finally {
     await handle.close();
   }
+}
+
+/** Opens without blocking on a FIFO (O_NONBLOCK) and returns undefined unless it is a regular file. */
+async function openRegularFile(file: string): Promise<fsp.FileHandle | undefined> {
+  const handle = await fsp.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  return undefined;
 }
 
 export function formatGrepMatches(matches: readonly GrepMatch[], display: (absolute: string) => string, maxLineChars: number): string[] {
@@ -297,6 +313,10 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       const shownTarget = ctx.workspace.displayPath(target);
       const stat = await fsp.stat(target).catch(() => undefined);
       if (!stat) throw new ToolExecutionError(`Path not found: ${shownTarget}.`);
+      // Opening a FIFO blocks until someone writes to it and a device may never end: rg would hang.
+      if (!stat.isDirectory() && !stat.isFile()) {
+        throw new ToolExecutionError(`${shownTarget} is not a regular file or directory (a pipe, socket or device); it cannot be searched.`);
+      }
       const params: GrepParams = {
         root: ctx.workspace.root,
         target,

@@ -2,6 +2,42 @@
 // whole tree (including background children) can be signalled at once.
 import { promises as fsp } from 'node:fs';
 
+// Every child process the tools start, so a front end that is being killed (SIGTERM, SIGHUP, a
+// second Ctrl-C) can take them down with it: run_shell's detached groups would otherwise outlive
+// the CLI, and an rg stuck on a slow file would keep spinning.
+const trackedChildren = new Map<number, { group: boolean }>();
+
+/** Registers a running child (a group leader when `group`); the returned function unregisters it. */
+export function trackChildProcess(pid: number, options: { group: boolean }): () => void {
+  trackedChildren.set(pid, options);
+  return () => {
+    trackedChildren.delete(pid);
+  };
+}
+
+/** Number of children currently registered (for tests and diagnostics). */
+export function trackedChildCount(): number {
+  return trackedChildren.size;
+}
+
+/**
+ * Synchronously signals every registered child (its whole group for run_shell). Safe to call from
+ * a signal handler or an 'exit' listener, where nothing asynchronous runs any more.
+ */
+export function killTrackedChildren(signal: NodeJS.Signals = 'SIGKILL'): number {
+  let signalled = 0;
+  for (const [pid, { group }] of trackedChildren) {
+    try {
+      process.kill(group && process.platform !== 'win32' ? -pid : pid, signal);
+      signalled++;
+    } catch {
+      // ESRCH: already gone.
+    }
+  }
+  trackedChildren.clear();
+  return signalled;
+}
+
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);

@@ -1,3 +1,4 @@
+import { redactSecrets, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
 import { createEditFileTool } from './editFile';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
@@ -43,6 +44,8 @@ export interface ToolRegistryOptions {
   shell?: RunShellOptions;
   /** Offer the `compact` tool: only when the agent can actually compact (a context engine is wired). */
   compact?: boolean;
+  /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
+  secrets?: readonly KnownSecret[];
 }
 
 export const CANCELLED_RESULT_TEXT = 'The tool call was cancelled by the user.';
@@ -62,7 +65,16 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const disabled = new Set(all.filter((t) => !byName.has(t.name)).map((t) => t.name));
 
   const list = (): ApiToolSpec[] => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  const secrets = options.secrets ?? [];
+  // The last guard before the model: whatever a tool read or a command printed, a known secret is replaced.
   const executeToolCall = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
+    if (secrets.length === 0) return executeUnguarded(name, rawInput, ctx);
+    const guarded: ToolContext = { ...ctx, onProgress: (chunk) => ctx.onProgress(redactSecrets(chunk, secrets)) };
+    const result = await executeUnguarded(name, rawInput, guarded);
+    const content = redactSecrets(result.content, secrets);
+    return content === result.content ? result : { ...result, content };
+  };
+  const executeUnguarded = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const tool = byName.get(name);
     if (!tool) {
       if (disabled.has(name)) {

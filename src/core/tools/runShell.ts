@@ -3,7 +3,8 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import { terminateGroup } from './processGroup';
+import { childProcessEnv } from '../secrets';
+import { terminateGroup, trackChildProcess } from './processGroup';
 import { HeadTailBuffer, stripAnsi } from './text';
 import { throwIfAborted, type ToolDefinition, type ToolResult } from './types';
 
@@ -84,9 +85,10 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
       cwd,
       detached: true, // own process group: kill(-pid) reaches every descendant that did not setsid
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...inheritableEnv(process.env), ...NON_INTERACTIVE_ENV, ...options.env },
+      env: { ...childProcessEnv(process.env), ...NON_INTERACTIVE_ENV, ...options.env },
       windowsHide: true,
     });
+    const untrack = child.pid !== undefined ? trackChildProcess(child.pid, { group: process.platform !== 'win32' }) : () => undefined;
     const onData = (chunk: string): void => {
       output.append(chunk);
       try {
@@ -136,6 +138,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
       await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
       clearTimeout(closeTimer);
     } finally {
+      untrack();
       clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);
       child.stdout.destroy();
@@ -157,17 +160,4 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
     const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
     return { content: `${exit}\n${body}`, isError: status.code !== 0 };
   }
-}
-
-/**
- * The host's environment minus what only makes sense inside it: in the VS Code extension host,
- * ELECTRON_RUN_AS_NODE and VSCODE_* IPC handles would make `code` and Electron apps misbehave.
- */
-export function inheritableEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const copy: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (key === 'ELECTRON_RUN_AS_NODE' || key.startsWith('VSCODE_')) continue;
-    copy[key] = value;
-  }
-  return copy;
 }

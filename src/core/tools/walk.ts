@@ -21,7 +21,8 @@ function filteringReaddir(filter: GitignoreFilter): typeof fs.readdir {
       }
       callback(
         null,
-        entries.filter((entry) => !filter.isIgnoredAbsolute(path.join(dir, entry.name), entry.isDirectory())),
+        // Pipes, sockets and devices are never listed or searched: opening one can block forever.
+        entries.filter((entry) => (entry.isFile() || entry.isDirectory() || entry.isSymbolicLink()) && !filter.isIgnoredAbsolute(path.join(dir, entry.name), entry.isDirectory())),
       );
     });
   };
