@@ -4,13 +4,14 @@ import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context
 import { silentLogger, type Logger } from '../logger';
 import { ModelClient } from '../model/client';
 import type { ModelPrice } from '../model/models';
+import { knownSecrets } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../tools/approval';
 import { createToolRegistry } from '../tools/registry';
 import { NodeWorkspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
-import { buildSystemPrompt } from './systemPrompt';
+import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -84,6 +85,7 @@ export async function startAgentSession(options: {
     readFile: { maxOutputChars: persistThresholdFor(window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
+    secrets: knownSecrets(config.apiKey, process.env),
   });
   let handle: SessionHandle;
   let folded: FoldResult | undefined;
@@ -96,6 +98,12 @@ export async function startAgentSession(options: {
     // Resume is the fold and nothing else: the same live view, anchor and display as before.
     folded = foldTranscript(opened.transcript.entries);
     systemPrompt = folded.systemPrompt;
+    // Resumed from another folder (a moved checkout, another --workspace): the recorded prompt would
+    // send the model to the old root, so it is rebuilt and recorded (costs one cache rewrite).
+    if (systemPrompt !== undefined && !systemPrompt.split('\n').includes(workspaceRootLine(options.workspaceRoot))) {
+      logger.warn(`session ${options.resumeId} was recorded for another workspace root; its system prompt now names ${options.workspaceRoot}`);
+      systemPrompt = undefined;
+    }
   } else {
     handle = await store.create({ model: client.model, workspace: options.workspaceRoot });
   }

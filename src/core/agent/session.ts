@@ -246,7 +246,7 @@ export class AgentSession {
       this.context.onResponse(prepared, response.usage, respondedAt);
       this.recordUsage(turnId, response.usage, response.costUsd, prepared, respondedAt);
 
-      const content = toParams(response.content);
+      const content = toParams(response.content, toolUseIdsIn(this.messages));
       if (content.length > 0) this.append({ role: 'assistant', content });
       const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
       if (toolUses.length === 0) {
@@ -351,7 +351,7 @@ function turnStopReason(reason: string | null): TurnStopReason {
 }
 
 /** The response's blocks as request params: citations and server fields dropped, empty text removed (the API rejects it). */
-function toParams(content: ContentBlock[]): ContentBlockParam[] {
+function toParams(content: ContentBlock[], usedIds: Set<string>): ContentBlockParam[] {
   const params: ContentBlockParam[] = [];
   for (const block of content) {
     switch (block.type) {
@@ -360,7 +360,7 @@ function toParams(content: ContentBlock[]): ContentBlockParam[] {
         if (block.text.trim().length > 0) params.push({ type: 'text', text: block.text });
         break;
       case 'tool_use':
-        params.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+        params.push({ type: 'tool_use', id: uniqueToolUseId(block.id, usedIds), name: block.name, input: block.input });
         break;
       case 'thinking':
         params.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
@@ -373,4 +373,28 @@ function toParams(content: ContentBlock[]): ContentBlockParam[] {
     }
   }
   return params;
+}
+
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/** Every tool_use id of the history: the API wants them unique across the whole request. */
+function toolUseIdsIn(messages: readonly MessageParam[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
+  }
+  return ids;
+}
+
+/**
+ * The API rejects a history whose tool_use ids repeat or break its pattern, so one such reply (a
+ * faulty gateway, a hostile server) would make every later request fail: such ids are replaced
+ * before the message enters the history, and the results answer the replacements.
+ */
+function uniqueToolUseId(id: string, used: Set<string>): string {
+  let unique = TOOL_USE_ID.test(id) ? id : `toolu_evergreen_${used.size + 1}`;
+  for (let n = 2; used.has(unique); n++) unique = `${TOOL_USE_ID.test(id) ? id.slice(0, 120) : 'toolu_evergreen'}_${n}`;
+  used.add(unique);
+  return unique;
 }

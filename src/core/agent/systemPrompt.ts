@@ -5,7 +5,7 @@
 export function buildSystemPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[] }): string {
   return [
     'You are Evergreen, a careful coding agent working inside the user\'s workspace.',
-    `Workspace root: ${options.workspaceRoot}`,
+    workspaceRootLine(options.workspaceRoot),
     `Platform: ${options.platform}. Session started: ${options.date}.`,
     '',
     'How to work:',
@@ -19,4 +19,9 @@ export function buildSystemPrompt(options: { workspaceRoot: string; platform: st
     '',
     `Tools available: ${options.toolNames.join(', ')}.`,
   ].join('\n');
+}
+
+/** The line that tells the model where it works (a resumed session checks it still holds). */
+export function workspaceRootLine(workspaceRoot: string): string {
+  return `Workspace root: ${workspaceRoot}`;
 }

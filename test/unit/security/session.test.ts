@@ -1,0 +1,78 @@
+// Issue 7 items 6 and 9 that live in the session rather than in a tool: a reply with repeated or
+// malformed tool_use ids, and a session resumed from another folder.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCliCaptured } from '../../support/cliCapture';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+
+const MODEL = 'claude-sonnet-4-6';
+
+describe('security: the session survives a hostile reply and a moved workspace', function () {
+  this.timeout(60_000);
+  let fake: FakeAnthropic;
+  let base: string;
+  let storage: string;
+
+  beforeEach(async () => {
+    fake = await startFakeAnthropic();
+    fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-session-')));
+    storage = path.join(base, 'storage');
+    for (const dir of ['a', 'b', 'storage']) fs.mkdirSync(path.join(base, dir));
+    fs.writeFileSync(path.join(base, 'a', 'x.txt'), 'x\n');
+  });
+  afterEach(async () => {
+    await fake.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  const cli = (workspace: string, ...args: string[]) =>
+    runCliCaptured(
+      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--output-format', 'stream-json', '--yes', ...args],
+      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      workspace,
+    );
+
+  it('tool_use ids repeated within a reply, across replies, or not matching the API pattern keep the session usable', async () => {
+    fake.enqueue(
+      reply.message([
+        { type: 'tool_use', id: 'toolu_same', name: 'read_file', input: { path: 'x.txt' } },
+        { type: 'tool_use', id: 'toolu_same', name: 'list_files', input: {} },
+        { type: 'tool_use', id: 'not a valid id!', name: 'list_files', input: {} },
+      ]),
+      reply.toolUse('read_file', { path: 'x.txt' }, { id: 'toolu_same' }),
+      reply.text('First prompt done.'),
+      reply.text('Second prompt done.'),
+    );
+    const run = await cli(path.join(base, 'a'), '-p', 'look around', '-p', 'and again');
+    assert.equal(run.code, 0, run.stderr);
+    // The fake validates like the real API: every request after the bad replies was accepted.
+    const requests = fake.messageRequests();
+    assert.equal(requests.length, 4);
+    const texts = run.events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : [])).join('');
+    assert.match(texts, /Second prompt done\./);
+    const ids = run.events.flatMap((event) => (event.type === 'tool_call_started' ? [event.toolUseId] : []));
+    assert.equal(ids.length, 4);
+    assert.equal(new Set(ids).size, 4, `ids must be unique, got ${ids.join(', ')}`);
+    const finished = run.events.filter((event) => event.type === 'tool_call_finished');
+    assert.equal(finished.length, 4);
+    for (const id of ids) assert.match(id, /^[a-zA-Z0-9_-]+$/);
+    for (const event of finished) assert.ok(event.type === 'tool_call_finished' && !event.isError, JSON.stringify(event));
+  });
+
+  it('resuming under another --workspace tells the model the new root, not the old one', async () => {
+    fake.enqueue(reply.text('Started in a.'), reply.text('Now in b.'));
+    const first = await cli(path.join(base, 'a'), '-p', 'hello');
+    assert.equal(first.code, 0, first.stderr);
+    const started = first.events.find((event) => event.type === 'session_started');
+    assert.ok(started && started.type === 'session_started');
+    const second = await cli(path.join(base, 'b'), '--resume', started.sessionId, '-p', 'where are you?');
+    assert.equal(second.code, 0, second.stderr);
+    const systemOf = (index: number): string => JSON.stringify(fake.messageRequests()[index]?.body.system);
+    assert.match(systemOf(0), new RegExp(`Workspace root: ${path.join(base, 'a')}`));
+    assert.match(systemOf(1), new RegExp(`Workspace root: ${path.join(base, 'b')}`));
+    assert.doesNotMatch(systemOf(1), new RegExp(`Workspace root: ${path.join(base, 'a')}\\b`));
+  });
+});
