@@ -1,7 +1,9 @@
 // Confined file access: every path a tool touches goes through Workspace.resolve, which refuses
 // anything that lands outside the workspace root (or a read-only root, for reads) after symlinks
-// are resolved.
-import { promises as fsp, realpathSync } from 'node:fs';
+// are resolved; the tools then open what resolve approved with openConfinedFile / openConfinedDir,
+// which cannot be raced by swapping a directory for a symbolic link in between (see there).
+import { constants as fsc, promises as fsp, realpathSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 
 export interface ResolveOptions {
@@ -136,4 +138,197 @@ export class NodeWorkspace implements Workspace {
     }
     return out;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Race-free opening (time of check vs time of use).
+//
+// resolve() checks a path at one instant; the tool opens it a moment later. A directory on the way
+// that is swapped for a symbolic link in between (by a background process the model started, say)
+// would make a plain open follow it out of the workspace. So the tools never open a resolved path
+// directly:
+// - Linux: walk from the root one component at a time, each opened with O_NOFOLLOW relative to
+//   the previous directory's descriptor (`/proc/self/fd/N/name` is openat(N, name) for Node, which
+//   has no openat), and check the descriptor's path in /proc/self/fd. Nothing outside the root is
+//   ever opened, and a later swap of the path cannot move an open descriptor.
+// - Elsewhere (no /proc/self/fd): open, then verify the handle — the path must still resolve to
+//   itself and name the very inode the handle holds (dev + ino); anything else is refused before a
+//   byte is read or written. The open itself may have touched the outside target (e.g. opened a
+//   device), and a missing parent folder may be created outside for an instant (removed again).
+// Writes (atomicWrite.ts) create their temp file and rename inside the opened directory, with the
+// same checks on the temp file's descriptor before writing and after the rename.
+// Limits no user-space tool can lift: a hard link inside the workspace to an outside file IS that
+// file (same inode), so reading it reads the outside file (writes replace the link by rename and
+// never modify that inode); a descriptor that passed the check stays bound to the verified inode,
+// so a swap after the check affects paths only, never what is read or written through it; and a
+// folder moved out of the workspace as a whole while a tool works in it takes that work along
+// (the post-rename check reports it, and deletes a written file that ended up outside).
+
+const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0; // undefined on Windows
+const O_DIRECTORY = fsc.O_DIRECTORY ?? 0;
+const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
+
+/** Flags for reading a file that may be swapped: never follow a final symlink, never block on a FIFO. */
+export const CONFINED_READ_FLAGS = fsc.O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+
+/** Test seam: lets the tests run the portable open-then-verify path on Linux too. */
+export const confinementInternals = { useProcFd: process.platform === 'linux' };
+
+const PROC_FD = '/proc/self/fd';
+
+/** The path the kernel has for an open descriptor (Linux); undefined where that is not available. */
+export async function handlePath(handle: FileHandle): Promise<string | undefined> {
+  if (!confinementInternals.useProcFd) return undefined;
+  try {
+    return await fsp.readlink(`${PROC_FD}/${handle.fd}`);
+  } catch {
+    return undefined; // no procfs mounted
+  }
+}
+
+export function swappedError(target: string): WorkspaceAccessError {
+  return new WorkspaceAccessError(
+    `Access denied: "${target}" changed while it was being opened (a folder on its path was replaced, e.g. by a symbolic link, or moved), ` +
+      `so it may no longer be inside the workspace. Nothing was read or written through it; check the path and try again.`,
+  );
+}
+
+/**
+ * Verifies that an open handle is the file at `expected` (a real path that resolve() approved):
+ * everything read from or written to the handle then happens to that approved file.
+ */
+export async function verifyHandleAt(handle: FileHandle, expected: string): Promise<void> {
+  const seen = await handlePath(handle);
+  if (seen !== undefined) {
+    if (seen !== expected) throw swappedError(expected); // also "(deleted)" paths
+    return;
+  }
+  const [real, byPath, held] = await Promise.all([
+    fsp.realpath(expected).catch(() => undefined),
+    fsp.stat(expected, { bigint: true }).catch(() => undefined),
+    handle.stat({ bigint: true }),
+  ]);
+  if (real !== expected || byPath === undefined || byPath.dev !== held.dev || byPath.ino !== held.ino) throw swappedError(expected);
+}
+
+/** An opened, verified directory; entry(name) keeps pointing into it even if its path is swapped. */
+export interface ConfinedDir {
+  /** Real path the directory had when it was opened and verified. */
+  readonly real: string;
+  entry(name: string): string;
+  close(): Promise<void>;
+}
+
+function entryName(name: string): string {
+  if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes(path.sep) || name.includes('\0')) {
+    throw new WorkspaceAccessError(`Invalid file name: "${name}".`);
+  }
+  return name;
+}
+
+function components(root: string, target: string): string[] {
+  if (!isInside(target, root)) throw new WorkspaceAccessError(`Access denied: "${target}" is outside "${root}".`);
+  const rel = path.relative(root, target);
+  return rel === '' ? [] : rel.split(path.sep).map(entryName);
+}
+
+const isCode = (error: unknown, ...codes: string[]): boolean => isNodeError(error) && codes.includes(error.code ?? '');
+
+/**
+ * Opens directory `dir` (a real path inside the real path `root`) without following any symbolic
+ * link below the root; with `create`, missing folders are created on the way (mkdir -p).
+ */
+export async function openConfinedDir(root: string, dir: string, options: { create?: boolean } = {}): Promise<ConfinedDir> {
+  const parts = components(root, dir);
+  // Windows cannot open a folder as a file at all; there the portable variant is the only one.
+  if (!confinementInternals.useProcFd) return openDirByPath(root, dir, parts, options.create === true);
+  let handle = await fsp.open(root, fsc.O_RDONLY | O_DIRECTORY);
+  try {
+    const rootSeen = await handlePath(handle);
+    if (rootSeen === undefined) {
+      await handle.close();
+      return await openDirByPath(root, dir, parts, options.create === true);
+    }
+    if (rootSeen !== root) throw swappedError(root);
+    for (const part of parts) {
+      const at = `${PROC_FD}/${handle.fd}/${part}`;
+      if (options.create) await fsp.mkdir(at).catch((error: unknown) => (isCode(error, 'EEXIST') ? undefined : Promise.reject(error)));
+      const next = await fsp.open(at, fsc.O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(async (error: unknown) => {
+        // O_NOFOLLOW | O_DIRECTORY on a symlink fails with ENOTDIR (or ELOOP); a real file there is just "not a folder".
+        const symlink = isCode(error, 'ELOOP') || (isCode(error, 'ENOTDIR') && (await fsp.lstat(at).catch(() => undefined))?.isSymbolicLink());
+        throw symlink ? swappedError(dir) : error;
+      });
+      const previous = handle;
+      handle = next;
+      await previous.close();
+    }
+    if ((await handlePath(handle)) !== dir) throw swappedError(dir);
+    const held = handle;
+    return { real: dir, entry: (name) => `${PROC_FD}/${held.fd}/${entryName(name)}`, close: () => held.close() };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The portable variant: lstat each component (never a symlink), then check the whole path resolves to itself. */
+async function openDirByPath(root: string, dir: string, parts: string[], create: boolean): Promise<ConfinedDir> {
+  if ((await fsp.realpath(root)) !== root) throw swappedError(root);
+  let current = root;
+  for (const part of parts) {
+    current = path.join(current, part);
+    if (create) {
+      const made = await fsp.mkdir(current).then(
+        () => true,
+        (error: unknown) => (isCode(error, 'EEXIST') ? false : Promise.reject(error)),
+      );
+      // A folder swapped just before the mkdir would put the new (empty) folder outside: take it back.
+      if (made && (await fsp.realpath(current).catch(() => undefined)) !== current) {
+        await fsp.rmdir(current).catch(() => undefined);
+        throw swappedError(dir);
+      }
+    }
+    const stat = await fsp.lstat(current);
+    if (stat.isSymbolicLink()) throw swappedError(dir);
+    if (!stat.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, '${current}'`), { code: 'ENOTDIR' });
+  }
+  if ((await fsp.realpath(dir)) !== dir) throw swappedError(dir);
+  return { real: dir, entry: (name) => path.join(dir, entryName(name)), close: async () => undefined };
+}
+
+/**
+ * Opens the file `file` (a real path inside the real path `root`, as resolve() returns it) so the
+ * handle is verified to be that file: see the section comment. Errors: ENOENT / ENOTDIR as usual,
+ * WorkspaceAccessError if something on the path was swapped.
+ */
+export async function openConfinedFile(root: string, file: string, flags: number = CONFINED_READ_FLAGS, mode?: number): Promise<FileHandle> {
+  if (file === root) return fsp.open(file, flags & ~O_NOFOLLOW, mode); // the root itself (a folder: callers refuse it)
+  const dir = await openConfinedDir(root, path.dirname(file));
+  try {
+    const handle = await fsp.open(dir.entry(path.basename(file)), flags | O_NOFOLLOW, mode).catch((error: unknown) => {
+      throw isCode(error, 'ELOOP') ? swappedError(file) : error;
+    });
+    try {
+      await verifyHandleAt(handle, file);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
+  } finally {
+    await dir.close();
+  }
+}
+
+/** The root a resolved path belongs to: the workspace root or one of the read-only roots. */
+export function rootOf(workspace: Workspace, real: string): string {
+  const candidates = [workspace.root, ...workspace.readOnlyRoots].filter((r) => isInside(real, r));
+  const root = candidates.sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) throw new WorkspaceAccessError(`Access denied: "${real}" is outside the workspace root "${workspace.root}".`);
+  return root;
+}
+
+/** Opens a path that workspace.resolve() returned, for reading, race-free. */
+export function openForRead(workspace: Workspace, real: string): Promise<FileHandle> {
+  return openConfinedFile(rootOf(workspace, real), real, CONFINED_READ_FLAGS);
 }
