@@ -70,7 +70,8 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);
-      const { content } = await readForChange(file, shown);
+      const existing = await readForChange(ctx.workspace, file, shown);
+      const content = existing.content;
       if (content === undefined) throw new ToolExecutionError(`File not found: ${shown}. To create a new file use write_file.`);
 
       let oldString = input.old_string;
@@ -106,7 +107,7 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
       return approveAndWrite(ctx, {
         file,
         shown,
-        before: content,
+        existing,
         after: text,
         summary: `Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}`,
         details: `Around the ${input.replace_all && count > 1 ? 'first ' : ''}change:\n${snippet(text, firstIndex, newString.length)}`,

@@ -1,8 +1,9 @@
-import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { Args } from './args';
-import { isBinaryFile, readLines } from './fileio';
+import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from './fileio';
 import { numberedLine, plural } from './text';
 import { ToolExecutionError, type ToolDefinition } from './types';
+import { isNodeError, openForRead } from './workspace';
 
 export interface ReadFileInput {
   path: string;
@@ -51,16 +52,32 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path);
       const shown = ctx.workspace.displayPath(file);
-      const stat = await fsp.stat(file).catch(() => undefined);
-      if (!stat) throw new ToolExecutionError(`File not found: ${shown}. Use list_files to find the right path.`);
-      if (stat.isDirectory()) throw new ToolExecutionError(`${shown} is a directory, not a file. Use list_files to see its contents.`);
-      if (!stat.isFile()) throw new ToolExecutionError(`${shown} is not a regular file.`);
-      if (stat.size > 0 && (await isBinaryFile(file))) {
-        throw new ToolExecutionError(`Cannot read ${shown}: it is a binary file (${stat.size} bytes), not text.`);
+      // Opened race-free and checked on the handle: what is read is the file resolve() approved.
+      let handle: FileHandle;
+      try {
+        handle = await openForRead(ctx.workspace, file);
+      } catch (error) {
+        if (isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) {
+          throw new ToolExecutionError(`File not found: ${shown}. Use list_files to find the right path.`);
+        }
+        if (isNodeError(error) && error.code === 'EISDIR') throw new ToolExecutionError(`${shown} is a directory, not a file. Use list_files to see its contents.`);
+        throw error;
       }
       const offset = input.offset ?? 1;
       const limit = input.limit ?? defaultLimit;
-      const result = await readLines(file, { offset, limit, maxLineChars, maxTotalChars: maxOutputChars, signal: ctx.signal });
+      let result: ReadLinesResult;
+      let encoding: LineEncoding;
+      try {
+        const stat = await handle.stat();
+        if (stat.isDirectory()) throw new ToolExecutionError(`${shown} is a directory, not a file. Use list_files to see its contents.`);
+        if (!stat.isFile()) throw new ToolExecutionError(`${shown} is not a regular file.`);
+        const sniffed = await detectEncoding(handle, stat.size, ctx.signal);
+        if (sniffed.kind === 'binary') throw new ToolExecutionError(`Cannot read ${shown}: it is a binary file (${stat.size} bytes), not text.`);
+        encoding = sniffed.encoding;
+        result = await readLines(handle, { offset, limit, maxLineChars, maxTotalChars: maxOutputChars, encoding, signal: ctx.signal });
+      } finally {
+        await handle.close();
+      }
 
       if (result.lines.length === 0) {
         if (result.totalLines === 0) return { content: `${shown} is empty.` };
@@ -80,6 +97,15 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
         notes.push(`[Showing lines ${first}-${last}, the end of the file.]`);
       }
       if (result.lines.some((l) => l.cut)) notes.push(`[Some lines were longer than ${maxLineChars} characters and were cut.]`);
+      // Said every time: the model must copy old_string in this decoding, and know what it may write.
+      if (encoding.kind === 'windows-1252') {
+        notes.push(
+          `[${shown} is not valid UTF-8; it is shown decoded as Windows-1252 (Latin-1), one character per byte. ` +
+            `edit_file and write_file match and write in that encoding (characters it cannot store are refused), so copy text exactly as shown.]`,
+        );
+      } else if (result.nonUtf8Lines) {
+        notes.push(`[Some lines shown are not valid UTF-8; they are decoded as Windows-1252 (Latin-1), one character per byte.]`);
+      }
       return { content: [...body, ...notes].join('\n') };
     },
   };

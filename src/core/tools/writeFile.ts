@@ -29,15 +29,19 @@ export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);
-      const existing = await readForChange(file, shown);
-      if (existing.content === input.content) {
+      const existing = await readForChange(ctx.workspace, file, shown);
+      // An existing file keeps its encoding (and BOM), like edit_file: the text the model read back
+      // is written as the same bytes, and what the encoding cannot store is refused, not replaced.
+      // A BOM the model copied into the text is the one the file keeps, not a second one.
+      const after = existing.encoding.kind === 'utf-8' && existing.encoding.bom ? input.content.replace(/^\uFEFF/, '') : input.content;
+      if (existing.content === after) {
         return { content: `${shown} already has exactly this content; nothing was written.` };
       }
       return approveAndWrite(ctx, {
         file,
         shown,
-        before: existing.content,
-        after: input.content,
+        existing,
+        after,
         summary: existing.content === undefined ? `Created ${shown}` : `Wrote ${shown}`,
       });
     },
