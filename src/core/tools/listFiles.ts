@@ -3,6 +3,7 @@ import { Args } from './args';
 import { plural } from './text';
 import { ToolExecutionError, type ToolDefinition } from './types';
 import { checkGlobPattern, findFiles } from './walk';
+import { openConfinedDir, rootOf } from './workspace';
 
 export interface ListFilesInput {
   pattern: string;
@@ -42,7 +43,13 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       const stat = await fsp.stat(dir).catch(() => undefined);
       if (!stat) throw new ToolExecutionError(`Directory not found: ${shownDir}.`);
       if (!stat.isDirectory()) throw new ToolExecutionError(`${shownDir} is a file, not a directory. Use read_file to read it.`);
+      // The listing walks by path: the folder must be the one resolve() approved before and after
+      // it (a folder swapped for a symlink to outside is refused, not listed). A swap that is undone
+      // during the walk is not seen; it could leak file names, never content.
+      const stillConfined = async (): Promise<void> => (await openConfinedDir(rootOf(ctx.workspace, dir), dir)).close();
+      await stillConfined();
       const files = await findFiles({ root: ctx.workspace.root, dir, pattern: input.pattern, signal: ctx.signal });
+      await stillConfined();
       if (ctx.signal.aborted) return { content: 'Listing cancelled.', isError: true, cancelled: true };
       const where = shownDir === '.' ? 'the workspace' : shownDir;
       if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).` };
