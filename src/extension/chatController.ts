@@ -230,10 +230,11 @@ export class ChatController extends Disposable {
     return {
       requestApproval: async (request, signal) => {
         // Registered before anything is awaited, so an immediate click in the panel is never lost.
+        let pending: PendingApproval | undefined;
         const decision = new Promise<ApprovalDecision>((resolve) => {
           const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
           signal.addEventListener('abort', onAbort, { once: true });
-          this.pendingApproval = {
+          this.pendingApproval = pending = {
             toolUseId: this.awaitingApprovalFor ?? '',
             resolve: (value) => {
               signal.removeEventListener('abort', onAbort);
@@ -250,6 +251,8 @@ export class ChatController extends Disposable {
         try {
           return await decision;
         } finally {
+          // A cancelled prompt must not stay pending: the next approval would look answered already.
+          if (this.pendingApproval === pending) this.pendingApproval = undefined;
           void diff?.then((close) => close?.());
         }
       },
@@ -369,6 +372,11 @@ export class ChatController extends Disposable {
     } catch (error) {
       return { ok: false, message: errorText(error) };
     }
+  }
+
+  /** The tool call waiting for the user's approval, if any. */
+  pendingApprovalToolUseId(): string | undefined {
+    return this.pendingApproval?.toolUseId;
   }
 
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {

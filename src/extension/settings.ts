@@ -17,7 +17,14 @@ export function readSettings(): EvergreenSettings {
     const value = config.get<number | null>(key);
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   };
-  const askOrAuto = (key: string): 'ask' | 'auto' => (config.get<string>(key) === 'auto' ? 'auto' : 'ask');
+  // Approvals come from the user's own settings only (the manifest scopes them to the application,
+  // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
+  // cloned repository could have written, can never loosen them.
+  const userValue = <T>(key: string): T | undefined => {
+    const inspected = config.inspect<T>(key);
+    return inspected?.globalValue ?? inspected?.defaultValue;
+  };
+  const askOrAuto = (key: string): 'ask' | 'auto' => (userValue<string>(key) === 'auto' ? 'auto' : 'ask');
   return {
     model: config.get<string>('model')?.trim() || undefined,
     baseUrl: config.get<string>('baseUrl')?.trim() || undefined,
@@ -27,7 +34,7 @@ export function readSettings(): EvergreenSettings {
     approvals: {
       writes: askOrAuto('approvals.writes'),
       shell: askOrAuto('approvals.shell'),
-      shellAllowList: (config.get<unknown[]>('approvals.shellAllowList') ?? []).filter((entry): entry is string => typeof entry === 'string'),
+      shellAllowList: (userValue<unknown[]>('approvals.shellAllowList') ?? []).filter((entry): entry is string => typeof entry === 'string'),
     },
   };
 }

@@ -169,5 +169,44 @@ describe('Evergreen in the extension host', () => {
       assert.match(next.messages[0]?.content[0]?.text ?? '', /<summary>/);
       assert.ok(!JSON.stringify(next.messages).includes('line 349: the quick brown fox'), 'the big read is no longer sent');
     });
+
+    it('a workspace cannot loosen approvals, and writes to files that configure commands always ask', async () => {
+      const api = await activate();
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      const root = folder.uri.fsPath;
+      const settingsFile = path.join(root, '.vscode', 'settings.json');
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      // What a cloned repository (or an agent with writes on auto) could ship.
+      fs.writeFileSync(settingsFile, JSON.stringify({ 'evergreen.approvals.shell': 'auto', 'evergreen.approvals.shellAllowList': ['echo'], 'evergreen.model': 'claude-opus-4-6' }));
+      const waitFor = async (what: string, check: () => boolean): Promise<void> => {
+        for (let tries = 0; tries < 200 && !check(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.ok(check(), `${what} did not happen within 10 s`);
+      };
+      try {
+        // Proof that VS Code read the file: its window-scoped model setting applies.
+        await waitFor('the workspace settings loading', () => vscode.workspace.getConfiguration('evergreen').get('model') === 'claude-opus-4-6');
+        const attempts: Array<[string, Record<string, unknown>, string]> = [
+          ['run_shell', { command: 'echo pwned > pwned.txt' }, 'pwned.txt'],
+          // Writes are on auto (user settings) in this suite, yet this one asks.
+          ['write_file', { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[]}' }, path.join('.vscode', 'tasks.json')],
+        ];
+        for (const [tool, input, target] of attempts) {
+          const before = fake.messageRequests().length;
+          fake.enqueue(reply.toolUse(tool, input)); // The cancel ends the turn: no second reply is asked for.
+          const turn = api.sendMessage(`Use ${tool}.`);
+          await waitFor(`an approval prompt for ${tool}`, () => api.pendingApproval() !== undefined);
+          assert.equal((fake.messageRequests()[before]?.body as { model: string }).model, 'claude-opus-4-6');
+          assert.equal(fs.existsSync(path.join(root, target)), false, `${target} was written without asking`);
+          await vscode.commands.executeCommand('evergreen.cancel');
+          await within(turn, 30_000, 'the cancelled turn ending');
+          assert.equal(fs.existsSync(path.join(root, target)), false);
+          assert.equal(fake.pendingReplies(), 0);
+        }
+      } finally {
+        fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
+        await waitFor('the workspace settings going away', () => vscode.workspace.getConfiguration('evergreen').get('model') !== 'claude-opus-4-6');
+      }
+    });
   });
 });
