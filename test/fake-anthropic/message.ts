@@ -177,6 +177,7 @@ export function sseEvents(m: Anthropic.Message, controls: StreamControls = {}): 
   };
   push(start);
   let pinged = false;
+  let toolUses = 0;
   const ping = (): void => {
     if (!pinged) push({ type: 'ping' });
     pinged = true;
@@ -223,7 +224,8 @@ export function sseEvents(m: Anthropic.Message, controls: StreamControls = {}): 
         } satisfies Anthropic.RawContentBlockStartEvent);
         ping();
         delta({ type: 'input_json_delta', partial_json: '' });
-        for (const c of chunks(stableJson(b.input), jsonSize)) delta({ type: 'input_json_delta', partial_json: c });
+        const json = controls.rawToolInputJson?.[toolUses++] ?? stableJson(b.input);
+        for (const c of chunks(json, jsonSize)) delta({ type: 'input_json_delta', partial_json: c });
         break;
       }
       default:

@@ -66,6 +66,12 @@ export interface StreamControls {
   textChunkChars?: number;
   /** Characters per `input_json_delta` (default 10; the first delta is always `""` like the real API). */
   jsonChunkChars?: number;
+  /**
+   * The `partial_json` text streamed for the reply's tool_use blocks, in order, instead of the
+   * JSON of their `input` (which the final Message still carries). For clients' handling of a
+   * model that writes malformed tool input; not something the fake does on its own.
+   */
+  rawToolInputJson?: string[];
 }
 
 /** An assistant message. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type EngineSnapshot, type PreparedRequest } from '../context/engine';
 import type { ContextDefaults } from '../context/defaults';
 import { silentLogger, type Logger } from '../logger';
-import { ModelError, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
+import { ModelError, type InvalidToolInput, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
 import type { SessionHandle } from '../storage/sessionStore';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import type { ToolRegistry } from '../tools/registry';
@@ -254,7 +254,9 @@ export class AgentSession {
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal);
+      // toParams keeps the tool calls in order (ids may be rewritten), so the i-th matches the i-th.
+      const invalidInputs = response.content.flatMap((block, index) => (block.type === 'tool_use' ? [response.invalidToolInputs?.get(index)] : []));
+      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, invalidInputs);
       this.append({ role: 'user', content: results });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
@@ -270,15 +272,24 @@ export class AgentSession {
     truncated: boolean,
     overLimit: boolean,
     signal: AbortSignal,
+    invalidInputs: ReadonlyArray<InvalidToolInput | undefined>,
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
-    for (const toolUse of toolUses) {
+    for (const [position, toolUse] of toolUses.entries()) {
       if (signal.aborted || truncated || overLimit) {
         const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
         results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true });
         continue;
       }
       this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
+      const invalid = invalidInputs[position];
+      if (invalid) {
+        // An answer for the model, not a failed request: retrying would not change what it wrote.
+        const content = invalidToolInputResult(invalid);
+        this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: true, content, durationMs: 0 });
+        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, is_error: true });
+        continue;
+      }
       const started = Date.now();
       const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
       // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
@@ -335,6 +346,12 @@ export class AgentSession {
       this.emit({ type: 'error', turnId, message: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** What the model wrote is echoed (bounded) so it can see the mistake; its tool_use carries {}. */
+function invalidToolInputResult(invalid: InvalidToolInput): string {
+  const text = invalid.text.length > 2000 ? `${invalid.text.slice(0, 2000)}… (${invalid.text.length} characters)` : invalid.text;
+  return `Not run: the input of this tool call was not valid JSON (${invalid.problem}). Call the tool again with a JSON object. What you wrote:\n${text}`;
 }
 
 function turnStopReason(reason: string | null): TurnStopReason {

@@ -61,6 +61,18 @@ export interface ModelResponse {
   stopReason: StopReason | null;
   usage: UsageCounts;
   costUsd: number;
+  /**
+   * Tool calls whose streamed input was not valid JSON, by their index in `content` (ids may be
+   * repeated or rewritten by the loop); their `input` is {}.
+   */
+  invalidToolInputs?: ReadonlyMap<number, InvalidToolInput>;
+}
+
+export interface InvalidToolInput {
+  /** Why it could not be used (the JSON parser's message). */
+  problem: string;
+  /** What the model wrote. */
+  text: string;
 }
 
 export type ModelErrorKind =
@@ -217,12 +229,16 @@ export class ModelClient {
     };
     try {
       arm();
-      const stream = this.sdk.messages.stream(params, { signal: attempt.signal });
-      stream.on('streamEvent', arm);
-      if (handlers.onText) stream.on('text', (delta) => handlers.onText?.(delta));
-      if (handlers.onThinking) stream.on('thinking', (delta) => handlers.onThinking?.(delta));
-      const message = await stream.finalMessage();
-      return this.toResponse(message);
+      // Raw events, accumulated here rather than by the SDK's MessageStream: it fails the whole
+      // reply when one tool input is not valid JSON, and that failure looked like a dropped connection.
+      const stream = await this.sdk.messages.create({ ...params, stream: true }, { signal: attempt.signal });
+      const reply = new ReplyAccumulator(handlers);
+      for await (const event of stream) {
+        arm();
+        reply.add(event);
+      }
+      if (attempt.signal.aborted) throw new Anthropic.APIUserAbortError();
+      return { ...this.toResponse(reply.finish()), ...(reply.invalidToolInputs.size > 0 ? { invalidToolInputs: reply.invalidToolInputs } : {}) };
     } catch (error) {
       if (idle && !signal?.aborted) {
         throw new ModelError('connection', `The response stream stalled: no data for ${Math.round(this.streamIdleTimeoutMs / 1000)} s.`, 'Check your network; Evergreen retries automatically.');
@@ -291,6 +307,107 @@ export class ModelClient {
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);
     return new ModelError('connection', `The connection dropped: ${message}`, 'Check your network and try again.');
+  }
+}
+
+/**
+ * The Message built from raw stream events, as the SDK's MessageStream builds it, except that a
+ * tool input that is not valid JSON becomes {} and is reported instead of failing the reply.
+ */
+class ReplyAccumulator {
+  readonly invalidToolInputs = new Map<number, InvalidToolInput>();
+  private message: Anthropic.Message | undefined;
+  private readonly toolJson = new Map<number, string>();
+  private complete = false;
+
+  constructor(private readonly handlers: StreamHandlers) {}
+
+  add(event: Anthropic.RawMessageStreamEvent): void {
+    if (event.type === 'message_start') {
+      this.message = { ...event.message, content: [...event.message.content], usage: { ...event.message.usage } };
+      return;
+    }
+    const message = this.message;
+    if (!message) throw new Error(`The response stream sent ${event.type} before message_start.`);
+    switch (event.type) {
+      case 'content_block_start':
+        message.content[event.index] = { ...event.content_block };
+        if (event.content_block.type === 'tool_use') this.toolJson.set(event.index, '');
+        break;
+      case 'content_block_delta':
+        this.addDelta(message.content[event.index], event.index, event.delta);
+        break;
+      case 'content_block_stop': {
+        const block = message.content[event.index];
+        const json = this.toolJson.get(event.index);
+        if (block?.type === 'tool_use' && json !== undefined) block.input = this.parseToolInput(event.index, json);
+        break;
+      }
+      case 'message_delta':
+        // Counters other than output_tokens are whole-message totals, present only when they apply.
+        message.stop_reason = event.delta.stop_reason;
+        message.stop_sequence = event.delta.stop_sequence;
+        message.usage.output_tokens = event.usage.output_tokens;
+        if (event.usage.input_tokens != null) message.usage.input_tokens = event.usage.input_tokens;
+        if (event.usage.cache_creation_input_tokens != null) message.usage.cache_creation_input_tokens = event.usage.cache_creation_input_tokens;
+        if (event.usage.cache_read_input_tokens != null) message.usage.cache_read_input_tokens = event.usage.cache_read_input_tokens;
+        break;
+      case 'message_stop':
+        this.complete = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The whole reply; a stream that ended early is a dropped connection (retried). */
+  finish(): Anthropic.Message {
+    if (!this.message || !this.complete) throw new Error('the response stream ended before the reply was complete');
+    return this.message;
+  }
+
+  private addDelta(block: ContentBlock | undefined, index: number, delta: Anthropic.RawContentBlockDelta): void {
+    switch (delta.type) {
+      case 'text_delta':
+        if (block?.type !== 'text') return;
+        block.text += delta.text;
+        this.handlers.onText?.(delta.text);
+        return;
+      case 'citations_delta':
+        if (block?.type === 'text') block.citations = [...(block.citations ?? []), delta.citation];
+        return;
+      case 'thinking_delta':
+        if (block?.type !== 'thinking') return;
+        block.thinking += delta.thinking;
+        this.handlers.onThinking?.(delta.thinking);
+        return;
+      case 'signature_delta':
+        if (block?.type === 'thinking') block.signature = delta.signature;
+        return;
+      case 'input_json_delta': {
+        const json = this.toolJson.get(index);
+        if (json !== undefined) this.toolJson.set(index, json + delta.partial_json);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private parseToolInput(index: number, json: string): Record<string, unknown> {
+    if (json.trim() === '') return {};
+    let problem: string;
+    try {
+      const input: unknown = JSON.parse(json);
+      if (typeof input === 'object' && input !== null && !Array.isArray(input)) return input as Record<string, unknown>;
+      problem = 'it is not a JSON object';
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    // {} keeps the history valid for the API (input must be an object); the session answers the
+    // call with an error result instead of running it. A reply cut at max_tokens lands here too.
+    this.invalidToolInputs.set(index, { problem, text: json });
+    return {};
   }
 }
 
