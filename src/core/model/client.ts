@@ -29,6 +29,11 @@ export interface ModelClientOptions {
   timeoutMs?: number;
   /** A stream silent this long is treated as a dropped connection and retried. */
   streamIdleTimeoutMs?: number;
+  /**
+   * How long the Models API may take to answer (asked once, at startup). Default: the
+   * EVERGREEN_MODELS_TIMEOUT_MS environment variable (tests), else 10 s.
+   */
+  modelInfoTimeoutMs?: number;
   priceOverrides?: Record<string, ModelPrice>;
 }
 
@@ -113,6 +118,8 @@ export class ModelClient {
   private readonly maxRetryDelayMs: number;
   private readonly price: ModelPrice | undefined;
   private readonly streamIdleTimeoutMs: number;
+  private readonly modelInfoTimeoutMs: number;
+  private modelInfoProblem: string | undefined;
   private modelInfo: Promise<Anthropic.ModelInfo | undefined> | undefined;
 
   constructor(options: ModelClientOptions = {}) {
@@ -123,6 +130,7 @@ export class ModelClient {
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.price = priceFor(this.model, options.priceOverrides);
     this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? 90_000;
+    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
@@ -148,6 +156,14 @@ export class ModelClient {
       this.modelInfo = undefined; // A transient failure may succeed next time.
       throw error;
     }
+  }
+
+  /**
+   * Set when the Models API did not answer in time: the session goes on without the model's
+   * limits (default window, no output cap) and the front end says so.
+   */
+  get modelInfoWarning(): string | undefined {
+    return this.modelInfoProblem;
   }
 
   /** window = explicit setting, else the Models API's max_input_tokens, else 200k (gateways without /v1/models). */
@@ -263,8 +279,13 @@ export class ModelClient {
   private async fetchModelInfo(signal?: AbortSignal): Promise<Anthropic.ModelInfo | undefined> {
     this.requireKey();
     try {
-      return await this.sdk.models.retrieve(this.model, {}, { signal });
+      // Without a bound a server that never answers would hang the start forever (the SDK waits 10 min).
+      return await this.sdk.models.retrieve(this.model, {}, { signal, timeout: this.modelInfoTimeoutMs });
     } catch (raw) {
+      if (raw instanceof Anthropic.APIConnectionTimeoutError && !signal?.aborted) {
+        this.modelInfoProblem = `The Models API did not answer within ${this.modelInfoTimeoutMs / 1000} s, so the model's limits are unknown.`;
+        return undefined;
+      }
       if (raw instanceof Anthropic.NotFoundError) {
         // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
         if (/model/i.test(raw.message)) {
@@ -409,6 +430,11 @@ class ReplyAccumulator {
     this.invalidToolInputs.set(index, { problem, text: json });
     return {};
   }
+}
+
+function positiveNumber(value: string | undefined): number | undefined {
+  const parsed = Number(value);
+  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
 }
 
 function apiErrorType(error: InstanceType<typeof Anthropic.APIError>): string | undefined {
