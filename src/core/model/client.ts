@@ -93,16 +93,86 @@ export type ModelErrorKind =
   | 'connection'
   | 'cancelled';
 
-/** A model failure classified for the loop and the UI, with a next step for the user. */
+/** A next step for each front end: the extension names its commands and settings, the CLI its flags and variables. */
+export interface SurfaceHint {
+  extension: string;
+  cli: string;
+}
+export type Surface = keyof SurfaceHint;
+
+const HINTS = {
+  noApiKey: { extension: 'Run "Evergreen: Set API Key" or set ANTHROPIC_API_KEY in the environment.', cli: 'Set ANTHROPIC_API_KEY in the environment.' },
+  badKey: { extension: 'Set a valid key with "Evergreen: Set API Key".', cli: 'Set a valid key in ANTHROPIC_API_KEY.' },
+  unknownModel: { extension: 'Pick another model id in the "evergreen.model" setting (or --model).', cli: 'Pick another model id with --model.' },
+  notFound: { extension: 'Check the "evergreen.model" and "evergreen.baseUrl" settings.', cli: 'Check --model and --base-url (or ANTHROPIC_BASE_URL).' },
+  connection: { extension: 'Check your network and the "evergreen.baseUrl" setting (or ANTHROPIC_BASE_URL).', cli: 'Check your network and --base-url (or ANTHROPIC_BASE_URL).' },
+  credentialsInUrl: {
+    extension: 'Remove the user:password part from the "evergreen.baseUrl" setting (or ANTHROPIC_BASE_URL): requests cannot carry credentials in the URL, the API key is sent on its own.',
+    cli: 'Remove the user:password part from --base-url (or ANTHROPIC_BASE_URL): requests cannot carry credentials in the URL, the key in ANTHROPIC_API_KEY is sent on its own.',
+  },
+  promptTooLong: {
+    extension: 'The conversation no longer fits the context window: start a New Chat.',
+    cli: 'The conversation no longer fits the context window: compact it (--resume SESSION_ID -p "/compact") or run without --resume to start a new session.',
+  },
+  invalidRequest: {
+    extension: 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.',
+    cli: 'If it happens again with every message, run without --resume to start a new session; the transcript of this one stays saved.',
+  },
+} as const satisfies Record<string, SurfaceHint>;
+
+/**
+ * A model failure classified for the loop and the UI, with a next step for the user. The message
+ * is redacted (a base URL may carry a password); `hint` is the extension's next step, as before,
+ * and `hintFor('cli')` the terminal's.
+ */
 export class ModelError extends Error {
+  readonly hint: string | undefined;
+  private readonly hints: SurfaceHint | undefined;
+
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
-    readonly hint: string | undefined,
+    hint: string | SurfaceHint | undefined,
     readonly status?: number,
   ) {
-    super(message);
+    super(redactUrlSecrets(message));
     this.name = 'ModelError';
+    this.hints = typeof hint === 'string' ? { extension: hint, cli: hint } : hint;
+    this.hint = this.hints?.extension;
+  }
+
+  hintFor(surface: Surface): string | undefined {
+    return this.hints?.[surface];
+  }
+}
+
+/**
+ * A hint that reached a front end as text (session error events carry no kind) in that front
+ * end's words; hints of other origins come back unchanged.
+ */
+export function hintForSurface(hint: string, surface: Surface): string {
+  for (const entry of Object.values(HINTS)) {
+    if (entry.extension === hint) return entry[surface];
+  }
+  return hint;
+}
+
+/**
+ * URLs in `text` with their user:password and secret-looking query values (key=, token=, …)
+ * replaced by ***: every error and log line goes through it, since a base URL may carry them.
+ */
+export function redactUrlSecrets(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi, '$1***@')
+    .replace(/([?&][^=&#\s]*(?:key|token|secret|passw(?:or)?d|pwd|sig|signature|auth)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
   }
 }
 
@@ -289,7 +359,7 @@ export class ModelClient {
       if (raw instanceof Anthropic.NotFoundError) {
         // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
         if (/model/i.test(raw.message)) {
-          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, 'Pick another model id in the "evergreen.model" setting (or --model).', 404);
+          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, HINTS.unknownModel, 404);
         }
         return undefined;
       }
@@ -301,7 +371,7 @@ export class ModelClient {
 
   requireKey(): void {
     if (!this.apiKey) {
-      throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" or set ANTHROPIC_API_KEY in the environment.');
+      throw new ModelError('no_api_key', 'No Anthropic API key is set.', HINTS.noApiKey);
     }
   }
 
@@ -309,21 +379,21 @@ export class ModelClient {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return new ModelError('cancelled', 'Cancelled.', undefined);
     if (error instanceof Anthropic.APIConnectionError) {
-      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, 'Check your network and the "evergreen.baseUrl" setting (or ANTHROPIC_BASE_URL).');
+      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? HINTS.credentialsInUrl : HINTS.connection);
     }
     if (error instanceof Anthropic.APIError) {
       const detail = apiErrorMessage(error);
       // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
       const status = error.status ?? statusForErrorType(apiErrorType(error));
-      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, 'Set a valid key with "Evergreen: Set API Key".', status);
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, HINTS.badKey, status);
       if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status);
-      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, 'Check the "evergreen.model" and "evergreen.baseUrl" settings.', status);
+      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, HINTS.notFound, status);
       if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status);
       if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status);
       if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status);
       if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status);
-      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, 'The conversation no longer fits the context window: start a New Chat.', status);
-      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.', status);
+      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status);
+      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, HINTS.invalidRequest, status);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);
