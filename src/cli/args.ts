@@ -99,6 +99,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const values = parsed.values;
+  // An empty id (an unset shell variable: --resume "$ID") must not quietly start a new session.
+  if (values.resume !== undefined && values.resume.trim() === '') throw new UsageError('--resume needs a session id, got an empty string (run without --resume to start a new session)');
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
   return {
