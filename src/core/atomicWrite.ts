@@ -44,7 +44,8 @@ export async function writeFileAtomicConfined(root: string, file: string, conten
     await fsp.rename(dir.entry(tempName), dir.entry(base));
     renamed = true;
     await verifyHandleAt(temp, file);
-  } catch (error) {
+  } catch (caught) {
+    const error = dir.relabel(caught);
     if (!temp) throw error;
     const where = await removeStray(temp, dir, tempName, renamed, root);
     if (!renamed || !(error instanceof WorkspaceAccessError)) throw error;

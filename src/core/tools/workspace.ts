@@ -216,7 +216,20 @@ export interface ConfinedDir {
   /** Real path the directory had when it was opened and verified. */
   readonly real: string;
   entry(name: string): string;
+  /** Rewrites an fs error about entry(...) paths to name the real path (the model never sees /proc/self/fd). */
+  relabel(error: unknown): unknown;
   close(): Promise<void>;
+}
+
+/** Node errors name the path they were given; for a descriptor-anchored path, show the folder it stands for. */
+function relabel(error: unknown, anchor: string, real: string): unknown {
+  if (!isNodeError(error)) return error;
+  const fix = (p: string): string => (p === anchor || p.startsWith(`${anchor}/`) ? real + p.slice(anchor.length) : p);
+  if (typeof error.path === 'string') error.path = fix(error.path);
+  const withDest = error as NodeJS.ErrnoException & { dest?: unknown };
+  if (typeof withDest.dest === 'string') withDest.dest = fix(withDest.dest);
+  error.message = error.message.split(`${anchor}/`).join(`${real}${path.sep}`);
+  return error;
 }
 
 function entryName(name: string): string {
@@ -250,21 +263,32 @@ export async function openConfinedDir(root: string, dir: string, options: { crea
       return await openDirByPath(root, dir, parts, options.create === true);
     }
     if (rootSeen !== root) throw swappedError(root);
+    let current = root;
     for (const part of parts) {
-      const at = `${PROC_FD}/${handle.fd}/${part}`;
-      if (options.create) await fsp.mkdir(at).catch((error: unknown) => (isCode(error, 'EEXIST') ? undefined : Promise.reject(error)));
+      const anchor = `${PROC_FD}/${handle.fd}`;
+      const at = `${anchor}/${part}`;
+      if (options.create) {
+        await fsp.mkdir(at).catch((error: unknown) => (isCode(error, 'EEXIST') ? undefined : Promise.reject(relabel(error, anchor, current))));
+      }
       const next = await fsp.open(at, fsc.O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch(async (error: unknown) => {
         // O_NOFOLLOW | O_DIRECTORY on a symlink fails with ENOTDIR (or ELOOP); a real file there is just "not a folder".
         const symlink = isCode(error, 'ELOOP') || (isCode(error, 'ENOTDIR') && (await fsp.lstat(at).catch(() => undefined))?.isSymbolicLink());
-        throw symlink ? swappedError(dir) : error;
+        throw symlink ? swappedError(dir) : relabel(error, anchor, current);
       });
       const previous = handle;
       handle = next;
+      current = path.join(current, part);
       await previous.close();
     }
     if ((await handlePath(handle)) !== dir) throw swappedError(dir);
     const held = handle;
-    return { real: dir, entry: (name) => `${PROC_FD}/${held.fd}/${entryName(name)}`, close: () => held.close() };
+    const anchor = `${PROC_FD}/${held.fd}`;
+    return {
+      real: dir,
+      entry: (name) => `${anchor}/${entryName(name)}`,
+      relabel: (error) => relabel(error, anchor, dir),
+      close: () => held.close(),
+    };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;
@@ -290,10 +314,10 @@ async function openDirByPath(root: string, dir: string, parts: string[], create:
     }
     const stat = await fsp.lstat(current);
     if (stat.isSymbolicLink()) throw swappedError(dir);
-    if (!stat.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, '${current}'`), { code: 'ENOTDIR' });
+    if (!stat.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, '${current}'`), { code: 'ENOTDIR', path: current });
   }
   if ((await fsp.realpath(dir)) !== dir) throw swappedError(dir);
-  return { real: dir, entry: (name) => path.join(dir, entryName(name)), close: async () => undefined };
+  return { real: dir, entry: (name) => path.join(dir, entryName(name)), relabel: (error) => error, close: async () => undefined };
 }
 
 /**
@@ -306,7 +330,7 @@ export async function openConfinedFile(root: string, file: string, flags: number
   const dir = await openConfinedDir(root, path.dirname(file));
   try {
     const handle = await fsp.open(dir.entry(path.basename(file)), flags | O_NOFOLLOW, mode).catch((error: unknown) => {
-      throw isCode(error, 'ELOOP') ? swappedError(file) : error;
+      throw isCode(error, 'ELOOP') ? swappedError(file) : dir.relabel(error);
     });
     try {
       await verifyHandleAt(handle, file);

@@ -169,7 +169,7 @@ for (const useProcFd of modes) {
       noTempFiles(path.join(dirs.root, 'sub-moved'));
     });
 
-    it('without a race, writes through in-workspace folders still work and leave no temp file', async () => {
+    it('without a race (no over-refusal; passes on the old code too), writes through in-workspace folders still work and leave no temp file', async () => {
       symlinkSync(path.join(dirs.root, 'sub'), path.join(dirs.root, 'alias'));
       const result = await call('edit_file', { path: 'alias/file.txt', old_string: 'inside', new_string: 'edited' });
       assert.equal(result.isError, undefined, result.content);
@@ -180,6 +180,11 @@ for (const useProcFd of modes) {
       noTempFiles(path.join(dirs.root, 'sub'));
       const read = await call('read_file', { path: 'alias/file.txt' });
       assert.match(read.content, /edited/);
+      // Errors name real paths, never the descriptor paths the confined walk uses.
+      const notDir = await call('write_file', { path: 'sub/file.txt/x.txt', content: 'x' });
+      assert.equal(notDir.isError, true);
+      assert.ok(notDir.content.includes(path.join(dirs.root, 'sub', 'file.txt')), notDir.content);
+      assert.doesNotMatch(notDir.content, /\/proc\//);
       await outsideUntouched();
     });
   });
