@@ -39,7 +39,10 @@ export const UTF8: TextEncoding = { kind: 'utf-8', bom: false };
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-/** Bytes 0x80-0x9F in Windows-1252 (WHATWG index; the five unassigned bytes map to C1 controls, so all 256 bytes round-trip). */
+/**
+ * Bytes 0x80-0x9F in Windows-1252 (WHATWG index; the five unassigned bytes map to C1 controls, so all
+ * 256 bytes round-trip). Spelled out because Node's TextDecoder('windows-1252') decodes as latin1.
+ */
 const CP1252_80_9F =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
