@@ -41,7 +41,11 @@ Options:
   -v, --verbose                log the context engine's decisions, retries and errors to stderr
   -h, --help                   show this help
 
-The API key comes from ANTHROPIC_API_KEY.`;
+Text output shows control, bidi and zero-width characters from the model as visible escapes
+(\\x1b, \\r, \\u202e); stream-json keeps the exact text (as JSON \\u escapes).
+
+Environment: ANTHROPIC_API_KEY (the API key), ANTHROPIC_BASE_URL, EVERGREEN_MODELS_TIMEOUT_MS (how
+long to wait for the Models API at startup before going on with default limits; default 10000).`;
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -2,14 +2,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import type { AgentEvent } from '../core/agent/events';
+import type { AgentEvent, TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
-import { ModelError } from '../core/model/client';
+import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/client';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { escapeLine, escapeText, jsonLine } from './terminalText';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -30,7 +32,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     options = parseCliArgs(argv, io.cwd);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`evergreen: ${error.message}\n${USAGE}\n`);
+      io.stderr.write(`evergreen: ${line(error.message)}\n${USAGE}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -40,7 +42,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const fail = (message: string, code: number = EXIT.failed): number => {
-    io.stderr.write(`evergreen: ${message}\n`);
+    io.stderr.write(`evergreen: ${line(message)}\n`);
     return code;
   };
 
@@ -50,7 +52,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
-  const logger = options.verbose ? lineLogger((line) => io.stderr.write(`evergreen: ${line}\n`)) : silentLogger;
+  const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
   let started: StartedSession | undefined;
   try {
@@ -78,9 +80,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   } catch (error) {
     if (error instanceof SessionNotFoundError) return fail(`${error.message} Run without --resume to start a new session.`);
-    if (error instanceof SessionLockedError) return fail(error.message);
+    if (error instanceof SessionLockedError) {
+      const owner = error.ownerPid > 0 ? ` (pid ${error.ownerPid})` : '';
+      // The store's words suit the extension ("start a New Chat here"); the terminal gets its own way on.
+      return fail(`Session "${error.sessionId}" is open in another Evergreen window or process${owner}; two writers would interleave its transcript. Wait for it to finish or close it there, or run without --resume to start a new session.`);
+    }
     if (error instanceof ModelError) return fail(error.kind === 'cancelled' ? 'cancelled' : oneLine(error), error.kind === 'cancelled' ? EXIT.cancelled : EXIT.failed);
     return fail(error instanceof Error ? error.message : String(error));
+  }
+
+  const modelInfoWarning = started.client.modelInfoWarning;
+  if (modelInfoWarning) {
+    const how = options.contextWindow === undefined ? 'the default; set it with --context-window N' : 'from --context-window';
+    io.stderr.write(`warning: ${line(`${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
   }
 
   let exitCode: number = EXIT.ok;
@@ -96,7 +108,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
         // As in the chat: compact now, with the optional focus; the engine's events report it.
         const outcome = await started.session.compact(trimmed.slice('/compact'.length).trim() || undefined, io.interrupt);
-        io.stderr.write(`evergreen: ${outcome.message}\n`);
+        io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
         if (!outcome.ok) {
           exitCode = EXIT.failed;
           break;
@@ -112,6 +124,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         exitCode = EXIT.failed;
         break;
       }
+      const incomplete = await incompleteReply(stop, started, options);
+      if (incomplete) {
+        // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
+        io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
+        exitCode = EXIT.failed;
+        break;
+      }
     }
   } finally {
     unsubscribe();
@@ -124,7 +143,41 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 function oneLine(error: ModelError): string {
-  return `${error.message}${error.hint ? ` (${error.hint})` : ''}`.replace(/\s*\n\s*/g, ' ');
+  const hint = error.hintFor('cli');
+  return `${error.message}${hint ? ` (${hint})` : ''}`.replace(/\s*\n\s*/g, ' ');
+}
+
+/** One terminal line: secrets in URLs redacted, every control, bidi or zero-width character visible. */
+function line(text: string): string {
+  return escapeLine(redactUrlSecrets(text));
+}
+
+function textError(message: string, hint: string | undefined): string {
+  return `error: ${line(message)}${hint ? `\n  ${line(hintForSurface(hint, 'cli'))}` : ''}\n`;
+}
+
+function jsonError(message: string, hint: string | undefined): string {
+  return `evergreen: ${line(message)}${hint ? ` (${line(hintForSurface(hint, 'cli'))})` : ''}\n`;
+}
+
+/** Why a turn that ended at a limit left its reply incomplete, with the way on. */
+async function incompleteReply(stop: TurnStopReason, started: StartedSession, options: CliOptions): Promise<{ message: string; hint: string } | undefined> {
+  const id = started.handle.id;
+  if (stop === 'max_tokens') {
+    const modelMax = (await started.client.getModelInfo().catch(() => undefined))?.max_tokens ?? Number.POSITIVE_INFINITY;
+    const limit = Math.min(contextBudget(started.window, options.maxOutputTokens).outputReserve, modelMax);
+    return {
+      message: `The reply hit the output token limit (${limit} tokens) before it was complete.`,
+      hint: `Raise --max-output-tokens (replies are also capped at 20% of the context window) or ask for smaller steps; to go on, run with --resume ${id} -p "continue".`,
+    };
+  }
+  if (stop === 'context_window_exceeded') {
+    return {
+      message: 'The conversation filled the context window before the reply was complete.',
+      hint: `Compact it (--resume ${id} -p "/compact") and go on, or run without --resume to start a new session; this transcript stays saved.`,
+    };
+  }
+  return undefined;
 }
 
 function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
@@ -140,55 +193,68 @@ async function readStdin(stdin: CliIO['stdin']): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Exact text for programs (see jsonLine for the characters written as \u escapes). */
 function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
   return (event) => {
-    stdout.write(`${JSON.stringify(event)}\n`);
+    stdout.write(`${jsonLine(event)}\n`);
     // The one-line reason also goes to stderr, where scripts look for it.
-    if (event.type === 'error') stderr.write(`evergreen: ${event.message}${event.hint ? ` (${event.hint})` : ''}\n`);
+    if (event.type === 'error') stderr.write(jsonError(event.message, event.hint));
   };
 }
 
+/** Everything the model or a server controls is escaped (see terminalText.ts) before it reaches the terminal. */
 function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
   let midLine = false;
+  // Text streamed by the current attempt: a retry sends the reply again from its start.
+  let attemptText = false;
   const breakLine = () => {
     if (midLine) stdout.write('\n');
     midLine = false;
   };
   return (event) => {
     switch (event.type) {
+      case 'request_started':
+        attemptText = false;
+        break;
       case 'text_delta':
-        stdout.write(event.text);
+        stdout.write(escapeText(event.text));
         midLine = !event.text.endsWith('\n');
+        attemptText ||= event.text.length > 0;
         break;
       case 'tool_call_started':
         breakLine();
-        stderr.write(`▸ ${event.name} ${JSON.stringify(event.input)}\n`);
+        stderr.write(`▸ ${line(event.name)} ${line(JSON.stringify(event.input) ?? '')}\n`);
         break;
       case 'tool_call_finished':
-        stderr.write(`  ${event.isError ? '✗' : '✓'} ${event.name} (${event.content.length} chars, ${event.durationMs} ms)\n`);
+        stderr.write(`  ${event.isError ? '✗' : '✓'} ${line(event.name)} (${event.content.length} chars, ${event.durationMs} ms)\n`);
         break;
       case 'compaction':
         breakLine();
-        stderr.write(`  ⟳ context compacted (${event.trigger}): ~${event.tokensBefore} -> ~${event.tokensAfter} tokens, ${event.messagesSummarized} message(s) summarized\n`);
+        stderr.write(`  ⟳ context compacted (${line(event.trigger)}): ~${event.tokensBefore} -> ~${event.tokensAfter} tokens, ${event.messagesSummarized} message(s) summarized\n`);
         break;
       case 'compaction_failed':
         breakLine();
-        stderr.write(`  ! ${event.message}\n    ${event.hint}\n`);
+        stderr.write(`  ! ${line(event.message)}\n    ${line(event.hint)}\n`);
         break;
       case 'tier':
-        stderr.write(`  · ${event.tier}: ${event.detail} (~${event.tokensBefore} -> ~${event.tokensAfter} tokens)\n`);
+        stderr.write(`  · ${line(event.tier)}: ${line(event.detail)} (~${event.tokensBefore} -> ~${event.tokensAfter} tokens)\n`);
         break;
       case 'storage_warning':
         breakLine();
-        stderr.write(`warning: ${event.message}\n`);
+        stderr.write(`warning: ${line(event.message)}\n`);
         break;
       case 'retrying':
         breakLine();
-        stderr.write(`  retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.reason}\n`);
+        if (attemptText) {
+          // On stdout, with the text it disowns: a reader of stdout alone must not take it as the answer.
+          stdout.write('[reply interrupted; retrying: the partial text above is discarded]\n');
+          attemptText = false;
+        }
+        stderr.write(`  retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${line(event.reason)}\n`);
         break;
       case 'error':
         breakLine();
-        stderr.write(`error: ${event.message}${event.hint ? `\n  ${event.hint}` : ''}\n`);
+        stderr.write(textError(event.message, event.hint));
         break;
       case 'turn_finished':
         breakLine();
@@ -207,7 +273,8 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
         io.stderr.write(`evergreen: declined ${describe(request)}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
-      io.stderr.write(request.kind === 'write' ? `\n${request.diff}\n` : `\n$ ${request.command}\n`);
+      // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
+      io.stderr.write(request.kind === 'write' ? `\n${escapeText(request.diff)}\n` : `\n$ ${escapeLine(request.command)}\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
         const answer = await new Promise<string>((resolve) => {
@@ -232,5 +299,5 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
 }
 
 function describe(request: ApprovalRequest): string {
-  return request.kind === 'write' ? `${request.isNew ? 'creating' : 'changing'} ${request.path}` : `running \`${request.command}\``;
+  return request.kind === 'write' ? `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}` : `running \`${escapeLine(request.command)}\``;
 }
