@@ -513,8 +513,9 @@ const OPTION_RULES: ReadonlyMap<string, (args: string[]) => string | undefined> 
   [
     'curl',
     (args) => {
-      const write = ['--output', '--output-dir', '--remote-name', '--remote-name-all', '--remote-header-name', '--create-dirs', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--config', '--libcurl', '--upload-file', '--etag-save', '--hsts', '--alt-svc', '--write-out'];
-      const hit = args.find((w) => longOptionHit(w, write) || shortOptionHit(w, 'oOJDcKTw'));
+      const write = ['--output', '--output-dir', '--remote-name', '--remote-name-all', '--remote-header-name', '--create-dirs', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--config', '--libcurl', '--upload-file', '--etag-save', '--hsts', '--alt-svc', '--write-out', '--cookie', '--unix-socket', '--abstract-unix-socket'];
+      // -b/--cookie FILE sends a local cookie file; --unix-socket reaches local daemons (docker.sock).
+      const hit = args.find((w) => longOptionHit(w, write) || shortOptionHit(w, 'oOJDcKTwb'));
       if (hit !== undefined) return `curl ${hit} writes or reads local files`;
       // @file / <file values upload local files (-d @f, -F x=@f, -H @f).
       const upload = args.find((w) => (w.includes('@') && !w.includes('://')) || w.startsWith('<') || w.includes('=<'));
