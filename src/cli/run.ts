@@ -95,6 +95,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`warning: ${line(`${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
   }
 
+  const problems = started.transcriptProblems;
+  if (problems.length > 0) {
+    // Resume never fails for a bad line, but the user must know what was left out.
+    const where = problems.map((problem) => problem.line).join(', ');
+    io.stderr.write(`warning: ${line(`${problems.length} unreadable line(s) of the transcript were skipped (line ${where}); the rest of the conversation was restored.`)}
+`);
+  }
+
   let exitCode: number = EXIT.ok;
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
@@ -275,6 +283,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       }
       // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
       io.stderr.write(request.kind === 'write' ? `\n${escapeText(request.diff)}\n` : `\n$ ${escapeLine(request.command)}\n`);
+      if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
         const answer = await new Promise<string>((resolve) => {

@@ -182,6 +182,8 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   const box = el('div', 'eg-approval');
   const request = approval.request;
   box.append(el('div', 'eg-approval-title', request.kind === 'shell' ? 'Run this command?' : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`));
+  // Asked even with writes on auto: say why, so the user reads this diff with care.
+  if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
   // The patch header's "Index:" / "====" lines say nothing the title does not.
   const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
   box.append(el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? request.command : diff));

@@ -7,7 +7,7 @@ import type { ContextEvent } from '../context/engine';
 import type { UsageCounts } from '../model/models';
 
 export type ApprovalSummary =
-  | { kind: 'write'; path: string; diff: string; isNew: boolean }
+  | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
   | { kind: 'shell'; command: string };
 
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'context_window_exceeded' | 'cancelled' | 'error';

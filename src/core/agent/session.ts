@@ -305,7 +305,9 @@ export class AgentSession {
       requestApproval: async (request, approvalSignal) => {
         // Only what a UI shows: the full new content stays out of events, replays and stream-json.
         const summary: ApprovalSummary =
-          request.kind === 'write' ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew } : { kind: 'shell', command: request.command };
+          request.kind === 'write'
+            ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
+            : { kind: 'shell', command: request.command };
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
         const decision = await this.options.approver.requestApproval(request, approvalSignal);
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });

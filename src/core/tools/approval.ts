@@ -1,7 +1,8 @@
 // Approval policy for writes and shell commands.
 //
 // Policy semantics (the settings map 1:1 onto ApprovalPolicy):
-// - writes: 'auto' approves every write inside the workspace; 'ask' asks the interactive side.
+// - writes: 'auto' approves every write inside the workspace except to files that configure what
+//   commands run (protectedPaths.ts), which always ask; 'ask' asks the interactive side.
 // - shell: 'auto' approves EVERY command, including the hazardous constructs listed below. It is
 //   the user's explicit "never ask me" switch (like Claude Code's bypass mode); a half-auto mode
 //   that still prompts for `$(...)` would be unpredictable and still not safe (`rm -rf ~` has no
@@ -11,6 +12,7 @@
 //   interpreter, sudo/eval & co, subshells, here-documents, output redirection to a file,
 //   find -exec/-delete), and EVERY simple command in it (split on ; && || | & and newlines)
 //   starts with an allow-list entry on whole words. Anything else asks.
+import { protectedWriteReason } from './protectedPaths';
 import { matchShellAllowList } from './shellAnalysis';
 
 // The static bash analyzer lives in shellAnalysis.ts; re-exported so existing imports keep working.
@@ -28,6 +30,8 @@ export type ApprovalRequest =
       absolutePath?: string;
       /** The full new content, e.g. for a diff editor. */
       newContent?: string;
+      /** Set when the file configures what commands run, so it asks even with writes on auto: the UI shows why. */
+      protectedReason?: string;
     }
   | { kind: 'shell'; command: string; description?: string };
 
@@ -46,7 +50,8 @@ export interface ApprovalPolicy {
 }
 
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
-  if (request.kind === 'write') return policy.writes === 'auto' ? 'auto' : 'ask';
+  // A file that decides what a later (maybe allow-listed) command runs always asks.
+  if (request.kind === 'write') return policy.writes === 'auto' && protectedWriteReason(request.path) === undefined ? 'auto' : 'ask';
   if (policy.shell === 'auto') return 'auto';
   return matchShellAllowList(request.command, policy.shellAllowList).allowed ? 'auto' : 'ask';
 }
@@ -55,6 +60,8 @@ export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approv
   return {
     requestApproval(request, signal) {
       if (decide(policy, request) === 'auto') return Promise.resolve({ approved: true });
+      const protectedReason = request.kind === 'write' ? protectedWriteReason(request.path) : undefined;
+      if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal);
       return interactive.requestApproval(request, signal);
     },
   };

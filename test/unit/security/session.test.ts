@@ -70,7 +70,7 @@ describe('security: the session survives a hostile reply and a moved workspace',
     assert.ok(started && started.type === 'session_started');
     const second = await cli(path.join(base, 'b'), '--resume', started.sessionId, '-p', 'where are you?');
     assert.equal(second.code, 0, second.stderr);
-    const systemOf = (index: number): string => JSON.stringify(fake.messageRequests()[index]?.body.system);
+    const systemOf = (index: number): string => JSON.stringify((fake.messageRequests()[index]?.body as { system?: unknown } | undefined)?.system);
     assert.match(systemOf(0), new RegExp(`Workspace root: ${path.join(base, 'a')}`));
     assert.match(systemOf(1), new RegExp(`Workspace root: ${path.join(base, 'b')}`));
     assert.doesNotMatch(systemOf(1), new RegExp(`Workspace root: ${path.join(base, 'a')}\\b`));
