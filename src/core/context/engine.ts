@@ -14,13 +14,12 @@
  * on every call) and each change has paid for itself.
  */
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, promises as fsp } from 'node:fs';
 import type { ContentBlockParam, MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
-import type { Workspace } from '../tools/workspace';
+import { openForRead, type Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
@@ -591,8 +590,8 @@ export class ContextEngine {
         if (cap < 200) break;
         const absolute = await workspace.resolve(target);
         // Only regular files, and only the bytes the cap can use: a FIFO or a 1 GB file must not stall compaction.
-        // Non-blocking open and fstat of the handle: a file swapped for a FIFO cannot stall compaction.
-        const handle = await fsp.open(absolute, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+        // Confined, non-blocking open and fstat of the handle: a swapped symlink or FIFO changes nothing.
+        const handle = await openForRead(workspace, absolute);
         let buffer: Buffer;
         try {
           const stat = await handle.stat();

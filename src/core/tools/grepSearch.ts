@@ -13,7 +13,7 @@ import { GitignoreFilter } from './gitignore';
 import { plural, truncateHeadTail } from './text';
 import { ToolExecutionError, ToolInputError, abortError, type ToolDefinition } from './types';
 import { checkGlobPattern, comparePaths, findFiles } from './walk';
-import { isInside, isNodeError } from './workspace';
+import { isInside, isNodeError, openConfinedFile } from './workspace';
 
 export interface GrepInput {
   pattern: string;
@@ -187,7 +187,7 @@ export async function grepWithJs(params: GrepParams): Promise<GrepOutcome> {
   for (const file of files) {
     if (params.signal.aborted) throw abortError();
     try {
-      const stop = await scanLines(file, (line, text) => {
+      const stop = await scanLines(params.targetIsFile ? path.dirname(params.target) : params.target, file, (line, text) => {
         if (!regex.test(text)) return true;
         if (matches.length >= params.maxResults) return false;
         matches.push({ file, line, text: stripEol(text) });
@@ -206,9 +206,10 @@ export async function grepWithJs(params: GrepParams): Promise<GrepOutcome> {
  * Skips binary files and anything but regular files. Calls onLine for every line (1-based; text without '\n', a '\r' kept as rg does). Returns true
  * if onLine asked to stop. Lines are capped at JS_MAX_LINE_BYTES so memory stays bounded.
  */
-async function scanLines(file: string, onLine: (line: number, text: string) => boolean, signal: AbortSignal): Promise<boolean> {
-  // A FIFO or device would block forever; rg skips them in a walk too.
-  const handle = await openRegularFile(file);
+async function scanLines(confineTo: string, file: string, onLine: (line: number, text: string) => boolean, signal: AbortSignal): Promise<boolean> {
+  // A FIFO or device would block forever; rg skips them in a walk too. Opened confined to the
+  // search folder: a directory swapped for a symlink after the walk listed it leads nowhere.
+  const handle = await openRegularFile(confineTo, file);
   if (!handle) return false;
   try {
     const buffer = Buffer.alloc(64 * 1024);
@@ -255,9 +256,9 @@ async function scanLines(file: string, onLine: (line: number, text: string) => b
   }
 }
 
-/** Opens without blocking on a FIFO (O_NONBLOCK) and returns undefined unless it is a regular file. */
-async function openRegularFile(file: string): Promise<fsp.FileHandle | undefined> {
-  const handle = await fsp.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+/** Opens race-free inside `root` without blocking on a FIFO; undefined unless it is a regular file. */
+async function openRegularFile(root: string, file: string): Promise<fsp.FileHandle | undefined> {
+  const handle = await openConfinedFile(root, file);
   if ((await handle.stat()).isFile()) return handle;
   await handle.close();
   return undefined;
