@@ -213,6 +213,12 @@ export class ChatController extends Disposable {
     this.active = started;
     this.window = started.window;
     if (!keepView) this.events.push(...started.replay);
+    const modelInfoWarning = started.client.modelInfoWarning;
+    if (modelInfoWarning) {
+      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "evergreen.contextWindow" if it differs.`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen.contextWindow');
+      });
+    }
     if (started.transcriptProblems.length > 0) {
       const lines = started.transcriptProblems.map((problem) => problem.line).join(', ');
       void vscode.window.showWarningMessage(`Evergreen: ${started.transcriptProblems.length} unreadable line(s) of this session's transcript were skipped (line ${lines}); the rest of the conversation was restored.`);

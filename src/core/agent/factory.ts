@@ -35,6 +35,8 @@ export interface AgentConfig {
   contextStrategy?: ContextConfig['strategy'];
   now?: () => number;
   maxToolRoundsPerTurn?: number;
+  /** How long the Models API may take at startup before the session goes on with default limits. */
+  modelInfoTimeoutMs?: number;
 }
 
 export interface StartedSession {
@@ -72,6 +74,7 @@ export async function startAgentSession(options: {
     ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
     ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
     ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
+    ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
   });
   // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
   // throws a ModelError here and leaves no empty session behind.

@@ -7,11 +7,10 @@
 //   the user's explicit "never ask me" switch (like Claude Code's bypass mode); a half-auto mode
 //   that still prompts for `$(...)` would be unpredictable and still not safe (`rm -rf ~` has no
 //   special syntax), so we do not pretend. Untrusted workspaces get no shell tool at all.
-// - shell: 'ask' + shellAllowList: a command is auto-approved only if it can be analysed
-//   statically, contains no hazard (command/process substitution, a pipe into a shell or
-//   interpreter, sudo/eval & co, subshells, here-documents, output redirection to a file,
-//   find -exec/-delete), and EVERY simple command in it (split on ; && || | & and newlines)
-//   starts with an allow-list entry on whole words. Anything else asks.
+// - shell: 'ask' + shellAllowList: a command is auto-approved only if the analyzer in
+//   shellAnalysis.ts fully understands it (no expansion bash could evaluate, no assignment, no
+//   eval-like builtin or wrapper, no option that makes a known program run code or write files)
+//   and EVERY simple command in it starts with an allow-list entry on whole words. Anything else asks.
 import { protectedWriteReason } from './protectedPaths';
 import { matchShellAllowList } from './shellAnalysis';
 
