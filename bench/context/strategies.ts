@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ContextStrategy } from '../../src/core/agent/session';
 import { ContextEngine, type CompactionOutcome, type ContextEngineOptions, type PreparedRequest } from '../../src/core/context/engine';
-import { promptTokensFromUsage, type ContextGauge } from '../../src/core/context/gauge';
+import { contextGauge, promptTokensFromUsage, type ContextGauge } from '../../src/core/context/gauge';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/client';
 import { blocksOf, messageChars } from '../../src/core/model/content';
 import type { UsageCounts } from '../../src/core/model/models';
@@ -117,7 +117,7 @@ abstract class SeedStrategy implements ContextStrategy {
 
   gauge(messages: readonly MessageParam[] = this.msgs): ContextGauge {
     const used = messages.reduce((sum, message) => sum + Math.ceil(messageChars(message) / 4), 0);
-    return { window: this.o.window, outputReserve: this.o.maxOutputTokens, usedTokens: used, autoCompactThreshold: this.o.window, cacheReadShare: 0, sessionCostUsd: 0 };
+    return contextGauge({ window: this.o.window, outputReserve: this.o.maxOutputTokens, usedTokens: used, autoCompactThreshold: this.o.window, cacheReadShare: 0, sessionCostUsd: 0 });
   }
 
   liveView(): MessageParam[] {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { usedPercent } from '../core/context/gauge';
 import type { GaugeState } from '../protocol';
 import { Disposable } from './disposable';
 
@@ -19,10 +18,18 @@ export class ContextStatusBar extends Disposable {
     if (!gauge) {
       this.item.text = '$(pulse) Evergreen';
       this.item.tooltip = 'Evergreen: no conversation yet';
+      this.item.backgroundColor = undefined;
       return;
     }
-    const effective = gauge.window - gauge.outputReserve;
-    this.item.text = `$(pulse) ${usedPercent(gauge)}%`;
-    this.item.tooltip = `Evergreen context: ${gauge.usedTokens.toLocaleString()} of ${effective.toLocaleString()} tokens (auto-compact at ${gauge.autoCompactThreshold.toLocaleString()})`;
+    // The core's reading: the same whole-window percent and level the panel shows.
+    const { reading } = gauge;
+    this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%`;
+    this.item.tooltip = `${reading.tooltip}\n\nClick to open the Evergreen chat.`;
+    this.item.backgroundColor =
+      reading.level === 'over'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : reading.level === 'near' || reading.level === 'past'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
   }
 }

@@ -1,39 +1,54 @@
-/** Gauge arithmetic, kept apart from the DOM so it is tested in node. */
+/**
+ * What the header gauge shows, kept apart from the DOM so it is tested in node. Dumb on purpose:
+ * the core computes the percent, shares, level and texts (GaugeReading) and the panel only maps
+ * them to widths and attributes, so it always agrees with the status bar and the breakdown document.
+ */
 import type { GaugeState } from '../protocol';
 
 export interface GaugeView {
-  /** Shares of the whole window, 0..1, for the used / reserved / free segments. */
-  usedShare: number;
-  reserveShare: number;
-  freeShare: number;
-  thresholdShare: number;
-  /** Percent of the effective window (window minus output reserve) in use. */
-  percent: number;
+  /** CSS widths of the used / reserved / free segments (they add up to 100%). */
+  used: string;
+  reserve: string;
+  free: string;
+  /** CSS `left` of the auto-compact marker; undefined hides it. */
+  threshold: string | undefined;
+  level: GaugeState['reading']['level'] | 'empty';
   label: string;
-  level: 'ok' | 'warn' | 'critical';
+  secondary: string;
+  tooltip: string;
+  /** For role="meter": the value (clamped to 0..100) and its spoken text. */
+  ariaValueNow: number;
+  ariaValueText: string;
 }
 
-export function formatTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
-  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
-  if (tokens >= 1000) return `${(tokens / 1000).toFixed(1)}k`;
-  return String(Math.round(tokens));
-}
+const pct = (share: number) => `${(Math.min(1, Math.max(0, share)) * 100).toFixed(2)}%`;
 
-export function gaugeView(gauge: GaugeState): GaugeView {
-  const window = Math.max(1, gauge.window);
-  const reserve = Math.min(Math.max(0, gauge.outputReserve), window);
-  const effective = Math.max(1, window - reserve);
-  const used = Math.min(Math.max(0, gauge.usedTokens), effective);
-  const percent = Math.round((gauge.usedTokens / effective) * 100);
-  const level = gauge.usedTokens >= gauge.autoCompactThreshold ? 'critical' : percent >= 60 ? 'warn' : 'ok';
+export function gaugeView(gauge: GaugeState | undefined): GaugeView {
+  if (!gauge) {
+    return {
+      used: '0%',
+      reserve: '0%',
+      free: '100%',
+      threshold: undefined,
+      level: 'empty',
+      label: 'No conversation yet',
+      secondary: '',
+      tooltip: 'The context gauge fills in after the first message. Click for the breakdown.',
+      ariaValueNow: 0,
+      ariaValueText: 'No conversation yet',
+    };
+  }
+  const reading = gauge.reading;
   return {
-    usedShare: used / window,
-    reserveShare: reserve / window,
-    freeShare: Math.max(0, (effective - used) / window),
-    thresholdShare: Math.min(1, Math.max(0, gauge.autoCompactThreshold / window)),
-    percent,
-    label: `${percent}% · ${formatTokens(gauge.usedTokens)} / ${formatTokens(effective)}`,
-    level,
+    used: pct(reading.usedShare),
+    reserve: pct(reading.reserveShare),
+    free: pct(reading.freeShare),
+    threshold: pct(reading.thresholdShare),
+    level: reading.level,
+    label: reading.label,
+    secondary: reading.secondary,
+    tooltip: `${reading.tooltip}\n\nClick (or Enter) for the breakdown document.`,
+    ariaValueNow: Math.min(100, Math.max(0, reading.percent)),
+    ariaValueText: `${reading.label}, ${reading.secondary}`,
   };
 }

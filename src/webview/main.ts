@@ -4,7 +4,7 @@
  */
 import type { ErrorAction, GaugeState, HostToWebview, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { applyEvent, emptyChat, pushNotice, type ChatItem, type ChatModel } from './chatModel';
-import { formatTokens, gaugeView } from './gauge';
+import { gaugeView } from './gauge';
 import { renderMarkdown } from './markdown';
 
 interface VsCodeApi {
@@ -40,22 +40,39 @@ function runCommand(command: WebviewCommand): void {
 
 // ---- layout -------------------------------------------------------------------------------
 const header = el('header', 'eg-header');
-const gauge = el('div', 'eg-gauge');
-gauge.setAttribute('role', 'meter');
-gauge.setAttribute('aria-label', 'Context window usage');
+// The gauge is a button (click, Enter or Space open the breakdown document); hovering or focusing
+// it shows the breakdown popover, so the numbers are reachable without a mouse.
+const gaugeWrap = el('div', 'eg-gauge-wrap');
+const gauge = el('button', 'eg-gauge');
+gauge.type = 'button';
+gauge.setAttribute('aria-describedby', 'eg-gauge-popover');
 const gaugeBar = el('div', 'eg-gauge-bar');
+gaugeBar.setAttribute('role', 'meter');
+gaugeBar.setAttribute('aria-label', 'Context window usage');
+gaugeBar.setAttribute('aria-valuemin', '0');
+gaugeBar.setAttribute('aria-valuemax', '100');
 const gaugeUsed = el('div', 'eg-gauge-used');
-const gaugeFree = el('div', 'eg-gauge-free');
 const gaugeReserve = el('div', 'eg-gauge-reserve');
+const gaugeFree = el('div', 'eg-gauge-free');
 const gaugeThreshold = el('div', 'eg-gauge-threshold');
+// used | free | reserved: the reserve is the window's end, which the reply needs.
 gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
 const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
-gauge.append(gaugeBar, gaugeLabel);
+const gaugeSecondary = el('span', 'eg-gauge-secondary');
+const gaugeText = el('span', 'eg-gauge-text');
+gaugeText.append(gaugeLabel, gaugeSecondary);
+gauge.append(gaugeBar, gaugeText);
 gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
+const gaugePopover = el('div', 'eg-gauge-popover');
+gaugePopover.id = 'eg-gauge-popover';
+gaugePopover.setAttribute('role', 'tooltip');
+gaugeWrap.append(gauge, gaugePopover);
 const compactButton = el('button', 'eg-button eg-secondary', 'Compact');
+compactButton.type = 'button';
 compactButton.title = 'Summarize the conversation to free context';
+compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
-header.append(gauge, compactButton);
+header.append(gaugeWrap, compactButton);
 
 const transcript = el('main', 'eg-transcript');
 transcript.setAttribute('aria-live', 'polite');
@@ -112,29 +129,19 @@ function renderWelcome(): void {
 }
 
 function renderGauge(state: GaugeState | undefined): void {
-  if (!state) {
-    gaugeLabel.textContent = 'No conversation yet';
-    for (const part of [gaugeUsed, gaugeFree, gaugeReserve]) part.style.width = '0';
-    gaugeThreshold.style.display = 'none';
-    return;
-  }
   const view = gaugeView(state);
-  gaugeUsed.style.width = `${view.usedShare * 100}%`;
-  gaugeFree.style.width = `${view.freeShare * 100}%`;
-  gaugeReserve.style.width = `${view.reserveShare * 100}%`;
-  gaugeThreshold.style.display = '';
-  gaugeThreshold.style.left = `${view.thresholdShare * 100}%`;
-  gauge.dataset.level = view.level;
-  gauge.setAttribute('aria-valuenow', String(view.percent));
-  const cacheShare = Math.round(state.cacheReadShare * 100);
-  gaugeLabel.textContent = `${view.label} · cache ${cacheShare}% · $${state.sessionCostUsd.toFixed(2)}`;
-  gauge.title = [
-    `Used: ${state.usedTokens.toLocaleString()} tokens`,
-    `Reserved for output: ${state.outputReserve.toLocaleString()}`,
-    `Window: ${state.window.toLocaleString()}`,
-    `Auto-compact at: ${state.autoCompactThreshold.toLocaleString()} (${formatTokens(state.autoCompactThreshold)})`,
-    'Click for the full breakdown.',
-  ].join('\n');
+  gaugeUsed.style.width = view.used;
+  gaugeReserve.style.width = view.reserve;
+  gaugeFree.style.width = view.free;
+  gaugeThreshold.hidden = view.threshold === undefined;
+  if (view.threshold !== undefined) gaugeThreshold.style.left = view.threshold;
+  gaugeWrap.dataset.level = view.level;
+  gaugeBar.setAttribute('aria-valuenow', String(view.ariaValueNow));
+  gaugeBar.setAttribute('aria-valuetext', view.ariaValueText);
+  gaugeLabel.textContent = view.label;
+  gaugeSecondary.textContent = view.secondary;
+  gaugePopover.textContent = view.tooltip;
+  gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
 }
 
 function renderItem(item: ChatItem): HTMLElement {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS } from '../../src/webview/chatModel';
-import { formatTokens, gaugeView } from '../../src/webview/gauge';
+import { contextGauge } from '../../src/core/context/gauge';
+import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/protocol';
 
@@ -86,27 +87,33 @@ describe('webview chat model', () => {
 describe('webview gauge', () => {
   const base = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.5, sessionCostUsd: 0.1 };
 
-  it('splits the window into used, free and reserved shares', () => {
-    const view = gaugeView({ ...base, usedTokens: 92_000 });
-    assert.equal(view.percent, 50);
-    assert.equal(view.usedShare, 92_000 / 200_000);
-    assert.equal(view.reserveShare, 16_000 / 200_000);
-    assert.ok(Math.abs(view.usedShare + view.freeShare + view.reserveShare - 1) < 1e-9);
-    assert.equal(view.thresholdShare, 171_000 / 200_000);
+  it('draws exactly the core\'s reading: widths adding up to the whole window, the marker, the label and the level', () => {
+    const gauge = contextGauge({ ...base, usedTokens: 124_000 });
+    const view = gaugeView(gauge);
+    assert.equal(view.label, '62% · 124k / 200k');
+    assert.equal(view.label, gauge.reading.label);
+    assert.equal(view.secondary, 'cache 50% · $0.10');
+    assert.deepEqual([view.used, view.reserve, view.free], ['62.00%', '8.00%', '30.00%']);
+    assert.equal(view.threshold, '85.50%');
     assert.equal(view.level, 'ok');
-    assert.equal(view.label, '50% · 92k / 184k');
+    assert.equal(view.ariaValueNow, 62);
+    assert.ok(view.tooltip.startsWith(gauge.reading.tooltip), 'the hover shows the core\'s breakdown text');
+    assert.match(view.tooltip, /Click/);
   });
 
-  it('turns critical at the auto-compact threshold and never overflows the bar', () => {
-    assert.equal(gaugeView({ ...base, usedTokens: 120_000 }).level, 'warn');
-    const over = gaugeView({ ...base, usedTokens: 190_000 });
-    assert.equal(over.level, 'critical');
-    assert.ok(over.usedShare + over.freeShare + over.reserveShare <= 1 + 1e-9);
-    assert.equal(over.percent, 103);
+  it('keeps an over-limit gauge inside the bar and says so', () => {
+    const view = gaugeView(contextGauge({ ...base, usedTokens: 230_000 }));
+    assert.equal(view.level, 'over');
+    assert.deepEqual([view.used, view.reserve, view.free], ['100.00%', '0.00%', '0.00%']);
+    assert.equal(view.ariaValueNow, 100);
+    assert.match(view.label, /^>100% · 230k \/ 200k$/);
   });
 
-  it('formats token counts compactly', () => {
-    assert.deepEqual([formatTokens(950), formatTokens(1_500), formatTokens(171_000), formatTokens(1_200_000)], ['950', '1.5k', '171k', '1.2M']);
+  it('shows an empty gauge before the first message', () => {
+    const view = gaugeView(undefined);
+    assert.equal(view.level, 'empty');
+    assert.equal(view.threshold, undefined);
+    assert.equal(view.label, 'No conversation yet');
   });
 });
 
@@ -126,7 +133,7 @@ describe('webview chat model: the context engine in the chat', () => {
     const model = emptyChat();
     applyEvent(model, { type: 'turn_started', turnId: 't', userText: 'go' });
     applyEvent(model, { type: 'text_delta', turnId: 't', text: 'Working.' });
-    applyEvent(model, { type: 'context', gauge: { window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 } });
+    applyEvent(model, { type: 'context', gauge: contextGauge({ window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 }) });
     assert.equal(model.items.length, 2, 'gauge updates add no chat item');
     applyEvent(model, { type: 'compaction', turnId: 't', trigger: 'auto', tokensBefore: 30_123, tokensAfter: 6_000, messagesSummarized: 40, messagesKept: 4, summary: '1. Primary request: go', restoredFiles: ['a.ts'] });
     const divider = model.items.at(-1);

@@ -20,9 +20,13 @@ export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token 
 export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
+/** While a reply streams the gauge moves by an estimate, at most this often (a cheap update, no history walk). */
+export const STREAMING_GAUGE_INTERVAL_MS = 250;
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
-export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'>;
+export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
+  /** Optional: the streaming estimate and the tier preview (the benchmark's strategies have neither). */
+  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings'>>;
 
 export interface ContextConfig {
   window: number;
@@ -211,6 +215,7 @@ export class AgentSession {
       if (signal.aborted) return 'cancelled';
       this.emit({ type: 'request_started', turnId, requestIndex });
       let partialText = '';
+      const streamed = this.streamingGauge();
       let response;
       try {
         response = await this.options.client.stream(
@@ -219,10 +224,15 @@ export class AgentSession {
             onText: (delta) => {
               partialText += delta;
               this.emit({ type: 'text_delta', turnId, text: delta });
+              streamed.add(delta.length);
             },
-            onThinking: (delta) => this.emit({ type: 'thinking_delta', turnId, text: delta }),
+            onThinking: (delta) => {
+              this.emit({ type: 'thinking_delta', turnId, text: delta });
+              streamed.add(delta.length);
+            },
             onRetry: ({ attempt, delayMs, reason }) => {
               partialText = '';
+              streamed.reset();
               this.logger.warn(`request ${requestIndex} retry ${attempt} in ${Math.round(delayMs)} ms: ${reason}`);
               this.emit({ type: 'retrying', turnId, attempt, delayMs, reason });
             },
@@ -327,6 +337,24 @@ export class AgentSession {
   private append(message: MessageParam): void {
     this.messages.push(message);
     this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message });
+  }
+
+  /** Streamed characters feed a throttled gauge estimate, so the gauge moves while a reply streams. */
+  private streamingGauge(): { add(chars: number): void; reset(): void } {
+    let chars = 0;
+    let lastAt = this.now();
+    return {
+      add: (more) => {
+        chars += more;
+        const now = this.now();
+        if (!this.context.estimateWithPending || now - lastAt < STREAMING_GAUGE_INTERVAL_MS) return;
+        lastAt = now;
+        this.emit({ type: 'context', gauge: this.context.estimateWithPending(chars), ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) });
+      },
+      reset: () => {
+        chars = 0;
+      },
+    };
   }
 
   private emit(event: AgentEvent): void {

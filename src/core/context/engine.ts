@@ -23,8 +23,9 @@ import { openForRead, type Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
-import { contextBudget, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
+import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
+import { previewTierSavings, type TierSavings } from './tierSavings';
 import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
 import { applyTier0, type Tier0Settings } from './tier0';
 import { headTail } from './text';
@@ -125,6 +126,8 @@ export class ContextEngine {
   private readonly baseChars: number;
   private readonly charCache = new WeakMap<MessageParam, number>();
   private lastCacheRead = 0;
+  /** The newest gauge, the base of the cheap estimates while a reply streams. */
+  private lastGauge: ContextGauge | undefined;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.settings = { ...CONTEXT_DEFAULTS, ...options.settings };
@@ -190,19 +193,95 @@ export class ContextEngine {
     return Math.max(0, Math.round(last.promptTokens + (chars - last.mark.liveChars) * this.tokensPerChar));
   }
 
-  gauge(messages: readonly MessageParam[] = this.liveView()): ContextGauge {
-    const used = this.estimateTokens(messages);
+  gauge(messages: readonly MessageParam[] = this.liveView(), usedTokens: number = this.estimateTokens(messages), estimated = true): ContextGauge {
     const chars = contextBreakdownChars(this.options.system, this.options.tools, messages);
-    return {
+    const gauge = contextGauge({
       window: this.budget.window,
       outputReserve: this.budget.outputReserve,
-      usedTokens: used,
+      usedTokens,
       autoCompactThreshold: this.budget.threshold,
       cacheReadShare: this.lastCacheRead,
       sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
-      breakdown: scaleBreakdown(chars, used),
-      estimated: true,
+      breakdown: scaleBreakdown(chars, usedTokens),
+      estimated,
+    });
+    this.lastGauge = gauge;
+    return gauge;
+  }
+
+  /**
+   * The gauge while a reply streams: the last gauge plus `chars` streamed so far, at the calibrated
+   * ratio. Cheap (no walk over the history), so the session may call it a few times a second.
+   */
+  estimateWithPending(chars: number): ContextGauge {
+    const base = this.lastGauge ?? this.gauge();
+    const pending = Math.max(0, Math.round(chars * this.tokensPerChar));
+    const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
+    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, estimated: true });
+  }
+
+  /**
+   * What tiers 1-3 and a summary would free if they ran now (the breakdown document). Read-only:
+   * nothing is recorded or applied.
+   */
+  tierSavings(): TierSavings {
+    const canonical = this.options.history();
+    const keptFrom = this.live.boundary ? Math.min(this.live.boundary.keptFrom, canonical.length) : 0;
+    const messages = this.liveView();
+    const used = this.estimateTokens(messages);
+    const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
+    const refs = collectToolResults(canonical, keptFrom, this.live.edits);
+    const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, (ref) => this.originalText(ref), this.tokensPerChar);
+    return { usedTokens: used, tiers, summary: this.summarySavings(canonical, used) };
+  }
+
+  /**
+   * Tier 4 as automatic compaction would run now: the kept messages verbatim plus the recently read
+   * files it restores (estimated from their last reads), and a summary of up to its reply budget.
+   */
+  private summarySavings(canonical: readonly MessageParam[], usedBefore: number): TierSavings['summary'] {
+    if (!allToolUsesAnswered(canonical)) return { possible: false, reason: 'a tool call is waiting for its result' };
+    const keptFrom = this.chooseKeptFrom(canonical);
+    if (keptFrom === undefined) return { possible: false, reason: 'nothing to summarize yet' };
+    const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom };
+    const keptTokens = this.estimateTokens(buildLiveView(canonical, { boundary: trial, edits: this.live.edits }, this.options.transcript?.transcriptPath));
+    const restoredTokens = this.restoreEstimateTokens(canonical, keptFrom);
+    const summaryMaxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
+    const low = keptTokens + restoredTokens;
+    return {
+      possible: true,
+      messagesSummarized: keptFrom - (this.live.boundary?.keptFrom ?? 0),
+      messagesKept: canonical.length - keptFrom,
+      keptTokens,
+      restoredTokens,
+      summaryMaxTokens,
+      tokensAfter: { min: low, max: low + summaryMaxTokens },
+      frees: { min: Math.max(0, usedBefore - low - summaryMaxTokens), max: Math.max(0, usedBefore - low) },
     };
+  }
+
+  /** The files a summary would restore, sized by their last read in the summarized part (no disk access). */
+  private restoreEstimateTokens(canonical: readonly MessageParam[], keptFrom: number): number {
+    if (this.settings.restoreFiles <= 0) return 0;
+    const resultChars = new Map<string, number>();
+    for (let index = this.live.boundary?.keptFrom ?? 0; index < keptFrom; index++) {
+      for (const block of blocksOf(canonical[index]!)) if (block.type === 'tool_result' && !block.is_error) resultChars.set(block.tool_use_id, toolResultText(block).length);
+    }
+    const skip = new Set<string>();
+    for (let index = keptFrom; index < canonical.length; index++) for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') skip.add(normalizedPath(pathOf(use.input) ?? ''));
+    let tokens = 0;
+    let files = 0;
+    for (let index = keptFrom - 1; index >= (this.live.boundary?.keptFrom ?? 0) && files < this.settings.restoreFiles; index--) {
+      for (const use of toolUsesOf(canonical[index]!).reverse()) {
+        const target = pathOf(use.input);
+        const chars = resultChars.get(use.id);
+        if (use.name !== 'read_file' || !target || chars === undefined || skip.has(normalizedPath(target)) || files >= this.settings.restoreFiles) continue;
+        skip.add(normalizedPath(target));
+        files++;
+        tokens += Math.min(this.settings.restoreFileTokens, chars * this.tokensPerChar);
+      }
+    }
+    return Math.round(Math.min(tokens, this.restoreBudgetTokens()));
   }
 
   private emit(event: ContextEvent): void {
@@ -303,7 +382,7 @@ export class ContextEngine {
     // The reads of what deferred edits would free were paid with this request.
     this.pendingWaste = prepared.mark.pendingWaste ?? 0;
     this.lastCacheRead = cacheReadShare(usage);
-    this.emit({ type: 'context', gauge: { ...this.gauge(prepared.messages), usedTokens: promptTokensFromUsage(usage) + usage.outputTokens, estimated: false } });
+    this.emit({ type: 'context', gauge: this.gauge(prepared.messages, promptTokensFromUsage(usage) + usage.outputTokens, false) });
   }
 
   private originalText(ref: ToolResultRef): string {

@@ -2,8 +2,8 @@ import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
 
-/** The numbers behind the token gauge (DESIGN.md §2, token accounting), carried by `context` events. */
-export interface ContextGauge {
+/** The numbers behind the token gauge (DESIGN.md §2, token accounting), before they are read. */
+export interface GaugeNumbers {
   window: number;
   outputReserve: number;
   usedTokens: number;
@@ -15,6 +15,44 @@ export interface ContextGauge {
   /** True when usedTokens includes an estimate of what was appended since the last response. */
   estimated?: boolean;
 }
+
+/**
+ * ok: below the warning band; near: within `GAUGE_NEAR_SHARE` of the window under the auto-compact
+ * threshold; past: over the threshold (compaction runs before the next request); over: more than
+ * the whole window is in use (the next request fails unless compaction frees room).
+ */
+export type GaugeLevel = 'ok' | 'near' | 'past' | 'over';
+
+/**
+ * How every front end shows the gauge, computed here once so the panel, the status bar, the
+ * breakdown document and the CLI agree (the webview may not import core code, so it gets these
+ * values in the event instead of recomputing them).
+ */
+export interface GaugeReading {
+  /** Used tokens as a percent of the whole window (rounded; above 100 only when they exceed it). */
+  percent: number;
+  /** Bar segments as shares of the whole window; they add up to 1. */
+  usedShare: number;
+  reserveShare: number;
+  freeShare: number;
+  /** Where the auto-compact marker sits, as a share of the window. */
+  thresholdShare: number;
+  level: GaugeLevel;
+  /** "62% · 124k / 200k" */
+  label: string;
+  /** "cache 80% · $0.42" */
+  secondary: string;
+  /** Multi-line hover text: the numbers and the breakdown (each front end adds what a click does). */
+  tooltip: string;
+}
+
+/** The payload of `context` events: the numbers plus their one reading. */
+export interface ContextGauge extends GaugeNumbers {
+  reading: GaugeReading;
+}
+
+/** The warning band below the auto-compact threshold, as a share of the window. */
+export const GAUGE_NEAR_SHARE = 0.1;
 
 /** The window's split: reserve for the reply, the effective window, and the auto-compact threshold. */
 export interface ContextBudget {
@@ -38,9 +76,87 @@ export function contextBudget(window: number, maxOutputTokens: number, autoCompa
   return { window, outputReserve, effective, threshold };
 }
 
-/** Percent of the effective window (window minus output reserve) in use. */
-export function usedPercent(gauge: ContextGauge): number {
-  return Math.round((gauge.usedTokens / Math.max(1, gauge.window - gauge.outputReserve)) * 100);
+/** Builds the gauge payload: the numbers and their reading, always together. */
+export function contextGauge(numbers: GaugeNumbers): ContextGauge {
+  const { reading: _stale, ...plain } = numbers as GaugeNumbers & { reading?: unknown };
+  return { ...plain, reading: gaugeReading(plain) };
+}
+
+/** Percent of the whole window in use — the one definition the panel, status bar and document show. */
+export function usedPercent(gauge: Pick<GaugeNumbers, 'usedTokens' | 'window'>): number {
+  return Math.round((Math.max(0, gauge.usedTokens) / Math.max(1, gauge.window)) * 100);
+}
+
+export function gaugeLevel(gauge: Pick<GaugeNumbers, 'usedTokens' | 'window' | 'autoCompactThreshold'>): GaugeLevel {
+  if (gauge.usedTokens > gauge.window) return 'over';
+  if (gauge.usedTokens > gauge.autoCompactThreshold) return 'past';
+  if (gauge.usedTokens >= gauge.autoCompactThreshold - gauge.window * GAUGE_NEAR_SHARE) return 'near';
+  return 'ok';
+}
+
+export function formatTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
+  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
+  if (tokens >= 1000) return `${(tokens / 1000).toFixed(1)}k`;
+  return String(Math.round(tokens));
+}
+
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
+}
+
+/** The breakdown's categories in display order, with the names every front end uses. */
+export const BREAKDOWN_CATEGORIES = [
+  { key: 'system', label: 'System prompt' },
+  { key: 'tools', label: 'Tool definitions' },
+  { key: 'messages', label: 'Messages' },
+  { key: 'toolResults', label: 'Tool results' },
+  { key: 'summaries', label: 'Summaries' },
+  { key: 'persistedPreviews', label: 'Persisted-output previews' },
+] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string }>;
+
+export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
+  const window = Math.max(1, gauge.window);
+  // used + reserve + free = window: used past the usable part eats into the reply's reserve.
+  const used = Math.min(Math.max(0, gauge.usedTokens), window);
+  const reserve = Math.min(Math.max(0, gauge.outputReserve), window - used);
+  const free = window - used - reserve;
+  const percent = usedPercent(gauge);
+  const level = gaugeLevel(gauge);
+  const shown = level === 'over' ? '>100%' : `${percent}%`;
+  const label = `${shown} · ${formatTokens(gauge.usedTokens)} / ${formatTokens(gauge.window)}`;
+  const secondary = `cache ${Math.round(gauge.cacheReadShare * 100)}% · ${formatCost(gauge.sessionCostUsd)}`;
+  const state =
+    level === 'over'
+      ? 'Over the window: the next request fails unless compaction frees room.'
+      : level === 'past'
+        ? 'Past the auto-compact threshold: the conversation is summarized before the next request.'
+        : level === 'near'
+          ? 'Near the auto-compact threshold.'
+          : undefined;
+  const share = (tokens: number) => `${Math.round((tokens / window) * 100)}%`;
+  const lines = [
+    `Context: ${gauge.estimated ? '~' : ''}${gauge.usedTokens.toLocaleString('en-US')} of ${gauge.window.toLocaleString('en-US')} tokens (${shown})`,
+    `Reserved for the reply: ${gauge.outputReserve.toLocaleString('en-US')} · free: ${free.toLocaleString('en-US')}`,
+    `Auto-compact at ${gauge.autoCompactThreshold.toLocaleString('en-US')} (${share(gauge.autoCompactThreshold)})`,
+    ...(state ? [state] : []),
+  ];
+  if (gauge.breakdown) {
+    lines.push('');
+    for (const { key, label: name } of BREAKDOWN_CATEGORIES) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
+  }
+  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd)}`);
+  return {
+    percent,
+    usedShare: used / window,
+    reserveShare: reserve / window,
+    freeShare: free / window,
+    thresholdShare: Math.min(1, Math.max(0, gauge.autoCompactThreshold / window)),
+    level,
+    label,
+    secondary,
+    tooltip: lines.join('\n'),
+  };
 }
 
 /** Tokens a request's prompt held: uncached input plus cache reads and writes. */

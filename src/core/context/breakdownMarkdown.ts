@@ -1,0 +1,101 @@
+/**
+ * The context breakdown as a readable markdown document ("Evergreen: Show Context Breakdown"):
+ * where the tokens go, the window's split, and what each tier would free if it ran now. Pure, so
+ * the VS Code document and the tests render the same text.
+ */
+import { BREAKDOWN_CATEGORIES, formatCost, type ContextGauge } from './gauge';
+import type { TierSavings } from './tierSavings';
+
+export interface BreakdownDocumentInput {
+  gauge: ContextGauge;
+  /** Absent when the session's context strategy cannot preview its tiers. */
+  savings: TierSavings | undefined;
+  sessionId?: string | undefined;
+  model?: string | undefined;
+  at: Date;
+}
+
+const TIER_NAMES = { budget: 'trim old tool results', snip: 'snip superseded reads and old searches', microcompact: 'clear old tool results' } as const;
+
+const LEVEL_TEXT = {
+  ok: 'Below the auto-compact threshold.',
+  near: 'Near the auto-compact threshold: the conversation is summarized once it passes it.',
+  past: 'Past the auto-compact threshold: the conversation is summarized before the next request.',
+  over: 'Over the whole window: the next request fails unless compaction frees room first.',
+} as const;
+
+export function renderContextBreakdown(input: BreakdownDocumentInput): string {
+  const { gauge, savings } = input;
+  const { reading } = gauge;
+  const window = Math.max(1, gauge.window);
+  const n = (tokens: number) => Math.round(tokens).toLocaleString('en-US');
+  const share = (tokens: number) => `${((tokens / window) * 100).toFixed(1)}%`;
+  const approx = gauge.estimated ? '~' : '';
+  const lines: string[] = ['# Evergreen — context breakdown', ''];
+  const about = [input.sessionId ? `session \`${input.sessionId}\`` : undefined, input.model ? `model \`${input.model}\`` : undefined, `as of ${input.at.toISOString()}`].filter(Boolean);
+  lines.push(`${about.join(' · ')}. Token counts are ${gauge.estimated ? 'estimates calibrated on the last request the API counted' : 'as the API counted the last request'}; this document is a snapshot — run **Evergreen: Show Context Breakdown** again to refresh it.`, '');
+  lines.push(`**${reading.label}** — ${LEVEL_TEXT[reading.level]}`, '');
+
+  lines.push('## Where the tokens go', '', '| part | tokens | share of the window |', '|---|---:|---:|');
+  if (gauge.breakdown) {
+    for (const { key, label } of BREAKDOWN_CATEGORIES) lines.push(`| ${label} | ${approx}${n(gauge.breakdown[key])} | ${share(gauge.breakdown[key])} |`);
+  } else {
+    lines.push('| (no breakdown from this context strategy) | | |');
+  }
+  const used = Math.max(0, gauge.usedTokens);
+  const free = Math.round(reading.freeShare * window);
+  const reserve = Math.round(reading.reserveShare * window);
+  lines.push(
+    `| **In use** | **${approx}${n(used)}** | **${share(used)}** |`,
+    `| Reserved for the reply | ${n(reserve)} | ${share(reserve)} |`,
+    `| Free | ${n(free)} | ${share(free)} |`,
+    `| **Window** | **${n(gauge.window)}** | 100% |`,
+    '',
+  );
+  if (reserve < gauge.outputReserve) lines.push(`The reply's reserve of ${n(gauge.outputReserve)} tokens is partly taken by the conversation.`, '');
+
+  lines.push(
+    '## Window',
+    '',
+    `- Window: ${n(gauge.window)} tokens`,
+    `- Reserved for the reply (max output): ${n(gauge.outputReserve)} tokens`,
+    `- Usable for the conversation: ${n(gauge.window - gauge.outputReserve)} tokens`,
+    `- Auto-compact threshold: ${n(gauge.autoCompactThreshold)} tokens (${share(gauge.autoCompactThreshold)} of the window)`,
+    `- Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last request's prompt came from the prompt cache`,
+    `- Session cost so far: ${formatCost(gauge.sessionCostUsd)}`,
+    '',
+  );
+
+  lines.push('## What each tier would free now', '');
+  if (!savings) {
+    lines.push('This session\'s context strategy has no tier preview.');
+    return lines.join('\n') + '\n';
+  }
+  lines.push(
+    'Estimates for running each tier alone right now; tiers 1-3 run by themselves when their condition is met and the cache rewrite pays for itself, and never touch the newest tool results.',
+    '',
+    '| tier | what | would free | condition met now | runs |',
+    '|---|---|---:|---|---|',
+  );
+  for (const tier of savings.tiers) {
+    const what = tier.items === 0 ? 'nothing to do' : `~${n(tier.tokens)} tokens (${tier.items} result${tier.items === 1 ? '' : 's'})`;
+    lines.push(`| Tier ${tier.level} (${tier.tier}) | ${TIER_NAMES[tier.tier]} | ${what} | ${tier.due ? 'yes' : 'no'} | ${tier.when} |`);
+  }
+  const compaction = savings.summary;
+  if (compaction.possible) {
+    const after = `~${n(savings.usedTokens)} → ~${n(compaction.tokensAfter.min)}–${n(compaction.tokensAfter.max)}`;
+    const frees = compaction.frees.max === 0 ? `nothing now (${after})` : `~${n(compaction.frees.min)}–${n(compaction.frees.max)} tokens (${after})`;
+    lines.push(
+      `| Tier 4 (summary) | summarize ${compaction.messagesSummarized} message(s), keep the newest ${compaction.messagesKept} verbatim | ${frees} | ${used > gauge.autoCompactThreshold ? 'yes' : 'no'} | above the auto-compact threshold, or Compact Conversation / \`/compact [focus]\` |`,
+    );
+  } else {
+    lines.push(`| Tier 4 (summary) | not possible now: ${compaction.reason} | — | no | above the auto-compact threshold, or Compact Conversation / \`/compact [focus]\` |`);
+  }
+  lines.push(
+    '',
+    compaction.possible
+      ? `After a summary: ~${n(compaction.keptTokens)} tokens kept verbatim (system and tools included), ~${n(compaction.restoredTokens)} in restored files, and the summary itself (up to ${n(compaction.summaryMaxTokens)}). The full transcript always stays on disk.`
+      : 'The full transcript always stays on disk.',
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,257 @@
+/**
+ * The token gauge people read (issue 8 item 1): one whole-window percent, bar shares that add up to
+ * the window, an honest over-limit state, the warning band below the auto-compact threshold, the
+ * live estimate while a reply streams, and the tier preview of the breakdown document.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { startAgentSession } from '../../src/core/agent/factory';
+import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
+import { BREAKDOWN_CATEGORIES, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
+import { FileSessionStore } from '../../src/core/storage/sessionStore';
+import { reply, startFakeAnthropic } from '../fake-anthropic/server';
+import { bulk, Rig, type RigOptions } from './context.harness';
+
+const base: Omit<GaugeNumbers, 'usedTokens'> = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.8, sessionCostUsd: 0.4234 };
+
+describe('context gauge: the numbers people read', () => {
+  it('is a percent of the whole window, and the label adds up to the window the user set', () => {
+    const gauge = contextGauge({ ...base, usedTokens: 124_000 });
+    assert.equal(usedPercent(gauge), 62);
+    assert.equal(gauge.reading.percent, 62);
+    assert.equal(gauge.reading.label, '62% · 124k / 200k');
+    assert.equal(gauge.reading.secondary, 'cache 80% · $0.42');
+  });
+
+  it('the reported case: 38k used of a 30k window reads over the limit, not "158% · 38k / 24k"', () => {
+    const gauge = contextGauge({ window: 30_000, outputReserve: 6_000, usedTokens: 38_000, autoCompactThreshold: 21_900, cacheReadShare: 0, sessionCostUsd: 0 });
+    assert.equal(gauge.reading.level, 'over');
+    assert.equal(gauge.reading.label, '>100% · 38k / 30k');
+    assert.equal(gauge.reading.usedShare, 1, 'the bar is clamped to the window');
+    assert.equal(gauge.reading.reserveShare + gauge.reading.freeShare, 0);
+    assert.match(gauge.reading.tooltip, /Over the window/);
+  });
+
+  it('used + reserve + free = window for every value, also when the conversation eats into the reserve', () => {
+    for (const usedTokens of [0, 1, 50_000, 171_000, 184_000, 190_000, 199_999, 200_000, 250_000]) {
+      const { reading } = contextGauge({ ...base, usedTokens });
+      const sum = reading.usedShare + reading.reserveShare + reading.freeShare;
+      assert.ok(Math.abs(sum - 1) < 1e-12, `${usedTokens}: shares add up to ${sum}`);
+      for (const share of [reading.usedShare, reading.reserveShare, reading.freeShare]) assert.ok(share >= 0 && share <= 1, `${usedTokens}: share ${share}`);
+      assert.ok(reading.percent <= 100 || usedTokens > base.window, `${usedTokens}: ${reading.percent}% only above the window`);
+    }
+    const eating = contextGauge({ ...base, usedTokens: 190_000 }).reading;
+    assert.equal(eating.reserveShare, 10_000 / 200_000, 'only what is left of the window is still reserved');
+    assert.equal(eating.freeShare, 0);
+    assert.equal(contextGauge({ ...base, usedTokens: 124_000 }).reading.thresholdShare, 171_000 / 200_000);
+  });
+
+  it('changes colour within 10% of the window below the threshold, past it, and over the window', () => {
+    const levels = [150_999, 151_000, 171_000, 171_001, 200_000, 200_001].map((usedTokens) => gaugeLevel({ ...base, usedTokens }));
+    assert.deepEqual(levels, ['ok', 'near', 'near', 'past', 'past', 'over']);
+    assert.equal(contextGauge({ ...base, usedTokens: 171_001 }).reading.level, 'past');
+  });
+
+  it('the hover lists every breakdown category and the cost; a stale reading is never carried over', () => {
+    const breakdown = { system: 2_000, tools: 3_000, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, total: 36_500 };
+    const gauge = contextGauge({ ...base, usedTokens: 36_500, breakdown });
+    for (const { label } of BREAKDOWN_CATEGORIES) assert.match(gauge.reading.tooltip, new RegExp(`${label}: `));
+    assert.match(gauge.reading.tooltip, /Tool results: 20k \(10%\)/);
+    assert.match(gauge.reading.tooltip, /session cost \$0\.42/);
+    const moved = contextGauge({ ...gauge, usedTokens: 180_000 });
+    assert.equal(moved.reading.level, 'past', 'the reading is recomputed from the new numbers');
+    assert.equal(moved.reading.percent, 90);
+  });
+});
+
+describe('context gauge from the engine', () => {
+  it('every context event carries the reading of its own numbers', async () => {
+    const rig = new Rig({ window: 40_000 });
+    rig.user(bulk(20_000));
+    const prepared = await rig.prepare();
+    rig.respond(prepared, 6_000, 500);
+    const events = rig.eventsOf('context');
+    assert.ok(events.length >= 2);
+    for (const event of events) {
+      assert.equal(event.type, 'context');
+      assert.equal(event.gauge.reading.percent, Math.round((event.gauge.usedTokens / 40_000) * 100));
+    }
+    assert.equal(events.at(-1)!.gauge.usedTokens, 6_500);
+    assert.equal(events.at(-1)!.gauge.reading.label, '16% · 6.5k / 40k');
+  });
+
+  it('estimateWithPending adds the streamed characters at the calibrated ratio, as messages', async () => {
+    const rig = new Rig({ window: 100_000 });
+    rig.user(bulk(40_000));
+    const prepared = await rig.prepare();
+    rig.respond(prepared, 8_000, 0);
+    rig.assistant('ok');
+    rig.user('next');
+    const next = await rig.prepare();
+    const before = rig.eventsOf('context').at(-1)!.gauge;
+    assert.equal(before.usedTokens, next.estimatedTokens);
+    const ratio = 8_000 / prepared.mark.liveChars;
+    const during = rig.engine.estimateWithPending(4_000);
+    assert.equal(during.usedTokens, before.usedTokens + Math.round(4_000 * ratio));
+    assert.equal(during.estimated, true);
+    assert.ok(during.breakdown && before.breakdown);
+    assert.equal(during.breakdown.messages - before.breakdown.messages, Math.round(4_000 * ratio));
+    assert.equal(during.reading.percent, Math.round((during.usedTokens / 100_000) * 100));
+  });
+});
+
+describe('tier savings: what each tier would free now', () => {
+  /** 8 old tool results plus 3 recent ones: a superseded read, 5 searches, a 40k-char shell output. */
+  function scripted(extraShellOutputs = 0, settings: RigOptions['settings'] = {}): Rig {
+    const rig = new Rig({ window: 100_000, settings });
+    rig.user('Refactor the parser.');
+    rig.round([{ name: 'read_file', input: { path: 'src/a.ts' }, result: bulk(12_000, 'a') }]);
+    for (let i = 0; i < 5; i++) rig.round([{ name: 'grep_search', input: { pattern: `p${i}` }, result: bulk(2_000, `g${i}`) }]);
+    rig.round([{ name: 'run_shell', input: { command: 'npm test' }, result: bulk(40_000, 's') }]);
+    for (let i = 0; i < extraShellOutputs; i++) rig.round([{ name: 'run_shell', input: { command: `npm run step${i}` }, result: bulk(28_000, `x${i}`) }]);
+    rig.round([{ name: 'read_file', input: { path: 'src/a.ts' }, result: bulk(12_000, 'b') }]);
+    for (let i = 0; i < 3; i++) rig.round([{ name: 'list_files', input: { path: `d${i}` }, result: bulk(500, `l${i}`) }]);
+    rig.assistant('Done reading.');
+    return rig;
+  }
+
+  it('lists tiers 1-3 with the results each would touch, its tokens, and whether its condition is met', async () => {
+    const rig = scripted();
+    const prepared = await rig.prepare();
+    const ratio = 0.25;
+    rig.respond(prepared, Math.round(prepared.mark.liveChars * ratio), 10);
+    const savings = rig.engine.tierSavings();
+    assert.deepEqual(savings.tiers.map((tier) => [tier.level, tier.tier]), [[1, 'budget'], [2, 'snip'], [3, 'microcompact']]);
+    const [trim, snip, clear] = savings.tiers as [typeof savings.tiers[0], typeof savings.tiers[0], typeof savings.tiers[0]];
+    // ~20k tokens of 84k usable: under 30%, no gate is met yet.
+    assert.ok(savings.usedTokens > 15_000 && savings.usedTokens < 0.3 * 84_000, `used ${savings.usedTokens}`);
+    assert.deepEqual([trim.due, snip.due, clear.due], [false, false, false]);
+    assert.equal(trim.items, 1, 'only the 40k shell output is over 30k characters');
+    assert.ok(Math.abs(trim.tokens - 10_000 * ratio) < 100, `trim frees ~2.5k tokens, got ${trim.tokens}`);
+    assert.equal(snip.items, 3, 'the superseded read and the 2 oldest of 5 searches');
+    assert.ok(Math.abs(snip.tokens - (12_000 + 2 * 2_000) * ratio) < 100, `snip ${snip.tokens}`);
+    assert.equal(clear.items, 8, 'all but the 3 newest of 11 results');
+    assert.ok(Math.abs(clear.tokens - (12_000 + 5 * 2_000 + 40_000 + 12_000) * ratio) < 300, `clear ${clear.tokens}`);
+    assert.ok(clear.tokens > snip.tokens && clear.tokens > trim.tokens);
+  });
+
+  it('predicts what tier 3 really frees when it runs', async () => {
+    const rig = scripted();
+    const prepared = await rig.prepare();
+    rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10);
+    assert.equal(rig.eventsOf('tier').length, 0, 'nothing was due yet');
+    rig.advance(6 * 60_000);
+    const savings = rig.engine.tierSavings();
+    const clear = savings.tiers.find((tier) => tier.tier === 'microcompact')!;
+    assert.equal(clear.due, true, 'the cache is cold: tier 3 is due');
+    assert.equal(clear.items, 8);
+
+    rig.user('Go on.');
+    await rig.prepare();
+    const applied = rig.eventsOf('tier').filter((event) => event.tier === 'microcompact');
+    assert.equal(applied.length, 1);
+    assert.equal(applied[0]!.items, clear.items);
+    const freed = applied[0]!.tokensBefore - applied[0]!.tokensAfter;
+    assert.ok(Math.abs(freed - clear.tokens) <= Math.max(50, clear.tokens * 0.02), `preview ${clear.tokens} vs applied ${freed}`);
+  });
+
+  it('a summary lands inside the range the preview gave', async () => {
+    // Tiers 1-3 off, so the big context stays big until the summary.
+    const rig = scripted(4, { budgetSoftUtilization: 1, budgetHardUtilization: 1, snipUtilization: 1, clearUtilization: 1 });
+    const prepared = await rig.prepare();
+    rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10);
+    const savings = rig.engine.tierSavings();
+    const summary = savings.summary;
+    assert.ok(summary.possible);
+    assert.ok(summary.tokensAfter.max < savings.usedTokens, `${summary.tokensAfter.max} < ${savings.usedTokens}`);
+    assert.equal(summary.tokensAfter.max - summary.tokensAfter.min, summary.summaryMaxTokens);
+    assert.equal(summary.frees.max, savings.usedTokens - summary.tokensAfter.min);
+    assert.equal(summary.frees.min, savings.usedTokens - summary.tokensAfter.max);
+    const outcome = await rig.engine.compact(undefined, 'auto', new AbortController().signal);
+    assert.equal(outcome.ok, true);
+    assert.ok(outcome.record);
+    const after = outcome.record.stats.tokensAfter;
+    assert.ok(after >= summary.keptTokens && after <= summary.tokensAfter.max, `after ${after} in [${summary.keptTokens}, ${summary.tokensAfter.max}]`);
+    assert.equal(outcome.record.stats.messagesKept, summary.messagesKept);
+  });
+
+  it('says why a summary is not possible yet', () => {
+    const rig = new Rig({ window: 100_000 });
+    rig.user('Hello');
+    const savings = rig.engine.tierSavings();
+    assert.equal(savings.summary.possible, false);
+    assert.ok(!savings.summary.possible);
+    assert.match(savings.summary.reason, /nothing to summarize/);
+    assert.ok(savings.tiers.every((tier) => tier.items === 0 && tier.tokens === 0));
+  });
+
+  it('the breakdown document has the categories, the window numbers and a line per tier', async () => {
+    const rig = scripted();
+    const prepared = await rig.prepare();
+    rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0) });
+    for (const { label } of BREAKDOWN_CATEGORIES) assert.match(text, new RegExp(`^\\| ${label} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
+    assert.match(text, /^\| \*\*Window\*\* \| \*\*100,000\*\* \| 100% \|$/m);
+    assert.match(text, /Auto-compact threshold: /);
+    assert.match(text, /Cache reads: \d+%/);
+    assert.match(text, /Session cost so far: \$/);
+    for (const line of [/^\| Tier 1 \(budget\) \| trim/m, /^\| Tier 2 \(snip\) \| snip/m, /^\| Tier 3 \(microcompact\) \| clear old tool results \| ~[\d,]+ tokens \(8 results\)/m, /^\| Tier 4 \(summary\) \| summarize/m]) {
+      assert.match(text, line);
+    }
+  });
+});
+
+describe('the gauge moves while a reply streams', function () {
+  this.timeout(30_000);
+  it('emits throttled estimates between the request and its usage, growing with the streamed text', async () => {
+    const fake = await startFakeAnthropic();
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ws-'));
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-storage-'));
+    try {
+      let clock = Date.UTC(2025, 0, 1);
+      const events: AgentEvent[] = [];
+      const started = await startAgentSession({
+        config: {
+          apiKey: fake.apiKey,
+          baseURL: fake.url,
+          model: 'claude-sonnet-4-6',
+          maxOutputTokens: 4096,
+          approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
+          trusted: true,
+          ripgrepPath: undefined,
+          retryBaseDelayMs: 1,
+          // Every read of the clock is 100 ms later: the 250 ms throttle lets every third delta through.
+          now: () => (clock += 100),
+        },
+        workspaceRoot: workspace,
+        store: new FileSessionStore(storage),
+        approver: { requestApproval: async () => ({ approved: true }) },
+        onEvent: (event) => events.push(event),
+      });
+      fake.enqueue(reply.text('word '.repeat(400)));
+      await started.session.send('Write a lot.');
+      const start = events.findIndex((event) => event.type === 'request_started');
+      const end = events.findIndex((event) => event.type === 'usage');
+      const deltas = events.slice(start, end).filter((event) => event.type === 'text_delta').length;
+      const gauges = events.slice(start, end).flatMap((event) => (event.type === 'context' ? [event.gauge] : []));
+      // The last one is the API's own count after the reply (onResponse); the ones before it are estimates.
+      assert.equal(gauges.at(-1)?.estimated, false);
+      const during = gauges.slice(0, -1);
+      assert.ok(deltas > 20, `${deltas} deltas`);
+      assert.ok(during.length >= 2 && during.length <= Math.ceil(deltas / 2), `${during.length} estimates for ${deltas} deltas`);
+      for (let i = 1; i < during.length; i++) assert.ok(during[i]!.usedTokens > during[i - 1]!.usedTokens, `each estimate is larger: ${during.map((g) => g.usedTokens).join(", ")}`);
+      const prepared = events.slice(0, start).filter((event) => event.type === 'context').at(-1);
+      assert.ok(prepared && prepared.type === 'context');
+      assert.ok(during[0]!.usedTokens > prepared.gauge.usedTokens);
+      assert.ok(during.every((gauge) => gauge.estimated === true));
+      started.handle.close();
+    } finally {
+      await fake.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+      fs.rmSync(storage, { recursive: true, force: true });
+    }
+  });
+});
