@@ -6,14 +6,14 @@ import { usedPercent } from '../core/context/gauge';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
-import { FileSessionStore, readTranscript } from '../core/storage/sessionStore';
-import { renderTranscriptMarkdown } from '../core/storage/transcriptMarkdown';
+import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApprovalDecision, Approver } from '../core/tools/approval';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatViewProvider } from './chatViewProvider';
 import { Disposable } from './disposable';
 import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
+import { pickSession } from './sessionPicker';
 import { readSettings } from './settings';
 import type { ContextStatusBar } from './statusBar';
 
@@ -429,31 +429,8 @@ export class ChatController extends Disposable {
     }
   }
 
-  async openArchivedTranscript(): Promise<void> {
-    const sessionId = await this.pickSession('Open which transcript?');
-    if (!sessionId) return;
-    const meta = await this.store.readMeta(sessionId);
-    const transcript = await readTranscript(this.store.transcriptPath(sessionId));
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderTranscriptMarkdown(meta, transcript) });
-    await vscode.window.showTextDocument(document, { preview: false });
-  }
-
-  private async pickSession(title: string): Promise<string | undefined> {
-    const sessions = await this.store.list();
-    if (sessions.length === 0) {
-      void vscode.window.showInformationMessage('Evergreen: no saved sessions yet. Every chat is saved here once you send a message.');
-      return undefined;
-    }
-    const picked = await vscode.window.showQuickPick(
-      sessions.map((meta) => ({
-        label: meta.title,
-        description: `${new Date(meta.updatedAt).toLocaleString()} · ${meta.messageCount} messages · $${meta.totals.costUsd.toFixed(2)}`,
-        detail: meta.model,
-        sessionId: meta.id,
-      })),
-      { title: `Evergreen: ${title}`, matchOnDescription: true },
-    );
-    return picked?.sessionId;
+  private pickSession(title: string): Promise<string | undefined> {
+    return pickSession(this.store, title);
   }
 }
 

@@ -7,7 +7,6 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
   const register = (id: string, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
-    register('openArchivedTranscript', () => controller.openArchivedTranscript()),
     register('newChat', () => controller.newChat()),
     register('setApiKey', () => apiKeys.promptAndStore()),
     register('showContextBreakdown', () => controller.showContextBreakdown()),

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { FileSessionStore } from '../core/storage/sessionStore';
 import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { createLog } from './log';
 import { ContextStatusBar } from './statusBar';
+import { TranscriptDocuments } from './transcriptDocuments';
 
 /**
  * What activate() returns: a narrow view for the integration tests (and other extensions),
@@ -44,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
+      new TranscriptDocuments(new FileSessionStore(storageRoot.fsPath, undefined, log.logger), log.logger),
     );
     return {
       storageUri: storageRoot,

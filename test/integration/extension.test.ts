@@ -10,6 +10,7 @@ const EXTENSION_ID = 'evergreen.evergreen-agent';
 const COMMANDS = [
   'evergreen.compactConversation',
   'evergreen.openArchivedTranscript',
+  'evergreen.openRawTranscript',
   'evergreen.newChat',
   'evergreen.setApiKey',
   'evergreen.showContextBreakdown',
@@ -168,6 +169,54 @@ describe('Evergreen in the extension host', () => {
       const next = fake.messageRequests().at(-1)?.body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
       assert.match(next.messages[0]?.content[0]?.text ?? '', /<summary>/);
       assert.ok(!JSON.stringify(next.messages).includes('line 349: the quick brown fox'), 'the big read is no longer sent');
+    });
+
+    it('opens an archived transcript as a read-only markdown document at a compaction boundary', async () => {
+      const api = await activate();
+      const { sessionId } = api.contextState();
+      assert.ok(sessionId, 'the compaction test left no session');
+      await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex: 0 });
+      const editor = vscode.window.activeTextEditor;
+      assert.ok(editor, 'no editor was opened');
+      const document = editor.document;
+      assert.equal(document.uri.scheme, 'evergreen-transcript');
+      assert.equal(document.uri.path.split('/')[1], sessionId);
+      assert.equal(document.isUntitled, false);
+      assert.equal(document.languageId, 'markdown');
+      const text = document.getText();
+      assert.ok(text.includes('> What is in big.txt?'), 'the user message is missing');
+      assert.ok(text.includes('1. Primary request: inspect hello.txt and big.txt.'), 'the summary is missing');
+      assert.ok(text.includes('focus: the file names'));
+      // Revealed at the boundary's heading.
+      assert.match(document.lineAt(editor.selection.active.line).text, /^## Context compacted \(manual\)/);
+      // The 350-line search result is folded, with a link to its line in the raw JSONL.
+      const jsonl = vscode.Uri.file(path.join(api.storageUri.fsPath, 'sessions', sessionId, 'transcript.jsonl'));
+      assert.match(text, /lines folded — full text: \[transcript\.jsonl line \d+\]\(file:\/\/\//);
+      const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', document.uri, 50);
+      assert.ok(Array.isArray(links));
+      assert.ok(
+        links.some((link) => link.target?.scheme === 'file' && link.target.path === jsonl.path),
+        `the markdown editor offers no link to the raw JSONL: ${JSON.stringify(links.map((link) => link.target?.toString()))}`,
+      );
+
+      // Read-only: typing is refused by the editor, and an extension's edit through the API
+      // (which VS Code lets through even for read-only editors) is undone at once.
+      await vscode.window.showTextDocument(document, { preview: false });
+      await vscode.commands.executeCommand('type', { text: 'typed ' });
+      assert.equal(document.getText(), text, 'typing changed the transcript');
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, new vscode.Position(0, 0), 'tampered ');
+      await vscode.workspace.applyEdit(edit);
+      for (let tries = 0; tries < 100 && document.getText() !== text; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(document.getText(), text, 'an API edit of the transcript stayed');
+      assert.equal(document.isDirty, false);
+
+      // Opening it again reuses the same tab; the editor title action opens transcript.jsonl itself.
+      await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId });
+      assert.equal(vscode.workspace.textDocuments.filter((open) => open.uri.scheme === 'evergreen-transcript').length, 1);
+      await vscode.commands.executeCommand('evergreen.openRawTranscript', document.uri);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, jsonl.fsPath);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     it('a workspace cannot loosen approvals, and writes to files that configure commands always ask', async () => {

@@ -21,15 +21,24 @@ const named = (...names: string[]) => {
 // Matched case-insensitively: on macOS and Windows `.GIT/config` is `.git/config`.
 const RULES: readonly ProtectedRule[] = [
   { test: (segments, name) => anySegment('.git')(segments) || name === '.git', why: 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)' },
-  { test: named('.gitattributes', '.gitmodules', '.lfsconfig'), why: 'it selects Git filters, diff drivers and submodule commands' },
+  { test: named('.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'), why: 'it selects Git filters, diff drivers, includes and submodule commands' },
+  // Git takes any folder holding HEAD, objects/ and refs/ for a repository (with its own config and
+  // core.fsmonitor), even in a workspace that is not one: the HEAD file is what makes it so.
+  { test: (_segments, name) => name === 'head' || name === 'commondir' || name === 'gitdir', why: 'a HEAD file turns its folder into a Git repository whose config runs commands' },
+  { test: (segments) => anySegment('.githooks')(segments), why: 'Git hooks run commands' },
   { test: (segments) => anySegment('.husky')(segments), why: 'Git hooks run commands' },
-  { test: named('.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml'), why: 'Git hooks run commands' },
+  { test: named('.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', 'lefthook-local.yaml'), why: 'Git hooks run commands' },
   { test: (segments) => anySegment('.vscode')(segments), why: 'workspace settings and tasks run commands and hold Evergreen\'s own settings' },
   { test: (_segments, name) => name.endsWith('.code-workspace'), why: 'workspace settings and tasks run commands and hold Evergreen\'s own settings' },
-  { test: (segments) => anySegment('.devcontainer')(segments), why: 'dev container definitions run commands' },
-  { test: named('package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'), why: 'package scripts and package-manager settings run commands' },
+  { test: (segments, name) => anySegment('.devcontainer')(segments) || name === '.devcontainer.json', why: 'dev container definitions run commands' },
+  { test: named('package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnp.cjs', '.pnp.loader.mjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'), why: 'package scripts and package-manager settings run commands' },
+  // Yarn Berry runs the release named by yarnPath (.yarn/releases/*.cjs) on every `yarn`.
+  { test: (segments) => anySegment('.yarn')(segments), why: 'Yarn runs the code kept here on every yarn command' },
+  { test: named('gemfile', 'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties'), why: 'build definitions run code' },
+  { test: (segments) => anySegment('.mvn')(segments), why: 'Maven wrapper settings run code' },
+  { test: named('mise.toml', '.mise.toml', '.tool-versions', 'config.mak'), why: 'tool and build settings change what commands run' },
   { test: (_segments, name) => ['makefile', 'gnumakefile', 'justfile', '.justfile', 'rakefile', 'taskfile.yml', 'taskfile.yaml'].includes(name) || name.endsWith('.mk'), why: 'build files run commands' },
-  { test: named('.envrc', '.env'), why: 'environment files change what commands run (direnv, dotenv)' },
+  { test: (_segments, name) => name === '.envrc' || name === '.env' || name.startsWith('.env.'), why: 'environment files change what commands run (direnv, dotenv)' },
   {
     test: named('.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.inputrc', '.bash_logout'),
     why: 'shell start-up files run commands',
