@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
-import { renderTranscriptMarkdown } from '../../src/core/storage/transcriptMarkdown';
+import { FileSessionStore, readTranscript, transcriptLines } from '../../src/core/storage/sessionStore';
+import { renderTranscript } from '../../src/core/storage/transcriptMarkdown';
 
 describe('session store', () => {
   let root: string;
@@ -49,14 +49,38 @@ describe('session store', () => {
     assert.deepEqual(await readTranscript(path.join(root, 'nope.jsonl')), { entries: [], skippedLines: 0, problems: [], tornTail: false });
   });
 
+  it('counts compactions in meta (drops not), backfills old metas on open, and sizes a session from stat', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    const boundary = (trigger: 'manual' | 'drop') => ({ type: 'compaction' as const, ts: 't', compaction: { id: trigger, trigger, keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 2, tokensAfter: 1, messagesSummarized: 1, messagesKept: 0, summaryRequests: 1 } } });
+    handle.append({ type: 'message', ts: 't', message: { role: 'user', content: 'hi' } });
+    handle.append(boundary('manual'));
+    handle.append(boundary('drop'));
+    handle.append(boundary('manual'));
+    await handle.flushMeta();
+    handle.close();
+    assert.equal((await store.readMeta(handle.id)).compactions, 2);
+    // A meta written before the counter existed.
+    const metaFile = path.join(root, 'sessions', handle.id, 'meta.json');
+    const old = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+    delete old.compactions;
+    fs.writeFileSync(metaFile, JSON.stringify(old));
+    assert.equal((await store.list())[0]?.compactions, undefined);
+    const reopened = await store.open(handle.id);
+    assert.equal(reopened.handle.meta.compactions, 2);
+    reopened.handle.close();
+    fs.writeFileSync(path.join(root, 'sessions', handle.id, 'tool-results', 'x.txt'), 'x'.repeat(1000));
+    const expected = ['transcript.jsonl', 'meta.json', 'tool-results/x.txt'].reduce((sum, file) => sum + fs.statSync(path.join(root, 'sessions', handle.id, file)).size, 0);
+    assert.equal(await store.diskUsage(handle.id), expected);
+  });
+
   it('renders a transcript as readable markdown', async () => {
     const store = new FileSessionStore(root);
     const handle = await store.create({ model: 'claude-sonnet-4-5' });
     handle.append({ type: 'message', ts: 't1', message: { role: 'user', content: [{ type: 'text', text: 'list files' }] } });
     handle.append({ type: 'message', ts: 't2', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu1', name: 'list_files', input: { pattern: '*.ts' } }] } });
     handle.append({ type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'a.ts\nb.ts' }] } });
-    const { transcript } = await store.open(handle.id);
-    const markdown = renderTranscriptMarkdown(handle.meta, transcript);
+    const { text: markdown } = await renderTranscript(handle.meta, transcriptLines(store.transcriptPath(handle.id)));
     assert.match(markdown, /^# list files/);
     assert.match(markdown, /> list files/);
     assert.match(markdown, /\*\*Tool call `list_files`\*\* \(tu1\)/);

@@ -27,6 +27,8 @@ export interface SessionMeta {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** Compaction boundaries with a summary (deterministic drops not counted); absent in metas written before it was kept. */
+  compactions?: number;
   totals: SessionTotals;
 }
 
@@ -46,6 +48,9 @@ export interface LoadedTranscript {
   /** The file ends without a newline: the last write was cut off. */
   tornTail: boolean;
 }
+
+/** One line of transcript.jsonl as read: a checked entry or the reason it was skipped (1-based line numbers). */
+export type TranscriptLine = { line: number; entry: TranscriptEntry } | { line: number; problem: string };
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
 
@@ -110,6 +115,7 @@ export class FileSessionStore {
       createdAt: created.toISOString(),
       updatedAt: created.toISOString(),
       messageCount: 0,
+      compactions: 0,
       totals: emptyTotals(),
     };
     const handle = new SessionHandle(this, meta, this.now, false);
@@ -127,6 +133,8 @@ export class FileSessionStore {
     const meta = await this.readMeta(id).catch(() => undefined);
     if (!meta) throw new SessionNotFoundError(id, this.sessionsDir);
     const transcript = await readTranscript(path.join(dir, 'transcript.jsonl'));
+    // Metas from before the counter: count once here, where the transcript is read anyway.
+    meta.compactions ??= transcript.entries.filter(isSummaryBoundary).length;
     const handle = new SessionHandle(this, meta, this.now, transcript.tornTail);
     handle.acquireLock();
     for (const problem of transcript.problems) this.logger.warn(`transcript of ${id}, line ${problem.line}: ${problem.reason} (skipped)`);
@@ -136,6 +144,15 @@ export class FileSessionStore {
   async readMeta(id: string): Promise<SessionMeta> {
     const raw = await fs.promises.readFile(path.join(this.sessionDir(id), 'meta.json'), 'utf8');
     return JSON.parse(raw) as SessionMeta;
+  }
+
+  /** Bytes the session takes on disk: transcript, meta and persisted outputs (stat only, nothing is read). */
+  async diskUsage(id: string): Promise<number> {
+    const dir = this.sessionDir(id);
+    const size = (file: string) => fs.promises.stat(file).then((stat) => stat.size, () => 0);
+    const results = await fs.promises.readdir(path.join(dir, 'tool-results')).catch(() => [] as string[]);
+    const sizes = await Promise.all([size(path.join(dir, 'transcript.jsonl')), size(path.join(dir, 'meta.json')), ...results.map((name) => size(path.join(dir, 'tool-results', name)))]);
+    return sizes.reduce((sum, value) => sum + value, 0);
   }
 
   /** Newest first; sessions whose meta cannot be read are left out rather than failing the list. */
@@ -272,6 +289,8 @@ export class SessionHandle {
         const text = firstText(entry.message);
         if (text) this.currentMeta.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
       }
+    } else if (isSummaryBoundary(entry)) {
+      this.currentMeta.compactions = (this.currentMeta.compactions ?? 0) + 1;
     } else if (entry.type === 'usage') {
       const totals = this.currentMeta.totals;
       totals.inputTokens += entry.usage.inputTokens;
@@ -290,6 +309,10 @@ export class SessionHandle {
     this.metaWrite = this.metaWrite.catch(() => undefined).then(() => writeFileAtomic(target, snapshot));
     return this.metaWrite;
   }
+}
+
+function isSummaryBoundary(entry: TranscriptEntry): boolean {
+  return entry.type === 'compaction' && entry.compaction.trigger !== 'drop';
 }
 
 function readLockOwner(file: string): { pid: number; host: string } | undefined {
@@ -327,11 +350,50 @@ export function storageErrorMessage(error: unknown, file: string): string {
   return `Evergreen cannot write the transcript ${file}: ${errorMessage(error)}. ${next}`;
 }
 
-/** Streams the JSONL file; every entry is checked, and a bad line is reported with its number and skipped, never fatal. */
+/**
+ * Streams the JSONL file line by line (never one string of the whole file); every entry is
+ * checked, and a bad line is yielded as a problem with its number, never fatal. A missing file
+ * yields nothing.
+ */
+export async function* transcriptLines(file: string): AsyncGenerator<TranscriptLine> {
+  const input = fs.createReadStream(file, { encoding: 'utf8' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      input.once('open', () => resolve());
+      input.once('error', reject);
+    });
+  } catch (error) {
+    input.destroy();
+    // Only a missing file is an empty transcript; anything else would resume as an empty chat.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new Error(`Cannot read the transcript ${file}: ${errorMessage(error)}. Nothing was changed; check the file's permissions.`);
+  }
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  let lineNumber = 0;
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (!line.trim()) continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        yield { line: lineNumber, problem: 'not valid JSON (a write cut off by a crash or a full disk)' };
+        continue;
+      }
+      const problem = transcriptEntryProblem(parsed);
+      yield problem ? { line: lineNumber, problem } : { line: lineNumber, entry: parsed as TranscriptEntry };
+    }
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}
+
+/** The whole transcript in memory (resume needs every entry); see transcriptLines for the checks. */
 export async function readTranscript(file: string): Promise<LoadedTranscript> {
   const entries: TranscriptEntry[] = [];
   const problems: TranscriptProblem[] = [];
-  let input: fs.ReadStream;
   let tornTail = false;
   try {
     const stat = await fs.promises.stat(file);
@@ -345,27 +407,13 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
         await handle.close();
       }
     }
-    input = fs.createReadStream(file, { encoding: 'utf8' });
   } catch (error) {
-    // Only a missing file is an empty transcript; anything else would resume as an empty chat.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries, skippedLines: 0, problems, tornTail };
     throw new Error(`Cannot read the transcript ${file}: ${errorMessage(error)}. Nothing was changed; check the file's permissions.`);
   }
-  const lines = readline.createInterface({ input, crlfDelay: Infinity });
-  let lineNumber = 0;
-  for await (const line of lines) {
-    lineNumber++;
-    if (!line.trim()) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      problems.push({ line: lineNumber, reason: 'not valid JSON (a write cut off by a crash or a full disk)' });
-      continue;
-    }
-    const problem = transcriptEntryProblem(parsed);
-    if (problem) problems.push({ line: lineNumber, reason: problem });
-    else entries.push(parsed as TranscriptEntry);
+  for await (const item of transcriptLines(file)) {
+    if ('entry' in item) entries.push(item.entry);
+    else problems.push({ line: item.line, reason: item.problem });
   }
   return { entries, skippedLines: problems.length, problems, tornTail };
 }

@@ -1,59 +1,331 @@
+/**
+ * A transcript as a readable, searchable markdown document (DESIGN.md §4): the archived-transcript
+ * editor tab. Built for huge transcripts: entries arrive one at a time (streamed from the JSONL),
+ * the renderer yields to the event loop regularly, and large blocks are folded to their head and
+ * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
+ */
+import { pathToFileURL } from 'node:url';
 import type { ContentBlockParam } from '../model/client';
 import { blocksOf, toolResultText } from '../model/content';
-import type { LoadedTranscript, SessionMeta } from './sessionStore';
+import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
+import type { CompactionRecord, TranscriptEntry } from './transcript';
 
-const FENCE = '````';
+export interface TranscriptRenderOptions {
+  /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
+  transcriptPath?: string;
+  /** Tool inputs, outputs and thinking longer than this many lines are folded to head + tail. */
+  foldLines: number;
+  /** User and assistant prose is folded only past this many lines (it is what people read). */
+  proseFoldLines: number;
+  headLines: number;
+  tailLines: number;
+  /** A longer line is cut (one 5 MB line of minified JSON must not become one editor line). */
+  maxLineChars: number;
+  /** Past this much output every fold gets tighter, so a 50 MB transcript stays an openable document. */
+  tightAfterChars: number;
+  /** Hard cap of the document; what follows is left to the raw JSONL, and the cut says so. */
+  maxChars: number;
+  /** Yield to the event loop after this many entries or this many milliseconds, whichever comes first. */
+  yieldEveryEntries: number;
+  yieldEveryMs: number;
+  signal?: AbortSignal;
+}
+
+export const TRANSCRIPT_RENDER_DEFAULTS: TranscriptRenderOptions = {
+  foldLines: 60,
+  proseFoldLines: 400,
+  headLines: 30,
+  tailLines: 10,
+  maxLineChars: 2_000,
+  tightAfterChars: 8_000_000,
+  maxChars: 24_000_000,
+  yieldEveryEntries: 200,
+  yieldEveryMs: 10,
+};
+
+export interface RenderedTranscript {
+  text: string;
+  /** 0-based document line of each compaction boundary's heading, in transcript order (drops included). */
+  compactionLines: number[];
+  entries: number;
+  problems: TranscriptProblem[];
+  foldedBlocks: number;
+  /** The document stopped at maxChars; the rest is only in the raw JSONL. */
+  cut: boolean;
+}
+
+const fmt = (value: number) => value.toLocaleString('en-US');
+
+/** A fence longer than any backtick run in the text, so no content can close it early. */
+function fenceFor(text: string): string {
+  let longest = 0;
+  for (const run of text.matchAll(/`{3,}/g)) longest = Math.max(longest, run[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
 
 function fenced(text: string, info = ''): string {
-  return `${FENCE}${info}\n${text}\n${FENCE}`;
+  const fence = fenceFor(text);
+  return `${fence}${info}\n${text}\n${fence}`;
 }
 
-function block(content: ContentBlockParam, role: 'user' | 'assistant'): string {
-  switch (content.type) {
-    case 'text':
-      return role === 'user' ? content.text.split('\n').map((line) => `> ${line}`).join('\n') : content.text;
-    case 'tool_use':
-      return `**Tool call \`${content.name}\`** (${content.id})\n\n${fenced(JSON.stringify(content.input, null, 2), 'json')}`;
-    case 'tool_result':
-      return `**Result${content.is_error ? ' (error)' : ''}** (${content.tool_use_id})\n\n${fenced(toolResultText(content))}`;
-    case 'thinking':
-      return `*Thinking:*\n\n${fenced(content.thinking)}`;
-    default:
-      return `*[${content.type}]*`;
-  }
+/** Link text is escaped so a file name cannot break out of the link. */
+function fileLink(label: string, file: string, line?: number): string {
+  const href = pathToFileURL(file).href + (line !== undefined ? `#L${line}` : '');
+  return `[${label.replace(/[[\]\\]/g, '\\$&')}](${href})`;
 }
 
-/** A transcript as a readable, searchable markdown document (DESIGN.md §4). */
-export function renderTranscriptMarkdown(meta: SessionMeta, transcript: LoadedTranscript): string {
-  const out: string[] = [
-    `# ${meta.title}`,
-    '',
-    `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt}`,
-    `Tokens: ${meta.totals.inputTokens.toLocaleString('en-US')} input, ${meta.totals.outputTokens.toLocaleString('en-US')} output, ${meta.totals.cacheReadTokens.toLocaleString('en-US')} cache read, ${meta.totals.cacheWriteTokens.toLocaleString('en-US')} cache write · cost $${meta.totals.costUsd.toFixed(4)}`,
-  ];
-  if (transcript.problems.length > 0) {
-    out.push('', `*${transcript.problems.length} unreadable transcript line(s) were skipped: ${transcript.problems.map((problem) => `line ${problem.line} (${problem.reason})`).join('; ')}.*`);
-  }
-  for (const entry of transcript.entries) {
-    if (entry.type === 'message') {
-      const blocks = blocksOf(entry.message);
-      out.push('', `## ${entry.message.role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}`, '');
-      out.push(blocks.map((content) => block(content, entry.message.role)).join('\n\n'));
-    } else if (entry.type === 'compaction') {
-      const record = entry.compaction;
-      const stats = record.stats;
-      out.push('', '---', `## Context compacted (${record.trigger}) · ${entry.ts}`, '');
-      out.push(`~${stats.tokensBefore.toLocaleString('en-US')} → ~${stats.tokensAfter.toLocaleString('en-US')} tokens; ${stats.messagesSummarized} message(s) summarized, ${stats.messagesKept} kept verbatim${record.focus ? `; focus: ${record.focus}` : ''}.`);
-      if (record.restoredFiles.length > 0) out.push('', `Files restored: ${record.restoredFiles.map((file) => file.path).join(', ')}`);
-      if (record.summary !== undefined && record.trigger !== 'drop') out.push('', fenced(record.summary, 'text'));
-      out.push('', '---');
-    } else if (entry.type === 'tier_edit') {
-      out.push('', `*Context ${entry.tier}: ${entry.edits.length} old tool result(s) shortened in what the model sees (~${entry.tokensBefore.toLocaleString('en-US')} → ~${entry.tokensAfter.toLocaleString('en-US')} tokens); the originals above are unchanged.* · ${entry.ts}`);
-    } else if (entry.type === 'persisted_output') {
-      out.push('', `*Output of ${entry.toolName} (${entry.toolUseId}, ${(entry.bytes / 1024).toFixed(1)} KB, ${entry.lines} lines) saved in full to \`${entry.file}\`.*`);
-    } else if (entry.type === 'event' && entry.name !== 'system_prompt') {
-      out.push('', `---`, `*${entry.name}* · ${entry.ts}`, '', fenced(JSON.stringify(entry.data, null, 2), 'json'));
+function inlineCode(text: string): string {
+  const clean = text.replace(/\s+/g, ' ');
+  return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
+}
+
+interface PersistedInfo {
+  file: string;
+  bytes: number;
+  lines: number;
+}
+
+/** Incremental renderer: add() each transcript line in order, then finish(). Synchronous; the async driver yields. */
+export class TranscriptMarkdownWriter {
+  private readonly body: string[] = [];
+  private bodyChars = 0;
+  private bodyLines = 0;
+  private readonly compactionLines: number[] = [];
+  private readonly problems: TranscriptProblem[] = [];
+  private readonly toolNames = new Map<string, string>();
+  private readonly persisted = new Map<string, PersistedInfo>();
+  private entries = 0;
+  private foldedBlocks = 0;
+  private cut = false;
+  private skippedAfterCut = 0;
+  private line: number | undefined;
+
+  constructor(
+    private readonly meta: SessionMeta,
+    private readonly options: TranscriptRenderOptions = TRANSCRIPT_RENDER_DEFAULTS,
+  ) {}
+
+  add(item: TranscriptLine): void {
+    if ('problem' in item) {
+      this.problems.push({ line: item.line, reason: item.problem });
+      return;
+    }
+    this.entries++;
+    if (this.cut) {
+      this.skippedAfterCut++;
+      return;
+    }
+    this.line = item.line;
+    this.entry(item.entry);
+    if (this.bodyChars > this.options.maxChars) {
+      this.cut = true;
+      this.emit('', `*The document stops here: it reached ${fmt(this.options.maxChars)} characters. The rest is in the raw transcript${this.options.transcriptPath ? ` (${fileLink('transcript.jsonl', this.options.transcriptPath, item.line + 1)})` : ''}.*`);
     }
   }
-  return out.join('\n') + '\n';
+
+  finish(): RenderedTranscript {
+    const meta = this.meta;
+    const header: string[] = [
+      `# ${meta.title}`,
+      '',
+      `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt}`,
+      `Tokens: ${fmt(meta.totals.inputTokens)} input, ${fmt(meta.totals.outputTokens)} output, ${fmt(meta.totals.cacheReadTokens)} cache read, ${fmt(meta.totals.cacheWriteTokens)} cache write · cost $${meta.totals.costUsd.toFixed(4)}`,
+      `*Read-only view of the transcript; large blocks are folded${this.options.transcriptPath ? ` — every entry is whole in ${fileLink('transcript.jsonl', this.options.transcriptPath)}` : ''}.*`,
+    ];
+    if (this.problems.length > 0) {
+      const shown = this.problems.slice(0, 20).map((problem) => `line ${problem.line} (${problem.reason})`);
+      header.push('', `*${this.problems.length} unreadable transcript line(s) were skipped: ${shown.join('; ')}${this.problems.length > shown.length ? '; …' : ''}.*`);
+    }
+    if (this.cut && this.skippedAfterCut > 0) this.body.push('', `*${fmt(this.skippedAfterCut)} more entries are not shown.*`);
+    // The body's line 0 is the line right after the header.
+    const offset = header.length;
+    return {
+      text: `${header.join('\n')}\n${this.body.join('\n')}\n`,
+      compactionLines: this.compactionLines.map((line) => line + offset),
+      entries: this.entries,
+      problems: this.problems,
+      foldedBlocks: this.foldedBlocks,
+      cut: this.cut,
+    };
+  }
+
+  // ---- output ---------------------------------------------------------------------------------
+
+  /** Each part is one or more lines; the body is joined with '\n' after the header. */
+  private emit(...parts: string[]): void {
+    for (const part of parts) {
+      this.body.push(part);
+      this.bodyChars += part.length + 1;
+      let count = 1;
+      for (let at = part.indexOf('\n'); at !== -1; at = part.indexOf('\n', at + 1)) count++;
+      this.bodyLines += count;
+    }
+  }
+
+  /** The document line the next emitted part starts on, relative to the body. */
+  private get nextBodyLine(): number {
+    return this.bodyLines;
+  }
+
+  private get tight(): boolean {
+    return this.bodyChars > this.options.tightAfterChars;
+  }
+
+  /**
+   * A block as it reads in the document: whole when short, else head + a note of what was folded
+   * and where the full text is + tail. Over-long lines are cut either way.
+   */
+  private foldedBlock(text: string, kind: 'code' | 'prose', info = '', fullText?: PersistedInfo): string {
+    const options = this.options;
+    const limit = this.tight ? Math.min(options.foldLines, 12) : kind === 'prose' ? options.proseFoldLines : options.foldLines;
+    const headCount = this.tight ? Math.min(options.headLines, 6) : options.headLines;
+    const tailCount = this.tight ? Math.min(options.tailLines, 3) : options.tailLines;
+    const maxLine = this.tight ? Math.min(options.maxLineChars, 300) : options.maxLineChars;
+    const lines = text.split('\n');
+    let cutLines = 0;
+    const clip = (line: string) => {
+      if (line.length <= maxLine) return line;
+      cutLines++;
+      return `${line.slice(0, maxLine)} … [${fmt(line.length - maxLine)} more characters]`;
+    };
+    const wrap = (part: string[]) => (kind === 'code' ? fenced(part.join('\n'), info) : part.join('\n'));
+    if (lines.length <= limit) {
+      const shown = lines.map(clip);
+      if (cutLines === 0) return wrap(shown);
+      this.foldedBlocks++;
+      return `${wrap(shown)}\n\n${this.whereFull(`${cutLines} long line(s) cut`, fullText)}`;
+    }
+    this.foldedBlocks++;
+    const head = lines.slice(0, headCount).map(clip);
+    const tail = lines.slice(lines.length - tailCount).map(clip);
+    const folded = lines.length - head.length - tail.length;
+    return `${wrap(head)}\n\n${this.whereFull(`${fmt(folded)} lines folded`, fullText)}\n\n${wrap(tail)}`;
+  }
+
+  private whereFull(what: string, persisted?: PersistedInfo): string {
+    const where: string[] = [];
+    if (persisted) where.push(fileLink('saved output', persisted.file));
+    if (this.options.transcriptPath) where.push(fileLink(this.line !== undefined ? `transcript.jsonl line ${this.line}` : 'transcript.jsonl', this.options.transcriptPath, this.line));
+    return `*… ${what}${where.length > 0 ? ` — full text: ${where.join(' · ')}` : ''} …*`;
+  }
+
+  // ---- entries --------------------------------------------------------------------------------
+
+  private entry(entry: TranscriptEntry): void {
+    switch (entry.type) {
+      case 'message':
+        this.message(entry);
+        return;
+      case 'compaction':
+        this.compaction(entry.ts, entry.compaction);
+        return;
+      case 'tier_edit':
+        this.emit('', `*Context ${entry.tier} · ${entry.ts}: ${entry.edits.length} old tool result(s) shortened in what the model sees (~${fmt(entry.tokensBefore)} → ~${fmt(entry.tokensAfter)} tokens); the originals in this document are unchanged.*`);
+        return;
+      case 'persisted_output':
+        // Precedes its tool_result: noted there, with the link.
+        this.persisted.set(entry.toolUseId, { file: entry.file, bytes: entry.bytes, lines: entry.lines });
+        return;
+      case 'repair':
+        this.emit('', `*History repaired · ${entry.ts}: ${entry.repairs} fix(es) — ${entry.reason}.*`);
+        return;
+      case 'usage':
+        return; // Totals are in the header.
+      case 'event':
+        if (entry.name === 'system_prompt') return;
+        this.emit('', `*Event ${inlineCode(entry.name)} · ${entry.ts}*`, '', this.foldedBlock(JSON.stringify(entry.data, null, 2), 'code', 'json'));
+        return;
+      default: {
+        // An entry kind newer than this renderer: shown by name rather than dropped silently.
+        const other = entry as { type: string; ts: string };
+        this.emit('', `*${inlineCode(String(other.type))} · ${other.ts}*`);
+      }
+    }
+  }
+
+  private message(entry: Extract<TranscriptEntry, { type: 'message' }>): void {
+    const role = entry.message.role;
+    const blocks = blocksOf(entry.message);
+    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result');
+    this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}`);
+    for (const block of blocks) this.emit('', this.block(block, role));
+  }
+
+  private block(content: ContentBlockParam, role: 'user' | 'assistant'): string {
+    switch (content.type) {
+      case 'text': {
+        const text = this.foldedBlock(content.text, 'prose');
+        return role === 'user' ? text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') : text;
+      }
+      case 'tool_use': {
+        this.toolNames.set(content.id, content.name);
+        return `**Tool call ${inlineCode(content.name)}** (${content.id})\n\n${this.toolInput(content.input)}`;
+      }
+      case 'tool_result': {
+        const name = this.toolNames.get(content.tool_use_id);
+        const persisted = this.persisted.get(content.tool_use_id);
+        const saved = persisted ? ` · output too large for the context (${(persisted.bytes / 1024).toFixed(1)} KB, ${fmt(persisted.lines)} lines), saved in full: ${fileLink(persisted.file.split(/[\\/]/).slice(-2).join('/'), persisted.file)}` : '';
+        const title = `**Result${name ? ` of ${inlineCode(name)}` : ''}${content.is_error ? ' (error)' : ''}** (${content.tool_use_id})${saved}`;
+        return `${title}\n\n${this.foldedBlock(toolResultText(content), 'code', 'text', persisted)}`;
+      }
+      case 'thinking':
+        return `*Thinking:*\n\n${this.foldedBlock(content.thinking, 'code', 'text')}`;
+      default:
+        return `*[${content.type}]*`;
+    }
+  }
+
+  /** Scalars as JSON; multi-line strings (file contents, patches) as their own readable blocks. */
+  private toolInput(input: unknown): string {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return this.foldedBlock(JSON.stringify(input, null, 2), 'code', 'json');
+    const scalars: Record<string, unknown> = {};
+    const texts: Array<[string, string]> = [];
+    for (const [key, value] of Object.entries(input)) {
+      if (typeof value === 'string' && value.includes('\n')) texts.push([key, value]);
+      else scalars[key] = value;
+    }
+    const parts = [this.foldedBlock(JSON.stringify(scalars, null, 2), 'code', 'json')];
+    for (const [key, value] of texts) parts.push(`${inlineCode(key)}:\n\n${this.foldedBlock(value, 'code', 'text')}`);
+    return parts.join('\n\n');
+  }
+
+  private compaction(ts: string, record: CompactionRecord): void {
+    const stats = record.stats;
+    this.emit('', '---', '');
+    this.compactionLines.push(this.nextBodyLine);
+    const title = record.trigger === 'drop' ? 'Oldest rounds dropped (prompt too long)' : `Context compacted (${record.trigger})`;
+    this.emit(`## ${title} · ${ts}`, '');
+    this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${record.focus}` : ''}.`);
+    if (record.restoredFiles.length > 0) this.emit('', `Files restored: ${record.restoredFiles.map((file) => inlineCode(file.path)).join(', ')}`);
+    if (record.summary !== undefined && record.trigger !== 'drop') this.emit('', '**Summary**', '', this.foldedBlock(record.summary, 'code', 'text'));
+    this.emit('', '---');
+  }
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Renders entries as they arrive (a streamed transcript or an array), yielding to the event loop
+ * every few entries or milliseconds so a 50 MB transcript never blocks its host.
+ */
+export async function renderTranscript(
+  meta: SessionMeta,
+  source: AsyncIterable<TranscriptLine> | Iterable<TranscriptLine>,
+  options: Partial<TranscriptRenderOptions> = {},
+): Promise<RenderedTranscript> {
+  const settings = { ...TRANSCRIPT_RENDER_DEFAULTS, ...options };
+  const writer = new TranscriptMarkdownWriter(meta, settings);
+  let sinceYield = 0;
+  let lastYield = Date.now();
+  settings.signal?.throwIfAborted();
+  for await (const item of source) {
+    writer.add(item);
+    if (++sinceYield >= settings.yieldEveryEntries || Date.now() - lastYield >= settings.yieldEveryMs) {
+      await yieldToEventLoop();
+      settings.signal?.throwIfAborted();
+      sinceYield = 0;
+      lastYield = Date.now();
+    }
+  }
+  return writer.finish();
 }

@@ -1,0 +1,199 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { errorMessage, type Logger } from '../core/logger';
+import { SessionNotFoundError, transcriptLines, type FileSessionStore, type SessionMeta } from '../core/storage/sessionStore';
+import { renderTranscript, type RenderedTranscript } from '../core/storage/transcriptMarkdown';
+import { Disposable } from './disposable';
+import { pickSession } from './sessionPicker';
+
+/**
+ * Archived transcripts as real, read-only editor documents (DESIGN.md §4):
+ * `evergreen-transcript:/<sessionId>/<title>.md`, rendered from transcript.jsonl by the core.
+ * A TextDocumentContentProvider's documents are read-only, never untitled and never ask to be saved.
+ */
+export const TRANSCRIPT_SCHEME = 'evergreen-transcript';
+
+/** Arguments of `evergreen.openArchivedTranscript` (e.g. from a compaction divider in the chat). */
+export interface OpenTranscriptArgs {
+  sessionId: string;
+  /** 0-based index of the compaction boundary to reveal, in transcript order (drops included): the chat's nth divider. */
+  compactionIndex?: number;
+}
+
+/** The document URI of a session's transcript; the title only names the tab. */
+export function transcriptUri(sessionId: string, title?: string): vscode.Uri {
+  // Only characters safe in a tab title and a URI path (no separators, '#', '%' or control characters).
+  const name = (title ?? '').replace(/[^\p{L}\p{N} ._()'!@$&+=,;~-]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || 'transcript';
+  return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/${sessionId}/${name}.md` });
+}
+
+export function transcriptSessionId(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== TRANSCRIPT_SCHEME) return undefined;
+  return uri.path.split('/')[1] || undefined;
+}
+
+function parseOpenArgs(value: unknown): OpenTranscriptArgs | undefined {
+  if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return undefined;
+  const { sessionId, compactionIndex } = value as Record<string, unknown>;
+  if (typeof sessionId !== 'string' || !sessionId) return undefined;
+  if (compactionIndex !== undefined && !(typeof compactionIndex === 'number' && Number.isInteger(compactionIndex) && compactionIndex >= 0)) return { sessionId };
+  return compactionIndex === undefined ? { sessionId } : { sessionId, compactionIndex };
+}
+
+interface CachedRender {
+  /** The transcript file's mtime and size when rendered: a newer write means a new render. */
+  version: string;
+  rendered: RenderedTranscript;
+}
+
+/** Rendered documents kept for re-opens; each can be tens of MB, so only a few. */
+const CACHE_SIZE = 3;
+
+export class TranscriptDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changes = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.changes.event;
+  /** By session id, oldest use first. */
+  private readonly cache = new Map<string, CachedRender>();
+  private readonly rendering = new Map<string, Promise<CachedRender>>();
+  /** The version each open document shows, to refresh one the transcript has outgrown. */
+  private readonly served = new Map<string, string>();
+
+  constructor(
+    private readonly store: FileSessionStore,
+    private readonly logger: Logger,
+  ) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
+    this._register(vscode.commands.registerCommand('evergreen.openArchivedTranscript', (args?: unknown) => this.open(args)));
+    this._register(vscode.commands.registerCommand('evergreen.openRawTranscript', (uri?: unknown) => this.openRaw(uri)));
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.served.delete(document.uri.toString())));
+    // The editor refuses typing, but the API lets any extension edit a provider's document
+    // (workspace.applyEdit, TextEditor.edit): such an edit is undone by re-fetching the transcript.
+    this._register(vscode.workspace.onDidChangeTextDocument((event) => this.restoreIfEdited(event)));
+  }
+
+  private restoreIfEdited(event: vscode.TextDocumentChangeEvent): void {
+    const sessionId = transcriptSessionId(event.document.uri);
+    if (!sessionId || event.contentChanges.length === 0) return;
+    const shown = this.cache.get(sessionId)?.rendered.text;
+    if (shown !== undefined && event.document.getText() === shown) return; // our own refresh
+    this.logger.warn(`an edit of the read-only transcript ${event.document.uri.toString()} was undone`);
+    this.changes.fire(event.document.uri);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const sessionId = transcriptSessionId(uri);
+    try {
+      if (!sessionId) throw new Error('the address names no session');
+      const { version, rendered } = await this.render(sessionId);
+      this.served.set(uri.toString(), version);
+      return rendered.text;
+    } catch (error) {
+      // A tab restored after the session was deleted: say so in the document rather than an error popup.
+      this.logger.warn(`transcript ${uri.toString()}: ${errorMessage(error)}`);
+      return `# Transcript unavailable\n\n${errorMessage(error)}\n\nRun **Evergreen: Open Archived Transcript…** to pick a saved session.\n`;
+    }
+  }
+
+  /** `evergreen.openArchivedTranscript`: the picker, or straight to `args.sessionId` (and a compaction boundary). */
+  async open(args?: unknown): Promise<void> {
+    const given = parseOpenArgs(args);
+    if (args !== undefined && !given && !(args instanceof vscode.Uri)) this.logger.warn(`openArchivedTranscript: ignoring unexpected arguments ${JSON.stringify(args)}`);
+    const sessionId = given?.sessionId ?? (await pickSession(this.store, 'Open which transcript?'));
+    if (!sessionId) return;
+    let current: CachedRender;
+    let title: string;
+    try {
+      [current, title] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Evergreen: rendering the transcript…' }, () =>
+        Promise.all([this.render(sessionId), this.readMeta(sessionId).then((meta) => meta.title)]),
+      );
+    } catch (error) {
+      const choice = await vscode.window.showErrorMessage(`Evergreen could not open the transcript of session ${sessionId}: ${errorMessage(error)}`, 'Pick Another Session');
+      if (choice) await this.open();
+      return;
+    }
+    // One tab per session, even if its title changed since it was opened.
+    const existing = vscode.workspace.textDocuments.find((document) => transcriptSessionId(document.uri) === sessionId);
+    const uri = existing?.uri ?? transcriptUri(sessionId, title);
+    if (existing && this.served.get(uri.toString()) !== current.version) await this.refresh(existing);
+    let document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'markdown') document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    if (given?.compactionIndex === undefined) return;
+    const line = current.rendered.compactionLines[given.compactionIndex];
+    if (line === undefined || line >= document.lineCount) {
+      void vscode.window.showInformationMessage(`Evergreen: this transcript has ${current.rendered.compactionLines.length} compaction(s); showing it from the top.`);
+      return;
+    }
+    const at = new vscode.Position(line, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+  }
+
+  /** "Open Raw JSONL": transcript.jsonl itself, for the transcript tab given (or active) or a picked session. */
+  async openRaw(arg?: unknown): Promise<void> {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const sessionId = (uri && transcriptSessionId(uri)) ?? (await pickSession(this.store, 'Open which raw transcript?'));
+    if (!sessionId) return;
+    try {
+      const file = this.store.transcriptPath(sessionId);
+      await fs.promises.access(file);
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Evergreen could not open the raw transcript of session ${sessionId}: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Fires the change and waits (briefly) until VS Code has fetched the new text. */
+  private async refresh(document: vscode.TextDocument): Promise<void> {
+    const updated = new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      };
+      const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === document) done();
+      });
+      const timer = setTimeout(done, 5_000);
+    });
+    this.changes.fire(document.uri);
+    await updated;
+  }
+
+  private readMeta(sessionId: string): Promise<SessionMeta> {
+    return this.store.readMeta(sessionId).catch(() => {
+      throw new SessionNotFoundError(sessionId, this.store.sessionsDir);
+    });
+  }
+
+  /** The session's document for the transcript as it is on disk now: cached per (session, mtime, size). */
+  private async render(sessionId: string): Promise<CachedRender> {
+    const file = this.store.transcriptPath(sessionId);
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    const version = stat ? `${stat.mtimeMs}:${stat.size}` : 'empty';
+    const cached = this.cache.get(sessionId);
+    if (cached?.version === version) {
+      this.cache.delete(sessionId);
+      this.cache.set(sessionId, cached);
+      return cached;
+    }
+    const key = `${sessionId}@${version}`;
+    let pending = this.rendering.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const meta = await this.readMeta(sessionId);
+        const started = Date.now();
+        const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file });
+        this.logger.info(`transcript ${sessionId}: ${rendered.entries} entries (${((stat?.size ?? 0) / 1024).toFixed(0)} KB) rendered in ${Date.now() - started} ms, ${rendered.foldedBlocks} block(s) folded${rendered.cut ? ', cut at the size cap' : ''}`);
+        const entry = { version, rendered };
+        this.cache.delete(sessionId);
+        this.cache.set(sessionId, entry);
+        while (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+        return entry;
+      })().finally(() => this.rendering.delete(key));
+      this.rendering.set(key, pending);
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { emptyTotals, transcriptLines, type SessionMeta, type TranscriptLine } from '../../src/core/storage/sessionStore';
+import type { TranscriptEntry } from '../../src/core/storage/transcript';
+import { renderTranscript } from '../../src/core/storage/transcriptMarkdown';
+
+const meta: SessionMeta = {
+  id: '20250101-120000-abcdef',
+  title: 'Fix the parser',
+  model: 'claude-sonnet-4-5',
+  workspace: '/w',
+  createdAt: '2025-01-01T12:00:00.000Z',
+  updatedAt: '2025-01-01T13:00:00.000Z',
+  messageCount: 6,
+  compactions: 1,
+  totals: emptyTotals(),
+};
+
+const numbered = (entries: TranscriptEntry[]): TranscriptLine[] => entries.map((entry, index) => ({ line: index + 1, entry }));
+const lines = (count: number, label: string) => Array.from({ length: count }, (_, index) => `${label} ${index + 1}`).join('\n');
+
+describe('archived transcript rendering', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-render-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('renders messages, tool calls with their inputs and outputs, a boundary with its summary and the tier notes', async () => {
+    const persistedFile = path.join(dir, 'tool-results', 'tu2.txt');
+    const entries: TranscriptEntry[] = [
+      { type: 'event', ts: 't0', name: 'system_prompt', data: { text: 'SYSTEM PROMPT TEXT' } },
+      { type: 'message', ts: 't1', message: { role: 'user', content: 'Please fix the parser\nin src/parser.ts' } },
+      { type: 'message', ts: 't2', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'tu1', name: 'write_file', input: { path: 'a.ts', content: 'line one\nline two' } }] } },
+      { type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'Wrote a.ts' }] } },
+      { type: 'message', ts: 't4', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu2', name: 'run_shell', input: { command: 'npm test' } }] } },
+      { type: 'persisted_output', ts: 't5', toolUseId: 'tu2', toolName: 'run_shell', file: persistedFile, bytes: 40_960, lines: 900 },
+      { type: 'message', ts: 't6', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu2', content: 'preview of the test run', is_error: true }] } },
+      { type: 'tier_edit', ts: 't7', tier: 'snip', edits: [{ toolUseId: 'tu1', action: 'snip', reason: 'read again' }], tokensBefore: 5000, tokensAfter: 4000 },
+      {
+        type: 'compaction',
+        ts: 't8',
+        compaction: {
+          id: 'c1',
+          trigger: 'manual',
+          focus: 'the parser bug',
+          summary: '1. Primary request: fix the parser.\n9. Next step: run the tests.',
+          keptFrom: 4,
+          restoredFiles: [{ path: 'src/parser.ts', content: 'x' }],
+          stats: { tokensBefore: 52_000, tokensAfter: 7_000, messagesSummarized: 4, messagesKept: 1, summaryRequests: 1 },
+        },
+      },
+      { type: 'message', ts: 't9', message: { role: 'assistant', content: 'Done.' } },
+    ];
+    const rendered = await renderTranscript(meta, numbered(entries), { transcriptPath: path.join(dir, 'transcript.jsonl') });
+    const text = rendered.text;
+    assert.equal(typeof text, 'string');
+    assert.match(text, /^# Fix the parser\n/);
+    assert.ok(!text.includes('SYSTEM PROMPT TEXT'), 'the system prompt is not part of the readable transcript');
+    assert.match(text, /## User · t1\n\n> Please fix the parser\n> in src\/parser\.ts/);
+    assert.match(text, /## Assistant · t2\n\nReading it\./);
+    // Tool call: scalar inputs as JSON, a multi-line input (the file content) as its own block.
+    assert.match(text, /\*\*Tool call `write_file`\*\* \(tu1\)\n\n```json\n\{\n {2}"path": "a\.ts"\n\}\n```\n\n`content`:\n\n```text\nline one\nline two\n```/);
+    assert.match(text, /### Tool results · t3\n\n\*\*Result of `write_file`\*\* \(tu1\)\n\n```text\nWrote a\.ts\n```/);
+    // The persisted output: named, sized and linked as a file URI.
+    const persistedUrl = pathToFileURL(persistedFile).href;
+    assert.ok(text.includes(`**Result of \`run_shell\` (error)** (tu2) · output too large for the context (40.0 KB, 900 lines), saved in full: [tool-results/tu2.txt](${persistedUrl})`), text);
+    assert.match(text, /Context snip · t7: 1 old tool result\(s\) shortened in what the model sees \(~5,000 → ~4,000 tokens\)/);
+    // The boundary: trigger, tokens before -> after, focus, restored files, the summary.
+    assert.match(text, /## Context compacted \(manual\) · t8\n\n~52,000 → ~7,000 tokens; 4 message\(s\) summarized, 1 kept verbatim; focus: the parser bug\./);
+    assert.match(text, /Files restored: `src\/parser\.ts`/);
+    assert.match(text, /\*\*Summary\*\*\n\n```text\n1\. Primary request: fix the parser\.\n9\. Next step: run the tests\.\n```/);
+    assert.equal(rendered.compactionLines.length, 1);
+    assert.equal(text.split('\n')[rendered.compactionLines[0]!], '## Context compacted (manual) · t8');
+    assert.equal(rendered.entries, entries.length);
+    assert.equal(rendered.foldedBlocks, 0);
+    assert.equal(rendered.cut, false);
+  });
+
+  it('folds large outputs to head and tail with links to the saved file and the JSONL line', async () => {
+    const transcriptPath = path.join(dir, 'transcript.jsonl');
+    const persistedFile = path.join(dir, 'tool-results', 'big one.txt');
+    const entries: TranscriptEntry[] = [
+      { type: 'message', ts: 't1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'tu1', name: 'grep_search', input: { pattern: 'x' } }] } },
+      { type: 'persisted_output', ts: 't2', toolUseId: 'tu1', toolName: 'grep_search', file: persistedFile, bytes: 50_000, lines: 500 },
+      { type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: lines(500, 'match') }] } },
+      { type: 'message', ts: 't4', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu9', content: `short\n${'y'.repeat(5000)}` }] } },
+    ];
+    const rendered = await renderTranscript(meta, numbered(entries), { transcriptPath });
+    const text = rendered.text;
+    assert.equal(rendered.foldedBlocks, 2);
+    // Head (30 lines) and tail (10 lines) stay, the middle is folded with the count and the links.
+    assert.match(text, /match 30\n```\n\n\*… 460 lines folded — full text: /);
+    assert.ok(!text.includes('match 31\n'), 'the folded middle is not in the document');
+    assert.match(text, /\n```text\nmatch 491\n/);
+    assert.match(text, /match 500\n```/);
+    const jsonlUrl = pathToFileURL(transcriptPath).href;
+    assert.ok(text.includes(`full text: [saved output](${pathToFileURL(persistedFile).href}) · [transcript.jsonl line 3](${jsonlUrl}#L3) …*`), text);
+    assert.ok(pathToFileURL(persistedFile).href.includes('big%20one.txt'), 'spaces in the path are encoded, so the link stays one link');
+    // One over-long line is cut, and says where the whole line is.
+    assert.match(text, /y{2000} … \[3,000 more characters\]/);
+    assert.ok(text.includes(`*… 1 long line(s) cut — full text: [transcript.jsonl line 4](${jsonlUrl}#L4) …*`));
+  });
+
+  it('keeps content from closing its fence and escapes link text', async () => {
+    const entries: TranscriptEntry[] = [
+      { type: 'message', ts: 't1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'before\n````\n# not a heading\n`````' }] } },
+      { type: 'persisted_output', ts: 't2', toolUseId: 'tu2', toolName: 'run_shell', file: path.join(dir, 'tool-results', 'a](evil).txt'), bytes: 1, lines: 1 },
+      { type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu2', content: 'ok' }] } },
+    ];
+    const { text } = await renderTranscript(meta, numbered(entries));
+    assert.match(text, /``````text\nbefore\n````\n# not a heading\n`````\n``````/);
+    assert.ok(text.includes('[tool-results/a\\](evil).txt]('), text);
+  });
+
+  it('streams a transcript file, lists unreadable lines, and reports every boundary line (drops included)', async () => {
+    const file = path.join(dir, 'transcript.jsonl');
+    const boundary = (id: string, trigger: 'auto' | 'drop', summary?: string): TranscriptEntry => ({
+      type: 'compaction',
+      ts: id,
+      compaction: { id, trigger, ...(summary ? { summary } : {}), keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 10, tokensAfter: 5, messagesSummarized: 1, messagesKept: 0, summaryRequests: trigger === 'drop' ? 0 : 1 } },
+    });
+    const body = [
+      JSON.stringify({ type: 'message', ts: 't1', message: { role: 'user', content: 'first question' } }),
+      '{"type":"message","ts":"t2","mess',
+      JSON.stringify(boundary('c1', 'auto', 'SUMMARY ONE')),
+      JSON.stringify({ type: 'message', ts: 't3', message: { role: 'user', content: 'second question' } }),
+      JSON.stringify(boundary('c2', 'drop')),
+    ];
+    fs.writeFileSync(file, body.join('\n') + '\n');
+    const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file });
+    assert.deepEqual(rendered.problems.map((problem) => problem.line), [2]);
+    assert.match(rendered.text, /1 unreadable transcript line\(s\) were skipped: line 2 \(not valid JSON/);
+    const docLines = rendered.text.split('\n');
+    assert.deepEqual(rendered.compactionLines.map((line) => docLines[line]), ['## Context compacted (auto) · c1', '## Oldest rounds dropped (prompt too long) · c2']);
+    assert.ok(rendered.text.indexOf('first question') < rendered.text.indexOf('SUMMARY ONE'));
+    assert.ok(rendered.text.indexOf('SUMMARY ONE') < rendered.text.indexOf('second question'));
+  });
+
+  it('renders a 50 MB transcript from disk without blocking the event loop, folding it into an openable document', async function () {
+    this.timeout(120_000);
+    const file = path.join(dir, 'transcript.jsonl');
+    const output = lines(2_000, 'output line with some text to make it longer');
+    const out = fs.openSync(file, 'w');
+    let entries = 0;
+    let size = 0;
+    try {
+      for (let round = 0; size < 50 * 1024 * 1024; round++) {
+        const chunk =
+          [
+            { type: 'message', ts: `u${round}`, message: { role: 'assistant', content: [{ type: 'tool_use', id: `tu${round}`, name: 'run_shell', input: { command: `step ${round}` } }] } },
+            { type: 'message', ts: `r${round}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu${round}`, content: output }] } },
+            // Many small entries too: the per-entry cost is what a long agentic session pays.
+            ...Array.from({ length: 40 }, (_, index) => ({ type: 'usage', ts: `s${round}.${index}`, model: 'm', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 })),
+            { type: 'message', ts: `a${round}`, message: { role: 'assistant', content: `Step ${round} looks fine.` } },
+          ]
+            .map((entry) => JSON.stringify(entry))
+            .join('\n') + '\n';
+        fs.writeSync(out, chunk);
+        size += Buffer.byteLength(chunk);
+        entries += 43;
+      }
+      const last = JSON.stringify({ type: 'message', ts: 'end', message: { role: 'user', content: 'THE LAST QUESTION' } }) + '\n';
+      fs.writeSync(out, last);
+      entries++;
+    } finally {
+      fs.closeSync(out);
+    }
+    assert.ok(fs.statSync(file).size >= 50 * 1024 * 1024);
+
+    // Timers scheduled before rendering starts must run while it is still going.
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    let firedAt: 'during' | 'after' | undefined;
+    let done = false;
+    setTimeout(() => {
+      firedAt = done ? 'after' : 'during';
+    }, 0);
+    const started = Date.now();
+    let rendered;
+    try {
+      rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file });
+    } finally {
+      done = true;
+      clearInterval(ticker);
+    }
+    const elapsed = Date.now() - started;
+    assert.equal(firedAt, 'during');
+    assert.ok(ticks >= Math.min(10, elapsed / 50), `only ${ticks} timer ticks in ${elapsed} ms: the renderer did not yield`);
+    assert.equal(rendered.entries, entries);
+    assert.equal(rendered.cut, false);
+    assert.ok(rendered.text.includes('THE LAST QUESTION'), 'everything is rendered, just folded');
+    assert.ok(rendered.text.length < 24_000_000, `${rendered.text.length} characters`);
+    assert.equal(rendered.foldedBlocks, (entries - 1) / 43);
+    console.log(`      (${entries} entries, ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB rendered to ${(rendered.text.length / 1024 / 1024).toFixed(1)} MB in ${elapsed} ms; ${ticks} timer ticks meanwhile)`);
+  });
+
+  it('yields to the event loop itself when the entries come from memory (no I/O to wait on)', async () => {
+    const output = lines(300, 'row');
+    const many = numbered(Array.from({ length: 4_000 }, (_, index): TranscriptEntry => ({ type: 'message', ts: `t${index}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu${index}`, content: output }] } })));
+    let done = false;
+    let firedDuring = false;
+    setTimeout(() => {
+      firedDuring = !done;
+    }, 0);
+    const rendered = await renderTranscript(meta, many);
+    done = true;
+    assert.equal(rendered.entries, 4_000);
+    assert.equal(firedDuring, true, 'a timer due before rendering started waited until it finished');
+  });
+
+  it('stops when its signal is aborted', async () => {
+    const controller = new AbortController();
+    const many = numbered(Array.from({ length: 5_000 }, (_, index): TranscriptEntry => ({ type: 'message', ts: `t${index}`, message: { role: 'user', content: 'hello' } })));
+    setImmediate(() => controller.abort());
+    await assert.rejects(renderTranscript(meta, many, { signal: controller.signal, yieldEveryEntries: 100 }), { name: 'AbortError' });
+  });
+});
