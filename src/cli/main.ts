@@ -16,9 +16,12 @@ process.on('SIGINT', () => {
 // started are in their own process groups and would outlive us, so they die first; then the run
 // gets a short moment to cancel cleanly and record that in the transcript.
 const TERMINATION_GRACE_MS = 2000;
+// SIGKILL and the kernel's OOM killer cannot be caught: nothing can clean up after them.
 for (const [signal, code] of [
   ['SIGTERM', 143],
   ['SIGHUP', 129],
+  ['SIGQUIT', 131],
+  ['SIGUSR2', 140],
 ] as const) {
   process.on(signal, () => {
     killTrackedChildren();

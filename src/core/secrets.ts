@@ -55,3 +55,40 @@ export function redactSecrets(text: string, secrets: readonly KnownSecret[]): st
   }
   return out;
 }
+
+/**
+ * Redacts a stream of text (a command's live output) whose chunks may split a secret: the end of
+ * the text that could be the start of a secret is held back until the next chunk or `flush()`.
+ */
+export class SecretRedactingStream {
+  private pending = '';
+
+  constructor(private readonly secrets: readonly KnownSecret[]) {}
+
+  push(chunk: string): string {
+    // Whole secrets first, then hold back the longest tail that begins one.
+    const text = redactSecrets(this.pending + chunk, this.secrets);
+    const hold = this.heldTail(text);
+    this.pending = text.slice(text.length - hold);
+    return text.slice(0, text.length - hold);
+  }
+
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
+  }
+
+  private heldTail(text: string): number {
+    let longest = 0;
+    for (const { value } of this.secrets) {
+      for (let length = Math.min(value.length - 1, text.length); length > longest; length--) {
+        if (text.endsWith(value.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+}

@@ -1,4 +1,4 @@
-import { redactSecrets, type KnownSecret } from '../secrets';
+import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
 import { createEditFileTool } from './editFile';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
@@ -69,8 +69,18 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   // The last guard before the model: whatever a tool read or a command printed, a known secret is replaced.
   const executeToolCall = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
     if (secrets.length === 0) return executeUnguarded(name, rawInput, ctx);
-    const guarded: ToolContext = { ...ctx, onProgress: (chunk) => ctx.onProgress(redactSecrets(chunk, secrets)) };
+    // Live output too: a key split across two chunks must not reach the panel or stream-json either.
+    const progress = new SecretRedactingStream(secrets);
+    const guarded: ToolContext = {
+      ...ctx,
+      onProgress: (chunk) => {
+        const safe = progress.push(chunk);
+        if (safe !== '') ctx.onProgress(safe);
+      },
+    };
     const result = await executeUnguarded(name, rawInput, guarded);
+    const rest = progress.flush();
+    if (rest !== '') ctx.onProgress(rest);
     const content = redactSecrets(result.content, secrets);
     return content === result.content ? result : { ...result, content };
   };

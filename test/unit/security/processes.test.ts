@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import { runCliCaptured } from '../../support/cliCapture';
+import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../../../src/core/secrets';
 import { isProcessAlive } from '../../../src/core/tools/processGroup';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { findRipgrepOnPath } from '../../../src/core/tools/grepSearch';
@@ -59,6 +61,22 @@ describe('security: secrets never reach the model through tools', function () {
     assert.match(result.content, /k= o=/);
   });
 
+  it('a key printed in two pieces, with a pause between them, is not shown live either (real CLI)', async () => {
+    fs.writeFileSync(path.join(workspace, '.env'), `${key}\n`);
+    fake.enqueue(reply.toolUse('run_shell', { command: 'head -c 20 .env; sleep 0.3; tail -c +21 .env' }), reply.text('Done.'));
+    const run = await runCliCaptured(
+      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--output-format', 'stream-json', '--yes', '-p', 'print it slowly'],
+      { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      workspace,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const progress = run.events.flatMap((event) => (event.type === 'tool_call_progress' ? [event.chunk] : []));
+    assert.ok(progress.length >= 1, 'no live output was streamed');
+    assert.ok(!progress.join('').includes(key), `the key was streamed live: ${JSON.stringify(progress)}`);
+    assert.match(progress.join(''), /\[redacted: API key\]/, 'the two pieces were shown as one redacted key');
+    assert.ok(!run.stdout.includes(key));
+  });
+
   it('a key in a workspace file or printed by a command is redacted before the next request (real CLI)', async () => {
     fs.writeFileSync(path.join(workspace, '.env'), `ANTHROPIC_API_KEY=${key}\nOTHER=1\n`);
     fake.enqueue(
@@ -78,9 +96,46 @@ describe('security: secrets never reach the model through tools', function () {
     const last = JSON.stringify(requests[2]?.body);
     assert.match(last, /\[redacted: API key\]/);
     assert.match(last, /OTHER=1/, 'the rest of the file still reaches the model');
+    // The live output (stream-json progress events, the panel) never carries it either.
+    assert.ok(!run.stdout.includes(key), 'the key reached stream-json');
     // Nor is it in what the user's transcript keeps.
     const transcripts = fs.readdirSync(path.join(storage, 'sessions'));
     for (const id of transcripts) assert.ok(!fs.readFileSync(path.join(storage, 'sessions', id, 'transcript.jsonl'), 'utf8').includes(key));
+  });
+});
+
+describe('security: redacting a stream whose chunks split a secret', () => {
+  const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_123);
+  const secrets: KnownSecret[] = [
+    { name: 'API key', value: 'sk-ant-api03-abcabcXYZ' },
+    { name: 'OPENAI_API_KEY', value: 'sk-proj-abab-abab-1234' },
+  ];
+
+  it('whatever the chunking, the joined output equals the redacted whole and never holds a secret', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(...secrets.map((s) => s.value)),
+      fc.constantFrom('sk-ant-', 'abab', 'abc', 'sk-proj-abab-'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.nat({ max: 40 }), { maxLength: 10 }), (pieces, cuts) => {
+        const whole = pieces.join('');
+        const chunks: string[] = [];
+        let at = 0;
+        for (const cut of cuts) {
+          chunks.push(whole.slice(at, at + cut));
+          at += cut;
+        }
+        chunks.push(whole.slice(at));
+        const stream = new SecretRedactingStream(secrets);
+        const emitted = chunks.map((chunk) => stream.push(chunk));
+        emitted.push(stream.flush());
+        const joined = emitted.join('');
+        for (const secret of secrets) assert.ok(!joined.includes(secret.value), `leaked in ${JSON.stringify(emitted)}`);
+        assert.equal(joined, redactSecrets(whole, secrets));
+      }),
+      { numRuns: 2000, seed: PROPERTY_SEED },
+    );
   });
 });
 
@@ -126,10 +181,13 @@ describe('security: special files and orphaned processes', function () {
   for (const [signal, code] of [
     ['SIGTERM', 143],
     ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGUSR2', 140],
   ] as const) {
     it(`${signal} to the CLI kills the shell's whole process tree, background jobs included`, async () => {
       const fake = await startFakeAnthropic();
       const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-sig-'));
+      const pids: number[] = [];
       try {
         fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
         fake.enqueue(reply.toolUse('run_shell', { command: 'sleep 300 & echo $! > bg.pid; echo $$ > shell.pid; sleep 300' }), reply.text('never reached'));
@@ -143,19 +201,23 @@ describe('security: special files and orphaned processes', function () {
         const exited = new Promise<number | null>((resolve) => cli.once('exit', (exitCode) => resolve(exitCode)));
         const pidFiles = ['bg.pid', 'shell.pid'].map((name) => path.join(workspace, name));
         for (let tries = 0; tries < 300 && !pidFiles.every((file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== ''); tries++) await sleep(50);
-        const pids = pidFiles.map((file) => Number(fs.readFileSync(file, 'utf8').trim()));
+        pids.push(...pidFiles.map((file) => Number(fs.readFileSync(file, 'utf8').trim())));
         for (const pid of pids) assert.ok(await isProcessAlive(pid), `process ${pid} should be running before the signal`);
 
         cli.kill(signal);
         assert.equal(await exited, code, stderr);
         const deadline = Date.now() + 5000;
         while (Date.now() < deadline && (await Promise.all(pids.map((pid) => isProcessAlive(pid)))).some(Boolean)) await sleep(50);
-        for (const pid of pids) {
-          const alive = await isProcessAlive(pid);
-          if (alive) process.kill(pid, 'SIGKILL');
-          assert.equal(alive, false, `process ${pid} outlived the CLI`);
-        }
+        for (const pid of pids) assert.equal(await isProcessAlive(pid), false, `process ${pid} outlived the CLI`);
       } finally {
+        // Whatever failed above, no test leaves sleeping trees behind.
+        for (const pid of pids) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
         await fake.close();
         fs.rmSync(storage, { recursive: true, force: true });
       }
