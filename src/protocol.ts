@@ -34,12 +34,14 @@ export type HostToWebview =
   | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string };
 
-export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings';
+export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'undoLastCompaction';
 
 export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'sendMessage'; requestId: number; text: string }
   | { type: 'approvalDecision'; toolUseId: string; approved: boolean }
+  /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
+  | { type: 'openTranscriptAt'; compactionIndex: number }
   | { type: 'runCommand'; requestId: number; command: WebviewCommand };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
@@ -57,6 +59,10 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
       return typeof message.toolUseId === 'string' && typeof message.approved === 'boolean'
         ? { type: 'approvalDecision', toolUseId: message.toolUseId, approved: message.approved }
         : undefined;
+    case 'openTranscriptAt': {
+      const index = message.compactionIndex;
+      return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? { type: 'openTranscriptAt', compactionIndex: index } : undefined;
+    }
     case 'runCommand':
       return typeof message.requestId === 'number' && isWebviewCommand(message.command)
         ? { type: 'runCommand', requestId: message.requestId, command: message.command }
@@ -66,7 +72,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
   }
 }
 
-const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings'];
+const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'undoLastCompaction'];
 
 function isWebviewCommand(value: unknown): value is WebviewCommand {
   return typeof value === 'string' && (WEBVIEW_COMMANDS as readonly string[]).includes(value);

@@ -22,7 +22,21 @@ export type ChatItem =
     }
   | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined }
   /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
-  | { kind: 'divider'; key: string; rev: number; text: string; summary: string | undefined };
+  | {
+      kind: 'divider';
+      key: string;
+      rev: number;
+      text: string;
+      summary: string | undefined;
+      compactionId: string;
+      /** 0-based among the session's compactions, drops included: where the archived transcript opens. */
+      compactionIndex: number;
+      /** Only the newest compaction can be undone, once, and never a drop. */
+      undoable: boolean;
+      undone: boolean;
+    }
+  /** A quiet line: what a lighter tier saved, or that a compaction was undone. */
+  | { kind: 'note'; key: string; rev: number; text: string };
 
 export interface ChatModel {
   items: ChatItem[];
@@ -165,18 +179,47 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       closeAssistant(model);
       const how = event.trigger === 'drop' ? 'oldest messages dropped to fit the window' : `${event.trigger} summary`;
       const restored = event.restoredFiles.length > 0 ? `, ${event.restoredFiles.length} file(s) restored` : '';
+      const focus = event.focus ? `; focus: ${event.focus}` : '';
+      let compactionIndex = 0;
+      for (const item of model.items) {
+        if (item.kind !== 'divider') continue;
+        compactionIndex++;
+        // A newer compaction replaces the undo point.
+        if (item.undoable) {
+          item.undoable = false;
+          item.rev++;
+        }
+      }
       model.items.push({
         kind: 'divider',
         key: `divider:${model.nextKey++}`,
         rev: 0,
-        text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}`,
+        text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}${focus}`,
         summary: event.summary,
+        compactionId: event.compactionId,
+        compactionIndex,
+        undoable: event.trigger !== 'drop',
+        undone: false,
       });
       break;
     }
-    case 'tier':
-      pushNotice(model, 'info', `Context ${event.tier}: ${event.detail} (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens)`);
+    case 'compaction_undone': {
+      closeAssistant(model);
+      for (const item of model.items) {
+        if (item.kind === 'divider' && item.compactionId === event.compactionId) {
+          item.undone = true;
+          item.undoable = false;
+          item.rev++;
+        }
+      }
+      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
       break;
+    }
+    case 'tier': {
+      const saved = Math.max(0, event.tokensBefore - event.tokensAfter);
+      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${event.detail} — saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})` });
+      break;
+    }
     case 'compaction_failed':
       pushNotice(model, 'error', event.message, event.hint);
       break;

@@ -170,12 +170,10 @@ function renderItem(item: ChatItem): HTMLElement {
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
       return details;
     }
-    case 'divider': {
-      const element = el('details', 'eg-divider');
-      element.append(el('summary', 'eg-divider-title', item.text));
-      if (item.summary) element.append(el('pre', 'eg-divider-summary', item.summary));
-      return element;
-    }
+    case 'divider':
+      return renderDivider(item);
+    case 'note':
+      return el('div', 'eg-note', item.text);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -183,6 +181,31 @@ function renderItem(item: ChatItem): HTMLElement {
       return element;
     }
   }
+}
+
+/** A compaction boundary: its numbers, the summary on demand, the transcript at that point, and Undo on the newest. */
+function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElement {
+  const element = el('div', `eg-divider${item.undone ? ' eg-undone' : ''}`);
+  element.dataset.compactionIndex = String(item.compactionIndex);
+  element.append(el('div', 'eg-divider-title', item.undone ? `${item.text} — undone` : item.text));
+  const actions = el('div', 'eg-divider-actions');
+  if (item.summary) {
+    const details = el('details', 'eg-divider-details');
+    details.append(el('summary', undefined, 'Summary'), el('pre', 'eg-divider-summary', item.summary));
+    actions.append(details);
+  }
+  const transcript = el('button', 'eg-link', 'Transcript at this point');
+  transcript.title = 'Open the archived transcript of this session at this compaction';
+  transcript.addEventListener('click', () => send({ type: 'openTranscriptAt', compactionIndex: item.compactionIndex }));
+  actions.append(transcript);
+  if (item.undoable) {
+    const undo = el('button', 'eg-button eg-secondary eg-undo', 'Undo');
+    undo.title = 'Send the conversation as it was before this compaction again (refused if it would no longer fit)';
+    undo.addEventListener('click', () => runCommand('undoLastCompaction'));
+    actions.append(undo);
+  }
+  element.append(actions);
+  return element;
 }
 
 function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: 'tool' }>['approval'] & object): HTMLElement {

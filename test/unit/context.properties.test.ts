@@ -31,6 +31,8 @@ interface Step {
   idleMs: number;
   /** Between turns: the user runs "Compact Conversation" first. */
   manualCompact: boolean;
+  /** Between turns (after any manual compaction): the user runs "Undo Last Compaction" (often refused). */
+  undo: boolean;
 }
 type SummaryKind = 'ok' | 'empty' | 'no-summary' | 'error';
 /**
@@ -64,6 +66,7 @@ const BUDGET_TRIM_SESSION: Scenario = {
     reply: { kind: 'tools' as const, calls: [{ name: 'read_file' as const, pathIndex, size: { chars: 35_000 }, isError: false }] },
     idleMs: 1_000,
     manualCompact: false,
+    undo: false,
   })),
 };
 
@@ -85,6 +88,7 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
   ),
   idleMs: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 60_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 5 * 60_000 + 1, max: 30 * 60_000 }) }),
   manualCompact: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  undo: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
 });
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -162,6 +166,7 @@ function checkFold(rig: Rig, transcriptPath: string, where: string): void {
   assert.deepEqual(fold.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
   assert.equal(fold.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
   assert.equal(fold.pendingWaste, snapshot.pendingWaste, `${where}: folded batching account`);
+  assert.deepEqual(fold.undoable, snapshot.undoable, `${where}: folded undo point`);
 }
 
 async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
@@ -194,7 +199,7 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
         if (value instanceof Error) throw value;
         return { content: value ? [{ type: 'text', text: value, citations: null }] : [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
       } },
-      initial: { live: fold.live, lastRequest: fold.lastRequest, consecutiveFailures: fold.consecutiveFailures, pendingWaste: fold.pendingWaste },
+      initial: { live: fold.live, lastRequest: fold.lastRequest, consecutiveFailures: fold.consecutiveFailures, pendingWaste: fold.pendingWaste, undoable: fold.undoable },
     });
     return resumed.prepareRequest(signal);
   };
@@ -235,6 +240,11 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
         checkSummaryRequests(`${where} manual`);
         assertApiValid(rig.engine.liveView().concat(last?.role === 'assistant' ? [{ role: 'user', content: 'next' }] : []), `${where} after manual compaction`);
         checkFold(rig, transcriptPath, `${where} after manual compaction`);
+      }
+      if (step.undo) {
+        const outcome = await rig.engine.undoLastCompaction(signal);
+        if (outcome.ok) assert.ok(rig.engine.estimateTokens(rig.engine.liveView()) <= rig.engine.budget.threshold, `${where}: an undo never brings back a view over the threshold`);
+        checkFold(rig, transcriptPath, `${where} after undo (${outcome.ok ? 'done' : 'refused'})`);
       }
       if (!last || last.role === 'assistant') rig.user(`Task ${index}: please continue with ${PATHS[index % PATHS.length]}`);
     }
@@ -298,7 +308,7 @@ describe('context engine properties (random sessions)', function () {
       { numRuns: 40, endOnFailure: true, seed: PROPERTY_SEED, examples: [[BUDGET_TRIM_SESSION]] },
     );
     // The runs must actually reach the interesting paths, or the property proves little.
-    for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'event:compaction_failed']) {
+    for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'event:compaction_failed', 'compaction_undo']) {
       assert.ok((seen.get(key) ?? 0) > 0, `no ${key} in 40 random sessions: ${JSON.stringify([...seen])}`);
     }
   });
@@ -316,7 +326,7 @@ describe('context engine properties (random sessions)', function () {
           // Summaries specifically: with tiers 1-3 off (every result counts as recent) only a summary can keep this turn going.
           clearUtilization: 1,
           keepRecentResults: 1_000,
-          steps: calls.map((call) => ({ reply: { kind: 'tools', calls: [{ ...call, size: 'share' in call.size ? call.size : { share: 0.05 } }] }, idleMs: 1000, manualCompact: false })),
+          steps: calls.map((call) => ({ reply: { kind: 'tools', calls: [{ ...call, size: 'share' in call.size ? call.size : { share: 0.05 } }] }, idleMs: 1000, manualCompact: false, undo: false })),
         };
         const rig = await runScenario(scenario, dir);
         const prompts = rig.history.filter((m) => m.role === 'user' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'text'));

@@ -135,7 +135,7 @@ describe('webview chat model: the context engine in the chat', () => {
     applyEvent(model, { type: 'text_delta', turnId: 't', text: 'Working.' });
     applyEvent(model, { type: 'context', gauge: contextGauge({ window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 }) });
     assert.equal(model.items.length, 2, 'gauge updates add no chat item');
-    applyEvent(model, { type: 'compaction', turnId: 't', trigger: 'auto', tokensBefore: 30_123, tokensAfter: 6_000, messagesSummarized: 40, messagesKept: 4, summary: '1. Primary request: go', restoredFiles: ['a.ts'] });
+    applyEvent(model, { type: 'compaction', turnId: 't', compactionId: 'c1', trigger: 'auto', tokensBefore: 30_123, tokensAfter: 6_000, messagesSummarized: 40, messagesKept: 4, summary: '1. Primary request: go', restoredFiles: ['a.ts'] });
     const divider = model.items.at(-1);
     assert.equal(divider?.kind, 'divider');
     assert.ok(divider?.kind === 'divider');
@@ -151,8 +151,60 @@ describe('webview chat model: the context engine in the chat', () => {
     assert.equal(failure.hint, 'Run Compact Conversation');
     applyEvent(model, { type: 'tier', tier: 'snip', items: 3, tokensBefore: 20_000, tokensAfter: 15_000, detail: 'snipped 3 old tool result(s)' });
     const note = model.items.at(-1);
-    assert.ok(note?.kind === 'notice');
-    assert.equal(note.level, 'info');
-    assert.match(note.text, /Context snip: snipped 3 old tool result\(s\) \(~20k → ~15k tokens\)/);
+    assert.equal(note?.kind, 'note', 'a lighter tier is a quiet note, not a notice');
+    assert.ok(note?.kind === 'note');
+    assert.match(note.text, /Context snip: snipped 3 old tool result\(s\) — saved ~5,000 tokens \(~20k → ~15k\)/);
+  });
+
+  const compaction = (id: string, trigger: 'auto' | 'manual' | 'drop', focus?: string): AgentEvent => ({
+    type: 'compaction',
+    compactionId: id,
+    trigger,
+    ...(focus ? { focus } : {}),
+    tokensBefore: 120_000,
+    tokensAfter: 9_000,
+    messagesSummarized: 30,
+    messagesKept: 0,
+    summary: trigger === 'drop' ? undefined : `summary ${id}`,
+    restoredFiles: [],
+  });
+
+  it('numbers the dividers for the archived transcript and offers Undo on the newest only', () => {
+    const model = fold([compaction('c1', 'auto'), compaction('c2', 'manual', 'the parser')]);
+    const dividers = model.items.filter((item) => item.kind === 'divider');
+    assert.equal(dividers.length, 2);
+    const [first, second] = dividers;
+    assert.ok(first?.kind === 'divider' && second?.kind === 'divider');
+    assert.deepEqual([first.compactionIndex, second.compactionIndex], [0, 1]);
+    assert.deepEqual([first.compactionId, second.compactionId], ['c1', 'c2']);
+    assert.deepEqual([first.undoable, second.undoable], [false, true], 'only the newest compaction can be undone');
+    assert.ok(first.rev > 0, 'the older divider re-renders without its Undo button');
+    assert.match(second.text, /manual summary\): ~120k → ~9,000 tokens; .*; focus: the parser$/);
+    assert.equal(second.summary, 'summary c2');
+    applyEvent(model, compaction('c3', 'drop'));
+    const drop = model.items.at(-1);
+    assert.ok(drop?.kind === 'divider');
+    assert.equal(drop.compactionIndex, 2, 'drops count: the transcript numbers every boundary');
+    assert.equal(drop.undoable, false, 'a drop cannot be undone');
+    assert.equal(second.undoable, false, 'nor the compaction before it');
+  });
+
+  it('marks the undone divider and leaves a note, live and replayed alike', () => {
+    const model = fold([compaction('c1', 'manual'), { type: 'compaction_undone', compactionId: 'c1', tokensBefore: 9_000, tokensAfter: 118_000 }]);
+    const divider = model.items[0];
+    assert.ok(divider?.kind === 'divider');
+    assert.equal(divider.undone, true);
+    assert.equal(divider.undoable, false, 'undone once: no second Undo');
+    const note = model.items.at(-1);
+    assert.ok(note?.kind === 'note');
+    assert.match(note.text, /Compaction undone: ~9,000 → ~118k tokens/);
+  });
+
+  it('accepts only a well-formed transcript link from the panel', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: 2 }), { type: 'openTranscriptAt', compactionIndex: 2 });
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: -1 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: 1.5 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: '1' }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'runCommand', requestId: 3, command: 'undoLastCompaction' }), { type: 'runCommand', requestId: 3, command: 'undoLastCompaction' });
   });
 });

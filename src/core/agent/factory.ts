@@ -137,7 +137,7 @@ export async function startAgentSession(options: {
       window,
       autoCompactPercent: config.autoCompactPercent,
       ...(config.contextSettings ? { settings: config.contextSettings } : {}),
-      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste } : undefined,
+      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste, undoable: folded.undoable } : undefined,
       ...(config.now ? { now: config.now } : {}),
       ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
     },

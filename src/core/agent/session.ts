@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type EngineSnapshot, type PreparedRequest } from '../context/engine';
+import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import type { ContextDefaults } from '../context/defaults';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError, type InvalidToolInput, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
@@ -26,7 +27,9 @@ export const STREAMING_GAUGE_INTERVAL_MS = 250;
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
   /** Optional: the streaming estimate and the tier preview (the benchmark's strategies have neither). */
-  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings'>>;
+  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings'>> &
+  /** Optional: the compaction preview and its undo (the benchmark's strategies have neither). */
+  Partial<Pick<ContextEngine, 'previewCompaction' | 'undoLastCompaction'>>;
 
 export interface ContextConfig {
   window: number;
@@ -128,6 +131,32 @@ export class AgentSession {
     this.running = controller;
     try {
       return await this.context.compact(focus?.trim() || undefined, 'manual', controller.signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.running = undefined;
+      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
+    }
+  }
+
+  /** What a manual compaction would do now (estimates; nothing is sent or recorded). */
+  previewCompaction(focus?: string): CompactionPreview | undefined {
+    return this.context.previewCompaction?.(focus?.trim() || undefined);
+  }
+
+  /**
+   * "Undo Last Compaction": the view before the newest compaction comes back (see the engine).
+   * Refused while a turn runs: the turn may be compacting or sending this very view.
+   */
+  async undoLastCompaction(signal?: AbortSignal): Promise<UndoOutcome> {
+    if (this.running) return { ok: false, message: 'The agent is working: undo the compaction when the turn has ended (or cancel it first).' };
+    const undo = this.context.undoLastCompaction;
+    if (!undo) return { ok: false, message: 'This context strategy cannot undo compactions.' };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.running = controller;
+    try {
+      return await undo.call(this.context, controller.signal);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.running = undefined;

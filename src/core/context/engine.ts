@@ -24,6 +24,7 @@ import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
+import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPreview';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
@@ -50,7 +51,10 @@ export type ContextEvent =
   | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string }
   | {
       type: 'compaction';
+      /** The boundary's id (the transcript's compaction entry; what an undo names). */
+      compactionId: string;
       trigger: CompactionTrigger;
+      focus?: string;
       tokensBefore: number;
       tokensAfter: number;
       messagesSummarized: number;
@@ -58,6 +62,8 @@ export type ContextEvent =
       summary: string | undefined;
       restoredFiles: string[];
     }
+  /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
+  | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
   | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string };
 
 /** What the session sends: the live view plus where the cache breakpoints go. */
@@ -76,6 +82,8 @@ export interface EngineSnapshot {
   consecutiveFailures: number;
   /** Cache reads already paid on what pending tier edits would free (see the header comment). */
   pendingWaste?: number;
+  /** The newest compaction, while it can still be undone. */
+  undoable?: UndoPoint | undefined;
 }
 
 export interface ContextEngineOptions {
@@ -119,6 +127,7 @@ export class ContextEngine {
   private live: LiveState;
   private lastRequest: EngineSnapshot['lastRequest'];
   private consecutiveFailures: number;
+  private undoable: UndoPoint | undefined;
   private pendingToolCompact: { focus: string | undefined } | undefined;
   private requestsSinceCompaction = Number.POSITIVE_INFINITY;
   private pendingWaste: number;
@@ -136,6 +145,7 @@ export class ContextEngine {
     this.live = options.initial?.live ?? { boundary: undefined, edits: new Map() };
     this.lastRequest = options.initial?.lastRequest;
     this.consecutiveFailures = options.initial?.consecutiveFailures ?? 0;
+    this.undoable = options.initial?.undoable;
     this.pendingWaste = options.initial?.pendingWaste ?? 0;
     // Small windows: a result that could not be persisted is cut to at most a fifth of the window.
     const truncateChars = Math.min(this.settings.truncateChars, Math.floor(options.window * 0.2 * this.settings.charsPerToken));
@@ -149,6 +159,7 @@ export class ContextEngine {
       lastRequest: this.lastRequest,
       consecutiveFailures: this.consecutiveFailures,
       pendingWaste: this.pendingWaste,
+      undoable: this.undoable,
     };
   }
 
@@ -547,6 +558,115 @@ export class ContextEngine {
   }
 
   /**
+   * What `compact(focus, 'manual')` would do now — kept verbatim, summarized, restored, tokens
+   * before -> after — without a request or a transcript entry ("Compact Conversation" shows it first).
+   */
+  previewCompaction(focus?: string): CompactionPreview {
+    const canonical = this.options.history();
+    const messages = this.liveView();
+    const tokensBefore = this.estimateTokens(messages);
+    const summaryMaxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
+    const nothing = (message: string): CompactionPreview => ({
+      ok: false,
+      message,
+      focus,
+      tokensBefore,
+      summarized: { messages: 0, tokens: 0 },
+      kept: { messages: canonical.length, tokens: tokensBefore },
+      restoredFiles: [],
+      summaryMaxTokens,
+      tokensAfter: tokensBefore,
+    });
+    if (canonical.length === 0) return nothing('Nothing to compact yet: the conversation is empty.');
+    if (!allToolUsesAnswered(canonical)) return nothing('A tool call is still waiting for its result; compact when the turn has ended.');
+    // As `compact` chooses for an explicit request: everything but an unfinished round is summarized.
+    const keptFrom = this.chooseKeptFrom(canonical, 0);
+    if (keptFrom === undefined) return nothing('Nothing to compact yet: every message is already as short as it can be.');
+    const ratio = this.tokensPerChar;
+    const perFileTokens = this.settings.restoreFileTokens;
+    let restoreBudget = this.workspace() ? this.restoreBudgetTokens() : 0;
+    const restoredFiles: CompactionPreview['restoredFiles'] = [];
+    for (const candidate of this.workspace() ? this.restoreCandidates(canonical, keptFrom) : []) {
+      // The newest read's size stands in for the file's (it is re-read from disk when the summary lands).
+      const tokens = Math.min(perFileTokens, restoreBudget, Math.ceil(candidate.readChars * ratio));
+      if (tokens * this.settings.charsPerToken < 200) continue;
+      restoredFiles.push({ path: candidate.path, tokens });
+      restoreBudget -= tokens;
+    }
+    const keptOnly: CompactionRecord = { ...emptyBoundary(), trigger: 'manual', keptFrom };
+    const keptView = buildLiveView(canonical, { boundary: keptOnly, edits: this.live.edits }, this.options.transcript?.transcriptPath);
+    const withKept = this.estimateTokens(keptView);
+    const baseTokens = Math.round(this.baseChars * ratio);
+    const restoredTokens = restoredFiles.reduce((sum, file) => sum + file.tokens, 0);
+    const preview: CompactionPreview = {
+      ok: true,
+      message: '',
+      focus,
+      tokensBefore,
+      summarized: { messages: keptFrom - (this.live.boundary?.keptFrom ?? 0), tokens: Math.max(0, tokensBefore - withKept) },
+      kept: { messages: canonical.length - keptFrom, tokens: Math.max(0, withKept - baseTokens) },
+      restoredFiles,
+      summaryMaxTokens,
+      tokensAfter: withKept + restoredTokens,
+    };
+    preview.message = `Compact: ~${tokensBefore.toLocaleString('en-US')} -> ~${preview.tokensAfter.toLocaleString('en-US')} tokens + the summary; ${preview.summarized.messages} message(s) summarized, ${preview.kept.messages} kept verbatim, ${restoredFiles.length} file(s) restored.`;
+    return preview;
+  }
+
+  private workspace(): Workspace | undefined {
+    return this.settings.restoreFiles > 0 ? this.options.workspace : undefined;
+  }
+
+  /**
+   * Whether the newest compaction can be undone now, and the live state it would restore. The
+   * restored view's size is the larger of its estimate at today's calibration and the tokens
+   * before that compaction plus what was added since: the undo must not overflow the window or
+   * be compacted again by the very next request.
+   */
+  checkUndo(): ({ ok: true; message: string; state: LiveState; tokensBefore: number; tokensAfter: number; compactionId: string }) | { ok: false; message: string } {
+    const undoable = this.undoable;
+    const boundary = this.live.boundary;
+    if (!undoable || !boundary || boundary.id !== undoable.compactionId) {
+      return { ok: false, message: 'Nothing to undo: only the most recent compaction can be undone, once (a drop of old rounds after a "prompt is too long" cannot).' };
+    }
+    const state: LiveState = { boundary: undoable.previous, edits: this.live.edits };
+    const tokensBefore = this.estimateTokens(this.liveView());
+    const restored = this.estimateTokens(buildLiveView(this.options.history(), state, this.options.transcript?.transcriptPath));
+    const grown = boundary.stats.tokensBefore + Math.max(0, tokensBefore - boundary.stats.tokensAfter);
+    const tokensAfter = Math.max(restored, grown);
+    if (tokensAfter > this.budget.threshold) {
+      return {
+        ok: false,
+        message: `Cannot undo the last compaction: the conversation before it plus what was added since (~${tokensAfter.toLocaleString('en-US')} tokens) is over the auto-compact threshold (${this.budget.threshold.toLocaleString('en-US')} of a ${this.budget.window.toLocaleString('en-US')}-token window), so it would be compacted again right away. The full conversation stays in the transcript (Open Archived Transcript).`,
+      };
+    }
+    return { ok: true, message: '', state, tokensBefore, tokensAfter, compactionId: undoable.compactionId };
+  }
+
+  /**
+   * "Undo Last Compaction": the live view goes back to the one before the newest compaction
+   * (messages added since stay, tier edits stay). Recorded first, like every decision, so a fold
+   * (resume) gives the same view. The failure count of the circuit breaker is left alone: the
+   * compaction did succeed.
+   */
+  async undoLastCompaction(signal: AbortSignal): Promise<UndoOutcome> {
+    const check = this.checkUndo();
+    if (!check.ok) return check;
+    this.record({ type: 'compaction_undo', ts: new Date(this.now()).toISOString(), compactionId: check.compactionId, tokensBefore: check.tokensBefore, tokensAfter: check.tokensAfter });
+    this.live = check.state;
+    this.undoable = undefined;
+    this.pendingToolCompact = undefined;
+    this.emit({ type: 'compaction_undone', compactionId: check.compactionId, tokensBefore: check.tokensBefore, tokensAfter: check.tokensAfter });
+    // The compacted view's tokens-per-character does not fit the restored one: the API counts it.
+    await this.reanchor(signal);
+    const gauge = this.gauge();
+    this.emit({ type: 'context', gauge });
+    const message = `Compaction undone: ~${check.tokensBefore.toLocaleString('en-US')} -> ~${gauge.usedTokens.toLocaleString('en-US')} tokens; the messages it summarized are sent verbatim again.`;
+    this.options.logger.info(message);
+    return { ok: true, message };
+  }
+
+  /**
    * After a compaction or applied tier edits the view changed where it was densest (tool output),
    * so the last request's tokens-per-character no longer fits it: the API's free count re-anchors
    * the estimate (recorded, so resume agrees).
@@ -571,6 +691,8 @@ export class ContextEngine {
 
   private commitBoundary(record: CompactionRecord): void {
     this.record({ type: 'compaction', ts: new Date(this.now()).toISOString(), compaction: record });
+    // A drop happens only when the API refused the context: the view before it cannot come back.
+    this.undoable = record.trigger === 'drop' ? undefined : { compactionId: record.id, previous: this.live.boundary };
     this.live = { boundary: record, edits: this.live.edits };
     this.emit(compactionEvent(record));
     this.emit({ type: 'context', gauge: this.gauge() });
@@ -637,16 +759,23 @@ export class ContextEngine {
   }
 
   /** Up to 5 files read recently (and not visible in the kept part), re-read from disk, each capped. */
-  private async restoreFiles(canonical: readonly MessageParam[], keptFrom: number): Promise<RestoredFile[]> {
-    const workspace = this.options.workspace;
-    if (!workspace || this.settings.restoreFiles <= 0) return [];
+  /**
+   * The files a summary would restore: up to 5 read recently (newest first), not visible in the
+   * kept part, whose read did not fail; with the chars of their newest read (for the preview).
+   */
+  private restoreCandidates(canonical: readonly MessageParam[], keptFrom: number): Array<{ path: string; readChars: number }> {
     const keptPaths = new Set<string>();
     for (let index = keptFrom; index < canonical.length; index++) {
       for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(normalizedPath(pathOf(use.input) ?? ''));
     }
     const failed = new Set<string>();
     for (const message of canonical) for (const block of blocksOf(message)) if (block.type === 'tool_result' && block.is_error) failed.add(block.tool_use_id);
+    const resultChars = new Map<string, number>();
+    for (let index = keptFrom - 1; index >= (this.live.boundary?.keptFrom ?? 0); index--) {
+      for (const block of blocksOf(canonical[index]!)) if (block.type === 'tool_result') resultChars.set(block.tool_use_id, toolResultText(block as ToolResultBlock).length);
+    }
     const recent: string[] = [];
+    const chars: number[] = [];
     for (let index = canonical.length - 1; index >= (this.live.boundary?.keptFrom ?? 0) && recent.length < this.settings.restoreFiles; index--) {
       const uses = toolUsesOf(canonical[index]!);
       for (let u = uses.length - 1; u >= 0; u--) {
@@ -656,9 +785,19 @@ export class ContextEngine {
         if (use.name !== 'read_file' || !target || failed.has(use.id)) continue;
         const key = normalizedPath(target);
         if (keptPaths.has(key) || recent.some((seen) => normalizedPath(seen) === key)) continue;
-        if (recent.length < this.settings.restoreFiles) recent.push(target);
+        if (recent.length < this.settings.restoreFiles) {
+          recent.push(target);
+          chars.push(resultChars.get(use.id) ?? 0);
+        }
       }
     }
+    return recent.map((path, index) => ({ path, readChars: chars[index]! }));
+  }
+
+  private async restoreFiles(canonical: readonly MessageParam[], keptFrom: number): Promise<RestoredFile[]> {
+    const workspace = this.options.workspace;
+    if (!workspace || this.settings.restoreFiles <= 0) return [];
+    const recent = this.restoreCandidates(canonical, keptFrom).map((candidate) => candidate.path);
     const budgetChars = this.restoreBudgetTokens() / this.tokensPerChar;
     const perFileChars = Math.floor(this.settings.restoreFileTokens / this.tokensPerChar);
     let used = 0;

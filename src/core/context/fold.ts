@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import type { MessageParam } from '../model/client';
 import { blocksOf, toolResultText } from '../model/content';
 import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { UndoPoint } from './compactionPreview';
 import type { ContextEvent, EngineSnapshot } from './engine';
 import type { LiveState } from './liveView';
 
@@ -36,6 +37,8 @@ export interface FoldResult {
   /** The chat as it was shown: messages, tool cards, compaction dividers, tier notes. */
   display: AgentEvent[];
   compactions: number;
+  /** The newest compaction while it can still be undone (as the engine's snapshot has it). */
+  undoable: UndoPoint | undefined;
   persistedOutputs: Array<{ toolUseId: string; file: string }>;
 }
 
@@ -90,7 +93,9 @@ export class DisplayBuilder {
 export function compactionEvent(record: CompactionRecord): Extract<ContextEvent, { type: 'compaction' }> {
   return {
     type: 'compaction',
+    compactionId: record.id,
     trigger: record.trigger,
+    ...(record.focus ? { focus: record.focus } : {}),
     tokensBefore: record.stats.tokensBefore,
     tokensAfter: record.stats.tokensAfter,
     messagesSummarized: record.stats.messagesSummarized,
@@ -109,6 +114,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   let pendingWaste = 0;
   let systemPrompt: string | undefined;
   let compactions = 0;
+  let undoable: UndoPoint | undefined;
   const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0 };
   const display = new DisplayBuilder();
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
@@ -133,6 +139,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         break;
       }
       case 'compaction': {
+        undoable = entry.compaction.trigger === 'drop' ? undefined : { compactionId: entry.compaction.id, previous: live.boundary };
         live = { boundary: entry.compaction, edits };
         // A deterministic drop is no successful summary: like the engine, it leaves the
         // circuit breaker's failure count alone (a resumed session must not re-arm auto-compaction).
@@ -143,6 +150,14 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         display.push({ ...compactionEvent(entry.compaction), turnId: display.currentTurnId });
         break;
       }
+      case 'compaction_undo':
+        // As the engine: only an undo of the newest compaction takes effect.
+        if (undoable && undoable.compactionId === entry.compactionId && live.boundary?.id === entry.compactionId) {
+          live = { boundary: undoable.previous, edits };
+          undoable = undefined;
+          display.push({ type: 'compaction_undone', turnId: display.currentTurnId, compactionId: entry.compactionId, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter });
+        }
+        break;
       case 'tier_edit': {
         edits = new Map(edits);
         for (const edit of entry.edits) edits.set(edit.toolUseId, edit);
@@ -163,7 +178,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         break;
     }
   }
-  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, persistedOutputs };
+  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, undoable, persistedOutputs };
 }
 
 function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest'] {

@@ -62,6 +62,11 @@ export type TranscriptEntry =
   | { type: 'message'; ts: string; message: MessageParam }
   | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark }
   | { type: 'compaction'; ts: string; compaction: CompactionRecord }
+  /**
+   * "Undo Last Compaction": the live view goes back to the boundary in effect before compaction
+   * `compactionId` (the canonical history never changed); tokens are the estimates before -> after.
+   */
+  | { type: 'compaction_undo'; ts: string; compactionId: string; tokensBefore: number; tokensAfter: number }
   | { type: 'tier_edit'; ts: string; tier: 'budget' | 'snip' | 'microcompact'; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
   | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number }
   | { type: 'repair'; ts: string; repairs: number; reason: string }
@@ -101,6 +106,8 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       if (!isRecord(record) || typeof record.keptFrom !== 'number' || !Array.isArray(record.restoredFiles) || !isRecord(record.stats)) return 'a malformed compaction entry';
       return undefined;
     }
+    case 'compaction_undo':
+      return typeof value.compactionId === 'string' && typeof value.tokensBefore === 'number' && typeof value.tokensAfter === 'number' ? undefined : 'a malformed compaction-undo entry';
     case 'tier_edit':
       return Array.isArray(value.edits) && value.edits.every(isEdit) ? undefined : 'a malformed tier edit';
     case 'persisted_output':
