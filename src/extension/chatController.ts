@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
-import { usedPercent } from '../core/context/gauge';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
@@ -10,6 +9,7 @@ import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApprovalDecision, Approver } from '../core/tools/approval';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatViewProvider } from './chatViewProvider';
+import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
@@ -30,6 +30,7 @@ interface PendingApproval {
 export class ChatController extends Disposable {
   private readonly store: FileSessionStore;
   private readonly proposedChanges: ProposedChanges;
+  private readonly breakdownDocument: ContextBreakdownDocument;
   private active: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
@@ -58,6 +59,7 @@ export class ChatController extends Disposable {
     super();
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
+    this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;
@@ -394,23 +396,8 @@ export class ChatController extends Disposable {
       void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
       return;
     }
-    const gauge = this.active.session.context.gauge();
-    const breakdown = gauge.breakdown;
-    const share = (value: number) => `~${value.toLocaleString()} tokens`;
-    const lines = [
-      ...(breakdown
-        ? [
-            `System prompt: ${share(breakdown.system)}`,
-            `Tool definitions: ${share(breakdown.tools)}`,
-            `Messages: ${share(breakdown.messages)}`,
-            `Tool results: ${share(breakdown.toolResults)}`,
-            `Summaries: ${share(breakdown.summaries)}`,
-            `Persisted-output previews: ${share(breakdown.persistedPreviews)}`,
-          ]
-        : []),
-      `In use: ${gauge.usedTokens.toLocaleString()} of ${(gauge.window - gauge.outputReserve).toLocaleString()} usable tokens (${usedPercent(gauge)}%; window ${gauge.window.toLocaleString()}, ${gauge.outputReserve.toLocaleString()} reserved for output; auto-compact at ${gauge.autoCompactThreshold.toLocaleString()}); cache reads ${Math.round(gauge.cacheReadShare * 100)}%; session cost $${gauge.sessionCostUsd.toFixed(4)}`,
-    ];
-    await vscode.window.showQuickPick(lines, { title: 'Evergreen: context breakdown (calibrated on the last request)', canPickMany: false });
+    const { session, handle, client } = this.active;
+    await this.breakdownDocument.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date() });
   }
 
   async resumeSession(): Promise<void> {

@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import { renderContextBreakdown, type BreakdownDocumentInput } from '../core/context/breakdownMarkdown';
+import { Disposable } from './disposable';
+
+/** Documents of this scheme are rendered by Evergreen: read-only, never untitled, never saved. */
+export const CONTEXT_BREAKDOWN_SCHEME = 'evergreen-context';
+
+/**
+ * "Evergreen: Show Context Breakdown" as a virtual markdown document. A read-only file system of one
+ * file rather than a TextDocumentContentProvider: VS Code applies edits to content-provider
+ * documents, but refuses them on a read-only file system. The text is rendered when the command
+ * runs and kept until the next run, so the tab is a stable snapshot that the next run refreshes.
+ */
+export class ContextBreakdownDocument extends Disposable implements vscode.FileSystemProvider {
+  static readonly uri = vscode.Uri.from({ scheme: CONTEXT_BREAKDOWN_SCHEME, path: '/Evergreen Context Breakdown.md' });
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  readonly onDidChangeFile = this.changed.event;
+  private content = Buffer.from('# Evergreen — context breakdown\n\nNo conversation yet.\n');
+  private mtime = Date.now();
+
+  constructor() {
+    super();
+    this._register(vscode.workspace.registerFileSystemProvider(CONTEXT_BREAKDOWN_SCHEME, this, { isReadonly: true, isCaseSensitive: true }));
+  }
+
+  async show(input: BreakdownDocumentInput): Promise<vscode.TextEditor> {
+    const text = renderContextBreakdown(input);
+    const uri = ContextBreakdownDocument.uri;
+    this.content = Buffer.from(text);
+    this.mtime = Math.max(Date.now(), this.mtime + 1);
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+    if (open && open.getText() !== text) {
+      // An open tab re-reads the file asynchronously: wait for it (briefly), so what is shown is this run's.
+      const refreshed = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          subscription.dispose();
+          resolve();
+        };
+        const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+          if (event.document.uri.toString() === uri.toString()) done();
+        });
+        const timer = setTimeout(done, 2_000);
+      });
+      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+      await refreshed;
+    }
+    let document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'markdown') document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    return vscode.window.showTextDocument(document, { preview: false });
+  }
+
+  // ---- the read-only file system: one file --------------------------------------------------
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: this.mtime, size: 0 };
+    this.assertOurs(uri);
+    return { type: vscode.FileType.File, ctime: 0, mtime: this.mtime, size: this.content.byteLength, permissions: vscode.FilePermission.Readonly };
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [[ContextBreakdownDocument.uri.path.slice(1), vscode.FileType.File]];
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    this.assertOurs(uri);
+    return this.content;
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  private assertOurs(uri: vscode.Uri): void {
+    if (uri.path !== ContextBreakdownDocument.uri.path) throw vscode.FileSystemError.FileNotFound(uri);
+  }
+}

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { EvergreenApi } from '../../src/extension/extension';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+// Runs after extension.test.js (files run in name order), on its own fake API and a new chat.
+describe('Show Context Breakdown after a turn', () => {
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic();
+    process.env.ANTHROPIC_API_KEY = fake.apiKey;
+    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await fake.close();
+  });
+
+  it('opens a read-only markdown document of its own scheme with the categories and a line per tier, refreshed on every run', async () => {
+    const extension = vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent');
+    assert.ok(extension);
+    const api = await extension.activate();
+    await vscode.commands.executeCommand('evergreen.newChat');
+    fake.enqueue(reply.toolUse('list_files', {}, { preamble: 'Looking.' }), reply.text('Done looking.'));
+    await api.sendMessage('What files are here?');
+
+    await vscode.commands.executeCommand('evergreen.showContextBreakdown');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'no editor was opened');
+    const document = editor.document;
+    assert.equal(document.uri.scheme, 'evergreen-context');
+    assert.equal(document.isUntitled, false);
+    assert.equal(document.languageId, 'markdown');
+    const text = document.getText();
+    for (const category of ['System prompt', 'Tool definitions', 'Messages', 'Tool results', 'Summaries', 'Persisted-output previews', 'Reserved for the reply', 'Free', '**Window**']) {
+      assert.ok(text.includes(`| ${category} |`), `the table has no "${category}" row:\n${text}`);
+    }
+    for (const tier of [/\| Tier 1 \(budget\) \|/, /\| Tier 2 \(snip\) \|/, /\| Tier 3 \(microcompact\) \|/, /\| Tier 4 \(summary\) \|/]) assert.match(text, tier);
+    assert.match(text, /Auto-compact threshold: [\d,]+ tokens/);
+    assert.match(text, /Session cost so far: \$/);
+    // Read-only: a read-only file system, so the editor refuses typing and nothing can be saved.
+    // (An API edit would still change the in-memory model, as for any read-only editor.)
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('evergreen-context'), false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(document.uri, Buffer.from('tampered'))));
+    const { sessionId } = api.contextState();
+    assert.ok(sessionId && text.includes(sessionId), 'the document names the session');
+
+    // A later turn and a second run refresh the same document in place.
+    fake.enqueue(reply.text('x'.repeat(4_000)));
+    await api.sendMessage('Say a lot.');
+    await vscode.commands.executeCommand('evergreen.showContextBreakdown');
+    const again = vscode.window.activeTextEditor?.document;
+    assert.ok(again);
+    assert.equal(again.uri.toString(), document.uri.toString());
+    assert.notEqual(again.getText(), text, 'the second run shows fresh numbers');
+  });
+});
