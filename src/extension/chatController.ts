@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { describeCompactionPreview } from '../core/context/compactionPreview';
 import { parseContextOverrides } from '../core/context/defaults';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
@@ -94,6 +95,9 @@ export class ChatController extends Disposable {
           this.pendingApproval.resolve(message.approved ? { approved: true } : { approved: false });
           this.pendingApproval = undefined;
         }
+        return;
+      case 'openTranscriptAt':
+        await this.openTranscriptAt(message.compactionIndex);
         return;
       case 'runCommand':
         try {
@@ -345,6 +349,16 @@ export class ChatController extends Disposable {
       return;
     }
     if (focus === undefined) {
+      // From the palette or the gauge: first say what it will do, then ask for the focus.
+      const preview = this.active.session.previewCompaction();
+      if (preview && !preview.ok) {
+        void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
+        return;
+      }
+      if (preview) {
+        const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
+        if (choice !== 'Compact') return;
+      }
       const typed = await vscode.window.showInputBox({
         title: 'Evergreen: Compact Conversation',
         prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
@@ -380,6 +394,32 @@ export class ChatController extends Disposable {
     } catch (error) {
       return { ok: false, message: errorText(error) };
     }
+  }
+
+  /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
+  async undoLastCompaction(): Promise<void> {
+    const outcome = await this.undoCompactionNow();
+    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
+    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+  }
+
+  /** The undo without UI (the command's core; also the API the integration tests use). */
+  async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
+    if (!this.active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
+    try {
+      const outcome = await this.active.session.undoLastCompaction();
+      if (outcome.ok) await this.postState();
+      return outcome;
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
+  }
+
+  /** A divider's "transcript" link: the archived transcript of this session at that compaction. */
+  private async openTranscriptAt(compactionIndex: number): Promise<void> {
+    const sessionId = this.active?.handle.id;
+    if (!sessionId) return;
+    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
   }
 
   /** The tool call waiting for the user's approval, if any. */

@@ -7,6 +7,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
   const register = (id: string, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
+    register('undoLastCompaction', () => controller.undoLastCompaction()),
     register('newChat', () => controller.newChat()),
     register('setApiKey', () => apiKeys.promptAndStore()),
     register('showContextBreakdown', () => controller.showContextBreakdown()),

@@ -22,6 +22,8 @@ export interface EvergreenApi {
   sendMessage(text: string): Promise<void>;
   /** Compacts the current conversation (as the command does, without the focus prompt). */
   compact(focus?: string): Promise<{ ok: boolean; message: string }>;
+  /** Undoes the newest compaction (as the command does, without the message toast). */
+  undoCompaction(): Promise<{ ok: boolean; message: string }>;
   /** The tool call waiting for the user's approval, if any. */
   pendingApproval(): string | undefined;
   /** The current session's id and the latest context gauge. */
@@ -54,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       chatHtml: () => view.html,
       sendMessage: (text) => controller.sendMessage(text),
       compact: (focus) => controller.compactNow(focus),
+      undoCompaction: () => controller.undoCompactionNow(),
       pendingApproval: () => controller.pendingApprovalToolUseId(),
       contextState: () => controller.contextState(),
     };

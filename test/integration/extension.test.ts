@@ -9,6 +9,7 @@ import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic
 const EXTENSION_ID = 'evergreen.evergreen-agent';
 const COMMANDS = [
   'evergreen.compactConversation',
+  'evergreen.undoLastCompaction',
   'evergreen.openArchivedTranscript',
   'evergreen.openRawTranscript',
   'evergreen.newChat',
@@ -217,6 +218,53 @@ describe('Evergreen in the extension host', () => {
       await vscode.commands.executeCommand('evergreen.openRawTranscript', document.uri);
       assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, jsonl.fsPath);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('Undo Last Compaction brings the old messages back, records the undo, and refuses a second one', async () => {
+      const api = await activate();
+      await vscode.commands.executeCommand('evergreen.newChat');
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      const big = Array.from({ length: 350 }, (_, line) => `line ${line}: the quick brown fox jumps over the lazy dog`).join('\n');
+      fs.writeFileSync(path.join(folder.uri.fsPath, 'big.txt'), big);
+      fake.enqueue(reply.toolUse('grep_search', { pattern: 'fox', path: 'big.txt', max_results: 1000 }, { preamble: 'Searching.' }), reply.text('It is 350 lines about a fox.'));
+      await within(api.sendMessage('What is in big.txt?'), 30_000, 'the chat turn finishing');
+      const before = api.contextState();
+      assert.ok(before.sessionId && before.usedTokens !== undefined && before.usedTokens > 5000, JSON.stringify(before));
+
+      fake.enqueue(reply.text('<analysis>Reviewing.</analysis><summary>1. Primary request: inspect big.txt.\n9. Next step: wait for the user.</summary>'));
+      const compacted = await within(api.compact(), 30_000, 'the compaction');
+      assert.equal(compacted.ok, true, compacted.message);
+      const small = api.contextState().usedTokens;
+      assert.ok(small !== undefined && small < before.usedTokens / 2, `${before.usedTokens} -> ${small}`);
+
+      const undone = await within(api.undoCompaction(), 30_000, 'the undo');
+      assert.equal(undone.ok, true, undone.message);
+      const after = api.contextState();
+      assert.equal(after.sessionId, before.sessionId);
+      // Counted by the API again (count_tokens): the old view's size, less the last reply's output.
+      assert.ok(after.usedTokens !== undefined && Math.abs(after.usedTokens - before.usedTokens) < before.usedTokens * 0.1, `${before.usedTokens} -> ${small} -> ${after.usedTokens}`);
+
+      const entries = fs
+        .readFileSync(path.join(api.storageUri.fsPath, 'sessions', before.sessionId, 'transcript.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; compaction?: { id: string }; compactionId?: string });
+      const boundary = entries.find((entry) => entry.type === 'compaction');
+      const undo = entries.find((entry) => entry.type === 'compaction_undo');
+      assert.ok(boundary?.compaction && undo, 'the transcript has the compaction and its undo');
+      assert.equal(undo.compactionId, boundary.compaction.id);
+
+      const again = await api.undoCompaction();
+      assert.equal(again.ok, false);
+      assert.match(again.message, /Nothing to undo/);
+
+      // The next message goes out with the old messages verbatim: the big search result, no summary.
+      fake.enqueue(reply.text('Back in full.'));
+      await within(api.sendMessage('Are you there?'), 30_000, 'the chat turn finishing');
+      const next = JSON.stringify(fake.messageRequests().at(-1)?.body);
+      assert.ok(next.includes('line 349: the quick brown fox'), 'the big search result is sent again');
+      assert.ok(!next.includes('<summary>'), 'the summary is no longer sent');
     });
 
     it('a workspace cannot loosen approvals, and writes to files that configure commands always ask', async () => {
