@@ -128,8 +128,10 @@ export class TranscriptMarkdownWriter {
     const header: string[] = [
       `# ${meta.title}`,
       '',
-      `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt}`,
+      `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt} · ${fmt(meta.messageCount)} messages · ${fmt(this.compactionLines.length)} compaction boundaries`,
+      '',
       `Tokens: ${fmt(meta.totals.inputTokens)} input, ${fmt(meta.totals.outputTokens)} output, ${fmt(meta.totals.cacheReadTokens)} cache read, ${fmt(meta.totals.cacheWriteTokens)} cache write · cost $${meta.totals.costUsd.toFixed(4)}`,
+      '',
       `*Read-only view of the transcript; large blocks are folded${this.options.transcriptPath ? ` — every entry is whole in ${fileLink('transcript.jsonl', this.options.transcriptPath)}` : ''}.*`,
     ];
     if (this.problems.length > 0) {
