@@ -18,8 +18,61 @@ export function toolUseIds(message: MessageParam): string[] {
  * Returns the same array when nothing needed repair.
  */
 export function repairHistory(original: readonly MessageParam[]): { messages: MessageParam[]; repairs: number } {
+  const deduplicated = uniqueToolUseIds(original);
+  return repairPairs(deduplicated.messages, deduplicated.repairs);
+}
+
+/**
+ * The API rejects a history that repeats a tool_use id anywhere; a transcript written before
+ * replies were checked may hold such repeats. A repeated id is renamed, and so is the tool_result
+ * answering that occurrence (results are matched to uses in order).
+ */
+function uniqueToolUseIds(messages: readonly MessageParam[]): { messages: readonly MessageParam[]; repairs: number } {
+  const seen = new Set<string>();
   const out: MessageParam[] = [];
   let repairs = 0;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant' || typeof message.content === 'string') {
+      out.push(message);
+      continue;
+    }
+    const renames: { from: string; to: string }[] = [];
+    const content = message.content.map((block) => {
+      if (block.type !== 'tool_use') return block;
+      let id = block.id;
+      for (let n = 2; seen.has(id); n++) id = `${block.id.slice(0, 120)}_${n}`;
+      seen.add(id);
+      renames.push({ from: block.id, to: id });
+      return id === block.id ? block : { ...block, id };
+    });
+    const renamed = renames.filter((rename) => rename.from !== rename.to).length;
+    if (renamed === 0) {
+      out.push(message);
+      continue;
+    }
+    repairs += renamed;
+    out.push({ role: 'assistant', content });
+    const next = messages[index + 1];
+    if (next?.role === 'user' && typeof next.content !== 'string') {
+      const pool = [...renames];
+      const answers = next.content.map((block) => {
+        if (block.type !== 'tool_result') return block;
+        const at = pool.findIndex((rename) => rename.from === block.tool_use_id);
+        if (at < 0) return block;
+        const [rename] = pool.splice(at, 1);
+        return rename && rename.to !== block.tool_use_id ? { ...block, tool_use_id: rename.to } : block;
+      });
+      out.push({ role: 'user', content: answers });
+      index++;
+    }
+  }
+  return { messages: repairs === 0 ? messages : out, repairs };
+}
+
+function repairPairs(original: readonly MessageParam[], earlierRepairs: number): { messages: MessageParam[]; repairs: number } {
+  const out: MessageParam[] = [];
+  let repairs = earlierRepairs;
   // Whitespace-only text blocks and empty messages are rejected by the API on every later request.
   const cleaned: MessageParam[] = [];
   for (const message of original) {

@@ -78,11 +78,50 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
+/** A tool_result's content: a string or text/image blocks. */
+function isToolResultContent(value: unknown): boolean {
+  if (value === undefined || typeof value === 'string') return true;
+  return Array.isArray(value) && value.every((part) => isRecord(part) && ((part.type === 'text' && typeof part.text === 'string') || (part.type === 'image' && isRecord(part.source))));
+}
+
+/**
+ * Every block a message of ours can hold, with the fields the API (and our code) rely on: a block
+ * of the wrong shape would fail every later request, or throw while the history is rebuilt.
+ */
+function isContentBlock(block: unknown, role: 'user' | 'assistant'): boolean {
+  if (!isRecord(block)) return false;
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string';
+    case 'image':
+      return role === 'user' && isRecord(block.source);
+    case 'tool_use':
+      return role === 'assistant' && typeof block.id === 'string' && TOOL_USE_ID.test(block.id) && typeof block.name === 'string' && isRecord(block.input);
+    case 'tool_result':
+      return (
+        role === 'user' &&
+        typeof block.tool_use_id === 'string' &&
+        TOOL_USE_ID.test(block.tool_use_id) &&
+        (block.is_error === undefined || typeof block.is_error === 'boolean') &&
+        isToolResultContent(block.content)
+      );
+    case 'thinking':
+      return role === 'assistant' && typeof block.thinking === 'string' && typeof block.signature === 'string';
+    case 'redacted_thinking':
+      return role === 'assistant' && typeof block.data === 'string';
+    default:
+      return false;
+  }
+}
+
 function isMessage(value: unknown): value is MessageParam {
   if (!isRecord(value)) return false;
-  if (value.role !== 'user' && value.role !== 'assistant') return false;
+  const role = value.role;
+  if (role !== 'user' && role !== 'assistant') return false;
   if (typeof value.content === 'string') return true;
-  return Array.isArray(value.content) && value.content.every((block) => isRecord(block) && typeof block.type === 'string');
+  return Array.isArray(value.content) && value.content.every((block) => isContentBlock(block, role));
 }
 
 function isEdit(value: unknown): value is ToolResultEdit {

@@ -61,6 +61,49 @@ describe('security: a damaged transcript resumes', function () {
     assert.match(sentMessages(1), /The codename is HERON/);
   });
 
+  it('blocks of the wrong shape inside a message are caught on read, not by a TypeError on every resume', async () => {
+    const { id, transcript } = await firstSession();
+    const ts = new Date().toISOString();
+    const bad = [
+      { role: 'assistant', content: [{ type: 'text' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 5 }] },
+      { role: 'assistant', content: [{ type: 'tool_use', name: 'read_file', input: {} }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'bad id!', name: 'read_file', input: {} }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'read_file', input: 'not an object' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 42 }] },
+      { role: 'user', content: [{ type: 'mystery' }] },
+    ];
+    fs.appendFileSync(transcript, bad.map((message) => JSON.stringify({ type: 'message', ts, message })).join('\n') + '\n');
+    fake.enqueue(reply.text('Still HERON.'));
+    const run = await cli('--resume', id, '-p', 'What was the codename?');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /7 unreadable line\(s\)/);
+    assert.equal(fake.messageRequests().at(-1)?.reply?.status, 200);
+  });
+
+  it('a transcript from before replies were checked, repeating a tool_use id, resumes with a valid history', async () => {
+    const { id, transcript } = await firstSession();
+    const ts = new Date().toISOString();
+    const use = (toolUseId: string) => ({ type: 'tool_use', id: toolUseId, name: 'list_files', input: {} });
+    const result = (toolUseId: string, text: string) => ({ type: 'tool_result', tool_use_id: toolUseId, content: text });
+    const messages = [
+      { role: 'user', content: [{ type: 'text', text: 'List twice.' }] },
+      { role: 'assistant', content: [use('toolu_dup'), use('toolu_dup')] },
+      { role: 'user', content: [result('toolu_dup', 'first listing'), result('toolu_dup', 'second listing')] },
+      { role: 'assistant', content: [use('toolu_dup')] },
+      { role: 'user', content: [result('toolu_dup', 'third listing')] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Listed three times.' }] },
+    ];
+    fs.appendFileSync(transcript, messages.map((message) => JSON.stringify({ type: 'message', ts, message })).join('\n') + '\n');
+    fake.enqueue(reply.text('Fine.'));
+    const run = await cli('--resume', id, '-p', 'And now?');
+    assert.equal(run.code, 0, run.stderr);
+    const last = fake.messageRequests().at(-1);
+    assert.equal(last?.reply?.status, 200, JSON.stringify(last?.reply));
+    const sent = sentMessages(fake.messageRequests().length - 1);
+    for (const text of ['first listing', 'second listing', 'third listing']) assert.match(sent, new RegExp(text), `${text} was lost`);
+  });
+
   it('after a torn last line, the next turn is appended on its own line and survives the following resume', async () => {
     const { id, transcript } = await firstSession();
     fs.appendFileSync(transcript, '{"type":"message","ts":"2026-11-23T00:00:00.000Z","message":{"role":"user","con');
