@@ -3,7 +3,7 @@
  * sides import. Host -> webview messages carry agent events verbatim, so the webview renders
  * the same stream the CLI prints with `--output-format stream-json`.
  */
-import type { AgentEvent } from './core/agent/events';
+import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 
 export type { AgentEvent } from './core/agent/events';
@@ -24,7 +24,8 @@ export interface ViewState {
   history: AgentEvent[];
 }
 
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'newChat';
+/** Next steps the core offers for an error (rendered as buttons). */
+export type { ErrorAction, ErrorKind } from './core/agent/events';
 
 export type HostToWebview =
   | { type: 'state'; state: ViewState }
@@ -32,17 +33,19 @@ export type HostToWebview =
   | { type: 'gauge'; gauge: GaugeState }
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   | { type: 'response'; requestId: number; ok: true }
-  | { type: 'response'; requestId: number; ok: false; error: string };
+  | { type: 'response'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
 
-export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'undoLastCompaction';
+export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'retry' | 'undoLastCompaction';
 
 export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'sendMessage'; requestId: number; text: string }
   | { type: 'approvalDecision'; toolUseId: string; approved: boolean }
+  | { type: 'runCommand'; requestId: number; command: WebviewCommand }
   /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
   | { type: 'openTranscriptAt'; compactionIndex: number }
-  | { type: 'runCommand'; requestId: number; command: WebviewCommand };
+  /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
+  | { type: 'openLink'; href: string };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
 export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
@@ -67,12 +70,16 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
       return typeof message.requestId === 'number' && isWebviewCommand(message.command)
         ? { type: 'runCommand', requestId: message.requestId, command: message.command }
         : undefined;
+    case 'openLink':
+      return typeof message.href === 'string' && message.href.length > 0 && message.href.length <= MAX_LINK_CHARS ? { type: 'openLink', href: message.href } : undefined;
     default:
       return undefined;
   }
 }
 
-const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'undoLastCompaction'];
+const MAX_LINK_CHARS = 4096;
+
+const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'retry', 'undoLastCompaction'];
 
 function isWebviewCommand(value: unknown): value is WebviewCommand {
   return typeof value === 'string' && (WEBVIEW_COMMANDS as readonly string[]).includes(value);

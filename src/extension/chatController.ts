@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentEvent, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
+import type { AgentEvent, ErrorAction, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
+import { errorActionsFor } from '../core/agent/errors';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import { parseContextOverrides } from '../core/context/defaults';
@@ -12,6 +13,7 @@ import type { ApiKeyStore } from './apiKey';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
+import { openChatLink } from './links';
 import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
 import { pickSession } from './sessionPicker';
@@ -37,8 +39,9 @@ export class ChatController extends Disposable {
   private events: AgentEvent[] = [];
   private gauge: GaugeState | undefined;
   private window: number | undefined;
-  private awaitingApprovalFor: string | undefined;
-  private pendingApproval: PendingApproval | undefined;
+  /** Open approval prompts by tool-use id: several can wait at once (parallel tool calls, subagents). */
+  private readonly pendingApprovals = new Map<string, PendingApproval>();
+  private anonymousApprovals = 0;
   /** Bumped whenever the chat switches session: events of an older session are dropped. */
   private generation = 0;
   private currentTurn: Promise<unknown> | undefined;
@@ -61,7 +64,7 @@ export class ChatController extends Disposable {
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
-    this._register(deps.view.onMessage((message) => void this.onWebviewMessage(message)));
+    this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;
       void this.postState();
@@ -78,11 +81,13 @@ export class ChatController extends Disposable {
   override dispose(): void {
     this.active?.session.cancel();
     this.active?.handle.close();
-    this.pendingApproval?.resolve({ approved: false, reason: 'VS Code is closing.' });
+    for (const pending of this.pendingApprovals.values()) pending.resolve({ approved: false, reason: 'VS Code is closing.' });
+    this.pendingApprovals.clear();
     super.dispose();
   }
 
-  private async onWebviewMessage(message: WebviewToHost): Promise<void> {
+  /** Every message from the panel (already validated by parseWebviewMessage). */
+  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         await this.postState();
@@ -91,10 +96,18 @@ export class ChatController extends Disposable {
         await this.sendMessage(message.text, message.requestId);
         return;
       case 'approvalDecision':
-        if (this.pendingApproval?.toolUseId === message.toolUseId) {
-          this.pendingApproval.resolve(message.approved ? { approved: true } : { approved: false });
-          this.pendingApproval = undefined;
+        {
+          const pending = this.pendingApprovals.get(message.toolUseId);
+          if (pending) {
+            this.pendingApprovals.delete(message.toolUseId);
+            pending.resolve(message.approved ? { approved: true } : { approved: false });
+          } else {
+            this.deps.logger.warn(`approval decision for ${message.toolUseId}, which is not waiting for one; ignored`);
+          }
         }
+        return;
+      case 'openLink':
+        await openChatLink(message.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error));
         return;
       case 'openTranscriptAt':
         await this.openTranscriptAt(message.compactionIndex);
@@ -113,6 +126,8 @@ export class ChatController extends Disposable {
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
     if (command === 'openSettings') {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen');
+    } else if (command === 'retry') {
+      await this.retry();
     } else {
       await vscode.commands.executeCommand(`evergreen.${command}`);
     }
@@ -150,11 +165,26 @@ export class ChatController extends Disposable {
       this.sending = false;
       await turn;
     } catch (error) {
-      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error) });
+      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error), actions: actionsFor(error) });
       else throw error;
     } finally {
       this.sending = false;
     }
+  }
+
+  /** The Retry button of a failed turn: the conversation is sent again as it stands. */
+  async retry(): Promise<void> {
+    if (this.sending || this.active?.session.busy) {
+      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it or wait for it to finish.' });
+      return;
+    }
+    if (!this.active || this.active.session.history.length === 0) {
+      this.deps.view.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
+      return;
+    }
+    const turn = this.active.session.retry();
+    this.currentTurn = turn;
+    await turn;
   }
 
   private ensureSession(): Promise<StartedSession> {
@@ -182,7 +212,7 @@ export class ChatController extends Disposable {
       void vscode.window.showWarningMessage('Evergreen needs an Anthropic API key.', 'Set API Key').then((choice) => {
         if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
       });
-      throw new Error('No Anthropic API key is set. Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
+      throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
     }
     const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
     if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
@@ -240,19 +270,20 @@ export class ChatController extends Disposable {
 
   private approver(): Approver {
     return {
-      requestApproval: async (request, signal) => {
+      requestApproval: async (request, signal, context) => {
+        // Without a tool-use id (a caller outside the agent loop) the prompt still gets its own key.
+        const toolUseId = context?.toolUseId ?? `approval-${++this.anonymousApprovals}`;
         // Registered before anything is awaited, so an immediate click in the panel is never lost.
-        let pending: PendingApproval | undefined;
         const decision = new Promise<ApprovalDecision>((resolve) => {
           const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
           signal.addEventListener('abort', onAbort, { once: true });
-          this.pendingApproval = pending = {
-            toolUseId: this.awaitingApprovalFor ?? '',
+          this.pendingApprovals.set(toolUseId, {
+            toolUseId,
             resolve: (value) => {
               signal.removeEventListener('abort', onAbort);
               resolve(value);
             },
-          };
+          });
         });
         void this.deps.view.reveal();
         // Writes also open in the diff editor, the way VS Code users review changes.
@@ -263,8 +294,8 @@ export class ChatController extends Disposable {
         try {
           return await decision;
         } finally {
-          // A cancelled prompt must not stay pending: the next approval would look answered already.
-          if (this.pendingApproval === pending) this.pendingApproval = undefined;
+          // A cancelled prompt must not stay pending: it would look open to the panel and the API.
+          this.pendingApprovals.delete(toolUseId);
           void diff?.then((close) => close?.());
         }
       },
@@ -272,7 +303,6 @@ export class ChatController extends Disposable {
   }
 
   private onAgentEvent(event: AgentEvent): void {
-    if (event.type === 'approval_needed') this.awaitingApprovalFor = event.toolUseId;
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) {
@@ -424,7 +454,7 @@ export class ChatController extends Disposable {
 
   /** The tool call waiting for the user's approval, if any. */
   pendingApprovalToolUseId(): string | undefined {
-    return this.pendingApproval?.toolUseId;
+    return [...this.pendingApprovals.keys()][0];
   }
 
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {
@@ -459,6 +489,12 @@ export class ChatController extends Disposable {
   private pickSession(title: string): Promise<string | undefined> {
     return pickSession(this.store, title);
   }
+}
+
+/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
+function actionsFor(error: unknown): ErrorAction[] {
+  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
+  return errorActionsFor('internal');
 }
 
 function errorText(error: unknown): string {

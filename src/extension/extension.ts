@@ -26,6 +26,8 @@ export interface EvergreenApi {
   undoCompaction(): Promise<{ ok: boolean; message: string }>;
   /** The tool call waiting for the user's approval, if any. */
   pendingApproval(): string | undefined;
+  /** Answers an approval as the panel's buttons do (the same validated webview message). */
+  decideApproval(toolUseId: string, approved: boolean): Promise<void>;
   /** The current session's id and the latest context gauge. */
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined };
 }
@@ -58,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       compact: (focus) => controller.compactNow(focus),
       undoCompaction: () => controller.undoCompactionNow(),
       pendingApproval: () => controller.pendingApprovalToolUseId(),
+      decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
       contextState: () => controller.contextState(),
     };
   } catch (error) {

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import type { AgentEvent } from '../protocol';
+import type { AgentEvent, ErrorAction } from '../protocol';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 
@@ -15,12 +15,14 @@ export type ChatItem =
       rev: number;
       name: string;
       input: unknown;
+      /** The tool's own one-line description of the call (from the core). */
+      headline: string;
       status: 'running' | 'awaiting-approval' | 'done' | 'error';
       output: string;
       durationMs: number | undefined;
       approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
     }
-  | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined }
+  | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined; actions: ErrorAction[] }
   /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
   | {
       kind: 'divider';
@@ -81,8 +83,8 @@ function formatCount(tokens: number): string {
   return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
 }
 
-export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string): void {
-  model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint });
+export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string, actions: ErrorAction[] = []): void {
+  model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
 }
 
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
@@ -90,7 +92,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
       model.busy = true;
-      model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText });
+      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText });
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -119,6 +121,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         rev: 0,
         name: event.name,
         input: event.input,
+        headline: event.headline ?? '',
         status: 'running',
         output: '',
         durationMs: undefined,
@@ -163,7 +166,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     }
     case 'error':
       closeAssistant(model);
-      pushNotice(model, 'error', event.message, event.hint);
+      pushNotice(model, 'error', event.message, event.hint, event.actions);
       break;
     case 'turn_finished':
       closeAssistant(model);
@@ -172,7 +175,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
       else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
       else if (event.stopReason === 'context_window_exceeded') {
-        pushNotice(model, 'error', 'The conversation filled the context window.', 'Start a New Chat; this transcript stays saved (Open Archived Transcript).');
+        pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', ['compact', 'newChat']);
       }
       break;
     case 'compaction': {

@@ -92,6 +92,17 @@ buttons.append(cancelButton, sendButton);
 composer.append(input, buttons);
 root.append(header, transcript, composer);
 
+// Links in model text never navigate the webview: the host decides what may open.
+transcript.addEventListener('click', (event) => {
+  const anchor = event.target instanceof Element ? event.target.closest('a') : null;
+  if (!anchor) return;
+  // Also keeps VS Code's own webview link handler (on the window) from opening it behind our back.
+  event.preventDefault();
+  event.stopPropagation();
+  const href = anchor.getAttribute('href');
+  if (href) send({ type: 'openLink', href });
+});
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   submit();
@@ -164,7 +175,7 @@ function renderItem(item: ChatItem): HTMLElement {
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
-      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', toolHeadline(item.input)), el('span', 'eg-tool-status', statusText(item)));
+      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', item.headline), el('span', 'eg-tool-status', statusText(item)));
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
@@ -177,7 +188,7 @@ function renderItem(item: ChatItem): HTMLElement {
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
-      if (item.level === 'error') element.append(...errorActions(`${item.text} ${item.hint ?? ''}`));
+      element.append(...errorActions(item.actions));
       return element;
     }
   }
@@ -229,26 +240,22 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   return box;
 }
 
-const ACTION_LABELS: Record<ErrorAction, string> = { setApiKey: 'Set API Key', openSettings: 'Open Settings', newChat: 'New Chat' };
+// The core chooses an error's next steps; the panel only turns them into buttons.
+const ACTION_COMMANDS: Record<ErrorAction, { label: string; command: WebviewCommand }> = {
+  setApiKey: { label: 'Set API Key', command: 'setApiKey' },
+  retry: { label: 'Retry', command: 'retry' },
+  compact: { label: 'Compact', command: 'compactConversation' },
+  newChat: { label: 'New Chat', command: 'newChat' },
+  openSettings: { label: 'Open Settings', command: 'openSettings' },
+};
 
-/** The next step an error's text names becomes a button. */
-function errorActions(text: string): HTMLElement[] {
-  const actions: ErrorAction[] = [];
-  if (/API key/i.test(text)) actions.push('setApiKey');
-  if (/setting/i.test(text)) actions.push('openSettings');
-  if (/New Chat/.test(text)) actions.push('newChat');
+function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
-    const button = el('button', 'eg-button eg-secondary', ACTION_LABELS[action]);
-    button.addEventListener('click', () => runCommand(action));
+    const { label, command } = ACTION_COMMANDS[action];
+    const button = el('button', 'eg-button eg-secondary', label);
+    button.addEventListener('click', () => runCommand(command));
     return button;
   });
-}
-
-function toolHeadline(input: unknown): string {
-  if (typeof input !== 'object' || input === null) return '';
-  const record = input as Record<string, unknown>;
-  const first = record.command ?? record.path ?? record.pattern ?? record.focus;
-  return typeof first === 'string' ? first.split('\n')[0]!.slice(0, 120) : '';
 }
 
 function statusText(item: Extract<ChatItem, { kind: 'tool' }>): string {
@@ -340,7 +347,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'response':
       if (!message.ok) {
-        pushNotice(chat, 'error', message.error);
+        pushNotice(chat, 'error', message.error, undefined, message.actions ?? []);
         if (pendingSend !== undefined) {
           chat.busy = false;
           if (!input.value) input.value = pendingSend; // Nothing typed is lost.

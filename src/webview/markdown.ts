@@ -4,11 +4,26 @@ import MarkdownIt from 'markdown-it';
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
-// Links open through VS Code (the webview cannot navigate); drop anything but http(s)/mailto.
+// Links are opened by the host (which asks before a web link and opens workspace files only): keep
+// http(s) links and scheme-less relative paths, drop every other scheme (javascript:, command:,
+// vscode:, file:, data:, …) and protocol-relative or absolute paths.
+export function isAllowedLink(href: string): boolean {
+  if (/^https?:\/\//i.test(href)) return true;
+  // "a.ts:12" is a file and line, not a scheme. Control characters never belong in a link.
+  // eslint-disable-next-line no-control-regex
+  return href !== '' && !/^[a-z][a-z0-9+.-]*:(?!\d+$)/i.test(href) && !href.startsWith('/') && !href.startsWith('\\') && !/[\u0000-\u001f]/.test(href);
+}
+
+// DOMPurify's own URI filter would drop "src/a.ts:12" (it reads "src/a.ts:" as a scheme): links this
+// rule vetted are kept, and everything else still goes through DOMPurify.
+DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
+  if (node.tagName === 'A' && data.attrName === 'href' && isAllowedLink(data.attrValue)) data.forceKeepAttr = true;
+});
+
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';
-    if (!/^(https?:|mailto:)/i.test(href)) node.removeAttribute('href');
+    if (!isAllowedLink(href)) node.removeAttribute('href');
     node.setAttribute('rel', 'noopener noreferrer');
   }
 });

@@ -267,6 +267,27 @@ describe('Evergreen in the extension host', () => {
       assert.ok(!next.includes('<summary>'), 'the summary is no longer sent');
     });
 
+    it('resolves an approval by its tool-use id: a decision for another call is ignored', async () => {
+      const api = await activate();
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      const target = path.join(folder.uri.fsPath, 'approved.txt');
+      fake.enqueue(reply.toolUse('run_shell', { command: 'echo approved > approved.txt' }), reply.text('Ran it.'));
+      const turn = api.sendMessage('Run the command.');
+      for (let tries = 0; tries < 200 && api.pendingApproval() === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const toolUseId = api.pendingApproval();
+      assert.ok(toolUseId, 'no approval prompt appeared');
+      await api.decideApproval('toolu_someone_else', true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(api.pendingApproval(), toolUseId, 'a decision for another tool call resolved this one');
+      assert.equal(fs.existsSync(target), false);
+      await api.decideApproval(toolUseId, true);
+      await within(turn, 30_000, 'the approved turn finishing');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'approved\n');
+      assert.equal(api.pendingApproval(), undefined);
+      fs.rmSync(target);
+    });
+
     it('a workspace cannot loosen approvals, and writes to files that configure commands always ask', async () => {
       const api = await activate();
       const folder = vscode.workspace.workspaceFolders?.[0];
@@ -284,7 +305,8 @@ describe('Evergreen in the extension host', () => {
         // Proof that VS Code read the file: its window-scoped model setting applies.
         await waitFor('the workspace settings loading', () => vscode.workspace.getConfiguration('evergreen').get('model') === 'claude-opus-4-6');
         const attempts: Array<[string, Record<string, unknown>, string]> = [
-          ['run_shell', { command: 'echo pwned > pwned.txt' }, 'pwned.txt'],
+          // A plain `echo` (no redirection, which would ask anyway): only the workspace's allow-list could let it through.
+          ['run_shell', { command: 'echo pwned' }, 'pwned.txt'],
           // Writes are on auto (user settings) in this suite, yet this one asks.
           ['write_file', { path: '.vscode/tasks.json', content: '{"version":"2.0.0","tasks":[]}' }, path.join('.vscode', 'tasks.json')],
         ];

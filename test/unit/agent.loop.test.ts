@@ -233,6 +233,46 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.ok(error?.type === 'error');
     assert.match(error.message, /overloaded \(529\)/);
     assert.ok(error.hint);
+    assert.equal(error.kind, 'overloaded');
+    assert.deepEqual(error.actions, ['retry']);
+  });
+
+  it('Retry sends the conversation again without repeating the user message', async () => {
+    const h = await harness({ maxRetries: 0 });
+    fake.enqueue(reply.error(529), reply.text('Here it is.'));
+    assert.equal(await h.started.session.send('hello'), 'error');
+    assert.equal(await h.started.session.retry(), 'end_turn');
+    const requests = fake.messageRequests();
+    const last = requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+    assert.equal(last.messages.length, 1, JSON.stringify(last.messages));
+    assert.equal(last.messages[0]?.role, 'user');
+    assert.deepEqual(
+      h.started.session.history.map((message) => message.role),
+      ['user', 'assistant'],
+    );
+    const started = h.events.filter((event) => event.type === 'turn_started');
+    assert.equal(started.at(-1)?.type === 'turn_started' && started.at(-1)?.type === 'turn_started' ? (started.at(-1) as { userText: string }).userText : undefined, '');
+  });
+
+  it('Retry after a partial reply asks the model to continue', async () => {
+    const h = await harness({ maxRetries: 0 });
+    fake.enqueue(reply.text('Half of this will arrive and then the stream is cut.', { stream: { cutAfterEvents: 4 } }), reply.text('…and the rest.'));
+    assert.equal(await h.started.session.send('hello'), 'error');
+    assert.equal(h.started.session.history.at(-1)?.role, 'assistant', 'the partial text is kept');
+    assert.equal(await h.started.session.retry(), 'end_turn');
+    const roles = h.started.session.history.map((message) => message.role);
+    assert.deepEqual(roles, ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(h.started.session.history[2], { role: 'user', content: [{ type: 'text', text: 'Continue.' }] });
+  });
+
+  it('errors carry the kind and the next steps the core chooses', async () => {
+    const h = await harness();
+    fake.enqueue(reply.error(401));
+    assert.equal(await h.started.session.send('hi'), 'error');
+    const error = h.events.find((event) => event.type === 'error');
+    assert.ok(error?.type === 'error');
+    assert.equal(error.kind, 'authentication');
+    assert.deepEqual(error.actions, ['setApiKey']);
   });
 
   it('refuses to start with a rejected (401) or missing key, saying what to do, and writes nothing', async () => {

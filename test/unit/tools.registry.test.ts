@@ -136,4 +136,18 @@ describe('tools registry', () => {
     assert.equal(result.cancelled, true);
     assert.equal(await import('node:fs/promises').then((f) => f.readFile(`${dirs.root}/a.txt`, 'utf8')), 'hello\n');
   });
+
+  it('each tool describes its own card headline: one bounded line, empty for bad input', () => {
+    const registry = createToolRegistry({ trusted: true });
+    assert.equal(registry.headline('read_file', { path: 'src/a.ts' }), 'src/a.ts');
+    assert.equal(registry.headline('read_file', { path: 'src/a.ts', offset: 40 }), 'src/a.ts (from line 40)');
+    assert.equal(registry.headline('run_shell', { command: 'npm test\necho second line' }), 'npm test');
+    assert.equal(registry.headline('run_shell', { command: 'npm test', description: 'Run the tests' }), 'Run the tests');
+    assert.equal(registry.headline('grep_search', { pattern: 'TODO', path: 'src', glob: '*.ts' }), '/TODO/ in src (*.ts)');
+    assert.equal(registry.headline('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y', replace_all: true }), 'a.ts (all occurrences)');
+    assert.equal(registry.headline('write_file', { path: 'b.ts', content: '' }), 'b.ts');
+    assert.equal(registry.headline('run_shell', { command: 'x'.repeat(1000) }).length, 160);
+    assert.equal(registry.headline('read_file', { nope: 1 }), '');
+    assert.equal(registry.headline('no_such_tool', {}), '');
+  });
 });

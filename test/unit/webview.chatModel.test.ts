@@ -70,10 +70,10 @@ describe('webview chat model', () => {
     assert.ok(tool?.kind === 'tool' && tool.output.length <= MAX_TOOL_OUTPUT_CHARS + 1);
   });
 
-  it('shows errors with their hint and marks cancelled turns', () => {
+  it('shows errors with their hint and the core\'s actions, and marks cancelled turns', () => {
     const model = fold([
       { type: 'turn_started', turnId: 't1', userText: 'x' },
-      { type: 'error', turnId: 't1', message: 'The API key was rejected (401)', hint: 'Set a valid key with "Evergreen: Set API Key".' },
+      { type: 'error', turnId: 't1', kind: 'authentication', message: 'The API key was rejected (401)', hint: 'Set a valid key with "Evergreen: Set API Key".', actions: ['setApiKey'] },
       { type: 'turn_finished', turnId: 't1', stopReason: 'error' },
       { type: 'turn_started', turnId: 't2', userText: 'y' },
       { type: 'turn_finished', turnId: 't2', stopReason: 'cancelled' },
@@ -81,6 +81,23 @@ describe('webview chat model', () => {
     const notices = model.items.filter((item) => item.kind === 'notice');
     assert.equal(notices[0]?.kind === 'notice' && notices[0].hint, 'Set a valid key with "Evergreen: Set API Key".');
     assert.equal(notices[1]?.kind === 'notice' && notices[1].text, 'Cancelled.');
+    const first = notices[0];
+    assert.ok(first?.kind === 'notice');
+    assert.deepEqual(first.actions, ['setApiKey']);
+  });
+
+  it('a retry (empty user text) adds no user bubble', () => {
+    const model = fold([
+      { type: 'turn_started', turnId: 't1', userText: 'x' },
+      { type: 'turn_finished', turnId: 't1', stopReason: 'error' },
+      { type: 'turn_started', turnId: 't2', userText: '' },
+      { type: 'text_delta', turnId: 't2', text: 'Done.' },
+      { type: 'turn_finished', turnId: 't2', stopReason: 'end_turn' },
+    ]);
+    assert.deepEqual(
+      model.items.map((item) => item.kind),
+      ['user', 'assistant'],
+    );
   });
 });
 

@@ -5,6 +5,9 @@
 
 import type { ContextEvent } from '../context/engine';
 import type { UsageCounts } from '../model/models';
+import type { ErrorAction, ErrorKind } from './errors';
+
+export type { ErrorAction, ErrorKind } from './errors';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
@@ -14,11 +17,13 @@ export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refu
 
 export type AgentEvent =
   | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }
+  /** `userText` is '' for a retry, which sends no new user message. */
   | { type: 'turn_started'; turnId: string; userText: string }
   | { type: 'request_started'; turnId: string; requestIndex: number }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'thinking_delta'; turnId: string; text: string }
-  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown }
+  /** `headline`: the tool's own one-line description of the call, for its card. */
+  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
   | { type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary }
   | { type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean }
@@ -35,7 +40,8 @@ export type AgentEvent =
   | { type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; sessionCostUsd: number }
   | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
   | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason }
-  | { type: 'error'; turnId?: string; message: string; hint?: string }
+  /** `actions`: the next steps the core offers, in order (buttons in VS Code). */
+  | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; actions: ErrorAction[] }
   /** Context engine: gauge updates, tier actions, compactions and their failures. */
   | (ContextEvent & { turnId?: string })
   /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */

@@ -144,5 +144,7 @@ export async function startAgentSession(options: {
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
   });
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-  return { session, client, handle, replay: folded?.display ?? [], window, transcriptProblems };
+  // The fold is pure and knows no tools: the replayed cards get their headlines here.
+  const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
+  return { session, client, handle, replay, window, transcriptProblems };
 }

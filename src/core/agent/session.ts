@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import type { Workspace } from '../tools/workspace';
+import { errorActionsFor } from './errors';
 import type { AgentEvent, AgentEventListener, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
 
@@ -203,9 +204,23 @@ export class AgentSession {
 
   /** Runs one user turn to its end. Never throws for model or tool failures: they become events. */
   async send(userText: string, externalSignal?: AbortSignal): Promise<TurnStopReason> {
-    if (this.running) throw new SessionBusyError();
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
+    return this.startTurn(text, externalSignal);
+  }
+
+  /**
+   * "Retry" after a failed turn: sends the conversation as it stands. If the last message is the
+   * assistant's (a partial reply kept after the failure), "Continue." is added for it to go on.
+   */
+  async retry(externalSignal?: AbortSignal): Promise<TurnStopReason> {
+    if (this.messages.length === 0) throw new Error('Nothing to retry: the conversation is empty.');
+    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal);
+  }
+
+  /** `text` undefined: no new user message (a retry of what is already in the history). */
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+    if (this.running) throw new SessionBusyError();
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
     externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
@@ -215,9 +230,9 @@ export class AgentSession {
     this.currentTurnId = turnId;
     let stopReason: TurnStopReason;
     try {
-      this.emit({ type: 'turn_started', turnId, userText: text });
+      this.emit({ type: 'turn_started', turnId, userText: text ?? '' });
       // Inside the try: a failed transcript write must not leave the session busy forever.
-      this.append({ role: 'user', content: [{ type: 'text', text }] });
+      if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] });
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -299,7 +314,14 @@ export class AgentSession {
       this.append({ role: 'user', content: results });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
-        this.emit({ type: 'error', turnId, message: `Stopped after ${maxRounds} tool rounds in one turn.`, hint: 'Send "continue" to let the agent go on, or give it a narrower task.' });
+        this.emit({
+          type: 'error',
+          turnId,
+          kind: 'tool_round_limit',
+          message: `Stopped after ${maxRounds} tool rounds in one turn.`,
+          hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+          actions: errorActionsFor('tool_round_limit'),
+        });
         return 'error';
       }
     }
@@ -320,7 +342,7 @@ export class AgentSession {
         results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true });
         continue;
       }
-      this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
+      this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input, headline: this.options.tools.headline(toolUse.name, toolUse.input) });
       const invalid = invalidInputs[position];
       if (invalid) {
         // An answer for the model, not a failed request: retrying would not change what it wrote.
@@ -348,7 +370,7 @@ export class AgentSession {
             ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
             : { kind: 'shell', command: request.command };
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
-        const decision = await this.options.approver.requestApproval(request, approvalSignal);
+        const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
         return decision;
       },
@@ -398,11 +420,12 @@ export class AgentSession {
   private emitError(turnId: string, error: unknown): void {
     this.logger.error('turn failed', error);
     if (error instanceof ContextWindowTooSmallError) {
-      this.emit({ type: 'error', turnId, message: error.message, hint: 'Change the setting, then send your message again.' });
-    } else if (error instanceof ModelError) {
-      this.emit({ type: 'error', turnId, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+      const kind = 'context_window_too_small';
+      this.emit({ type: 'error', turnId, kind, message: error.message, hint: 'Change the setting, then send your message again.', actions: errorActionsFor(kind) });
+    } else if (error instanceof ModelError && error.kind !== 'cancelled') {
+      this.emit({ type: 'error', turnId, kind: error.kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}), actions: errorActionsFor(error.kind) });
     } else {
-      this.emit({ type: 'error', turnId, message: error instanceof Error ? error.message : String(error) });
+      this.emit({ type: 'error', turnId, kind: 'internal', message: error instanceof Error ? error.message : String(error), actions: errorActionsFor('internal') });
     }
   }
 }

@@ -36,9 +36,14 @@ export type ApprovalRequest =
 
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
 
+/** Which tool call an approval belongs to: a UI with several prompts open resolves each by it. */
+export interface ApprovalContext {
+  toolUseId: string;
+}
+
 /** The interactive side (VS Code UI, terminal prompt). */
 export interface Approver {
-  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  requestApproval(request: ApprovalRequest, signal: AbortSignal, context?: ApprovalContext): Promise<ApprovalDecision>;
 }
 
 export interface ApprovalPolicy {
@@ -57,11 +62,11 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
 
 export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approver): Approver {
   return {
-    requestApproval(request, signal) {
+    requestApproval(request, signal, context) {
       if (decide(policy, request) === 'auto') return Promise.resolve({ approved: true });
       const protectedReason = request.kind === 'write' ? protectedWriteReason(request.path) : undefined;
-      if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal);
-      return interactive.requestApproval(request, signal);
+      if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal, context);
+      return interactive.requestApproval(request, signal, context);
     },
   };
 }

@@ -18,6 +18,7 @@ export function createCompactTool(): ToolDefinition<CompactInput> {
         focus: { type: 'string', description: 'What the summary should preserve in particular (optional).' },
       },
     },
+    headline: (input) => input.focus ?? '',
     parse(input) {
       const focus = Args.from(input, ['focus']).optionalString('focus');
       return focus === undefined || focus.trim() === '' ? {} : { focus };

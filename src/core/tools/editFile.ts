@@ -55,6 +55,7 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
       },
       required: ['path', 'old_string', 'new_string'],
     },
+    headline: (input) => (input.replace_all ? `${input.path} (all occurrences)` : input.path),
     parse(input) {
       const args = Args.from(input, ['path', 'old_string', 'new_string', 'replace_all']);
       const parsed = {

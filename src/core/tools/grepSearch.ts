@@ -294,6 +294,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       },
       required: ['pattern'],
     },
+    headline: (input) => `/${input.pattern}/ in ${input.path ?? '.'}${input.glob !== undefined ? ` (${input.glob})` : ''}`,
     parse(input) {
       const args = Args.from(input, ['pattern', 'path', 'glob', 'case_insensitive', 'max_results']);
       const pattern = args.requiredString('pattern');

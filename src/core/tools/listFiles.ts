@@ -30,6 +30,7 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
         path: { type: 'string', description: 'Directory to search in, relative to the workspace root (default: the root).' },
       },
     },
+    headline: (input) => `${input.path ?? '.'} ${input.pattern}`,
     parse(input) {
       const args = Args.from(input, ['pattern', 'path']);
       const pattern = args.optionalString('pattern') ?? '**/*';

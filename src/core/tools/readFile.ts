@@ -41,6 +41,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       },
       required: ['path'],
     },
+    headline: (input) => (input.offset !== undefined || input.limit !== undefined ? `${input.path} (from line ${input.offset ?? 1})` : input.path),
     parse(input) {
       const args = Args.from(input, ['path', 'offset', 'limit']);
       return {

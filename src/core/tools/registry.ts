@@ -29,6 +29,8 @@ export interface ToolRegistry {
   /** For the API tools param; always the same order so the prompt-cache prefix stays stable. */
   list(): ApiToolSpec[];
   get(name: string): ToolDefinition<unknown> | undefined;
+  /** The card headline for a call (first line only, bounded); '' when the input does not parse. */
+  headline(name: string, rawInput: unknown): string;
   /** Never throws: unknown tools, bad input and failures become is_error results; aborts a cancelled result. */
   executeToolCall(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -47,6 +49,8 @@ export interface ToolRegistryOptions {
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
 }
+
+const MAX_HEADLINE_CHARS = 160;
 
 export const CANCELLED_RESULT_TEXT = 'The tool call was cancelled by the user.';
 
@@ -108,7 +112,16 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       return { content: `${name} failed: ${errorMessage(error)}`, isError: true };
     }
   };
-  return { trusted: options.trusted, list, get: (name) => byName.get(name), executeToolCall };
+  const headline = (name: string, rawInput: unknown): string => {
+    const tool = byName.get(name);
+    if (!tool) return '';
+    try {
+      return (tool.headline(tool.parse(rawInput)).split('\n')[0] ?? '').slice(0, MAX_HEADLINE_CHARS);
+    } catch {
+      return ''; // Bad input is reported by the call itself.
+    }
+  };
+  return { trusted: options.trusted, list, get: (name) => byName.get(name), headline, executeToolCall };
 }
 
 function errorMessage(error: unknown): string {

@@ -58,6 +58,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
       },
       required: ['command'],
     },
+    headline: (input) => input.description ?? input.command,
     parse(input) {
       const args = Args.from(input, ['command', 'timeout_ms', 'description']);
       const command = args.requiredString('command', { nonEmpty: true });

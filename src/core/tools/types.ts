@@ -45,6 +45,8 @@ export interface ToolDefinition<Input> {
   inputSchema: ToolInputSchema;
   /** Throws ToolInputError with a clear message for missing / wrongly typed args. */
   parse(input: unknown): Input;
+  /** One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters. */
+  headline(input: Input): string;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -22,6 +22,7 @@ export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
       },
       required: ['path', 'content'],
     },
+    headline: (input) => input.path,
     parse(input) {
       const args = Args.from(input, ['path', 'content']);
       return { path: args.requiredString('path', { nonEmpty: true }), content: args.requiredString('content') };

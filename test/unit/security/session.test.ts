@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { AgentEvent } from '../../../src/core/agent/events';
+import { startAgentSession } from '../../../src/core/agent/factory';
+import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import { runCliCaptured } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
@@ -60,6 +63,33 @@ describe('security: the session survives a hostile reply and a moved workspace',
     assert.equal(finished.length, 4);
     for (const id of ids) assert.match(id, /^[a-zA-Z0-9_-]+$/);
     for (const event of finished) assert.ok(event.type === 'tool_call_finished' && !event.isError, JSON.stringify(event));
+  });
+
+  it('a model that calls tools forever is stopped at the round cap, with a valid history and a way to go on', async () => {
+    const workspace = path.join(base, 'a');
+    const events: AgentEvent[] = [];
+    const started = await startAgentSession({
+      config: { apiKey: fake.apiKey, baseURL: fake.url, model: MODEL, maxOutputTokens: 4096, approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] }, trusted: true, ripgrepPath: undefined, maxToolRoundsPerTurn: 3 },
+      workspaceRoot: workspace,
+      store: new FileSessionStore(storage),
+      approver: { requestApproval: async () => ({ approved: false }) },
+      onEvent: (event) => events.push(event),
+    });
+    try {
+      fake.setResponder(() => reply.toolUse('list_files', {}));
+      assert.equal(await started.session.send('Look around forever.'), 'error');
+      assert.equal(fake.messageRequests().length, 4, 'three rounds plus the one that hit the cap');
+      const error = events.find((event) => event.type === 'error');
+      assert.ok(error?.type === 'error');
+      assert.equal(error.kind, 'tool_round_limit');
+      assert.deepEqual(error.actions, ['retry', 'newChat']);
+      // Every tool_use of the capped reply is answered: the next request is valid.
+      fake.setResponder(() => reply.text('Stopping here.'));
+      assert.equal(await started.session.send('Stop and summarize.'), 'end_turn');
+      assert.equal(fake.messageRequests().at(-1)?.reply?.status, 200);
+    } finally {
+      started.handle.close();
+    }
   });
 
   it('resuming under another --workspace tells the model the new root, not the old one', async () => {

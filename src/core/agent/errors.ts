@@ -1,0 +1,29 @@
+// What went wrong and what the user can do about it, decided once in the core: front ends render
+// the actions as buttons (VS Code) or hints (CLI) instead of guessing from English text.
+import type { ModelErrorKind } from '../model/client';
+
+/** The kinds of failure a turn can end with. */
+export type ErrorKind = Exclude<ModelErrorKind, 'cancelled'> | 'context_window_too_small' | 'tool_round_limit' | 'internal';
+
+/** Next steps a front end offers for an error. */
+export type ErrorAction = 'setApiKey' | 'retry' | 'compact' | 'newChat' | 'openSettings';
+
+const ACTIONS: Record<ErrorKind, readonly ErrorAction[]> = {
+  no_api_key: ['setApiKey'],
+  authentication: ['setApiKey'],
+  permission: ['setApiKey', 'openSettings'],
+  model_not_found: ['openSettings'],
+  prompt_too_long: ['compact', 'newChat'],
+  invalid_request: ['retry', 'newChat'],
+  rate_limited: ['retry'],
+  overloaded: ['retry'],
+  server: ['retry'],
+  connection: ['retry', 'openSettings'],
+  context_window_too_small: ['openSettings'],
+  tool_round_limit: ['retry', 'newChat'],
+  internal: ['retry', 'newChat'],
+};
+
+export function errorActionsFor(kind: ErrorKind): ErrorAction[] {
+  return [...ACTIONS[kind]];
+}
