@@ -14,6 +14,7 @@ import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { openChatLink } from './links';
+import { settingChangeEffect } from './settingChanges';
 import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
 import { pickSession } from './sessionPicker';
@@ -73,7 +74,9 @@ export class ChatController extends Disposable {
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(restartLater));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('evergreen')) restartLater();
+        const effect = settingChangeEffect((section) => event.affectsConfiguration(section));
+        if (effect === 'restart') restartLater();
+        else if (effect === 'live') this.applyLiveSettings();
       }),
     );
   }
@@ -172,6 +175,20 @@ export class ChatController extends Disposable {
     }
   }
 
+  /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
+  private applyLiveSettings(): void {
+    if (!this.active) return;
+    this.active.client.setPriceOverrides(this.readPricing());
+    this.active.session.setApprovalPolicy(readSettings().approvals);
+    this.deps.logger.info('applied changed pricing/approval settings to the running session');
+  }
+
+  private readPricing(): ReturnType<typeof parsePriceOverrides>['prices'] {
+    const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
+    if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+    return pricing.prices;
+  }
+
   /** The Retry button of a failed turn: the conversation is sent again as it stands. */
   async retry(): Promise<void> {
     if (this.sending || this.active?.session.busy) {
@@ -214,8 +231,7 @@ export class ChatController extends Disposable {
       });
       throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
     }
-    const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
-    if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+    const prices = this.readPricing();
     const compression = parseContextOverrides(vscode.workspace.getConfiguration('evergreen').get('compression'));
     if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
     const generation = ++this.generation;
@@ -231,7 +247,7 @@ export class ChatController extends Disposable {
         approvalPolicy: settings.approvals,
         trusted: vscode.workspace.isTrusted,
         ripgrepPath: bundledRipgrep(),
-        priceOverrides: pricing.prices,
+        priceOverrides: prices,
         contextWindow: settings.contextWindow,
         autoCompactPercent: settings.autoCompactPercent,
         contextSettings: compression.settings,
@@ -452,6 +468,11 @@ export class ChatController extends Disposable {
     await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
   }
 
+  /** The event types the chat shows, in order (what a re-created panel replays). */
+  chatEventTypes(): string[] {
+    return this.events.map((event) => event.type);
+  }
+
   /** The tool call waiting for the user's approval, if any. */
   pendingApprovalToolUseId(): string | undefined {
     return [...this.pendingApprovals.keys()][0];
@@ -472,7 +493,11 @@ export class ChatController extends Disposable {
 
   async resumeSession(): Promise<void> {
     const sessionId = await this.pickSession('Resume which session?');
-    if (!sessionId) return;
+    if (sessionId) await this.resumeSessionById(sessionId);
+  }
+
+  /** Resume without the picker (the command's core; also the test API). */
+  async resumeSessionById(sessionId: string): Promise<void> {
     await this.stopCurrentTurn();
     await this.starting?.catch(() => undefined);
     this.active?.handle.close();

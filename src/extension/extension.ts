@@ -26,6 +26,10 @@ export interface EvergreenApi {
   undoCompaction(): Promise<{ ok: boolean; message: string }>;
   /** The tool call waiting for the user's approval, if any. */
   pendingApproval(): string | undefined;
+  /** Resumes a saved session as "Resume Session…" does after its picker. */
+  resume(sessionId: string): Promise<void>;
+  /** The event types the chat panel shows for the current session, in order. */
+  chatEventTypes(): string[];
   /** Answers an approval as the panel's buttons do (the same validated webview message). */
   decideApproval(toolUseId: string, approved: boolean): Promise<void>;
   /** The current session's id and the latest context gauge. */
@@ -60,6 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       compact: (focus) => controller.compactNow(focus),
       undoCompaction: () => controller.undoCompactionNow(),
       pendingApproval: () => controller.pendingApprovalToolUseId(),
+      resume: (sessionId) => controller.resumeSessionById(sessionId),
+      chatEventTypes: () => controller.chatEventTypes(),
       decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
       contextState: () => controller.contextState(),
     };

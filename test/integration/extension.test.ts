@@ -267,6 +267,55 @@ describe('Evergreen in the extension host', () => {
       assert.ok(!next.includes('<summary>'), 'the summary is no longer sent');
     });
 
+    it('Resume restores the chat as it was shown: messages, tool cards, the divider and the undo note', async () => {
+      const api = await activate();
+      const sessionId = api.contextState().sessionId;
+      assert.ok(sessionId, 'the previous test left a session');
+      const shown = api.chatEventTypes();
+      assert.ok(shown.includes('compaction'), `no divider before resuming: ${shown.join(',')}`);
+      await vscode.commands.executeCommand('evergreen.newChat');
+      assert.deepEqual(api.chatEventTypes(), []);
+      await within(api.resume(sessionId), 30_000, 'the resume');
+      assert.equal(api.contextState().sessionId, sessionId);
+      const replayed = api.chatEventTypes();
+      for (const type of ['turn_started', 'tool_call_started', 'tool_call_finished', 'compaction', 'compaction_undone', 'text_delta']) {
+        assert.ok(replayed.includes(type), `the resumed chat lacks ${type}: ${replayed.join(',')}`);
+      }
+      // The divider sits where it was: after the first answer, before the later question.
+      const divider = replayed.indexOf('compaction');
+      assert.ok(replayed.slice(0, divider).includes('tool_call_finished') && replayed.slice(divider).includes('turn_started'), replayed.join(','));
+    });
+
+    it('a pricing change applies to the next message without restarting the session', async () => {
+      const api = await activate();
+      const modelRequests = () => fake.requests.filter((request) => request.path.startsWith('/v1/models')).length;
+      fake.enqueue(reply.text('Warm.'));
+      await within(api.sendMessage('Warm up.'), 30_000, 'the chat turn finishing');
+      const model = (fake.messageRequests().at(-1)?.body as { model: string }).model;
+      const sessionId = api.contextState().sessionId;
+      assert.ok(sessionId);
+      const before = modelRequests();
+      const price = { input: 1000, output: 1000, cacheRead: 1000, cacheWrite: 1000 };
+      await vscode.workspace.getConfiguration('evergreen').update('pricing', { [model]: price }, vscode.ConfigurationTarget.Global);
+      try {
+        fake.enqueue(reply.text('Priced.'));
+        await within(api.sendMessage('How much now?'), 30_000, 'the chat turn finishing');
+      } finally {
+        await vscode.workspace.getConfiguration('evergreen').update('pricing', undefined, vscode.ConfigurationTarget.Global);
+      }
+      assert.equal(modelRequests(), before, 'the session was rebuilt (it asked the Models API again)');
+      assert.equal(api.contextState().sessionId, sessionId);
+      const usage = fs
+        .readFileSync(path.join(api.storageUri.fsPath, 'sessions', sessionId, 'transcript.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; costUsd?: number })
+        .filter((entry) => entry.type === 'usage')
+        .at(-1);
+      // At $1000 per million tokens, even a short request costs dollars.
+      assert.ok(usage?.costUsd !== undefined && usage.costUsd > 0.5, JSON.stringify(usage));
+    });
+
     it('resolves an approval by its tool-use id: a decision for another call is ignored', async () => {
       const api = await activate();
       const folder = vscode.workspace.workspaceFolders?.[0];

@@ -80,11 +80,13 @@ export class AgentSession {
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
   private readonly logger: Logger;
+  private approvalPolicy: ApprovalPolicy;
   /** One clock for the engine and the transcript's timestamps, so a fold sees the times the engine saw. */
   private readonly now: () => number;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.approvalPolicy = options.approvalPolicy;
     this.now = options.context.now ?? Date.now;
     const repaired = repairHistory(options.history ?? []);
     this.messages = repaired.messages;
@@ -189,6 +191,11 @@ export class AgentSession {
 
   get toolSpecs(): ToolParam[] {
     return this.options.tools.list();
+  }
+
+  /** Changed approval settings apply from the next tool call on, without restarting the session. */
+  setApprovalPolicy(policy: ApprovalPolicy): void {
+    this.approvalPolicy = policy;
   }
 
   get costUsd(): number {
@@ -375,7 +382,7 @@ export class AgentSession {
         return decision;
       },
     };
-    const approver = createPolicyApprover(this.options.approvalPolicy, interactive);
+    const approver = createPolicyApprover(this.approvalPolicy, interactive);
     return {
       workspace: this.options.workspace,
       signal,

@@ -186,7 +186,7 @@ export class ModelClient {
   private readonly maxRetries: number;
   private readonly retryBaseDelayMs: number;
   private readonly maxRetryDelayMs: number;
-  private readonly price: ModelPrice | undefined;
+  private price: ModelPrice | undefined;
   private readonly streamIdleTimeoutMs: number;
   private readonly modelInfoTimeoutMs: number;
   private modelInfoProblem: string | undefined;
@@ -211,6 +211,11 @@ export class ModelClient {
 
   get baseURL(): string {
     return this.sdk.baseURL;
+  }
+
+  /** A changed price table applies from the next request on: nothing else about the client changes. */
+  setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void {
+    this.price = priceFor(this.model, overrides);
   }
 
   costOf(usage: UsageCounts): number {
