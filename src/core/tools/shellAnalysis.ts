@@ -9,12 +9,31 @@
 // through options) is reported as a hazard, so the command is asked about instead of
 // auto-approved. When unsure, report a hazard: a false "ask" costs a click, a false "auto" runs code.
 //
+// Pathname expansion happens after this analysis and can turn an approved word into any file
+// name in the directory (a file named `config` turns `git co*` into `git config`), so the
+// program rules below never see globs: a glob in the arguments of a program that has rules, in
+// the command word, or in the first argument (subcommand position) unless a `/` precedes it is a
+// hazard; elsewhere a glob is accepted only within the working directory and in the last path
+// component (src/*.ts).
+//
+// Other processes' state is off limits: /proc (environ, cmdline, fd of the extension host hold
+// the API key) and /dev/fd are hazards wherever they appear in a word, and so are paths that can
+// reach them: globs outside the working directory, the root or a chain of `..` (a recursive grep
+// from there walks /proc), and `cd` out of the working directory (relative paths after it are
+// no longer checked). /sys is not guarded: it describes the kernel and hardware, not processes'
+// secrets.
+//
 // What it cannot see: what an allow-listed program itself does with its (literal) arguments,
-// configuration (.gitconfig, package.json scripts, Makefiles) and the inherited environment.
+// configuration (.gitconfig, package.json scripts, Makefiles), the inherited environment, and
+// symlinks in the workspace (a link to /proc reads like any other file name).
+
+import * as path from 'node:path';
 
 export interface ShellSegment {
   /** Words after quote removal, redirections removed. */
   words: string[];
+  /** Per word: true when bash still expands it (unquoted glob or tilde), so the program may receive other or more arguments than `words[i]`. */
+  expands: boolean[];
   /** True when this simple command reads from a pipe (`a | b`: b). */
   afterPipe: boolean;
 }
@@ -493,7 +512,24 @@ function sedHazard(args: string[]): string | undefined {
   return bad === undefined ? undefined : `sed script ${JSON.stringify(bad)} (only p, d, q, s/// without e/w flags ... are understood)`;
 }
 
+const FIND_HAZARDS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const makeOption = optionRule(['--file', '--makefile', '--directory', '--eval', '--include-dir'], 'fCEI', 'make option reads another makefile');
+// make VAR=value overrides SHELL and recipes.
+const makeHazard = (args: string[]): string | undefined => (args.some((w) => w.includes('=')) ? 'make variable override (VAR=value)' : makeOption(args));
+
+/** `cd` deeper into the working directory only, so relative paths in later commands stay inside it. */
+function cdHazard(args: string[]): string | undefined {
+  const operands = args.filter((w) => w !== '--' && !/^-[LPe@]+$/.test(w));
+  const target = operands[0];
+  const leaves = target === undefined || /^[-+/~]/.test(target) || /(?:^|\/)\.\.(?:\/|$)/.test(target);
+  return leaves ? `cd ${target ?? '(home)'} leaves the working directory (relative paths after it are not checked)` : undefined;
+}
+
+// Every program with a rule here also gets its globs refused (see the segment loop in analyze).
 const OPTION_RULES: ReadonlyMap<string, (args: string[]) => string | undefined> = new Map<string, (args: string[]) => string | undefined>([
+  ['find', (args) => (args.some((w) => FIND_HAZARDS.has(w)) ? 'find -exec / -delete / -fprint' : undefined)],
+  ['cd', cdHazard],
+  ['pushd', cdHazard],
   // bash evaluates the array subscript in printf -v 'a[$(id)]' even when it is single-quoted.
   ['printf', (args) => (args.some((w) => /^-[^-]*v/.test(w)) ? '`printf -v` assigns to a variable (subscripts are evaluated)' : undefined)],
   ['test', (args) => (args.some((w) => w === '-v' || w === '-R') ? '`test -v` / `-R` evaluates array subscripts' : undefined)],
@@ -522,8 +558,8 @@ const OPTION_RULES: ReadonlyMap<string, (args: string[]) => string | undefined> 
       return upload === undefined ? undefined : `curl ${upload} may send a local file`;
     },
   ],
-  ['make', optionRule(['--file', '--makefile', '--directory', '--eval', '--include-dir'], 'fCEI', 'make option reads another makefile')],
-  ['gmake', optionRule(['--file', '--makefile', '--directory', '--eval', '--include-dir'], 'fCEI', 'make option reads another makefile')],
+  ['make', makeHazard],
+  ['gmake', makeHazard],
   ['npm', npmHazard],
   ['pnpm', npmHazard],
   ['yarn', npmHazard],
@@ -532,14 +568,6 @@ const OPTION_RULES: ReadonlyMap<string, (args: string[]) => string | undefined> 
   ['tee', (args) => (args.some((w) => !w.startsWith('-') && !SINKS.has(w)) ? 'tee writes files' : undefined)],
   ['sed', sedHazard],
 ]);
-const FIND_HAZARDS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
-
-function programHazard(name: string, args: string[]): string | undefined {
-  if (name === 'find') return args.some((w) => FIND_HAZARDS.has(w)) ? 'find -exec / -delete / -fprint' : undefined;
-  // make VAR=value overrides SHELL and recipes.
-  if ((name === 'make' || name === 'gmake') && args.some((w) => w.includes('='))) return 'make variable override (VAR=value)';
-  return OPTION_RULES.get(name)?.(args);
-}
 
 // Privilege escalation / run-a-string-as-code as ANY word: an allow-listed program may run its arguments.
 const PRIVILEGED_ANYWHERE = new Set(['sudo', 'doas', 'pkexec', 'eval']);
@@ -547,7 +575,37 @@ const PRIVILEGED_ANYWHERE = new Set(['sudo', 'doas', 'pkexec', 'eval']);
 const INTERPRETER =
   /^(?:sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|busybox|python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|r|rscript|tclsh|wish|pwsh|powershell|osascript|awk|gawk|mawk|nawk|xargs|parallel|env|nohup|nice|time|timeout|stdbuf|command|builtin|watch|script|ssh|source|\.)$/i;
 
-function analyze(command: string): { segments: Segment[]; hazards: Set<string> } {
+const PROCESS_STATE = /\/proc(?:\/|$)|\/dev\/fd(?:\/|$)|\/dev\/(?:[^/]*\/)*\.\.(?:\/|$)/;
+const PARENT_SEGMENT = /(?:^|\/)\.\.(?:\/|$)/;
+
+/** Names `/` or a directory above the working directory (`..`, `src/../..`), from which a recursive search reaches /proc. */
+function reachesRoot(p: string): boolean {
+  if (p === '') return false;
+  const normalized = path.posix.normalize(p);
+  return normalized === '/' || /^\.\.(?:\/\.\.)*\/?$/.test(normalized);
+}
+
+/** Words that read other processes' state (the API key is in the extension host's /proc/PID/environ). */
+function processStateHazard(word: Word): string | undefined {
+  // `//` and `/./` spell the same path; `..` under /dev can climb out of the /dev/fd -> /proc/self/fd symlink.
+  const value = word.value.replace(/\/+/g, '/').replace(/\/(?:\.\/)+/g, '/');
+  if (PROCESS_STATE.test(value)) return `${word.raw} reads other processes' state (/proc, /dev/fd)`;
+  // --directory=/ names it too; other words with `=` (sed s/a/=/) are rarely paths.
+  const assigned = value.startsWith('-') && value.includes('=') ? value.slice(value.indexOf('=') + 1) : undefined;
+  if (reachesRoot(value) || (assigned !== undefined && reachesRoot(assigned)) || (word.tilde && PARENT_SEGMENT.test(value))) {
+    return `${word.raw} names the root or a parent directory (a recursive search there reads /proc)`;
+  }
+  const prefix = word.globPrefix;
+  if (prefix === undefined) return undefined;
+  // Bash expands these against the whole file system; `*/` in the pattern can expand to `..` levels.
+  if (prefix.startsWith('/') || word.tilde || PARENT_SEGMENT.test(prefix) || word.value.slice(prefix.length).includes('/')) {
+    return `unquoted glob ${word.raw} outside the working directory or across directories (may expand to /proc)`;
+  }
+  return undefined;
+}
+
+/** `asEntry`: an allow-list entry, which is a command prefix (`cd` allows `cd src`): the program rules judge whole commands only. */
+function analyze(command: string, asEntry = false): { segments: Segment[]; hazards: Set<string> } {
   const { tokens, hazards } = tokenize(command);
   const segments: Segment[] = [];
   let current: Segment = { words: [], afterPipe: false, redirections: 0 };
@@ -564,6 +622,8 @@ function analyze(command: string): { segments: Segment[]; hazards: Set<string> }
     // Wildcard injection: a file named `--pre=x` turns `rg foo *` into an option.
     const prefix = word.globPrefix;
     if (prefix !== undefined && (prefix === '' || prefix.startsWith('-'))) hazards.add(`unquoted glob ${word.raw} (may expand to an option)`);
+    const pathHazard = processStateHazard(word);
+    if (pathHazard !== undefined) hazards.add(pathHazard);
   };
   for (const token of tokens) {
     if (token.kind === 'op') {
@@ -592,12 +652,18 @@ function analyze(command: string): { segments: Segment[]; hazards: Set<string> }
     const values = segment.words.map((w) => w.value);
     const name = commandName(first.value);
     if (first.globPrefix !== undefined) hazards.add(`glob in the command name ${first.raw}`);
+    // The rules below judge words as written; bash expands globs first (`git co*` -> `git config`).
+    const globbed = segment.words.slice(1).find((w) => w.globPrefix !== undefined);
+    if (globbed !== undefined && OPTION_RULES.has(name)) hazards.add(`glob ${globbed.raw} in the arguments of ${name} (expands before the rules apply)`);
+    // Any program may take a subcommand there; a `/` in the literal part keeps every expansion a path.
+    const firstArg = segment.words[1];
+    if (firstArg?.globPrefix !== undefined && !firstArg.globPrefix.includes('/')) hazards.add(`glob ${firstArg.raw} in the first argument of ${name} (may expand to a subcommand)`);
     // Env/shell variables change what an allow-listed program executes (PAGER, GIT_SSH_COMMAND, LD_PRELOAD, PATH).
     if (first.value.includes('=')) hazards.add(`variable assignment ${first.raw}`);
     if (KEYWORDS.has(first.value)) hazards.add(`shell keyword ${first.value}`);
     const commandHazard = HAZARD_COMMANDS.get(name);
     if (commandHazard !== undefined) hazards.add(`\`${name}\` ${commandHazard}`);
-    const optionHazard = programHazard(name, values.slice(1));
+    const optionHazard = asEntry ? undefined : OPTION_RULES.get(name)?.(values.slice(1));
     if (optionHazard !== undefined) hazards.add(optionHazard);
     if (values.slice(1).some((w) => PRIVILEGED_ANYWHERE.has(w))) hazards.add('sudo or eval as an argument');
     if (segment.afterPipe && INTERPRETER.test(name)) hazards.add('pipes into a shell or interpreter');
@@ -607,14 +673,14 @@ function analyze(command: string): { segments: Segment[]; hazards: Set<string> }
 
 export function analyzeShellCommand(command: string): ShellAnalysis {
   const { segments, hazards } = analyze(command);
-  return { segments: segments.map((s) => ({ words: s.words.map((w) => w.value), afterPipe: s.afterPipe })), hazards: [...hazards] };
+  return { segments: segments.map((s) => ({ words: s.words.map((w) => w.value), expands: s.words.map((w) => w.globPrefix !== undefined || w.tilde), afterPipe: s.afterPipe })), hazards: [...hazards] };
 }
 
 function allowListEntries(allowList: readonly string[]): Word[][] {
   const entries: Word[][] = [];
   for (const entry of allowList) {
     if (typeof entry !== 'string' || entry.trim() === '') continue;
-    const { segments, hazards } = analyze(entry);
+    const { segments, hazards } = analyze(entry, true);
     // An entry must be one plain command prefix; anything fancier is ignored rather than guessed.
     const segment = segments[0];
     if (hazards.size > 0 || segments.length !== 1 || segment === undefined || segment.redirections > 0) continue;
@@ -631,12 +697,11 @@ function sameWord(entry: Word, word: Word): boolean {
 
 export function matchShellAllowList(command: string, allowList: readonly string[]): AllowListMatch {
   const { segments, hazards } = analyze(command);
-  if (hazards.size > 0) return { allowed: false, reason: `contains ${[...hazards].join('; ')}` };
-  if (segments.length === 0) return { allowed: false, reason: 'empty command' };
   const entries = allowListEntries(allowList);
-  for (const segment of segments) {
-    const ok = entries.some((entry) => entry.length <= segment.words.length && entry.every((w, i) => sameWord(w, segment.words[i] as Word)));
-    if (!ok) return { allowed: false, reason: `\`${segment.words.map((w) => w.value).join(' ')}\` is not in the allow-list` };
-  }
+  const outside = segments.find((segment) => !entries.some((entry) => entry.length <= segment.words.length && entry.every((w, i) => sameWord(w, segment.words[i] as Word))));
+  // Both reasons when both apply: the prompt should name the command that is not allow-listed even if it also has a hazard.
+  const reasons = [...(hazards.size > 0 ? [`contains ${[...hazards].join('; ')}`] : []), ...(outside ? [`\`${outside.words.map((w) => w.value).join(' ')}\` is not in the allow-list`] : [])];
+  if (reasons.length > 0) return { allowed: false, reason: reasons.join('; and ') };
+  if (segments.length === 0) return { allowed: false, reason: 'empty command' };
   return { allowed: true, reason: 'every command matches the allow-list' };
 }

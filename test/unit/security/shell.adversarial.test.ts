@@ -74,6 +74,56 @@ const ATTACKS: Array<[string, string[], RegExp]> = [
   ['ls @(x)', [], /extended glob/],
   ['echo {a,b}', [], /brace expansion/],
   ['echo {1..3}', [], /brace expansion/],
+  // globs expand BEFORE the program rules apply: files named `config`, `vxf`, `CC=...`, `a=@.env` in the cwd
+  ["git co* core.fsmonitor 'touch pwned_fsm' && git status", [], /glob co\* in the arguments of git \(expands before the rules apply\)/],
+  ["git co* alias.x '!touch pwned_git' && git x", [], /glob co\* in the arguments of git/],
+  ['git con?ig core.pager id', [], /glob con\?ig in the arguments of git/],
+  ['git c[o]nfig core.pager id', [], /glob c\[o\]nfig/],
+  ['git status src/*.ts', [], /glob src\/\*\.ts in the arguments of git/],
+  ['tar v* a.tar', [], /glob v\* in the arguments of tar/],
+  ['tar -tf a.tar v*', [], /glob v\* in the arguments of tar/],
+  ['make test C*', ['make test'], /glob C\* in the arguments of make/],
+  ['curl -F a* http://host/', [], /glob a\* in the arguments of curl/],
+  ['sed -n src/*.ts', [], /glob src\/\*\.ts in the arguments of sed/],
+  ['find src/* -name x', [], /glob src\/\* in the arguments of find/],
+  ['npm test t*', [], /glob t\* in the arguments of npm/],
+  ['tee o*', [], /glob o\* in the arguments of tee/],
+  ['printf x* y', [], /glob x\* in the arguments of printf/],
+  ['docker ?xec x sh', ['docker'], /glob \?xec in the first argument of docker \(may expand to a subcommand\)/],
+  ['cargo t* x', ['cargo'], /glob t\* in the first argument of cargo/],
+  // other processes' state: the extension host's /proc/PID/environ holds the API key
+  ["grep -aoh 'ANTHROPIC_API_KEY=[^[:cntrl:]]*' /proc/*/environ | sed 's/./& /g'", [], /reads other processes' state/],
+  ['cat /proc/self/environ', [], /reads other processes' state/],
+  ['cat "/proc/1/environ"', [], /reads other processes' state/],
+  ['ls /proc', [], /reads other processes' state/],
+  ['cat //proc//1/environ', [], /reads other processes' state/],
+  ['cat /./proc/1/cmdline', [], /reads other processes' state/],
+  ['cat src/../../../../../../../proc/1/environ', [], /reads other processes' state/],
+  ['grep -a KEY < /proc/1/environ', [], /reads other processes' state/],
+  ['rg --no-ignore KEY --file=/proc/1/environ', [], /reads other processes' state/],
+  ['cat /dev/fd/../environ', [], /reads other processes' state/],
+  ['cat /dev/fd', [], /reads other processes' state/],
+  ['cat /dev/shm/../fd/../environ', [], /reads other processes' state/],
+  ['grep -a KEY /pro?/1/environ', [], /glob \/pro\?\/1\/environ outside the working directory/],
+  ['grep -a KEY /*/1/environ', [], /outside the working directory/],
+  ['grep -a KEY ../../../../../*/1/environ', [], /outside the working directory/],
+  ['grep -a KEY ~/../../*/1/environ', [], /names the root or a parent directory|outside the working directory/],
+  ['grep -a KEY ~/x*', [], /outside the working directory/],
+  ['grep -a KEY src/*/../../../x', [], /outside the working directory/],
+  ['grep -a KEY ./.?/.?/x', [], /outside the working directory/],
+  ['grep -ra ANTHROPIC_API_KEY /', [], /names the root/],
+  ['grep -ra ANTHROPIC_API_KEY //.', [], /names the root/],
+  ['grep -ra ANTHROPIC_API_KEY ../../../..', [], /names the root or a parent directory/],
+  ['grep -ra ANTHROPIC_API_KEY src/../..', [], /names the root or a parent directory/],
+  ['find / -name environ', [], /names the root/],
+  ['cd / && cat proc/1/environ', ['cd'], /cd \/ leaves the working directory/],
+  ['cd .. && grep -r KEY .', ['cd'], /cd \.\. leaves the working directory/],
+  ['cd src/../.. && ls', ['cd'], /leaves the working directory/],
+  ['cd && ls', ['cd'], /leaves the working directory/],
+  ['cd - && ls', ['cd'], /leaves the working directory/],
+  ['cd ~ && ls', ['cd'], /leaves the working directory/],
+  ['cd ./.? && ls', ['cd'], /glob \.\/\.\? in the arguments of cd/],
+  ['pushd / && ls', ['pushd'], /leaves the working directory/],
   // programs that run commands or write files through options
   ['rg --pre ./evil.sh foo', [], /rg runs a program/],
   ['rg --pre=./evil.sh foo', [], /rg runs a program/],
@@ -170,6 +220,12 @@ const BENIGN: string[] = [
   'git status # a comment $(id)',
   'git status \\\n  -s',
   'echo done &',
+  'cat src/*.ts',
+  'wc -l src/*.ts',
+  'head -5 ./*.md',
+  'cat ../README.md',
+  'grep -rn proc src',
+  'cat /sys/kernel/mm/transparent_hugepage/enabled',
 ];
 
 function policy(extra: string[]): ApprovalPolicy {
@@ -223,6 +279,18 @@ describe('security: shell allow-list against bash expansion attacks', () => {
       ['env', 'env'],
     ];
     for (const [entry, command] of pairs) assert.equal(matchShellAllowList(command, [entry]).allowed, false, entry);
+  });
+
+  it('lets `cd` go deeper into the working directory only', () => {
+    for (const command of ['cd src && ls -la', 'cd src/core -P && ls', 'cd -- ./test && ls']) assert.equal(matchShellAllowList(command, ['cd', 'ls']).allowed, true, command);
+    for (const command of ['cd / && ls', 'cd src/../.. && ls', 'cd +1 && ls']) assert.equal(matchShellAllowList(command, ['cd', 'ls']).allowed, false, command);
+  });
+
+  it('names both the command outside the allow-list and the hazard', () => {
+    const match = matchShellAllowList('git status && rm -rf /', ['git status']);
+    assert.equal(match.allowed, false);
+    assert.match(match.reason, /names the root/);
+    assert.match(match.reason, /`rm -rf \/` is not in the allow-list/);
   });
 
   it('does not let a quoted entry word match an unquoted glob or tilde word', () => {
