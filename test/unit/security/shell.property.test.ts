@@ -1,16 +1,21 @@
 // Issue 7 item 1, checked by bash itself: commands are generated from a grammar that mixes benign
-// words, quotes and operators with expansions that execute code. Every command the analyzer
-// approves is then run by the real /bin/bash with a PATH of logging stubs (and a
-// command_not_found_handle that logs too): the log may name only allow-listed programs that are
-// the first word of an approved segment. Rejected commands run as well, to prove the attack
-// fragments do execute code, so the property cannot pass because the oracle is blind.
+// words, quotes and operators with expansions that execute code, and with globs for programs that
+// have option rules. Every command the analyzer approves is then run by the real /bin/bash in a
+// directory holding files whose NAMES are payloads (`config`, `vxf`, `CC=evil`, `a=@x` ...), with
+// a PATH of stubs that log their whole argv (and a command_not_found_handle that logs too). Each
+// logged call must be exactly a segment the analyzer judged (its words after quote removal); a
+// word the analyzer itself reports as still expanding (glob, tilde) may become other arguments
+// only if the command written with those arguments literally is approved as well. So an expansion
+// that turns an approved word into something the rules would refuse (`git co*` -> `git config`)
+// fails the property. Rejected commands run as well, to prove the attack fragments do execute
+// code, so the property cannot pass because the oracle is blind.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeShellCommand, matchShellAllowList } from '../../../src/core/tools/approval';
+import { analyzeShellCommand, matchShellAllowList, type ShellSegment } from '../../../src/core/tools/approval';
 
 /**
  * A fixed seed keeps CI deterministic (the coverage checks below must not depend on luck); set
@@ -20,9 +25,25 @@ const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_208);
 const NUM_RUNS = 300;
 const BASH = '/bin/bash';
 
-const ALLOW = ['echo', 'printf', 'cat', 'ls', 'true', 'test'];
+// Programs with option rules in the analyzer, each with arguments that are ordinary, refused as
+// written, or globs that the payload files below turn into refused arguments once bash expands them.
+const RULED: ReadonlyArray<[string, string[]]> = [
+  ['git', ['status', 'log', 'diff', 'HEAD', 'src', '--stat', 'co*', 'con?ig', 'st*', 'alias.x', "'!touch pwned'"]],
+  ['tar', ['-tf', '-tvf', 'tf', 'a.tar', 'x.tgz', 'v*', 'vx?', 'a.*']],
+  ['make', ['test', '-n', 'all', '-s', 'C*', 'CC?evil', 'src/*.ts']],
+  ['curl', ['-fsS', 'http://127.0.0.1:9/', '-s', '-I', '-F', 'a*', 'a?@x']],
+  ['sed', ['-n', "'1p'", 's/a/b/', 'a.tar', '-E', 'src/*.ts', 'v*']],
+  ['rg', ['-n', 'foo', 'src', '-l', '-i', 'src/*.ts', '?-pre=evil', 'co*']],
+  ['find', ['.', '-name', "'*.ts'", '-type', 'f', 'src', '-print', 'src/*']],
+  ['npm test', ['--', '-s', '--silent', 'x', 't*', 'src/*.ts']],
+];
+const PLAIN = ['echo', 'printf', 'cat', 'ls', 'true', 'test'];
+const ALLOW = [...PLAIN, ...RULED.map(([program]) => program)];
+const ALLOWED_NAMES = new Set(ALLOW.map((entry) => entry.split(' ')[0] as string));
 // Stubs for the external allow-listed programs and for everything an attack would run.
-const STUBS = ['cat', 'ls', 'evil', 'id', 'touch', 'sh', 'bash', 'rm', 'env', 'xargs', 'curl', 'python', 'node', 'git'];
+const STUBS = ['cat', 'ls', 'evil', 'id', 'touch', 'sh', 'bash', 'rm', 'env', 'xargs', 'curl', 'python', 'node', 'git', 'tar', 'make', 'sed', 'rg', 'find', 'npm'];
+// Files in the working directory whose names are payloads for a glob to expand to.
+const PAYLOAD_FILES = ['config', 'vxf', 'a=@x', 'CC=evil', '--pre=evil', '-rf', 'a.tar'];
 
 interface Generated {
   command: string;
@@ -106,9 +127,15 @@ const redirection = fc.constantFrom('', '', '', ' 2>&1', ' > /dev/null', ' < /de
 const operator = fc.constantFrom('; ', ' && ', ' || ', ' | ', '\n', ';', '&&', ' & ', ' |& ', ' \\\n ');
 
 const plainSegment: fc.Arbitrary<Generated> = fc
-  .tuple(fc.constantFrom(...ALLOW), fc.array(fc.oneof({ weight: 10, arbitrary: benignArg.map((a) => piece(a, false)) }, { weight: 1, arbitrary: attackArg.map((a) => piece(a, true)) }), { maxLength: 3 }), redirection)
+  .tuple(fc.constantFrom(...PLAIN), fc.array(fc.oneof({ weight: 10, arbitrary: benignArg.map((a) => piece(a, false)) }, { weight: 1, arbitrary: attackArg.map((a) => piece(a, true)) }), { maxLength: 3 }), redirection)
   .map(([program, args, redir]) => piece([program, ...args.map((a) => a.command)].join(' ') + redir, args.some((a) => a.attack) || redir.includes('out.txt')));
-const segment = fc.oneof({ weight: 5, arbitrary: plainSegment }, { weight: 1, arbitrary: attackSegment.map((s) => piece(s, true)) });
+// Not counted as attacks: these do not run a foreign program, they make an allow-listed one do
+// something else (the argv oracle catches that).
+const ruledSegment: fc.Arbitrary<Generated> = fc
+  .constantFrom(...RULED)
+  .chain(([program, args]) => fc.tuple(fc.constant(program), fc.array(fc.constantFrom(...args), { minLength: 1, maxLength: 2 }), redirection))
+  .map(([program, args, redir]) => piece([program, ...args].join(' ') + redir, redir.includes('out.txt')));
+const segment = fc.oneof({ weight: 6, arbitrary: plainSegment }, { weight: 2, arbitrary: ruledSegment }, { weight: 1, arbitrary: attackSegment.map((s) => piece(s, true)) });
 const commandArb: fc.Arbitrary<Generated> = fc
   .tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.array(operator, { minLength: 2, maxLength: 2 }))
   .map(([segments, ops]) => piece(segments.map((s, i) => (i === 0 ? '' : (ops[i % 2] as string)) + s.command).join(''), segments.some((s) => s.attack)));
@@ -122,14 +149,17 @@ describe('security: shell allow-list approvals hold against real bash (property)
     if (process.platform === 'win32' || !fs.existsSync(BASH)) this.skip();
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-shellprop-'));
     fs.mkdirSync(path.join(root, 'logs'));
+    fs.mkdirSync(path.join(root, 'home'));
     const bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
     fs.mkdirSync(path.join(root, 'src'));
     fs.writeFileSync(path.join(root, 'src', 'a.ts'), '');
+    for (const name of PAYLOAD_FILES) fs.writeFileSync(path.join(root, name), '');
     for (const name of STUBS) {
-      // Run by exec (not via PATH), so the absolute interpreter works with PATH=bin only.
-      // Each run logs to its own file, so a background job of an earlier run cannot blame a later one.
-      fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho '${name}' >> "$SHELLPROP_LOG"\n`, { mode: 0o755 });
+      // Run by exec (not via PATH), so the absolute interpreter works with PATH=bin only. Each
+      // call writes its argv (NUL-terminated, so any byte survives) to a file of its own in the
+      // run's log directory, so neither background jobs nor an earlier run can mix records.
+      fs.writeFileSync(path.join(bin, name), `#!/bin/bash\nprintf '%s\\0' '${name}' "$@" > "$SHELLPROP_LOG/${name}.$$.$RANDOM"\n`, { mode: 0o755 });
     }
   });
 
@@ -137,28 +167,57 @@ describe('security: shell allow-list approvals hold against real bash (property)
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  const readLog = (log: string): string[] => fs.readFileSync(log, 'utf8').split('\n').filter((line) => line !== '');
+  /** The argv of every program call logged in the run's directory (argv[0] = stub name). */
+  const readLog = (log: string): string[][] => fs.readdirSync(log).map((file) => fs.readFileSync(path.join(log, file), 'utf8').split('\0').slice(0, -1));
 
-  /** Runs the command; returns its log file and whether bash finished. */
+  /** Runs the command; returns its log directory and whether bash finished. */
   function execute(command: string): { log: string; finished: boolean } {
-    const log = path.join(root, 'logs', `${++run}.log`);
-    fs.writeFileSync(log, '');
+    const log = path.join(root, 'logs', `${++run}`);
+    fs.mkdirSync(log);
     const env = {
       PATH: path.join(root, 'bin'),
+      HOME: path.join(root, 'home'),
       SHELLPROP_LOG: log,
       // Anything else bash tries to run is logged as well.
-      'BASH_FUNC_command_not_found_handle%%': '() { echo "notfound:$1" >> "$SHELLPROP_LOG"; return 127; }',
+      'BASH_FUNC_command_not_found_handle%%': '() { printf \'%s\\0\' "notfound:$1" > "$SHELLPROP_LOG/notfound.$BASHPID.$RANDOM"; return 127; }',
     };
     const result = spawnSync(BASH, ['--noprofile', '--norc', '-c', command], { cwd: root, env, timeout: 5000, input: '' });
     return { log, finished: result.status !== null };
   }
 
-  it('runs only allow-listed first words of approved segments', async () => {
-    const stats = { approved: 0, stubsRan: 0, attacks: 0, attacksRejected: 0, attacksDetected: 0 };
-    const approvedRuns: Array<{ command: string; log: string; firstWords: Set<string | undefined> }> = [];
-    const check = (command: string, executed: string[], firstWords: Set<string | undefined>): void => {
-      for (const name of executed) {
-        assert.ok(ALLOW.includes(name) && firstWords.has(name), `approved ${JSON.stringify(command)} ran ${name} (log: ${executed.join(', ')})`);
+  /** Words the analyzer reports as expanding consume one or more arguments; all others must be equal. */
+  function aligns(segment: ShellSegment, argv: string[]): boolean {
+    const { words, expands } = segment;
+    const from = (i: number, j: number): boolean => {
+      if (i === words.length) return j === argv.length;
+      if (!expands[i]) return argv[j] === words[i] && from(i + 1, j + 1);
+      for (let k = j + 1; k <= argv.length; k++) if (from(i + 1, k)) return true;
+      return false;
+    };
+    return from(0, 0);
+  }
+
+  const literally = (argv: string[]): string => argv.map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
+
+  /** Why this program call is not what the analyzer approved, or undefined when it is. */
+  function unjudged(argv: string[], segments: ShellSegment[]): string | undefined {
+    const name = argv[0] as string;
+    if (!ALLOWED_NAMES.has(name)) return `ran ${name}, which is not allow-listed`;
+    if (segments.some((s) => s.words.length === argv.length && s.words.every((w, i) => w === argv[i]))) return undefined;
+    // Only an expansion the analyzer announced may change the arguments, and only into something it would approve as written.
+    const expanded = segments.filter((s) => s.expands.some(Boolean) && aligns(s, argv));
+    if (expanded.length === 0) return `ran ${JSON.stringify(argv)}, which is no approved segment`;
+    const literal = matchShellAllowList(literally(argv), ALLOW);
+    return literal.allowed ? undefined : `bash expanded it to ${JSON.stringify(argv)}, which the analyzer refuses as written (${literal.reason})`;
+  }
+
+  it('runs exactly the approved segments: no expansion changes what the analyzer judged', async () => {
+    const stats = { approved: 0, stubsRan: 0, ruledRan: 0, attacks: 0, attacksRejected: 0, attacksDetected: 0 };
+    const approvedRuns: Array<{ command: string; log: string; segments: ShellSegment[] }> = [];
+    const check = (command: string, executed: string[][], segments: ShellSegment[]): void => {
+      for (const argv of executed) {
+        const why = unjudged(argv, segments);
+        assert.equal(why, undefined, `approved ${JSON.stringify(command)}: ${why ?? ''}`);
       }
     };
     fc.assert(
@@ -169,28 +228,31 @@ describe('security: shell allow-list approvals hold against real bash (property)
         if (!match.allowed) {
           if (attack) {
             stats.attacksRejected++;
-            if (readLog(log).some((name) => !ALLOW.includes(name))) stats.attacksDetected++;
+            if (readLog(log).some(([name]) => !ALLOWED_NAMES.has(name as string))) stats.attacksDetected++;
           }
           return;
         }
         stats.approved++;
         assert.ok(finished, `approved ${JSON.stringify(command)} did not finish`);
-        const firstWords = new Set(analyzeShellCommand(command).segments.map((s) => s.words[0]));
+        const { segments } = analyzeShellCommand(command);
         const executed = readLog(log);
         if (executed.length > 0) stats.stubsRan++;
-        check(command, executed, firstWords);
-        approvedRuns.push({ command, log, firstWords });
+        if (executed.some(([name]) => RULED.some(([program]) => program.split(' ')[0] === name))) stats.ruledRan++;
+        check(command, executed, segments);
+        approvedRuns.push({ command, log, segments });
       }),
       { numRuns: NUM_RUNS, seed: PROPERTY_SEED, endOnFailure: true },
     );
     // Background jobs (`&`) may log after bash exits: look again once they have had time to.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const { command, log, firstWords } of approvedRuns) check(command, readLog(log), firstWords);
+    for (const { command, log, segments } of approvedRuns) check(command, readLog(log), segments);
     if (process.env.SHELL_PROPERTY_STATS) console.log(stats);
-    // Non-vacuity: many approvals were really executed, attacks were frequent, and bash did run
-    // their payload when given the chance (so a missed attack would have shown in the log).
+    // Non-vacuity: many approvals were really executed, programs with option rules among them,
+    // attacks were frequent, and bash did run their payload when given the chance (so a missed
+    // attack would have shown in the log).
     assert.ok(stats.approved >= NUM_RUNS * 0.3, `only ${stats.approved}/${NUM_RUNS} commands approved`);
     assert.ok(stats.stubsRan >= NUM_RUNS * 0.1, `only ${stats.stubsRan} approved commands reached a stub`);
+    assert.ok(stats.ruledRan >= NUM_RUNS * 0.05, `only ${stats.ruledRan} approved commands ran a program with option rules`);
     assert.ok(stats.attacks >= NUM_RUNS * 0.3, `only ${stats.attacks}/${NUM_RUNS} commands carried an attack`);
     assert.ok(stats.attacksDetected >= stats.attacksRejected * 0.3, `only ${stats.attacksDetected}/${stats.attacksRejected} rejected attacks ran a payload`);
   });
