@@ -8,24 +8,19 @@ import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/client';
 import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
 import { FileSessionStore } from '../core/storage/sessionStore';
-import type { ApprovalDecision, Approver } from '../core/tools/approval';
 import type { ApiKeyStore } from './apiKey';
+import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { openChatLink } from './links';
+import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
 import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
 import { pickSession } from './sessionPicker';
 import { readSettings } from './settings';
 import type { ContextStatusBar } from './statusBar';
-
-interface PendingApproval {
-  /** The tool call the decision belongs to; a click for another call is ignored. */
-  toolUseId: string;
-  resolve(decision: ApprovalDecision): void;
-}
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -40,12 +35,9 @@ export class ChatController extends Disposable {
   private events: AgentEvent[] = [];
   private gauge: GaugeState | undefined;
   private window: number | undefined;
-  /** Open approval prompts by tool-use id: several can wait at once (parallel tool calls, subagents). */
-  private readonly pendingApprovals = new Map<string, PendingApproval>();
-  private anonymousApprovals = 0;
-  /** Bumped whenever the chat switches session: events of an older session are dropped. */
-  private generation = 0;
-  private currentTurn: Promise<unknown> | undefined;
+  private readonly approvals: ApprovalBroker;
+  /** The shown session's scope: a new one for every session start, so old events are dropped. */
+  private scope: SessionScope | undefined;
   /** A send is between the user's Enter and the turn's start (session start, model info). */
   private sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
@@ -64,6 +56,17 @@ export class ChatController extends Disposable {
     super();
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
+    this.approvals = this._register(
+      new ApprovalBroker({
+        logger: deps.logger,
+        show: async (request) => {
+          void this.deps.view.reveal();
+          // Writes also open in the diff editor, the way VS Code users review changes.
+          if (request.kind !== 'write' || !request.absolutePath || request.newContent === undefined) return undefined;
+          return this.proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew);
+        },
+      }),
+    );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
     const restartLater = () => {
@@ -84,8 +87,6 @@ export class ChatController extends Disposable {
   override dispose(): void {
     this.active?.session.cancel();
     this.active?.handle.close();
-    for (const pending of this.pendingApprovals.values()) pending.resolve({ approved: false, reason: 'VS Code is closing.' });
-    this.pendingApprovals.clear();
     super.dispose();
   }
 
@@ -99,15 +100,7 @@ export class ChatController extends Disposable {
         await this.sendMessage(message.text, message.requestId);
         return;
       case 'approvalDecision':
-        {
-          const pending = this.pendingApprovals.get(message.toolUseId);
-          if (pending) {
-            this.pendingApprovals.delete(message.toolUseId);
-            pending.resolve(message.approved ? { approved: true } : { approved: false });
-          } else {
-            this.deps.logger.warn(`approval decision for ${message.toolUseId}, which is not waiting for one; ignored`);
-          }
-        }
+        this.approvals.decide(message.toolUseId, message.approved);
         return;
       case 'openLink':
         await openChatLink(message.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error));
@@ -164,7 +157,7 @@ export class ChatController extends Disposable {
         started = await this.startSession(started.handle.id, true);
       }
       const turn = started.session.send(text);
-      this.currentTurn = turn;
+      this.scope?.track(turn);
       this.sending = false;
       await turn;
     } catch (error) {
@@ -200,7 +193,7 @@ export class ChatController extends Disposable {
       return;
     }
     const turn = this.active.session.retry();
-    this.currentTurn = turn;
+    this.scope?.track(turn);
     await turn;
   }
 
@@ -214,7 +207,7 @@ export class ChatController extends Disposable {
 
   /** Stops the running turn (if any) and waits for it, so its last events land before a switch. */
   private async stopCurrentTurn(): Promise<void> {
-    if (this.active?.session.cancel()) await this.currentTurn?.catch(() => undefined);
+    if (this.active?.session.cancel()) await this.scope?.settled();
   }
 
   private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
@@ -234,7 +227,8 @@ export class ChatController extends Disposable {
     const prices = this.readPricing();
     const compression = parseContextOverrides(vscode.workspace.getConfiguration('evergreen').get('compression'));
     if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
-    const generation = ++this.generation;
+    this.scope?.end();
+    const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
     this.window = undefined;
     this.needsRestart = false;
@@ -256,10 +250,8 @@ export class ChatController extends Disposable {
       workspaceRoot: folder.uri.fsPath,
       store: this.store,
       resumeId,
-      approver: this.approver(),
-      onEvent: (event) => {
-        if (generation === this.generation) this.onAgentEvent(event);
-      },
+      approver: this.approvals.approver,
+      onEvent: scope.listener,
     });
     if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
     this.active = started;
@@ -282,40 +274,6 @@ export class ChatController extends Disposable {
     this.events = [];
     this.gauge = undefined;
     this.deps.statusBar.update(undefined);
-  }
-
-  private approver(): Approver {
-    return {
-      requestApproval: async (request, signal, context) => {
-        // Without a tool-use id (a caller outside the agent loop) the prompt still gets its own key.
-        const toolUseId = context?.toolUseId ?? `approval-${++this.anonymousApprovals}`;
-        // Registered before anything is awaited, so an immediate click in the panel is never lost.
-        const decision = new Promise<ApprovalDecision>((resolve) => {
-          const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.pendingApprovals.set(toolUseId, {
-            toolUseId,
-            resolve: (value) => {
-              signal.removeEventListener('abort', onAbort);
-              resolve(value);
-            },
-          });
-        });
-        void this.deps.view.reveal();
-        // Writes also open in the diff editor, the way VS Code users review changes.
-        const diff =
-          request.kind === 'write' && request.absolutePath && request.newContent !== undefined
-            ? this.proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew).catch(() => undefined)
-            : undefined;
-        try {
-          return await decision;
-        } finally {
-          // A cancelled prompt must not stay pending: it would look open to the panel and the API.
-          this.pendingApprovals.delete(toolUseId);
-          void diff?.then((close) => close?.());
-        }
-      },
-    };
   }
 
   private onAgentEvent(event: AgentEvent): void {
@@ -369,7 +327,8 @@ export class ChatController extends Disposable {
     }
     // A session still starting would otherwise become active after the switch, its turn invisible.
     await this.starting?.catch(() => undefined);
-    this.generation++;
+    this.scope?.end();
+    this.scope = undefined;
     this.active?.handle.close();
     this.active = undefined;
     this.window = undefined;
@@ -475,7 +434,7 @@ export class ChatController extends Disposable {
 
   /** The tool call waiting for the user's approval, if any. */
   pendingApprovalToolUseId(): string | undefined {
-    return [...this.pendingApprovals.keys()][0];
+    return this.approvals.waiting()[0];
   }
 
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {

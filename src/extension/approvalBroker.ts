@@ -1,0 +1,78 @@
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
+import type { Logger } from '../core/logger';
+import { Disposable } from './disposable';
+
+interface PendingApproval {
+  resolve(decision: ApprovalDecision): void;
+}
+
+/**
+ * Open approval prompts, keyed by tool-use id: several can wait at once (parallel tool calls,
+ * subagents) and each is answered by its own id. Disposing declines whatever is still open.
+ */
+export class ApprovalBroker extends Disposable {
+  private readonly pending = new Map<string, PendingApproval>();
+  private anonymous = 0;
+
+  constructor(
+    private readonly ui: {
+      /** Shows the prompt's extra UI (the chat, a diff editor); returns how to take it down. */
+      show(request: ApprovalRequest): Promise<(() => void) | undefined>;
+      logger: Logger;
+    },
+  ) {
+    super();
+    this._register({ dispose: () => this.declineAll('VS Code is closing.') });
+  }
+
+  readonly approver: Approver = {
+    requestApproval: async (request, signal, context) => {
+      // Without a tool-use id (a caller outside the agent loop) the prompt still gets its own key.
+      const toolUseId = context?.toolUseId ?? `approval-${++this.anonymous}`;
+      // Registered before anything is awaited, so an immediate click in the panel is never lost.
+      const decision = new Promise<ApprovalDecision>((resolve) => {
+        const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.pending.set(toolUseId, {
+          resolve: (value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+          },
+        });
+      });
+      const shown = this.ui.show(request).catch((error: unknown) => {
+        this.ui.logger.error('could not show the approval prompt', error);
+        return undefined;
+      });
+      try {
+        return await decision;
+      } finally {
+        // A cancelled prompt must not stay pending: it would look open to the panel and the API.
+        this.pending.delete(toolUseId);
+        void shown.then((close) => close?.());
+      }
+    },
+  };
+
+  /** The user's answer from the panel; false (and logged) when that call is not waiting. */
+  decide(toolUseId: string, approved: boolean): boolean {
+    const pending = this.pending.get(toolUseId);
+    if (!pending) {
+      this.ui.logger.warn(`approval decision for ${toolUseId}, which is not waiting for one; ignored`);
+      return false;
+    }
+    this.pending.delete(toolUseId);
+    pending.resolve(approved ? { approved: true } : { approved: false });
+    return true;
+  }
+
+  /** Tool-use ids waiting for an answer, oldest first. */
+  waiting(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  private declineAll(reason: string): void {
+    for (const pending of this.pending.values()) pending.resolve({ approved: false, reason });
+    this.pending.clear();
+  }
+}
