@@ -1,21 +1,71 @@
 // .gitignore semantics for list_files and the JS grep fallback: root and nested .gitignore files,
 // deeper files override shallower ones, and nothing inside an ignored directory can be re-included
 // (as in git). .git and node_modules are always skipped.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
+import { errorMessage, silentLogger, type Logger } from '../logger';
 
 type Ignore = ignore.Ignore;
 
 export const ALWAYS_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
+
+/** Real .gitignore files are a few KB; a bigger one is cut at its last whole line. */
+export const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/**
+ * The text of a .gitignore, or undefined when there is none or it is not a regular file. The
+ * workspace is not trusted: a FIFO named .gitignore would block a plain read (and with it the
+ * whole event loop) until a writer appears, and a symlink to /dev/zero would never end. So it is
+ * opened non-blocking, checked with fstat on the open descriptor (no swap between check and
+ * read), and read up to MAX_GITIGNORE_BYTES.
+ */
+function readGitignore(file: string, logger: Logger): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined; // No (readable) .gitignore here.
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      logger.warn(`Ignoring ${file}: not a regular file`);
+      return undefined;
+    }
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_GITIGNORE_BYTES));
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (stat.size > MAX_GITIGNORE_BYTES) {
+      logger.warn(`${file} is larger than ${MAX_GITIGNORE_BYTES} bytes: only its first lines apply`);
+      length = Math.max(0, buffer.lastIndexOf(0x0a, length - 1) + 1); // a cut pattern could ignore the wrong files
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    logger.warn(`Ignoring ${file}: ${errorMessage(error)}`);
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export class GitignoreFilter {
   /** Parsed .gitignore per directory (root-relative, '' for the root); null = none. */
   private readonly rules = new Map<string, Ignore | null>();
   private readonly dirVerdicts = new Map<string, boolean>();
 
-  /** `root` is the directory whose .gitignore applies to everything below it (the workspace root). */
-  constructor(readonly root: string) {}
+  /**
+   * `root` is the directory whose .gitignore applies to everything below it (the workspace root).
+   * The tools have no logger in their context today, so skipped special files are silent there.
+   */
+  constructor(
+    readonly root: string,
+    private readonly logger: Logger = silentLogger,
+  ) {}
 
   /** Root-relative path with '/' separators, or undefined if outside the root. */
   relative(absolutePath: string): string | undefined {
@@ -70,13 +120,13 @@ export class GitignoreFilter {
   private rulesFor(dir: string): Ignore | null {
     let rules = this.rules.get(dir);
     if (rules === undefined) {
-      rules = null;
+      // Sync on purpose: .gitignore files are small (and bounded), read once and cached per directory.
+      const text = readGitignore(path.join(this.root, ...dir.split('/'), '.gitignore'), this.logger);
       try {
-        // Sync on purpose: .gitignore files are tiny, read once and cached per directory.
-        const text = readFileSync(path.join(this.root, ...dir.split('/'), '.gitignore'), 'utf8');
-        rules = ignore({ ignorecase: false }).add(text); // case-sensitive like git on Linux and ripgrep
-      } catch {
-        // No (readable) .gitignore here.
+        rules = text === undefined ? null : ignore({ ignorecase: false }).add(text); // case-sensitive like git on Linux and ripgrep
+      } catch (error) {
+        this.logger.warn(`Ignoring the .gitignore in '${dir}': ${errorMessage(error)}`);
+        rules = null;
       }
       this.rules.set(dir, rules);
     }
