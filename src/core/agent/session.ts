@@ -169,6 +169,9 @@ export class AgentSession {
 
   private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now()): void {
     this.sessionCostUsd += costUsd;
+    this.logger.info(
+      `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, $${costUsd.toFixed(4)}`,
+    );
     this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
     this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd });
   }
@@ -265,6 +268,8 @@ export class AgentSession {
       const prepared = await this.context.prepareRequest(signal);
       if (signal.aborted) return 'cancelled';
       this.emit({ type: 'request_started', turnId, requestIndex });
+      // What was sent, never its content: the log may be shared in a bug report.
+      this.logger.info(`request ${requestIndex} of ${turnId}: ${this.model}, ${prepared.messages.length} messages, ~${prepared.estimatedTokens} tokens, max ${prepared.maxTokens} out`);
       let partialText = '';
       const streamed = this.streamingGauge();
       let response;

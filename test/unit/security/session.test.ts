@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession } from '../../../src/core/agent/factory';
+import { lineLogger } from '../../../src/core/logger';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import { runCliCaptured } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
@@ -87,6 +88,31 @@ describe('security: the session survives a hostile reply and a moved workspace',
       fake.setResponder(() => reply.text('Stopping here.'));
       assert.equal(await started.session.send('Stop and summarize.'), 'end_turn');
       assert.equal(fake.messageRequests().at(-1)?.reply?.status, 200);
+    } finally {
+      started.handle.close();
+    }
+  });
+
+  it('the log shows requests and usage, never message bodies or the key', async () => {
+    const workspace = path.join(base, 'a');
+    const lines: string[] = [];
+    const started = await startAgentSession({
+      config: { apiKey: fake.apiKey, baseURL: fake.url, model: MODEL, maxOutputTokens: 4096, approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] }, trusted: true, ripgrepPath: undefined },
+      workspaceRoot: workspace,
+      store: new FileSessionStore(storage),
+      approver: { requestApproval: async () => ({ approved: false }) },
+      onEvent: () => undefined,
+      logger: lineLogger((line) => lines.push(line)),
+    });
+    try {
+      fake.enqueue(reply.toolUse('read_file', { path: 'x.txt' }), reply.text('The file says SECRET-REPLY-MARKER.'));
+      fs.writeFileSync(path.join(workspace, 'x.txt'), 'SECRET-FILE-MARKER\n');
+      assert.equal(await started.session.send('Read x.txt, SECRET-PROMPT-MARKER.'), 'end_turn');
+      const log = lines.join('\n');
+      assert.match(log, /request 0 of turn-1-\w+: claude-sonnet-4-6, 1 messages/);
+      assert.match(log, /request 1 of turn-1-\w+: .*3 messages/);
+      assert.match(log, /usage \(turn-1-\w+\): \d+ in, \d+ cache read/);
+      for (const secret of ['SECRET-FILE-MARKER', 'SECRET-REPLY-MARKER', 'SECRET-PROMPT-MARKER', fake.apiKey]) assert.ok(!log.includes(secret), `the log holds ${secret}`);
     } finally {
       started.handle.close();
     }
