@@ -5,7 +5,7 @@
 import type { ErrorAction, GaugeState, HostToWebview, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
 import { applyEvent, emptyChat, pushNotice, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -22,6 +22,21 @@ let viewState: ViewState | undefined;
 /** Text of a send the host has not started yet; restored to the input if the send fails. */
 let pendingSend: string | undefined;
 const rendered = new Map<string, { element: HTMLElement; rev: number }>();
+/**
+ * Index of the first chat item in the DOM: items before it are not rendered yet. A restored chat
+ * renders only its newest TAIL_ITEMS at once (what the user sees at the bottom), then backfill()
+ * adds the older ones above in short idle slices, so a 2,000-item history neither blocks the
+ * panel for a second nor leaves old items unsearchable (bench/webview.ts).
+ */
+let renderFrom = 0;
+/**
+ * The newest items are always laid out; older ones get `eg-far` (content-visibility: auto in
+ * chat.css), so the browser skips their layout and paint while they are off screen. Keeping the
+ * tail laid out keeps "scroll to the bottom" exact: a skipped item's size is only an estimate.
+ */
+const TAIL_ITEMS = 40;
+/** Longest stretch of one backfill slice: well under the 50 ms that makes a long task. */
+const BACKFILL_SLICE_MS = 8;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
@@ -167,7 +182,8 @@ function renderItem(item: ChatItem): HTMLElement {
         element.append(details);
       }
       const body = el('div', 'eg-markdown');
-      body.innerHTML = renderMarkdown(item.text); // Sanitized by renderMarkdown.
+      if (item.streaming) renderMarkdownBlocks(body, item.text);
+      else body.innerHTML = renderMarkdown(item.text); // Sanitized by renderMarkdown.
       element.append(body);
       return element;
     }
@@ -289,6 +305,7 @@ function render(): void {
     rendered.clear();
   } else {
     if (welcome.isConnected) welcome.remove();
+    renderFrom = Math.min(renderFrom, chat.items.length);
     const keys = new Set(chat.items.map((item) => item.key));
     for (const [key, entry] of rendered) {
       if (!keys.has(key)) {
@@ -297,10 +314,14 @@ function render(): void {
       }
     }
     let previous: HTMLElement | undefined;
-    for (const item of chat.items) {
+    const farBefore = chat.items.length - TAIL_ITEMS;
+    for (let index = renderFrom; index < chat.items.length; index++) {
+      const item = chat.items[index]!;
       const existing = rendered.get(item.key);
       let element = existing?.element;
-      if (!existing || existing.rev !== item.rev) {
+      if (existing && existing.rev !== item.rev && updateStreaming(existing.element, item)) {
+        existing.rev = item.rev;
+      } else if (!existing || existing.rev !== item.rev) {
         const fresh = renderItem(item);
         // Keep a tool card open if the user opened it.
         if (existing?.element instanceof HTMLDetailsElement && fresh instanceof HTMLDetailsElement && existing.element.open) fresh.open = true;
@@ -313,6 +334,7 @@ function render(): void {
         if (previous) previous.after(element);
         else transcript.prepend(element);
       }
+      element?.classList.toggle('eg-far', index < farBefore);
       previous = element;
     }
   }
@@ -320,6 +342,48 @@ function render(): void {
   cancelButton.hidden = !chat.busy;
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+  if (renderFrom > 0) scheduleBackfill();
+}
+
+/**
+ * A reply still streaming is updated in place, its markdown block by block (renderMarkdownBlocks),
+ * instead of being rebuilt every frame. False when the item needs a fresh element (it finished,
+ * or its thinking section just appeared).
+ */
+function updateStreaming(element: HTMLElement, item: ChatItem): boolean {
+  if (item.kind !== 'assistant' || !item.streaming || !element.classList.contains('eg-streaming')) return false;
+  const body = element.querySelector<HTMLElement>(':scope > .eg-markdown');
+  const thinking = element.querySelector(':scope > .eg-thinking > pre');
+  if (!body || (item.thinking !== '') !== (thinking !== null)) return false;
+  if (thinking && thinking.textContent !== item.thinking) thinking.textContent = item.thinking;
+  renderMarkdownBlocks(body, item.text);
+  return true;
+}
+
+let backfillScheduled = false;
+function scheduleBackfill(): void {
+  if (backfillScheduled) return;
+  backfillScheduled = true;
+  requestIdleCallback(backfill, { timeout: 200 });
+}
+
+/** Renders older items above the rendered ones, newest first, for at most one slice. */
+function backfill(): void {
+  backfillScheduled = false;
+  // After a new state the tail is rendered first (render() scrolls to it, then schedules this).
+  if (renderFrom === 0 || rendered.size === 0) return;
+  const fragment = document.createDocumentFragment();
+  const started = performance.now();
+  while (renderFrom > 0 && performance.now() - started < BACKFILL_SLICE_MS) {
+    const item = chat.items[--renderFrom]!;
+    const element = renderItem(item);
+    element.classList.add('eg-far'); // Backfilled items are never in the tail.
+    rendered.set(item.key, { element, rev: item.rev });
+    fragment.prepend(element);
+  }
+  // Scroll anchoring (overflow-anchor) keeps what the user is looking at in place.
+  transcript.prepend(fragment);
+  if (renderFrom > 0) scheduleBackfill();
 }
 
 // ---- messages from the host -----------------------------------------------------------------
@@ -330,6 +394,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       viewState = message.state;
       chat = emptyChat();
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
+      renderFrom = Math.max(0, chat.items.length - TAIL_ITEMS);
       chat.busy = message.state.status === 'busy';
       renderGauge(message.state.gauge);
       transcript.replaceChildren();

@@ -1,6 +1,7 @@
 /** Model text -> safe HTML: markdown-it without raw HTML, then DOMPurify as the final gate. */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { markdownBlocks } from './markdownBlocks';
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
@@ -30,4 +31,26 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 
 export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(markdown.render(text), { FORBID_TAGS: ['style', 'img', 'form', 'input'], FORBID_ATTR: ['style'] });
+}
+
+/** Block texts each streaming container was last rendered from (see markdownBlocks.ts). */
+const renderedBlocks = new WeakMap<HTMLElement, string[]>();
+
+/**
+ * Renders a reply that is still streaming into `container`, one child per markdown block: blocks
+ * whose text did not change keep their elements, so a delta costs one block's parse, sanitize and
+ * layout instead of the whole reply's.
+ */
+export function renderMarkdownBlocks(container: HTMLElement, text: string): void {
+  const blocks = markdownBlocks(text);
+  const previous = renderedBlocks.get(container) ?? [];
+  let kept = 0;
+  while (kept < blocks.length && kept < previous.length && kept < container.children.length && blocks[kept] === previous[kept]) kept++;
+  while (container.children.length > kept) container.lastElementChild!.remove();
+  for (const block of blocks.slice(kept)) {
+    const element = document.createElement('div');
+    element.innerHTML = renderMarkdown(block); // Sanitized by renderMarkdown.
+    container.append(element);
+  }
+  renderedBlocks.set(container, blocks);
 }
