@@ -97,6 +97,7 @@ const composer = el('form', 'eg-composer');
 const input = el('textarea', 'eg-input');
 input.placeholder = 'Ask Evergreen to read, change or run something… (Enter to send, Shift+Enter for a new line)';
 input.rows = 3;
+input.setAttribute('aria-label', 'Message to Evergreen');
 const sendButton = el('button', 'eg-button', 'Send');
 sendButton.type = 'submit';
 const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
@@ -247,6 +248,10 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   if (approval.decided === undefined) {
     const approve = el('button', 'eg-button', request.kind === 'shell' ? 'Run' : 'Apply');
     const deny = el('button', 'eg-button eg-secondary', 'Decline');
+    // The visible labels are short; a screen reader hears what they act on.
+    const subject = request.kind === 'shell' ? `the command ${request.command.split('\n')[0]?.slice(0, 80) ?? ''}` : `the change to ${request.path}`;
+    approve.setAttribute('aria-label', `${request.kind === 'shell' ? 'Run' : 'Apply'} ${subject}`);
+    deny.setAttribute('aria-label', `Decline ${subject}`);
     approve.addEventListener('click', () => send({ type: 'approvalDecision', toolUseId, approved: true }));
     deny.addEventListener('click', () => send({ type: 'approvalDecision', toolUseId, approved: false }));
     box.append(approve, deny);
