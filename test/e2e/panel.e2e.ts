@@ -131,7 +131,8 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       // Model markdown is rendered (and sanitized) into real elements.
       await webview.locator('.eg-assistant strong', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
       assert.equal(readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'remember the milk\n');
-      assert.match(await webview.locator('.eg-gauge-label').innerText(), /%.*cache/);
+      // The label holds percent and tokens; the cache share and cost are the secondary text beside it.
+      assert.match(await webview.locator('.eg-gauge-text').innerText(), /%[\s\S]*cache/);
       await page.mouse.move(900, 450);
       await page.screenshot({ path: CHAT_SCREENSHOT });
     } catch (err) {
