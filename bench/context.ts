@@ -18,6 +18,7 @@ import { measureOverhead, type OverheadRow } from './context/overhead';
 import { FACTS, runOne, type Mode, type RunResult, type RunSpec } from './context/run';
 import { STRATEGY_LABELS, type StrategyId } from './context/strategies';
 import { createWorkspace } from './context/workspace';
+import { writeResultsSection } from './results';
 
 const START = '<!-- context-bench:start -->';
 const END = '<!-- context-bench:end -->';
@@ -108,7 +109,7 @@ export async function runContextBench(argv: string[] = []): Promise<string> {
     fs.rmSync(root, { recursive: true, force: true });
   }
   const section = render(results, overhead, options, Date.now() - started, argv);
-  if (options.write) writeSection(section);
+  if (options.write) writeResultsSection(section, START, END);
   return section;
 }
 
@@ -232,15 +233,6 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
   if (verdicts.length > 0) out.push('### Evergreen targets, summary', '', ...verdicts.map((v) => `- ${v}`), '');
   out.push(END);
   return out.join('\n');
-}
-
-function writeSection(section: string): void {
-  const file = path.join(__dirname, 'RESULTS.md');
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END);
-  const next = start >= 0 && end > start ? existing.slice(0, start) + section + existing.slice(end + END.length) : `${existing.trimEnd()}\n\n${section}\n`;
-  fs.writeFileSync(file, next);
 }
 
 if (require.main === module) {

@@ -5,7 +5,9 @@
  * - read_file on a 1 GB (sparse) file at a small and a deep offset: must stream, not slurp;
  * - transcript append and full read of a long session (resume cost);
  * - one agent round trip (request -> tool call -> result -> reply) against the fake API on 127.0.0.1;
- * - the context-strategy benchmark (bench/context.ts; run it alone with `node --require tsx/cjs bench/context.ts`).
+ * - the context-strategy benchmark (bench/context.ts; run it alone with `node --require tsx/cjs bench/context.ts`);
+ * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
+ *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +19,7 @@ import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/tools/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
+import { runWebviewBench } from './webview';
 
 interface Row {
   name: string;
@@ -123,8 +126,9 @@ async function main(): Promise<void> {
   const report = `# Benchmark results\n\nCommand: \`npm run bench\` (bench/run.ts), ${new Date().toISOString().slice(0, 10)}\n\nMachine: ${machine}\n\nMedians from one run; the machine is shared, so compare rows of the same run, not across runs.\n\n${table}\n`;
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
   console.log(report);
-  // Appends its own section to RESULTS.md.
+  // Each appends its own section to RESULTS.md.
   console.log(await runContextBench([]));
+  console.log(await runWebviewBench([]));
 }
 
 void main().catch((error: unknown) => {

@@ -1,0 +1,14 @@
+/** bench/RESULTS.md: each suite owns a section between its own start/end marker comments. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const RESULTS_FILE = path.join(__dirname, 'RESULTS.md');
+
+/** Replaces the section between `start` and `end` (`section` includes both markers), or appends it. */
+export function writeResultsSection(section: string, start: string, end: string): void {
+  const existing = fs.existsSync(RESULTS_FILE) ? fs.readFileSync(RESULTS_FILE, 'utf8') : '# Benchmark results\n';
+  const from = existing.indexOf(start);
+  const to = existing.indexOf(end);
+  const next = from >= 0 && to > from ? existing.slice(0, from) + section + existing.slice(to + end.length) : `${existing.trimEnd()}\n\n${section}\n`;
+  fs.writeFileSync(RESULTS_FILE, next);
+}
