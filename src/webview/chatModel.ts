@@ -201,7 +201,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         summary: event.summary,
         compactionId: event.compactionId,
         compactionIndex,
-        undoable: event.trigger !== 'drop',
+        // An automatic or reactive compaction ran because the view no longer fit: undoing it would
+        // be refused every time, so only the ones the user or the model asked for offer Undo.
+        undoable: event.trigger === 'manual' || event.trigger === 'tool',
         undone: false,
       });
       break;

@@ -186,8 +186,19 @@ describe('webview chat model: the context engine in the chat', () => {
     restoredFiles: [],
   });
 
+  it('offers no Undo after an automatic or reactive compaction: the old view did not fit', () => {
+    for (const trigger of ['auto', 'reactive'] as const) {
+      const model = fold([{ ...compaction('c1', 'manual'), trigger }]);
+      const divider = model.items.find((item) => item.kind === 'divider');
+      assert.ok(divider?.kind === 'divider');
+      assert.equal(divider.undoable, false, trigger);
+    }
+    const asked = fold([{ ...compaction('c1', 'manual'), trigger: 'tool' }]).items.find((item) => item.kind === 'divider');
+    assert.ok(asked?.kind === 'divider' && asked.undoable);
+  });
+
   it('numbers the dividers for the archived transcript and offers Undo on the newest only', () => {
-    const model = fold([compaction('c1', 'auto'), compaction('c2', 'manual', 'the parser')]);
+    const model = fold([compaction('c1', 'manual'), compaction('c2', 'manual', 'the parser')]);
     const dividers = model.items.filter((item) => item.kind === 'divider');
     assert.equal(dividers.length, 2);
     const [first, second] = dividers;
