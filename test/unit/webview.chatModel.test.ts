@@ -173,7 +173,7 @@ describe('webview chat model: the context engine in the chat', () => {
     assert.match(note.text, /Context snip: snipped 3 old tool result\(s\) — saved ~5,000 tokens \(~20k → ~15k\)/);
   });
 
-  const compaction = (id: string, trigger: 'auto' | 'manual' | 'drop', focus?: string): AgentEvent => ({
+  const compaction = (id: string, trigger: 'auto' | 'manual' | 'tool' | 'reactive' | 'drop', focus?: string): AgentEvent => ({
     type: 'compaction',
     compactionId: id,
     trigger,
@@ -188,12 +188,12 @@ describe('webview chat model: the context engine in the chat', () => {
 
   it('offers no Undo after an automatic or reactive compaction: the old view did not fit', () => {
     for (const trigger of ['auto', 'reactive'] as const) {
-      const model = fold([{ ...compaction('c1', 'manual'), trigger }]);
+      const model = fold([compaction('c1', trigger)]);
       const divider = model.items.find((item) => item.kind === 'divider');
       assert.ok(divider?.kind === 'divider');
       assert.equal(divider.undoable, false, trigger);
     }
-    const asked = fold([{ ...compaction('c1', 'manual'), trigger: 'tool' }]).items.find((item) => item.kind === 'divider');
+    const asked = fold([compaction('c1', 'tool')]).items.find((item) => item.kind === 'divider');
     assert.ok(asked?.kind === 'divider' && asked.undoable);
   });
 
