@@ -5,6 +5,7 @@
 
 import type { ContextEvent } from '../context/engine';
 import type { UsageCounts } from '../model/models';
+import type { SubagentType } from '../tools/task';
 import type { ErrorAction, ErrorKind } from './errors';
 
 export type { ErrorAction, ErrorKind } from './errors';
@@ -12,6 +13,21 @@ export type { ErrorAction, ErrorKind } from './errors';
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
   | { kind: 'shell'; command: string };
+
+export type { SubagentType } from '../tools/task';
+
+/** done: the child ended its turn; limit: it hit its step or time limit (the report is what it had); error: it failed; cancelled: the user stopped it. */
+export type SubagentStatus = 'done' | 'error' | 'cancelled' | 'limit';
+
+/**
+ * Set on an approval or usage event that comes from a subagent: `childId` names the child,
+ * `parentToolUseId` the parent's `task` call that launched it (the card the approval belongs to).
+ * The approval's own `toolUseId` is the child's tool call, the key that resolves it.
+ */
+export interface SubagentOrigin {
+  childId?: string;
+  parentToolUseId?: string;
+}
 
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'context_window_exceeded' | 'cancelled' | 'error';
 
@@ -25,8 +41,8 @@ export type AgentEvent =
   /** `headline`: the tool's own one-line description of the call, for its card. */
   | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
-  | { type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary }
-  | { type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean }
+  | ({ type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary } & SubagentOrigin)
+  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean } & SubagentOrigin)
   | {
       type: 'tool_call_finished';
       turnId: string;
@@ -37,7 +53,29 @@ export type AgentEvent =
       content: string;
       durationMs: number;
     }
-  | { type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; sessionCostUsd: number }
+  /** A subagent's requests count in the parent's totals: they arrive as usage events carrying its `childId`. */
+  | ({ type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; sessionCostUsd: number } & SubagentOrigin)
+  /**
+   * Subagents (the `task` tool): `toolUseId` is the parent's task call; started and finished are
+   * recorded in the parent's transcript and replay on resume, progress is live only.
+   * `transcriptPath`: the child's own transcript (sessions/<parentId>/subagents/<childId>/transcript.jsonl).
+   */
+  | { type: 'subagent_started'; turnId: string; toolUseId: string; childId: string; description: string; agentType: SubagentType; transcriptPath: string }
+  /** `tokens`: what the child's context holds now; `toolCalls`: calls it has made so far. */
+  | { type: 'subagent_progress'; turnId: string; toolUseId: string; childId: string; toolCalls: number; tokens: number; elapsedMs: number; lastTool?: string }
+  /** `report`: what the parent receives (the child's last text, with a note when it hit a limit or failed); `usage`/`costUsd`: the child's own totals. */
+  | {
+      type: 'subagent_finished';
+      turnId: string;
+      toolUseId: string;
+      childId: string;
+      status: SubagentStatus;
+      report: string;
+      usage: UsageCounts;
+      costUsd: number;
+      toolCalls: number;
+      elapsedMs: number;
+    }
   | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
   | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason }
   /** `actions`: the next steps the core offers, in order (buttons in VS Code). */

@@ -1,6 +1,7 @@
 // Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ApprovalDecision, ApprovalRequest } from './approval';
+import type { TaskInput } from './task';
 import type { Workspace } from './workspace';
 
 export type { ApprovalDecision, ApprovalRequest } from './approval';
@@ -26,6 +27,8 @@ export interface ToolContext {
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
   /** Provided by the agent; the `compact` tool calls it. */
   requestCompact?(focus: string | undefined): Promise<string>;
+  /** Provided by the agent when it may launch subagents (never inside a subagent); the `task` tool calls it. */
+  runSubagent?(input: TaskInput): Promise<ToolResult>;
 }
 
 export interface ToolInputSchema {
@@ -41,6 +44,8 @@ export interface ToolDefinition<Input> {
   name: string;
   description: string;
   kind: ToolKind;
+  /** Calls of this tool that follow each other in one response run at the same time (`task`). */
+  parallel?: boolean;
   /** JSON schema sent to the API. */
   inputSchema: ToolInputSchema;
   /** Throws ToolInputError with a clear message for missing / wrongly typed args. */
