@@ -35,7 +35,17 @@ export type HostToWebview =
   | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
 
-export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'retry' | 'undoLastCompaction';
+export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'openFolder' | 'retry' | 'undoLastCompaction';
+
+/** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
+export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string; command: WebviewCommand }>> = {
+  setApiKey: { label: 'Set API Key', command: 'setApiKey' },
+  retry: { label: 'Retry', command: 'retry' },
+  compact: { label: 'Compact', command: 'compactConversation' },
+  newChat: { label: 'New Chat', command: 'newChat' },
+  openSettings: { label: 'Open Settings', command: 'openSettings' },
+  openFolder: { label: 'Open Folder', command: 'openFolder' },
+};
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -48,6 +58,18 @@ export type WebviewToHost =
   | { type: 'openLink'; href: string };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
+/**
+ * What the host logs about a webview message it refused: its type only (never its text, which may
+ * be the user's words), made printable and cut short, since the sender is less trusted.
+ */
+export function describeRejectedMessage(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return `a ${value === null ? 'null' : typeof value} instead of a message object`;
+  const type = (value as Record<string, unknown>).type;
+  if (typeof type !== 'string') return 'a message without a string "type"';
+  const printable = type.replace(/[^\x20-\x7e]/g, '?');
+  return `a "${printable.length > 40 ? `${printable.slice(0, 40)}…` : printable}" message that is unknown or malformed`;
+}
+
 export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const message = value as Record<string, unknown>;
@@ -79,7 +101,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 
 const MAX_LINK_CHARS = 4096;
 
-const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'retry', 'undoLastCompaction'];
+const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'];
 
 function isWebviewCommand(value: unknown): value is WebviewCommand {
   return typeof value === 'string' && (WEBVIEW_COMMANDS as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentEvent, ErrorAction, GaugeState, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
-import { errorActionsFor } from '../core/agent/errors';
+import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { ActionableError, errorActionsFor } from '../core/agent/errors';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import { parseContextOverrides } from '../core/context/defaults';
@@ -34,7 +34,6 @@ export class ChatController extends Disposable {
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
   private gauge: GaugeState | undefined;
-  private window: number | undefined;
   private readonly approvals: ApprovalBroker;
   /** The shown session's scope: a new one for every session start, so old events are dropped. */
   private scope: SessionScope | undefined;
@@ -122,6 +121,8 @@ export class ChatController extends Disposable {
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
     if (command === 'openSettings') {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen');
+    } else if (command === 'openFolder') {
+      await vscode.commands.executeCommand('workbench.action.files.openFolder');
     } else if (command === 'retry') {
       await this.retry();
     } else {
@@ -213,7 +214,7 @@ export class ChatController extends Disposable {
   private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
-      throw new Error('Open a folder first: Evergreen works on the files of a workspace folder.');
+      throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
     }
     const settings = readSettings();
     const apiKey = await this.deps.apiKeys.get();
@@ -230,7 +231,6 @@ export class ChatController extends Disposable {
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
-    this.window = undefined;
     this.needsRestart = false;
     const started = await startAgentSession({
       config: {
@@ -255,8 +255,9 @@ export class ChatController extends Disposable {
     });
     if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
     this.active = started;
-    this.window = started.window;
     if (!keepView) this.events.push(...started.replay);
+    // A resumed (or restarted) session shows its context at once, not after the next message.
+    this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
     if (modelInfoWarning) {
       void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "evergreen.contextWindow" if it differs.`, 'Open Settings').then((choice) => {
@@ -279,12 +280,7 @@ export class ChatController extends Disposable {
   private onAgentEvent(event: AgentEvent): void {
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
-    if (event.type === 'compaction_failed' && event.breakerOpen) {
-      void vscode.window.showErrorMessage(`Evergreen: ${event.message}. ${event.hint}`, 'Compact Conversation', 'New Chat').then((choice) => {
-        if (choice === 'Compact Conversation') void vscode.commands.executeCommand('evergreen.compactConversation');
-        else if (choice === 'New Chat') void vscode.commands.executeCommand('evergreen.newChat');
-      });
-    }
+    if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
     // Consecutive text deltas are merged so a long session's replay buffer stays small.
     const last = this.events.at(-1);
     if (event.type === 'text_delta' && last?.type === 'text_delta' && last.turnId === event.turnId) {
@@ -295,6 +291,16 @@ export class ChatController extends Disposable {
       this.events.push(event);
     }
     this.deps.view.post({ type: 'agentEvent', event });
+  }
+
+  /** An error toast whose buttons are the core's next steps, run as the panel's buttons run them. */
+  private offerActions(message: string, actions: readonly ErrorAction[]): void {
+    const labels = actions.map((action) => ERROR_ACTION_COMMANDS[action].label);
+    void vscode.window.showErrorMessage(message, ...labels).then(async (choice) => {
+      const action = actions.find((candidate) => ERROR_ACTION_COMMANDS[candidate].label === choice);
+      if (!action) return;
+      await this.runWebviewCommand(ERROR_ACTION_COMMANDS[action].command).catch((error: unknown) => this.deps.logger.error(`could not run "${choice}"`, error));
+    });
   }
 
   private updateGauge(gauge: GaugeState): void {
@@ -331,7 +337,6 @@ export class ChatController extends Disposable {
     this.scope = undefined;
     this.active?.handle.close();
     this.active = undefined;
-    this.window = undefined;
     this.resetView();
     await this.postState();
     await this.deps.view.reveal();
@@ -466,7 +471,13 @@ export class ChatController extends Disposable {
       await this.postState();
       await this.deps.view.reveal();
     } catch (error) {
-      void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${error instanceof Error ? error.message : String(error)}`);
+      // The old chat is closed: the panel must not keep showing it as if it were still live.
+      this.scope?.end();
+      this.scope = undefined;
+      this.resetView();
+      await this.postState();
+      this.deps.logger.error(`could not resume session ${sessionId}`, error);
+      void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
     }
   }
 
@@ -478,6 +489,7 @@ export class ChatController extends Disposable {
 /** The core's next steps for a failure to start or send (an unexpected error can be retried). */
 function actionsFor(error: unknown): ErrorAction[] {
   if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
+  if (error instanceof ActionableError) return error.actions;
   return errorActionsFor('internal');
 }
 

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import { describeRejectedMessage, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import type { Logger } from '../core/logger';
 import { Disposable } from './disposable';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
@@ -17,7 +18,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
   readonly onMessage = this.onMessageEmitter.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly logger: Logger,
+  ) {
     super();
   }
 
@@ -49,7 +53,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseWebviewMessage(raw);
-        if (!message) return; // Unknown shapes are ignored: the webview is a less trusted context.
+        if (!message) {
+          // Ignored, since the webview is a less trusted context, but never silently.
+          this.logger.warn(`ignored ${describeRejectedMessage(raw)} from the chat webview`);
+          return;
+        }
         if (message.type === 'ready') this.flush();
         this.onMessageEmitter.fire(message);
       }),

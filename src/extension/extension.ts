@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     await vscode.workspace.fs.createDirectory(storageRoot);
 
     const log = createLog();
-    const view = new ChatViewProvider(context.extensionUri);
+    const view = new ChatViewProvider(context.extensionUri, log.logger);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
     const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger });

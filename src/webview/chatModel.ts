@@ -175,7 +175,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
       else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
       else if (event.stopReason === 'context_window_exceeded') {
-        pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', ['compact', 'newChat']);
+        pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', event.actions ?? []);
       }
       break;
     case 'compaction': {
@@ -226,7 +226,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
     }
     case 'compaction_failed':
-      pushNotice(model, 'error', event.message, event.hint);
+      pushNotice(model, 'error', event.message, event.hint, event.actions);
       break;
     case 'storage_warning':
       pushNotice(model, 'error', event.message);

@@ -2,7 +2,7 @@
  * The chat panel. Receives typed messages from the host (src/protocol.ts), folds agent events into
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
-import type { ErrorAction, GaugeState, HostToWebview, ViewState, WebviewCommand, WebviewToHost } from '../protocol';
+import { ERROR_ACTION_COMMANDS, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { applyEvent, emptyChat, pushNotice, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -261,18 +261,10 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   return box;
 }
 
-// The core chooses an error's next steps; the panel only turns them into buttons.
-const ACTION_COMMANDS: Record<ErrorAction, { label: string; command: WebviewCommand }> = {
-  setApiKey: { label: 'Set API Key', command: 'setApiKey' },
-  retry: { label: 'Retry', command: 'retry' },
-  compact: { label: 'Compact', command: 'compactConversation' },
-  newChat: { label: 'New Chat', command: 'newChat' },
-  openSettings: { label: 'Open Settings', command: 'openSettings' },
-};
-
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
-    const { label, command } = ACTION_COMMANDS[action];
+    // The core chooses an error's next steps; the panel only turns them into buttons.
+    const { label, command } = ERROR_ACTION_COMMANDS[action];
     const button = el('button', 'eg-button eg-secondary', label);
     button.addEventListener('click', () => runCommand(command));
     return button;

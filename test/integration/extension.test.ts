@@ -275,8 +275,12 @@ describe('Evergreen in the extension host', () => {
       assert.ok(shown.includes('compaction'), `no divider before resuming: ${shown.join(',')}`);
       await vscode.commands.executeCommand('evergreen.newChat');
       assert.deepEqual(api.chatEventTypes(), []);
+      assert.equal(api.contextState().usedTokens, undefined, 'a new chat has no gauge yet');
       await within(api.resume(sessionId), 30_000, 'the resume');
       assert.equal(api.contextState().sessionId, sessionId);
+      // The gauge (and status bar) show the resumed context at once, not after the next message.
+      const resumed = api.contextState();
+      assert.ok(resumed.usedTokens !== undefined && resumed.usedTokens > 0 && resumed.window !== undefined, JSON.stringify(resumed));
       const replayed = api.chatEventTypes();
       for (const type of ['turn_started', 'tool_call_started', 'tool_call_finished', 'compaction', 'compaction_undone', 'text_delta']) {
         assert.ok(replayed.includes(type), `the resumed chat lacks ${type}: ${replayed.join(',')}`);

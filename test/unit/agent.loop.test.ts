@@ -275,6 +275,18 @@ describe('agent loop against the fake API (real SDK)', function () {
     assert.deepEqual(error.actions, ['setApiKey']);
   });
 
+  it('a reply cut at the context window ends the turn with the core\'s next steps (Compact, New Chat)', async () => {
+    // The model's real window is smaller than the one configured, so the API cuts the reply there.
+    fake.setModel('claude-tight-window', { max_input_tokens: 6_000, max_tokens: 8192 });
+    const h = await harness({ model: 'claude-tight-window', contextWindow: 200_000 });
+    fake.enqueue(reply.text('word '.repeat(6_000)));
+    assert.equal(await h.started.session.send('Write a lot.'), 'context_window_exceeded');
+    const finished = h.events.find((event) => event.type === 'turn_finished');
+    assert.equal(finished?.type, 'turn_finished');
+    assert.ok(finished?.type === 'turn_finished');
+    assert.deepEqual(finished.actions, ['compact', 'newChat']);
+  });
+
   it('refuses to start with a rejected (401) or missing key, saying what to do, and writes nothing', async () => {
     await assert.rejects(harness({ apiKey: 'sk-ant-wrong' }), (error: unknown) => {
       assert.ok(error instanceof ModelError && error.kind === 'authentication');

@@ -167,6 +167,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     const hint = r.eventsOf('compaction_failed').at(-1)!.hint;
     assert.match(hint, /Compact Conversation/, 'the user is told the way forward');
     assert.match(hint, /New Chat/);
+    assert.deepEqual(r.eventsOf('compaction_failed').at(-1)!.actions, ['compact', 'newChat'], 'the core chooses the buttons');
     // Auto attempts stop: no more summary requests, the request goes out as is (the API may refuse it).
     const requestsBefore = r.summaryRequests.length;
     await r.prepare();

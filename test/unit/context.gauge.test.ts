@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession } from '../../src/core/agent/factory';
+import { ContextEngine } from '../../src/core/context/engine';
 import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
 import { BREAKDOWN_CATEGORIES, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
@@ -253,5 +254,39 @@ describe('the gauge moves while a reply streams', function () {
       fs.rmSync(workspace, { recursive: true, force: true });
       fs.rmSync(storage, { recursive: true, force: true });
     }
+  });
+});
+
+describe('context gauge: after a manual compaction', () => {
+  it('the divider and the gauge show the same counted number (review: they disagreed after the re-anchor)', async () => {
+    const r = new Rig({ window: 200_000, settings: { clearUtilization: 1 } });
+    const counted: number[] = [];
+    const options = r.engineOptions();
+    const countingModel = {
+      ...options.model,
+      // A count that differs from the 4-chars-per-token estimate, as the API's does.
+      countTokens: async (request: { messages: readonly unknown[] }) => {
+        const tokens = 3_000 + request.messages.length * 7;
+        counted.push(tokens);
+        return tokens;
+      },
+    };
+    r.engine = new ContextEngine({ ...options, model: countingModel });
+    r.user('Find the bug.');
+    r.round([{ name: 'grep_search', input: { pattern: 'bug' }, result: bulk(40_000, 'match') }], 'Searching.');
+    r.assistant('Found it.');
+    r.user('Fix it.');
+    const prepared = await r.prepare();
+    r.respond(prepared);
+    r.events.length = 0;
+    const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
+    assert.equal(outcome.ok, true, outcome.message);
+    const compaction = r.eventsOf('compaction')[0];
+    assert.ok(compaction, 'a compaction event');
+    assert.equal(compaction.tokensAfter, counted.at(-1), 'the divider shows the API count');
+    const lastGauge = r.eventsOf('context').at(-1);
+    assert.ok(lastGauge, 'a context event after the compaction');
+    assert.equal(lastGauge.gauge.usedTokens, compaction.tokensAfter, 'the gauge agrees with the divider');
+    assert.equal(r.events.at(-1)?.type, 'context', 'the counted gauge is the last word');
   });
 });

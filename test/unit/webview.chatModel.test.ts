@@ -3,7 +3,7 @@ import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS } from '../../src/webview/
 import { contextGauge } from '../../src/core/context/gauge';
 import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
-import { parseWebviewMessage } from '../../src/protocol';
+import { describeRejectedMessage, parseWebviewMessage } from '../../src/protocol';
 
 function fold(events: AgentEvent[]) {
   const model = emptyChat();
@@ -143,6 +143,18 @@ describe('protocol guard', () => {
     assert.equal(parseWebviewMessage('ready'), undefined);
     assert.equal(parseWebviewMessage(null), undefined);
   });
+
+  it('describes a refused message for the log by its type only, printable and short', () => {
+    const secretText = 'my password is hunter2';
+    const described = describeRejectedMessage({ type: 'sendMessage', text: secretText });
+    assert.match(described, /"sendMessage" message/);
+    assert.ok(!described.includes('hunter2'), 'the text of a refused message is never logged');
+    assert.equal(describeRejectedMessage({ type: `evil\u001b[2J${'x'.repeat(100)}` }).includes('\u001b'), false, 'escape sequences are not logged');
+    assert.ok(describeRejectedMessage({ type: 'x'.repeat(500) }).length < 120);
+    assert.match(describeRejectedMessage('ready'), /a string instead of a message object/);
+    assert.match(describeRejectedMessage(null), /a null instead/);
+    assert.match(describeRejectedMessage({ kind: 'ready' }), /without a string "type"/);
+  });
 });
 
 describe('webview chat model: the context engine in the chat', () => {
@@ -161,16 +173,33 @@ describe('webview chat model: the context engine in the chat', () => {
     const assistant = model.items[1];
     assert.ok(assistant?.kind === 'assistant');
     assert.equal(assistant.streaming, false, 'the divider closes the streaming reply');
-    applyEvent(model, { type: 'compaction_failed', trigger: 'auto', message: 'Compaction (auto) failed: empty summary', consecutiveFailures: 3, breakerOpen: true, hint: 'Run Compact Conversation' });
+    applyEvent(model, { type: 'compaction_failed', trigger: 'auto', message: 'Compaction (auto) failed: empty summary', consecutiveFailures: 3, breakerOpen: true, hint: 'Run Compact Conversation', actions: ['compact', 'newChat'] });
     const failure = model.items.at(-1);
+    assert.equal(failure?.kind, 'notice');
     assert.ok(failure?.kind === 'notice');
     assert.equal(failure.level, 'error');
     assert.equal(failure.hint, 'Run Compact Conversation');
+    assert.deepEqual(failure.actions, ['compact', 'newChat'], 'the buttons are the core\'s actions');
     applyEvent(model, { type: 'tier', tier: 'snip', items: 3, tokensBefore: 20_000, tokensAfter: 15_000, detail: 'snipped 3 old tool result(s)' });
     const note = model.items.at(-1);
     assert.equal(note?.kind, 'note', 'a lighter tier is a quiet note, not a notice');
     assert.ok(note?.kind === 'note');
     assert.match(note.text, /Context snip: snipped 3 old tool result\(s\) — saved ~5,000 tokens \(~20k → ~15k\)/);
+  });
+
+  it('a full context window offers exactly the actions the core sent, live or replayed without them', () => {
+    const model = emptyChat();
+    applyEvent(model, { type: 'turn_started', turnId: 't', userText: 'go' });
+    applyEvent(model, { type: 'turn_finished', turnId: 't', stopReason: 'context_window_exceeded', actions: ['compact', 'newChat'] });
+    const notice = model.items.at(-1);
+    assert.equal(notice?.kind, 'notice');
+    assert.ok(notice?.kind === 'notice');
+    assert.deepEqual(notice.actions, ['compact', 'newChat']);
+    applyEvent(model, { type: 'turn_started', turnId: 'u', userText: 'again' });
+    applyEvent(model, { type: 'turn_finished', turnId: 'u', stopReason: 'context_window_exceeded' });
+    const bare = model.items.at(-1);
+    assert.ok(bare?.kind === 'notice');
+    assert.deepEqual(bare.actions, [], 'no actions are invented in the webview');
   });
 
   const compaction = (id: string, trigger: 'auto' | 'manual' | 'tool' | 'reactive' | 'drop', focus?: string): AgentEvent => ({

@@ -3,10 +3,17 @@
 import type { ModelErrorKind } from '../model/client';
 
 /** The kinds of failure a turn can end with. */
-export type ErrorKind = Exclude<ModelErrorKind, 'cancelled'> | 'context_window_too_small' | 'tool_round_limit' | 'internal';
+export type ErrorKind =
+  | Exclude<ModelErrorKind, 'cancelled'>
+  | 'context_window_too_small'
+  | 'context_window_exceeded'
+  | 'compaction_failed'
+  | 'tool_round_limit'
+  | 'no_workspace'
+  | 'internal';
 
 /** Next steps a front end offers for an error. */
-export type ErrorAction = 'setApiKey' | 'retry' | 'compact' | 'newChat' | 'openSettings';
+export type ErrorAction = 'setApiKey' | 'retry' | 'compact' | 'newChat' | 'openSettings' | 'openFolder';
 
 const ACTIONS: Record<ErrorKind, readonly ErrorAction[]> = {
   no_api_key: ['setApiKey'],
@@ -20,10 +27,28 @@ const ACTIONS: Record<ErrorKind, readonly ErrorAction[]> = {
   server: ['retry'],
   connection: ['retry', 'openSettings'],
   context_window_too_small: ['openSettings'],
+  context_window_exceeded: ['compact', 'newChat'],
+  compaction_failed: ['compact', 'newChat'],
+  no_workspace: ['openFolder'],
   tool_round_limit: ['retry', 'newChat'],
   internal: ['retry', 'newChat'],
 };
 
 export function errorActionsFor(kind: ErrorKind): ErrorAction[] {
   return [...ACTIONS[kind]];
+}
+
+/** A failure outside the model call (no workspace, …) that still carries the core's kind and next steps. */
+export class ActionableError extends Error {
+  readonly actions: ErrorAction[];
+
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'ActionableError';
+    this.actions = errorActionsFor(kind);
+  }
 }

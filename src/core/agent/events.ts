@@ -77,7 +77,8 @@ export type AgentEvent =
       elapsedMs: number;
     }
   | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
-  | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason }
+  /** `actions`: next steps when the stop needs one (a full context window), chosen by the core. */
+  | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason; actions?: ErrorAction[] }
   /** `actions`: the next steps the core offers, in order (buttons in VS Code). */
   | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; actions: ErrorAction[] }
   /** Context engine: gauge updates, tier actions, compactions and their failures. */

@@ -249,7 +249,7 @@ export class AgentSession {
       if (stopReason === 'error') this.emitError(turnId, error);
     }
     try {
-      this.emit({ type: 'turn_finished', turnId, stopReason });
+      this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
       await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
     } finally {
       externalSignal?.removeEventListener('abort', onExternalAbort);

@@ -13,6 +13,7 @@
  * ski-rental rule) — so the middle of the prompt changes rarely (the seeds' flaw was changing it
  * on every call) and each change has paid for itself.
  */
+import { errorActionsFor, type ErrorAction } from '../agent/errors';
 import { randomUUID } from 'node:crypto';
 import type { ContentBlockParam, MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
@@ -64,7 +65,7 @@ export type ContextEvent =
     }
   /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
   | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string };
+  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] };
 
 /** What the session sends: the live view plus where the cache breakpoints go. */
 export interface PreparedRequest {
@@ -547,9 +548,12 @@ export class ContextEngine {
       stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - (this.live.boundary?.keptFrom ?? 0), messagesKept: canonical.length - keptFrom, summaryRequests: requests },
     };
     const preview: LiveState = { boundary: record, edits: this.live.edits };
-    record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, preview, this.options.transcript?.transcriptPath));
+    const after = buildLiveView(canonical, preview, this.options.transcript?.transcriptPath);
+    // Counted before the boundary is written, so the divider's "after" and the gauge show one number.
+    const counted = await this.countPrompt(after, signal);
+    record.stats.tokensAfter = counted ?? this.estimateTokens(after);
     this.commitBoundary(record);
-    await this.reanchor(signal);
+    if (counted !== undefined) this.anchorAt(after, counted);
     this.consecutiveFailures = 0;
     this.requestsSinceCompaction = 0;
     const message = `Compacted (${trigger}): ~${tokensBefore.toLocaleString('en-US')} -> ~${record.stats.tokensAfter.toLocaleString('en-US')} tokens; ${record.stats.messagesSummarized} message(s) summarized, ${record.stats.messagesKept} kept verbatim, ${restoredFiles.length} file(s) restored.`;
@@ -672,21 +676,33 @@ export class ContextEngine {
    * the estimate (recorded, so resume agrees).
    */
   private async reanchor(signal: AbortSignal): Promise<void> {
-    const count = this.options.model.countTokens;
-    if (!count) return;
     const messages = this.liveView();
+    const tokens = await this.countPrompt(messages, signal);
+    if (tokens !== undefined) this.anchorAt(messages, tokens);
+  }
+
+  /** The API's count of a prompt with these messages; undefined when the back end cannot count or the count failed. */
+  private async countPrompt(messages: MessageParam[], signal: AbortSignal): Promise<number | undefined> {
+    const count = this.options.model.countTokens;
+    if (!count) return undefined;
     try {
-      const tokens = await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages }, signal);
-      const canonical = this.options.history();
-      this.lastRequest = {
-        mark: { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages), pendingWaste: 0 },
-        promptTokens: tokens,
-        atMs: this.lastRequest?.atMs ?? this.now(),
-      };
-      this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
+      return await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages }, signal);
     } catch (error) {
       this.options.logger.warn(`could not count the compacted context's tokens (the estimate stays calibrated on the last request): ${errorMessage(error)}`);
+      return undefined;
     }
+  }
+
+  /** A counted prompt becomes the token anchor (recorded, so resume agrees), and the gauge shows it. */
+  private anchorAt(messages: MessageParam[], tokens: number): void {
+    const canonical = this.options.history();
+    this.lastRequest = {
+      mark: { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.liveChars(messages), pendingWaste: 0 },
+      promptTokens: tokens,
+      atMs: this.lastRequest?.atMs ?? this.now(),
+    };
+    this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
+    this.emit({ type: 'context', gauge: this.gauge(messages) });
   }
 
   private commitBoundary(record: CompactionRecord): void {
@@ -707,7 +723,7 @@ export class ContextEngine {
     const message = `Compaction (${trigger}) failed: ${reason}`;
     this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: COMPACTION_FAILED_EVENT, data: { trigger, reason, counts } });
     this.options.logger.error(`${message} (consecutive failures: ${this.consecutiveFailures})`);
-    this.emit({ type: 'compaction_failed', trigger, message, consecutiveFailures: this.consecutiveFailures, breakerOpen, hint });
+    this.emit({ type: 'compaction_failed', trigger, message, consecutiveFailures: this.consecutiveFailures, breakerOpen, hint, actions: errorActionsFor('compaction_failed') });
     return { ok: false, message: `${message}. ${hint}` };
   }
 
