@@ -53,6 +53,7 @@ describe('archived transcript rendering', () => {
           stats: { tokensBefore: 52_000, tokensAfter: 7_000, messagesSummarized: 4, messagesKept: 1, summaryRequests: 1 },
         },
       },
+      { type: 'event', ts: 't8b', name: 'token_anchor', data: { promptTokens: 7_123, atMs: 1, mark: { canonicalCount: 5, liveCount: 3, liveChars: 100, pendingWaste: 0 } } },
       { type: 'message', ts: 't9', message: { role: 'assistant', content: 'Done.' } },
     ];
     const rendered = await renderTranscript(meta, numbered(entries), { transcriptPath: path.join(dir, 'transcript.jsonl') });
@@ -75,6 +76,9 @@ describe('archived transcript rendering', () => {
     assert.match(text, /\*\*Summary\*\*\n\n```text\n1\. Primary request: fix the parser\.\n9\. Next step: run the tests\.\n```/);
     assert.equal(rendered.compactionLines.length, 1);
     assert.equal(text.split('\n')[rendered.compactionLines[0]!], '## Context compacted (manual) · t8');
+    // The gauge's calibration is one quiet line, not a JSON dump.
+    assert.match(text, /\*Context counted by the API: 7,123 tokens · t8b\*/);
+    assert.ok(!text.includes('liveChars'), 'no token-anchor JSON');
     assert.equal(rendered.entries, entries.length);
     assert.equal(rendered.foldedBlocks, 0);
     assert.equal(rendered.cut, false);

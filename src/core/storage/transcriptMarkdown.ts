@@ -6,6 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ContentBlockParam } from '../model/client';
+import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
@@ -235,6 +236,12 @@ export class TranscriptMarkdownWriter {
         return; // Totals are in the header.
       case 'event':
         if (entry.name === 'system_prompt') return;
+        if (entry.name === TOKEN_ANCHOR_EVENT) {
+          // Bookkeeping of the gauge's calibration: one quiet line, not a JSON dump.
+          const tokens = (entry.data as { promptTokens?: unknown } | undefined)?.promptTokens;
+          this.emit('', `*Context counted by the API: ${typeof tokens === 'number' ? `${tokens.toLocaleString('en-US')} tokens` : 'unknown'} · ${entry.ts}*`);
+          return;
+        }
         this.emit('', `*Event ${inlineCode(entry.name)} · ${entry.ts}*`, '', this.foldedBlock(JSON.stringify(entry.data, null, 2), 'code', 'json'));
         return;
       default: {
