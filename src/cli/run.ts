@@ -172,7 +172,7 @@ function jsonError(message: string, hint: string | undefined): string {
 async function incompleteReply(stop: TurnStopReason, started: StartedSession, options: CliOptions): Promise<{ message: string; hint: string } | undefined> {
   const id = started.handle.id;
   if (stop === 'max_tokens') {
-    const modelMax = (await started.client.getModelInfo().catch(() => undefined))?.max_tokens ?? Number.POSITIVE_INFINITY;
+    const modelMax = (await started.client.getModelInfo().catch(() => undefined))?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
     const limit = Math.min(contextBudget(started.window, options.maxOutputTokens).outputReserve, modelMax);
     return {
       message: `The reply hit the output token limit (${limit} tokens) before it was complete.`,

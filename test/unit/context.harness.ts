@@ -77,7 +77,7 @@ export class Rig {
         const value = typeof reply === 'function' ? reply(request) : reply;
         if (value instanceof Error) throw value;
         return {
-          content: value === '' ? [] : [{ type: 'text', text: value, citations: null }],
+          content: value === '' ? [] : [{ type: 'text', text: value }],
           stopReason: 'end_turn',
           usage: usage(1000, 200),
           costUsd: 0,

@@ -2,7 +2,7 @@
  * One definition each for reading message content: "a message as blocks" and "a tool_result as
  * text". Every layer (history repair, replay, context engine, transcript rendering) uses these.
  */
-import type { ContentBlockParam, MessageParam } from './client';
+import type { ContentBlockParam, MessageParam } from './messages';
 
 export type ToolUseBlock = Extract<ContentBlockParam, { type: 'tool_use' }>;
 export type ToolResultBlock = Extract<ContentBlockParam, { type: 'tool_result' }>;

@@ -1,0 +1,299 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
+import { blocksOf } from './content';
+import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom } from './errors';
+import type { MessageParam, ToolParam } from './messages';
+import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+
+const HINTS = hintsFor('anthropic');
+
+/**
+ * The Anthropic Messages API behind the ModelBackend seam: one attempt's raw SSE events become
+ * ModelChunks (the shared runner retries, watches for stalls and accumulates), cache hints become
+ * cache_control breakpoints, the Models API gives the window and the output cap.
+ */
+export class AnthropicBackend implements ModelBackend {
+  readonly provider: ProviderId = 'anthropic';
+  readonly capabilities: BackendCapabilities = { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true };
+  readonly model: string;
+  private readonly sdk: Anthropic;
+  private readonly apiKey: string | undefined;
+  private readonly rules: RetryRules;
+  private price: ModelPrice | undefined;
+  private readonly modelInfoTimeoutMs: number;
+  private modelInfoProblem: string | undefined;
+  private modelInfo: Promise<ModelInfo | undefined> | undefined;
+
+  constructor(options: BackendOptions = {}) {
+    this.model = options.model?.trim() || DEFAULT_MODEL;
+    this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
+    this.rules = retryRulesFrom(options);
+    this.price = priceFor(this.model, options.priceOverrides);
+    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    this.sdk = new Anthropic({
+      apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
+      baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 10 * 60_000,
+    });
+  }
+
+  get baseURL(): string {
+    return this.sdk.baseURL;
+  }
+
+  setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void {
+    this.price = priceFor(this.model, overrides);
+  }
+
+  costOf(usage: UsageCounts): number {
+    return costOf(usage, this.price);
+  }
+
+  /** The Models API entry for the configured model, fetched once. Unknown model -> ModelError. */
+  async getModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    this.modelInfo ??= this.fetchModelInfo(signal);
+    try {
+      return await this.modelInfo;
+    } catch (error) {
+      this.modelInfo = undefined; // A transient failure may succeed next time.
+      throw error;
+    }
+  }
+
+  get modelInfoWarning(): string | undefined {
+    return this.modelInfoProblem;
+  }
+
+  /** window = explicit setting, else the Models API's max_input_tokens, else 200k (gateways without /v1/models). */
+  async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
+    if (override !== undefined) return override;
+    const info = await this.getModelInfo(signal);
+    return info?.maxInputTokens ?? FALLBACK_CONTEXT_WINDOW;
+  }
+
+  async countTokens(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number> {
+    this.requireKey();
+    try {
+      const result = await this.sdk.messages.countTokens(
+        { model: this.model, system: request.system, tools: toApiTools(request.tools), messages: request.messages.map(toApiMessage) },
+        { signal },
+      );
+      return result.input_tokens;
+    } catch (error) {
+      throw this.classify(error, signal);
+    }
+  }
+
+  async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+    this.requireKey();
+    // The reply reserve may exceed what this model can write; the API would refuse every request.
+    const modelMax = (await this.getModelInfo(signal).catch(() => undefined))?.maxOutputTokens;
+    const maxTokens = modelMax ? Math.min(request.maxTokens, modelMax) : request.maxTokens;
+    const params = this.buildParams({ ...request, maxTokens });
+    return streamWithRetries(
+      {
+        attempt: (attemptSignal) => this.attempt(params, attemptSignal),
+        classify: (error, errorSignal) => this.classify(error, errorSignal),
+        costOf: (usage) => this.costOf(usage),
+      },
+      this.rules,
+      handlers,
+      signal,
+    );
+  }
+
+  /** Applies the request's cache hints (default: after tools+system and on the newest message). */
+  buildParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+    const messages = request.messages.map(toApiMessage);
+    const hints = request.cache ?? { system: true, messageIndexes: messages.length > 0 ? [messages.length - 1] : [] };
+    // The API allows 4 breakpoints; the newest ones matter most.
+    const indexes = [...new Set(hints.messageIndexes)].filter((index) => index >= 0 && index < messages.length).sort((a, b) => a - b).slice(hints.system ? -3 : -4);
+    for (const index of indexes) messages[index] = withCacheBreakpoint(request.messages[index]!);
+    return {
+      model: this.model,
+      max_tokens: request.maxTokens,
+      system: [{ type: 'text', text: request.system, ...(hints.system ? { cache_control: { type: 'ephemeral' as const } } : {}) }],
+      tools: toApiTools(request.tools),
+      messages,
+    };
+  }
+
+  /**
+   * One attempt as chunks. Raw events rather than the SDK's MessageStream: it fails the whole
+   * reply when one tool input is not valid JSON, and that failure looked like a dropped connection.
+   */
+  private async *attempt(params: Anthropic.MessageCreateParamsNonStreaming, signal: AbortSignal): AsyncGenerator<ModelChunk> {
+    const stream = await this.sdk.messages.create({ ...params, stream: true }, { signal });
+    let started = false;
+    // Block types by event index: deltas apply only to a block of their kind, as the SDK does.
+    const blocks = new Map<number, string>();
+    for await (const event of stream) {
+      if (event.type === 'message_start') {
+        started = true;
+        const usage = event.message.usage;
+        yield {
+          type: 'usage',
+          usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cacheReadTokens: usage.cache_read_input_tokens ?? 0, cacheWriteTokens: usage.cache_creation_input_tokens ?? 0 },
+        };
+        continue;
+      }
+      if (!started) throw new Error(`The response stream sent ${event.type} before message_start.`);
+      yield* chunksOf(event, blocks);
+    }
+    if (signal.aborted) throw new Anthropic.APIUserAbortError();
+  }
+
+  private async fetchModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    this.requireKey();
+    try {
+      // Without a bound a server that never answers would hang the start forever (the SDK waits 10 min).
+      const info = await this.sdk.models.retrieve(this.model, {}, { signal, timeout: this.modelInfoTimeoutMs });
+      return { id: info.id, maxInputTokens: info.max_input_tokens ?? undefined, maxOutputTokens: info.max_tokens ?? undefined };
+    } catch (raw) {
+      if (raw instanceof Anthropic.APIConnectionTimeoutError && !signal?.aborted) {
+        this.modelInfoProblem = `The Models API did not answer within ${this.modelInfoTimeoutMs / 1000} s, so the model's limits are unknown.`;
+        return undefined;
+      }
+      if (raw instanceof Anthropic.NotFoundError) {
+        // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
+        if (/model/i.test(raw.message)) {
+          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, HINTS.unknownModel, 404);
+        }
+        return undefined;
+      }
+      const error = this.classify(raw, signal);
+      if (error.kind === 'authentication' || error.kind === 'connection' || error.kind === 'cancelled' || error.kind === 'no_api_key') throw error;
+      return undefined; // Other failures: fall back to the default window rather than block the chat.
+    }
+  }
+
+  requireKey(): void {
+    if (!this.apiKey) {
+      throw new ModelError('no_api_key', 'No Anthropic API key is set.', HINTS.noApiKey);
+    }
+  }
+
+  private classify(error: unknown, signal?: AbortSignal): ModelError {
+    if (error instanceof ModelError) return error;
+    if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
+    if (error instanceof Anthropic.APIConnectionError) {
+      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? HINTS.credentialsInUrl : HINTS.connection);
+    }
+    if (error instanceof Anthropic.APIError) {
+      const detail = apiErrorMessage(error);
+      // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
+      const status = error.status ?? statusForErrorType(apiErrorType(error));
+      const retry = { retryAfterMs: retryAfterMsFrom(error.headers), shouldRetry: shouldRetryFrom(error.headers) };
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, HINTS.badKey, status, retry);
+      if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
+      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, HINTS.notFound, status, retry);
+      if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
+      if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status, retry);
+      if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
+      if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
+      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry);
+      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, HINTS.invalidRequest, status, retry);
+    }
+    // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
+    const message = error instanceof Error ? error.message : String(error);
+    return new ModelError('connection', `The connection dropped: ${message}`, 'Check your network and try again.');
+  }
+}
+
+/** One raw event (after message_start) as chunks; `blocks` tracks block types by index. */
+function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, string>): Generator<ModelChunk> {
+  switch (event.type) {
+    case 'content_block_start': {
+      const block = event.content_block;
+      blocks.set(event.index, block.type);
+      if (block.type === 'text' && block.text) yield { type: 'text', text: block.text };
+      else if (block.type === 'thinking' && block.thinking) yield { type: 'thinking', text: block.thinking };
+      else if (block.type === 'redacted_thinking') yield { type: 'redacted_thinking', data: block.data };
+      else if (block.type === 'tool_use') yield { type: 'tool_call_start', index: event.index, id: block.id, name: block.name };
+      return; // Server-tool blocks are not used by Evergreen.
+    }
+    case 'content_block_delta': {
+      const kind = blocks.get(event.index);
+      const delta = event.delta;
+      if (delta.type === 'text_delta' && kind === 'text') yield { type: 'text', text: delta.text };
+      else if (delta.type === 'thinking_delta' && kind === 'thinking') yield { type: 'thinking', text: delta.thinking };
+      else if (delta.type === 'signature_delta' && kind === 'thinking') yield { type: 'thinking_signature', signature: delta.signature };
+      else if (delta.type === 'input_json_delta' && kind === 'tool_use') yield { type: 'tool_call_delta', index: event.index, json: delta.partial_json };
+      return; // Citations are dropped from the history anyway.
+    }
+    case 'content_block_stop':
+      if (blocks.get(event.index) === 'tool_use') yield { type: 'tool_call_end', index: event.index };
+      return;
+    case 'message_delta': {
+      // Counters other than output_tokens are whole-message totals, present only when they apply.
+      const usage = event.usage;
+      yield { type: 'stop', reason: event.delta.stop_reason };
+      yield {
+        type: 'usage',
+        usage: {
+          outputTokens: usage.output_tokens,
+          ...(usage.input_tokens != null ? { inputTokens: usage.input_tokens } : {}),
+          ...(usage.cache_creation_input_tokens != null ? { cacheWriteTokens: usage.cache_creation_input_tokens } : {}),
+          ...(usage.cache_read_input_tokens != null ? { cacheReadTokens: usage.cache_read_input_tokens } : {}),
+        },
+      };
+      return;
+    }
+    case 'message_stop':
+      yield { type: 'done' };
+      return;
+    default:
+      return;
+  }
+}
+
+function apiErrorType(error: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  const body = error.error as { error?: { type?: unknown }; type?: unknown } | undefined;
+  const type = body?.error?.type ?? body?.type;
+  return typeof type === 'string' ? type : undefined;
+}
+
+function statusForErrorType(type: string | undefined): number {
+  switch (type) {
+    case 'overloaded_error':
+      return 529;
+    case 'rate_limit_error':
+      return 429;
+    case 'api_error':
+      return 500;
+    case 'timeout_error':
+      return 504;
+    default:
+      return 0;
+  }
+}
+
+function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+  const body = error.error as { error?: { message?: unknown } } | undefined;
+  const message = body?.error?.message;
+  return typeof message === 'string' ? message : error.message;
+}
+
+function toApiTools(tools: readonly ToolParam[]): Anthropic.Tool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema } }));
+}
+
+/** The neutral history is Anthropic's own shape: the same object, typed for the SDK. */
+function toApiMessage(message: MessageParam): Anthropic.MessageParam {
+  return message;
+}
+
+function withCacheBreakpoint(message: MessageParam): Anthropic.MessageParam {
+  const blocks: Anthropic.ContentBlockParam[] = blocksOf(message).slice();
+  for (let index = blocks.length - 1; index >= 0; index--) {
+    const block = blocks[index];
+    // Thinking blocks cannot carry cache_control; the breakpoint goes on the last block that can.
+    if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+      blocks[index] = { ...block, cache_control: { type: 'ephemeral' } } as Anthropic.ContentBlockParam;
+      break;
+    }
+  }
+  return { role: message.role, content: blocks };
+}

@@ -1,0 +1,154 @@
+/**
+ * The provider seam (DESIGN.md §2a): the session, the context engine, the tools and the front ends
+ * talk to a `ModelBackend` and nothing else. A back end turns one neutral request into one
+ * attempt's stream of `ModelChunk`s and classifies its failures into `ModelError` kinds; the
+ * shared runner in stream.ts does the rest for every back end alike (retries with the same rules,
+ * the idle watchdog, accumulating the reply, invalid tool inputs, cost).
+ */
+import type { ContentBlock, MessageParam, StopReason, ToolParam } from './messages';
+import type { ModelPrice, UsageCounts } from './models';
+
+export type ProviderId = 'anthropic' | 'openai';
+export const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai'];
+export const DEFAULT_PROVIDER: ProviderId = 'anthropic';
+
+/** A provider name from a setting or flag, or undefined when it is not one we know. */
+export function parseProvider(value: unknown): ProviderId | undefined {
+  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value.trim().toLowerCase()) ? (value.trim().toLowerCase() as ProviderId) : undefined;
+}
+
+export interface BackendCapabilities {
+  /**
+   * 'explicit-breakpoints': the request's cache hints decide what is cached (Anthropic);
+   * 'automatic-prefix': the server caches the longest repeated prefix itself, hints are ignored
+   * (OpenAI), so keeping the prefix byte-identical is what makes it hit.
+   */
+  caching: 'explicit-breakpoints' | 'automatic-prefix';
+  /** countTokens is available (a free, exact count of a request). */
+  tokenCounting: boolean;
+  /** The server can say the model's limits (getModelInfo may answer). */
+  modelInfo: boolean;
+}
+
+/** What the server says about the configured model; absent fields are unknown. */
+export interface ModelInfo {
+  id: string;
+  /** The context window. */
+  maxInputTokens?: number | undefined;
+  /** The most one reply may hold (the request's max tokens is clamped to it). */
+  maxOutputTokens?: number | undefined;
+}
+
+/** Where prompt-cache breakpoints go (decided by the context engine; the back end only applies them). */
+export interface CacheHints {
+  /** A breakpoint after tools + system. */
+  system: boolean;
+  /** Messages whose last cacheable block gets a breakpoint (at most 3 with the system one). */
+  messageIndexes: number[];
+}
+
+export interface ModelRequest {
+  system: string;
+  tools: ToolParam[];
+  messages: MessageParam[];
+  maxTokens: number;
+  /** Hints only: default after tools+system and on the newest message; automatic-prefix back ends ignore them. */
+  cache?: CacheHints;
+}
+
+export interface StreamHandlers {
+  onText?(delta: string): void;
+  onThinking?(delta: string): void;
+  /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
+  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+}
+
+export interface InvalidToolInput {
+  /** Why it could not be used (the JSON parser's message). */
+  problem: string;
+  /** What the model wrote. */
+  text: string;
+}
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason: StopReason | null;
+  usage: UsageCounts;
+  costUsd: number;
+  /**
+   * Tool calls whose streamed input was not valid JSON, by their index in `content` (ids may be
+   * repeated or rewritten by the loop); their `input` is {}.
+   */
+  invalidToolInputs?: ReadonlyMap<number, InvalidToolInput>;
+}
+
+/**
+ * One attempt's reply as a normalized stream. Order rules the accumulator relies on:
+ * - `text` / `thinking` append to the open block of that kind, or open one; any other block
+ *   (a tool call, redacted thinking, the other kind) closes it. `thinking_signature` sets the open
+ *   thinking block's signature and closes it.
+ * - tool calls are keyed by `index` (the back end's own numbering, e.g. OpenAI's tool_calls[].index);
+ *   the block takes its place in the content when it starts; `tool_call_end` parses its JSON
+ *   (calls still open when the stream finishes are parsed then).
+ * - `usage`: fields present overwrite earlier ones (Anthropic sends input at the start, output at the end).
+ * - `done`: the reply is complete. A stream that ends without it was cut (a dropped connection, retried).
+ */
+export type ModelChunk =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'thinking_signature'; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; json: string }
+  | { type: 'tool_call_end'; index: number }
+  | { type: 'usage'; usage: Partial<UsageCounts> }
+  | { type: 'stop'; reason: StopReason | null }
+  | { type: 'done' };
+
+export interface ModelBackend {
+  readonly provider: ProviderId;
+  readonly model: string;
+  readonly capabilities: BackendCapabilities;
+  /** Where requests go (for messages and logs; may carry credentials, so redact before showing). */
+  readonly baseURL: string;
+  /**
+   * Set when the model-info request did not answer in time: the session goes on without the
+   * model's limits (default window, no output cap) and the front end says so.
+   */
+  readonly modelInfoWarning: string | undefined;
+  /** The model's limits, fetched once; undefined when the server cannot say. Unknown model -> ModelError. */
+  getModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined>;
+  /** window = explicit setting, else the model's known window, else the provider's fallback. */
+  contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number>;
+  /** An exact, free count of a request's input tokens (only when capabilities.tokenCounting). */
+  countTokens?(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number>;
+  costOf(usage: UsageCounts): number;
+  /** A changed price table applies from the next request on: nothing else about the back end changes. */
+  setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void;
+  /** One reply, streamed, with the shared retry rules; failures are ModelErrors. */
+  stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
+}
+
+/** Constructor options every back end takes (each also reads its own provider's env variables). */
+export interface BackendOptions {
+  /** Falls back to the provider's env variable (ANTHROPIC_API_KEY / OPENAI_API_KEY). */
+  apiKey?: string | undefined;
+  /** Falls back to the provider's env variable (ANTHROPIC_BASE_URL / OPENAI_BASE_URL), then the SDK's default. */
+  baseURL?: string | undefined;
+  model?: string | undefined;
+  /** Retries after 429 / 529 / 5xx / dropped connections before giving up. */
+  maxRetries?: number;
+  /** First backoff step; doubled per attempt, capped at maxRetryDelayMs. */
+  retryBaseDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Per-request timeout for a single HTTP attempt (until the response headers arrive). */
+  timeoutMs?: number;
+  /** A stream silent this long is treated as a dropped connection and retried. */
+  streamIdleTimeoutMs?: number;
+  /**
+   * How long the model-info request may take (asked once, at startup). Default: the
+   * EVERGREEN_MODELS_TIMEOUT_MS environment variable (tests), else 10 s.
+   */
+  modelInfoTimeoutMs?: number;
+  priceOverrides?: Record<string, ModelPrice>;
+}

@@ -1,0 +1,177 @@
+/**
+ * Model failures in one vocabulary for every back end: the session, the engine's too-long
+ * recovery and the front ends look only at `ModelError.kind`, never at an SDK's error classes.
+ */
+import type { ProviderId } from './backend';
+
+export type ModelErrorKind =
+  | 'no_api_key'
+  | 'authentication'
+  | 'permission'
+  | 'model_not_found'
+  | 'prompt_too_long'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server'
+  | 'connection'
+  | 'cancelled';
+
+/** Kinds the shared retry runner retries (unless the server said otherwise). */
+export const RETRYABLE_KINDS: ReadonlySet<ModelErrorKind> = new Set(['rate_limited', 'overloaded', 'server', 'connection']);
+
+/** A next step for each front end: the extension names its commands and settings, the CLI its flags and variables. */
+export interface SurfaceHint {
+  extension: string;
+  cli: string;
+}
+export type Surface = keyof SurfaceHint;
+
+/** Hints that name a provider's key, settings and variables. */
+export interface ProviderHints {
+  noApiKey: SurfaceHint;
+  badKey: SurfaceHint;
+  unknownModel: SurfaceHint;
+  notFound: SurfaceHint;
+  connection: SurfaceHint;
+  credentialsInUrl: SurfaceHint;
+  promptTooLong: SurfaceHint;
+  invalidRequest: SurfaceHint;
+}
+
+const SHARED = {
+  promptTooLong: {
+    extension: 'The conversation no longer fits the context window: start a New Chat.',
+    cli: 'The conversation no longer fits the context window: compact it (--resume SESSION_ID -p "/compact") or run without --resume to start a new session.',
+  },
+  invalidRequest: {
+    extension: 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.',
+    cli: 'If it happens again with every message, run without --resume to start a new session; the transcript of this one stays saved.',
+  },
+} as const satisfies Record<string, SurfaceHint>;
+
+/** Per provider: the secret's env variable, the settings that hold its model and base URL. */
+const NAMES: Record<ProviderId, { keyVar: string; urlVar: string; modelSetting: string; urlSetting: string }> = {
+  anthropic: { keyVar: 'ANTHROPIC_API_KEY', urlVar: 'ANTHROPIC_BASE_URL', modelSetting: 'evergreen.model', urlSetting: 'evergreen.baseUrl' },
+  openai: { keyVar: 'OPENAI_API_KEY', urlVar: 'OPENAI_BASE_URL', modelSetting: 'evergreen.openai.model', urlSetting: 'evergreen.openai.baseUrl' },
+};
+
+function hintsOf(provider: ProviderId): ProviderHints {
+  const { keyVar, urlVar, modelSetting, urlSetting } = NAMES[provider];
+  return {
+    noApiKey: { extension: `Run "Evergreen: Set API Key" or set ${keyVar} in the environment.`, cli: `Set ${keyVar} in the environment.` },
+    badKey: { extension: 'Set a valid key with "Evergreen: Set API Key".', cli: `Set a valid key in ${keyVar}.` },
+    unknownModel: { extension: `Pick another model id in the "${modelSetting}" setting (or --model).`, cli: 'Pick another model id with --model.' },
+    notFound: { extension: `Check the "${modelSetting}" and "${urlSetting}" settings.`, cli: `Check --model and --base-url (or ${urlVar}).` },
+    connection: { extension: `Check your network and the "${urlSetting}" setting (or ${urlVar}).`, cli: `Check your network and --base-url (or ${urlVar}).` },
+    credentialsInUrl: {
+      extension: `Remove the user:password part from the "${urlSetting}" setting (or ${urlVar}): requests cannot carry credentials in the URL, the API key is sent on its own.`,
+      cli: `Remove the user:password part from --base-url (or ${urlVar}): requests cannot carry credentials in the URL, the key in ${keyVar} is sent on its own.`,
+    },
+    ...SHARED,
+  };
+}
+
+const HINTS: Record<ProviderId, ProviderHints> = { anthropic: hintsOf('anthropic'), openai: hintsOf('openai') };
+
+/** The next steps that name `provider`'s key variable, settings and flags. */
+export function hintsFor(provider: ProviderId): ProviderHints {
+  return HINTS[provider];
+}
+
+/** Optional facts for the shared retry runner, read from the failed response by the back end. */
+export interface RetryAdvice {
+  /** The server's retry-after / retry-after-ms, in ms. */
+  retryAfterMs?: number | undefined;
+  /** The server's own verdict (x-should-retry); wins over the kind. */
+  shouldRetry?: boolean | undefined;
+}
+
+/**
+ * A model failure classified for the loop and the UI, with a next step for the user. The message
+ * is redacted (a base URL may carry a password); `hint` is the extension's next step, as before,
+ * and `hintFor('cli')` the terminal's.
+ */
+export class ModelError extends Error {
+  readonly hint: string | undefined;
+  private readonly hints: SurfaceHint | undefined;
+
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    hint: string | SurfaceHint | undefined,
+    readonly status?: number,
+    readonly retry: RetryAdvice = {},
+  ) {
+    super(redactUrlSecrets(message));
+    this.name = 'ModelError';
+    this.hints = typeof hint === 'string' ? { extension: hint, cli: hint } : hint;
+    this.hint = this.hints?.extension;
+  }
+
+  hintFor(surface: Surface): string | undefined {
+    return this.hints?.[surface];
+  }
+}
+
+/**
+ * A hint that reached a front end as text (session error events carry no kind) in that front
+ * end's words; hints of other origins come back unchanged.
+ */
+export function hintForSurface(hint: string, surface: Surface): string {
+  for (const hints of Object.values(HINTS)) {
+    for (const entry of Object.values(hints)) {
+      if (entry.extension === hint) return entry[surface];
+    }
+  }
+  return hint;
+}
+
+/**
+ * URLs in `text` with their user:password and secret-looking query values (key=, token=, …)
+ * replaced by ***: every error and log line goes through it, since a base URL may carry them.
+ */
+export function redactUrlSecrets(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi, '$1***@')
+    .replace(/([?&][^=&#\s]*(?:key|token|secret|passw(?:or)?d|pwd|sig|signature|auth)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
+}
+
+/** Whether a base URL carries user:password (requests cannot; the hint says so). */
+export function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The cancelled error every back end throws when the caller's signal aborts. */
+export function cancelledError(): ModelError {
+  return new ModelError('cancelled', 'Cancelled.', undefined);
+}
+
+/** The minimal view of response headers both SDKs give (the Fetch API's Headers). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/**
+ * The server's wait before a retry, in ms (retry-after-ms, else retry-after in seconds; an
+ * HTTP-date is ignored), capped at a minute so one header cannot stall a turn.
+ */
+export function retryAfterMsFrom(headers: HeaderReader | undefined | null): number | undefined {
+  const retryAfterMs = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(retryAfterMs) && retryAfterMs > 0) return Math.min(retryAfterMs, 60_000);
+  const raw = headers?.get('retry-after');
+  const retryAfter = Number(raw);
+  if (raw && Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, 60_000);
+  return undefined;
+}
+
+/** x-should-retry as the SDKs read it: 'true' / 'false', anything else says nothing. */
+export function shouldRetryFrom(headers: HeaderReader | undefined | null): boolean | undefined {
+  const value = headers?.get('x-should-retry');
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}
