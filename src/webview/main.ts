@@ -90,7 +90,17 @@ compactButton.addEventListener('click', () => runCommand('compactConversation'))
 header.append(gaugeWrap, compactButton);
 
 const transcript = el('main', 'eg-transcript');
-transcript.setAttribute('aria-live', 'polite');
+// Not a live region itself: every streamed word would be read out. Finished replies, approvals
+// and errors are announced once through the status region below.
+transcript.setAttribute('role', 'log');
+transcript.setAttribute('aria-live', 'off');
+transcript.setAttribute('aria-label', 'Conversation');
+const announcer = el('div', 'eg-sr-only');
+announcer.setAttribute('role', 'status');
+announcer.setAttribute('aria-live', 'polite');
+function announce(text: string): void {
+  announcer.textContent = text;
+}
 const welcome = el('section', 'eg-welcome');
 
 const composer = el('form', 'eg-composer');
@@ -106,7 +116,7 @@ cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
 composer.append(input, buttons);
-root.append(header, transcript, composer);
+root.append(header, transcript, composer, announcer);
 
 // Links in model text never navigate the webview: the host decides what may open.
 transcript.addEventListener('click', (event) => {
@@ -399,6 +409,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'agentEvent':
       if (message.event.type === 'turn_started') pendingSend = undefined;
+      if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
+      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
+      if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       applyEvent(chat, message.event);
       break;
     case 'gauge':

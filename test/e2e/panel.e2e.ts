@@ -131,6 +131,9 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       // Model markdown is rendered (and sanitized) into real elements.
       await webview.locator('.eg-assistant strong', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
       assert.equal(readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'remember the milk\n');
+      // Screen readers hear the finished reply once (status region), not every streamed word.
+      await webview.locator('[role="status"]', { hasText: 'Evergreen finished replying.' }).waitFor({ state: 'attached', timeout: 15_000 });
+      assert.equal(await webview.locator('main.eg-transcript').getAttribute('aria-live'), 'off');
       // The label holds percent and tokens; the cache share and cost are the secondary text beside it.
       assert.match(await webview.locator('.eg-gauge-text').innerText(), /%[\s\S]*cache/);
       await page.mouse.move(900, 450);
