@@ -139,6 +139,8 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
       const file = this.store.transcriptPath(sessionId);
       await fs.promises.access(file);
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      // The transcript is append-only: a stray keystroke saved into it would change what resume rebuilds.
+      await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
     } catch (error) {
       void vscode.window.showErrorMessage(`Evergreen could not open the raw transcript of session ${sessionId}: ${errorMessage(error)}`);
     }
