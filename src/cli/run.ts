@@ -10,6 +10,7 @@ import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/clie
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
+import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 
@@ -251,6 +252,11 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
+      case 'todos': {
+        const current = event.items.filter((item) => item.status === 'in_progress').map((item) => item.text);
+        stderr.write(`  ☰ task list: ${event.items.length === 0 ? 'cleared' : todoCountsText(event.items)}${current.length > 0 ? ` — now: ${line(current.join('; ').slice(0, 200))}` : ''}\n`);
+        break;
+      }
       case 'retrying':
         breakLine();
         if (attemptText) {

@@ -5,6 +5,7 @@
 
 import type { ContextEvent } from '../context/engine';
 import type { UsageCounts } from '../model/models';
+import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
 import type { ErrorAction, ErrorKind } from './errors';
 
@@ -83,6 +84,8 @@ export type AgentEvent =
   | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; actions: ErrorAction[] }
   /** Context engine: gauge updates, tier actions, compactions and their failures. */
   | (ContextEvent & { turnId?: string })
+  /** The task list (`todo_write`) as it is now: after each accepted call, and replayed on resume. */
+  | { type: 'todos'; turnId?: string; items: TodoItem[] }
   /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */
   | { type: 'storage_warning'; message: string };
 

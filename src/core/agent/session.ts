@@ -368,6 +368,7 @@ export class AgentSession {
       // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
       const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
       this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
+      if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) });
     }
     return results;

@@ -16,6 +16,7 @@ export function buildSystemPrompt(options: { workspaceRoot: string; platform: st
     '- When a tool result says output was persisted to a file, read that file with read_file (offset/limit) if you need more of it.',
     '- If the user declines a change or a command, do not retry it unchanged; ask or take another route.',
     '- Be concise in prose; show code only when it helps.',
+    ...(options.toolNames.includes('todo_write') ? ['- For a task of several steps, keep your plan with todo_write (send the whole list each time) and update it as steps start and finish.'] : []),
     '',
     `Tools available: ${options.toolNames.join(', ')}.`,
   ].join('\n');

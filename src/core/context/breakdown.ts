@@ -1,5 +1,6 @@
 import type { MessageParam, ToolParam } from '../model/client';
 import { blocksOf, blockText } from '../model/content';
+import { TASK_LIST_MARK } from '../tools/todos';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
 
@@ -9,6 +10,7 @@ export interface ContextBreakdown {
   tools: number;
   messages: number;
   toolResults: number;
+  /** Compaction summaries and the task list restored next to them. */
   summaries: number;
   persistedPreviews: number;
   total: number;
@@ -23,7 +25,8 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       if (block.type === 'tool_result') {
         if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
         else breakdown.toolResults += text.length;
-      } else if (block.type === 'text' && message.role === 'user' && text.includes(SUMMARY_MARK)) {
+      } else if (block.type === 'text' && message.role === 'user' && (text.includes(SUMMARY_MARK) || text.startsWith(TASK_LIST_MARK))) {
+        // The task list restored after a compaction counts with the summary it stands next to.
         breakdown.summaries += text.length;
       } else {
         breakdown.messages += text.length;

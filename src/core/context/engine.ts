@@ -21,6 +21,7 @@ import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import { openForRead, type Workspace } from '../tools/workspace';
+import { latestTodos } from '../tools/todos';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
@@ -255,7 +256,7 @@ export class ContextEngine {
     if (!allToolUsesAnswered(canonical)) return { possible: false, reason: 'a tool call is waiting for its result' };
     const keptFrom = this.chooseKeptFrom(canonical);
     if (keptFrom === undefined) return { possible: false, reason: 'nothing to summarize yet' };
-    const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom };
+    const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom, ...todosAsOf(canonical) };
     const keptTokens = this.estimateTokens(buildLiveView(canonical, { boundary: trial, edits: this.live.edits }, this.options.transcript?.transcriptPath));
     const restoredTokens = this.restoreEstimateTokens(canonical, keptFrom);
     const summaryMaxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
@@ -545,6 +546,7 @@ export class ContextEngine {
       summary,
       keptFrom,
       restoredFiles,
+      ...todosAsOf(canonical),
       stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - (this.live.boundary?.keptFrom ?? 0), messagesKept: canonical.length - keptFrom, summaryRequests: requests },
     };
     const preview: LiveState = { boundary: record, edits: this.live.edits };
@@ -597,7 +599,7 @@ export class ContextEngine {
       restoredFiles.push({ path: candidate.path, tokens });
       restoreBudget -= tokens;
     }
-    const keptOnly: CompactionRecord = { ...emptyBoundary(), trigger: 'manual', keptFrom };
+    const keptOnly: CompactionRecord = { ...emptyBoundary(), trigger: 'manual', keptFrom, ...todosAsOf(canonical) };
     const keptView = buildLiveView(canonical, { boundary: keptOnly, edits: this.live.edits }, this.options.transcript?.transcriptPath);
     const withKept = this.estimateTokens(keptView);
     const baseTokens = Math.round(this.baseChars * ratio);
@@ -907,6 +909,12 @@ export class ContextEngine {
     this.commitBoundary(record);
     return true;
   }
+}
+
+/** The task list as of a new boundary, for its record (the live view shows it next to the summary). */
+function todosAsOf(canonical: readonly MessageParam[]): Pick<CompactionRecord, 'todos'> {
+  const todos = latestTodos(canonical);
+  return todos && todos.length > 0 ? { todos } : {};
 }
 
 function emptyBoundary(): CompactionRecord {

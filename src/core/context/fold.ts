@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import type { MessageParam } from '../model/client';
 import { blocksOf, toolResultText } from '../model/content';
 import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { UndoPoint } from './compactionPreview';
 import type { ContextEvent, EngineSnapshot } from './engine';
 import type { LiveState } from './liveView';
@@ -40,17 +41,26 @@ export interface FoldResult {
   /** The newest compaction while it can still be undone (as the engine's snapshot has it). */
   undoable: UndoPoint | undefined;
   persistedOutputs: Array<{ toolUseId: string; file: string }>;
+  /** The task list: the newest accepted todo_write call's (undefined when none was accepted). */
+  todos: TodoItem[] | undefined;
 }
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
 export class DisplayBuilder {
   readonly events: AgentEvent[] = [];
   private readonly names = new Map<string, string>();
+  /** todo_write inputs waiting for their result: an accepted call replaces the task list. */
+  private readonly todoInputs = new Map<string, unknown>();
+  private todoList: TodoItem[] | undefined;
   private turn = 0;
   private turnId = 'replay-0';
 
   get currentTurnId(): string {
     return this.turnId;
+  }
+
+  get todos(): TodoItem[] | undefined {
+    return this.todoList;
   }
 
   message(message: MessageParam): void {
@@ -63,6 +73,7 @@ export class DisplayBuilder {
         this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
       } else if (block.type === 'tool_use') {
         this.names.set(block.id, block.name);
+        if (block.name === TODO_WRITE_TOOL) this.todoInputs.set(block.id, block.input);
         this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
       } else if (block.type === 'tool_result') {
         this.events.push({
@@ -74,6 +85,13 @@ export class DisplayBuilder {
           content: toolResultText(block),
           durationMs: 0,
         });
+        const todoInput = this.todoInputs.get(block.tool_use_id);
+        this.todoInputs.delete(block.tool_use_id);
+        const items = todoInput === undefined || block.is_error === true ? undefined : todosOfInput(todoInput);
+        if (items) {
+          this.todoList = items;
+          this.events.push({ type: 'todos', turnId: this.turnId, items });
+        }
       }
     }
   }
@@ -178,7 +196,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         break;
     }
   }
-  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, undoable, persistedOutputs };
+  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, undoable, persistedOutputs, todos: display.todos };
 }
 
 function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest'] {

@@ -6,6 +6,7 @@
 import type { ContentBlockParam, MessageParam } from '../model/client';
 import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
 import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
+import { recordedTodos, todoListText } from '../tools/todos';
 import { SUMMARY_MARK } from './summary';
 import { headTail } from './text';
 
@@ -68,6 +69,10 @@ export function restoredFileText(file: { path: string; content: string }): strin
 export function summaryBlocks(record: CompactionRecord, transcriptPath: string | undefined): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   if (record.summary !== undefined) blocks.push({ type: 'text', text: summaryPreamble(record, transcriptPath) });
+  // The plan survives every compaction: the list as of this boundary, next to the summary (a
+  // malformed list in a hand-edited transcript is left out rather than breaking every request).
+  const todos = record.todos === undefined ? undefined : recordedTodos(record.todos);
+  if (todos && todos.length > 0) blocks.push({ type: 'text', text: todoListText(todos) });
   if (record.userMessages && record.userMessages.length > 0) {
     blocks.push({ type: 'text', text: `Earlier messages of the user (older context was dropped to fit the window; these are kept verbatim):\n\n${record.userMessages.map((text) => `- ${text}`).join('\n')}` });
   }

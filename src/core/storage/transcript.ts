@@ -4,6 +4,7 @@
  */
 import type { MessageParam } from '../model/client';
 import type { UsageCounts } from '../model/models';
+import type { TodoItem } from '../tools/todos';
 
 /** A lossy edit of one old tool result in the live view (tiers 1-3); the canonical result stays whole. */
 export type ToolResultEdit =
@@ -43,6 +44,8 @@ export interface CompactionRecord {
   restoredFiles: RestoredFile[];
   /** A drop's dropped user prompts, carried verbatim so the live view never loses what the user asked. */
   userMessages?: string[];
+  /** The task list (todo_write) as of this boundary, restored next to the summary; absent when there was none. */
+  todos?: TodoItem[];
   stats: CompactionStats;
 }
 

@@ -10,3 +10,5 @@ export { createListFilesTool, type ListFilesInput, type ListFilesOptions } from 
 export { createGrepSearchTool, findRipgrepOnPath, type GrepInput, type GrepOptions } from './grepSearch';
 export { createRunShellTool, type RunShellInput, type RunShellOptions } from './runShell';
 export { createCompactTool, type CompactInput } from './compact';
+export { createTodoWriteTool, type TodoWriteInput } from './todoWrite';
+export { latestTodos, parseTodoList, todoListText, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, type TodoItem, type TodoStatus } from './todos';

@@ -5,6 +5,7 @@ import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
 import { createRunShellTool, type RunShellOptions } from './runShell';
+import { createTodoWriteTool } from './todoWrite';
 import {
   ToolExecutionError,
   ToolInputError,
@@ -46,6 +47,8 @@ export interface ToolRegistryOptions {
   shell?: RunShellOptions;
   /** Offer the `compact` tool: only when the agent can actually compact (a context engine is wired). */
   compact?: boolean;
+  /** Offer `todo_write` (default on): it only keeps the session's task list, touching no file. */
+  todos?: boolean;
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
 }
@@ -63,6 +66,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createEditFileTool(),
     createRunShellTool(options.shell),
     ...(options.compact === false ? [] : [createCompactTool()]),
+    ...(options.todos === false ? [] : [createTodoWriteTool()]),
   ];
   const tools = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
   const byName = new Map(tools.map((t) => [t.name, t]));

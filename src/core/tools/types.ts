@@ -1,6 +1,7 @@
 // Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ApprovalDecision, ApprovalRequest } from './approval';
+import type { TodoItem } from './todos';
 import type { TaskInput } from './task';
 import type { Workspace } from './workspace';
 
@@ -14,6 +15,8 @@ export interface ToolResult {
   isError?: boolean;
   /** Set when the call stopped because ctx.signal was aborted (lets the agent tell cancel from failure). */
   cancelled?: boolean;
+  /** Set by `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
+  todos?: readonly TodoItem[];
 }
 
 export interface ToolContext {
