@@ -5,6 +5,13 @@
 import type { AgentEvent, ErrorAction } from '../protocol';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
+export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];
+
+/** The task list above the composer: the newest `todos` event's items, and a revision for the view. */
+export interface TodoPanel {
+  items: TodoEntry[];
+  rev: number;
+}
 
 export type ChatItem =
   | { kind: 'user'; key: string; rev: number; text: string }
@@ -44,10 +51,26 @@ export interface ChatModel {
   items: ChatItem[];
   busy: boolean;
   nextKey: number;
+  /** Undefined until the session writes (or a replay restores) a task list. */
+  todos: TodoPanel | undefined;
 }
 
 export function emptyChat(): ChatModel {
-  return { items: [], busy: false, nextKey: 0 };
+  return { items: [], busy: false, nextKey: 0, todos: undefined };
+}
+
+const TODO_STATUS_TEXT: Record<TodoEntry['status'], string> = { pending: 'pending', in_progress: 'in progress', done: 'done' };
+
+/** A status in words (the list never tells status by colour alone). */
+export function todoStatusText(status: TodoEntry['status']): string {
+  return TODO_STATUS_TEXT[status];
+}
+
+/** The collapsed list's one line: "Tasks 2/5 done · now: Write the tests". */
+export function todoSummary(items: readonly TodoEntry[]): string {
+  const done = items.filter((item) => item.status === 'done').length;
+  const current = items.filter((item) => item.status === 'in_progress').map((item) => item.text);
+  return `Tasks ${done}/${items.length} done${current.length > 0 ? ` · now: ${current.join('; ')}` : ''}`;
 }
 
 /** Keep streamed tool output bounded in the DOM; the full result is in the transcript. */
@@ -230,6 +253,10 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
     case 'storage_warning':
       pushNotice(model, 'error', event.message);
+      break;
+    case 'todos':
+      // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.
+      model.todos = { items: event.items.map((item) => ({ ...item })), rev: (model.todos?.rev ?? 0) + 1 };
       break;
     case 'session_started':
     case 'request_started':

@@ -3,7 +3,7 @@
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
 import { ERROR_ACTION_COMMANDS, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { applyEvent, emptyChat, pushNotice, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 
@@ -116,7 +116,16 @@ cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
 composer.append(input, buttons);
-root.append(header, transcript, composer, announcer);
+// The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
+// with Enter or Space; each status is written out, never told by colour alone.
+const todoPanel = el('details', 'eg-todos');
+todoPanel.hidden = true;
+const todoHeading = el('summary', 'eg-todos-summary');
+const todoList = el('ol', 'eg-todos-list');
+todoList.setAttribute('aria-label', 'Task list');
+todoPanel.append(todoHeading, todoList);
+let renderedTodos: ChatModel['todos'] | null = null;
+root.append(header, transcript, todoPanel, composer, announcer);
 
 // Links in model text never navigate the webview: the host decides what may open.
 transcript.addEventListener('click', (event) => {
@@ -345,11 +354,31 @@ function render(): void {
       previous = element;
     }
   }
+  renderTodos();
   sendButton.disabled = chat.busy;
   cancelButton.hidden = !chat.busy;
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
   if (renderFrom > 0) scheduleBackfill();
+}
+
+/** The list is rebuilt only when a `todos` event replaced it (a new object each time, also after a new state). */
+function renderTodos(): void {
+  const todos = chat.todos;
+  if (todos === renderedTodos) return;
+  renderedTodos = todos;
+  todoPanel.hidden = !todos || todos.items.length === 0;
+  if (!todos || todos.items.length === 0) return;
+  // The summary's text is what a screen reader hears, with the expanded or collapsed state <details> gives it.
+  todoHeading.textContent = todoSummary(todos.items);
+  todoList.replaceChildren(
+    ...todos.items.map((item) => {
+      const row = el('li', `eg-todo eg-todo-${item.status.replace('_', '-')}`);
+      row.append(el('span', 'eg-todo-status', todoStatusText(item.status)), el('span', 'eg-todo-text', item.text));
+      if (item.status === 'in_progress') row.setAttribute('aria-current', 'step');
+      return row;
+    }),
+  );
 }
 
 /**
