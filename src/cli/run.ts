@@ -75,7 +75,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       store,
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
-      approver: terminalApprover(io, () => started?.session.cancel()),
+      approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
       onEvent: printer,
       signal: io.interrupt,
     });
@@ -248,6 +248,14 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'tier':
         stderr.write(`  · ${line(event.tier)}: ${line(event.detail)} (~${event.tokensBefore} -> ~${event.tokensAfter} tokens)\n`);
         break;
+      case 'subagent_started':
+        breakLine();
+        stderr.write(`  ⇉ subagent ${line(event.agentType)} started: ${line(event.description)} (transcript ${line(event.transcriptPath)})\n`);
+        break;
+      case 'subagent_finished':
+        breakLine();
+        stderr.write(`  ⇇ subagent ${line(event.status)}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, $${event.costUsd.toFixed(4)}\n`);
+        break;
       case 'storage_warning':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
@@ -276,6 +284,21 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       default:
         break;
     }
+  };
+}
+
+/**
+ * Subagents may ask at the same time as each other or as the parent: one terminal shows one
+ * question at a time, so the others wait their turn (each still resolves its own tool call).
+ */
+function oneAtATime(approver: Approver): Approver {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    requestApproval(request, signal, context) {
+      const turn = queue.then(() => (signal.aborted ? { approved: false as const, reason: 'Cancelled.' } : approver.requestApproval(request, signal, context)));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
   };
 }
 

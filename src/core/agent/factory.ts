@@ -11,6 +11,7 @@ import { createToolRegistry } from '../tools/registry';
 import { NodeWorkspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
+import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
 import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
@@ -37,6 +38,8 @@ export interface AgentConfig {
   maxToolRoundsPerTurn?: number;
   /** How long the Models API may take at startup before the session goes on with default limits. */
   modelInfoTimeoutMs?: number;
+  /** Subagents (the `task` tool): concurrency, step and time limits; SUBAGENT_DEFAULTS fills the rest. */
+  subagents?: Partial<SubagentLimits>;
 }
 
 export interface StartedSession {
@@ -85,6 +88,7 @@ export async function startAgentSession(options: {
     trusted: config.trusted,
     ripgrepPath: config.ripgrepPath,
     compact: true,
+    task: true,
     readFile: { maxOutputChars: persistThresholdFor(window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
@@ -120,6 +124,18 @@ export async function startAgentSession(options: {
     handle.append({ type: 'event', ts: new Date().toISOString(), name: SYSTEM_PROMPT_EVENT, data: { text: systemPrompt } });
   }
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
+  // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
+  const context: Omit<ContextConfig, 'initial'> = {
+    window,
+    autoCompactPercent: config.autoCompactPercent,
+    ...(config.contextSettings ? { settings: config.contextSettings } : {}),
+    ...(config.now ? { now: config.now } : {}),
+    ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
+  };
+  const subagents = createSubagentRunner(
+    { client, tools, workspaceRoot: options.workspaceRoot, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
+    handle,
+  );
   const session = new AgentSession({
     client,
     tools,
@@ -134,14 +150,12 @@ export async function startAgentSession(options: {
     onEvent: options.onEvent,
     logger,
     context: {
-      window,
-      autoCompactPercent: config.autoCompactPercent,
-      ...(config.contextSettings ? { settings: config.contextSettings } : {}),
+      ...context,
       initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste, undoable: folded.undoable } : undefined,
-      ...(config.now ? { now: config.now } : {}),
-      ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
     },
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
+    subagents,
+    ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display) } : {}),
   });
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.

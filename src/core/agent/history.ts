@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam } from '../model/client';
+import { toolUsesOf, type ToolUseBlock } from '../model/content';
 
 export const INTERRUPTED_RESULT = 'Interrupted: the session ended before this tool call finished, so it did not run to completion.';
 
@@ -17,10 +18,13 @@ export function toolUseIds(message: MessageParam): string[] {
  * transcripts of a crashed session (a tool_use written, its result never) so resume always works.
  * Returns the same array when nothing needed repair.
  */
-export function repairHistory(original: readonly MessageParam[]): { messages: MessageParam[]; repairs: number } {
+export function repairHistory(original: readonly MessageParam[], interruptedResult?: InterruptedResult): { messages: MessageParam[]; repairs: number } {
   const deduplicated = uniqueToolUseIds(original);
-  return repairPairs(deduplicated.messages, deduplicated.repairs);
+  return repairPairs(deduplicated.messages, deduplicated.repairs, interruptedResult);
 }
+
+/** A better answer than INTERRUPTED_RESULT for some calls (a subagent's names its transcript); undefined keeps the default. */
+export type InterruptedResult = (toolUse: ToolUseBlock) => string | undefined;
 
 /**
  * The API rejects a history that repeats a tool_use id anywhere; a transcript written before
@@ -70,7 +74,7 @@ function uniqueToolUseIds(messages: readonly MessageParam[]): { messages: readon
   return { messages: repairs === 0 ? messages : out, repairs };
 }
 
-function repairPairs(original: readonly MessageParam[], earlierRepairs: number): { messages: MessageParam[]; repairs: number } {
+function repairPairs(original: readonly MessageParam[], earlierRepairs: number, interruptedResult: InterruptedResult | undefined): { messages: MessageParam[]; repairs: number } {
   const out: MessageParam[] = [];
   let repairs = earlierRepairs;
   // Whitespace-only text blocks and empty messages are rejected by the API on every later request.
@@ -111,7 +115,12 @@ function repairPairs(original: readonly MessageParam[], earlierRepairs: number):
     const missing = ids.filter((id) => !answered.has(id));
     if (missing.length === 0) continue;
     repairs += missing.length;
-    const fillers: ContentBlockParam[] = missing.map((id) => ({ type: 'tool_result', tool_use_id: id, content: INTERRUPTED_RESULT, is_error: true }));
+    const uses = new Map(toolUsesOf(message).map((block) => [block.id, block]));
+    const answerFor = (id: string) => {
+      const use = uses.get(id);
+      return (use && interruptedResult?.(use)) ?? INTERRUPTED_RESULT;
+    };
+    const fillers: ContentBlockParam[] = missing.map((id) => ({ type: 'tool_result', tool_use_id: id, content: answerFor(id), is_error: true }));
     if (next?.role === 'user') {
       // tool_result blocks go first in a user message; the API wants them before any text.
       const nextBlocks = blocksOf(next);

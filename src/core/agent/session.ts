@@ -4,15 +4,19 @@ import type { CompactionPreview, UndoOutcome } from '../context/compactionPrevie
 import type { ContextDefaults } from '../context/defaults';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError, type InvalidToolInput, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
+import type { ToolUseBlock } from '../model/content';
 import type { SessionHandle } from '../storage/sessionStore';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolContext } from '../tools/types';
+import type { TaskInput } from '../tools/task';
+import type { ToolContext, ToolResult } from '../tools/types';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import type { Workspace } from '../tools/workspace';
 import { errorActionsFor } from './errors';
 import type { AgentEvent, AgentEventListener, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
+import { subagentRecordData } from './subagentEvents';
+import type { SubagentRunner } from './subagents';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
 export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
@@ -59,6 +63,10 @@ export interface AgentSessionOptions {
   context: ContextConfig;
   logger?: Logger;
   maxToolRoundsPerTurn?: number;
+  /** Runs the `task` tool's children (subagents.ts); absent in a subagent, which cannot launch more. */
+  subagents?: SubagentRunner;
+  /** On resume, the answer for a tool call a crash left unanswered (a task call names its child's transcript). */
+  interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
 }
 
 export class SessionBusyError extends Error {
@@ -88,7 +96,7 @@ export class AgentSession {
     this.logger = options.logger ?? silentLogger;
     this.approvalPolicy = options.approvalPolicy;
     this.now = options.context.now ?? Date.now;
-    const repaired = repairHistory(options.history ?? []);
+    const repaired = repairHistory(options.history ?? [], options.interruptedToolResult);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
       const ts = new Date(this.now()).toISOString();
@@ -167,13 +175,14 @@ export class AgentSession {
     }
   }
 
-  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now()): void {
+  /** `origin`: a subagent's request, counted here so the parent's totals include its children. */
+  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
     this.sessionCostUsd += costUsd;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, $${costUsd.toFixed(4)}`,
     );
-    this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}) });
-    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd });
+    this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}), ...(origin ? { childId: origin.childId } : {}) });
+    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd, ...origin });
   }
 
   get history(): readonly MessageParam[] {
@@ -348,30 +357,50 @@ export class AgentSession {
     invalidInputs: ReadonlyArray<InvalidToolInput | undefined>,
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
-    for (const [position, toolUse] of toolUses.entries()) {
-      if (signal.aborted || truncated || overLimit) {
-        const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
-        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true });
-        continue;
+    const parallel = (position: number) => this.options.tools.get(toolUses[position]!.name)?.parallel === true;
+    for (let position = 0; position < toolUses.length; ) {
+      // Calls of a parallel tool (`task`) that follow each other run at once; every other call runs
+      // alone, in order. Results keep the calls' order either way.
+      let end = position + 1;
+      if (parallel(position)) while (end < toolUses.length && parallel(end)) end++;
+      const batch = await Promise.allSettled(
+        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, invalidInputs[position + offset])),
+      );
+      for (const outcome of batch) {
+        if (outcome.status === 'rejected') throw outcome.reason;
+        results.push(outcome.value);
       }
-      this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input, headline: this.options.tools.headline(toolUse.name, toolUse.input) });
-      const invalid = invalidInputs[position];
-      if (invalid) {
-        // An answer for the model, not a failed request: retrying would not change what it wrote.
-        const content = invalidToolInputResult(invalid);
-        this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: true, content, durationMs: 0 });
-        results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, is_error: true });
-        continue;
-      }
-      const started = Date.now();
-      const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
-      // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
-      const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
-      this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
-      if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
-      results.push({ type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) });
+      position = end;
     }
     return results;
+  }
+
+  private async runTool(
+    turnId: string,
+    toolUse: Extract<ContentBlockParam, { type: 'tool_use' }>,
+    truncated: boolean,
+    overLimit: boolean,
+    signal: AbortSignal,
+    invalid: InvalidToolInput | undefined,
+  ): Promise<ContentBlockParam> {
+    if (signal.aborted || truncated || overLimit) {
+      const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
+      return { type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true };
+    }
+    this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input, headline: this.options.tools.headline(toolUse.name, toolUse.input) });
+    if (invalid) {
+      // An answer for the model, not a failed request: retrying would not change what it wrote.
+      const content = invalidToolInputResult(invalid);
+      this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: true, content, durationMs: 0 });
+      return { type: 'tool_result', tool_use_id: toolUse.id, content, is_error: true };
+    }
+    const started = Date.now();
+    const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
+    // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
+    const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
+    if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
+    return { type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
@@ -395,7 +424,22 @@ export class AgentSession {
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
+      ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
     };
+  }
+
+  private runSubagent(input: TaskInput, turnId: string, toolUseId: string, signal: AbortSignal): Promise<ToolResult> {
+    const runner = this.options.subagents;
+    if (!runner) return Promise.resolve({ content: 'Subagents are not available here.', isError: true });
+    return runner.run(input, {
+      turnId,
+      toolUseId,
+      signal,
+      approvalPolicy: this.approvalPolicy,
+      emit: (event) => this.emit(event),
+      record: (event) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: event.type, data: subagentRecordData(event) }),
+      recordUsage: (usage, costUsd, childId) => this.recordUsage(turnId, usage, costUsd, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
+    });
   }
 
   private append(message: MessageParam): void {

@@ -1,5 +1,6 @@
 import type { MessageParam, ToolParam } from '../model/client';
 import { blocksOf, blockText } from '../model/content';
+import { TASK_TOOL_NAME } from '../tools/task';
 import { TASK_LIST_MARK } from '../tools/todos';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
@@ -13,17 +14,22 @@ export interface ContextBreakdown {
   /** Compaction summaries and the task list restored next to them. */
   summaries: number;
   persistedPreviews: number;
+  /** Subagents' reports (`task` results): all the parent keeps of the work its children did. */
+  subagents: number;
   total: number;
 }
 
 /** Character counts of a request's parts (no API call; the caller converts to tokens). */
 export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[]): ContextBreakdown {
-  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(tools).length, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, total: 0 };
+  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(tools).length, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
+  const taskCalls = new Set<string>();
   for (const message of messages) {
     for (const block of blocksOf(message)) {
       const text = blockText(block);
+      if (block.type === 'tool_use' && block.name === TASK_TOOL_NAME) taskCalls.add(block.id);
       if (block.type === 'tool_result') {
-        if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
+        if (taskCalls.has(block.tool_use_id)) breakdown.subagents += text.length;
+        else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
         else breakdown.toolResults += text.length;
       } else if (block.type === 'text' && message.role === 'user' && (text.includes(SUMMARY_MARK) || text.startsWith(TASK_LIST_MARK))) {
         // The task list restored after a compaction counts with the summary it stands next to.
@@ -33,7 +39,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       }
     }
   }
-  breakdown.total = breakdown.system + breakdown.tools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews;
+  breakdown.total = breakdown.system + breakdown.tools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
   return breakdown;
 }
 
@@ -48,8 +54,9 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
     toolResults: scale(chars.toolResults),
     summaries: scale(chars.summaries),
     persistedPreviews: scale(chars.persistedPreviews),
+    subagents: scale(chars.subagents),
     total: 0,
   };
-  scaled.total = scaled.system + scaled.tools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews;
+  scaled.total = scaled.system + scaled.tools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
   return scaled;
 }

@@ -5,6 +5,7 @@
  * model saw at request N" is reproducible from the transcript alone.
  */
 import type { AgentEvent } from '../agent/events';
+import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../agent/subagentEvents';
 import type { MessageParam } from '../model/client';
 import { blocksOf, toolResultText } from '../model/content';
 import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
@@ -191,6 +192,10 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         if (entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;
         else if (entry.name === COMPACTION_FAILED_EVENT && entry.data.counts === true) consecutiveFailures++;
         else if (entry.name === TOKEN_ANCHOR_EVENT) lastRequest = tokenAnchor(entry.data) ?? lastRequest;
+        else if (SUBAGENT_EVENT_NAMES.has(entry.name)) {
+          const event = subagentEventFromRecord(entry.name, entry.data, display.currentTurnId);
+          if (event) display.push(event);
+        }
         break;
       case 'repair':
         break;

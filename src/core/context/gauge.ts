@@ -113,6 +113,7 @@ export const BREAKDOWN_CATEGORIES = [
   { key: 'toolResults', label: 'Tool results' },
   { key: 'summaries', label: 'Summaries' },
   { key: 'persistedPreviews', label: 'Persisted-output previews' },
+  { key: 'subagents', label: 'Subagent reports' },
 ] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string }>;
 
 export function gaugeReading(gauge: GaugeNumbers): GaugeReading {

@@ -79,8 +79,10 @@ export class FileSessionStore {
     readonly rootDir: string,
     private readonly now: () => Date = () => new Date(),
     readonly logger: Logger = silentLogger,
+    /** Where the session folders go; a session's subagents live in <its dir>/subagents with the same layout. */
+    sessionsDir?: string,
   ) {
-    this.sessionsDir = path.join(rootDir, 'sessions');
+    this.sessionsDir = sessionsDir ?? path.join(rootDir, 'sessions');
   }
 
   sessionDir(id: string): string {

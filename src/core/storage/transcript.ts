@@ -63,7 +63,8 @@ export interface RequestMark {
 
 export type TranscriptEntry =
   | { type: 'message'; ts: string; message: MessageParam }
-  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark }
+  /** `childId`: a subagent's request, counted in its parent's totals too (the child's transcript has it with its request mark). */
+  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark; childId?: string }
   | { type: 'compaction'; ts: string; compaction: CompactionRecord }
   /**
    * "Undo Last Compaction": the live view goes back to the boundary in effect before compaction

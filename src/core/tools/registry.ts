@@ -5,6 +5,7 @@ import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
 import { createRunShellTool, type RunShellOptions } from './runShell';
+import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
 import {
   ToolExecutionError,
@@ -49,6 +50,8 @@ export interface ToolRegistryOptions {
   compact?: boolean;
   /** Offer `todo_write` (default on): it only keeps the session's task list, touching no file. */
   todos?: boolean;
+  /** Offer the `task` tool (subagents): only when the agent provides them (never inside a subagent). */
+  task?: boolean;
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
 }
@@ -66,6 +69,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createEditFileTool(),
     createRunShellTool(options.shell),
     ...(options.compact === false ? [] : [createCompactTool()]),
+    ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
   ];
   const tools = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));

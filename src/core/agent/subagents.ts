@@ -1,0 +1,376 @@
+/**
+ * Subagents (issue 10): the `task` tool runs a child AgentSession with its own context engine
+ * (every tier, its own compactions), its own transcript under the parent's folder
+ * (sessions/<parentId>/subagents/<childId>/transcript.jsonl) and its own system prompt, built from
+ * the same parts as the parent (factory.ts: one back end instance, window, defaults). The parent
+ * receives only the child's final report and the path of its transcript.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SYSTEM_PROMPT_EVENT } from '../context/fold';
+import { errorMessage, type Logger } from '../logger';
+import type { MessageParam } from '../model/client';
+import { blocksOf, type ToolUseBlock } from '../model/content';
+import type { UsageCounts } from '../model/models';
+import { FileSessionStore, type SessionHandle } from '../storage/sessionStore';
+import type { ApprovalPolicy } from '../tools/approval';
+import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
+import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME, type SubagentType, type TaskInput } from '../tools/task';
+import type { ToolResult } from '../tools/types';
+import { NodeWorkspace } from '../tools/workspace';
+import type { AgentEvent, SubagentStatus, TurnStopReason } from './events';
+import type { SubagentRecordedEvent } from './subagentEvents';
+import { AgentSession, type AgentSessionOptions } from './session';
+import { buildSystemPrompt } from './systemPrompt';
+
+/** How subagents run: one named default each (AgentConfig.subagents overrides them). */
+export interface SubagentLimits {
+  /** Children of one parent running at once; further `task` calls wait for a free slot. */
+  maxConcurrent: number;
+  /** Tool rounds a child may take before it must hand back what it has. */
+  maxToolRounds: number;
+  /** Wall time a child may take before it is stopped and hands back what it has. */
+  timeLimitMs: number;
+}
+
+export const SUBAGENT_DEFAULTS: Readonly<SubagentLimits> = { maxConcurrent: 3, maxToolRounds: 100, timeLimitMs: 15 * 60_000 };
+
+/** Progress events at most this often per child (tool starts always get one). */
+const PROGRESS_INTERVAL_MS = 250;
+
+/** What a child shares with its parent: built once by the factory from the parent's own parts. */
+export interface SubagentBlueprint {
+  client: AgentSessionOptions['client'];
+  /** The parent's registry: a child gets a subset of it (never `task`). */
+  tools: ToolRegistry;
+  workspaceRoot: string;
+  /** The front end's interactive approver: a child's prompts reach the same UI, keyed by the child's tool-use id. */
+  approver: AgentSessionOptions['approver'];
+  maxOutputTokens: number;
+  /** The parent's context settings (window, auto-compact percent, engine numbers, clock, strategy), without its resumed state. */
+  context: Omit<AgentSessionOptions['context'], 'initial'>;
+  logger: Logger;
+  limits: SubagentLimits;
+}
+
+/** One `task` call as the parent session sees it. */
+export interface SubagentCall {
+  turnId: string;
+  /** The parent's task call. */
+  toolUseId: string;
+  signal: AbortSignal;
+  /** The parent's approval policy as it stands now (a child follows the same one). */
+  approvalPolicy: ApprovalPolicy;
+  /** Live events into the parent's stream. */
+  emit(event: AgentEvent): void;
+  /** Recorded into the parent's transcript (replayed on resume). */
+  record(event: SubagentRecordedEvent): void;
+  /** A child's request, counted in the parent's totals (usage event, transcript, meta, cost). */
+  recordUsage(usage: UsageCounts, costUsd: number, childId: string): void;
+}
+
+export interface SubagentRunner {
+  run(input: TaskInput, call: SubagentCall): Promise<ToolResult>;
+}
+
+export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {
+  return new SubagentLauncher(blueprint, parent);
+}
+
+/** The line that names the child's transcript, first in every result the parent receives. */
+export function transcriptLine(transcriptPath: string): string {
+  return `Subagent transcript (everything it did): ${transcriptPath}`;
+}
+
+export function buildSubagentPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; agentType: SubagentType }): string {
+  return [
+    buildSystemPrompt(options),
+    '',
+    'You are a subagent: the main agent handed you the task in the first message. No user reads along and nobody answers questions, so decide for yourself and keep going until the task is done.',
+    options.agentType === 'explore'
+      ? 'You can only read (read_file, list_files, grep_search): you change nothing. Search broadly, read what matters, and keep only what answers the task.'
+      : 'Your edits and commands go through the same approvals as the main agent\'s; if one is declined, report it instead of working around it.',
+    'Finish with a concise report, your last message: what you found or did, with paths and line numbers where they help, and anything left open. That report is all the main agent receives, so put everything it needs in it and nothing else.',
+  ].join('\n');
+}
+
+/** A registry that offers only some of the parent's tools (the parent's instance, so secrets and limits are the same). */
+export function restrictTools(tools: ToolRegistry, allowed: (name: string) => boolean): ToolRegistry {
+  const list = (): ApiToolSpec[] => tools.list().filter((spec) => allowed(spec.name));
+  return {
+    trusted: tools.trusted,
+    list,
+    get: (name) => (allowed(name) ? tools.get(name) : undefined),
+    headline: (name, input) => (allowed(name) ? tools.headline(name, input) : ''),
+    executeToolCall: async (name, input, ctx) => {
+      if (!allowed(name)) {
+        const available = list().map((spec) => spec.name).join(', ');
+        return { content: `The tool "${name}" is not available to this subagent. Available tools: ${available}.`, isError: true };
+      }
+      return tools.executeToolCall(name, input, ctx);
+    },
+  };
+}
+
+export function subagentTools(tools: ToolRegistry, agentType: SubagentType): ToolRegistry {
+  return agentType === 'explore' ? restrictTools(tools, (name) => EXPLORE_TOOL_NAMES.includes(name)) : restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
+}
+
+/** The last thing the child said: its report (a child cut off by a limit may have said it before its last tool call). */
+export function lastAssistantText(history: readonly MessageParam[]): string {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const message = history[index]!;
+    if (message.role !== 'assistant') continue;
+    const text = blocksOf(message)
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n')
+      .trim();
+    if (text) return text;
+  }
+  return '';
+}
+
+/**
+ * On resume after a crash, a `task` call that never got its result is answered with this (instead
+ * of the generic interruption), naming the child's transcript when the child had started.
+ */
+export function interruptedTaskResult(display: readonly AgentEvent[]): (toolUse: ToolUseBlock) => string | undefined {
+  const transcripts = new Map<string, string>();
+  for (const event of display) if (event.type === 'subagent_started') transcripts.set(event.toolUseId, event.transcriptPath);
+  return (toolUse) => {
+    if (toolUse.name !== TASK_TOOL_NAME) return undefined;
+    const transcript = transcripts.get(toolUse.id);
+    return transcript
+      ? `Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: ${transcript}`
+      : 'Interrupted: the session ended before this subagent started; it did nothing.';
+  };
+}
+
+function zeroUsage(): UsageCounts {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+/** A counting semaphore whose waiters give up when their call is cancelled. */
+class Slots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  /** Resolves with a release function, or undefined when the signal aborted first. */
+  acquire(signal: AbortSignal): Promise<(() => void) | undefined> {
+    if (signal.aborted) return Promise.resolve(undefined);
+    const release = () => {
+      this.running--;
+      this.waiting.shift()?.();
+    };
+    if (this.running < this.size) {
+      this.running++;
+      return Promise.resolve(once(release));
+    }
+    return new Promise((resolve) => {
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.running++;
+        resolve(once(release));
+      };
+      const onAbort = () => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(undefined);
+      };
+      this.waiting.push(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
+const CANCELLED_BEFORE_START = 'Cancelled by the user before this subagent started.';
+
+class SubagentLauncher implements SubagentRunner {
+  private readonly slots: Slots;
+  private readonly store: FileSessionStore;
+
+  constructor(
+    private readonly blueprint: SubagentBlueprint,
+    private readonly parent: SessionHandle,
+  ) {
+    this.slots = new Slots(Math.max(1, Math.floor(blueprint.limits.maxConcurrent)));
+    this.store = new FileSessionStore(parent.dir, undefined, blueprint.logger, path.join(parent.dir, 'subagents'));
+  }
+
+  async run(input: TaskInput, call: SubagentCall): Promise<ToolResult> {
+    const release = await this.slots.acquire(call.signal);
+    if (!release) return { content: CANCELLED_BEFORE_START, isError: true, cancelled: true };
+    try {
+      return await this.runChild(input, call);
+    } catch (error) {
+      // Only the set-up can get here (the child's own failures are caught in runChild).
+      this.blueprint.logger.error('a subagent could not start', error);
+      return { content: `The subagent could not start: ${errorMessage(error)}`, isError: true };
+    } finally {
+      release();
+    }
+  }
+
+  private async runChild(input: TaskInput, call: SubagentCall): Promise<ToolResult> {
+    const { blueprint } = this;
+    const started = Date.now();
+    const handle = await this.store.create({ model: blueprint.client.model, workspace: blueprint.workspaceRoot, title: input.description });
+    const childId = handle.id;
+    const transcriptPath = handle.transcriptPath;
+    const tools = subagentTools(blueprint.tools, input.agentType);
+    const systemPrompt = buildSubagentPrompt({
+      workspaceRoot: blueprint.workspaceRoot,
+      platform: `${os.platform()} ${os.arch()}`,
+      date: new Date().toISOString().slice(0, 10),
+      toolNames: tools.list().map((tool) => tool.name),
+      agentType: input.agentType,
+    });
+    const ts = () => new Date().toISOString();
+    handle.append({ type: 'event', ts: ts(), name: SYSTEM_PROMPT_EVENT, data: { text: systemPrompt } });
+    handle.append({ type: 'event', ts: ts(), name: 'subagent_of', data: { parentId: this.parent.id, toolUseId: call.toolUseId, description: input.description, agentType: input.agentType } });
+    const startedEvent: SubagentRecordedEvent = { type: 'subagent_started', turnId: call.turnId, toolUseId: call.toolUseId, childId, description: input.description, agentType: input.agentType, transcriptPath };
+    call.record(startedEvent);
+    call.emit(startedEvent);
+
+    const stats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, lastTool: undefined as string | undefined, error: undefined as string | undefined, roundLimit: false };
+    let lastProgressAt = 0;
+    const progress = (force: boolean) => {
+      const now = Date.now();
+      if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+      lastProgressAt = now;
+      call.emit({
+        type: 'subagent_progress',
+        turnId: call.turnId,
+        toolUseId: call.toolUseId,
+        childId,
+        toolCalls: stats.toolCalls,
+        tokens: stats.tokens,
+        elapsedMs: now - started,
+        ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
+      });
+    };
+    const origin = { childId, parentToolUseId: call.toolUseId };
+    const onEvent = (event: AgentEvent) => {
+      switch (event.type) {
+        case 'tool_call_started':
+          stats.toolCalls++;
+          stats.lastTool = event.name;
+          progress(true);
+          break;
+        case 'usage':
+          stats.usage = addUsage(stats.usage, event.usage);
+          stats.costUsd += event.costUsd;
+          call.recordUsage(event.usage, event.costUsd, childId);
+          progress(false);
+          break;
+        case 'context':
+          stats.tokens = event.gauge.usedTokens;
+          break;
+        case 'error':
+          if (event.kind === 'tool_round_limit') stats.roundLimit = true;
+          else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
+          break;
+        case 'approval_needed':
+        case 'approval_resolved':
+          // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
+          call.emit({ ...event, turnId: call.turnId, ...origin });
+          break;
+        default:
+          break; // Everything else is in the child's own transcript.
+      }
+    };
+
+    // The child stops when the parent is cancelled, and when its own time runs out.
+    const controller = new AbortController();
+    const onParentAbort = () => controller.abort();
+    call.signal.addEventListener('abort', onParentAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, blueprint.limits.timeLimitMs);
+    let stop: TurnStopReason = 'error';
+    let child: AgentSession | undefined;
+    try {
+      child = new AgentSession({
+        client: blueprint.client,
+        tools,
+        // Read-only access to its own folder: its persisted outputs (tier 0 writes them there).
+        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir]),
+        approver: blueprint.approver,
+        approvalPolicy: call.approvalPolicy,
+        systemPrompt,
+        maxOutputTokens: blueprint.maxOutputTokens,
+        store: handle,
+        onEvent,
+        logger: blueprint.logger,
+        context: blueprint.context,
+        maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
+      });
+      if (call.signal.aborted) controller.abort();
+      stop = await child.send(input.prompt, controller.signal);
+    } catch (error) {
+      // A crash inside the child is its own failure: the parent gets an error result, nothing more.
+      blueprint.logger.error(`subagent ${childId} crashed`, error);
+      stats.error = errorMessage(error);
+      stop = 'error';
+    } finally {
+      clearTimeout(timer);
+      call.signal.removeEventListener('abort', onParentAbort);
+      await handle.flushMeta().catch((error: unknown) => blueprint.logger.error(`could not write the meta.json of subagent ${childId}`, error));
+      handle.close();
+    }
+
+    const text = child ? lastAssistantText(child.history) : '';
+    const status: SubagentStatus = call.signal.aborted ? 'cancelled' : timedOut || stats.roundLimit ? 'limit' : stop === 'error' || stop === 'cancelled' ? 'error' : 'done';
+    const report = reportFor(status, stop, text, stats.error, blueprint.limits, timedOut);
+    const elapsedMs = Date.now() - started;
+    progress(true);
+    const finished: SubagentRecordedEvent = { type: 'subagent_finished', turnId: call.turnId, toolUseId: call.toolUseId, childId, status, report, usage: stats.usage, costUsd: stats.costUsd, toolCalls: stats.toolCalls, elapsedMs };
+    call.record(finished);
+    call.emit(finished);
+    const content = `${transcriptLine(transcriptPath)}\n\n${report}`;
+    if (status === 'cancelled') return { content, isError: true, cancelled: true };
+    return status === 'error' ? { content, isError: true } : { content };
+  }
+}
+
+function reportFor(status: SubagentStatus, stop: TurnStopReason, text: string, error: string | undefined, limits: SubagentLimits, timedOut: boolean): string {
+  switch (status) {
+    case 'done': {
+      const body = text || '(The subagent finished without writing a report.)';
+      if (stop === 'max_tokens') return `${body}\n\n[Note: the report was cut at the output token limit.]`;
+      if (stop === 'context_window_exceeded') return `${body}\n\n[Note: the report was cut when the subagent's context window filled up.]`;
+      if (stop === 'refusal') return `${body}\n\n[Note: the subagent declined the task.]`;
+      return body;
+    }
+    case 'limit': {
+      const why = timedOut ? `its time limit (${Math.round(limits.timeLimitMs / 1000)} s)` : `its limit of ${limits.maxToolRounds} tool rounds`;
+      return `${text || '(It wrote no text before it was stopped.)'}\n\n[Note: the subagent was stopped at ${why} before it finished; the text above is the last it wrote, and its transcript has everything it did.]`;
+    }
+    case 'error':
+      return `The subagent failed: ${error ?? 'it stopped without a reply'}.${text ? `\n\nThe last it wrote:\n${text}` : ''}`;
+    case 'cancelled':
+      return `Cancelled by the user while the subagent was working.${text ? `\n\nThe last it wrote:\n${text}` : ''}`;
+  }
+}
+
+function addUsage(a: UsageCounts, b: UsageCounts): UsageCounts {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
