@@ -104,6 +104,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 `);
   }
 
+  // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
+  const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
+  if (restoredTodos) printer(restoredTodos);
+
   let exitCode: number = EXIT.ok;
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
