@@ -7,7 +7,7 @@
 import type { ContextDefaults } from '../../src/core/context/defaults';
 import { ContextEngine } from '../../src/core/context/engine';
 import { silentLogger } from '../../src/core/logger';
-import type { MessageParam } from '../../src/core/model/client';
+import type { MessageParam } from '../../src/core/model/messages';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { prng } from './workspace';
 

@@ -8,7 +8,7 @@ import { startAgentSession } from '../../src/core/agent/factory';
 import type { ContextStrategy } from '../../src/core/agent/session';
 import type { ContextEngineOptions } from '../../src/core/context/engine';
 import { blockText, blocksOf } from '../../src/core/model/content';
-import type { MessageParam } from '../../src/core/model/client';
+import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fake-anthropic/server';
 import { countTextTokens } from '../../test/fake-anthropic/tokens';

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { ContextStrategy } from '../../src/core/agent/session';
 import { ContextEngine, type CompactionOutcome, type ContextEngineOptions, type PreparedRequest } from '../../src/core/context/engine';
 import { contextGauge, promptTokensFromUsage, type ContextGauge } from '../../src/core/context/gauge';
-import type { ContentBlockParam, MessageParam } from '../../src/core/model/client';
+import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { blocksOf, messageChars } from '../../src/core/model/content';
 import type { UsageCounts } from '../../src/core/model/models';
 

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { parseContextOverrides } from '../core/context/defaults';
+import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 
 export interface CliOptions {
   prompts: string[];
   workspace: string;
   storageDir: string | undefined;
+  /** The model back end (--provider; default anthropic). */
+  provider: ProviderId;
   model: string | undefined;
   baseUrl: string | undefined;
   contextWindow: number | undefined;
@@ -29,8 +32,11 @@ Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)
   -w, --workspace DIR          workspace folder (default: current directory)
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
-  -m, --model ID               Claude model id
-      --base-url URL           Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic)
+      --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
+                               OpenAI-compatible server: vLLM, Ollama, LM Studio, llama.cpp)
+  -m, --model ID               model id (default: claude-sonnet-5-5; gpt-4.1 with --provider openai)
+      --base-url URL           API base URL (default: ANTHROPIC_BASE_URL, or OPENAI_BASE_URL with
+                               --provider openai, else the provider's own)
       --context-window N       context window in tokens (default: from the Models API, else 200000)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
@@ -44,8 +50,9 @@ Options:
 Text output shows control, bidi and zero-width characters from the model as visible escapes
 (\\x1b, \\r, \\u202e); stream-json keeps the exact text (as JSON \\u escapes).
 
-Environment: ANTHROPIC_API_KEY (the API key), ANTHROPIC_BASE_URL, EVERGREEN_MODELS_TIMEOUT_MS (how
-long to wait for the Models API at startup before going on with default limits; default 10000).`;
+Environment: ANTHROPIC_API_KEY (the key) and ANTHROPIC_BASE_URL for anthropic; OPENAI_API_KEY and
+OPENAI_BASE_URL (e.g. http://localhost:11434/v1) for openai; EVERGREEN_MODELS_TIMEOUT_MS (how long
+to wait for the model's limits at startup before going on with default limits; default 10000).`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -86,6 +93,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         prompt: { type: 'string', short: 'p', multiple: true },
         workspace: { type: 'string', short: 'w' },
         'storage-dir': { type: 'string' },
+        provider: { type: 'string' },
         model: { type: 'string', short: 'm' },
         'base-url': { type: 'string' },
         'context-window': { type: 'string' },
@@ -107,10 +115,13 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
   if (values.resume !== undefined && values.resume.trim() === '') throw new UsageError('--resume needs a session id, got an empty string (run without --resume to start a new session)');
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
+  const provider = values.provider === undefined ? DEFAULT_PROVIDER : parseProvider(values.provider);
+  if (!provider) throw new UsageError(`--provider must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values.provider}"`);
   return {
     prompts: (values.prompt ?? []).filter((prompt) => prompt.trim().length > 0),
     workspace: values.workspace ?? cwd,
     storageDir: values['storage-dir'],
+    provider,
     model: values.model,
     baseUrl: values['base-url'],
     contextWindow: positiveInteger('--context-window', values['context-window']),

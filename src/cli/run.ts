@@ -6,7 +6,8 @@ import type { AgentEvent, TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
-import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/client';
+import { PROVIDER_INFO } from '../core/model/backend';
+import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/errors';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
@@ -59,8 +60,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     started = await startAgentSession({
       config: {
-        apiKey: io.env.ANTHROPIC_API_KEY,
-        baseURL: options.baseUrl ?? io.env.ANTHROPIC_BASE_URL,
+        provider: options.provider,
+        apiKey: io.env[PROVIDER_INFO[options.provider].apiKeyEnv],
+        baseURL: options.baseUrl ?? io.env[PROVIDER_INFO[options.provider].baseUrlEnv],
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
         approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [] },

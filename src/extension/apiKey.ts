@@ -1,33 +1,39 @@
 import * as vscode from 'vscode';
+import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 
-const SECRET_KEY = 'evergreen.anthropicApiKey';
+/** One SecretStorage entry per provider (the Anthropic one keeps its original name). */
+const SECRET_KEYS: Readonly<Record<ProviderId, string>> = { anthropic: 'evergreen.anthropicApiKey', openai: 'evergreen.openaiApiKey' };
+const PLACEHOLDERS: Readonly<Record<ProviderId, string>> = { anthropic: 'sk-ant-…', openai: 'sk-…' };
 
-/** The API key lives in SecretStorage; ANTHROPIC_API_KEY from the environment is the fallback. */
+/** Each provider's key lives in SecretStorage; its environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY) is the fallback. */
 export class ApiKeyStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  async get(): Promise<string | undefined> {
-    return (await this.secrets.get(SECRET_KEY)) || process.env.ANTHROPIC_API_KEY || undefined;
+  async get(provider: ProviderId = 'anthropic'): Promise<string | undefined> {
+    return (await this.secrets.get(SECRET_KEYS[provider])) || process.env[PROVIDER_INFO[provider].apiKeyEnv] || undefined;
   }
 
-  async promptAndStore(): Promise<boolean> {
+  /** Asks for `provider`'s key (the active provider's, when "Evergreen: Set API Key" runs). */
+  async promptAndStore(provider: ProviderId = 'anthropic'): Promise<boolean> {
+    const label = PROVIDER_INFO[provider].label;
     const key = await vscode.window.showInputBox({
-      title: 'Evergreen: Anthropic API key',
-      prompt: 'Stored in VS Code SecretStorage; it is never written to settings, transcripts or logs.',
+      title: `Evergreen: ${label} API key`,
+      prompt: `Stored in VS Code SecretStorage; it is never written to settings, transcripts or logs.${provider === 'openai' ? ' Local servers that need no key accept any placeholder.' : ''}`,
       password: true,
       ignoreFocusOut: true,
-      placeHolder: 'sk-ant-…',
+      placeHolder: PLACEHOLDERS[provider],
       validateInput: (value) => (value.trim().length < 8 ? 'That does not look like an API key.' : undefined),
     });
     if (key === undefined) return false;
-    await this.secrets.store(SECRET_KEY, key.trim());
-    void vscode.window.showInformationMessage('Evergreen: API key saved.');
+    await this.secrets.store(SECRET_KEYS[provider], key.trim());
+    void vscode.window.showInformationMessage(`Evergreen: ${label} API key saved.`);
     return true;
   }
 
   onDidChange(listener: () => void): vscode.Disposable {
+    const keys = new Set(Object.values(SECRET_KEYS));
     return this.secrets.onDidChange((event) => {
-      if (event.key === SECRET_KEY) listener();
+      if (keys.has(event.key)) listener();
     });
   }
 }

@@ -5,8 +5,10 @@ import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import { parseContextOverrides } from '../core/context/defaults';
 import type { Logger } from '../core/logger';
-import { ModelError } from '../core/model/client';
-import { DEFAULT_MODEL, parsePriceOverrides } from '../core/model/models';
+import { ModelError } from '../core/model/errors';
+import { PROVIDER_INFO } from '../core/model/backend';
+import { hintsFor } from '../core/model/errors';
+import { defaultModelFor, parsePriceOverrides } from '../core/model/models';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
@@ -217,13 +219,15 @@ export class ChatController extends Disposable {
       throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
     }
     const settings = readSettings();
-    const apiKey = await this.deps.apiKeys.get();
+    if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
+    const apiKey = await this.deps.apiKeys.get(settings.provider);
     if (!apiKey) {
+      const label = PROVIDER_INFO[settings.provider].label;
       // Not awaited: a toast left open must not hold the send (and every later one) hostage.
-      void vscode.window.showWarningMessage('Evergreen needs an Anthropic API key.', 'Set API Key').then((choice) => {
+      void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
         if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
       });
-      throw new ModelError('no_api_key', 'No Anthropic API key is set.', 'Run "Evergreen: Set API Key" (or set ANTHROPIC_API_KEY) and send again.');
+      throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
     }
     const prices = this.readPricing();
     const compression = parseContextOverrides(vscode.workspace.getConfiguration('evergreen').get('compression'));
@@ -234,6 +238,7 @@ export class ChatController extends Disposable {
     this.needsRestart = false;
     const started = await startAgentSession({
       config: {
+        provider: settings.provider,
         apiKey,
         baseURL: settings.baseUrl,
         model: settings.model,
@@ -312,9 +317,9 @@ export class ChatController extends Disposable {
   private async postState(): Promise<void> {
     const state: ViewState = {
       sessionId: this.active?.handle.id,
-      model: this.active?.client.model ?? readSettings().model ?? DEFAULT_MODEL,
+      model: this.active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
       status: this.active?.session.busy ? 'busy' : 'idle',
-      hasApiKey: (await this.deps.apiKeys.get()) !== undefined,
+      hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined,
       trusted: vscode.workspace.isTrusted,
       gauge: this.gauge,
       history: this.events,

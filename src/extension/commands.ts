@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatController } from './chatController';
+import { readSettings } from './settings';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
 export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore): vscode.Disposable[] {
@@ -9,7 +10,8 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('compactConversation', () => controller.compact()),
     register('undoLastCompaction', () => controller.undoLastCompaction()),
     register('newChat', () => controller.newChat()),
-    register('setApiKey', () => apiKeys.promptAndStore()),
+    // The active provider's key: switch "evergreen.provider" first to set the other one.
+    register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),

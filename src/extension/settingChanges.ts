@@ -5,8 +5,9 @@
 export type SettingEffect = 'none' | 'live' | 'restart';
 
 const LIVE = ['evergreen.pricing', 'evergreen.approvals'] as const;
-// A new client (model, endpoint, output cap) or a new context engine (window, thresholds, numbers).
-const RESTART = ['evergreen.model', 'evergreen.baseUrl', 'evergreen.maxOutputTokens', 'evergreen.contextWindow', 'evergreen.autoCompactPercent', 'evergreen.compression'] as const;
+// A new back end (provider, model, endpoint, output cap) or a new context engine (window, thresholds,
+// numbers); the restarted session keeps its transcript, so a provider switch keeps the history.
+const RESTART = ['evergreen.provider', 'evergreen.openai', 'evergreen.model', 'evergreen.baseUrl', 'evergreen.maxOutputTokens', 'evergreen.contextWindow', 'evergreen.autoCompactPercent', 'evergreen.compression'] as const;
 
 export function settingChangeEffect(affects: (section: string) => boolean): SettingEffect {
   if (RESTART.some((section) => affects(section))) return 'restart';

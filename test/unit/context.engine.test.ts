@@ -12,7 +12,7 @@ import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shri
 import { foldTranscript } from '../../src/core/context/fold';
 import { buildLiveView, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
-import type { MessageParam } from '../../src/core/model/client';
+import type { MessageParam } from '../../src/core/model/messages';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
 import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, TOOLS, type RigOptions } from './context.harness';
 

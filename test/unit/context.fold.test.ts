@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { COMPACTION_FAILED_EVENT, foldTranscript, SYSTEM_PROMPT_EVENT } from '../../src/core/context/fold';
 import { buildLiveView, CLEARED_TEXT } from '../../src/core/context/liveView';
-import type { MessageParam } from '../../src/core/model/client';
+import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore, readTranscript, SessionLockedError } from '../../src/core/storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
 

@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { ContextEngine, type PreparedRequest } from '../../src/core/context/engine';
 import { foldTranscript } from '../../src/core/context/fold';
 import { buildLiveView } from '../../src/core/context/liveView';
-import type { ContentBlockParam, MessageParam, ModelRequest } from '../../src/core/model/client';
+import type { ModelRequest } from '../../src/core/model/backend';
+import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { assertApiValid, goodSummary, Rig, SYSTEM, TOOLS } from './context.harness';
 

@@ -11,7 +11,7 @@ import { CLEARED_TEXT, editedResultText, SNIP_PREFIX } from '../../src/core/cont
 import { PERSISTED_MARK } from '../../src/core/context/tier0';
 import { collectToolResults, planTierEdits, type PlannedEdit, type ToolResultRef } from '../../src/core/context/tiers';
 import { toolResultText } from '../../src/core/model/content';
-import type { ContentBlockParam, MessageParam } from '../../src/core/model/client';
+import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { createReadFileTool } from '../../src/core/tools/readFile';
 import type { ToolContext } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/tools/workspace';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { INTERRUPTED_RESULT, repairHistory } from '../../src/core/agent/history';
 import { eventsFromHistory } from '../../src/core/agent/replay';
-import type { MessageParam } from '../../src/core/model/client';
+import type { MessageParam } from '../../src/core/model/messages';
 
 const toolUse = (id: string): MessageParam => ({ role: 'assistant', content: [{ type: 'text', text: 'running' }, { type: 'tool_use', id, name: 'read_file', input: { path: 'a' } }] });
 const toolResult = (id: string): MessageParam => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });

@@ -216,6 +216,21 @@ describe('archived transcript rendering', () => {
     assert.equal(firedDuring, true, 'a timer due before rendering started waited until it finished');
   });
 
+  it('names the provider and model that wrote each reply, and renders older replies without them', async () => {
+    const entries: TranscriptEntry[] = [
+      { type: 'message', ts: 't1', message: { role: 'user', content: 'hi' } },
+      { type: 'message', ts: 't2', message: { role: 'assistant', content: 'from before the seam' } },
+      { type: 'message', ts: 't3', message: { role: 'user', content: 'again' } },
+      { type: 'message', ts: 't4', message: { role: 'assistant', content: 'from Claude' }, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      { type: 'message', ts: 't5', message: { role: 'assistant', content: 'from GPT' }, provider: 'openai', model: 'gpt-4.1' },
+    ];
+    const { text } = await renderTranscript(meta, numbered(entries));
+    assert.match(text, /^## User · t1$/m);
+    assert.match(text, /^## Assistant · t2$/m);
+    assert.match(text, /^## Assistant · t4 · `anthropic\/claude-sonnet-4-5`$/m);
+    assert.match(text, /^## Assistant · t5 · `openai\/gpt-4\.1`$/m);
+  });
+
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
     const many = numbered(Array.from({ length: 5_000 }, (_, index): TranscriptEntry => ({ type: 'message', ts: `t${index}`, message: { role: 'user', content: 'hello' } })));

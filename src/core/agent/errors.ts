@@ -1,6 +1,6 @@
 // What went wrong and what the user can do about it, decided once in the core: front ends render
 // the actions as buttons (VS Code) or hints (CLI) instead of guessing from English text.
-import type { ModelErrorKind } from '../model/client';
+import type { ModelErrorKind } from '../model/errors';
 
 /** The kinds of failure a turn can end with. */
 export type ErrorKind =

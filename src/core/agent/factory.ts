@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
 import { silentLogger, type Logger } from '../logger';
-import { ModelClient } from '../model/client';
+import type { ModelBackend, ProviderId } from '../model/backend';
+import { createBackend } from '../model/createBackend';
 import type { ModelPrice } from '../model/models';
 import { knownSecrets } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
@@ -16,6 +17,8 @@ import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
+  /** Which back end serves the session (default anthropic); apiKey, baseURL and model are that provider's. */
+  provider?: ProviderId | undefined;
   apiKey: string | undefined;
   baseURL: string | undefined;
   model: string | undefined;
@@ -44,7 +47,8 @@ export interface AgentConfig {
 
 export interface StartedSession {
   session: AgentSession;
-  client: ModelClient;
+  /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
+  client: ModelBackend;
   handle: SessionHandle;
   /** Display events for a resumed history (empty for a new session), compaction dividers included. */
   replay: AgentEvent[];
@@ -70,7 +74,8 @@ export async function startAgentSession(options: {
 }): Promise<StartedSession> {
   const logger = options.logger ?? silentLogger;
   const { config, store } = options;
-  const client = new ModelClient({
+  const client = createBackend({
+    provider: config.provider ?? 'anthropic',
     apiKey: config.apiKey,
     baseURL: config.baseURL,
     model: config.model,

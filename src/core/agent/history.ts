@@ -1,4 +1,4 @@
-import type { ContentBlockParam, MessageParam } from '../model/client';
+import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { toolUsesOf, type ToolUseBlock } from '../model/content';
 
 export const INTERRUPTED_RESULT = 'Interrupted: the session ended before this tool call finished, so it did not run to completion.';

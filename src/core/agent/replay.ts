@@ -1,4 +1,4 @@
-import type { MessageParam } from '../model/client';
+import type { MessageParam } from '../model/messages';
 import { DisplayBuilder } from '../context/fold';
 import type { AgentEvent } from './events';
 

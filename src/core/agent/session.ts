@@ -3,7 +3,9 @@ import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, t
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import type { ContextDefaults } from '../context/defaults';
 import { silentLogger, type Logger } from '../logger';
-import { ModelError, type InvalidToolInput, type ToolParam, type ContentBlock, type ContentBlockParam, type MessageParam, type ModelClient } from '../model/client';
+import type { InvalidToolInput, ModelBackend } from '../model/backend';
+import { ModelError } from '../model/errors';
+import type { ContentBlock, ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import type { ToolUseBlock } from '../model/content';
 import type { SessionHandle } from '../storage/sessionStore';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
@@ -47,7 +49,7 @@ export interface ContextConfig {
   strategy?: (options: ContextEngineOptions) => ContextStrategy;
 }
 export interface AgentSessionOptions {
-  client: ModelClient;
+  client: ModelBackend;
   tools: ToolRegistry;
   workspace: Workspace;
   /** The interactive side of approvals (webview card, terminal prompt); the policy decides when it is asked. */
@@ -444,7 +446,9 @@ export class AgentSession {
 
   private append(message: MessageParam): void {
     this.messages.push(message);
-    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message });
+    // Which back end and model wrote each reply: a session may change provider on its way.
+    const origin = message.role === 'assistant' ? { provider: this.options.client.provider, model: this.options.client.model } : {};
+    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin });
   }
 
   /** Streamed characters feed a throttled gauge estimate, so the gauge moves while a reply streams. */

@@ -1,4 +1,4 @@
-import type { MessageParam, ToolParam } from '../model/client';
+import type { MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, blockText } from '../model/content';
 import { TASK_TOOL_NAME } from '../tools/task';
 import { TASK_LIST_MARK } from '../tools/todos';

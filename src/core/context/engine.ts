@@ -15,7 +15,8 @@
  */
 import { errorActionsFor, type ErrorAction } from '../agent/errors';
 import { randomUUID } from 'node:crypto';
-import type { ContentBlockParam, MessageParam, ModelRequest, ModelResponse, StreamHandlers, ToolParam } from '../model/client';
+import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
+import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';

@@ -6,7 +6,7 @@
  */
 import type { AgentEvent } from '../agent/events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../agent/subagentEvents';
-import type { MessageParam } from '../model/client';
+import type { MessageParam } from '../model/messages';
 import { blocksOf, toolResultText } from '../model/content';
 import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';

@@ -3,7 +3,7 @@
  * engine's recorded decisions (compaction boundary, tool-result edits). Pure, so the engine, the
  * transcript fold, resume and the tests all compute it the same way.
  */
-import type { ContentBlockParam, MessageParam } from '../model/client';
+import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
 import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
 import { recordedTodos, todoListText } from '../tools/todos';

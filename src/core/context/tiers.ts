@@ -3,7 +3,7 @@
  * utilization, which old tool results to trim, snip or clear. The engine decides *when* a plan is
  * applied (cache economics); these functions only say *what*.
  */
-import type { MessageParam } from '../model/client';
+import type { MessageParam } from '../model/messages';
 import { blocksOf, toolResultText } from '../model/content';
 import type { ToolResultEdit } from '../storage/transcript';
 import { editedResultText } from './liveView';

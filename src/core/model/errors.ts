@@ -2,7 +2,7 @@
  * Model failures in one vocabulary for every back end: the session, the engine's too-long
  * recovery and the front ends look only at `ModelError.kind`, never at an SDK's error classes.
  */
-import type { ProviderId } from './backend';
+import { PROVIDER_INFO, type ProviderId } from './backend';
 
 export type ModelErrorKind =
   | 'no_api_key'
@@ -50,14 +50,15 @@ const SHARED = {
   },
 } as const satisfies Record<string, SurfaceHint>;
 
-/** Per provider: the secret's env variable, the settings that hold its model and base URL. */
-const NAMES: Record<ProviderId, { keyVar: string; urlVar: string; modelSetting: string; urlSetting: string }> = {
-  anthropic: { keyVar: 'ANTHROPIC_API_KEY', urlVar: 'ANTHROPIC_BASE_URL', modelSetting: 'evergreen.model', urlSetting: 'evergreen.baseUrl' },
-  openai: { keyVar: 'OPENAI_API_KEY', urlVar: 'OPENAI_BASE_URL', modelSetting: 'evergreen.openai.model', urlSetting: 'evergreen.openai.baseUrl' },
+/** Per provider: the settings that hold its model and base URL (the extension's names, src/extension/settings.ts). */
+const SETTINGS: Record<ProviderId, { modelSetting: string; urlSetting: string }> = {
+  anthropic: { modelSetting: 'evergreen.model', urlSetting: 'evergreen.baseUrl' },
+  openai: { modelSetting: 'evergreen.openai.model', urlSetting: 'evergreen.openai.baseUrl' },
 };
 
 function hintsOf(provider: ProviderId): ProviderHints {
-  const { keyVar, urlVar, modelSetting, urlSetting } = NAMES[provider];
+  const { modelSetting, urlSetting } = SETTINGS[provider];
+  const { apiKeyEnv: keyVar, baseUrlEnv: urlVar } = PROVIDER_INFO[provider];
   return {
     noApiKey: { extension: `Run "Evergreen: Set API Key" or set ${keyVar} in the environment.`, cli: `Set ${keyVar} in the environment.` },
     badKey: { extension: 'Set a valid key with "Evergreen: Set API Key".', cli: `Set a valid key in ${keyVar}.` },

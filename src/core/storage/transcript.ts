@@ -2,7 +2,7 @@
  * The typed transcript (DESIGN.md §2a, §3): one JSON object a line, append-only. Every engine
  * decision is an entry, so `foldTranscript(entries)` rebuilds exactly what the model saw.
  */
-import type { MessageParam } from '../model/client';
+import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
 
@@ -62,7 +62,8 @@ export interface RequestMark {
 }
 
 export type TranscriptEntry =
-  | { type: 'message'; ts: string; message: MessageParam }
+  /** provider and model: who wrote an assistant message (absent in transcripts older than the provider seam, and on user messages). */
+  | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string }
   /** `childId`: a subagent's request, counted in its parent's totals too (the child's transcript has it with its request mark). */
   | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark; childId?: string }
   | { type: 'compaction'; ts: string; compaction: CompactionRecord }
@@ -141,7 +142,10 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
   if (typeof value.ts !== 'string') return 'missing "ts"';
   switch (value.type) {
     case 'message':
-      return isMessage(value.message) ? undefined : 'a message entry without a valid message';
+      if (!isMessage(value.message)) return 'a message entry without a valid message';
+      if (value.provider !== undefined && typeof value.provider !== 'string') return 'a message entry whose "provider" is not a string';
+      if (value.model !== undefined && typeof value.model !== 'string') return 'a message entry whose "model" is not a string';
+      return undefined;
     case 'usage':
       return isRecord(value.usage) && typeof value.costUsd === 'number' ? undefined : 'a usage entry without usage';
     case 'compaction': {

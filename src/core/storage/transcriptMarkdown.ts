@@ -5,7 +5,7 @@
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
  */
 import { pathToFileURL } from 'node:url';
-import type { ContentBlockParam } from '../model/client';
+import type { ContentBlockParam } from '../model/messages';
 import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
@@ -256,7 +256,9 @@ export class TranscriptMarkdownWriter {
     const role = entry.message.role;
     const blocks = blocksOf(entry.message);
     const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result');
-    this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}`);
+    // Who wrote a reply (recorded since the provider seam): a session may change provider on its way.
+    const origin = role === 'assistant' && entry.model ? ` · ${inlineCode(entry.provider ? `${entry.provider}/${entry.model}` : entry.model)}` : '';
+    this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}${origin}`);
     for (const block of blocks) this.emit('', this.block(block, role));
   }
 

@@ -1,0 +1,71 @@
+/**
+ * The `evergreen.*` settings as the extension uses them, parsed from raw values. Pure (no vscode
+ * import) so unit tests run it in plain node; settings.ts feeds it from the configuration.
+ */
+import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+
+/** Where raw values come from. */
+export interface SettingsSource {
+  /** The effective value (user, workspace or default, as VS Code resolves it for the setting's scope). */
+  get(key: string): unknown;
+  /** The user's own value, else the default: a workspace's .vscode/settings.json is never read. */
+  userValue(key: string): unknown;
+}
+
+export interface EvergreenSettings {
+  /** Which back end serves the chat. */
+  provider: ProviderId;
+  /** The active provider's model; undefined: that provider's default model. */
+  model: string | undefined;
+  /** The active provider's base URL; undefined: its env variable, else its SDK's default. */
+  baseUrl: string | undefined;
+  contextWindow: number | undefined;
+  maxOutputTokens: number;
+  autoCompactPercent: number | undefined;
+  approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[] };
+  /** Values that could not be used, each with what was used instead (for a warning). */
+  problems: string[];
+}
+
+/** Setting keys (under `evergreen.`) that hold each provider's model and base URL. */
+export const PROVIDER_SETTING_KEYS: Readonly<Record<ProviderId, { model: string; baseUrl: string }>> = {
+  anthropic: { model: 'model', baseUrl: 'baseUrl' },
+  openai: { model: 'openai.model', baseUrl: 'openai.baseUrl' },
+};
+
+export function parseSettings(source: SettingsSource): EvergreenSettings {
+  const problems: string[] = [];
+  const optionalNumber = (key: string): number | undefined => {
+    const value = source.get(key);
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  };
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
+  // Approvals come from the user's own settings only (the manifest scopes them to the application,
+  // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
+  // cloned repository could have written, can never loosen them.
+  const askOrAuto = (key: string): 'ask' | 'auto' => (source.userValue(key) === 'auto' ? 'auto' : 'ask');
+  const rawProvider = source.get('provider');
+  let provider = parseProvider(rawProvider ?? DEFAULT_PROVIDER);
+  if (!provider) {
+    problems.push(`"evergreen.provider" must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got ${JSON.stringify(rawProvider)}; using "${DEFAULT_PROVIDER}"`);
+    provider = DEFAULT_PROVIDER;
+  }
+  const keys = PROVIDER_SETTING_KEYS[provider];
+  const shellAllowList = source.userValue('approvals.shellAllowList');
+  return {
+    provider,
+    model: text(source.get(keys.model)),
+    // Base URLs are machine-scoped in the manifest, so VS Code ignores a workspace's value (a
+    // repository cannot send the key elsewhere).
+    baseUrl: text(source.get(keys.baseUrl)),
+    contextWindow: optionalNumber('contextWindow'),
+    maxOutputTokens: optionalNumber('maxOutputTokens') ?? 16_000,
+    autoCompactPercent: optionalNumber('autoCompactPercent'),
+    approvals: {
+      writes: askOrAuto('approvals.writes'),
+      shell: askOrAuto('approvals.shell'),
+      shellAllowList: (Array.isArray(shellAllowList) ? shellAllowList : []).filter((entry): entry is string => typeof entry === 'string'),
+    },
+    problems,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Settings parsing (settingsValues.ts runs in plain node): the provider picks which model and
+ * base URL apply, bad values fall back with a problem to show, approvals come from the user's own
+ * settings only; a provider change restarts the session (on its transcript, so the history stays).
+ */
+import assert from 'node:assert/strict';
+import { settingChangeEffect } from '../../src/extension/settingChanges';
+import { parseSettings, type SettingsSource } from '../../src/extension/settingsValues';
+
+/** `effective` as VS Code resolves it; `user` the user's own values (workspace values never in it). */
+function source(effective: Record<string, unknown>, user: Record<string, unknown> = effective): SettingsSource {
+  return { get: (key) => effective[key], userValue: (key) => user[key] };
+}
+
+describe('extension settings', () => {
+  it('defaults to the Anthropic provider with its own model and base URL', () => {
+    const settings = parseSettings(source({ provider: 'anthropic', model: ' claude-opus-4-5 ', baseUrl: 'http://gw/anthropic', 'openai.model': 'gpt-4o', 'openai.baseUrl': 'http://localhost:11434/v1' }));
+    assert.equal(settings.provider, 'anthropic');
+    assert.equal(settings.model, 'claude-opus-4-5');
+    assert.equal(settings.baseUrl, 'http://gw/anthropic');
+    assert.deepEqual(settings.problems, []);
+    // No value at all (no manifest default, e.g. an old VS Code profile): still Anthropic.
+    assert.equal(parseSettings(source({})).provider, 'anthropic');
+  });
+
+  it('takes the model and base URL of the OpenAI provider when it is selected', () => {
+    const settings = parseSettings(source({ provider: 'openai', model: 'claude-opus-4-5', baseUrl: 'http://gw/anthropic', 'openai.model': 'qwen2.5-coder:7b', 'openai.baseUrl': ' http://localhost:11434/v1 ' }));
+    assert.equal(settings.provider, 'openai');
+    assert.equal(settings.model, 'qwen2.5-coder:7b');
+    assert.equal(settings.baseUrl, 'http://localhost:11434/v1');
+    // Empty strings mean "the provider's default".
+    const defaults = parseSettings(source({ provider: 'openai', 'openai.model': '  ', 'openai.baseUrl': '' }));
+    assert.equal(defaults.model, undefined);
+    assert.equal(defaults.baseUrl, undefined);
+  });
+
+  it('falls back to Anthropic on an unknown provider, saying so', () => {
+    const settings = parseSettings(source({ provider: 'azure', model: 'claude-opus-4-5' }));
+    assert.equal(settings.provider, 'anthropic');
+    assert.equal(settings.model, 'claude-opus-4-5');
+    assert.equal(settings.problems.length, 1);
+    assert.match(settings.problems[0]!, /"evergreen\.provider" must be "anthropic" or "openai", got "azure"; using "anthropic"/);
+  });
+
+  it("reads approvals from the user's own settings only, whatever the workspace says", () => {
+    const settings = parseSettings(source({ 'approvals.writes': 'auto', 'approvals.shell': 'auto', 'approvals.shellAllowList': ['rm -rf'] }, { 'approvals.writes': 'ask', 'approvals.shellAllowList': ['git status', 7] }));
+    assert.deepEqual(settings.approvals, { writes: 'ask', shell: 'ask', shellAllowList: ['git status'] });
+  });
+
+  it('restarts the session when the provider or an OpenAI setting changes, and applies prices live', () => {
+    const changed = (...sections: string[]) => (section: string) => sections.some((name) => name === section || name.startsWith(`${section}.`));
+    assert.equal(settingChangeEffect(changed('evergreen.provider')), 'restart');
+    assert.equal(settingChangeEffect(changed('evergreen.openai.model')), 'restart');
+    assert.equal(settingChangeEffect(changed('evergreen.openai.baseUrl')), 'restart');
+    assert.equal(settingChangeEffect(changed('evergreen.pricing')), 'live');
+    assert.equal(settingChangeEffect(changed('editor.fontSize')), 'none');
+  });
+});
