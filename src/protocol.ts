@@ -54,6 +54,8 @@ export type WebviewToHost =
   | { type: 'runCommand'; requestId: number; command: WebviewCommand }
   /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
   | { type: 'openTranscriptAt'; compactionIndex: number }
+  /** A subagent card's "Open transcript": the child's transcript, looked up by the host among the current session's children only. */
+  | { type: 'openSubagentTranscript'; childId: string }
   /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
   | { type: 'openLink'; href: string };
 
@@ -88,6 +90,9 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
       const index = message.compactionIndex;
       return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? { type: 'openTranscriptAt', compactionIndex: index } : undefined;
     }
+    case 'openSubagentTranscript':
+      // An id, never a path: the host finds the child under the current session itself.
+      return typeof message.childId === 'string' && CHILD_ID.test(message.childId) ? { type: 'openSubagentTranscript', childId: message.childId } : undefined;
     case 'runCommand':
       return typeof message.requestId === 'number' && isWebviewCommand(message.command)
         ? { type: 'runCommand', requestId: message.requestId, command: message.command }
@@ -100,6 +105,8 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 }
 
 const MAX_LINK_CHARS = 4096;
+/** A session id's characters (as the session store allows them), bounded. */
+const CHILD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
 
 const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'];
 

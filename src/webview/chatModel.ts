@@ -3,6 +3,7 @@
  * in node; the DOM layer only renders items whose revision changed.
  */
 import type { AgentEvent, ErrorAction } from '../protocol';
+import { applyChildApproval, applySubagentEvent, type SubagentCard } from './subagents';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];
@@ -28,6 +29,8 @@ export type ChatItem =
       output: string;
       durationMs: number | undefined;
       approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
+      /** A `task` call's child (subagents.ts): its status, approvals and report, shown in this card. */
+      subagent?: SubagentCard;
     }
   | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined; actions: ErrorAction[] }
   /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
@@ -110,6 +113,16 @@ export function pushNotice(model: ChatModel, level: 'info' | 'error', text: stri
   model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
 }
 
+/** A child's approval belongs to the card of the parent's `task` call; it is answered by its own tool-use id. */
+function childApproval(model: ChatModel, parentToolUseId: string, event: Extract<AgentEvent, { type: 'approval_needed' | 'approval_resolved' }>): void {
+  const tool = findTool(model, parentToolUseId);
+  const card = tool && applyChildApproval(tool.subagent, event);
+  if (tool && card) {
+    tool.subagent = card;
+    tool.rev++;
+  }
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
@@ -160,6 +173,10 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
     }
     case 'approval_needed': {
+      if (event.parentToolUseId !== undefined) {
+        childApproval(model, event.parentToolUseId, event);
+        break;
+      }
       const tool = findTool(model, event.toolUseId);
       if (tool) {
         tool.status = 'awaiting-approval';
@@ -169,6 +186,10 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
     }
     case 'approval_resolved': {
+      if (event.parentToolUseId !== undefined) {
+        childApproval(model, event.parentToolUseId, event);
+        break;
+      }
       const tool = findTool(model, event.toolUseId);
       if (tool?.approval) {
         tool.approval.decided = event.approved;
@@ -183,6 +204,17 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         tool.status = event.isError ? 'error' : 'done';
         tool.output = bounded(event.content);
         tool.durationMs = event.durationMs;
+        tool.rev++;
+      }
+      break;
+    }
+    case 'subagent_started':
+    case 'subagent_progress':
+    case 'subagent_finished': {
+      const tool = findTool(model, event.toolUseId);
+      const card = tool && applySubagentEvent(tool.subagent, event);
+      if (tool && card) {
+        tool.subagent = card;
         tool.rev++;
       }
       break;

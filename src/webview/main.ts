@@ -6,6 +6,8 @@ import { ERROR_ACTION_COMMANDS, type ErrorAction, type GaugeState, type HostToWe
 import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
+import { outcomeText } from './subagents';
+import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -208,6 +210,7 @@ function renderItem(item: ChatItem): HTMLElement {
       return element;
     }
     case 'tool': {
+      if (item.subagent) return renderSubagentCard(item, item.subagent, subagentDeps);
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
@@ -280,6 +283,8 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   return box;
 }
 
+const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => send({ type: 'openSubagentTranscript', childId }) };
+
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
     // The core chooses an error's next steps; the panel only turns them into buttons.
@@ -335,7 +340,7 @@ function render(): void {
       const item = chat.items[index]!;
       const existing = rendered.get(item.key);
       let element = existing?.element;
-      if (existing && existing.rev !== item.rev && updateStreaming(existing.element, item)) {
+      if (existing && existing.rev !== item.rev && (updateStreaming(existing.element, item) || patchSubagentCard(existing.element, item))) {
         existing.rev = item.rev;
       } else if (!existing || existing.rev !== item.rev) {
         const fresh = renderItem(item);
@@ -441,6 +446,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
       if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
+      if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
       applyEvent(chat, message.event);
       break;
     case 'gauge':

@@ -1,0 +1,84 @@
+/**
+ * The DOM of a subagent card (the parent's `task` tool card once its child started): what the
+ * child does, its live figures, its approvals, its report and a link to its transcript. Browser
+ * code; main.ts passes in the few helpers it shares so this module has no side effects.
+ */
+import type { ChatItem } from './chatModel';
+import { renderMarkdown } from './markdown';
+import { pendingApprovals, subagentFigures, subagentStatusText, type ChildApproval, type SubagentCard } from './subagents';
+
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+export interface SubagentViewDeps {
+  el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K];
+  /** The approval box of main.ts, answered by the child's own tool-use id. */
+  renderApproval(toolUseId: string, approval: Omit<ChildApproval, 'toolUseId'>): HTMLElement;
+  openTranscript(childId: string): void;
+}
+
+/**
+ * What a re-render would change besides the live figures: when it is the same, a progress event
+ * only rewrites the figures in place, so a focused button (Open transcript, Apply) keeps focus.
+ */
+function shape(item: ToolItem, card: SubagentCard): string {
+  return JSON.stringify([item.status, card.outcome, card.description, card.agentType, card.report !== undefined, card.approvals.map((approval) => [approval.toolUseId, approval.decided])]);
+}
+
+function label(card: SubagentCard): string {
+  return `Subagent${card.agentType ? ` (${card.agentType})` : ''}: ${card.description || 'task'}. ${subagentStatusText(card)}`;
+}
+
+export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: SubagentViewDeps): HTMLElement {
+  const { el } = deps;
+  const status = subagentStatusText(card);
+  const element = el('div', `eg-tool eg-subagent eg-subagent-${card.outcome ?? (pendingApprovals(card).length > 0 ? 'awaiting-approval' : 'running')}`);
+  element.setAttribute('role', 'group');
+  element.setAttribute('aria-label', label(card));
+  element.dataset.shape = shape(item, card);
+  element.dataset.childId = card.childId;
+
+  const head = el('div', 'eg-subagent-head');
+  head.append(el('span', 'eg-tool-name', item.name));
+  if (card.agentType) head.append(el('span', 'eg-subagent-type', card.agentType));
+  head.append(el('span', 'eg-subagent-description', card.description), el('span', 'eg-subagent-status', status));
+  element.append(head);
+
+  const figures = el('div', 'eg-subagent-figures', subagentFigures(card));
+  element.append(figures);
+
+  for (const approval of card.approvals) element.append(deps.renderApproval(approval.toolUseId, approval));
+
+  if (card.report !== undefined) {
+    const report = el('details', 'eg-subagent-report');
+    report.open = true;
+    const body = el('div', 'eg-markdown');
+    body.innerHTML = renderMarkdown(card.report || '(no report)'); // Sanitized by renderMarkdown.
+    report.append(el('summary', undefined, 'Report'), body);
+    element.append(report);
+  } else if (item.status === 'done' || item.status === 'error') {
+    // The parent got a result without a finish event (an old transcript): show what it got.
+    element.append(el('pre', 'eg-tool-output', item.output));
+  }
+
+  if (card.childId) {
+    const actions = el('div', 'eg-subagent-actions');
+    const open = el('button', 'eg-link', 'Open transcript');
+    open.type = 'button';
+    open.title = 'Open everything this subagent did in the transcript tab';
+    open.setAttribute('aria-label', `Open the transcript of the subagent: ${card.description || card.childId}`);
+    open.addEventListener('click', () => deps.openTranscript(card.childId));
+    actions.append(open);
+    element.append(actions);
+  }
+  return element;
+}
+
+/** Updates a rendered card in place when only its live figures changed; false when it needs a fresh element. */
+export function patchSubagentCard(element: HTMLElement, item: ChatItem): boolean {
+  if (item.kind !== 'tool' || !item.subagent || !element.classList.contains('eg-subagent') || element.dataset.shape !== shape(item, item.subagent)) return false;
+  const figures = element.querySelector(':scope > .eg-subagent-figures');
+  if (!figures) return false;
+  const text = subagentFigures(item.subagent);
+  if (figures.textContent !== text) figures.textContent = text;
+  return true;
+}
