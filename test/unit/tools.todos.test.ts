@@ -12,6 +12,8 @@ import { SUMMARY_MARK } from '../../src/core/context/summary';
 import type { MessageParam } from '../../src/core/model/messages';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
 import { transcriptEntryProblem } from '../../src/core/storage/transcript';
+import { emptyTotals } from '../../src/core/storage/sessionStore';
+import { renderTranscript } from '../../src/core/storage/transcriptMarkdown';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
 import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/tools/todos';
@@ -226,6 +228,16 @@ describe('the task list after a compaction', () => {
       const texts = (view[0]!.content as Array<{ type: string; text: string }>).map((block) => block.text);
       assert.ok(!texts.some((text) => text.startsWith(TASK_LIST_MARK)));
     }
+  });
+
+  it('the archived transcript shows the list a compaction restored, in a code block', async () => {
+    const meta = { id: '20260101-000000-abcdef', title: 'Fix', model: 'claude-sonnet-4-6', workspace: '/w', createdAt: ts, updatedAt: ts, messageCount: 2, compactions: 1, totals: emptyTotals() };
+    const entries: TranscriptEntry[] = [message(canonical[0]!), { type: 'compaction', ts, compaction: boundary([...plan, { id: '4', text: '```\n# not a heading', status: 'pending' }]) }, message(canonical[1]!)];
+    const { text } = await renderTranscript(meta, entries.map((entry, index) => ({ line: index + 1, entry })));
+    const at = text.indexOf('**Task list**');
+    assert.ok(at > 0, text);
+    assert.ok(text.indexOf('- [in progress] 2: Write the failing test', at) > at);
+    assert.ok(!/^# not a heading/m.test(text), 'model text cannot break out of its block');
   });
 
   it('a long list stays short: done items counted, the rest cut with a note', () => {

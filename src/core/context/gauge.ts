@@ -111,7 +111,7 @@ export const BREAKDOWN_CATEGORIES = [
   { key: 'tools', label: 'Tool definitions' },
   { key: 'messages', label: 'Messages' },
   { key: 'toolResults', label: 'Tool results' },
-  { key: 'summaries', label: 'Summaries' },
+  { key: 'summaries', label: 'Summaries and task list' },
   { key: 'persistedPreviews', label: 'Persisted-output previews' },
   { key: 'subagents', label: 'Subagent reports' },
 ] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string }>;

@@ -10,6 +10,7 @@ import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
+import { recordedTodos, todoListText } from '../tools/todos';
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
@@ -309,6 +310,9 @@ export class TranscriptMarkdownWriter {
     this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${record.focus}` : ''}.`);
     if (record.restoredFiles.length > 0) this.emit('', `Files restored: ${record.restoredFiles.map((file) => inlineCode(file.path)).join(', ')}`);
     if (record.summary !== undefined && record.trigger !== 'drop') this.emit('', '**Summary**', '', this.foldedBlock(record.summary, 'code', 'text'));
+    // The list the model saw next to the summary (model text: in a code block, like the summary).
+    const todos = record.todos === undefined ? undefined : recordedTodos(record.todos);
+    if (todos && todos.length > 0) this.emit('', '**Task list**', '', this.foldedBlock(todoListText(todos, Number.POSITIVE_INFINITY), 'code', 'text'));
     this.emit('', '---');
   }
 }
