@@ -18,6 +18,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
 import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/tools/todos';
 import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
+import { bulk, Rig } from './context.harness';
 
 const plan: TodoItem[] = [
   { id: '1', text: 'Read the parser', status: 'done' },
@@ -249,5 +250,66 @@ describe('the task list after a compaction', () => {
     const cut = todoListText(long, 2_000);
     assert.ok(cut.length < 2_200);
     assert.match(cut, /task list cut to save context/);
+  });
+});
+
+describe('the task list in the context engine', () => {
+  const signal = () => new AbortController().signal;
+  function rig(fallbackReply?: string): Rig {
+    return new Rig({ window: 40_000, settings: { clearUtilization: 1 }, ...(fallbackReply !== undefined ? { fallbackReply } : {}) });
+  }
+  function fillTo(r: Rig, tokens: number): void {
+    for (let n = 1; r.engine.estimateTokens(r.engine.liveView()) <= tokens; n++) r.round([{ name: 'run_shell', input: { command: `make step${n}` }, result: bulk(4_000, `out${n}`) }]);
+  }
+  const records = (r: Rig) => r.entries.flatMap((entry) => (entry.type === 'compaction' ? [entry.compaction] : []));
+  const hasBlock = (r: Rig, items: readonly TodoItem[]) => {
+    const first = r.engine.liveView()[0]!;
+    return (first.content as Array<{ type: string; text?: string }>).some((block) => block.type === 'text' && block.text === todoListText(items));
+  };
+
+  it('an automatic compaction records the newest accepted list; a drop records it too; resume gives the same view', async () => {
+    const r = rig();
+    r.user('Fix the parser.');
+    r.round([{ name: 'todo_write', input: { todos: plan }, result: 'Task list updated' }]);
+    const rejectedId = r.nextId();
+    r.push({ role: 'assistant', content: [{ type: 'tool_use', id: rejectedId, name: 'todo_write', input: { todos: [...plan, plan[0]] } }] });
+    r.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: rejectedId, content: 'The task list was not changed', is_error: true }] });
+    fillTo(r, 29_300);
+    await r.prepare();
+    assert.equal(records(r).length, 1);
+    assert.deepEqual(records(r)[0]!.todos, plan, 'the rejected call changed nothing');
+    assert.ok(hasBlock(r, plan));
+
+    const updated: TodoItem[] = plan.map((item) => ({ ...item, status: 'done' }));
+    r.round([{ name: 'todo_write', input: { todos: updated }, result: 'Task list updated' }]);
+    fillTo(r, 27_000);
+    r.replies.push(''); // the summary fails: the reactive path drops rounds instead
+    const prepared = await r.prepare();
+    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, new Error('prompt is too long: 41000 tokens > 40000 maximum'), signal()), true);
+    const drop = records(r).at(-1)!;
+    assert.equal(drop.trigger, 'drop');
+    assert.deepEqual(drop.todos, updated, 'a drop carries the list as it stands now');
+    assert.ok(hasBlock(r, updated));
+
+    // Resume: the fold rebuilds the same live view, task list included.
+    const folded = foldTranscript(r.entries);
+    assert.deepEqual(buildLiveView(folded.canonical, folded.live), r.engine.liveView());
+    assert.deepEqual(folded.todos, updated);
+  });
+
+  it('no list, or a cleared one: the boundary has none and the view has no block', async () => {
+    for (const todos of [undefined, []] as const) {
+      const r = rig();
+      r.user('Fix the parser.');
+      if (todos) {
+        r.round([{ name: 'todo_write', input: { todos: plan }, result: 'Task list updated' }]);
+        r.round([{ name: 'todo_write', input: { todos }, result: 'Task list cleared.' }]);
+      }
+      fillTo(r, 29_300);
+      await r.prepare();
+      assert.equal(records(r).length, 1);
+      assert.equal(records(r)[0]!.todos, undefined);
+      assert.ok(!JSON.stringify(r.engine.liveView()).includes(TASK_LIST_MARK));
+    }
   });
 });
