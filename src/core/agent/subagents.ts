@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SYSTEM_PROMPT_EVENT } from '../context/fold';
 import { errorMessage, type Logger } from '../logger';
-import type { MessageParam } from '../model/client';
+import type { MessageParam } from '../model/messages';
 import { blocksOf, type ToolUseBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { FileSessionStore, type SessionHandle } from '../storage/sessionStore';
@@ -33,7 +33,7 @@ export interface SubagentLimits {
   timeLimitMs: number;
 }
 
-export const SUBAGENT_DEFAULTS: Readonly<SubagentLimits> = { maxConcurrent: 3, maxToolRounds: 100, timeLimitMs: 15 * 60_000 };
+export const SUBAGENT_DEFAULTS: Readonly<SubagentLimits> = { maxConcurrent: 3, maxToolRounds: 200, timeLimitMs: 15 * 60_000 };
 
 /** Progress events at most this often per child (tool starts always get one). */
 const PROGRESS_INTERVAL_MS = 250;
