@@ -1,0 +1,472 @@
+import { createHash, randomUUID } from 'node:crypto';
+import OpenAI from 'openai';
+import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
+import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, type SurfaceHint } from './errors';
+import type { StopReason } from './messages';
+import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { toChatMessages, toChatTools } from './openaiConvert';
+import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+import { errorMessage, silentLogger, type Logger } from '../logger';
+
+const HINTS = hintsFor('openai');
+const OFFICIAL_HOST = 'api.openai.com';
+
+const NOT_COMPATIBLE_HINT: SurfaceHint = {
+  extension: 'Set "evergreen.openai.baseUrl" to the server\'s OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).',
+  cli: 'Pass --base-url (or OPENAI_BASE_URL) with the server\'s OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).',
+};
+const NO_TOOLS_HINT: SurfaceHint = {
+  extension: 'Evergreen works through tools: pick a model with tool (function) calling in "evergreen.openai.model", or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).',
+  cli: 'Evergreen works through tools: pick a model with tool (function) calling with --model, or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).',
+};
+
+export interface OpenAIBackendOptions extends BackendOptions {
+  /** Where odd server behaviour is noted (unknown finish reasons, missing usage). */
+  logger?: Logger;
+}
+
+type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+type ChatChunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+/**
+ * An OpenAI-compatible Chat Completions server behind the ModelBackend seam: OpenAI itself, gateways,
+ * and local servers (vLLM, Ollama, LM Studio, llama.cpp). One attempt is one streamed request whose
+ * SSE is read here (not by the SDK's Stream, which cannot tell a stream that ended without
+ * `[DONE]` from a complete one); the shared runner retries, watches for stalls and accumulates.
+ * Caching is the server's automatic prefix caching: cache hints are ignored, and the conversion is
+ * deterministic so each request repeats the previous one's prefix byte for byte.
+ */
+export class OpenAIBackend implements ModelBackend {
+  readonly provider: ProviderId = 'openai';
+  readonly capabilities: BackendCapabilities = { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true };
+  readonly model: string;
+  private readonly sdk: OpenAI;
+  private readonly apiKey: string | undefined;
+  private readonly official: boolean;
+  private readonly rules: RetryRules;
+  private readonly logger: Logger;
+  private price: ModelPrice | undefined;
+  private readonly modelInfoTimeoutMs: number;
+  private modelInfoProblem: string | undefined;
+  private modelInfo: Promise<ModelInfo | undefined> | undefined;
+  /** The model's output limit, learnt from a server that refused a larger max_tokens. */
+  private outputCap: number | undefined;
+
+  constructor(options: OpenAIBackendOptions = {}) {
+    this.model = options.model?.trim() || DEFAULT_OPENAI_MODEL;
+    this.apiKey = options.apiKey || process.env.OPENAI_API_KEY || undefined;
+    this.rules = retryRulesFrom(options);
+    this.logger = options.logger ?? silentLogger;
+    this.price = priceFor(this.model, options.priceOverrides, 'openai');
+    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    this.sdk = new OpenAI({
+      // Local servers (Ollama, LM Studio, llama.cpp) take any key; OpenAI itself is refused below without one.
+      apiKey: this.apiKey ?? 'no-key',
+      baseURL: options.baseURL || process.env.OPENAI_BASE_URL || undefined,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 10 * 60_000,
+    });
+    this.official = hostOf(this.sdk.baseURL) === OFFICIAL_HOST;
+  }
+
+  get baseURL(): string {
+    return this.sdk.baseURL;
+  }
+
+  setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void {
+    this.price = priceFor(this.model, overrides, 'openai');
+  }
+
+  costOf(usage: UsageCounts): number {
+    return costOf(usage, this.price);
+  }
+
+  get modelInfoWarning(): string | undefined {
+    return this.modelInfoProblem;
+  }
+
+  /**
+   * GET /models/{id}, once. Optional: many local servers lack it and OpenAI's says nothing about
+   * limits, so any failure means "unknown", never an error. vLLM reports `max_model_len`, others
+   * `context_length` / `context_window`.
+   */
+  async getModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    this.modelInfo ??= this.fetchModelInfo(signal);
+    return this.modelInfo;
+  }
+
+  /** window = explicit setting, else what the server says, else the table of known models, else 128,000. */
+  async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
+    if (override !== undefined) return override;
+    const info = await this.getModelInfo(signal);
+    return info?.maxInputTokens ?? openAIContextWindowFor(this.model);
+  }
+
+  async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+    this.requireKey();
+    const info = await this.getModelInfo(signal);
+    const cap = this.outputCap ?? info?.maxOutputTokens;
+    const maxTokens = cap ? Math.min(request.maxTokens, cap) : request.maxTokens;
+    try {
+      return await this.run(this.buildParams({ ...request, maxTokens }), handlers, signal);
+    } catch (error) {
+      // A model that writes less than the reserve: the server names its limit; ask for that once.
+      const limit = error instanceof ModelError && error.kind === 'invalid_request' ? outputLimitIn(error.message) : undefined;
+      if (limit === undefined || limit >= maxTokens) throw error;
+      this.outputCap = limit;
+      this.logger.warn(`${this.model} writes at most ${limit} tokens per reply (the server said so); asking for that from now on`);
+      return this.run(this.buildParams({ ...request, maxTokens: limit }), handlers, signal);
+    }
+  }
+
+  /** The request as sent: cache hints ignored (the server caches prefixes by itself). */
+  buildParams(request: ModelRequest): ChatParams {
+    return {
+      model: this.model,
+      messages: toChatMessages(request.system, request.messages),
+      // An empty tools array is refused by the API; a request without tools simply has none.
+      ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
+      // OpenAI's own API wants max_completion_tokens (o-series refuse max_tokens); compatible servers know max_tokens.
+      ...(this.official ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+  }
+
+  private run(params: ChatParams, handlers: StreamHandlers, signal: AbortSignal | undefined): Promise<ModelResponse> {
+    return streamWithRetries(
+      {
+        attempt: (attemptSignal) => this.attempt(params, attemptSignal),
+        classify: (error, errorSignal) => this.classify(error, errorSignal),
+        costOf: (usage) => this.costOf(usage),
+      },
+      this.rules,
+      handlers,
+      signal,
+    );
+  }
+
+  private async *attempt(params: ChatParams, signal: AbortSignal): AsyncGenerator<ModelChunk> {
+    const response = await this.sdk.chat.completions.create(params, { signal }).asResponse();
+    const type = response.headers.get('content-type') ?? '';
+    if (!/text\/event-stream/i.test(type)) {
+      const text = await response.text();
+      const completion = /json/i.test(type) ? parseJson(text) : undefined;
+      // A server that ignores `stream` and answers with the whole completion is still understood.
+      if (isRecord(completion) && Array.isArray(completion['choices'])) {
+        yield* this.chunksOfCompletion(completion as unknown as OpenAI.Chat.Completions.ChatCompletion);
+        return;
+      }
+      throw this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${response.status} with ${type || 'no content type'}${snippet(text)}`);
+    }
+    if (!response.body) throw new Error('the response had no body');
+    const reader = new StreamReader(this.model, this.logger);
+    for await (const data of sseData(response.body)) {
+      if (data === '[DONE]') {
+        reader.sawDone = true;
+        break;
+      }
+      const chunk = parseJson(data);
+      if (!isRecord(chunk)) throw new Error(`the server sent a stream event that is not a JSON object${snippet(data)}`);
+      // The API reports a failure after the 200 as an event carrying `error` (the SDK does the same).
+      if (chunk['error'] !== undefined && chunk['error'] !== null) throw new OpenAI.APIError(undefined, chunk['error'] as object, undefined, response.headers);
+      yield* reader.add(chunk as unknown as ChatChunk);
+    }
+    if (signal.aborted) throw new OpenAI.APIUserAbortError();
+    yield* reader.finish();
+  }
+
+  private *chunksOfCompletion(completion: OpenAI.Chat.Completions.ChatCompletion): Generator<ModelChunk> {
+    const reader = new StreamReader(this.model, this.logger);
+    const choice = completion.choices[0];
+    const message = choice?.message;
+    const calls = (message?.tool_calls ?? []).flatMap((call, index) => (call.type === 'function' ? [{ index, id: call.id, type: 'function' as const, function: call.function }] : []));
+    const chunk: ChatChunk = {
+      id: completion.id,
+      object: 'chat.completion.chunk',
+      created: completion.created,
+      model: completion.model,
+      choices: [{ index: 0, delta: { content: message?.content ?? null, tool_calls: calls }, finish_reason: choice?.finish_reason ?? null }],
+      usage: completion.usage ?? null,
+    };
+    yield* reader.add(chunk);
+    reader.sawDone = true;
+    yield* reader.finish();
+  }
+
+  private async fetchModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    try {
+      // Without a bound a server that never answers would hang the start (the SDK waits 10 min).
+      const info = (await this.sdk.models.retrieve(this.model, { signal, timeout: this.modelInfoTimeoutMs })) as unknown as Record<string, unknown>;
+      const window = firstPositive(info['max_model_len'], info['context_length'], info['context_window'], info['max_context_length']);
+      const output = firstPositive(info['max_output_tokens'], info['max_completion_tokens']);
+      return { id: typeof info['id'] === 'string' ? info['id'] : this.model, maxInputTokens: window, maxOutputTokens: output };
+    } catch (error) {
+      if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && !isKnownModel(this.model)) {
+        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${openAIContextWindowFor(this.model).toLocaleString('en-US')}-token window.`;
+      }
+      this.logger.info(`model info for ${this.model} unavailable (${errorMessage(error)}); using the known window table`);
+      this.modelInfo = signal?.aborted ? undefined : this.modelInfo; // A cancelled ask may be asked again.
+      return undefined;
+    }
+  }
+
+  requireKey(): void {
+    if (!this.apiKey && this.official) {
+      throw new ModelError('no_api_key', 'No OpenAI API key is set.', HINTS.noApiKey);
+    }
+  }
+
+  private notCompatible(what: string): ModelError {
+    return new ModelError('invalid_request', `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what}.`, NOT_COMPATIBLE_HINT);
+  }
+
+  classify(error: unknown, signal?: AbortSignal): ModelError {
+    if (error instanceof ModelError) return error;
+    if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return cancelledError();
+    if (error instanceof OpenAI.APIConnectionError) {
+      return new ModelError('connection', `Could not reach the OpenAI-compatible API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? HINTS.credentialsInUrl : HINTS.connection);
+    }
+    if (error instanceof OpenAI.APIError) {
+      const body = isRecord(error.error) ? error.error : undefined;
+      const detail = detailOf(error);
+      const code = typeof error.code === 'string' ? error.code : undefined;
+      const status = error.status;
+      const retry = { retryAfterMs: retryAfterMsFrom(error.headers), shouldRetry: shouldRetryFrom(error.headers) };
+      if (status === undefined) {
+        // An error event inside the stream: no status, its code or type says what it was.
+        if (code === 'context_length_exceeded') return this.tooLong(detail, 0);
+        if (code === 'rate_limit_exceeded') return new ModelError('rate_limited', `Rate limited (stream error): ${detail}`, 'Wait a moment and try again.', undefined, retry);
+        return new ModelError('server', `The server failed mid-reply: ${detail}`, 'Try again; if it persists, check the service status.', undefined, retry);
+      }
+      if ((status === 400 || status === 413 || status === 422) && (code === 'context_length_exceeded' || TOO_LONG.test(detail))) return this.tooLong(detail, status);
+      if (status === 400 && NO_TOOLS.test(detail)) {
+        return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, NO_TOOLS_HINT, status);
+      }
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, HINTS.badKey, status, retry);
+      if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
+      if (status === 404 || status === 405) {
+        // Only a 404 in the API's own error shape that talks about the model means the id is wrong.
+        if (status === 404 && body && (code === 'model_not_found' || /model/i.test(detail))) {
+          return new ModelError('model_not_found', `The server does not know the model "${this.model}" (404): ${detail}`, HINTS.unknownModel, status);
+        }
+        return this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`);
+      }
+      if (status === 429 && (code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
+        return new ModelError('permission', `The account has no quota left (429): ${detail}`, 'Check the plan and billing details of this API key.', status, { shouldRetry: false });
+      }
+      if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
+      if (status === 503 || status === 529) return new ModelError('overloaded', `The server is overloaded (${status}): ${detail}`, 'Try again in a minute.', status, retry);
+      if (status >= 500) return new ModelError('server', `The server failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
+      if (status === 408 || status === 409) return new ModelError('server', `The server asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
+      return new ModelError('invalid_request', `The server rejected the request (${status}): ${detail}`, HINTS.invalidRequest, status, retry);
+    }
+    // Anything else while streaming (a socket cut mid-way, a stream without [DONE]) is a dropped connection.
+    return new ModelError('connection', `The connection dropped: ${errorMessage(error)}`, 'Check your network and try again.');
+  }
+
+  /**
+   * The engine's too-long recovery (and its re-anchoring on the server's count) reads the
+   * Anthropic wording "prompt is too long: N tokens > M maximum", so the OpenAI message is
+   * restated in it, the server's own words kept after it.
+   */
+  private tooLong(detail: string, status: number): ModelError {
+    const window = /maximum context length is (\d+)/i.exec(detail);
+    const resulted = /messages resulted in (\d+) tokens/i.exec(detail);
+    const requested = /\((\d+) in the messages, (\d+) in the completion\)/i.exec(detail);
+    let counted = '';
+    if (window && resulted) counted = `: ${resulted[1]} tokens > ${window[1]} maximum`;
+    else if (window && requested) counted = `: ${requested[1]} tokens > ${Number(window[1]) - Number(requested[2])} maximum`;
+    return new ModelError('prompt_too_long', `prompt is too long${counted} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined);
+  }
+}
+
+const TOO_LONG = /maximum context length|context[ _]length|context window|prompt is too long|too many tokens|exceeds the (?:maximum|available) context/i;
+const NO_TOOLS = /does not support tools|tools? (?:is|are) not supported|not support(?:ed)? (?:function|tool)|tool[ _]choice.*requires|enable-auto-tool-choice|function calling is not (?:enabled|supported)/i;
+
+/**
+ * The reply's ModelChunks from Chat Completions chunks. Tool calls are keyed by their `index`
+ * (servers that leave it out are keyed by id, or by position); a call without an id gets a
+ * generated one; the stop reason, usage and `done` come last, only when the stream ended with
+ * `[DONE]` after a finish_reason (anything else is a cut stream, retried).
+ */
+class StreamReader {
+  sawDone = false;
+  private finishReason: string | null | undefined;
+  private completionId = '';
+  private usage: UsageCounts | undefined;
+  /** Calls by the back end's index: started (with a name) or waiting for one, with arguments so far. */
+  private readonly calls = new Map<number, { started: boolean; id: string | undefined; name: string; pending: string }>();
+  private readonly indexById = new Map<string, number>();
+  private lastIndex = -1;
+
+  constructor(
+    private readonly model: string,
+    private readonly logger: Logger,
+  ) {}
+
+  *add(chunk: ChatChunk): Generator<ModelChunk> {
+    if (typeof chunk.id === 'string' && chunk.id) this.completionId ||= chunk.id;
+    if (chunk.usage) {
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      this.usage = { inputTokens: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached), cacheReadTokens: cached, cacheWriteTokens: 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    if (typeof delta.content === 'string' && delta.content.length > 0) yield { type: 'text', text: delta.content };
+    for (const [position, call] of (delta.tool_calls ?? []).entries()) yield* this.addCall(call, position);
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  private *addCall(call: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall, position: number): Generator<ModelChunk> {
+    const id = typeof call.id === 'string' && call.id.length > 0 ? call.id : undefined;
+    let index: number;
+    if (typeof call.index === 'number') index = call.index;
+    else if (id !== undefined) index = this.indexById.get(id) ?? Math.max(this.lastIndex + 1, this.calls.size, position);
+    else index = this.lastIndex >= 0 ? this.lastIndex : position;
+    if (id !== undefined) this.indexById.set(id, index);
+    this.lastIndex = index;
+    let state = this.calls.get(index);
+    if (!state) {
+      state = { started: false, id, name: '', pending: '' };
+      this.calls.set(index, state);
+    }
+    if (!state.id && id) state.id = id;
+    const name = call.function?.name;
+    if (typeof name === 'string' && name.length > 0 && !state.started) state.name = name;
+    const args = call.function?.arguments;
+    if (typeof args === 'string') state.pending += args;
+    if (!state.started && state.name) {
+      state.started = true;
+      yield { type: 'tool_call_start', index, id: state.id ?? this.generatedId(index), name: state.name };
+    }
+    if (state.started && state.pending) {
+      yield { type: 'tool_call_delta', index, json: state.pending };
+      state.pending = '';
+    }
+  }
+
+  /** A stable id for a call the server sent without one (the history needs it to pair the result). */
+  private generatedId(index: number): string {
+    const seed = this.completionId || randomUUID();
+    return `call_${createHash('sha256').update(`${seed}:${index}`).digest('hex').slice(0, 24)}`;
+  }
+
+  *finish(): Generator<ModelChunk> {
+    if (!this.sawDone) throw new Error('the response stream ended without [DONE] (the reply is incomplete)');
+    if (!this.finishReason) throw new Error('the response stream ended without a finish_reason (the reply is incomplete)');
+    for (const [index, state] of this.calls) {
+      if (!state.started) {
+        // Arguments without a name: kept, under an empty name the session answers as an unknown tool.
+        this.logger.warn(`${this.model} sent tool call ${index} without a function name`);
+        yield { type: 'tool_call_start', index, id: state.id ?? this.generatedId(index), name: '' };
+        if (state.pending) yield { type: 'tool_call_delta', index, json: state.pending };
+      }
+      yield { type: 'tool_call_end', index };
+    }
+    yield { type: 'stop', reason: this.stopReason(this.finishReason) };
+    if (this.usage) yield { type: 'usage', usage: this.usage };
+    else this.logger.warn(`${this.model}: the server reported no usage (stream_options.include_usage ignored); the gauge estimates this request`);
+    yield { type: 'done' };
+  }
+
+  private stopReason(reason: string): StopReason {
+    const hasCalls = this.calls.size > 0;
+    switch (reason) {
+      case 'stop':
+      case 'eos':
+        // Some servers say `stop` for a reply that calls tools.
+        return hasCalls ? 'tool_use' : 'end_turn';
+      case 'tool_calls':
+      case 'function_call':
+        return 'tool_use';
+      case 'length':
+        return 'max_tokens';
+      case 'content_filter':
+        return 'refusal';
+      default:
+        this.logger.warn(`${this.model} ended its reply with an unknown finish_reason "${reason}"; treated as the end of the turn`);
+        return hasCalls ? 'tool_use' : 'end_turn';
+    }
+  }
+}
+
+/** The `data:` payloads of an SSE body (events joined per the spec; comments and other fields ignored). */
+async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  const lines = function* (final: boolean): Generator<string> {
+    const parts = buffer.split(/\r\n|\n|\r/);
+    buffer = final ? '' : (parts.pop() ?? '');
+    yield* parts;
+  };
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      for (const line of lines(done)) {
+        if (line === '') {
+          if (data.length > 0) yield data.join('\n');
+          data = [];
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+        }
+      }
+      if (done) break;
+    }
+    if (data.length > 0) yield data.join('\n');
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The start of a body, for messages about what a server answered. */
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat ? `: ${flat.length > 160 ? `${flat.slice(0, 160)}…` : flat}` : '';
+}
+
+/** The server's own words: error.message of the API's shape, a plain-string error, or the SDK's text. */
+function detailOf(error: InstanceType<typeof OpenAI.APIError>): string {
+  const body: unknown = error.error;
+  if (isRecord(body) && typeof body['message'] === 'string') return body['message'];
+  if (typeof body === 'string') return body;
+  return error.message.replace(/^\d{3}\s+/, '');
+}
+
+function outputLimitIn(message: string): number | undefined {
+  const match = /supports at most (\d+) completion tokens/i.exec(message);
+  return match ? Number(match[1]) : undefined;
+}
+
+function firstPositive(...values: unknown[]): number | undefined {
+  for (const value of values) if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  return undefined;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+function isKnownModel(model: string): boolean {
+  return Object.keys(OPENAI_CONTEXT_WINDOWS).some((prefix) => model.startsWith(prefix));
+}

@@ -1,0 +1,355 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type OpenAI from 'openai';
+import type { ModelBackend, ModelRequest, StreamHandlers } from '../../src/core/model/backend';
+import { ModelError } from '../../src/core/model/errors';
+import type { MessageParam, ToolParam } from '../../src/core/model/messages';
+import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/openai';
+import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
+import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
+
+type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+
+const TOOLS: ToolParam[] = [
+  { name: 'read_file', description: 'Read a file.', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+];
+const LONG_SYSTEM = Array.from({ length: 150 }, (_, i) => `Rule ${i}: keep the code base tidy, typed and tested; never guess file contents.`).join('\n');
+
+function request(messages: MessageParam[], extra: Partial<ModelRequest> = {}): ModelRequest {
+  return { system: 'You are a coding agent.', tools: TOOLS, messages, maxTokens: 1000, ...extra };
+}
+
+async function rejectsWith(p: Promise<unknown>, kind: ModelError['kind']): Promise<ModelError> {
+  try {
+    await p;
+  } catch (error) {
+    assert.ok(error instanceof ModelError, `expected a ModelError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    assert.equal(error.kind, kind, `kind of "${error.message}"`);
+    return error;
+  }
+  assert.fail(`expected a ModelError of kind ${kind}`);
+}
+
+describe('OpenAI back end against the fake Chat Completions API (real SDK)', function () {
+  this.timeout(30_000);
+  let fake: FakeOpenAI;
+  const logs: string[] = [];
+
+  beforeEach(async () => {
+    fake = await startFakeOpenAI();
+    logs.length = 0;
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  function backend(options: OpenAIBackendOptions = {}): OpenAIBackend {
+    return new OpenAIBackend({
+      apiKey: fake.apiKey,
+      baseURL: fake.url,
+      model: 'gpt-4o',
+      retryBaseDelayMs: 1,
+      maxRetryDelayMs: 5,
+      logger: { debug: () => undefined, info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`) },
+      ...options,
+    });
+  }
+
+  function sent(index = -1): ChatBody {
+    return fake.completionRequests().at(index)?.body as ChatBody;
+  }
+
+  it('streams text and sends the request the way the API wants it', async () => {
+    fake.enqueue(reply.text('Hello from the fake model.', { stream: { textChunkChars: 4 } }));
+    const deltas: string[] = [];
+    const response = await backend().stream(request([{ role: 'user', content: 'hi' }]), { onText: (d) => deltas.push(d) });
+    assert.deepEqual(response.content, [{ type: 'text', text: 'Hello from the fake model.' }]);
+    assert.equal(deltas.join(''), 'Hello from the fake model.');
+    assert.ok(deltas.length > 3);
+    assert.equal(response.stopReason, 'end_turn');
+    const body = sent();
+    assert.equal(body.stream, true);
+    assert.deepEqual(body.stream_options, { include_usage: true });
+    assert.deepEqual(body.messages[0], { role: 'system', content: 'You are a coding agent.' });
+    assert.equal(body.max_tokens, 1000, 'a compatible server gets max_tokens');
+    assert.equal(body.tools?.[0]?.type, 'function');
+    assert.equal(fake.rejectedRequests().length, 0);
+  });
+
+  it('assembles tool calls split across chunks, in order, with their ids', async () => {
+    fake.enqueue(
+      reply.toolCalls(
+        [
+          { name: 'read_file', arguments: { path: 'src/a.ts' }, id: 'call_a' },
+          { name: 'read_file', arguments: { path: 'src/b.ts', offset: 10 } },
+        ],
+        { preamble: 'Reading both.', stream: { argsChunkChars: 3 } },
+      ),
+    );
+    const response = await backend().stream(request([{ role: 'user', content: 'read' }]));
+    assert.equal(response.stopReason, 'tool_use');
+    assert.equal(response.content.length, 3);
+    assert.deepEqual(response.content[0], { type: 'text', text: 'Reading both.' });
+    const [, first, second] = response.content;
+    assert.equal(first?.type, 'tool_use');
+    assert.deepEqual(first, { type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'src/a.ts' } });
+    assert.equal(second?.type, 'tool_use');
+    assert.match(second?.type === 'tool_use' ? second.id : '', /^call_/);
+    assert.deepEqual(second?.type === 'tool_use' ? second.input : undefined, { path: 'src/b.ts', offset: 10 });
+    assert.equal(response.invalidToolInputs, undefined);
+  });
+
+  it('reports usage as input = prompt - cached, cacheRead = cached, and costs it with the OpenAI price', async () => {
+    fake.enqueue(reply.text('first'), reply.text('second'));
+    const b = backend();
+    const history: MessageParam[] = [{ role: 'user', content: 'question one' }];
+    const first = await b.stream(request(history, { system: LONG_SYSTEM }));
+    const firstUsage = fake.completionRequests()[0]?.reply?.usage;
+    assert.equal(first.usage.inputTokens, firstUsage?.prompt_tokens);
+    assert.equal(first.usage.cacheReadTokens, 0);
+    assert.equal(first.usage.cacheWriteTokens, 0);
+    assert.equal(first.usage.outputTokens, firstUsage?.completion_tokens);
+    const second = await b.stream(request([...history, { role: 'assistant', content: [{ type: 'text', text: 'first' }] }, { role: 'user', content: 'question two' }], { system: LONG_SYSTEM }));
+    const usage = fake.completionRequests()[1]?.reply?.usage;
+    const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    assert.ok(cached >= MIN_CACHED_TOKENS && cached % CACHE_BLOCK_TOKENS === 0, `cached ${cached}`);
+    assert.equal(second.usage.cacheReadTokens, cached);
+    assert.equal(second.usage.inputTokens, (usage?.prompt_tokens ?? 0) - cached);
+    // gpt-4o: $2.50 input, $1.25 cached input, $10 output per million.
+    const expected = (second.usage.inputTokens * 2.5 + cached * 1.25 + second.usage.outputTokens * 10) / 1_000_000;
+    assert.ok(Math.abs(second.costUsd - expected) < 1e-12, `${second.costUsd} vs ${expected}`);
+  });
+
+  it('sends a history with tool results as tool messages the strict server accepts', async () => {
+    fake.enqueue(reply.text('Both read.'));
+    const history: MessageParam[] = [
+      { role: 'user', content: 'read a and b' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'I should read both.', signature: 'sig' },
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'a' } },
+          { type: 'tool_use', id: 'toolu_01B', name: 'read_file', input: { path: 'b' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_01A', content: 'alpha' },
+          { type: 'tool_result', tool_use_id: 'toolu_01B', content: [{ type: 'text', text: 'no such file' }], is_error: true },
+          { type: 'text', text: 'and summarize' },
+        ],
+      },
+    ];
+    await backend().stream(request(history));
+    assert.equal(fake.rejectedRequests().length, 0);
+    const messages = sent().messages;
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'tool', 'tool', 'user'],
+    );
+    const assistant = messages[2] as OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam;
+    assert.equal(assistant.content, 'Reading.');
+    assert.ok(!JSON.stringify(messages).includes('I should read both'), 'thinking is never sent');
+    assert.deepEqual(messages[4], { role: 'tool', tool_call_id: 'toolu_01B', content: `${TOOL_ERROR_MARK}no such file` });
+  });
+
+  describe('errors', () => {
+    it('context_length_exceeded -> prompt_too_long in the words the engine recovers from', async () => {
+      fake.setModel('small', { context_window: 3000, max_output_tokens: 1000 });
+      const error = await rejectsWith(backend({ model: 'small' }).stream(request([{ role: 'user', content: 'word '.repeat(3000) }], { maxTokens: 500 })), 'prompt_too_long');
+      assert.match(error.message, /^prompt is too long: \d+ tokens > 2500 maximum \(small: This model's maximum context length is 3000 tokens/);
+      assert.equal(error.status, 400);
+      assert.equal(fake.completionRequests().length, 1, 'not retried');
+    });
+
+    it('401 -> authentication, 403 -> permission, 404 model -> model_not_found, not retried', async () => {
+      await rejectsWith(backend({ apiKey: 'sk-wrong-key' }).stream(request([{ role: 'user', content: 'x' }])), 'authentication');
+      fake.enqueue(reply.error(403));
+      await rejectsWith(backend().stream(request([{ role: 'user', content: 'x' }])), 'permission');
+      const notFound = await rejectsWith(backend({ model: 'gpt-9' }).stream(request([{ role: 'user', content: 'x' }])), 'model_not_found');
+      assert.match(notFound.message, /does not know the model "gpt-9"/);
+      assert.match(notFound.hint ?? '', /evergreen\.openai\.model/);
+      assert.equal(fake.completionRequests().length, 3);
+    });
+
+    it('429 is retried after the server\'s retry-after, 5xx and dropped connections too', async () => {
+      fake.enqueue(reply.error(429, { retryAfter: 0.05 }), reply.error(500), reply.error(503), reply.disconnect(), reply.text('finally'));
+      const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+      const handlers: StreamHandlers = { onRetry: (info) => retries.push(info) };
+      const response = await backend({ maxRetries: 4 }).stream(request([{ role: 'user', content: 'x' }]), handlers);
+      assert.deepEqual(response.content, [{ type: 'text', text: 'finally' }]);
+      assert.equal(retries.length, 4);
+      assert.equal(retries[0]?.delayMs, 50);
+      assert.match(retries[0]?.reason ?? '', /Rate limited \(429\)/);
+      assert.match(retries[1]?.reason ?? '', /failed \(500\)/);
+      assert.match(retries[2]?.reason ?? '', /overloaded \(503\)/);
+      assert.match(retries[3]?.reason ?? '', /Could not reach|connection/i);
+    });
+
+    it('gives up after maxRetries with the last error', async () => {
+      fake.enqueue(reply.error(500), reply.error(500));
+      await rejectsWith(backend({ maxRetries: 1 }).stream(request([{ role: 'user', content: 'x' }])), 'server');
+      assert.equal(fake.completionRequests().length, 2);
+    });
+
+    it('429 insufficient_quota is not retried', async () => {
+      fake.enqueue(reply.error(429, { code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' }));
+      const error = await rejectsWith(backend().stream(request([{ role: 'user', content: 'x' }])), 'permission');
+      assert.match(error.message, /no quota left/);
+      assert.equal(fake.completionRequests().length, 1);
+    });
+
+    it('cancel -> cancelled', async () => {
+      fake.enqueue(reply.text('a slow reply that never finishes in time', { stream: { chunkDelayMs: 200 } }));
+      const controller = new AbortController();
+      const pending = backend().stream(request([{ role: 'user', content: 'x' }]), { onText: () => controller.abort() }, controller.signal);
+      await rejectsWith(pending, 'cancelled');
+    });
+
+    it('no key for OpenAI itself -> no_api_key, before any request', async () => {
+      const saved = process.env.OPENAI_API_KEY;
+      delete process.env.OPENAI_API_KEY;
+      try {
+        const b = new OpenAIBackend({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' });
+        const error = await rejectsWith(b.stream(request([{ role: 'user', content: 'x' }])), 'no_api_key');
+        assert.match(error.hint ?? '', /OPENAI_API_KEY/);
+        // A local server takes any key: none is needed.
+        fake.enqueue(reply.text('local'));
+        const local = new OpenAIBackend({ baseURL: fake.url, model: 'gpt-4o', retryBaseDelayMs: 1 });
+        await rejectsWith(local.stream(request([{ role: 'user', content: 'x' }])), 'authentication');
+        assert.equal(fake.completionRequests().at(-1)?.headers['authorization'], 'Bearer no-key');
+      } finally {
+        if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+      }
+    });
+
+    it('learns a model\'s output limit from the server and asks for it', async () => {
+      fake.setModel('short-writer', { context_window: 128_000, max_output_tokens: 4096 });
+      fake.enqueue(reply.text('ok'), reply.text('ok again'));
+      const b = backend({ model: 'short-writer' });
+      const response = await b.stream(request([{ role: 'user', content: 'x' }], { maxTokens: 16_000 }));
+      assert.deepEqual(response.content, [{ type: 'text', text: 'ok' }]);
+      assert.equal(sent().max_tokens, 4096);
+      await b.stream(request([{ role: 'user', content: 'x' }], { maxTokens: 16_000 }));
+      assert.equal(fake.completionRequests().length, 3, 'one refused request, then the cap is remembered');
+      assert.ok(logs.some((l) => /writes at most 4096 tokens/.test(l)));
+    });
+  });
+
+  describe('bad input from the server', () => {
+    it('malformed tool-call JSON -> invalidToolInputs, the reply kept', async () => {
+      fake.enqueue(reply.toolCall('read_file', { path: 'x' }, { preamble: 'Trying.', stream: { rawToolArguments: ['{"path": "x"'] } }));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
+      assert.equal(response.stopReason, 'tool_use');
+      const call = response.content[1];
+      assert.equal(call?.type, 'tool_use');
+      assert.deepEqual(call?.type === 'tool_use' ? call.input : undefined, {});
+      const invalid = response.invalidToolInputs?.get(1);
+      assert.equal(invalid?.text, '{"path": "x"');
+      assert.match(invalid?.problem ?? '', /JSON/);
+    });
+
+    it('a tool call without an id gets a stable generated id', async () => {
+      fake.enqueue(reply.toolCall('read_file', { path: 'x' }, { stream: { omitToolCallIds: true } }));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
+      const call = response.content[0];
+      assert.equal(call?.type, 'tool_use');
+      const id = call?.type === 'tool_use' ? call.id : '';
+      assert.match(id, /^call_[0-9a-f]{24}$/);
+      // The history it makes is valid for the strict server: the result answers that id.
+      fake.enqueue(reply.text('done'));
+      await backend().stream(
+        request([
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', id, name: 'read_file', input: { path: 'x' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'file' }] },
+        ]),
+      );
+      assert.equal(fake.rejectedRequests().length, 0);
+    });
+
+    it('a stream that ends without [DONE] is a dropped connection, retried; nothing half-done is kept', async () => {
+      fake.enqueue(reply.text('partial', { stream: { omitDone: true } }), reply.text('complete'));
+      const retries: string[] = [];
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => retries.push(info.reason) });
+      assert.deepEqual(response.content, [{ type: 'text', text: 'complete' }]);
+      assert.match(retries[0] ?? '', /ended without \[DONE\]/);
+    });
+
+    it('a stream without a finish_reason is retried too, and fails clearly when it keeps happening', async () => {
+      fake.enqueue(reply.text('a', { stream: { finishReason: null } }), reply.text('b', { stream: { finishReason: null } }));
+      const error = await rejectsWith(backend({ maxRetries: 1 }).stream(request([{ role: 'user', content: 'x' }])), 'connection');
+      assert.match(error.message, /without a finish_reason/);
+    });
+
+    it('an unknown finish reason is named in a log line and treated as the end of the turn', async () => {
+      fake.enqueue(reply.text('done', { stream: { finishReason: 'eos_token_reached' } }));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
+      assert.equal(response.stopReason, 'end_turn');
+      assert.ok(logs.some((l) => l.startsWith('warn') && l.includes('"eos_token_reached"')), logs.join('\n'));
+    });
+
+    it('finish_reason length -> max_tokens', async () => {
+      fake.enqueue(reply.text('one two three four five six seven eight nine ten'));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }], { maxTokens: 3 }));
+      assert.equal(response.stopReason, 'max_tokens');
+    });
+
+    it('a model without tool support -> a clear invalid_request naming the model', async () => {
+      const error = await rejectsWith(backend({ model: 'gemma2:2b' }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
+      assert.match(error.message, /The model "gemma2:2b" at http:\/\/127\.0\.0\.1:\d+\/v1 does not support tool calls \(the server said: .*does not support tools\)/);
+      assert.match(error.hint ?? '', /tool \(function\) calling/);
+      assert.equal(fake.completionRequests().length, 1, 'not retried');
+    });
+
+    it('a base URL that is not an OpenAI-compatible server -> a clear message naming the URL', async () => {
+      const html = http.createServer((req, res) => {
+        const page = '<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head><body>It works</body></html>';
+        res.writeHead(req.url?.endsWith('/chat/completions') && req.url.startsWith('/ok200') ? 200 : 404, { 'content-type': 'text/html' });
+        res.end(page);
+      });
+      await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', () => resolve()));
+      const port = (html.address() as AddressInfo).port;
+      try {
+        const notFound = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
+        assert.match(notFound.message, new RegExp(`The server at http://127\\.0\\.0\\.1:${port}/? is not an OpenAI-compatible API: POST .*chat/completions answered 404`));
+        assert.match(notFound.hint ?? '', /\/v1/);
+        const ok200 = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/ok200` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
+        assert.match(ok200.message, /is not an OpenAI-compatible API: .*answered 200 with text\/html: <!DOCTYPE html>/);
+      } finally {
+        await new Promise<void>((resolve) => html.close(() => resolve()));
+      }
+    });
+
+    it('a mid-stream error chunk is a server error, retried', async () => {
+      fake.enqueue(reply.text('half', { stream: { errorAfterChunks: { after: 2 } } }), reply.text('whole'));
+      const reasons: string[] = [];
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      assert.deepEqual(response.content, [{ type: 'text', text: 'whole' }]);
+      assert.match(reasons[0] ?? '', /failed mid-reply/);
+    });
+  });
+
+  describe('window and model info', () => {
+    it('setting > server-reported max_model_len > known table > 128,000; a missing models endpoint is not fatal', async () => {
+      assert.equal(await backend().contextWindow(50_000), 50_000);
+      assert.equal(await backend().contextWindow(undefined), 128_000); // gpt-4o from the table
+      assert.equal(await backend({ model: 'gpt-4.1-mini' }).contextWindow(undefined), 1_047_576);
+      fake.setModel('org/served', { context_window: 32_768, max_output_tokens: 4096, expose_max_model_len: true });
+      assert.equal(await backend({ model: 'org/served' }).contextWindow(undefined), 32_768);
+      // Unknown to the models endpoint (404) and to the table: the fallback, no error.
+      assert.equal(await backend({ model: 'some-local-model' }).contextWindow(undefined), 128_000);
+      assert.equal(await backend({ apiKey: 'wrong' }).contextWindow(undefined), 128_000);
+    });
+
+    it('capabilities: automatic prefix caching, no token counting', () => {
+      const b: ModelBackend = backend();
+      assert.deepEqual(b.capabilities, { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true });
+      assert.equal(b.provider, 'openai');
+      assert.equal(b.countTokens, undefined);
+    });
+  });
+});
