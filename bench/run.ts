@@ -6,6 +6,8 @@
  * - transcript append and full read of a long session (resume cost);
  * - one agent round trip (request -> tool call -> result -> reply) against the fake API on 127.0.0.1;
  * - the context-strategy benchmark (bench/context.ts; run it alone with `node --require tsx/cjs bench/context.ts`);
+ * - the subagent scenario: one survey of 150 files done directly and through a subagent; parent
+ *   tokens, child tokens and cost (bench/subagents.ts; run it alone with `node --require tsx/cjs bench/subagents.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
  */
@@ -19,6 +21,7 @@ import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/tools/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
+import { runSubagentBench } from './subagents';
 import { runWebviewBench } from './webview';
 
 interface Row {
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
   console.log(report);
   // Each appends its own section to RESULTS.md.
   console.log(await runContextBench([]));
+  console.log(await runSubagentBench([]));
   console.log(await runWebviewBench([]));
 }
 
