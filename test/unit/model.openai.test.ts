@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type OpenAI from 'openai';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { AgentSession } from '../../src/core/agent/session';
 import type { ModelBackend, ModelRequest, StreamHandlers } from '../../src/core/model/backend';
 import { ModelError } from '../../src/core/model/errors';
 import type { MessageParam, ToolParam } from '../../src/core/model/messages';
 import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/openai';
 import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
+import { createToolRegistry } from '../../src/core/tools/registry';
+import { NodeWorkspace } from '../../src/core/tools/workspace';
 import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -350,6 +357,94 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.deepEqual(b.capabilities, { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true });
       assert.equal(b.provider, 'openai');
       assert.equal(b.countTokens, undefined);
+    });
+  });
+
+  describe('a whole AgentSession on the OpenAI back end', () => {
+    const dirs: string[] = [];
+    afterEach(() => {
+      for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    function session(b: OpenAIBackend, events: AgentEvent[]): { session: AgentSession; root: string } {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-openai-'));
+      dirs.push(root);
+      fs.writeFileSync(path.join(root, 'a.txt'), 'alpha\nbeta\n');
+      const s = new AgentSession({
+        client: b,
+        tools: createToolRegistry({ trusted: true, ripgrepPath: undefined, compact: true }),
+        workspace: new NodeWorkspace(root),
+        approver: { requestApproval: async () => ({ approved: true }) },
+        approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
+        systemPrompt: LONG_SYSTEM,
+        maxOutputTokens: 4096,
+        onEvent: (event) => events.push(event),
+        context: { window: 128_000 },
+      });
+      return { session: s, root };
+    }
+
+    it('runs a turn with split, id-less and malformed tool calls; every request is valid and every call answered', async () => {
+      fake.enqueue(
+        reply.toolCalls(
+          [
+            { name: 'read_file', arguments: { path: 'a.txt' } },
+            { name: 'list_files', arguments: {} },
+          ],
+          { preamble: 'Looking around.', stream: { argsChunkChars: 2, omitToolCallIds: true } },
+        ),
+        reply.toolCall('read_file', { path: 'a.txt' }, { stream: { rawToolArguments: ['{"path": "a.txt"'] } }),
+        reply.text('a.txt holds alpha and beta.'),
+      );
+      const events: AgentEvent[] = [];
+      const { session: s } = session(backend(), events);
+      const stop = await s.send('What is in a.txt?');
+      assert.equal(stop, 'end_turn');
+      assert.equal(fake.completionRequests().length, 3);
+      assert.equal(fake.rejectedRequests().length, 0, 'the strict server accepted every request');
+
+      const second = sent(1).messages;
+      assert.deepEqual(second.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'tool']);
+      const calls = (second[2] as OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam).tool_calls ?? [];
+      assert.deepEqual(
+        second.slice(3).map((m) => (m as OpenAI.Chat.Completions.ChatCompletionToolMessageParam).tool_call_id),
+        calls.map((c) => c.id),
+      );
+      assert.match(String((second[3] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam).content), /alpha/);
+
+      // The malformed call was answered with an error result instead of being run.
+      const third = sent(2).messages;
+      const answer = third.at(-1) as OpenAI.Chat.Completions.ChatCompletionToolMessageParam;
+      assert.equal(answer.role, 'tool');
+      assert.ok(String(answer.content).startsWith(TOOL_ERROR_MARK), String(answer.content));
+      assert.match(String(answer.content), /JSON/);
+
+      const usage = events.filter((e) => e.type === 'usage');
+      assert.ok(usage.length >= 3, 'usage is reported for every request');
+      const finished = events.find((e) => e.type === 'turn_finished');
+      assert.equal(finished?.type === 'turn_finished' ? finished.stopReason : undefined, 'end_turn');
+    });
+
+    it('the summary request of a compaction repeats the conversation, so the prefix cache serves it', async () => {
+      fake.enqueue(reply.toolCall('read_file', { path: 'a.txt' }), reply.text('Read it.'));
+      const events: AgentEvent[] = [];
+      const { session: s } = session(backend(), events);
+      assert.equal(await s.send('Read a.txt'), 'end_turn');
+      fake.enqueue(reply.text('<analysis>thinking</analysis><summary>1. Primary Request and Intent: read a.txt</summary>'));
+      const outcome = await s.compact();
+      assert.ok(outcome.ok, outcome.message);
+      const before = fake.completionRequests().at(-2);
+      const summary = fake.completionRequests().at(-1);
+      const beforeMessages = (before?.body as ChatBody).messages;
+      const summaryMessages = (summary?.body as ChatBody).messages;
+      // Byte for byte the same messages up to the end of the previous request's conversation.
+      const shared = beforeMessages.length;
+      assert.deepEqual(summaryMessages.slice(0, shared), beforeMessages);
+      const cached = summary?.reply?.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      const previousPrompt = before?.reply?.usage?.prompt_tokens ?? 0;
+      assert.ok(cached >= MIN_CACHED_TOKENS, `cached ${cached}`);
+      assert.ok(cached > previousPrompt - CACHE_BLOCK_TOKENS - 3, `cached ${cached} of the previous ${previousPrompt}`);
+      assert.equal(fake.rejectedRequests().length, 0);
     });
   });
 });
