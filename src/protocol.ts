@@ -7,6 +7,8 @@ import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 
 export type { AgentEvent } from './core/agent/events';
+/** A subagent's outcome in words (one table for the chat and the archived transcript). */
+export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';

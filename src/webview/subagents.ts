@@ -3,7 +3,7 @@
  * parent's tool-use id) with the child's live status, its approvals (each answered by the child's
  * own tool-use id) and, at the end, its report. Pure, like chatModel.ts, so it is tested in node.
  */
-import type { AgentEvent } from '../protocol';
+import { SUBAGENT_STATUS_TEXT, type AgentEvent } from '../protocol';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type SubagentEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_progress' | 'subagent_finished' }>;
@@ -96,15 +96,13 @@ export function pendingApprovals(card: SubagentCard): ChildApproval[] {
   return card.approvals.filter((approval) => approval.decided === undefined);
 }
 
-const OUTCOME_TEXT: Record<SubagentOutcome, string> = { done: 'done', limit: 'hit a limit', error: 'failed', cancelled: 'cancelled' };
-
 export function outcomeText(outcome: SubagentOutcome): string {
-  return OUTCOME_TEXT[outcome];
+  return SUBAGENT_STATUS_TEXT[outcome];
 }
 
 /** The card's state in words (never by colour alone). */
 export function subagentStatusText(card: SubagentCard): string {
-  if (card.outcome !== undefined) return OUTCOME_TEXT[card.outcome];
+  if (card.outcome !== undefined) return SUBAGENT_STATUS_TEXT[card.outcome];
   return pendingApprovals(card).length > 0 ? 'needs approval' : 'running';
 }
 

@@ -10,6 +10,8 @@ import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
+import { SUBAGENT_STATUS_TEXT } from '../agent/events';
+import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../agent/subagentEvents';
 import { recordedTodos, todoListText } from '../tools/todos';
 
 export interface TranscriptRenderOptions {
@@ -27,6 +29,12 @@ export interface TranscriptRenderOptions {
   tightAfterChars: number;
   /** Hard cap of the document; what follows is left to the raw JSONL, and the cut says so. */
   maxChars: number;
+  /**
+   * Where a link to another transcript's document goes (the host's read-only tab): a subagent's
+   * from its parent's `task` call, the parent's from a subagent. Without it a subagent links to its
+   * raw transcript.jsonl only, and a subagent's document names its parent without a link.
+   */
+  transcriptHref?: (target: { sessionId: string; childId?: string; title: string }) => string;
   /** Yield to the event loop after this many entries or this many milliseconds, whichever comes first. */
   yieldEveryEntries: number;
   yieldEveryMs: number;
@@ -80,6 +88,27 @@ function inlineCode(text: string): string {
   const clean = text.replace(/\s+/g, ' ');
   return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
 }
+
+/** A link to another document; the target in angle brackets, so spaces or parentheses in it cannot end it early. */
+function markdownLink(label: string, href: string): string {
+  return `[${label.replace(/[[\]\\]/g, '\\$&')}](<${href.replace(/[<>\n\r]/g, encodeURIComponent)}>)`;
+}
+
+/** Model-written text on one line of prose: no markup of its own. */
+function escapeInline(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>#|~]/g, '\\$&');
+}
+
+/** Nested under the parent's call: every line in a blockquote (code fences inside stay fences). */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+/** Written first in a subagent's transcript (src/core/agent/subagents.ts): its parent, call, type and description. */
+const SUBAGENT_OF_EVENT = 'subagent_of';
 
 interface PersistedInfo {
   file: string;
@@ -237,6 +266,8 @@ export class TranscriptMarkdownWriter {
         return; // Totals are in the header.
       case 'event':
         if (entry.name === 'system_prompt') return;
+        if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;
+        if (entry.name === SUBAGENT_OF_EVENT && this.subagentOf(entry)) return;
         if (entry.name === TOKEN_ANCHOR_EVENT) {
           // Bookkeeping of the gauge's calibration: one quiet line, not a JSON dump.
           const tokens = (entry.data as { promptTokens?: unknown } | undefined)?.promptTokens;
@@ -299,6 +330,46 @@ export class TranscriptMarkdownWriter {
     const parts = [this.foldedBlock(JSON.stringify(scalars, null, 2), 'code', 'json')];
     for (const [key, value] of texts) parts.push(`${inlineCode(key)}:\n\n${this.foldedBlock(value, 'code', 'text')}`);
     return parts.join('\n\n');
+  }
+
+  /**
+   * A subagent under its parent's `task` call (its start and finish are recorded between the call
+   * and its result): a link to the child's own document and, at the end, its outcome and report.
+   * The child's transcript is never read here: a 50 MB parent renders the same with 100 children.
+   */
+  private subagent(entry: Extract<TranscriptEntry, { type: 'event' }>): boolean {
+    const data = entry.data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+    const event = subagentEventFromRecord(entry.name, data as Record<string, unknown>, '');
+    if (!event) return false; // A malformed record is shown as it is (the generic event block).
+    if (event.type === 'subagent_started') {
+      const links: string[] = [];
+      const href = this.options.transcriptHref?.({ sessionId: this.meta.id, childId: event.childId, title: event.description });
+      if (href !== undefined) links.push(markdownLink('open its transcript', href));
+      links.push(fileLink('raw JSONL', event.transcriptPath));
+      this.emit('', quoted(`**Subagent** ${inlineCode(event.agentType)} · ${escapeInline(event.description)} · ${entry.ts}\n\nChild ${inlineCode(event.childId)}: ${links.join(' · ')}`));
+      return true;
+    }
+    const usage = event.usage;
+    const figures = [
+      `${fmt(event.toolCalls)} tool call(s)`,
+      `${(event.elapsedMs / 1000).toFixed(1)} s`,
+      `${fmt(usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens)} input + ${fmt(usage.outputTokens)} output tokens`,
+      `$${event.costUsd.toFixed(4)}`,
+    ];
+    this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
+    return true;
+  }
+
+  /** A subagent's own document: whose child it is, with a link back to the parent's document. */
+  private subagentOf(entry: Extract<TranscriptEntry, { type: 'event' }>): boolean {
+    const data = entry.data as { parentId?: unknown; toolUseId?: unknown; description?: unknown; agentType?: unknown } | undefined;
+    if (typeof data?.parentId !== 'string' || typeof data.toolUseId !== 'string') return false;
+    const href = this.options.transcriptHref?.({ sessionId: data.parentId, title: 'transcript' });
+    const what = [typeof data.agentType === 'string' ? inlineCode(data.agentType) : '', typeof data.description === 'string' ? escapeInline(data.description) : ''].filter(Boolean).join(' · ');
+    const parent = href === undefined ? `session ${inlineCode(data.parentId)}` : markdownLink(`session ${data.parentId}`, href);
+    this.emit('', `*Subagent${what ? ` ${what}` : ''}, launched by ${parent} (its \`task\` call ${inlineCode(data.toolUseId)}) · ${entry.ts}*`);
+    return true;
   }
 
   private compaction(ts: string, record: CompactionRecord): void {
