@@ -1,9 +1,10 @@
 /** The fake's model table and the /v1/models object shapes. */
 import type { ModelSpec } from './types';
 
-export interface ModelEntry extends Required<Omit<ModelSpec, 'expose_max_model_len'>> {
+export interface ModelEntry extends Required<Omit<ModelSpec, 'expose_max_model_len' | 'rejects_stream_options'>> {
   id: string;
   expose_max_model_len: boolean;
+  rejects_stream_options: boolean;
 }
 
 export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
@@ -13,6 +14,7 @@ export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
     max_output_tokens: spec.max_output_tokens,
     supports_tools: spec.supports_tools ?? true,
     expose_max_model_len: spec.expose_max_model_len ?? false,
+    rejects_stream_options: spec.rejects_stream_options ?? false,
     owned_by: spec.owned_by ?? 'system',
     created: spec.created ?? 1_715_367_049,
   };

@@ -260,6 +260,7 @@ export function validateRequest(raw: unknown, resolveModel: (id: string) => Mode
   if (typeof raw['model'] !== 'string' || raw['model'] === '') throw invalid('you must provide a model parameter');
   const model = resolveModel(raw['model']);
   if (!model) throw new ApiFailure(404, `The model \`${raw['model']}\` does not exist or you do not have access to it.`, null, 'model_not_found');
+  if (model.rejects_stream_options && raw['stream_options'] !== undefined) throw invalid('Unrecognized request argument supplied: stream_options');
   checkMessages(raw['messages']);
   checkTools(raw['tools']);
   if (raw['tool_choice'] !== undefined && raw['tools'] === undefined) {

@@ -331,6 +331,36 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       }
     });
 
+    it('a server that refuses stream_options is asked again without it; the reply then has no usage, and the log says so', async () => {
+      fake.setModel('old-server-model', { context_window: 32_000, max_output_tokens: 4096, rejects_stream_options: true });
+      fake.enqueue(reply.text('hello'), reply.text('again'));
+      const b = backend({ model: 'old-server-model' });
+      const response = await b.stream(request([{ role: 'user', content: 'x' }]));
+      assert.deepEqual(response.content, [{ type: 'text', text: 'hello' }]);
+      assert.deepEqual(response.usage, { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+      assert.ok(logs.some((l) => /refuses stream_options/.test(l)));
+      assert.ok(logs.some((l) => /reported no usage/.test(l)));
+      await b.stream(request([{ role: 'user', content: 'x' }]));
+      assert.equal(fake.completionRequests().length, 3, 'one refusal, then remembered');
+      assert.equal(sent().stream_options, undefined);
+    });
+
+    it('a stream that goes silent is aborted by the idle watchdog and retried', async () => {
+      fake.enqueue(reply.text('slow reply', { stream: { chunkDelayMs: 400 } }), reply.text('fast'));
+      const reasons: string[] = [];
+      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      assert.deepEqual(response.content, [{ type: 'text', text: 'fast' }]);
+      assert.match(reasons[0] ?? '', /stalled/);
+    });
+
+    it('a server that ignores stream and answers with a whole completion is understood', async () => {
+      fake.enqueue(reply.raw(200, JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'read_file', arguments: '{"path":"w"}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 } }), 'application/json'));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
+      assert.deepEqual(response.content, [{ type: 'tool_use', id: 'call_w', name: 'read_file', input: { path: 'w' } }]);
+      assert.equal(response.stopReason, 'tool_use');
+      assert.deepEqual(response.usage, { inputTokens: 50, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    });
+
     it('a mid-stream error chunk is a server error, retried', async () => {
       fake.enqueue(reply.text('half', { stream: { errorAfterChunks: { after: 2 } } }), reply.text('whole'));
       const reasons: string[] = [];

@@ -51,6 +51,8 @@ export class OpenAIBackend implements ModelBackend {
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
   /** The model's output limit, learnt from a server that refused a larger max_tokens. */
   private outputCap: number | undefined;
+  /** Ask for the usage chunk (stream_options.include_usage) until a server refuses the option. */
+  private streamUsage = true;
 
   constructor(options: OpenAIBackendOptions = {}) {
     this.model = options.model?.trim() || DEFAULT_OPENAI_MODEL;
@@ -107,15 +109,29 @@ export class OpenAIBackend implements ModelBackend {
     const info = await this.getModelInfo(signal);
     const cap = this.outputCap ?? info?.maxOutputTokens;
     const maxTokens = cap ? Math.min(request.maxTokens, cap) : request.maxTokens;
-    try {
-      return await this.run(this.buildParams({ ...request, maxTokens }), handlers, signal);
-    } catch (error) {
-      // A model that writes less than the reserve: the server names its limit; ask for that once.
-      const limit = error instanceof ModelError && error.kind === 'invalid_request' ? outputLimitIn(error.message) : undefined;
-      if (limit === undefined || limit >= maxTokens) throw error;
-      this.outputCap = limit;
-      this.logger.warn(`${this.model} writes at most ${limit} tokens per reply (the server said so); asking for that from now on`);
-      return this.run(this.buildParams({ ...request, maxTokens: limit }), handlers, signal);
+    let params = this.buildParams({ ...request, maxTokens });
+    // Each refusal below is corrected once; a second refusal of the same kind is the user's to see.
+    for (let corrections = 0; ; corrections++) {
+      try {
+        return await this.run(params, handlers, signal);
+      } catch (error) {
+        if (!(error instanceof ModelError) || error.kind !== 'invalid_request' || corrections >= 2) throw error;
+        const limit = outputLimitIn(error.message);
+        const requested = params.max_completion_tokens ?? params.max_tokens ?? 0;
+        if (limit !== undefined && limit < requested) {
+          // A model that writes less than the reserve: the server names its limit; ask for that from now on.
+          this.outputCap = limit;
+          this.logger.warn(`${this.model} writes at most ${limit} tokens per reply (the server said so); asking for that from now on`);
+          params = this.buildParams({ ...request, maxTokens: limit });
+        } else if (this.streamUsage && /stream_options/.test(error.message)) {
+          // Older servers (and Azure API versions) refuse stream_options; the reply then comes without usage.
+          this.streamUsage = false;
+          this.logger.warn(`the server at ${this.baseURL} refuses stream_options (${error.message}); streaming without usage reports`);
+          params = this.buildParams({ ...request, maxTokens: this.outputCap ? Math.min(maxTokens, this.outputCap) : maxTokens });
+        } else {
+          throw error;
+        }
+      }
     }
   }
 
@@ -129,7 +145,7 @@ export class OpenAIBackend implements ModelBackend {
       // OpenAI's own API wants max_completion_tokens (o-series refuse max_tokens); compatible servers know max_tokens.
       ...(this.official ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
       stream: true,
-      stream_options: { include_usage: true },
+      ...(this.streamUsage ? { stream_options: { include_usage: true } } : {}),
     };
   }
 
