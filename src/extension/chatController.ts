@@ -22,6 +22,7 @@ import { ProposedChanges } from './proposedChanges';
 import { bundledRipgrep } from './ripgrep';
 import { pickSession } from './sessionPicker';
 import { readSettings } from './settings';
+import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 
 /**
@@ -221,7 +222,7 @@ export class ChatController extends Disposable {
     const settings = readSettings();
     if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
     const apiKey = await this.deps.apiKeys.get(settings.provider);
-    if (!apiKey) {
+    if (!apiKey && apiKeyRequired(settings, process.env)) {
       const label = PROVIDER_INFO[settings.provider].label;
       // Not awaited: a toast left open must not hold the send (and every later one) hostage.
       void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
@@ -319,7 +320,8 @@ export class ChatController extends Disposable {
       sessionId: this.active?.handle.id,
       model: this.active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
       status: this.active?.session.busy ? 'busy' : 'idle',
-      hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined,
+      // "Ready to chat": a local OpenAI-compatible server may need no key at all.
+      hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined || !apiKeyRequired(readSettings(), process.env),
       trusted: vscode.workspace.isTrusted,
       gauge: this.gauge,
       history: this.events,

@@ -69,3 +69,12 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     problems,
   };
 }
+
+/**
+ * Whether a chat cannot start without a key: always on Anthropic; on OpenAI only against OpenAI
+ * itself, since local servers and gateways at a base URL may take none (OpenAI's own API refuses
+ * a missing key in the back end anyway).
+ */
+export function apiKeyRequired(settings: Pick<EvergreenSettings, 'provider' | 'baseUrl'>, env: Readonly<Record<string, string | undefined>>): boolean {
+  return settings.provider === 'anthropic' || !(settings.baseUrl || env.OPENAI_BASE_URL?.trim());
+}

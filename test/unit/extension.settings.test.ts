@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
-import { parseSettings, type SettingsSource } from '../../src/extension/settingsValues';
+import { apiKeyRequired, parseSettings, type SettingsSource } from '../../src/extension/settingsValues';
 
 /** `effective` as VS Code resolves it; `user` the user's own values (workspace values never in it). */
 function source(effective: Record<string, unknown>, user: Record<string, unknown> = effective): SettingsSource {
@@ -45,6 +45,14 @@ describe('extension settings', () => {
   it("reads approvals from the user's own settings only, whatever the workspace says", () => {
     const settings = parseSettings(source({ 'approvals.writes': 'auto', 'approvals.shell': 'auto', 'approvals.shellAllowList': ['rm -rf'] }, { 'approvals.writes': 'ask', 'approvals.shellAllowList': ['git status', 7] }));
     assert.deepEqual(settings.approvals, { writes: 'ask', shell: 'ask', shellAllowList: ['git status'] });
+  });
+
+  it('needs a key for Anthropic and for OpenAI itself, not for an OpenAI-compatible server at a base URL', () => {
+    assert.equal(apiKeyRequired({ provider: 'anthropic', baseUrl: 'http://gw' }, {}), true);
+    assert.equal(apiKeyRequired({ provider: 'openai', baseUrl: undefined }, {}), true);
+    assert.equal(apiKeyRequired({ provider: 'openai', baseUrl: 'http://localhost:11434/v1' }, {}), false);
+    assert.equal(apiKeyRequired({ provider: 'openai', baseUrl: undefined }, { OPENAI_BASE_URL: 'http://localhost:1234/v1' }), false);
+    assert.equal(apiKeyRequired({ provider: 'openai', baseUrl: undefined }, { OPENAI_BASE_URL: ' ' }), true);
   });
 
   it('restarts the session when the provider or an OpenAI setting changes, and applies prices live', () => {

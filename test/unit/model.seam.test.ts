@@ -7,6 +7,7 @@ import { AnthropicBackend } from '../../src/core/model/anthropic';
 import { parseProvider, type ModelChunk } from '../../src/core/model/backend';
 import { createBackend } from '../../src/core/model/createBackend';
 import { hintForSurface, hintsFor, ModelError, retryAfterMsFrom } from '../../src/core/model/errors';
+import { OpenAIBackend } from '../../src/core/model/openai';
 import { defaultModelFor, openAIContextWindowFor, priceFor } from '../../src/core/model/models';
 import { ReplyAccumulator, streamWithRetries, type AttemptSource, type RetryRules } from '../../src/core/model/stream';
 
@@ -191,6 +192,16 @@ describe('model seam: providers', () => {
     assert.equal(backend.model, defaultModelFor('anthropic'));
     assert.deepEqual(backend.capabilities, { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true });
     assert.equal(typeof backend.countTokens, 'function');
+  });
+
+  it('builds the OpenAI back end for "openai", with automatic prefix caching and its own default model', () => {
+    const backend = createBackend({ provider: 'openai', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1' });
+    assert.ok(backend instanceof OpenAIBackend);
+    assert.equal(backend.provider, 'openai');
+    assert.equal(backend.model, defaultModelFor('openai'));
+    assert.equal(backend.capabilities.caching, 'automatic-prefix');
+    assert.equal(backend.baseURL, 'http://127.0.0.1:9/v1');
+    assert.equal(createBackend({ provider: 'openai', model: 'gpt-4o-mini' }).model, 'gpt-4o-mini');
   });
 
   it("names each provider's key, variables and settings in its hints, and maps them to the CLI's words", () => {

@@ -83,6 +83,7 @@ export async function startAgentSession(options: {
     ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
     ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
     ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
+    logger,
   });
   // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
   // throws a ModelError here and leaves no empty session behind.
