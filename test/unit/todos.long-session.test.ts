@@ -194,4 +194,21 @@ describe('task list across compactions (CLI, 40k window, fake API)', function ()
     assert.ok(resumedBody);
     assert.ok(taskListBlock(resumedBody)!.endsWith(listLines(PLAN_V2)));
   });
+
+  it('text mode prints one short line per accepted list', async () => {
+    fake.enqueue(
+      reply.toolUse('todo_write', { todos: PLAN_V1 }, { id: 'toolu_plan' }),
+      reply.toolUse('todo_write', { todos: [...PLAN_V1, PLAN_V1[0]!] }, { id: 'toolu_dup' }),
+      reply.text('Planned.'),
+    );
+    const run = await runCliCaptured(
+      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '--yes', '-p', PROMPT],
+      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      workspace,
+    );
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    const lines = run.stderr.split('\n').filter((line) => line.includes('task list'));
+    assert.deepEqual(lines, ['  ☰ task list: 4 items: 0 done, 1 in progress, 3 pending — now: Survey the modules (PLAN-ALPHA)']);
+    assert.match(run.stdout, /Planned\./);
+  });
 });
