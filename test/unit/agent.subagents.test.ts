@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
+import fc from 'fast-check';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
 import { transcriptLine } from '../../src/core/agent/subagents';
@@ -322,6 +323,82 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assertValidPairs(h.started.session.history as Anthropic.MessageParam[]);
   });
 
+  it('other tools in the same response keep running alone and in order; only adjacent task calls share the time', async () => {
+    const h = await harness();
+    const log: string[] = [];
+    fake.setResponder(async (body) => {
+      if (isChild(body)) {
+        const name = firstUserText(body);
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        log.push(`end ${name}`);
+        return reply.text(`report ${name}`);
+      }
+      if (lastResults(body).length === 0) {
+        return reply.message([
+          taskCall('toolu_m1', 'A', 'A'),
+          { type: 'tool_use', id: 'toolu_mread', name: 'read_file', input: { path: 'a.txt' } },
+          taskCall('toolu_m2', 'B', 'B'),
+          taskCall('toolu_m3', 'C', 'C'),
+        ]);
+      }
+      return reply.text('ok');
+    });
+    assert.equal(await h.started.session.send('Mixed'), 'end_turn');
+    assert.deepEqual(log.slice(0, 2), ['start A', 'end A'], 'A finishes before anything after it starts');
+    assert.deepEqual(log.slice(2, 4).sort(), ['start B', 'start C'], 'B and C run together');
+    const finished = ofType(h.events, 'tool_call_finished').map((event) => event.toolUseId);
+    assert.deepEqual(finished.slice(0, 2), ['toolu_m1', 'toolu_mread']);
+    const parentLast = fake.messageRequests().map((request) => request.body as MessagesRequestBody).filter((body) => !isChild(body)).at(-1)!;
+    assert.deepEqual(lastResults(parentLast).map((block) => block.tool_use_id), ['toolu_m1', 'toolu_mread', 'toolu_m2', 'toolu_m3']);
+  });
+
+  it('property: any number of concurrent children, any limit, some failing — never over the limit, results in order, totals add up', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.record({ delayMs: fc.integer({ min: 0, max: 40 }), fails: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        async (limit, children) => {
+          const h = await harness({ subagents: { maxConcurrent: limit } });
+          let running = 0;
+          let most = 0;
+          fake.setResponder(async (body) => {
+            if (isChild(body)) {
+              const index = Number(firstUserText(body).replace('child ', ''));
+              const child = children[index]!;
+              running++;
+              most = Math.max(most, running);
+              await new Promise((resolve) => setTimeout(resolve, child.delayMs));
+              running--;
+              return child.fails ? reply.error(400, { message: `child ${index} refused` }) : reply.text(`report ${index}`);
+            }
+            if (lastResults(body).length === 0) return reply.message(children.map((_, index) => taskCall(`toolu_p${index}`, `Child ${index}`, `child ${index}`)));
+            return reply.text('done');
+          });
+          assert.equal(await h.started.session.send('Go'), 'end_turn');
+          assert.ok(most <= limit, `${most} children at once with a limit of ${limit}`);
+          const parentLast = fake.messageRequests().map((request) => request.body as MessagesRequestBody).filter((body) => !isChild(body)).at(-1)!;
+          const results = lastResults(parentLast);
+          assert.deepEqual(results.map((block) => block.tool_use_id), children.map((_, index) => `toolu_p${index}`));
+          results.forEach((block, index) => {
+            assert.equal(block.is_error === true, children[index]!.fails);
+            assert.match(resultText(block), children[index]!.fails ? new RegExp(`child ${index} refused`) : new RegExp(`report ${index}$`));
+          });
+          const finished = ofType(h.events, 'subagent_finished');
+          assert.equal(finished.length, children.length);
+          const usages = ofType(h.events, 'usage');
+          const total = usages.reduce((sum, event) => sum + event.costUsd, 0);
+          assert.ok(Math.abs(h.started.session.costUsd - total) < 1e-9);
+          const childCosts = finished.reduce((sum, event) => sum + event.costUsd, 0);
+          assert.ok(Math.abs(usages.filter((event) => event.childId).reduce((sum, event) => sum + event.costUsd, 0) - childCosts) < 1e-9);
+          assertValidPairs(h.started.session.history as Anthropic.MessageParam[]);
+          h.started.handle.close();
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
   it('cancel while three children run stops them all, and the parent’s history stays valid', async () => {
     const h = await harness();
     fake.setResponder((body) => {
@@ -363,6 +440,29 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.match(finished.report, /The subagent failed: .*refused/);
     const parentLast = fake.messageRequests().map((request) => request.body as MessagesRequestBody).filter((body) => !isChild(body)).at(-1)!;
     const [result] = lastResults(parentLast);
+    assert.ok(result);
+    assert.equal(result.is_error, true);
+    assert.ok(resultText(result).includes(started.transcriptPath));
+    assertValidPairs(h.started.session.history as Anthropic.MessageParam[]);
+  });
+
+  it('a child that crashes before its first request returns an error result naming its transcript', async () => {
+    const h = await harness();
+    fake.setResponder((body) => {
+      if (lastResults(body).length === 0) {
+        // The workspace folder disappears under the agent: the child cannot even be set up.
+        fs.rmSync(h.workspace, { recursive: true, force: true });
+        return reply.message([taskCall('toolu_crashy', 'Crashes', 'do it')]);
+      }
+      return reply.text('Noted.');
+    });
+    assert.equal(await h.started.session.send('Try'), 'end_turn');
+    const [started] = ofType(h.events, 'subagent_started');
+    const [finished] = ofType(h.events, 'subagent_finished');
+    assert.ok(started && finished);
+    assert.equal(finished.status, 'error');
+    assert.match(finished.report, /The subagent failed: .*(ENOENT|no such file)/);
+    const [result] = lastResults(fake.messageRequests().map((request) => request.body as MessagesRequestBody).at(-1)!);
     assert.ok(result);
     assert.equal(result.is_error, true);
     assert.ok(resultText(result).includes(started.transcriptPath));
