@@ -6,7 +6,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
+import { subagentEventFromRecord } from '../../src/core/agent/subagentEvents';
 import { transcriptLine } from '../../src/core/agent/subagents';
+import { foldTranscript } from '../../src/core/context/fold';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/tools/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
@@ -138,6 +140,27 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     sessions.push(started);
     return { started, events, workspace, storage, store };
   }
+
+  it('a malformed subagent record in a transcript is skipped on replay, never fatal', () => {
+    const usage = { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const good = { toolUseId: 'toolu_x', childId: 'c1', status: 'done', report: 'r', usage, costUsd: 0.1, toolCalls: 2, elapsedMs: 5 };
+    assert.deepEqual(subagentEventFromRecord('subagent_finished', good, 't'), { type: 'subagent_finished', turnId: 't', ...good });
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['subagent_finished', { ...good, status: 'exploded' }],
+      ['subagent_finished', { ...good, usage: { inputTokens: 'many' } }],
+      ['subagent_finished', { ...good, childId: 7 }],
+      ['subagent_started', { toolUseId: 'toolu_x', childId: 'c1', description: 'd', agentType: 'planner', transcriptPath: '/t' }],
+      ['subagent_started', { toolUseId: 'toolu_x', childId: 'c1', agentType: 'explore', transcriptPath: '/t' }],
+      ['subagent_progress', { toolUseId: 'toolu_x', childId: 'c1' }],
+    ];
+    for (const [name, data] of bad) assert.equal(subagentEventFromRecord(name, data, 't'), undefined, JSON.stringify(data));
+    const folded = foldTranscript([
+      { type: 'message', ts: 't', message: { role: 'user', content: 'go' } },
+      ...bad.map(([name, data]) => ({ type: 'event' as const, ts: 't', name, data })),
+      { type: 'event', ts: 't', name: 'subagent_finished', data: good },
+    ]);
+    assert.deepEqual(folded.display.filter((event) => event.type.startsWith('subagent_')).map((event) => event.type), ['subagent_finished']);
+  });
 
   describe('task tool input', () => {
     it('accepts a well-formed call and trims it; agent_type defaults to general', () => {
