@@ -255,7 +255,7 @@ export class OpenAIBackend implements ModelBackend {
         if (code === 'rate_limit_exceeded') return new ModelError('rate_limited', `Rate limited (stream error): ${detail}`, 'Wait a moment and try again.', undefined, retry);
         return new ModelError('server', `The server failed mid-reply: ${detail}`, 'Try again; if it persists, check the service status.', undefined, retry);
       }
-      if ((status === 400 || status === 413 || status === 422) && (code === 'context_length_exceeded' || TOO_LONG.test(detail))) return this.tooLong(detail, status);
+      if ((status === 400 || status === 413 || status === 422) && (code === 'context_length_exceeded' || TOO_LONG.test(detail))) return this.tooLong(detail, status, body);
       if (status === 400 && NO_TOOLS.test(detail)) {
         return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, NO_TOOLS_HINT, status);
       }
@@ -286,15 +286,31 @@ export class OpenAIBackend implements ModelBackend {
    * Anthropic wording "prompt is too long: N tokens > M maximum", so the OpenAI message is
    * restated in it, the server's own words kept after it.
    */
-  private tooLong(detail: string, status: number): ModelError {
-    const window = /maximum context length is (\d+)/i.exec(detail);
-    const resulted = /messages resulted in (\d+) tokens/i.exec(detail);
-    const requested = /\((\d+) in the messages, (\d+) in the completion\)/i.exec(detail);
-    let counted = '';
-    if (window && resulted) counted = `: ${resulted[1]} tokens > ${window[1]} maximum`;
-    else if (window && requested) counted = `: ${requested[1]} tokens > ${Number(window[1]) - Number(requested[2])} maximum`;
-    return new ModelError('prompt_too_long', `prompt is too long${counted} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined);
+  private tooLong(detail: string, status: number, body?: Record<string, unknown>): ModelError {
+    const counted = countedTokens(detail, body);
+    const numbers = counted ? `: ${counted.prompt} tokens > ${counted.maximum} maximum` : '';
+    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined);
   }
+}
+
+/**
+ * The prompt's token count and the most it may be, from the servers' wordings: OpenAI ("maximum
+ * context length is N … your messages resulted in M" / "you requested T (P in the messages, C in
+ * the completion)" / "configured limit of N … resulted in M"), vLLM ("request has P input tokens
+ * (C > N - P)"), llama.cpp (n_prompt_tokens / n_ctx fields).
+ */
+function countedTokens(detail: string, body: Record<string, unknown> | undefined): { prompt: number; maximum: number } | undefined {
+  const window = /(?:maximum context length is|configured limit of) (\d+)/i.exec(detail);
+  const resulted = /resulted in (\d+) tokens/i.exec(detail);
+  if (window && resulted) return { prompt: Number(resulted[1]), maximum: Number(window[1]) };
+  const requested = /\((\d+) in the messages, (\d+) in the completion\)/i.exec(detail);
+  if (window && requested) return { prompt: Number(requested[1]), maximum: Number(window[1]) - Number(requested[2]) };
+  const vllm = /request has (\d+) input tokens \((\d+) > (\d+) - \d+\)/i.exec(detail);
+  if (vllm) return { prompt: Number(vllm[1]), maximum: Number(vllm[3]) - Number(vllm[2]) };
+  const prompt = body?.['n_prompt_tokens'];
+  const context = body?.['n_ctx'];
+  if (typeof prompt === 'number' && typeof context === 'number') return { prompt, maximum: context };
+  return undefined;
 }
 
 const TOO_LONG = /maximum context length|context[ _]length|context window|prompt is too long|too many tokens|exceeds the (?:maximum|available) context/i;
