@@ -903,6 +903,7 @@ export class ContextEngine {
       keptFrom,
       restoredFiles: previous?.restoredFiles ?? [],
       ...(carried(keptFrom).length > 0 ? { userMessages: carried(keptFrom) } : {}),
+      ...todosAsOf(canonical),
       stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - from, messagesKept: canonical.length - keptFrom, summaryRequests: 0 },
     };
     record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, { boundary: record, edits: this.live.edits }, this.options.transcript?.transcriptPath));
