@@ -135,6 +135,9 @@ function checkToolCalls(calls: unknown, i: number, seenIds: Set<string>): string
     if (!isRecord(call)) throw wrongType(p, 'an object', call);
     if (call['id'] === undefined || call['id'] === null) throw missing(`${p}.id`);
     if (typeof call['id'] !== 'string') throw wrongType(`${p}.id`, 'a string', call['id']);
+    if (call['id'].length > 40) {
+      throw invalid(`Invalid '${p}.id': string too long. Expected a string with maximum length 40, but got a string with length ${call['id'].length} instead.`, `${p}.id`, 'string_above_max_length');
+    }
     if (call['type'] !== 'function') throw call['type'] === undefined ? missing(`${p}.type`) : invalid(`Invalid value: '${String(call['type'])}'. Supported values are: 'function'.`, `${p}.type`, 'invalid_value');
     const fn = call['function'];
     if (!isRecord(fn)) throw missing(`${p}.function`);

@@ -226,6 +226,12 @@ describe('fake OpenAI Chat Completions API', function () {
         message: /Missing required parameter: 'messages\[1\]\.tool_calls\[0\]\.id'/,
         code: 'missing_required_parameter',
       },
+      {
+        name: 'a tool call id over 40 characters',
+        body: { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, tool_calls: [{ ...call, id: `toolu_${'x'.repeat(40)}` }] }, { role: 'tool', tool_call_id: `toolu_${'x'.repeat(40)}`, content: 'r' }], tools: TOOLS },
+        message: /string too long\. Expected a string with maximum length 40, but got a string with length 46 instead/,
+        code: 'string_above_max_length',
+      },
       { name: 'no messages', body: { messages: [] }, message: /\[\] is too short - 'messages'/ },
       { name: 'an unknown role', body: { messages: [{ role: 'robot', content: 'x' }] }, message: /Invalid value: 'robot'/, code: 'invalid_value', param: 'messages[0].role' },
       {
