@@ -366,6 +366,28 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.match(reasons[0] ?? '', /stalled/);
     });
 
+    it('reads SSE as other servers write it: CRLF lines, comments, data without a space, usage on the finish chunk', async () => {
+      const chunk = (delta: object, finish: string | null = null, usage: object | null = null) =>
+        JSON.stringify({ id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+      const body = [
+        ': OPENROUTER PROCESSING',
+        '',
+        `data:${chunk({ role: 'assistant', content: 'Hel' })}`,
+        '',
+        `data: ${chunk({ content: 'lo' })}`,
+        '',
+        `data: ${chunk({}, 'stop', { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22, prompt_tokens_details: { cached_tokens: 0 } })}`,
+        '',
+        'data: [DONE]',
+        '',
+        '',
+      ].join('\r\n');
+      fake.enqueue(reply.raw(200, body, 'text/event-stream'));
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
+      assert.deepEqual(response.content, [{ type: 'text', text: 'Hello' }]);
+      assert.deepEqual(response.usage, { inputTokens: 20, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    });
+
     it('a server that ignores stream and answers with a whole completion is understood', async () => {
       fake.enqueue(reply.raw(200, JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'read_file', arguments: '{"path":"w"}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 } }), 'application/json'));
       const response = await backend().stream(request([{ role: 'user', content: 'x' }]));
