@@ -169,7 +169,8 @@ function renderWelcome(): void {
   if (viewState && !viewState.hasApiKey) {
     const button = el('button', 'eg-button', 'Set API Key');
     button.addEventListener('click', () => runCommand('setApiKey'));
-    welcome.append(el('p', undefined, 'Set your Anthropic API key to start.'), button);
+    // The active provider's key (evergreen.provider): Anthropic's, or OpenAI's.
+    welcome.append(el('p', undefined, 'Set your API key to start.'), button);
   }
   if (viewState && !viewState.trusted) {
     welcome.append(el('p', 'eg-muted', 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.'));
