@@ -396,6 +396,17 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.deepEqual(response.usage, { inputTokens: 50, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 });
     });
 
+    it('an error body sent with status 200 is classified, not taken for a reply', async () => {
+      fake.enqueue(
+        reply.raw(200, JSON.stringify({ error: { message: 'upstream model crashed', type: 'server_error', param: null, code: null } }), 'application/json'),
+        reply.raw(200, JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }), 'application/json'),
+      );
+      const error = await rejectsWith(backend({ maxRetries: 0 }).stream(request([{ role: 'user', content: 'x' }])), 'server');
+      assert.match(error.message, /upstream model crashed/);
+      const tooLong = await rejectsWith(backend().stream(request([{ role: 'user', content: 'x' }])), 'prompt_too_long');
+      assert.match(tooLong.message, /^prompt is too long: 9000 tokens > 8192 maximum/);
+    });
+
     it('a mid-stream error chunk is a server error, retried', async () => {
       fake.enqueue(reply.text('half', { stream: { errorAfterChunks: { after: 2 } } }), reply.text('whole'));
       const reasons: string[] = [];

@@ -173,6 +173,8 @@ export class OpenAIBackend implements ModelBackend {
         yield* this.chunksOfCompletion(completion as unknown as OpenAI.Chat.Completions.ChatCompletion);
         return;
       }
+      // Some servers put an error body in a 200: classified like the same error with its status.
+      if (isRecord(completion) && isRecord(completion['error'])) throw new OpenAI.APIError(undefined, completion['error'], undefined, response.headers);
       throw this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${response.status} with ${type || 'no content type'}${snippet(text)}`);
     }
     if (!response.body) throw new Error('the response had no body');
@@ -251,7 +253,7 @@ export class OpenAIBackend implements ModelBackend {
       const retry = { retryAfterMs: retryAfterMsFrom(error.headers), shouldRetry: shouldRetryFrom(error.headers) };
       if (status === undefined) {
         // An error event inside the stream: no status, its code or type says what it was.
-        if (code === 'context_length_exceeded') return this.tooLong(detail, 0);
+        if (code === 'context_length_exceeded' || TOO_LONG.test(detail)) return this.tooLong(detail, 0, body);
         if (code === 'rate_limit_exceeded') return new ModelError('rate_limited', `Rate limited (stream error): ${detail}`, 'Wait a moment and try again.', undefined, retry);
         return new ModelError('server', `The server failed mid-reply: ${detail}`, 'Try again; if it persists, check the service status.', undefined, retry);
       }
