@@ -304,6 +304,13 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const breakdown = h.started.session.context.gauge().breakdown;
     assert.ok(breakdown && breakdown.subagents > 0, JSON.stringify(breakdown));
     assert.match(h.started.session.context.gauge().reading.tooltip, /Subagent reports: /);
+    const childShare = `(subagents $${finished.costUsd.toFixed(4)})`;
+    assert.ok(h.started.session.context.gauge().reading.tooltip.includes(childShare), h.started.session.context.gauge().reading.tooltip);
+    // A resumed session still knows what its subagents spent.
+    h.started.handle.close();
+    const resumed = await harness({}, undefined, { workspace: h.workspace, storage: h.storage, resumeId: h.started.handle.id });
+    assert.ok(Math.abs(resumed.started.session.costUsd - total) < 1e-9);
+    assert.ok(resumed.started.session.context.gauge().reading.tooltip.includes(childShare));
   });
 
   it('runs task calls of one response at once, at most three children at a time, results in call order', async () => {

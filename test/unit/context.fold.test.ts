@@ -59,7 +59,7 @@ describe('foldTranscript', () => {
     assert.deepEqual(fold.live.edits.get('a'), { toolUseId: 'a', action: 'clear' });
     assert.equal(fold.live.boundary, undefined);
     assert.deepEqual(fold.lastRequest, { mark: { canonicalCount: 3, liveCount: 3, liveChars: 1_800 }, promptTokens: 450, atMs: Date.parse(ts(10)) });
-    assert.deepEqual(fold.totals, { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 50, costUsd: 0.5, requests: 1 });
+    assert.deepEqual(fold.totals, { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 50, costUsd: 0.5, requests: 1, subagentCostUsd: 0 });
     assert.deepEqual(fold.persistedOutputs, [{ toolUseId: 'b', file: '/s/tool-results/b.txt' }]);
     const view = buildLiveView(fold.canonical, fold.live);
     assert.equal(view.length, 5);

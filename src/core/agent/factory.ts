@@ -161,7 +161,7 @@ export async function startAgentSession(options: {
     },
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
-    ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display) } : {}),
+    ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.

@@ -67,6 +67,8 @@ export interface AgentSessionOptions {
   maxToolRoundsPerTurn?: number;
   /** Runs the `task` tool's children (subagents.ts); absent in a subagent, which cannot launch more. */
   subagents?: SubagentRunner;
+  /** A resumed session's subagent spending so far (foldTranscript's totals). */
+  subagentCostUsd?: number;
   /** On resume, the answer for a tool call a crash left unanswered (a task call names its child's transcript). */
   interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
 }
@@ -86,6 +88,8 @@ export class AgentSession {
   private readonly messages: MessageParam[];
   private running: AbortController | undefined;
   private sessionCostUsd = 0;
+  /** The part of sessionCostUsd spent by subagents (the gauge shows it). */
+  private subagentCostUsd = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -110,6 +114,7 @@ export class AgentSession {
       if (last && last.role === 'user' && options.history.at(-1)?.role === 'assistant') options.store?.append({ type: 'message', ts, message: last });
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
+    this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
       system: options.systemPrompt,
@@ -126,6 +131,7 @@ export class AgentSession {
       emit: (event) => this.emit({ ...event, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
       onModelUsage: (usage, costUsd) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, costUsd, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
+      subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
     };
     this.context = options.context.strategy ? options.context.strategy(engineOptions) : new ContextEngine(engineOptions);
@@ -180,6 +186,7 @@ export class AgentSession {
   /** `origin`: a subagent's request, counted here so the parent's totals include its children. */
   private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
     this.sessionCostUsd += costUsd;
+    if (origin) this.subagentCostUsd += costUsd;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, $${costUsd.toFixed(4)}`,
     );

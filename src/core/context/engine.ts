@@ -108,6 +108,8 @@ export interface ContextEngineOptions {
   onModelUsage?: (usage: UsageCounts, costUsd: number) => void;
   /** Session cost so far, for the gauge. */
   sessionCostUsd?: () => number;
+  /** The part of it the session's subagents spent. */
+  subagentCostUsd?: () => number;
   /** State rebuilt by foldTranscript for a resumed session. */
   initial?: EngineSnapshot | undefined;
 }
@@ -216,6 +218,7 @@ export class ContextEngine {
       autoCompactThreshold: this.budget.threshold,
       cacheReadShare: this.lastCacheRead,
       sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
+      ...(this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {}),
       breakdown: scaleBreakdown(chars, usedTokens),
       estimated,
     });
@@ -231,7 +234,8 @@ export class ContextEngine {
     const base = this.lastGauge ?? this.gauge();
     const pending = Math.max(0, Math.round(chars * this.tokensPerChar));
     const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
-    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, estimated: true });
+    const subagents = this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {};
+    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, ...subagents, estimated: true });
   }
 
   /**

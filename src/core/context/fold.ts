@@ -26,6 +26,8 @@ export interface FoldTotals {
   cacheWriteTokens: number;
   costUsd: number;
   requests: number;
+  /** The part of costUsd the session's subagents spent (their usage entries carry a childId). */
+  subagentCostUsd: number;
 }
 
 export interface FoldResult {
@@ -134,7 +136,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   let systemPrompt: string | undefined;
   let compactions = 0;
   let undoable: UndoPoint | undefined;
-  const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0 };
+  const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0, subagentCostUsd: 0 };
   const display = new DisplayBuilder();
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
   for (const entry of entries) {
@@ -150,6 +152,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
         totals.costUsd += entry.costUsd;
         totals.requests++;
+        if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;
         const mark: RequestMark | undefined = entry.request;
         if (mark) {
           lastRequest = { mark, promptTokens: entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, atMs: Date.parse(entry.ts) };

@@ -10,6 +10,8 @@ export interface GaugeNumbers {
   autoCompactThreshold: number;
   cacheReadShare: number;
   sessionCostUsd: number;
+  /** The part of sessionCostUsd the session's subagents spent (absent or 0: none). */
+  subagentCostUsd?: number;
   /** Where the tokens go (estimates scaled to the measured total). */
   breakdown?: ContextBreakdown;
   /** True when usedTokens includes an estimate of what was appended since the last response. */
@@ -146,7 +148,7 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
     lines.push('');
     for (const { key, label: name } of BREAKDOWN_CATEGORIES) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
   }
-  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd)}`);
+  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd)}${subagentCost(gauge)}`);
   return {
     percent,
     usedShare: used / window,
@@ -158,6 +160,11 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
     secondary,
     tooltip: lines.join('\n'),
   };
+}
+
+/** " (subagents $0.12)" when subagents spent part of the session's cost. */
+export function subagentCost(gauge: Pick<GaugeNumbers, 'subagentCostUsd'>): string {
+  return gauge.subagentCostUsd ? ` (subagents ${formatCost(gauge.subagentCostUsd)})` : '';
 }
 
 /** Tokens a request's prompt held: uncached input plus cache reads and writes. */
