@@ -110,6 +110,9 @@ export class ChatController extends Disposable {
       case 'openTranscriptAt':
         await this.openTranscriptAt(message.compactionIndex);
         return;
+      case 'openSubagentTranscript':
+        await this.openSubagentTranscript(message.childId);
+        return;
       case 'runCommand':
         try {
           await this.runWebviewCommand(message.command);
@@ -293,7 +296,8 @@ export class ChatController extends Disposable {
       this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
     } else if (event.type === 'context') {
       // Gauge updates are state, not history: only the newest matters (sent as 'gauge').
-    } else if (event.type !== 'tool_call_progress') {
+    } else if (event.type !== 'tool_call_progress' && event.type !== 'subagent_progress') {
+      // Streamed output and a subagent's running figures are live only: the finish carries what stays.
       this.events.push(event);
     }
     this.deps.view.post({ type: 'agentEvent', event });
@@ -437,6 +441,13 @@ export class ChatController extends Disposable {
     const sessionId = this.active?.handle.id;
     if (!sessionId) return;
     await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
+  }
+
+  /** A subagent card's "Open transcript": that child of the current session (the transcript tab checks it exists there). */
+  private async openSubagentTranscript(childId: string): Promise<void> {
+    const sessionId = this.active?.handle.id;
+    if (!sessionId) return;
+    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, childId });
   }
 
   /** The event types the chat shows, in order (what a re-created panel replays). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { FileSessionStore } from '../core/storage/sessionStore';
+import { parseWebviewMessage } from '../protocol';
 import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
@@ -32,6 +33,8 @@ export interface EvergreenApi {
   chatEventTypes(): string[];
   /** Answers an approval as the panel's buttons do (the same validated webview message). */
   decideApproval(toolUseId: string, approved: boolean): Promise<void>;
+  /** A subagent card's "Open transcript", as the panel sends it (through the same message guard). */
+  openSubagentTranscript(childId: string): Promise<void>;
   /** The current session's id and the latest context gauge. */
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined };
 }
@@ -67,6 +70,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       resume: (sessionId) => controller.resumeSessionById(sessionId),
       chatEventTypes: () => controller.chatEventTypes(),
       decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
+      openSubagentTranscript: async (childId) => {
+        const message = parseWebviewMessage({ type: 'openSubagentTranscript', childId });
+        if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
+        await controller.handleWebviewMessage(message);
+      },
       contextState: () => controller.contextState(),
     };
   } catch (error) {

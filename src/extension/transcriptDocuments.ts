@@ -8,7 +8,8 @@ import { pickSession } from './sessionPicker';
 
 /**
  * Archived transcripts as real, read-only editor documents (DESIGN.md §4):
- * `evergreen-transcript:/<sessionId>/<title>.md`, rendered from transcript.jsonl by the core.
+ * `evergreen-transcript:/<sessionId>/<title>.md`, and a subagent's
+ * `evergreen-transcript:/<sessionId>/subagents/<childId>/<title>.md`, rendered from transcript.jsonl by the core.
  * A TextDocumentContentProvider's documents are read-only, never untitled and never ask to be saved.
  */
 export const TRANSCRIPT_SCHEME = 'evergreen-transcript';
@@ -16,28 +17,56 @@ export const TRANSCRIPT_SCHEME = 'evergreen-transcript';
 /** Arguments of `evergreen.openArchivedTranscript` (e.g. from a compaction divider in the chat). */
 export interface OpenTranscriptArgs {
   sessionId: string;
+  /** One of that session's subagents: its own transcript instead of the session's. */
+  childId?: string;
   /** 0-based index of the compaction boundary to reveal, in transcript order (drops included): the chat's nth divider. */
   compactionIndex?: number;
 }
 
-/** The document URI of a session's transcript; the title only names the tab. */
-export function transcriptUri(sessionId: string, title?: string): vscode.Uri {
+/** Which transcript a document shows: a session's, or one of its subagents'. */
+export interface TranscriptAddress {
+  sessionId: string;
+  childId?: string;
+}
+
+/** The document URI of a session's (or a subagent's) transcript; the title only names the tab. */
+export function transcriptUri(sessionId: string, title?: string, childId?: string): vscode.Uri {
   // Only characters safe in a tab title and a URI path (no separators, '#', '%' or control characters).
   const name = (title ?? '').replace(/[^\p{L}\p{N} ._()'!@$&+=,;~-]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || 'transcript';
-  return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/${sessionId}/${name}.md` });
+  return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: childId ? `/${sessionId}/subagents/${childId}/${name}.md` : `/${sessionId}/${name}.md` });
+}
+
+export function transcriptAddress(uri: vscode.Uri): TranscriptAddress | undefined {
+  if (uri.scheme !== TRANSCRIPT_SCHEME) return undefined;
+  const segments = uri.path.split('/');
+  const sessionId = segments[1];
+  if (!sessionId) return undefined;
+  // A session's own document has one name after its id (ending in .md), a subagent's three segments.
+  if (segments.length === 5 && segments[2] === 'subagents' && segments[3]) return { sessionId, childId: segments[3] };
+  return { sessionId };
 }
 
 export function transcriptSessionId(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== TRANSCRIPT_SCHEME) return undefined;
-  return uri.path.split('/')[1] || undefined;
+  return transcriptAddress(uri)?.sessionId;
+}
+
+/** One key per transcript: the cache's and the "one tab each" lookup's. */
+function addressKey(address: TranscriptAddress): string {
+  return address.childId ? `${address.sessionId}/subagents/${address.childId}` : address.sessionId;
+}
+
+function describeAddress(address: TranscriptAddress): string {
+  return address.childId ? `subagent ${address.childId} of session ${address.sessionId}` : `session ${address.sessionId}`;
 }
 
 function parseOpenArgs(value: unknown): OpenTranscriptArgs | undefined {
   if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return undefined;
-  const { sessionId, compactionIndex } = value as Record<string, unknown>;
+  const { sessionId, childId, compactionIndex } = value as Record<string, unknown>;
   if (typeof sessionId !== 'string' || !sessionId) return undefined;
-  if (compactionIndex !== undefined && !(typeof compactionIndex === 'number' && Number.isInteger(compactionIndex) && compactionIndex >= 0)) return { sessionId };
-  return compactionIndex === undefined ? { sessionId } : { sessionId, compactionIndex };
+  if (childId !== undefined && (typeof childId !== 'string' || !childId)) return undefined;
+  const address = childId === undefined ? { sessionId } : { sessionId, childId };
+  if (compactionIndex !== undefined && !(typeof compactionIndex === 'number' && Number.isInteger(compactionIndex) && compactionIndex >= 0)) return address;
+  return compactionIndex === undefined ? address : { ...address, compactionIndex };
 }
 
 interface CachedRender {
@@ -52,7 +81,7 @@ const CACHE_SIZE = 3;
 export class TranscriptDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly changes = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changes.event;
-  /** By session id, oldest use first. */
+  /** By transcript (addressKey), oldest use first. */
   private readonly cache = new Map<string, CachedRender>();
   private readonly rendering = new Map<string, Promise<CachedRender>>();
   /** The version each open document shows, to refresh one the transcript has outgrown. */
@@ -73,19 +102,19 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   }
 
   private restoreIfEdited(event: vscode.TextDocumentChangeEvent): void {
-    const sessionId = transcriptSessionId(event.document.uri);
-    if (!sessionId || event.contentChanges.length === 0) return;
-    const shown = this.cache.get(sessionId)?.rendered.text;
+    const address = transcriptAddress(event.document.uri);
+    if (!address || event.contentChanges.length === 0) return;
+    const shown = this.cache.get(addressKey(address))?.rendered.text;
     if (shown !== undefined && event.document.getText() === shown) return; // our own refresh
     this.logger.warn(`an edit of the read-only transcript ${event.document.uri.toString()} was undone`);
     this.changes.fire(event.document.uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const sessionId = transcriptSessionId(uri);
+    const address = transcriptAddress(uri);
     try {
-      if (!sessionId) throw new Error('the address names no session');
-      const { version, rendered } = await this.render(sessionId);
+      if (!address) throw new Error('the address names no session');
+      const { version, rendered } = await this.render(address);
       this.served.set(uri.toString(), version);
       return rendered.text;
     } catch (error) {
@@ -95,26 +124,31 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     }
   }
 
-  /** `evergreen.openArchivedTranscript`: the picker, or straight to `args.sessionId` (and a compaction boundary). */
+  /** `evergreen.openArchivedTranscript`: the picker, or straight to `args.sessionId` (or one of its subagents, and a compaction boundary). */
   async open(args?: unknown): Promise<void> {
     const given = parseOpenArgs(args);
     if (args !== undefined && !given && !(args instanceof vscode.Uri)) this.logger.warn(`openArchivedTranscript: ignoring unexpected arguments ${JSON.stringify(args)}`);
     const sessionId = given?.sessionId ?? (await pickSession(this.store, 'Open which transcript?'));
     if (!sessionId) return;
+    const address: TranscriptAddress = given?.childId ? { sessionId, childId: given.childId } : { sessionId };
     let current: CachedRender;
     let title: string;
     try {
       [current, title] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Evergreen: rendering the transcript…' }, () =>
-        Promise.all([this.render(sessionId), this.readMeta(sessionId).then((meta) => meta.title)]),
+        Promise.all([this.render(address), this.readMeta(address).then((meta) => meta.title)]),
       );
     } catch (error) {
-      const choice = await vscode.window.showErrorMessage(`Evergreen could not open the transcript of session ${sessionId}: ${errorMessage(error)}`, 'Pick Another Session');
+      const choice = await vscode.window.showErrorMessage(`Evergreen could not open the transcript of ${describeAddress(address)}: ${errorMessage(error)}`, 'Pick Another Session');
       if (choice) await this.open();
       return;
     }
-    // One tab per session, even if its title changed since it was opened.
-    const existing = vscode.workspace.textDocuments.find((document) => transcriptSessionId(document.uri) === sessionId);
-    const uri = existing?.uri ?? transcriptUri(sessionId, title);
+    // One tab per transcript, even if its title changed since it was opened.
+    const key = addressKey(address);
+    const existing = vscode.workspace.textDocuments.find((document) => {
+      const shown = transcriptAddress(document.uri);
+      return shown !== undefined && addressKey(shown) === key;
+    });
+    const uri = existing?.uri ?? transcriptUri(sessionId, title, address.childId);
     if (existing && this.served.get(uri.toString()) !== current.version) await this.refresh(existing);
     let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'markdown') document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
@@ -133,16 +167,19 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   /** "Open Raw JSONL": transcript.jsonl itself, for the transcript tab given (or active) or a picked session. */
   async openRaw(arg?: unknown): Promise<void> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    const sessionId = (uri && transcriptSessionId(uri)) ?? (await pickSession(this.store, 'Open which raw transcript?'));
-    if (!sessionId) return;
+    const shown = uri && transcriptAddress(uri);
+    const picked = shown ? undefined : await pickSession(this.store, 'Open which raw transcript?');
+    const address = shown ?? (picked ? { sessionId: picked } : undefined);
+    if (!address) return;
+    const sessionId = describeAddress(address);
     try {
-      const file = this.store.transcriptPath(sessionId);
+      const file = this.storeFor(address).transcriptPath(address.childId ?? address.sessionId);
       await fs.promises.access(file);
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
       // The transcript is append-only: a stray keystroke saved into it would change what resume rebuilds.
       await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
     } catch (error) {
-      void vscode.window.showErrorMessage(`Evergreen could not open the raw transcript of session ${sessionId}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Evergreen could not open the raw transcript of ${sessionId}: ${errorMessage(error)}`);
     }
   }
 
@@ -163,34 +200,45 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     await updated;
   }
 
-  private readMeta(sessionId: string): Promise<SessionMeta> {
-    return this.store.readMeta(sessionId).catch(() => {
-      throw new SessionNotFoundError(sessionId, this.store.sessionsDir);
+  /** A subagent's transcript is looked up among its session's own subagents only (ids are checked by the store). */
+  private storeFor(address: TranscriptAddress): FileSessionStore {
+    return address.childId ? this.store.subagentStore(address.sessionId) : this.store;
+  }
+
+  /** Async throughout, so a malformed id is a rejected promise (an error message), never a throw mid-call. */
+  private async readMeta(address: TranscriptAddress): Promise<SessionMeta> {
+    const store = this.storeFor(address);
+    const id = address.childId ?? address.sessionId;
+    return store.readMeta(id).catch(() => {
+      throw new SessionNotFoundError(id, store.sessionsDir);
     });
   }
 
-  /** The session's document for the transcript as it is on disk now: cached per (session, mtime, size). */
-  private async render(sessionId: string): Promise<CachedRender> {
-    const file = this.store.transcriptPath(sessionId);
+  /** The document for the transcript as it is on disk now: cached per (transcript, mtime, size). */
+  private async render(address: TranscriptAddress): Promise<CachedRender> {
+    const file = this.storeFor(address).transcriptPath(address.childId ?? address.sessionId);
     const stat = await fs.promises.stat(file).catch(() => undefined);
     const version = stat ? `${stat.mtimeMs}:${stat.size}` : 'empty';
-    const cached = this.cache.get(sessionId);
+    const cacheKey = addressKey(address);
+    const cached = this.cache.get(cacheKey);
     if (cached?.version === version) {
-      this.cache.delete(sessionId);
-      this.cache.set(sessionId, cached);
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, cached);
       return cached;
     }
-    const key = `${sessionId}@${version}`;
+    const key = `${cacheKey}@${version}`;
     let pending = this.rendering.get(key);
     if (!pending) {
       pending = (async () => {
-        const meta = await this.readMeta(sessionId);
+        const meta = await this.readMeta(address);
         const started = Date.now();
-        const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file });
-        this.logger.info(`transcript ${sessionId}: ${rendered.entries} entries (${((stat?.size ?? 0) / 1024).toFixed(0)} KB) rendered in ${Date.now() - started} ms, ${rendered.foldedBlocks} block(s) folded${rendered.cut ? ', cut at the size cap' : ''}`);
+        // Links between a parent's and its subagents' documents open them here, in this scheme.
+        const transcriptHref = (target: { sessionId: string; childId?: string; title: string }) => transcriptUri(target.sessionId, target.title, target.childId).toString();
+        const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file, transcriptHref });
+        this.logger.info(`transcript ${cacheKey}: ${rendered.entries} entries (${((stat?.size ?? 0) / 1024).toFixed(0)} KB) rendered in ${Date.now() - started} ms, ${rendered.foldedBlocks} block(s) folded${rendered.cut ? ', cut at the size cap' : ''}`);
         const entry = { version, rendered };
-        this.cache.delete(sessionId);
-        this.cache.set(sessionId, entry);
+        this.cache.delete(cacheKey);
+        this.cache.set(cacheKey, entry);
         while (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
         return entry;
       })().finally(() => this.rendering.delete(key));

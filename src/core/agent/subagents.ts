@@ -6,13 +6,12 @@
  * receives only the child's final report and the path of its transcript.
  */
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { SYSTEM_PROMPT_EVENT } from '../context/fold';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
 import { blocksOf, type ToolUseBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
-import { FileSessionStore, type SessionHandle } from '../storage/sessionStore';
+import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
 import type { ApprovalPolicy } from '../tools/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
 import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME, type SubagentType, type TaskInput } from '../tools/task';
@@ -205,7 +204,7 @@ class SubagentLauncher implements SubagentRunner {
     private readonly parent: SessionHandle,
   ) {
     this.slots = new Slots(Math.max(1, Math.floor(blueprint.limits.maxConcurrent)));
-    this.store = new FileSessionStore(parent.dir, undefined, blueprint.logger, path.join(parent.dir, 'subagents'));
+    this.store = subagentStoreIn(parent.dir, blueprint.logger);
   }
 
   async run(input: TaskInput, call: SubagentCall): Promise<ToolResult> {

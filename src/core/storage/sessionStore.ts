@@ -72,6 +72,11 @@ export function emptyTotals(): SessionTotals {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
 }
 
+/** The store of a session's subagents, given the session's folder (for the agent, which holds a handle, not the store). */
+export function subagentStoreIn(sessionDir: string, logger: Logger = silentLogger): FileSessionStore {
+  return new FileSessionStore(sessionDir, undefined, logger, path.join(sessionDir, 'subagents'));
+}
+
 export class FileSessionStore {
   readonly sessionsDir: string;
 
@@ -96,6 +101,11 @@ export class FileSessionStore {
 
   transcriptPath(id: string): string {
     return path.join(this.sessionDir(id), 'transcript.jsonl');
+  }
+
+  /** The subagents of session `id`: the same layout under <its dir>/subagents (one level only). */
+  subagentStore(id: string): FileSessionStore {
+    return subagentStoreIn(this.sessionDir(id), this.logger);
   }
 
   async create(init: { model: string; workspace?: string; title?: string }): Promise<SessionHandle> {
