@@ -1,10 +1,11 @@
 /** The fake's model table and the /v1/models object shapes. */
 import type { ModelSpec } from './types';
 
-export interface ModelEntry extends Required<Omit<ModelSpec, 'expose_max_model_len' | 'rejects_stream_options'>> {
+export interface ModelEntry extends Required<Omit<ModelSpec, 'expose_max_model_len' | 'rejects_stream_options' | 'requires_max_completion_tokens'>> {
   id: string;
   expose_max_model_len: boolean;
   rejects_stream_options: boolean;
+  requires_max_completion_tokens: boolean;
 }
 
 export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
@@ -15,6 +16,7 @@ export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
     supports_tools: spec.supports_tools ?? true,
     expose_max_model_len: spec.expose_max_model_len ?? false,
     rejects_stream_options: spec.rejects_stream_options ?? false,
+    requires_max_completion_tokens: spec.requires_max_completion_tokens ?? false,
     owned_by: spec.owned_by ?? 'system',
     created: spec.created ?? 1_715_367_049,
   };
@@ -27,9 +29,9 @@ export function defaultModels(): Map<string, ModelEntry> {
     'gpt-4o-mini': { context_window: 128_000, max_output_tokens: 16_384 },
     'gpt-4.1': { context_window: 1_047_576, max_output_tokens: 32_768 },
     'gpt-4.1-mini': { context_window: 1_047_576, max_output_tokens: 32_768 },
-    'gpt-5': { context_window: 400_000, max_output_tokens: 128_000 },
-    'gpt-5-mini': { context_window: 400_000, max_output_tokens: 128_000 },
-    'o4-mini': { context_window: 200_000, max_output_tokens: 100_000 },
+    'gpt-5': { context_window: 400_000, max_output_tokens: 128_000, requires_max_completion_tokens: true },
+    'gpt-5-mini': { context_window: 400_000, max_output_tokens: 128_000, requires_max_completion_tokens: true },
+    'o4-mini': { context_window: 200_000, max_output_tokens: 100_000, requires_max_completion_tokens: true },
     'gpt-4-turbo': { context_window: 128_000, max_output_tokens: 4_096 },
     'gemma2:2b': { context_window: 8_192, max_output_tokens: 8_192, supports_tools: false, owned_by: 'library' },
   };

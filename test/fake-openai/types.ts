@@ -138,6 +138,8 @@ export interface ModelSpec {
   max_output_tokens: number;
   /** False: a request with `tools` gets the 400 a server without tool support sends. Default true. */
   supports_tools?: boolean;
+  /** Refuse `max_tokens` as reasoning models do (o-series, gpt-5): only `max_completion_tokens` is accepted. Default false. */
+  requires_max_completion_tokens?: boolean;
   /** Refuse `stream_options` as an unrecognized argument (older servers, older Azure API versions). Default false. */
   rejects_stream_options?: boolean;
   /** Also report the window in GET /v1/models/{id} as `max_model_len` (vLLM does; OpenAI does not). */

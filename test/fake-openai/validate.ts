@@ -264,6 +264,9 @@ export function validateRequest(raw: unknown, resolveModel: (id: string) => Mode
   const model = resolveModel(raw['model']);
   if (!model) throw new ApiFailure(404, `The model \`${raw['model']}\` does not exist or you do not have access to it.`, null, 'model_not_found');
   if (model.rejects_stream_options && raw['stream_options'] !== undefined) throw invalid('Unrecognized request argument supplied: stream_options');
+  if (model.requires_max_completion_tokens && raw['max_tokens'] !== undefined) {
+    throw invalid("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+  }
   checkMessages(raw['messages']);
   checkTools(raw['tools']);
   if (raw['tool_choice'] !== undefined && raw['tools'] === undefined) {

@@ -248,6 +248,7 @@ describe('fake OpenAI Chat Completions API', function () {
       },
       { name: 'an empty tools array', body: { messages: [{ role: 'user', content: 'x' }], tools: [] }, message: /Invalid 'tools': empty array/, code: 'empty_array' },
       { name: 'max_tokens above the model limit', body: { messages: [{ role: 'user', content: 'x' }], max_tokens: 20_000 }, message: /max_tokens is too large: 20000\. This model supports at most 16384 completion tokens/ },
+      { name: 'max_tokens on a reasoning model', body: { model: 'o4-mini', messages: [{ role: 'user', content: 'x' }], max_tokens: 100 }, message: /^Unsupported parameter: 'max_tokens' is not supported with this model\. Use 'max_completion_tokens' instead\.$/, code: 'unsupported_parameter', param: 'max_tokens' },
       { name: 'an unknown argument', body: { messages: [{ role: 'user', content: 'x' }], cache_control: { type: 'ephemeral' } }, message: /Unrecognized request argument supplied: cache_control/ },
       { name: 'stream_options without stream', body: { messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } }, message: /only allowed when 'stream' is enabled/ },
       { name: 'an unknown model', body: { model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] }, status: 404, message: /The model `gpt-9` does not exist/, code: 'model_not_found' },

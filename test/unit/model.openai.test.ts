@@ -358,6 +358,18 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.equal(sent().stream_options, undefined);
     });
 
+    it('a reasoning model behind a compatible URL refuses max_tokens: max_completion_tokens is sent from then on', async () => {
+      fake.enqueue(reply.text('thought it through'), reply.text('again'));
+      const b = backend({ model: 'o4-mini' });
+      const response = await b.stream(request([{ role: 'user', content: 'x' }]));
+      assert.deepEqual(response.content, [{ type: 'text', text: 'thought it through' }]);
+      assert.equal(sent().max_completion_tokens, 1000);
+      assert.equal(sent().max_tokens, undefined);
+      await b.stream(request([{ role: 'user', content: 'x' }]));
+      assert.equal(fake.completionRequests().length, 3, 'one refusal, then remembered');
+      assert.ok(logs.some((l) => /sending max_completion_tokens from now on/.test(l)));
+    });
+
     it('a stream that goes silent is aborted by the idle watchdog and retried', async () => {
       fake.enqueue(reply.text('slow reply', { stream: { chunkDelayMs: 400 } }), reply.text('fast'));
       const reasons: string[] = [];

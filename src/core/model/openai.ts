@@ -53,6 +53,11 @@ export class OpenAIBackend implements ModelBackend {
   private outputCap: number | undefined;
   /** Ask for the usage chunk (stream_options.include_usage) until a server refuses the option. */
   private streamUsage = true;
+  /**
+   * OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible
+   * servers know max_tokens. A refusal switches it.
+   */
+  private limitParam: 'max_tokens' | 'max_completion_tokens';
 
   constructor(options: OpenAIBackendOptions = {}) {
     this.model = options.model?.trim() || DEFAULT_OPENAI_MODEL;
@@ -69,6 +74,7 @@ export class OpenAIBackend implements ModelBackend {
       timeout: options.timeoutMs ?? 10 * 60_000,
     });
     this.official = hostOf(this.sdk.baseURL) === OFFICIAL_HOST;
+    this.limitParam = this.official ? 'max_completion_tokens' : 'max_tokens';
   }
 
   get baseURL(): string {
@@ -109,25 +115,29 @@ export class OpenAIBackend implements ModelBackend {
     const info = await this.getModelInfo(signal);
     const cap = this.outputCap ?? info?.maxOutputTokens;
     const maxTokens = cap ? Math.min(request.maxTokens, cap) : request.maxTokens;
-    let params = this.buildParams({ ...request, maxTokens });
-    // Each refusal below is corrected once; a second refusal of the same kind is the user's to see.
+    let limit = maxTokens;
+    // Each kind of refusal below is corrected once and remembered; anything else is the user's to see.
     for (let corrections = 0; ; corrections++) {
       try {
-        return await this.run(params, handlers, signal);
+        return await this.run(this.buildParams({ ...request, maxTokens: limit }), handlers, signal);
       } catch (error) {
-        if (!(error instanceof ModelError) || error.kind !== 'invalid_request' || corrections >= 2) throw error;
-        const limit = outputLimitIn(error.message);
-        const requested = params.max_completion_tokens ?? params.max_tokens ?? 0;
-        if (limit !== undefined && limit < requested) {
-          // A model that writes less than the reserve: the server names its limit; ask for that from now on.
-          this.outputCap = limit;
-          this.logger.warn(`${this.model} writes at most ${limit} tokens per reply (the server said so); asking for that from now on`);
-          params = this.buildParams({ ...request, maxTokens: limit });
+        if (!(error instanceof ModelError) || error.kind !== 'invalid_request' || corrections >= 3) throw error;
+        const named = outputLimitIn(error.message);
+        if (named !== undefined && named < limit) {
+          // A model that writes less than the reserve: the server names its limit.
+          this.outputCap = limit = named;
+          this.logger.warn(`${this.model} writes at most ${named} tokens per reply (the server said so); asking for that from now on`);
         } else if (this.streamUsage && /stream_options/.test(error.message)) {
           // Older servers (and Azure API versions) refuse stream_options; the reply then comes without usage.
           this.streamUsage = false;
           this.logger.warn(`the server at ${this.baseURL} refuses stream_options (${error.message}); streaming without usage reports`);
-          params = this.buildParams({ ...request, maxTokens: this.outputCap ? Math.min(maxTokens, this.outputCap) : maxTokens });
+        } else if (this.limitParam === 'max_tokens' && /max_completion_tokens/.test(error.message)) {
+          // Reasoning models (o-series, gpt-5) behind a gateway or Azure refuse max_tokens.
+          this.limitParam = 'max_completion_tokens';
+          this.logger.warn(`${this.model} refuses max_tokens (${error.message}); sending max_completion_tokens from now on`);
+        } else if (this.limitParam === 'max_completion_tokens' && /max_completion_tokens/.test(error.message)) {
+          this.limitParam = 'max_tokens';
+          this.logger.warn(`the server at ${this.baseURL} refuses max_completion_tokens (${error.message}); sending max_tokens from now on`);
         } else {
           throw error;
         }
@@ -142,8 +152,7 @@ export class OpenAIBackend implements ModelBackend {
       messages: toChatMessages(request.system, request.messages),
       // An empty tools array is refused by the API; a request without tools simply has none.
       ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
-      // OpenAI's own API wants max_completion_tokens (o-series refuse max_tokens); compatible servers know max_tokens.
-      ...(this.official ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+      [this.limitParam]: request.maxTokens,
       stream: true,
       ...(this.streamUsage ? { stream_options: { include_usage: true } } : {}),
     };
