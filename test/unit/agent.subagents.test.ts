@@ -532,6 +532,21 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.match(finished.report, /^First I read a\.txt\.\n\n\[Note: the subagent was stopped at its time limit \(1 s\)/);
   });
 
+  it('time spent waiting for the user’s approval does not count against a child’s time limit', async () => {
+    const approver: Approver = { requestApproval: () => new Promise((resolve) => setTimeout(() => resolve({ approved: true }), 900)) };
+    const h = await harness({ approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] }, subagents: { timeLimitMs: 400 } }, approver);
+    fake.setResponder((body) => {
+      if (isChild(body)) return lastResults(body).length === 0 ? reply.toolUse('write_file', { path: 'slow.txt', content: 'ok\n' }) : reply.text('Wrote slow.txt.');
+      return lastResults(body).length === 0 ? reply.message([taskCall('toolu_wait', 'Write', 'write slow.txt', 'general')]) : reply.text('Done.');
+    });
+    assert.equal(await h.started.session.send('Go'), 'end_turn');
+    const [finished] = ofType(h.events, 'subagent_finished');
+    assert.ok(finished);
+    assert.equal(finished.status, 'done', finished.report);
+    assert.ok(finished.elapsedMs >= 900, 'the approval took longer than the whole time limit');
+    assert.equal(fs.readFileSync(path.join(h.workspace, 'slow.txt'), 'utf8'), 'ok\n');
+  });
+
   it('no nesting: a general child gets every parent tool but task, and a task call it makes anyway is refused', async () => {
     const h = await harness();
     fake.setResponder((body) => {

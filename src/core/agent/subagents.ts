@@ -28,7 +28,7 @@ export interface SubagentLimits {
   maxConcurrent: number;
   /** Tool rounds a child may take before it must hand back what it has. */
   maxToolRounds: number;
-  /** Wall time a child may take before it is stopped and hands back what it has. */
+  /** Time a child may work (waiting for the user's approval does not count) before it is stopped and hands back what it has. */
   timeLimitMs: number;
 }
 
@@ -193,6 +193,44 @@ function once(fn: () => void): () => void {
   };
 }
 
+/** A child's time limit counts working time: it stops while the user is asked to approve something. */
+class WorkClock {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private remainingMs: number;
+  private since = 0;
+  expired = false;
+
+  constructor(
+    limitMs: number,
+    private readonly onExpire: () => void,
+  ) {
+    this.remainingMs = limitMs;
+    this.resume();
+  }
+
+  pause(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.remainingMs -= Date.now() - this.since;
+  }
+
+  resume(): void {
+    if (this.timer || this.expired) return;
+    this.since = Date.now();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.expired = true;
+      this.onExpire();
+    }, Math.max(0, this.remainingMs));
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
 const CANCELLED_BEFORE_START = 'Cancelled by the user before this subagent started.';
 
 class SubagentLauncher implements SubagentRunner {
@@ -259,6 +297,11 @@ class SubagentLauncher implements SubagentRunner {
         ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
       });
     };
+    // The child stops when the parent is cancelled, and when its own time runs out.
+    const controller = new AbortController();
+    const onParentAbort = () => controller.abort();
+    call.signal.addEventListener('abort', onParentAbort, { once: true });
+    const clock = new WorkClock(blueprint.limits.timeLimitMs, () => controller.abort());
     const origin = { childId, parentToolUseId: call.toolUseId };
     const onEvent = (event: AgentEvent) => {
       switch (event.type) {
@@ -281,7 +324,14 @@ class SubagentLauncher implements SubagentRunner {
           else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
           break;
         case 'approval_needed':
+          clock.pause();
+          call.emit({ ...event, turnId: call.turnId, ...origin });
+          break;
+        case 'tool_call_finished':
+          clock.resume(); // also when an approval ended without a decision (the tool failed)
+          break;
         case 'approval_resolved':
+          clock.resume();
           // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
           call.emit({ ...event, turnId: call.turnId, ...origin });
           break;
@@ -290,15 +340,6 @@ class SubagentLauncher implements SubagentRunner {
       }
     };
 
-    // The child stops when the parent is cancelled, and when its own time runs out.
-    const controller = new AbortController();
-    const onParentAbort = () => controller.abort();
-    call.signal.addEventListener('abort', onParentAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, blueprint.limits.timeLimitMs);
     let stop: TurnStopReason = 'error';
     let child: AgentSession | undefined;
     try {
@@ -325,13 +366,14 @@ class SubagentLauncher implements SubagentRunner {
       stats.error = errorMessage(error);
       stop = 'error';
     } finally {
-      clearTimeout(timer);
+      clock.stop();
       call.signal.removeEventListener('abort', onParentAbort);
       await handle.flushMeta().catch((error: unknown) => blueprint.logger.error(`could not write the meta.json of subagent ${childId}`, error));
       handle.close();
     }
 
     const text = child ? lastAssistantText(child.history) : '';
+    const timedOut = clock.expired;
     const status: SubagentStatus = call.signal.aborted ? 'cancelled' : timedOut || stats.roundLimit ? 'limit' : stop === 'error' || stop === 'cancelled' ? 'error' : 'done';
     const report = reportFor(status, stop, text, stats.error, blueprint.limits, timedOut);
     const elapsedMs = Date.now() - started;
