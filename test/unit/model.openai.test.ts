@@ -236,6 +236,8 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
         const b = new OpenAIBackend({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' });
         const error = await rejectsWith(b.stream(request([{ role: 'user', content: 'x' }])), 'no_api_key');
         assert.match(error.hint ?? '', /OPENAI_API_KEY/);
+        // The start-up model-info ask fails the same way, before any request.
+        await rejectsWith(b.getModelInfo(), 'no_api_key');
         // A local server takes any key: none is needed.
         fake.enqueue(reply.text('local'));
         const local = new OpenAIBackend({ baseURL: fake.url, model: 'gpt-4o', retryBaseDelayMs: 1 });

@@ -99,6 +99,8 @@ export class OpenAIBackend implements ModelBackend {
    * `context_length` / `context_window`.
    */
   async getModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    // The one failure worth stopping the start for: OpenAI itself without a key (nothing is sent).
+    this.requireKey();
     this.modelInfo ??= this.fetchModelInfo(signal);
     return this.modelInfo;
   }
