@@ -3,7 +3,7 @@
  * in node; the DOM layer only renders items whose revision changed.
  */
 import type { AgentEvent, ErrorAction } from '../protocol';
-import { applyChildApproval, applySubagentEvent, type SubagentCard } from './subagents';
+import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];
@@ -204,6 +204,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         tool.status = event.isError ? 'error' : 'done';
         tool.output = bounded(event.content);
         tool.durationMs = event.durationMs;
+        if (tool.subagent) endWithParentResult(tool.subagent, tool.output, event.isError);
         tool.rev++;
       }
       break;

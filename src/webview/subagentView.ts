@@ -20,8 +20,8 @@ export interface SubagentViewDeps {
  * What a re-render would change besides the live figures: when it is the same, a progress event
  * only rewrites the figures in place, so a focused button (Open transcript, Apply) keeps focus.
  */
-function shape(item: ToolItem, card: SubagentCard): string {
-  return JSON.stringify([item.status, card.outcome, card.description, card.agentType, card.report !== undefined, card.approvals.map((approval) => [approval.toolUseId, approval.decided])]);
+function shape(card: SubagentCard): string {
+  return JSON.stringify([card.outcome, card.description, card.agentType, card.report !== undefined, card.approvals.map((approval) => [approval.toolUseId, approval.decided])]);
 }
 
 function label(card: SubagentCard): string {
@@ -34,7 +34,7 @@ export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: Sub
   const element = el('div', `eg-tool eg-subagent eg-subagent-${card.outcome ?? (pendingApprovals(card).length > 0 ? 'awaiting-approval' : 'running')}`);
   element.setAttribute('role', 'group');
   element.setAttribute('aria-label', label(card));
-  element.dataset.shape = shape(item, card);
+  element.dataset.shape = shape(card);
   element.dataset.childId = card.childId;
 
   const head = el('div', 'eg-subagent-head');
@@ -55,9 +55,6 @@ export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: Sub
     body.innerHTML = renderMarkdown(card.report || '(no report)'); // Sanitized by renderMarkdown.
     report.append(el('summary', undefined, 'Report'), body);
     element.append(report);
-  } else if (item.status === 'done' || item.status === 'error') {
-    // The parent got a result without a finish event (an old transcript): show what it got.
-    element.append(el('pre', 'eg-tool-output', item.output));
   }
 
   if (card.childId) {
@@ -75,7 +72,7 @@ export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: Sub
 
 /** Updates a rendered card in place when only its live figures changed; false when it needs a fresh element. */
 export function patchSubagentCard(element: HTMLElement, item: ChatItem): boolean {
-  if (item.kind !== 'tool' || !item.subagent || !element.classList.contains('eg-subagent') || element.dataset.shape !== shape(item, item.subagent)) return false;
+  if (item.kind !== 'tool' || !item.subagent || !element.classList.contains('eg-subagent') || element.dataset.shape !== shape(item.subagent)) return false;
   const figures = element.querySelector(':scope > .eg-subagent-figures');
   if (!figures) return false;
   const text = subagentFigures(item.subagent);

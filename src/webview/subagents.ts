@@ -74,6 +74,19 @@ export function applySubagentEvent(card: SubagentCard | undefined, event: Subage
   }
 }
 
+/**
+ * The parent's call ended without the child's finish event (a session that stopped mid-child and
+ * was resumed: the call is answered with an interruption naming the child transcript). The card
+ * ends with what the parent got instead of showing "running" for ever; undefined when it had ended.
+ */
+export function endWithParentResult(card: SubagentCard, content: string, isError: boolean): SubagentCard | undefined {
+  if (card.outcome !== undefined) return undefined;
+  card.outcome = isError ? 'error' : 'done';
+  card.report = content;
+  card.approvals = card.approvals.filter((approval) => approval.decided !== undefined);
+  return card;
+}
+
 /** The card after one of its child's approval events; undefined when the event changes nothing. */
 export function applyChildApproval(card: SubagentCard | undefined, event: ChildApprovalEvent): SubagentCard | undefined {
   if (event.type === 'approval_needed') {

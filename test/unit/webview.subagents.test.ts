@@ -127,6 +127,24 @@ describe('webview chat model: subagent cards', () => {
     assert.equal(card.report, 'all good');
   });
 
+  it('ends a card whose child never reported (a session resumed after stopping mid-child) with what the parent got', () => {
+    const interrupted = 'Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: /s/p/subagents/c1/transcript.jsonl';
+    const model = fold([
+      taskCall('tu1', 'one'),
+      started('tu1', 'c1', 'one', 'general'),
+      childApproval('w1', 'tu1', 'c1', 'a.txt'),
+      { type: 'tool_call_finished', turnId: 't1', toolUseId: 'tu1', name: 'task', isError: true, content: interrupted, durationMs: 0 },
+    ]);
+    const card = subagentOf(model, 'tu1');
+    assert.equal(subagentStatusText(card), 'failed', 'not "running" for ever');
+    assert.equal(card.report, interrupted);
+    assert.deepEqual(pendingApprovals(card), []);
+    // A child that did report keeps its own outcome and report when the parent's result follows.
+    fold([taskCall('tu2', 'two'), started('tu2', 'c2', 'two'), finished('tu2', 'c2', 'cancelled', 'Cancelled by the user.'), { type: 'tool_call_finished', turnId: 't1', toolUseId: 'tu2', name: 'task', isError: true, content: 'Subagent transcript: /x\n\nCancelled by the user.', durationMs: 5 }], model);
+    assert.equal(subagentStatusText(subagentOf(model, 'tu2')), 'cancelled');
+    assert.equal(subagentOf(model, 'tu2').report, 'Cancelled by the user.');
+  });
+
   it('shows a child\'s approvals in its parent\'s card, answered by the child\'s own tool-use id', () => {
     const model = fold([taskCall('tu1', 'one'), taskCall('tu2', 'two'), started('tu1', 'c1', 'one', 'general'), started('tu2', 'c2', 'two', 'general'), childApproval('child-w1', 'tu1', 'c1', 'a.txt'), childApproval('child-w2', 'tu2', 'c2', 'b.txt')]);
     assert.equal(model.items.length, 2, 'an approval adds no item of its own');
