@@ -547,6 +547,37 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.equal(fs.readFileSync(path.join(h.workspace, 'slow.txt'), 'utf8'), 'ok\n');
   });
 
+  it('changed approval settings reach a running child from its next tool call on', async () => {
+    const asked: string[] = [];
+    const approver: Approver = {
+      requestApproval: async (request) => {
+        asked.push(request.kind === 'write' ? request.path : request.command);
+        return { approved: false, reason: 'Writes need a look now.' };
+      },
+    };
+    const h = await harness({}, approver);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    fake.setResponder(async (body) => {
+      if (isChild(body)) {
+        const results = lastResults(body);
+        if (results.length === 0) {
+          await gate; // the user changes the settings while the child thinks
+          return reply.toolUse('write_file', { path: 'late.txt', content: 'x\n' });
+        }
+        return reply.text(`write: ${resultText(results[0]!)}`);
+      }
+      return lastResults(body).length === 0 ? reply.message([taskCall('toolu_policy', 'Write', 'write late.txt', 'general')]) : reply.text('Done.');
+    });
+    const turn = h.started.session.send('Go');
+    await waitFor(() => ofType(h.events, 'subagent_started').length === 1);
+    h.started.session.setApprovalPolicy({ writes: 'ask', shell: 'ask', shellAllowList: [] });
+    release();
+    assert.equal(await turn, 'end_turn');
+    assert.deepEqual(asked, ['late.txt']);
+    assert.ok(!fs.existsSync(path.join(h.workspace, 'late.txt')));
+  });
+
   it('no nesting: a general child gets every parent tool but task, and a task call it makes anyway is refused', async () => {
     const h = await harness();
     fake.setResponder((body) => {

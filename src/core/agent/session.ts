@@ -217,6 +217,7 @@ export class AgentSession {
   /** Changed approval settings apply from the next tool call on, without restarting the session. */
   setApprovalPolicy(policy: ApprovalPolicy): void {
     this.approvalPolicy = policy;
+    this.options.subagents?.setApprovalPolicy(policy);
   }
 
   get costUsd(): number {

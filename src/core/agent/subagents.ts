@@ -70,6 +70,8 @@ export interface SubagentCall {
 
 export interface SubagentRunner {
   run(input: TaskInput, call: SubagentCall): Promise<ToolResult>;
+  /** Changed approval settings reach the running children too, from their next tool call on. */
+  setApprovalPolicy(policy: ApprovalPolicy): void;
 }
 
 export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {
@@ -236,6 +238,7 @@ const CANCELLED_BEFORE_START = 'Cancelled by the user before this subagent start
 class SubagentLauncher implements SubagentRunner {
   private readonly slots: Slots;
   private readonly store: FileSessionStore;
+  private readonly running = new Set<AgentSession>();
 
   constructor(
     private readonly blueprint: SubagentBlueprint,
@@ -243,6 +246,10 @@ class SubagentLauncher implements SubagentRunner {
   ) {
     this.slots = new Slots(Math.max(1, Math.floor(blueprint.limits.maxConcurrent)));
     this.store = subagentStoreIn(parent.dir, blueprint.logger);
+  }
+
+  setApprovalPolicy(policy: ApprovalPolicy): void {
+    for (const child of this.running) child.setApprovalPolicy(policy);
   }
 
   async run(input: TaskInput, call: SubagentCall): Promise<ToolResult> {
@@ -359,6 +366,7 @@ class SubagentLauncher implements SubagentRunner {
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
       });
       if (call.signal.aborted) controller.abort();
+      this.running.add(child);
       stop = await child.send(input.prompt, controller.signal);
     } catch (error) {
       // A crash inside the child is its own failure: the parent gets an error result, nothing more.
@@ -367,6 +375,7 @@ class SubagentLauncher implements SubagentRunner {
       stop = 'error';
     } finally {
       clock.stop();
+      if (child) this.running.delete(child);
       call.signal.removeEventListener('abort', onParentAbort);
       await handle.flushMeta().catch((error: unknown) => blueprint.logger.error(`could not write the meta.json of subagent ${childId}`, error));
       handle.close();
