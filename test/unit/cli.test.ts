@@ -8,7 +8,7 @@ import { repairHistory } from '../../src/core/agent/history';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';
 import { runCliCaptured } from '../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { BACKENDS, say, type FakeBackend } from '../support/backends';
 
 interface CliRun {
   code: number;
@@ -17,14 +17,21 @@ interface CliRun {
   events: AgentEvent[];
 }
 
-describe('headless CLI', function () {
+/** What each provider's CLI says for a bad start that depends on the back end. */
+const PROVIDER_WORDS = {
+  anthropic: { noKey: /No Anthropic API key is set/, unreachable: /Could not reach the Anthropic API/, unknownModel: /does not know the model "claude-imaginary-9"/ },
+  openai: { noKey: /No OpenAI API key is set/, unreachable: /Could not reach the OpenAI-compatible API/, unknownModel: /does not know the model "claude-imaginary-9"/ },
+} as const;
+
+// The same suite against each back end (the test matrix of issue 9), chosen with --provider.
+for (const backend of BACKENDS) describe(`headless CLI [${backend.name}]`, function () {
   this.timeout(30_000);
-  let fake: FakeAnthropic;
+  let fake: FakeBackend;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
+    fake = await backend.start();
     workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-ws-'));
     storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-store-'));
     fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\nship it\n');
@@ -37,15 +44,15 @@ describe('headless CLI', function () {
 
   function cli(args: string[], env: Record<string, string | undefined> = {}, stdinText?: string): Promise<CliRun> {
     return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', ...args],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH, ...env },
+      ['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, ...args],
+      { ...fake.cliEnv(), PATH: process.env.PATH, ...env },
       workspace,
       stdinText,
     );
   }
 
   it('runs a scripted multi-turn session and prints every event as one JSON line', async () => {
-    fake.enqueue(reply.toolUse('read_file', { path: 'notes.md' }, { id: 'toolu_notes', preamble: 'Looking.' }), reply.text('It says ship it.'), reply.text('You are welcome.'));
+    fake.enqueue(say.toolUse('read_file', { path: 'notes.md' }, { id: 'toolu_notes', preamble: 'Looking.' }), say.text('It says ship it.'), say.text('You are welcome.'));
     const run = await cli(['--output-format', 'stream-json', '-p', 'What do the notes say?', '-p', 'Thanks']);
     assert.equal(run.code, EXIT.ok, run.stderr);
     const shape = run.events.map((event) => {
@@ -92,16 +99,16 @@ describe('headless CLI', function () {
       'end:end_turn',
     ]);
     const started = run.events[0];
-    assert.ok(started?.type === 'session_started' && started.model === 'claude-sonnet-4-6' && started.resumed === false);
+    assert.ok(started?.type === 'session_started' && started.model === fake.model && started.resumed === false);
     const finished = run.events.find((event) => event.type === 'tool_call_finished');
     assert.ok(finished?.type === 'tool_call_finished' && finished.content.includes('ship it'));
     // The second turn's request carried the whole first turn.
-    const body = fake.messageRequests().at(-1)?.body as { messages: unknown[] };
-    assert.equal(body.messages.length, 5);
+    assert.equal(fake.requests().at(-1)?.messages.length, 5);
+    assert.deepEqual(fake.rejectedRequests(), []);
   });
 
   it('resumes a stored session by id', async () => {
-    fake.enqueue(reply.text('First answer.'), reply.text('Second answer.'));
+    fake.enqueue(say.text('First answer.'), say.text('Second answer.'));
     const first = await cli(['--output-format', 'stream-json', '-p', 'one']);
     const started = first.events[0];
     assert.ok(started?.type === 'session_started');
@@ -109,12 +116,11 @@ describe('headless CLI', function () {
     assert.equal(second.code, EXIT.ok, second.stderr);
     const resumed = second.events[0];
     assert.ok(resumed?.type === 'session_started' && resumed.resumed && resumed.sessionId === started.sessionId);
-    const body = fake.messageRequests().at(-1)?.body as { messages: unknown[] };
-    assert.equal(body.messages.length, 3);
+    assert.equal(fake.requests().at(-1)?.messages.length, 3);
   });
 
   it('reads the prompt from stdin and prints plain text by default', async () => {
-    fake.enqueue(reply.text('Hello from the fake.'));
+    fake.enqueue(say.text('Hello from the fake.'));
     const run = await cli([], {}, 'say hello\n');
     assert.equal(run.code, EXIT.ok, run.stderr);
     assert.equal(run.stdout, 'Hello from the fake.\n');
@@ -122,52 +128,62 @@ describe('headless CLI', function () {
   });
 
   it('exits non-zero with a one-line reason for each bad start', async () => {
-    const saved = process.env.ANTHROPIC_API_KEY;
-    delete process.env.ANTHROPIC_API_KEY;
+    const saved = process.env[fake.keyEnv];
+    delete process.env[fake.keyEnv];
+    const words = PROVIDER_WORDS[fake.name];
     try {
-      const cases: Array<[string[], Record<string, string | undefined>, number, RegExp]> = [
-        [['-p', 'hi'], { ANTHROPIC_API_KEY: undefined }, EXIT.failed, /No Anthropic API key is set/],
-        [['-p', 'hi'], { ANTHROPIC_API_KEY: 'sk-ant-wrong' }, EXIT.failed, /rejected \(401\)/],
-        [['-p', 'hi', '--base-url', 'http://127.0.0.1:9'], {}, EXIT.failed, /Could not reach the Anthropic API/],
-        [['-p', 'hi', '--model', 'claude-imaginary-9'], {}, EXIT.failed, /does not know the model "claude-imaginary-9"/],
-        [['-p', 'hi', '--resume', 'no-such-session'], {}, EXIT.failed, /No session "no-such-session".*without --resume/],
-        [['-p', 'hi', '--output-format', 'xml'], {}, EXIT.usage, /--output-format must be "text" or "stream-json"/],
-        [['-p', 'hi', '--context-window', 'lots'], {}, EXIT.usage, /--context-window must be a positive integer/],
-        [['-p', 'hi', '--context-setting', 'snipUtilisation=0.5'], {}, EXIT.usage, /unknown compression setting "snipUtilisation"/],
-        [['-p', 'hi', '--context-setting', 'snipUtilization=-1'], {}, EXIT.usage, /"snipUtilization" must be a number from 0 to 1/],
-        [['-p', 'hi', '--context-setting', 'nonsense'], {}, EXIT.usage, /KEY=NUMBER/],
-        [['-p', 'hi', '--auto-compact-percent', '5'], {}, EXIT.usage, /between 10 and 100/],
-        [[], {}, EXIT.usage, /no prompt/],
+      // Anthropic's Models API is required, so a wrong key, an unreachable server or an unknown model
+      // fails the start. An OpenAI-compatible server's models endpoint is optional (local servers lack
+      // it or answer it without auth), so there those surface at the first request instead: the
+      // session exists then, holding the prompt, and can be resumed once the cause is fixed.
+      const remoteAtStart = fake.name === 'anthropic';
+      const cases: Array<[string[], Record<string, string | undefined>, number, RegExp, boolean]> = [
+        // OpenAI-compatible servers elsewhere need no key; OpenAI's own API (no base URL) does.
+        [['-p', 'hi'], { [fake.keyEnv]: undefined, [fake.baseUrlEnv]: undefined }, EXIT.failed, words.noKey, true],
+        [['-p', 'hi'], { [fake.keyEnv]: 'sk-wrong' }, EXIT.failed, /rejected \(401\)/, remoteAtStart],
+        [['-p', 'hi', '--base-url', 'http://127.0.0.1:9'], {}, EXIT.failed, words.unreachable, remoteAtStart],
+        [['-p', 'hi', '--model', 'claude-imaginary-9'], {}, EXIT.failed, words.unknownModel, remoteAtStart],
+        [['-p', 'hi', '--resume', 'no-such-session'], {}, EXIT.failed, /No session "no-such-session".*without --resume/, true],
+        [['-p', 'hi', '--output-format', 'xml'], {}, EXIT.usage, /--output-format must be "text" or "stream-json"/, true],
+        [['-p', 'hi', '--context-window', 'lots'], {}, EXIT.usage, /--context-window must be a positive integer/, true],
+        [['-p', 'hi', '--context-setting', 'snipUtilisation=0.5'], {}, EXIT.usage, /unknown compression setting "snipUtilisation"/, true],
+        [['-p', 'hi', '--context-setting', 'snipUtilization=-1'], {}, EXIT.usage, /"snipUtilization" must be a number from 0 to 1/, true],
+        [['-p', 'hi', '--context-setting', 'nonsense'], {}, EXIT.usage, /KEY=NUMBER/, true],
+        [['-p', 'hi', '--auto-compact-percent', '5'], {}, EXIT.usage, /between 10 and 100/, true],
+        [[], {}, EXIT.usage, /no prompt/, true],
       ];
-      for (const [args, env, code, message] of cases) {
+      const sessions = () => (fs.existsSync(path.join(storage, 'sessions')) ? fs.readdirSync(path.join(storage, 'sessions')) : []);
+      for (const [args, env, code, message, atStart] of cases) {
+        const before = sessions().length;
         const run = await cli(args, env);
         assert.equal(run.code, code, `${args.join(' ')}: ${run.stderr}`);
         assert.match(run.stderr.split('\n')[0]!, message, args.join(' '));
+        // A failed start leaves no session folder behind; a failed first request keeps the prompt.
+        assert.equal(sessions().length, before + (atStart ? 0 : 1), args.join(' '));
       }
-      // None of the failed starts left a session folder behind.
-      assert.deepEqual(fs.existsSync(path.join(storage, 'sessions')) ? fs.readdirSync(path.join(storage, 'sessions')) : [], []);
+      assert.deepEqual(fake.rejectedRequests().map((request) => request.status), remoteAtStart ? [] : [401, 404]);
     } finally {
-      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+      if (saved !== undefined) process.env[fake.keyEnv] = saved;
     }
   });
 
   it('declines writes without a terminal unless --yes is given', async () => {
-    fake.enqueue(reply.toolUse('write_file', { path: 'out.txt', content: 'x' }), reply.text('Could not write.'));
+    fake.enqueue(say.toolUse('write_file', { path: 'out.txt', content: 'x' }), say.text('Could not write.'));
     const refused = await cli(['-p', 'write out.txt']);
     assert.equal(refused.code, EXIT.ok);
     assert.match(refused.stderr, /declined creating out\.txt: no terminal to ask on \(run with --yes/);
     assert.equal(fs.existsSync(path.join(workspace, 'out.txt')), false);
 
-    fake.enqueue(reply.toolUse('write_file', { path: 'out.txt', content: 'x' }), reply.text('Written.'));
+    fake.enqueue(say.toolUse('write_file', { path: 'out.txt', content: 'x' }), say.text('Written.'));
     const approved = await cli(['-p', 'write out.txt', '--yes']);
     assert.equal(approved.code, EXIT.ok);
     assert.equal(fs.readFileSync(path.join(workspace, 'out.txt'), 'utf8'), 'x');
   });
 
   it('cancels cleanly on SIGINT, exits 130 and leaves a valid transcript', async () => {
-    fake.enqueue(reply.toolUse('run_shell', { command: 'sleep 60' }, { id: 'toolu_sleep' }));
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.resolve('src/cli/main.ts'), '--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', '--yes', '--output-format', 'stream-json', '-p', 'wait'], {
-      env: { ...process.env, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
+    fake.enqueue(say.toolUse('run_shell', { command: 'sleep 60' }, { id: 'toolu_sleep' }));
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.resolve('src/cli/main.ts'), '--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--yes', '--output-format', 'stream-json', '-p', 'wait'], {
+      env: { ...process.env, ...fake.cliEnv() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

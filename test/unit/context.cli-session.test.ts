@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { EXIT } from '../../src/cli/run';
 import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
@@ -10,20 +9,16 @@ import { blocksOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { createReadFileTool } from '../../src/core/tools/readFile';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { BACKENDS, say, textOfMessage, type FakeBackend, type NeutralReply, type SentRequest } from '../support/backends';
 
-const MODEL = 'claude-sonnet-4-6';
 const WINDOW = 40_000;
 const FIRST_PROMPT = 'Review every module under src/ and report what each exports. The release codename is BLUE-HERON.';
 const SECOND_PROMPT = 'Now check the last three modules again and tell me the codename.';
 
 /** The newest text of the last user message: how the scripted model tells a summary request apart. */
-function lastUserText(body: MessagesRequestBody): string {
-  const last = (body.messages as Anthropic.MessageParam[]).at(-1);
-  if (!last || last.role !== 'user') return '';
-  return blocksOf(last as never)
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n');
+function lastUserText(request: SentRequest): string {
+  const last = request.messages.at(-1);
+  return last?.role === 'user' ? textOfMessage(last) : '';
 }
 
 function moduleSource(index: number): string {
@@ -32,16 +27,18 @@ function moduleSource(index: number): string {
   return lines.join('\n') + '\n';
 }
 
-describe('context engine end to end through the CLI (40k window, fake API)', function () {
+// The same suite against each back end (the test matrix of issue 9): on the OpenAI one the fake
+// enforces the window with its own tokenizer (o200k), which the engine does not share.
+for (const backend of BACKENDS) describe(`context engine end to end through the CLI (40k window, fake API) [${backend.name}]`, function () {
   this.timeout(120_000);
-  let fake: FakeAnthropic;
+  let fake: FakeBackend;
   let workspace: string;
   let storage: string;
   let copies: string[];
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    fake.setModel(MODEL, { max_input_tokens: WINDOW, max_tokens: 64_000 });
+    fake = await backend.start();
+    fake.setModel(fake.model, { window: WINDOW, maxOutput: 64_000 });
     workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-ws-'));
     storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-store-'));
     copies = [];
@@ -56,62 +53,66 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
 
   function cli(args: string[], storageDir: string): Promise<CapturedRun> {
     return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storageDir, '--model', MODEL, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      ['--workspace', workspace, '--storage-dir', storageDir, ...fake.cliArgs(), '--model', fake.model, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args],
+      { ...fake.cliEnv(), PATH: process.env.PATH },
       workspace,
     );
   }
 
   /** A scripted model: 45 tool steps for the first prompt, 3 for the second; summaries on request. */
-  function scriptModel(onSecondPromptRequest: (body: MessagesRequestBody) => void): { summaryRequests: number } {
+  function scriptModel(onSecondPromptRequest: (request: SentRequest) => void): { summaryRequests: number } {
     const stats = { summaryRequests: 0 };
     let step = 0;
     let secondStep = 0;
     let sawSecond = false;
-    fake.setResponder((body): ScriptedReply => {
-      const text = lastUserText(body);
+    fake.setResponder((request): NeutralReply => {
+      const text = lastUserText(request);
       if (text.includes('CONTEXT COMPACTION')) {
         stats.summaryRequests++;
-        return reply.text(`<analysis>Walked the history.</analysis><summary>1. Primary request: review every module, codename BLUE-HERON.\n8. Current work: reviewed modules up to step ${step}.\n9. Next step: continue with the next module.</summary>`);
+        return say.text(`<analysis>Walked the history.</analysis><summary>1. Primary request: review every module, codename BLUE-HERON.\n8. Current work: reviewed modules up to step ${step}.\n9. Next step: continue with the next module.</summary>`);
       }
       if (text.includes(SECOND_PROMPT) && !sawSecond) {
         sawSecond = true;
-        onSecondPromptRequest(body);
+        onSecondPromptRequest(request);
       }
       if (sawSecond) {
         secondStep++;
-        if (secondStep <= 3) return reply.toolUse('read_file', { path: `src/module${27 + secondStep}.ts` }, { id: `toolu_second_${secondStep}`, preamble: `Re-checking module ${27 + secondStep}.` });
-        return reply.text('The codename is BLUE-HERON.');
+        if (secondStep <= 3) return say.toolUse('read_file', { path: `src/module${27 + secondStep}.ts` }, { id: `toolu_second_${secondStep}`, preamble: `Re-checking module ${27 + secondStep}.` });
+        return say.text('The codename is BLUE-HERON.');
       }
       step++;
-      if (step > 45) return reply.text('Reviewed all modules: each exports 120 constants.');
+      if (step > 45) return say.text('Reviewed all modules: each exports 120 constants.');
       const id = `toolu_step_${step}`;
-      if (step === 13) return reply.toolUse('run_shell', { command: 'cat build.log' }, { id, preamble: 'Checking the build log.' });
-      if (step === 30) return reply.toolUse('compact', { focus: 'which modules are reviewed' }, { id, preamble: 'Compacting before the second half.' });
-      if (step % 5 === 0) return reply.toolUse('grep_search', { pattern: 'value', path: 'src' }, { id, preamble: 'Searching.' });
-      if (step % 7 === 0) return reply.toolUse('read_file', { path: `src/module${Math.max(1, Math.floor(step / 2))}.ts` }, { id, preamble: 'Re-reading.' });
-      return reply.toolUse('read_file', { path: `src/module${((step - 1) % 30) + 1}.ts` }, { id, preamble: `Step ${step}.` });
+      if (step === 13) return say.toolUse('run_shell', { command: 'cat build.log' }, { id, preamble: 'Checking the build log.' });
+      if (step === 30) return say.toolUse('compact', { focus: 'which modules are reviewed' }, { id, preamble: 'Compacting before the second half.' });
+      if (step % 5 === 0) return say.toolUse('grep_search', { pattern: 'value', path: 'src' }, { id, preamble: 'Searching.' });
+      if (step % 7 === 0) return say.toolUse('read_file', { path: `src/module${Math.max(1, Math.floor(step / 2))}.ts` }, { id, preamble: 'Re-reading.' });
+      return say.toolUse('read_file', { path: `src/module${((step - 1) % 30) + 1}.ts` }, { id, preamble: `Step ${step}.` });
     });
     return stats;
   }
 
   it('finishes a long task with zero rejected requests, a complete transcript, readable persisted outputs and an exact resume', async () => {
-    let snapshot: { dir: string; body: MessagesRequestBody } | undefined;
-    const stats = scriptModel((body) => {
+    let snapshot: { dir: string; body: unknown } | undefined;
+    const stats = scriptModel((request) => {
       // The moment the original session sends the second prompt's first request: copy its storage.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-copy-'));
       copies.push(dir);
       fs.cpSync(storage, dir, { recursive: true });
-      snapshot = { dir, body: structuredClone(body) };
+      snapshot = { dir, body: structuredClone(request.raw) };
     });
 
     const run = await cli(['-p', FIRST_PROMPT, '-p', SECOND_PROMPT], storage);
     assert.equal(run.code, EXIT.ok, run.stderr);
 
-    // Zero rejected or invalid requests: every POST /v1/messages was answered 200.
-    const posts = fake.messageRequests();
-    const rejected = posts.filter((request) => request.reply?.status !== 200);
-    assert.deepEqual(rejected.map((request) => request.reply?.status), []);
+    // Zero rejected or invalid requests: every model request was answered 200 (the fake counts
+    // the window with its own tokenizer, so none went over it either).
+    const posts = fake.requests();
+    assert.deepEqual(posts.filter((request) => request.status !== 200).map((request) => request.status), []);
+    assert.deepEqual(fake.rejectedRequests(), []);
+    // ...while the window was really the limit: the largest prompt filled most of it.
+    const peak = Math.max(...posts.map((request) => request.promptTokens));
+    assert.ok(peak > WINDOW * 0.6 && peak < WINDOW, `largest prompt ${peak} of ${WINDOW}`);
     // The window really was too small for the whole task: inside the first turn the engine cleared
     // old tool results (tier 3, batched) and ran the compaction the model asked for with its tool.
     const firstTurnEnd = run.events.findIndex((event) => event.type === 'turn_finished');
@@ -138,8 +139,8 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
       }
     }
     for (const post of posts) {
-      for (const message of (post.body as { messages: Anthropic.MessageParam[] }).messages) {
-        for (const block of blocksOf(message as never)) {
+      for (const message of post.messages) {
+        for (const block of blocksOf(message)) {
           if (block.type === 'tool_use') assert.ok(stored.has(`use:${block.id}`), `tool_use ${block.id} missing from the transcript`);
           if (block.type === 'tool_result') assert.ok(stored.has(`result:${block.tool_use_id}`), `tool_result ${block.tool_use_id} missing from the transcript`);
         }
@@ -184,22 +185,22 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
     assert.ok(cut > 0);
     fs.writeFileSync(copyTranscript, lines.slice(0, cut).join('\n') + '\n');
     fs.rmSync(path.join(snapshot.dir, 'sessions', sessionId, 'owner.lock'), { force: true });
-    const before = fake.messageRequests().length;
-    let resumedBody: MessagesRequestBody | undefined;
-    fake.setResponder((body) => {
-      resumedBody ??= structuredClone(body);
-      return reply.text('The codename is BLUE-HERON.');
+    const before = fake.requests().length;
+    let resumedBody: unknown;
+    fake.setResponder((request) => {
+      resumedBody ??= structuredClone(request.raw);
+      return say.text('The codename is BLUE-HERON.');
     });
     const resumed = await cli(['--resume', sessionId, '-p', SECOND_PROMPT], snapshot.dir);
     assert.equal(resumed.code, EXIT.ok, resumed.stderr);
-    assert.ok(fake.messageRequests().length > before);
+    assert.ok(fake.requests().length > before);
     // Byte for byte, once the copy's storage folder (named in the summary's transcript path) is mapped back.
     assert.equal(JSON.stringify(resumedBody).split(snapshot.dir).join(storage), JSON.stringify(snapshot.body));
   });
 
   it('compacts on "/compact [focus]" as a prompt, like the chat does', async () => {
-    fake.setResponder((body) =>
-      lastUserText(body).includes('CONTEXT COMPACTION') ? reply.text('<analysis>a</analysis><summary>1. Primary request: say hello.</summary>') : reply.text('Hello!'),
+    fake.setResponder((request) =>
+      lastUserText(request).includes('CONTEXT COMPACTION') ? say.text('<analysis>a</analysis><summary>1. Primary request: say hello.</summary>') : say.text('Hello!'),
     );
     const first = await cli(['-p', 'Say hello'], storage);
     assert.equal(first.code, EXIT.ok, first.stderr);
@@ -207,7 +208,7 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
     const compacted = await cli(['--resume', sessionId, '-p', '/compact the greetings'], storage);
     assert.equal(compacted.code, EXIT.ok, compacted.stderr);
     assert.match(compacted.stderr, /Compacted \(manual\)/);
-    const instruction = lastUserText(fake.messageRequests().at(-1)!.body as MessagesRequestBody);
+    const instruction = lastUserText(fake.requests().at(-1)!);
     assert.match(instruction, /focus on: the greetings/);
     const boundary = compacted.events.find((event): event is Extract<AgentEvent, { type: 'compaction' }> => event.type === 'compaction');
     assert.ok(boundary);
@@ -220,7 +221,7 @@ describe('context engine end to end through the CLI (40k window, fake API)', fun
 
   it('refuses a second writer on a session that another live process holds', async () => {
     scriptModel(() => undefined);
-    fake.setResponder(() => reply.text('ok'));
+    fake.setResponder(() => say.text('ok'));
     const first = await cli(['-p', 'hello'], storage);
     assert.equal(first.code, EXIT.ok, first.stderr);
     const sessionId = first.events.find((event): event is Extract<AgentEvent, { type: 'session_started' }> => event.type === 'session_started')!.sessionId;

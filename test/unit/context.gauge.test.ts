@@ -13,7 +13,7 @@ import { ContextEngine } from '../../src/core/context/engine';
 import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
 import { BREAKDOWN_CATEGORIES, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
-import { reply, startFakeAnthropic } from '../fake-anthropic/server';
+import { BACKENDS, say } from '../support/backends';
 import { bulk, Rig, type RigOptions } from './context.harness';
 
 const base: Omit<GaugeNumbers, 'usedTokens'> = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.8, sessionCostUsd: 0.4234 };
@@ -205,34 +205,27 @@ describe('tier savings: what each tier would free now', () => {
   });
 });
 
-describe('the gauge moves while a reply streams', function () {
+// Against each back end (the test matrix of issue 9): the live estimate and the counted reading after it.
+for (const backend of BACKENDS) describe(`the gauge moves while a reply streams [${backend.name}]`, function () {
   this.timeout(30_000);
   it('emits throttled estimates between the request and its usage, growing with the streamed text', async () => {
-    const fake = await startFakeAnthropic();
+    const fake = await backend.start();
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ws-'));
     const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-storage-'));
     try {
       let clock = Date.UTC(2025, 0, 1);
       const events: AgentEvent[] = [];
       const started = await startAgentSession({
-        config: {
-          apiKey: fake.apiKey,
-          baseURL: fake.url,
-          model: 'claude-sonnet-4-6',
-          maxOutputTokens: 4096,
-          approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
-          trusted: true,
-          ripgrepPath: undefined,
-          retryBaseDelayMs: 1,
+        config: fake.config({
           // Every read of the clock is 100 ms later: the 250 ms throttle lets every third delta through.
           now: () => (clock += 100),
-        },
+        }),
         workspaceRoot: workspace,
         store: new FileSessionStore(storage),
         approver: { requestApproval: async () => ({ approved: true }) },
         onEvent: (event) => events.push(event),
       });
-      fake.enqueue(reply.text('word '.repeat(400)));
+      fake.enqueue(say.text('word '.repeat(400)));
       await started.session.send('Write a lot.');
       const start = events.findIndex((event) => event.type === 'request_started');
       const end = events.findIndex((event) => event.type === 'usage');
