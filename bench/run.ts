@@ -8,6 +8,8 @@
  * - the context-strategy benchmark (bench/context.ts; run it alone with `node --require tsx/cjs bench/context.ts`);
  * - the subagent scenario: one survey of 150 files done directly and through a subagent; parent
  *   tokens, child tokens and cost (bench/subagents.ts; run it alone with `node --require tsx/cjs bench/subagents.ts`);
+ * - the long session on both model back ends (Anthropic, OpenAI-compatible): requests, prompt tokens,
+ *   cached share, compactions, cost, rejected requests (bench/providers.ts; run it alone with `node --require tsx/cjs bench/providers.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
  */
@@ -21,6 +23,7 @@ import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/tools/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
+import { runProvidersBench } from './providers';
 import { runSubagentBench } from './subagents';
 import { runWebviewBench } from './webview';
 
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
   // Each appends its own section to RESULTS.md.
   console.log(await runContextBench([]));
   console.log(await runSubagentBench([]));
+  console.log(await runProvidersBench([]));
   console.log(await runWebviewBench([]));
 }
 
