@@ -110,9 +110,11 @@ for (const backend of BACKENDS) describe(`context engine end to end through the 
     const posts = fake.requests();
     assert.deepEqual(posts.filter((request) => request.status !== 200).map((request) => request.status), []);
     assert.deepEqual(fake.rejectedRequests(), []);
-    // ...while the window was really the limit: the largest prompt filled most of it.
+    // ...while the window was really the limit: the largest prompt filled most of it. OpenAI charges
+    // no cache-write premium and discounts reads less, so clearing repays sooner and the peak is lower.
     const peak = Math.max(...posts.map((request) => request.promptTokens));
-    assert.ok(peak > WINDOW * 0.6 && peak < WINDOW, `largest prompt ${peak} of ${WINDOW}`);
+    const peakShare = backend.name === 'openai' ? 0.5 : 0.6;
+    assert.ok(peak > WINDOW * peakShare && peak < WINDOW, `largest prompt ${peak} of ${WINDOW}`);
     // The window really was too small for the whole task: inside the first turn the engine cleared
     // old tool results (tier 3, batched) and ran the compaction the model asked for with its tool.
     const firstTurnEnd = run.events.findIndex((event) => event.type === 'turn_finished');

@@ -1,10 +1,10 @@
 import * as os from 'node:os';
-import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
+import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
 import { silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
 import { createBackend } from '../model/createBackend';
-import type { ModelPrice } from '../model/models';
+import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../tools/approval';
@@ -131,10 +131,12 @@ export async function startAgentSession(options: {
   }
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
+  // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
+  const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };
   const context: Omit<ContextConfig, 'initial'> = {
     window,
     autoCompactPercent: config.autoCompactPercent,
-    ...(config.contextSettings ? { settings: config.contextSettings } : {}),
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
     ...(config.now ? { now: config.now } : {}),
     ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
   };

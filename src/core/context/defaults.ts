@@ -141,3 +141,14 @@ export function parseContextOverrides(value: unknown): { settings: Partial<Conte
 export function persistThresholdFor(window: number, settings: Pick<ContextDefaults, 'persistThresholdBytes' | 'persistMaxWindowShare' | 'charsPerToken'> = CONTEXT_DEFAULTS): number {
   return Math.max(1024, Math.min(settings.persistThresholdBytes, Math.floor(window * settings.persistMaxWindowShare * settings.charsPerToken)));
 }
+
+/**
+ * The cache economics of a priced model, relative to its uncached input price: OpenAI charges no
+ * premium for a cache write and a different read discount than Anthropic, so the rule that decides
+ * when a tier edit repays its cache rewrite uses the model's own ratios. Unknown prices (local
+ * servers, unlisted models) keep the defaults.
+ */
+export function cacheEconomicsFor(price: { input: number; cacheRead: number; cacheWrite: number } | undefined): Partial<ContextDefaults> {
+  if (!price || !(price.input > 0)) return {};
+  return { cacheWritePrice: price.cacheWrite / price.input, cacheReadPrice: price.cacheRead / price.input };
+}
