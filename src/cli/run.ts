@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import type { AgentEvent, TurnStopReason } from '../core/agent/events';
+import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
@@ -260,7 +260,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'subagent_finished':
         breakLine();
-        stderr.write(`  ⇇ subagent ${line(event.status)}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, $${event.costUsd.toFixed(4)}\n`);
+        stderr.write(`  ⇇ subagent ${SUBAGENT_STATUS_TEXT[event.status]}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, $${event.costUsd.toFixed(4)}\n`);
         break;
       case 'storage_warning':
         breakLine();

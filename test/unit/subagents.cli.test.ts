@@ -173,6 +173,19 @@ describe('subagents end to end through the CLI (fake API)', function () {
     assert.ok(!run.stderr.includes('\u001b') && !run.stderr.includes('\u202e'), 'no raw control character reaches the terminal');
     assert.match(run.stderr, /⇇ subagent done: 0 tool call\(s\), \d+ s, \$\d+\.\d{4}/);
   });
+
+  it('text output says a failed subagent\'s outcome in the words the chat uses, not the raw status', async () => {
+    fake.setResponder((body): ScriptedReply => {
+      if (isChild(body)) return reply.error(400, { message: 'the child request was refused' });
+      const results = (body.messages as Anthropic.MessageParam[]).at(-1);
+      const answered = Array.isArray(results?.content) && results.content.some((block) => block.type === 'tool_result');
+      return answered ? reply.text('It failed.') : reply.toolUse('task', { description: 'Fails', prompt: 'Do it.', agent_type: 'explore' });
+    });
+    const run = await cli(['-p', 'Try a subagent'], 'text');
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    assert.match(run.stderr, /⇇ subagent failed: 0 tool call\(s\), \d+ s, \$\d+\.\d{4}/);
+    assert.ok(!run.stderr.includes('subagent error'), run.stderr);
+  });
 });
 
 /** A request message without cache_control marks (they move from request to request). */
