@@ -79,9 +79,10 @@ export function parseTodoList(value: unknown, limits: TodoLimits = TODO_DEFAULTS
     }
     const item = raw as Record<string, unknown>;
     let id: string | undefined;
-    // Models often number their steps: an integer id is taken as its decimal string.
+    // Models often number their steps: an integer id is taken as its decimal string. Whitespace
+    // collapses as in the text, so an id cannot forge lines of the restored block either.
     if (typeof item.id === 'number' && Number.isSafeInteger(item.id)) id = String(item.id);
-    else if (typeof item.id === 'string' && item.id.trim() !== '') id = item.id.trim();
+    else if (typeof item.id === 'string' && item.id.trim() !== '') id = item.id.replace(/\s+/g, ' ').trim();
     else problems.push(`${where}.id must be a non-empty string, got ${item.id === undefined ? 'nothing' : describe(item.id)}`);
     if (id !== undefined && id.length > limits.maxIdChars) {
       problems.push(`${where}.id is ${id.length} characters long; at most ${limits.maxIdChars}`);
