@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
 import { parseContextOverrides } from '../core/context/defaults';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 
@@ -16,6 +17,8 @@ export interface CliOptions {
   verbose: boolean;
   /** --context-setting KEY=VALUE overrides of the engine's numbers. */
   contextSettings: Record<string, number>;
+  /** --subagent-* limits that were given (the rest keep their defaults). */
+  subagents: Partial<SubagentLimits>;
   yes: boolean;
   resume: string | undefined;
   outputFormat: 'text' | 'stream-json';
@@ -44,6 +47,13 @@ Options:
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
+      --subagent-concurrency N subagents running at once (1-10, default 3)
+      --subagent-max-tool-rounds N
+                               tool rounds a subagent may take before it hands back what it has
+                               (default 200)
+      --subagent-time-limit MIN
+                               minutes of work per subagent before it hands back what it has; waiting
+                               for an approval does not count (default 15)
   -v, --verbose                log the context engine's decisions, retries and errors to stderr
   -h, --help                   show this help
 
@@ -77,6 +87,24 @@ function contextSettings(pairs: string[]): Record<string, number> {
   return settings as Record<string, number>;
 }
 
+const SUBAGENT_FLAGS: Record<keyof SubagentLimitValues, string> = {
+  maxConcurrent: '--subagent-concurrency',
+  maxToolRounds: '--subagent-max-tool-rounds',
+  timeLimitMinutes: '--subagent-time-limit',
+};
+
+function subagentLimits(flags: Record<keyof SubagentLimitValues, string | undefined>): Partial<SubagentLimits> {
+  // A number is checked as one; anything else is shown as written in the error.
+  const value = (raw: string | undefined): unknown => (raw === undefined ? undefined : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw);
+  const { limits, problems } = parseSubagentLimits(
+    { maxConcurrent: value(flags.maxConcurrent), maxToolRounds: value(flags.maxToolRounds), timeLimitMinutes: value(flags.timeLimitMinutes) },
+    (key) => SUBAGENT_FLAGS[key],
+  );
+  // On the command line a bad value stops the run (the settings warn and use the default instead).
+  if (problems.length > 0) throw new UsageError(problems.map((problem) => problem.replace(/; using \S+$/, '')).join('; '));
+  return limits;
+}
+
 function percent(name: string, value: string | undefined): number | undefined {
   const parsed = positiveInteger(name, value);
   if (parsed !== undefined && (parsed < 10 || parsed > 100)) throw new UsageError(`${name} must be between 10 and 100, got "${value}"`);
@@ -101,6 +129,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'auto-compact-percent': { type: 'string' },
         verbose: { type: 'boolean', short: 'v', default: false },
         'context-setting': { type: 'string', multiple: true },
+        'subagent-concurrency': { type: 'string' },
+        'subagent-max-tool-rounds': { type: 'string' },
+        'subagent-time-limit': { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
@@ -128,6 +159,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     autoCompactPercent: percent('--auto-compact-percent', values['auto-compact-percent']),
     verbose: values.verbose ?? false,
     contextSettings: contextSettings(values['context-setting'] ?? []),
+    subagents: subagentLimits({ maxConcurrent: values['subagent-concurrency'], maxToolRounds: values['subagent-max-tool-rounds'], timeLimitMinutes: values['subagent-time-limit'] }),
     maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
     yes: values.yes ?? false,
     resume: values.resume,

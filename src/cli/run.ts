@@ -71,6 +71,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         contextWindow: options.contextWindow,
         autoCompactPercent: options.autoCompactPercent,
         contextSettings: options.contextSettings,
+        subagents: options.subagents,
       },
       logger,
       workspaceRoot: workspace,

@@ -254,6 +254,7 @@ export class ChatController extends Disposable {
         contextWindow: settings.contextWindow,
         autoCompactPercent: settings.autoCompactPercent,
         contextSettings: compression.settings,
+        subagents: settings.subagents,
       },
       logger: this.deps.logger,
       workspaceRoot: folder.uri.fsPath,

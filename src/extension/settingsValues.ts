@@ -2,6 +2,7 @@
  * The `evergreen.*` settings as the extension uses them, parsed from raw values. Pure (no vscode
  * import) so unit tests run it in plain node; settings.ts feeds it from the configuration.
  */
+import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 
 /** Where raw values come from. */
@@ -23,6 +24,8 @@ export interface EvergreenSettings {
   maxOutputTokens: number;
   autoCompactPercent: number | undefined;
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[] };
+  /** `evergreen.subagents.*` limits that were set and valid (the rest keep the core's defaults). */
+  subagents: Partial<SubagentLimits>;
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -52,6 +55,11 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   }
   const keys = PROVIDER_SETTING_KEYS[provider];
   const shellAllowList = source.userValue('approvals.shellAllowList');
+  const subagents = parseSubagentLimits(
+    { maxConcurrent: source.get('subagents.maxConcurrent'), maxToolRounds: source.get('subagents.maxToolRounds'), timeLimitMinutes: source.get('subagents.timeLimitMinutes') },
+    (key) => `"evergreen.subagents.${key}"`,
+  );
+  problems.push(...subagents.problems);
   return {
     provider,
     model: text(source.get(keys.model)),
@@ -66,6 +74,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       shell: askOrAuto('approvals.shell'),
       shellAllowList: (Array.isArray(shellAllowList) ? shellAllowList : []).filter((entry): entry is string => typeof entry === 'string'),
     },
+    subagents: subagents.limits,
     problems,
   };
 }

@@ -4,6 +4,9 @@
  * settings only; a provider change restarts the session (on its transcript, so the history stays).
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from '../../src/core/agent/subagentLimits';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { apiKeyRequired, parseSettings, type SettingsSource } from '../../src/extension/settingsValues';
 
@@ -45,6 +48,36 @@ describe('extension settings', () => {
   it("reads approvals from the user's own settings only, whatever the workspace says", () => {
     const settings = parseSettings(source({ 'approvals.writes': 'auto', 'approvals.shell': 'auto', 'approvals.shellAllowList': ['rm -rf'] }, { 'approvals.writes': 'ask', 'approvals.shellAllowList': ['git status', 7] }));
     assert.deepEqual(settings.approvals, { writes: 'ask', shell: 'ask', shellAllowList: ['git status'] });
+  });
+
+  it('reads the subagent limits (time in minutes); a bad one keeps its default and is named', () => {
+    const settings = parseSettings(source({ 'subagents.maxConcurrent': 5, 'subagents.maxToolRounds': 50, 'subagents.timeLimitMinutes': 30 }));
+    assert.deepEqual(settings.subagents, { maxConcurrent: 5, maxToolRounds: 50, timeLimitMs: 30 * 60_000 });
+    assert.deepEqual(settings.problems, []);
+    // Unset (null or absent): the core's defaults apply.
+    assert.deepEqual(parseSettings(source({ 'subagents.maxConcurrent': null })).subagents, {});
+    const bad = parseSettings(source({ 'subagents.maxConcurrent': 0, 'subagents.maxToolRounds': 2.5, 'subagents.timeLimitMinutes': '10' }));
+    assert.deepEqual(bad.subagents, {});
+    assert.deepEqual(bad.problems, [
+      '"evergreen.subagents.maxConcurrent" must be a whole number from 1 to 10, got 0; using 3',
+      '"evergreen.subagents.maxToolRounds" must be a whole number from 1 to 10000, got 2.5; using 200',
+      '"evergreen.subagents.timeLimitMinutes" must be a whole number from 1 to 1440, got "10"; using 15',
+    ]);
+  });
+
+  it('declares the subagent settings in the manifest with the core\'s defaults and ranges', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default?: unknown; minimum?: number; maximum?: number }> } } };
+    const properties = manifest.contributes.configuration.properties;
+    const expected: Record<string, [number, { min: number; max: number }]> = {
+      maxConcurrent: [SUBAGENT_DEFAULTS.maxConcurrent, SUBAGENT_LIMIT_RANGES.maxConcurrent],
+      maxToolRounds: [SUBAGENT_DEFAULTS.maxToolRounds, SUBAGENT_LIMIT_RANGES.maxToolRounds],
+      timeLimitMinutes: [SUBAGENT_DEFAULTS.timeLimitMs / 60_000, SUBAGENT_LIMIT_RANGES.timeLimitMinutes],
+    };
+    for (const [key, [value, range]] of Object.entries(expected)) {
+      const property = properties[`evergreen.subagents.${key}`];
+      assert.ok(property, key);
+      assert.deepEqual([property.default, property.minimum, property.maximum], [value, range.min, range.max], key);
+    }
   });
 
   it('needs a key for Anthropic and for OpenAI itself, not for an OpenAI-compatible server at a base URL', () => {

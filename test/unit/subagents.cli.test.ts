@@ -186,6 +186,36 @@ describe('subagents end to end through the CLI (fake API)', function () {
     assert.match(run.stderr, /⇇ subagent failed: 0 tool call\(s\), \d+ s, \$\d+\.\d{4}/);
     assert.ok(!run.stderr.includes('subagent error'), run.stderr);
   });
+
+  it('--subagent-max-tool-rounds sets a child\'s step limit; the outcome reads "hit a limit"', async () => {
+    let childRounds = 0;
+    fake.setResponder((body): ScriptedReply => {
+      if (isChild(body)) return reply.toolUse('read_file', { path: `data/file${++childRounds}.txt` }, { preamble: `Reading file ${childRounds}.` });
+      const results = (body.messages as Anthropic.MessageParam[]).at(-1);
+      const answered = Array.isArray(results?.content) && results.content.some((block) => block.type === 'tool_result');
+      return answered ? reply.text('It ran out of steps.') : reply.toolUse('task', { description: 'Read on', prompt: 'Read every file.', agent_type: 'explore' });
+    });
+    const run = await cli(['-p', 'Survey with a subagent', '--subagent-max-tool-rounds', '2', '--subagent-concurrency', '1', '--subagent-time-limit', '5'], 'text');
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    assert.equal(childRounds, 3, 'the third round is over the limit of 2');
+    assert.match(run.stderr, /⇇ subagent hit a limit: 2 tool call\(s\)/);
+  });
+
+  it('bad --subagent-* values are usage errors naming the flag and the range; nothing starts', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--subagent-concurrency', '0'], /--subagent-concurrency must be a whole number from 1 to 10, got 0/],
+      [['--subagent-concurrency', 'many'], /--subagent-concurrency must be a whole number from 1 to 10, got "many"/],
+      [['--subagent-max-tool-rounds', '2.5'], /--subagent-max-tool-rounds must be a whole number from 1 to 10000, got 2\.5/],
+      [['--subagent-time-limit=-3'], /--subagent-time-limit must be a whole number from 1 to 1440, got -3/],
+    ];
+    for (const [flags, message] of cases) {
+      const run = await cli(['-p', 'hi', ...flags], 'text');
+      assert.equal(run.code, EXIT.usage, `${flags.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr.split('\n')[0]!, message, flags.join(' '));
+    }
+    assert.equal(fake.messageRequests().length, 0, 'no request was sent');
+    assert.ok(!fs.existsSync(path.join(storage, 'sessions')) || fs.readdirSync(path.join(storage, 'sessions')).length === 0, 'no session was created');
+  });
 });
 
 /** A request message without cache_control marks (they move from request to request). */

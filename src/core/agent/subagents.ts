@@ -20,19 +20,11 @@ import { NodeWorkspace } from '../tools/workspace';
 import type { AgentEvent, SubagentStatus, TurnStopReason } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import { AgentSession, type AgentSessionOptions } from './session';
+import type { SubagentLimits } from './subagentLimits';
 import { buildSystemPrompt } from './systemPrompt';
 
-/** How subagents run: one named default each (AgentConfig.subagents overrides them). */
-export interface SubagentLimits {
-  /** Children of one parent running at once; further `task` calls wait for a free slot. */
-  maxConcurrent: number;
-  /** Tool rounds a child may take before it must hand back what it has. */
-  maxToolRounds: number;
-  /** Time a child may work (waiting for the user's approval does not count) before it is stopped and hands back what it has. */
-  timeLimitMs: number;
-}
-
-export const SUBAGENT_DEFAULTS: Readonly<SubagentLimits> = { maxConcurrent: 3, maxToolRounds: 200, timeLimitMs: 15 * 60_000 };
+// The limits and their defaults live with their parser (settings and CLI flags share it).
+export { SUBAGENT_DEFAULTS, type SubagentLimits } from './subagentLimits';
 
 /** Progress events at most this often per child (tool starts always get one). */
 const PROGRESS_INTERVAL_MS = 250;
