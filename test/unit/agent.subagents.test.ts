@@ -12,6 +12,7 @@ import { foldTranscript } from '../../src/core/context/fold';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/tools/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
+import { isProcessAlive, trackedChildCount } from '../../src/core/tools/processGroup';
 import { parseTaskInput } from '../../src/core/tools/task';
 import { ToolInputError } from '../../src/core/tools/types';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
@@ -453,6 +454,32 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     fake.setResponder(() => reply.text('Fine.'));
     assert.equal(await h.started.session.send('Never mind'), 'end_turn');
     assert.equal(fake.messageRequests().at(-1)?.reply?.status, 200);
+  });
+
+  it('cancel while three general children run commands leaves no process behind (background jobs included)', async () => {
+    const h = await harness();
+    fake.setResponder((body) => {
+      if (isChild(body)) {
+        if (lastResults(body).length > 0) return reply.text('Done.');
+        const name = firstUserText(body).replace(/\W/g, '');
+        return reply.toolUse('run_shell', { command: `sleep 300 & echo $! > ${name}.bg; echo $$ > ${name}.sh; wait` });
+      }
+      if (lastResults(body).length === 0) return reply.message([taskCall('toolu_s1', 'A', 'one', 'general'), taskCall('toolu_s2', 'B', 'two', 'general'), taskCall('toolu_s3', 'C', 'three', 'general')]);
+      return reply.text('Stopped.');
+    });
+    const before = trackedChildCount();
+    const turn = h.started.session.send('Three commands at once');
+    const pidFiles = ['one', 'two', 'three'].flatMap((name) => [`${name}.bg`, `${name}.sh`].map((file) => path.join(h.workspace, file)));
+    await waitFor(() => pidFiles.every((file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== ''));
+    assert.equal(trackedChildCount(), before + 3, 'each child runs its own command');
+    const pids = pidFiles.map((file) => Number(fs.readFileSync(file, 'utf8').trim()));
+    for (const pid of pids) assert.equal(await isProcessAlive(pid), true, `pid ${pid} runs before the cancel`);
+    assert.equal(h.started.session.cancel(), true);
+    assert.equal(await turn, 'cancelled');
+    assert.deepEqual(ofType(h.events, 'subagent_finished').map((event) => event.status), ['cancelled', 'cancelled', 'cancelled']);
+    assert.equal(trackedChildCount(), before);
+    for (const pid of pids) assert.equal(await isProcessAlive(pid), false, `pid ${pid} is gone`);
+    assertValidPairs(h.started.session.history as Anthropic.MessageParam[]);
   });
 
   it('a failing child returns an error result naming its transcript, and the parent goes on', async () => {
