@@ -6,7 +6,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { EXIT } from '../../src/cli/run';
 import { blocksOf } from '../../src/core/model/content';
+import { SUMMARY_MARK } from '../../src/core/context/summary';
 import { readTranscript } from '../../src/core/storage/sessionStore';
+import { TASK_LIST_MARK } from '../../src/core/tools/todos';
 import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 
@@ -156,6 +158,49 @@ describe('subagents end to end through the CLI (fake API)', function () {
     // The child's work was far bigger than what the parent kept.
     const childTokens = finished.usage.inputTokens + finished.usage.cacheReadTokens + finished.usage.cacheWriteTokens;
     assert.ok(childTokens > 20 * Math.ceil(resultText.length / 4), `child prompts ${childTokens} tokens`);
+  });
+
+  it('a general child\'s task list is restored next to each of its summaries, and stays out of the parent\'s list', async () => {
+    const plan = [
+      { id: 'read', text: 'Read every file under data/', status: 'in_progress' },
+      { id: 'report', text: 'Report the flagged records', status: 'pending' },
+    ];
+    let childStep = 0;
+    fake.setResponder((body): ScriptedReply => {
+      if (isChild(body)) {
+        if (lastUserText(body).includes('CONTEXT COMPACTION')) {
+          // The summary never mentions the plan: what of it reaches the child comes from its list.
+          return reply.text(`<analysis>Went through the reads.</analysis><summary>1. Primary request: survey data/.\n8. Current work: read files 1 to ${childStep * READS_PER_STEP}.\n9. Next step: read on.</summary>`);
+        }
+        if (childStep === 0) {
+          childStep++;
+          return reply.toolUse('todo_write', { todos: plan }, { preamble: 'Planning first.' });
+        }
+        if ((childStep - 1) * READS_PER_STEP >= FILES) return reply.text(REPORT);
+        const first = (childStep - 1) * READS_PER_STEP + 1;
+        childStep++;
+        return reply.message([
+          { type: 'text', text: `Notes so far:\n${notes(first - READS_PER_STEP, READS_PER_STEP)}` },
+          ...Array.from({ length: READS_PER_STEP }, (_, offset) => ({ type: 'tool_use' as const, name: 'read_file', input: { path: `data/file${first + offset}.txt` } })),
+        ]);
+      }
+      const results = (body.messages as Anthropic.MessageParam[]).at(-1);
+      const answered = Array.isArray(results?.content) && results.content.some((block) => block.type === 'tool_result');
+      return answered ? reply.text('Surveyed.') : reply.toolUse('task', { description: 'Survey with a plan', prompt: 'Plan with todo_write, then read every file under data/ and report.', agent_type: 'general' });
+    });
+    const run = await cli(['-p', 'Survey the data folder with a subagent.']);
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    const posts = fake.messageRequests();
+    assert.deepEqual(posts.filter((request) => request.reply?.status !== 200).map((request) => request.reply?.status), []);
+    const compacted = posts.map((request) => request.body as MessagesRequestBody).filter((body) => isChild(body) && JSON.stringify(body.messages).includes(SUMMARY_MARK));
+    assert.ok(compacted.length > 0, 'the child compacted');
+    for (const body of compacted) {
+      const first = JSON.stringify(body.messages[0]);
+      assert.ok(first.includes(TASK_LIST_MARK), 'the list stands next to the summary');
+      assert.ok(first.includes('[in progress] read: Read every file under data/') && first.includes('[pending] report: Report the flagged records'), first.slice(0, 600));
+    }
+    // The child's list is its own: the parent's task list (the chat panel's) never changed.
+    assert.deepEqual(run.events.filter((event) => event.type === 'todos'), []);
   });
 
   it('text output prints one escaped line when a subagent starts and one when it finishes', async () => {
