@@ -744,6 +744,32 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     first.started.session.cancel();
   });
 
+  it('a crash while one child still works keeps the report of a child that had finished: resume hands it back, not an interruption', async () => {
+    const first = await harness();
+    fake.setResponder((body) => {
+      if (isChild(body)) return firstUserText(body).includes('quick') ? reply.text('Quick report: a.txt holds alpha and beta.') : reply.hang();
+      return reply.message([taskCall('toolu_quick', 'Quick', 'a quick look'), taskCall('toolu_long', 'Long', 'a long look')]);
+    });
+    void first.started.session.send('Two looks');
+    await waitFor(() => ofType(first.events, 'subagent_finished').length === 1 && ofType(first.events, 'subagent_started').length === 2);
+    const started = ofType(first.events, 'subagent_started');
+    first.started.handle.close(); // the process dies with the long child still working
+    const second = await harness({}, undefined, { workspace: first.workspace, storage: first.storage, resumeId: first.started.handle.id });
+    const history = second.started.session.history as Anthropic.MessageParam[];
+    assertValidPairs(history);
+    const results = (history.at(-1)!.content as Anthropic.ContentBlockParam[]).filter((block): block is Anthropic.ToolResultBlockParam => block.type === 'tool_result');
+    const quick = results.find((block) => block.tool_use_id === 'toolu_quick')!;
+    const long = results.find((block) => block.tool_use_id === 'toolu_long')!;
+    assert.ok(resultText(quick).includes('Quick report: a.txt holds alpha and beta.'), resultText(quick));
+    assert.ok(resultText(quick).includes(started.find((event) => event.toolUseId === 'toolu_quick')!.transcriptPath));
+    assert.doesNotMatch(resultText(quick), /while the subagent was working/);
+    assert.match(resultText(long), /Interrupted: the session ended while the subagent was working/);
+    assert.ok(resultText(long).includes(started.find((event) => event.toolUseId === 'toolu_long')!.transcriptPath));
+    fake.setResponder(() => reply.text('Resumed.'));
+    assert.equal(await second.started.session.send('Go on'), 'end_turn');
+    first.started.session.cancel();
+  });
+
   it('replays a finished subagent (started and finished) from the parent transcript', async () => {
     const first = await harness();
     fake.setResponder((body) => {

@@ -17,7 +17,7 @@ import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
 import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME, type SubagentType, type TaskInput } from '../tools/task';
 import type { ToolResult } from '../tools/types';
 import { NodeWorkspace } from '../tools/workspace';
-import type { AgentEvent, SubagentStatus, TurnStopReason } from './events';
+import { SUBAGENT_STATUS_TEXT, type AgentEvent, type SubagentStatus, type TurnStopReason } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import { AgentSession, type AgentSessionOptions } from './session';
 import type { SubagentLimits } from './subagentLimits';
@@ -129,10 +129,20 @@ export function lastAssistantText(history: readonly MessageParam[]): string {
  */
 export function interruptedTaskResult(display: readonly AgentEvent[]): (toolUse: ToolUseBlock) => string | undefined {
   const transcripts = new Map<string, string>();
-  for (const event of display) if (event.type === 'subagent_started') transcripts.set(event.toolUseId, event.transcriptPath);
+  const finished = new Map<string, Extract<AgentEvent, { type: 'subagent_finished' }>>();
+  for (const event of display) {
+    if (event.type === 'subagent_started') transcripts.set(event.toolUseId, event.transcriptPath);
+    if (event.type === 'subagent_finished') finished.set(event.toolUseId, event);
+  }
   return (toolUse) => {
     if (toolUse.name !== TASK_TOOL_NAME) return undefined;
     const transcript = transcripts.get(toolUse.id);
+    // A child that had ended before the crash (a sibling was still working) recorded what it handed
+    // back: the parent gets that report, which was paid for, rather than a false "interrupted".
+    const ended = finished.get(toolUse.id);
+    if (transcript && ended) {
+      return `${transcriptLine(transcript)}\n\n[The session stopped before this result was delivered; the subagent had already ended (${SUBAGENT_STATUS_TEXT[ended.status]}) and this is what it handed back.]\n\n${ended.report}`;
+    }
     return transcript
       ? `Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: ${transcript}`
       : 'Interrupted: the session ended before this subagent started; it did nothing.';
