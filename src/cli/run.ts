@@ -9,7 +9,7 @@ import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/errors';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
+import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
@@ -312,9 +312,11 @@ function oneAtATime(approver: Approver): Approver {
 /** Asks on the terminal; without a terminal it declines with a reason the model and the user can act on. */
 function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
   return {
-    async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    async requestApproval(request: ApprovalRequest, signal: AbortSignal, context?: ApprovalContext): Promise<ApprovalDecision> {
+      // Several subagents may ask in turn: each prompt says which one asks.
+      const asker = context?.subagent === undefined ? '' : ` for subagent "${escapeLine(context.subagent)}"`;
       if (!io.stdin.isTTY) {
-        io.stderr.write(`evergreen: declined ${describe(request)}: no terminal to ask on (run with --yes to approve automatically)\n`);
+        io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
       // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
@@ -330,7 +332,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
             onInterrupt();
           });
           rl.on('close', () => resolve('n'));
-          rl.question(`Allow ${describe(request)}? [y/N] `, (reply) => {
+          rl.question(`Allow ${describe(request)}${asker}? [y/N] `, (reply) => {
             signal.removeEventListener('abort', onAbortSignal);
             resolve(reply);
           });

@@ -246,6 +246,31 @@ describe('subagents end to end through the CLI (fake API)', function () {
     assert.match(run.stderr, /⇇ subagent hit a limit: 2 tool call\(s\)/);
   });
 
+  it('an approval a subagent asks for names that subagent (several may ask in turn on one terminal)', async () => {
+    fake.setResponder((body): ScriptedReply => {
+      const results = (body.messages as Anthropic.MessageParam[]).at(-1);
+      const answered = Array.isArray(results?.content) && results.content.some((block) => block.type === 'tool_result');
+      if (isChild(body)) return answered ? reply.text('The write was declined.') : reply.toolUse('write_file', { path: 'child.txt', content: 'x\n' });
+      if (answered) return reply.text('Done.');
+      return reply.message([
+        { type: 'tool_use', name: 'write_file', input: { path: 'parent.txt', content: 'y\n' } },
+        { type: 'tool_use', name: 'task', input: { description: 'Write\u001b[2J the file', prompt: 'Write child.txt.', agent_type: 'general' } },
+      ]);
+    });
+    // No --yes and no terminal: every write is declined, each with a line saying whose it was.
+    const run = await runCliCaptured(
+      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '-p', 'Write both files'],
+      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
+      workspace,
+    );
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    const declined = run.stderr.split('\n').filter((line) => line.startsWith('evergreen: declined'));
+    assert.deepEqual(declined, [
+      'evergreen: declined creating parent.txt: no terminal to ask on (run with --yes to approve automatically)',
+      'evergreen: declined creating child.txt for subagent "Write\\x1b[2J the file": no terminal to ask on (run with --yes to approve automatically)',
+    ]);
+  });
+
   it('bad --subagent-* values are usage errors naming the flag and the range; nothing starts', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--subagent-concurrency', '0'], /--subagent-concurrency must be a whole number from 1 to 10, got 0/],

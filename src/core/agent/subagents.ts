@@ -357,7 +357,7 @@ class SubagentLauncher implements SubagentRunner {
         tools,
         // Read-only access to its own folder: its persisted outputs (tier 0 writes them there).
         workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir]),
-        approver: blueprint.approver,
+        approver: { requestApproval: (request, signal, context) => blueprint.approver.requestApproval(request, signal, { toolUseId: context?.toolUseId ?? call.toolUseId, subagent: input.description }) },
         approvalPolicy: call.approvalPolicy,
         systemPrompt,
         maxOutputTokens: blueprint.maxOutputTokens,

@@ -39,6 +39,8 @@ export type ApprovalDecision = { approved: true } | { approved: false; reason?: 
 /** Which tool call an approval belongs to: a UI with several prompts open resolves each by it. */
 export interface ApprovalContext {
   toolUseId: string;
+  /** Set when a subagent asks: its description, so a prompt outside its chat card (the terminal) says who asks. */
+  subagent?: string;
 }
 
 /** The interactive side (VS Code UI, terminal prompt). */
