@@ -1,0 +1,96 @@
+// The task list as the panel draws it (issue 10): the real bundle (dist/webview.js) and
+// media/chat.css in headless Chromium, in the webview benchmark's page (bench/webview/page.ts).
+// Build first (node esbuild.mjs). A compact, collapsible list right above the composer, statuses in
+// words, reachable and opened by keyboard, model text shown as text, replaced whole by each
+// todos event and hidden when cleared.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/vscode-harness.mjs';
+import { BENCH_JS, INDEX_HTML, ORIGIN, THEME_CSS, type BenchWindow } from '../../bench/webview/page';
+import type { AgentEvent } from '../../src/protocol';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+describe('the task list in the chat panel (Chromium)', function () {
+  this.timeout(120_000);
+  let browser: Browser | undefined;
+  let page: Page;
+  const errors: string[] = [];
+
+  before(async () => {
+    const bundle = path.join(REPO_ROOT, 'dist', 'webview.js');
+    assert.ok(existsSync(bundle), 'dist/webview.js is missing: build first with `node esbuild.mjs`');
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+    const files: Record<string, { body: string; contentType: string }> = {
+      '/index.html': { body: INDEX_HTML, contentType: 'text/html' },
+      '/bench.js': { body: BENCH_JS, contentType: 'text/javascript' },
+      '/webview.js': { body: readFileSync(bundle, 'utf8'), contentType: 'text/javascript' },
+      '/chat.css': { body: readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8'), contentType: 'text/css' },
+      '/theme.css': { body: THEME_CSS, contentType: 'text/css' },
+    };
+    await context.route(`${ORIGIN}/**`, (route) => {
+      const file = files[new URL(route.request().url()).pathname];
+      return file ? route.fulfill({ status: 200, body: file.body, contentType: file.contentType }) : route.fulfill({ status: 404, body: '' });
+    });
+    page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${ORIGIN}/index.html`);
+    await page.waitForFunction(() => (window as unknown as BenchWindow).__bench.posted.some((message) => message.type === 'ready'));
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+  });
+
+  async function post(...events: AgentEvent[]): Promise<void> {
+    await page.evaluate((list) => {
+      for (const event of list) window.postMessage({ type: 'agentEvent', event }, '*');
+    }, events);
+    await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
+  }
+
+  const list = () => page.locator('details.eg-todos');
+  const rows = () => list().locator('li.eg-todo');
+
+  it('shows nothing until a list is written, then a collapsed one-line summary right above the composer', async () => {
+    await post({ type: 'turn_started', turnId: 't1', userText: 'Port the parser.' });
+    assert.equal(await list().isVisible(), false);
+    await post({
+      type: 'todos',
+      turnId: 't1',
+      items: [
+        { id: '1', text: 'Read the parser', status: 'done' },
+        { id: '2', text: 'Write the failing test', status: 'in_progress' },
+        { id: '3', text: '<img src=x onerror="window.__owned=1">Fix the bug', status: 'pending' },
+      ],
+    });
+    assert.equal(await list().isVisible(), true);
+    assert.equal(await page.evaluate(() => document.querySelector('details.eg-todos')?.nextElementSibling?.classList.contains('eg-composer')), true, 'directly above the composer');
+    assert.equal(await list().evaluate((element) => (element as HTMLDetailsElement).open), false, 'collapsed by default');
+    assert.equal(await list().locator('summary').textContent(), 'Tasks 1/3 done · now: Write the failing test');
+    const box = await list().boundingBox();
+    assert.ok(box && box.height < 40, `the collapsed list is one line (${box?.height}px)`);
+  });
+
+  it('opens from the keyboard and says each status in words; model text stays text', async () => {
+    await list().locator('summary').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await list().evaluate((element) => (element as HTMLDetailsElement).open), true);
+    assert.deepEqual(await rows().locator('.eg-todo-status').allTextContents(), ['done', 'in progress', 'pending']);
+    assert.equal(await rows().nth(1).getAttribute('aria-current'), 'step');
+    assert.equal(await rows().nth(2).locator('.eg-todo-text').textContent(), '<img src=x onerror="window.__owned=1">Fix the bug');
+    assert.equal(await list().locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __owned?: number }).__owned), undefined);
+  });
+
+  it('is replaced whole by the next list and hidden when the list is cleared', async () => {
+    await post({ type: 'todos', turnId: 't1', items: [{ id: 'a', text: 'Ship it', status: 'in_progress' }] });
+    assert.deepEqual(await rows().locator('.eg-todo-text').allTextContents(), ['Ship it']);
+    assert.equal(await list().locator('summary').textContent(), 'Tasks 0/1 done · now: Ship it');
+    await post({ type: 'todos', turnId: 't1', items: [] });
+    assert.equal(await list().isVisible(), false);
+    assert.deepEqual(errors, []);
+  });
+});
