@@ -29,16 +29,24 @@ export class ApprovalBroker extends Disposable {
     requestApproval: async (request, signal, context) => {
       // Without a tool-use id (a caller outside the agent loop) the prompt still gets its own key.
       const toolUseId = context?.toolUseId ?? `approval-${++this.anonymous}`;
+      // The panel answers by id alone: two calls waiting under one id (subagents of a server that
+      // numbers its calls) would let a click on one prompt answer the other. The later is declined.
+      if (this.pending.has(toolUseId)) {
+        this.ui.logger.warn(`an approval for ${toolUseId} is already waiting; a second one under the same id was declined`);
+        return { approved: false, reason: 'Declined: another approval is waiting under the same tool call id; try again once it is answered.' };
+      }
       // Registered before anything is awaited, so an immediate click in the panel is never lost.
+      let entry: PendingApproval | undefined;
       const decision = new Promise<ApprovalDecision>((resolve) => {
         const onAbort = () => resolve({ approved: false, reason: 'Cancelled.' });
         signal.addEventListener('abort', onAbort, { once: true });
-        this.pending.set(toolUseId, {
+        entry = {
           resolve: (value) => {
             signal.removeEventListener('abort', onAbort);
             resolve(value);
           },
-        });
+        };
+        this.pending.set(toolUseId, entry);
       });
       const shown = this.ui.show(request).catch((error: unknown) => {
         this.ui.logger.error('could not show the approval prompt', error);
@@ -48,7 +56,7 @@ export class ApprovalBroker extends Disposable {
         return await decision;
       } finally {
         // A cancelled prompt must not stay pending: it would look open to the panel and the API.
-        this.pending.delete(toolUseId);
+        if (this.pending.get(toolUseId) === entry) this.pending.delete(toolUseId);
         void shown.then((close) => close?.());
       }
     },

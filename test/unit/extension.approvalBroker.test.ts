@@ -60,6 +60,21 @@ describe('approval broker: several prompts at once', () => {
     assert.deepEqual(await c, { approved: true });
   });
 
+  it('a second prompt under an id already waiting is declined at once, so one click can never answer the other', async () => {
+    // Two subagents' calls may carry the same id (a server that numbers its calls): the panel answers by id alone.
+    const { broker: b, logs, shown } = broker();
+    const first = b.approver.requestApproval(shell('make safe'), new AbortController().signal, { toolUseId: 'call_0' });
+    const second = await b.approver.requestApproval(shell('rm -rf build'), new AbortController().signal, { toolUseId: 'call_0' });
+    assert.equal(second.approved, false);
+    assert.match(second.approved ? '' : (second.reason ?? ''), /another approval .* same tool call id/);
+    assert.ok(logs.some((line) => line.includes('call_0')), logs.join('\n'));
+    assert.deepEqual(b.waiting(), ['call_0'], 'the first prompt still waits');
+    assert.equal(b.decide('call_0', true), true);
+    assert.deepEqual(await first, { approved: true }, 'the click answered the prompt the user saw first');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(shown, ['make safe'], 'the declined one was never shown');
+  });
+
   it('ignores and logs a decision for a call that is not waiting; disposing declines the rest', async () => {
     const { broker: b, logs } = broker();
     const a = b.approver.requestApproval(shell('make a'), new AbortController().signal, { toolUseId: 'toolu_A' });
