@@ -380,6 +380,15 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.match(reasons[0] ?? '', /stalled/);
     });
 
+    it('a server slow to start its reply (a local server reading a long prompt) is waited for, not aborted as stalled', async () => {
+      fake.enqueue(reply.text('worth the wait', { delayMs: 400 }));
+      const reasons: string[] = [];
+      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      assert.deepEqual(response.content, [{ type: 'text', text: 'worth the wait' }]);
+      assert.deepEqual(reasons, []);
+      assert.equal(fake.completionRequests().length, 1, 'the slow request was sent again');
+    });
+
     it('reads SSE as other servers write it: CRLF lines, comments, data without a space, usage on the finish chunk', async () => {
       const chunk = (delta: object, finish: string | null = null, usage: object | null = null) =>
         JSON.stringify({ id: 'gen-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });

@@ -42,7 +42,7 @@ function scripted(attempts: Array<ModelChunk[] | ModelError | 'hang'>): AttemptS
   return source;
 }
 
-const RULES: RetryRules = { maxRetries: 2, retryBaseDelayMs: 1, maxRetryDelayMs: 5, streamIdleTimeoutMs: 5_000 };
+const RULES: RetryRules = { maxRetries: 2, retryBaseDelayMs: 1, maxRetryDelayMs: 5, streamIdleTimeoutMs: 5_000, firstOutputTimeoutMs: 5_000 };
 const DONE: ModelChunk[] = [{ type: 'text', text: 'ok' }, { type: 'stop', reason: 'end_turn' }, { type: 'done' }];
 
 describe('model seam: the shared reply accumulator', () => {
@@ -149,6 +149,41 @@ describe('model seam: the shared retry runner', () => {
     await streamWithRetries(source, { ...RULES, streamIdleTimeoutMs: 50 }, { onRetry: ({ reason }) => reasons.push(reason) });
     assert.equal(reasons.length, 1);
     assert.match(reasons[0]!, /stalled: no data for 0 s/);
+  });
+
+  it('waits longer for the reply to begin than between chunks: a silent prompt read is not a stall', async () => {
+    const slowStart: AttemptSource & { calls: number } = {
+      calls: 0,
+      async *attempt(): AsyncIterable<ModelChunk> {
+        slowStart.calls++;
+        yield { type: 'usage', usage: { inputTokens: 10 } }; // Headers and usage arrive; the first token takes a while.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        yield* DONE;
+      },
+      classify: (error: unknown) => (error instanceof ModelError ? error : new ModelError('connection', String(error), undefined)),
+      costOf: NO_COST,
+    };
+    const reasons: string[] = [];
+    const reply = await streamWithRetries(slowStart, { ...RULES, streamIdleTimeoutMs: 50, firstOutputTimeoutMs: 1_000 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    assert.deepEqual(reasons, []);
+    assert.equal(slowStart.calls, 1);
+    assert.deepEqual(reply.content, [{ type: 'text', text: 'ok' }]);
+
+    // A reply that never begins is still bounded, by the longer wait, and said so.
+    const silent: AttemptSource & { calls: number } = {
+      calls: 0,
+      async *attempt(signal: AbortSignal): AsyncIterable<ModelChunk> {
+        if (silent.calls++ > 0) return yield* DONE;
+        yield { type: 'usage', usage: { inputTokens: 10 } };
+        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      },
+      classify: slowStart.classify,
+      costOf: NO_COST,
+    };
+    const silentReasons: string[] = [];
+    await streamWithRetries(silent, { ...RULES, streamIdleTimeoutMs: 20, firstOutputTimeoutMs: 100 }, { onRetry: ({ reason }) => silentReasons.push(reason) });
+    assert.deepEqual(silentReasons, ['The server sent no reply within 0 s.']);
+    assert.equal(silent.calls, 2);
   });
 
   it('ends with "cancelled" when the caller aborts, mid-stream or while waiting to retry', async () => {

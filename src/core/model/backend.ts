@@ -149,8 +149,10 @@ export interface BackendOptions {
   maxRetryDelayMs?: number;
   /** Per-request timeout for a single HTTP attempt (until the response headers arrive). */
   timeoutMs?: number;
-  /** A stream silent this long is treated as a dropped connection and retried. */
+  /** Once the reply has begun, a stream silent this long is treated as a dropped connection and retried. */
   streamIdleTimeoutMs?: number;
+  /** How long to wait for the reply to begin (prompt processing, reasoning) before retrying; default 10 min. */
+  firstOutputTimeoutMs?: number;
   /**
    * How long the model-info request may take (asked once, at startup). Default: the
    * EVERGREEN_MODELS_TIMEOUT_MS environment variable (tests), else 10 s.

@@ -135,11 +135,17 @@ export interface RetryRules {
   /** First backoff step; doubled per attempt, capped at maxRetryDelayMs. */
   retryBaseDelayMs: number;
   maxRetryDelayMs: number;
-  /** A stream silent this long is aborted and retried as a dropped connection. */
+  /** Once the reply has begun, a stream silent this long is aborted and retried as a dropped connection. */
   streamIdleTimeoutMs: number;
+  /**
+   * How long an attempt may wait for the reply to begin (the first text, thinking or tool call):
+   * a local server reading a long prompt, or a reasoning model thinking, is silent far longer than
+   * the idle timeout, and aborting it would only start the same wait again (and bill it again).
+   */
+  firstOutputTimeoutMs: number;
 }
 
-export const DEFAULT_RETRY_RULES: RetryRules = { maxRetries: 4, retryBaseDelayMs: 1000, maxRetryDelayMs: 30_000, streamIdleTimeoutMs: 90_000 };
+export const DEFAULT_RETRY_RULES: RetryRules = { maxRetries: 4, retryBaseDelayMs: 1000, maxRetryDelayMs: 30_000, streamIdleTimeoutMs: 90_000, firstOutputTimeoutMs: 10 * 60_000 };
 
 /** The retry rules from a back end's options, defaults filled in. */
 export function retryRulesFrom(options: Partial<RetryRules>): RetryRules {
@@ -148,6 +154,8 @@ export function retryRulesFrom(options: Partial<RetryRules>): RetryRules {
     retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_RULES.retryBaseDelayMs,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_RETRY_RULES.maxRetryDelayMs,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_RETRY_RULES.streamIdleTimeoutMs,
+    // Never shorter than the idle timeout: the wait for the first output is the longer one.
+    firstOutputTimeoutMs: Math.max(options.firstOutputTimeoutMs ?? DEFAULT_RETRY_RULES.firstOutputTimeoutMs, options.streamIdleTimeoutMs ?? DEFAULT_RETRY_RULES.streamIdleTimeoutMs),
   };
 }
 
@@ -184,31 +192,38 @@ export async function streamWithRetries(source: AttemptSource, rules: RetryRules
 async function streamOnce(source: AttemptSource, rules: RetryRules, handlers: StreamHandlers, signal: AbortSignal | undefined): Promise<ModelResponse> {
   // An SDK's timeout ends once headers arrive; a stream that then goes silent would hang the
   // turn forever, so a watchdog aborts it and the attempt is retried as a dropped connection.
+  // Until the reply begins it allows the longer first-output wait (prompt processing, reasoning).
   const attempt = new AbortController();
   const onAbort = () => attempt.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) attempt.abort();
-  let idle = false;
+  let stalledAfterMs: number | undefined;
+  let begun = false;
   let watchdog: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     clearTimeout(watchdog);
+    const limitMs = begun ? rules.streamIdleTimeoutMs : rules.firstOutputTimeoutMs;
     watchdog = setTimeout(() => {
-      idle = true;
+      stalledAfterMs = limitMs;
       attempt.abort();
-    }, rules.streamIdleTimeoutMs);
+    }, limitMs);
   };
   try {
     arm();
     const reply = new ReplyAccumulator(handlers);
     for await (const chunk of source.attempt(attempt.signal)) {
+      begun ||= BEGINS_REPLY.has(chunk.type);
       arm();
       reply.add(chunk);
     }
     if (attempt.signal.aborted) throw signal?.aborted ? cancelledError() : new Error('aborted');
     return reply.finish((usage) => source.costOf(usage));
   } catch (error) {
-    if (idle && !signal?.aborted) {
-      throw new ModelError('connection', `The response stream stalled: no data for ${Math.round(rules.streamIdleTimeoutMs / 1000)} s.`, 'Check your network; Evergreen retries automatically.');
+    if (stalledAfterMs !== undefined && !signal?.aborted) {
+      const seconds = Math.round(stalledAfterMs / 1000);
+      throw begun
+        ? new ModelError('connection', `The response stream stalled: no data for ${seconds} s.`, 'Check your network; Evergreen retries automatically.')
+        : new ModelError('connection', `The server sent no reply within ${seconds} s.`, 'Check that the server is running and not overloaded; Evergreen retries automatically.');
     }
     if (signal?.aborted) throw cancelledError();
     throw error;
@@ -217,6 +232,9 @@ async function streamOnce(source: AttemptSource, rules: RetryRules, handlers: St
     signal?.removeEventListener('abort', onAbort);
   }
 }
+
+/** Chunks that show the model has begun its reply (usage alone, e.g. Anthropic's message_start, does not). */
+const BEGINS_REPLY: ReadonlySet<ModelChunk['type']> = new Set(['text', 'thinking', 'thinking_signature', 'redacted_thinking', 'tool_call_start', 'tool_call_delta', 'tool_call_end', 'stop', 'done']);
 
 /** The server's own verdict (x-should-retry) wins, as in the SDKs; otherwise the error kind decides. */
 function shouldRetry(error: ModelError): boolean {
