@@ -47,6 +47,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
   // cloned repository could have written, can never loosen them.
   const askOrAuto = (key: string): 'ask' | 'auto' => (source.userValue(key) === 'auto' ? 'auto' : 'ask');
+  // Machine-scoped in the manifest, like the base URLs: which service gets the code is the user's choice, never a repository's.
   const rawProvider = source.get('provider');
   let provider = parseProvider(rawProvider ?? DEFAULT_PROVIDER);
   if (!provider) {

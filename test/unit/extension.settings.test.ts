@@ -80,6 +80,19 @@ describe('extension settings', () => {
     }
   });
 
+  it("takes the provider and base URLs from the user's settings only: a repository's .vscode/settings.json cannot change where the code is sent", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+    };
+    const properties = manifest.contributes.configuration.properties;
+    // Machine scope: VS Code ignores a workspace's value (a remote machine may still set its own, e.g. a local server there).
+    for (const key of ['evergreen.provider', 'evergreen.baseUrl', 'evergreen.openai.baseUrl']) {
+      assert.equal(properties[key]?.scope, 'machine', key);
+      assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(key), `${key} is not restricted in untrusted workspaces`);
+    }
+  });
+
   it('needs a key for Anthropic and for OpenAI itself, not for an OpenAI-compatible server at a base URL', () => {
     assert.equal(apiKeyRequired({ provider: 'anthropic', baseUrl: 'http://gw' }, {}), true);
     assert.equal(apiKeyRequired({ provider: 'openai', baseUrl: undefined }, {}), true);
