@@ -164,13 +164,13 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
   });
 
   describe('task tool input', () => {
-    it('accepts a well-formed call and trims it; agent_type defaults to general', () => {
+    it('accepts a well-formed call and trims it; agent_type must be given (no default to the more capable type)', () => {
       assert.deepEqual(parseTaskInput({ description: ' Find TODOs ', prompt: ' List every TODO in src. ', agent_type: 'explore' }), {
         description: 'Find TODOs',
         prompt: 'List every TODO in src.',
         agentType: 'explore',
       });
-      assert.equal(parseTaskInput({ description: 'x', prompt: 'y' }).agentType, 'general');
+      assert.throws(() => parseTaskInput({ description: 'x', prompt: 'y' }), /Missing required parameter "agent_type"/);
     });
 
     it('rejects missing, empty, mistyped, unknown-type and oversized input with a message the model can act on', () => {

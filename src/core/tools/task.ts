@@ -29,7 +29,8 @@ export function parseTaskInput(input: unknown): TaskInput {
   const args = Args.from(input, ['description', 'prompt', 'agent_type']);
   const description = args.requiredString('description', { nonEmpty: true }).trim();
   const prompt = args.requiredString('prompt', { nonEmpty: true }).trim();
-  const agentType = args.optionalString('agent_type') ?? 'general';
+  // Required, with no default: a call that does not say it wants writes must not get them.
+  const agentType = args.requiredString('agent_type');
   if (!(SUBAGENT_TYPES as readonly string[]).includes(agentType)) {
     throw new ToolInputError(`Parameter "agent_type" must be one of ${SUBAGENT_TYPES.map((type) => `"${type}"`).join(', ')}, got ${JSON.stringify(agentType.slice(0, 40))}.`);
   }
@@ -58,7 +59,7 @@ export function createTaskTool(): ToolDefinition<TaskInput> {
       properties: {
         description: { type: 'string', description: 'A short (3-10 words) label of the task, shown to the user.' },
         prompt: { type: 'string', description: 'The complete brief for the subagent: the task, the context it needs, and what its report must contain.' },
-        agent_type: { type: 'string', enum: [...SUBAGENT_TYPES], description: '"explore" (read-only) or "general" (all your tools except task). Default: general.' },
+        agent_type: { type: 'string', enum: [...SUBAGENT_TYPES], description: '"explore" (read-only) or "general" (all your tools except task).' },
       },
       required: ['description', 'prompt', 'agent_type'],
       additionalProperties: false,
