@@ -502,6 +502,19 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
   });
 
 
+  it('a prompt over the window -> prompt_too_long carrying the API\'s count for the engine', async () => {
+    fake.setModel('claude-tiny-window', { max_input_tokens: 1_000, max_tokens: 8192 });
+    const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-tiny-window', retryBaseDelayMs: 1 });
+    await assert.rejects(client.stream({ system: 's', tools: [], messages: [{ role: 'user', content: 'word '.repeat(3_000) }], maxTokens: 100 }), (error: unknown) => {
+      assert.ok(error instanceof ModelError && error.kind === 'prompt_too_long');
+      const counted = /(\d+) tokens > (\d+) maximum/.exec(error.message);
+      assert.ok(counted, error.message);
+      assert.deepEqual(error.tooLong, { promptTokens: Number(counted[1]), maxTokens: 1_000 });
+      assert.ok(error.tooLong.promptTokens > 1_000);
+      return true;
+    });
+  });
+
   // Only Anthropic has a token-counting endpoint (an OpenAI-compatible session estimates until its first usage).
   it('counts tokens for the context engine exactly as the next request is billed', async () => {
     const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6' });

@@ -12,9 +12,10 @@ import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shri
 import { foldTranscript } from '../../src/core/context/fold';
 import { buildLiveView, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
+import { ModelError } from '../../src/core/model/errors';
 import type { MessageParam } from '../../src/core/model/messages';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
-import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, TOOLS, type RigOptions } from './context.harness';
+import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, tooLongError, TOOLS, type RigOptions } from './context.harness';
 
 const signal = () => new AbortController().signal;
 /** No cost-driven clearing below the thresholds these tests steer (tier 3 then clears only on a cold cache). */
@@ -288,7 +289,7 @@ describe('context engine: the summary request', () => {
   });
 
   it('retries with fewer rounds when the API still says too long, at most 3 tries, then fails cleanly', async () => {
-    const r = rig({ fallbackReply: () => new Error('prompt is too long: 50000 tokens > 40000 maximum') });
+    const r = rig({ fallbackReply: () => tooLongError(50000, 40000) });
     r.user('Start.');
     fillTo(r, 29_300, 3_000);
     const before = r.engine.liveView();
@@ -304,7 +305,7 @@ describe('context engine: the summary request', () => {
 
   it('succeeds on a retry after one too-long answer', async () => {
     const r = rig();
-    r.replies.push(new Error('prompt is too long: 45000 tokens > 40000 maximum'));
+    r.replies.push(tooLongError(45000, 40000));
     r.user('Start.');
     fillTo(r, 29_300, 3_000);
     await r.prepare();
@@ -320,7 +321,7 @@ describe('context engine: prompt too long (reactive)', () => {
     for (let i = 0; i < 3; i++) r.round([{ name: 'read_file', input: { path: `f${i}.ts` }, result: bulk(500, `f${i}`) }]);
     const prepared = await r.prepare();
     for (let attempt = 0; attempt < 2; attempt++) {
-      const ok = await r.engine.recoverFromTooLong(prepared, 1, new Error('prompt is too long: 70000 tokens > 40000 maximum'), signal());
+      const ok = await r.engine.recoverFromTooLong(prepared, 1, tooLongError(70000, 40000), signal());
       assert.equal(ok, true);
     }
     const next = await r.prepare();
@@ -338,7 +339,7 @@ describe('context engine: prompt too long (reactive)', () => {
     fillTo(r, 25_000);
     const prepared = await r.prepare();
     assert.equal(r.summaryRequests.length, 0);
-    const ok = await r.engine.recoverFromTooLong(prepared, 0, new Error('prompt is too long: 41000 tokens > 40000 maximum'), signal());
+    const ok = await r.engine.recoverFromTooLong(prepared, 0, tooLongError(41000, 40000), signal());
     assert.equal(ok, true);
     assert.equal(compactionEntries(r)[0]!.trigger, 'reactive');
     const anchor = r.entries.find((entry) => entry.type === 'event' && entry.name === 'token_anchor');
@@ -347,6 +348,29 @@ describe('context engine: prompt too long (reactive)', () => {
     const next = await r.prepare();
     assertApiValid(next.messages);
     assert.ok(next.messages.length < prepared.messages.length);
+  });
+
+  it('re-anchors on the count the error carries, whatever words the server used', async () => {
+    const r = rig();
+    r.user('Start.');
+    fillTo(r, 25_000);
+    const prepared = await r.prepare();
+    // An OpenAI-compatible server's own wording; the back end read the numbers into the error.
+    const error = new ModelError('prompt_too_long', "This model's maximum context length is 40000 tokens. However, your messages resulted in 43210 tokens.", undefined, 400, {}, { promptTokens: 43_210, maxTokens: 40_000 });
+    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, error, signal()), true);
+    const anchor = r.entries.find((entry) => entry.type === 'event' && entry.name === 'token_anchor');
+    assert.ok(anchor && anchor.type === 'event', 'no token_anchor event');
+    assert.equal((anchor.data as { promptTokens?: number }).promptTokens, 43_210);
+  });
+
+  it('retries a summary request only for a too-long error, not for other text that mentions one', async () => {
+    // A failure that is not the API refusing the prompt (here a plain error quoting a tool's output) is not retried smaller.
+    const r = rig({ fallbackReply: () => new Error('network failed while reading "prompt is too long: 1 tokens > 0 maximum"') });
+    r.user('Start.');
+    fillTo(r, 29_300, 3_000);
+    await r.prepare();
+    assert.equal(r.summaryRequests.length, 1);
+    assert.equal(r.eventsOf('compaction_failed').length, 1);
   });
 
   it('drops the oldest rounds deterministically (tool pairs whole) when compaction fails', async () => {
@@ -360,7 +384,7 @@ describe('context engine: prompt too long (reactive)', () => {
     const b = build();
     const pa = await a.prepare();
     const pb = await b.prepare();
-    const error = new Error('prompt is too long: 41000 tokens > 40000 maximum');
+    const error = tooLongError(41000, 40000);
     assert.equal(await a.engine.recoverFromTooLong(pa, 0, error, signal()), true);
     assert.equal(await b.engine.recoverFromTooLong(pb, 0, error, signal()), true);
     const ra = compactionEntries(a);
@@ -378,7 +402,7 @@ describe('context engine: prompt too long (reactive)', () => {
     // A later attempt (attempt 1) drops straight away, without another summary request.
     const requests = a.summaryRequests.length;
     const p2 = await a.prepare();
-    assert.equal(await a.engine.recoverFromTooLong(p2, 1, new Error('prompt is too long: 39000 tokens > 38000 maximum'), signal()), true);
+    assert.equal(await a.engine.recoverFromTooLong(p2, 1, tooLongError(39000, 38000), signal()), true);
     assert.equal(a.summaryRequests.length, requests);
     assert.equal(compactionEntries(a).at(-1)!.trigger, 'drop');
   });
@@ -393,7 +417,7 @@ describe('context engine: prompt too long (reactive)', () => {
     fillTo(r, 27_000, 4_000);
     r.replies.push('');
     const prepared = await r.prepare();
-    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, new Error('prompt is too long: 41000 tokens > 40000 maximum'), signal()), true);
+    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, tooLongError(41000, 40000), signal()), true);
     const last = compactionEntries(r).at(-1)!;
     assert.equal(last.trigger, 'drop');
     assert.equal(last.summary, summary);

@@ -8,6 +8,7 @@ import { ContextEngine, type ContextEngineOptions, type ContextEvent, type Engin
 import type { ContextDefaults } from '../../src/core/context/defaults';
 import { lineLogger } from '../../src/core/logger';
 import type { ModelRequest, ModelResponse } from '../../src/core/model/backend';
+import { ModelError } from '../../src/core/model/errors';
 import type { ContentBlockParam, MessageParam, ToolParam } from '../../src/core/model/messages';
 import type { UsageCounts } from '../../src/core/model/models';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
@@ -211,4 +212,9 @@ export function assertApiValid(messages: readonly MessageParam[], where = 'reque
       }
     }
   });
+}
+
+/** The API refusing a prompt as too long, with its count (what both back ends throw). */
+export function tooLongError(promptTokens: number, maxTokens: number): ModelError {
+  return new ModelError('prompt_too_long', `prompt is too long: ${promptTokens} tokens > ${maxTokens} maximum`, undefined, 400, {}, { promptTokens, maxTokens });
 }

@@ -17,7 +17,7 @@ import { buildLiveView } from '../../src/core/context/liveView';
 import type { ModelRequest } from '../../src/core/model/backend';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { assertApiValid, goodSummary, Rig, SYSTEM, TOOLS } from './context.harness';
+import { assertApiValid, goodSummary, Rig, SYSTEM, tooLongError, TOOLS } from './context.harness';
 
 type ToolName = 'read_file' | 'grep_search' | 'list_files' | 'run_shell';
 interface Call {
@@ -142,7 +142,7 @@ function inputOf(call: Call): Record<string, unknown> {
 function summaryReply(scenario: Scenario) {
   return (request: ModelRequest): string | Error => {
     const tokens = trueTokens(request, scenario.charsPerToken);
-    if (tokens > scenario.window) return new Error(`prompt is too long: ${tokens} tokens > ${scenario.window} maximum`);
+    if (tokens > scenario.window) return tooLongError(tokens, scenario.window);
     const kind = scenario.summaryKinds[(request.messages.length + tokens) % scenario.summaryKinds.length]!;
     switch (kind) {
       case 'ok':
@@ -223,7 +223,7 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
       if (tokens <= scenario.window) return prepared;
       // The API refuses: the session asks the engine to recover (at most twice), then gives up on the turn.
       if (recoveries >= 2) return undefined;
-      const error = new Error(`prompt is too long: ${tokens} tokens > ${scenario.window} maximum`);
+      const error = tooLongError(tokens, scenario.window);
       await rig.engine.recoverFromTooLong(prepared, recoveries, error, signal);
       checkSummaryRequests(`${where} (recovery)`);
       checkFold(rig, transcriptPath, `${where} (after recovery)`);

@@ -14,7 +14,7 @@ import { buildLiveView } from '../../src/core/context/liveView';
 import { describeCompactionPreview } from '../../src/core/context/compactionPreview';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
-import { assertApiValid, bulk, Rig, type RigOptions } from './context.harness';
+import { assertApiValid, bulk, Rig, tooLongError, type RigOptions } from './context.harness';
 
 const signal = () => new AbortController().signal;
 
@@ -233,7 +233,7 @@ describe('context engine: undo last compaction', () => {
     for (let n = 0; n < 6; n++) r.round([{ name: 'run_shell', input: { command: `step ${n}` }, result: bulk(20_000, `s${n}`) }]);
     r.user('Next.');
     const prepared = await r.prepare(); // auto-compacts: that one could be undone...
-    const dropped = await r.engine.recoverFromTooLong(prepared, 1, new Error('prompt is too long: 45000 tokens > 40000 maximum'), signal());
+    const dropped = await r.engine.recoverFromTooLong(prepared, 1, tooLongError(45000, 40000), signal());
     assert.equal(dropped, true);
     const outcome = await r.engine.undoLastCompaction(signal());
     assert.equal(outcome.ok, false, '...but not once a drop followed it');

@@ -173,15 +173,17 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     });
 
     it('reads the prompt count of every server wording the engine re-anchors on', async () => {
-      const wordings: Array<[Parameters<typeof reply.error>[1], RegExp]> = [
-        [{ message: "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300123 tokens. Please reduce the length of the messages.", code: 'context_length_exceeded' }, /^prompt is too long: 300123 tokens > 272000 maximum/],
-        [{ message: "'max_tokens' or 'max_completion_tokens' is too large: 2000. This model's maximum context length is 4096 tokens and your request has 3000 input tokens (2000 > 4096 - 3000).", code: null }, /^prompt is too long: 3000 tokens > 2096 maximum/],
-        [{ message: 'the request exceeds the available context size. try increasing the context size or enable context shift', type: 'invalid_request_error', code: null }, /^prompt is too long \(gpt-4o: the request exceeds/],
+      const wordings: Array<[Parameters<typeof reply.error>[1], RegExp, { promptTokens: number; maxTokens: number } | undefined]> = [
+        [{ message: "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300123 tokens. Please reduce the length of the messages.", code: 'context_length_exceeded' }, /^prompt is too long: 300123 tokens > 272000 maximum/, { promptTokens: 300_123, maxTokens: 272_000 }],
+        [{ message: "'max_tokens' or 'max_completion_tokens' is too large: 2000. This model's maximum context length is 4096 tokens and your request has 3000 input tokens (2000 > 4096 - 3000).", code: null }, /^prompt is too long: 3000 tokens > 2096 maximum/, { promptTokens: 3000, maxTokens: 2096 }],
+        [{ message: 'the request exceeds the available context size. try increasing the context size or enable context shift', type: 'invalid_request_error', code: null }, /^prompt is too long \(gpt-4o: the request exceeds/, undefined],
       ];
       for (const [opts] of wordings) fake.enqueue(reply.error(400, opts));
-      for (const [, expected] of wordings) {
+      for (const [, expected, counted] of wordings) {
         const error = await rejectsWith(backend().stream(request([{ role: 'user', content: 'x' }])), 'prompt_too_long');
         assert.match(error.message, expected);
+        // The engine re-anchors on these numbers, carried as data.
+        assert.deepEqual(error.tooLong, counted);
       }
     });
 

@@ -18,7 +18,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
 import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/tools/todos';
 import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
-import { bulk, Rig } from './context.harness';
+import { bulk, Rig, tooLongError } from './context.harness';
 
 const plan: TodoItem[] = [
   { id: '1', text: 'Read the parser', status: 'done' },
@@ -296,7 +296,7 @@ describe('the task list in the context engine', () => {
     fillTo(r, 27_000);
     r.replies.push(''); // the summary fails: the reactive path drops rounds instead
     const prepared = await r.prepare();
-    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, new Error('prompt is too long: 41000 tokens > 40000 maximum'), signal()), true);
+    assert.equal(await r.engine.recoverFromTooLong(prepared, 0, tooLongError(41000, 40000), signal()), true);
     const drop = records(r).at(-1)!;
     assert.equal(drop.trigger, 'drop');
     assert.deepEqual(drop.todos, updated, 'a drop carries the list as it stands now');

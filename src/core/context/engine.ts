@@ -16,6 +16,7 @@
 import { errorActionsFor, type ErrorAction } from '../agent/errors';
 import { randomUUID } from 'node:crypto';
 import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
+import { ModelError } from '../model/errors';
 import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
@@ -769,7 +770,7 @@ export class ContextEngine {
         return { summary: extractSummary(text), requests: attempt + 1 };
       } catch (error) {
         lastError = error;
-        const tooLong = !signal.aborted && error instanceof Error && /prompt is too long/i.test(error.message);
+        const tooLong = !signal.aborted && error instanceof ModelError && error.kind === 'prompt_too_long';
         if (!tooLong) throw error;
         // The API counted more than the estimate: drop a third more of the oldest rounds and try again.
         this.options.logger.warn(`summary request too long (try ${attempt + 1} of ${this.settings.summaryFitTries}); dropping the oldest rounds`);
@@ -861,12 +862,12 @@ export class ContextEngine {
    * The API said the prompt is too long: first compact (once), then drop the oldest rounds
    * deterministically (tool pairs whole). Returns true when the live view shrank and a retry may fit.
    */
-  async recoverFromTooLong(prepared: PreparedRequest, attempt: number, error: Error, signal: AbortSignal): Promise<boolean> {
-    const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(error.message);
+  async recoverFromTooLong(prepared: PreparedRequest, attempt: number, error: ModelError, signal: AbortSignal): Promise<boolean> {
+    const counted = error.tooLong;
     if (counted && prepared.mark.liveChars > 0) {
       // The API's count recalibrates the estimate that let this request through. Recorded like
       // every other engine decision, so a fold (resume) anchors its estimates the same way.
-      this.lastRequest = { mark: prepared.mark, promptTokens: Number(counted[1]), atMs: this.lastRequest?.atMs ?? this.now() };
+      this.lastRequest = { mark: prepared.mark, promptTokens: counted.promptTokens, atMs: this.lastRequest?.atMs ?? this.now() };
       this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
     }
     this.options.logger.warn(`prompt too long (${error.message}); recovery attempt ${attempt + 1}`);

@@ -193,7 +193,10 @@ export class AnthropicBackend implements ModelBackend {
       if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status, retry);
       if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
       if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
-      if (status === 400 && /prompt is too long/i.test(detail)) return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry);
+      if (status === 400 && /prompt is too long/i.test(detail)) {
+        const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(detail);
+        return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]) } : undefined);
+      }
       return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, HINTS.invalidRequest, status, retry);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.

@@ -88,6 +88,12 @@ export interface RetryAdvice {
   shouldRetry?: boolean | undefined;
 }
 
+/** The server's count of a prompt it refused as too long, and the most it allows. */
+export interface TooLongCount {
+  promptTokens: number;
+  maxTokens: number;
+}
+
 /**
  * A model failure classified for the loop and the UI, with a next step for the user. The message
  * is redacted (a base URL may carry a password); `hint` is the extension's next step, as before,
@@ -103,6 +109,8 @@ export class ModelError extends Error {
     hint: string | SurfaceHint | undefined,
     readonly status?: number,
     readonly retry: RetryAdvice = {},
+    /** prompt_too_long: the server's count when it gave one (the engine re-anchors its estimate on it). */
+    readonly tooLong?: TooLongCount,
   ) {
     super(redactUrlSecrets(message));
     this.name = 'ModelError';

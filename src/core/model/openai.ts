@@ -295,14 +295,14 @@ export class OpenAIBackend implements ModelBackend {
   }
 
   /**
-   * The engine's too-long recovery (and its re-anchoring on the server's count) reads the
-   * Anthropic wording "prompt is too long: N tokens > M maximum", so the OpenAI message is
-   * restated in it, the server's own words kept after it.
+   * The engine's too-long recovery re-anchors on the server's count, carried as data; the
+   * message says it in the same words as Anthropic's, the server's own words kept after it.
    */
   private tooLong(detail: string, status: number, body?: Record<string, unknown>): ModelError {
     const counted = countedTokens(detail, body);
     const numbers = counted ? `: ${counted.prompt} tokens > ${counted.maximum} maximum` : '';
-    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined);
+    const tooLong = counted ? { promptTokens: counted.prompt, maxTokens: counted.maximum } : undefined;
+    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined, {}, tooLong);
   }
 }
 
