@@ -40,7 +40,9 @@ Options:
   -m, --model ID               model id (default: claude-sonnet-5-5; gpt-4.1 with --provider openai)
       --base-url URL           API base URL (default: ANTHROPIC_BASE_URL, or OPENAI_BASE_URL with
                                --provider openai, else the provider's own)
-      --context-window N       context window in tokens (default: from the Models API, else 200000)
+      --context-window N       context window in tokens (default: what the server says about the
+                               model, else 200000 on anthropic; on openai the known model's window,
+                               else 128000 — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
   -y, --yes                    approve file writes and shell commands without asking

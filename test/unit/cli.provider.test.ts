@@ -26,6 +26,8 @@ describe('CLI --provider', function () {
     assert.match(USAGE, /--provider NAME/);
     assert.match(USAGE, /OPENAI_API_KEY/);
     assert.match(USAGE, /OPENAI_BASE_URL/);
+    // The window an OpenAI-compatible session falls back to, not only Anthropic's.
+    assert.match(USAGE, /--context-window N[^]*200000 on anthropic[^]*128000/);
   });
 
   describe('against the fake Anthropic API', () => {
