@@ -25,7 +25,7 @@ import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, To
 import { openForRead, type Workspace } from '../tools/workspace';
 import { latestTodos } from '../tools/todos';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
-import { COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
+import { anchorAfter, COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPreview';
@@ -397,11 +397,13 @@ export class ContextEngine {
   /** After a response: its usage becomes the token anchor. */
   /** `atMs`: when the response came (the session passes the time it also writes in the usage entry). */
   onResponse(prepared: PreparedRequest, usage: UsageCounts, atMs: number = this.now()): void {
-    this.lastRequest = { mark: prepared.mark, promptTokens: promptTokensFromUsage(usage), atMs };
+    this.lastRequest = anchorAfter(this.lastRequest, prepared.mark, promptTokensFromUsage(usage), atMs);
     // The reads of what deferred edits would free were paid with this request.
     this.pendingWaste = prepared.mark.pendingWaste ?? 0;
     this.lastCacheRead = cacheReadShare(usage);
-    this.emit({ type: 'context', gauge: this.gauge(prepared.messages, promptTokensFromUsage(usage) + usage.outputTokens, false) });
+    const counted = promptTokensFromUsage(usage);
+    // No usage reported: the gauge shows the estimate, marked as one, rather than a counted 0.
+    this.emit({ type: 'context', gauge: counted > 0 ? this.gauge(prepared.messages, counted + usage.outputTokens, false) : this.gauge(prepared.messages) });
   }
 
   private originalText(ref: ToolResultRef): string {
@@ -1044,3 +1046,4 @@ export function dropOldestRounds(messages: readonly MessageParam[], estimate: (m
   }
   return best;
 }
+

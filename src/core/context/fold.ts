@@ -155,7 +155,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;
         const mark: RequestMark | undefined = entry.request;
         if (mark) {
-          lastRequest = { mark, promptTokens: entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, atMs: Date.parse(entry.ts) };
+          lastRequest = anchorAfter(lastRequest, mark, entry.usage.inputTokens + entry.usage.cacheReadTokens + entry.usage.cacheWriteTokens, Date.parse(entry.ts));
           pendingWaste = mark.pendingWaste ?? 0;
         }
         break;
@@ -214,4 +214,14 @@ function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest
   if (typeof mark.canonicalCount !== 'number' || typeof mark.liveCount !== 'number' || typeof mark.liveChars !== 'number') return undefined;
   const pendingWaste = typeof mark.pendingWaste === 'number' ? { pendingWaste: mark.pendingWaste } : {};
   return { mark: { canonicalCount: mark.canonicalCount, liveCount: mark.liveCount, liveChars: mark.liveChars, ...pendingWaste }, promptTokens, atMs };
+}
+
+/**
+ * The estimate's anchor after a reply. A count of 0 is a server that reported no usage (an
+ * OpenAI-compatible one without stream_options.include_usage), not an empty prompt: anchoring on it
+ * would make the whole context look empty, so the previous anchor stays (only the clock moves).
+ */
+export function anchorAfter(previous: EngineSnapshot['lastRequest'], mark: RequestMark, promptTokens: number, atMs: number): EngineSnapshot['lastRequest'] {
+  if (promptTokens > 0) return { mark, promptTokens, atMs };
+  return previous ? { ...previous, atMs } : undefined;
 }
