@@ -42,3 +42,16 @@ export function lineLogger(write: (line: string) => void, minimum: LogLevel = 'd
     error: (message, error) => emit('error', error === undefined ? message : `${message}: ${errorMessage(error)}`),
   };
 }
+
+/**
+ * `inner` with every line (and an attached error's message) passed through `redact` first: the
+ * extension's Output panel and the CLI's stderr must never show a URL's password or key.
+ */
+export function redactingLogger(inner: Logger, redact: (text: string) => string): Logger {
+  return {
+    debug: (message) => inner.debug(redact(message)),
+    info: (message) => inner.info(redact(message)),
+    warn: (message) => inner.warn(redact(message)),
+    error: (message, error) => inner.error(redact(error === undefined ? message : `${message}: ${errorMessage(error)}`)),
+  };
+}

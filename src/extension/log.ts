@@ -1,14 +1,19 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
+import { errorMessage, redactingLogger, type Logger } from '../core/logger';
+import { redactUrlSecrets } from '../core/model/errors';
 
-/** The core's Logger over a LogOutputChannel ("Evergreen" in the Output panel; level set by the user). */
+/**
+ * The core's Logger over a LogOutputChannel ("Evergreen" in the Output panel; level set by the
+ * user). Every line is redacted like the CLI's: a base URL may carry a password or a key in its
+ * query, and the Output panel is easy to paste into a bug report.
+ */
 export function createLog(): { logger: Logger; channel: vscode.LogOutputChannel } {
   const channel = vscode.window.createOutputChannel('Evergreen', { log: true });
-  const logger: Logger = {
+  const plain: Logger = {
     debug: (message) => channel.debug(message),
     info: (message) => channel.info(message),
     warn: (message) => channel.warn(message),
-    error: (message, error) => channel.error(error === undefined ? message : `${message}: ${error instanceof Error ? error.message : String(error)}`),
+    error: (message, error) => channel.error(error === undefined ? message : `${message}: ${errorMessage(error)}`),
   };
-  return { logger, channel };
+  return { logger: redactingLogger(plain, redactUrlSecrets), channel };
 }
