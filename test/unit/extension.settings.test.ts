@@ -87,7 +87,8 @@ describe('extension settings', () => {
     };
     const properties = manifest.contributes.configuration.properties;
     // Machine scope: VS Code ignores a workspace's value (a remote machine may still set its own, e.g. a local server there).
-    for (const key of ['evergreen.provider', 'evergreen.baseUrl', 'evergreen.openai.baseUrl']) {
+    // The price table too: a repository must not be able to make the shown cost read $0.
+    for (const key of ['evergreen.provider', 'evergreen.baseUrl', 'evergreen.openai.baseUrl', 'evergreen.pricing']) {
       assert.equal(properties[key]?.scope, 'machine', key);
       assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(key), `${key} is not restricted in untrusted workspaces`);
     }
