@@ -509,7 +509,7 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
       assert.ok(error instanceof ModelError && error.kind === 'prompt_too_long');
       const counted = /(\d+) tokens > (\d+) maximum/.exec(error.message);
       assert.ok(counted, error.message);
-      assert.deepEqual(error.tooLong, { promptTokens: Number(counted[1]), maxTokens: 1_000 });
+      assert.deepEqual(error.tooLong, { promptTokens: Number(counted[1]), maxTokens: 1_000, window: 1_000, replyCounted: false });
       assert.ok(error.tooLong.promptTokens > 1_000);
       return true;
     });

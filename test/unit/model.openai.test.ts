@@ -8,7 +8,7 @@ import type OpenAI from 'openai';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { AgentSession } from '../../src/core/agent/session';
 import type { ModelBackend, ModelRequest, StreamHandlers } from '../../src/core/model/backend';
-import { ModelError } from '../../src/core/model/errors';
+import { ModelError, type TooLongCount } from '../../src/core/model/errors';
 import type { MessageParam, ToolParam } from '../../src/core/model/messages';
 import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/openai';
 import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
@@ -173,9 +173,12 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     });
 
     it('reads the prompt count of every server wording the engine re-anchors on', async () => {
-      const wordings: Array<[Parameters<typeof reply.error>[1], RegExp, { promptTokens: number; maxTokens: number } | undefined]> = [
-        [{ message: "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300123 tokens. Please reduce the length of the messages.", code: 'context_length_exceeded' }, /^prompt is too long: 300123 tokens > 272000 maximum/, { promptTokens: 300_123, maxTokens: 272_000 }],
-        [{ message: "'max_tokens' or 'max_completion_tokens' is too large: 2000. This model's maximum context length is 4096 tokens and your request has 3000 input tokens (2000 > 4096 - 3000).", code: null }, /^prompt is too long: 3000 tokens > 2096 maximum/, { promptTokens: 3000, maxTokens: 2096 }],
+      // `window` is the server's whole window (the engine learns it); `replyCounted` whether the requested reply counted against it.
+      const wordings: Array<[Parameters<typeof reply.error>[1], RegExp, TooLongCount | undefined]> = [
+        [{ message: "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300123 tokens. Please reduce the length of the messages.", code: 'context_length_exceeded' }, /^prompt is too long: 300123 tokens > 272000 maximum/, { promptTokens: 300_123, maxTokens: 272_000, window: 272_000, replyCounted: false }],
+        [{ message: "'max_tokens' or 'max_completion_tokens' is too large: 2000. This model's maximum context length is 4096 tokens and your request has 3000 input tokens (2000 > 4096 - 3000).", code: null }, /^prompt is too long: 3000 tokens > 2096 maximum/, { promptTokens: 3000, maxTokens: 2096, window: 4096, replyCounted: true }],
+        [{ message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (5000 in the messages, 4000 in the completion). Please reduce the length of the messages or completion.", code: 'context_length_exceeded' }, /^prompt is too long: 5000 tokens > 4192 maximum/, { promptTokens: 5000, maxTokens: 4192, window: 8192, replyCounted: true }],
+        [{ message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", code: 'context_length_exceeded' }, /^prompt is too long: 9000 tokens > 8192 maximum/, { promptTokens: 9000, maxTokens: 8192, window: 8192, replyCounted: false }],
         [{ message: 'the request exceeds the available context size. try increasing the context size or enable context shift', type: 'invalid_request_error', code: null }, /^prompt is too long \(gpt-4o: the request exceeds/, undefined],
       ];
       for (const [opts] of wordings) fake.enqueue(reply.error(400, opts));
@@ -185,6 +188,14 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
         // The engine re-anchors on these numbers, carried as data.
         assert.deepEqual(error.tooLong, counted);
       }
+    });
+
+    it("reads llama.cpp's n_prompt_tokens / n_ctx as the prompt and the server's whole window", async () => {
+      const body = { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 9_100, n_ctx: 8_192 } };
+      fake.enqueue(reply.raw(400, JSON.stringify(body), 'application/json'));
+      const error = await rejectsWith(backend({ maxRetries: 0 }).stream(request([{ role: 'user', content: 'x' }])), 'prompt_too_long');
+      assert.match(error.message, /^prompt is too long: 9100 tokens > 8192 maximum/);
+      assert.deepEqual(error.tooLong, { promptTokens: 9_100, maxTokens: 8_192, window: 8_192, replyCounted: false });
     });
 
     it('401 -> authentication, 403 -> permission, 404 model -> model_not_found, not retried', async () => {

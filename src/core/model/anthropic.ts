@@ -194,8 +194,9 @@ export class AnthropicBackend implements ModelBackend {
       if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
       if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
       if (status === 400 && /prompt is too long/i.test(detail)) {
+        // M in "N tokens > M maximum" is the model's input window, the one Evergreen calls its window.
         const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(detail);
-        return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]) } : undefined);
+        return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]), window: Number(counted[2]), replyCounted: false } : undefined);
       }
       return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, HINTS.invalidRequest, status, retry);
     }

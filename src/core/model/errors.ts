@@ -88,10 +88,24 @@ export interface RetryAdvice {
   shouldRetry?: boolean | undefined;
 }
 
-/** The server's count of a prompt it refused as too long, and the most it allows. */
+/**
+ * The server's count of a prompt it refused as too long, and the most it allows. Servers word the
+ * limit differently, so `maxTokens` alone does not give the window: Anthropic's "N tokens > M
+ * maximum" names its input window; OpenAI's "you requested T (P in the messages, C in the
+ * completion)" and vLLM's "(C > N - P)" count the reply inside the window (the prompt's room is
+ * N - C); OpenAI's "your messages resulted in M" and llama.cpp's n_ctx compare the prompt alone.
+ */
 export interface TooLongCount {
   promptTokens: number;
+  /** The most this prompt could have had in this request (the window less the requested reply where the server counted it). */
   maxTokens: number;
+  /**
+   * The server's whole context window where its words name it (N above; Anthropic's M). The engine
+   * learns it when it is smaller than the one assumed, and keeps its own reply reserve inside it.
+   */
+  window?: number;
+  /** Whether the server counted the requested reply (max_tokens) against `window` when it refused. */
+  replyCounted?: boolean;
 }
 
 /**

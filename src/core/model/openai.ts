@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, type SurfaceHint } from './errors';
+import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, type SurfaceHint, type TooLongCount } from './errors';
 import type { StopReason } from './messages';
 import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
@@ -300,29 +300,29 @@ export class OpenAIBackend implements ModelBackend {
    */
   private tooLong(detail: string, status: number, body?: Record<string, unknown>): ModelError {
     const counted = countedTokens(detail, body);
-    const numbers = counted ? `: ${counted.prompt} tokens > ${counted.maximum} maximum` : '';
-    const tooLong = counted ? { promptTokens: counted.prompt, maxTokens: counted.maximum } : undefined;
-    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined, {}, tooLong);
+    const numbers = counted ? `: ${counted.promptTokens} tokens > ${counted.maxTokens} maximum` : '';
+    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined, {}, counted);
   }
 }
 
 /**
- * The prompt's token count and the most it may be, from the servers' wordings: OpenAI ("maximum
- * context length is N … your messages resulted in M" / "you requested T (P in the messages, C in
- * the completion)" / "configured limit of N … resulted in M"), vLLM ("request has P input tokens
- * (C > N - P)"), llama.cpp (n_prompt_tokens / n_ctx fields).
+ * The prompt's token count, the most it may be and the server's window, from the servers'
+ * wordings (see TooLongCount): OpenAI ("maximum context length is N … your messages resulted in
+ * M" / "you requested T (P in the messages, C in the completion)" / "configured limit of N …
+ * resulted in M"), vLLM ("request has P input tokens (C > N - P)"), llama.cpp (n_prompt_tokens /
+ * n_ctx fields).
  */
-function countedTokens(detail: string, body: Record<string, unknown> | undefined): { prompt: number; maximum: number } | undefined {
+function countedTokens(detail: string, body: Record<string, unknown> | undefined): TooLongCount | undefined {
   const window = /(?:maximum context length is|configured limit of) (\d+)/i.exec(detail);
   const resulted = /resulted in (\d+) tokens/i.exec(detail);
-  if (window && resulted) return { prompt: Number(resulted[1]), maximum: Number(window[1]) };
+  if (window && resulted) return { promptTokens: Number(resulted[1]), maxTokens: Number(window[1]), window: Number(window[1]), replyCounted: false };
   const requested = /\((\d+) in the messages, (\d+) in the completion\)/i.exec(detail);
-  if (window && requested) return { prompt: Number(requested[1]), maximum: Number(window[1]) - Number(requested[2]) };
+  if (window && requested) return { promptTokens: Number(requested[1]), maxTokens: Number(window[1]) - Number(requested[2]), window: Number(window[1]), replyCounted: true };
   const vllm = /request has (\d+) input tokens \((\d+) > (\d+) - \d+\)/i.exec(detail);
-  if (vllm) return { prompt: Number(vllm[1]), maximum: Number(vllm[3]) - Number(vllm[2]) };
+  if (vllm) return { promptTokens: Number(vllm[1]), maxTokens: Number(vllm[3]) - Number(vllm[2]), window: Number(vllm[3]), replyCounted: true };
   const prompt = body?.['n_prompt_tokens'];
   const context = body?.['n_ctx'];
-  if (typeof prompt === 'number' && typeof context === 'number') return { prompt, maximum: context };
+  if (typeof prompt === 'number' && typeof context === 'number') return { promptTokens: prompt, maxTokens: context, window: context, replyCounted: false };
   return undefined;
 }
 
