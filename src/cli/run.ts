@@ -252,6 +252,10 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         stderr.write(`  ! ${line(event.message)}\n    ${line(event.hint)}\n`);
         break;
+      case 'context_window_learned':
+        breakLine();
+        stderr.write(`  ! ${line(event.message)}\n`);
+        break;
       case 'tier':
         stderr.write(`  · ${line(event.tier)}: ${line(event.detail)} (~${event.tokensBefore} -> ~${event.tokensAfter} tokens)\n`);
         break;

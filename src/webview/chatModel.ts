@@ -284,6 +284,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'compaction_failed':
       pushNotice(model, 'error', event.message, event.hint, event.actions);
       break;
+    case 'context_window_learned':
+      pushNotice(model, 'info', event.message);
+      break;
     case 'storage_warning':
       pushNotice(model, 'error', event.message);
       break;

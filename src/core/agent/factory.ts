@@ -140,8 +140,11 @@ export async function startAgentSession(options: {
     ...(config.now ? { now: config.now } : {}),
     ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
   };
+  // A child starts with the window the parent's engine uses now (smaller once a server proved it).
+  const parent: { session?: AgentSession } = {};
+  const currentWindow = () => parent.session?.context.budget?.window;
   const subagents = createSubagentRunner(
-    { client, tools, workspaceRoot: options.workspaceRoot, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
+    { client, tools, workspaceRoot: options.workspaceRoot, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
     handle,
   );
   const session = new AgentSession({
@@ -159,12 +162,13 @@ export async function startAgentSession(options: {
     logger,
     context: {
       ...context,
-      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste, undoable: folded.undoable } : undefined,
+      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste, undoable: folded.undoable, window: folded.learnedWindow } : undefined,
     },
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
+  parent.session = session;
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));

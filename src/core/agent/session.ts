@@ -33,8 +33,8 @@ export const STREAMING_GAUGE_INTERVAL_MS = 250;
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
-  /** Optional: the streaming estimate and the tier preview (the benchmark's strategies have neither). */
-  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings'>> &
+  /** Optional: the streaming estimate, the tier preview and the current window split (the benchmark's strategies have none). */
+  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings' | 'budget'>> &
   /** Optional: the compaction preview and its undo (the benchmark's strategies have neither). */
   Partial<Pick<ContextEngine, 'previewCompaction' | 'undoLastCompaction'>>;
 

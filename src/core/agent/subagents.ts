@@ -40,6 +40,8 @@ export interface SubagentBlueprint {
   maxOutputTokens: number;
   /** The parent's context settings (window, auto-compact percent, engine numbers, clock, strategy), without its resumed state. */
   context: Omit<AgentSessionOptions['context'], 'initial'>;
+  /** The parent's window now: smaller than `context.window` once the server proved it (a child starts with it). */
+  currentWindow?: () => number | undefined;
   logger: Logger;
   limits: SubagentLimits;
 }
@@ -364,7 +366,7 @@ class SubagentLauncher implements SubagentRunner {
         store: handle,
         onEvent,
         logger: blueprint.logger,
-        context: blueprint.context,
+        context: { ...blueprint.context, window: Math.min(blueprint.context.window, blueprint.currentWindow?.() ?? Number.POSITIVE_INFINITY) },
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
       });
       if (call.signal.aborted) controller.abort();

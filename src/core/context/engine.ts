@@ -26,6 +26,7 @@ import { openForRead, type Workspace } from '../tools/workspace';
 import { latestTodos } from '../tools/todos';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { anchorAfter, COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
+import { serverWindowOf, windowLearnedMessage, WINDOW_LEARNED_EVENT } from './learnedWindow';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, type ContextBudget, type ContextGauge } from './gauge';
 import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPreview';
@@ -68,7 +69,9 @@ export type ContextEvent =
     }
   /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
   | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] };
+  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] }
+  /** The server refused a prompt and named a window smaller than the one assumed: the engine now compacts for it (`message` is the user's notice). */
+  | { type: 'context_window_learned'; window: number; assumed: number; message: string };
 
 /** What the session sends: the live view plus where the cache breakpoints go. */
 export interface PreparedRequest {
@@ -88,6 +91,8 @@ export interface EngineSnapshot {
   pendingWaste?: number;
   /** The newest compaction, while it can still be undone. */
   undoable?: UndoPoint | undefined;
+  /** A window the server proved smaller than the configured one (learned from a refusal). */
+  window?: number | undefined;
 }
 
 export interface ContextEngineOptions {
@@ -127,7 +132,8 @@ export class ContextWindowTooSmallError extends Error {
 
 /** A consecutive-failure count at or above this stops automatic compaction until one succeeds. */
 export class ContextEngine {
-  readonly budget: ContextBudget;
+  /** The window split; shrinks when the server proves a smaller window (learnWindow), never grows. */
+  private currentBudget: ContextBudget;
   private readonly settings: ContextDefaults;
   private readonly now: () => number;
   private live: LiveState;
@@ -137,7 +143,7 @@ export class ContextEngine {
   private pendingToolCompact: { focus: string | undefined } | undefined;
   private requestsSinceCompaction = Number.POSITIVE_INFINITY;
   private pendingWaste: number;
-  private readonly tier0: Tier0Settings;
+  private tier0: Tier0Settings;
   private readonly baseChars: number;
   private readonly charCache = new WeakMap<MessageParam, number>();
   private lastCacheRead = 0;
@@ -147,16 +153,46 @@ export class ContextEngine {
   constructor(private readonly options: ContextEngineOptions) {
     this.settings = { ...CONTEXT_DEFAULTS, ...options.settings };
     this.now = options.now ?? Date.now;
-    this.budget = contextBudget(options.window, options.maxOutputTokens, options.autoCompactPercent);
+    const learned = options.initial?.window;
+    const window = learned !== undefined && learned > 0 && learned < options.window ? learned : options.window;
+    this.currentBudget = contextBudget(window, options.maxOutputTokens, options.autoCompactPercent);
     this.live = options.initial?.live ?? { boundary: undefined, edits: new Map() };
     this.lastRequest = options.initial?.lastRequest;
     this.consecutiveFailures = options.initial?.consecutiveFailures ?? 0;
     this.undoable = options.initial?.undoable;
     this.pendingWaste = options.initial?.pendingWaste ?? 0;
-    // Small windows: a result that could not be persisted is cut to at most a fifth of the window.
-    const truncateChars = Math.min(this.settings.truncateChars, Math.floor(options.window * 0.2 * this.settings.charsPerToken));
-    this.tier0 = { ...this.settings, persistThresholdBytes: persistThresholdFor(options.window, this.settings), truncateChars };
+    this.tier0 = this.tier0For(window);
     this.baseChars = options.system.length + JSON.stringify(options.tools).length;
+  }
+
+  get budget(): ContextBudget {
+    return this.currentBudget;
+  }
+
+  private tier0For(window: number): Tier0Settings {
+    // Small windows: a result that could not be persisted is cut to at most a fifth of the window.
+    const truncateChars = Math.min(this.settings.truncateChars, Math.floor(window * 0.2 * this.settings.charsPerToken));
+    return { ...this.settings, persistThresholdBytes: persistThresholdFor(window, this.settings), truncateChars };
+  }
+
+  /**
+   * The server proved its window is `window` tokens (its "prompt is too long" named it): when that
+   * is smaller than the current one, the budget shrinks to it — recorded first, so a fold (resume)
+   * gives the same budget — and the user is told once. A refusal never grows the window. True when
+   * the budget changed.
+   */
+  learnWindow(window: number): boolean {
+    const assumed = this.currentBudget.window;
+    if (!Number.isFinite(window) || window <= 0 || Math.floor(window) >= assumed) return false;
+    const learned = Math.floor(window);
+    this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: WINDOW_LEARNED_EVENT, data: { window: learned, assumed } });
+    this.currentBudget = contextBudget(learned, this.options.maxOutputTokens, this.options.autoCompactPercent);
+    this.tier0 = this.tier0For(learned);
+    const message = windowLearnedMessage(learned, assumed);
+    this.options.logger.warn(`${message} (budget: ${this.currentBudget.outputReserve} reserved for the reply, auto-compact at ${this.currentBudget.threshold})`);
+    this.emit({ type: 'context_window_learned', window: learned, assumed, message });
+    this.emit({ type: 'context', gauge: this.gauge() });
+    return true;
   }
 
   get snapshot(): EngineSnapshot {
@@ -166,6 +202,7 @@ export class ContextEngine {
       consecutiveFailures: this.consecutiveFailures,
       pendingWaste: this.pendingWaste,
       undoable: this.undoable,
+      ...(this.currentBudget.window < this.options.window ? { window: this.currentBudget.window } : {}),
     };
   }
 
@@ -342,12 +379,7 @@ export class ContextEngine {
 
   /** Applies due tiers, compacts when over the threshold, and returns what to send. */
   async prepareRequest(signal: AbortSignal): Promise<PreparedRequest> {
-    const baseTokens = Math.round(this.baseChars * this.tokensPerChar);
-    if (baseTokens >= this.budget.effective) {
-      throw new ContextWindowTooSmallError(
-        `The context window (${this.budget.window.toLocaleString('en-US')} tokens, ${this.budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens). Raise "evergreen.contextWindow" (or --context-window), or lower "evergreen.maxOutputTokens".`,
-      );
-    }
+    this.assertBaseFits();
     // The first request has no counted predecessor: the API's free count anchors the estimate, so
     // a huge first message is measured, not guessed at 4 characters a token.
     if (!this.lastRequest) await this.reanchor(signal);
@@ -370,6 +402,16 @@ export class ContextEngine {
       }
     }
     return this.finishPrepare(messages, used);
+  }
+
+  /** The system prompt and tools must leave room for a conversation next to the reply reserve. */
+  private assertBaseFits(): void {
+    const baseTokens = Math.round(this.baseChars * this.tokensPerChar);
+    if (baseTokens >= this.budget.effective) {
+      throw new ContextWindowTooSmallError(
+        `The context window (${this.budget.window.toLocaleString('en-US')} tokens, ${this.budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens). Raise "evergreen.contextWindow" (or --context-window), or lower "evergreen.maxOutputTokens".`,
+      );
+    }
   }
 
   private finishPrepare(messages: MessageParam[], used: number): PreparedRequest {
@@ -873,6 +915,14 @@ export class ContextEngine {
       this.record({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOKEN_ANCHOR_EVENT, data: { ...this.lastRequest } });
     }
     this.options.logger.warn(`prompt too long (${error.message}); recovery attempt ${attempt + 1}`);
+    // A server window smaller than the one assumed: every check below (and every request after)
+    // uses it, so the retry fits. When the prompt already fits it (the server only counted the
+    // larger reply reserve), the retry asks for the smaller reserve and nothing is compacted.
+    const serverWindow = serverWindowOf(counted);
+    if (serverWindow !== undefined && this.learnWindow(serverWindow)) {
+      this.assertBaseFits();
+      if (this.estimateTokens(this.liveView()) <= this.budget.effective) return true;
+    }
     if (attempt === 0 && !this.breakerOpen) {
       const outcome = await this.compact(undefined, 'reactive', signal);
       if (outcome.ok && this.estimateTokens(this.liveView()) <= this.budget.effective) return true;

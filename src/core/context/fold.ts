@@ -13,6 +13,7 @@ import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { UndoPoint } from './compactionPreview';
 import type { ContextEvent, EngineSnapshot } from './engine';
 import type { LiveState } from './liveView';
+import { learnedWindowOf, windowLearnedMessage, WINDOW_LEARNED_EVENT } from './learnedWindow';
 
 export const SYSTEM_PROMPT_EVENT = 'system_prompt';
 export const COMPACTION_FAILED_EVENT = 'compaction_failed';
@@ -46,6 +47,8 @@ export interface FoldResult {
   persistedOutputs: Array<{ toolUseId: string; file: string }>;
   /** The task list: the newest accepted todo_write call's (undefined when none was accepted). */
   todos: TodoItem[] | undefined;
+  /** The smallest window a server proved (learned from a refusal); the engine's budget uses it. */
+  learnedWindow: number | undefined;
 }
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
@@ -136,6 +139,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   let systemPrompt: string | undefined;
   let compactions = 0;
   let undoable: UndoPoint | undefined;
+  let learnedWindow: number | undefined;
   const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0, subagentCostUsd: 0 };
   const display = new DisplayBuilder();
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
@@ -195,7 +199,14 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         if (entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;
         else if (entry.name === COMPACTION_FAILED_EVENT && entry.data.counts === true) consecutiveFailures++;
         else if (entry.name === TOKEN_ANCHOR_EVENT) lastRequest = tokenAnchor(entry.data) ?? lastRequest;
-        else if (SUBAGENT_EVENT_NAMES.has(entry.name)) {
+        else if (entry.name === WINDOW_LEARNED_EVENT) {
+          const learned = learnedWindowOf(entry.data);
+          // As the engine: a learned window only ever shrinks the budget.
+          if (learned && (learnedWindow === undefined || learned.window < learnedWindow)) {
+            learnedWindow = learned.window;
+            display.push({ type: 'context_window_learned', turnId: display.currentTurnId, window: learned.window, assumed: learned.assumed, message: windowLearnedMessage(learned.window, learned.assumed) });
+          }
+        } else if (SUBAGENT_EVENT_NAMES.has(entry.name)) {
           const event = subagentEventFromRecord(entry.name, entry.data, display.currentTurnId);
           if (event) display.push(event);
         }
@@ -204,7 +215,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         break;
     }
   }
-  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, undoable, persistedOutputs, todos: display.todos };
+  return { canonical, live, lastRequest, consecutiveFailures, pendingWaste, systemPrompt, totals, display: display.finish(), compactions, undoable, persistedOutputs, todos: display.todos, learnedWindow };
 }
 
 function tokenAnchor(data: Record<string, unknown>): EngineSnapshot['lastRequest'] {
