@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession } from '../../src/core/agent/factory';
+import { persistThresholdFor } from '../../src/core/context/defaults';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { runCliCaptured } from '../support/cliCapture';
@@ -141,6 +142,32 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
     assert.ok(gauges.length > 0 && gauges.every((gauge) => gauge.window === REAL_WINDOW), JSON.stringify(gauges.map((gauge) => gauge.window)));
     assert.ok(fake.requests().length > before + 6);
     assert.equal(fake.rejectedRequests().length, 1, resumed.trace);
+  });
+
+  it('pages read_file at the learned window\'s size once it is known, so one read cannot fill the window', async () => {
+    readParts(12, 60, 'part');
+    fs.writeFileSync(path.join(workspace, 'huge.txt'), Array.from({ length: 3_000 }, (_, line) => `huge line ${line}: the quick brown fox jumps over the lazy dog`).join('\n') + '\n');
+    let step = 0;
+    fake.setResponder((request): NeutralReply => {
+      const last = request.messages.at(-1);
+      if (last?.role === 'user' && textOfMessage(last).includes('CONTEXT COMPACTION')) return say.text('<summary>1. Primary request: read every part, then huge.txt.</summary>');
+      step++;
+      if (step <= 12) return say.toolUse('read_file', { path: `part${step}.txt` }, { id: `toolu_part_${step}` });
+      if (step === 13) return say.toolUse('read_file', { path: 'huge.txt' }, { id: 'toolu_huge' });
+      return say.text('Read it.');
+    });
+    const events: AgentEvent[] = [];
+    const { started, trace } = await run('Read every part, then huge.txt.', events);
+    started.handle.close();
+    assert.equal(events.filter((event) => event.type === 'context_window_learned').length, 1, trace);
+    const huge = events.find((event) => event.type === 'tool_call_finished' && event.toolUseId === 'toolu_huge');
+    assert.equal(huge?.type, 'tool_call_finished');
+    assert.ok(huge?.type === 'tool_call_finished');
+    const limit = persistThresholdFor(REAL_WINDOW);
+    assert.ok(limit < persistThresholdFor(ASSUMED), 'the learned window pages smaller than the assumed one');
+    assert.match(huge.content, /output size limit of (\d+) characters reached/);
+    assert.equal(Number(/output size limit of (\d+) characters/.exec(huge.content)![1]), limit);
+    assert.ok(huge.content.length < limit + 500, `${huge.content.length} characters from one read in a ${REAL_WINDOW}-token window`);
   });
 
   it('compacts to the learned window when the refused prompt itself is over it', async () => {

@@ -89,13 +89,17 @@ export async function startAgentSession(options: {
   // throws a ModelError here and leaves no empty session behind.
   await client.getModelInfo(options.signal);
   const window = await client.contextWindow(config.contextWindow, options.signal);
-  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it).
+  // A child starts with the window the parent's engine uses now (smaller once a server proved it).
+  const parent: { session?: AgentSession } = {};
+  const currentWindow = () => parent.session?.context.budget?.window;
+  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
+  // asked per call, so a window learned from the server shrinks the pages too.
   const tools = createToolRegistry({
     trusted: config.trusted,
     ripgrepPath: config.ripgrepPath,
     compact: true,
     task: true,
-    readFile: { maxOutputChars: persistThresholdFor(window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
+    readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets: knownSecrets(config.apiKey, process.env),
@@ -140,9 +144,6 @@ export async function startAgentSession(options: {
     ...(config.now ? { now: config.now } : {}),
     ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
   };
-  // A child starts with the window the parent's engine uses now (smaller once a server proved it).
-  const parent: { session?: AgentSession } = {};
-  const currentWindow = () => parent.session?.context.budget?.window;
   const subagents = createSubagentRunner(
     { client, tools, workspaceRoot: options.workspaceRoot, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
     handle,

@@ -14,8 +14,11 @@ export interface ReadFileInput {
 export interface ReadFileOptions {
   defaultLimit?: number;
   maxLineChars?: number;
-  /** Output budget in characters (about a quarter of that in tokens). */
-  maxOutputChars?: number;
+  /**
+   * Output budget in characters (about a quarter of that in tokens). A function is asked at each
+   * call: the budget shrinks when the engine learns the server's window is smaller than assumed.
+   */
+  maxOutputChars?: number | (() => number);
 }
 
 export const READ_FILE_DEFAULTS = { defaultLimit: 2000, maxLineChars: 2000, maxOutputChars: 100_000 } as const;
@@ -23,7 +26,8 @@ export const READ_FILE_DEFAULTS = { defaultLimit: 2000, maxLineChars: 2000, maxO
 export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinition<ReadFileInput> {
   const defaultLimit = options.defaultLimit ?? READ_FILE_DEFAULTS.defaultLimit;
   const maxLineChars = options.maxLineChars ?? READ_FILE_DEFAULTS.maxLineChars;
-  const maxOutputChars = options.maxOutputChars ?? READ_FILE_DEFAULTS.maxOutputChars;
+  const outputBudget = options.maxOutputChars ?? READ_FILE_DEFAULTS.maxOutputChars;
+  const maxOutputChars = (): number => (typeof outputBudget === 'function' ? outputBudget() : outputBudget);
   return {
     name: 'read_file',
     kind: 'read',
@@ -75,7 +79,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
         const sniffed = await detectEncoding(handle, stat.size, ctx.signal);
         if (sniffed.kind === 'binary') throw new ToolExecutionError(`Cannot read ${shown}: it is a binary file (${stat.size} bytes), not text.`);
         encoding = sniffed.encoding;
-        result = await readLines(handle, { offset, limit, maxLineChars, maxTotalChars: maxOutputChars, encoding, signal: ctx.signal });
+        result = await readLines(handle, { offset, limit, maxLineChars, maxTotalChars: maxOutputChars(), encoding, signal: ctx.signal });
       } finally {
         await handle.close();
       }
@@ -92,7 +96,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       const last = result.lines[result.lines.length - 1]?.lineNumber ?? offset;
       const notes: string[] = [];
       if (result.more) {
-        const why = result.stoppedBySize ? ` (output size limit of ${maxOutputChars} characters reached)` : '';
+        const why = result.stoppedBySize ? ` (output size limit of ${maxOutputChars()} characters reached)` : '';
         notes.push(`[Showing lines ${first}-${last}${why}. The file continues; to read more, call read_file with offset=${last + 1}.]`);
       } else if (first > 1) {
         notes.push(`[Showing lines ${first}-${last}, the end of the file.]`);
