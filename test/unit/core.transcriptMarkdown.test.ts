@@ -53,6 +53,7 @@ describe('archived transcript rendering', () => {
           stats: { tokensBefore: 52_000, tokensAfter: 7_000, messagesSummarized: 4, messagesKept: 1, summaryRequests: 1 },
         },
       },
+      { type: 'event', ts: 't8a', name: 'context_window_learned', data: { window: 9_000, assumed: 200_000 } },
       { type: 'event', ts: 't8b', name: 'token_anchor', data: { promptTokens: 7_123, atMs: 1, mark: { canonicalCount: 5, liveCount: 3, liveChars: 100, pendingWaste: 0 } } },
       { type: 'message', ts: 't9', message: { role: 'assistant', content: 'Done.' } },
     ];
@@ -79,6 +80,7 @@ describe('archived transcript rendering', () => {
     // The gauge's calibration is one quiet line, not a JSON dump.
     assert.match(text, /\*Context counted by the API: 7,123 tokens · t8b\*/);
     assert.ok(!text.includes('liveChars'), 'no token-anchor JSON');
+    assert.match(text, /\*The server's context window is 9,000 tokens, smaller than the 200,000 assumed;[^*]* · t8a\*/);
     assert.equal(rendered.entries, entries.length);
     assert.equal(rendered.foldedBlocks, 0);
     assert.equal(rendered.cut, false);

@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import type { ContentBlockParam } from '../model/messages';
 import { TOKEN_ANCHOR_EVENT } from '../context/fold';
+import { learnedWindowOf, WINDOW_LEARNED_EVENT, windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
@@ -268,6 +269,13 @@ export class TranscriptMarkdownWriter {
         if (entry.name === 'system_prompt') return;
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;
         if (entry.name === SUBAGENT_OF_EVENT && this.subagentOf(entry)) return;
+        if (entry.name === WINDOW_LEARNED_EVENT) {
+          const learned = learnedWindowOf(entry.data);
+          if (learned) {
+            this.emit('', `*${windowLearnedMessage(learned.window, learned.assumed)} · ${entry.ts}*`);
+            return;
+          }
+        }
         if (entry.name === TOKEN_ANCHOR_EVENT) {
           // Bookkeeping of the gauge's calibration: one quiet line, not a JSON dump.
           const tokens = (entry.data as { promptTokens?: unknown } | undefined)?.promptTokens;
