@@ -18,6 +18,8 @@ export type SessionStatus = 'idle' | 'busy';
 export interface ViewState {
   sessionId: string | undefined;
   model: string;
+  /** Who serves the model, for people: "Anthropic" or "OpenAI" (any OpenAI-compatible server). */
+  providerLabel: string;
   status: SessionStatus;
   hasApiKey: boolean;
   trusted: boolean;

@@ -324,6 +324,7 @@ export class ChatController extends Disposable {
     const state: ViewState = {
       sessionId: this.active?.handle.id,
       model: this.active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
+      providerLabel: PROVIDER_INFO[this.active?.client.provider ?? readSettings().provider].label,
       status: this.active?.session.busy ? 'busy' : 'idle',
       // "Ready to chat": a local OpenAI-compatible server may need no key at all.
       hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined || !apiKeyRequired(readSettings(), process.env),

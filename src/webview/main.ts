@@ -166,6 +166,7 @@ function submit(): void {
 function renderWelcome(): void {
   welcome.replaceChildren();
   welcome.append(el('h2', undefined, 'Evergreen'), el('p', undefined, 'A coding agent whose conversation never runs out of context.'));
+  if (viewState) welcome.append(el('p', 'eg-muted eg-model', modelLine(viewState)));
   if (viewState && !viewState.hasApiKey) {
     const button = el('button', 'eg-button', 'Set API Key');
     button.addEventListener('click', () => runCommand('setApiKey'));
@@ -175,6 +176,10 @@ function renderWelcome(): void {
   if (viewState && !viewState.trusted) {
     welcome.append(el('p', 'eg-muted', 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.'));
   }
+}
+
+function modelLine(state: ViewState): string {
+  return `Model: ${state.model} via ${state.providerLabel}`;
 }
 
 function renderGauge(state: GaugeState | undefined): void {
@@ -189,7 +194,8 @@ function renderGauge(state: GaugeState | undefined): void {
   gaugeBar.setAttribute('aria-valuetext', view.ariaValueText);
   gaugeLabel.textContent = view.label;
   gaugeSecondary.textContent = view.secondary;
-  gaugePopover.textContent = view.tooltip;
+  // Which model fills this window, and who serves it (the provider can change between sessions).
+  gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
   gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
 }
 

@@ -91,6 +91,8 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await webview.locator('#evergreen-root textarea.eg-input').waitFor({ timeout: 60_000 }).catch(() => {
         throw new Error('the evergreen.chat webview never rendered its composer (not registered, or its script failed)');
       });
+      // The panel says which model and provider will answer (the provider is a setting that can change).
+      await webview.locator('.eg-welcome .eg-model', { hasText: 'Model: claude-sonnet-4-6 via Anthropic' }).waitFor({ timeout: 15_000 });
       // Move the pointer off the activity bar so its hover tooltip is not in the screenshot.
       await page.mouse.move(900, 450);
       await page.waitForTimeout(500);
