@@ -7,11 +7,13 @@
 // extensionDevelopmentPath payload, so the current build is always what runs. A webview view
 // is two nested iframes: iframe.webview (tagged with the extension id) > iframe#active-frame.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { findExtensionHostLog, launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
+import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -19,7 +21,21 @@ const SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel.png');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-panel-failure.png');
 const CHAT_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-chat.png');
 const APPROVAL_SCREENSHOT = path.join(RESULTS_DIR, 'evergreen-approval.png');
+const SUBAGENT_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-subagent-card.png');
 const EXTENSION_ID = 'evergreen.evergreen-agent';
+
+/** The system prompt of a Messages request, whichever form it was sent in. */
+function systemText(body: MessagesRequestBody): string {
+  if (typeof body.system === 'string') return body.system;
+  return (body.system ?? []).map((block) => block.text).join('\n');
+}
+
+/** The tool_result blocks of the request's last message (what the model is answering). */
+function lastToolResults(body: MessagesRequestBody): Anthropic.ToolResultBlockParam[] {
+  const last = body.messages.at(-1);
+  if (!last || last.role !== 'user' || typeof last.content === 'string') return [];
+  return last.content.filter((block): block is Anthropic.ToolResultBlockParam => block.type === 'tool_result');
+}
 
 describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
   this.timeout(180_000);
@@ -40,6 +56,7 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
     workspace = path.join(tmp, 'workspace');
     mkdirSync(workspace);
     writeFileSync(path.join(workspace, 'README.md'), '# Evergreen e2e workspace\n');
+    writeFileSync(path.join(workspace, 'subagent-notes.txt'), 'The notes say CHILD-SAW-THIS.\n');
     // The chat talks to the fake Messages API: base URL in user settings, key from the environment.
     fake = await startFakeAnthropic();
     const userDataDir = path.join(tmp, 'user-data');
@@ -145,4 +162,88 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);
     }
   });
+  it('shows a subagent card with its report and opens the child transcript from it (issue 10)', async function () {
+    const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+    rmSync(SUBAGENT_SCREENSHOT, { force: true });
+    const before = fake.messageRequests().length;
+    // Requests are told apart by who sends them (the child's system prompt) and by what they answer,
+    // so the script holds whatever order the parent and child requests come in.
+    fake.setResponder((body) => {
+      const answered = lastToolResults(body).map((result) => result.tool_use_id);
+      if (systemText(body).includes('You are a subagent')) {
+        return answered.includes('toolu_child_read')
+          ? reply.text('Report: the notes say CHILD-SAW-THIS.')
+          : reply.toolUse('read_file', { path: 'subagent-notes.txt' }, { id: 'toolu_child_read' });
+      }
+      return answered.includes('toolu_task_notes')
+        ? reply.text('The subagent found that the notes say **CHILD-SAW-THIS**.')
+        : reply.toolUse('task', { description: 'Read the notes', prompt: 'Read subagent-notes.txt and report what it says.', agent_type: 'explore' }, { id: 'toolu_task_notes', preamble: 'Asking a subagent.' });
+    });
+    try {
+      const input = webview.locator('textarea.eg-input');
+      await input.fill('What do the notes say? Use a subagent.');
+      await input.press('Enter');
+      // The parent's answer comes after the child reported: the whole turn has run.
+      await webview.locator('.eg-assistant strong', { hasText: 'CHILD-SAW-THIS' }).waitFor({ timeout: 60_000 });
+      const requests = fake.messageRequests().slice(before);
+      assert.equal(requests.length, 4, JSON.stringify(requests.map((request) => request.reply)));
+      const childRequests = requests.filter((request) => systemText(request.body as MessagesRequestBody).includes('You are a subagent'));
+      assert.equal(childRequests.length, 2, 'the child asked twice: the read, then its report');
+      // The child's second request carries what read_file returned from the workspace.
+      assert.match(JSON.stringify(lastToolResults(childRequests[1]!.body as MessagesRequestBody)), /The notes say CHILD-SAW-THIS/);
+
+      const card = webview.locator('.eg-subagent');
+      assert.equal(await card.count(), 1, 'one subagent card');
+      const classes = (await card.getAttribute('class')) ?? '';
+      assert.ok(classes.split(' ').includes('eg-subagent-done'), `card classes: ${classes}`);
+      assert.equal(await card.locator('.eg-subagent-description').innerText(), 'Read the notes');
+      assert.equal(await card.locator('.eg-subagent-type').innerText(), 'explore');
+      assert.equal(await card.locator('.eg-subagent-status').innerText(), SUBAGENT_STATUS_TEXT.done);
+      assert.match(await card.locator('.eg-subagent-report').innerText(), /Report: the notes say CHILD-SAW-THIS\./);
+      // Screen readers hear what the card is and how it ended.
+      assert.equal(await card.getAttribute('role'), 'group');
+      assert.equal(await card.getAttribute('aria-label'), `Subagent (explore): Read the notes. ${SUBAGENT_STATUS_TEXT.done}`);
+      const childId = await card.getAttribute('data-child-id');
+      assert.ok(childId, 'the card names no child');
+
+      const open = card.getByRole('button', { name: 'Open the transcript of the subagent: Read the notes' });
+      assert.equal(await open.innerText(), 'Open transcript');
+      await open.click();
+      // The tab is the child's transcript document: evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md
+      // (its label's aria-label is the URI path; a file on disk would show the workspace path).
+      const tab = page.locator('.tabs-container .tab.active', { hasText: 'Read the notes.md' });
+      await tab.waitFor({ timeout: 30_000 });
+      const sessionId = sessionOf(childId);
+      assert.equal(await tab.locator('.monaco-icon-label').getAttribute('aria-label'), `/${sessionId}/subagents/${childId}/Read the notes.md`);
+      // What the child did, not the parent: its read_file call and the file it read. (Monaco renders
+      // spaces as no-break spaces: \s matches both.)
+      const lines = page.locator('.editor-instance .view-lines');
+      await lines.filter({ hasText: /\*\*Tool\s+call\s+`read_file`\*\*\s+\(toolu_child_read\)/ }).waitFor({ timeout: 15_000 });
+      await lines.filter({ hasText: /The\s+notes\s+say\s+CHILD-SAW-THIS\./ }).waitFor({ timeout: 15_000 });
+      await page.mouse.move(900, 880);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: SUBAGENT_SCREENSHOT });
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);
+    } finally {
+      fake.setResponder(undefined);
+    }
+  });
+
+  /** The session that owns a subagent: the folder in the workspace storage whose subagents/ holds it. */
+  function sessionOf(childId: string): string {
+    const owners: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory()) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.name === childId && path.basename(dir) === 'subagents') owners.push(path.basename(path.dirname(dir)));
+        else walk(full);
+      }
+    };
+    if (server) walk(path.join(server.userDataDir, 'User', 'workspaceStorage'));
+    assert.equal(owners.length, 1, `one session holds subagent ${childId}: ${owners.join(', ')}`);
+    return owners[0]!;
+  }
 });
