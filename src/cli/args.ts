@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
 import { parseContextOverrides } from '../core/context/defaults';
+import { parseAllowedDomains } from '../core/sandbox/policy';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 
 export interface CliOptions {
@@ -20,6 +21,10 @@ export interface CliOptions {
   /** --subagent-* limits that were given (the rest keep their defaults). */
   subagents: Partial<SubagentLimits>;
   yes: boolean;
+  /** --no-sandbox: shell commands run unconfined (warned at every session start). */
+  sandbox: boolean;
+  /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
+  allowedDomains: string[];
   resume: string | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
@@ -45,7 +50,14 @@ Options:
                                else 128000 — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
-  -y, --yes                    approve file writes and shell commands without asking
+  -y, --yes                    approve file writes and shell commands without asking (a command
+                               that asks to leave the sandbox still asks, and is declined without a terminal)
+      --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
+                               Linux, Seatbelt on macOS); warned at every session start
+      --allow-domain DOMAIN    let sandboxed commands reach DOMAIN (repeatable; "*.example.com" for its
+                               subdomains); without any, commands have no network
+      --allow-package-registries
+                               allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
@@ -135,6 +147,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'subagent-max-tool-rounds': { type: 'string' },
         'subagent-time-limit': { type: 'string' },
         yes: { type: 'boolean', short: 'y', default: false },
+        'no-sandbox': { type: 'boolean', default: false },
+        'allow-domain': { type: 'string', multiple: true },
+        'allow-package-registries': { type: 'boolean', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -164,8 +179,16 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     subagents: subagentLimits({ maxConcurrent: values['subagent-concurrency'], maxToolRounds: values['subagent-max-tool-rounds'], timeLimitMinutes: values['subagent-time-limit'] }),
     maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
     yes: values.yes ?? false,
+    sandbox: !(values['no-sandbox'] ?? false),
+    allowedDomains: allowedDomains(values['allow-domain'] ?? [], values['allow-package-registries'] ?? false),
     resume: values.resume,
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {
+  const parsed = parseAllowedDomains(entries, packageRegistries);
+  if (parsed.problems.length > 0) throw new UsageError(`--allow-domain: ${parsed.problems.join('; ')}`);
+  return parsed.domains;
 }

@@ -72,6 +72,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         autoCompactPercent: options.autoCompactPercent,
         contextSettings: options.contextSettings,
         subagents: options.subagents,
+        sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
       },
       logger,
       workspaceRoot: workspace,
@@ -268,6 +269,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         stderr.write(`  ⇇ subagent ${SUBAGENT_STATUS_TEXT[event.status]}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, $${event.costUsd.toFixed(4)}\n`);
         break;
       case 'storage_warning':
+      case 'sandbox_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
@@ -319,13 +321,21 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal, context?: ApprovalContext): Promise<ApprovalDecision> {
       // Several subagents may ask in turn: each prompt says which one asks.
       const asker = context?.subagent === undefined ? '' : ` for subagent "${escapeLine(context.subagent)}"`;
+      const outside = request.kind === 'shell' && request.isolation === 'outside';
       if (!io.stdin.isTTY) {
+        if (outside) {
+          // --yes never covers leaving the sandbox: only a person at a terminal can allow that.
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker} outside the sandbox: no terminal to ask on (--yes never approves leaving the sandbox)\n`);
+          return { approved: false, reason: 'Not approved: running outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
+        }
         io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
       // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
       io.stderr.write(request.kind === 'write' ? `\n${escapeText(request.diff)}\n` : `\n$ ${escapeLine(request.command)}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
+      if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
+      if (outside) io.stderr.write(`OUTSIDE THE SANDBOX, with your full permissions. The model's reason: ${escapeLine(request.outsideReason ?? '(none given)')}\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
         const answer = await new Promise<string>((resolve) => {
@@ -336,7 +346,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
             onInterrupt();
           });
           rl.on('close', () => resolve('n'));
-          rl.question(`Allow ${describe(request)}${asker}? [y/N] `, (reply) => {
+          rl.question(`Allow ${describe(request)}${asker}${outside ? ' outside the sandbox' : ''}? [y/N] `, (reply) => {
             signal.removeEventListener('abort', onAbortSignal);
             resolve(reply);
           });

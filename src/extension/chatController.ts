@@ -255,6 +255,7 @@ export class ChatController extends Disposable {
         autoCompactPercent: settings.autoCompactPercent,
         contextSettings: compression.settings,
         subagents: settings.subagents,
+        sandbox: settings.sandbox,
       },
       logger: this.deps.logger,
       workspaceRoot: folder.uri.fsPath,

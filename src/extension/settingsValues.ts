@@ -4,6 +4,7 @@
  */
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { parseAllowedDomains } from '../core/sandbox/policy';
 
 /** Where raw values come from. */
 export interface SettingsSource {
@@ -26,6 +27,8 @@ export interface EvergreenSettings {
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[] };
   /** `evergreen.subagents.*` limits that were set and valid (the rest keep the core's defaults). */
   subagents: Partial<SubagentLimits>;
+  /** `evergreen.sandbox.*`, from the user's own settings only. */
+  sandbox: { enabled: boolean; allowedDomains: string[] };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -61,6 +64,11 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     (key) => `"evergreen.subagents.${key}"`,
   );
   problems.push(...subagents.problems);
+  // The sandbox is a boundary a repository must not be able to lower: user settings only, like approvals.
+  const rawDomains = source.userValue('sandbox.allowedDomains');
+  const domains = parseAllowedDomains(Array.isArray(rawDomains) ? rawDomains : [], source.userValue('sandbox.allowPackageRegistries') === true);
+  if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push('"evergreen.sandbox.allowedDomains" must be a list of domain names; no domains are allowed');
+  problems.push(...domains.problems.map((problem) => `"evergreen.sandbox.allowedDomains": ${problem}; that entry is ignored`));
   return {
     provider,
     model: text(source.get(keys.model)),
@@ -76,6 +84,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       shellAllowList: (Array.isArray(shellAllowList) ? shellAllowList : []).filter((entry): entry is string => typeof entry === 'string'),
     },
     subagents: subagents.limits,
+    sandbox: { enabled: source.userValue('sandbox.enabled') !== false, allowedDomains: domains.domains },
     problems,
   };
 }

@@ -290,6 +290,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'storage_warning':
       pushNotice(model, 'error', event.message);
       break;
+    case 'sandbox_notice':
+      pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
+      break;
     case 'todos':
       // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.
       model.todos = { items: event.items.map((item) => ({ ...item })), rev: (model.todos?.rev ?? 0) + 1 };

@@ -268,7 +268,13 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: 'tool' }>['approval'] & object): HTMLElement {
   const box = el('div', 'eg-approval');
   const request = approval.request;
-  box.append(el('div', 'eg-approval-title', request.kind === 'shell' ? 'Run this command?' : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`));
+  const outside = request.kind === 'shell' && request.outsideReason !== undefined;
+  box.append(el('div', 'eg-approval-title', request.kind === 'shell' ? (outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?') : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`));
+  // Leaving the sandbox is the one approval that hands over the user's full permissions: say so, with the model's reason as its words.
+  if (request.kind === 'shell' && request.outsideReason !== undefined) {
+    box.append(el('div', 'eg-warning', 'It will run with your full permissions: any file, the network, your credentials.'));
+    box.append(el('div', 'eg-muted', `The model's reason: ${request.outsideReason}`));
+  }
   // Asked even with writes on auto: say why, so the user reads this diff with care.
   if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
   // The patch header's "Index:" / "====" lines say nothing the title does not.

@@ -1,3 +1,4 @@
+import { markedSleep, waitForMarked } from '../support/processMarkers';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,7 +13,7 @@ import { foldTranscript } from '../../src/core/context/fold';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/tools/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { isProcessAlive, trackedChildCount } from '../../src/core/tools/processGroup';
+import { trackedChildCount } from '../../src/core/tools/processGroup';
 import { parseTaskInput } from '../../src/core/tools/task';
 import { ToolInputError } from '../../src/core/tools/types';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
@@ -458,27 +459,26 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
 
   it('cancel while three general children run commands leaves no process behind (background jobs included)', async () => {
     const h = await harness();
+    // Commands run in the sandbox's PID namespace: their processes are found by a marker, not by $$.
+    const marker = `evergreen-subagent-cancel-${process.pid}`;
     fake.setResponder((body) => {
       if (isChild(body)) {
         if (lastResults(body).length > 0) return reply.text('Done.');
-        const name = firstUserText(body).replace(/\W/g, '');
-        return reply.toolUse('run_shell', { command: `sleep 300 & echo $! > ${name}.bg; echo $$ > ${name}.sh; wait` });
+        return reply.toolUse('run_shell', { command: `${markedSleep(marker)} & exec -a ${marker} sleep 300` });
       }
       if (lastResults(body).length === 0) return reply.message([taskCall('toolu_s1', 'A', 'one', 'general'), taskCall('toolu_s2', 'B', 'two', 'general'), taskCall('toolu_s3', 'C', 'three', 'general')]);
       return reply.text('Stopped.');
     });
     const before = trackedChildCount();
     const turn = h.started.session.send('Three commands at once');
-    const pidFiles = ['one', 'two', 'three'].flatMap((name) => [`${name}.bg`, `${name}.sh`].map((file) => path.join(h.workspace, file)));
-    await waitFor(() => pidFiles.every((file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== ''));
+    const pids = await waitForMarked(marker, 6);
+    assert.equal(pids.length, 6, 'each child runs a background job and a sleep of its own');
     assert.equal(trackedChildCount(), before + 3, 'each child runs its own command');
-    const pids = pidFiles.map((file) => Number(fs.readFileSync(file, 'utf8').trim()));
-    for (const pid of pids) assert.equal(await isProcessAlive(pid), true, `pid ${pid} runs before the cancel`);
     assert.equal(h.started.session.cancel(), true);
     assert.equal(await turn, 'cancelled');
     assert.deepEqual(ofType(h.events, 'subagent_finished').map((event) => event.status), ['cancelled', 'cancelled', 'cancelled']);
     assert.equal(trackedChildCount(), before);
-    for (const pid of pids) assert.equal(await isProcessAlive(pid), false, `pid ${pid} is gone`);
+    assert.deepEqual(await waitForMarked(marker, 0, 5000), [], 'no process of the commands is left');
     assertValidPairs(h.started.session.history as Anthropic.MessageParam[]);
   });
 

@@ -68,8 +68,9 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
 
   async function run(prompt: string, events: AgentEvent[], resumeId?: string) {
     const started = await startAgentSession({
-      // The engine is told 200,000: only the server's refusal shows the real window.
-      config: fake.config({ contextWindow: ASSUMED }),
+      // The engine is told 200,000: only the server's refusal shows the real window. The sandbox is
+      // off so the tool definitions keep the size the 9k-window figures below were measured with.
+      config: { ...fake.config({ contextWindow: ASSUMED }), sandbox: { enabled: false, allowedDomains: [] } },
       workspaceRoot: workspace,
       store: new FileSessionStore(storage),
       approver: { requestApproval: async () => ({ approved: true }) },

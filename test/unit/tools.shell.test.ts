@@ -29,7 +29,7 @@ describe('tools run_shell', function () {
     assert.match(result.content, /to-stderr/);
     assert.equal(result.isError, true);
     assert.match(ctx.progress.join(''), /to-stdout/);
-    assert.deepEqual(ctx.approvals, [{ kind: 'shell', command: 'pwd; echo to-stdout; echo to-stderr >&2; exit 3', description: 'demo' }]);
+    assert.deepEqual(ctx.approvals, [{ kind: 'shell', command: 'pwd; echo to-stdout; echo to-stderr >&2; exit 3', description: 'demo', isolation: 'disabled' }]);
     const ok = await registry.executeToolCall('run_shell', { command: 'true' }, makeContext(dirs.workspace));
     assert.equal(ok.content, 'Exit code: 0\n(no output)');
     assert.ok(!ok.isError);

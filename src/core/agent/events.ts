@@ -13,7 +13,8 @@ export type { ErrorAction, ErrorKind } from './errors';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
-  | { kind: 'shell'; command: string };
+  /** `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
+  | { kind: 'shell'; command: string; description?: string; outsideReason?: string };
 
 export type { SubagentType } from '../tools/task';
 
@@ -90,6 +91,8 @@ export type AgentEvent =
   /** The task list (`todo_write`) as it is now: after each accepted call, and replayed on resume. */
   | { type: 'todos'; turnId?: string; items: TodoItem[] }
   /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */
-  | { type: 'storage_warning'; message: string };
+  | { type: 'storage_warning'; message: string }
+  /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
+  | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -14,6 +14,8 @@ import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
 import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
+import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../sandbox/commandSandbox';
+import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -43,6 +45,17 @@ export interface AgentConfig {
   modelInfoTimeoutMs?: number;
   /** Subagents (the `task` tool): concurrency, step and time limits; SUBAGENT_DEFAULTS fills the rest. */
   subagents?: Partial<SubagentLimits>;
+  /** The OS sandbox for shell commands (default: on, no network). */
+  sandbox?: SandboxSettings;
+}
+
+export interface SandboxSettings {
+  /** `evergreen.sandbox.enabled` / `--no-sandbox`: off runs commands unconfined, with a warning at every session start. */
+  enabled: boolean;
+  /** Domains commands may reach; none means no network. */
+  allowedDomains: readonly string[];
+  /** Replaces the OS sandbox (tests of what the session does when it is unavailable). */
+  create?: (options: OsSandboxOptions) => Promise<CommandSandbox>;
 }
 
 export interface StartedSession {
@@ -92,18 +105,6 @@ export async function startAgentSession(options: {
   // A child starts with the window the parent's engine uses now (smaller once a server proved it).
   const parent: { session?: AgentSession } = {};
   const currentWindow = () => parent.session?.context.budget?.window;
-  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
-  // asked per call, so a window learned from the server shrinks the pages too.
-  const tools = createToolRegistry({
-    trusted: config.trusted,
-    ripgrepPath: config.ripgrepPath,
-    compact: true,
-    task: true,
-    readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
-    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    secrets: knownSecrets(config.apiKey, process.env),
-  });
   let handle: SessionHandle;
   let folded: FoldResult | undefined;
   let systemPrompt: string | undefined;
@@ -124,6 +125,31 @@ export async function startAgentSession(options: {
   } else {
     handle = await store.create({ model: client.model, workspace: options.workspaceRoot });
   }
+  // Every shell command runs in the OS sandbox; without the shell tool there is nothing to confine.
+  const sandboxSettings = config.sandbox ?? { enabled: true, allowedDomains: [] };
+  const sandbox: CommandSandbox | undefined = !config.trusted
+    ? undefined
+    : !sandboxSettings.enabled
+      ? DISABLED_SANDBOX
+      : await (sandboxSettings.create ?? createOsSandbox)({
+          workspaceRoot: options.workspaceRoot,
+          storageRoot: store.rootDir,
+          sessionDir: handle.dir,
+          allowedDomains: sandboxSettings.allowedDomains,
+          logger,
+        });
+  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
+  // asked per call, so a window learned from the server shrinks the pages too.
+  const tools = createToolRegistry({
+    trusted: config.trusted,
+    ripgrepPath: config.ripgrepPath,
+    compact: true,
+    task: true,
+    readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
+    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
+    grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
+    secrets: knownSecrets(config.apiKey, process.env),
+  });
   if (systemPrompt === undefined) {
     systemPrompt = buildSystemPrompt({
       workspaceRoot: options.workspaceRoot,
@@ -171,6 +197,11 @@ export async function startAgentSession(options: {
   });
   parent.session = session;
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+  const notice = sandbox && sandboxNotice(sandbox.state);
+  if (notice) {
+    logger.warn(notice.message);
+    options.onEvent({ type: 'sandbox_notice', ...notice });
+  }
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems };

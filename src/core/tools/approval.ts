@@ -3,6 +3,9 @@
 // Policy semantics (the settings map 1:1 onto ApprovalPolicy):
 // - writes: 'auto' approves every write inside the workspace except to files that configure what
 //   commands run (protectedPaths.ts), which always ask; 'ask' asks the interactive side.
+// - shell: commands run in the OS sandbox (src/core/sandbox); 'auto' and the allow-list apply only
+//   while it works (or after the user turned it off); running outside it, or while it is
+//   unavailable, always asks — no setting and no --yes grants that.
 // - shell: 'auto' approves EVERY command, including the hazardous constructs listed below. It is
 //   the user's explicit "never ask me" switch (like Claude Code's bypass mode); a half-auto mode
 //   that still prompts for `$(...)` would be unpredictable and still not safe (`rm -rf ~` has no
@@ -32,7 +35,21 @@ export type ApprovalRequest =
       /** Set when the file configures what commands run, so it asks even with writes on auto: the UI shows why. */
       protectedReason?: string;
     }
-  | { kind: 'shell'; command: string; description?: string };
+  | {
+      kind: 'shell';
+      command: string;
+      description?: string;
+      /** How the command will run; absent means as with the sandbox turned off. */
+      isolation?: ShellIsolation;
+      /** The model's reason for running outside the sandbox (isolation 'outside'). */
+      outsideReason?: string;
+    };
+
+/**
+ * sandbox: confined by the OS sandbox; disabled: the user turned the sandbox off; unavailable: it
+ * cannot run here; outside: the model asked to run this one command unconfined.
+ */
+export type ShellIsolation = 'sandbox' | 'disabled' | 'unavailable' | 'outside';
 
 export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
 
@@ -58,6 +75,9 @@ export interface ApprovalPolicy {
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
   // A file that decides what a later (maybe allow-listed) command runs always asks.
   if (request.kind === 'write') return policy.writes === 'auto' && protectedWriteReason(request.path) === undefined ? 'auto' : 'ask';
+  // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the
+  // boundary (or the user turned the sandbox off knowingly). Leaving the sandbox is asked every time.
+  if (request.isolation === 'unavailable' || request.isolation === 'outside') return 'ask';
   if (policy.shell === 'auto') return 'auto';
   return matchShellAllowList(request.command, policy.shellAllowList).allowed ? 'auto' : 'ask';
 }

@@ -3,15 +3,18 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
+import type { CommandSandbox, SandboxedCommand } from '../sandbox/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from './processGroup';
 import { HeadTailBuffer, stripAnsi } from './text';
-import { throwIfAborted, type ToolDefinition, type ToolResult } from './types';
+import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
 
 export interface RunShellInput {
   command: string;
   timeout_ms: number;
   description?: string;
+  /** The model asks to run this one command outside the sandbox, and says why: always asked, never auto-approved. */
+  outside_sandbox_reason?: string;
 }
 
 export interface RunShellOptions {
@@ -25,6 +28,8 @@ export interface RunShellOptions {
   maxTimeoutMs?: number;
   /** Extra environment variables (on top of process.env and the non-interactive defaults). */
   env?: Record<string, string>;
+  /** The OS sandbox every command runs in (absent: commands run unconfined, as with the sandbox turned off). */
+  sandbox?: CommandSandbox;
 }
 
 export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
@@ -41,6 +46,8 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
   const maxOutputChars = options.maxOutputChars ?? RUN_SHELL_DEFAULTS.maxOutputChars;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? RUN_SHELL_DEFAULTS.defaultTimeoutMs;
   const maxTimeoutMs = options.maxTimeoutMs ?? RUN_SHELL_DEFAULTS.maxTimeoutMs;
+  const sandbox = options.sandbox;
+  const sandboxed = sandbox?.state.kind === 'on';
   return {
     name: 'run_shell',
     kind: 'shell',
@@ -48,41 +55,73 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
       'Run a shell command with bash in the workspace root (the user may have to approve it). stdin is closed, so interactive ' +
       `commands fail instead of waiting. Returns the exit code and the combined stdout+stderr (long output keeps its start and end). ` +
       `Times out after timeout_ms (default ${defaultTimeoutMs}, max ${maxTimeoutMs}); the command and all its child processes are then killed. ` +
-      'Background processes (`&`) are terminated when the command finishes. Prefer read_file / list_files / grep_search / edit_file for file work.',
+      'Background processes (`&`) are terminated when the command finishes. Prefer read_file / list_files / grep_search / edit_file for file work.' +
+      (sandboxed
+        ? ' Commands run in a sandbox: they may write only inside the workspace and $TMPDIR (not .git/config, .git/hooks, .vscode or the files that configure commands), ' +
+          'have no network except the domains the user allowed, and see no other processes. Only when a command cannot work there, set outside_sandbox_reason to say why; the user must approve that run.'
+        : ''),
     inputSchema: {
       type: 'object',
       properties: {
         command: { type: 'string', description: 'The bash command line to run.' },
         timeout_ms: { type: 'integer', minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds (default ${defaultTimeoutMs}).` },
         description: { type: 'string', description: 'A short description of what the command does, shown to the user.' },
+        ...(sandboxed
+          ? { outside_sandbox_reason: { type: 'string', description: 'Only for a command that cannot work in the sandbox: why it must run outside it (shown to the user, who must approve).' } }
+          : {}),
       },
       required: ['command'],
     },
     headline: (input) => input.description ?? input.command,
     parse(input) {
-      const args = Args.from(input, ['command', 'timeout_ms', 'description']);
+      const args = Args.from(input, ['command', 'timeout_ms', 'description', 'outside_sandbox_reason']);
       const command = args.requiredString('command', { nonEmpty: true });
       const timeout = args.optionalInteger('timeout_ms', { min: 1, max: maxTimeoutMs }) ?? defaultTimeoutMs;
       const description = args.optionalString('description');
-      return description === undefined ? { command, timeout_ms: timeout } : { command, timeout_ms: timeout, description };
+      const outsideReason = args.optionalString('outside_sandbox_reason')?.trim();
+      return {
+        command,
+        timeout_ms: timeout,
+        ...(description === undefined ? {} : { description }),
+        ...(outsideReason ? { outside_sandbox_reason: outsideReason } : {}),
+      };
     },
     async run(input, ctx) {
       throwIfAborted(ctx.signal);
-      const decision = await ctx.approve(
-        input.description === undefined ? { kind: 'shell', command: input.command } : { kind: 'shell', command: input.command, description: input.description },
-      );
+      const isolation = isolationFor(sandbox, input.outside_sandbox_reason);
+      const decision = await ctx.approve({
+        kind: 'shell',
+        command: input.command,
+        isolation,
+        ...(input.description === undefined ? {} : { description: input.description }),
+        ...(isolation === 'outside' && input.outside_sandbox_reason ? { outsideReason: input.outside_sandbox_reason } : {}),
+      });
       throwIfAborted(ctx.signal);
       if (!decision.approved) {
         const reason = decision.reason ? ` Reason: ${decision.reason}` : '';
-        return { content: `The user declined to run the command; it was not executed.${reason}` };
+        return { content: `The user declined to run the command${isolation === 'outside' ? ' outside the sandbox' : ''}; it was not executed.${reason}` };
       }
-      return execute(input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk));
+      let confined: SandboxedCommand | undefined;
+      if (isolation === 'sandbox' && sandbox) {
+        try {
+          confined = await sandbox.wrap(input.command, { shell: shellPath, cwd: ctx.workspace.root, signal: ctx.signal });
+        } catch (error) {
+          if (ctx.signal.aborted) return { content: 'The command was cancelled by the user before it started.', isError: true, cancelled: true };
+          // Never fall back to running it unconfined: the approval was given for a sandboxed run.
+          return { content: `The command was not run: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        }
+      }
+      try {
+        return await execute(input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk), confined);
+      } finally {
+        confined?.release();
+      }
     },
   };
 
-  async function execute(input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void): Promise<ToolResult> {
+  async function execute(input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void, confined: SandboxedCommand | undefined): Promise<ToolResult> {
     const output = new HeadTailBuffer(maxOutputChars);
-    const child = spawn(shellPath, ['-c', input.command], {
+    const child = spawn(confined?.file ?? shellPath, confined?.args ?? ['-c', input.command], {
       cwd,
       detached: true, // own process group: kill(-pid) reaches every descendant that did not setsid
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -149,16 +188,27 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
     if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
     const text = stripAnsi(output.toString()).trimEnd();
     const body = text === '' ? '(no output)' : text;
+    const failed = reason !== 'exit' || status.code !== 0;
+    // Whatever ended the command, what the sandbox undid and why it refused something reach the result.
+    const sandboxNote = confined?.afterExit(text, failed);
+    const note = sandboxNote ? `\n${sandboxNote}` : '';
     if (reason === 'cancel') {
-      return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}`, isError: true, cancelled: true };
+      return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}${note}`, isError: true, cancelled: true };
     }
     if (reason === 'timeout') {
       return {
-        content: `The command timed out after ${input.timeout_ms} ms and was terminated together with its child processes.\nOutput before the timeout:\n${body}`,
+        content: `The command timed out after ${input.timeout_ms} ms and was terminated together with its child processes.\nOutput before the timeout:\n${body}${note}`,
         isError: true,
       };
     }
     const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
-    return { content: `${exit}\n${body}`, isError: status.code !== 0 };
+    return { content: `${exit}\n${body}${note}`, isError: failed };
   }
+}
+
+/** How one command will run: the approval policy trusts the allow-list and `auto` only inside a working sandbox. */
+export function isolationFor(sandbox: CommandSandbox | undefined, outsideReason: string | undefined): ShellIsolation {
+  if (sandbox === undefined || sandbox.state.kind === 'disabled') return 'disabled';
+  if (sandbox.state.kind === 'unavailable') return 'unavailable';
+  return outsideReason ? 'outside' : 'sandbox';
 }

@@ -5,7 +5,7 @@ import type { TodoItem } from './todos';
 import type { TaskInput } from './task';
 import type { Workspace } from './workspace';
 
-export type { ApprovalDecision, ApprovalRequest } from './approval';
+export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';
 export type { Workspace } from './workspace';
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';

@@ -1,6 +1,7 @@
 // Issue 7 items 7 and 8, as an attacker drives them: a model that asks the shell for the
 // environment or reads a file holding the key, a model that points grep at a FIFO, and a CLI
 // killed while its shell commands still run.
+import { markedSleep, waitForMarked } from '../../support/processMarkers';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,6 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { runCliCaptured } from '../../support/cliCapture';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../../../src/core/secrets';
-import { isProcessAlive } from '../../../src/core/tools/processGroup';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { findRipgrepOnPath } from '../../../src/core/tools/grepSearch';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
@@ -20,7 +20,6 @@ import { NodeWorkspace } from '../../../src/core/tools/workspace';
 const makeContext = (root: string, _options: { autoApprove?: boolean } = {}) => makeRecordingContext(new NodeWorkspace(root));
 
 const MODEL = 'claude-sonnet-4-6';
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('security: secrets never reach the model through tools', function () {
   this.timeout(60_000);
@@ -188,9 +187,11 @@ describe('security: special files and orphaned processes', function () {
       const fake = await startFakeAnthropic();
       const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-sig-'));
       const pids: number[] = [];
+      // The command runs in the sandbox's PID namespace: its processes are found by a marker, not by $$.
+      const marker = `evergreen-sig-${signal}-${process.pid}`;
       try {
         fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-        fake.enqueue(reply.toolUse('run_shell', { command: 'sleep 300 & echo $! > bg.pid; echo $$ > shell.pid; sleep 300' }), reply.text('never reached'));
+        fake.enqueue(reply.toolUse('run_shell', { command: `${markedSleep(marker)} & exec -a ${marker} sleep 300` }), reply.text('never reached'));
         const cli = spawn(
           process.execPath,
           ['--require', 'tsx/cjs', 'src/cli/main.ts', '--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--yes', '-p', 'run it'],
@@ -199,16 +200,12 @@ describe('security: special files and orphaned processes', function () {
         let stderr = '';
         cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         const exited = new Promise<number | null>((resolve) => cli.once('exit', (exitCode) => resolve(exitCode)));
-        const pidFiles = ['bg.pid', 'shell.pid'].map((name) => path.join(workspace, name));
-        for (let tries = 0; tries < 300 && !pidFiles.every((file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== ''); tries++) await sleep(50);
-        pids.push(...pidFiles.map((file) => Number(fs.readFileSync(file, 'utf8').trim())));
-        for (const pid of pids) assert.ok(await isProcessAlive(pid), `process ${pid} should be running before the signal`);
+        pids.push(...(await waitForMarked(marker, 2)));
+        assert.equal(pids.length, 2, `the background job and the shell's own sleep should run before the signal: ${stderr}`);
 
         cli.kill(signal);
         assert.equal(await exited, code, stderr);
-        const deadline = Date.now() + 5000;
-        while (Date.now() < deadline && (await Promise.all(pids.map((pid) => isProcessAlive(pid)))).some(Boolean)) await sleep(50);
-        for (const pid of pids) assert.equal(await isProcessAlive(pid), false, `process ${pid} outlived the CLI`);
+        assert.deepEqual(await waitForMarked(marker, 0, 5000), [], 'a process of the command outlived the CLI');
       } finally {
         // Whatever failed above, no test leaves sleeping trees behind.
         for (const pid of pids) {

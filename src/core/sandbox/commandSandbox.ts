@@ -1,0 +1,62 @@
+// The contract between the tools that start processes (run_shell, later stdio MCP servers) and the
+// OS sandbox that confines them. The kernel enforces the boundary; the shell allow-list and the
+// approval settings are conveniences on top that only apply while the boundary holds.
+
+/** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
+export type SandboxState =
+  | { kind: 'on'; allowedDomains: readonly string[] }
+  | { kind: 'disabled' }
+  | { kind: 'unavailable'; problem: string; installHint: string };
+
+/** A command ready to spawn in place of `shell -c command`. */
+export interface SandboxedCommand {
+  file: string;
+  args: string[];
+  /**
+   * Called once the process has exited: undoes what the sandbox cannot forbid up front (a Git
+   * redirect file created in `.git` is moved aside) and explains a failure the sandbox caused (a
+   * write to a read-only path, a refused connection). Returns the lines for the result, or undefined.
+   */
+  afterExit(output: string, failed: boolean): string | undefined;
+  /** Must be called once the process has exited (removes mount placeholders, forgets the command's id). */
+  release(): void;
+}
+
+export interface CommandSandbox {
+  readonly state: SandboxState;
+  /** Wraps one shell command. Throws SandboxError when the sandbox cannot start it. */
+  wrap(command: string, options: { shell: string; cwd: string; signal?: AbortSignal }): Promise<SandboxedCommand>;
+}
+
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+}
+
+/** The sandbox the user turned off (`evergreen.sandbox.enabled: false`, `--no-sandbox`). */
+export const DISABLED_SANDBOX: CommandSandbox = {
+  state: { kind: 'disabled' },
+  wrap() {
+    return Promise.reject(new SandboxError('The sandbox is turned off.'));
+  },
+};
+
+export const SANDBOX_INSTALL_HINT_DEBIAN = 'sudo apt-get install bubblewrap socat ripgrep';
+
+/** What the user is told once per session (front ends word nothing themselves). */
+export function sandboxNotice(state: SandboxState): { level: 'warning' | 'info'; message: string } | undefined {
+  switch (state.kind) {
+    case 'on':
+      return undefined;
+    case 'disabled':
+      return {
+        level: 'warning',
+        message:
+          'The command sandbox is off (evergreen.sandbox.enabled / --no-sandbox): shell commands run with your full permissions, and the allow-list and auto approval apply to them unconfined.',
+      };
+    case 'unavailable':
+      return {
+        level: 'warning',
+        message: `The command sandbox cannot run here (${state.problem}), so every shell command asks first; the allow-list and auto approval are suspended until it works. To fix: ${state.installHint}`,
+      };
+  }
+}

@@ -1,0 +1,36 @@
+// Finding a command's processes from outside the sandbox: inside its PID namespace `$$` and `$!`
+// are not this machine's pids, so tests start processes whose argv[0] is a unique marker
+// (`exec -a MARKER sleep 300`) and look for it in /proc/*/cmdline.
+import { promises as fsp } from 'node:fs';
+
+/** A shell fragment that starts a long sleep whose argv[0] is `marker`. */
+export const markedSleep = (marker: string): string => `bash -c 'exec -a ${marker} sleep 300'`;
+
+/** Live (non-zombie) processes of this machine whose argv[0] is `marker`. */
+export async function markedProcesses(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await fsp.readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv0 = (await fsp.readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0')[0];
+      if (argv0 !== marker) continue;
+      const stat = await fsp.readFile(`/proc/${name}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+      if (state !== 'Z' && state !== 'X') found.push(Number(name));
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  return found;
+}
+
+/** Waits (bounded) until `count` marked processes run, or until none do when count is 0; returns the last look. */
+export async function waitForMarked(marker: string, count: number, timeoutMs = 15_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let pids = await markedProcesses(marker);
+  while (Date.now() < deadline && (count === 0 ? pids.length > 0 : pids.length < count)) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    pids = await markedProcesses(marker);
+  }
+  return pids;
+}
