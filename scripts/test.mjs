@@ -17,6 +17,8 @@ const steps = [
   { name: 'unit', cmd: ['node', ...mocha], counts: 'file' },
   { name: 'integration (VS Code extension host)', cmd: ['node', 'scripts/run-integration.mjs'], counts: 'file' },
   { name: 'e2e (Chromium + VS Code)', cmd: ['node', ...mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '300000', 'test/e2e/**/*.e2e.ts'], counts: 'file' },
+  // Last: `npm run package` rebuilds dist/ in production mode, which the suites above must not run on.
+  { name: 'package (.vsix installed into VS Code)', cmd: ['node', ...mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '300000', 'test/package/*.e2e.ts'], counts: 'file' },
 ];
 
 let passed = 0;

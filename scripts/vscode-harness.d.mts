@@ -28,6 +28,8 @@ export interface CodeServer {
 }
 
 export function startCodeServer(options: CodeServerOptions): Promise<CodeServer>;
+/** `code-server --install-extension` into the extensions dir startCodeServer uses for this userDataDir. */
+export function installExtension(vsixPath: string, options: { userDataDir: string; env?: Record<string, string>; timeoutMs?: number }): Promise<string>;
 export function launchChromium(options?: { executablePath?: string; args?: string[] }): Promise<Browser>;
 export function makeTempDir(prefix: string): string;
 export function findExtensionHostLog(userDataDir: string): string | undefined;

@@ -1,5 +1,5 @@
 // Library: start code-server (real VS Code 1.100.3 in the browser) and a headless Chromium,
-// and always clean both up. Used by run-integration.mjs, start.mjs and test/e2e.
+// and always clean both up. Used by run-integration.mjs, start.mjs, test/e2e and test/package.
 //
 // Found on this machine:
 // - code-server accepts `--bind-addr 127.0.0.1:0` and logs "HTTP server listening on
@@ -179,6 +179,40 @@ export async function startCodeServer({ folder, userDataDir, port = 0, extraArgs
     await stop();
     throw new Error(`code-server did not start: ${err.message}\n${tail}`);
   }
+}
+
+/**
+ * Installs a .vsix the way a user does (`--install-extension`, offline) into the extensions dir
+ * startCodeServer uses for the same userDataDir, so a server started on it loads the installed
+ * copy. Resolves with code-server's output; rejects with it when the install fails.
+ * @param {string} vsixPath
+ * @param {object} o
+ * @param {string} o.userDataDir
+ * @param {Record<string,string>} [o.env]
+ * @param {number} [o.timeoutMs]
+ */
+export async function installExtension(vsixPath, { userDataDir, env = {}, timeoutMs = 60_000 }) {
+  const { codeServerBin } = await ensureVSCode();
+  mkdirSync(userDataDir, { recursive: true });
+  const configFile = path.join(userDataDir, 'code-server.yaml');
+  writeFileSync(configFile, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+  const args = [codeServerBin, '--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', path.join(userDataDir, 'extensions'), '--install-extension', vsixPath];
+  installExitHandlers();
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  liveGroups.add(child.pid);
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), timeoutMs);
+  const [code, signal] = await new Promise((resolve) => child.on('exit', (...result) => resolve(result)));
+  clearTimeout(timer);
+  liveGroups.delete(child.pid);
+  killGroup(child.pid, 'SIGKILL');
+  // It exits 1 on a broken package; its success line is required as well, as positive evidence.
+  if (code !== 0 || !/was successfully installed/.test(output)) {
+    throw new Error(`code-server --install-extension ${vsixPath} failed (${signal ?? `exit code ${code}`}):\n${output}`);
+  }
+  return output;
 }
 
 function raceStart(listening, exited, deadline, exitInfo) {
