@@ -5,6 +5,7 @@ import * as readline from 'node:readline';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 import { firstText } from '../model/content';
+import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
@@ -299,7 +300,7 @@ export class SessionHandle {
       this.currentMeta.messageCount++;
       if (this.currentMeta.title === 'New chat' && entry.message.role === 'user') {
         const text = firstText(entry.message);
-        if (text) this.currentMeta.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+        if (text) this.currentMeta.title = sessionTitle(text);
       }
     } else if (isSummaryBoundary(entry)) {
       this.currentMeta.compactions = (this.currentMeta.compactions ?? 0) + 1;
