@@ -33,7 +33,7 @@ import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPrev
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
-import { applyTier0, type Tier0Settings } from './tier0';
+import { applyTier0, persistNote, type SavedOutput, type Tier0Settings } from './tier0';
 import { headTail } from './text';
 import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 
@@ -53,7 +53,8 @@ export interface TranscriptSink {
 
 export type ContextEvent =
   | { type: 'context'; gauge: ContextGauge }
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string }
+  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
   | {
       type: 'compaction';
       /** The boundary's id (the transcript's compaction entry; what an undo names). */
@@ -359,18 +360,14 @@ export class ContextEngine {
     const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0, this.options.logger);
     const ratio = this.tokensPerChar;
     const tokens = (chars: number) => Math.round(chars * ratio);
+    const tokensBefore = tokens(input.content.length);
+    const tokensAfter = tokens(outcome.content.length);
     if (outcome.persisted) {
-      this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted });
-    }
-    if (outcome.persisted || outcome.truncated) {
-      this.emit({
-        type: 'tier',
-        tier: outcome.persisted ? 'persist' : 'truncate',
-        items: 1,
-        tokensBefore: tokens(input.content.length),
-        tokensAfter: tokens(outcome.content.length),
-        detail: outcome.persisted ? `${input.toolName} output saved to ${outcome.persisted.file}` : `${input.toolName} output cut to its head and tail`,
-      });
+      // The token figures go with the entry, so a resumed chat shows the note the live one showed.
+      this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
+      this.emit(persistNote({ toolName: input.toolName, file: outcome.persisted.file, tokensBefore, tokensAfter }));
+    } else if (outcome.truncated) {
+      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
     }
     return outcome.content;
   }

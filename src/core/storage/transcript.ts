@@ -73,7 +73,8 @@ export type TranscriptEntry =
    */
   | { type: 'compaction_undo'; ts: string; compactionId: string; tokensBefore: number; tokensAfter: number }
   | { type: 'tier_edit'; ts: string; tier: 'budget' | 'snip' | 'microcompact'; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
-  | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number }
+  /** `tokensBefore`/`tokensAfter`: the chat note's figures (absent in transcripts written before they were recorded). */
+  | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number; tokensBefore?: number; tokensAfter?: number }
   | { type: 'repair'; ts: string; repairs: number; reason: string }
   | { type: 'event'; ts: string; name: string; data: Record<string, unknown> };
 
