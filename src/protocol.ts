@@ -10,6 +10,9 @@ export type { AgentEvent } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
+/** How a cost reads, "price unknown" included (one definition for the core and the panel). */
+export { formatCost } from './core/model/cost';
+
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';
 

@@ -19,6 +19,7 @@ import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backe
 import { ModelError } from '../model/errors';
 import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
+import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
@@ -112,11 +113,13 @@ export interface ContextEngineOptions {
   now?: () => number;
   emit: (event: ContextEvent) => void;
   /** Usage of the engine's own requests (summaries), so totals and cost include them. */
-  onModelUsage?: (usage: UsageCounts, costUsd: number) => void;
+  onModelUsage?: (usage: UsageCounts, cost: RequestCost) => void;
   /** Session cost so far, for the gauge. */
   sessionCostUsd?: () => number;
   /** The part of it the session's subagents spent. */
   subagentCostUsd?: () => number;
+  /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
+  unpricedRequests?: () => number;
   /** State rebuilt by foldTranscript for a resumed session. */
   initial?: EngineSnapshot | undefined;
 }
@@ -258,6 +261,7 @@ export class ContextEngine {
       cacheReadShare: this.lastCacheRead,
       sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
       ...(this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {}),
+      ...this.unpriced(),
       breakdown: scaleBreakdown(chars, usedTokens),
       estimated,
     });
@@ -274,7 +278,13 @@ export class ContextEngine {
     const pending = Math.max(0, Math.round(chars * this.tokensPerChar));
     const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
     const subagents = this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {};
-    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, ...subagents, estimated: true });
+    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, ...subagents, ...this.unpriced(), estimated: true });
+  }
+
+  /** The gauge's count of unpriced requests, present only when there are some. */
+  private unpriced(): { unpricedRequests?: number } {
+    const count = this.options.unpricedRequests?.() ?? 0;
+    return count > 0 ? { unpricedRequests: count } : {};
   }
 
   /**
@@ -806,7 +816,7 @@ export class ContextEngine {
           {},
           signal,
         );
-        this.options.onModelUsage?.(response.usage, response.costUsd);
+        this.options.onModelUsage?.(response.usage, response);
         const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
         return { summary: extractSummary(text), requests: attempt + 1 };
       } catch (error) {

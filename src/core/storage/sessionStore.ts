@@ -18,6 +18,8 @@ import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
 export interface SessionTotals extends UsageCounts {
   costUsd: number;
+  /** Requests whose model had no known price (not in costUsd); absent when none. */
+  unpricedRequests?: number;
 }
 
 export interface SessionMeta {
@@ -311,6 +313,7 @@ export class SessionHandle {
       totals.cacheReadTokens += entry.usage.cacheReadTokens;
       totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
       totals.costUsd += entry.costUsd;
+      if (entry.priceUnknown) totals.unpricedRequests = (totals.unpricedRequests ?? 0) + 1;
     }
     this.currentMeta.updatedAt = this.now().toISOString();
   }
