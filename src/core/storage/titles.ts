@@ -4,13 +4,16 @@
  * for look-alikes ("Turn 1/1: fix a\b" reads the same), never dropped or blanked.
  */
 
-/** Characters Windows, macOS or Linux refuse in a file name (and '/' splits the tab's URI path), each with a look-alike. */
+/**
+ * Characters Windows, macOS or Linux refuse in a file name (and '/' splits the tab's URI path), each
+ * with a look-alike that common UI fonts draw (a missing glyph would show as a box).
+ */
 const LOOK_ALIKES: Readonly<Record<string, string>> = {
   '/': '\u2215', // ∕ division slash
-  '\\': '\u29F5', // ⧵ reverse solidus operator
+  '\\': '\u2216', // ∖ set minus
   ':': '\u2236', // ∶ ratio
   '*': '\u2217', // ∗ asterisk operator
-  '?': '\uFF1F', // ？ fullwidth question mark
+  '?': '\uFF1F', // ？ fullwidth question mark (CJK fonts, which desktop systems ship; minimal Linux images may lack it)
   '"': '\u201D', // ” right double quotation mark
   '<': '\u2039', // ‹
   '>': '\u203A', // ›
