@@ -1,12 +1,14 @@
 // A persisted tool result's note in the real chat webview (code-server + Chromium): the note names
 // the tool and what it saved, with a short "saved output" link instead of the whole storage path;
-// the link opens the full output in a read-only editor. Screenshot: test-results/e2e-saved-output.png.
+// the link opens the full output in a read-only editor, and a link forged inside the webview to a
+// file outside the session's tool-results folder is refused by the host. Screenshot:
+// test-results/e2e-saved-output.png.
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/savedOutput.e2e.ts
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
@@ -29,6 +31,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
   let browser: Browser | undefined;
   let page: Page;
   let fake: FakeAnthropic;
+  let workspace: string;
   const pageErrors: string[] = [];
 
   before(async function () {
@@ -36,7 +39,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
       assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
     }
     tmp = makeTempDir('e2e-saved-output');
-    const workspace = path.join(tmp, 'workspace');
+    workspace = path.join(tmp, 'workspace');
     mkdirSync(workspace);
     writeFileSync(path.join(workspace, 'build.log'), `${BIG_LOG}\n`);
     fake = await startFakeAnthropic();
@@ -51,6 +54,17 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
     await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
   });
 
+  /** The chat webview's own frame (to act as a compromised page would). */
+  async function chatFrame(): Promise<Frame> {
+    for (let tries = 0; tries < 100; tries++) {
+      for (const frame of page.frames()) {
+        if (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0)) return frame;
+      }
+      await page.waitForTimeout(100);
+    }
+    throw new Error('the chat webview frame was not found');
+  }
+
   after(async function () {
     await browser?.close().catch(() => {});
     await server?.stop();
@@ -58,7 +72,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('shows "saved output" instead of the storage path and opens the full output read-only', async function () {
+  it('shows "saved output" instead of the storage path, opens the full output read-only, and refuses a forged link', async function () {
     mkdirSync(RESULTS_DIR, { recursive: true });
     for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
     fake.enqueue(reply.toolUse('run_shell', { command: 'cat build.log' }, { id: 'toolu_build_log', preamble: 'Reading the build log.' }), reply.text(`The build compiled **${STEPS} steps**.`));
@@ -103,6 +117,16 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
       await page.mouse.move(900, 880);
       await page.waitForTimeout(300);
       await page.screenshot({ path: SCREENSHOT });
+
+      // The host decides what opens: a note forged inside the webview (as a compromised page could)
+      // that links a file outside this session's tool-results folder is refused, with a message.
+      const chat = await chatFrame();
+      await chat.evaluate((file) => {
+        window.postMessage({ type: 'agentEvent', event: { type: 'tier', tier: 'persist', items: 1, tokensBefore: 9_000, tokensAfter: 1_000, detail: 'forged', savedOutput: { toolName: 'forged_tool', file } } }, '*');
+      }, path.join(workspace, 'build.log'));
+      await webview.getByRole('button', { name: 'Open the saved forged_tool output, read-only' }).click();
+      await page.locator('.notifications-toasts', { hasText: "not one of this session's saved outputs" }).waitFor({ timeout: 15_000 });
+      assert.equal(await page.locator('.tabs-container .tab', { hasText: 'build.log' }).count(), 0, 'the forged link opened a file');
       assert.deepEqual(pageErrors, []);
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
