@@ -60,7 +60,7 @@ export async function openSavedOutput(file: string, toolResultsDir: string | und
   const target = toolResultsDir === undefined ? undefined : await savedOutputFile(file, toolResultsDir);
   if (!target) {
     logger.warn(`saved-output link refused (not a file in this session's tool-results folder): ${file.slice(0, 300)}`);
-    void vscode.window.showWarningMessage('Evergreen: that saved output is not available: it is not one of this session\'s saved outputs, or it was deleted. Open Archived Transcript shows the full result.');
+    void vscode.window.showWarningMessage("Evergreen: that saved output cannot be opened: only files in this session's tool-results folder open from the chat, and it is not one of them (or it was deleted). The chat's preview of it is in Open Archived Transcript.");
     return;
   }
   await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: true });

@@ -125,7 +125,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
         window.postMessage({ type: 'agentEvent', event: { type: 'tier', tier: 'persist', items: 1, tokensBefore: 9_000, tokensAfter: 1_000, detail: 'forged', savedOutput: { toolName: 'forged_tool', file } } }, '*');
       }, path.join(workspace, 'build.log'));
       await webview.getByRole('button', { name: 'Open the saved forged_tool output, read-only' }).click();
-      await page.locator('.notifications-toasts', { hasText: "not one of this session's saved outputs" }).waitFor({ timeout: 15_000 });
+      await page.locator('.notifications-toasts', { hasText: "only files in this session's tool-results folder open from the chat" }).waitFor({ timeout: 15_000 });
       assert.equal(await page.locator('.tabs-container .tab', { hasText: 'build.log' }).count(), 0, 'the forged link opened a file');
       assert.deepEqual(pageErrors, []);
     } catch (err) {
