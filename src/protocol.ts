@@ -10,6 +10,9 @@ export type { AgentEvent } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
+/** How a cost reads, "price unknown" included (one definition for the core and the panel). */
+export { formatCost } from './core/model/cost';
+
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';
 
@@ -61,7 +64,9 @@ export type WebviewToHost =
   /** A subagent card's "Open transcript": the child's transcript, looked up by the host among the current session's children only. */
   | { type: 'openSubagentTranscript'; childId: string }
   /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
-  | { type: 'openLink'; href: string };
+  | { type: 'openLink'; href: string }
+  /** A persist note's "saved output" link: the host opens `file` read-only, and only if it is in the current session's tool-results folder. */
+  | { type: 'openSavedOutput'; file: string };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
 /**
@@ -103,6 +108,9 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
         : undefined;
     case 'openLink':
       return typeof message.href === 'string' && message.href.length > 0 && message.href.length <= MAX_LINK_CHARS ? { type: 'openLink', href: message.href } : undefined;
+    case 'openSavedOutput':
+      // Shape only: where the file may be is the host's check (openSavedOutput in links.ts).
+      return typeof message.file === 'string' && message.file.length > 0 && message.file.length <= MAX_LINK_CHARS ? { type: 'openSavedOutput', file: message.file } : undefined;
     default:
       return undefined;
   }

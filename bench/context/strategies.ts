@@ -131,7 +131,7 @@ abstract class SeedStrategy implements ContextStrategy {
       {},
       signal,
     );
-    this.o.onModelUsage?.(response.usage, response.costUsd);
+    this.o.onModelUsage?.(response.usage, response);
     const first = response.content[0];
     return first?.type === 'text' ? first.text : '';
   }

@@ -7,6 +7,7 @@ import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
+import { formatCost } from '../core/model/cost';
 import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/errors';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
@@ -154,7 +155,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
     started.handle.close();
   }
-  if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · $${started.session.costUsd.toFixed(4)}]\n`);
+  // No price hint here: prices are set in VS Code ("evergreen.pricing"); the CLI uses the built-in tables.
+  if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
   return exitCode;
 }
@@ -266,7 +268,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'subagent_finished':
         breakLine();
-        stderr.write(`  ⇇ subagent ${SUBAGENT_STATUS_TEXT[event.status]}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, $${event.costUsd.toFixed(4)}\n`);
+        stderr.write(`  ⇇ subagent ${SUBAGENT_STATUS_TEXT[event.status]}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, ${formatCost(event.costUsd, event.unpricedRequests, 4)}\n`);
         break;
       case 'storage_warning':
       case 'sandbox_notice':

@@ -15,7 +15,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { openChatLink } from './links';
+import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
 import { ProposedChanges } from './proposedChanges';
@@ -106,6 +106,10 @@ export class ChatController extends Disposable {
         return;
       case 'openLink':
         await openChatLink(message.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error));
+        return;
+      case 'openSavedOutput':
+        // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
+        await openSavedOutput(message.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error));
         return;
       case 'openTranscriptAt':
         await this.openTranscriptAt(message.compactionIndex);

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { savedOutputFile } from '../core/context/tier0';
 import type { Logger } from '../core/logger';
 
 /**
@@ -49,4 +50,20 @@ function decodeLink(href: string): string {
   } catch {
     return href;
   }
+}
+
+/**
+ * A persist note's "saved output" link: the file opens read-only, and only when it is one of this
+ * session's persisted outputs (savedOutputFile); anything else is refused and logged.
+ */
+export async function openSavedOutput(file: string, toolResultsDir: string | undefined, logger: Logger): Promise<void> {
+  const target = toolResultsDir === undefined ? undefined : await savedOutputFile(file, toolResultsDir);
+  if (!target) {
+    logger.warn(`saved-output link refused (not a file in this session's tool-results folder): ${file.slice(0, 300)}`);
+    void vscode.window.showWarningMessage("Evergreen: that saved output cannot be opened: only files in this session's tool-results folder open from the chat, and it is not one of them (or it was deleted). The chat's preview of it is in Open Archived Transcript.");
+    return;
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: true });
+  // A saved output is the record of what a tool printed: a stray keystroke must not change it.
+  await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
 }

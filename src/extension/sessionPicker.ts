@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatCost } from '../core/model/cost';
 import type { FileSessionStore, SessionMeta } from '../core/storage/sessionStore';
 
 interface SessionItem extends vscode.QuickPickItem {
@@ -25,7 +26,7 @@ async function items(store: FileSessionStore, sessions: SessionMeta[]): Promise<
       ...(meta.compactions !== undefined ? [plural(meta.compactions, 'compaction')] : []),
       ...(size !== undefined ? [formatBytes(size)] : []),
     ];
-    return { label: meta.title, description: parts.join(' · '), detail: `${meta.model} · $${meta.totals.costUsd.toFixed(2)} · ${meta.id}`, sessionId: meta.id };
+    return { label: meta.title, description: parts.join(' · '), detail: `${meta.model} · ${formatCost(meta.totals.costUsd, meta.totals.unpricedRequests)} · ${meta.id}`, sessionId: meta.id };
   });
 }
 

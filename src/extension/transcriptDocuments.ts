@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage, type Logger } from '../core/logger';
 import { SessionNotFoundError, transcriptLines, type FileSessionStore, type SessionMeta } from '../core/storage/sessionStore';
 import { renderTranscript, type RenderedTranscript } from '../core/storage/transcriptMarkdown';
+import { fileNameTitle } from '../core/storage/titles';
 import { Disposable } from './disposable';
 import { pickSession } from './sessionPicker';
 
@@ -31,8 +32,8 @@ export interface TranscriptAddress {
 
 /** The document URI of a session's (or a subagent's) transcript; the title only names the tab. */
 export function transcriptUri(sessionId: string, title?: string, childId?: string): vscode.Uri {
-  // Only characters safe in a tab title and a URI path (no separators, '#', '%' or control characters).
-  const name = (title ?? '').replace(/[^\p{L}\p{N} ._()'!@$&+=,;~-]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || 'transcript';
+  // The tab shows what was typed; fileNameTitle swaps '/' (a path separator here) and the other refused characters for look-alikes.
+  const name = fileNameTitle(title ?? '');
   return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: childId ? `/${sessionId}/subagents/${childId}/${name}.md` : `/${sessionId}/${name}.md` });
 }
 

@@ -47,8 +47,11 @@ export type ChatItem =
       undoable: boolean;
       undone: boolean;
     }
-  /** A quiet line: what a lighter tier saved, or that a compaction was undone. */
-  | { kind: 'note'; key: string; rev: number; text: string };
+  /**
+   * A quiet line: what a lighter tier saved, or that a compaction was undone. `savedOutput`: a
+   * persisted result's file, shown as a short "saved output" link (the host opens it read-only).
+   */
+  | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } };
 
 export interface ChatModel {
   items: ChatItem[];
@@ -278,7 +281,11 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     }
     case 'tier': {
       const saved = Math.max(0, event.tokensBefore - event.tokensAfter);
-      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${event.detail} — saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})` });
+      const tokens = `saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})`;
+      // A persisted result's path is long and says little here: the note names the tool and the view links the file.
+      const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
+      const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
+      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
       break;
     }
     case 'compaction_failed':

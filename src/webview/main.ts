@@ -230,7 +230,7 @@ function renderItem(item: ChatItem): HTMLElement {
     case 'divider':
       return renderDivider(item);
     case 'note':
-      return el('div', 'eg-note', item.text);
+      return renderNote(item);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -238,6 +238,21 @@ function renderItem(item: ChatItem): HTMLElement {
       return element;
     }
   }
+}
+
+/** A tier note; a persisted result's gets a short "saved output" link instead of the file's long path. */
+function renderNote(item: Extract<ChatItem, { kind: 'note' }>): HTMLElement {
+  const element = el('div', 'eg-note', item.text);
+  const saved = item.savedOutput;
+  if (!saved) return element;
+  const link = el('button', 'eg-link eg-saved-output', 'saved output');
+  link.type = 'button';
+  // The full path stays reachable on hover; the host decides whether it may open.
+  link.title = `Open the full ${saved.toolName} output (read-only): ${saved.file}`;
+  link.setAttribute('aria-label', `Open the saved ${saved.toolName} output, read-only`);
+  link.addEventListener('click', () => send({ type: 'openSavedOutput', file: saved.file }));
+  element.append(' · ', link);
+  return element;
 }
 
 /** A compaction boundary: its numbers, the summary on demand, the transcript at that point, and Undo on the newest. */

@@ -3,7 +3,7 @@
  * parent's tool-use id) with the child's live status, its approvals (each answered by the child's
  * own tool-use id) and, at the end, its report. Pure, like chatModel.ts, so it is tested in node.
  */
-import { SUBAGENT_STATUS_TEXT, type AgentEvent } from '../protocol';
+import { formatCost, SUBAGENT_STATUS_TEXT, type AgentEvent } from '../protocol';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type SubagentEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_progress' | 'subagent_finished' }>;
@@ -30,6 +30,8 @@ export interface SubagentCard {
   lastTool: string | undefined;
   report: string | undefined;
   costUsd: number | undefined;
+  /** The child's requests with no known price (0: none): its cost then reads "price unknown". */
+  unpricedRequests: number;
   /** Open prompts first come first; a few answered ones stay so the user sees what was decided. */
   approvals: ChildApproval[];
 }
@@ -38,7 +40,7 @@ export interface SubagentCard {
 export const MAX_ANSWERED_APPROVALS = 3;
 
 function newCard(childId: string, description = '', agentType = ''): SubagentCard {
-  return { childId, description, agentType, outcome: undefined, toolCalls: 0, tokens: undefined, elapsedMs: undefined, lastTool: undefined, report: undefined, costUsd: undefined, approvals: [] };
+  return { childId, description, agentType, outcome: undefined, toolCalls: 0, tokens: undefined, elapsedMs: undefined, lastTool: undefined, report: undefined, costUsd: undefined, unpricedRequests: 0, approvals: [] };
 }
 
 /** The card after a subagent event for its parent call; undefined when the event changes nothing. */
@@ -67,6 +69,7 @@ export function applySubagentEvent(card: SubagentCard | undefined, event: Subage
       next.toolCalls = event.toolCalls;
       next.elapsedMs = event.elapsedMs;
       next.costUsd = event.costUsd;
+      next.unpricedRequests = event.unpricedRequests ?? 0;
       // A prompt still open when the child ended can no longer be answered.
       next.approvals = next.approvals.filter((approval) => approval.decided !== undefined);
       return next;
@@ -135,6 +138,6 @@ export function subagentFigures(card: SubagentCard): string {
   if (card.outcome === undefined && card.tokens !== undefined) parts.push(`${card.tokens.toLocaleString('en-US')} tokens in context`);
   if (card.elapsedMs !== undefined) parts.push(formatElapsed(card.elapsedMs));
   if (card.outcome === undefined && card.lastTool) parts.push(`last: ${card.lastTool}`);
-  if (card.outcome !== undefined && card.costUsd !== undefined) parts.push(`$${card.costUsd.toFixed(4)}`);
+  if (card.outcome !== undefined && card.costUsd !== undefined) parts.push(formatCost(card.costUsd, card.unpricedRequests, 4));
   return parts.join(' · ');
 }

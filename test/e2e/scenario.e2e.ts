@@ -422,10 +422,11 @@ for (const theme of THEMES) {
         // The tab names the session's transcript document: evergreen-transcript:/<sessionId>/<title>.md
         // (the label shows its path; a file on disk would show the workspace path).
         const label = page.locator('.tabs-container .tab.active .monaco-icon-label');
-        await page.locator('.tabs-container .tab.active', { hasText: 'Which version are we releasing.md' }).waitFor({ timeout: 30_000 });
+        // The title keeps the question mark, as a look-alike a file name accepts (fileNameTitle).
+        await page.locator('.tabs-container .tab.active', { hasText: 'Which version are we releasing\uFF1F.md' }).waitFor({ timeout: 30_000 });
         const sessionId = sessionIds();
         assert.equal(sessionId.length, 1, `one session in the workspace storage: ${sessionId.join(', ')}`);
-        assert.equal(await label.getAttribute('aria-label'), `/${sessionId[0]}/Which version are we releasing.md`);
+        assert.equal(await label.getAttribute('aria-label'), `/${sessionId[0]}/Which version are we releasing\uFF1F.md`);
         // Opened at this divider's compaction, with the summary the model wrote.
         // (Monaco renders spaces as no-break spaces: \s matches both.)
         const lines = page.locator('.editor-instance .view-lines');

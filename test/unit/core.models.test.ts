@@ -13,7 +13,9 @@ describe('model prices and gauge arithmetic', () => {
 
   it('computes cost from all four usage fields', () => {
     const cost = costOf({ inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 400_000 }, priceFor('claude-sonnet-4-5'));
-    assert.equal(cost.toFixed(4), (3 + 1.5 + 0.6 + 1.5).toFixed(4));
+    assert.equal(cost?.toFixed(4), (3 + 1.5 + 0.6 + 1.5).toFixed(4));
+    // No price is no cost figure at all, not $0: the front ends say "price unknown".
+    assert.equal(costOf({ inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, priceFor('some-local-model')), undefined);
   });
 
   it('reports bad price overrides instead of using them', () => {

@@ -59,7 +59,8 @@ export type AgentEvent =
       durationMs: number;
     }
   /** A subagent's requests count in the parent's totals: they arrive as usage events carrying its `childId`. */
-  | ({ type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; sessionCostUsd: number } & SubagentOrigin)
+  /** `priceUnknown`: this request's model has no known price (costUsd 0); `sessionUnpricedRequests`: how many such requests the session made (absent: none). */
+  | ({ type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; sessionCostUsd: number; sessionUnpricedRequests?: number } & SubagentOrigin)
   /**
    * Subagents (the `task` tool): `toolUseId` is the parent's task call; started and finished are
    * recorded in the parent's transcript and replay on resume, progress is live only.
@@ -78,6 +79,8 @@ export type AgentEvent =
       report: string;
       usage: UsageCounts;
       costUsd: number;
+      /** The child's requests with no known price (absent: none). */
+      unpricedRequests?: number;
       toolCalls: number;
       elapsedMs: number;
     }

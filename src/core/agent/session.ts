@@ -12,6 +12,7 @@ import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../too
 import type { ToolRegistry } from '../tools/registry';
 import type { TaskInput } from '../tools/task';
 import type { ToolContext, ToolResult } from '../tools/types';
+import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import type { Workspace } from '../tools/workspace';
 import { errorActionsFor } from './errors';
@@ -90,6 +91,8 @@ export class AgentSession {
   private sessionCostUsd = 0;
   /** The part of sessionCostUsd spent by subagents (the gauge shows it). */
   private subagentCostUsd = 0;
+  /** Requests whose model had no known price: not in sessionCostUsd, shown as "price unknown". */
+  private unpricedRequests = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -114,6 +117,7 @@ export class AgentSession {
       if (last && last.role === 'user' && options.history.at(-1)?.role === 'assistant') options.store?.append({ type: 'message', ts, message: last });
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
+    this.unpricedRequests = options.store?.meta.totals.unpricedRequests ?? 0;
     this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
@@ -129,8 +133,9 @@ export class AgentSession {
       logger: this.logger,
       now: this.now,
       emit: (event) => this.emit({ ...event, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
-      onModelUsage: (usage, costUsd) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, costUsd, undefined),
+      onModelUsage: (usage, cost) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, cost, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
+      unpricedRequests: () => this.unpricedRequests,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
     };
@@ -184,14 +189,17 @@ export class AgentSession {
   }
 
   /** `origin`: a subagent's request, counted here so the parent's totals include its children. */
-  private recordUsage(turnId: string, usage: ModelUsage, costUsd: number, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
+  private recordUsage(turnId: string, usage: ModelUsage, cost: RequestCost, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
+    const { costUsd } = cost;
+    const unpriced = cost.priceUnknown ? { priceUnknown: true as const } : {};
     this.sessionCostUsd += costUsd;
     if (origin) this.subagentCostUsd += costUsd;
+    if (cost.priceUnknown) this.unpricedRequests++;
     this.logger.info(
-      `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, $${costUsd.toFixed(4)}`,
+      `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );
-    this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...(prepared ? { request: prepared.mark } : {}), ...(origin ? { childId: origin.childId } : {}) });
-    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, sessionCostUsd: this.sessionCostUsd, ...origin });
+    this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...unpriced, ...(prepared ? { request: prepared.mark } : {}), ...(origin ? { childId: origin.childId } : {}) });
+    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, ...unpriced, sessionCostUsd: this.sessionCostUsd, ...(this.unpricedRequests > 0 ? { sessionUnpricedRequests: this.unpricedRequests } : {}), ...origin });
   }
 
   get history(): readonly MessageParam[] {
@@ -222,6 +230,11 @@ export class AgentSession {
 
   get costUsd(): number {
     return this.sessionCostUsd;
+  }
+
+  /** Requests (this session's and its subagents') whose model had no known price: costUsd leaves them out. */
+  get unpricedRequestCount(): number {
+    return this.unpricedRequests;
   }
 
   /** Stops the running turn (stream and tools). Returns false when nothing was running. */
@@ -329,7 +342,7 @@ export class AgentSession {
       // One timestamp for the engine's cache clock and the usage entry, so a fold sees the same time.
       const respondedAt = this.now();
       this.context.onResponse(prepared, response.usage, respondedAt);
-      this.recordUsage(turnId, response.usage, response.costUsd, prepared, respondedAt);
+      this.recordUsage(turnId, response.usage, response, prepared, respondedAt);
 
       const content = toParams(response.content, toolUseIdsIn(this.messages));
       if (content.length > 0) this.append({ role: 'assistant', content });
@@ -453,7 +466,7 @@ export class AgentSession {
       approvalPolicy: this.approvalPolicy,
       emit: (event) => this.emit(event),
       record: (event) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: event.type, data: subagentRecordData(event) }),
-      recordUsage: (usage, costUsd, childId) => this.recordUsage(turnId, usage, costUsd, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
+      recordUsage: (usage, cost, childId) => this.recordUsage(turnId, usage, cost, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
     });
   }
 

@@ -37,7 +37,7 @@ export function subagentEventFromRecord(name: string, data: Record<string, unkno
     return { type: 'subagent_started', turnId, toolUseId, childId, description, agentType: agentType as SubagentType, transcriptPath };
   }
   if (name === 'subagent_finished') {
-    const { status, report, usage, costUsd, toolCalls, elapsedMs } = data;
+    const { status, report, usage, costUsd, unpricedRequests, toolCalls, elapsedMs } = data;
     if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) return undefined;
     if (typeof report !== 'string' || !isUsage(usage) || typeof costUsd !== 'number') return undefined;
     return {
@@ -49,6 +49,7 @@ export function subagentEventFromRecord(name: string, data: Record<string, unkno
       report,
       usage,
       costUsd,
+      ...(typeof unpricedRequests === 'number' && unpricedRequests > 0 ? { unpricedRequests } : {}),
       toolCalls: typeof toolCalls === 'number' ? toolCalls : 0,
       elapsedMs: typeof elapsedMs === 'number' ? elapsedMs : 0,
     };

@@ -10,6 +10,7 @@ import { SYSTEM_PROMPT_EVENT } from '../context/fold';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
 import { blocksOf, type ToolUseBlock } from '../model/content';
+import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
 import type { ApprovalPolicy } from '../tools/approval';
@@ -59,7 +60,7 @@ export interface SubagentCall {
   /** Recorded into the parent's transcript (replayed on resume). */
   record(event: SubagentRecordedEvent): void;
   /** A child's request, counted in the parent's totals (usage event, transcript, meta, cost). */
-  recordUsage(usage: UsageCounts, costUsd: number, childId: string): void;
+  recordUsage(usage: UsageCounts, cost: RequestCost, childId: string): void;
 }
 
 export interface SubagentRunner {
@@ -291,7 +292,7 @@ class SubagentLauncher implements SubagentRunner {
     call.record(startedEvent);
     call.emit(startedEvent);
 
-    const stats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, lastTool: undefined as string | undefined, error: undefined as string | undefined, roundLimit: false };
+    const stats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, unpricedRequests: 0, lastTool: undefined as string | undefined, error: undefined as string | undefined, roundLimit: false };
     let lastProgressAt = 0;
     const progress = (force: boolean) => {
       const now = Date.now();
@@ -324,7 +325,8 @@ class SubagentLauncher implements SubagentRunner {
         case 'usage':
           stats.usage = addUsage(stats.usage, event.usage);
           stats.costUsd += event.costUsd;
-          call.recordUsage(event.usage, event.costUsd, childId);
+          if (event.priceUnknown) stats.unpricedRequests++;
+          call.recordUsage(event.usage, event, childId);
           progress(false);
           break;
         case 'context':
@@ -391,7 +393,7 @@ class SubagentLauncher implements SubagentRunner {
     const report = reportFor(status, stop, text, stats.error, blueprint.limits, timedOut);
     const elapsedMs = Date.now() - started;
     progress(true);
-    const finished: SubagentRecordedEvent = { type: 'subagent_finished', turnId: call.turnId, toolUseId: call.toolUseId, childId, status, report, usage: stats.usage, costUsd: stats.costUsd, toolCalls: stats.toolCalls, elapsedMs };
+    const finished: SubagentRecordedEvent = { type: 'subagent_finished', turnId: call.turnId, toolUseId: call.toolUseId, childId, status, report, usage: stats.usage, costUsd: stats.costUsd, ...(stats.unpricedRequests > 0 ? { unpricedRequests: stats.unpricedRequests } : {}), toolCalls: stats.toolCalls, elapsedMs };
     call.record(finished);
     call.emit(finished);
     const content = `${transcriptLine(transcriptPath)}\n\n${report}`;

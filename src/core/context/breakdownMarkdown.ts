@@ -3,6 +3,7 @@
  * where the tokens go, the window's split, and what each tier would free if it ran now. Pure, so
  * the VS Code document and the tests render the same text.
  */
+import { priceUnknownHint } from '../model/cost';
 import { BREAKDOWN_CATEGORIES, formatCost, subagentCost, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
 
@@ -62,7 +63,8 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
     `- Usable for the conversation: ${n(gauge.window - gauge.outputReserve)} tokens`,
     `- Auto-compact threshold: ${n(gauge.autoCompactThreshold)} tokens (${share(gauge.autoCompactThreshold)} of the window)`,
     `- Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last request's prompt came from the prompt cache`,
-    `- Session cost so far: ${formatCost(gauge.sessionCostUsd)}${subagentCost(gauge)}`,
+    `- Session cost so far: ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}`,
+    ...(gauge.unpricedRequests ? [`  - ${priceUnknownHint(gauge.unpricedRequests)}`] : []),
     '',
   );
 

@@ -19,6 +19,7 @@ import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backe
 import { ModelError } from '../model/errors';
 import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
+import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import { errorMessage, type Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
@@ -33,7 +34,7 @@ import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPrev
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
-import { applyTier0, type Tier0Settings } from './tier0';
+import { applyTier0, persistNote, type SavedOutput, type Tier0Settings } from './tier0';
 import { headTail } from './text';
 import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 
@@ -53,7 +54,8 @@ export interface TranscriptSink {
 
 export type ContextEvent =
   | { type: 'context'; gauge: ContextGauge }
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string }
+  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
   | {
       type: 'compaction';
       /** The boundary's id (the transcript's compaction entry; what an undo names). */
@@ -111,11 +113,13 @@ export interface ContextEngineOptions {
   now?: () => number;
   emit: (event: ContextEvent) => void;
   /** Usage of the engine's own requests (summaries), so totals and cost include them. */
-  onModelUsage?: (usage: UsageCounts, costUsd: number) => void;
+  onModelUsage?: (usage: UsageCounts, cost: RequestCost) => void;
   /** Session cost so far, for the gauge. */
   sessionCostUsd?: () => number;
   /** The part of it the session's subagents spent. */
   subagentCostUsd?: () => number;
+  /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
+  unpricedRequests?: () => number;
   /** State rebuilt by foldTranscript for a resumed session. */
   initial?: EngineSnapshot | undefined;
 }
@@ -257,6 +261,7 @@ export class ContextEngine {
       cacheReadShare: this.lastCacheRead,
       sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
       ...(this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {}),
+      ...this.unpriced(),
       breakdown: scaleBreakdown(chars, usedTokens),
       estimated,
     });
@@ -273,7 +278,13 @@ export class ContextEngine {
     const pending = Math.max(0, Math.round(chars * this.tokensPerChar));
     const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
     const subagents = this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {};
-    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, ...subagents, estimated: true });
+    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), sessionCostUsd: this.options.sessionCostUsd?.() ?? base.sessionCostUsd, ...subagents, ...this.unpriced(), estimated: true });
+  }
+
+  /** The gauge's count of unpriced requests, present only when there are some. */
+  private unpriced(): { unpricedRequests?: number } {
+    const count = this.options.unpricedRequests?.() ?? 0;
+    return count > 0 ? { unpricedRequests: count } : {};
   }
 
   /**
@@ -359,18 +370,14 @@ export class ContextEngine {
     const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0, this.options.logger);
     const ratio = this.tokensPerChar;
     const tokens = (chars: number) => Math.round(chars * ratio);
+    const tokensBefore = tokens(input.content.length);
+    const tokensAfter = tokens(outcome.content.length);
     if (outcome.persisted) {
-      this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted });
-    }
-    if (outcome.persisted || outcome.truncated) {
-      this.emit({
-        type: 'tier',
-        tier: outcome.persisted ? 'persist' : 'truncate',
-        items: 1,
-        tokensBefore: tokens(input.content.length),
-        tokensAfter: tokens(outcome.content.length),
-        detail: outcome.persisted ? `${input.toolName} output saved to ${outcome.persisted.file}` : `${input.toolName} output cut to its head and tail`,
-      });
+      // The token figures go with the entry, so a resumed chat shows the note the live one showed.
+      this.record({ type: 'persisted_output', ts: new Date(this.now()).toISOString(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
+      this.emit(persistNote({ toolName: input.toolName, file: outcome.persisted.file, tokensBefore, tokensAfter }));
+    } else if (outcome.truncated) {
+      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
     }
     return outcome.content;
   }
@@ -809,7 +816,7 @@ export class ContextEngine {
           {},
           signal,
         );
-        this.options.onModelUsage?.(response.usage, response.costUsd);
+        this.options.onModelUsage?.(response.usage, response);
         const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
         return { summary: extractSummary(text), requests: attempt + 1 };
       } catch (error) {

@@ -13,7 +13,10 @@ import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { UndoPoint } from './compactionPreview';
 import type { ContextEvent, EngineSnapshot } from './engine';
 import type { LiveState } from './liveView';
+import { CONTEXT_DEFAULTS } from './defaults';
+import { estimateTokens } from './gauge';
 import { learnedWindowOf, windowLearnedMessage, WINDOW_LEARNED_EVENT } from './learnedWindow';
+import { persistNote } from './tier0';
 
 export const SYSTEM_PROMPT_EVENT = 'system_prompt';
 export const COMPACTION_FAILED_EVENT = 'compaction_failed';
@@ -143,10 +146,20 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0, subagentCostUsd: 0 };
   const display = new DisplayBuilder();
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
+  /** Persisted outputs recorded without the note's token figures, until their tool result arrives. */
+  const unsizedPersists = new Map<string, Extract<TranscriptEntry, { type: 'persisted_output' }>>();
   for (const entry of entries) {
     switch (entry.type) {
       case 'message':
         canonical.push(entry.message);
+        for (const block of blocksOf(entry.message)) {
+          const older = block.type === 'tool_result' ? unsizedPersists.get(block.tool_use_id) : undefined;
+          if (block.type !== 'tool_result' || !older) continue;
+          // A transcript from before the note's figures were recorded: estimated from the sizes.
+          unsizedPersists.delete(block.tool_use_id);
+          const tokensBefore = Math.ceil(older.bytes / CONTEXT_DEFAULTS.charsPerToken);
+          display.push({ ...persistNote({ toolName: older.toolName, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
+        }
         display.message(entry.message);
         break;
       case 'usage': {
@@ -194,6 +207,12 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
       }
       case 'persisted_output':
         persistedOutputs.push({ toolUseId: entry.toolUseId, file: entry.file });
+        // The chat's note with its "saved output" link, where the live chat showed it (before the result).
+        if (typeof entry.tokensBefore === 'number' && typeof entry.tokensAfter === 'number') {
+          display.push({ ...persistNote({ toolName: entry.toolName, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId: display.currentTurnId });
+        } else {
+          unsizedPersists.set(entry.toolUseId, entry);
+        }
         break;
       case 'event':
         if (entry.name === SYSTEM_PROMPT_EVENT && typeof entry.data.text === 'string') systemPrompt = entry.data.text;

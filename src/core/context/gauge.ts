@@ -1,3 +1,4 @@
+import { formatCost, priceUnknownHint } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
@@ -12,6 +13,8 @@ export interface GaugeNumbers {
   sessionCostUsd: number;
   /** The part of sessionCostUsd the session's subagents spent (absent or 0: none). */
   subagentCostUsd?: number;
+  /** Requests whose model had no known price, left out of sessionCostUsd (absent or 0: none). */
+  unpricedRequests?: number;
   /** Where the tokens go (estimates scaled to the measured total). */
   breakdown?: ContextBreakdown;
   /** True when usedTokens includes an estimate of what was appended since the last response. */
@@ -103,9 +106,8 @@ export function formatTokens(tokens: number): string {
   return String(Math.round(tokens));
 }
 
-export function formatCost(usd: number): string {
-  return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
-}
+/** How costs read (one definition of "price unknown", cost.ts). */
+export { formatCost } from '../model/cost';
 
 /** The breakdown's categories in display order, with the names every front end uses. */
 export const BREAKDOWN_CATEGORIES = [
@@ -128,7 +130,7 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
   const level = gaugeLevel(gauge);
   const shown = level === 'over' ? '>100%' : `${percent}%`;
   const label = `${shown} · ${formatTokens(gauge.usedTokens)} / ${formatTokens(gauge.window)}`;
-  const secondary = `cache ${Math.round(gauge.cacheReadShare * 100)}% · ${formatCost(gauge.sessionCostUsd)}`;
+  const secondary = `cache ${Math.round(gauge.cacheReadShare * 100)}% · ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}`;
   const state =
     level === 'over'
       ? 'Over the window: the next request fails unless compaction frees room.'
@@ -148,7 +150,9 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
     lines.push('');
     for (const { key, label: name } of BREAKDOWN_CATEGORIES) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
   }
-  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd)}${subagentCost(gauge)}`);
+  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}`);
+  const hint = priceUnknownHint(gauge.unpricedRequests);
+  if (hint) lines.push(hint);
   return {
     percent,
     usedShare: used / window,

@@ -9,11 +9,32 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
+import type { ContextEvent } from './engine';
 import { countLines } from '../tools/text';
 import { CONTEXT_DEFAULTS } from './defaults';
 import { headTail, previewLines } from './text';
 
 export const PERSISTED_MARK = '[Output too large for the context:';
+
+/** A persisted tool result's file, carried as data: the chat links to it, the CLI and transcript print the path. */
+export interface SavedOutput {
+  toolName: string;
+  /** Absolute path inside the session's tool-results folder. */
+  file: string;
+}
+
+/** The tier note of one persisted result (live from the engine, and rebuilt by the fold on resume). */
+export function persistNote(input: SavedOutput & { tokensBefore: number; tokensAfter: number }): Extract<ContextEvent, { type: 'tier' }> {
+  return {
+    type: 'tier',
+    tier: 'persist',
+    items: 1,
+    tokensBefore: input.tokensBefore,
+    tokensAfter: input.tokensAfter,
+    detail: `${input.toolName} output saved to ${input.file}`,
+    savedOutput: { toolName: input.toolName, file: input.file },
+  };
+}
 
 export interface Tier0Settings {
   persistThresholdBytes: number;
@@ -54,6 +75,19 @@ async function writeNew(dir: string, stem: string, content: string): Promise<str
     }
   }
   throw new Error(`could not find a free file name for ${stem} in ${dir}`);
+}
+
+/**
+ * Where a "saved output" link may lead: `file` only if it is a regular file directly in
+ * `toolResultsDir` (the current session's), after resolving symlinks and '..'; else undefined.
+ * The request comes from the webview, so the path is untrusted like any model text.
+ */
+export async function savedOutputFile(file: string, toolResultsDir: string): Promise<string | undefined> {
+  if (!path.isAbsolute(file)) return undefined;
+  const [dir, target] = await Promise.all([fsp.realpath(toolResultsDir).catch(() => undefined), fsp.realpath(file).catch(() => undefined)]);
+  if (!dir || !target || path.dirname(target) !== dir) return undefined;
+  const stat = await fsp.stat(target).catch(() => undefined);
+  return stat?.isFile() ? target : undefined;
 }
 
 export function persistedPreview(file: string, content: string, bytes: number, lines: number, settings: Tier0Settings): string {

@@ -47,7 +47,7 @@ export class AnthropicBackend implements ModelBackend {
     this.price = priceFor(this.model, overrides);
   }
 
-  costOf(usage: UsageCounts): number {
+  costOf(usage: UsageCounts): number | undefined {
     return costOf(usage, this.price);
   }
 

@@ -80,7 +80,9 @@ export interface ModelResponse {
   content: ContentBlock[];
   stopReason: StopReason | null;
   usage: UsageCounts;
+  /** 0 when the model has no known price, which `priceUnknown` then says. */
   costUsd: number;
+  priceUnknown?: true;
   /**
    * Tool calls whose streamed input was not valid JSON, by their index in `content` (ids may be
    * repeated or rewritten by the loop); their `input` is {}.
@@ -128,7 +130,8 @@ export interface ModelBackend {
   contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number>;
   /** An exact, free count of a request's input tokens (only when capabilities.tokenCounting). */
   countTokens?(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number>;
-  costOf(usage: UsageCounts): number;
+  /** undefined: the model has no known price. */
+  costOf(usage: UsageCounts): number | undefined;
   /** A changed price table applies from the next request on: nothing else about the back end changes. */
   setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void;
   /** One reply, streamed, with the shared retry rules; failures are ModelErrors. */

@@ -100,9 +100,9 @@ export interface UsageCounts {
   cacheWriteTokens: number;
 }
 
-/** Cost in USD; an unknown model costs 0 rather than a guess (the UI says the price is unknown). */
-export function costOf(usage: UsageCounts, price: ModelPrice | undefined): number {
-  if (!price) return 0;
+/** Cost in USD; undefined for a model with no known price (never a guess: cost.ts shows it as "price unknown"). */
+export function costOf(usage: UsageCounts, price: ModelPrice | undefined): number | undefined {
+  if (!price) return undefined;
   return (
     (usage.inputTokens * price.input +
       usage.outputTokens * price.output +

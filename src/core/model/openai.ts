@@ -85,7 +85,7 @@ export class OpenAIBackend implements ModelBackend {
     this.price = priceFor(this.model, overrides, 'openai');
   }
 
-  costOf(usage: UsageCounts): number {
+  costOf(usage: UsageCounts): number | undefined {
     return costOf(usage, this.price);
   }
 

@@ -82,15 +82,17 @@ export class ReplyAccumulator {
   }
 
   /** The whole reply; a stream that ended early is a dropped connection (retried). */
-  finish(costOf: (usage: UsageCounts) => number): ModelResponse {
+  finish(costOf: (usage: UsageCounts) => number | undefined): ModelResponse {
     if (!this.complete) throw new ModelError('connection', 'The connection dropped: the response stream ended before the reply was complete', 'Check your network and try again.');
     for (const index of this.tools.keys()) this.endTool(index);
     const usage = { ...this.usage };
+    const cost = costOf(usage);
     return {
       content: this.content,
       stopReason: this.stopReason,
       usage,
-      costUsd: costOf(usage),
+      costUsd: cost ?? 0,
+      ...(cost === undefined ? { priceUnknown: true as const } : {}),
       ...(this.invalidToolInputs.size > 0 ? { invalidToolInputs: this.invalidToolInputs } : {}),
     };
   }
@@ -165,7 +167,7 @@ export interface AttemptSource {
   attempt(signal: AbortSignal): AsyncIterable<ModelChunk>;
   /** Any failure of an attempt as a ModelError (with retry advice from the response headers). */
   classify(error: unknown, signal?: AbortSignal): ModelError;
-  costOf(usage: UsageCounts): number;
+  costOf(usage: UsageCounts): number | undefined;
 }
 
 /**

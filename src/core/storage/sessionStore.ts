@@ -5,6 +5,7 @@ import * as readline from 'node:readline';
 import { writeFileAtomic } from '../atomicWrite';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 import { firstText } from '../model/content';
+import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
@@ -17,6 +18,8 @@ import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
 export interface SessionTotals extends UsageCounts {
   costUsd: number;
+  /** Requests whose model had no known price (not in costUsd); absent when none. */
+  unpricedRequests?: number;
 }
 
 export interface SessionMeta {
@@ -299,7 +302,7 @@ export class SessionHandle {
       this.currentMeta.messageCount++;
       if (this.currentMeta.title === 'New chat' && entry.message.role === 'user') {
         const text = firstText(entry.message);
-        if (text) this.currentMeta.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+        if (text) this.currentMeta.title = sessionTitle(text);
       }
     } else if (isSummaryBoundary(entry)) {
       this.currentMeta.compactions = (this.currentMeta.compactions ?? 0) + 1;
@@ -310,6 +313,7 @@ export class SessionHandle {
       totals.cacheReadTokens += entry.usage.cacheReadTokens;
       totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
       totals.costUsd += entry.costUsd;
+      if (entry.priceUnknown) totals.unpricedRequests = (totals.unpricedRequests ?? 0) + 1;
     }
     this.currentMeta.updatedAt = this.now().toISOString();
   }

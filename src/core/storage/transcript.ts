@@ -65,7 +65,8 @@ export type TranscriptEntry =
   /** provider and model: who wrote an assistant message (absent in transcripts older than the provider seam, and on user messages). */
   | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string }
   /** `childId`: a subagent's request, counted in its parent's totals too (the child's transcript has it with its request mark). */
-  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; request?: RequestMark; childId?: string }
+  /** `priceUnknown`: the model had no known price (costUsd is 0, not a figure). */
+  | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; request?: RequestMark; childId?: string }
   | { type: 'compaction'; ts: string; compaction: CompactionRecord }
   /**
    * "Undo Last Compaction": the live view goes back to the boundary in effect before compaction
@@ -73,7 +74,8 @@ export type TranscriptEntry =
    */
   | { type: 'compaction_undo'; ts: string; compactionId: string; tokensBefore: number; tokensAfter: number }
   | { type: 'tier_edit'; ts: string; tier: 'budget' | 'snip' | 'microcompact'; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
-  | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number }
+  /** `tokensBefore`/`tokensAfter`: the chat note's figures (absent in transcripts written before they were recorded). */
+  | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number; tokensBefore?: number; tokensAfter?: number }
   | { type: 'repair'; ts: string; repairs: number; reason: string }
   | { type: 'event'; ts: string; name: string; data: Record<string, unknown> };
 

@@ -5,6 +5,7 @@
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
  */
 import { pathToFileURL } from 'node:url';
+import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { learnedWindowOf, WINDOW_LEARNED_EVENT, windowLearnedMessage } from '../context/learnedWindow';
@@ -162,7 +163,7 @@ export class TranscriptMarkdownWriter {
       '',
       `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt} · ${fmt(meta.messageCount)} messages · ${fmt(this.compactionLines.length)} compaction boundaries`,
       '',
-      `Tokens: ${fmt(meta.totals.inputTokens)} input, ${fmt(meta.totals.outputTokens)} output, ${fmt(meta.totals.cacheReadTokens)} cache read, ${fmt(meta.totals.cacheWriteTokens)} cache write · cost $${meta.totals.costUsd.toFixed(4)}`,
+      `Tokens: ${fmt(meta.totals.inputTokens)} input, ${fmt(meta.totals.outputTokens)} output, ${fmt(meta.totals.cacheReadTokens)} cache read, ${fmt(meta.totals.cacheWriteTokens)} cache write · cost ${formatCost(meta.totals.costUsd, meta.totals.unpricedRequests, 4)}${meta.totals.unpricedRequests ? ` (${priceUnknownHint(meta.totals.unpricedRequests)})` : ''}`,
       '',
       `*Read-only view of the transcript; large blocks are folded${this.options.transcriptPath ? ` — every entry is whole in ${fileLink('transcript.jsonl', this.options.transcriptPath)}` : ''}.*`,
     ];
@@ -363,7 +364,7 @@ export class TranscriptMarkdownWriter {
       `${fmt(event.toolCalls)} tool call(s)`,
       `${(event.elapsedMs / 1000).toFixed(1)} s`,
       `${fmt(usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens)} input + ${fmt(usage.outputTokens)} output tokens`,
-      `$${event.costUsd.toFixed(4)}`,
+      formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
     this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
     return true;

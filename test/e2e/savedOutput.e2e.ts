@@ -1,0 +1,136 @@
+// A persisted tool result's note in the real chat webview (code-server + Chromium): the note names
+// the tool and what it saved, with a short "saved output" link instead of the whole storage path;
+// the link opens the full output in a read-only editor, and a link forged inside the webview to a
+// file outside the session's tool-results folder is refused by the host. Screenshot:
+// test-results/e2e-saved-output.png.
+// Build first (node esbuild.mjs), then:
+//   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/savedOutput.e2e.ts
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-saved-output.png');
+const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-saved-output-failure.png');
+const EXTENSION_ID = 'evergreen.evergreen-agent';
+/**
+ * ~27,000 characters, under run_shell's 30,000-character cap so it arrives whole, but ~45 KB (the
+ * box-drawing characters take 3 bytes each): over tier 0's 30 KB, so it is saved to the session's tool-results folder.
+ */
+const STEPS = 450;
+const BIG_LOG = Array.from({ length: STEPS }, (_, i) => `✓ step ${String(i + 1).padStart(4, '0')} compiled module_${i % 37}.ts in ${(i * 7) % 300} ms `.padEnd(60, '─')).join('\n');
+
+describe('a persist note in the chat webview (code-server + Chromium)', function () {
+  this.timeout(180_000);
+  let tmp: string;
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let fake: FakeAnthropic;
+  let workspace: string;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    for (const file of ['dist/extension.js', 'dist/webview.js']) {
+      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
+    }
+    tmp = makeTempDir('e2e-saved-output');
+    workspace = path.join(tmp, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(path.join(workspace, 'build.log'), `${BIG_LOG}\n`);
+    fake = await startFakeAnthropic();
+    const userDataDir = path.join(tmp, 'user-data');
+    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    // Shell commands run without asking, so the turn needs no approval click.
+    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6', 'evergreen.approvals.shell': 'auto' }));
+    server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  });
+
+  /** The chat webview's own frame (to act as a compromised page would). */
+  async function chatFrame(): Promise<Frame> {
+    for (let tries = 0; tries < 100; tries++) {
+      for (const frame of page.frames()) {
+        if (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0)) return frame;
+      }
+      await page.waitForTimeout(100);
+    }
+    throw new Error('the chat webview frame was not found');
+  }
+
+  after(async function () {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await fake?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('shows "saved output" instead of the storage path, opens the full output read-only, and refuses a forged link', async function () {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
+    fake.enqueue(reply.toolUse('run_shell', { command: 'cat build.log' }, { id: 'toolu_build_log', preamble: 'Reading the build log.' }), reply.text(`The build compiled **${STEPS} steps**.`));
+    try {
+      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
+      await icon.waitFor({ timeout: 90_000 });
+      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+      const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+      const input = webview.locator('textarea.eg-input');
+      await input.waitFor({ timeout: 60_000 });
+      await input.fill('How many steps did the build compile?');
+      await input.press('Enter');
+      await webview.locator('.eg-assistant strong', { hasText: `${STEPS} steps` }).waitFor({ timeout: 60_000 });
+
+      // The model was sent the preview naming the full path (it reads the rest with read_file).
+      const answered = JSON.stringify(fake.messageRequests().at(-1)?.body);
+      const saved = /The full output is saved at (\S+?toolu_build_log\.txt)/.exec(answered)?.[1]?.replace(/\\\\/g, '\\');
+      assert.ok(saved, 'the model sees where the output is saved');
+      assert.ok(readFileSync(saved, 'utf8').includes(BIG_LOG), 'the whole output is in the file');
+
+      const note = webview.locator('.eg-note', { hasText: 'Context persist' });
+      await note.waitFor({ timeout: 15_000 });
+      const text = await note.innerText();
+      assert.match(text, /^Context persist: run_shell output moved out of the context — saved ~[\d,.k]+ tokens \(~[\d,.k]+ → ~[\d,.k]+\) · saved output$/);
+      assert.ok(!text.includes('tool-results') && !text.includes('workspaceStorage'), `no storage path in the chat: ${text}`);
+      const link = note.getByRole('button', { name: 'Open the saved run_shell output, read-only' });
+      assert.equal(await link.innerText(), 'saved output');
+      assert.ok(((await link.getAttribute('title')) ?? '').endsWith(saved), 'the full path is on hover');
+
+      await link.click();
+      const tab = page.locator('.tabs-container .tab.active', { hasText: 'toolu_build_log.txt' });
+      await tab.waitFor({ timeout: 30_000 });
+      await page.locator('.editor-instance .view-lines', { hasText: /step\s+0001\s+compiled/ }).waitFor({ timeout: 15_000 });
+      // Read-only: typing into the editor changes nothing (VS Code says the editor is read-only).
+      await page.locator('.editor-instance .view-lines').first().click();
+      await page.keyboard.type('TYPED');
+      await page.getByText('Editor is read-only').first().waitFor({ timeout: 10_000 });
+      assert.equal(await page.locator('.editor-instance .view-lines', { hasText: 'TYPED' }).count(), 0, 'the saved output took a keystroke');
+      assert.ok(!readFileSync(saved, 'utf8').includes('TYPED'));
+
+      await note.scrollIntoViewIfNeeded();
+      await page.mouse.move(900, 880);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: SCREENSHOT });
+
+      // The host decides what opens: a note forged inside the webview (as a compromised page could)
+      // that links a file outside this session's tool-results folder is refused, with a message.
+      const chat = await chatFrame();
+      await chat.evaluate((file) => {
+        window.postMessage({ type: 'agentEvent', event: { type: 'tier', tier: 'persist', items: 1, tokensBefore: 9_000, tokensAfter: 1_000, detail: 'forged', savedOutput: { toolName: 'forged_tool', file } } }, '*');
+      }, path.join(workspace, 'build.log'));
+      await webview.getByRole('button', { name: 'Open the saved forged_tool output, read-only' }).click();
+      await page.locator('.notifications-toasts', { hasText: "only files in this session's tool-results folder open from the chat" }).waitFor({ timeout: 15_000 });
+      assert.equal(await page.locator('.tabs-container .tab', { hasText: 'build.log' }).count(), 0, 'the forged link opened a file');
+      assert.deepEqual(pageErrors, []);
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);
+    }
+  });
+});

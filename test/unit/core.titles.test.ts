@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FileSessionStore } from '../../src/core/storage/sessionStore';
+import { cutGraphemes, fileNameTitle, SESSION_TITLE_MAX, sessionTitle } from '../../src/core/storage/titles';
+
+/** What no file system accepts in a name, plus what would split the tab's URI path. */
+const REFUSED = /[/\\:*?"<>|\p{Cc}]/u;
+const graphemes = (text: string) => Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)).length;
+
+describe('titles as file names (transcript tabs)', () => {
+  it('keeps the punctuation people type, as look-alikes: "Turn 1/1: continue" is not "Turn 1 1 continue"', () => {
+    const name = fileNameTitle('Turn 1/1: continue the work');
+    assert.equal(name, 'Turn 1\u22151\u2236 continue the work');
+    assert.doesNotMatch(name, REFUSED);
+  });
+
+  it('swaps backslashes and every other refused character, each for its own look-alike', () => {
+    const name = fileNameTitle('Fix C:\\src\\a.ts | why? "now" <b> *all*');
+    assert.doesNotMatch(name, REFUSED);
+    assert.equal(name, 'Fix C\u2236\u2216src\u2216a.ts \u2223 why\uFF1F \u201Dnow\u201D \u2039b\u203A \u2217all\u2217');
+    // Distinct characters stay distinct: two titles differing only in / and \ do not collide.
+    assert.notEqual(fileNameTitle('a/b'), fileNameTitle('a\\b'));
+  });
+
+  it('keeps emoji whole, including ZWJ sequences and flags', () => {
+    const title = 'Ship it 🚀 for the 👩‍💻 team 🇳🇱';
+    assert.equal(fileNameTitle(title), title);
+  });
+
+  it('cuts 300 characters to SESSION_TITLE_MAX graphemes, marked with an ellipsis, never inside an emoji', () => {
+    const long = `${'a'.repeat(78)}👩‍💻${'b'.repeat(220)}`;
+    assert.equal(long.length, 303);
+    const name = fileNameTitle(long);
+    assert.equal(graphemes(name), SESSION_TITLE_MAX);
+    assert.ok(name.endsWith('…'));
+    assert.ok(name.startsWith(`${'a'.repeat(78)}👩‍💻`), 'the emoji at the cut is kept whole');
+    assert.doesNotMatch(name, /\p{Cs}/u, 'no half of a surrogate pair');
+    // A cut that would land inside the ZWJ sequence drops the whole emoji instead.
+    assert.equal(cutGraphemes('ab👩‍💻cd', 3), 'ab…');
+  });
+
+  it('removes controls, bidi overrides and broken surrogates, and falls back when nothing is left', () => {
+    assert.equal(fileNameTitle('line one\nline\ttwo'), 'line one line two');
+    assert.equal(fileNameTitle('invoice\u202Efdp.exe'), 'invoice fdp.exe');
+    assert.equal(fileNameTitle('half \uD83D'), 'half');
+    assert.equal(fileNameTitle('...hidden...'), 'hidden');
+    assert.equal(fileNameTitle(' \n '), 'transcript');
+    assert.equal(fileNameTitle('///'), '\u2215\u2215\u2215');
+  });
+});
+
+describe('session titles', () => {
+  it('are the first message on one line, cut at SESSION_TITLE_MAX graphemes without splitting an emoji', async () => {
+    assert.equal(sessionTitle('Turn 1/1:\n  continue'), 'Turn 1/1: continue');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-titles-'));
+    try {
+      const store = new FileSessionStore(root);
+      const handle = await store.create({ model: 'm' });
+      // 79 letters then an astral emoji: a cut at 80 UTF-16 units would keep half of it.
+      const text = `${'x'.repeat(79)}🚀 and more`;
+      handle.append({ type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'text', text }] } });
+      await handle.flushMeta();
+      const title = (await store.readMeta(handle.id)).title;
+      assert.doesNotMatch(title, /\p{Cs}/u);
+      assert.equal(graphemes(title), SESSION_TITLE_MAX);
+      assert.equal(title, `${'x'.repeat(79)}…`);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
