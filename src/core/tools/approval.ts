@@ -29,7 +29,10 @@ export type ApprovalRequest =
       absolutePath?: string;
       /** The full new content, e.g. for a diff editor. */
       newContent?: string;
-      /** Set when the file configures what commands run, so it asks even with writes on auto: the UI shows why. */
+      /**
+       * Set when the file configures what commands run, so it asks even with writes on auto: the UI
+       * shows why. The write tools set it from the real target on disk (protectedWriteReasonAt).
+       */
       protectedReason?: string;
     }
   | { kind: 'shell'; command: string; description?: string };
@@ -55,9 +58,14 @@ export interface ApprovalPolicy {
   shellAllowList: string[];
 }
 
+/** Why a write request always asks: the reason its tool found on disk (the real target), else the one its path's name gives. */
+function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>): string | undefined {
+  return request.protectedReason ?? protectedWriteReason(request.path);
+}
+
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
   // A file that decides what a later (maybe allow-listed) command runs always asks.
-  if (request.kind === 'write') return policy.writes === 'auto' && protectedWriteReason(request.path) === undefined ? 'auto' : 'ask';
+  if (request.kind === 'write') return policy.writes === 'auto' && protectedReasonOf(request) === undefined ? 'auto' : 'ask';
   if (policy.shell === 'auto') return 'auto';
   return matchShellAllowList(request.command, policy.shellAllowList).allowed ? 'auto' : 'ask';
 }
@@ -66,7 +74,7 @@ export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approv
   return {
     requestApproval(request, signal, context) {
       if (decide(policy, request) === 'auto') return Promise.resolve({ approved: true });
-      const protectedReason = request.kind === 'write' ? protectedWriteReason(request.path) : undefined;
+      const protectedReason = request.kind === 'write' ? protectedReasonOf(request) : undefined;
       if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal, context);
       return interactive.requestApproval(request, signal, context);
     },
