@@ -193,8 +193,11 @@ export async function protectedWriteReasonAt(target: string, scope: ProtectedSco
     const byName = protectedWriteReason(path.relative(root, target));
     if (byName) return byName;
   }
-  if (isInside(target, scope.home)) {
-    const byHome = reasonIn(HOME_MATCHERS, path.relative(scope.home, target));
+  // The target is a real path; the home folder may be reached through a link (/home/me -> /data/me).
+  const realHome = await realpathLoose(scope.home).catch(() => scope.home);
+  for (const home of new Set([scope.home, realHome])) {
+    if (!isInside(target, home)) continue;
+    const byHome = reasonIn(HOME_MATCHERS, path.relative(home, target));
     if (byHome) return byHome;
   }
   if (scope.sessionStorage !== undefined) {

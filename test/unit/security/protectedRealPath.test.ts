@@ -105,6 +105,17 @@ describe('security: protected files are judged by where a write really lands', (
     await assertAsks('bashrc', path.join(dotfiles, 'bashrc'), new NodeWorkspace(dotfiles, [], { home }));
   });
 
+  it('a home folder reached through a link: its protected files ask in a workspace opened on its real path', async () => {
+    const realHome = path.join(dirs.outside, 'data-home');
+    fs.mkdirSync(realHome);
+    const home = path.join(dirs.outside, 'home-link');
+    fs.symlinkSync(realHome, home);
+    const workspace = new NodeWorkspace(realHome, [], { home });
+    await assertAsks('.local/lib/python3.12/site-packages/evil.pth', path.join(realHome, '.local/lib/python3.12/site-packages/evil.pth'), workspace);
+    asked = [];
+    await assertAsks('.ssh/config', path.join(realHome, '.ssh', 'config'), workspace);
+  });
+
   it('ordinary files next to these stay on auto', async () => {
     makeGitDir(path.join(dirs.root, 'store'));
     fs.symlinkSync('store', path.join(dirs.root, '.git'));
