@@ -127,6 +127,12 @@ export function mayFormCommandLink(text: string): boolean {
   return COMMAND_SCHEME.test(decoded);
 }
 
+/** A line of prose (a title, a focus) kept as written, unless it could form a `command:` link: then without markup of its own. */
+function proseLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return mayFormCommandLink(line) ? escapeInline(line) : line;
+}
+
 /** Model-written text on one line of prose: no markup of its own. */
 function escapeInline(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>#|~]/g, '\\$&');
@@ -191,7 +197,7 @@ export class TranscriptMarkdownWriter {
     const meta = this.meta;
     const header: string[] = [
       // A subagent's title is its description, written by the model.
-      `# ${escapeInline(meta.title)}`,
+      `# ${proseLine(meta.title)}`,
       '',
       `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt} · ${fmt(meta.messageCount)} messages · ${fmt(this.compactionLines.length)} compaction boundaries`,
       '',
@@ -422,7 +428,7 @@ export class TranscriptMarkdownWriter {
     this.compactionLines.push(this.nextBodyLine);
     const title = record.trigger === 'drop' ? 'Oldest rounds dropped (prompt too long)' : `Context compacted (${record.trigger})`;
     this.emit(`## ${title} · ${ts}`, '');
-    this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${escapeInline(record.focus)}` : ''}.`);
+    this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${proseLine(record.focus)}` : ''}.`);
     if (record.restoredFiles.length > 0) this.emit('', `Files restored: ${record.restoredFiles.map((file) => inlineCode(file.path)).join(', ')}`);
     if (record.summary !== undefined && record.trigger !== 'drop') this.emit('', '**Summary**', '', this.foldedBlock(record.summary, 'code', 'text'));
     // The list the model saw next to the summary (model text: in a code block, like the summary).
