@@ -171,14 +171,15 @@ export async function startAgentSession(options: {
     ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
   };
   const subagents = createSubagentRunner(
-    { client, tools, workspaceRoot: options.workspaceRoot, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
+    { client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
     handle,
   );
   const session = new AgentSession({
     client,
     tools,
     // Read-only access to this session's own folder: persisted outputs and the transcript a summary points to.
-    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir]),
+    // Evergreen's storage (every session) is protected: a write there always asks.
+    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir], { sessionStorage: store.rootDir }),
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,

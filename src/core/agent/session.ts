@@ -9,6 +9,7 @@ import type { ContentBlock, ContentBlockParam, MessageParam, ToolParam } from '.
 import type { ToolUseBlock } from '../model/content';
 import type { SessionHandle } from '../storage/sessionStore';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
+import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { ToolRegistry } from '../tools/registry';
 import type { TaskInput } from '../tools/task';
 import type { ToolContext, ToolResult } from '../tools/types';
@@ -345,16 +346,28 @@ export class AgentSession {
       this.recordUsage(turnId, response.usage, response, prepared, respondedAt);
 
       const content = toParams(response.content, toolUseIdsIn(this.messages));
-      if (content.length > 0) this.append({ role: 'assistant', content });
       const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
+      // toParams keeps the tool calls in order (ids may be rewritten), so the i-th matches the i-th.
+      const refusals = response.content.flatMap((block, index) => {
+        if (block.type !== 'tool_use') return [];
+        const invalid = response.invalidToolInputs?.get(index);
+        return [invalid ? invalidToolInputResult(invalid) : undefined];
+      });
+      // An input nested too deeply is refused before it is recorded or run: recording it would
+      // overflow JSON.stringify's stack and stop the transcript while the tool still ran. Its
+      // tool_use carries {} like an input that did not parse, and the refusal is its result.
+      toolUses.forEach((toolUse, i) => {
+        if (refusals[i] !== undefined || !nestedDeeperThan(toolUse.input)) return;
+        toolUse.input = {};
+        refusals[i] = `Not run: ${tooDeepInputMessage()}`;
+      });
+      if (content.length > 0) this.append({ role: 'assistant', content });
       if (toolUses.length === 0) {
         return turnStopReason(response.stopReason);
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      // toParams keeps the tool calls in order (ids may be rewritten), so the i-th matches the i-th.
-      const invalidInputs = response.content.flatMap((block, index) => (block.type === 'tool_use' ? [response.invalidToolInputs?.get(index)] : []));
-      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, invalidInputs);
+      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals);
       this.append({ role: 'user', content: results });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
@@ -377,7 +390,7 @@ export class AgentSession {
     truncated: boolean,
     overLimit: boolean,
     signal: AbortSignal,
-    invalidInputs: ReadonlyArray<InvalidToolInput | undefined>,
+    refusals: ReadonlyArray<string | undefined>,
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
     const parallel = (position: number) => this.options.tools.get(toolUses[position]!.name)?.parallel === true;
@@ -387,7 +400,7 @@ export class AgentSession {
       let end = position + 1;
       if (parallel(position)) while (end < toolUses.length && parallel(end)) end++;
       const batch = await Promise.allSettled(
-        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, invalidInputs[position + offset])),
+        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset])),
       );
       for (const outcome of batch) {
         if (outcome.status === 'rejected') throw outcome.reason;
@@ -404,16 +417,17 @@ export class AgentSession {
     truncated: boolean,
     overLimit: boolean,
     signal: AbortSignal,
-    invalid: InvalidToolInput | undefined,
+    /** The answer for a call whose input cannot be used (not JSON, nested too deeply): it is not run. */
+    refusal: string | undefined,
   ): Promise<ContentBlockParam> {
     if (signal.aborted || truncated || overLimit) {
       const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
       return { type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true };
     }
     this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input, headline: this.options.tools.headline(toolUse.name, toolUse.input) });
-    if (invalid) {
+    if (refusal !== undefined) {
       // An answer for the model, not a failed request: retrying would not change what it wrote.
-      const content = invalidToolInputResult(invalid);
+      const content = refusal;
       this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: true, content, durationMs: 0 });
       return { type: 'tool_result', tool_use_id: toolUse.id, content, is_error: true };
     }

@@ -36,6 +36,8 @@ export interface SubagentBlueprint {
   /** The parent's registry: a child gets a subset of it (never `task`). */
   tools: ToolRegistry;
   workspaceRoot: string;
+  /** The parent's session storage root: protected from a child's writes as from the parent's. */
+  sessionStorage?: string | undefined;
   /** The front end's interactive approver: a child's prompts reach the same UI, keyed by the child's tool-use id. */
   approver: AgentSessionOptions['approver'];
   maxOutputTokens: number;
@@ -360,7 +362,7 @@ class SubagentLauncher implements SubagentRunner {
         client: blueprint.client,
         tools,
         // Read-only access to its own folder: its persisted outputs (tier 0 writes them there).
-        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir]),
+        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir], { sessionStorage: blueprint.sessionStorage }),
         approver: { requestApproval: (request, signal, context) => blueprint.approver.requestApproval(request, signal, { toolUseId: context?.toolUseId ?? call.toolUseId, subagent: input.description }) },
         approvalPolicy: call.approvalPolicy,
         systemPrompt,

@@ -139,10 +139,13 @@ export class ModelError extends Error {
 
 /**
  * A hint that reached a front end as text (session error events carry no kind) in that front
- * end's words; hints of other origins come back unchanged.
+ * end's words; hints of other origins come back unchanged. `provider` is the back end in use:
+ * providers share some extension wordings ("Set a valid key with …") whose terminal words name
+ * each provider's own variable, so its table is asked first.
  */
-export function hintForSurface(hint: string, surface: Surface): string {
-  for (const hints of Object.values(HINTS)) {
+export function hintForSurface(hint: string, surface: Surface, provider?: ProviderId): string {
+  const tables = provider ? [HINTS[provider], ...Object.values(HINTS)] : Object.values(HINTS);
+  for (const hints of tables) {
     for (const entry of Object.values(hints)) {
       if (entry.extension === hint) return entry[surface];
     }

@@ -5,6 +5,7 @@
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
  */
 import { pathToFileURL } from 'node:url';
+import MarkdownIt from 'markdown-it';
 import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { TOKEN_ANCHOR_EVENT } from '../context/fold';
@@ -86,14 +87,51 @@ function fileLink(label: string, file: string, line?: number): string {
   return `[${label.replace(/[[\]\\]/g, '\\$&')}](${href})`;
 }
 
+/** A code span whose backtick run is longer than any in the text, so the text cannot close it and go on as markdown. */
 function inlineCode(text: string): string {
   const clean = text.replace(/\s+/g, ' ');
-  return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
+  let longest = 0;
+  for (const run of clean.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  if (longest === 0) return `\`${clean}\``;
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks} ${clean} ${ticks}`;
 }
 
 /** A link to another document; the target in angle brackets, so spaces or parentheses in it cannot end it early. */
 function markdownLink(label: string, href: string): string {
   return `[${label.replace(/[[\]\\]/g, '\\$&')}](<${href.replace(/[<>\n\r]/g, encodeURIComponent)}>)`;
+}
+
+// The tab is a markdown document, and VS Code opens a document link of the `command:` scheme
+// (Ctrl+click in the editor, a click in its preview) by running that command with the link's
+// arguments: model text that formed one would be a button that runs any command, e.g. typing into
+// a terminal. Parsers decode character references and backslash escapes in link destinations
+// (`&#99;ommand:`, `command&#58;`, `command\:`), a link opener may percent-decode, schemes are
+// case-insensitive, and URL parsers drop tabs and line breaks: the check reads the text as the
+// most lenient of them would. Prose that could form such a link, in any markdown form (inline,
+// reference, autolink, raw HTML), is shown as a code block instead, where nothing is a link.
+const markdownUtils = new MarkdownIt().utils;
+/**
+ * `command:` where a URI scheme starts (not inside a longer scheme name), followed by what can
+ * start a command id, or opened as a link target (<, (, a quote or =) whatever follows. Prose such
+ * as "**Command:** `npm test`" or "this command: npm" is none of these.
+ */
+const COMMAND_SCHEME = /(?<![a-z0-9+.-])command:(?:(?=[\p{L}\p{N}_$./\\-])|(?<=[<("'=]\s*command:))/iu;
+
+/** Whether markdown `text` could form a link that runs a command, however it is written. */
+export function mayFormCommandLink(text: string): boolean {
+  if (!/c/i.test(text)) return false;
+  const decoded = markdownUtils
+    .unescapeAll(text)
+    .replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/[\t\n\r]/g, '');
+  return COMMAND_SCHEME.test(decoded);
+}
+
+/** A line of prose (a title, a focus) kept as written, unless it could form a `command:` link: then without markup of its own. */
+function proseLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return mayFormCommandLink(line) ? escapeInline(line) : line;
 }
 
 /** Model-written text on one line of prose: no markup of its own. */
@@ -159,7 +197,8 @@ export class TranscriptMarkdownWriter {
   finish(): RenderedTranscript {
     const meta = this.meta;
     const header: string[] = [
-      `# ${meta.title}`,
+      // A subagent's title is its description, written by the model.
+      `# ${proseLine(meta.title)}`,
       '',
       `Session \`${meta.id}\` · model ${meta.model} · started ${meta.createdAt} · updated ${meta.updatedAt} · ${fmt(meta.messageCount)} messages · ${fmt(this.compactionLines.length)} compaction boundaries`,
       '',
@@ -223,18 +262,21 @@ export class TranscriptMarkdownWriter {
       cutLines++;
       return `${line.slice(0, maxLine)} … [${fmt(line.length - maxLine)} more characters]`;
     };
-    const wrap = (part: string[]) => (kind === 'code' ? fenced(part.join('\n'), info) : part.join('\n'));
+    // Prose that could form a `command:` link is shown as text (see mayFormCommandLink).
+    const inert = kind === 'prose' && mayFormCommandLink(text);
+    const wrap = (part: string[]) => (kind === 'code' || inert ? fenced(part.join('\n'), info) : part.join('\n'));
+    const note = inert ? `*Shown as plain text: it holds a \`command:\` link, which this document never makes clickable.*\n\n` : '';
     if (lines.length <= limit) {
       const shown = lines.map(clip);
-      if (cutLines === 0) return wrap(shown);
+      if (cutLines === 0) return `${note}${wrap(shown)}`;
       this.foldedBlocks++;
-      return `${wrap(shown)}\n\n${this.whereFull(`${cutLines} long line(s) cut`, fullText)}`;
+      return `${note}${wrap(shown)}\n\n${this.whereFull(`${cutLines} long line(s) cut`, fullText)}`;
     }
     this.foldedBlocks++;
     const head = lines.slice(0, headCount).map(clip);
     const tail = lines.slice(lines.length - tailCount).map(clip);
     const folded = lines.length - head.length - tail.length;
-    return `${wrap(head)}\n\n${this.whereFull(`${fmt(folded)} lines folded`, fullText)}\n\n${wrap(tail)}`;
+    return `${note}${wrap(head)}\n\n${this.whereFull(`${fmt(folded)} lines folded`, fullText)}\n\n${wrap(tail)}`;
   }
 
   private whereFull(what: string, persisted?: PersistedInfo): string {
@@ -387,7 +429,7 @@ export class TranscriptMarkdownWriter {
     this.compactionLines.push(this.nextBodyLine);
     const title = record.trigger === 'drop' ? 'Oldest rounds dropped (prompt too long)' : `Context compacted (${record.trigger})`;
     this.emit(`## ${title} · ${ts}`, '');
-    this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${record.focus}` : ''}.`);
+    this.emit(`~${fmt(stats.tokensBefore)} → ~${fmt(stats.tokensAfter)} tokens; ${fmt(stats.messagesSummarized)} message(s) ${record.trigger === 'drop' ? 'dropped' : 'summarized'}, ${fmt(stats.messagesKept)} kept verbatim${record.focus ? `; focus: ${proseLine(record.focus)}` : ''}.`);
     if (record.restoredFiles.length > 0) this.emit('', `Files restored: ${record.restoredFiles.map((file) => inlineCode(file.path)).join(', ')}`);
     if (record.summary !== undefined && record.trigger !== 'drop') this.emit('', '**Summary**', '', this.foldedBlock(record.summary, 'code', 'text'));
     // The list the model saw next to the summary (model text: in a code block, like the summary).

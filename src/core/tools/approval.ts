@@ -32,7 +32,10 @@ export type ApprovalRequest =
       absolutePath?: string;
       /** The full new content, e.g. for a diff editor. */
       newContent?: string;
-      /** Set when the file configures what commands run, so it asks even with writes on auto: the UI shows why. */
+      /**
+       * Set when the file configures what commands run, so it asks even with writes on auto: the UI
+       * shows why. The write tools set it from the real target on disk (protectedWriteReasonAt).
+       */
       protectedReason?: string;
     }
   | {
@@ -72,9 +75,14 @@ export interface ApprovalPolicy {
   shellAllowList: string[];
 }
 
+/** Why a write request always asks: the reason its tool found on disk (the real target), else the one its path's name gives. */
+function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>): string | undefined {
+  return request.protectedReason ?? protectedWriteReason(request.path);
+}
+
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
   // A file that decides what a later (maybe allow-listed) command runs always asks.
-  if (request.kind === 'write') return policy.writes === 'auto' && protectedWriteReason(request.path) === undefined ? 'auto' : 'ask';
+  if (request.kind === 'write') return policy.writes === 'auto' && protectedReasonOf(request) === undefined ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the
   // boundary (or the user turned the sandbox off knowingly). Leaving the sandbox is asked every time.
   if (request.isolation === 'unavailable' || request.isolation === 'outside') return 'ask';
@@ -86,7 +94,7 @@ export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approv
   return {
     requestApproval(request, signal, context) {
       if (decide(policy, request) === 'auto') return Promise.resolve({ approved: true });
-      const protectedReason = request.kind === 'write' ? protectedWriteReason(request.path) : undefined;
+      const protectedReason = request.kind === 'write' ? protectedReasonOf(request) : undefined;
       if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal, context);
       return interactive.requestApproval(request, signal, context);
     },

@@ -67,3 +67,29 @@ export class Args {
     return value;
   }
 }
+
+/**
+ * How deep a tool input may nest. No tool takes more than a few levels; a deeper input only
+ * serves to break what walks it recursively (JSON.stringify when the call is recorded overflows
+ * the stack at a few thousand levels, and the transcript would stop saving while the tool ran).
+ */
+export const MAX_TOOL_INPUT_DEPTH = 64;
+
+/**
+ * Whether `value` nests objects or arrays deeper than `limit` levels (the top-level object is
+ * level 1). Walks with an explicit stack, never recursion, so any depth is measured safely.
+ */
+export function nestedDeeperThan(value: unknown, limit: number = MAX_TOOL_INPUT_DEPTH): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth > limit) return true;
+    for (const child of Object.values(item.value)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
+}
+
+/** The refusal the model reads for an input nested too deeply (the same words wherever it is caught). */
+export function tooDeepInputMessage(limit: number = MAX_TOOL_INPUT_DEPTH): string {
+  return `the input nests objects or arrays more than ${limit} levels deep, which no tool accepts. Call the tool again with a flat JSON object of its parameters.`;
+}

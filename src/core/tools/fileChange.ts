@@ -19,6 +19,7 @@ import {
   writeFileAtomicConfined,
   type TextEncoding,
 } from './fileio';
+import { protectedWriteReasonAt } from './protectedPaths';
 import { plural } from './text';
 import { ToolExecutionError, throwIfAborted, type ToolContext, type ToolResult } from './types';
 import { isNodeError, openConfinedFile, type Workspace } from './workspace';
@@ -116,7 +117,9 @@ export async function approveAndWrite(ctx: ToolContext, change: ChangeOptions): 
   const label = isPlainUtf8(existing.encoding) ? undefined : encodingLabel(existing.encoding);
   const diff = unifiedDiff(shown, before, after, label ? { old: label, new: label } : {});
   throwIfAborted(ctx.signal);
-  const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after });
+  // Judged where the write really lands (protectedPaths.ts): the policy asks whenever a reason is set.
+  const protectedReason = await protectedWriteReasonAt(file, { workspaceRoot: ctx.workspace.root, home: ctx.workspace.home, sessionStorage: ctx.workspace.sessionStorage });
+  const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after, ...(protectedReason ? { protectedReason } : {}) });
   throwIfAborted(ctx.signal);
   if (!decision.approved) {
     const reason = decision.reason ? ` Reason: ${decision.reason}` : '';

@@ -13,6 +13,7 @@ import { GitignoreFilter } from './gitignore';
 import { plural, truncateHeadTail } from './text';
 import { ToolExecutionError, ToolInputError, abortError, type ToolDefinition } from './types';
 import { checkGlobPattern, comparePaths, findFiles } from './walk';
+import { RegexTimeoutError, RegexWorker } from './regexWorker';
 import { isInside, isNodeError, openConfinedFile } from './workspace';
 
 export interface GrepInput {
@@ -29,6 +30,8 @@ export interface GrepOptions {
   defaultMaxResults?: number;
   maxLineChars?: number;
   maxOutputChars?: number;
+  /** How long the JS fallback's regex may take on one batch of lines (default DEFAULT_REGEX_BUDGET_MS). */
+  regexBudgetMs?: number;
 }
 
 export interface GrepMatch {
@@ -178,35 +181,82 @@ export function compileJsRegex(pattern: string, caseInsensitive: boolean): RegEx
   }
 }
 
-export async function grepWithJs(params: GrepParams): Promise<GrepOutcome> {
-  const regex = compileJsRegex(params.pattern, params.caseInsensitive);
+/** The JS fallback tests lines in batches of at most this many lines / characters, each within the regex time budget. */
+const JS_BATCH_LINES = 4096;
+const JS_BATCH_CHARS = 4 * 1024 * 1024;
+/** Default time one batch may take: a plain pattern scans 4 MB in milliseconds, a backtracking one never ends. */
+export const DEFAULT_REGEX_BUDGET_MS = 5_000;
+
+/** The JS search: the regex runs in a worker with a time budget per batch (regexWorker.ts), so it cannot hang its host. */
+export async function grepWithJs(params: GrepParams, regexBudgetMs: number = DEFAULT_REGEX_BUDGET_MS): Promise<GrepOutcome> {
+  const flags = params.caseInsensitive ? 'i' : '';
+  compileJsRegex(params.pattern, params.caseInsensitive); // a syntax error is reported here, with the pattern
   const files = params.targetIsFile
     ? [params.target]
     : await findFiles({ root: params.root, dir: params.target, pattern: globForTinyglobby(params.glob), signal: params.signal });
   const matches: GrepMatch[] = [];
-  for (const file of files) {
-    if (params.signal.aborted) throw abortError();
-    try {
-      const stop = await scanLines(params.targetIsFile ? path.dirname(params.target) : params.target, file, (line, text) => {
-        if (!regex.test(text)) return true;
-        if (matches.length >= params.maxResults) return false;
-        matches.push({ file, line, text: stripEol(text) });
+  let worker: RegexWorker | undefined;
+  try {
+    for (const file of files) {
+      if (params.signal.aborted) throw abortError();
+      let batch: { line: number; text: string }[] = [];
+      let batchChars = 0;
+      /** Tests the batch; false once maxResults is exceeded (more matches exist). */
+      const flush = async (): Promise<boolean> => {
+        if (batch.length === 0) return true;
+        const lines = batch;
+        batch = [];
+        batchChars = 0;
+        worker ??= await RegexWorker.start(params.pattern, flags, params.signal);
+        let hits: number[];
+        try {
+          hits = await worker.test(
+            lines.map((entry) => entry.text),
+            regexBudgetMs,
+            params.signal,
+          );
+        } catch (error) {
+          if (error instanceof RegexTimeoutError) throw regexTimeoutMessage(params.pattern, error.budgetMs, isInside(file, params.root) ? path.relative(params.root, file).split(path.sep).join('/') : file, lines[0]!.line);
+          throw error;
+        }
+        for (const index of hits) {
+          if (matches.length >= params.maxResults) return false;
+          const entry = lines[index]!;
+          matches.push({ file, line: entry.line, text: stripEol(entry.text) });
+        }
         return true;
-      }, params.signal);
-      if (stop) return { matches, more: true };
-    } catch (error) {
-      if (isNodeError(error) && (error.code === 'EACCES' || error.code === 'ENOENT' || error.code === 'EISDIR')) continue; // rg skips these too
-      throw error;
+      };
+      try {
+        const stop = await scanLines(params.targetIsFile ? path.dirname(params.target) : params.target, file, (line, text) => {
+          batch.push({ line, text });
+          batchChars += text.length;
+          return batch.length >= JS_BATCH_LINES || batchChars >= JS_BATCH_CHARS ? flush() : true;
+        }, params.signal);
+        if (stop || !(await flush())) return { matches, more: true };
+      } catch (error) {
+        if (isNodeError(error) && (error.code === 'EACCES' || error.code === 'ENOENT' || error.code === 'EISDIR')) continue; // rg skips these too
+        throw error;
+      }
     }
+    return { matches, more: false };
+  } finally {
+    worker?.close();
   }
-  return { matches, more: false };
+}
+
+function regexTimeoutMessage(pattern: string, budgetMs: number, file: string, line: number): ToolExecutionError {
+  return new ToolExecutionError(
+    `The regular expression /${pattern}/ ran longer than ${budgetMs / 1000} s on the lines of ${file} from line ${line} on, so the search was stopped. ` +
+      'Without ripgrep the search uses JavaScript regular expressions, which can take exponential time on nested or overlapping repetition ' +
+      'such as (a+)+ or (a|a)*. Rewrite the pattern without nested quantifiers (e.g. a+ instead of (a+)+), or narrow the search with path or glob.',
+  );
 }
 
 /**
- * Skips binary files and anything but regular files. Calls onLine for every line (1-based; text without '\n', a '\r' kept as rg does). Returns true
+ * Skips binary files and anything but regular files. Calls onLine for every line (1-based; text without '\n', a '\r' kept as rg does), awaiting it when it returns a promise. Returns true
  * if onLine asked to stop. Lines are capped at JS_MAX_LINE_BYTES so memory stays bounded.
  */
-async function scanLines(confineTo: string, file: string, onLine: (line: number, text: string) => boolean, signal: AbortSignal): Promise<boolean> {
+async function scanLines(confineTo: string, file: string, onLine: (line: number, text: string) => boolean | Promise<boolean>, signal: AbortSignal): Promise<boolean> {
   // A FIFO or device would block forever; rg skips them in a walk too. Opened confined to the
   // search folder: a directory swapped for a symlink after the walk listed it leads nowhere.
   const handle = await openRegularFile(confineTo, file);
@@ -241,7 +291,8 @@ async function scanLines(confineTo: string, file: string, onLine: (line: number,
           }
         }
         if (end === bytesRead) break;
-        if (!onLine(lineNumber, Buffer.concat(parts, size).toString('utf8'))) return true;
+        const go = onLine(lineNumber, Buffer.concat(parts, size).toString('utf8'));
+        if (!(typeof go === 'boolean' ? go : await go)) return true;
         parts = [];
         size = 0;
         pending = false;
@@ -249,7 +300,10 @@ async function scanLines(confineTo: string, file: string, onLine: (line: number,
         start = newline + 1;
       }
     }
-    if (pending && !onLine(lineNumber, Buffer.concat(parts, size).toString('utf8'))) return true;
+    if (pending) {
+      const go = onLine(lineNumber, Buffer.concat(parts, size).toString('utf8'));
+      if (!(typeof go === 'boolean' ? go : await go)) return true;
+    }
     return false;
   } finally {
     await handle.close();
@@ -338,7 +392,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
           ripgrepPath = undefined; // remember: do not try a missing binary on every call
         }
       }
-      outcome ??= await grepWithJs(params);
+      outcome ??= await grepWithJs(params, options.regexBudgetMs);
       const where = shownTarget === '.' ? 'the workspace' : shownTarget;
       if (outcome.matches.length === 0) {
         return { content: `No matches for /${input.pattern}/ in ${where}${input.glob !== undefined ? ` (glob ${input.glob})` : ''}.` };

@@ -1,64 +1,239 @@
 // Files that decide what a later command executes. With writes on auto and `git status` on the
 // shell allow-list, one write to `.git/config` (core.fsmonitor, an alias, a hook) and one allowed
 // `git status` would run anything without a prompt; the same holds for npm scripts, Makefiles,
-// direnv files, editor tasks and Evergreen's own settings. A write to any of these always asks,
-// whatever `approvals.writes` says.
+// direnv files, editor tasks, tool configs that are code (eslint.config.js), CI workflows, shell
+// start-up files, SSH and Git user config, VS Code's user settings and Evergreen's own session
+// storage. A write to any of these always asks, whatever `approvals.writes` says.
+//
+// Judged by where a write really lands, not by the name the model gave: the write tools pass the
+// real path (symbolic links resolved), and protectedWriteReasonAt also finds what a name cannot
+// show — a folder that is a Git directory by its content (HEAD, objects, refs) whatever it is
+// called, and a protected entry that is a symbolic link to the target (`.git -> store`,
+// `~/.bashrc -> dotfiles/bashrc`).
+//
+// The same list is the data a sandbox marks read-only: protectedLocations().
 //
 // Not covered, and said so in the README: an allow-listed command that runs the project's own code
 // (`npm test` runs the test files) trusts every file that code loads.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { isInside, realpathLoose } from './workspace';
 
 interface ProtectedRule {
-  test: (segments: readonly string[], name: string) => boolean;
+  /** gitignore syntax, matched case-insensitively (on macOS and Windows `.GIT/config` is `.git/config`). */
+  patterns: readonly string[];
   why: string;
 }
 
-const anySegment = (wanted: string) => (segments: readonly string[]) => segments.slice(0, -1).includes(wanted);
-const named = (...names: string[]) => {
-  const set = new Set(names);
-  return (_segments: readonly string[], name: string) => set.has(name);
-};
+const GIT_WHY = 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)';
+const HOOKS_WHY = 'Git hooks run commands';
+const SHELL_WHY = 'shell start-up files run commands';
+const EDITOR_WHY = "workspace settings and tasks run commands and hold Evergreen's own settings";
 
-// Matched case-insensitively: on macOS and Windows `.GIT/config` is `.git/config`.
-const RULES: readonly ProtectedRule[] = [
-  { test: (segments, name) => anySegment('.git')(segments) || name === '.git', why: 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)' },
-  { test: named('.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'), why: 'it selects Git filters, diff drivers, includes and submodule commands' },
+/** Shell start-up files, by name: protected at any depth in the workspace and at the top of the home folder. */
+const SHELL_STARTUP = [
+  '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.inputrc',
+  '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.mkshrc', '.cshrc', '.tcshrc', '.login', '.logout',
+  '.xprofile', '.xsession', '.xsessionrc', '.xinitrc', '.pam_environment',
+];
+
+/** Paths relative to the workspace root (patterns without a leading '/' match at any depth). */
+const WORKSPACE_RULES: readonly ProtectedRule[] = [
+  // `.git` is also the file of a worktree or submodule that names its Git directory.
+  { patterns: ['.git'], why: GIT_WHY },
+  { patterns: ['.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'], why: 'it selects Git filters, diff drivers, includes and submodule commands' },
   // Git takes any folder holding HEAD, objects/ and refs/ for a repository (with its own config and
   // core.fsmonitor), even in a workspace that is not one: the HEAD file is what makes it so.
-  { test: (_segments, name) => name === 'head' || name === 'commondir' || name === 'gitdir', why: 'a HEAD file turns its folder into a Git repository whose config runs commands' },
-  { test: (segments) => anySegment('.githooks')(segments), why: 'Git hooks run commands' },
-  { test: (segments) => anySegment('.husky')(segments), why: 'Git hooks run commands' },
-  { test: named('.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', 'lefthook-local.yaml'), why: 'Git hooks run commands' },
-  { test: (segments) => anySegment('.vscode')(segments), why: 'workspace settings and tasks run commands and hold Evergreen\'s own settings' },
-  { test: (_segments, name) => name.endsWith('.code-workspace'), why: 'workspace settings and tasks run commands and hold Evergreen\'s own settings' },
-  { test: (segments, name) => anySegment('.devcontainer')(segments) || name === '.devcontainer.json', why: 'dev container definitions run commands' },
-  { test: named('package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnp.cjs', '.pnp.loader.mjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'), why: 'package scripts and package-manager settings run commands' },
-  // Yarn Berry runs the release named by yarnPath (.yarn/releases/*.cjs) on every `yarn`.
-  { test: (segments) => anySegment('.yarn')(segments), why: 'Yarn runs the code kept here on every yarn command' },
-  { test: named('gemfile', 'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties'), why: 'build definitions run code' },
-  { test: (segments) => anySegment('.mvn')(segments), why: 'Maven wrapper settings run code' },
-  { test: named('mise.toml', '.mise.toml', '.tool-versions', 'config.mak'), why: 'tool and build settings change what commands run' },
-  { test: (_segments, name) => ['makefile', 'gnumakefile', 'justfile', '.justfile', 'rakefile', 'taskfile.yml', 'taskfile.yaml'].includes(name) || name.endsWith('.mk'), why: 'build files run commands' },
-  { test: (_segments, name) => name === '.envrc' || name === '.env' || name.startsWith('.env.'), why: 'environment files change what commands run (direnv, dotenv)' },
+  { patterns: ['HEAD', 'commondir', 'gitdir'], why: 'a HEAD file turns its folder into a Git repository whose config runs commands' },
+  { patterns: ['.githooks', '.husky'], why: HOOKS_WHY },
   {
-    test: named('.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.inputrc', '.bash_logout'),
-    why: 'shell start-up files run commands',
+    patterns: ['.pre-commit-config.yaml', '.pre-commit-config.yml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', 'lefthook-local.yaml'],
+    why: HOOKS_WHY,
   },
-  { test: named('pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py'), why: 'Python build and test configuration runs code' },
-  { test: (segments, name) => name === 'build.rs' || name === 'cargo.toml' || (anySegment('.cargo')(segments) && name.startsWith('config')), why: 'Cargo build scripts and settings run code' },
-  { test: (segments) => anySegment('.evergreen')(segments), why: 'it is Evergreen\'s own data' },
+  { patterns: ['**/.github/workflows', '**/.github/actions', '.gitlab-ci.yml', '.circleci', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile'], why: 'CI definitions run commands with the repository\'s secrets' },
+  { patterns: ['.vscode', '*.code-workspace'], why: EDITOR_WHY },
+  { patterns: ['.devcontainer', '.devcontainer.json'], why: 'dev container definitions run commands' },
+  {
+    patterns: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnp.cjs', '.pnp.loader.mjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'],
+    why: 'package scripts and package-manager settings run commands',
+  },
+  // Yarn Berry runs the release named by yarnPath (.yarn/releases/*.cjs) on every `yarn`.
+  { patterns: ['.yarn'], why: 'Yarn runs the code kept here on every yarn command' },
+  // Tools load these as code when they start (eslint, vite, jest, webpack, babel, prettier, mocha…).
+  {
+    patterns: ['*.config.js', '*.config.cjs', '*.config.mjs', '*.config.ts', '*.config.cts', '*.config.mts', '.*rc.js', '.*rc.cjs', '.*rc.mjs', '.*rc.ts', '.*rc.cts', '.*rc.mts', '*.conf.js', '.mocharc.*', 'gulpfile.*', 'gruntfile.*', '.vscode-test.*'],
+    why: 'tool configuration written in code runs when the tool starts',
+  },
+  {
+    patterns: ['Gemfile', 'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'Vagrantfile', 'Procfile'],
+    why: 'build definitions run code',
+  },
+  { patterns: ['.mvn'], why: 'Maven wrapper settings run code' },
+  { patterns: ['mise.toml', '.mise.toml', '.tool-versions', 'config.mak'], why: 'tool and build settings change what commands run' },
+  { patterns: ['Makefile', 'GNUmakefile', 'justfile', '.justfile', 'Rakefile', 'Taskfile.yml', 'Taskfile.yaml', '*.mk'], why: 'build files run commands' },
+  { patterns: ['.envrc', '.env', '.env.*'], why: 'environment files change what commands run (direnv, dotenv)' },
+  { patterns: SHELL_STARTUP, why: SHELL_WHY },
+  { patterns: ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py'], why: 'Python build and test configuration runs code' },
+  // Python runs the import lines of every .pth file in site-packages at start-up (a virtualenv in the workspace too).
+  { patterns: ['**/site-packages/*.pth', '**/dist-packages/*.pth', 'sitecustomize.py', 'usercustomize.py'], why: 'Python runs this code whenever it starts' },
+  { patterns: ['build.rs', 'Cargo.toml', '**/.cargo/config', '**/.cargo/config.toml'], why: 'Cargo build scripts and settings run code' },
+  { patterns: ['.evergreen'], why: "it is Evergreen's own data" },
 ];
+
+/** VS Code (and its forks' and servers') user and machine folders: settings, tasks, MCP servers and keybindings run commands. */
+const VSCODE_DATA = ['Code', 'Code - Insiders', 'Code - OSS', 'VSCodium', 'Cursor', 'Windsurf'].flatMap((app) => [
+  `.config/${app}/User`,
+  `Library/Application Support/${app}/User`,
+  `AppData/Roaming/${app}/User`,
+]);
+const VSCODE_SERVER_DATA = ['.vscode-server', '.vscode-server-insiders', '.vscode-remote', '.cursor-server'].flatMap((dir) => [`${dir}/data/User`, `${dir}/data/Machine`]);
+
+/** Paths relative to the home folder; each is anchored there (a leading '/'). */
+const HOME_RULES: readonly ProtectedRule[] = [
+  { patterns: ['/.ssh'], why: 'SSH configuration runs commands (ProxyCommand, LocalCommand) and decides who may log in' },
+  { patterns: ['/.gitconfig', '/.config/git'], why: GIT_WHY },
+  { patterns: SHELL_STARTUP.map((name) => `/${name}`).concat(['/.config/fish', '/.config/environment.d', '/.config/autostart', '/.config/systemd/user']), why: SHELL_WHY },
+  { patterns: ['/.npmrc', '/.yarnrc', '/.yarnrc.yml', '/.config/pip', '/.pip'], why: 'package-manager settings decide what code is installed and run' },
+  {
+    patterns: [...VSCODE_DATA, ...VSCODE_SERVER_DATA, '.local/share/code-server/User', '.local/share/code-server/Machine'].map((dir) => `/${dir}`),
+    why: "VS Code's user and machine settings, tasks and MCP servers run commands",
+  },
+  {
+    patterns: ['/.vscode/extensions', '/.vscode-insiders/extensions', '/.vscode-oss/extensions', '/.vscode-server/extensions', '/.cursor/extensions', '/.local/share/code-server/extensions'],
+    why: 'VS Code runs the extensions installed here',
+  },
+  { patterns: ['/.local/lib/python*/site-packages/*.pth', '/Library/Python/*/lib/python/site-packages/*.pth'], why: 'Python runs this code whenever it starts' },
+];
+
+const SESSION_STORAGE_WHY = "it is Evergreen's own session storage: transcripts a resumed session trusts as its history";
+
+interface CompiledRule {
+  matcher: Ignore;
+  why: string;
+}
+
+const compile = (rules: readonly ProtectedRule[]): CompiledRule[] => rules.map((rule) => ({ matcher: ignore({ ignorecase: true }).add([...rule.patterns]), why: rule.why }));
+const WORKSPACE_MATCHERS = compile(WORKSPACE_RULES);
+const HOME_MATCHERS = compile(HOME_RULES);
+
+/** '/'-separated and relative, as `ignore` wants it; undefined for the root itself or a path that leaves it. */
+function normalized(relativePath: string): string | undefined {
+  const segments = relativePath.split(/[\\/]+/).filter((segment) => segment !== '' && segment !== '.');
+  if (segments.length === 0 || segments.includes('..')) return undefined;
+  return segments.join('/');
+}
+
+function reasonIn(matchers: readonly CompiledRule[], relativePath: string): string | undefined {
+  const rel = normalized(relativePath);
+  if (rel === undefined) return undefined;
+  for (const { matcher, why } of matchers) if (matcher.ignores(rel)) return why;
+  return undefined;
+}
 
 /**
  * Why a write to this workspace-relative path must always be approved by the user, or undefined
- * when the normal write policy applies. `relativePath` uses '/' or the platform separator.
+ * when the normal write policy applies (by name only: protectedWriteReasonAt also looks at the
+ * disk). `relativePath` uses '/' or the platform separator.
  */
 export function protectedWriteReason(relativePath: string): string | undefined {
-  const segments = relativePath
-    .split(/[\\/]+/)
-    .filter((segment) => segment !== '' && segment !== '.')
-    .map((segment) => segment.toLowerCase());
-  const name = segments.at(-1);
-  if (name === undefined) return undefined;
-  for (const rule of RULES) if (rule.test(segments, name)) return rule.why;
+  return reasonIn(WORKSPACE_MATCHERS, relativePath);
+}
+
+/** Where protected files are for one session: its workspace, the user's home and Evergreen's storage. */
+export interface ProtectedScope {
+  /** Absolute (real) path of the workspace root. */
+  workspaceRoot: string;
+  /** The user's home folder (os.homedir()). */
+  home: string;
+  /** Evergreen's session storage root (all sessions, not only the current one), when there is one. */
+  sessionStorage?: string | undefined;
+}
+
+/**
+ * One protected location, as data a sandbox configuration can use to mark it read-only:
+ * - `path`: an absolute path; a folder means everything in it. It may not exist (yet).
+ * - `pattern`: a gitignore-style pattern relative to `root` (no leading '/' = at any depth below
+ *   root; a folder match covers everything in it), matched case-insensitively.
+ */
+export type ProtectedLocation = { kind: 'path'; path: string; why: string } | { kind: 'pattern'; root: string; pattern: string; why: string };
+
+const hasGlob = (pattern: string): boolean => /[*?[]/.test(pattern);
+
+/**
+ * Every location a write must not reach without the user's approval: what the write tools ask
+ * for, and what a shell sandbox should keep read-only. Home entries without wildcards come as
+ * absolute paths; workspace rules and home entries with wildcards as patterns.
+ */
+export function protectedLocations(scope: ProtectedScope): ProtectedLocation[] {
+  const out: ProtectedLocation[] = [];
+  for (const rule of HOME_RULES) {
+    for (const pattern of rule.patterns) {
+      if (hasGlob(pattern)) out.push({ kind: 'pattern', root: scope.home, pattern, why: rule.why });
+      else out.push({ kind: 'path', path: path.join(scope.home, ...pattern.split('/').filter(Boolean)), why: rule.why });
+    }
+  }
+  if (scope.sessionStorage !== undefined) out.push({ kind: 'path', path: path.resolve(scope.sessionStorage), why: SESSION_STORAGE_WHY });
+  for (const rule of WORKSPACE_RULES) for (const pattern of rule.patterns) out.push({ kind: 'pattern', root: scope.workspaceRoot, pattern, why: rule.why });
+  return out;
+}
+
+const GIT_DIR_WHY = 'it is inside a Git directory (a folder with HEAD, objects and refs), whatever its name: Git reads its config and hooks';
+
+/**
+ * Why a write to `target` (an absolute real path, as Workspace.resolve returns it) must always be
+ * approved, or undefined. Judged by where the write lands: the workspace and home rules on the real
+ * path; Evergreen's session storage; a Git directory by its content in any folder on the way; and
+ * any protected entry of those folders (or of the home folder) that is a symbolic link leading to
+ * the target.
+ */
+export async function protectedWriteReasonAt(target: string, scope: ProtectedScope): Promise<string | undefined> {
+  const root = scope.workspaceRoot;
+  if (isInside(target, root)) {
+    const byName = protectedWriteReason(path.relative(root, target));
+    if (byName) return byName;
+  }
+  // The target is a real path; the home folder may be reached through a link (/home/me -> /data/me).
+  const realHome = await realpathLoose(scope.home).catch(() => scope.home);
+  for (const home of new Set([scope.home, realHome])) {
+    if (!isInside(target, home)) continue;
+    const byHome = reasonIn(HOME_MATCHERS, path.relative(home, target));
+    if (byHome) return byHome;
+  }
+  if (scope.sessionStorage !== undefined) {
+    const storage = path.resolve(scope.sessionStorage);
+    if (isInside(target, storage) || isInside(target, await realpathLoose(storage).catch(() => storage))) return SESSION_STORAGE_WHY;
+  }
+  // Home entries that are links elsewhere (a dotfiles folder: ~/.bashrc -> ~/dotfiles/bashrc).
+  for (const location of protectedLocations({ workspaceRoot: root, home: scope.home })) {
+    if (location.kind !== 'path') continue;
+    const real = await realpathLoose(location.path).catch(() => undefined);
+    if (real !== undefined && real !== location.path && isInside(target, real)) return location.why;
+  }
+  if (isInside(target, root)) return insideWorkspaceByDisk(target, root);
   return undefined;
+}
+
+/** The folders from the target's own up to the workspace root: a Git directory by content, or a protected link to the target. */
+async function insideWorkspaceByDisk(target: string, root: string): Promise<string | undefined> {
+  for (let dir = path.dirname(target); isInside(dir, root); dir = path.dirname(dir)) {
+    if (await isGitDirectory(dir)) return GIT_DIR_WHY;
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isSymbolicLink()) continue;
+      const link = path.join(dir, entry.name);
+      const why = protectedWriteReason(path.relative(root, link));
+      if (why === undefined) continue;
+      const real = await realpathLoose(link).catch(() => undefined);
+      if (real !== undefined && isInside(target, real)) return why;
+    }
+    if (dir === root) break;
+  }
+  return undefined;
+}
+
+/** What Git checks before it takes a folder for a repository: a HEAD file, and objects/ and refs/ folders. */
+async function isGitDirectory(dir: string): Promise<boolean> {
+  const [head, objects, refs] = await Promise.all(['HEAD', 'objects', 'refs'].map((name) => fsp.stat(path.join(dir, name)).catch(() => undefined)));
+  return head?.isFile() === true && objects?.isDirectory() === true && refs?.isDirectory() === true;
 }

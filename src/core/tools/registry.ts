@@ -1,3 +1,4 @@
+import { nestedDeeperThan, tooDeepInputMessage } from './args';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
 import { createEditFileTool } from './editFile';
@@ -104,6 +105,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
       return { content: `Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`, isError: true };
     }
+    // Before parsing: a parser or a later recorder walking it recursively could overflow the stack.
+    if (nestedDeeperThan(rawInput)) return { content: `Invalid input for ${name}: ${tooDeepInputMessage()}`, isError: true };
     let input: unknown;
     try {
       input = tool.parse(rawInput);

@@ -4,6 +4,7 @@
 // which cannot be raced by swapping a directory for a symbolic link in between (see there).
 import { constants as fsc, promises as fsp, realpathSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export interface ResolveOptions {
@@ -16,6 +17,10 @@ export interface Workspace {
   readonly root: string;
   /** Extra roots readable by tools (e.g. the session's persisted tool outputs). */
   readonly readOnlyRoots: readonly string[];
+  /** The user's home folder, for the protected files there (protectedPaths.ts). */
+  readonly home: string;
+  /** Evergreen's session storage root (all sessions), whose files a write never changes unasked. */
+  readonly sessionStorage: string | undefined;
   /**
    * Resolves a tool-supplied path to an absolute real path (symlinks resolved, also for
    * not-yet-existing files) and throws WorkspaceAccessError if it is outside the allowed roots.
@@ -69,7 +74,12 @@ export class NodeWorkspace implements Workspace {
   private readonly givenRoot: string;
   private readonly extraRoots: Root[];
 
-  constructor(root: string, readOnlyRoots: readonly string[] = []) {
+  readonly home: string;
+  readonly sessionStorage: string | undefined;
+
+  constructor(root: string, readOnlyRoots: readonly string[] = [], protection: { home?: string; sessionStorage?: string | undefined } = {}) {
+    this.home = path.resolve(protection.home ?? os.homedir());
+    this.sessionStorage = protection.sessionStorage === undefined ? undefined : path.resolve(protection.sessionStorage);
     this.givenRoot = path.resolve(root);
     // The root must exist: a workspace without a folder has no tools to confine.
     this.root = realpathSync(this.givenRoot);

@@ -129,7 +129,7 @@ describe('security: writes to files that configure commands always ask', () => {
   });
 
   it('ordinary files stay on auto', async () => {
-    for (const target of ['src/a.ts', 'gitconfig.txt', '.github/workflows/ci.yml', 'docs/vscode.md', 'package.json.bak', 'my.git/notes.txt']) {
+    for (const target of ['src/a.ts', 'gitconfig.txt', '.github/ISSUE_TEMPLATE/bug.md', 'docs/vscode.md', 'package.json.bak', 'my.git/notes.txt']) {
       const result = await tools.executeToolCall('write_file', { path: target, content: 'x\n' }, context());
       assert.match(result.content, /^Created /, `${target}: ${result.content}`);
     }

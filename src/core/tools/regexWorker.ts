@@ -1,0 +1,107 @@
+// The JS grep fallback's regex runs in a worker thread with a time budget. A JS RegExp backtracks:
+// `^(a+)+$` against a line of 40 a's and a '!' takes longer than the universe has existed, and on
+// the main thread it would freeze the extension host or the CLI with it — no Ctrl-C, no timer, no
+// UI. In a worker the main thread stays free: a batch that outlives its budget, or a cancel, ends
+// the worker with terminate(), which interrupts a running match.
+//
+// Why a worker and not a linear-time engine (re2): re2 is a native addon, so the extension's
+// single esbuild bundle and its .vsix would have to carry a prebuilt binary per platform and
+// Electron ABI (and build one offline with node-gyp where none fits); a worker is plain Node,
+// works the same in the extension host and the bundled CLI, and keeps the JS RegExp syntax the
+// fallback has always used.
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { abortError } from './types';
+
+/** Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch match. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const regex = new RegExp(workerData.pattern, workerData.flags);
+parentPort.on('message', (lines) => {
+  const hits = [];
+  for (let i = 0; i < lines.length; i++) if (regex.test(lines[i])) hits.push(i);
+  parentPort.postMessage(hits);
+});
+`;
+
+/** A batch of lines took longer than the budget: the pattern backtracks catastrophically (or the input is huge). */
+export class RegexTimeoutError extends Error {
+  override name = 'RegexTimeoutError';
+  constructor(readonly budgetMs: number) {
+    super(`the regular expression ran longer than ${budgetMs} ms on one batch of lines`);
+  }
+}
+
+export class RegexWorker {
+  private ended = false;
+
+  private constructor(private readonly worker: Worker) {}
+
+  /**
+   * Starts a worker for `pattern` (already known to compile: compile it on the caller's side first
+   * for the error message). Resolves once the worker runs, so its start-up is not charged to a budget.
+   */
+  static async start(pattern: string, flags: string, signal: AbortSignal): Promise<RegexWorker> {
+    if (signal.aborted) throw abortError();
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pattern, flags } });
+    const runner = new RegexWorker(worker);
+    const onAbort = (): void => runner.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race([once(worker, 'online'), once(worker, 'exit').then(() => Promise.reject(new Error('the regex worker did not start')))]);
+    } catch (error) {
+      runner.close();
+      throw signal.aborted ? abortError() : error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    return runner;
+  }
+
+  /** Indices of the lines that match. Rejects with RegexTimeoutError past `budgetMs`, with an abort error on cancel; either ends the worker. */
+  test(lines: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
+    if (signal.aborted) {
+      this.close();
+      return Promise.reject(abortError());
+    }
+    if (this.ended) return Promise.reject(new Error('the regex worker has ended'));
+    return new Promise<number[]>((resolve, reject) => {
+      const settle = (finish: () => void): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.worker.off('message', onMessage);
+        this.worker.off('error', onError);
+        this.worker.off('exit', onExit);
+        finish();
+      };
+      const onMessage = (hits: number[]): void => settle(() => resolve(hits));
+      const onError = (error: Error): void => settle(() => reject(error));
+      const onExit = (code: number): void => settle(() => reject(new Error(`the regex worker stopped (exit code ${code})`)));
+      const onAbort = (): void =>
+        settle(() => {
+          this.close();
+          reject(abortError());
+        });
+      const timer = setTimeout(
+        () =>
+          settle(() => {
+            this.close();
+            reject(new RegexTimeoutError(budgetMs));
+          }),
+        budgetMs,
+      );
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.worker.on('message', onMessage);
+      this.worker.once('error', onError);
+      this.worker.once('exit', onExit);
+      this.worker.postMessage(lines);
+    });
+  }
+
+  /** Ends the worker, also in the middle of a match. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    void this.worker.terminate();
+  }
+}
