@@ -10,6 +10,9 @@ export type { AgentEvent } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
+/** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size). */
+export { commandPreview, commandSize, commandView, hiddenText, NEWLINE_MARKER, visibleCommandLine, type CommandView } from './core/visibleText';
+
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';
 

@@ -13,6 +13,7 @@ import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } fro
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { commandPreview, commandSize, commandView, hiddenText, NEWLINE_MARKER, visibleCommandLine } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 
 export interface CliIO {
@@ -239,7 +240,8 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'tool_call_started':
         breakLine();
-        stderr.write(`▸ ${line(event.name)} ${line(JSON.stringify(event.input) ?? '')}\n`);
+        // Padding folded here too: 20,000 spaces in an input would scroll everything before them away.
+        stderr.write(`▸ ${line(event.name)} ${visibleCommandLine(redactUrlSecrets(JSON.stringify(event.input) ?? ''))}\n`);
         break;
       case 'tool_call_finished':
         stderr.write(`  ${event.isError ? '✗' : '✓'} ${line(event.name)} (${event.content.length} chars, ${event.durationMs} ms)\n`);
@@ -323,24 +325,41 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
         io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
-      // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
-      io.stderr.write(request.kind === 'write' ? `\n${escapeText(request.diff)}\n` : `\n$ ${escapeLine(request.command)}\n`);
+      // What the user approves must read as what runs: a diff keeps its lines; a command is shown
+      // line by line with its real newlines marked, padding folded and its size said, and a long
+      // one is cut with the rest one answer away (20,000 spaces cannot push it off the screen).
+      const view = request.kind === 'shell' ? commandView(request.command) : undefined;
+      const preview = view ? commandPreview(view) : undefined;
+      const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
+      if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
+      if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
+      if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`The model's description (its words, not a check): ${visibleCommandLine(request.description.slice(0, 300))}${request.description.length > 300 ? '…' : ''}\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
-        const answer = await new Promise<string>((resolve) => {
-          const onAbortSignal = () => resolve('n');
-          signal.addEventListener('abort', onAbortSignal, { once: true });
-          rl.on('SIGINT', () => {
-            resolve('n');
-            onInterrupt();
-          });
-          rl.on('close', () => resolve('n'));
-          rl.question(`Allow ${describe(request)}${asker}? [y/N] `, (reply) => {
-            signal.removeEventListener('abort', onAbortSignal);
-            resolve(reply);
-          });
+        // One answer at a time; Ctrl-C, a closed terminal or a cancelled turn answer no.
+        let settle: ((reply: string) => void) | undefined;
+        rl.on('SIGINT', () => {
+          settle?.('n');
+          onInterrupt();
         });
+        rl.on('close', () => settle?.('n'));
+        const ask = (question: string) =>
+          new Promise<string>((resolve) => {
+            const onAbortSignal = () => resolve('n');
+            settle = resolve;
+            signal.addEventListener('abort', onAbortSignal, { once: true });
+            rl.question(question, (reply) => {
+              signal.removeEventListener('abort', onAbortSignal);
+              resolve(reply);
+            });
+          });
+        const question = view ? `Allow running this command (${commandSize(view)})${asker}?` : `Allow ${describe(request)}${asker}?`;
+        let answer = await ask(`${question} ${cut ? '[y/N/v] ' : '[y/N] '}`);
+        if (cut && view && /^v(iew)?$/i.test(answer.trim())) {
+          io.stderr.write(`\n${commandText(view.lines, view.lines.length)}\n`);
+          answer = await ask(`${question} [y/N] `);
+        }
         return /^y(es)?$/i.test(answer.trim()) ? { approved: true } : { approved: false };
       } finally {
         rl.close();
@@ -350,5 +369,13 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
 }
 
 function describe(request: ApprovalRequest): string {
-  return request.kind === 'write' ? `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}` : `running \`${escapeLine(request.command)}\``;
+  if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
+  const view = commandView(request.command);
+  const first = commandPreview(view, { lines: 1, chars: 80 });
+  return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;
+}
+
+/** A command's lines for the terminal: `$ ` before the first, each real newline shown as a marker. */
+function commandText(lines: readonly string[], total: number): string {
+  return lines.map((text, index) => `${index === 0 ? '$ ' : '  '}${text}${index < total - 1 ? ` ${NEWLINE_MARKER}` : ''}`).join('\n');
 }

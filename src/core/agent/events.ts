@@ -13,7 +13,8 @@ export type { ErrorAction, ErrorKind } from './errors';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
-  | { kind: 'shell'; command: string };
+  /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it). */
+  | { kind: 'shell'; command: string; description?: string };
 
 export type { SubagentType } from '../tools/task';
 

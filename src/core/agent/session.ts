@@ -420,7 +420,7 @@ export class AgentSession {
         const summary: ApprovalSummary =
           request.kind === 'write'
             ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
-            : { kind: 'shell', command: request.command };
+            : { kind: 'shell', command: request.command, ...(request.description !== undefined ? { description: request.description } : {}) };
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
