@@ -57,12 +57,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  // Once read, the keys leave this process's environment: code that runs later in it, and any child
+  // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
+  // block the process started with; only the sandbox keeps commands from reading it.)
+  const secretEnv = { ...io.env };
+  for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
       config: {
         provider: options.provider,
-        apiKey: io.env[PROVIDER_INFO[options.provider].apiKeyEnv],
+        apiKey: secretEnv[PROVIDER_INFO[options.provider].apiKeyEnv],
+        secretEnv,
         baseURL: options.baseUrl ?? io.env[PROVIDER_INFO[options.provider].baseUrlEnv],
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
