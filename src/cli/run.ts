@@ -13,7 +13,7 @@ import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } fro
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
-import { commandPreview, commandSize, commandView, hiddenText, NEWLINE_MARKER, visibleCommandLine } from '../core/visibleText';
+import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 
 export interface CliIO {
@@ -340,7 +340,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
-      if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`The model's description (its words, not a check): ${visibleCommandLine(request.description.slice(0, 300))}${request.description.length > 300 ? '…' : ''}\n`);
+      if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`${MODEL_DESCRIPTION_LABEL} ${visibleDescription(request.description)}\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
         // One answer at a time; Ctrl-C, a closed terminal or a cancelled turn answer no.

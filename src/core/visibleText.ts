@@ -80,6 +80,15 @@ export function visibleCommandLine(line: string): string {
 /** Where a command has a real newline: shown at the end of the line, so two lines never read as one command. */
 export const NEWLINE_MARKER = '⏎';
 
+/** How an approval introduces the run_shell `description`: the model chose these words, nothing checked them. */
+export const MODEL_DESCRIPTION_LABEL = "The model's description (its words, not a check):";
+
+/** The description as an approval shows it: one line, made visible, at most 300 characters (it is no more than a label). */
+export function visibleDescription(description: string): string {
+  const points = [...description];
+  return visibleCommandLine(points.slice(0, 300).join('')) + (points.length > 300 ? '…' : '');
+}
+
 /** What an approval shows of a command: its lines made visible, and how big the real text is. */
 export interface CommandView {
   /** One entry per line of the command (split at `\n` only; a `\r` is shown as `\r`). */

@@ -2,7 +2,7 @@
  * The chat panel. Receives typed messages from the host (src/protocol.ts), folds agent events into
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
-import { commandPreview, commandSize, commandView, ERROR_ACTION_COMMANDS, hiddenText, NEWLINE_MARKER, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { commandPreview, commandSize, commandView, ERROR_ACTION_COMMANDS, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleDescription, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -277,7 +277,7 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
   // The model chose these words; they are no summary of the command, and say so.
   if (request.kind === 'shell' && request.description !== undefined) {
     const said = el('div', 'eg-model-words');
-    said.append(el('span', 'eg-model-words-label', 'The model describes it as: '), el('q', undefined, visibleCommandLine(request.description)));
+    said.append(el('span', 'eg-model-words-label', `${MODEL_DESCRIPTION_LABEL} `), el('q', undefined, visibleDescription(request.description)));
     said.title = 'The model wrote this description; only the command below is what runs.';
     box.append(said);
   }

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { EXIT, runCli } from '../../../src/cli/run';
-import { commandPreview, commandSize, commandView, hiddenText, NEWLINE_MARKER, visibleCommandLine } from '../../../src/protocol';
+import { commandPreview, commandSize, commandView, hiddenText, NEWLINE_MARKER } from '../../../src/protocol';
+import { visibleCommandLine } from '../../../src/core/visibleText';
 import { runCliCaptured } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
