@@ -11,7 +11,7 @@ export type { AgentEvent } from './core/agent/events';
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size). */
-export { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleDescription, type CommandView } from './core/visibleText';
+export { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';

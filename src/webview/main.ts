@@ -2,7 +2,7 @@
  * The chat panel. Receives typed messages from the host (src/protocol.ts), folds agent events into
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
-import { commandPreview, commandSize, commandView, ERROR_ACTION_COMMANDS, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleDescription, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { commandPreview, commandSize, commandView, ERROR_ACTION_COMMANDS, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, type ChatItem, type ChatModel } from './chatModel';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -221,7 +221,8 @@ function renderItem(item: ChatItem): HTMLElement {
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
-      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', item.headline), el('span', 'eg-tool-status', statusText(item)));
+      // The headline is the model's (a command, a path, a description): shown with its invisible characters visible, like the card.
+      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', visibleCommandLine(item.headline)), el('span', 'eg-tool-status', statusText(item)));
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));

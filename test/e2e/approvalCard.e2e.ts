@@ -1,7 +1,7 @@
 // Issue 18 item 3: the approval card in the real VS Code webview (code-server + Chromium). The
 // fake API makes the model ask for a 60-line command whose first line names a file with a
 // right-to-left override (U+202E: "report\u202efdp.sh" would read "reporths.pdf") and whose last
-// line is the one that matters, with a reassuring description. The card must show the escape,
+// line is the one that matters, with a reassuring description (hiding a zero-width space). The card must show the escape,
 // the size, the description as the model's words, and "+40 more lines" that Run waits for.
 // Screenshots: test-results/e2e-approval-card.png (collapsed), e2e-approval-card-expanded.png.
 import * as assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ describe('the approval card in the chat webview (code-server + Chromium)', funct
       if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
       await page.mouse.move(900, 700); // The activity bar's hover label would cover the card.
       const chat = await chatFrame();
-      fake.enqueue(reply.toolUse('run_shell', { command: COMMAND, description: 'Tidy up the report' }), reply.text('Understood, I will not run it.'));
+      fake.enqueue(reply.toolUse('run_shell', { command: COMMAND, description: 'Tidy up the\u200b report' }), reply.text('Understood, I will not run it.'));
       await chat.locator('textarea.eg-input').fill('Tidy up my reports');
       await chat.locator('textarea.eg-input').press('Enter');
 
@@ -87,7 +87,9 @@ describe('the approval card in the chat webview (code-server + Chromium)', funct
       await card.waitFor({ timeout: 30_000 });
       const chars = [...COMMAND].length.toLocaleString('en-US');
       assert.equal(await card.locator('.eg-approval-title').textContent(), `Run this command? (60 lines, ${chars} characters)`);
-      assert.equal(await card.locator('.eg-model-words').textContent(), "The model's description (its words, not a check): Tidy up the report");
+      assert.equal(await card.locator('.eg-model-words').textContent(), "The model's description (its words, not a check): Tidy up the\\u200b report");
+      // The card's summary line (the tool's headline, here the description) shows the zero-width space too.
+      assert.equal(await chat.locator('.eg-tool').last().locator('summary .eg-tool-arg').textContent(), 'Tidy up the\\u200b report');
       const shown = (await card.locator('pre.eg-command').textContent()) ?? '';
       // The override is shown as its escape, never applied; each real newline has its marker.
       assert.ok(shown.startsWith('mv "report\\u202efdp.sh" ~/bin/ ⏎\necho "step 2" ⏎\n'), JSON.stringify(shown.slice(0, 80)));
