@@ -313,7 +313,9 @@ function renderApproval(toolUseId: string, approval: Extract<ChatItem, { kind: '
         more?.remove();
         approve.disabled = false;
         approve.removeAttribute('title');
-        approve.focus();
+        // Focus goes to the command, not to Run: a second Enter must not approve what was just revealed.
+        block.tabIndex = -1;
+        block.focus();
       });
     }
     approve.addEventListener('click', () => send({ type: 'approvalDecision', toolUseId, approved: true }));

@@ -112,6 +112,7 @@ describe('the approval card in the chat webview (code-server + Chromium)', funct
       assert.ok(all.endsWith(`echo "step 59" ⏎\n${LAST_LINE}`), JSON.stringify(all.slice(-80)));
       assert.equal(await card.locator('button.eg-command-more').count(), 0);
       assert.equal(await run.isDisabled(), false);
+      assert.equal(await chat.evaluate(() => document.activeElement?.classList.contains('eg-command')), true, 'focus is on the command, not on Run');
       // Taller than the window now: the window itself, with the card's end and Run in view.
       await run.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-approval-card-expanded.png') });
