@@ -12,6 +12,8 @@ export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** How a cost reads, "price unknown" included (one definition for the core and the panel). */
 export { formatCost } from './core/model/cost';
+/** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size). */
+export { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';

@@ -14,6 +14,7 @@ import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } fro
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 
 export interface CliIO {
@@ -57,12 +58,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr, options.provider) : textPrinter(io.stdout, io.stderr, options.provider);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  // Once read, the keys leave this process's environment: code that runs later in it, and any child
+  // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
+  // block the process started with; only the sandbox keeps commands from reading it.)
+  const secretEnv = { ...io.env };
+  for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
       config: {
         provider: options.provider,
-        apiKey: io.env[PROVIDER_INFO[options.provider].apiKeyEnv],
+        apiKey: secretEnv[PROVIDER_INFO[options.provider].apiKeyEnv],
+        secretEnv,
         baseURL: options.baseUrl ?? io.env[PROVIDER_INFO[options.provider].baseUrlEnv],
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
@@ -243,7 +250,8 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'tool_call_started':
         breakLine();
-        stderr.write(`▸ ${line(event.name)} ${line(JSON.stringify(event.input) ?? '')}\n`);
+        // Padding folded here too: 20,000 spaces in an input would scroll everything before them away.
+        stderr.write(`▸ ${line(event.name)} ${visibleCommandLine(redactUrlSecrets(JSON.stringify(event.input) ?? ''))}\n`);
         break;
       case 'tool_call_finished':
         stderr.write(`  ${event.isError ? '✗' : '✓'} ${line(event.name)} (${event.content.length} chars, ${event.durationMs} ms)\n`);
@@ -334,26 +342,43 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
         io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
-      // What the user approves must read as what runs: a command is one line, a diff keeps its lines.
-      io.stderr.write(request.kind === 'write' ? `\n${escapeText(request.diff)}\n` : `\n$ ${escapeLine(request.command)}\n`);
+      // What the user approves must read as what runs: a diff keeps its lines; a command is shown
+      // line by line with its real newlines marked, padding folded and its size said, and a long
+      // one is cut with the rest one answer away (20,000 spaces cannot push it off the screen).
+      const view = request.kind === 'shell' ? commandView(request.command) : undefined;
+      const preview = view ? commandPreview(view) : undefined;
+      const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
+      if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
+      if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
-      if (outside) io.stderr.write(`OUTSIDE THE SANDBOX, with your full permissions. The model's reason: ${escapeLine(request.outsideReason ?? '(none given)')}\n`);
+      if (outside) io.stderr.write(`OUTSIDE THE SANDBOX, with your full permissions. The model's reason (its words, not a check): ${visibleDescription(request.outsideReason ?? '(none given)')}\n`);
+      if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`${MODEL_DESCRIPTION_LABEL} ${visibleDescription(request.description)}\n`);
       const rl = readline.createInterface({ input: io.stdin, output: io.stderr });
       try {
-        const answer = await new Promise<string>((resolve) => {
-          const onAbortSignal = () => resolve('n');
-          signal.addEventListener('abort', onAbortSignal, { once: true });
-          rl.on('SIGINT', () => {
-            resolve('n');
-            onInterrupt();
-          });
-          rl.on('close', () => resolve('n'));
-          rl.question(`Allow ${describe(request)}${asker}${outside ? ' outside the sandbox' : ''}? [y/N] `, (reply) => {
-            signal.removeEventListener('abort', onAbortSignal);
-            resolve(reply);
-          });
+        // One answer at a time; Ctrl-C, a closed terminal or a cancelled turn answer no.
+        let settle: ((reply: string) => void) | undefined;
+        rl.on('SIGINT', () => {
+          settle?.('n');
+          onInterrupt();
         });
+        rl.on('close', () => settle?.('n'));
+        const ask = (question: string) =>
+          new Promise<string>((resolve) => {
+            const onAbortSignal = () => resolve('n');
+            settle = resolve;
+            signal.addEventListener('abort', onAbortSignal, { once: true });
+            rl.question(question, (reply) => {
+              signal.removeEventListener('abort', onAbortSignal);
+              resolve(reply);
+            });
+          });
+        const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        let answer = await ask(`${question} ${cut ? '[y/N/v] ' : '[y/N] '}`);
+        if (cut && view && /^v(iew)?$/i.test(answer.trim())) {
+          io.stderr.write(`\n${commandText(view.lines, view.lines.length)}\n`);
+          answer = await ask(`${question} [y/N] `);
+        }
         return /^y(es)?$/i.test(answer.trim()) ? { approved: true } : { approved: false };
       } finally {
         rl.close();
@@ -363,5 +388,13 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
 }
 
 function describe(request: ApprovalRequest): string {
-  return request.kind === 'write' ? `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}` : `running \`${escapeLine(request.command)}\``;
+  if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
+  const view = commandView(request.command);
+  const first = commandPreview(view, { lines: 1, chars: 80 });
+  return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;
+}
+
+/** A command's lines for the terminal: `$ ` before the first, each real newline shown as a marker. */
+function commandText(lines: readonly string[], total: number): string {
+  return lines.map((text, index) => `${index === 0 ? '$ ' : '  '}${text}${index < total - 1 ? ` ${NEWLINE_MARKER}` : ''}`).join('\n');
 }

@@ -1,6 +1,7 @@
 // Credentials Evergreen holds must never reach the model: child processes start without them, and
 // a guard replaces a known secret value in any tool result (the model could still find it in a
 // file the user left in the workspace, e.g. a `.env`).
+import { ANSI } from './tools/text';
 
 // Variables that configure model clients (keys, tokens, base URLs that may carry a password):
 // a command the model runs has no business with them.
@@ -47,18 +48,71 @@ export function knownSecrets(apiKey: string | undefined, env: NodeJS.ProcessEnv)
   return secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
 }
 
-/** Replaces every occurrence of a known secret; text without one comes back unchanged (same string). */
+/**
+ * What a terminal does not show between two characters: escape sequences (also the 8-bit CSI) and
+ * format characters (zero-width, bidi). A key printed as `sk-ant-\x1b[0mabc…` reads as the key.
+ */
+const INVISIBLE = new RegExp(`${ANSI.source}|\\x9b[0-?]*[ -/]*[@-~]|\\p{Cf}`, 'gu');
+// eslint-disable-next-line no-control-regex -- these are the characters looked for
+const MAY_HIDE = /[\x1b\x9b\p{Cf}]/u;
+/** An escape sequence (or a surrogate pair) cut off at the end of a chunk: its rest may follow in the next one. */
+// eslint-disable-next-line no-control-regex -- as above
+const PARTIAL_ESCAPE = /(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?)?|\x9b[0-?]*[ -/]*|[\uD800-\uDBFF])$/;
+/** Longest unfinished escape held back; a longer one (an OSC never closed) is let through. */
+const MAX_PARTIAL_ESCAPE = 4096;
+
+/** The text as a terminal shows it, and where each shown UTF-16 unit sits in the original. */
+function visibleProjection(text: string): { visible: string; at: number[] } {
+  let visible = '';
+  const at: number[] = [];
+  let last = 0;
+  const keep = (end: number) => {
+    for (let index = last; index < end; index++) at.push(index);
+    visible += text.slice(last, end);
+  };
+  for (const match of text.matchAll(INVISIBLE)) {
+    keep(match.index);
+    last = match.index + match[0].length;
+  }
+  keep(text.length);
+  return { visible, at };
+}
+
+function redactOne(text: string, secret: KnownSecret): string {
+  const marker = `[redacted: ${secret.name}]`;
+  let out = text.includes(secret.value) ? text.split(secret.value).join(marker) : text;
+  if (!MAY_HIDE.test(out)) return out;
+  // Escape codes or zero-width characters may sit between the key's characters: match what shows.
+  const { visible, at } = visibleProjection(out);
+  let found = visible.indexOf(secret.value);
+  if (found === -1) return out;
+  let result = '';
+  let last = 0;
+  while (found !== -1) {
+    const start = at[found] ?? 0;
+    const end = (at[found + secret.value.length - 1] ?? start) + 1;
+    result += out.slice(last, start) + marker;
+    last = end;
+    found = visible.indexOf(secret.value, found + secret.value.length);
+  }
+  out = result + out.slice(last);
+  return out;
+}
+
+/**
+ * Replaces every occurrence of a known secret, also one with escape codes or zero-width characters
+ * between its characters; text without one comes back unchanged (same string).
+ */
 export function redactSecrets(text: string, secrets: readonly KnownSecret[]): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret.value)) out = out.split(secret.value).join(`[redacted: ${secret.name}]`);
-  }
+  for (const secret of secrets) out = redactOne(out, secret);
   return out;
 }
 
 /**
  * Redacts a stream of text (a command's live output) whose chunks may split a secret: the end of
- * the text that could be the start of a secret is held back until the next chunk or `flush()`.
+ * the text that could be the start of a secret, or an escape sequence cut in two, is held back
+ * until the next chunk or `flush()`.
  */
 export class SecretRedactingStream {
   private pending = '';
@@ -80,15 +134,20 @@ export class SecretRedactingStream {
   }
 
   private heldTail(text: string): number {
+    // An unfinished escape sequence at the end is not shown yet: what precedes it is the tail to judge.
+    const partial = PARTIAL_ESCAPE.exec(text);
+    const judged = partial && partial[0].length > 0 && partial[0].length <= MAX_PARTIAL_ESCAPE ? partial.index : text.length;
+    const { visible, at } = visibleProjection(text.slice(0, judged));
     let longest = 0;
     for (const { value } of this.secrets) {
-      for (let length = Math.min(value.length - 1, text.length); length > longest; length--) {
-        if (text.endsWith(value.slice(0, length))) {
+      for (let length = Math.min(value.length - 1, visible.length); length > longest; length--) {
+        if (visible.endsWith(value.slice(0, length))) {
           longest = length;
           break;
         }
       }
     }
-    return longest;
+    const from = longest > 0 ? (at[visible.length - longest] ?? judged) : judged;
+    return text.length - from;
   }
 }

@@ -10,6 +10,10 @@ export class ApiKeyStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   async get(provider: ProviderId = 'anthropic'): Promise<string | undefined> {
+    // Unlike the CLI, the variable is not deleted from process.env once read: the extension host's
+    // environment is shared by every extension in it (another may use the same key), it is read
+    // again when the key or provider changes, and /proc/<pid>/environ keeps it either way. Our
+    // children get childProcessEnv (without it) and every tool result is redacted.
     return (await this.secrets.get(SECRET_KEYS[provider])) || process.env[PROVIDER_INFO[provider].apiKeyEnv] || undefined;
   }
 

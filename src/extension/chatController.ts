@@ -238,7 +238,7 @@ export class ChatController extends Disposable {
       throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
     }
     const prices = this.readPricing();
-    const compression = parseContextOverrides(vscode.workspace.getConfiguration('evergreen').get('compression'));
+    const compression = parseContextOverrides(settings.compression);
     if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));

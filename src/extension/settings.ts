@@ -12,5 +12,9 @@ export function readSettings(): EvergreenSettings {
       const inspected = config.inspect<unknown>(key);
       return inspected?.globalValue ?? inspected?.defaultValue;
     },
+    workspaceValue: (key) => {
+      const inspected = config.inspect<unknown>(key);
+      return inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    },
   });
 }

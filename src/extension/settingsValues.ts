@@ -12,7 +12,27 @@ export interface SettingsSource {
   get(key: string): unknown;
   /** The user's own value, else the default: a workspace's .vscode/settings.json is never read. */
   userValue(key: string): unknown;
+  /** The workspace's (or its folder's) value, if it sets one: only to say that it is ignored. */
+  workspaceValue?(key: string): unknown;
 }
+
+/**
+ * Settings a cloned repository's .vscode/settings.json must not choose: they decide what each
+ * request costs and how much of the code is sent (model, window, reply reserve, compaction, the
+ * engine's numbers, how many subagents run and for how long). Machine-scoped in the manifest and
+ * read from the user's settings only here; a workspace value is reported as ignored.
+ */
+export const USER_ONLY_SETTINGS = [
+  'model',
+  'openai.model',
+  'contextWindow',
+  'maxOutputTokens',
+  'autoCompactPercent',
+  'compression',
+  'subagents.maxConcurrent',
+  'subagents.maxToolRounds',
+  'subagents.timeLimitMinutes',
+] as const;
 
 export interface EvergreenSettings {
   /** Which back end serves the chat. */
@@ -29,6 +49,8 @@ export interface EvergreenSettings {
   subagents: Partial<SubagentLimits>;
   /** `evergreen.sandbox.*`, from the user's own settings only. */
   sandbox: { enabled: boolean; allowedDomains: string[] };
+  /** `evergreen.compression` as the user set it (parsed by the context engine's parseContextOverrides). */
+  compression: unknown;
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -41,8 +63,13 @@ export const PROVIDER_SETTING_KEYS: Readonly<Record<ProviderId, { model: string;
 
 export function parseSettings(source: SettingsSource): EvergreenSettings {
   const problems: string[] = [];
+  // The workspace may not pick these (USER_ONLY_SETTINGS): said once per setting it tried.
+  for (const key of USER_ONLY_SETTINGS) {
+    const value = source.workspaceValue?.(key);
+    if (value !== undefined && value !== null) problems.push(`"evergreen.${key}" in this workspace's settings is ignored: it is read from your user settings only, since it decides what requests cost and send`);
+  }
   const optionalNumber = (key: string): number | undefined => {
-    const value = source.get(key);
+    const value = source.userValue(key);
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
@@ -60,7 +87,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   const keys = PROVIDER_SETTING_KEYS[provider];
   const shellAllowList = source.userValue('approvals.shellAllowList');
   const subagents = parseSubagentLimits(
-    { maxConcurrent: source.get('subagents.maxConcurrent'), maxToolRounds: source.get('subagents.maxToolRounds'), timeLimitMinutes: source.get('subagents.timeLimitMinutes') },
+    { maxConcurrent: source.userValue('subagents.maxConcurrent'), maxToolRounds: source.userValue('subagents.maxToolRounds'), timeLimitMinutes: source.userValue('subagents.timeLimitMinutes') },
     (key) => `"evergreen.subagents.${key}"`,
   );
   problems.push(...subagents.problems);
@@ -71,7 +98,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   problems.push(...domains.problems.map((problem) => `"evergreen.sandbox.allowedDomains": ${problem}; that entry is ignored`));
   return {
     provider,
-    model: text(source.get(keys.model)),
+    model: text(source.userValue(keys.model)),
     // Base URLs are machine-scoped in the manifest, so VS Code ignores a workspace's value (a
     // repository cannot send the key elsewhere).
     baseUrl: text(source.get(keys.baseUrl)),
@@ -85,6 +112,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     },
     subagents: subagents.limits,
     sandbox: { enabled: source.userValue('sandbox.enabled') !== false, allowedDomains: domains.domains },
+    compression: source.userValue('compression'),
     problems,
   };
 }

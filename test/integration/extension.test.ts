@@ -341,7 +341,7 @@ describe('Evergreen in the extension host', () => {
       fs.rmSync(target);
     });
 
-    it('a workspace cannot loosen approvals, and writes to files that configure commands always ask', async () => {
+    it('a workspace cannot loosen approvals or pick the model, and writes to files that configure commands always ask', async () => {
       const api = await activate();
       const folder = vscode.workspace.workspaceFolders?.[0];
       assert.ok(folder);
@@ -349,14 +349,15 @@ describe('Evergreen in the extension host', () => {
       const settingsFile = path.join(root, '.vscode', 'settings.json');
       fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
       // What a cloned repository (or an agent with writes on auto) could ship.
-      fs.writeFileSync(settingsFile, JSON.stringify({ 'evergreen.approvals.shell': 'auto', 'evergreen.approvals.shellAllowList': ['echo'], 'evergreen.model': 'claude-opus-4-6' }));
+      fs.writeFileSync(settingsFile, JSON.stringify({ 'evergreen.approvals.shell': 'auto', 'evergreen.approvals.shellAllowList': ['echo'], 'evergreen.model': 'claude-opus-4-6', 'editor.tabSize': 7 }));
       const waitFor = async (what: string, check: () => boolean): Promise<void> => {
         for (let tries = 0; tries < 200 && !check(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
         assert.ok(check(), `${what} did not happen within 10 s`);
       };
       try {
-        // Proof that VS Code read the file: its window-scoped model setting applies.
-        await waitFor('the workspace settings loading', () => vscode.workspace.getConfiguration('evergreen').get('model') === 'claude-opus-4-6');
+        // Proof that VS Code read the file: a window-scoped setting of another extension applies
+        // (every evergreen.* setting is user-only, so none of them can show it).
+        await waitFor('the workspace settings loading', () => vscode.workspace.getConfiguration('editor').get('tabSize') === 7);
         const attempts: Array<[string, Record<string, unknown>, string]> = [
           // A plain `echo` (no redirection, which would ask anyway): only the workspace's allow-list could let it through.
           ['run_shell', { command: 'echo pwned' }, 'pwned.txt'],
@@ -368,7 +369,8 @@ describe('Evergreen in the extension host', () => {
           fake.enqueue(reply.toolUse(tool, input)); // The cancel ends the turn: no second reply is asked for.
           const turn = api.sendMessage(`Use ${tool}.`);
           await waitFor(`an approval prompt for ${tool}`, () => api.pendingApproval() !== undefined);
-          assert.equal((fake.messageRequests()[before]?.body as { model: string }).model, 'claude-opus-4-6');
+          // evergreen.model is machine-scoped: the repository's expensive choice is not used.
+          assert.notEqual((fake.messageRequests()[before]?.body as { model: string }).model, 'claude-opus-4-6');
           assert.equal(fs.existsSync(path.join(root, target)), false, `${target} was written without asking`);
           await vscode.commands.executeCommand('evergreen.cancel');
           await within(turn, 30_000, 'the cancelled turn ending');
@@ -377,7 +379,7 @@ describe('Evergreen in the extension host', () => {
         }
       } finally {
         fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
-        await waitFor('the workspace settings going away', () => vscode.workspace.getConfiguration('evergreen').get('model') !== 'claude-opus-4-6');
+        await waitFor('the workspace settings going away', () => vscode.workspace.getConfiguration('editor').get('tabSize') !== 7);
       }
     });
   });

@@ -13,7 +13,7 @@ export type { ErrorAction, ErrorKind } from './errors';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
-  /** `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
+  /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it); `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
   | { kind: 'shell'; command: string; description?: string; outsideReason?: string };
 
 export type { SubagentType } from '../tools/task';

@@ -1,11 +1,11 @@
 import * as os from 'node:os';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
-import { silentLogger, type Logger } from '../logger';
+import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
-import { knownSecrets } from '../secrets';
+import { knownSecrets, redactSecrets } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../tools/approval';
 import { createToolRegistry } from '../tools/registry';
@@ -47,6 +47,11 @@ export interface AgentConfig {
   subagents?: Partial<SubagentLimits>;
   /** The OS sandbox for shell commands (default: on, no network). */
   sandbox?: SandboxSettings;
+  /**
+   * The environment whose provider credentials are guarded (default: process.env). The CLI passes
+   * the one it started with, since it removes the keys from its own environment once read.
+   */
+  secretEnv?: NodeJS.ProcessEnv;
 }
 
 export interface SandboxSettings {
@@ -85,8 +90,10 @@ export async function startAgentSession(options: {
   signal?: AbortSignal;
   logger?: Logger;
 }): Promise<StartedSession> {
-  const logger = options.logger ?? silentLogger;
   const { config, store } = options;
+  const secrets = knownSecrets(config.apiKey, config.secretEnv ?? process.env);
+  // A server's words in a log line (a refused option, a failed models call) may quote the key back.
+  const logger = redactingLogger(options.logger ?? silentLogger, (text) => redactSecrets(text, secrets));
   const client = createBackend({
     provider: config.provider ?? 'anthropic',
     apiKey: config.apiKey,
@@ -148,7 +155,7 @@ export async function startAgentSession(options: {
     readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    secrets: knownSecrets(config.apiKey, process.env),
+    secrets,
   });
   if (systemPrompt === undefined) {
     systemPrompt = buildSystemPrompt({

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
-import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom } from './errors';
+import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey } from './errors';
 import type { MessageParam, ToolParam } from './messages';
 import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
@@ -176,6 +176,10 @@ export class AnthropicBackend implements ModelBackend {
   }
 
   private classify(error: unknown, signal?: AbortSignal): ModelError {
+    return withoutKey(this.classifyUnredacted(error, signal), this.apiKey);
+  }
+
+  private classifyUnredacted(error: unknown, signal?: AbortSignal): ModelError {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
     if (error instanceof Anthropic.APIConnectionError) {

@@ -2,6 +2,7 @@
  * Model failures in one vocabulary for every back end: the session, the engine's too-long
  * recovery and the front ends look only at `ModelError.kind`, never at an SDK's error classes.
  */
+import { knownSecrets, redactSecrets } from '../secrets';
 import { PROVIDER_INFO, type ProviderId } from './backend';
 
 export type ModelErrorKind =
@@ -161,6 +162,18 @@ export function redactUrlSecrets(text: string): string {
   return text
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi, '$1***@')
     .replace(/([?&][^=&#\s]*(?:key|token|secret|passw(?:or)?d|pwd|sig|signature|auth)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
+}
+
+/**
+ * The error with the key in use replaced wherever the server's words echoed it (a proxy or a
+ * compatible server that quotes the request's headers back): the message reaches stderr,
+ * stream-json, the panel and the logs.
+ */
+export function withoutKey(error: ModelError, apiKey: string | undefined): ModelError {
+  if (apiKey === undefined) return error;
+  const message = redactSecrets(error.message, knownSecrets(apiKey, {}));
+  if (message !== error.message) error.message = message;
+  return error;
 }
 
 /** Whether a base URL carries user:password (requests cannot; the hint says so). */

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, type SurfaceHint, type TooLongCount } from './errors';
+import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type SurfaceHint, type TooLongCount } from './errors';
 import type { StopReason } from './messages';
 import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
@@ -251,6 +251,10 @@ export class OpenAIBackend implements ModelBackend {
   }
 
   classify(error: unknown, signal?: AbortSignal): ModelError {
+    return withoutKey(this.classifyUnredacted(error, signal), this.apiKey);
+  }
+
+  private classifyUnredacted(error: unknown, signal?: AbortSignal): ModelError {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return cancelledError();
     if (error instanceof OpenAI.APIConnectionError) {

@@ -92,9 +92,9 @@ describe('security: the CLI against hostile model output and broken servers', fu
       assertTerminalSafe(run.stderr, 'stderr');
       // Model text: each character visible, newlines kept.
       assert.ok(run.stdout.includes('Hi \\x1b]0;pwned\\x07there\\x1b[2K\\rfake \\u202eevil\\u2066x\\u2069 zero\\u200bwidth \\x9b31m\\x7f\n'), run.stdout);
-      // The approval prompt shows what would really run, on one line.
+      // The approval prompt shows what would really run, on one line, and its size.
       assert.ok(run.stderr.includes('$ rm -rf x\\r\\x1b[2K\\x1b[1Agit status\\x08\\x08\n'), run.stderr);
-      assert.ok(run.stderr.includes('Allow running `rm -rf x\\r\\x1b[2K\\x1b[1Agit status\\x08\\x08`? [y/N]'), run.stderr);
+      assert.ok(run.stderr.includes('Allow running this command (1 line, 29 characters)? [y/N]'), run.stderr);
       // The tool-call line (JSON of the input) has no raw byte either.
       assert.match(run.stderr, /▸ run_shell \{"command":"rm -rf x\\r\\u001b\[2K/);
       // The diff keeps its lines; CR, ESC and the zero-width space inside them are visible.
@@ -112,7 +112,7 @@ describe('security: the CLI against hostile model output and broken servers', fu
       assert.equal(run.code, EXIT.failed, run.stderr);
       assertTerminalSafe(run.stdout, 'stdout');
       assertTerminalSafe(run.stderr, 'stderr');
-      assert.ok(run.stderr.includes('declined running `rm -rf x\\r\\x1b[2K\\x1b[1Agit status\\x08\\x08`: no terminal'), run.stderr);
+      assert.ok(run.stderr.includes('declined running `rm -rf x\\r\\x1b[2K\\x1b[1Agit status\\x08\\x08` (1 line, 29 characters): no terminal'), run.stderr);
       assert.ok(run.stderr.includes('▸ read\\x1b[2K\\u202efile {"path":"notes.md"}'), run.stderr);
       assert.ok(run.stderr.includes('✗ read\\x1b[2K\\u202efile'), run.stderr);
       assert.ok(run.stderr.includes('bad input "\\x1b]8;;http://evil\\x07click\\x1b]8;;\\x07\\u202e"'), run.stderr);

@@ -1,0 +1,151 @@
+// Issue 18 item 3, secrets: the key leaves the CLI's own environment once read; a key printed
+// with escape codes between its characters is still redacted in live progress; a key a server
+// echoes in an error body reaches neither stderr, nor stream-json (what the panel renders), nor
+// the --verbose log.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { EXIT } from '../../../src/cli/run';
+import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../../../src/core/secrets';
+import { createToolRegistry } from '../../../src/core/tools/registry';
+import { NodeWorkspace } from '../../../src/core/tools/workspace';
+import { runCliCaptured } from '../../support/cliCapture';
+import { makeContext } from '../../support/toolFixtures';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { reply as openaiReply, startFakeOpenAI } from '../../fake-openai/server';
+
+const MODEL = 'claude-sonnet-4-6';
+/** What a terminal shows: escape sequences and format characters take no room. */
+const shown = (text: string): string => text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]|\p{Cf}/gu, ''); // eslint-disable-line no-control-regex
+
+describe('security: secrets split by escape codes, echoed by servers, or left in the environment', function () {
+  this.timeout(60_000);
+  const key = `sk-ant-api03-${randomBytes(16).toString('hex')}`;
+  const otherKey = `sk-proj-${randomBytes(16).toString('hex')}`;
+  let fake: FakeAnthropic;
+  let workspace: string;
+  let storage: string;
+
+  beforeEach(async () => {
+    fake = await startFakeAnthropic({ apiKey: key });
+    fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-leak-ws-'));
+    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-leak-store-'));
+  });
+  afterEach(async () => {
+    await fake.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(storage, { recursive: true, force: true });
+  });
+
+  const args = (...rest: string[]): string[] => ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, ...rest];
+
+  describe('live progress', () => {
+    it('redacts a key that run_shell prints with color codes between its characters, before it reaches the panel', async () => {
+      const secrets: KnownSecret[] = [{ name: 'API key', value: key }];
+      const tools = createToolRegistry({ trusted: true, secrets });
+      // `printf` writes ESC[0m between every two characters, and a zero-width space once.
+      const format = [...key].map((char, index) => (index === 10 ? `${char}\\342\\200\\213` : char)).join('\\033[0m');
+      const context = makeContext(new NodeWorkspace(workspace));
+      const result = await tools.executeToolCall('run_shell', { command: `printf '${format}\\n'` }, context);
+      assert.equal(result.isError, false, result.content);
+      const progress = context.progress.join('');
+      assert.ok(progress.length > 0, 'the command streamed its output');
+      assert.ok(!shown(progress).includes(key), `live progress shows the key: ${JSON.stringify(progress)}`);
+      assert.ok(progress.includes('[redacted: API key]'), JSON.stringify(progress));
+      assert.ok(!shown(result.content).includes(key), result.content);
+    });
+
+    it('whatever the chunking, escape codes between the characters never let a key through', () => {
+      const secrets: KnownSecret[] = [
+        { name: 'API key', value: 'sk-ant-api03-abcXYZ' },
+        { name: 'OPENAI_API_KEY', value: 'sk-proj-abab-1234' },
+      ];
+      const escapes = ['\x1b[0m', '\x1b[1;31m', '\x1b]0;title\x07', '\x1b(B', '\u200b', '\u202e', '\x9b2K'];
+      const hidden = (value: string) => fc.array(fc.constantFrom(...escapes, '', '', ''), { minLength: value.length, maxLength: value.length }).map((gaps) => [...value].map((char, index) => char + (index < value.length - 1 ? gaps[index] : '')).join(''));
+      const piece = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...escapes), ...secrets.map((secret) => hidden(secret.value)), fc.constantFrom('sk-ant-', 'sk-proj-abab'));
+      fc.assert(
+        fc.property(fc.array(piece, { maxLength: 10 }), fc.array(fc.nat({ max: 30 }), { maxLength: 10 }), (pieces, cuts) => {
+          const whole = pieces.join('');
+          const stream = new SecretRedactingStream(secrets);
+          const emitted: string[] = [];
+          let at = 0;
+          for (const cut of cuts) {
+            emitted.push(stream.push(whole.slice(at, at + cut)));
+            at += cut;
+          }
+          emitted.push(stream.push(whole.slice(at)), stream.flush());
+          const joined = emitted.join('');
+          for (const secret of secrets) assert.ok(!shown(joined).includes(secret.value), `leaked in ${JSON.stringify(emitted)}`);
+          assert.equal(joined, redactSecrets(whole, secrets));
+        }),
+        { numRuns: 2000, seed: 18 },
+      );
+    });
+  });
+
+  describe('error bodies that echo the key', () => {
+    const echo = () => reply.error(400, { message: `invalid request from key ${key} (x-api-key: ${key})` });
+
+    it('text output: stderr and the verbose log show [redacted: API key], never the key', async () => {
+      fake.enqueue(echo());
+      const run = await runCliCaptured(args('--verbose', '-p', 'go'), { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
+      assert.equal(run.code, EXIT.failed, run.stderr);
+      assert.ok(!run.stderr.includes(key) && !run.stdout.includes(key), run.stderr);
+      assert.match(run.stderr, /invalid request from key \[redacted: API key\]/);
+    });
+
+    it('stream-json: the error event (what the panel renders) carries no key', async () => {
+      fake.enqueue(echo());
+      const run = await runCliCaptured(args('--output-format', 'stream-json', '-p', 'go'), { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
+      assert.equal(run.code, EXIT.failed, run.stderr);
+      const error = run.events.find((event) => event.type === 'error');
+      assert.ok(error?.type === 'error', run.stdout);
+      assert.match(error.message, /\[redacted: API key\]/);
+      assert.ok(!run.stdout.includes(key) && !run.stderr.includes(key), run.stdout);
+    });
+
+    it('the OpenAI back end too', async () => {
+      const openai = await startFakeOpenAI({ apiKey: otherKey });
+      try {
+        openai.enqueue(openaiReply.error(401, { message: `Incorrect API key provided: ${otherKey}` }));
+        const run = await runCliCaptured(
+          ['--workspace', workspace, '--storage-dir', storage, '--provider', 'openai', '--model', 'gpt-4.1', '--output-format', 'stream-json', '-p', 'go'],
+          { OPENAI_API_KEY: otherKey, OPENAI_BASE_URL: openai.url, PATH: process.env.PATH },
+          workspace,
+        );
+        assert.equal(run.code, EXIT.failed, run.stderr);
+        assert.ok(!run.stdout.includes(otherKey) && !run.stderr.includes(otherKey), `${run.stdout}\n${run.stderr}`);
+        assert.match(run.stdout + run.stderr, /\[redacted: API key\]/);
+      } finally {
+        await openai.close();
+      }
+    });
+  });
+
+  describe("the CLI's own environment", () => {
+    it('drops ANTHROPIC_API_KEY and OPENAI_API_KEY once read, and still redacts both', async () => {
+      fs.writeFileSync(path.join(workspace, 'notes.md'), `anthropic=${key}\nopenai=${otherKey}\n`);
+      const env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: key, OPENAI_API_KEY: otherKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH };
+      let duringRun: string[] | undefined;
+      fake.enqueue(reply.toolUse('read_file', { path: 'notes.md' }));
+      fake.setResponder(() => {
+        // Asked while the session runs: what later code in the process would find.
+        duringRun = Object.keys(env).filter((name) => name.endsWith('_API_KEY'));
+        return reply.text('Done.');
+      });
+      const run = await runCliCaptured(args('-p', 'go'), env, workspace);
+      assert.equal(run.code, EXIT.ok, run.stderr);
+      assert.deepEqual(duringRun, [], 'the keys were still in the environment during the run');
+      assert.equal(env.ANTHROPIC_BASE_URL, fake.url, 'only the keys are removed');
+      // Both values were known before they left the environment: the tool result sent to the model hides them.
+      const sent = JSON.stringify(fake.messageRequests().at(-1)?.body);
+      assert.ok(!sent.includes(key) && !sent.includes(otherKey), sent);
+      assert.match(sent, /anthropic=\[redacted: API key\]/);
+      assert.match(sent, /openai=\[redacted: OPENAI_API_KEY\]/);
+    });
+  });
+});
