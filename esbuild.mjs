@@ -1,7 +1,7 @@
 // Builds the three bundles (and, with --tests, the integration suite that runs inside VS Code).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -33,6 +33,18 @@ if (withTests) {
   rmSync('out/test/integration', { recursive: true, force: true }); // No stale suites from deleted files.
   const entries = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
   builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta });
+}
+
+// The sandbox library is bundled into extension.js and cli.js; it finds its helper binaries in
+// vendor/ next to the file that holds it (the seccomp filter that stops sandboxed commands from
+// opening Unix sockets, the JVM proxy agent). Its Windows helper is left out: Windows commands are
+// not sandboxed (the session says so and asks every time).
+const SANDBOX_VENDOR = ['seccomp/x64/apply-seccomp', 'seccomp/arm64/apply-seccomp', 'java-proxy-agent/srt-proxy-agent.jar'];
+for (const file of SANDBOX_VENDOR) {
+  const target = `dist/vendor/${file}`;
+  mkdirSync(target.slice(0, target.lastIndexOf('/')), { recursive: true });
+  copyFileSync(`node_modules/@anthropic-ai/sandbox-runtime/vendor/${file}`, target);
+  if (!file.endsWith('.jar')) chmodSync(target, 0o755);
 }
 
 if (watch) {

@@ -1,3 +1,4 @@
+import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { killTrackedChildren } from '../core/tools/processGroup';
 import { runCli } from './run';
 
@@ -42,4 +43,6 @@ const running = runCli(process.argv.slice(2), { stdin: process.stdin, stdout: pr
   .catch((error: unknown) => {
     process.stderr.write(`evergreen: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
-  });
+  })
+  // The sandbox's proxy servers would keep the process alive after the last turn.
+  .finally(() => shutdownOsSandbox().catch((error: unknown) => process.stderr.write(`evergreen: stopping the sandbox failed: ${error instanceof Error ? error.message : String(error)}\n`)));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import { parseWebviewMessage } from '../protocol';
 import { ApiKeyStore } from './apiKey';
@@ -58,6 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
       new TranscriptDocuments(new FileSessionStore(storageRoot.fsPath, undefined, log.logger), log.logger),
+      // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
+      { dispose: () => void shutdownOsSandbox().catch((error: unknown) => log.logger.error(`stopping the command sandbox failed: ${error instanceof Error ? error.message : String(error)}`)) },
     );
     return {
       storageUri: storageRoot,

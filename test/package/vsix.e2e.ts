@@ -140,6 +140,10 @@ describe('the .vsix: npm run package, installed into VS Code', function () {
     await installExtension(VSIX, { userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data') } });
     const dir = path.join(userDataDir, 'extensions', `${EXTENSION_ID}-${manifest.version}`);
     assert.ok(existsSync(path.join(dir, manifest.main)), `no ${manifest.main} under ${dir}`);
+    // The sandbox runs its seccomp helper as a program: the install must keep it executable.
+    const seccomp = path.join(dir, 'dist', 'vendor', 'seccomp', process.arch === 'arm64' ? 'arm64' : 'x64', 'apply-seccomp');
+    assert.ok(existsSync(seccomp), `no ${seccomp}`);
+    assert.notEqual(statSync(seccomp).mode & 0o111, 0, `${seccomp} lost its executable bit in the .vsix`);
     installedDir = dir;
   });
 

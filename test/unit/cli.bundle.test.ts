@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { reply, startFakeAnthropic } from '../fake-anthropic/server';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
@@ -17,5 +20,33 @@ describe('dist/cli.js bundle', () => {
     const run = spawnSync(process.execPath, ['dist/cli.js', '--frobnicate'], { encoding: 'utf8' });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^evergreen: Unknown option '--frobnicate'/);
+  });
+
+  it('runs a shell command in the sandbox from the bundle (the library and its seccomp helper found next to cli.js)', async function () {
+    this.timeout(60_000);
+    if (process.platform !== 'linux') this.skip();
+    const fake = await startFakeAnthropic();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-sandbox-')));
+    const workspace = path.join(base, 'ws');
+    const outside = path.join(base, 'outside.txt');
+    fs.mkdirSync(workspace);
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.toolUse('run_shell', { command: `echo in > inside.txt; echo out > '${outside}'` }), reply.text('done'));
+      const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', '-p', 'write both'], {
+        env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      assert.equal(code, 0, stderr);
+      assert.doesNotMatch(stderr, /sandbox cannot run/, stderr);
+      assert.equal(fs.readFileSync(path.join(workspace, 'inside.txt'), 'utf8'), 'in\n');
+      assert.equal(fs.existsSync(outside), false, 'the bundled CLI ran the command unconfined');
+    } finally {
+      await fake.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@
 // Linux only, and never skipped there: `npm test` installs bubblewrap and socat (setup-vscode.mjs),
 // so a sandbox that cannot start fails this suite instead of passing it unexercised.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -160,6 +160,33 @@ describe('OS sandbox (bubblewrap)', function () {
       }
     }
     assert.equal(alive, false, 'a process of the sandboxed command outlived it');
+  });
+
+  it('confines a long-running stdio server the same way (how stdio MCP servers will run): it answers on its pipes and cannot write outside', async () => {
+    const escaped = path.join(dirs.outside, 'server-escaped.txt');
+    const script = `process.stdin.setEncoding('utf8'); process.stdin.on('data', (line) => { let wrote = 'no'; try { require('fs').writeFileSync(${JSON.stringify(escaped)}, 'x'); wrote = 'yes'; } catch {} process.stdout.write('echo:' + line.trim() + ' wrote-outside:' + wrote + '\\n'); });`;
+    const prepared = await sandbox.wrap(`exec node -e ${JSON.stringify(script)}`, { shell: 'bash', cwd: dirs.root });
+    const child = spawn(prepared.file, prepared.args, { cwd: dirs.root, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no answer; got ${out}`)), 20_000);
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('\n')) {
+            clearTimeout(timer);
+            resolve(out.trim());
+          }
+        });
+        child.stdin.write('{"jsonrpc":"2.0","id":1}\n');
+      });
+      assert.equal(answer, 'echo:{"jsonrpc":"2.0","id":1} wrote-outside:no');
+      assert.equal(existsSync(escaped), false);
+    } finally {
+      child.kill('SIGKILL');
+      prepared.release();
+    }
   });
 
   it('leaves no mount placeholders in the workspace after a command', async () => {

@@ -6,7 +6,7 @@
 // CLI's), which the sandbox suite checks with real bubblewrap.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, renameSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
@@ -29,6 +29,20 @@ const PROBE_TIMEOUT_MS = 20_000;
 
 let initializing: Promise<void> | undefined;
 
+/**
+ * In the bundles the library looks for its seccomp helper in vendor/ next to extension.js and
+ * cli.js; a package tool that drops the executable bit would make every sandboxed command fail.
+ */
+function ensureHelperExecutable(logger: Logger): void {
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  const helper = path.join(__dirname, 'vendor', 'seccomp', arch, 'apply-seccomp');
+  try {
+    if (existsSync(helper) && (statSync(helper).mode & 0o111) === 0) chmodSync(helper, 0o755);
+  } catch (error) {
+    logger.warn(`sandbox: could not make ${helper} executable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function initializeOnce(): Promise<void> {
   initializing ??= SandboxManager.initialize({
     network: { allowedDomains: [], deniedDomains: [] },
@@ -38,6 +52,16 @@ function initializeOnce(): Promise<void> {
     throw error;
   });
   return initializing;
+}
+
+/**
+ * Stops the library's proxy servers, which would otherwise keep a finished CLI process alive and
+ * outlive a deactivated extension. A later session initializes them again.
+ */
+export async function shutdownOsSandbox(): Promise<void> {
+  if (initializing === undefined) return;
+  initializing = undefined;
+  await SandboxManager.reset();
 }
 
 function installHint(): string {
@@ -103,6 +127,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   const dependencies = SandboxManager.checkDependencies();
   if (dependencies.errors.length > 0) return unavailable(dependencies.errors.join('; '));
   for (const warning of dependencies.warnings) options.logger.warn(`command sandbox: ${warning}`);
+  ensureHelperExecutable(options.logger);
   try {
     await initializeOnce();
   } catch (error) {
