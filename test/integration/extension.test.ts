@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/extension';
@@ -339,6 +340,26 @@ describe('Evergreen in the extension host', () => {
       assert.equal(fs.readFileSync(target, 'utf8'), 'approved\n');
       assert.equal(api.pendingApproval(), undefined);
       fs.rmSync(target);
+    });
+
+    it("runs shell commands in the OS sandbox under VS Code's own Node: inside the workspace works, outside is refused", async () => {
+      const api = await activate();
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      assert.ok(folder);
+      const inside = path.join(folder.uri.fsPath, 'sandboxed.txt');
+      const outside = path.join(os.tmpdir(), `evergreen-integration-escape-${process.pid}.txt`);
+      fake.enqueue(reply.toolUse('run_shell', { command: `echo in > sandboxed.txt; echo out > '${outside}'` }), reply.text('Tried both.'));
+      const turn = api.sendMessage('Write both files.');
+      for (let tries = 0; tries < 200 && api.pendingApproval() === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const toolUseId = api.pendingApproval();
+      assert.ok(toolUseId, 'no approval prompt appeared');
+      await api.decideApproval(toolUseId, true);
+      await within(turn, 30_000, 'the sandboxed turn finishing');
+      assert.equal(fs.readFileSync(inside, 'utf8'), 'in\n');
+      assert.equal(fs.existsSync(outside), false, 'the command wrote outside the workspace: it did not run in the sandbox');
+      const request = fake.messageRequests().at(-1)?.body as { messages: Array<{ content: unknown }> } | undefined;
+      assert.match(JSON.stringify(request?.messages.at(-1)?.content), /\[sandbox\] The sandbox refused a write/);
+      fs.rmSync(inside);
     });
 
     it('a workspace cannot loosen approvals or pick the model, and writes to files that configure commands always ask', async () => {
