@@ -5,10 +5,11 @@
 // the size, the description as the model's words, and "+40 more lines" that Run waits for.
 // Screenshots: test-results/e2e-approval-card.png (collapsed), e2e-approval-card-expanded.png.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { evergreenLogTail, findChatFrame } from '../support/e2eChat';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -46,31 +47,9 @@ describe('the approval card in the chat webview (code-server + Chromium)', funct
     if (tmp && !process.env.KEEP_E2E_TMP) rmSync(tmp, { recursive: true, force: true });
   });
 
-  /** The extension's own output channel, for a failure's message. */
-  function evergreenLog(): string {
-    if (!server) return '';
-    const found: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (/Evergreen\.log$/.test(entry.name)) found.push(readFileSync(full, 'utf8').split('\n').slice(-30).join('\n'));
-      }
-    };
-    walk(server.userDataDir);
-    return found.join('\n');
-  }
+  const evergreenLog = (): string => evergreenLogTail(server?.userDataDir, 30);
 
-  /** The chat's own document (the inner iframe of the webview view). */
-  async function chatFrame(): Promise<Frame> {
-    for (let tries = 0; tries < 600; tries++) {
-      for (const frame of page.frames()) {
-        if (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0)) return frame;
-      }
-      await page.waitForTimeout(100);
-    }
-    throw new Error('the chat webview never rendered');
-  }
+  const chatFrame = (): Promise<Frame> => findChatFrame(page, 600);
 
   it('shows a 60-line command with a bidi name escaped, its size, the model\'s words labelled, and Run only after all lines were shown', async () => {
     try {

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { findChatFrame } from '../support/e2eChat';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -54,16 +55,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
     await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
   });
 
-  /** The chat webview's own frame (to act as a compromised page would). */
-  async function chatFrame(): Promise<Frame> {
-    for (let tries = 0; tries < 100; tries++) {
-      for (const frame of page.frames()) {
-        if (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0)) return frame;
-      }
-      await page.waitForTimeout(100);
-    }
-    throw new Error('the chat webview frame was not found');
-  }
+  const chatFrame = (): Promise<Frame> => findChatFrame(page, 100);
 
   after(async function () {
     await browser?.close().catch(() => {});

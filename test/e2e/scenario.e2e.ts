@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { evergreenLogTail, findChatFrame } from '../support/e2eChat';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -149,20 +150,7 @@ for (const theme of THEMES) {
       if (this.currentTest?.state === 'failed') broken = true;
     });
 
-    /** The extension's output channel: requests, compactions, swallowed errors. */
-    function evergreenLog(): string {
-      if (!server) return '';
-      const found: string[] = [];
-      const walk = (dir: string): void => {
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          const full = path.join(dir, entry.name);
-          if (entry.isDirectory()) walk(full);
-          else if (/Evergreen\.log$/.test(entry.name)) found.push(readFileSync(full, 'utf8').split('\n').slice(-40).join('\n'));
-        }
-      };
-      walk(server.userDataDir);
-      return found.join('\n');
-    }
+    const evergreenLog = (): string => evergreenLogTail(server?.userDataDir, 40);
 
     /** The ids of the sessions in the extension's workspace storage (folders holding a transcript.jsonl). */
     function sessionIds(): string[] {
@@ -215,16 +203,7 @@ for (const theme of THEMES) {
       await page.mouse.up();
     }
 
-    /** The chat's own document (the inner iframe of the webview view). */
-    async function chatFrame(): Promise<Frame> {
-      for (let tries = 0; tries < 600; tries++) {
-        for (const frame of page.frames()) {
-          if (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0)) return frame;
-        }
-        await page.waitForTimeout(100);
-      }
-      throw new Error('the chat webview never rendered');
-    }
+    const chatFrame = (): Promise<Frame> => findChatFrame(page, 600);
 
     async function gaugePercent(): Promise<number> {
       return percentOf(await chat.locator('.eg-gauge-label').innerText());
