@@ -21,6 +21,8 @@ const steps = [
   { name: 'package (.vsix installed into VS Code)', cmd: ['node', ...mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '300000', 'test/package/*.e2e.ts'], counts: 'file' },
 ];
 
+const STEP_TIMEOUT_MS = 30 * 60_000;
+
 let passed = 0;
 let failed = 0;
 const summary = [];
@@ -28,7 +30,10 @@ for (const [index, step] of steps.entries()) {
   const resultsFile = join(resultsDir, `${index}.json`);
   console.log(`\n━━ ${step.name} ━━ ${step.cmd.join(' ')}`);
   const started = Date.now();
-  const run = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, EVERGREEN_TEST_RESULTS: resultsFile } });
+  // A step that hangs (a server left running keeps a runner alive) fails in bounded time instead of
+  // eating CI's whole window.
+  const run = spawnSync(step.cmd[0], step.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, EVERGREEN_TEST_RESULTS: resultsFile }, timeout: STEP_TIMEOUT_MS, killSignal: 'SIGKILL' });
+  if (run.error) console.error(`\n${step.name}: ${run.error.code === 'ETIMEDOUT' ? `did not finish within ${STEP_TIMEOUT_MS / 60_000} minutes and was killed` : run.error.message}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = run.status === 0;
   if (!step.counts) {
