@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const vscodeBan = { name: 'vscode', message: 'Only src/extension may import vscode (DESIGN.md §1).' };
+const vscodeBan = { name: 'vscode', message: 'Only src/extension may import vscode (docs/architecture.md, "Imports and lint walls").' };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs', '!scripts/*.mjs', '**/*.cjs', 'scripts/*.d.mts'] },

@@ -1,5 +1,5 @@
 /**
- * A transcript as a readable, searchable markdown document (DESIGN.md §4): the archived-transcript
+ * A transcript as a readable, searchable markdown document (docs/architecture.md, "Storage layout"): the archived-transcript
  * editor tab. Built for huge transcripts: entries arrive one at a time (streamed from the JSONL),
  * the renderer yields to the event loop regularly, and large blocks are folded to their head and
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
