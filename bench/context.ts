@@ -1,5 +1,5 @@
 /**
- * Context-strategy benchmark (DESIGN.md §2, §6; bench/SEEDS.md). Run alone with
+ * Context-strategy benchmark (docs/architecture.md, "Context engine"; bench/SEEDS.md). Run alone with
  *   node --require tsx/cjs bench/context.ts [--steps=300] [--windows=200000,40000] [--modes=single,turns] [--only=evergreen,s06,...]
  * or as part of `npm run bench`. Writes its section of bench/RESULTS.md (between markers).
  *

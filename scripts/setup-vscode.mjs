@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs a real VS Code without downloading desktop builds: code-server 4.100.3 (VS Code
 // 1.100.3) from the npm registry into .vscode-test/code-server-4.100.3/, plus the Debian
-// packages it needs to build and the Chromium the browser tests drive (DESIGN.md §5).
+// packages it needs to build and the Chromium the browser tests drive (docs/architecture.md, "Testing").
 //
 // Usage: node scripts/setup-vscode.mjs            (idempotent; ~0.1 s when already installed)
 //        import { ensureVSCode } from './setup-vscode.mjs'; await ensureVSCode()

@@ -8,7 +8,7 @@ import { Disposable } from './disposable';
 import { pickSession } from './sessionPicker';
 
 /**
- * Archived transcripts as real, read-only editor documents (DESIGN.md §4):
+ * Archived transcripts as real, read-only editor documents (docs/architecture.md, "Storage layout"):
  * `evergreen-transcript:/<sessionId>/<title>.md`, and a subagent's
  * `evergreen-transcript:/<sessionId>/subagents/<childId>/<title>.md`, rendered from transcript.jsonl by the core.
  * A TextDocumentContentProvider's documents are read-only, never untitled and never ask to be saved.

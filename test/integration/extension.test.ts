@@ -73,11 +73,32 @@ describe('Evergreen in the extension host', () => {
   });
 
   it('answers commands honestly when there is no conversation yet', async () => {
-    await activate();
-    // Each resolves (after showing a message) instead of throwing or doing nothing.
-    await vscode.commands.executeCommand('evergreen.cancel');
-    await vscode.commands.executeCommand('evergreen.compactConversation');
-    await vscode.commands.executeCommand('evergreen.showContextBreakdown');
+    const api = await activate();
+    // The test bundle lives in the extension's folder, so it shares the extension's vscode API object.
+    const shown: string[] = [];
+    const original = vscode.window.showInformationMessage;
+    vscode.window.showInformationMessage = ((message: string) => {
+      shown.push(message);
+      return Promise.resolve(undefined);
+    }) as typeof vscode.window.showInformationMessage;
+    const editorBefore = vscode.window.activeTextEditor;
+    try {
+      await vscode.commands.executeCommand('evergreen.cancel');
+      await vscode.commands.executeCommand('evergreen.compactConversation');
+      await vscode.commands.executeCommand('evergreen.showContextBreakdown');
+    } finally {
+      vscode.window.showInformationMessage = original;
+    }
+    // Each says why it did nothing and what to do, instead of throwing, prompting or staying silent.
+    assert.deepEqual(shown, [
+      'Evergreen: nothing is running.',
+      'Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.',
+      'Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.',
+    ]);
+    // And none of them started a session or opened a document.
+    assert.equal(api.contextState().sessionId, undefined);
+    assert.equal(fs.existsSync(path.join(api.storageUri.fsPath, 'sessions')), false);
+    assert.equal(vscode.window.activeTextEditor, editorBefore);
   });
 
   describe('a chat turn against the fake Messages API', () => {
@@ -118,6 +139,13 @@ describe('Evergreen in the extension host', () => {
 
     it('applies a changed setting to the next message of the same conversation', async () => {
       const api = await activate();
+      // Its own conversation: one turn on the default model, then the setting changes.
+      await vscode.commands.executeCommand('evergreen.newChat');
+      fake.enqueue(reply.text('On the default model.'));
+      await within(api.sendMessage('Which model?'), 30_000, 'the first chat turn finishing');
+      const first = fake.messageRequests().at(-1)?.body as { model: string };
+      assert.notEqual(first.model, 'claude-opus-4-6', 'the default model is already the one the setting switches to');
+      const { sessionId } = api.contextState();
       const before = fake.messageRequests().length;
       await vscode.workspace.getConfiguration('evergreen').update('model', 'claude-opus-4-6', vscode.ConfigurationTarget.Global);
       try {
@@ -129,7 +157,9 @@ describe('Evergreen in the extension host', () => {
       const request = fake.messageRequests()[before];
       const body = request?.body as { model: string; messages: unknown[] };
       assert.equal(body.model, 'claude-opus-4-6');
-      assert.equal(body.messages.length, 5, 'the history of the conversation was kept');
+      // user, assistant, user: the first turn was kept, in the same session.
+      assert.equal(body.messages.length, 3, 'the history of the conversation was kept');
+      assert.equal(api.contextState().sessionId, sessionId);
       assert.equal(request?.reply?.status, 200);
     });
 

@@ -1,5 +1,5 @@
 /**
- * ContextEngine behaviour (DESIGN.md §2, §2a) with a stub summary model, a fake clock and a
+ * ContextEngine behaviour (docs/architecture.md, "Context engine") with a stub summary model, a fake clock and a
  * transcript sink: auto-compaction (also inside one long turn), failures and the circuit breaker,
  * manual / tool / reactive compaction, restored files, cache batching of tier edits, cache hints and
  * the context events the gauge renders.

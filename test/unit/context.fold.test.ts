@@ -1,5 +1,5 @@
 /**
- * The transcript on disk and its fold (DESIGN.md §2a, §3): foldTranscript over compactions, tier
+ * The transcript on disk and its fold (docs/architecture.md, "Storage layout", "Life of a request" step 8): foldTranscript over compactions, tier
  * edits, drops and failures; readTranscript reporting bad lines with their numbers; a torn tail;
  * appends that fail (disk full, read-only) without throwing; and the one-writer session lock.
  */

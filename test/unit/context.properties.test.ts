@@ -1,5 +1,5 @@
 /**
- * Property tests of the context engine (DESIGN.md §2 invariants, §2a fold): random agent sessions
+ * Property tests of the context engine (the invariants in docs/architecture.md, "Context engine"): random agent sessions
  * of user prompts, assistant text, assistant tool calls (1-3 per message) with results of random
  * sizes, idle gaps and windows from 20k to 200k. After every request the engine prepares — and
  * every summary request it sends — the messages satisfy the API's rules; the transcript written so

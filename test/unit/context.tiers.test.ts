@@ -1,5 +1,5 @@
 /**
- * Tiers 0-3 (DESIGN.md §2): tier 0 persist / truncate through the engine (and read back with the
+ * Tiers 0-3 (docs/architecture.md, "Context engine"): tier 0 persist / truncate through the engine (and read back with the
  * real read_file tool), and the pure planning of tiers 1-3 (budget trims, snips, microcompact).
  */
 import assert from 'node:assert/strict';

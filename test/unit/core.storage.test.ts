@@ -12,7 +12,7 @@ describe('session store', () => {
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('creates the DESIGN.md layout and keeps meta totals current', async () => {
+  it('creates the session folder layout (transcript.jsonl, meta.json, tool-results/) and keeps meta totals current', async () => {
     const store = new FileSessionStore(root);
     const handle = await store.create({ model: 'claude-sonnet-4-5', workspace: '/w' });
     handle.append({ type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'text', text: 'Refactor   the\nparser please' }] } });

@@ -146,6 +146,22 @@ describe('archived transcript rendering', () => {
     assert.ok(rendered.text.indexOf('SUMMARY ONE') < rendered.text.indexOf('second question'));
   });
 
+  it('notes an undone compaction in one line, naming the boundary it took back', async () => {
+    const entries: TranscriptEntry[] = [
+      { type: 'message', ts: 't1', message: { role: 'user', content: 'first question' } },
+      { type: 'compaction', ts: 't2', compaction: { id: 'c1', trigger: 'manual', summary: 'S', keptFrom: 1, restoredFiles: [], stats: { tokensBefore: 12_000, tokensAfter: 900, messagesSummarized: 1, messagesKept: 0, summaryRequests: 1 } } },
+      { type: 'compaction_undo', ts: 't3', compactionId: 'c1', tokensBefore: 950, tokensAfter: 12_050 },
+      { type: 'compaction_undo', ts: 't4', compactionId: 'unknown', tokensBefore: 1, tokensAfter: 2 },
+    ];
+    const { text } = await renderTranscript(meta, numbered(entries));
+    const notes = text.split('\n').filter((line) => line.startsWith('*Compaction undone'));
+    assert.deepEqual(notes, [
+      '*Compaction undone · t3: the boundary of t2 no longer applies; ~950 → ~12,050 tokens, the summarized messages are sent verbatim again.*',
+      '*Compaction undone · t4: the newest boundary no longer applies; ~1 → ~2 tokens, the summarized messages are sent verbatim again.*',
+    ]);
+    assert.ok(!text.includes('`compaction_undo`'), 'the undo fell through to the unknown-entry line');
+  });
+
   it('renders a 50 MB transcript from disk without blocking the event loop, folding it into an openable document', async function () {
     this.timeout(120_000);
     const file = path.join(dir, 'transcript.jsonl');

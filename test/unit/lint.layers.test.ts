@@ -33,6 +33,13 @@ describe('lint: layer walls', function () {
     assert.ok(required.some((message) => /Only src\/extension may import vscode/.test(message)), required.join('\n'));
   });
 
+  it('lints scripts/*.mjs as Node code: its globals are known, undefined names and unused variables are errors', async () => {
+    assert.deepEqual(await errorsFor('scripts/probe.mjs', "console.log(process.argv, Buffer.from('x'), new URL('file:///'));\n"), []);
+    const errors = await errorsFor('scripts/probe.mjs', 'const unused = 1;\nmissing();\n');
+    assert.ok(errors.some((message) => /'missing' is not defined/.test(message)), errors.join('\n'));
+    assert.ok(errors.some((message) => /'unused' is assigned a value but never used/.test(message)), errors.join('\n'));
+  });
+
   it('allows src/extension to import vscode', async () => {
     assert.deepEqual(await errorsFor('src/extension/ok.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"), []);
   });

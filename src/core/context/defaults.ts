@@ -1,5 +1,5 @@
 /**
- * Every default number of the context engine, in one place (DESIGN.md §2). Settings and CLI flags
+ * Every default number of the context engine, in one place (docs/architecture.md, "Context engine"). Settings and CLI flags
  * override them through `ContextSettings`; nothing else writes these numbers down.
  */
 export const CONTEXT_DEFAULTS = {
@@ -64,7 +64,7 @@ export const CONTEXT_DEFAULTS = {
   persistMaxWindowShare: 0.1,
 
   /**
-   * Cache economics (DESIGN.md §2, relative to the uncached input price): a cache write costs
+   * Cache economics (relative to the uncached input price): a cache write costs
    * 1.25, a cache read 0.1, output 5. A tier 1-3 edit rewrites the cache from the first edited
    * block. Edits are applied when the cache is cold anyway, when the context is over the
    * auto-compact threshold, or once the cache reads already paid on the tokens they would free

@@ -1,5 +1,5 @@
 /**
- * The context engine (DESIGN.md §2, §2a). The session appends to the canonical history; before
+ * The context engine (docs/architecture.md, "Context engine", "Life of a request"). The session appends to the canonical history; before
  * every API call the engine computes the live view to send: tier edits and compaction boundaries
  * applied, cache breakpoints placed. Every decision is written to the transcript *before* it takes
  * effect, so `foldTranscript` rebuilds the same view. It never edits the canonical history.

@@ -3,7 +3,7 @@ import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
 
-/** The numbers behind the token gauge (DESIGN.md §2, token accounting), before they are read. */
+/** The numbers behind the token gauge (docs/architecture.md, "Context engine": token accounting), before they are read. */
 export interface GaugeNumbers {
   window: number;
   outputReserve: number;

@@ -1,5 +1,5 @@
 /**
- * The summary prompt of tier 4 (DESIGN.md §2): the model first writes an <analysis>, then a
+ * The summary prompt of tier 4 (docs/architecture.md, "Context engine"): the model first writes an <analysis>, then a
  * 9-part <summary>; only the summary enters the history. The instruction is appended to the
  * conversation itself, so the request reuses the conversation's cached prefix.
  */

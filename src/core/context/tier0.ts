@@ -1,5 +1,5 @@
 /**
- * Tier 0 (DESIGN.md §2): a tool result over 30 KB never enters the context whole. The full output
+ * Tier 0 (docs/architecture.md, "Context engine"): a tool result over 30 KB never enters the context whole. The full output
  * is written to the session's tool-results folder first; the context gets its size, line count,
  * path and a head + tail preview, and read_file can page through the file. If persisting fails
  * the result is cut head + tail at 50,000 characters instead. read_file results are exempt from

@@ -8,7 +8,7 @@ import { planTierEdits, type TierName, type TierSettings, type ToolResultRef } f
 
 export interface TierPreview {
   tier: TierName;
-  /** 1, 2 or 3, as in DESIGN.md §2. */
+  /** 1 budget, 2 snip, 3 microcompact: the tier numbers the breakdown and the docs use. */
   level: 1 | 2 | 3;
   /** Tool results the tier would edit. */
   items: number;

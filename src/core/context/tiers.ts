@@ -1,5 +1,5 @@
 /**
- * Tiers 1-3 as pure planning (DESIGN.md §2): given the live part of the history and the current
+ * Tiers 1-3 as pure planning (docs/architecture.md, "Context engine"): given the live part of the history and the current
  * utilization, which old tool results to trim, snip or clear. The engine decides *when* a plan is
  * applied (cache economics); these functions only say *what*.
  */

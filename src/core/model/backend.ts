@@ -1,5 +1,5 @@
 /**
- * The provider seam (DESIGN.md §2a): the session, the context engine, the tools and the front ends
+ * The provider seam (docs/architecture.md, "Provider seam"): the session, the context engine, the tools and the front ends
  * talk to a `ModelBackend` and nothing else. A back end turns one neutral request into one
  * attempt's stream of `ModelChunk`s and classifies its failures into `ModelError` kinds; the
  * shared runner in stream.ts does the rest for every back end alike (retries with the same rules,

@@ -222,10 +222,11 @@ async function streamOnce(source: AttemptSource, rules: RetryRules, handlers: St
     return reply.finish((usage) => source.costOf(usage));
   } catch (error) {
     if (stalledAfterMs !== undefined && !signal?.aborted) {
-      const seconds = Math.round(stalledAfterMs / 1000);
+      // A sub-second limit (tests, tight settings) must not read as "no data for 0 s".
+      const waited = stalledAfterMs < 1000 ? `${stalledAfterMs} ms` : `${Math.round(stalledAfterMs / 100) / 10} s`;
       throw begun
-        ? new ModelError('connection', `The response stream stalled: no data for ${seconds} s.`, 'Check your network; Evergreen retries automatically.')
-        : new ModelError('connection', `The server sent no reply within ${seconds} s.`, 'Check that the server is running and not overloaded; Evergreen retries automatically.');
+        ? new ModelError('connection', `The response stream stalled: no data for ${waited}.`, 'Check your network; Evergreen retries automatically.')
+        : new ModelError('connection', `The server sent no reply within ${waited}.`, 'Check that the server is running and not overloaded; Evergreen retries automatically.');
     }
     if (signal?.aborted) throw cancelledError();
     throw error;

@@ -10,7 +10,7 @@ import type { UsageCounts } from '../model/models';
 import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
 
 /**
- * Sessions on disk (DESIGN.md §3):
+ * Sessions on disk (docs/architecture.md, "Storage layout"):
  *   <root>/sessions/<id>/transcript.jsonl  append-only, one entry a line, never rewritten
  *   <root>/sessions/<id>/meta.json         replaced atomically
  *   <root>/sessions/<id>/tool-results/     persisted large outputs

@@ -1,5 +1,5 @@
 /**
- * The typed transcript (DESIGN.md §2a, §3): one JSON object a line, append-only. Every engine
+ * The typed transcript (docs/architecture.md, "Storage layout"): one JSON object a line, append-only. Every engine
  * decision is an entry, so `foldTranscript(entries)` rebuilds exactly what the model saw.
  */
 import type { MessageParam } from '../model/messages';

@@ -1,5 +1,5 @@
 /**
- * A transcript as a readable, searchable markdown document (DESIGN.md §4): the archived-transcript
+ * A transcript as a readable, searchable markdown document (docs/architecture.md, "Storage layout"): the archived-transcript
  * editor tab. Built for huge transcripts: entries arrive one at a time (streamed from the JSONL),
  * the renderer yields to the event loop regularly, and large blocks are folded to their head and
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
@@ -165,6 +165,8 @@ export class TranscriptMarkdownWriter {
   private readonly problems: TranscriptProblem[] = [];
   private readonly toolNames = new Map<string, string>();
   private readonly persisted = new Map<string, PersistedInfo>();
+  /** Each boundary's time by compaction id: an undo names the boundary it took back. */
+  private readonly compactionTimes = new Map<string, string>();
   private entries = 0;
   private foldedBlocks = 0;
   private cut = false;
@@ -296,6 +298,12 @@ export class TranscriptMarkdownWriter {
       case 'compaction':
         this.compaction(entry.ts, entry.compaction);
         return;
+      case 'compaction_undo': {
+        // The canonical history never changed, so the messages above stay; only what the model sees went back.
+        const undone = this.compactionTimes.get(entry.compactionId);
+        this.emit('', `*Compaction undone · ${entry.ts}: ${undone ? `the boundary of ${undone} no longer applies` : 'the newest boundary no longer applies'}; ~${fmt(entry.tokensBefore)} → ~${fmt(entry.tokensAfter)} tokens, the summarized messages are sent verbatim again.*`);
+        return;
+      }
       case 'tier_edit':
         this.emit('', `*Context ${entry.tier} · ${entry.ts}: ${entry.edits.length} old tool result(s) shortened in what the model sees (~${fmt(entry.tokensBefore)} → ~${fmt(entry.tokensAfter)} tokens); the originals in this document are unchanged.*`);
         return;
@@ -425,6 +433,7 @@ export class TranscriptMarkdownWriter {
 
   private compaction(ts: string, record: CompactionRecord): void {
     const stats = record.stats;
+    this.compactionTimes.set(record.id, ts);
     this.emit('', '---', '');
     this.compactionLines.push(this.nextBodyLine);
     const title = record.trigger === 'drop' ? 'Oldest rounds dropped (prompt too long)' : `Context compacted (${record.trigger})`;
