@@ -122,14 +122,16 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   };
   const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern');
   for (const location of locations) if (location.kind === 'path' && input.exists(location.path)) denyWrite.push(location.path);
-  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list)) protect(found);
+  const matches = segmentMatcher();
+  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) protect(found);
   // Folders protected as a whole at a root are not searched again.
   const protectedAtRoot = new Set(denyWrite);
+  const folders = new Map<string, string[]>();
   for (const location of patterns) {
     if (!matchesAtAnyDepth(location.pattern)) continue;
-    for (const folder of searchedFolders(location.root, list, protectedAtRoot)) {
-      for (const found of matchesBelow(folder, patternSegments(location.pattern), list)) protect(found);
-    }
+    let below = folders.get(location.root);
+    if (below === undefined) folders.set(location.root, (below = searchedFolders(location.root, list, protectedAtRoot)));
+    for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) protect(found);
   }
   for (const name of WORKSPACE_CREATE_PROTECTED) {
     if (patterns.some((location) => location.root === root && location.pattern === name)) denyWrite.push(path.join(root, name));
@@ -170,7 +172,7 @@ function patternSegments(pattern: string): string[] {
 }
 
 /** The folders directly below `root` that a pattern matching at any depth is also looked for in. */
-function searchedFolders(root: string, list: (dir: string) => readonly DirEntry[], protectedWhole: ReadonlySet<string>): string[] {
+function searchedFolders(root: string, list: Lister, protectedWhole: ReadonlySet<string>): string[] {
   let folders = [root];
   const searched: string[] = [];
   for (let depth = 0; depth < PATTERN_FOLDER_DEPTH; depth++) {
@@ -184,23 +186,30 @@ function searchedFolders(root: string, list: (dir: string) => readonly DirEntry[
   return searched;
 }
 
-const segmentMatchers = new Map<string, Ignore>();
-
-/** Whether one name matches one pattern segment, as the write tools match it (gitignore, case-insensitive). */
-function segmentMatches(segment: string, name: string): boolean {
-  let matcher = segmentMatchers.get(segment);
-  if (matcher === undefined) segmentMatchers.set(segment, (matcher = ignore({ ignorecase: true }).add(segment)));
-  return matcher.ignores(name);
+/**
+ * Whether one name matches one pattern segment, as the write tools match it (gitignore,
+ * case-insensitive). Made per policy: `ignore` caches every name it was asked about.
+ */
+function segmentMatcher(): (segment: string, name: string) => boolean {
+  const matchers = new Map<string, Ignore>();
+  return (segment, name) => {
+    let matcher = matchers.get(segment);
+    if (matcher === undefined) matchers.set(segment, (matcher = ignore({ ignorecase: true }).add(segment)));
+    return matcher.ignores(name);
+  };
 }
 
-/** The entries below `dir` that the segments match, one listing per segment (case-insensitively, like the write tools). */
-function matchesBelow(dir: string, segments: readonly string[], list: (dir: string) => readonly DirEntry[]): Array<DirEntry & { path: string }> {
+type Lister = (dir: string) => readonly DirEntry[];
+type SegmentMatcher = (segment: string, name: string) => boolean;
+
+/** The entries below `dir` that the segments match, one listing per segment. */
+function matchesBelow(dir: string, segments: readonly string[], list: Lister, matches: SegmentMatcher): Array<DirEntry & { path: string }> {
   const [segment, ...rest] = segments;
   if (segment === undefined) return [];
   if (segment === '**') throw new Error(`a protected pattern with ** inside it cannot be held by the sandbox: ${segments.join('/')}`);
-  const matched = list(dir).filter((entry) => segmentMatches(segment, entry.name));
+  const matched = list(dir).filter((entry) => matches(segment, entry.name));
   if (rest.length === 0) return matched.map((entry) => ({ ...entry, path: path.join(dir, entry.name) }));
-  return matched.filter((entry) => entry.isDirectory).flatMap((entry) => matchesBelow(path.join(dir, entry.name), rest, list));
+  return matched.filter((entry) => entry.isDirectory).flatMap((entry) => matchesBelow(path.join(dir, entry.name), rest, list, matches));
 }
 
 /** Registries a user can open in one step (`evergreen.sandbox.allowPackageRegistries`, `--allow-package-registries`). */
