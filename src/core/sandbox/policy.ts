@@ -186,12 +186,18 @@ function searchedFolders(root: string, list: Lister, protectedWhole: ReadonlySet
   return searched;
 }
 
+/** Compiled segment matchers, kept across commands: compiling them for every command costs more than the rest of the policy. */
+let segmentMatchers = new Map<string, Ignore>();
+let policiesBuilt = 0;
+
 /**
  * Whether one name matches one pattern segment, as the write tools match it (gitignore,
- * case-insensitive). Made per policy: `ignore` caches every name it was asked about.
+ * case-insensitive). `ignore` caches every name it was asked about, so the matchers are renewed
+ * every 64 policies: the cache cannot grow with every name a long session creates.
  */
 function segmentMatcher(): (segment: string, name: string) => boolean {
-  const matchers = new Map<string, Ignore>();
+  if (++policiesBuilt % 64 === 0) segmentMatchers = new Map();
+  const matchers = segmentMatchers;
   return (segment, name) => {
     let matcher = matchers.get(segment);
     if (matcher === undefined) matchers.set(segment, (matcher = ignore({ ignorecase: true }).add(segment)));
