@@ -93,6 +93,23 @@ describe('OS sandbox (bubblewrap)', function () {
     assert.match(readFileSync(path.join(dirs.root, 'package.json'), 'utf8'), /tests ran/);
   });
 
+  it('keeps the protected list read-only one folder down, in a folder named like a pattern too, but not installed packages', async () => {
+    const files = ['pkg/package.json', '[wip]/Makefile', 'vite.config.ts', 'node_modules/dep/package.json'];
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(dirs.root, file)), { recursive: true });
+      writeFileSync(path.join(dirs.root, file), 'original\n');
+    }
+    for (const file of files.slice(0, 3)) {
+      const result = await run(`echo changed > '${file}'`);
+      assert.equal(result.isError, true, `${file}: ${result.content}`);
+      assert.equal(readFileSync(path.join(dirs.root, file), 'utf8'), 'original\n', file);
+    }
+    // npm install rewrites these: node_modules is not searched (policy.ts, NOT_SEARCHED).
+    const installed = await run(`echo changed > node_modules/dep/package.json`);
+    assert.equal(installed.isError, false, installed.content);
+    assert.equal(readFileSync(path.join(dirs.root, 'node_modules/dep/package.json'), 'utf8'), 'changed\n');
+  });
+
   it('lets git add, commit and stash work, and npm test run', async () => {
     const commit = await run('echo two >> a.txt && git add a.txt && git commit -q -m second && git log --oneline | wc -l');
     assert.equal(commit.isError, false, commit.content);

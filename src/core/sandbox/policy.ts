@@ -1,7 +1,19 @@
-// What a sandboxed command may touch, as data: built once per session from the workspace, the
-// session storage and the user's settings, then handed to the OS sandbox (srt.ts). Pure, so the
-// rules are unit-tested without bubblewrap.
+// What a sandboxed command may touch, as data: rebuilt for every command from the workspace, the
+// session storage and the user's settings, then handed to the OS sandbox (srt.ts). Pure (the disk
+// is reached through `exists` and `listDir`), so the rules are unit-tested without bubblewrap.
+//
+// What is protected, and why, is protectedLocations() (protectedPaths.ts), the list the write tools
+// ask about. This file only decides how bubblewrap can hold it: which entries are protected before
+// they exist, how far patterns are looked for, and what inside `.git` stays writable.
 import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { protectedLocations, type ProtectedLocation } from '../tools/protectedPaths';
+
+/** One entry of a folder; a symbolic link is not a directory here (it is not followed). */
+export interface DirEntry {
+  name: string;
+  isDirectory: boolean;
+}
 
 export interface SandboxPolicyInput {
   workspaceRoot: string;
@@ -14,10 +26,12 @@ export interface SandboxPolicyInput {
   sessionDir: string;
   /** Domains commands may reach (the network is off without any). */
   allowedDomains: readonly string[];
-  /** Extra absolute paths that must stay read-only (protected files outside the workspace, e.g. VS Code's settings.json). */
+  /** Extra absolute paths that must stay read-only, beyond protectedLocations(). */
   extraReadOnly?: readonly string[];
   /** Whether a path exists now: the policy is rebuilt for every command, since files come and go. */
   exists: (absolutePath: string) => boolean;
+  /** The entries of a folder, links not followed; [] when it does not exist or cannot be read. */
+  listDir: (absolutePath: string) => readonly DirEntry[];
 }
 
 export interface SandboxPolicy {
@@ -29,92 +43,44 @@ export interface SandboxPolicy {
 }
 
 /**
- * Inside `.git`, what decides which commands run: config (core.fsmonitor, aliases, pagers,
- * includes), hooks, info/ (attributes pick filters), and the files that turn a folder into a
- * repository with its own config. Objects, refs, logs, the index and HEAD stay writable, so
- * `git add`, `git commit` and `git stash` work in the sandbox.
+ * Inside a Git directory, what decides which commands run: config (core.fsmonitor, aliases,
+ * pagers, includes), hooks, info/ (attributes pick filters), and the files that turn a folder into
+ * a repository with its own config. Everything else stays writable — objects, refs, logs, the
+ * index, HEAD and the lock files — so `git add`, `git commit` and `git stash` work in the sandbox.
  */
 export const GIT_READ_ONLY = ['config', 'hooks', 'info', 'modules', 'worktrees'] as const;
 
 /**
  * Files Git reads when present, which redirect it to another config (commondir names the folder
  * whose config applies). A placeholder cannot stand in for them: Git fails on an unreadable or
- * empty one. So they are read-only where they exist, and one a command created is moved out of
- * `.git` when it ends (srt.ts), before a Git outside the sandbox can read it.
+ * empty one. So they are read-only where they exist, and one a command created in the workspace's
+ * own `.git` is moved out when it ends (srt.ts), before a Git outside the sandbox can read it.
  */
 export const GIT_WATCHED = ['commondir', 'config.worktree'] as const;
 
 /**
- * Protected even before they exist: what VS Code, the user's shell or Git run outside the sandbox
- * without asking. bubblewrap protects a missing path by mounting over its first missing part, which
- * leaves an empty placeholder on disk while the command runs, so the rest of the list below is
- * protected only where it exists (a command may still create a new Makefile; running it is again
- * sandboxed or asked).
+ * Workspace entries (protectedLocations patterns) protected even before they exist: what VS Code,
+ * the user's shell or an agent runs outside the sandbox without asking. bubblewrap protects a
+ * missing path by mounting over its first missing part, which leaves an empty placeholder in the
+ * workspace while the command runs, so every other protected name is read-only only where it
+ * exists (a command may still create a new Makefile; running it is again sandboxed or asked).
+ * `.git` is one too when there is no repository (git init would bring a config of its choosing).
  */
 export const WORKSPACE_CREATE_PROTECTED = ['.vscode', '.envrc', '.husky', '.githooks', '.devcontainer', '.mcp.json'] as const;
 
 /**
- * Workspace files that configure what later commands run (the same concern as protectedPaths.ts,
- * which makes the write tools ask). Kept read-only inside the sandbox: a command cannot plant what
- * an allow-listed `git status` or `npm test` would then execute. Nested copies (a package.json in
- * a sub-package) are matched by the glob forms.
+ * Patterns that match at any depth are looked for at their root and in each folder directly below
+ * it (`package.json`, `sub/package.json`; `.github/workflows`, `sub/.github/workflows`), never
+ * deeper: srt would walk the whole tree for every command, node_modules included. Deeper copies
+ * (`packages/a/package.json`, `.venv/lib/python3.12/site-packages/x.pth`) are not held read-only.
  */
-export const WORKSPACE_READ_ONLY = [
-  '.devcontainer.json',
-  '.github/workflows',
-  '.gitattributes',
-  '.gitmodules',
-  '.lfsconfig',
-  '.gitconfig',
-  '.pre-commit-config.yaml',
-  'lefthook.yml',
-  '.env',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.yarn',
-  '.pnpmfile.cjs',
-  '.pnp.cjs',
-  'package.json',
-  'Makefile',
-  'GNUmakefile',
-  'justfile',
-  'Rakefile',
-  'Gemfile',
-  'composer.json',
-  'pom.xml',
-  '.mvn',
-  'build.gradle',
-  'build.gradle.kts',
-  'settings.gradle',
-  'settings.gradle.kts',
-  'gradle.properties',
-  'pyproject.toml',
-  'setup.py',
-  'setup.cfg',
-  'tox.ini',
-  'noxfile.py',
-  'pytest.ini',
-  'conftest.py',
-  'Cargo.toml',
-  'build.rs',
-  '.cargo',
-  'mise.toml',
-  '.mise.toml',
-  '.tool-versions',
-  'eslint.config.js',
-  'eslint.config.mjs',
-  'eslint.config.cjs',
-  'eslint.config.ts',
-  '.bashrc',
-  '.bash_profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.profile',
-  '.evergreen',
-] as const;
+export const PATTERN_FOLDER_DEPTH = 1;
+
+/** Folders below a root that are not searched for protected names, and why. */
+export const NOT_SEARCHED: Readonly<Record<string, string>> = {
+  node_modules: 'installed packages: npm install rewrites their package.json files, and one folder holds thousands',
+  '.git': "Git's own folder: GIT_READ_ONLY says what in it is read-only (HEAD and refs must stay writable)",
+};
 
 /** Credentials and secret stores a command never needs to read. Relative to the home directory. */
 export const HOME_READ_DENIED = [
@@ -137,50 +103,119 @@ export const HOME_READ_DENIED = [
   '.local/share/code-server/User/globalStorage',
 ] as const;
 
-/** Start-up and configuration files in the home directory that run code: read-only even if home were writable. */
-export const HOME_READ_ONLY = [
-  '.config/git',
-  '.gitconfig',
-  '.ssh/config',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-  '.config/Code/User/settings.json',
-  '.vscode-server/data/Machine/settings.json',
-  '.local/share/code-server/User/settings.json',
-  '.local/share/code-server/Machine/settings.json',
-] as const;
-
 export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const root = path.resolve(input.workspaceRoot);
-  const inRoot = (relative: string) => path.join(root, relative);
+  const storageRoot = path.resolve(input.storageRoot);
+  const sessionDir = path.resolve(input.sessionDir);
+  const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot });
+  const listings = new Map<string, readonly DirEntry[]>();
+  const list = (dir: string): readonly DirEntry[] => {
+    let entries = listings.get(dir);
+    if (entries === undefined) listings.set(dir, (entries = input.listDir(dir)));
+    return entries;
+  };
+  const denyWrite: string[] = [];
+  const protect = (found: DirEntry & { path: string }): void => {
+    // A Git directory stays usable: only what makes Git run commands is read-only in it.
+    if (found.isDirectory && found.name.toLowerCase() === '.git') denyWrite.push(...gitDirectoryReadOnly(found.path, input.exists));
+    else denyWrite.push(found.path);
+  };
+  const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern');
+  for (const location of locations) if (location.kind === 'path' && input.exists(location.path)) denyWrite.push(location.path);
+  const matches = segmentMatcher();
+  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) protect(found);
+  // Folders protected as a whole at a root are not searched again.
+  const protectedAtRoot = new Set(denyWrite);
+  const folders = new Map<string, string[]>();
+  for (const location of patterns) {
+    if (!matchesAtAnyDepth(location.pattern)) continue;
+    let below = folders.get(location.root);
+    if (below === undefined) folders.set(location.root, (below = searchedFolders(location.root, list, protectedAtRoot)));
+    for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) protect(found);
+  }
+  for (const name of WORKSPACE_CREATE_PROTECTED) {
+    if (patterns.some((location) => location.root === root && location.pattern === name)) denyWrite.push(path.join(root, name));
+  }
+  const gitDir = path.join(root, '.git');
+  if (!input.exists(gitDir)) denyWrite.push(gitDir);
+  denyWrite.push(storageRoot, sessionDir, ...(input.extraReadOnly ?? []));
   const inHome = (relative: string) => path.join(input.home, relative);
-  const gitDir = inRoot('.git');
-  const denyWrite = [
-    // No repository yet: `.git` itself stays uncreatable (git init would bring a config of its choosing).
-    ...(input.exists(gitDir) ? [...GIT_READ_ONLY.map((name) => path.join(gitDir, name)), ...GIT_WATCHED.map((name) => path.join(gitDir, name)).filter(input.exists)] : [gitDir]),
-    ...WORKSPACE_CREATE_PROTECTED.map(inRoot),
-    ...WORKSPACE_READ_ONLY.map(inRoot).filter(input.exists),
-    ...HOME_READ_ONLY.map(inHome).filter(input.exists),
-    path.resolve(input.storageRoot),
-    path.resolve(input.sessionDir),
-    ...(input.extraReadOnly ?? []),
-  ];
   return {
     allowWrite: [root, path.resolve(input.privateTmp)],
     denyWrite: unique(denyWrite),
     // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
-    denyRead: unique([...HOME_READ_DENIED.map(inHome), path.resolve(input.storageRoot)]),
-    allowRead: [path.resolve(input.sessionDir)],
+    denyRead: unique([...HOME_READ_DENIED.map(inHome), storageRoot]),
+    allowRead: [sessionDir],
     allowedDomains: unique(input.allowedDomains.map((domain) => domain.trim().toLowerCase()).filter((domain) => domain !== '')),
   };
+}
+
+/** What is read-only in one Git directory: GIT_READ_ONLY, and the GIT_WATCHED files that exist. */
+function gitDirectoryReadOnly(gitDir: string, exists: (absolutePath: string) => boolean): string[] {
+  return [...GIT_READ_ONLY.map((name) => path.join(gitDir, name)), ...GIT_WATCHED.map((name) => path.join(gitDir, name)).filter(exists)];
+}
+
+/**
+ * gitignore semantics: a pattern without a '/' but at its end, or one starting with `**\/`, matches
+ * at any depth; any other is anchored at its root.
+ */
+function matchesAtAnyDepth(pattern: string): boolean {
+  return pattern.startsWith('**/') || !pattern.replace(/\/$/, '').includes('/');
+}
+
+/** The pattern as path segments from the folder it is matched in (a leading `/` or `**\/` dropped). */
+function patternSegments(pattern: string): string[] {
+  return pattern
+    .replace(/^\*\*\//, '')
+    .split('/')
+    .filter((segment) => segment !== '');
+}
+
+/** The folders directly below `root` that a pattern matching at any depth is also looked for in. */
+function searchedFolders(root: string, list: Lister, protectedWhole: ReadonlySet<string>): string[] {
+  let folders = [root];
+  const searched: string[] = [];
+  for (let depth = 0; depth < PATTERN_FOLDER_DEPTH; depth++) {
+    folders = folders.flatMap((dir) =>
+      list(dir)
+        .filter((entry) => entry.isDirectory && !Object.hasOwn(NOT_SEARCHED, entry.name) && !protectedWhole.has(path.join(dir, entry.name)))
+        .map((entry) => path.join(dir, entry.name)),
+    );
+    searched.push(...folders);
+  }
+  return searched;
+}
+
+/** Compiled segment matchers, kept across commands: compiling them for every command costs more than the rest of the policy. */
+let segmentMatchers = new Map<string, Ignore>();
+let policiesBuilt = 0;
+
+/**
+ * Whether one name matches one pattern segment, as the write tools match it (gitignore,
+ * case-insensitive). `ignore` caches every name it was asked about, so the matchers are renewed
+ * every 64 policies: the cache cannot grow with every name a long session creates.
+ */
+function segmentMatcher(): (segment: string, name: string) => boolean {
+  if (++policiesBuilt % 64 === 0) segmentMatchers = new Map();
+  const matchers = segmentMatchers;
+  return (segment, name) => {
+    let matcher = matchers.get(segment);
+    if (matcher === undefined) matchers.set(segment, (matcher = ignore({ ignorecase: true }).add(segment)));
+    return matcher.ignores(name);
+  };
+}
+
+type Lister = (dir: string) => readonly DirEntry[];
+type SegmentMatcher = (segment: string, name: string) => boolean;
+
+/** The entries below `dir` that the segments match, one listing per segment. */
+function matchesBelow(dir: string, segments: readonly string[], list: Lister, matches: SegmentMatcher): Array<DirEntry & { path: string }> {
+  const [segment, ...rest] = segments;
+  if (segment === undefined) return [];
+  if (segment === '**') throw new Error(`a protected pattern with ** inside it cannot be held by the sandbox: ${segments.join('/')}`);
+  const matched = list(dir).filter((entry) => matches(segment, entry.name));
+  if (rest.length === 0) return matched.map((entry) => ({ ...entry, path: path.join(dir, entry.name) }));
+  return matched.filter((entry) => entry.isDirectory).flatMap((entry) => matchesBelow(path.join(dir, entry.name), rest, list, matches));
 }
 
 /** Registries a user can open in one step (`evergreen.sandbox.allowPackageRegistries`, `--allow-package-registries`). */

@@ -6,13 +6,14 @@
 // CLI's), which the sandbox suite checks with real bubblewrap.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { Logger } from '../logger';
+import { isNodeError } from '../tools/workspace';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from './commandSandbox';
-import { buildSandboxPolicy, GIT_WATCHED, type SandboxPolicy } from './policy';
+import { buildSandboxPolicy, GIT_WATCHED, type DirEntry, type SandboxPolicy } from './policy';
 
 export interface OsSandboxOptions {
   workspaceRoot: string;
@@ -116,6 +117,26 @@ function undoGitRedirects(gitDir: string, absentBefore: readonly string[], quara
   return moved;
 }
 
+/** One folder's entries for the policy; a folder that cannot be read has none (logged unless it is simply not there). */
+function listDirFor(logger: Logger): (dir: string) => DirEntry[] {
+  return (dir) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true }).map((entry) => ({ name: entry.name, isDirectory: entry.isDirectory() }));
+    } catch (error) {
+      if (!(isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))) {
+        logger.warn(`sandbox: could not list ${dir} for protected files: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return [];
+    }
+  };
+}
+
+/**
+ * The policy's paths as srt entries marked literal: they are names from the disk (a folder may be
+ * called `[x]`), and on Linux srt drops a write entry that reads as a pattern.
+ */
+const asNames = (paths: readonly string[]) => paths.map((p) => ({ path: p, literal: true as const }));
+
 /** Probes the platform and dependencies, then runs one command for real: only a sandbox that worked is reported on. */
 export async function createOsSandbox(options: OsSandboxOptions): Promise<CommandSandbox> {
   const unavailable = (problem: string): CommandSandbox => {
@@ -135,6 +156,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   }
   const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'evergreen-sandbox-'));
   const home = options.home ?? os.homedir();
+  const listDir = listDirFor(options.logger);
   const policyNow = (): SandboxPolicy =>
     buildSandboxPolicy({
       workspaceRoot: options.workspaceRoot,
@@ -145,6 +167,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
       allowedDomains: options.allowedDomains,
       ...(options.extraReadOnly ? { extraReadOnly: options.extraReadOnly } : {}),
       exists: existsSync,
+      listDir,
     });
   const allowedDomains = policyNow().allowedDomains;
   const sandbox: CommandSandbox = {
@@ -161,7 +184,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
           `export TMPDIR=${shellQuote(privateTmp)}\n${command}`,
           undefined,
           {
-            filesystem: { allowWrite: policy.allowWrite, denyWrite: policy.denyWrite, denyRead: policy.denyRead, allowRead: policy.allowRead },
+            filesystem: { allowWrite: asNames(policy.allowWrite), denyWrite: asNames(policy.denyWrite), denyRead: asNames(policy.denyRead), allowRead: asNames(policy.allowRead) },
             network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
           },
           signal,

@@ -11,7 +11,8 @@
 // called, and a protected entry that is a symbolic link to the target (`.git -> store`,
 // `~/.bashrc -> dotfiles/bashrc`).
 //
-// The same list is the data a sandbox marks read-only: protectedLocations().
+// The same list is what the shell sandbox keeps read-only: protectedLocations(), held by
+// src/core/sandbox/policy.ts.
 //
 // Not covered, and said so in the README: an allow-listed command that runs the project's own code
 // (`npm test` runs the test files) trusts every file that code loads.
@@ -54,6 +55,7 @@ const WORKSPACE_RULES: readonly ProtectedRule[] = [
   { patterns: ['**/.github/workflows', '**/.github/actions', '.gitlab-ci.yml', '.circleci', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile'], why: 'CI definitions run commands with the repository\'s secrets' },
   { patterns: ['.vscode', '*.code-workspace'], why: EDITOR_WHY },
   { patterns: ['.devcontainer', '.devcontainer.json'], why: 'dev container definitions run commands' },
+  { patterns: ['.mcp.json'], why: 'it lists MCP servers, commands that agents such as Claude Code start' },
   {
     patterns: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnp.cjs', '.pnp.loader.mjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'],
     why: 'package scripts and package-manager settings run commands',

@@ -55,6 +55,7 @@ const WORKSPACE_TARGETS = [
   '.venv/lib/python3.12/site-packages/evil.pth',
   'sitecustomize.py',
   '.zlogin',
+  '.mcp.json',
 ];
 
 describe('security: the protected list covers the files that run code, and Evergreen\'s storage', () => {

@@ -1,0 +1,219 @@
+// The sandbox's read-only set is derived from protectedLocations() (one list of what is protected
+// and why, shared with the write tools); policy.ts adds only how bubblewrap holds it. Checked on
+// a disk held in memory: every protected entry that exists is read-only unless a reason in
+// policy.ts excludes it, Git stays usable, nothing is searched below the stated depth.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'mocha';
+import {
+  buildSandboxPolicy,
+  GIT_READ_ONLY,
+  GIT_WATCHED,
+  NOT_SEARCHED,
+  PATTERN_FOLDER_DEPTH,
+  WORKSPACE_CREATE_PROTECTED,
+  type DirEntry,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+} from '../../src/core/sandbox/policy';
+import { protectedLocations, type ProtectedLocation } from '../../src/core/tools/protectedPaths';
+import { isInside } from '../../src/core/tools/workspace';
+
+type Kind = 'file' | 'dir' | 'link';
+
+/** A disk as a map of absolute paths; adding a path adds the folders above it. */
+class FakeDisk {
+  private readonly kinds = new Map<string, Kind>([['/', 'dir']]);
+  readonly listed: string[] = [];
+
+  add(absolutePath: string, kind: Kind = 'file'): string {
+    for (let dir = path.dirname(absolutePath); !this.kinds.has(dir); dir = path.dirname(dir)) this.kinds.set(dir, 'dir');
+    if (this.kinds.get(absolutePath) !== 'dir') this.kinds.set(absolutePath, kind);
+    return absolutePath;
+  }
+
+  readonly exists = (absolutePath: string): boolean => this.kinds.has(absolutePath);
+
+  readonly listDir = (dir: string): DirEntry[] => {
+    this.listed.push(dir);
+    if (this.kinds.get(dir) !== 'dir') return [];
+    return [...this.kinds].filter(([p]) => p !== dir && path.dirname(p) === dir).map(([p, kind]) => ({ name: path.basename(p), isDirectory: kind === 'dir' }));
+  };
+}
+
+const WS = '/work/ws';
+const HOME = '/home/me';
+const STORAGE = '/home/me/.local/share/evergreen';
+const SESSION = `${STORAGE}/sessions/this-one`;
+
+function policyFor(disk: FakeDisk, overrides: Partial<SandboxPolicyInput> = {}): SandboxPolicy {
+  return buildSandboxPolicy({
+    workspaceRoot: WS,
+    home: HOME,
+    privateTmp: '/tmp/evergreen-sandbox-1',
+    storageRoot: STORAGE,
+    sessionDir: SESSION,
+    allowedDomains: [],
+    exists: disk.exists,
+    listDir: disk.listDir,
+    ...overrides,
+  });
+}
+
+/** What a command in the sandbox may write: inside an allowed root and not at or below a denied path. */
+function writable(policy: SandboxPolicy, target: string): boolean {
+  return policy.allowWrite.some((root) => isInside(target, root)) && !policy.denyWrite.some((denied) => isInside(target, denied));
+}
+
+/** A path a protected pattern matches: wildcards filled in, the anchoring dropped. */
+function sampleOf(pattern: string): string {
+  return pattern
+    .replace(/^\//, '')
+    .replace(/^\*\*\//, '')
+    .replace(/[*?]/g, 'x');
+}
+
+/** A Git directory as git init leaves it. */
+function addGitDir(disk: FakeDisk, gitDir: string): void {
+  for (const name of ['config', 'HEAD', 'index', 'hooks/pre-commit.sample', 'info/exclude', 'objects/ab/cdef', 'refs/heads/main', 'logs/HEAD']) disk.add(path.join(gitDir, name));
+}
+
+const asPattern = (location: ProtectedLocation) => (location.kind === 'pattern' ? location : undefined);
+
+describe('sandbox policy: the read-only set is protectedLocations()', () => {
+  for (const [label, workspaceRoot] of [
+    ['a project folder', WS],
+    ['a workspace opened on the home folder', HOME],
+  ] as const) {
+    it(`keeps every protected entry that exists read-only, at the root and one folder down (${label})`, () => {
+      const disk = new FakeDisk();
+      const scope = { workspaceRoot, home: HOME, sessionStorage: STORAGE };
+      const locations = protectedLocations(scope);
+      const samples: Array<{ target: string; why: string }> = [];
+      for (const location of locations) {
+        if (location.kind === 'path') {
+          samples.push({ target: disk.add(location.path), why: location.why });
+          continue;
+        }
+        const sample = sampleOf(location.pattern);
+        // A Git directory is checked on its own below: most of it must stay writable.
+        if (sample === '.git') continue;
+        const anyDepth = !location.pattern.startsWith('/');
+        const roots = anyDepth ? [location.root, path.join(location.root, 'pkg')] : [location.root];
+        for (const root of roots) samples.push({ target: disk.add(path.join(root, sample)), why: location.why });
+      }
+      disk.add(path.join(SESSION, 'meta.json'));
+      const policy = policyFor(disk, { workspaceRoot });
+      assert.ok(policy.allowWrite.includes(workspaceRoot));
+      // The home entries are only inside a writable root in the second case, where this is no formality.
+      if (workspaceRoot === HOME) assert.ok(samples.some(({ target }) => target === path.join(HOME, '.bashrc')));
+      for (const { target, why } of samples) assert.equal(writable(policy, target), false, `${target} (${why}) is writable in the sandbox`);
+      assert.equal(writable(policy, path.join(SESSION, 'meta.json')), false);
+      // Ordinary files next to them stay writable: the checks above can fail.
+      for (const ordinary of ['src/main.ts', 'pkg/src/index.ts', 'docs/package.md']) assert.equal(writable(policy, disk.add(path.join(workspaceRoot, ordinary))), true, ordinary);
+    });
+  }
+
+  it('matches names case-insensitively, as the write tools do', () => {
+    const disk = new FakeDisk();
+    const targets = ['MAKEFILE', 'Package.JSON', 'sub/.ENVRC', '.GitHub/Workflows/ci.yml'].map((name) => disk.add(path.join(WS, name)));
+    const policy = policyFor(disk);
+    for (const target of targets) assert.equal(writable(policy, target), false, target);
+  });
+
+  it('does not search deeper than one folder down, nor node_modules and .git, and says why in code', () => {
+    assert.equal(PATTERN_FOLDER_DEPTH, 1);
+    const disk = new FakeDisk();
+    const deep = disk.add(path.join(WS, 'packages/app/package.json'));
+    const installed = disk.add(path.join(WS, 'node_modules/left-pad/package.json'));
+    const hoisted = disk.add(path.join(WS, 'node_modules/Makefile'));
+    addGitDir(disk, path.join(WS, '.git'));
+    const policy = policyFor(disk);
+    // Documented gaps (PATTERN_FOLDER_DEPTH, NOT_SEARCHED): npm install must rewrite installed package.json files.
+    assert.equal(writable(policy, deep), true);
+    assert.equal(writable(policy, installed), true);
+    assert.equal(writable(policy, hoisted), true);
+    for (const name of ['node_modules', '.git']) {
+      assert.ok((NOT_SEARCHED[name] ?? '').length > 20, `${name} has no reason`);
+      assert.equal(disk.listed.includes(path.join(WS, name)), false, `${name} was listed`);
+    }
+  });
+
+  it('keeps Git usable: config, hooks and info read-only; objects, refs, logs, index, HEAD and locks writable', () => {
+    const disk = new FakeDisk();
+    const gitDir = path.join(WS, '.git');
+    addGitDir(disk, gitDir);
+    addGitDir(disk, path.join(WS, 'vendored/.git'));
+    const policy = policyFor(disk);
+    for (const dir of [gitDir, path.join(WS, 'vendored/.git')]) {
+      for (const name of GIT_READ_ONLY) assert.equal(writable(policy, path.join(dir, name)), false, `${dir}/${name}`);
+      assert.equal(writable(policy, path.join(dir, 'hooks/pre-commit')), false);
+      for (const name of ['objects/ab/cdef', 'objects/12/3456', 'refs/heads/main', 'refs/stash', 'logs/HEAD', 'index', 'index.lock', 'HEAD', 'HEAD.lock', 'ORIG_HEAD', 'COMMIT_EDITMSG']) {
+        assert.equal(writable(policy, path.join(dir, name)), true, `${dir}/${name}`);
+      }
+    }
+    // The redirect files are read-only only where they exist: a placeholder would break Git.
+    for (const name of GIT_WATCHED) assert.equal(policy.denyWrite.includes(path.join(gitDir, name)), false);
+    for (const name of GIT_WATCHED) disk.add(path.join(gitDir, name));
+    const withRedirects = policyFor(disk);
+    for (const name of GIT_WATCHED) assert.equal(writable(withRedirects, path.join(gitDir, name)), false);
+  });
+
+  it('protects a .git file as a whole, and keeps .git uncreatable when there is no repository', () => {
+    const worktree = new FakeDisk();
+    worktree.add(path.join(WS, '.git'));
+    assert.equal(writable(policyFor(worktree), path.join(WS, '.git')), false);
+    const none = policyFor(new FakeDisk());
+    assert.ok(none.denyWrite.includes(path.join(WS, '.git')));
+    assert.equal(writable(none, path.join(WS, '.git/config')), false);
+  });
+
+  it('protects a small set before it exists, each one from protectedLocations, and nothing else that is missing', () => {
+    const workspacePatterns = protectedLocations({ workspaceRoot: WS, home: HOME })
+      .map(asPattern)
+      .filter((location) => location?.root === WS)
+      .map((location) => location?.pattern);
+    for (const name of WORKSPACE_CREATE_PROTECTED) assert.ok(workspacePatterns.includes(name), `${name} is protected by the sandbox alone`);
+    const disk = new FakeDisk();
+    addGitDir(disk, path.join(WS, '.git'));
+    const policy = policyFor(disk);
+    const missing = policy.denyWrite.filter((denied) => isInside(denied, WS) && !disk.exists(denied));
+    // GIT_READ_ONLY folders Git does without (modules/, worktrees/) are held as empty placeholders, which Git ignores.
+    const missingGitParts = GIT_READ_ONLY.map((name) => path.join(WS, '.git', name)).filter((p) => !disk.exists(p));
+    const expected = [...WORKSPACE_CREATE_PROTECTED.map((name) => path.join(WS, name)), ...missingGitParts];
+    assert.deepEqual(missing.sort(), expected.sort());
+    // Missing home entries get no placeholder in the home folder.
+    assert.equal(policy.denyWrite.some((denied) => isInside(denied, HOME) && !isInside(denied, STORAGE) && !disk.exists(denied)), false);
+  });
+
+  it('holds a protected link itself (srt follows it to what it points at), and does not search through a linked folder', () => {
+    const disk = new FakeDisk();
+    const link = disk.add(path.join(WS, 'package.json'), 'link');
+    disk.add(path.join(WS, 'shared'), 'link');
+    const policy = policyFor(disk);
+    assert.ok(policy.denyWrite.includes(link));
+    assert.equal(disk.listed.includes(path.join(WS, 'shared')), false);
+  });
+
+  it('hides the storage root from reads except this session, which is readable and not writable', () => {
+    const disk = new FakeDisk();
+    disk.add(path.join(SESSION, 'meta.json'));
+    disk.add(path.join(STORAGE, 'sessions/other/transcript.jsonl'));
+    const policy = policyFor(disk);
+    assert.ok(policy.denyRead.includes(STORAGE));
+    assert.deepEqual(policy.allowRead, [SESSION]);
+    assert.ok(policy.denyRead.includes(path.join(HOME, '.ssh')));
+    assert.equal(writable(policy, path.join(SESSION, 'meta.json')), false);
+    // The session folder is bound back for reading, so it is denied for writing on its own.
+    assert.ok(policy.denyWrite.includes(SESSION));
+    // Storage inside the workspace stays read-only too.
+    const inWorkspace = policyFor(disk, { storageRoot: path.join(WS, '.store'), sessionDir: path.join(WS, '.store/s1') });
+    assert.equal(writable(inWorkspace, path.join(WS, '.store/sessions/other/transcript.jsonl')), false);
+    assert.equal(writable(inWorkspace, path.join(WS, 'notes.txt')), true);
+  });
+
+  it('normalizes the allowed domains: trimmed, lower-case, no empties, no repeats', () => {
+    const policy = policyFor(new FakeDisk(), { allowedDomains: [' Registry.NPMjs.org ', '', 'registry.npmjs.org', '*.Example.com', '   '] });
+    assert.deepEqual(policy.allowedDomains, ['registry.npmjs.org', '*.example.com']);
+  });
+});
