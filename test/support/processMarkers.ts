@@ -2,6 +2,7 @@
 // are not this machine's pids, so tests start processes whose argv[0] is a unique marker
 // (`exec -a MARKER sleep 300`) and look for it in /proc/*/cmdline.
 import { promises as fsp } from 'node:fs';
+import { isProcessAlive } from '../../src/core/tools/processGroup';
 
 /** A shell fragment that starts a long sleep whose argv[0] is `marker`. */
 export const markedSleep = (marker: string): string => `bash -c 'exec -a ${marker} sleep 300'`;
@@ -13,10 +14,7 @@ export async function markedProcesses(marker: string): Promise<number[]> {
     if (!/^\d+$/.test(name)) continue;
     try {
       const argv0 = (await fsp.readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0')[0];
-      if (argv0 !== marker) continue;
-      const stat = await fsp.readFile(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (state !== 'Z' && state !== 'X') found.push(Number(name));
+      if (argv0 === marker && (await isProcessAlive(Number(name)))) found.push(Number(name));
     } catch {
       // Gone between readdir and read.
     }

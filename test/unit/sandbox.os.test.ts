@@ -13,6 +13,7 @@ import type { CommandSandbox } from '../../src/core/sandbox/commandSandbox';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
 import { createRunShellTool } from '../../src/core/tools/runShell';
 import type { ToolResult } from '../../src/core/tools/types';
+import { markedSleep, waitForMarked } from '../support/processMarkers';
 import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 
 const KEY = 'sk-ant-sandbox-test-0123456789abcdefXYZ';
@@ -163,20 +164,11 @@ describe('OS sandbox (bubblewrap)', function () {
 
   it('ends every process the command left behind, even one that left the process group', async () => {
     const marker = `evergreen-sandbox-orphan-${process.pid}`;
-    const result = await run(`(setsid sleep 300 ${marker} || sleep 300) >/dev/null 2>&1 & echo started`);
+    // The command proves its escaped process runs (counted inside the sandbox) before it returns.
+    const result = await run(`setsid ${markedSleep(marker)} >/dev/null 2>&1 & sleep 0.5; ps -eo args= | grep -c '^${marker}'`);
     assert.equal(result.isError, false, result.content);
-    // pgrep on the host: nothing named after the marker may survive the call.
-    const deadline = Date.now() + 5_000;
-    let alive = true;
-    while (alive && Date.now() < deadline) {
-      try {
-        execFileSync('pgrep', ['-f', marker]);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      } catch {
-        alive = false;
-      }
-    }
-    assert.equal(alive, false, 'a process of the sandboxed command outlived it');
+    assert.match(result.content, /\n1$/, 'the left-behind process was not running inside the sandbox');
+    assert.deepEqual(await waitForMarked(marker, 0, 5_000), [], 'a process of the sandboxed command outlived it');
   });
 
   it('confines a long-running stdio server the same way (how stdio MCP servers will run): it answers on its pipes and cannot write outside', async () => {

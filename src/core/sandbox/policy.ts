@@ -26,8 +26,6 @@ export interface SandboxPolicyInput {
   sessionDir: string;
   /** Domains commands may reach (the network is off without any). */
   allowedDomains: readonly string[];
-  /** Extra absolute paths that must stay read-only, beyond protectedLocations(). */
-  extraReadOnly?: readonly string[];
   /** Whether a path exists now: the policy is rebuilt for every command, since files come and go. */
   exists: (absolutePath: string) => boolean;
   /** The entries of a folder, links not followed; [] when it does not exist or cannot be read. */
@@ -138,7 +136,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   }
   const gitDir = path.join(root, '.git');
   if (!input.exists(gitDir)) denyWrite.push(gitDir);
-  denyWrite.push(storageRoot, sessionDir, ...(input.extraReadOnly ?? []));
+  denyWrite.push(storageRoot, sessionDir);
   const inHome = (relative: string) => path.join(input.home, relative);
   return {
     allowWrite: [root, path.resolve(input.privateTmp)],
@@ -146,7 +144,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
     denyRead: unique([...HOME_READ_DENIED.map(inHome), storageRoot]),
     allowRead: [sessionDir],
-    allowedDomains: unique(input.allowedDomains.map((domain) => domain.trim().toLowerCase()).filter((domain) => domain !== '')),
+    allowedDomains: normalizeDomains(input.allowedDomains),
   };
 }
 
@@ -259,6 +257,11 @@ export function parseAllowedDomains(entries: readonly unknown[], packageRegistri
     else domains.push(entry.trim().toLowerCase());
   }
   return { domains: unique(domains), problems };
+}
+
+/** Domains as the proxy compares them: trimmed, lower-case, once each. */
+export function normalizeDomains(domains: readonly string[]): string[] {
+  return unique(domains.map((domain) => domain.trim().toLowerCase()).filter((domain) => domain !== ''));
 }
 
 function unique(values: readonly string[]): string[] {

@@ -13,14 +13,13 @@ import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { Logger } from '../logger';
 import { isNodeError } from '../tools/workspace';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from './commandSandbox';
-import { buildSandboxPolicy, GIT_WATCHED, type DirEntry, type SandboxPolicy } from './policy';
+import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
 
 export interface OsSandboxOptions {
   workspaceRoot: string;
   storageRoot: string;
   sessionDir: string;
   allowedDomains: readonly string[];
-  extraReadOnly?: readonly string[];
   logger: Logger;
   home?: string;
 }
@@ -29,6 +28,7 @@ export interface OsSandboxOptions {
 const PROBE_TIMEOUT_MS = 20_000;
 
 let initializing: Promise<void> | undefined;
+let probeSucceeded = false;
 
 /**
  * In the bundles the library looks for its seccomp helper in vendor/ next to extension.js and
@@ -165,13 +165,11 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
       storageRoot: options.storageRoot,
       sessionDir: options.sessionDir,
       allowedDomains: options.allowedDomains,
-      ...(options.extraReadOnly ? { extraReadOnly: options.extraReadOnly } : {}),
       exists: existsSync,
       listDir,
     });
-  const allowedDomains = policyNow().allowedDomains;
   const sandbox: CommandSandbox = {
-    state: { kind: 'on', allowedDomains },
+    state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains) },
     async wrap(command, { shell, signal }): Promise<SandboxedCommand> {
       const policy = policyNow();
       const gitDir = path.join(options.workspaceRoot, '.git');
@@ -213,7 +211,11 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
       };
     },
   };
+  // Whether user namespaces work does not change while the process runs: one successful probe
+  // serves every later session (each New Chat would otherwise pay for a sandboxed `true`).
+  if (probeSucceeded) return sandbox;
   const problem = await probe(sandbox);
+  if (problem === undefined) probeSucceeded = true;
   return problem === undefined ? sandbox : unavailable(problem);
 }
 
