@@ -5,12 +5,12 @@
 // the size, the description as the model's words, and "+40 more lines" that Run waits for.
 // Screenshots: test-results/e2e-approval-card.png (collapsed), e2e-approval-card-expanded.png.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame } from '../support/e2eChat';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import type { Frame, Page } from 'playwright-core';
+import type { CodeServer } from '../../scripts/vscode-harness.mjs';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -20,31 +20,18 @@ const COMMAND = ['mv "report\u202efdp.sh" ~/bin/', ...Array.from({ length: 58 },
 
 describe('the approval card in the chat webview (code-server + Chromium)', function () {
   this.timeout(180_000);
-  let tmp: string;
+  let bench: ChatWorkbench | undefined;
   let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let fake: FakeAnthropic;
 
-  before(async () => {
-    tmp = makeTempDir('e2e-approval');
-    const workspace = path.join(tmp, 'workspace');
-    mkdirSync(workspace);
-    writeFileSync(path.join(workspace, 'README.md'), '# approval card workspace\n');
-    fake = await startFakeAnthropic();
-    const userDataDir = path.join(tmp, 'user-data');
-    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6' }));
-    server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  before(async function () {
+    bench = await openChatWorkbench({ prefix: 'e2e-approval', files: { 'README.md': '# approval card workspace\n' }, viewport: { width: 1400, height: 1000 } });
+    ({ server, page, fake } = bench);
   });
+
   after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await fake?.close();
-    if (tmp && !process.env.KEEP_E2E_TMP) rmSync(tmp, { recursive: true, force: true });
+    await bench?.close();
   });
 
   const evergreenLog = (): string => evergreenLogTail(server?.userDataDir, 30);

@@ -6,12 +6,12 @@
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/savedOutput.e2e.ts
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { findChatFrame } from '../support/e2eChat';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import type { Frame, Page } from 'playwright-core';
+import type { CodeServer } from '../../scripts/vscode-harness.mjs';
+import { findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -27,9 +27,8 @@ const BIG_LOG = Array.from({ length: STEPS }, (_, i) => `✓ step ${String(i + 1
 
 describe('a persist note in the chat webview (code-server + Chromium)', function () {
   this.timeout(180_000);
-  let tmp: string;
+  let bench: ChatWorkbench | undefined;
   let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let fake: FakeAnthropic;
   let workspace: string;
@@ -39,29 +38,16 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
     for (const file of ['dist/extension.js', 'dist/webview.js']) {
       assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
     }
-    tmp = makeTempDir('e2e-saved-output');
-    workspace = path.join(tmp, 'workspace');
-    mkdirSync(workspace);
-    writeFileSync(path.join(workspace, 'build.log'), `${BIG_LOG}\n`);
-    fake = await startFakeAnthropic();
-    const userDataDir = path.join(tmp, 'user-data');
-    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
     // Shell commands run without asking, so the turn needs no approval click.
-    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6', 'evergreen.approvals.shell': 'auto' }));
-    server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+    bench = await openChatWorkbench({ prefix: 'e2e-saved-output', files: { 'build.log': `${BIG_LOG}\n` }, settings: { 'evergreen.approvals.shell': 'auto' }, viewport: { width: 1400, height: 900 }, onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
+    ({ server, page, fake } = bench);
+    workspace = bench.workspace;
   });
 
   const chatFrame = (): Promise<Frame> => findChatFrame(page, 100);
 
-  after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await fake?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  after(async () => {
+    await bench?.close();
   });
 
   it('shows "saved output" instead of the storage path, opens the full output read-only, and refuses a forged link', async function () {

@@ -2,12 +2,12 @@
 // command: links must not execute anything in the chat webview, and the links that remain open
 // only through the host (web links after a prompt, workspace files directly).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame } from '../support/e2eChat';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import type { Frame, Page } from 'playwright-core';
+import type { CodeServer } from '../../scripts/vscode-harness.mjs';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -22,31 +22,18 @@ const HOSTILE = [
 
 describe('chat webview against hostile model text (code-server + Chromium)', function () {
   this.timeout(180_000);
-  let tmp: string;
+  let bench: ChatWorkbench | undefined;
   let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let fake: FakeAnthropic;
 
-  before(async () => {
-    tmp = makeTempDir('e2e-sec');
-    const workspace = path.join(tmp, 'workspace');
-    mkdirSync(workspace);
-    writeFileSync(path.join(workspace, 'README.md'), '# hostile text workspace\n');
-    fake = await startFakeAnthropic();
-    const userDataDir = path.join(tmp, 'user-data');
-    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6' }));
-    server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  before(async function () {
+    bench = await openChatWorkbench({ prefix: 'e2e-sec', files: { 'README.md': '# hostile text workspace\n' }, viewport: { width: 1400, height: 900 } });
+    ({ server, page, fake } = bench);
   });
+
   after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await fake?.close();
-    if (tmp && !process.env.KEEP_E2E_TMP) rmSync(tmp, { recursive: true, force: true });
+    await bench?.close();
   });
 
   const evergreenLog = (): string => evergreenLogTail(server?.userDataDir, 30);

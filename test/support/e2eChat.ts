@@ -1,8 +1,12 @@
 // What the browser tests share about the chat in the real VS Code webview: finding its frame and
 // reading the extension's own log for a failure's message.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** The chat's own document: the inner iframe of the webview view that holds the composer. */
 export async function findChatFrame(page: Page, tries = 600): Promise<Frame> {
@@ -28,4 +32,49 @@ export function evergreenLogTail(userDataDir: string | undefined, lines = 30): s
   };
   walk(userDataDir);
   return found.join('\n');
+}
+
+export interface ChatWorkbench {
+  tmp: string;
+  workspace: string;
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+  fake: FakeAnthropic;
+  /** Closes the browser, code-server and the fake, and removes the temp folder (kept with KEEP_E2E_TMP). */
+  close(): Promise<void>;
+}
+
+/**
+ * code-server with Evergreen from this repository, a workspace holding `files`, the fake API as the
+ * model (plus `settings` in the user's settings.json), and Chromium on the workbench.
+ */
+export async function openChatWorkbench(options: { prefix: string; files: Record<string, string>; settings?: Record<string, unknown>; viewport?: { width: number; height: number }; onPage?: (page: Page) => void }): Promise<ChatWorkbench> {
+  const tmp = makeTempDir(options.prefix);
+  const workspace = path.join(tmp, 'workspace');
+  mkdirSync(workspace);
+  for (const [name, content] of Object.entries(options.files)) writeFileSync(path.join(workspace, name), content);
+  const fake = await startFakeAnthropic();
+  const userDataDir = path.join(tmp, 'user-data');
+  mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6', ...options.settings }));
+  const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+  options.onPage?.(page);
+  await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  return {
+    tmp,
+    workspace,
+    server,
+    browser,
+    page,
+    fake,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+      await fake.close();
+      if (!process.env.KEEP_E2E_TMP) rmSync(tmp, { recursive: true, force: true });
+    },
+  };
 }
