@@ -3,12 +3,10 @@ import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeSta
 import { ActionableError, errorActionsFor } from '../core/agent/errors';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
-import { parseContextOverrides } from '../core/context/defaults';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
-import { hintsFor } from '../core/model/errors';
-import { defaultModelFor, parsePriceOverrides } from '../core/model/models';
+import { defaultModelFor } from '../core/model/models';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
@@ -19,8 +17,8 @@ import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
 import { ProposedChanges } from './proposedChanges';
-import { bundledRipgrep } from './ripgrep';
 import { pickSession } from './sessionPicker';
+import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
@@ -182,15 +180,9 @@ export class ChatController extends Disposable {
   /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
   private applyLiveSettings(): void {
     if (!this.active) return;
-    this.active.client.setPriceOverrides(this.readPricing());
+    this.active.client.setPriceOverrides(readPricing());
     this.active.session.setApprovalPolicy(readSettings().approvals);
     this.deps.logger.info('applied changed pricing/approval settings to the running session');
-  }
-
-  private readPricing(): ReturnType<typeof parsePriceOverrides>['prices'] {
-    const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
-    if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
-    return pricing.prices;
   }
 
   /** The Retry button of a failed turn: the conversation is sent again as it stands. */
@@ -222,47 +214,15 @@ export class ChatController extends Disposable {
   }
 
   private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder || folder.uri.scheme !== 'file') {
-      throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
-    }
-    const settings = readSettings();
-    if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
-    const apiKey = await this.deps.apiKeys.get(settings.provider);
-    if (!apiKey && apiKeyRequired(settings, process.env)) {
-      const label = PROVIDER_INFO[settings.provider].label;
-      // Not awaited: a toast left open must not hold the send (and every later one) hostage.
-      void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
-      });
-      throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
-    }
-    const prices = this.readPricing();
-    const compression = parseContextOverrides(settings.compression);
-    if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
+    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys);
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
     this.needsRestart = false;
     const started = await startAgentSession({
-      config: {
-        provider: settings.provider,
-        apiKey,
-        baseURL: settings.baseUrl,
-        model: settings.model,
-        maxOutputTokens: settings.maxOutputTokens,
-        approvalPolicy: settings.approvals,
-        trusted: vscode.workspace.isTrusted,
-        ripgrepPath: bundledRipgrep(),
-        priceOverrides: prices,
-        contextWindow: settings.contextWindow,
-        autoCompactPercent: settings.autoCompactPercent,
-        contextSettings: compression.settings,
-        subagents: settings.subagents,
-        sandbox: settings.sandbox,
-      },
+      config,
       logger: this.deps.logger,
-      workspaceRoot: folder.uri.fsPath,
+      workspaceRoot,
       store: this.store,
       resumeId,
       approver: this.approvals.approver,

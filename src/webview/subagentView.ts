@@ -11,7 +11,7 @@ type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 export interface SubagentViewDeps {
   el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K];
-  /** The approval box of main.ts, answered by the child's own tool-use id. */
+  /** The approval box of approvalView.ts, answered by the child's own tool-use id. */
   renderApproval(toolUseId: string, approval: Omit<ChildApproval, 'toolUseId'>): HTMLElement;
   openTranscript(childId: string): void;
 }

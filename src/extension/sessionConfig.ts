@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { ActionableError } from '../core/agent/errors';
+import type { AgentConfig } from '../core/agent/factory';
+import { parseContextOverrides } from '../core/context/defaults';
+import { PROVIDER_INFO } from '../core/model/backend';
+import { hintsFor, ModelError } from '../core/model/errors';
+import { parsePriceOverrides } from '../core/model/models';
+import type { ApiKeyStore } from './apiKey';
+import { bundledRipgrep } from './ripgrep';
+import { readSettings } from './settings';
+import { apiKeyRequired } from './settingsValues';
+
+/**
+ * What a session start takes from VS Code: the workspace folder, and the agent's config from the
+ * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
+ * when no session can start it throws an error that names the next step.
+ */
+export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') {
+    throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
+  }
+  const settings = readSettings();
+  if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
+  const apiKey = await apiKeys.get(settings.provider);
+  if (!apiKey && apiKeyRequired(settings, process.env)) {
+    const label = PROVIDER_INFO[settings.provider].label;
+    // Not awaited: a toast left open must not hold the send (and every later one) hostage.
+    void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
+    });
+    throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
+  }
+  const prices = readPricing();
+  const compression = parseContextOverrides(settings.compression);
+  if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
+  return {
+    workspaceRoot: folder.uri.fsPath,
+    config: {
+      provider: settings.provider,
+      apiKey,
+      baseURL: settings.baseUrl,
+      model: settings.model,
+      maxOutputTokens: settings.maxOutputTokens,
+      approvalPolicy: settings.approvals,
+      trusted: vscode.workspace.isTrusted,
+      ripgrepPath: bundledRipgrep(),
+      priceOverrides: prices,
+      contextWindow: settings.contextWindow,
+      autoCompactPercent: settings.autoCompactPercent,
+      contextSettings: compression.settings,
+      subagents: settings.subagents,
+      sandbox: settings.sandbox,
+    },
+  };
+}
+
+/** "evergreen.pricing", read at a session start and again when it changes (applied live). */
+export function readPricing(): ReturnType<typeof parsePriceOverrides>['prices'] {
+  const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
+  if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+  return pricing.prices;
+}

@@ -1,0 +1,103 @@
+/**
+ * The approval box of a tool card (and of a subagent's approvals): the command or diff to approve,
+ * the warnings that go with it, and Run/Apply and Decline. Browser code; main.ts passes in the
+ * helpers it shares, so this module has no side effects.
+ */
+import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleDescription } from '../protocol';
+import type { ChatItem } from './chatModel';
+
+type Approval = Extract<ChatItem, { kind: 'tool' }>['approval'] & object;
+
+export interface ApprovalViewDeps {
+  el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K];
+  /** Sends the user's answer for this tool use to the host. */
+  decide(toolUseId: string, approved: boolean): void;
+}
+
+/** The panel's renderApproval; the cards whose whole command the user asked to see stay expanded across re-renders. */
+export function approvalRenderer(deps: ApprovalViewDeps): (toolUseId: string, approval: Approval) => HTMLElement {
+  const expandedCommands = new Set<string>();
+  return (toolUseId, approval) => renderApproval(toolUseId, approval, expandedCommands, deps);
+}
+
+function renderApproval(toolUseId: string, approval: Approval, expandedCommands: Set<string>, deps: ApprovalViewDeps): HTMLElement {
+  const { el } = deps;
+  const box = el('div', 'eg-approval');
+  const request = approval.request;
+  const outside = request.kind === 'shell' && request.outsideReason !== undefined;
+  const view = request.kind === 'shell' ? commandView(request.command) : undefined;
+  const title = el('div', 'eg-approval-title', request.kind === 'shell' ? (outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?') : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`);
+  if (view) title.append(' ', el('span', 'eg-command-size', `(${commandSize(view)})`));
+  box.append(title);
+  // Leaving the sandbox is the one approval that hands over the user's full permissions: say so, with the model's reason labelled as its words.
+  if (request.kind === 'shell' && request.outsideReason !== undefined) {
+    box.append(el('div', 'eg-warning', 'It will run with your full permissions: any file, the network, your credentials.'));
+    box.append(el('div', 'eg-muted', `The model's reason (its words, not a check): ${visibleDescription(request.outsideReason)}`));
+  }
+  // Asked even with writes on auto: say why, so the user reads this diff with care.
+  if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
+  // The model chose these words; they are no summary of the command, and say so.
+  if (request.kind === 'shell' && request.description !== undefined) {
+    const said = el('div', 'eg-model-words');
+    said.append(el('span', 'eg-model-words-label', `${MODEL_DESCRIPTION_LABEL} `), el('q', undefined, visibleDescription(request.description)));
+    said.title = 'The model wrote this description; only the command below is what runs.';
+    box.append(said);
+  }
+  // The patch header's "Index:" / "====" lines say nothing the title does not.
+  const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
+  const block = el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? undefined : diff);
+  box.append(block);
+  // A long command shows its head and a "+N more lines" button; Run waits until all of it was shown.
+  const preview = view ? commandPreview(view) : undefined;
+  const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0) && !expandedCommands.has(toolUseId);
+  let more: HTMLButtonElement | undefined;
+  if (view && preview) {
+    fillCommand(el, block, cut ? preview.shown : view.lines, view.lines.length);
+    if (cut) {
+      more = el('button', 'eg-command-more', `${hiddenText(preview)} not shown: show the whole command`);
+      box.append(more);
+    }
+  }
+  if (approval.decided === undefined) {
+    const approve = el('button', 'eg-button', request.kind === 'shell' ? 'Run' : 'Apply');
+    const deny = el('button', 'eg-button eg-secondary', 'Decline');
+    // The visible labels are short; a screen reader hears what they act on.
+    const subject = view ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})` : `the change to ${request.kind === 'write' ? request.path : ''}`;
+    approve.setAttribute('aria-label', `${request.kind === 'shell' ? 'Run' : 'Apply'} ${subject}`);
+    deny.setAttribute('aria-label', `Decline ${subject}`);
+    if (cut && view && more) {
+      approve.disabled = true;
+      approve.title = 'Show the whole command first';
+      more.addEventListener('click', () => {
+        expandedCommands.add(toolUseId);
+        fillCommand(el, block, view.lines, view.lines.length);
+        more?.remove();
+        approve.disabled = false;
+        approve.removeAttribute('title');
+        // Focus goes to the command, not to Run: a second Enter must not approve what was just revealed.
+        block.tabIndex = -1;
+        block.focus();
+      });
+    }
+    approve.addEventListener('click', () => deps.decide(toolUseId, true));
+    deny.addEventListener('click', () => deps.decide(toolUseId, false));
+    box.append(approve, deny);
+  } else {
+    more?.addEventListener('click', () => {
+      expandedCommands.add(toolUseId);
+      fillCommand(el, block, view?.lines ?? [], view?.lines.length ?? 0);
+      more?.remove();
+    });
+    box.append(el('div', 'eg-muted', approval.decided ? 'Approved' : 'Declined'));
+  }
+  return box;
+}
+
+/** The command's lines, each real newline shown as a marker at its line's end. */
+function fillCommand(el: ApprovalViewDeps['el'], block: HTMLElement, lines: readonly string[], total: number): void {
+  block.replaceChildren();
+  lines.forEach((text, index) => {
+    block.append(text);
+    if (index < total - 1) block.append(el('span', 'eg-newline', ` ${NEWLINE_MARKER}`), '\n');
+  });
+}
