@@ -1,26 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type EngineSnapshot, type PreparedRequest } from '../context/engine';
+import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type PreparedRequest } from '../context/engine';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
-import type { ContextDefaults } from '../context/defaults';
 import { silentLogger, type Logger } from '../logger';
-import type { InvalidToolInput, ModelBackend } from '../model/backend';
 import { ModelError } from '../model/errors';
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
-import type { ToolUseBlock } from '../model/content';
-import type { SessionHandle } from '../storage/sessionStore';
+import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
-import type { ToolRegistry } from '../tools/registry';
 import type { TaskInput } from '../tools/task';
 import type { ToolContext, ToolResult } from '../tools/types';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
-import type { Workspace } from '../tools/workspace';
 import { errorActionsFor } from './errors';
-import type { AgentEvent, AgentEventListener, ApprovalSummary, TurnStopReason } from './events';
+import type { AgentEvent, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
 import { subagentRecordData } from './subagentEvents';
-import type { SubagentRunner } from './subagents';
+import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
+import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
+
+// The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
+export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
 export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
@@ -32,48 +30,6 @@ export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 const MAX_TOO_LONG_RECOVERIES = 2;
 /** While a reply streams the gauge moves by an estimate, at most this often (a cheap update, no history walk). */
 export const STREAMING_GAUGE_INTERVAL_MS = 250;
-
-/** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
-export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
-  /** Optional: the streaming estimate, the tier preview and the current window split (the benchmark's strategies have none). */
-  Partial<Pick<ContextEngine, 'estimateWithPending' | 'tierSavings' | 'budget'>> &
-  /** Optional: the compaction preview and its undo (the benchmark's strategies have neither). */
-  Partial<Pick<ContextEngine, 'previewCompaction' | 'undoLastCompaction'>>;
-
-export interface ContextConfig {
-  window: number;
-  autoCompactPercent?: number | undefined;
-  settings?: Partial<ContextDefaults>;
-  /** State rebuilt by foldTranscript (resume). */
-  initial?: EngineSnapshot | undefined;
-  now?: () => number;
-  /** Replaces the engine (benchmarks of other strategies); receives the options the engine would get. */
-  strategy?: (options: ContextEngineOptions) => ContextStrategy;
-}
-export interface AgentSessionOptions {
-  client: ModelBackend;
-  tools: ToolRegistry;
-  workspace: Workspace;
-  /** The interactive side of approvals (webview card, terminal prompt); the policy decides when it is asked. */
-  approver: Approver;
-  approvalPolicy: ApprovalPolicy;
-  systemPrompt: string;
-  maxOutputTokens: number;
-  /** Persistence; without it the session lives in memory only (tests). */
-  store?: SessionHandle;
-  /** History of a resumed session. */
-  history?: MessageParam[];
-  onEvent: AgentEventListener;
-  context: ContextConfig;
-  logger?: Logger;
-  maxToolRoundsPerTurn?: number;
-  /** Runs the `task` tool's children (subagents.ts); absent in a subagent, which cannot launch more. */
-  subagents?: SubagentRunner;
-  /** A resumed session's subagent spending so far (foldTranscript's totals). */
-  subagentCostUsd?: number;
-  /** On resume, the answer for a tool call a crash left unanswered (a task call names its child's transcript). */
-  interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
-}
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -529,72 +485,4 @@ export class AgentSession {
       this.emit({ type: 'error', turnId, kind: 'internal', message: error instanceof Error ? error.message : String(error), actions: errorActionsFor('internal') });
     }
   }
-}
-
-/** What the model wrote is echoed (bounded) so it can see the mistake; its tool_use carries {}. */
-function invalidToolInputResult(invalid: InvalidToolInput): string {
-  const text = invalid.text.length > 2000 ? `${invalid.text.slice(0, 2000)}… (${invalid.text.length} characters)` : invalid.text;
-  return `Not run: the input of this tool call was not valid JSON (${invalid.problem}). Call the tool again with a JSON object. What you wrote:\n${text}`;
-}
-
-function turnStopReason(reason: string | null): TurnStopReason {
-  switch (reason) {
-    case 'max_tokens':
-    case 'stop_sequence':
-    case 'refusal':
-      return reason;
-    case 'model_context_window_exceeded':
-      return 'context_window_exceeded';
-    default:
-      return 'end_turn';
-  }
-}
-
-/** The response's blocks as request params: citations and server fields dropped, empty text removed (the API rejects it). */
-function toParams(content: ContentBlock[], usedIds: Set<string>): ContentBlockParam[] {
-  const params: ContentBlockParam[] = [];
-  for (const block of content) {
-    switch (block.type) {
-      case 'text':
-        // The API rejects whitespace-only text blocks in later requests ("must contain non-whitespace text").
-        if (block.text.trim().length > 0) params.push({ type: 'text', text: block.text });
-        break;
-      case 'tool_use':
-        params.push({ type: 'tool_use', id: uniqueToolUseId(block.id, usedIds), name: block.name, input: block.input });
-        break;
-      case 'thinking':
-        params.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
-        break;
-      case 'redacted_thinking':
-        params.push({ type: 'redacted_thinking', data: block.data });
-        break;
-      default:
-        break; // Server-tool blocks are not used by Evergreen.
-    }
-  }
-  return params;
-}
-
-const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,128}$/;
-
-/** Every tool_use id of the history: the API wants them unique across the whole request. */
-function toolUseIdsIn(messages: readonly MessageParam[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
-  }
-  return ids;
-}
-
-/**
- * The API rejects a history whose tool_use ids repeat or break its pattern, so one such reply (a
- * faulty gateway, a hostile server) would make every later request fail: such ids are replaced
- * before the message enters the history, and the results answer the replacements.
- */
-function uniqueToolUseId(id: string, used: Set<string>): string {
-  let unique = TOOL_USE_ID.test(id) ? id : `toolu_evergreen_${used.size + 1}`;
-  for (let n = 2; used.has(unique); n++) unique = `${TOOL_USE_ID.test(id) ? id.slice(0, 120) : 'toolu_evergreen'}_${n}`;
-  used.add(unique);
-  return unique;
 }

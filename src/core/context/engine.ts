@@ -13,18 +13,15 @@
  * ski-rental rule) — so the middle of the prompt changes rarely (the seeds' flaw was changing it
  * on every call) and each change has paid for itself.
  */
-import { errorActionsFor, type ErrorAction } from '../agent/errors';
+import { errorActionsFor } from '../agent/errors';
 import { randomUUID } from 'node:crypto';
-import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
 import { ModelError } from '../model/errors';
-import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
-import { blocksOf, messageChars, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
-import type { RequestCost } from '../model/cost';
+import type { MessageParam } from '../model/messages';
+import { blocksOf, messageChars, toolResultText, type ToolResultBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
-import { errorMessage, type Logger } from '../logger';
-import type { CompactionRecord, CompactionTrigger, RequestMark, RestoredFile, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
-import { openForRead, type Workspace } from '../tools/workspace';
-import { latestTodos } from '../tools/todos';
+import { errorMessage } from '../logger';
+import type { CompactionRecord, CompactionTrigger, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { Workspace } from '../tools/workspace';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { anchorAfter, COMPACTION_FAILED_EVENT, compactionEvent, TOKEN_ANCHOR_EVENT } from './fold';
 import { serverWindowOf, windowLearnedMessage, WINDOW_LEARNED_EVENT } from './learnedWindow';
@@ -33,106 +30,18 @@ import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, typ
 import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPreview';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { previewTierSavings, type TierSavings } from './tierSavings';
-import { extractSummary, summaryInstruction, SUMMARY_MARK } from './summary';
-import { applyTier0, persistNote, type SavedOutput, type Tier0Settings } from './tier0';
-import { headTail } from './text';
+import { applyTier0, persistNote, type Tier0Settings } from './tier0';
 import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
+import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
+import { ContextWindowTooSmallError } from './engineTypes';
+import { planDrop, previewCompaction, summarySavings, type PlanningView } from './compactionPlanning';
+import { requestSummary } from './summaryRequest';
+import { restoreFiles, type RestoreLimits } from './restoreFiles';
+import { allToolUsesAnswered, todosAsOf } from './compactionHelpers';
 
-/** The part of the model client the engine needs: one streamed request (summaries). */
-export interface SummaryModel {
-  stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
-  /** The API's own count (free): after a compaction the estimate is re-anchored on it. */
-  countTokens?(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number>;
-}
-
-/** Where the engine writes its decisions (the session's transcript). */
-export interface TranscriptSink {
-  append(entry: TranscriptEntry): void;
-  readonly toolResultsDir?: string;
-  readonly transcriptPath?: string;
-}
-
-export type ContextEvent =
-  | { type: 'context'; gauge: ContextGauge }
-  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
-  | {
-      type: 'compaction';
-      /** The boundary's id (the transcript's compaction entry; what an undo names). */
-      compactionId: string;
-      trigger: CompactionTrigger;
-      focus?: string;
-      tokensBefore: number;
-      tokensAfter: number;
-      messagesSummarized: number;
-      messagesKept: number;
-      summary: string | undefined;
-      restoredFiles: string[];
-    }
-  /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
-  | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] }
-  /** The server refused a prompt and named a window smaller than the one assumed: the engine now compacts for it (`message` is the user's notice). */
-  | { type: 'context_window_learned'; window: number; assumed: number; message: string };
-
-/** What the session sends: the live view plus where the cache breakpoints go. */
-export interface PreparedRequest {
-  messages: MessageParam[];
-  cache: { system: boolean; messageIndexes: number[] };
-  maxTokens: number;
-  mark: RequestMark;
-  /** Estimated prompt tokens of this request. */
-  estimatedTokens: number;
-}
-
-export interface EngineSnapshot {
-  live: LiveState;
-  lastRequest: { mark: RequestMark; promptTokens: number; atMs: number } | undefined;
-  consecutiveFailures: number;
-  /** Cache reads already paid on what pending tier edits would free (see the header comment). */
-  pendingWaste?: number;
-  /** The newest compaction, while it can still be undone. */
-  undoable?: UndoPoint | undefined;
-  /** A window the server proved smaller than the configured one (learned from a refusal). */
-  window?: number | undefined;
-}
-
-export interface ContextEngineOptions {
-  /** The session's canonical history (append-only; the engine only reads it). */
-  history: () => readonly MessageParam[];
-  system: string;
-  tools: readonly ToolParam[];
-  model: SummaryModel;
-  window: number;
-  maxOutputTokens: number;
-  autoCompactPercent?: number | undefined;
-  settings?: Partial<ContextDefaults>;
-  transcript?: TranscriptSink | undefined;
-  workspace?: Workspace | undefined;
-  logger: Logger;
-  now?: () => number;
-  emit: (event: ContextEvent) => void;
-  /** Usage of the engine's own requests (summaries), so totals and cost include them. */
-  onModelUsage?: (usage: UsageCounts, cost: RequestCost) => void;
-  /** Session cost so far, for the gauge. */
-  sessionCostUsd?: () => number;
-  /** The part of it the session's subagents spent. */
-  subagentCostUsd?: () => number;
-  /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
-  unpricedRequests?: () => number;
-  /** State rebuilt by foldTranscript for a resumed session. */
-  initial?: EngineSnapshot | undefined;
-}
-
-export interface CompactionOutcome {
-  ok: boolean;
-  message: string;
-  record?: CompactionRecord;
-}
-
-export class ContextWindowTooSmallError extends Error {
-  override name = 'ContextWindowTooSmallError';
-}
+// The engine's types and pure helpers live in their own modules; re-exported so callers keep importing from here.
+export * from './engineTypes';
+export { allToolUsesAnswered, boundedCarry, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults, userTexts, withInstruction } from './compactionHelpers';
 
 /** A consecutive-failure count at or above this stops automatic compaction until one succeeds. */
 export class ContextEngine {
@@ -299,56 +208,12 @@ export class ContextEngine {
     const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
     const refs = collectToolResults(canonical, keptFrom, this.live.edits);
     const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, (ref) => this.originalText(ref), this.tokensPerChar);
-    return { usedTokens: used, tiers, summary: this.summarySavings(canonical, used) };
+    return { usedTokens: used, tiers, summary: summarySavings(this.planningView(), canonical, used) };
   }
 
-  /**
-   * Tier 4 as automatic compaction would run now: the kept messages verbatim plus the recently read
-   * files it restores (estimated from their last reads), and a summary of up to its reply budget.
-   */
-  private summarySavings(canonical: readonly MessageParam[], usedBefore: number): TierSavings['summary'] {
-    if (!allToolUsesAnswered(canonical)) return { possible: false, reason: 'a tool call is waiting for its result' };
-    const keptFrom = this.chooseKeptFrom(canonical);
-    if (keptFrom === undefined) return { possible: false, reason: 'nothing to summarize yet' };
-    const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom, ...todosAsOf(canonical) };
-    const keptTokens = this.estimateTokens(buildLiveView(canonical, { boundary: trial, edits: this.live.edits }, this.options.transcript?.transcriptPath));
-    const restoredTokens = this.restoreEstimateTokens(canonical, keptFrom);
-    const summaryMaxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
-    const low = keptTokens + restoredTokens;
-    return {
-      possible: true,
-      messagesSummarized: keptFrom - (this.live.boundary?.keptFrom ?? 0),
-      messagesKept: canonical.length - keptFrom,
-      keptTokens,
-      restoredTokens,
-      summaryMaxTokens,
-      tokensAfter: { min: low, max: low + summaryMaxTokens },
-      frees: { min: Math.max(0, usedBefore - low - summaryMaxTokens), max: Math.max(0, usedBefore - low) },
-    };
-  }
 
-  /** The files a summary would restore, sized by their last read in the summarized part (no disk access). */
-  private restoreEstimateTokens(canonical: readonly MessageParam[], keptFrom: number): number {
-    if (this.settings.restoreFiles <= 0) return 0;
-    const resultChars = new Map<string, number>();
-    for (let index = this.live.boundary?.keptFrom ?? 0; index < keptFrom; index++) {
-      for (const block of blocksOf(canonical[index]!)) if (block.type === 'tool_result' && !block.is_error) resultChars.set(block.tool_use_id, toolResultText(block).length);
-    }
-    const skip = new Set<string>();
-    for (let index = keptFrom; index < canonical.length; index++) for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') skip.add(normalizedPath(pathOf(use.input) ?? ''));
-    let tokens = 0;
-    let files = 0;
-    for (let index = keptFrom - 1; index >= (this.live.boundary?.keptFrom ?? 0) && files < this.settings.restoreFiles; index--) {
-      for (const use of toolUsesOf(canonical[index]!).reverse()) {
-        const target = pathOf(use.input);
-        const chars = resultChars.get(use.id);
-        if (use.name !== 'read_file' || !target || chars === undefined || skip.has(normalizedPath(target)) || files >= this.settings.restoreFiles) continue;
-        skip.add(normalizedPath(target));
-        files++;
-        tokens += Math.min(this.settings.restoreFileTokens, chars * this.tokensPerChar);
-      }
-    }
-    return Math.round(Math.min(tokens, this.restoreBudgetTokens()));
+  private restoreLimits(): RestoreLimits {
+    return { from: this.live.boundary?.keptFrom ?? 0, files: this.settings.restoreFiles, fileTokens: this.settings.restoreFileTokens, budgetTokens: this.restoreBudgetTokens(), tokensPerChar: this.tokensPerChar };
   }
 
   private emit(event: ContextEvent): void {
@@ -590,12 +455,21 @@ export class ContextEngine {
     let summary: string;
     let requests = 0;
     try {
-      ({ summary, requests } = await this.summarize(before, canonical.length - keptFrom, focus, signal));
+      ({ summary, requests } = await requestSummary(before, canonical.length - keptFrom, focus, signal, {
+        model: this.options.model,
+        system: this.options.system,
+        tools: this.options.tools,
+        settings: this.settings,
+        budget: this.budget,
+        estimateTokens: (messages) => this.estimateTokens(messages),
+        logger: this.options.logger,
+        onModelUsage: this.options.onModelUsage,
+      }));
     } catch (error) {
       if (signal.aborted) return { ok: false, message: 'Compaction cancelled.' };
       return this.fail(trigger, errorMessage(error), trigger !== 'manual' && trigger !== 'tool');
     }
-    const restoredFiles = await this.restoreFiles(canonical, keptFrom);
+    const restoredFiles = await restoreFiles(canonical, keptFrom, this.options.workspace, this.restoreLimits(), this.options.logger);
     const record: CompactionRecord = {
       id: randomUUID(),
       trigger,
@@ -620,60 +494,32 @@ export class ContextEngine {
     return { ok: true, message, record };
   }
 
+
   /**
-   * What `compact(focus, 'manual')` would do now — kept verbatim, summarized, restored, tokens
+   * What \`compact(focus, 'manual')\` would do now — kept verbatim, summarized, restored, tokens
    * before -> after — without a request or a transcript entry ("Compact Conversation" shows it first).
    */
   previewCompaction(focus?: string): CompactionPreview {
-    const canonical = this.options.history();
-    const messages = this.liveView();
-    const tokensBefore = this.estimateTokens(messages);
-    const summaryMaxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
-    const nothing = (message: string): CompactionPreview => ({
-      ok: false,
-      message,
-      focus,
-      tokensBefore,
-      summarized: { messages: 0, tokens: 0 },
-      kept: { messages: canonical.length, tokens: tokensBefore },
-      restoredFiles: [],
-      summaryMaxTokens,
-      tokensAfter: tokensBefore,
-    });
-    if (canonical.length === 0) return nothing('Nothing to compact yet: the conversation is empty.');
-    if (!allToolUsesAnswered(canonical)) return nothing('A tool call is still waiting for its result; compact when the turn has ended.');
-    // As `compact` chooses for an explicit request: everything but an unfinished round is summarized.
-    const keptFrom = this.chooseKeptFrom(canonical, 0);
-    if (keptFrom === undefined) return nothing('Nothing to compact yet: every message is already as short as it can be.');
-    const ratio = this.tokensPerChar;
-    const perFileTokens = this.settings.restoreFileTokens;
-    let restoreBudget = this.workspace() ? this.restoreBudgetTokens() : 0;
-    const restoredFiles: CompactionPreview['restoredFiles'] = [];
-    for (const candidate of this.workspace() ? this.restoreCandidates(canonical, keptFrom) : []) {
-      // The newest read's size stands in for the file's (it is re-read from disk when the summary lands).
-      const tokens = Math.min(perFileTokens, restoreBudget, Math.ceil(candidate.readChars * ratio));
-      if (tokens * this.settings.charsPerToken < 200) continue;
-      restoredFiles.push({ path: candidate.path, tokens });
-      restoreBudget -= tokens;
-    }
-    const keptOnly: CompactionRecord = { ...emptyBoundary(), trigger: 'manual', keptFrom, ...todosAsOf(canonical) };
-    const keptView = buildLiveView(canonical, { boundary: keptOnly, edits: this.live.edits }, this.options.transcript?.transcriptPath);
-    const withKept = this.estimateTokens(keptView);
-    const baseTokens = Math.round(this.baseChars * ratio);
-    const restoredTokens = restoredFiles.reduce((sum, file) => sum + file.tokens, 0);
-    const preview: CompactionPreview = {
-      ok: true,
-      message: '',
-      focus,
-      tokensBefore,
-      summarized: { messages: keptFrom - (this.live.boundary?.keptFrom ?? 0), tokens: Math.max(0, tokensBefore - withKept) },
-      kept: { messages: canonical.length - keptFrom, tokens: Math.max(0, withKept - baseTokens) },
-      restoredFiles,
-      summaryMaxTokens,
-      tokensAfter: withKept + restoredTokens,
+    return previewCompaction(this.planningView(), focus);
+  }
+
+  /** The engine's state as the planning functions read it. */
+  private planningView(): PlanningView {
+    return {
+      canonical: this.options.history(),
+      live: this.live,
+      settings: this.settings,
+      budget: this.budget,
+      tokensPerChar: this.tokensPerChar,
+      baseChars: this.baseChars,
+      transcriptPath: this.options.transcript?.transcriptPath,
+      workspace: this.workspace(),
+      restoreLimits: this.restoreLimits(),
+      logger: this.options.logger,
+      liveView: () => this.liveView(),
+      estimateTokens: (messages) => this.estimateTokens(messages),
+      chooseKeptFrom: (canonical, keepShare) => this.chooseKeptFrom(canonical, keepShare),
     };
-    preview.message = `Compact: ~${tokensBefore.toLocaleString('en-US')} -> ~${preview.tokensAfter.toLocaleString('en-US')} tokens + the summary; ${preview.summarized.messages} message(s) summarized, ${preview.kept.messages} kept verbatim, ${restoredFiles.length} file(s) restored.`;
-    return preview;
   }
 
   private workspace(): Workspace | undefined {
@@ -786,126 +632,6 @@ export class ContextEngine {
     return { ok: false, message: `${message}. ${hint}` };
   }
 
-  /** The summary request: the live view + the instruction, sharing its cached prefix; fitted by dropping oldest rounds (up to 3 tries). */
-  private async summarize(live: MessageParam[], keptCount: number, focus: string | undefined, signal: AbortSignal): Promise<{ summary: string; requests: number }> {
-    const keptNote =
-      keptCount > 0 ? `The newest ${keptCount} message(s) stay in the context verbatim after the summary; summarize everything, but put the weight on what they do not show.` : '';
-    const maxTokens = Math.max(1, Math.min(this.settings.summaryMaxTokens, this.budget.outputReserve));
-    const room = this.budget.window - maxTokens;
-    const instruction = summaryInstruction(focus, keptNote);
-    const estimateWith = (messages: readonly MessageParam[]) => this.estimateTokens(withInstruction(messages, instruction).messages);
-    let messages = live;
-    if (estimateWith(messages) > room) {
-      // Old tool results go first (their tool calls stay, so the summary still knows what was done);
-      // only if that is not enough do whole rounds go, and the user's words travel along.
-      messages = shrinkToolResults(messages, this.settings.keepRecentResults, this.settings.budgetHardChars);
-      this.options.logger.warn('summary request: old tool results left out so it fits the window');
-    }
-    let lastError: unknown;
-    for (let attempt = 0; attempt < this.settings.summaryFitTries; attempt++) {
-      if (estimateWith(messages) > room) {
-        const fitted = dropOldestRounds(messages, estimateWith, room * 0.95);
-        if (fitted.length === messages.length || estimateWith(fitted) > room) throw new Error('the conversation cannot be shortened enough for the summary request to fit the window');
-        this.options.logger.warn(`summary request: dropped the ${messages.length - fitted.length} oldest message(s) so it fits the window`);
-        messages = fitted;
-      }
-      const request = withInstruction(messages, instruction);
-      try {
-        const response = await this.options.model.stream(
-          { system: this.options.system, tools: [...this.options.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints } },
-          {},
-          signal,
-        );
-        this.options.onModelUsage?.(response.usage, response);
-        const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-        return { summary: extractSummary(text), requests: attempt + 1 };
-      } catch (error) {
-        lastError = error;
-        const tooLong = !signal.aborted && error instanceof ModelError && error.kind === 'prompt_too_long';
-        if (!tooLong) throw error;
-        // The API counted more than the estimate: drop a third more of the oldest rounds and try again.
-        this.options.logger.warn(`summary request too long (try ${attempt + 1} of ${this.settings.summaryFitTries}); dropping the oldest rounds`);
-        const fitted = dropOldestRounds(messages, estimateWith, estimateWith(messages) * 0.7);
-        if (fitted.length === messages.length) throw error;
-        messages = fitted;
-      }
-    }
-    throw lastError instanceof Error ? lastError : new Error(`the summary request did not fit after ${this.settings.summaryFitTries} tries`);
-  }
-
-  /** Up to 5 files read recently (and not visible in the kept part), re-read from disk, each capped. */
-  /**
-   * The files a summary would restore: up to 5 read recently (newest first), not visible in the
-   * kept part, whose read did not fail; with the chars of their newest read (for the preview).
-   */
-  private restoreCandidates(canonical: readonly MessageParam[], keptFrom: number): Array<{ path: string; readChars: number }> {
-    const keptPaths = new Set<string>();
-    for (let index = keptFrom; index < canonical.length; index++) {
-      for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(normalizedPath(pathOf(use.input) ?? ''));
-    }
-    const failed = new Set<string>();
-    for (const message of canonical) for (const block of blocksOf(message)) if (block.type === 'tool_result' && block.is_error) failed.add(block.tool_use_id);
-    const resultChars = new Map<string, number>();
-    for (let index = keptFrom - 1; index >= (this.live.boundary?.keptFrom ?? 0); index--) {
-      for (const block of blocksOf(canonical[index]!)) if (block.type === 'tool_result') resultChars.set(block.tool_use_id, toolResultText(block as ToolResultBlock).length);
-    }
-    const recent: string[] = [];
-    const chars: number[] = [];
-    for (let index = canonical.length - 1; index >= (this.live.boundary?.keptFrom ?? 0) && recent.length < this.settings.restoreFiles; index--) {
-      const uses = toolUsesOf(canonical[index]!);
-      for (let u = uses.length - 1; u >= 0; u--) {
-        const use = uses[u]!;
-        const target = pathOf(use.input);
-        // A read that failed restores nothing; `./a.ts` and `a.ts` are one file.
-        if (use.name !== 'read_file' || !target || failed.has(use.id)) continue;
-        const key = normalizedPath(target);
-        if (keptPaths.has(key) || recent.some((seen) => normalizedPath(seen) === key)) continue;
-        if (recent.length < this.settings.restoreFiles) {
-          recent.push(target);
-          chars.push(resultChars.get(use.id) ?? 0);
-        }
-      }
-    }
-    return recent.map((path, index) => ({ path, readChars: chars[index]! }));
-  }
-
-  private async restoreFiles(canonical: readonly MessageParam[], keptFrom: number): Promise<RestoredFile[]> {
-    const workspace = this.options.workspace;
-    if (!workspace || this.settings.restoreFiles <= 0) return [];
-    const recent = this.restoreCandidates(canonical, keptFrom).map((candidate) => candidate.path);
-    const budgetChars = this.restoreBudgetTokens() / this.tokensPerChar;
-    const perFileChars = Math.floor(this.settings.restoreFileTokens / this.tokensPerChar);
-    let used = 0;
-    const restored: RestoredFile[] = [];
-    for (const target of recent) {
-      try {
-        const cap = Math.min(perFileChars, Math.floor(budgetChars - used));
-        if (cap < 200) break;
-        const absolute = await workspace.resolve(target);
-        // Only regular files, and only the bytes the cap can use: a FIFO or a 1 GB file must not stall compaction.
-        // Confined, non-blocking open and fstat of the handle: a swapped symlink or FIFO changes nothing.
-        const handle = await openForRead(workspace, absolute);
-        let buffer: Buffer;
-        try {
-          const stat = await handle.stat();
-          if (!stat.isFile()) continue;
-          buffer = Buffer.alloc(Math.min(stat.size, cap * 4));
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-          buffer = buffer.subarray(0, bytesRead);
-        } finally {
-          await handle.close();
-        }
-        if (buffer.subarray(0, 8192).includes(0)) continue;
-        let content = buffer.toString('utf8');
-        if (content.length > cap || buffer.length >= cap * 4) content = `${content.slice(0, cap)}\n[... file continues; read it with read_file (offset/limit) for the rest ...]`;
-        used += content.length;
-        restored.push({ path: workspace.displayPath(absolute), content });
-      } catch (error) {
-        this.options.logger.warn(`compaction: could not restore ${target}: ${errorMessage(error)}`);
-      }
-    }
-    return restored;
-  }
 
   // ---- prompt too long ------------------------------------------------------------------------
 
@@ -938,169 +664,9 @@ export class ContextEngine {
   }
 
   private dropOldestLive(): boolean {
-    const canonical = this.options.history();
-    const target = this.budget.threshold;
-    const previous = this.live.boundary;
-    const from = previous?.keptFrom ?? 0;
-    const last = canonical.at(-1);
-    const maxK = !last ? 0 : last.role === 'user' ? (isCleanStart(last) ? canonical.length - 1 : canonical.length - 2) : canonical.length;
-    // The user's own words in the dropped range travel along verbatim: a drop never loses a request.
-    const carryBudget = Math.floor(this.budget.effective * this.settings.keepVerbatimShare / this.tokensPerChar);
-    const carried = (until: number) => boundedCarry([...(previous?.userMessages ?? []), ...userTexts(canonical.slice(from, until))], carryBudget);
-    let keptFrom: number | undefined;
-    for (let index = from + 1; index <= Math.min(maxK, canonical.length - 1); index++) {
-      if (!isCleanStart(canonical[index]!)) continue;
-      keptFrom = index;
-      const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom, userMessages: carried(index) }, edits: this.live.edits };
-      if (this.estimateTokens(buildLiveView(canonical, trial, this.options.transcript?.transcriptPath)) <= target) break;
-    }
-    if (keptFrom === undefined) {
-      this.options.logger.error('prompt too long and no older round is left to drop');
-      return false;
-    }
-    const tokensBefore = this.estimateTokens(this.liveView());
-    const record: CompactionRecord = {
-      id: randomUUID(),
-      trigger: 'drop',
-      ...(previous?.summary !== undefined ? { summary: previous.summary } : {}),
-      ...(previous?.focus ? { focus: previous.focus } : {}),
-      keptFrom,
-      restoredFiles: previous?.restoredFiles ?? [],
-      ...(carried(keptFrom).length > 0 ? { userMessages: carried(keptFrom) } : {}),
-      ...todosAsOf(canonical),
-      stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - from, messagesKept: canonical.length - keptFrom, summaryRequests: 0 },
-    };
-    record.stats.tokensAfter = this.estimateTokens(buildLiveView(canonical, { boundary: record, edits: this.live.edits }, this.options.transcript?.transcriptPath));
-    this.options.logger.warn(`dropped the ${keptFrom - from} oldest message(s) from the live view to fit the window (~${tokensBefore} -> ~${record.stats.tokensAfter} tokens)`);
+    const record = planDrop(this.planningView());
+    if (!record) return false;
     this.commitBoundary(record);
     return true;
   }
 }
-
-/** The task list as of a new boundary, for its record (the live view shows it next to the summary). */
-function todosAsOf(canonical: readonly MessageParam[]): Pick<CompactionRecord, 'todos'> {
-  const todos = latestTodos(canonical);
-  return todos && todos.length > 0 ? { todos } : {};
-}
-
-function emptyBoundary(): CompactionRecord {
-  return { id: '', trigger: 'drop', keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 0, tokensAfter: 0, messagesSummarized: 0, messagesKept: 0, summaryRequests: 0 } };
-}
-
-function normalizedPath(value: string): string {
-  return value.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+/g, '/');
-}
-
-function pathOf(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>).path;
-  return typeof value === 'string' && value.trim() ? value : undefined;
-}
-
-/** True when no assistant tool_use at the end waits for its result. */
-export function allToolUsesAnswered(canonical: readonly MessageParam[]): boolean {
-  const last = canonical.at(-1);
-  return !last || toolUsesOf(last).length === 0;
-}
-
-/**
- * The summary instruction appended to the conversation: as a text block after the last user
- * message's blocks (tool_results stay first), or as a new user message after an assistant reply.
- */
-export function withInstruction(messages: readonly MessageParam[], instruction: string): { messages: MessageParam[]; breakpoints: number[] } {
-  const out = messages.slice();
-  const last = out.at(-1);
-  if (last && last.role === 'user') {
-    out[out.length - 1] = { role: 'user', content: [...blocksOf(last), { type: 'text', text: instruction }] };
-  } else {
-    out.push({ role: 'user', content: [{ type: 'text', text: instruction }] });
-  }
-  // The API looks back up to 20 blocks from a breakpoint for a cached prefix, so one on the
-  // newest block reads the conversation written by the previous request.
-  return { messages: out, breakpoints: [out.length - 1] };
-}
-
-/** The text a user typed in these messages (tool results and summaries excluded). */
-export function userTexts(messages: readonly MessageParam[]): string[] {
-  const texts: string[] = [];
-  for (const message of messages) {
-    if (message.role !== 'user') continue;
-    for (const block of blocksOf(message)) {
-      if (block.type !== 'text' || block.text.startsWith(SUMMARY_MARK)) continue;
-      // Words carried by an earlier drop are carried again (one by one), never lost.
-      if (block.text.startsWith(CARRIED_MARK)) texts.push(...block.text.split('\n- ').slice(1));
-      else texts.push(block.text);
-    }
-  }
-  return texts;
-}
-
-export const OMITTED_RESULT_TEXT = '[Tool result left out of this summary request to fit the window; the full output is in the transcript.]';
-const CARRIED_MARK = 'Earlier messages of the user';
-/** One carried user message at most this long (head + tail); the full text stays in the transcript. */
-const CARRIED_MESSAGE_CHARS = 4_000;
-
-/**
- * The user's carried words within a budget (characters): each message cut head + tail, and when
- * they still do not fit, the oldest go first — an unbounded carry could itself outgrow the window.
- */
-export function boundedCarry(texts: readonly string[], budgetChars: number): string[] {
-  const cut = texts.map((text) => headTail(text, Math.min(CARRIED_MESSAGE_CHARS, Math.max(200, budgetChars)), 'a long user message, cut; the full text is in the transcript'));
-  const kept: string[] = [];
-  let used = 0;
-  for (let index = cut.length - 1; index >= 0; index--) {
-    used += cut[index]!.length;
-    if (used > budgetChars && kept.length > 0) break;
-    kept.unshift(cut[index]!);
-  }
-  return kept;
-}
-
-/** Old tool results replaced by a short note, the newest `keep` trimmed to `maxChars`: the summary request's first way to fit. */
-export function shrinkToolResults(messages: readonly MessageParam[], keep: number, maxChars: number): MessageParam[] {
-  let total = 0;
-  for (const message of messages) if (message.role === 'user') for (const block of blocksOf(message)) if (block.type === 'tool_result') total++;
-  let seen = 0;
-  return messages.map((message) => {
-    if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some((block) => block.type === 'tool_result')) return message;
-    const content = message.content.map((block): ContentBlockParam => {
-      if (block.type !== 'tool_result') return block;
-      seen++;
-      const text = seen <= total - keep ? OMITTED_RESULT_TEXT : headTail(toolResultText(block), maxChars, 'trimmed to fit the summary request');
-      return { type: 'tool_result', tool_use_id: block.tool_use_id, content: text, ...(block.is_error ? { is_error: true } : {}) };
-    });
-    return { role: 'user', content };
-  });
-}
-
-/**
- * Drops the oldest rounds (never splitting a tool pair) until the estimate is at most `target`;
- * a leading summary message is kept, and what the user wrote in the dropped rounds is carried
- * verbatim. The result starts with a user message.
- */
-export function dropOldestRounds(messages: readonly MessageParam[], estimate: (messages: readonly MessageParam[]) => number, target: number): MessageParam[] {
-  const keepHead = messages[0] && blocksOf(messages[0]).some((block) => block.type === 'text' && block.text.startsWith(SUMMARY_MARK)) ? 1 : 0;
-  const carryBudget = Math.max(2_000, Math.floor(JSON.stringify(messages).length * 0.1));
-  const lastUser = messages.length - 1;
-  let best: MessageParam[] = messages.slice();
-  for (let cut = keepHead + 1; cut < lastUser; cut++) {
-    if (!isCleanStart(messages[cut]!)) continue;
-    const dropped = boundedCarry(userTexts(messages.slice(keepHead, cut)), carryBudget);
-    const carry: ContentBlockParam[] = dropped.length > 0 ? [{ type: 'text', text: `${CARRIED_MARK} (older rounds were left out to fit; kept verbatim):\n\n${dropped.map((text) => `- ${text}`).join('\n')}` }] : [];
-    const rest = messages.slice(cut);
-    const first = rest[0]!;
-    let head: MessageParam[];
-    if (keepHead) {
-      const summary = messages[0]!;
-      head = first.role === 'user' ? [{ role: 'user', content: [...blocksOf(summary), ...carry, ...blocksOf(first)] }] : [{ role: 'user', content: [...blocksOf(summary), ...carry] }, first];
-    } else if (first.role === 'assistant') {
-      head = [{ role: 'user', content: [{ type: 'text', text: '[Earlier messages omitted to fit the context window.]' }, ...carry] }, first];
-    } else {
-      head = [{ role: 'user', content: [...carry, ...blocksOf(first)] }];
-    }
-    best = [...head, ...rest.slice(1)];
-    if (estimate(best) <= target) return best;
-  }
-  return best;
-}
-

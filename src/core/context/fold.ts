@@ -11,7 +11,7 @@ import { blocksOf, toolResultText } from '../model/content';
 import type { CompactionRecord, RequestMark, ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { UndoPoint } from './compactionPreview';
-import type { ContextEvent, EngineSnapshot } from './engine';
+import type { ContextEvent, EngineSnapshot } from './engineTypes';
 import type { LiveState } from './liveView';
 import { CONTEXT_DEFAULTS } from './defaults';
 import { estimateTokens } from './gauge';

@@ -9,7 +9,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
-import type { ContextEvent } from './engine';
+import type { ContextEvent } from './engineTypes';
 import { countLines } from '../tools/text';
 import { CONTEXT_DEFAULTS } from './defaults';
 import { headTail, previewLines } from './text';

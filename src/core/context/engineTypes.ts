@@ -1,0 +1,110 @@
+/** The context engine's public types: its events, its collaborators (model, transcript) and what it hands the session. */
+import type { ErrorAction } from '../agent/errors';
+import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
+import type { MessageParam, ToolParam } from '../model/messages';
+import type { RequestCost } from '../model/cost';
+import type { UsageCounts } from '../model/models';
+import type { Logger } from '../logger';
+import type { CompactionRecord, CompactionTrigger, RequestMark, TranscriptEntry } from '../storage/transcript';
+import type { Workspace } from '../tools/workspace';
+import type { ContextDefaults } from './defaults';
+import type { ContextGauge } from './gauge';
+import type { UndoPoint } from './compactionPreview';
+import type { LiveState } from './liveView';
+import type { SavedOutput } from './tier0';
+import type { TierName } from './tiers';
+/** The part of the model client the engine needs: one streamed request (summaries). */
+export interface SummaryModel {
+  stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
+  /** The API's own count (free): after a compaction the estimate is re-anchored on it. */
+  countTokens?(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number>;
+}
+
+/** Where the engine writes its decisions (the session's transcript). */
+export interface TranscriptSink {
+  append(entry: TranscriptEntry): void;
+  readonly toolResultsDir?: string;
+  readonly transcriptPath?: string;
+}
+
+export type ContextEvent =
+  | { type: 'context'; gauge: ContextGauge }
+  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
+  | {
+      type: 'compaction';
+      /** The boundary's id (the transcript's compaction entry; what an undo names). */
+      compactionId: string;
+      trigger: CompactionTrigger;
+      focus?: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      messagesSummarized: number;
+      messagesKept: number;
+      summary: string | undefined;
+      restoredFiles: string[];
+    }
+  /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
+  | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
+  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] }
+  /** The server refused a prompt and named a window smaller than the one assumed: the engine now compacts for it (`message` is the user's notice). */
+  | { type: 'context_window_learned'; window: number; assumed: number; message: string };
+
+/** What the session sends: the live view plus where the cache breakpoints go. */
+export interface PreparedRequest {
+  messages: MessageParam[];
+  cache: { system: boolean; messageIndexes: number[] };
+  maxTokens: number;
+  mark: RequestMark;
+  /** Estimated prompt tokens of this request. */
+  estimatedTokens: number;
+}
+
+export interface EngineSnapshot {
+  live: LiveState;
+  lastRequest: { mark: RequestMark; promptTokens: number; atMs: number } | undefined;
+  consecutiveFailures: number;
+  /** Cache reads already paid on what pending tier edits would free (see the header comment). */
+  pendingWaste?: number;
+  /** The newest compaction, while it can still be undone. */
+  undoable?: UndoPoint | undefined;
+  /** A window the server proved smaller than the configured one (learned from a refusal). */
+  window?: number | undefined;
+}
+
+export interface ContextEngineOptions {
+  /** The session's canonical history (append-only; the engine only reads it). */
+  history: () => readonly MessageParam[];
+  system: string;
+  tools: readonly ToolParam[];
+  model: SummaryModel;
+  window: number;
+  maxOutputTokens: number;
+  autoCompactPercent?: number | undefined;
+  settings?: Partial<ContextDefaults>;
+  transcript?: TranscriptSink | undefined;
+  workspace?: Workspace | undefined;
+  logger: Logger;
+  now?: () => number;
+  emit: (event: ContextEvent) => void;
+  /** Usage of the engine's own requests (summaries), so totals and cost include them. */
+  onModelUsage?: (usage: UsageCounts, cost: RequestCost) => void;
+  /** Session cost so far, for the gauge. */
+  sessionCostUsd?: () => number;
+  /** The part of it the session's subagents spent. */
+  subagentCostUsd?: () => number;
+  /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
+  unpricedRequests?: () => number;
+  /** State rebuilt by foldTranscript for a resumed session. */
+  initial?: EngineSnapshot | undefined;
+}
+
+export interface CompactionOutcome {
+  ok: boolean;
+  message: string;
+  record?: CompactionRecord;
+}
+
+export class ContextWindowTooSmallError extends Error {
+  override name = 'ContextWindowTooSmallError';
+}
