@@ -13,6 +13,7 @@
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
  */
+import { shutdownOsSandbox } from '../src/core/sandbox/srt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -137,6 +138,8 @@ async function main(): Promise<void> {
   console.log(await runSubagentBench([]));
   console.log(await runProvidersBench([]));
   console.log(await runWebviewBench([]));
+  // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.
+  await shutdownOsSandbox();
 }
 
 void main().catch((error: unknown) => {
