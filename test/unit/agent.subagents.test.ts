@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
 import { subagentEventFromRecord } from '../../src/core/agent/subagentEvents';
 import { transcriptLine } from '../../src/core/agent/subagents';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/tools/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
@@ -158,7 +158,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     for (const [name, data] of bad) assert.equal(subagentEventFromRecord(name, data, 't'), undefined, JSON.stringify(data));
     const folded = foldTranscript([
       { type: 'message', ts: 't', message: { role: 'user', content: 'go' } },
-      ...bad.map(([name, data]) => ({ type: 'event' as const, ts: 't', name, data })),
+      ...bad.map(([, data]) => ({ type: 'event' as const, ts: 't', name: 'subagent_started' as const, data })),
       { type: 'event', ts: 't', name: 'subagent_finished', data: good },
     ]);
     assert.deepEqual(folded.display.filter((event) => event.type.startsWith('subagent_')).map((event) => event.type), ['subagent_finished']);
@@ -276,7 +276,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const child = await readTranscript(transcriptPath);
     const messages = child.entries.flatMap((entry) => (entry.type === 'message' ? [entry.message] : []));
     assert.equal(messages.length, 4);
-    assert.ok(child.entries.some((entry) => entry.type === 'event' && entry.name === 'system_prompt' && String(entry.data.text).includes(SUBAGENT_MARK)));
+    assert.ok(child.entries.some((entry) => entry.type === 'system_prompt' && entry.text.includes(SUBAGENT_MARK)));
     assert.ok(!fs.existsSync(path.join(path.dirname(transcriptPath), 'owner.lock')), 'the child releases its lock');
   });
 

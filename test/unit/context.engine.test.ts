@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/engine';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
 import { ModelError } from '../../src/core/model/errors';
@@ -145,7 +145,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
       assert.equal(failed.consecutiveFailures, 1);
       assert.equal(failed.breakerOpen, false);
       assert.ok(failed.message.length > 0 && failed.hint.includes('unchanged'));
-      const recorded = r.entries.filter((entry) => entry.type === 'event' && entry.name === 'compaction_failed');
+      const recorded = r.entries.filter((entry) => entry.type === 'compaction_failed');
       assert.equal(recorded.length, 1, 'the failure is in the transcript');
       assert.equal(foldTranscript(r.entries).consecutiveFailures, 1);
     });
@@ -342,7 +342,7 @@ describe('context engine: prompt too long (reactive)', () => {
     const ok = await r.engine.recoverFromTooLong(prepared, 0, tooLongError(41000, 40000), signal());
     assert.equal(ok, true);
     assert.equal(compactionEntries(r)[0]!.trigger, 'reactive');
-    const anchor = r.entries.find((entry) => entry.type === 'event' && entry.name === 'token_anchor');
+    const anchor = r.entries.find((entry) => entry.type === 'token_anchor');
     assert.ok(anchor, 'the API count that re-anchored the estimate is in the transcript');
     assert.deepEqual(foldTranscript(r.entries).lastRequest, r.engine.snapshot.lastRequest);
     const next = await r.prepare();
@@ -358,9 +358,9 @@ describe('context engine: prompt too long (reactive)', () => {
     // An OpenAI-compatible server's own wording; the back end read the numbers into the error.
     const error = new ModelError('prompt_too_long', "This model's maximum context length is 40000 tokens. However, your messages resulted in 43210 tokens.", undefined, 400, {}, { promptTokens: 43_210, maxTokens: 40_000 });
     assert.equal(await r.engine.recoverFromTooLong(prepared, 0, error, signal()), true);
-    const anchor = r.entries.find((entry) => entry.type === 'event' && entry.name === 'token_anchor');
-    assert.ok(anchor && anchor.type === 'event', 'no token_anchor event');
-    assert.equal((anchor.data as { promptTokens?: number }).promptTokens, 43_210);
+    const anchor = r.entries.find((entry) => entry.type === 'token_anchor');
+    assert.ok(anchor?.type === 'token_anchor', 'no token_anchor entry');
+    assert.equal(anchor.anchor.promptTokens, 43_210);
   });
 
   it('retries a summary request only for a too-long error, not for other text that mentions one', async () => {

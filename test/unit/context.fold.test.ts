@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { COMPACTION_FAILED_EVENT, foldTranscript, SYSTEM_PROMPT_EVENT } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
+import { parseTranscriptEntry } from '../../src/core/storage/transcript';
 import { buildLiveView, CLEARED_TEXT } from '../../src/core/context/liveView';
 import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore, readTranscript, SessionLockedError } from '../../src/core/storage/sessionStore';
@@ -20,7 +21,7 @@ const msg = (message: MessageParam, second = 0): TranscriptEntry => ({ type: 'me
 const user = (text: string) => msg({ role: 'user', content: [{ type: 'text', text }] });
 const call = (id: string, name = 'run_shell') => msg({ role: 'assistant', content: [{ type: 'text', text: `calling ${id}` }, { type: 'tool_use', id, name, input: { command: id } }] });
 const result = (id: string, text = `result of ${id} `.repeat(20)) => msg({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] });
-const failed = (counts: boolean): TranscriptEntry => ({ type: 'event', ts: ts(1), name: COMPACTION_FAILED_EVENT, data: { trigger: 'auto', reason: 'empty reply', counts } });
+const failed = (counts: boolean): TranscriptEntry => ({ type: 'compaction_failed', ts: ts(1), trigger: 'auto', reason: 'empty reply', counts });
 function boundary(trigger: CompactionRecord['trigger'], keptFrom: number, summary?: string): TranscriptEntry {
   return {
     type: 'compaction',
@@ -39,7 +40,7 @@ function boundary(trigger: CompactionRecord['trigger'], keptFrom: number, summar
 describe('foldTranscript', () => {
   it('rebuilds canonical history, boundary, edits, failures, token anchor, totals and display from the entries', () => {
     const entries: TranscriptEntry[] = [
-      { type: 'event', ts: ts(0), name: SYSTEM_PROMPT_EVENT, data: { text: 'SYSTEM' } },
+      { type: 'system_prompt', ts: ts(0), text: 'SYSTEM' },
       user('start'), // 0
       call('a'), // 1
       result('a'), // 2
@@ -95,12 +96,35 @@ describe('foldTranscript', () => {
     assert.equal(types.at(-1), 'turn_finished');
   });
 
-  it('re-anchors the token estimate on a "prompt is too long" count written as an event', () => {
+  it('re-anchors the token estimate on a recorded count', () => {
     const anchor = { mark: { canonicalCount: 9, liveCount: 5, liveChars: 90_000 }, promptTokens: 41_000, atMs: 123 };
-    const fold = foldTranscript([user('x'), { type: 'event', ts: ts(3), name: 'token_anchor', data: anchor }]);
+    const fold = foldTranscript([user('x'), { type: 'token_anchor', ts: ts(3), anchor }]);
     assert.deepEqual(fold.lastRequest, anchor);
-    const ignored = foldTranscript([user('x'), { type: 'event', ts: ts(3), name: 'token_anchor', data: { promptTokens: 'many' } }]);
-    assert.equal(ignored.lastRequest, undefined, 'a malformed anchor is ignored');
+  });
+
+  it('reads the state-changing records of older transcripts (written as `event` entries) as their typed entries', () => {
+    const anchor = { mark: { canonicalCount: 9, liveCount: 5, liveChars: 90_000 }, promptTokens: 41_000, atMs: 123 };
+    const legacy = [
+      { type: 'event', ts: ts(0), name: 'system_prompt', data: { text: 'SYSTEM' } },
+      { type: 'event', ts: ts(1), name: 'token_anchor', data: anchor },
+      { type: 'event', ts: ts(2), name: 'compaction_failed', data: { trigger: 'auto', reason: 'empty reply', counts: true } },
+      { type: 'event', ts: ts(3), name: 'context_window_learned', data: { window: 12_000, assumed: 200_000 } },
+    ].map((line) => parseTranscriptEntry(line));
+    assert.deepEqual(legacy.map((parsed) => ('entry' in parsed ? parsed.entry.type : parsed.problem)), ['system_prompt', 'token_anchor', 'compaction_failed', 'window_learned']);
+    const fold = foldTranscript([user('x'), ...legacy.flatMap((parsed) => ('entry' in parsed ? [parsed.entry] : []))]);
+    assert.equal(fold.systemPrompt, 'SYSTEM');
+    assert.deepEqual(fold.lastRequest, anchor);
+    assert.equal(fold.consecutiveFailures, 1);
+    assert.equal(fold.learnedWindow, 12_000);
+    // Malformed records are reported and skipped, as any bad line is; an unknown event name too.
+    const bad = [
+      { type: 'event', ts: ts(3), name: 'token_anchor', data: { promptTokens: 'many' } },
+      { type: 'token_anchor', ts: ts(3), anchor: { promptTokens: 5 } },
+      { type: 'compaction_failed', ts: ts(3), trigger: 'sometimes', reason: 'x', counts: true },
+      { type: 'window_learned', ts: ts(3), window: -1, assumed: 10 },
+      { type: 'event', ts: ts(3), name: 'made_up', data: {} },
+    ].map((line) => parseTranscriptEntry(line));
+    for (const parsed of bad) assert.ok('problem' in parsed, JSON.stringify(parsed));
   });
 
   it('is pure: folding twice gives equal results and never mutates the entries', () => {

@@ -43,7 +43,7 @@ export interface RigOptions {
   toolResultsDir?: string;
   transcriptPath?: string;
   workspace?: Workspace;
-  initial?: EngineSnapshot;
+  initial?: Partial<EngineSnapshot>;
   /** Replies used once the queue is empty (default: a good summary numbered by call). */
   fallbackReply?: Reply;
   system?: string;

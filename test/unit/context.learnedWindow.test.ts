@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { ContextWindowTooSmallError } from '../../src/core/context/engine';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { contextBudget } from '../../src/core/context/gauge';
-import { WINDOW_LEARNED_EVENT } from '../../src/core/context/learnedWindow';
 import { ModelError, type TooLongCount } from '../../src/core/model/errors';
 import { assertApiValid, bulk, Rig, type RigOptions } from './context.harness';
 
@@ -37,10 +36,10 @@ describe('context engine: a window learned from the server', () => {
     assert.deepEqual(r.engine.budget, contextBudget(12_000, 16_000));
     assert.equal(r.engine.budget.outputReserve, 2_400, 'the reply reserve still fits inside the smaller window');
 
-    const recorded = r.entries.filter((entry) => entry.type === 'event' && entry.name === WINDOW_LEARNED_EVENT);
+    const recorded = r.entries.filter((entry) => entry.type === 'window_learned');
     assert.equal(recorded.length, 1);
-    assert.ok(recorded[0]!.type === 'event');
-    assert.deepEqual(recorded[0]!.data, { window: 12_000, assumed: 40_000 });
+    assert.ok(recorded[0]!.type === 'window_learned');
+    assert.deepEqual({ window: recorded[0]!.window, assumed: recorded[0]!.assumed }, { window: 12_000, assumed: 40_000 });
     const notices = r.eventsOf('context_window_learned');
     assert.equal(notices.length, 1);
     assert.equal(
@@ -59,25 +58,24 @@ describe('context engine: a window learned from the server', () => {
     assert.equal(r.engine.learnWindow(Number.NaN), false);
     assert.equal(r.engine.budget.window, 12_000);
     assert.equal(r.eventsOf('context_window_learned').length, 1);
-    assert.equal(r.engine.snapshot.window, 12_000);
+    assert.equal(r.engine.snapshot.learnedWindow, 12_000);
 
     // Resume: the fold carries the window; an engine built on it has the same budget and says nothing new.
     const folded = foldTranscript(r.entries);
     assert.equal(folded.learnedWindow, 12_000);
     assert.equal(folded.display.filter((event) => event.type === 'context_window_learned').length, 1, 'the notice is replayed once');
-    const resumed = rig({ initial: { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, window: folded.learnedWindow } });
+    const resumed = rig({ initial: folded.engine });
     assert.deepEqual(resumed.engine.budget, r.engine.budget);
     assert.equal(resumed.engine.gauge().window, 12_000);
     // A learned window larger than the configured one (a setting lowered since) is not used.
-    assert.equal(rig({ window: 10_000, initial: { live: folded.live, lastRequest: undefined, consecutiveFailures: 0, window: 12_000 } }).engine.budget.window, 10_000);
+    assert.equal(rig({ window: 10_000, initial: { live: folded.live, lastRequest: undefined, consecutiveFailures: 0, learnedWindow: 12_000 } }).engine.budget.window, 10_000);
   });
 
-  it('a smaller window learned later wins in the fold as in the engine; a malformed entry changes nothing', () => {
+  it('a smaller window learned later wins in the fold as in the engine; a larger one changes nothing', () => {
     const r = rig();
     r.engine.learnWindow(20_000);
     r.engine.learnWindow(12_000);
-    r.entries.push({ type: 'event', ts: r.ts, name: WINDOW_LEARNED_EVENT, data: { window: 'tiny' } });
-    r.entries.push({ type: 'event', ts: r.ts, name: WINDOW_LEARNED_EVENT, data: { window: 30_000, assumed: 40_000 } });
+    r.entries.push({ type: 'window_learned', ts: r.ts, window: 30_000, assumed: 40_000 });
     assert.equal(foldTranscript(r.entries).learnedWindow, 12_000);
     assert.equal(r.engine.budget.window, 12_000);
   });

@@ -5,7 +5,7 @@
  * gauge stays honest and automatic compaction still runs; a resume folds to the same anchor.
  */
 import assert from 'node:assert/strict';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { bulk, Rig } from './context.harness';
 
 describe('context engine: replies without usage', () => {

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { ContextEngine, type PreparedRequest } from '../../src/core/context/engine';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView } from '../../src/core/context/liveView';
 import type { ModelRequest } from '../../src/core/model/backend';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
@@ -168,6 +168,8 @@ function checkFold(rig: Rig, transcriptPath: string, where: string): void {
   assert.equal(fold.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
   assert.equal(fold.pendingWaste, snapshot.pendingWaste, `${where}: folded batching account`);
   assert.deepEqual(fold.undoable, snapshot.undoable, `${where}: folded undo point`);
+  // Every field, including those a resume once lost (the compact tool's schedule, requests since a compaction, the cache share).
+  assert.deepEqual(fold.engine, snapshot, `${where}: folded engine state`);
 }
 
 async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
@@ -200,7 +202,7 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
         if (value instanceof Error) throw value;
         return { content: value ? [{ type: 'text', text: value, citations: null }] : [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
       } },
-      initial: { live: fold.live, lastRequest: fold.lastRequest, consecutiveFailures: fold.consecutiveFailures, pendingWaste: fold.pendingWaste, undoable: fold.undoable },
+      initial: fold.engine,
     });
     return resumed.prepareRequest(signal);
   };
@@ -309,7 +311,7 @@ describe('context engine properties (random sessions)', function () {
       { numRuns: 40, endOnFailure: true, seed: PROPERTY_SEED, examples: [[BUDGET_TRIM_SESSION]] },
     );
     // The runs must actually reach the interesting paths, or the property proves little.
-    for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'event:compaction_failed', 'compaction_undo']) {
+    for (const key of ['compaction:auto', 'compaction:manual', 'tier:microcompact', 'tier:snip', 'tier:budget', 'persisted_output', 'compaction_failed', 'compaction_undo']) {
       assert.ok((seen.get(key) ?? 0) > 0, `no ${key} in 40 random sessions: ${JSON.stringify([...seen])}`);
     }
   });

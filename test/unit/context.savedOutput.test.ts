@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { savedOutputFile } from '../../src/core/context/tier0';
 import type { MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextEngine } from '../../src/core/context/engine';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView } from '../../src/core/context/liveView';
 import { describeCompactionPreview } from '../../src/core/context/compactionPreview';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';

@@ -87,7 +87,7 @@ describe('archived transcript rendering: subagents', () => {
   it('a subagent\'s own document names its parent and links back to it', async () => {
     const childMeta: SessionMeta = { ...meta, id: 'child-1', title: 'Find the config loader' };
     const entries: TranscriptEntry[] = [
-      { type: 'event', ts: 'c0', name: 'system_prompt', data: { text: 'You are a subagent' } },
+      { type: 'system_prompt', ts: 'c0', text: 'You are a subagent' },
       { type: 'event', ts: 'c0', name: 'subagent_of', data: { parentId: meta.id, toolUseId: 'tu-task', description: 'Find the config loader', agentType: 'explore' } },
       { type: 'message', ts: 'c1', message: { role: 'user', content: 'Find it' } },
     ];

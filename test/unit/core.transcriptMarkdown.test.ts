@@ -32,7 +32,7 @@ describe('archived transcript rendering', () => {
   it('renders messages, tool calls with their inputs and outputs, a boundary with its summary and the tier notes', async () => {
     const persistedFile = path.join(dir, 'tool-results', 'tu2.txt');
     const entries: TranscriptEntry[] = [
-      { type: 'event', ts: 't0', name: 'system_prompt', data: { text: 'SYSTEM PROMPT TEXT' } },
+      { type: 'system_prompt', ts: 't0', text: 'SYSTEM PROMPT TEXT' },
       { type: 'message', ts: 't1', message: { role: 'user', content: 'Please fix the parser\nin src/parser.ts' } },
       { type: 'message', ts: 't2', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'tu1', name: 'write_file', input: { path: 'a.ts', content: 'line one\nline two' } }] } },
       { type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'Wrote a.ts' }] } },
@@ -53,8 +53,8 @@ describe('archived transcript rendering', () => {
           stats: { tokensBefore: 52_000, tokensAfter: 7_000, messagesSummarized: 4, messagesKept: 1, summaryRequests: 1 },
         },
       },
-      { type: 'event', ts: 't8a', name: 'context_window_learned', data: { window: 9_000, assumed: 200_000 } },
-      { type: 'event', ts: 't8b', name: 'token_anchor', data: { promptTokens: 7_123, atMs: 1, mark: { canonicalCount: 5, liveCount: 3, liveChars: 100, pendingWaste: 0 } } },
+      { type: 'window_learned', ts: 't8a', window: 9_000, assumed: 200_000 },
+      { type: 'token_anchor', ts: 't8b', anchor: { promptTokens: 7_123, atMs: 1, mark: { canonicalCount: 5, liveCount: 3, liveChars: 100, pendingWaste: 0 } } },
       { type: 'message', ts: 't9', message: { role: 'assistant', content: 'Done.' } },
     ];
     const rendered = await renderTranscript(meta, numbered(entries), { transcriptPath: path.join(dir, 'transcript.jsonl') });

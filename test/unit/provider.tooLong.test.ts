@@ -24,8 +24,8 @@ const NOTICE = "The server's context window is 9,000 tokens, smaller than the 20
 
 interface Entry {
   type: string;
-  name?: string;
-  data?: { promptTokens?: number; window?: number; assumed?: number };
+  window?: number;
+  assumed?: number;
 }
 
 for (const backend of BACKENDS) describe(`too long for the server's real window [${backend.name}]`, function () {
@@ -98,9 +98,9 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
     const shown = chat.items.filter((item) => item.kind === 'notice' && item.text === NOTICE);
     assert.equal(shown.length, 1);
     assert.ok(shown[0]!.kind === 'notice' && shown[0]!.level === 'info');
-    const learned = entries.filter((entry) => entry.type === 'event' && entry.name === 'context_window_learned');
+    const learned = entries.filter((entry) => entry.type === 'window_learned');
     assert.equal(learned.length, 1);
-    assert.deepEqual(learned[0]!.data, { window: REAL_WINDOW, assumed: ASSUMED });
+    assert.deepEqual({ window: learned[0]!.window, assumed: learned[0]!.assumed }, { window: REAL_WINDOW, assumed: ASSUMED });
     // The gauge: on the assumed window before the refusal, on the learned one right after the notice and ever since.
     const gauges = events.flatMap((event) => (event.type === 'context' ? [event.gauge] : []));
     assert.equal(gauges[0]!.window, ASSUMED);
@@ -123,7 +123,7 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
     // Every request after the learning leaves room for its reply inside the server's window.
     for (const request of after) assert.ok(request.promptTokens + (request.maxTokens ?? 0) <= REAL_WINDOW, trace);
     const entries = transcriptOf(started.handle.id);
-    const anchors = entries.filter((entry) => entry.type === 'event' && entry.name === 'token_anchor');
+    const anchors = entries.filter((entry) => entry.type === 'token_anchor');
     assert.ok(anchors.length >= 1, 'no token_anchor: the server\'s count did not reach the engine');
     assertLearnedOnce(events, entries);
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { contextBreakdownChars } from '../../src/core/context/breakdown';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
 import type { MessageParam } from '../../src/core/model/messages';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { foldTranscript } from '../../src/core/context/fold';
+import { foldTranscript } from '../../src/core/agent/fold';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import type { AgentEvent } from '../../src/protocol';
 import { applyEvent, emptyChat, todoStatusText, todoSummary } from '../../src/webview/chatModel';

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
-import { foldTranscript, SYSTEM_PROMPT_EVENT, type FoldResult } from '../context/fold';
+import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
 import { createBackend } from '../model/createBackend';
@@ -164,7 +164,7 @@ export async function startAgentSession(options: {
       date: new Date().toISOString().slice(0, 10),
       toolNames: tools.list().map((tool) => tool.name),
     });
-    handle.append({ type: 'event', ts: new Date().toISOString(), name: SYSTEM_PROMPT_EVENT, data: { text: systemPrompt } });
+    handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
   }
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
@@ -197,7 +197,7 @@ export async function startAgentSession(options: {
     logger,
     context: {
       ...context,
-      initial: folded ? { live: folded.live, lastRequest: folded.lastRequest, consecutiveFailures: folded.consecutiveFailures, pendingWaste: folded.pendingWaste, undoable: folded.undoable, window: folded.learnedWindow } : undefined,
+      initial: folded?.engine,
     },
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,

@@ -1,6 +1,74 @@
+/**
+ * The chat as it was shown, rebuilt from stored messages and records: resume, `stream-json` and
+ * the fold all replay through the one DisplayBuilder.
+ */
+import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
-import { DisplayBuilder } from '../context/fold';
+import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { AgentEvent } from './events';
+
+/** Builds display events from messages, one at a time (each user text opens a turn). */
+export class DisplayBuilder {
+  readonly events: AgentEvent[] = [];
+  private readonly names = new Map<string, string>();
+  /** todo_write inputs waiting for their result: an accepted call replaces the task list. */
+  private readonly todoInputs = new Map<string, unknown>();
+  private todoList: TodoItem[] | undefined;
+  private turn = 0;
+  private turnId = 'replay-0';
+
+  get currentTurnId(): string {
+    return this.turnId;
+  }
+
+  get todos(): TodoItem[] | undefined {
+    return this.todoList;
+  }
+
+  message(message: MessageParam): void {
+    for (const block of blocksOf(message)) {
+      if (message.role === 'user' && block.type === 'text') {
+        if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
+        this.turnId = `replay-${++this.turn}`;
+        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text });
+      } else if (block.type === 'text') {
+        this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
+      } else if (block.type === 'tool_use') {
+        this.names.set(block.id, block.name);
+        if (block.name === TODO_WRITE_TOOL) this.todoInputs.set(block.id, block.input);
+        this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
+      } else if (block.type === 'tool_result') {
+        this.events.push({
+          type: 'tool_call_finished',
+          turnId: this.turnId,
+          toolUseId: block.tool_use_id,
+          name: this.names.get(block.tool_use_id) ?? 'tool',
+          isError: block.is_error === true,
+          content: toolResultText(block),
+          durationMs: 0,
+        });
+        const todoInput = this.todoInputs.get(block.tool_use_id);
+        this.todoInputs.delete(block.tool_use_id);
+        const items = todoInput === undefined || block.is_error === true ? undefined : todosOfInput(todoInput);
+        if (items) {
+          this.todoList = items;
+          this.events.push({ type: 'todos', turnId: this.turnId, items });
+        }
+      }
+    }
+  }
+
+  push(event: AgentEvent): void {
+    this.events.push(event);
+  }
+
+  finish(): AgentEvent[] {
+    if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
+    this.turn = 0;
+    return this.events;
+  }
+}
+
 
 /**
  * Rebuilds display events from a stored history, so a resumed session shows in the chat (and in

@@ -6,7 +6,6 @@
  * receives only the child's final report and the path of its transcript.
  */
 import * as os from 'node:os';
-import { SYSTEM_PROMPT_EVENT } from '../context/fold';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
 import { blocksOf, type ToolUseBlock } from '../model/content';
@@ -288,7 +287,7 @@ class SubagentLauncher implements SubagentRunner {
       agentType: input.agentType,
     });
     const ts = () => new Date().toISOString();
-    handle.append({ type: 'event', ts: ts(), name: SYSTEM_PROMPT_EVENT, data: { text: systemPrompt } });
+    handle.append({ type: 'system_prompt', ts: ts(), text: systemPrompt });
     handle.append({ type: 'event', ts: ts(), name: 'subagent_of', data: { parentId: this.parent.id, toolUseId: call.toolUseId, description: input.description, agentType: input.agentType } });
     const startedEvent: SubagentRecordedEvent = { type: 'subagent_started', turnId: call.turnId, toolUseId: call.toolUseId, childId, description: input.description, agentType: input.agentType, transcriptPath };
     call.record(startedEvent);

@@ -10,12 +10,15 @@ import type { Logger } from '../logger';
 import type { CompactionRecord } from '../storage/transcript';
 import type { Workspace } from '../tools/workspace';
 import { allToolUsesAnswered, boundedCarry, emptyBoundary, todosAsOf, userTexts } from './compactionHelpers';
-import type { CompactionPreview } from './compactionPreview';
+import type { TokenAccounting } from './accounting';
+import type { CompactionPreview, UndoPoint } from './compactionPreview';
 import type { ContextDefaults } from './defaults';
 import type { ContextBudget } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { restoreCandidates, restoreEstimateTokens, type RestoreLimits } from './restoreFiles';
 import type { TierSavings } from './tierSavings';
+
+export const NOTHING_TO_COMPACT = 'Nothing to compact yet: every message is already as short as it can be.';
 
 /** The engine's state a plan reads (taken at one moment: nothing changes while a plan runs). */
 export interface PlanningView {
@@ -24,8 +27,8 @@ export interface PlanningView {
   settings: ContextDefaults;
   budget: ContextBudget;
   tokensPerChar: number;
-  /** Characters of the system prompt and tools (sent with every request). */
-  baseChars: number;
+  /** Sizes of messages and of the system prompt and tools (`baseChars`, sent with every request). */
+  accounting: TokenAccounting;
   transcriptPath: string | undefined;
   /** The workspace files are restored from; undefined when restoring is off. */
   workspace: Workspace | undefined;
@@ -33,7 +36,77 @@ export interface PlanningView {
   logger: Logger;
   liveView(): MessageParam[];
   estimateTokens(messages: readonly MessageParam[]): number;
-  chooseKeptFrom(canonical: readonly MessageParam[], keepShare?: number): number | undefined;
+  /** The newest compaction, while it can still be undone. */
+  undoable: UndoPoint | undefined;
+}
+
+/** Why a compaction cannot run now, in the words each caller shows. */
+export type CompactionBlocker = 'empty' | 'waiting' | 'nothing';
+
+/**
+ * The one decision every compaction shares (the preview, the breakdown's tier 4, and manual, tool,
+ * automatic and reactive compaction): the canonical index from which messages stay verbatim.
+ * Asked for by the user or the model (`explicit`), everything that may go is summarized (only an
+ * unfinished round stays verbatim); automatic compaction keeps the newest messages up to the keep budget.
+ */
+export function planCompaction(view: PlanningView, explicit: boolean): { ok: true; keptFrom: number } | { ok: false; blocker: CompactionBlocker } {
+  if (view.canonical.length === 0) return { ok: false, blocker: 'empty' };
+  if (!allToolUsesAnswered(view.canonical)) return { ok: false, blocker: 'waiting' };
+  const keptFrom = chooseKeptFrom(view, explicit ? 0 : view.settings.keepVerbatimShare);
+  return keptFrom === undefined ? { ok: false, blocker: 'nothing' } : { ok: true, keptFrom };
+}
+
+/**
+ * The canonical index from which messages stay verbatim: a clean start (no tool pair split), as
+ * early as the keep budget allows, at least the newest round, and past the current boundary.
+ */
+function chooseKeptFrom(view: PlanningView, keepShare: number): number | undefined {
+  const canonical = view.canonical;
+  const n = canonical.length;
+  const previous = view.live.boundary?.keptFrom ?? 0;
+  const last = canonical[n - 1]!;
+  let maxK = n;
+  if (last.role === 'user') maxK = isCleanStart(last) ? n - 1 : n - 2;
+  if (maxK <= previous) return undefined;
+  const budgetTokens = Math.floor(view.budget.effective * keepShare);
+  let best: number | undefined;
+  let suffix = 0;
+  for (let index = n - 1; index > previous; index--) {
+    suffix += view.accounting.charsOf(canonical[index]!) * view.tokensPerChar;
+    if (index > maxK) continue;
+    if (!isCleanStart(canonical[index]!)) continue;
+    if (best === undefined || suffix <= budgetTokens) best = index;
+    if (suffix > budgetTokens) break;
+  }
+  return best;
+}
+
+export type UndoPlan = { ok: true; state: LiveState; tokensBefore: number; tokensAfter: number; compactionId: string } | { ok: false; message: string };
+
+/**
+ * Whether the newest compaction can be undone now, and the live state it would restore. The
+ * restored view's size is the larger of its estimate at today's calibration and the tokens
+ * before that compaction plus what was added since: the undo must not overflow the window or
+ * be compacted again by the very next request.
+ */
+export function planUndo(view: PlanningView): UndoPlan {
+  const undoable = view.undoable;
+  const boundary = view.live.boundary;
+  if (!undoable || !boundary || boundary.id !== undoable.compactionId) {
+    return { ok: false, message: 'Nothing to undo: only the most recent compaction can be undone, once (a drop of old rounds after a "prompt is too long" cannot).' };
+  }
+  const state: LiveState = { boundary: undoable.previous, edits: view.live.edits };
+  const tokensBefore = view.estimateTokens(view.liveView());
+  const restored = view.estimateTokens(buildLiveView(view.canonical, state, view.transcriptPath));
+  const grown = boundary.stats.tokensBefore + Math.max(0, tokensBefore - boundary.stats.tokensAfter);
+  const tokensAfter = Math.max(restored, grown);
+  if (tokensAfter > view.budget.threshold) {
+    return {
+      ok: false,
+      message: `Cannot undo the last compaction: the conversation before it plus what was added since (~${tokensAfter.toLocaleString('en-US')} tokens) is over the auto-compact threshold (${view.budget.threshold.toLocaleString('en-US')} of a ${view.budget.window.toLocaleString('en-US')}-token window), so it would be compacted again right away. The full conversation stays in the transcript (Open Archived Transcript).`,
+    };
+  }
+  return { ok: true, state, tokensBefore, tokensAfter, compactionId: undoable.compactionId };
 }
 
 /**
@@ -41,9 +114,9 @@ export interface PlanningView {
  * files it restores (estimated from their last reads), and a summary of up to its reply budget.
  */
 export function summarySavings(view: PlanningView, canonical: readonly MessageParam[], usedBefore: number): TierSavings['summary'] {
-  if (!allToolUsesAnswered(canonical)) return { possible: false, reason: 'a tool call is waiting for its result' };
-  const keptFrom = view.chooseKeptFrom(canonical);
-  if (keptFrom === undefined) return { possible: false, reason: 'nothing to summarize yet' };
+  const plan = planCompaction(view, false);
+  if (!plan.ok) return { possible: false, reason: plan.blocker === 'waiting' ? 'a tool call is waiting for its result' : 'nothing to summarize yet' };
+  const keptFrom = plan.keptFrom;
   const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom, ...todosAsOf(canonical) };
   const keptTokens = view.estimateTokens(buildLiveView(canonical, { boundary: trial, edits: view.live.edits }, view.transcriptPath));
   const restoredTokens = restoreEstimateTokens(canonical, keptFrom, view.restoreLimits);
@@ -60,6 +133,12 @@ export function summarySavings(view: PlanningView, canonical: readonly MessagePa
     frees: { min: Math.max(0, usedBefore - low - summaryMaxTokens), max: Math.max(0, usedBefore - low) },
   };
 }
+
+const PREVIEW_BLOCKED: Readonly<Record<CompactionBlocker, string>> = {
+  empty: 'Nothing to compact yet: the conversation is empty.',
+  waiting: 'A tool call is still waiting for its result; compact when the turn has ended.',
+  nothing: NOTHING_TO_COMPACT,
+};
 
 /**
  * What `compact(focus, 'manual')` would do now — kept verbatim, summarized, restored, tokens
@@ -81,11 +160,9 @@ export function previewCompaction(view: PlanningView, focus?: string): Compactio
     summaryMaxTokens,
     tokensAfter: tokensBefore,
   });
-  if (canonical.length === 0) return nothing('Nothing to compact yet: the conversation is empty.');
-  if (!allToolUsesAnswered(canonical)) return nothing('A tool call is still waiting for its result; compact when the turn has ended.');
-  // As `compact` chooses for an explicit request: everything but an unfinished round is summarized.
-  const keptFrom = view.chooseKeptFrom(canonical, 0);
-  if (keptFrom === undefined) return nothing('Nothing to compact yet: every message is already as short as it can be.');
+  const plan = planCompaction(view, true);
+  if (!plan.ok) return nothing(PREVIEW_BLOCKED[plan.blocker]);
+  const keptFrom = plan.keptFrom;
   const ratio = view.tokensPerChar;
   const perFileTokens = view.settings.restoreFileTokens;
   let restoreBudget = view.workspace ? view.restoreLimits.budgetTokens : 0;
@@ -93,14 +170,14 @@ export function previewCompaction(view: PlanningView, focus?: string): Compactio
   for (const candidate of view.workspace ? restoreCandidates(canonical, keptFrom, view.restoreLimits) : []) {
     // The newest read's size stands in for the file's (it is re-read from disk when the summary lands).
     const tokens = Math.min(perFileTokens, restoreBudget, Math.ceil(candidate.readChars * ratio));
-    if (tokens * view.settings.charsPerToken < 200) continue;
+    if (tokens * view.settings.charsPerToken < view.settings.restoreMinChars) continue;
     restoredFiles.push({ path: candidate.path, tokens });
     restoreBudget -= tokens;
   }
   const keptOnly: CompactionRecord = { ...emptyBoundary(), trigger: 'manual', keptFrom, ...todosAsOf(canonical) };
   const keptView = buildLiveView(canonical, { boundary: keptOnly, edits: view.live.edits }, view.transcriptPath);
   const withKept = view.estimateTokens(keptView);
-  const baseTokens = Math.round(view.baseChars * ratio);
+  const baseTokens = Math.round(view.accounting.baseChars * ratio);
   const restoredTokens = restoredFiles.reduce((sum, file) => sum + file.tokens, 0);
   const preview: CompactionPreview = {
     ok: true,

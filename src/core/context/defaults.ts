@@ -75,6 +75,15 @@ export const CONTEXT_DEFAULTS = {
   cacheWritePrice: 1.25,
   cacheReadPrice: 0.1,
 
+  /** Tier 4: a file is restored only when at least this many characters of it fit (less is noise). */
+  restoreMinChars: 200,
+  /** The model's `compact` tool is refused this soon after a compaction (requests)... */
+  compactToolMinRequests: 3,
+  /** ...and while the context holds less than this share of the usable window. */
+  compactToolMinShare: 0.1,
+  /** Tier 0 on small windows: a result that could not be persisted is cut to at most this share of the window. */
+  truncateMaxWindowShare: 0.2,
+
   /** Estimate before any usage anchor exists: characters per token. */
   charsPerToken: 4,
 } as const;

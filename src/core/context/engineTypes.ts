@@ -9,8 +9,7 @@ import type { CompactionRecord, CompactionTrigger, RequestMark, TranscriptEntry 
 import type { Workspace } from '../tools/workspace';
 import type { ContextDefaults } from './defaults';
 import type { ContextGauge } from './gauge';
-import type { UndoPoint } from './compactionPreview';
-import type { LiveState } from './liveView';
+import type { EngineState } from './state';
 import type { SavedOutput } from './tier0';
 import type { TierName } from './tiers';
 /** The part of the model client the engine needs: one streamed request (summaries). */
@@ -60,17 +59,8 @@ export interface PreparedRequest {
   estimatedTokens: number;
 }
 
-export interface EngineSnapshot {
-  live: LiveState;
-  lastRequest: { mark: RequestMark; promptTokens: number; atMs: number } | undefined;
-  consecutiveFailures: number;
-  /** Cache reads already paid on what pending tier edits would free (see the header comment). */
-  pendingWaste?: number;
-  /** The newest compaction, while it can still be undone. */
-  undoable?: UndoPoint | undefined;
-  /** A window the server proved smaller than the configured one (learned from a refusal). */
-  window?: number | undefined;
-}
+/** The engine's state (state.ts): what `foldTranscript` rebuilds and a resumed engine starts from. */
+export type EngineSnapshot = EngineState;
 
 export interface ContextEngineOptions {
   /** The session's canonical history (append-only; the engine only reads it). */
@@ -95,8 +85,8 @@ export interface ContextEngineOptions {
   subagentCostUsd?: () => number;
   /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
   unpricedRequests?: () => number;
-  /** State rebuilt by foldTranscript for a resumed session. */
-  initial?: EngineSnapshot | undefined;
+  /** State rebuilt by foldTranscript for a resumed session (fields left out keep a new session's values). */
+  initial?: Partial<EngineState> | undefined;
 }
 
 export interface CompactionOutcome {
@@ -107,4 +97,20 @@ export interface CompactionOutcome {
 
 export class ContextWindowTooSmallError extends Error {
   override name = 'ContextWindowTooSmallError';
+}
+
+/** The chat's view of a compaction boundary (live and replayed alike). */
+export function compactionEvent(record: CompactionRecord): Extract<ContextEvent, { type: 'compaction' }> {
+  return {
+    type: 'compaction',
+    compactionId: record.id,
+    trigger: record.trigger,
+    ...(record.focus ? { focus: record.focus } : {}),
+    tokensBefore: record.stats.tokensBefore,
+    tokensAfter: record.stats.tokensAfter,
+    messagesSummarized: record.stats.messagesSummarized,
+    messagesKept: record.stats.messagesKept,
+    summary: record.summary,
+    restoredFiles: record.restoredFiles.map((file) => file.path),
+  };
 }

@@ -2,12 +2,9 @@
  * A server's real context window, learned from a "prompt is too long" refusal (issue 9): a local
  * server run with a small context (llama.cpp -c 8192, LM Studio, Ollama) refuses prompts far below
  * the window Evergreen assumed, and only its refusal says so. The engine then compacts for the
- * smaller window; the decision is a transcript event, so a resumed session folds to the same budget.
+ * smaller window; the decision is a transcript entry (`window_learned`), so a resumed session folds to the same budget.
  */
 import type { TooLongCount } from '../model/errors';
-
-/** Transcript event: `data.window` is the server's window, `data.assumed` the one it replaced. */
-export const WINDOW_LEARNED_EVENT = 'context_window_learned';
 
 /** The server's whole window from its refusal, when its words named one (see TooLongCount). */
 export function serverWindowOf(counted: TooLongCount | undefined): number | undefined {
@@ -19,11 +16,4 @@ export function serverWindowOf(counted: TooLongCount | undefined): number | unde
 export function windowLearnedMessage(window: number, assumed: number): string {
   const n = window.toLocaleString('en-US');
   return `The server's context window is ${n} tokens, smaller than the ${assumed.toLocaleString('en-US')} assumed; Evergreen now compacts for ${n}. Set evergreen.contextWindow (or --context-window) to ${window} to skip this.`;
-}
-
-/** A recorded learning as the fold reads it (undefined for a malformed entry). */
-export function learnedWindowOf(data: Record<string, unknown>): { window: number; assumed: number } | undefined {
-  const { window, assumed } = data;
-  if (typeof window !== 'number' || typeof assumed !== 'number' || !(window > 0) || !(assumed > 0)) return undefined;
-  return { window, assumed };
 }

@@ -108,3 +108,10 @@ export function buildLiveView(canonical: readonly MessageParam[], state: LiveSta
   }
   return out;
 }
+
+/** The live-view index of a canonical message (undefined when it is before the boundary). */
+export function liveIndexOf(state: LiveState, canonicalIndex: number, liveLength: number, canonicalLength: number): number | undefined {
+  const keptFrom = state.boundary ? Math.min(state.boundary.keptFrom, canonicalLength) : 0;
+  if (canonicalIndex < keptFrom) return undefined;
+  return canonicalIndex - keptFrom + liveLength - (canonicalLength - keptFrom);
+}

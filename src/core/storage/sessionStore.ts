@@ -7,7 +7,7 @@ import { errorMessage, silentLogger, type Logger } from '../logger';
 import { firstText } from '../model/content';
 import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
-import { transcriptEntryProblem, type TranscriptEntry } from './transcript';
+import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
 
 /**
  * Sessions on disk (docs/architecture.md, "Storage layout"):
@@ -397,8 +397,8 @@ export async function* transcriptLines(file: string): AsyncGenerator<TranscriptL
         yield { line: lineNumber, problem: 'not valid JSON (a write cut off by a crash or a full disk)' };
         continue;
       }
-      const problem = transcriptEntryProblem(parsed);
-      yield problem ? { line: lineNumber, problem } : { line: lineNumber, entry: parsed as TranscriptEntry };
+      const result = parseTranscriptEntry(parsed);
+      yield 'problem' in result ? { line: lineNumber, problem: result.problem } : { line: lineNumber, entry: result.entry };
     }
   } finally {
     lines.close();

@@ -77,7 +77,29 @@ export type TranscriptEntry =
   /** `tokensBefore`/`tokensAfter`: the chat note's figures (absent in transcripts written before they were recorded). */
   | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number; tokensBefore?: number; tokensAfter?: number }
   | { type: 'repair'; ts: string; repairs: number; reason: string }
-  | { type: 'event'; ts: string; name: string; data: Record<string, unknown> };
+  /** The session's system prompt, as sent (a resume sends the same bytes, so the cached prefix stays). */
+  | { type: 'system_prompt'; ts: string; text: string }
+  /** The API counted a prompt (a compacted view, or a refused request): the token estimate re-anchors on it. */
+  | { type: 'token_anchor'; ts: string; anchor: TokenAnchor }
+  /** A compaction failed; `counts`: it counts toward the circuit breaker (automatic ones do, asked-for ones do not). */
+  | { type: 'compaction_failed'; ts: string; trigger: CompactionTrigger; reason: string; counts: boolean }
+  /** A server proved a smaller window than the `assumed` one (its "prompt is too long" named it); the budget shrinks to it. */
+  | { type: 'window_learned'; ts: string; window: number; assumed: number }
+  /** The model's `compact` tool asked for a compaction: it runs before the next request, once every tool call has its result. */
+  | { type: 'compact_scheduled'; ts: string; focus?: string }
+  /** Display-only records (they change no state): what the chat showed about subagents. */
+  | { type: 'event'; ts: string; name: DisplayRecordName; data: Record<string, unknown> };
+
+/** The names of display-only `event` entries; each is decoded with a validator where it is shown. */
+export const DISPLAY_RECORD_NAMES = ['subagent_started', 'subagent_finished', 'subagent_of'] as const;
+export type DisplayRecordName = (typeof DISPLAY_RECORD_NAMES)[number];
+
+/** The token estimate's anchor: the mark of a request and the prompt tokens the API counted for it. */
+export interface TokenAnchor {
+  mark: RequestMark;
+  promptTokens: number;
+  atMs: number;
+}
 
 export type TranscriptEntryType = TranscriptEntry['type'];
 
@@ -163,9 +185,77 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       return typeof value.toolUseId === 'string' && typeof value.file === 'string' ? undefined : 'a malformed persisted-output entry';
     case 'repair':
       return typeof value.repairs === 'number' ? undefined : 'a malformed repair entry';
+    case 'system_prompt':
+      return typeof value.text === 'string' ? undefined : 'a system-prompt entry without its text';
+    case 'token_anchor':
+      return tokenAnchorOf(value.anchor) ? undefined : 'a malformed token-anchor entry';
+    case 'compaction_failed':
+      return typeof value.trigger === 'string' && COMPACTION_TRIGGERS.includes(value.trigger as CompactionTrigger) && typeof value.reason === 'string' && typeof value.counts === 'boolean'
+        ? undefined
+        : 'a malformed compaction-failed entry';
+    case 'window_learned':
+      return isPositive(value.window) && isPositive(value.assumed) ? undefined : 'a malformed window-learned entry';
+    case 'compact_scheduled':
+      return value.focus === undefined || typeof value.focus === 'string' ? undefined : 'a compact-scheduled entry whose focus is not a string';
     case 'event':
-      return typeof value.name === 'string' && isRecord(value.data) ? undefined : 'a malformed event entry';
+      if (typeof value.name !== 'string' || !isRecord(value.data)) return 'a malformed event entry';
+      return (DISPLAY_RECORD_NAMES as readonly string[]).includes(value.name) || LEGACY_EVENT_NAMES.has(value.name) ? undefined : `unknown event ${JSON.stringify(value.name)}`;
     default:
       return `unknown entry type ${JSON.stringify(value.type)}`;
   }
+}
+
+const COMPACTION_TRIGGERS: readonly CompactionTrigger[] = ['auto', 'manual', 'tool', 'reactive', 'drop'];
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+/** A recorded anchor, checked field by field (undefined when malformed). */
+export function tokenAnchorOf(value: unknown): TokenAnchor | undefined {
+  if (!isRecord(value) || !isRecord(value.mark)) return undefined;
+  const { promptTokens, atMs, mark } = value;
+  if (typeof promptTokens !== 'number' || typeof atMs !== 'number') return undefined;
+  if (typeof mark.canonicalCount !== 'number' || typeof mark.liveCount !== 'number' || typeof mark.liveChars !== 'number') return undefined;
+  const pendingWaste = typeof mark.pendingWaste === 'number' ? { pendingWaste: mark.pendingWaste } : {};
+  return { mark: { canonicalCount: mark.canonicalCount, liveCount: mark.liveCount, liveChars: mark.liveChars, ...pendingWaste }, promptTokens, atMs };
+}
+
+/**
+ * Transcripts written before the state-changing records got entry types of their own kept them as
+ * `event` entries with these names; `parseTranscriptEntry` turns them into the typed entries.
+ */
+const LEGACY_EVENT_NAMES: ReadonlySet<string> = new Set(['system_prompt', 'token_anchor', 'compaction_failed', 'context_window_learned']);
+
+/** A legacy `event` entry as its typed entry; undefined when its data is malformed (reported and skipped like any bad line). */
+function upgradeLegacyEvent(ts: string, name: string, data: Record<string, unknown>): TranscriptEntry | undefined {
+  switch (name) {
+    case 'system_prompt':
+      return typeof data.text === 'string' ? { type: 'system_prompt', ts, text: data.text } : undefined;
+    case 'token_anchor': {
+      const anchor = tokenAnchorOf(data);
+      return anchor ? { type: 'token_anchor', ts, anchor } : undefined;
+    }
+    case 'compaction_failed': {
+      const trigger = typeof data.trigger === 'string' && COMPACTION_TRIGGERS.includes(data.trigger as CompactionTrigger) ? (data.trigger as CompactionTrigger) : 'auto';
+      return { type: 'compaction_failed', ts, trigger, reason: typeof data.reason === 'string' ? data.reason : 'unknown', counts: data.counts === true };
+    }
+    case 'context_window_learned':
+      return isPositive(data.window) && isPositive(data.assumed) ? { type: 'window_learned', ts, window: data.window, assumed: data.assumed } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One line of a transcript, checked (`transcriptEntryProblem`) and, when written by an older
+ * version, upgraded to today's typed entry: the fold and every reader see only current entries.
+ */
+export function parseTranscriptEntry(value: unknown): { entry: TranscriptEntry } | { problem: string } {
+  const problem = transcriptEntryProblem(value);
+  if (problem) return { problem };
+  const entry = value as TranscriptEntry;
+  if (entry.type !== 'event' || !LEGACY_EVENT_NAMES.has(entry.name)) return { entry };
+  const upgraded = upgradeLegacyEvent(entry.ts, entry.name, entry.data);
+  return upgraded ? { entry: upgraded } : { problem: `a malformed ${entry.name} event` };
 }

@@ -8,8 +8,7 @@ import { pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
-import { TOKEN_ANCHOR_EVENT } from '../context/fold';
-import { learnedWindowOf, WINDOW_LEARNED_EVENT, windowLearnedMessage } from '../context/learnedWindow';
+import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
@@ -316,23 +315,24 @@ export class TranscriptMarkdownWriter {
         return;
       case 'usage':
         return; // Totals are in the header.
+      case 'system_prompt':
+        return; // Shown in the header.
+      case 'window_learned':
+        this.emit('', `*${windowLearnedMessage(entry.window, entry.assumed)} · ${entry.ts}*`);
+        return;
+      case 'token_anchor':
+        // Bookkeeping of the gauge's calibration: one quiet line, not a JSON dump.
+        this.emit('', `*Context counted by the API: ${entry.anchor.promptTokens.toLocaleString('en-US')} tokens · ${entry.ts}*`);
+        return;
+      case 'compaction_failed':
+        this.emit('', `*Compaction (${entry.trigger}) failed · ${entry.ts}: ${entry.reason}${entry.counts ? ' (counts toward pausing automatic compaction)' : ''}*`);
+        return;
+      case 'compact_scheduled':
+        this.emit('', `*The model asked for a compaction${entry.focus ? ` (focus: ${entry.focus})` : ''} · ${entry.ts}*`);
+        return;
       case 'event':
-        if (entry.name === 'system_prompt') return;
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;
         if (entry.name === SUBAGENT_OF_EVENT && this.subagentOf(entry)) return;
-        if (entry.name === WINDOW_LEARNED_EVENT) {
-          const learned = learnedWindowOf(entry.data);
-          if (learned) {
-            this.emit('', `*${windowLearnedMessage(learned.window, learned.assumed)} · ${entry.ts}*`);
-            return;
-          }
-        }
-        if (entry.name === TOKEN_ANCHOR_EVENT) {
-          // Bookkeeping of the gauge's calibration: one quiet line, not a JSON dump.
-          const tokens = (entry.data as { promptTokens?: unknown } | undefined)?.promptTokens;
-          this.emit('', `*Context counted by the API: ${typeof tokens === 'number' ? `${tokens.toLocaleString('en-US')} tokens` : 'unknown'} · ${entry.ts}*`);
-          return;
-        }
         this.emit('', `*Event ${inlineCode(entry.name)} · ${entry.ts}*`, '', this.foldedBlock(JSON.stringify(entry.data, null, 2), 'code', 'json'));
         return;
       default: {

@@ -1,0 +1,147 @@
+/**
+ * foldTranscript: the one pure function from transcript entries to the session's state — the
+ * canonical history, the context engine's state (through the engine's own reducer, `applyEntry`),
+ * the chat's display items and the totals. Resume, the transcript tab and the tests all use it, so
+ * "what the model saw at request N" is reproducible from the transcript alone.
+ */
+import { compactionEvent } from '../context/engineTypes';
+import type { UndoPoint } from '../context/compactionPreview';
+import { CONTEXT_DEFAULTS } from '../context/defaults';
+import { estimateTokens } from '../context/gauge';
+import { windowLearnedMessage } from '../context/learnedWindow';
+import type { LiveState } from '../context/liveView';
+import { applyEntry, initialEngineState, type EngineState } from '../context/state';
+import { persistNote } from '../context/tier0';
+import { blocksOf, toolResultText } from '../model/content';
+import type { MessageParam } from '../model/messages';
+import type { TranscriptEntry } from '../storage/transcript';
+import type { TodoItem } from '../tools/todos';
+import type { AgentEvent } from './events';
+import { DisplayBuilder } from './replay';
+import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+
+export interface FoldTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  requests: number;
+  /** The part of costUsd the session's subagents spent (their usage entries carry a childId). */
+  subagentCostUsd: number;
+}
+
+export interface FoldResult {
+  canonical: MessageParam[];
+  /** The context engine's state after every entry: what a resumed engine starts from. */
+  engine: EngineState;
+  /** Shorthands of `engine`'s fields. */
+  live: LiveState;
+  lastRequest: EngineState['lastRequest'];
+  consecutiveFailures: number;
+  pendingWaste: number;
+  /** The newest compaction while it can still be undone (as the engine's snapshot has it). */
+  undoable: UndoPoint | undefined;
+  /** The smallest window a server proved (learned from a refusal); the engine's budget uses it. */
+  learnedWindow: number | undefined;
+  systemPrompt: string | undefined;
+  totals: FoldTotals;
+  /** The chat as it was shown: messages, tool cards, compaction dividers, tier notes. */
+  display: AgentEvent[];
+  compactions: number;
+  persistedOutputs: Array<{ toolUseId: string; file: string }>;
+  /** The task list: the newest accepted todo_write call's (undefined when none was accepted). */
+  todos: TodoItem[] | undefined;
+}
+
+/** What the chat showed for an entry that changed the engine's state (`before` -> `after`). */
+function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineState, turnId: string): AgentEvent | undefined {
+  switch (entry.type) {
+    case 'compaction':
+      return { ...compactionEvent(entry.compaction), turnId };
+    case 'compaction_undo':
+      // Only an undo that took effect was shown.
+      return after.live === before.live ? undefined : { type: 'compaction_undone', turnId, compactionId: entry.compactionId, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter };
+    case 'tier_edit':
+      return { type: 'tier', turnId, tier: entry.tier, items: entry.edits.length, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, detail: `${entry.edits.length} old tool result(s)` };
+    case 'window_learned':
+      return after.learnedWindow === before.learnedWindow ? undefined : { type: 'context_window_learned', turnId, window: entry.window, assumed: entry.assumed, message: windowLearnedMessage(entry.window, entry.assumed) };
+    case 'persisted_output':
+      // The chat's note with its "saved output" link, where the live chat showed it (before the result).
+      if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;
+      return { ...persistNote({ toolName: entry.toolName, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
+    case 'event':
+      return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult {
+  const canonical: MessageParam[] = [];
+  let engine = initialEngineState();
+  let systemPrompt: string | undefined;
+  let compactions = 0;
+  const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0, subagentCostUsd: 0 };
+  const display = new DisplayBuilder();
+  const persistedOutputs: FoldResult['persistedOutputs'] = [];
+  /** Persisted outputs recorded without the note's token figures, until their tool result arrives. */
+  const unsizedPersists = new Map<string, Extract<TranscriptEntry, { type: 'persisted_output' }>>();
+  for (const entry of entries) {
+    const before = engine;
+    engine = applyEntry(engine, entry);
+    switch (entry.type) {
+      case 'message':
+        canonical.push(entry.message);
+        for (const block of blocksOf(entry.message)) {
+          const older = block.type === 'tool_result' ? unsizedPersists.get(block.tool_use_id) : undefined;
+          if (block.type !== 'tool_result' || !older) continue;
+          // A transcript from before the note's figures were recorded: estimated from the sizes.
+          unsizedPersists.delete(block.tool_use_id);
+          const tokensBefore = Math.ceil(older.bytes / CONTEXT_DEFAULTS.charsPerToken);
+          display.push({ ...persistNote({ toolName: older.toolName, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
+        }
+        display.message(entry.message);
+        continue;
+      case 'usage':
+        totals.inputTokens += entry.usage.inputTokens;
+        totals.outputTokens += entry.usage.outputTokens;
+        totals.cacheReadTokens += entry.usage.cacheReadTokens;
+        totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
+        totals.costUsd += entry.costUsd;
+        totals.requests++;
+        if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;
+        break;
+      case 'compaction':
+        if (entry.compaction.trigger !== 'drop') compactions++;
+        break;
+      case 'persisted_output':
+        persistedOutputs.push({ toolUseId: entry.toolUseId, file: entry.file });
+        if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') unsizedPersists.set(entry.toolUseId, entry);
+        break;
+      case 'system_prompt':
+        systemPrompt = entry.text;
+        break;
+      default:
+        break;
+    }
+    const shown = displayOf(entry, before, engine, display.currentTurnId);
+    if (shown) display.push(shown);
+  }
+  return {
+    canonical,
+    engine,
+    live: engine.live,
+    lastRequest: engine.lastRequest,
+    consecutiveFailures: engine.consecutiveFailures,
+    pendingWaste: engine.pendingWaste,
+    undoable: engine.undoable,
+    learnedWindow: engine.learnedWindow,
+    systemPrompt,
+    totals,
+    display: display.finish(),
+    compactions,
+    persistedOutputs,
+    todos: display.todos,
+  };
+}
