@@ -236,3 +236,9 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
   view.logger.warn(`dropped the ${keptFrom - from} oldest message(s) from the live view to fit the window (~${tokensBefore} -> ~${record.stats.tokensAfter} tokens)`);
   return record;
 }
+
+/** How many recently read files a summary restores, and within what budget. */
+export function restoreLimitsFor(settings: ContextDefaults, budget: ContextBudget, live: LiveState, tokensPerChar: number): RestoreLimits {
+  const budgetTokens = Math.min(settings.restoreFiles * settings.restoreFileTokens, Math.floor(budget.effective * settings.keepVerbatimShare));
+  return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar };
+}

@@ -13,7 +13,6 @@
  */
 import { errorActionsFor } from '../agent/errors';
 import { errorMessage } from '../logger';
-import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
 import type { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
@@ -21,21 +20,21 @@ import type { CompactionRecord, CompactionTrigger, TranscriptEntry } from '../st
 import { TokenAccounting } from './accounting';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
 import { allToolUsesAnswered } from './compactionHelpers';
-import { NOTHING_TO_COMPACT, planCompaction, planDrop, planUndo, previewCompaction, summarySavings, type PlanningView, type UndoPlan } from './compactionPlanning';
+import { NOTHING_TO_COMPACT, planCompaction, restoreLimitsFor, planDrop, planUndo, previewCompaction, summarySavings, type PlanningView, type UndoPlan } from './compactionPlanning';
 import type { CompactionPreview, UndoOutcome } from './compactionPreview';
-import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
+import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
 import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
-import { contextBudget, contextGauge, promptTokensFromUsage, type ContextBudget, type ContextGauge } from './gauge';
-import { serverWindowOf, windowLearnedMessage } from './learnedWindow';
+import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
+import { windowLearnedMessage } from './learnedWindow';
+import { planOverflowRecovery } from './overflowRecovery';
 import { buildLiveView, liveIndexOf } from './liveView';
-import type { RestoreLimits } from './restoreFiles';
 import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
-import { applyTier0, persistNote, type Tier0Settings } from './tier0';
-import { isCacheCold, scheduleTiers, tierEditEntry, tierVerb } from './tierScheduling';
+import { applyTier0, persistNote, tier0SettingsFor } from './tier0';
+import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierVerb } from './tierScheduling';
 import { previewTierSavings, type TierSavings } from './tierSavings';
-import { collectToolResults, type ToolResultRef } from './tiers';
+import { collectToolResults } from './tiers';
 
 // The engine's types and pure helpers live in their own modules; re-exported so callers keep importing from here.
 export * from './engineTypes';
@@ -107,20 +106,9 @@ export class ContextEngine {
   }
 
   gauge(messages: readonly MessageParam[] = this.liveView(), usedTokens: number = this.estimateTokens(messages), estimated = true): ContextGauge {
-    const budget = this.budget;
     const chars = contextBreakdownChars(this.options.system, this.options.tools, messages);
-    const gauge = contextGauge({
-      window: budget.window,
-      outputReserve: budget.outputReserve,
-      usedTokens,
-      autoCompactThreshold: budget.threshold,
-      cacheReadShare: this.state.cacheReadShare,
-      ...this.costs(),
-      breakdown: scaleBreakdown(chars, usedTokens),
-      estimated,
-    });
-    this.lastGauge = gauge;
-    return gauge;
+    this.lastGauge = gaugeOf(this.budget, usedTokens, scaleBreakdown(chars, usedTokens), this.state.cacheReadShare, this.costs(), estimated);
+    return this.lastGauge;
   }
 
   /**
@@ -128,20 +116,11 @@ export class ContextEngine {
    * ratio. Cheap (no walk over the history), so the session may call it a few times a second.
    */
   estimateWithPending(chars: number): ContextGauge {
-    const base = this.lastGauge ?? this.gauge();
-    const pending = Math.max(0, Math.round(chars * this.tokensPerChar));
-    const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
-    return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), ...this.costs(), estimated: true });
+    return withStreamedTokens(this.lastGauge ?? this.gauge(), Math.max(0, Math.round(chars * this.tokensPerChar)), this.costs());
   }
 
-  /** The session's spending so far, as the gauge shows it (unpriced requests only when there are some). */
-  private costs(): { sessionCostUsd: number; subagentCostUsd?: number; unpricedRequests?: number } {
-    const unpriced = this.options.unpricedRequests?.() ?? 0;
-    return {
-      sessionCostUsd: this.options.sessionCostUsd?.() ?? 0,
-      ...(this.options.subagentCostUsd ? { subagentCostUsd: this.options.subagentCostUsd() } : {}),
-      ...(unpriced > 0 ? { unpricedRequests: unpriced } : {}),
-    };
+  private costs(): GaugeCosts {
+    return { sessionCostUsd: this.options.sessionCostUsd?.() ?? 0, subagentCostUsd: this.options.subagentCostUsd?.(), unpricedRequests: this.options.unpricedRequests?.() ?? 0 };
   }
 
   /** What tiers 1-3 and a summary would free if they ran now (the breakdown document). Read-only. */
@@ -151,7 +130,7 @@ export class ContextEngine {
     const used = this.estimateTokens(this.liveView());
     const refs = collectToolResults(canonical, keptFrom, this.state.live.edits);
     const cacheCold = isCacheCold(this.state, this.now(), this.settings);
-    const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, (ref) => this.originalText(ref), this.tokensPerChar);
+    const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, originalTextIn(this.options.history()), this.tokensPerChar);
     return { usedTokens: used, tiers, summary: summarySavings(this.planningView(), canonical, used) };
   }
 
@@ -159,7 +138,7 @@ export class ContextEngine {
 
   /** Tier 0, before a result enters the history: persist > 30 KB (less on small windows), truncate what is still too long. */
   async onToolResult(input: { toolUseId: string; toolName: string; content: string }): Promise<string> {
-    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0Settings(), this.options.logger);
+    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, tier0SettingsFor(this.budget.window, this.settings), this.options.logger);
     const tokens = (chars: number) => Math.round(chars * this.tokensPerChar);
     const tokensBefore = tokens(input.content.length);
     const tokensAfter = tokens(outcome.content.length);
@@ -171,13 +150,6 @@ export class ContextEngine {
       this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
     }
     return outcome.content;
-  }
-
-  private tier0Settings(): Tier0Settings {
-    const window = this.budget.window;
-    // Small windows: a result that could not be persisted is cut to at most a share of the window.
-    const truncateChars = Math.min(this.settings.truncateChars, Math.floor(window * this.settings.truncateMaxWindowShare * this.settings.charsPerToken));
-    return { ...this.settings, persistThresholdBytes: persistThresholdFor(window, this.settings), truncateChars };
   }
 
   // ---- before every request -------------------------------------------------------------------
@@ -241,15 +213,6 @@ export class ContextEngine {
     this.emit({ type: 'context', gauge: counted > 0 ? this.gauge(prepared.messages, counted + usage.outputTokens, false) : this.gauge(prepared.messages) });
   }
 
-  private originalText(ref: ToolResultRef): string {
-    const message = this.options.history()[ref.messageIndex];
-    if (!message) return '';
-    for (const block of blocksOf(message)) {
-      if (block.type === 'tool_result' && block.tool_use_id === ref.toolUseId) return toolResultText(block as ToolResultBlock);
-    }
-    return '';
-  }
-
   /**
    * Tiers 1-3: the scheduler decides; applied batches are recorded one tier at a time and the
    * estimate re-anchored. Returns the batching account the next request's mark carries.
@@ -266,7 +229,7 @@ export class ContextEngine {
       settings: this.settings,
       accounting: this.accounting,
       nowMs: this.now(),
-      originalText: (ref) => this.originalText(ref),
+      originalText: originalTextIn(this.options.history()),
     });
     if (decision.kind === 'none') return 0;
     if (decision.kind === 'defer') {
@@ -360,16 +323,11 @@ export class ContextEngine {
       accounting: this.accounting,
       transcriptPath: this.options.transcript?.transcriptPath,
       workspace: this.settings.restoreFiles > 0 ? this.options.workspace : undefined,
-      restoreLimits: this.restoreLimits(),
+      restoreLimits: restoreLimitsFor(this.settings, this.budget, this.state.live, this.tokensPerChar),
       logger: this.options.logger,
       liveView: () => this.liveView(),
       estimateTokens: (messages) => this.estimateTokens(messages),
     };
-  }
-
-  private restoreLimits(): RestoreLimits {
-    const budgetTokens = Math.min(this.settings.restoreFiles * this.settings.restoreFileTokens, Math.floor(this.budget.effective * this.settings.keepVerbatimShare));
-    return { from: this.state.live.boundary?.keptFrom ?? 0, files: this.settings.restoreFiles, fileTokens: this.settings.restoreFileTokens, budgetTokens, tokensPerChar: this.tokensPerChar };
   }
 
   /** Whether the newest compaction can be undone now, and the live state it would restore. */
@@ -471,21 +429,17 @@ export class ContextEngine {
    * deterministically (tool pairs whole). Returns true when the live view shrank and a retry may fit.
    */
   async recoverFromTooLong(prepared: PreparedRequest, attempt: number, error: ModelError, signal: AbortSignal): Promise<boolean> {
-    const counted = error.tooLong;
-    if (counted && prepared.mark.liveChars > 0) {
-      // The API's count recalibrates the estimate that let this request through.
-      this.commit({ type: 'token_anchor', ts: this.ts(), anchor: { mark: prepared.mark, promptTokens: counted.promptTokens, atMs: this.state.lastRequest?.atMs ?? this.now() } });
-    }
+    const plan = planOverflowRecovery({ state: this.state, mark: prepared.mark, attempt, error, assumedWindow: this.budget.window, breakerOpen: this.breakerOpen, nowMs: this.now() });
+    if (plan.anchor) this.commit({ type: 'token_anchor', ts: this.ts(), anchor: plan.anchor });
     this.options.logger.warn(`prompt too long (${error.message}); recovery attempt ${attempt + 1}`);
-    // A server window smaller than the one assumed: every check below (and every request after)
-    // uses it, so the retry fits. When the prompt already fits it (the server only counted the
-    // larger reply reserve), the retry asks for the smaller reserve and nothing is compacted.
-    const serverWindow = serverWindowOf(counted);
-    if (serverWindow !== undefined && this.learnWindow(serverWindow)) {
+    // Every check below (and every request after) uses the smaller window. When the prompt already
+    // fits it (the server only counted the larger reply reserve), the retry asks for the smaller
+    // reserve and nothing is compacted.
+    if (plan.smallerWindow !== undefined && this.learnWindow(plan.smallerWindow)) {
       this.assertBaseFits();
       if (this.estimateTokens(this.liveView()) <= this.budget.effective) return true;
     }
-    if (attempt === 0 && !this.breakerOpen) {
+    if (plan.compact) {
       const outcome = await this.compact(undefined, 'reactive', signal);
       if (outcome.ok && this.estimateTokens(this.liveView()) <= this.budget.effective) return true;
     }

@@ -190,3 +190,25 @@ export function cacheReadShare(usage: UsageCounts): number {
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CONTEXT_DEFAULTS.charsPerToken);
 }
+
+/** What the session has spent, as the gauge shows it. */
+export interface GaugeCosts {
+  sessionCostUsd: number;
+  subagentCostUsd: number | undefined;
+  unpricedRequests: number;
+}
+
+function costFields(costs: GaugeCosts): { sessionCostUsd: number; subagentCostUsd?: number; unpricedRequests?: number } {
+  return { sessionCostUsd: costs.sessionCostUsd, ...(costs.subagentCostUsd !== undefined ? { subagentCostUsd: costs.subagentCostUsd } : {}), ...(costs.unpricedRequests > 0 ? { unpricedRequests: costs.unpricedRequests } : {}) };
+}
+
+/** The engine's gauge: the window split, what is used (and what of it is what), and the spending. */
+export function gaugeOf(budget: ContextBudget, usedTokens: number, breakdown: ContextGauge['breakdown'], cacheReadShare: number, costs: GaugeCosts, estimated: boolean): ContextGauge {
+  return contextGauge({ window: budget.window, outputReserve: budget.outputReserve, usedTokens, autoCompactThreshold: budget.threshold, cacheReadShare, ...costFields(costs), ...(breakdown ? { breakdown } : {}), estimated });
+}
+
+/** A gauge plus tokens streamed since it was taken (counted as messages). */
+export function withStreamedTokens(base: ContextGauge, pending: number, costs: GaugeCosts): ContextGauge {
+  const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
+  return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), ...costFields(costs), estimated: true });
+}

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Logger } from '../logger';
 import type { ContextEvent } from './engineTypes';
 import { countLines } from '../tools/text';
-import { CONTEXT_DEFAULTS } from './defaults';
+import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { headTail, previewLines } from './text';
 
 export const PERSISTED_MARK = '[Output too large for the context:';
@@ -126,3 +126,9 @@ export const TIER0_DEFAULTS: Tier0Settings = {
   truncateChars: CONTEXT_DEFAULTS.truncateChars,
 };
 
+
+/** Tier 0's numbers for a window: small windows persist sooner, and cut what could not be persisted to a share of the window. */
+export function tier0SettingsFor(window: number, settings: ContextDefaults): Tier0Settings {
+  const truncateChars = Math.min(settings.truncateChars, Math.floor(window * settings.truncateMaxWindowShare * settings.charsPerToken));
+  return { ...settings, persistThresholdBytes: persistThresholdFor(window, settings), truncateChars };
+}

@@ -8,6 +8,7 @@
  * rule) — so the middle of the prompt changes rarely and each change has paid for itself.
  * Pure: it reads the engine's state and returns a decision; the engine records and applies it.
  */
+import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ToolResultEdit, TranscriptEntry } from '../storage/transcript';
 import type { TokenAccounting } from './accounting';
@@ -90,4 +91,15 @@ export function tierEditEntry(batch: TierBatch, ts: string, tokensBefore: number
 
 export function tierVerb(tier: TierName): string {
   return tier === 'budget' ? 'trimmed' : tier === 'snip' ? 'snipped' : 'cleared';
+}
+
+/** The canonical (unedited) text of a tool result, as the tier planners read it. */
+export function originalTextIn(canonical: readonly MessageParam[]): (ref: ToolResultRef) => string {
+  return (ref) => {
+    const message = canonical[ref.messageIndex];
+    for (const block of message ? blocksOf(message) : []) {
+      if (block.type === 'tool_result' && block.tool_use_id === ref.toolUseId) return toolResultText(block);
+    }
+    return '';
+  };
 }
