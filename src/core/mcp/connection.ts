@@ -1,0 +1,200 @@
+/**
+ * One MCP server: started on first use (or by the list's Start), its tools listed, calls made with
+ * a timeout and the caller's cancellation, restarted once on the next call after it crashed, and
+ * stopped with its whole process tree. The protocol is the official SDK's `Client`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, type Logger } from '../logger';
+import type { McpServerConfig } from './config';
+import { GroupStdioTransport } from './stdioTransport';
+
+export const MCP_DEFAULTS = {
+  /** A server that has not answered `initialize` (and listed its tools) by then failed to start. */
+  startTimeoutMs: 30_000,
+  /** A call that has not answered by then is cancelled and reported (the user may cancel sooner). */
+  callTimeoutMs: 10 * 60_000,
+  /** Tools a server may list (pages followed up to it): a bound on what a hostile server can make us hold. */
+  maxTools: 2_000,
+  /** The last stderr lines kept per server, for the failure reason and "show output". */
+  stderrLines: 200,
+} as const;
+
+export type McpServerState =
+  | { kind: 'stopped' }
+  | { kind: 'starting' }
+  | { kind: 'ready'; tools: readonly Tool[] }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'disabled'; reason: string };
+
+export interface McpConnectionOptions {
+  logger: Logger;
+  clientVersion: string;
+  startTimeoutMs?: number;
+  callTimeoutMs?: number;
+  /** Each stderr line of a stdio server (its log channel in VS Code). */
+  onStderr?(server: string, line: string): void;
+  onStateChange?(server: string, state: McpServerState): void;
+}
+
+export class McpServerConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private starting: Promise<readonly Tool[]> | undefined;
+  private current: McpServerState = { kind: 'stopped' };
+  /** Set when the server died after it was ready: the next call restarts it, once. */
+  private crashed = false;
+  private restarts = 0;
+  readonly stderr: string[] = [];
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  get state(): McpServerState {
+    return this.current;
+  }
+
+  private setState(state: McpServerState): void {
+    this.current = state;
+    this.options.onStateChange?.(this.config.name, state);
+  }
+
+  /** Starts the server (once; concurrent callers share the start) and lists its tools. */
+  start(): Promise<readonly Tool[]> {
+    if (this.current.kind === 'ready') return Promise.resolve(this.current.tools);
+    if (this.current.kind === 'disabled') return Promise.reject(new Error(this.current.reason));
+    this.starting ??= this.connect().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async connect(): Promise<readonly Tool[]> {
+    this.setState({ kind: 'starting' });
+    const timeout = this.options.startTimeoutMs ?? MCP_DEFAULTS.startTimeoutMs;
+    try {
+      const tools = await this.connectOnce(timeout).catch(async (error: unknown) => {
+        // An HTTP server that does not speak Streamable HTTP may be an older SSE one.
+        if (this.config.transport.type !== 'http' || !/\b(40[045])\b/.test(errorMessage(error))) throw error;
+        this.options.logger.info(`MCP ${this.config.name}: Streamable HTTP refused (${errorMessage(error)}); trying SSE`);
+        return this.connectOnce(timeout, true);
+      });
+      this.crashed = false;
+      this.setState({ kind: 'ready', tools });
+      return tools;
+    } catch (error) {
+      await this.closeTransport();
+      const tail = this.stderr.slice(-5).join('\n');
+      const reason = `${errorMessage(error)}${tail ? `\nLast lines of its log:\n${tail}` : ''}`;
+      this.setState({ kind: 'failed', reason });
+      throw new Error(`MCP server "${this.config.name}" failed to start: ${reason}`);
+    }
+  }
+
+  private async connectOnce(timeout: number, sse = false): Promise<readonly Tool[]> {
+    const transport = this.createTransport(sse);
+    const client = new Client({ name: 'evergreen', version: this.options.clientVersion });
+    client.onerror = (error) => this.options.logger.warn(`MCP ${this.config.name}: ${errorMessage(error)}`);
+    this.client = client;
+    this.transport = transport;
+    await client.connect(transport, { timeout });
+    transport.onclose = chain(transport.onclose, () => this.onClosed(client));
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor && tools.length < MCP_DEFAULTS.maxTools);
+    if (tools.length > MCP_DEFAULTS.maxTools) {
+      this.options.logger.warn(`MCP ${this.config.name}: lists ${tools.length} tools; only the first ${MCP_DEFAULTS.maxTools} are used`);
+      tools.length = MCP_DEFAULTS.maxTools;
+    }
+    return tools;
+  }
+
+  private createTransport(sse: boolean): Transport {
+    const config = this.config.transport;
+    if (config.type === 'stdio') {
+      return new GroupStdioTransport({
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.cwd,
+        onStderr: (line) => {
+          this.stderr.push(line);
+          if (this.stderr.length > MCP_DEFAULTS.stderrLines) this.stderr.splice(0, this.stderr.length - MCP_DEFAULTS.stderrLines);
+          this.options.onStderr?.(this.config.name, line);
+        },
+      });
+    }
+    // Redirects are followed only within the server's origin (the SDK's default policy): the
+    // headers, which often carry a token, never reach another host.
+    const init = { requestInit: { headers: config.headers }, redirectPolicy: 'same-origin' as const };
+    const url = new URL(config.url);
+    return config.type === 'sse' || sse ? new SSEClientTransport(url, init) : new StreamableHTTPClientTransport(url, init);
+  }
+
+  private onClosed(client: Client): void {
+    if (this.client !== client) return; // An old connection, already replaced.
+    this.client = undefined;
+    this.transport = undefined;
+    if (this.current.kind === 'ready') {
+      this.crashed = true;
+      const tail = this.stderr.slice(-3).join('\n');
+      this.setState({ kind: 'failed', reason: `the server exited${tail ? `; last lines of its log:\n${tail}` : ''}` });
+      this.options.logger.warn(`MCP ${this.config.name}: the server exited; it is restarted on the next call`);
+    }
+  }
+
+  /**
+   * Calls one tool by the server's own name. Cancellable through `signal`; times out. A server that
+   * crashed since it was ready is restarted once (a second crash is reported, not retried).
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (this.crashed && this.restarts === 0) {
+      this.restarts++;
+      this.crashed = false;
+      this.options.logger.info(`MCP ${this.config.name}: restarting after it exited`);
+      await this.start();
+    }
+    if (this.current.kind !== 'ready') await this.start();
+    const client = this.client;
+    if (!client) throw new Error(`MCP server "${this.config.name}" is not running`);
+    const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.options.callTimeoutMs ?? MCP_DEFAULTS.callTimeoutMs, resetTimeoutOnProgress: false });
+    return result as CallToolResult;
+  }
+
+  disable(reason: string): void {
+    void this.stop();
+    this.setState({ kind: 'disabled', reason });
+  }
+
+  /** Stops the server and its process tree; safe to call more than once. */
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.close().catch((error: unknown) => this.options.logger.warn(`MCP ${this.config.name}: close failed: ${errorMessage(error)}`));
+    await this.closeTransport();
+    if (this.current.kind !== 'disabled') this.setState({ kind: 'stopped' });
+  }
+
+  private async closeTransport(): Promise<void> {
+    const transport = this.transport;
+    this.transport = undefined;
+    this.client = undefined;
+    if (transport) await transport.close().catch((error: unknown) => this.options.logger.warn(`MCP ${this.config.name}: stopping failed: ${errorMessage(error)}`));
+  }
+}
+
+function chain(first: (() => void) | undefined, second: () => void): () => void {
+  return () => {
+    first?.();
+    second();
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The stdio transport of an MCP server, started as the leader of its own process group. The
+ * framing is the SDK's own (ReadBuffer, serializeMessage); only the spawn is ours, because the
+ * SDK's transport cannot put the server in a group of its own: a server started through `npx`
+ * or a shell script is a tree, and stopping it must stop all of it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { signalGroup, trackChildProcess } from '../tools/processGroup';
+
+export interface GroupStdioOptions {
+  command: string;
+  args: readonly string[];
+  /** Added to the SDK's default environment (PATH, HOME, …; never the parent's secrets). */
+  env: Readonly<Record<string, string>>;
+  cwd?: string | undefined;
+  /** Each line the server writes to stderr (its log). */
+  onStderr(line: string): void;
+  /** How long a server may take to exit after its stdin closed and SIGTERM, before SIGKILL. */
+  killGraceMs?: number;
+}
+
+/** One stderr line is cut at this length: a server that writes megabytes without a newline must not grow a buffer forever. */
+const MAX_STDERR_LINE = 4_096;
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private untrack: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly options: GroupStdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, [...this.options.args], {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) this.untrack = trackChildProcess(child.pid, { group: process.platform !== 'win32' });
+        resolve();
+      });
+      child.once('close', () => this.finish());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        this.drain();
+      });
+      let partial = '';
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        if (partial.length > MAX_STDERR_LINE) {
+          lines.push(partial.slice(0, MAX_STDERR_LINE) + ' …');
+          partial = '';
+        }
+        for (const line of lines) if (line.trim()) this.options.onStderr(line.length > MAX_STDERR_LINE ? `${line.slice(0, MAX_STDERR_LINE)} …` : line);
+      });
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        // A line that is not JSON-RPC (a server printing its banner to stdout): reported, skipped.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed) {
+        reject(new Error('the server is not running'));
+        return;
+      }
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Closes stdin, then SIGTERM to the whole group, then SIGKILL after the grace period. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return;
+    const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('close', () => resolve())));
+    const grace = this.options.killGraceMs ?? 2_000;
+    const wait = (ms: number) => Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+    child.stdin?.end();
+    await wait(Math.min(500, grace));
+    if (child.pid !== undefined) this.signal(child.pid, 'SIGTERM');
+    await wait(grace);
+    // Children the server left behind (it exited, they did not) go with the group too.
+    if (child.pid !== undefined) this.signal(child.pid, 'SIGKILL');
+    this.finish();
+  }
+
+  private signal(pid: number, signal: NodeJS.Signals): void {
+    if (process.platform === 'win32') {
+      this.child?.kill(signal);
+      return;
+    }
+    signalGroup(pid, signal);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // The leader is gone; whatever it started in its group goes too (a crashed server's children).
+    const pid = this.child?.pid;
+    if (pid !== undefined && process.platform !== 'win32') signalGroup(pid, 'SIGKILL');
+    this.untrack?.();
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpOrigin } from '../../src/core/mcp/config';
+import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
+
+const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });
+const vars = { env: { TOKEN: 's3cret', HOME: '/home/u' }, workspaceFolder: '/work/proj' };
+
+describe('MCP configuration', () => {
+  it("reads VS Code's mcp.json (comments, trailing commas, type inferred or given)", () => {
+    const text = `{
+      // VS Code allows comments
+      "servers": {
+        "files": { "type": "stdio", "command": "npx", "args": ["-y", "server-filesystem", "\${workspaceFolder}"], "env": { "A": "\${env:TOKEN}" } },
+        "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${env:TOKEN}" } },
+        "old": { "type": "sse", "url": "http://127.0.0.1:9/sse" },
+        "inferred": { "command": "node", "args": ["server.js"], },
+      },
+    }`;
+    const { servers, problems } = parseMcpConfigText(text, workspace('.vscode/mcp.json'), vars);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(servers.map((server) => [server.name, server.transport.type]), [['files', 'stdio'], ['remote', 'http'], ['old', 'sse'], ['inferred', 'stdio']]);
+    const files = servers[0]!.transport;
+    assert.ok(files.type === 'stdio');
+    assert.deepEqual(files.args, ['-y', 'server-filesystem', '/work/proj']);
+    assert.deepEqual(files.env, { A: 's3cret' });
+    const remote = servers[1]!.transport;
+    assert.ok(remote.type === 'http');
+    assert.equal(remote.headers.Authorization, 'Bearer s3cret');
+    assert.equal(servers[0]!.display, 'npx -y server-filesystem /work/proj');
+  });
+
+  it("reads Claude Code's .mcp.json and the setting's bare map", () => {
+    const claude = parseMcpConfigText(JSON.stringify({ mcpServers: { db: { command: 'db-mcp', args: ['--ro'] }, web: { type: 'http', url: 'http://127.0.0.1:1/mcp' } } }), workspace('.mcp.json'), vars);
+    assert.deepEqual(claude.problems, []);
+    assert.deepEqual(claude.servers.map((server) => server.display), ['db-mcp --ro', 'http http://127.0.0.1:1/mcp']);
+    const setting = parseMcpConfigValue({ db: { command: 'db-mcp' } }, { scope: 'user', source: 'evergreen.mcp.servers' }, vars, { bare: true });
+    assert.deepEqual(setting.servers.map((server) => server.name), ['db']);
+  });
+
+  it('names the file and the JSON path of every problem, and keeps the good servers', () => {
+    const text = JSON.stringify({
+      servers: {
+        good: { command: 'ok' },
+        noCommand: { type: 'stdio' },
+        badArgs: { command: 'x', args: ['a', 3] },
+        badType: { type: 'websocket', url: 'ws://x' },
+        badUrl: { type: 'http', url: 'not a url' },
+        fileUrl: { type: 'http', url: 'file:///etc/passwd' },
+        missingEnv: { type: 'http', url: 'https://x', headers: { Authorization: 'Bearer ${env:NOPE}' } },
+        input: { command: 'x', env: { KEY: '${input:api-key}' } },
+        'odd name': 5,
+      },
+    });
+    const { servers, problems } = parseMcpConfigText(text, workspace('/p/.vscode/mcp.json'), vars);
+    assert.deepEqual(servers.map((server) => server.name), ['good']);
+    const byWhere = Object.fromEntries(problems.map((problem) => [problem.where, problem.message]));
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.noCommand.command'] ?? '', /needs "command"/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.badArgs.args[1]'] ?? '', /must be a string/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.badType.type'] ?? '', /unknown type "websocket"/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.badUrl.url'] ?? '', /not a URL/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.fileUrl.url'] ?? '', /only http and https/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.missingEnv.headers.Authorization'] ?? '', /NOPE is not set/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers.input.env.KEY'] ?? '', /input prompts are not supported/);
+    assert.match(byWhere['/p/.vscode/mcp.json $.servers["odd name"]'] ?? '', /must be an object/);
+  });
+
+  it('reports a file that is not JSON, or of neither format, with where', () => {
+    const broken = parseMcpConfigText('{ "servers": { "a": ', workspace('mcp.json'), vars);
+    assert.equal(broken.servers.length, 0);
+    assert.match(broken.problems[0]!.message, /not valid JSON: .* at line 1, column/);
+    const other = parseMcpConfigText('{"tools": {}}', workspace('mcp.json'), vars);
+    assert.match(other.problems[0]!.message, /neither "servers".*nor "mcpServers"/);
+    assert.match(parseMcpConfigText('[1]', workspace('mcp.json'), vars).problems[0]!.message, /must be a JSON object/);
+  });
+
+  it('keeps the first of two servers with one name and says so', () => {
+    const user = parseMcpConfigValue({ db: { command: 'a' } }, { scope: 'user', source: 'evergreen.mcp.servers' }, vars, { bare: true });
+    const ws = parseMcpConfigText(JSON.stringify({ mcpServers: { db: { command: 'b' } } }), workspace('.mcp.json'), vars);
+    const merged = mergeMcpConfigs([user, ws]);
+    assert.deepEqual(merged.servers.map((server) => server.display), ['a']);
+    assert.match(merged.problems[0]!.message, /already defined in evergreen\.mcp\.servers/);
+  });
+
+  it('changes the consent key when the definition changes, not when a variable does', () => {
+    const key = (definition: unknown, env: Record<string, string>) => parseMcpConfigValue({ s: definition }, workspace('m'), { env }, { bare: true }).servers[0]!.consentKey;
+    const base = { command: 'srv', args: ['--a'], env: { T: '${env:T}' } };
+    assert.equal(key(base, { T: '1' }), key(base, { T: '2' }));
+    assert.notEqual(key(base, { T: '1' }), key({ ...base, args: ['--b'] }, { T: '1' }));
+    assert.notEqual(key(base, { T: '1' }), key({ ...base, command: 'other' }, { T: '1' }));
+    assert.notEqual(key(base, { T: '1' }), key({ ...base, env: { T: 'x', NODE_OPTIONS: '--require evil' } }, { T: '1' }));
+  });
+});
+
+describe('MCP tool names', () => {
+  it('are mcp__server__tool, sanitized to [A-Za-z0-9_-] and at most 64 characters', () => {
+    assert.equal(mcpToolName('github', 'create_issue'), 'mcp__github__create_issue');
+    assert.equal(mcpToolName('my server', 'get.thing/x'), 'mcp__my_server__get_thing_x');
+    const long = mcpToolName('a'.repeat(40), 'b'.repeat(40));
+    assert.equal(long.length, 64);
+    assert.match(long, /^[A-Za-z0-9_-]+$/);
+  });
+
+  it('are unique even when tools collide after sanitizing or cutting, and never take a built-in name', () => {
+    const names = new McpToolNames(['read_file', 'mcp__s__x']);
+    const a = names.claim('s', 'x');
+    const b = names.claim('s', 'x.');
+    const c = names.claim('s', 'x/');
+    const longA = names.claim('s', `${'t'.repeat(70)}1`);
+    const longB = names.claim('s', `${'t'.repeat(70)}2`);
+    const all = [a, b, c, longA, longB];
+    assert.equal(new Set([...all, 'mcp__s__x']).size, all.length + 1, all.join(' '));
+    for (const name of all) assert.ok(name.length <= 64 && /^[A-Za-z0-9_-]+$/.test(name), name);
+  });
+});
