@@ -47,7 +47,6 @@ export class McpServerConnection {
   private current: McpServerState = { kind: 'stopped' };
   /** Set when the server died after it was ready: the next call restarts it, once. */
   private crashed = false;
-  private restarts = 0;
   readonly stderr: string[] = [];
 
   constructor(
@@ -154,14 +153,13 @@ export class McpServerConnection {
 
   /**
    * Calls one tool by the server's own name. Cancellable through `signal`; times out. A server that
-   * crashed since it was ready is restarted once (a second crash is reported, not retried).
+   * crashed since it was ready is restarted once by the next call; a restart that fails fails that call.
    */
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    if (this.crashed && this.restarts === 0) {
-      this.restarts++;
+    if (this.crashed) {
+      // One restart for this call; if it fails, the call fails with the reason.
       this.crashed = false;
       this.options.logger.info(`MCP ${this.config.name}: restarting after it exited`);
-      await this.start();
     }
     if (this.current.kind !== 'ready') await this.start();
     const client = this.client;

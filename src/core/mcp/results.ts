@@ -75,10 +75,10 @@ export async function mapCallToolResult(result: CallToolResult, toolUseId: strin
         parts.push(`[a content part of type ${JSON.stringify((part as { type?: unknown }).type)} that Evergreen does not read]`);
     }
   }
-  if (result.structuredContent !== undefined) {
-    const json = JSON.stringify(result.structuredContent, null, 2);
-    // Servers should also put it in a text part; added only when they did not.
-    if (!parts.some((part) => part.includes(JSON.stringify(result.structuredContent)) || part.includes(json))) parts.push(`Structured result:\n${json}`);
+  // Servers should also say it in a text part (the spec's advice); the JSON is added only when no
+  // text came with it, so a large result is not sent twice.
+  if (result.structuredContent !== undefined && !content.some((part) => part.type === 'text')) {
+    parts.push(`Structured result:\n${JSON.stringify(result.structuredContent, null, 2)}`);
   }
   const text = parts.join('\n\n');
   return { text: text || (result.isError ? 'The tool failed and said nothing.' : '(The tool returned no content.)'), isError: result.isError === true, savedFiles };

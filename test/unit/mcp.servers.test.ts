@@ -1,0 +1,201 @@
+/**
+ * The MCP client against the real reference servers from npm (stdio, offline), and against small
+ * servers of our own for the ways a server can fail.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
+import { McpServerConnection } from '../../src/core/mcp/connection';
+import { mapCallToolResult } from '../../src/core/mcp/results';
+import { silentLogger } from '../../src/core/logger';
+
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const logger = silentLogger;
+
+function server(name: string, command: string, args: string[], env: Record<string, string> = {}): McpServerConfig {
+  const parsed = parseMcpConfigValue({ [name]: { command, args, env } }, { scope: 'user', source: 'test' }, { env: {} }, { bare: true });
+  assert.equal(parsed.problems.length, 0, JSON.stringify(parsed.problems));
+  return parsed.servers[0]!;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < ms; ) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+/** A tiny server of ours (a script file run by node), for failure cases the reference servers do not show. */
+function scriptServer(dir: string, name: string, body: string): McpServerConfig {
+  const file = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(file, body);
+  return server(name, process.execPath, [file]);
+}
+
+describe('MCP servers (real ones from npm, over stdio)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const open: McpServerConnection[] = [];
+  const connect = (config: McpServerConfig, options: Partial<ConstructorParameters<typeof McpServerConnection>[1]> = {}) => {
+    const connection = new McpServerConnection(config, { logger, clientVersion: 'test', ...options });
+    open.push(connection);
+    return connection;
+  };
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-'));
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((connection) => connection.stop()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('server-everything: lists its tools and maps text, images, resources and structured content', async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']));
+    const tools = await everything.start();
+    const names = tools.map((tool) => tool.name);
+    for (const expected of ['echo', 'get-sum', 'get-tiny-image', 'get-structured-content', 'get-resource-links']) assert.ok(names.includes(expected), names.join(', '));
+    assert.equal(everything.state.kind, 'ready');
+    const signal = new AbortController().signal;
+
+    const echo = await mapCallToolResult(await everything.callTool('echo', { message: 'hello ünïcode' }, signal), 'toolu_1', dir);
+    assert.equal(echo.isError, false);
+    assert.match(echo.text, /hello ünïcode/);
+
+    const image = await mapCallToolResult(await everything.callTool('get-tiny-image', {}, signal), 'toolu_2', dir);
+    assert.equal(image.savedFiles.length, 1);
+    assert.match(image.text, /\[image: image\/png, .*saved to /);
+    assert.deepEqual([...fs.readFileSync(image.savedFiles[0]!).subarray(1, 4)], [...Buffer.from('PNG')], 'the saved file is the PNG itself');
+
+    const structured = await everything.callTool('get-structured-content', { location: 'New York' }, signal);
+    assert.ok(structured.structuredContent, 'the server returns structured content');
+    const mapped = await mapCallToolResult(structured, 'toolu_3', dir);
+    assert.ok(mapped.text.includes(String(Object.values(structured.structuredContent)[0])), mapped.text);
+
+    const links = await mapCallToolResult(await everything.callTool('get-resource-links', { count: 2 }, signal), 'toolu_4', dir);
+    assert.match(links.text, /\[resource link: /);
+  });
+
+  it('server-everything: a long call is cancelled by the signal, and the server keeps working', async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']));
+    await everything.start();
+    const controller = new AbortController();
+    const call = everything.callTool('trigger-long-running-operation', { duration: 30, steps: 30 }, controller.signal);
+    setTimeout(() => controller.abort(), 300);
+    await assert.rejects(call, /abort|cancel/i);
+    const echo = await everything.callTool('echo', { message: 'still here' }, new AbortController().signal);
+    assert.match(JSON.stringify(echo.content), /still here/);
+  });
+
+  it('server-everything: a call that outlives its timeout fails with a clear error', async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']), { callTimeoutMs: 300 });
+    await everything.start();
+    await assert.rejects(everything.callTool('trigger-long-running-operation', { duration: 10, steps: 5 }, new AbortController().signal), /timed out|timeout/i);
+  });
+
+  it('server-filesystem: a 3 MB file comes back whole', async () => {
+    const big = path.join(dir, 'big.txt');
+    const line = 'the quick brown fox jumps over the lazy dog 0123456789\n';
+    fs.writeFileSync(big, line.repeat(Math.ceil((3 * 1024 * 1024) / line.length)));
+    const files = connect(server('files', process.execPath, [FILESYSTEM, dir]));
+    const tools = await files.start();
+    const read = tools.find((tool) => tool.name === 'read_text_file') ?? tools.find((tool) => tool.name === 'read_file');
+    assert.ok(read, tools.map((tool) => tool.name).join(', '));
+    const result = await mapCallToolResult(await files.callTool(read.name, { path: big }, new AbortController().signal), 'toolu_5', dir);
+    assert.equal(result.isError, false, result.text.slice(0, 300));
+    assert.equal(result.text, fs.readFileSync(big, 'utf8'));
+  });
+
+  it('stop ends the whole process tree, also what the server started', async () => {
+    const marker = path.join(dir, 'grandchild.pid');
+    const config = scriptServer(
+      dir,
+      'parent',
+      `import { spawn } from 'node:child_process';
+       import { writeFileSync } from 'node:fs';
+       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+       writeFileSync(${JSON.stringify(marker)}, String(child.pid));
+       await import(${JSON.stringify(EVERYTHING)});`,
+    );
+    const connection = connect(config);
+    await connection.start();
+    assert.ok(await until(() => fs.existsSync(marker)));
+    const grandchild = Number(fs.readFileSync(marker, 'utf8'));
+    assert.ok(alive(grandchild));
+    await connection.stop();
+    assert.ok(await until(() => !alive(grandchild)), 'the server\'s own child is gone too');
+    assert.equal(connection.state.kind, 'stopped');
+  });
+
+  it('a command that does not exist, or a server that exits at start, fails with the reason', async () => {
+    const missing = connect(server('missing', 'evergreen-no-such-command-xyz', []));
+    await assert.rejects(missing.start(), /failed to start: .*ENOENT/);
+    assert.equal(missing.state.kind, 'failed');
+    const exits = connect(scriptServer(dir, 'exits', `console.error('cannot open the database'); process.exit(3);`));
+    await assert.rejects(exits.start(), /failed to start: [\s\S]*cannot open the database/);
+  });
+
+  it('a server that never answers initialize times out', async () => {
+    const silent = connect(scriptServer(dir, 'silent', `process.stdin.resume(); setInterval(() => {}, 1000);`), { startTimeoutMs: 500 });
+    await assert.rejects(silent.start(), /failed to start: .*(timed out|timeout)/i);
+    assert.equal(silent.state.kind, 'failed');
+  });
+
+  it('a server that prints junk to stdout and floods stderr still works', async () => {
+    const noisy = connect(
+      scriptServer(
+        dir,
+        'noisy',
+        `console.log('Server v1 ready (not JSON)');
+         for (let i = 0; i < 2000; i++) console.error('log line ' + i + ' ' + 'x'.repeat(200));
+         process.stderr.write('y'.repeat(100000));
+         await import(${JSON.stringify(EVERYTHING)});`,
+      ),
+    );
+    await noisy.start();
+    assert.ok(noisy.stderr.length <= 200, `${noisy.stderr.length} lines kept`);
+    assert.ok(noisy.stderr.every((line) => line.length <= 4_100));
+    const echo = await noisy.callTool('echo', { message: 'ok' }, new AbortController().signal);
+    assert.match(JSON.stringify(echo.content), /ok/);
+  });
+
+  it('a server that crashes is restarted by the next call; a restart that fails fails that call with the reason', async () => {
+    const counter = path.join(dir, 'starts');
+    const config = scriptServer(
+      dir,
+      'crashy',
+      `import { appendFileSync, readFileSync } from 'node:fs';
+       appendFileSync(${JSON.stringify(counter)}, 'x');
+       if (readFileSync(${JSON.stringify(counter)}, 'utf8').length >= 3) { console.error('the port is taken'); process.exit(1); }
+       await import(${JSON.stringify(EVERYTHING)});`,
+    );
+    const crashy = connect(config);
+    await crashy.start();
+    const kill = () => {
+      const pid = (crashy as unknown as { transport?: { pid?: number } }).transport?.pid;
+      assert.ok(pid);
+      process.kill(-pid, 'SIGKILL');
+    };
+    kill();
+    assert.ok(await until(() => crashy.state.kind === 'failed'));
+    const echo = await crashy.callTool('echo', { message: 'back' }, new AbortController().signal);
+    assert.match(JSON.stringify(echo.content), /back/);
+    assert.equal(fs.readFileSync(counter, 'utf8'), 'xx', 'started twice');
+    kill();
+    assert.ok(await until(() => crashy.state.kind === 'failed'));
+    await assert.rejects(crashy.callTool('echo', { message: 'again' }, new AbortController().signal), /failed to start: [\s\S]*the port is taken/);
+    assert.equal(fs.readFileSync(counter, 'utf8'), 'xxx', 'one restart for that call, not a loop');
+  });
+});
