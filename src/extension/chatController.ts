@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
+import { settingName, SETTINGS_SECTION } from '../core/settingsTable';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
@@ -128,7 +129,7 @@ export class ChatController extends Disposable {
 
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
     if (command === 'openSettings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen');
+      await vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
     } else if (command === 'openFolder') {
       await vscode.commands.executeCommand('workbench.action.files.openFolder');
     } else if (command === 'retry') {
@@ -235,8 +236,8 @@ export class ChatController extends Disposable {
     this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
     if (modelInfoWarning) {
-      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "evergreen.contextWindow" if it differs.`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen.contextWindow');
+      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "${settingName('contextWindow')}" if it differs.`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('contextWindow'));
       });
     }
     if (started.transcriptProblems.length > 0) {
