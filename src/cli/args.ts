@@ -3,6 +3,7 @@ import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } fr
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { PROVIDER_FACTS } from '../core/model/models';
 import { SETTINGS } from '../core/settingsTable';
 
 export interface CliOptions {
@@ -43,12 +44,12 @@ Options:
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
                                OpenAI-compatible server: vLLM, Ollama, LM Studio, llama.cpp)
-  -m, --model ID               model id (default: claude-sonnet-5-5; gpt-4.1 with --provider openai)
+  -m, --model ID               model id (default: ${PROVIDER_FACTS.anthropic.defaultModel}; ${PROVIDER_FACTS.openai.defaultModel} with --provider openai)
       --base-url URL           API base URL (default: ANTHROPIC_BASE_URL, or OPENAI_BASE_URL with
                                --provider openai, else the provider's own)
       --context-window N       context window in tokens (default: what the server says about the
-                               model, else 200000 on anthropic; on openai the known model's window,
-                               else 128000 — set it for a local server whose context is smaller)
+                               model, else ${PROVIDER_FACTS.anthropic.fallbackWindow} on anthropic; on openai the known model's window,
+                               else ${PROVIDER_FACTS.openai.fallbackWindow} — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: ${SETTINGS.maxOutputTokens.default}; capped at 20% of the window)
   -y, --yes                    approve file writes and shell commands without asking (a command

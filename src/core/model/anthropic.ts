@@ -3,7 +3,7 @@ import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, Mod
 import { blocksOf } from './content';
 import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey } from './errors';
 import type { MessageParam, ToolParam } from './messages';
-import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
 
 const HINTS = hintsFor('anthropic');
@@ -15,7 +15,7 @@ const HINTS = hintsFor('anthropic');
  */
 export class AnthropicBackend implements ModelBackend {
   readonly provider: ProviderId = 'anthropic';
-  readonly capabilities: BackendCapabilities = { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true };
+  readonly capabilities: BackendCapabilities = { ...PROVIDER_FACTS.anthropic.capabilities };
   readonly model: string;
   private readonly sdk: Anthropic;
   private readonly apiKey: string | undefined;
@@ -26,10 +26,10 @@ export class AnthropicBackend implements ModelBackend {
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
 
   constructor(options: BackendOptions = {}) {
-    this.model = options.model?.trim() || DEFAULT_MODEL;
+    this.model = options.model?.trim() || defaultModelFor('anthropic');
     this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
-    this.price = priceFor(this.model, options.priceOverrides);
+    this.price = priceFor(this.model, options.priceOverrides, 'anthropic');
     this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
@@ -44,7 +44,7 @@ export class AnthropicBackend implements ModelBackend {
   }
 
   setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void {
-    this.price = priceFor(this.model, overrides);
+    this.price = priceFor(this.model, overrides, 'anthropic');
   }
 
   costOf(usage: UsageCounts): number | undefined {
@@ -66,11 +66,11 @@ export class AnthropicBackend implements ModelBackend {
     return this.modelInfoProblem;
   }
 
-  /** window = explicit setting, else the Models API's max_input_tokens, else 200k (gateways without /v1/models). */
+  /** window = explicit setting, else the Models API's max_input_tokens, else the table's (200k: gateways without /v1/models). */
   async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
     if (override !== undefined) return override;
     const info = await this.getModelInfo(signal);
-    return info?.maxInputTokens ?? FALLBACK_CONTEXT_WINDOW;
+    return info?.maxInputTokens ?? contextWindowFor('anthropic', this.model);
   }
 
   async countTokens(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number> {

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type SurfaceHint, type TooLongCount } from './errors';
-import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { sseData, StreamReader, type ChatChunk } from './openaiStream';
 import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
@@ -36,7 +36,7 @@ type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
  */
 export class OpenAIBackend implements ModelBackend {
   readonly provider: ProviderId = 'openai';
-  readonly capabilities: BackendCapabilities = { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true };
+  readonly capabilities: BackendCapabilities = { ...PROVIDER_FACTS.openai.capabilities };
   readonly model: string;
   private readonly sdk: OpenAI;
   private readonly apiKey: string | undefined;
@@ -58,7 +58,7 @@ export class OpenAIBackend implements ModelBackend {
   private limitParam: 'max_tokens' | 'max_completion_tokens';
 
   constructor(options: OpenAIBackendOptions = {}) {
-    this.model = options.model?.trim() || DEFAULT_OPENAI_MODEL;
+    this.model = options.model?.trim() || defaultModelFor('openai');
     this.apiKey = options.apiKey || process.env.OPENAI_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
     this.logger = options.logger ?? silentLogger;
@@ -107,7 +107,7 @@ export class OpenAIBackend implements ModelBackend {
   async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
     if (override !== undefined) return override;
     const info = await this.getModelInfo(signal);
-    return info?.maxInputTokens ?? openAIContextWindowFor(this.model);
+    return info?.maxInputTokens ?? contextWindowFor('openai', this.model);
   }
 
   async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
@@ -229,8 +229,8 @@ export class OpenAIBackend implements ModelBackend {
       const output = firstPositive(info['max_output_tokens'], info['max_completion_tokens']);
       return { id: typeof info['id'] === 'string' ? info['id'] : this.model, maxInputTokens: window, maxOutputTokens: output };
     } catch (error) {
-      if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && !isKnownModel(this.model)) {
-        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${openAIContextWindowFor(this.model).toLocaleString('en-US')}-token window.`;
+      if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && knownWindowFor('openai', this.model) === undefined) {
+        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${contextWindowFor('openai', this.model).toLocaleString('en-US')}-token window.`;
       }
       this.logger.info(`model info for ${this.model} unavailable (${errorMessage(error)}); using the known window table`);
       this.modelInfo = signal?.aborted ? undefined : this.modelInfo; // A cancelled ask may be asked again.
@@ -375,6 +375,3 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-function isKnownModel(model: string): boolean {
-  return Object.keys(OPENAI_CONTEXT_WINDOWS).some((prefix) => model.startsWith(prefix));
-}
