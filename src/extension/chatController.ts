@@ -14,6 +14,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
+import { extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -253,7 +254,9 @@ export class ChatController extends Disposable {
     this.deps.statusBar.update(undefined);
   }
 
-  private onAgentEvent(event: AgentEvent): void {
+  private onAgentEvent(core: AgentEvent): void {
+    // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
+    const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
@@ -480,6 +483,9 @@ function actionsFor(error: unknown): ErrorAction[] {
 }
 
 function errorText(error: unknown): string {
-  if (error instanceof ModelError) return error.hint ? `${error.message} ${error.hint}` : error.message;
+  if (error instanceof ModelError) {
+    const hint = extensionHint(error.hint);
+    return hint ? `${error.message} ${hint}` : error.message;
+  }
   return error instanceof Error ? error.message : String(error);
 }

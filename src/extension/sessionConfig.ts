@@ -3,7 +3,7 @@ import { ActionableError } from '../core/agent/errors';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
-import { hintsFor, ModelError } from '../core/model/errors';
+import { errorHint, ModelError } from '../core/model/errors';
 import { parsePriceOverrides } from '../core/model/models';
 import { settingName } from '../core/settingsTable';
 import type { ApiKeyStore } from './apiKey';
@@ -30,7 +30,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspa
     void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
       if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
     });
-    throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
+    throw new ModelError('no_api_key', `No ${label} API key is set.`, errorHint(settings.provider, 'noApiKey'));
   }
   const prices = readPricing();
   const compression = parseContextOverrides(settings.compression);
