@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseCliArgs, USAGE } from '../../src/cli/args';
 import { parseContextOverrides } from '../../src/core/context/defaults';
+import { PROVIDER_FACTS } from '../../src/core/model/models';
 import { cliFlag, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../../src/core/settingsTable';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { parseSettings } from '../../src/extension/settingsValues';
@@ -91,6 +92,18 @@ describe('settings table', () => {
       if (flag) assert.ok(description.includes(`\`${flag}\``), `${key}: the README does not name ${flag}`);
       assert.ok(description.includes(row.scope === 'machine' ? 'machine scope' : 'user settings only'), `${key}: the README does not give its scope`);
       if (row.min !== undefined && row.max !== undefined && row.type === 'number') assert.ok(description.includes(`${row.min}-${row.max}`), `${key}: the README does not give its range`);
+    }
+  });
+
+  it("states the provider table's default models and fallback windows where the manifest and the README name them", () => {
+    const rows = readmeRows();
+    const window = (n: number) => n.toLocaleString('en-US');
+    assert.ok(rows.get(settingName('openai.model'))![0].includes(`\`${PROVIDER_FACTS.openai.defaultModel}\``));
+    assert.ok(properties[settingName('openai.model')]!.markdownDescription!.includes(`\`${PROVIDER_FACTS.openai.defaultModel}\``));
+    const readmeWindow = rows.get(settingName('contextWindow'))![0];
+    const manifestWindow = properties[settingName('contextWindow')]!.markdownDescription!;
+    for (const text of [readmeWindow, manifestWindow]) {
+      assert.ok(text.includes(window(PROVIDER_FACTS.anthropic.fallbackWindow)) && text.includes(window(PROVIDER_FACTS.openai.fallbackWindow)), text);
     }
   });
 
