@@ -4,7 +4,7 @@ import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
-import { SETTINGS } from '../core/settingsTable';
+import { SETTINGS } from '../core/agent/settingsTable';
 
 export interface CliOptions {
   prompts: string[];

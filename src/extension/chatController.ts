@@ -7,7 +7,7 @@ import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
-import { settingName, SETTINGS_SECTION } from '../core/settingsTable';
+import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';

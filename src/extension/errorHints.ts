@@ -5,7 +5,7 @@
  */
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import type { ErrorHint, HintKind } from '../core/model/errors';
-import { PROVIDER_SETTINGS, settingName } from '../core/settingsTable';
+import { PROVIDER_SETTINGS, settingName } from '../core/agent/settingsTable';
 
 const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
   noApiKey: (provider) => `Run "Evergreen: Set API Key" or set ${PROVIDER_INFO[provider].apiKeyEnv} in the environment.`,

@@ -5,7 +5,7 @@
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
-import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../core/settingsTable';
+import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../core/agent/settingsTable';
 
 /** Where raw values come from. */
 export interface SettingsSource {

@@ -6,11 +6,12 @@
  * (the manifest VS Code reads, with the descriptions users see) and the README's settings table
  * are checked against it by test/unit/settings.table.test.ts. Defaults that belong to a part of
  * the core (the output reserve, the subagent limits, the providers) are read from that part, so
- * each number is still written once.
+ * each number is still written once. It sits in agent/, the top of the core, since it reads those
+ * defaults from below; only the front ends import it.
  */
-import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from './agent/subagentLimits';
-import { CONTEXT_DEFAULTS } from './context/defaults';
-import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from './model/backend';
+import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from './subagentLimits';
+import { CONTEXT_DEFAULTS } from '../context/defaults';
+import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from '../model/backend';
 
 /** Where a value may come from: 'machine' = user settings (also a remote machine's); 'application' = the local user settings only. */
 export type SettingScope = 'machine' | 'application';
