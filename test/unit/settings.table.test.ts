@@ -134,6 +134,33 @@ describe('settings table', () => {
     assert.equal(none.sandbox.enabled, SETTINGS['sandbox.enabled'].default);
   });
 
+  it('names only real settings wherever a source file, the README or the docs mention one', () => {
+    const sections = new Set(SETTING_KEYS.map((key) => key.split('.')[0]!));
+    const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const relative = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(relative);
+        else if (entry.name.endsWith('.ts')) files.push(relative);
+      }
+    };
+    walk('src');
+    const unknown: string[] = [];
+    let mentions = 0;
+    for (const file of files) {
+      for (const match of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bevergreen\.([A-Za-z][A-Za-z.]*)/g)) {
+        // `evergreen.subagents.*` and a sentence's full stop name a section.
+        const name = match[1]!.replace(/\.+$/, '');
+        if (!sections.has(name.split('.')[0]!)) continue; // a command, view or secret id
+        mentions++;
+        const known = SETTING_KEYS.some((key) => key === name || key.startsWith(`${name}.`));
+        if (!known) unknown.push(`${file}: evergreen.${name}`);
+      }
+    }
+    assert.ok(mentions > 40, `only ${mentions} mentions found: the scan is broken`);
+    assert.deepEqual(unknown, []);
+  });
+
   it('applies a change live or restarts the session as the table says, for every setting', () => {
     for (const key of SETTING_KEYS) {
       const name = settingName(key);
