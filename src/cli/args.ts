@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
-import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { PROVIDER_FACTS } from '../core/model/models';
+import { SETTINGS } from '../core/agent/settingsTable';
 
 export interface CliOptions {
   prompts: string[];
@@ -42,14 +44,14 @@ Options:
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
                                OpenAI-compatible server: vLLM, Ollama, LM Studio, llama.cpp)
-  -m, --model ID               model id (default: claude-sonnet-5-5; gpt-4.1 with --provider openai)
+  -m, --model ID               model id (default: ${PROVIDER_FACTS.anthropic.defaultModel}; ${PROVIDER_FACTS.openai.defaultModel} with --provider openai)
       --base-url URL           API base URL (default: ANTHROPIC_BASE_URL, or OPENAI_BASE_URL with
                                --provider openai, else the provider's own)
       --context-window N       context window in tokens (default: what the server says about the
-                               model, else 200000 on anthropic; on openai the known model's window,
-                               else 128000 — set it for a local server whose context is smaller)
+                               model, else ${PROVIDER_FACTS.anthropic.fallbackWindow} on anthropic; on openai the known model's window,
+                               else ${PROVIDER_FACTS.openai.fallbackWindow} — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
-      --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
+      --max-output-tokens N    tokens reserved for each reply (default: ${SETTINGS.maxOutputTokens.default}; capped at 20% of the window)
   -y, --yes                    approve file writes and shell commands without asking (a command
                                that asks to leave the sandbox still asks, and is declined without a terminal)
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
@@ -61,13 +63,13 @@ Options:
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
-      --subagent-concurrency N subagents running at once (1-10, default 3)
+      --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
       --subagent-max-tool-rounds N
                                tool rounds a subagent may take before it hands back what it has
-                               (default 200)
+                               (default ${SETTINGS['subagents.maxToolRounds'].default})
       --subagent-time-limit MIN
                                minutes of work per subagent before it hands back what it has; waiting
-                               for an approval does not count (default 15)
+                               for an approval does not count (default ${SETTINGS['subagents.timeLimitMinutes'].default})
   -v, --verbose                log the context engine's decisions, retries and errors to stderr
   -h, --help                   show this help
 
@@ -89,22 +91,45 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return parsed;
 }
 
+/**
+ * The flags that set what a VS Code setting sets, named by the settings table (so a flag, its
+ * setting and their defaults and ranges cannot drift apart); the rest are the CLI's own.
+ */
+const FLAG = {
+  provider: SETTINGS.provider.cli,
+  model: SETTINGS.model.cli,
+  baseUrl: SETTINGS.baseUrl.cli,
+  contextWindow: SETTINGS.contextWindow.cli,
+  maxOutputTokens: SETTINGS.maxOutputTokens.cli,
+  autoCompactPercent: SETTINGS.autoCompactPercent.cli,
+  contextSetting: SETTINGS.compression.cli,
+  subagentConcurrency: SETTINGS['subagents.maxConcurrent'].cli,
+  subagentMaxToolRounds: SETTINGS['subagents.maxToolRounds'].cli,
+  subagentTimeLimit: SETTINGS['subagents.timeLimitMinutes'].cli,
+  yes: SETTINGS['approvals.writes'].cli,
+  noSandbox: SETTINGS['sandbox.enabled'].cli,
+  allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
+  allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
+} as const;
+
+const dashed = (flag: string): string => `--${flag}`;
+
 function contextSettings(pairs: string[]): Record<string, number> {
   const raw: Record<string, number> = {};
   for (const pair of pairs) {
     const match = /^([A-Za-z]+)=(.+)$/.exec(pair);
-    if (!match) throw new UsageError(`--context-setting takes KEY=NUMBER, got "${pair}"`);
+    if (!match) throw new UsageError(`${dashed(FLAG.contextSetting)} takes KEY=NUMBER, got "${pair}"`);
     raw[match[1]!] = Number(match[2]);
   }
   const { settings, problems } = parseContextOverrides(raw);
-  if (problems.length > 0) throw new UsageError(`--context-setting: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new UsageError(`${dashed(FLAG.contextSetting)}: ${problems.join('; ')}`);
   return settings as Record<string, number>;
 }
 
 const SUBAGENT_FLAGS: Record<keyof SubagentLimitValues, string> = {
-  maxConcurrent: '--subagent-concurrency',
-  maxToolRounds: '--subagent-max-tool-rounds',
-  timeLimitMinutes: '--subagent-time-limit',
+  maxConcurrent: dashed(FLAG.subagentConcurrency),
+  maxToolRounds: dashed(FLAG.subagentMaxToolRounds),
+  timeLimitMinutes: dashed(FLAG.subagentTimeLimit),
 };
 
 function subagentLimits(flags: Record<keyof SubagentLimitValues, string | undefined>): Partial<SubagentLimits> {
@@ -121,7 +146,8 @@ function subagentLimits(flags: Record<keyof SubagentLimitValues, string | undefi
 
 function percent(name: string, value: string | undefined): number | undefined {
   const parsed = positiveInteger(name, value);
-  if (parsed !== undefined && (parsed < 10 || parsed > 100)) throw new UsageError(`${name} must be between 10 and 100, got "${value}"`);
+  const { min, max } = SETTINGS.autoCompactPercent;
+  if (parsed !== undefined && (parsed < min || parsed > max)) throw new UsageError(`${name} must be between ${min} and ${max}, got "${value}"`);
   return parsed;
 }
 
@@ -135,21 +161,21 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         prompt: { type: 'string', short: 'p', multiple: true },
         workspace: { type: 'string', short: 'w' },
         'storage-dir': { type: 'string' },
-        provider: { type: 'string' },
-        model: { type: 'string', short: 'm' },
-        'base-url': { type: 'string' },
-        'context-window': { type: 'string' },
-        'max-output-tokens': { type: 'string' },
-        'auto-compact-percent': { type: 'string' },
+        [FLAG.provider]: { type: 'string' },
+        [FLAG.model]: { type: 'string', short: 'm' },
+        [FLAG.baseUrl]: { type: 'string' },
+        [FLAG.contextWindow]: { type: 'string' },
+        [FLAG.maxOutputTokens]: { type: 'string' },
+        [FLAG.autoCompactPercent]: { type: 'string' },
         verbose: { type: 'boolean', short: 'v', default: false },
-        'context-setting': { type: 'string', multiple: true },
-        'subagent-concurrency': { type: 'string' },
-        'subagent-max-tool-rounds': { type: 'string' },
-        'subagent-time-limit': { type: 'string' },
-        yes: { type: 'boolean', short: 'y', default: false },
-        'no-sandbox': { type: 'boolean', default: false },
-        'allow-domain': { type: 'string', multiple: true },
-        'allow-package-registries': { type: 'boolean', default: false },
+        [FLAG.contextSetting]: { type: 'string', multiple: true },
+        [FLAG.subagentConcurrency]: { type: 'string' },
+        [FLAG.subagentMaxToolRounds]: { type: 'string' },
+        [FLAG.subagentTimeLimit]: { type: 'string' },
+        [FLAG.yes]: { type: 'boolean', short: 'y', default: false },
+        [FLAG.noSandbox]: { type: 'boolean', default: false },
+        [FLAG.allowDomain]: { type: 'string', multiple: true },
+        [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -163,24 +189,24 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
   if (values.resume !== undefined && values.resume.trim() === '') throw new UsageError('--resume needs a session id, got an empty string (run without --resume to start a new session)');
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
-  const provider = values.provider === undefined ? DEFAULT_PROVIDER : parseProvider(values.provider);
-  if (!provider) throw new UsageError(`--provider must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values.provider}"`);
+  const provider = values[FLAG.provider] === undefined ? SETTINGS.provider.default : parseProvider(values[FLAG.provider]);
+  if (!provider) throw new UsageError(`${dashed(FLAG.provider)} must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values[FLAG.provider]}"`);
   return {
     prompts: (values.prompt ?? []).filter((prompt) => prompt.trim().length > 0),
     workspace: values.workspace ?? cwd,
     storageDir: values['storage-dir'],
     provider,
-    model: values.model,
-    baseUrl: values['base-url'],
-    contextWindow: positiveInteger('--context-window', values['context-window']),
-    autoCompactPercent: percent('--auto-compact-percent', values['auto-compact-percent']),
+    model: values[FLAG.model],
+    baseUrl: values[FLAG.baseUrl],
+    contextWindow: positiveInteger(dashed(FLAG.contextWindow), values[FLAG.contextWindow]),
+    autoCompactPercent: percent(dashed(FLAG.autoCompactPercent), values[FLAG.autoCompactPercent]),
     verbose: values.verbose ?? false,
-    contextSettings: contextSettings(values['context-setting'] ?? []),
-    subagents: subagentLimits({ maxConcurrent: values['subagent-concurrency'], maxToolRounds: values['subagent-max-tool-rounds'], timeLimitMinutes: values['subagent-time-limit'] }),
-    maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
-    yes: values.yes ?? false,
-    sandbox: !(values['no-sandbox'] ?? false),
-    allowedDomains: allowedDomains(values['allow-domain'] ?? [], values['allow-package-registries'] ?? false),
+    contextSettings: contextSettings(values[FLAG.contextSetting] ?? []),
+    subagents: subagentLimits({ maxConcurrent: values[FLAG.subagentConcurrency], maxToolRounds: values[FLAG.subagentMaxToolRounds], timeLimitMinutes: values[FLAG.subagentTimeLimit] }),
+    maxOutputTokens: positiveInteger(dashed(FLAG.maxOutputTokens), values[FLAG.maxOutputTokens]) ?? SETTINGS.maxOutputTokens.default,
+    yes: values[FLAG.yes] ?? false,
+    sandbox: !(values[FLAG.noSandbox] ?? false),
+    allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     resume: values.resume,
     outputFormat: format,
     help: values.help ?? false,
@@ -189,6 +215,6 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
 
 function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {
   const parsed = parseAllowedDomains(entries, packageRegistries);
-  if (parsed.problems.length > 0) throw new UsageError(`--allow-domain: ${parsed.problems.join('; ')}`);
+  if (parsed.problems.length > 0) throw new UsageError(`${dashed(FLAG.allowDomain)}: ${parsed.problems.join('; ')}`);
   return parsed.domains;
 }

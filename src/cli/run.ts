@@ -6,14 +6,15 @@ import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../c
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
-import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
+import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
-import { hintForSurface, ModelError, redactUrlSecrets } from '../core/model/errors';
+import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 
@@ -55,7 +56,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
-  const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr, options.provider) : textPrinter(io.stdout, io.stderr, options.provider);
+  const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
@@ -152,7 +153,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const incomplete = await incompleteReply(stop, started, options);
       if (incomplete) {
         // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
-        io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint, options.provider) : jsonError(incomplete.message, incomplete.hint, options.provider));
+        io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
         exitCode = EXIT.failed;
         break;
       }
@@ -169,7 +170,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 function oneLine(error: ModelError): string {
-  const hint = error.hintFor('cli');
+  const hint = cliHint(error.hint);
   return `${error.message}${hint ? ` (${hint})` : ''}`.replace(/\s*\n\s*/g, ' ');
 }
 
@@ -178,13 +179,13 @@ function line(text: string): string {
   return escapeLine(redactUrlSecrets(text));
 }
 
-/** `provider`: the back end in use, whose variables the hint names. */
-function textError(message: string, hint: string | undefined, provider: ProviderId): string {
-  return `error: ${line(message)}${hint ? `\n  ${line(hintForSurface(hint, 'cli', provider))}` : ''}\n`;
+/** `hint`: in the terminal's words already (cliHint words the core's kinds). */
+function textError(message: string, hint: string | undefined): string {
+  return `error: ${line(message)}${hint ? `\n  ${line(hint)}` : ''}\n`;
 }
 
-function jsonError(message: string, hint: string | undefined, provider: ProviderId): string {
-  return `evergreen: ${line(message)}${hint ? ` (${line(hintForSurface(hint, 'cli', provider))})` : ''}\n`;
+function jsonError(message: string, hint: string | undefined): string {
+  return `evergreen: ${line(message)}${hint ? ` (${line(hint)})` : ''}\n`;
 }
 
 /** Why a turn that ended at a limit left its reply incomplete, with the way on. */
@@ -221,16 +222,16 @@ async function readStdin(stdin: CliIO['stdin']): Promise<string> {
 }
 
 /** Exact text for programs (see jsonLine for the characters written as \u escapes). */
-function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, provider: ProviderId): (event: AgentEvent) => void {
+function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
   return (event) => {
     stdout.write(`${jsonLine(event)}\n`);
     // The one-line reason also goes to stderr, where scripts look for it.
-    if (event.type === 'error') stderr.write(jsonError(event.message, event.hint, provider));
+    if (event.type === 'error') stderr.write(jsonError(event.message, cliHint(event.errorHint ?? event.hint)));
   };
 }
 
 /** Everything the model or a server controls is escaped (see terminalText.ts) before it reaches the terminal. */
-function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, provider: ProviderId): (event: AgentEvent) => void {
+function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
   let midLine = false;
   // Text streamed by the current attempt: a retry sends the reply again from its start.
   let attemptText = false;
@@ -300,7 +301,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'error':
         breakLine();
-        stderr.write(textError(event.message, event.hint, provider));
+        stderr.write(textError(event.message, cliHint(event.errorHint ?? event.hint)));
         break;
       case 'turn_finished':
         breakLine();

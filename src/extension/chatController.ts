@@ -7,12 +7,14 @@ import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
+import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
+import { extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -128,7 +130,7 @@ export class ChatController extends Disposable {
 
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
     if (command === 'openSettings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen');
+      await vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
     } else if (command === 'openFolder') {
       await vscode.commands.executeCommand('workbench.action.files.openFolder');
     } else if (command === 'retry') {
@@ -235,8 +237,8 @@ export class ChatController extends Disposable {
     this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
     if (modelInfoWarning) {
-      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "evergreen.contextWindow" if it differs.`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen.contextWindow');
+      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "${settingName('contextWindow')}" if it differs.`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('contextWindow'));
       });
     }
     if (started.transcriptProblems.length > 0) {
@@ -252,7 +254,9 @@ export class ChatController extends Disposable {
     this.deps.statusBar.update(undefined);
   }
 
-  private onAgentEvent(event: AgentEvent): void {
+  private onAgentEvent(core: AgentEvent): void {
+    // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
+    const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
@@ -479,6 +483,9 @@ function actionsFor(error: unknown): ErrorAction[] {
 }
 
 function errorText(error: unknown): string {
-  if (error instanceof ModelError) return error.hint ? `${error.message} ${error.hint}` : error.message;
+  if (error instanceof ModelError) {
+    const hint = extensionHint(error.hint);
+    return hint ? `${error.message} ${hint}` : error.message;
+  }
   return error instanceof Error ? error.message : String(error);
 }

@@ -3,11 +3,12 @@ import { ActionableError } from '../core/agent/errors';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
-import { hintsFor, ModelError } from '../core/model/errors';
+import { errorHint, ModelError } from '../core/model/errors';
 import { parsePriceOverrides } from '../core/model/models';
+import { settingName } from '../core/agent/settingsTable';
 import type { ApiKeyStore } from './apiKey';
 import { bundledRipgrep } from './ripgrep';
-import { readSettings } from './settings';
+import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 
 /**
@@ -29,11 +30,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspa
     void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
       if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
     });
-    throw new ModelError('no_api_key', `No ${label} API key is set.`, hintsFor(settings.provider).noApiKey);
+    throw new ModelError('no_api_key', `No ${label} API key is set.`, errorHint(settings.provider, 'noApiKey'));
   }
   const prices = readPricing();
   const compression = parseContextOverrides(settings.compression);
-  if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.compression": ${compression.problems.join('; ')}`);
+  if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('compression')}": ${compression.problems.join('; ')}`);
   return {
     workspaceRoot: folder.uri.fsPath,
     config: {
@@ -55,9 +56,9 @@ export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspa
   };
 }
 
-/** "evergreen.pricing", read at a session start and again when it changes (applied live). */
+/** The price overrides setting, read at a session start and again when it changes (applied live). */
 export function readPricing(): ReturnType<typeof parsePriceOverrides>['prices'] {
-  const pricing = parsePriceOverrides(vscode.workspace.getConfiguration('evergreen').get('pricing'));
-  if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "evergreen.pricing": ${pricing.problems.join('; ')}`);
+  const pricing = parsePriceOverrides(readRawSetting('pricing'));
+  if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('pricing')}": ${pricing.problems.join('; ')}`);
   return pricing.prices;
 }

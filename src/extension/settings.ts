@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import { parseSettings, type EvergreenSettings } from './settingsValues';
+import { SETTINGS_SECTION, type SettingKey } from '../core/agent/settingsTable';
+import { parseSettings, readSetting, type EvergreenSettings, type SettingsSource } from './settingsValues';
 
 export type { EvergreenSettings };
 
-/** Reads `evergreen.*` settings (parsed by settingsValues.ts, the one place that knows their names). */
-export function readSettings(): EvergreenSettings {
-  const config = vscode.workspace.getConfiguration('evergreen');
-  return parseSettings({
+/** The `evergreen.*` configuration as settingsValues.ts reads it. */
+function configurationSource(): SettingsSource {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return {
     get: (key) => config.get<unknown>(key),
     userValue: (key) => {
       const inspected = config.inspect<unknown>(key);
@@ -16,5 +17,15 @@ export function readSettings(): EvergreenSettings {
       const inspected = config.inspect<unknown>(key);
       return inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
     },
-  });
+  };
+}
+
+/** Reads `evergreen.*` settings (parsed by settingsValues.ts, by the names and defaults of the core's settings table). */
+export function readSettings(): EvergreenSettings {
+  return parseSettings(configurationSource());
+}
+
+/** One setting's raw value (read as its row in the settings table says), for settings parsed elsewhere (pricing). */
+export function readRawSetting(key: SettingKey): unknown {
+  return readSetting(configurationSource(), key);
 }

@@ -5,6 +5,7 @@
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../core/agent/settingsTable';
 
 /** Where raw values come from. */
 export interface SettingsSource {
@@ -22,17 +23,7 @@ export interface SettingsSource {
  * engine's numbers, how many subagents run and for how long). Machine-scoped in the manifest and
  * read from the user's settings only here; a workspace value is reported as ignored.
  */
-export const USER_ONLY_SETTINGS = [
-  'model',
-  'openai.model',
-  'contextWindow',
-  'maxOutputTokens',
-  'autoCompactPercent',
-  'compression',
-  'subagents.maxConcurrent',
-  'subagents.maxToolRounds',
-  'subagents.timeLimitMinutes',
-] as const;
+export const USER_ONLY_SETTINGS: readonly SettingKey[] = SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingSpec).workspaceNotice === true);
 
 export interface EvergreenSettings {
   /** Which back end serves the chat. */
@@ -55,55 +46,55 @@ export interface EvergreenSettings {
   problems: string[];
 }
 
-/** Setting keys (under `evergreen.`) that hold each provider's model and base URL. */
-export const PROVIDER_SETTING_KEYS: Readonly<Record<ProviderId, { model: string; baseUrl: string }>> = {
-  anthropic: { model: 'model', baseUrl: 'baseUrl' },
-  openai: { model: 'openai.model', baseUrl: 'openai.baseUrl' },
-};
+/** One setting's raw value, read the way its row in the table says (the user's own value, or as VS Code resolves it). */
+export function readSetting(source: SettingsSource, key: SettingKey): unknown {
+  return SETTINGS[key].read === 'user' ? source.userValue(key) : source.get(key);
+}
 
 export function parseSettings(source: SettingsSource): EvergreenSettings {
   const problems: string[] = [];
   // The workspace may not pick these (USER_ONLY_SETTINGS): said once per setting it tried.
   for (const key of USER_ONLY_SETTINGS) {
     const value = source.workspaceValue?.(key);
-    if (value !== undefined && value !== null) problems.push(`"evergreen.${key}" in this workspace's settings is ignored: it is read from your user settings only, since it decides what requests cost and send`);
+    if (value !== undefined && value !== null) problems.push(`"${settingName(key)}" in this workspace's settings is ignored: it is read from your user settings only, since it decides what requests cost and send`);
   }
-  const optionalNumber = (key: string): number | undefined => {
-    const value = source.userValue(key);
+  const read = (key: SettingKey): unknown => readSetting(source, key);
+  const optionalNumber = (key: SettingKey): number | undefined => {
+    const value = read(key);
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
   // Approvals come from the user's own settings only (the manifest scopes them to the application,
   // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
-  // cloned repository could have written, can never loosen them.
-  const askOrAuto = (key: string): 'ask' | 'auto' => (source.userValue(key) === 'auto' ? 'auto' : 'ask');
+  // cloned repository could have written, can never loosen them. Anything but "auto" asks.
+  const askOrAuto = (key: 'approvals.writes' | 'approvals.shell'): 'ask' | 'auto' => (read(key) === 'auto' ? 'auto' : 'ask');
   // Machine-scoped in the manifest, like the base URLs: which service gets the code is the user's choice, never a repository's.
-  const rawProvider = source.get('provider');
-  let provider = parseProvider(rawProvider ?? DEFAULT_PROVIDER);
+  const rawProvider = read('provider');
+  let provider = parseProvider(rawProvider ?? SETTINGS.provider.default);
   if (!provider) {
-    problems.push(`"evergreen.provider" must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got ${JSON.stringify(rawProvider)}; using "${DEFAULT_PROVIDER}"`);
+    problems.push(`"${settingName('provider')}" must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got ${JSON.stringify(rawProvider)}; using "${DEFAULT_PROVIDER}"`);
     provider = DEFAULT_PROVIDER;
   }
-  const keys = PROVIDER_SETTING_KEYS[provider];
-  const shellAllowList = source.userValue('approvals.shellAllowList');
+  const keys = PROVIDER_SETTINGS[provider];
+  const shellAllowList = read('approvals.shellAllowList');
   const subagents = parseSubagentLimits(
-    { maxConcurrent: source.userValue('subagents.maxConcurrent'), maxToolRounds: source.userValue('subagents.maxToolRounds'), timeLimitMinutes: source.userValue('subagents.timeLimitMinutes') },
-    (key) => `"evergreen.subagents.${key}"`,
+    { maxConcurrent: read('subagents.maxConcurrent'), maxToolRounds: read('subagents.maxToolRounds'), timeLimitMinutes: read('subagents.timeLimitMinutes') },
+    (key) => `"${settingName(`subagents.${key}`)}"`,
   );
   problems.push(...subagents.problems);
   // The sandbox is a boundary a repository must not be able to lower: user settings only, like approvals.
-  const rawDomains = source.userValue('sandbox.allowedDomains');
-  const domains = parseAllowedDomains(Array.isArray(rawDomains) ? rawDomains : [], source.userValue('sandbox.allowPackageRegistries') === true);
-  if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push('"evergreen.sandbox.allowedDomains" must be a list of domain names; no domains are allowed');
-  problems.push(...domains.problems.map((problem) => `"evergreen.sandbox.allowedDomains": ${problem}; that entry is ignored`));
+  const rawDomains = read('sandbox.allowedDomains');
+  const domains = parseAllowedDomains(Array.isArray(rawDomains) ? rawDomains : [], read('sandbox.allowPackageRegistries') === true);
+  if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push(`"${settingName('sandbox.allowedDomains')}" must be a list of domain names; no domains are allowed`);
+  problems.push(...domains.problems.map((problem) => `"${settingName('sandbox.allowedDomains')}": ${problem}; that entry is ignored`));
   return {
     provider,
-    model: text(source.userValue(keys.model)),
+    model: text(read(keys.model)),
     // Base URLs are machine-scoped in the manifest, so VS Code ignores a workspace's value (a
     // repository cannot send the key elsewhere).
-    baseUrl: text(source.get(keys.baseUrl)),
+    baseUrl: text(read(keys.baseUrl)),
     contextWindow: optionalNumber('contextWindow'),
-    maxOutputTokens: optionalNumber('maxOutputTokens') ?? 16_000,
+    maxOutputTokens: optionalNumber('maxOutputTokens') ?? SETTINGS.maxOutputTokens.default,
     autoCompactPercent: optionalNumber('autoCompactPercent'),
     approvals: {
       writes: askOrAuto('approvals.writes'),
@@ -111,8 +102,9 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       shellAllowList: (Array.isArray(shellAllowList) ? shellAllowList : []).filter((entry): entry is string => typeof entry === 'string'),
     },
     subagents: subagents.limits,
-    sandbox: { enabled: source.userValue('sandbox.enabled') !== false, allowedDomains: domains.domains },
-    compression: source.userValue('compression'),
+    // Only an explicit false turns it off (a missing or odd value keeps the default, on).
+    sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },
+    compression: read('compression'),
     problems,
   };
 }

@@ -10,6 +10,7 @@ import { AnthropicBackend as ModelClient } from '../../src/core/model/anthropic'
 import { ModelError } from '../../src/core/model/errors';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import type { ApprovalDecision, Approver } from '../../src/core/tools/approval';
+import { extensionHint } from '../../src/extension/errorHints';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 
@@ -300,7 +301,7 @@ for (const backend of BACKENDS) {
       try {
         // An OpenAI-compatible server at another base URL (a local one) needs no key: OpenAI's own API does.
         const missing: Partial<AgentConfig> = fake.name === 'openai' ? { apiKey: undefined, baseURL: undefined } : { apiKey: undefined };
-        await assert.rejects(harness(missing), (error: unknown) => error instanceof ModelError && error.kind === 'no_api_key' && (error.hint ?? '').includes(fake.keyEnv));
+        await assert.rejects(harness(missing), (error: unknown) => error instanceof ModelError && error.kind === 'no_api_key' && (extensionHint(error.hint) ?? '').includes(fake.keyEnv));
       } finally {
         if (saved !== undefined) process.env[fake.keyEnv] = saved;
       }
@@ -313,7 +314,7 @@ for (const backend of BACKENDS) {
       fake.enqueue(say.error(401), say.text('Back.'));
       assert.equal(await h.started.session.send('hi'), 'error');
       const error = h.events.find((event) => event.type === 'error');
-      assert.ok(error?.type === 'error' && /rejected \(401\)/.test(error.message) && /Set API Key/.test(error.hint ?? ''));
+      assert.ok(error?.type === 'error' && /rejected \(401\)/.test(error.message) && /Set API Key/.test(extensionHint(error.errorHint) ?? ''));
       assert.equal(await h.started.session.send('again'), 'end_turn');
     });
 
@@ -469,7 +470,7 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
     await assert.rejects(harness({ apiKey: 'sk-ant-wrong' }), (error: unknown) => {
       assert.ok(error instanceof ModelError && error.kind === 'authentication');
       assert.match(error.message, /rejected \(401\)/);
-      assert.match(error.hint ?? '', /Set API Key/);
+      assert.match(extensionHint(error.hint) ?? '', /Set API Key/);
       return true;
     });
     for (const dir of dirs.all().filter((candidate) => candidate.includes('evergreen-storage-'))) assert.equal(fs.existsSync(path.join(dir, 'sessions')), false);
@@ -484,7 +485,7 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
       return true;
     });
     const unknown = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-imaginary-9' });
-    await assert.rejects(unknown.contextWindow(undefined), (error: unknown) => error instanceof ModelError && error.kind === 'model_not_found' && /evergreen\.model/.test(error.hint ?? ''));
+    await assert.rejects(unknown.contextWindow(undefined), (error: unknown) => error instanceof ModelError && error.kind === 'model_not_found' && /evergreen\.model/.test(extensionHint(error.hint) ?? ''));
     const known = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6' });
     assert.equal(await known.contextWindow(undefined), 200_000);
     assert.equal(await known.contextWindow(50_000), 50_000);

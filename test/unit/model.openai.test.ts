@@ -14,6 +14,7 @@ import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/o
 import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { extensionHint } from '../../src/extension/errorHints';
 import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -204,7 +205,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       await rejectsWith(backend().stream(request([{ role: 'user', content: 'x' }])), 'permission');
       const notFound = await rejectsWith(backend({ model: 'gpt-9' }).stream(request([{ role: 'user', content: 'x' }])), 'model_not_found');
       assert.match(notFound.message, /does not know the model "gpt-9"/);
-      assert.match(notFound.hint ?? '', /evergreen\.openai\.model/);
+      assert.match(extensionHint(notFound.hint) ?? '', /evergreen\.openai\.model/);
       assert.equal(fake.completionRequests().length, 3);
     });
 
@@ -248,7 +249,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       try {
         const b = new OpenAIBackend({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' });
         const error = await rejectsWith(b.stream(request([{ role: 'user', content: 'x' }])), 'no_api_key');
-        assert.match(error.hint ?? '', /OPENAI_API_KEY/);
+        assert.match(extensionHint(error.hint) ?? '', /OPENAI_API_KEY/);
         // The start-up model-info ask fails the same way, before any request.
         await rejectsWith(b.getModelInfo(), 'no_api_key');
         // A local server takes any key: none is needed.
@@ -336,7 +337,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     it('a model without tool support -> a clear invalid_request naming the model', async () => {
       const error = await rejectsWith(backend({ model: 'gemma2:2b' }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
       assert.match(error.message, /The model "gemma2:2b" at http:\/\/127\.0\.0\.1:\d+\/v1 does not support tool calls \(the server said: .*does not support tools\)/);
-      assert.match(error.hint ?? '', /tool \(function\) calling/);
+      assert.match(extensionHint(error.hint) ?? '', /tool \(function\) calling/);
       assert.equal(fake.completionRequests().length, 1, 'not retried');
     });
 
@@ -351,7 +352,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       try {
         const notFound = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
         assert.match(notFound.message, new RegExp(`The server at http://127\\.0\\.0\\.1:${port}/? is not an OpenAI-compatible API: POST .*chat/completions answered 404`));
-        assert.match(notFound.hint ?? '', /\/v1/);
+        assert.match(extensionHint(notFound.hint) ?? '', /\/v1/);
         const ok200 = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/ok200` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
         assert.match(ok200.message, /is not an OpenAI-compatible API: .*answered 200 with text\/html: <!DOCTYPE html>/);
       } finally {

@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import { AnthropicBackend } from '../../src/core/model/anthropic';
 import { parseProvider, type ModelChunk } from '../../src/core/model/backend';
 import { createBackend } from '../../src/core/model/createBackend';
-import { hintForSurface, hintsFor, ModelError, retryAfterMsFrom } from '../../src/core/model/errors';
+import { errorHint, ModelError, retryAfterMsFrom, type HintKind } from '../../src/core/model/errors';
 import { OpenAIBackend } from '../../src/core/model/openai';
 import { defaultModelFor, openAIContextWindowFor, priceFor } from '../../src/core/model/models';
+import { cliHint } from '../../src/cli/errorHints';
+import { extensionHint } from '../../src/extension/errorHints';
 import { ReplyAccumulator, streamWithRetries, type AttemptSource, type RetryRules } from '../../src/core/model/stream';
 
 const NO_COST = () => 0;
@@ -239,17 +241,24 @@ describe('model seam: providers', () => {
     assert.equal(createBackend({ provider: 'openai', model: 'gpt-4o-mini' }).model, 'gpt-4o-mini');
   });
 
-  it("names each provider's key, variables and settings in its hints, and maps them to the CLI's words", () => {
-    const anthropic = hintsFor('anthropic');
-    const openai = hintsFor('openai');
-    assert.match(anthropic.noApiKey.extension, /ANTHROPIC_API_KEY/);
-    assert.match(openai.noApiKey.extension, /OPENAI_API_KEY/);
-    assert.match(openai.connection.extension, /"evergreen\.openai\.baseUrl".*OPENAI_BASE_URL/);
-    assert.match(openai.unknownModel.extension, /"evergreen\.openai\.model"/);
-    assert.match(anthropic.notFound.cli, /ANTHROPIC_BASE_URL/);
-    assert.equal(hintForSurface(openai.connection.extension, 'cli'), openai.connection.cli);
-    assert.equal(hintForSurface(anthropic.badKey.extension, 'cli'), anthropic.badKey.cli);
-    assert.equal(new ModelError('no_api_key', 'No OpenAI API key is set.', openai.noApiKey).hintFor('cli'), 'Set OPENAI_API_KEY in the environment.');
+  it("gives next steps as kinds about a provider, which each front end words with that provider's key, variables, settings and flags", () => {
+    const anthropic = (kind: HintKind) => errorHint('anthropic', kind);
+    const openai = (kind: HintKind) => errorHint('openai', kind);
+    assert.deepEqual(new ModelError('no_api_key', 'No OpenAI API key is set.', openai('noApiKey')).hint, { kind: 'noApiKey', provider: 'openai' });
+    assert.match(extensionHint(anthropic('noApiKey'))!, /ANTHROPIC_API_KEY/);
+    assert.match(extensionHint(openai('noApiKey'))!, /OPENAI_API_KEY/);
+    assert.match(extensionHint(openai('connection'))!, /"evergreen\.openai\.baseUrl".*OPENAI_BASE_URL/);
+    assert.match(extensionHint(openai('unknownModel'))!, /"evergreen\.openai\.model"/);
+    assert.match(cliHint(anthropic('notFound'))!, /--model.*--base-url.*ANTHROPIC_BASE_URL/);
+    assert.equal(cliHint(openai('noApiKey')), 'Set OPENAI_API_KEY in the environment.');
+    // The same kind reads differently per front end and per provider: no front end maps another's words back.
+    assert.notEqual(cliHint(openai('connection')), extensionHint(openai('connection')));
+    assert.match(cliHint(openai('badKey'))!, /OPENAI_API_KEY/);
+    assert.match(cliHint(anthropic('badKey'))!, /ANTHROPIC_API_KEY/);
+    assert.doesNotMatch(cliHint(openai('connection'))!, /evergreen\./);
+    // Words the core wrote for every front end alike pass through unchanged.
+    assert.equal(cliHint('Try again in a minute.'), 'Try again in a minute.');
+    assert.equal(extensionHint(undefined), undefined);
   });
 
   it('prices OpenAI models from their own table (cache writes at the input price) and knows their windows', () => {

@@ -4,6 +4,7 @@
  */
 
 import type { ContextEvent } from '../context/engine';
+import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
@@ -87,8 +88,13 @@ export type AgentEvent =
   | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
   /** `actions`: next steps when the stop needs one (a full context window), chosen by the core. */
   | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason; actions?: ErrorAction[] }
-  /** `actions`: the next steps the core offers, in order (buttons in VS Code). */
-  | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; actions: ErrorAction[] }
+  /**
+   * `actions`: the next steps the core offers, in order (buttons in VS Code). `hint`: a next step
+   * in words that hold on every front end; `errorHint`: one that names a front end's commands,
+   * settings or flags, as a kind that each front end words (the extension fills `hint` from it
+   * before the panel sees the event).
+   */
+  | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; errorHint?: ErrorHint; actions: ErrorAction[] }
   /** Context engine: gauge updates, tier actions, compactions and their failures. */
   | (ContextEvent & { turnId?: string })
   /** The task list (`todo_write`) as it is now: after each accepted call, and replayed on resume. */

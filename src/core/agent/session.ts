@@ -480,7 +480,8 @@ export class AgentSession {
       const kind = 'context_window_too_small';
       this.emit({ type: 'error', turnId, kind, message: error.message, hint: 'Change the setting, then send your message again.', actions: errorActionsFor(kind) });
     } else if (error instanceof ModelError && error.kind !== 'cancelled') {
-      this.emit({ type: 'error', turnId, kind: error.kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}), actions: errorActionsFor(error.kind) });
+      const hint = typeof error.hint === 'string' ? { hint: error.hint } : error.hint ? { errorHint: error.hint } : {};
+      this.emit({ type: 'error', turnId, kind: error.kind, message: error.message, ...hint, actions: errorActionsFor(error.kind) });
     } else {
       this.emit({ type: 'error', turnId, kind: 'internal', message: error instanceof Error ? error.message : String(error), actions: errorActionsFor('internal') });
     }

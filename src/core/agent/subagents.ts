@@ -335,6 +335,7 @@ class SubagentLauncher implements SubagentRunner {
           break;
         case 'error':
           if (event.kind === 'tool_round_limit') stats.roundLimit = true;
+          // The report goes to the parent model: a front end's wording of a next step (errorHint) is not for it.
           else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
           break;
         case 'approval_needed':

@@ -1,12 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
-import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey } from './errors';
+import { cancelledError, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ToolParam } from './messages';
-import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
 
-const HINTS = hintsFor('anthropic');
+/** A next step about this provider's key, settings or variables (each front end words it). */
+const hint = (kind: HintKind) => errorHint('anthropic', kind);
 
 /**
  * The Anthropic Messages API behind the ModelBackend seam: one attempt's raw SSE events become
@@ -15,7 +16,7 @@ const HINTS = hintsFor('anthropic');
  */
 export class AnthropicBackend implements ModelBackend {
   readonly provider: ProviderId = 'anthropic';
-  readonly capabilities: BackendCapabilities = { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true };
+  readonly capabilities: BackendCapabilities = { ...PROVIDER_FACTS.anthropic.capabilities };
   readonly model: string;
   private readonly sdk: Anthropic;
   private readonly apiKey: string | undefined;
@@ -26,10 +27,10 @@ export class AnthropicBackend implements ModelBackend {
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
 
   constructor(options: BackendOptions = {}) {
-    this.model = options.model?.trim() || DEFAULT_MODEL;
+    this.model = options.model?.trim() || defaultModelFor('anthropic');
     this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
-    this.price = priceFor(this.model, options.priceOverrides);
+    this.price = priceFor(this.model, options.priceOverrides, 'anthropic');
     this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
@@ -44,7 +45,7 @@ export class AnthropicBackend implements ModelBackend {
   }
 
   setPriceOverrides(overrides: Record<string, ModelPrice> | undefined): void {
-    this.price = priceFor(this.model, overrides);
+    this.price = priceFor(this.model, overrides, 'anthropic');
   }
 
   costOf(usage: UsageCounts): number | undefined {
@@ -66,11 +67,11 @@ export class AnthropicBackend implements ModelBackend {
     return this.modelInfoProblem;
   }
 
-  /** window = explicit setting, else the Models API's max_input_tokens, else 200k (gateways without /v1/models). */
+  /** window = explicit setting, else the Models API's max_input_tokens, else the table's (200k: gateways without /v1/models). */
   async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
     if (override !== undefined) return override;
     const info = await this.getModelInfo(signal);
-    return info?.maxInputTokens ?? FALLBACK_CONTEXT_WINDOW;
+    return info?.maxInputTokens ?? contextWindowFor('anthropic', this.model);
   }
 
   async countTokens(request: Omit<ModelRequest, 'maxTokens'>, signal?: AbortSignal): Promise<number> {
@@ -159,7 +160,7 @@ export class AnthropicBackend implements ModelBackend {
       if (raw instanceof Anthropic.NotFoundError) {
         // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
         if (/model/i.test(raw.message)) {
-          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, HINTS.unknownModel, 404);
+          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, hint('unknownModel'), 404);
         }
         return undefined;
       }
@@ -171,7 +172,7 @@ export class AnthropicBackend implements ModelBackend {
 
   requireKey(): void {
     if (!this.apiKey) {
-      throw new ModelError('no_api_key', 'No Anthropic API key is set.', HINTS.noApiKey);
+      throw new ModelError('no_api_key', 'No Anthropic API key is set.', hint('noApiKey'));
     }
   }
 
@@ -183,16 +184,16 @@ export class AnthropicBackend implements ModelBackend {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
     if (error instanceof Anthropic.APIConnectionError) {
-      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? HINTS.credentialsInUrl : HINTS.connection);
+      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
     }
     if (error instanceof Anthropic.APIError) {
       const detail = apiErrorMessage(error);
       // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
       const status = error.status ?? statusForErrorType(apiErrorType(error));
       const retry = { retryAfterMs: retryAfterMsFrom(error.headers), shouldRetry: shouldRetryFrom(error.headers) };
-      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, HINTS.badKey, status, retry);
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
       if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
-      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, HINTS.notFound, status, retry);
+      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, hint('notFound'), status, retry);
       if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
       if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status, retry);
       if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
@@ -200,9 +201,9 @@ export class AnthropicBackend implements ModelBackend {
       if (status === 400 && /prompt is too long/i.test(detail)) {
         // M in "N tokens > M maximum" is the model's input window, the one Evergreen calls its window.
         const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(detail);
-        return new ModelError('prompt_too_long', detail, HINTS.promptTooLong, status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]), window: Number(counted[2]), replyCounted: false } : undefined);
+        return new ModelError('prompt_too_long', detail, hint('promptTooLong'), status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]), window: Number(counted[2]), replyCounted: false } : undefined);
       }
-      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, HINTS.invalidRequest, status, retry);
+      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, hint('invalidRequest'), status, retry);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);

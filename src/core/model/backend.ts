@@ -6,7 +6,10 @@
  * the idle watchdog, accumulating the reply, invalid tool inputs, cost).
  */
 import type { ContentBlock, MessageParam, StopReason, ToolParam } from './messages';
-import type { ModelPrice, UsageCounts } from './models';
+import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
+
+// Declared beside the table that gives each provider's (models.ts); re-exported for the seam's users.
+export type { BackendCapabilities };
 
 export type ProviderId = 'anthropic' | 'openai';
 export const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai'];
@@ -21,19 +24,6 @@ export const PROVIDER_INFO: Readonly<Record<ProviderId, { label: string; apiKeyE
 /** A provider name from a setting or flag, or undefined when it is not one we know. */
 export function parseProvider(value: unknown): ProviderId | undefined {
   return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value.trim().toLowerCase()) ? (value.trim().toLowerCase() as ProviderId) : undefined;
-}
-
-export interface BackendCapabilities {
-  /**
-   * 'explicit-breakpoints': the request's cache hints decide what is cached (Anthropic);
-   * 'automatic-prefix': the server caches the longest repeated prefix itself, hints are ignored
-   * (OpenAI), so keeping the prefix byte-identical is what makes it hit.
-   */
-  caching: 'explicit-breakpoints' | 'automatic-prefix';
-  /** countTokens is available (a free, exact count of a request). */
-  tokenCounting: boolean;
-  /** The server can say the model's limits (getModelInfo may answer). */
-  modelInfo: boolean;
 }
 
 /** What the server says about the configured model; absent fields are unknown. */

@@ -3,7 +3,7 @@
  * recovery and the front ends look only at `ModelError.kind`, never at an SDK's error classes.
  */
 import { knownSecrets, redactSecrets } from '../secrets';
-import { PROVIDER_INFO, type ProviderId } from './backend';
+import type { ProviderId } from './backend';
 
 export type ModelErrorKind =
   | 'no_api_key'
@@ -21,64 +21,42 @@ export type ModelErrorKind =
 /** Kinds the shared retry runner retries (unless the server said otherwise). */
 export const RETRYABLE_KINDS: ReadonlySet<ModelErrorKind> = new Set(['rate_limited', 'overloaded', 'server', 'connection']);
 
-/** A next step for each front end: the extension names its commands and settings, the CLI its flags and variables. */
-export interface SurfaceHint {
-  extension: string;
-  cli: string;
-}
-export type Surface = keyof SurfaceHint;
+/**
+ * The next step for a model failure, as a kind: it names a front end's own commands, settings,
+ * flags and variables, so each front end words it (src/extension/errorHints.ts for VS Code and the
+ * panel, src/cli/errorHints.ts for the terminal); the core never writes those words.
+ */
+export type HintKind =
+  /** No key: the provider's key command or variable. */
+  | 'noApiKey'
+  /** The key was refused: set a valid one. */
+  | 'badKey'
+  /** The server does not know the model: pick another model id. */
+  | 'unknownModel'
+  /** Something was not found (the model, or the endpoint at the base URL): check both. */
+  | 'notFound'
+  /** The server could not be reached: the network and the base URL. */
+  | 'connection'
+  /** The base URL carries user:password, which requests cannot. */
+  | 'credentialsInUrl'
+  /** The conversation no longer fits the window: compact it or start anew. */
+  | 'promptTooLong'
+  /** A request was refused as invalid: start anew if it repeats. */
+  | 'invalidRequest'
+  /** The server at the base URL is not an OpenAI-compatible API: point the base URL at its API root. */
+  | 'notCompatible'
+  /** The model or server has no tool calling: pick a model with it, or enable it on the server. */
+  | 'noToolCalls';
 
-/** Hints that name a provider's key, settings and variables. */
-export interface ProviderHints {
-  noApiKey: SurfaceHint;
-  badKey: SurfaceHint;
-  unknownModel: SurfaceHint;
-  notFound: SurfaceHint;
-  connection: SurfaceHint;
-  credentialsInUrl: SurfaceHint;
-  promptTooLong: SurfaceHint;
-  invalidRequest: SurfaceHint;
-}
-
-const SHARED = {
-  promptTooLong: {
-    extension: 'The conversation no longer fits the context window: start a New Chat.',
-    cli: 'The conversation no longer fits the context window: compact it (--resume SESSION_ID -p "/compact") or run without --resume to start a new session.',
-  },
-  invalidRequest: {
-    extension: 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.',
-    cli: 'If it happens again with every message, run without --resume to start a new session; the transcript of this one stays saved.',
-  },
-} as const satisfies Record<string, SurfaceHint>;
-
-/** Per provider: the settings that hold its model and base URL (the extension's names, src/extension/settings.ts). */
-const SETTINGS: Record<ProviderId, { modelSetting: string; urlSetting: string }> = {
-  anthropic: { modelSetting: 'evergreen.model', urlSetting: 'evergreen.baseUrl' },
-  openai: { modelSetting: 'evergreen.openai.model', urlSetting: 'evergreen.openai.baseUrl' },
-};
-
-function hintsOf(provider: ProviderId): ProviderHints {
-  const { modelSetting, urlSetting } = SETTINGS[provider];
-  const { apiKeyEnv: keyVar, baseUrlEnv: urlVar } = PROVIDER_INFO[provider];
-  return {
-    noApiKey: { extension: `Run "Evergreen: Set API Key" or set ${keyVar} in the environment.`, cli: `Set ${keyVar} in the environment.` },
-    badKey: { extension: 'Set a valid key with "Evergreen: Set API Key".', cli: `Set a valid key in ${keyVar}.` },
-    unknownModel: { extension: `Pick another model id in the "${modelSetting}" setting (or --model).`, cli: 'Pick another model id with --model.' },
-    notFound: { extension: `Check the "${modelSetting}" and "${urlSetting}" settings.`, cli: `Check --model and --base-url (or ${urlVar}).` },
-    connection: { extension: `Check your network and the "${urlSetting}" setting (or ${urlVar}).`, cli: `Check your network and --base-url (or ${urlVar}).` },
-    credentialsInUrl: {
-      extension: `Remove the user:password part from the "${urlSetting}" setting (or ${urlVar}): requests cannot carry credentials in the URL, the API key is sent on its own.`,
-      cli: `Remove the user:password part from --base-url (or ${urlVar}): requests cannot carry credentials in the URL, the key in ${keyVar} is sent on its own.`,
-    },
-    ...SHARED,
-  };
+/** A hint kind and the provider whose key, settings and variables it is about. */
+export interface ErrorHint {
+  kind: HintKind;
+  provider: ProviderId;
 }
 
-const HINTS: Record<ProviderId, ProviderHints> = { anthropic: hintsOf('anthropic'), openai: hintsOf('openai') };
-
-/** The next steps that name `provider`'s key variable, settings and flags. */
-export function hintsFor(provider: ProviderId): ProviderHints {
-  return HINTS[provider];
+/** A next step of `kind` about `provider`'s key, settings or variables. */
+export function errorHint(provider: ProviderId, kind: HintKind): ErrorHint {
+  return { kind, provider };
 }
 
 /** Optional facts for the shared retry runner, read from the failed response by the back end. */
@@ -110,18 +88,15 @@ export interface TooLongCount {
 }
 
 /**
- * A model failure classified for the loop and the UI, with a next step for the user. The message
- * is redacted (a base URL may carry a password); `hint` is the extension's next step, as before,
- * and `hintFor('cli')` the terminal's.
+ * A model failure classified for the loop and the UI, with the kind of its next step (each front
+ * end words it). The message is redacted (a base URL may carry a password).
  */
 export class ModelError extends Error {
-  readonly hint: string | undefined;
-  private readonly hints: SurfaceHint | undefined;
-
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
-    hint: string | SurfaceHint | undefined,
+    /** A step that names a front end's commands, settings or flags (a kind each front end words), or one the same on every front end (text). */
+    readonly hint: ErrorHint | string | undefined,
     readonly status?: number,
     readonly retry: RetryAdvice = {},
     /** prompt_too_long: the server's count when it gave one (the engine re-anchors its estimate on it). */
@@ -129,29 +104,7 @@ export class ModelError extends Error {
   ) {
     super(redactUrlSecrets(message));
     this.name = 'ModelError';
-    this.hints = typeof hint === 'string' ? { extension: hint, cli: hint } : hint;
-    this.hint = this.hints?.extension;
   }
-
-  hintFor(surface: Surface): string | undefined {
-    return this.hints?.[surface];
-  }
-}
-
-/**
- * A hint that reached a front end as text (session error events carry no kind) in that front
- * end's words; hints of other origins come back unchanged. `provider` is the back end in use:
- * providers share some extension wordings ("Set a valid key with …") whose terminal words name
- * each provider's own variable, so its table is asked first.
- */
-export function hintForSurface(hint: string, surface: Surface, provider?: ProviderId): string {
-  const tables = provider ? [HINTS[provider], ...Object.values(HINTS)] : Object.values(HINTS);
-  for (const hints of tables) {
-    for (const entry of Object.values(hints)) {
-      if (entry.extension === hint) return entry[surface];
-    }
-  }
-  return hint;
 }
 
 /**

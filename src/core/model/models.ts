@@ -1,18 +1,10 @@
-/** Model defaults, prices and known windows: the only place a model id is written down. */
+/**
+ * What Evergreen knows about each provider's models without asking a server: the default model,
+ * the window to assume, what the back end can do, and per model family its window and prices.
+ * The one table of provider and model facts: back ends, the engine's cache economics, the front
+ * ends and the CLI's help read it; a model id is written down nowhere else.
+ */
 import type { ProviderId } from './backend';
-
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-/** The OpenAI back end's model when none is configured. */
-export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
-/** Anthropic: when the Models API cannot say (gateways without /v1/models). */
-export const FALLBACK_CONTEXT_WINDOW = 200_000;
-/** OpenAI-compatible servers: for a model not in OPENAI_CONTEXT_WINDOWS (local servers, gateways). */
-export const OPENAI_FALLBACK_CONTEXT_WINDOW = 128_000;
-
-/** The model a provider uses when none is configured. */
-export function defaultModelFor(provider: ProviderId): string {
-  return provider === 'openai' ? DEFAULT_OPENAI_MODEL : DEFAULT_MODEL;
-}
 
 /** USD per million tokens. */
 export interface ModelPrice {
@@ -22,66 +14,118 @@ export interface ModelPrice {
   cacheWrite: number;
 }
 
-/** Keyed by model-id prefix; the longest matching prefix wins, so dated ids inherit their family's price. */
-export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'claude-sonnet-5': { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
-  'claude-opus-5-5': { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 },
-  'claude-opus-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  'claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-3-7-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  'claude-3-5-haiku': { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
+/** What a back end can do (the same for every model of its provider). */
+export interface BackendCapabilities {
+  /**
+   * 'explicit-breakpoints': the request's cache hints decide what is cached (Anthropic);
+   * 'automatic-prefix': the server caches the longest repeated prefix itself, hints are ignored
+   * (OpenAI), so keeping the prefix byte-identical is what makes it hit.
+   */
+  caching: 'explicit-breakpoints' | 'automatic-prefix';
+  /** countTokens is available (a free, exact count of a request). */
+  tokenCounting: boolean;
+  /** The server can say the model's limits (getModelInfo may answer). */
+  modelInfo: boolean;
+}
+
+/** One model family's facts; absent ones are unknown (the server may still say them). */
+export interface ModelFacts {
+  /** Context window in input tokens. */
+  window?: number;
+  price?: ModelPrice;
+}
+
+export interface ProviderFacts {
+  /** The model used when none is configured. */
+  defaultModel: string;
+  /** The window when neither a setting, the server nor the model's row says one. */
+  fallbackWindow: number;
+  capabilities: BackendCapabilities;
+  /**
+   * By model-id prefix: for each fact the longest prefix that has it wins, so dated ids
+   * (claude-…-20250929, gpt-4o-2024-08-06) inherit their family's, and gpt-5-mini its family's window.
+   */
+  models: Readonly<Record<string, ModelFacts>>;
+}
+
+export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
+  anthropic: {
+    defaultModel: 'claude-sonnet-5-5',
+    // Gateways without /v1/models: the Models API says the window of every model it knows.
+    fallbackWindow: 200_000,
+    capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true },
+    models: {
+      'claude-sonnet-5': { price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 } },
+      'claude-opus-5-5': { price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 } },
+      'claude-opus-5': { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
+      'claude-opus-4-5': { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
+      'claude-opus-4': { price: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
+      'claude-sonnet-4': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+      'claude-3-7-sonnet': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+      'claude-haiku-4-5': { price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
+      'claude-3-5-haiku': { price: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 } },
+    },
+  },
+  openai: {
+    defaultModel: 'gpt-4.1',
+    // Local servers and gateways with models not listed below.
+    fallbackWindow: 128_000,
+    capabilities: { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true },
+    // List prices: cacheRead is the cached-input price; cacheWrite equals input, since OpenAI
+    // charges nothing extra for writing its automatic prefix cache. o-series and gpt-5 count the
+    // reply inside the window, which the engine's output reserve already accounts for.
+    models: {
+      'gpt-5': { window: 272_000, price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 } },
+      'gpt-5-mini': { price: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0.25 } },
+      'gpt-5-nano': { price: { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0.05 } },
+      'gpt-4.1': { window: 1_047_576, price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 } },
+      'gpt-4.1-mini': { price: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0.4 } },
+      'gpt-4.1-nano': { price: { input: 0.1, output: 0.4, cacheRead: 0.025, cacheWrite: 0.1 } },
+      'gpt-4o': { window: 128_000, price: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 2.5 } },
+      'gpt-4o-mini': { price: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0.15 } },
+      'gpt-4-turbo': { window: 128_000 },
+      o3: { window: 200_000, price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 } },
+      'o3-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 } },
+      'o4-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 1.1 } },
+      o1: { window: 200_000, price: { input: 15, output: 60, cacheRead: 7.5, cacheWrite: 15 } },
+      'o1-mini': { window: 128_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 } },
+    },
+  },
 };
 
-/**
- * OpenAI list prices. cacheRead is the cached-input price; cacheWrite equals input, since OpenAI
- * charges nothing extra for writing its automatic prefix cache.
- */
-export const OPENAI_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 },
-  'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0.25 },
-  'gpt-5-nano': { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0.05 },
-  'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0.4 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4, cacheRead: 0.025, cacheWrite: 0.1 },
-  'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 2.5 },
-  'gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0.15 },
-  o3: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 },
-  'o3-mini': { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 },
-  'o4-mini': { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 1.1 },
-  o1: { input: 15, output: 60, cacheRead: 7.5, cacheWrite: 15 },
-  'o1-mini': { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 },
-};
+/** The model a provider uses when none is configured. */
+export function defaultModelFor(provider: ProviderId): string {
+  return PROVIDER_FACTS[provider].defaultModel;
+}
 
-/** Each provider's price table; the user's overrides (evergreen.pricing) apply on top of either. */
-const PRICES: Readonly<Record<ProviderId, Readonly<Record<string, ModelPrice>>>> = { anthropic: DEFAULT_PRICES, openai: OPENAI_PRICES };
+/** The model's window from the table, else the provider's fallback (a setting or the server's word come first, in the back end). */
+export function contextWindowFor(provider: ProviderId, model: string): number {
+  return knownWindowFor(provider, model) ?? PROVIDER_FACTS[provider].fallbackWindow;
+}
+
+/** The model's window when its family is in the table; undefined for unlisted (local, gateway) models. */
+export function knownWindowFor(provider: ProviderId, model: string): number | undefined {
+  return longestPrefix(model, factTable(provider, 'window'));
+}
+
+/** The window of an OpenAI(-compatible) model: the table, else 128,000. */
+export function openAIContextWindowFor(model: string): number {
+  return contextWindowFor('openai', model);
+}
 
 /** The price of `model` on `provider`: the longest matching prefix of the overrides + the provider's table; undefined = unknown. */
 export function priceFor(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}, provider: ProviderId = 'anthropic'): ModelPrice | undefined {
-  return longestPrefix(model, { ...PRICES[provider], ...overrides });
+  return longestPrefix(model, { ...factTable(provider, 'price'), ...overrides });
 }
 
-/**
- * Context windows (input tokens) of known OpenAI models, by id prefix; o-series and gpt-5 count
- * the reply inside the same limit, which the engine's output reserve already accounts for.
- */
-export const OPENAI_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
-  'gpt-5': 272_000,
-  'gpt-4.1': 1_047_576,
-  'gpt-4o': 128_000,
-  'gpt-4-turbo': 128_000,
-  o1: 200_000,
-  'o1-mini': 128_000,
-  o3: 200_000,
-  'o3-mini': 200_000,
-  'o4-mini': 200_000,
-};
-
-/** The window of an OpenAI(-compatible) model: the table above, else 128,000. */
-export function openAIContextWindowFor(model: string): number {
-  return longestPrefix(model, OPENAI_CONTEXT_WINDOWS) ?? OPENAI_FALLBACK_CONTEXT_WINDOW;
+/** One fact of every model row of a provider that has it, keyed by prefix (rows without it do not shadow a shorter prefix that has it). */
+function factTable<K extends keyof ModelFacts>(provider: ProviderId, fact: K): Record<string, NonNullable<ModelFacts[K]>> {
+  const table: Record<string, NonNullable<ModelFacts[K]>> = {};
+  for (const [prefix, facts] of Object.entries(PROVIDER_FACTS[provider].models)) {
+    const value = facts[fact];
+    if (value !== undefined) table[prefix] = value as NonNullable<ModelFacts[K]>;
+  }
+  return table;
 }
 
 /** Dated ids (claude-…-20250929, gpt-4o-2024-08-06) inherit their family's entry: the longest matching prefix wins. */

@@ -1,23 +1,15 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type SurfaceHint, type TooLongCount } from './errors';
-import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { cancelledError, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
+import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { sseData, StreamReader, type ChatChunk } from './openaiStream';
 import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 
-const HINTS = hintsFor('openai');
+/** A next step about this provider's key, settings or variables (each front end words it). */
+const hint = (kind: HintKind) => errorHint('openai', kind);
 const OFFICIAL_HOST = 'api.openai.com';
-
-const NOT_COMPATIBLE_HINT: SurfaceHint = {
-  extension: 'Set "evergreen.openai.baseUrl" to the server\'s OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).',
-  cli: 'Pass --base-url (or OPENAI_BASE_URL) with the server\'s OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).',
-};
-const NO_TOOLS_HINT: SurfaceHint = {
-  extension: 'Evergreen works through tools: pick a model with tool (function) calling in "evergreen.openai.model", or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).',
-  cli: 'Evergreen works through tools: pick a model with tool (function) calling with --model, or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).',
-};
 
 export interface OpenAIBackendOptions extends BackendOptions {
   /** Where odd server behaviour is noted (unknown finish reasons, missing usage). */
@@ -36,7 +28,7 @@ type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
  */
 export class OpenAIBackend implements ModelBackend {
   readonly provider: ProviderId = 'openai';
-  readonly capabilities: BackendCapabilities = { caching: 'automatic-prefix', tokenCounting: false, modelInfo: true };
+  readonly capabilities: BackendCapabilities = { ...PROVIDER_FACTS.openai.capabilities };
   readonly model: string;
   private readonly sdk: OpenAI;
   private readonly apiKey: string | undefined;
@@ -58,7 +50,7 @@ export class OpenAIBackend implements ModelBackend {
   private limitParam: 'max_tokens' | 'max_completion_tokens';
 
   constructor(options: OpenAIBackendOptions = {}) {
-    this.model = options.model?.trim() || DEFAULT_OPENAI_MODEL;
+    this.model = options.model?.trim() || defaultModelFor('openai');
     this.apiKey = options.apiKey || process.env.OPENAI_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
     this.logger = options.logger ?? silentLogger;
@@ -107,7 +99,7 @@ export class OpenAIBackend implements ModelBackend {
   async contextWindow(override: number | undefined, signal?: AbortSignal): Promise<number> {
     if (override !== undefined) return override;
     const info = await this.getModelInfo(signal);
-    return info?.maxInputTokens ?? openAIContextWindowFor(this.model);
+    return info?.maxInputTokens ?? contextWindowFor('openai', this.model);
   }
 
   async stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
@@ -229,8 +221,8 @@ export class OpenAIBackend implements ModelBackend {
       const output = firstPositive(info['max_output_tokens'], info['max_completion_tokens']);
       return { id: typeof info['id'] === 'string' ? info['id'] : this.model, maxInputTokens: window, maxOutputTokens: output };
     } catch (error) {
-      if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && !isKnownModel(this.model)) {
-        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${openAIContextWindowFor(this.model).toLocaleString('en-US')}-token window.`;
+      if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && knownWindowFor('openai', this.model) === undefined) {
+        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${contextWindowFor('openai', this.model).toLocaleString('en-US')}-token window.`;
       }
       this.logger.info(`model info for ${this.model} unavailable (${errorMessage(error)}); using the known window table`);
       this.modelInfo = signal?.aborted ? undefined : this.modelInfo; // A cancelled ask may be asked again.
@@ -240,12 +232,12 @@ export class OpenAIBackend implements ModelBackend {
 
   requireKey(): void {
     if (!this.apiKey && this.official) {
-      throw new ModelError('no_api_key', 'No OpenAI API key is set.', HINTS.noApiKey);
+      throw new ModelError('no_api_key', 'No OpenAI API key is set.', hint('noApiKey'));
     }
   }
 
   private notCompatible(what: string): ModelError {
-    return new ModelError('invalid_request', `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what}.`, NOT_COMPATIBLE_HINT);
+    return new ModelError('invalid_request', `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what}.`, hint('notCompatible'));
   }
 
   classify(error: unknown, signal?: AbortSignal): ModelError {
@@ -256,7 +248,7 @@ export class OpenAIBackend implements ModelBackend {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return cancelledError();
     if (error instanceof OpenAI.APIConnectionError) {
-      return new ModelError('connection', `Could not reach the OpenAI-compatible API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? HINTS.credentialsInUrl : HINTS.connection);
+      return new ModelError('connection', `Could not reach the OpenAI-compatible API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
     }
     if (error instanceof OpenAI.APIError) {
       const body = isRecord(error.error) ? error.error : undefined;
@@ -272,14 +264,14 @@ export class OpenAIBackend implements ModelBackend {
       }
       if ((status === 400 || status === 413 || status === 422) && (code === 'context_length_exceeded' || TOO_LONG.test(detail))) return this.tooLong(detail, status, body);
       if (status === 400 && NO_TOOLS.test(detail)) {
-        return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, NO_TOOLS_HINT, status);
+        return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, hint('noToolCalls'), status);
       }
-      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, HINTS.badKey, status, retry);
+      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
       if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
       if (status === 404 || status === 405) {
         // Only a 404 in the API's own error shape that talks about the model means the id is wrong.
         if (status === 404 && body && (code === 'model_not_found' || /model/i.test(detail))) {
-          return new ModelError('model_not_found', `The server does not know the model "${this.model}" (404): ${detail}`, HINTS.unknownModel, status);
+          return new ModelError('model_not_found', `The server does not know the model "${this.model}" (404): ${detail}`, hint('unknownModel'), status);
         }
         return this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`);
       }
@@ -290,7 +282,7 @@ export class OpenAIBackend implements ModelBackend {
       if (status === 503 || status === 529) return new ModelError('overloaded', `The server is overloaded (${status}): ${detail}`, 'Try again in a minute.', status, retry);
       if (status >= 500) return new ModelError('server', `The server failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
       if (status === 408 || status === 409) return new ModelError('server', `The server asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
-      return new ModelError('invalid_request', `The server rejected the request (${status}): ${detail}`, HINTS.invalidRequest, status, retry);
+      return new ModelError('invalid_request', `The server rejected the request (${status}): ${detail}`, hint('invalidRequest'), status, retry);
     }
     // Anything else while streaming (a socket cut mid-way, a stream without [DONE]) is a dropped connection.
     return new ModelError('connection', `The connection dropped: ${errorMessage(error)}`, 'Check your network and try again.');
@@ -303,7 +295,7 @@ export class OpenAIBackend implements ModelBackend {
   private tooLong(detail: string, status: number, body?: Record<string, unknown>): ModelError {
     const counted = countedTokens(detail, body);
     const numbers = counted ? `: ${counted.promptTokens} tokens > ${counted.maxTokens} maximum` : '';
-    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, HINTS.promptTooLong, status || undefined, {}, counted);
+    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, hint('promptTooLong'), status || undefined, {}, counted);
   }
 }
 
@@ -375,6 +367,3 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-function isKnownModel(model: string): boolean {
-  return Object.keys(OPENAI_CONTEXT_WINDOWS).some((prefix) => model.startsWith(prefix));
-}

@@ -1,0 +1,38 @@
+/**
+ * The VS Code words for the core's next steps (ErrorHint kinds): they name the extension's
+ * commands and settings. Pure (no vscode import) so unit tests check them in plain node; the
+ * CLI words the same kinds with its flags (src/cli/errorHints.ts).
+ */
+import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
+import type { ErrorHint, HintKind } from '../core/model/errors';
+import { PROVIDER_SETTINGS, settingName } from '../core/agent/settingsTable';
+
+const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
+  noApiKey: (provider) => `Run "Evergreen: Set API Key" or set ${PROVIDER_INFO[provider].apiKeyEnv} in the environment.`,
+  badKey: () => 'Set a valid key with "Evergreen: Set API Key".',
+  unknownModel: (provider) => `Pick another model id in the "${modelSetting(provider)}" setting (or --model).`,
+  notFound: (provider) => `Check the "${modelSetting(provider)}" and "${urlSetting(provider)}" settings.`,
+  connection: (provider) => `Check your network and the "${urlSetting(provider)}" setting (or ${PROVIDER_INFO[provider].baseUrlEnv}).`,
+  credentialsInUrl: (provider) =>
+    `Remove the user:password part from the "${urlSetting(provider)}" setting (or ${PROVIDER_INFO[provider].baseUrlEnv}): requests cannot carry credentials in the URL, the API key is sent on its own.`,
+  promptTooLong: () => 'The conversation no longer fits the context window: start a New Chat.',
+  invalidRequest: () => 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.',
+  notCompatible: (provider) =>
+    `Set "${urlSetting(provider)}" to the server's OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).`,
+  noToolCalls: (provider) =>
+    `Evergreen works through tools: pick a model with tool (function) calling in "${modelSetting(provider)}", or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).`,
+};
+
+function modelSetting(provider: ProviderId): string {
+  return settingName(PROVIDER_SETTINGS[provider].model);
+}
+
+function urlSetting(provider: ProviderId): string {
+  return settingName(PROVIDER_SETTINGS[provider].baseUrl);
+}
+
+/** A next step in the extension's words: a kind is worded here, text from the core is already words. */
+export function extensionHint(hint: ErrorHint | string | undefined): string | undefined {
+  if (hint === undefined || typeof hint === 'string') return hint;
+  return WORDS[hint.kind](hint.provider);
+}
