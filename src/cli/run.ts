@@ -346,8 +346,12 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       // What the user approves must read as what runs: a diff keeps its lines; a command is shown
       // line by line with its real newlines marked, padding folded and its size said, and a long
       // one is cut with the rest one answer away (20,000 spaces cannot push it off the screen).
-      const view = request.kind === 'shell' ? commandView(request.command) : undefined;
+      const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
       const preview = view ? commandPreview(view) : undefined;
+      if (request.kind === 'mcp') {
+        io.stderr.write(`\nMCP server ${escapeLine(request.server)}, tool ${escapeLine(request.tool)}, with these arguments:`);
+        if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`);
+      }
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
@@ -390,6 +394,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
 
 function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
+  if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });
   return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;

@@ -25,14 +25,23 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   const box = el('div', 'eg-approval');
   const request = approval.request;
   const outside = request.kind === 'shell' && request.outsideReason !== undefined;
-  const view = request.kind === 'shell' ? commandView(request.command) : undefined;
-  const title = el('div', 'eg-approval-title', request.kind === 'shell' ? (outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?') : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`);
+  // An MCP call's arguments are shown like a command: whole, line by line, before it can be approved.
+  const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
+  const title = el(
+    'div',
+    'eg-approval-title',
+    request.kind === 'shell' ? (outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?') : request.kind === 'mcp' ? `Call ${request.tool} on the MCP server ${request.server}?` : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`,
+  );
   if (view) title.append(' ', el('span', 'eg-command-size', `(${commandSize(view)})`));
   box.append(title);
   // Leaving the sandbox is the one approval that hands over the user's full permissions: say so, with the model's reason labelled as its words.
   if (request.kind === 'shell' && request.outsideReason !== undefined) {
     box.append(el('div', 'eg-warning', 'It will run with your full permissions: any file, the network, your credentials.'));
     box.append(el('div', 'eg-muted', `The model's reason (its words, not a check): ${visibleDescription(request.outsideReason)}`));
+  }
+  if (request.kind === 'mcp') {
+    box.append(el('div', 'eg-muted', 'The server runs this call with whatever access it has; these are its arguments:'));
+    if (request.serverHints?.length) box.append(el('div', 'eg-muted', `The server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`));
   }
   // Asked even with writes on auto: say why, so the user reads this diff with care.
   if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
@@ -45,7 +54,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   }
   // The patch header's "Index:" / "====" lines say nothing the title does not.
   const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
-  const block = el('pre', request.kind === 'shell' ? 'eg-command' : 'eg-diff', request.kind === 'shell' ? undefined : diff);
+  const block = el('pre', request.kind === 'write' ? 'eg-diff' : 'eg-command', request.kind === 'write' ? diff : undefined);
   box.append(block);
   // A long command shows its head and a "+N more lines" button; Run waits until all of it was shown.
   const preview = view ? commandPreview(view) : undefined;
@@ -59,11 +68,13 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     }
   }
   if (approval.decided === undefined) {
-    const approve = el('button', 'eg-button', request.kind === 'shell' ? 'Run' : 'Apply');
+    const verb = request.kind === 'shell' ? 'Run' : request.kind === 'mcp' ? 'Call' : 'Apply';
+    const approve = el('button', 'eg-button', verb);
     const deny = el('button', 'eg-button eg-secondary', 'Decline');
     // The visible labels are short; a screen reader hears what they act on.
-    const subject = view ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})` : `the change to ${request.kind === 'write' ? request.path : ''}`;
-    approve.setAttribute('aria-label', `${request.kind === 'shell' ? 'Run' : 'Apply'} ${subject}`);
+    const subject =
+      request.kind === 'mcp' ? `${request.tool} on the MCP server ${request.server}` : view ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})` : `the change to ${request.kind === 'write' ? request.path : ''}`;
+    approve.setAttribute('aria-label', `${verb} ${subject}`);
     deny.setAttribute('aria-label', `Decline ${subject}`);
     if (cut && view && more) {
       approve.disabled = true;

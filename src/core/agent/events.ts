@@ -15,7 +15,9 @@ export type { ErrorAction, ErrorKind } from './errors';
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
   /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it); `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
-  | { kind: 'shell'; command: string; description?: string; outsideReason?: string };
+  | { kind: 'shell'; command: string; description?: string; outsideReason?: string }
+  /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
+  | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] };
 
 export type { SubagentType } from '../tools/task';
 

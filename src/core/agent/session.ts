@@ -403,6 +403,8 @@ export class AgentSession {
         const summary: ApprovalSummary =
           request.kind === 'write'
             ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
+            : request.kind === 'mcp'
+            ? { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) }
             : {
                 kind: 'shell',
                 command: request.command,

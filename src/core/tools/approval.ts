@@ -46,6 +46,18 @@ export type ApprovalRequest =
       isolation?: ShellIsolation;
       /** The model's reason for running outside the sandbox (isolation 'outside'). */
       outsideReason?: string;
+    }
+  | {
+      kind: 'mcp';
+      /** The server's name (from the user's or the workspace's configuration) and its own name for the tool. */
+      server: string;
+      tool: string;
+      /** The name the model called (`mcp__server__tool`): what the allow list matches. */
+      fullName: string;
+      /** The arguments as pretty-printed JSON: exactly what the server receives. */
+      arguments: string;
+      /** What the server says about the tool (its annotations): shown, never a reason to skip asking. */
+      serverHints?: string[];
     };
 
 /**
@@ -73,6 +85,18 @@ export interface ApprovalPolicy {
   shell: 'ask' | 'auto';
   /** Command prefixes, matched on whole words (`git status` allows `git status -s`). */
   shellAllowList: string[];
+  /** MCP tool calls: 'ask' (the default) or 'auto'. */
+  mcp?: 'ask' | 'auto';
+  /** MCP tools that never ask: full names (`mcp__github__get_issue`) or a server's all (`mcp__github__*`). */
+  mcpAllowList?: string[];
+}
+
+/** Whether an MCP tool's full name is on the allow list (exact, or `mcp__server__*` for the server's every tool). */
+export function matchMcpAllowList(fullName: string, server: string, allowList: readonly string[]): boolean {
+  // The wildcard is compared with this server's own prefix, not with the name's start: server
+  // "a" must not allow the tools of a server named "a__b".
+  const wildcard = `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__*`;
+  return allowList.some((entry) => entry === fullName || entry === wildcard);
 }
 
 /** Why a write request always asks: the reason its tool found on disk (the real target), else the one its path's name gives. */
@@ -83,6 +107,8 @@ function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>)
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
   // A file that decides what a later (maybe allow-listed) command runs always asks.
   if (request.kind === 'write') return policy.writes === 'auto' && protectedReasonOf(request) === undefined ? 'auto' : 'ask';
+  // An MCP server may do anything its author wrote; its own hints (read-only, …) are claims, not checks.
+  if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request.fullName, request.server, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the
   // boundary (or the user turned the sandbox off knowingly). Leaving the sandbox is asked every time.
   if (request.isolation === 'unavailable' || request.isolation === 'outside') return 'ask';

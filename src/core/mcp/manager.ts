@@ -1,0 +1,94 @@
+/**
+ * The session's MCP servers. Servers start when the session starts (in parallel, each bounded by
+ * its start timeout) because their tools must be in the first request's `tools` array; after that
+ * the array stays the same for the whole session, so a server never rewrites the cached prefix.
+ * A server that fails is listed with its reason and its tools are absent; a crash later restarts
+ * it on the next call. Every server and its process tree stops when the session ends.
+ */
+import type { Logger } from '../logger';
+import { errorMessage } from '../logger';
+import type { ToolDefinition } from '../tools/types';
+import type { McpServerConfig } from './config';
+import { McpServerConnection, type McpConnectionOptions, type McpServerState } from './connection';
+import { McpToolNames } from './names';
+import { mcpToolDefinitions, type McpCallInput } from './tools';
+
+export interface McpServerSummary {
+  name: string;
+  scope: McpServerConfig['origin']['scope'];
+  source: string;
+  /** The command line or URL. */
+  display: string;
+  state: McpServerState;
+  /** Tools offered to the model (after skipping unusable schemas). */
+  tools: number;
+}
+
+export interface McpManagerOptions extends Omit<McpConnectionOptions, 'logger'> {
+  logger: Logger;
+  /** Where binary parts of results are saved (the session's folder). */
+  filesDir: string | undefined;
+}
+
+export class McpManager {
+  private readonly connections: McpServerConnection[];
+  private offered = new Map<string, number>();
+
+  constructor(
+    servers: readonly McpServerConfig[],
+    private readonly options: McpManagerOptions,
+  ) {
+    this.connections = servers.map((config) => new McpServerConnection(config, options));
+  }
+
+  get size(): number {
+    return this.connections.length;
+  }
+
+  /** Starts every server; never throws (a failure is in the server's state and the log). */
+  async startAll(): Promise<void> {
+    await Promise.all(
+      this.connections.map((connection) =>
+        connection.start().catch((error: unknown) => {
+          this.options.logger.warn(errorMessage(error));
+        }),
+      ),
+    );
+  }
+
+  /**
+   * The tools of every ready server, named uniquely next to `builtInNames`. Called once per
+   * session: the list is what the model is offered for the whole session.
+   */
+  tools(builtInNames: Iterable<string>): ToolDefinition<McpCallInput>[] {
+    const names = new McpToolNames(builtInNames);
+    const all: ToolDefinition<McpCallInput>[] = [];
+    for (const connection of this.connections) {
+      if (connection.state.kind !== 'ready') continue;
+      const definitions = mcpToolDefinitions(connection, connection.state.tools, names, { logger: this.options.logger, filesDir: this.options.filesDir });
+      this.offered.set(connection.config.name, definitions.length);
+      all.push(...definitions);
+    }
+    return all;
+  }
+
+  list(): McpServerSummary[] {
+    return this.connections.map((connection) => ({
+      name: connection.config.name,
+      scope: connection.config.origin.scope,
+      source: connection.config.origin.source,
+      display: connection.config.display,
+      state: connection.state,
+      tools: this.offered.get(connection.config.name) ?? 0,
+    }));
+  }
+
+  /** The failures, one line each, for a notice at session start. */
+  failures(): string[] {
+    return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [`"${connection.config.name}": ${connection.state.reason.split('\n')[0]}`] : []));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.connections.map((connection) => connection.stop()));
+  }
+}
