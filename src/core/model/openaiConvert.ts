@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, ToolParam, ToolResultBlockParam, ToolUseBlockParam } from './messages';
+import { blocksOf } from './content';
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 export type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
@@ -88,7 +89,7 @@ export function toChatMessages(system: string, messages: readonly MessageParam[]
     open = [];
   };
   for (const message of messages) {
-    const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks = blocksOf(message);
     if (message.role === 'assistant') {
       closeOpen();
       const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
