@@ -9,6 +9,7 @@ import type { ContextStrategy } from '../../src/core/agent/session';
 import type { ContextEngineOptions } from '../../src/core/context/engine';
 import { blockText, blocksOf } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
+import { promptTokensFromUsage } from '../../src/core/model/usage';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fake-anthropic/server';
 import { countTextTokens } from '../../test/fake-anthropic/tokens';
@@ -174,7 +175,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
         cacheWrite += event.usage.cacheWriteTokens;
         cacheRead += event.usage.cacheReadTokens;
         output += event.usage.outputTokens;
-        peak = Math.max(peak, (event.usage.inputTokens + event.usage.cacheWriteTokens + event.usage.cacheReadTokens) / spec.window);
+        peak = Math.max(peak, promptTokensFromUsage(event.usage) / spec.window);
       } else if (event.type === 'error') {
         turnError ??= event.message;
       }

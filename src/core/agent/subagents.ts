@@ -12,6 +12,7 @@ import type { MessageParam } from '../model/messages';
 import { blocksOf, type ToolUseBlock } from '../model/content';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
+import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
 import type { ApprovalPolicy } from '../tools/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
@@ -152,10 +153,6 @@ export function interruptedTaskResult(display: readonly AgentEvent[]): (toolUse:
       ? `Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: ${transcript}`
       : 'Interrupted: the session ended before this subagent started; it did nothing.';
   };
-}
-
-function zeroUsage(): UsageCounts {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 }
 
 /** A counting semaphore whose waiters give up when their call is cancelled. */
@@ -325,7 +322,7 @@ class SubagentLauncher implements SubagentRunner {
           progress(true);
           break;
         case 'usage':
-          stats.usage = addUsage(stats.usage, event.usage);
+          addUsage(stats.usage, event.usage);
           stats.costUsd += event.costUsd;
           if (event.priceUnknown) stats.unpricedRequests++;
           call.recordUsage(event.usage, event, childId);
@@ -422,13 +419,4 @@ function reportFor(status: SubagentStatus, stop: TurnStopReason, text: string, e
     case 'cancelled':
       return `Cancelled by the user while the subagent was working.${text ? `\n\nThe last it wrote:\n${text}` : ''}`;
   }
-}
-
-function addUsage(a: UsageCounts, b: UsageCounts): UsageCounts {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-  };
 }

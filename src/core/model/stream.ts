@@ -7,6 +7,7 @@ import type { InvalidToolInput, ModelChunk, ModelResponse, StreamHandlers } from
 import { cancelledError, ModelError, RETRYABLE_KINDS } from './errors';
 import type { ContentBlock, StopReason } from './messages';
 import type { UsageCounts } from './models';
+import { USAGE_KEYS, zeroUsage } from './usage';
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 
@@ -21,7 +22,7 @@ export class ReplyAccumulator {
   private open: Extract<ContentBlock, { type: 'text' | 'thinking' }> | undefined;
   /** Tool calls by the back end's index: their block's position in content and their JSON so far. */
   private readonly tools = new Map<number, { position: number; json: string; ended: boolean }>();
-  private readonly usage: UsageCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private readonly usage: UsageCounts = zeroUsage();
   private stopReason: StopReason | null = null;
   private complete = false;
 
@@ -67,7 +68,7 @@ export class ReplyAccumulator {
         this.endTool(chunk.index);
         return;
       case 'usage':
-        for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+        for (const key of USAGE_KEYS) {
           const value = chunk.usage[key];
           if (value !== undefined) this.usage[key] = value;
         }

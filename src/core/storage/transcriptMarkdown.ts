@@ -11,6 +11,7 @@ import type { ContentBlockParam } from '../model/messages';
 import { TOKEN_ANCHOR_EVENT } from '../context/fold';
 import { learnedWindowOf, WINDOW_LEARNED_EVENT, windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
+import { promptTokensFromUsage } from '../model/usage';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
 import { SUBAGENT_STATUS_TEXT } from '../agent/events';
@@ -413,7 +414,7 @@ export class TranscriptMarkdownWriter {
     const figures = [
       `${fmt(event.toolCalls)} tool call(s)`,
       `${(event.elapsedMs / 1000).toFixed(1)} s`,
-      `${fmt(usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens)} input + ${fmt(usage.outputTokens)} output tokens`,
+      `${fmt(promptTokensFromUsage(usage))} input + ${fmt(usage.outputTokens)} output tokens`,
       formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
     this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
