@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
@@ -129,10 +130,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         exitCode = EXIT.cancelled;
         break;
       }
-      const trimmed = prompt.trim();
-      if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
+      const compact = parseCompactCommand(prompt);
+      if (compact) {
         // As in the chat: compact now, with the optional focus; the engine's events report it.
-        const outcome = await started.session.compact(trimmed.slice('/compact'.length).trim() || undefined, io.interrupt);
+        const outcome = await started.session.compact(compact.focus, io.interrupt);
         io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
         if (!outcome.ok) {
           exitCode = EXIT.failed;
