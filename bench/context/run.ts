@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startAgentSession } from '../../src/core/agent/factory';
 import type { ContextStrategy } from '../../src/core/agent/session';
+import { CONTEXT_DEFAULTS } from '../../src/core/context/defaults';
 import type { ContextEngineOptions } from '../../src/core/context/engine';
 import { blockText, blocksOf } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
@@ -152,7 +153,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
       apiKey: fake.apiKey,
       baseURL: fake.url,
       model,
-      maxOutputTokens: 16_000,
+      maxOutputTokens: CONTEXT_DEFAULTS.maxOutputTokens,
       approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
       trusted: true,
       ripgrepPath: undefined,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
-import { parseContextOverrides } from '../core/context/defaults';
+import { CONTEXT_DEFAULTS, parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 
@@ -49,7 +49,7 @@ Options:
                                model, else 200000 on anthropic; on openai the known model's window,
                                else 128000 — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
-      --max-output-tokens N    tokens reserved for each reply (default: 16000; capped at 20% of the window)
+      --max-output-tokens N    tokens reserved for each reply (default: ${CONTEXT_DEFAULTS.maxOutputTokens}; capped at 20% of the window)
   -y, --yes                    approve file writes and shell commands without asking (a command
                                that asks to leave the sandbox still asks, and is declined without a terminal)
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
@@ -177,7 +177,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     verbose: values.verbose ?? false,
     contextSettings: contextSettings(values['context-setting'] ?? []),
     subagents: subagentLimits({ maxConcurrent: values['subagent-concurrency'], maxToolRounds: values['subagent-max-tool-rounds'], timeLimitMinutes: values['subagent-time-limit'] }),
-    maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? 16_000,
+    maxOutputTokens: positiveInteger('--max-output-tokens', values['max-output-tokens']) ?? CONTEXT_DEFAULTS.maxOutputTokens,
     yes: values.yes ?? false,
     sandbox: !(values['no-sandbox'] ?? false),
     allowedDomains: allowedDomains(values['allow-domain'] ?? [], values['allow-package-registries'] ?? false),

@@ -4,6 +4,7 @@
  */
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { CONTEXT_DEFAULTS } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 
 /** Where raw values come from. */
@@ -103,7 +104,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     // repository cannot send the key elsewhere).
     baseUrl: text(source.get(keys.baseUrl)),
     contextWindow: optionalNumber('contextWindow'),
-    maxOutputTokens: optionalNumber('maxOutputTokens') ?? 16_000,
+    maxOutputTokens: optionalNumber('maxOutputTokens') ?? CONTEXT_DEFAULTS.maxOutputTokens,
     autoCompactPercent: optionalNumber('autoCompactPercent'),
     approvals: {
       writes: askOrAuto('approvals.writes'),
