@@ -291,66 +291,12 @@ class SubagentLauncher implements SubagentRunner {
     call.record(startedEvent);
     call.emit(startedEvent);
 
-    const stats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, unpricedRequests: 0, lastTool: undefined as string | undefined, error: undefined as string | undefined, roundLimit: false };
-    let lastProgressAt = 0;
-    const progress = (force: boolean) => {
-      const now = Date.now();
-      if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
-      lastProgressAt = now;
-      call.emit({
-        type: 'subagent_progress',
-        turnId: call.turnId,
-        toolUseId: call.toolUseId,
-        childId,
-        toolCalls: stats.toolCalls,
-        tokens: stats.tokens,
-        elapsedMs: now - started,
-        ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
-      });
-    };
     // The child stops when the parent is cancelled, and when its own time runs out.
     const controller = new AbortController();
     const onParentAbort = () => controller.abort();
     call.signal.addEventListener('abort', onParentAbort, { once: true });
     const clock = new WorkClock(blueprint.limits.timeLimitMs, () => controller.abort());
-    const origin = { childId, parentToolUseId: call.toolUseId };
-    const onEvent = (event: AgentEvent) => {
-      switch (event.type) {
-        case 'tool_call_started':
-          stats.toolCalls++;
-          stats.lastTool = event.name;
-          progress(true);
-          break;
-        case 'usage':
-          addUsage(stats.usage, event.usage);
-          stats.costUsd += event.costUsd;
-          if (event.priceUnknown) stats.unpricedRequests++;
-          call.recordUsage(event.usage, event, childId);
-          progress(false);
-          break;
-        case 'context':
-          stats.tokens = event.gauge.usedTokens;
-          break;
-        case 'error':
-          if (event.kind === 'tool_round_limit') stats.roundLimit = true;
-          else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
-          break;
-        case 'approval_needed':
-          clock.pause();
-          call.emit({ ...event, turnId: call.turnId, ...origin });
-          break;
-        case 'tool_call_finished':
-          clock.resume(); // also when an approval ended without a decision (the tool failed)
-          break;
-        case 'approval_resolved':
-          clock.resume();
-          // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
-          call.emit({ ...event, turnId: call.turnId, ...origin });
-          break;
-        default:
-          break; // Everything else is in the child's own transcript.
-      }
-    };
+    const { stats, onEvent, progress } = watchChild(call, childId, started, clock);
 
     let stop: TurnStopReason = 'error';
     let child: AgentSession | undefined;
@@ -399,6 +345,82 @@ class SubagentLauncher implements SubagentRunner {
     if (status === 'cancelled') return { content, isError: true, cancelled: true };
     return status === 'error' ? { content, isError: true } : { content };
   }
+}
+
+/** What the parent keeps of a running child: counts for its card and report, the last error, whether a limit stopped it. */
+interface ChildStats {
+  toolCalls: number;
+  tokens: number;
+  usage: UsageCounts;
+  costUsd: number;
+  unpricedRequests: number;
+  lastTool: string | undefined;
+  error: string | undefined;
+  roundLimit: boolean;
+}
+
+/**
+ * The child's events as the parent sees them: counted into the stats, progress sent at most every
+ * PROGRESS_INTERVAL_MS (or at once when forced), approvals passed up with the child's origin, the
+ * time limit's clock paused while the user decides.
+ */
+function watchChild(call: SubagentCall, childId: string, started: number, clock: WorkClock): { stats: ChildStats; onEvent: (event: AgentEvent) => void; progress: (force: boolean) => void } {
+  const stats: ChildStats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, unpricedRequests: 0, lastTool: undefined, error: undefined, roundLimit: false };
+  let lastProgressAt = 0;
+  const progress = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    lastProgressAt = now;
+    call.emit({
+      type: 'subagent_progress',
+      turnId: call.turnId,
+      toolUseId: call.toolUseId,
+      childId,
+      toolCalls: stats.toolCalls,
+      tokens: stats.tokens,
+      elapsedMs: now - started,
+      ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
+    });
+  };
+  const origin = { childId, parentToolUseId: call.toolUseId };
+  const onEvent = (event: AgentEvent) => {
+    switch (event.type) {
+      case 'tool_call_started':
+        stats.toolCalls++;
+        stats.lastTool = event.name;
+        progress(true);
+        break;
+      case 'usage':
+        addUsage(stats.usage, event.usage);
+        stats.costUsd += event.costUsd;
+        if (event.priceUnknown) stats.unpricedRequests++;
+        call.recordUsage(event.usage, event, childId);
+        progress(false);
+        break;
+      case 'context':
+        stats.tokens = event.gauge.usedTokens;
+        break;
+      case 'error':
+        if (event.kind === 'tool_round_limit') stats.roundLimit = true;
+        else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
+        break;
+      case 'approval_needed':
+        clock.pause();
+        call.emit({ ...event, turnId: call.turnId, ...origin });
+        break;
+      case 'tool_call_finished':
+        clock.resume(); // also when an approval ended without a decision (the tool failed)
+        break;
+      case 'approval_resolved':
+        clock.resume();
+        // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
+        call.emit({ ...event, turnId: call.turnId, ...origin });
+        break;
+      default:
+        break; // Everything else is in the child's own transcript.
+    }
+  };
+  return { stats, onEvent, progress };
 }
 
 function reportFor(status: SubagentStatus, stop: TurnStopReason, text: string, error: string | undefined, limits: SubagentLimits, timedOut: boolean): string {
