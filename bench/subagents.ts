@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../src/core/agent/events';
 import { startAgentSession } from '../src/core/agent/factory';
-import { blocksOf } from '../src/core/model/content';
+import { textsOf } from '../src/core/model/content';
 import { promptTokensFromUsage } from '../src/core/model/usage';
 import { readTranscript, FileSessionStore } from '../src/core/storage/sessionStore';
 import { reply, startFakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../test/fake-anthropic/server';
@@ -85,9 +85,7 @@ function systemText(body: MessagesRequestBody): string {
 function lastUserText(body: MessagesRequestBody): string {
   const last = (body.messages as Anthropic.MessageParam[]).at(-1);
   if (!last || last.role !== 'user') return '';
-  return blocksOf(last as never)
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n');
+  return textsOf(last as never).join('\n');
 }
 
 function answered(body: MessagesRequestBody): boolean {

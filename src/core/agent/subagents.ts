@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import { SYSTEM_PROMPT_EVENT } from '../context/fold';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
-import { blocksOf, type ToolUseBlock } from '../model/content';
+import { textsOf, type ToolUseBlock } from '../model/content';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
@@ -120,10 +120,7 @@ export function lastAssistantText(history: readonly MessageParam[]): string {
   for (let index = history.length - 1; index >= 0; index--) {
     const message = history[index]!;
     if (message.role !== 'assistant') continue;
-    const text = blocksOf(message)
-      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-      .join('\n')
-      .trim();
+    const text = textsOf(message).join('\n').trim();
     if (text) return text;
   }
   return '';
