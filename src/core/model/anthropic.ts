@@ -4,7 +4,7 @@ import { blocksOf } from './content';
 import { cancelledError, errorForStatus, hasCredentials, hintsFor, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey } from './errors';
 import type { MessageParam, ToolParam } from './messages';
 import { costOf, DEFAULT_MODEL, FALLBACK_CONTEXT_WINDOW, priceFor, type ModelPrice, type UsageCounts } from './models';
-import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 
 const HINTS = hintsFor('anthropic');
 
@@ -30,12 +30,13 @@ export class AnthropicBackend implements ModelBackend {
     this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
     this.price = priceFor(this.model, options.priceOverrides);
-    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    const timeouts = timeoutsFrom(options);
+    this.modelInfoTimeoutMs = timeouts.modelInfoMs;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
       maxRetries: 0,
-      timeout: options.timeoutMs ?? 10 * 60_000,
+      timeout: timeouts.requestMs,
     });
   }
 

@@ -4,7 +4,7 @@ import { cancelledError, errorForStatus, hasCredentials, hintsFor, ModelError, r
 import { costOf, DEFAULT_OPENAI_MODEL, openAIContextWindowFor, OPENAI_CONTEXT_WINDOWS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { sseData, StreamReader, type ChatChunk } from './openaiStream';
-import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 
 const HINTS = hintsFor('openai');
@@ -63,13 +63,14 @@ export class OpenAIBackend implements ModelBackend {
     this.rules = retryRulesFrom(options);
     this.logger = options.logger ?? silentLogger;
     this.price = priceFor(this.model, options.priceOverrides, 'openai');
-    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    const timeouts = timeoutsFrom(options);
+    this.modelInfoTimeoutMs = timeouts.modelInfoMs;
     this.sdk = new OpenAI({
       // Local servers (Ollama, LM Studio, llama.cpp) take any key; OpenAI itself is refused below without one.
       apiKey: this.apiKey ?? 'no-key',
       baseURL: options.baseURL || process.env.OPENAI_BASE_URL || undefined,
       maxRetries: 0,
-      timeout: options.timeoutMs ?? 10 * 60_000,
+      timeout: timeouts.requestMs,
     });
     this.official = hostOf(this.sdk.baseURL) === OFFICIAL_HOST;
     this.limitParam = this.official ? 'max_completion_tokens' : 'max_tokens';

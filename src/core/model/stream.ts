@@ -162,6 +162,17 @@ export function retryRulesFrom(options: Partial<RetryRules>): RetryRules {
   };
 }
 
+/**
+ * A back end's waits, defaults filled in: one request's SDK timeout, and how long the Models API may
+ * take at startup before the session goes on with default limits (EVERGREEN_MODELS_TIMEOUT_MS).
+ */
+export function timeoutsFrom(options: { timeoutMs?: number | undefined; modelInfoTimeoutMs?: number | undefined }): { requestMs: number; modelInfoMs: number } {
+  return {
+    requestMs: options.timeoutMs ?? 10 * 60_000,
+    modelInfoMs: options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000,
+  };
+}
+
 /** What a back end gives the shared runner. */
 export interface AttemptSource {
   /** One HTTP attempt as chunks; must stop (throw or end) when `signal` aborts. */
