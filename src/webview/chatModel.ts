@@ -126,32 +126,27 @@ function childApproval(model: ChatModel, parentToolUseId: string, event: Extract
   }
 }
 
-/** A tool waits for the user's decision (a child's approval goes to its subagent card). */
-function approvalNeeded(model: ChatModel, event: Extract<AgentEvent, { type: 'approval_needed' }>): void {
+/**
+ * A tool waits for the user's decision, or the user decided (the tool runs on and its card keeps
+ * the decision); a child's approval goes to its subagent card.
+ */
+function approval(model: ChatModel, event: Extract<AgentEvent, { type: 'approval_needed' | 'approval_resolved' }>): void {
   if (event.parentToolUseId !== undefined) {
     childApproval(model, event.parentToolUseId, event);
     return;
   }
   const tool = findTool(model, event.toolUseId);
-  if (tool) {
+  if (!tool) return;
+  if (event.type === 'approval_needed') {
     tool.status = 'awaiting-approval';
     tool.approval = { request: event.request, decided: undefined };
-    tool.rev++;
-  }
-}
-
-/** The user decided; the tool runs on (or fails) and its card keeps the decision. */
-function approvalResolved(model: ChatModel, event: Extract<AgentEvent, { type: 'approval_resolved' }>): void {
-  if (event.parentToolUseId !== undefined) {
-    childApproval(model, event.parentToolUseId, event);
-    return;
-  }
-  const tool = findTool(model, event.toolUseId);
-  if (tool?.approval) {
+  } else if (tool.approval) {
     tool.approval.decided = event.approved;
     tool.status = 'running';
-    tool.rev++;
+  } else {
+    return;
   }
+  tool.rev++;
 }
 
 /** The turn is over: a stop that is no plain answer gets a notice saying what to do next. */
@@ -270,10 +265,8 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
     }
     case 'approval_needed':
-      approvalNeeded(model, event);
-      break;
     case 'approval_resolved':
-      approvalResolved(model, event);
+      approval(model, event);
       break;
     case 'tool_call_finished': {
       const tool = findTool(model, event.toolUseId);
