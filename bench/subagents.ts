@@ -17,7 +17,8 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../src/core/agent/events';
 import { startAgentSession } from '../src/core/agent/factory';
-import { blocksOf } from '../src/core/model/content';
+import { textsOf } from '../src/core/model/content';
+import { promptTokensFromUsage } from '../src/core/model/usage';
 import { readTranscript, FileSessionStore } from '../src/core/storage/sessionStore';
 import { reply, startFakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../test/fake-anthropic/server';
 import { writeResultsSection } from './results';
@@ -84,9 +85,7 @@ function systemText(body: MessagesRequestBody): string {
 function lastUserText(body: MessagesRequestBody): string {
   const last = (body.messages as Anthropic.MessageParam[]).at(-1);
   if (!last || last.role !== 'user') return '';
-  return blocksOf(last as never)
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n');
+  return textsOf(last as never).join('\n');
 }
 
 function answered(body: MessagesRequestBody): boolean {
@@ -143,7 +142,7 @@ async function runOne(mode: Mode, window: number, options: Options, root: string
     if (stop !== 'end_turn') throw new Error(`${mode} ${window}: the turn ended with ${stop}`);
     const wallMs = Date.now() - started;
     const usages = events.filter((event): event is Extract<AgentEvent, { type: 'usage' }> => event.type === 'usage');
-    const prompt = (event: Extract<AgentEvent, { type: 'usage' }>) => event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens;
+    const prompt = (event: Extract<AgentEvent, { type: 'usage' }>) => promptTokensFromUsage(event.usage);
     const parent = usages.filter((event) => event.childId === undefined);
     const child = usages.filter((event) => event.childId !== undefined);
     const childStarted = events.find((event): event is Extract<AgentEvent, { type: 'subagent_started' }> => event.type === 'subagent_started');

@@ -4,7 +4,7 @@
  * sample appends one tool round (as the agent loop does), anchors the previous request's usage,
  * and times one prepareRequest.
  */
-import type { ContextDefaults } from '../../src/core/context/defaults';
+import { CONTEXT_DEFAULTS, type ContextDefaults } from '../../src/core/context/defaults';
 import { ContextEngine } from '../../src/core/context/engine';
 import { silentLogger } from '../../src/core/logger';
 import type { MessageParam } from '../../src/core/model/messages';
@@ -48,7 +48,7 @@ export async function measureOverhead(sizes = [200, 2_000, 10_000], runs = 200):
     while (history.length < size - 1) history.push(...round(next++, rand));
     const chars = JSON.stringify(history).length;
     // Window sized so the history sits at ~65% of it: tiers 1-2 plan (budget, snip) on every call.
-    const window = Math.round(chars / 4 / 0.65) + 16_000;
+    const window = Math.round(chars / 4 / 0.65) + CONTEXT_DEFAULTS.maxOutputTokens;
     let clock = Date.UTC(2026, 10, 21);
     const engine = new ContextEngine({
       history: () => history,
@@ -58,7 +58,7 @@ export async function measureOverhead(sizes = [200, 2_000, 10_000], runs = 200):
         stream: async () => ({ content: [{ type: 'text', text: '<summary>stub</summary>', citations: null }], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 }),
       },
       window,
-      maxOutputTokens: 16_000,
+      maxOutputTokens: CONTEXT_DEFAULTS.maxOutputTokens,
       // The proactive summary is a model call, not pipeline overhead: kept out of this measurement.
       // (ContextDefaults has literal types, so an override needs the cast.)
       settings: { proactiveMinUtilization: 1 } as unknown as Partial<ContextDefaults>,

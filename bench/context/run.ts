@@ -6,9 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startAgentSession } from '../../src/core/agent/factory';
 import type { ContextStrategy } from '../../src/core/agent/session';
+import { CONTEXT_DEFAULTS } from '../../src/core/context/defaults';
 import type { ContextEngineOptions } from '../../src/core/context/engine';
 import { blockText, blocksOf } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
+import { promptTokensFromUsage } from '../../src/core/model/usage';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fake-anthropic/server';
 import { countTextTokens } from '../../test/fake-anthropic/tokens';
@@ -151,7 +153,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
       apiKey: fake.apiKey,
       baseURL: fake.url,
       model,
-      maxOutputTokens: 16_000,
+      maxOutputTokens: CONTEXT_DEFAULTS.maxOutputTokens,
       approvalPolicy: { writes: 'auto', shell: 'auto', shellAllowList: [] },
       trusted: true,
       ripgrepPath: undefined,
@@ -174,7 +176,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
         cacheWrite += event.usage.cacheWriteTokens;
         cacheRead += event.usage.cacheReadTokens;
         output += event.usage.outputTokens;
-        peak = Math.max(peak, (event.usage.inputTokens + event.usage.cacheWriteTokens + event.usage.cacheReadTokens) / spec.window);
+        peak = Math.max(peak, promptTokensFromUsage(event.usage) / spec.window);
       } else if (event.type === 'error') {
         turnError ??= event.message;
       }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -93,30 +94,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       signal: io.interrupt,
     });
   } catch (error) {
-    if (error instanceof SessionNotFoundError) return fail(`${error.message} Run without --resume to start a new session.`);
-    if (error instanceof SessionLockedError) {
-      const owner = error.ownerPid > 0 ? ` (pid ${error.ownerPid})` : '';
-      // The store's words suit the extension ("start a New Chat here"); the terminal gets its own way on.
-      return fail(`Session "${error.sessionId}" is open in another Evergreen window or process${owner}; two writers would interleave its transcript. Wait for it to finish or close it there, or run without --resume to start a new session.`);
-    }
-    if (error instanceof ModelError) return fail(error.kind === 'cancelled' ? 'cancelled' : oneLine(error), error.kind === 'cancelled' ? EXIT.cancelled : EXIT.failed);
-    return fail(error instanceof Error ? error.message : String(error));
+    const failure = startFailure(error);
+    return fail(failure.message, failure.code);
   }
 
-  const modelInfoWarning = started.client.modelInfoWarning;
-  if (modelInfoWarning) {
-    const how = options.contextWindow === undefined ? 'the default; set it with --context-window N' : 'from --context-window';
-    io.stderr.write(`warning: ${line(`${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
-  }
-
-  const problems = started.transcriptProblems;
-  if (problems.length > 0) {
-    // Resume never fails for a bad line, but the user must know what was left out.
-    const where = problems.map((problem) => problem.line).join(', ');
-    io.stderr.write(`warning: ${line(`${problems.length} unreadable line(s) of the transcript were skipped (line ${where}); the rest of the conversation was restored.`)}
-`);
-  }
-
+  warnAboutStart(started, options, io);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
   const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
   if (restoredTodos) printer(restoredTodos);
@@ -125,39 +107,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
   try {
-    for (const prompt of prompts) {
-      if (io.interrupt?.aborted) {
-        exitCode = EXIT.cancelled;
-        break;
-      }
-      const trimmed = prompt.trim();
-      if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
-        // As in the chat: compact now, with the optional focus; the engine's events report it.
-        const outcome = await started.session.compact(trimmed.slice('/compact'.length).trim() || undefined, io.interrupt);
-        io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
-        if (!outcome.ok) {
-          exitCode = EXIT.failed;
-          break;
-        }
-        continue;
-      }
-      const stop = await started.session.send(prompt, undefined);
-      if (stop === 'cancelled') {
-        exitCode = EXIT.cancelled;
-        break;
-      }
-      if (stop === 'error') {
-        exitCode = EXIT.failed;
-        break;
-      }
-      const incomplete = await incompleteReply(stop, started, options);
-      if (incomplete) {
-        // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
-        io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
-        exitCode = EXIT.failed;
-        break;
-      }
-    }
+    exitCode = await runPrompts(prompts, started, options, io);
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
@@ -167,6 +117,61 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
   return exitCode;
+}
+
+/** Why the session could not start, in the terminal's words, and the exit code that says so. */
+function startFailure(error: unknown): { message: string; code: number } {
+  if (error instanceof SessionNotFoundError) return { message: `${error.message} Run without --resume to start a new session.`, code: EXIT.failed };
+  if (error instanceof SessionLockedError) {
+    const owner = error.ownerPid > 0 ? ` (pid ${error.ownerPid})` : '';
+    // The store's words suit the extension ("start a New Chat here"); the terminal gets its own way on.
+    return {
+      message: `Session "${error.sessionId}" is open in another Evergreen window or process${owner}; two writers would interleave its transcript. Wait for it to finish or close it there, or run without --resume to start a new session.`,
+      code: EXIT.failed,
+    };
+  }
+  if (error instanceof ModelError) return error.kind === 'cancelled' ? { message: 'cancelled', code: EXIT.cancelled } : { message: oneLine(error), code: EXIT.failed };
+  return { message: error instanceof Error ? error.message : String(error), code: EXIT.failed };
+}
+
+/** What the user must know before the first prompt: a guessed window, transcript lines resume skipped. */
+function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO): void {
+  const modelInfoWarning = started.client.modelInfoWarning;
+  if (modelInfoWarning) {
+    const how = options.contextWindow === undefined ? 'the default; set it with --context-window N' : 'from --context-window';
+    io.stderr.write(`warning: ${line(`${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
+  }
+  const problems = started.transcriptProblems;
+  if (problems.length > 0) {
+    // Resume never fails for a bad line, but the user must know what was left out.
+    const where = problems.map((problem) => problem.line).join(', ');
+    io.stderr.write(`warning: ${line(`${problems.length} unreadable line(s) of the transcript were skipped (line ${where}); the rest of the conversation was restored.`)}\n`);
+  }
+}
+
+/** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
+async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
+  for (const prompt of prompts) {
+    if (io.interrupt?.aborted) return EXIT.cancelled;
+    const compact = parseCompactCommand(prompt);
+    if (compact) {
+      // As in the chat: compact now, with the optional focus; the engine's events report it.
+      const outcome = await started.session.compact(compact.focus, io.interrupt);
+      io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
+      if (!outcome.ok) return EXIT.failed;
+      continue;
+    }
+    const stop = await started.session.send(prompt, undefined);
+    if (stop === 'cancelled') return EXIT.cancelled;
+    if (stop === 'error') return EXIT.failed;
+    const incomplete = await incompleteReply(stop, started, options);
+    if (incomplete) {
+      // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
+      io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
+      return EXIT.failed;
+    }
+  }
+  return EXIT.ok;
 }
 
 function oneLine(error: ModelError): string {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { ActionableError, errorActionsFor } from '../core/agent/errors';
+import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
@@ -141,12 +142,12 @@ export class ChatController extends Disposable {
   }
 
   async sendMessage(text: string, requestId?: number): Promise<void> {
-    const trimmed = text.trim();
-    if (trimmed === '/compact' || trimmed.startsWith('/compact ')) {
+    const compact = parseCompactCommand(text);
+    if (compact) {
       // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
       // pending send is always settled by a fresh state.
       try {
-        await this.compact(trimmed.slice('/compact'.length).trim());
+        await this.compact(compact.focus ?? '');
       } finally {
         await this.postState();
       }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { renderContextBreakdown, type BreakdownDocumentInput } from '../core/context/breakdownMarkdown';
 import { Disposable } from './disposable';
+import { fireAndAwaitReread } from './documentReread';
 
 /** Documents of this scheme are rendered by Evergreen: read-only, never untitled, never saved. */
 export const CONTEXT_BREAKDOWN_SCHEME = 'evergreen-context';
@@ -31,19 +32,7 @@ export class ContextBreakdownDocument extends Disposable implements vscode.FileS
     const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
     if (open && open.getText() !== text) {
       // An open tab re-reads the file asynchronously: wait for it (briefly), so what is shown is this run's.
-      const refreshed = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          subscription.dispose();
-          resolve();
-        };
-        const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
-          if (event.document.uri.toString() === uri.toString()) done();
-        });
-        const timer = setTimeout(done, 2_000);
-      });
-      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-      await refreshed;
+      await fireAndAwaitReread(uri, () => this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]), 2_000);
     }
     let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'markdown') document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');

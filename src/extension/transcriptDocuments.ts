@@ -5,6 +5,7 @@ import { SessionNotFoundError, transcriptLines, type FileSessionStore, type Sess
 import { renderTranscript, type RenderedTranscript } from '../core/storage/transcriptMarkdown';
 import { fileNameTitle } from '../core/storage/titles';
 import { Disposable } from './disposable';
+import { fireAndAwaitReread } from './documentReread';
 import { pickSession } from './sessionPicker';
 
 /**
@@ -185,20 +186,8 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   }
 
   /** Fires the change and waits (briefly) until VS Code has fetched the new text. */
-  private async refresh(document: vscode.TextDocument): Promise<void> {
-    const updated = new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        subscription.dispose();
-        resolve();
-      };
-      const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document === document) done();
-      });
-      const timer = setTimeout(done, 5_000);
-    });
-    this.changes.fire(document.uri);
-    await updated;
+  private refresh(document: vscode.TextDocument): Promise<void> {
+    return fireAndAwaitReread(document.uri, () => this.changes.fire(document.uri), 5_000);
   }
 
   /** A subagent's transcript is looked up among its session's own subagents only (ids are checked by the store). */

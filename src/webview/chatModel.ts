@@ -126,6 +126,95 @@ function childApproval(model: ChatModel, parentToolUseId: string, event: Extract
   }
 }
 
+/**
+ * A tool waits for the user's decision, or the user decided (the tool runs on and its card keeps
+ * the decision); a child's approval goes to its subagent card.
+ */
+function approval(model: ChatModel, event: Extract<AgentEvent, { type: 'approval_needed' | 'approval_resolved' }>): void {
+  if (event.parentToolUseId !== undefined) {
+    childApproval(model, event.parentToolUseId, event);
+    return;
+  }
+  const tool = findTool(model, event.toolUseId);
+  if (!tool) return;
+  if (event.type === 'approval_needed') {
+    tool.status = 'awaiting-approval';
+    tool.approval = { request: event.request, decided: undefined };
+  } else if (tool.approval) {
+    tool.approval.decided = event.approved;
+    tool.status = 'running';
+  } else {
+    return;
+  }
+  tool.rev++;
+}
+
+/** The turn is over: a stop that is no plain answer gets a notice saying what to do next. */
+function turnFinished(model: ChatModel, event: Extract<AgentEvent, { type: 'turn_finished' }>): void {
+  closeAssistant(model);
+  model.busy = false;
+  if (event.stopReason === 'cancelled') pushNotice(model, 'info', 'Cancelled.');
+  else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
+  else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
+  else if (event.stopReason === 'context_window_exceeded') {
+    pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', event.actions ?? []);
+  }
+}
+
+/** A compaction boundary: a divider with its numbers and summary; only the newest can be undone. */
+function pushCompaction(model: ChatModel, event: Extract<AgentEvent, { type: 'compaction' }>): void {
+  closeAssistant(model);
+  const how = event.trigger === 'drop' ? 'oldest messages dropped to fit the window' : `${event.trigger} summary`;
+  const restored = event.restoredFiles.length > 0 ? `, ${event.restoredFiles.length} file(s) restored` : '';
+  const focus = event.focus ? `; focus: ${event.focus}` : '';
+  let compactionIndex = 0;
+  for (const item of model.items) {
+    if (item.kind !== 'divider') continue;
+    compactionIndex++;
+    // A newer compaction replaces the undo point.
+    if (item.undoable) {
+      item.undoable = false;
+      item.rev++;
+    }
+  }
+  model.items.push({
+    kind: 'divider',
+    key: `divider:${model.nextKey++}`,
+    rev: 0,
+    text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}${focus}`,
+    summary: event.summary,
+    compactionId: event.compactionId,
+    compactionIndex,
+    // An automatic or reactive compaction ran because the view no longer fit: undoing it would
+    // be refused every time, so only the ones the user or the model asked for offer Undo.
+    undoable: event.trigger === 'manual' || event.trigger === 'tool',
+    undone: false,
+  });
+}
+
+/** An undone compaction: its divider is marked and a note says what the context holds again. */
+function compactionUndone(model: ChatModel, event: Extract<AgentEvent, { type: 'compaction_undone' }>): void {
+  closeAssistant(model);
+  for (const item of model.items) {
+    if (item.kind === 'divider' && item.compactionId === event.compactionId) {
+      item.undone = true;
+      item.undoable = false;
+      item.rev++;
+    }
+  }
+  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
+}
+
+/** What a lighter tier saved, as a quiet note (a persisted output names its tool; the view links the file). */
+function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier' }>): void {
+  const saved = Math.max(0, event.tokensBefore - event.tokensAfter);
+  const tokens = `saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})`;
+  // A persisted result's path is long and says little here: the note names the tool and the view links the file.
+  const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
+  const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
+  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
@@ -175,32 +264,10 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       }
       break;
     }
-    case 'approval_needed': {
-      if (event.parentToolUseId !== undefined) {
-        childApproval(model, event.parentToolUseId, event);
-        break;
-      }
-      const tool = findTool(model, event.toolUseId);
-      if (tool) {
-        tool.status = 'awaiting-approval';
-        tool.approval = { request: event.request, decided: undefined };
-        tool.rev++;
-      }
+    case 'approval_needed':
+    case 'approval_resolved':
+      approval(model, event);
       break;
-    }
-    case 'approval_resolved': {
-      if (event.parentToolUseId !== undefined) {
-        childApproval(model, event.parentToolUseId, event);
-        break;
-      }
-      const tool = findTool(model, event.toolUseId);
-      if (tool?.approval) {
-        tool.approval.decided = event.approved;
-        tool.status = 'running';
-        tool.rev++;
-      }
-      break;
-    }
     case 'tool_call_finished': {
       const tool = findTool(model, event.toolUseId);
       if (tool) {
@@ -228,66 +295,17 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message, event.hint, event.actions);
       break;
     case 'turn_finished':
-      closeAssistant(model);
-      model.busy = false;
-      if (event.stopReason === 'cancelled') pushNotice(model, 'info', 'Cancelled.');
-      else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
-      else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
-      else if (event.stopReason === 'context_window_exceeded') {
-        pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', event.actions ?? []);
-      }
+      turnFinished(model, event);
       break;
-    case 'compaction': {
-      closeAssistant(model);
-      const how = event.trigger === 'drop' ? 'oldest messages dropped to fit the window' : `${event.trigger} summary`;
-      const restored = event.restoredFiles.length > 0 ? `, ${event.restoredFiles.length} file(s) restored` : '';
-      const focus = event.focus ? `; focus: ${event.focus}` : '';
-      let compactionIndex = 0;
-      for (const item of model.items) {
-        if (item.kind !== 'divider') continue;
-        compactionIndex++;
-        // A newer compaction replaces the undo point.
-        if (item.undoable) {
-          item.undoable = false;
-          item.rev++;
-        }
-      }
-      model.items.push({
-        kind: 'divider',
-        key: `divider:${model.nextKey++}`,
-        rev: 0,
-        text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}${focus}`,
-        summary: event.summary,
-        compactionId: event.compactionId,
-        compactionIndex,
-        // An automatic or reactive compaction ran because the view no longer fit: undoing it would
-        // be refused every time, so only the ones the user or the model asked for offer Undo.
-        undoable: event.trigger === 'manual' || event.trigger === 'tool',
-        undone: false,
-      });
+    case 'compaction':
+      pushCompaction(model, event);
       break;
-    }
-    case 'compaction_undone': {
-      closeAssistant(model);
-      for (const item of model.items) {
-        if (item.kind === 'divider' && item.compactionId === event.compactionId) {
-          item.undone = true;
-          item.undoable = false;
-          item.rev++;
-        }
-      }
-      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
+    case 'compaction_undone':
+      compactionUndone(model, event);
       break;
-    }
-    case 'tier': {
-      const saved = Math.max(0, event.tokensBefore - event.tokensAfter);
-      const tokens = `saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})`;
-      // A persisted result's path is long and says little here: the note names the tool and the view links the file.
-      const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
-      const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
-      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
+    case 'tier':
+      pushTierNote(model, event);
       break;
-    }
     case 'compaction_failed':
       pushNotice(model, 'error', event.message, event.hint, event.actions);
       break;

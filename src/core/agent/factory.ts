@@ -76,11 +76,7 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
 }
 
-/**
- * Creates or resumes a session. The system prompt is recorded in the transcript so a resumed
- * session sends the same prefix it had (a changed prompt would also invalidate the cache).
- */
-export async function startAgentSession(options: {
+export interface StartOptions {
   config: AgentConfig;
   workspaceRoot: string;
   store: FileSessionStore;
@@ -89,7 +85,13 @@ export async function startAgentSession(options: {
   onEvent: AgentEventListener;
   signal?: AbortSignal;
   logger?: Logger;
-}): Promise<StartedSession> {
+}
+
+/**
+ * Creates or resumes a session. The system prompt is recorded in the transcript so a resumed
+ * session sends the same prefix it had (a changed prompt would also invalidate the cache).
+ */
+export async function startAgentSession(options: StartOptions): Promise<StartedSession> {
   const { config, store } = options;
   const secrets = knownSecrets(config.apiKey, config.secretEnv ?? process.env);
   // A server's words in a log line (a refused option, a failed models call) may quote the key back.
@@ -112,39 +114,10 @@ export async function startAgentSession(options: {
   // A child starts with the window the parent's engine uses now (smaller once a server proved it).
   const parent: { session?: AgentSession } = {};
   const currentWindow = () => parent.session?.context.budget?.window;
-  let handle: SessionHandle;
-  let folded: FoldResult | undefined;
-  let systemPrompt: string | undefined;
-  let transcriptProblems: TranscriptProblem[] = [];
-  if (options.resumeId) {
-    const opened = await store.open(options.resumeId);
-    handle = opened.handle;
-    transcriptProblems = opened.transcript.problems;
-    // Resume is the fold and nothing else: the same live view, anchor and display as before.
-    folded = foldTranscript(opened.transcript.entries);
-    systemPrompt = folded.systemPrompt;
-    // Resumed from another folder (a moved checkout, another --workspace): the recorded prompt would
-    // send the model to the old root, so it is rebuilt and recorded (costs one cache rewrite).
-    if (systemPrompt !== undefined && !systemPrompt.split('\n').includes(workspaceRootLine(options.workspaceRoot))) {
-      logger.warn(`session ${options.resumeId} was recorded for another workspace root; its system prompt now names ${options.workspaceRoot}`);
-      systemPrompt = undefined;
-    }
-  } else {
-    handle = await store.create({ model: client.model, workspace: options.workspaceRoot });
-  }
-  // Every shell command runs in the OS sandbox; without the shell tool there is nothing to confine.
-  const sandboxSettings = config.sandbox ?? { enabled: true, allowedDomains: [] };
-  const sandbox: CommandSandbox | undefined = !config.trusted
-    ? undefined
-    : !sandboxSettings.enabled
-      ? DISABLED_SANDBOX
-      : await (sandboxSettings.create ?? createOsSandbox)({
-          workspaceRoot: options.workspaceRoot,
-          storageRoot: store.rootDir,
-          sessionDir: handle.dir,
-          allowedDomains: sandboxSettings.allowedDomains,
-          logger,
-        });
+  const opened = await openOrCreate(options, client.model, logger);
+  const { handle, folded, transcriptProblems } = opened;
+  let systemPrompt = opened.systemPrompt;
+  const sandbox = await sandboxFor(options, handle, logger);
   // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
   // asked per call, so a window learned from the server shrinks the pages too.
   const tools = createToolRegistry({
@@ -213,4 +186,35 @@ export async function startAgentSession(options: {
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems };
+}
+
+/**
+ * The session's transcript: a new one, or the resumed one folded. A resumed system prompt that
+ * names another workspace root is dropped (the caller rebuilds and records it).
+ */
+async function openOrCreate(
+  options: StartOptions,
+  model: string,
+  logger: Logger,
+): Promise<{ handle: SessionHandle; folded: FoldResult | undefined; systemPrompt: string | undefined; transcriptProblems: TranscriptProblem[] }> {
+  if (!options.resumeId) return { handle: await options.store.create({ model, workspace: options.workspaceRoot }), folded: undefined, systemPrompt: undefined, transcriptProblems: [] };
+  const opened = await options.store.open(options.resumeId);
+  // Resume is the fold and nothing else: the same live view, anchor and display as before.
+  const folded = foldTranscript(opened.transcript.entries);
+  // Resumed from another folder (a moved checkout, another --workspace): the recorded prompt would
+  // send the model to the old root, so it is rebuilt and recorded (costs one cache rewrite).
+  if (folded.systemPrompt !== undefined && !folded.systemPrompt.split('\n').includes(workspaceRootLine(options.workspaceRoot))) {
+    logger.warn(`session ${options.resumeId} was recorded for another workspace root; its system prompt now names ${options.workspaceRoot}`);
+    return { handle: opened.handle, folded, systemPrompt: undefined, transcriptProblems: opened.transcript.problems };
+  }
+  return { handle: opened.handle, folded, systemPrompt: folded.systemPrompt, transcriptProblems: opened.transcript.problems };
+}
+
+/** Every shell command runs in the OS sandbox; without the shell tool (untrusted) there is nothing to confine. */
+async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<CommandSandbox | undefined> {
+  const { config, store } = options;
+  if (!config.trusted) return undefined;
+  const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
+  if (!settings.enabled) return DISABLED_SANDBOX;
+  return (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
 }

@@ -14,17 +14,15 @@ import { applyEntry, initialEngineState, type EngineState } from '../context/sta
 import { persistNote } from '../context/tier0';
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
+import type { UsageCounts } from '../model/models';
+import { addUsage, zeroUsage } from '../model/usage';
 import type { TranscriptEntry } from '../storage/transcript';
 import type { TodoItem } from '../tools/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
 
-export interface FoldTotals {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
+export interface FoldTotals extends UsageCounts {
   costUsd: number;
   requests: number;
   /** The part of costUsd the session's subagents spent (their usage entries carry a childId). */
@@ -82,7 +80,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   let engine = initialEngineState();
   let systemPrompt: string | undefined;
   let compactions = 0;
-  const totals: FoldTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, requests: 0, subagentCostUsd: 0 };
+  const totals: FoldTotals = { ...zeroUsage(), costUsd: 0, requests: 0, subagentCostUsd: 0 };
   const display = new DisplayBuilder();
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
   /** Persisted outputs recorded without the note's token figures, until their tool result arrives. */
@@ -104,10 +102,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
         display.message(entry.message);
         continue;
       case 'usage':
-        totals.inputTokens += entry.usage.inputTokens;
-        totals.outputTokens += entry.usage.outputTokens;
-        totals.cacheReadTokens += entry.usage.cacheReadTokens;
-        totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
+        addUsage(totals, entry.usage);
         totals.costUsd += entry.costUsd;
         totals.requests++;
         if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;

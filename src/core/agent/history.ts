@@ -1,15 +1,10 @@
 import type { ContentBlockParam, MessageParam } from '../model/messages';
-import { toolUsesOf, type ToolUseBlock } from '../model/content';
+import { blocksOf, toolUsesOf, type ToolUseBlock } from '../model/content';
 
 export const INTERRUPTED_RESULT = 'Interrupted: the session ended before this tool call finished, so it did not run to completion.';
 
-function blocksOf(message: MessageParam): ContentBlockParam[] {
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-
-export function toolUseIds(message: MessageParam): string[] {
-  if (message.role !== 'assistant') return [];
-  return blocksOf(message).flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+function toolUseIds(message: MessageParam): string[] {
+  return toolUsesOf(message).map((block) => block.id);
 }
 
 /**

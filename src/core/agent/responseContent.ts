@@ -6,6 +6,7 @@
 import type { InvalidToolInput } from '../model/backend';
 import type { ContentBlock, ContentBlockParam, MessageParam } from '../model/messages';
 import type { TurnStopReason } from './events';
+import { toolUsesOf } from '../model/content';
 
 /** What the model wrote is echoed (bounded) so it can see the mistake; its tool_use carries {}. */
 export function invalidToolInputResult(invalid: InvalidToolInput): string {
@@ -56,10 +57,7 @@ const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,128}$/;
 /** Every tool_use id of the history: the API wants them unique across the whole request. */
 export function toolUseIdsIn(messages: readonly MessageParam[]): Set<string> {
   const ids = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) if (block.type === 'tool_use') ids.add(block.id);
-  }
+  for (const message of messages) for (const block of toolUsesOf(message)) ids.add(block.id);
   return ids;
 }
 

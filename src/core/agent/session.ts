@@ -106,17 +106,7 @@ export class AgentSession {
   async compact(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
     if (this.running) throw new SessionBusyError();
     if (this.messages.length === 0) return { ok: false, message: 'Nothing to compact yet: the conversation is empty.' };
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.running = controller;
-    try {
-      return await this.context.compact(focus?.trim() || undefined, 'manual', controller.signal);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      this.running = undefined;
-      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
-    }
+    return this.betweenTurns(signal, (running) => this.context.compact(focus?.trim() || undefined, 'manual', running));
   }
 
   /** What a manual compaction would do now (estimates; nothing is sent or recorded). */
@@ -132,12 +122,20 @@ export class AgentSession {
     if (this.running) return { ok: false, message: 'The agent is working: undo the compaction when the turn has ended (or cancel it first).' };
     const undo = this.context.undoLastCompaction;
     if (!undo) return { ok: false, message: 'This context strategy cannot undo compactions.' };
+    return this.betweenTurns(signal, (running) => undo.call(this.context, running));
+  }
+
+  /**
+   * Runs a history change between turns (a manual compaction, an undo) as the session's one running
+   * task: cancel() and the caller's signal abort it, and meta.json is written after it.
+   */
+  private async betweenTurns<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     this.running = controller;
     try {
-      return await undo.call(this.context, controller.signal);
+      return await work(controller.signal);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.running = undefined;

@@ -4,7 +4,7 @@
  * fold turns them back into display events so a resumed chat shows its subagents as they were.
  * A leaf module (types only): the fold imports it without pulling in the agent loop.
  */
-import type { UsageCounts } from '../model/models';
+import { isUsageCounts } from '../model/usage';
 import { SUBAGENT_TYPES, type SubagentType } from '../tools/task';
 import type { AgentEvent, SubagentStatus } from './events';
 
@@ -20,12 +20,6 @@ export function subagentRecordData(event: SubagentRecordedEvent): Record<string,
   return data;
 }
 
-function isUsage(value: unknown): value is UsageCounts {
-  if (typeof value !== 'object' || value === null) return false;
-  const usage = value as Record<string, unknown>;
-  return ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'].every((key) => typeof usage[key] === 'number');
-}
-
 /** The display event for a recorded entry; undefined for a malformed one (skipped on replay, never fatal). */
 export function subagentEventFromRecord(name: string, data: Record<string, unknown>, turnId: string): SubagentRecordedEvent | undefined {
   const { toolUseId, childId } = data;
@@ -39,7 +33,7 @@ export function subagentEventFromRecord(name: string, data: Record<string, unkno
   if (name === 'subagent_finished') {
     const { status, report, usage, costUsd, unpricedRequests, toolCalls, elapsedMs } = data;
     if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) return undefined;
-    if (typeof report !== 'string' || !isUsage(usage) || typeof costUsd !== 'number') return undefined;
+    if (typeof report !== 'string' || !isUsageCounts(usage) || typeof costUsd !== 'number') return undefined;
     return {
       type: 'subagent_finished',
       turnId,

@@ -8,9 +8,10 @@
 import * as os from 'node:os';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
-import { blocksOf, type ToolUseBlock } from '../model/content';
+import { textsOf, type ToolUseBlock } from '../model/content';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
+import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
 import type { ApprovalPolicy } from '../tools/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
@@ -118,10 +119,7 @@ export function lastAssistantText(history: readonly MessageParam[]): string {
   for (let index = history.length - 1; index >= 0; index--) {
     const message = history[index]!;
     if (message.role !== 'assistant') continue;
-    const text = blocksOf(message)
-      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-      .join('\n')
-      .trim();
+    const text = textsOf(message).join('\n').trim();
     if (text) return text;
   }
   return '';
@@ -151,10 +149,6 @@ export function interruptedTaskResult(display: readonly AgentEvent[]): (toolUse:
       ? `Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: ${transcript}`
       : 'Interrupted: the session ended before this subagent started; it did nothing.';
   };
-}
-
-function zeroUsage(): UsageCounts {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 }
 
 /** A counting semaphore whose waiters give up when their call is cancelled. */
@@ -293,67 +287,12 @@ class SubagentLauncher implements SubagentRunner {
     call.record(startedEvent);
     call.emit(startedEvent);
 
-    const stats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, unpricedRequests: 0, lastTool: undefined as string | undefined, error: undefined as string | undefined, roundLimit: false };
-    let lastProgressAt = 0;
-    const progress = (force: boolean) => {
-      const now = Date.now();
-      if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
-      lastProgressAt = now;
-      call.emit({
-        type: 'subagent_progress',
-        turnId: call.turnId,
-        toolUseId: call.toolUseId,
-        childId,
-        toolCalls: stats.toolCalls,
-        tokens: stats.tokens,
-        elapsedMs: now - started,
-        ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
-      });
-    };
     // The child stops when the parent is cancelled, and when its own time runs out.
     const controller = new AbortController();
     const onParentAbort = () => controller.abort();
     call.signal.addEventListener('abort', onParentAbort, { once: true });
     const clock = new WorkClock(blueprint.limits.timeLimitMs, () => controller.abort());
-    const origin = { childId, parentToolUseId: call.toolUseId };
-    const onEvent = (event: AgentEvent) => {
-      switch (event.type) {
-        case 'tool_call_started':
-          stats.toolCalls++;
-          stats.lastTool = event.name;
-          progress(true);
-          break;
-        case 'usage':
-          stats.usage = addUsage(stats.usage, event.usage);
-          stats.costUsd += event.costUsd;
-          if (event.priceUnknown) stats.unpricedRequests++;
-          call.recordUsage(event.usage, event, childId);
-          progress(false);
-          break;
-        case 'context':
-          stats.tokens = event.gauge.usedTokens;
-          break;
-        case 'error':
-          if (event.kind === 'tool_round_limit') stats.roundLimit = true;
-          // The report goes to the parent model: a front end's wording of a next step (errorHint) is not for it.
-          else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
-          break;
-        case 'approval_needed':
-          clock.pause();
-          call.emit({ ...event, turnId: call.turnId, ...origin });
-          break;
-        case 'tool_call_finished':
-          clock.resume(); // also when an approval ended without a decision (the tool failed)
-          break;
-        case 'approval_resolved':
-          clock.resume();
-          // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
-          call.emit({ ...event, turnId: call.turnId, ...origin });
-          break;
-        default:
-          break; // Everything else is in the child's own transcript.
-      }
-    };
+    const { stats, onEvent, progress } = watchChild(call, childId, started, clock);
 
     let stop: TurnStopReason = 'error';
     let child: AgentSession | undefined;
@@ -404,6 +343,83 @@ class SubagentLauncher implements SubagentRunner {
   }
 }
 
+/** What the parent keeps of a running child: counts for its card and report, the last error, whether a limit stopped it. */
+interface ChildStats {
+  toolCalls: number;
+  tokens: number;
+  usage: UsageCounts;
+  costUsd: number;
+  unpricedRequests: number;
+  lastTool: string | undefined;
+  error: string | undefined;
+  roundLimit: boolean;
+}
+
+/**
+ * The child's events as the parent sees them: counted into the stats, progress sent at most every
+ * PROGRESS_INTERVAL_MS (or at once when forced), approvals passed up with the child's origin, the
+ * time limit's clock paused while the user decides.
+ */
+function watchChild(call: SubagentCall, childId: string, started: number, clock: WorkClock): { stats: ChildStats; onEvent: (event: AgentEvent) => void; progress: (force: boolean) => void } {
+  const stats: ChildStats = { toolCalls: 0, tokens: 0, usage: zeroUsage(), costUsd: 0, unpricedRequests: 0, lastTool: undefined, error: undefined, roundLimit: false };
+  let lastProgressAt = 0;
+  const progress = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    lastProgressAt = now;
+    call.emit({
+      type: 'subagent_progress',
+      turnId: call.turnId,
+      toolUseId: call.toolUseId,
+      childId,
+      toolCalls: stats.toolCalls,
+      tokens: stats.tokens,
+      elapsedMs: now - started,
+      ...(stats.lastTool ? { lastTool: stats.lastTool } : {}),
+    });
+  };
+  const origin = { childId, parentToolUseId: call.toolUseId };
+  const onEvent = (event: AgentEvent) => {
+    switch (event.type) {
+      case 'tool_call_started':
+        stats.toolCalls++;
+        stats.lastTool = event.name;
+        progress(true);
+        break;
+      case 'usage':
+        addUsage(stats.usage, event.usage);
+        stats.costUsd += event.costUsd;
+        if (event.priceUnknown) stats.unpricedRequests++;
+        call.recordUsage(event.usage, event, childId);
+        progress(false);
+        break;
+      case 'context':
+        stats.tokens = event.gauge.usedTokens;
+        break;
+      case 'error':
+        if (event.kind === 'tool_round_limit') stats.roundLimit = true;
+        // The report goes to the parent model: a front end's wording of a next step (errorHint) is not for it.
+        else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
+        break;
+      case 'approval_needed':
+        clock.pause();
+        call.emit({ ...event, turnId: call.turnId, ...origin });
+        break;
+      case 'tool_call_finished':
+        clock.resume(); // also when an approval ended without a decision (the tool failed)
+        break;
+      case 'approval_resolved':
+        clock.resume();
+        // The front end resolves it by the child's tool-use id; the origin says which card it belongs to.
+        call.emit({ ...event, turnId: call.turnId, ...origin });
+        break;
+      default:
+        break; // Everything else is in the child's own transcript.
+    }
+  };
+  return { stats, onEvent, progress };
+}
+
 function reportFor(status: SubagentStatus, stop: TurnStopReason, text: string, error: string | undefined, limits: SubagentLimits, timedOut: boolean): string {
   switch (status) {
     case 'done': {
@@ -422,13 +438,4 @@ function reportFor(status: SubagentStatus, stop: TurnStopReason, text: string, e
     case 'cancelled':
       return `Cancelled by the user while the subagent was working.${text ? `\n\nThe last it wrote:\n${text}` : ''}`;
   }
-}
-
-function addUsage(a: UsageCounts, b: UsageCounts): UsageCounts {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-  };
 }

@@ -2,6 +2,10 @@ import { formatCost, priceUnknownHint } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
+import { promptTokensFromUsage } from '../model/usage';
+
+// The one definition lives with the other usage arithmetic; re-exported for the engine's callers.
+export { promptTokensFromUsage };
 
 /** The numbers behind the token gauge (docs/architecture.md, "Context engine": token accounting), before they are read. */
 export interface GaugeNumbers {
@@ -172,9 +176,6 @@ export function subagentCost(gauge: Pick<GaugeNumbers, 'subagentCostUsd'>): stri
 }
 
 /** Tokens a request's prompt held: uncached input plus cache reads and writes. */
-export function promptTokensFromUsage(usage: UsageCounts): number {
-  return usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-}
 
 /** What a request's usage says the context holds: everything sent plus what the model wrote back. */
 export function contextTokensFromUsage(usage: UsageCounts): number {

@@ -3,6 +3,7 @@
  * prefix, fitted into the window by shrinking old tool results and then dropping the oldest rounds
  * (up to `summaryFitTries` tries, also when the API counts more than the estimate).
  */
+import { textsOf } from '../model/content';
 import { ModelError } from '../model/errors';
 import type { MessageParam, ToolParam } from '../model/messages';
 import type { RequestCost } from '../model/cost';
@@ -58,7 +59,7 @@ export async function requestSummary(live: MessageParam[], keptCount: number, fo
         signal,
       );
       deps.onModelUsage?.(response.usage, response);
-      const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+      const text = textsOf({ role: 'assistant', content: response.content }).join('\n');
       return { summary: extractSummary(text), requests: attempt + 1 };
     } catch (error) {
       lastError = error;

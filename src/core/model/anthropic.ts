@@ -1,10 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
-import { cancelledError, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
+import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ToolParam } from './messages';
 import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
-import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
 const hint = (kind: HintKind) => errorHint('anthropic', kind);
@@ -31,12 +31,13 @@ export class AnthropicBackend implements ModelBackend {
     this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
     this.price = priceFor(this.model, options.priceOverrides, 'anthropic');
-    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    const timeouts = timeoutsFrom(options);
+    this.modelInfoTimeoutMs = timeouts.modelInfoMs;
     this.sdk = new Anthropic({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
       maxRetries: 0,
-      timeout: options.timeoutMs ?? 10 * 60_000,
+      timeout: timeouts.requestMs,
     });
   }
 
@@ -191,19 +192,12 @@ export class AnthropicBackend implements ModelBackend {
       // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
       const status = error.status ?? statusForErrorType(apiErrorType(error));
       const retry = { retryAfterMs: retryAfterMsFrom(error.headers), shouldRetry: shouldRetryFrom(error.headers) };
-      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
-      if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
-      if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, hint('notFound'), status, retry);
-      if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
-      if (status === 529) return new ModelError('overloaded', `The API is overloaded (529): ${detail}`, 'Try again in a minute.', status, retry);
-      if (status >= 500) return new ModelError('server', `The API failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
-      if (status === 408 || status === 409) return new ModelError('server', `The API asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
       if (status === 400 && /prompt is too long/i.test(detail)) {
         // M in "N tokens > M maximum" is the model's input window, the one Evergreen calls its window.
         const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(detail);
         return new ModelError('prompt_too_long', detail, hint('promptTooLong'), status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]), window: Number(counted[2]), replyCounted: false } : undefined);
       }
-      return new ModelError('invalid_request', `The API rejected the request (${status || 'stream error'}): ${detail}`, hint('invalidRequest'), status, retry);
+      return errorForStatus(status, detail, 'The API', 'anthropic', retry);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);

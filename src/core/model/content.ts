@@ -52,8 +52,12 @@ export function toolResultsOf(message: MessageParam): ToolResultBlock[] {
   return blocksOf(message).filter((block): block is ToolResultBlock => block.type === 'tool_result');
 }
 
+/** The words of a message: its text blocks, in order (thinking, tool calls and results left out). */
+export function textsOf(message: MessageParam): string[] {
+  return blocksOf(message).flatMap((block) => (block.type === 'text' ? [block.text] : []));
+}
+
 /** First text of a message (a user prompt's words), if any. */
 export function firstText(message: MessageParam): string | undefined {
-  for (const block of blocksOf(message)) if (block.type === 'text') return block.text;
-  return undefined;
+  return textsOf(message)[0];
 }

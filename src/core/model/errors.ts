@@ -108,6 +108,25 @@ export class ModelError extends Error {
 }
 
 /**
+ * The error an HTTP status says, one table for every back end (`who` is how its messages name the
+ * other side: "The API", "The server"). Each back end first handles what only its own bodies say
+ * (a prompt too long, no tool support, no quota left, a 404 that is not about the model). 503 and
+ * 529 both mean the service is overloaded for the moment; a status of 0 is an error event inside a
+ * stream that said nothing more.
+ */
+export function errorForStatus(status: number, detail: string, who: string, provider: ProviderId, retry: RetryAdvice): ModelError {
+  const hint = (kind: HintKind) => errorHint(provider, kind);
+  if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
+  if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
+  if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, hint('notFound'), status, retry);
+  if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
+  if (status === 503 || status === 529) return new ModelError('overloaded', `${who} is overloaded (${status}): ${detail}`, 'Try again in a minute.', status, retry);
+  if (status >= 500) return new ModelError('server', `${who} failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
+  if (status === 408 || status === 409) return new ModelError('server', `${who} asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
+  return new ModelError('invalid_request', `${who} rejected the request (${status || 'stream error'}): ${detail}`, hint('invalidRequest'), status, retry);
+}
+
+/**
  * URLs in `text` with their user:password and secret-looking query values (key=, token=, …)
  * replaced by ***: every error and log line goes through it, since a base URL may carry them.
  */

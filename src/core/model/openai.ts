@@ -1,10 +1,10 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
+import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
 import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { sseData, StreamReader, type ChatChunk } from './openaiStream';
-import { positiveNumber, retryRulesFrom, streamWithRetries, type RetryRules } from './stream';
+import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
@@ -55,13 +55,14 @@ export class OpenAIBackend implements ModelBackend {
     this.rules = retryRulesFrom(options);
     this.logger = options.logger ?? silentLogger;
     this.price = priceFor(this.model, options.priceOverrides, 'openai');
-    this.modelInfoTimeoutMs = options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000;
+    const timeouts = timeoutsFrom(options);
+    this.modelInfoTimeoutMs = timeouts.modelInfoMs;
     this.sdk = new OpenAI({
       // Local servers (Ollama, LM Studio, llama.cpp) take any key; OpenAI itself is refused below without one.
       apiKey: this.apiKey ?? 'no-key',
       baseURL: options.baseURL || process.env.OPENAI_BASE_URL || undefined,
       maxRetries: 0,
-      timeout: options.timeoutMs ?? 10 * 60_000,
+      timeout: timeouts.requestMs,
     });
     this.official = hostOf(this.sdk.baseURL) === OFFICIAL_HOST;
     this.limitParam = this.official ? 'max_completion_tokens' : 'max_tokens';
@@ -266,8 +267,6 @@ export class OpenAIBackend implements ModelBackend {
       if (status === 400 && NO_TOOLS.test(detail)) {
         return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, hint('noToolCalls'), status);
       }
-      if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
-      if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
       if (status === 404 || status === 405) {
         // Only a 404 in the API's own error shape that talks about the model means the id is wrong.
         if (status === 404 && body && (code === 'model_not_found' || /model/i.test(detail))) {
@@ -278,11 +277,7 @@ export class OpenAIBackend implements ModelBackend {
       if (status === 429 && (code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
         return new ModelError('permission', `The account has no quota left (429): ${detail}`, 'Check the plan and billing details of this API key.', status, { shouldRetry: false });
       }
-      if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
-      if (status === 503 || status === 529) return new ModelError('overloaded', `The server is overloaded (${status}): ${detail}`, 'Try again in a minute.', status, retry);
-      if (status >= 500) return new ModelError('server', `The server failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
-      if (status === 408 || status === 409) return new ModelError('server', `The server asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
-      return new ModelError('invalid_request', `The server rejected the request (${status}): ${detail}`, hint('invalidRequest'), status, retry);
+      return errorForStatus(status, detail, 'The server', 'openai', retry);
     }
     // Anything else while streaming (a socket cut mid-way, a stream without [DONE]) is a dropped connection.
     return new ModelError('connection', `The connection dropped: ${errorMessage(error)}`, 'Check your network and try again.');

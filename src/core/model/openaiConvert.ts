@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, ToolParam, ToolResultBlockParam, ToolUseBlockParam } from './messages';
+import { blocksOf, textsOf } from './content';
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 export type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
@@ -88,10 +89,10 @@ export function toChatMessages(system: string, messages: readonly MessageParam[]
     open = [];
   };
   for (const message of messages) {
-    const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks = blocksOf(message);
     if (message.role === 'assistant') {
       closeOpen();
-      const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+      const text = textsOf(message).join('\n\n');
       const calls: ToolCall[] = blocks
         .filter((block): block is ToolUseBlockParam => block.type === 'tool_use')
         .map((block) => ({ id: chatCallId(block.id), type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } }));

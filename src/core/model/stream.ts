@@ -7,6 +7,7 @@ import type { InvalidToolInput, ModelChunk, ModelResponse, StreamHandlers } from
 import { cancelledError, ModelError, RETRYABLE_KINDS } from './errors';
 import type { ContentBlock, StopReason } from './messages';
 import type { UsageCounts } from './models';
+import { USAGE_KEYS, zeroUsage } from './usage';
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 
@@ -21,7 +22,7 @@ export class ReplyAccumulator {
   private open: Extract<ContentBlock, { type: 'text' | 'thinking' }> | undefined;
   /** Tool calls by the back end's index: their block's position in content and their JSON so far. */
   private readonly tools = new Map<number, { position: number; json: string; ended: boolean }>();
-  private readonly usage: UsageCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private readonly usage: UsageCounts = zeroUsage();
   private stopReason: StopReason | null = null;
   private complete = false;
 
@@ -67,7 +68,7 @@ export class ReplyAccumulator {
         this.endTool(chunk.index);
         return;
       case 'usage':
-        for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+        for (const key of USAGE_KEYS) {
           const value = chunk.usage[key];
           if (value !== undefined) this.usage[key] = value;
         }
@@ -158,6 +159,17 @@ export function retryRulesFrom(options: Partial<RetryRules>): RetryRules {
     streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_RETRY_RULES.streamIdleTimeoutMs,
     // Never shorter than the idle timeout: the wait for the first output is the longer one.
     firstOutputTimeoutMs: Math.max(options.firstOutputTimeoutMs ?? DEFAULT_RETRY_RULES.firstOutputTimeoutMs, options.streamIdleTimeoutMs ?? DEFAULT_RETRY_RULES.streamIdleTimeoutMs),
+  };
+}
+
+/**
+ * A back end's waits, defaults filled in: one request's SDK timeout, and how long the Models API may
+ * take at startup before the session goes on with default limits (EVERGREEN_MODELS_TIMEOUT_MS).
+ */
+export function timeoutsFrom(options: { timeoutMs?: number | undefined; modelInfoTimeoutMs?: number | undefined }): { requestMs: number; modelInfoMs: number } {
+  return {
+    requestMs: options.timeoutMs ?? 10 * 60_000,
+    modelInfoMs: options.modelInfoTimeoutMs ?? positiveNumber(process.env.EVERGREEN_MODELS_TIMEOUT_MS) ?? 10_000,
   };
 }
 

@@ -7,6 +7,7 @@ import { errorMessage, silentLogger, type Logger } from '../logger';
 import { firstText } from '../model/content';
 import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
+import { addUsage, zeroUsage } from '../model/usage';
 import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
 
 /**
@@ -72,7 +73,7 @@ export class SessionNotFoundError extends Error {
 }
 
 export function emptyTotals(): SessionTotals {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+  return { ...zeroUsage(), costUsd: 0 };
 }
 
 /** The store of a session's subagents, given the session's folder (for the agent, which holds a handle, not the store). */
@@ -307,11 +308,7 @@ export class SessionHandle {
     } else if (isSummaryBoundary(entry)) {
       this.currentMeta.compactions = (this.currentMeta.compactions ?? 0) + 1;
     } else if (entry.type === 'usage') {
-      const totals = this.currentMeta.totals;
-      totals.inputTokens += entry.usage.inputTokens;
-      totals.outputTokens += entry.usage.outputTokens;
-      totals.cacheReadTokens += entry.usage.cacheReadTokens;
-      totals.cacheWriteTokens += entry.usage.cacheWriteTokens;
+      const totals = addUsage(this.currentMeta.totals, entry.usage);
       totals.costUsd += entry.costUsd;
       if (entry.priceUnknown) totals.unpricedRequests = (totals.unpricedRequests ?? 0) + 1;
     }

@@ -10,6 +10,7 @@ import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
+import { promptTokensFromUsage } from '../model/usage';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
 import type { CompactionRecord, TranscriptEntry } from './transcript';
 import { SUBAGENT_STATUS_TEXT } from '../agent/events';
@@ -413,7 +414,7 @@ export class TranscriptMarkdownWriter {
     const figures = [
       `${fmt(event.toolCalls)} tool call(s)`,
       `${(event.elapsedMs / 1000).toFixed(1)} s`,
-      `${fmt(usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens)} input + ${fmt(usage.outputTokens)} output tokens`,
+      `${fmt(promptTokensFromUsage(usage))} input + ${fmt(usage.outputTokens)} output tokens`,
       formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
     this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
