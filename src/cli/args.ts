@@ -27,6 +27,10 @@ export interface CliOptions {
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
+  /** --mcp-config files (user-level MCP servers). */
+  mcpConfigFiles: string[];
+  /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
+  trustWorkspaceMcp: boolean;
   resume: string | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
@@ -52,8 +56,11 @@ Options:
                                else ${PROVIDER_FACTS.openai.fallbackWindow} — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: ${SETTINGS.maxOutputTokens.default}; capped at 20% of the window)
-  -y, --yes                    approve file writes and shell commands without asking (a command
-                               that asks to leave the sandbox still asks, and is declined without a terminal)
+  -y, --yes                    approve file writes, shell commands and MCP tool calls without asking (a
+                               command that asks to leave the sandbox still asks, and is declined without a terminal)
+      --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
+      --trust-workspace-mcp    also start the servers the workspace defines (.vscode/mcp.json, .mcp.json): they
+                               run commands the repository chose, so they never start without this flag
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
                                Linux, Seatbelt on macOS); warned at every session start
       --allow-domain DOMAIN    let sandboxed commands reach DOMAIN (repeatable; "*.example.com" for its
@@ -110,6 +117,7 @@ const FLAG = {
   noSandbox: SETTINGS['sandbox.enabled'].cli,
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
+  mcpConfig: SETTINGS['mcp.servers'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -176,6 +184,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.noSandbox]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
+        [FLAG.mcpConfig]: { type: 'string', multiple: true },
+        'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -207,6 +217,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     yes: values[FLAG.yes] ?? false,
     sandbox: !(values[FLAG.noSandbox] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
+    mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
+    trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     outputFormat: format,
     help: values.help ?? false,

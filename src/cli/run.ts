@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
-import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
 import { lineLogger, silentLogger } from '../core/logger';
@@ -11,6 +11,7 @@ import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
+import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { todoCountsText } from '../core/tools/todos';
@@ -75,7 +76,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         baseURL: options.baseUrl ?? io.env[PROVIDER_INFO[options.provider].baseUrlEnv],
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
-        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [] },
+        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
         contextWindow: options.contextWindow,
@@ -83,6 +84,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         contextSettings: options.contextSettings,
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
+        mcp: await cliMcpSettings(options, workspace, io),
       },
       logger,
       workspaceRoot: workspace,
@@ -112,6 +114,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
     started.handle.close();
+    // Every MCP server and whatever it started ends with the session.
+    await started.mcp?.stopAll();
   }
   // No price hint here: prices are set in VS Code ("evergreen.pricing"); the CLI uses the built-in tables.
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
@@ -287,6 +291,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'storage_warning':
       case 'sandbox_notice':
+      case 'mcp_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
@@ -408,4 +413,11 @@ function describe(request: ApprovalRequest): string {
 /** A command's lines for the terminal: `$ ` before the first, each real newline shown as a marker. */
 function commandText(lines: readonly string[], total: number): string {
   return lines.map((text, index) => `${index === 0 ? '$ ' : '  '}${text}${index < total - 1 ? ` ${NEWLINE_MARKER}` : ''}`).join('\n');
+}
+
+/** The CLI's MCP servers: --mcp-config files, and the workspace's only with --trust-workspace-mcp. */
+async function cliMcpSettings(options: CliOptions, workspace: string, io: CliIO): Promise<McpSettings> {
+  const loaded = await loadMcpConfig({ workspaceRoot: workspace, readWorkspace: true, userFiles: options.mcpConfigFiles.map((file) => path.resolve(io.cwd, file)), env: io.env });
+  const { allowed, notices } = applyConsent(loaded.servers, () => options.trustWorkspaceMcp, 'run with --trust-workspace-mcp to allow them.');
+  return { servers: allowed, problems: loaded.problems, notices };
 }

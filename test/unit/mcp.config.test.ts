@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpOrigin } from '../../src/core/mcp/config';
+import { decide, type ApprovalPolicy } from '../../src/core/tools/approval';
 import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
 
 const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });
@@ -26,7 +27,9 @@ describe('MCP configuration', () => {
     const remote = servers[1]!.transport;
     assert.ok(remote.type === 'http');
     assert.equal(remote.headers.Authorization, 'Bearer s3cret');
-    assert.equal(servers[0]!.display, 'npx -y server-filesystem /work/proj');
+    // What the consent prompt shows: as written, so a secret a repository passes on is visible.
+    assert.equal(servers[0]!.display, "A='${env:TOKEN}' npx -y server-filesystem '${workspaceFolder}'");
+    assert.equal(servers[1]!.display, 'http https://mcp.example.com/mcp (headers: Authorization: Bearer ${env:TOKEN})');
   });
 
   it("reads Claude Code's .mcp.json and the setting's bare map", () => {
@@ -110,5 +113,25 @@ describe('MCP tool names', () => {
     const all = [a, b, c, longA, longB];
     assert.equal(new Set([...all, 'mcp__s__x']).size, all.length + 1, all.join(' '));
     for (const name of all) assert.ok(name.length <= 64 && /^[A-Za-z0-9_-]+$/.test(name), name);
+  });
+});
+
+describe('MCP approvals', () => {
+  const call = (server: string, tool: string, fullName: string, serverHints: string[] = []) => ({ kind: 'mcp' as const, server, tool, fullName, arguments: '{}', serverHints });
+  const policy = (overrides: Partial<ApprovalPolicy> = {}): ApprovalPolicy => ({ writes: 'auto', shell: 'auto', shellAllowList: ['git status'], ...overrides });
+
+  it('ask by default, even with writes and shell on auto and a server that says its tool is read-only', () => {
+    assert.equal(decide(policy(), call('github', 'get_issue', 'mcp__github__get_issue', ['read-only'])), 'ask');
+    assert.equal(decide(policy({ mcp: 'auto' }), call('github', 'get_issue', 'mcp__github__get_issue')), 'auto');
+  });
+
+  it('the allow list takes full names and one server\'s wildcard, and a wildcard never reaches another server', () => {
+    const allow = policy({ mcpAllowList: ['mcp__github__get_issue', 'mcp__a__*'] });
+    assert.equal(decide(allow, call('github', 'get_issue', 'mcp__github__get_issue')), 'auto');
+    assert.equal(decide(allow, call('github', 'create_issue', 'mcp__github__create_issue')), 'ask');
+    assert.equal(decide(allow, call('a', 'anything', 'mcp__a__anything')), 'auto');
+    // Server "a__b"'s tool "c" is named mcp__a__b__c: it starts like server a's, and is not server a's.
+    assert.equal(decide(allow, call('a__b', 'c', 'mcp__a__b__c')), 'ask');
+    assert.equal(decide(policy({ mcpAllowList: ['mcp__*'] }), call('x', 'y', 'mcp__x__y')), 'ask');
   });
 });

@@ -104,6 +104,8 @@ export type AgentEvent =
   /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */
   | { type: 'storage_warning'; message: string }
   /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
-  | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string };
+  | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string }
+  /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
+  | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

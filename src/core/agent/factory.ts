@@ -1,4 +1,7 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
+import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
+import { McpManager } from '../mcp/manager';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
@@ -47,6 +50,8 @@ export interface AgentConfig {
   subagents?: Partial<SubagentLimits>;
   /** The OS sandbox for shell commands (default: on, no network). */
   sandbox?: SandboxSettings;
+  /** MCP servers the front end resolved (consent already given for the workspace's), and what to tell the user. */
+  mcp?: McpSettings;
   /**
    * The environment whose provider credentials are guarded (default: process.env). The CLI passes
    * the one it started with, since it removes the keys from its own environment once read.
@@ -63,8 +68,22 @@ export interface SandboxSettings {
   create?: (options: OsSandboxOptions) => Promise<CommandSandbox>;
 }
 
+export interface McpSettings {
+  servers: readonly McpServerConfig[];
+  problems: readonly McpConfigProblem[];
+  /** Said once at session start (e.g. workspace servers left out for want of consent, and how to allow them). */
+  notices: readonly string[];
+  /** Timeouts (tests shorten them). */
+  connection?: { startTimeoutMs?: number; callTimeoutMs?: number };
+}
+
+/** What Evergreen tells MCP servers it is (the protocol's clientInfo). */
+const MCP_CLIENT_VERSION = '0.1.0';
+
 export interface StartedSession {
   session: AgentSession;
+  /** The session's MCP servers (undefined when none is configured): front ends list them and stop them with the session. */
+  mcp: McpManager | undefined;
   /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
   client: ModelBackend;
   handle: SessionHandle;
@@ -118,6 +137,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const { handle, folded, transcriptProblems } = opened;
   let systemPrompt = opened.systemPrompt;
   const sandbox = await sandboxFor(options, handle, logger);
+  const mcp = await mcpFor(options, handle, logger);
   // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
   // asked per call, so a window learned from the server shrinks the pages too.
   const tools = createToolRegistry({
@@ -129,6 +149,8 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,
+    // MCP names all start with mcp__, which no built-in tool does: only they can collide, and are numbered apart.
+    ...(mcp ? { externalTools: mcp.tools([]) } : {}),
   });
   if (systemPrompt === undefined) {
     systemPrompt = buildSystemPrompt({
@@ -183,9 +205,30 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     logger.warn(notice.message);
     options.onEvent({ type: 'sandbox_notice', ...notice });
   }
+  for (const message of mcpNotices(config.mcp, mcp)) {
+    logger.warn(message);
+    options.onEvent({ type: 'mcp_notice', level: 'warning', message });
+  }
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems };
+  return { session, client, handle, replay, window, transcriptProblems, mcp };
+}
+
+/** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
+async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<McpManager | undefined> {
+  const servers = options.config.mcp?.servers ?? [];
+  if (!options.config.trusted || servers.length === 0) return undefined;
+  const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...options.config.mcp?.connection });
+  await manager.startAll();
+  return manager;
+}
+
+/** One line per thing the user should know about the session's MCP servers, each with what to do. */
+function mcpNotices(settings: McpSettings | undefined, manager: McpManager | undefined): string[] {
+  const notices = [...(settings?.notices ?? [])];
+  for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
+  for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
+  return notices;
 }
 
 /**

@@ -25,7 +25,11 @@ export interface McpServerConfig {
   transport: McpTransportConfig;
   /** The definition as written (variables not expanded): what the user consents to. */
   consentKey: string;
-  /** The command line or URL, as the consent prompt and the server list show it. */
+  /**
+   * The definition as written, variables not expanded: the environment it sets, the command line
+   * (or the URL and the headers). The consent prompt shows this, so a `${env:…}` a repository
+   * wants to pass to its server is seen before it runs.
+   */
   display: string;
 }
 
@@ -129,7 +133,9 @@ function parseServer(name: string, definition: unknown, origin: McpOrigin, varia
       cwd = expanded;
     }
     const transport: McpTransportConfig = { type: 'stdio', command, args: args.list, env: env.map, ...(cwd !== undefined ? { cwd } : {}) };
-    return { server: { name, origin, transport, consentKey, display: [command, ...args.list].map(shellQuote).join(' ') } };
+    const rawEnv = isObject(definition.env) ? Object.entries(definition.env).map(([key, value]) => `${key}=${shellQuote(String(value))}`) : [];
+    const rawArgs = Array.isArray(definition.args) ? definition.args.map((arg) => shellQuote(String(arg))) : [];
+    return { server: { name, origin, transport, consentKey, display: [...rawEnv, shellQuote(definition.command), ...rawArgs].join(' ') } };
   }
   if (typeof definition.url !== 'string') return { problem: `an ${type} server needs "url" (a string)`, at: 'url' };
   const url = expand(definition.url, 'url');
@@ -143,7 +149,8 @@ function parseServer(name: string, definition: unknown, origin: McpOrigin, varia
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { problem: `only http and https URLs are supported, not ${parsedUrl.protocol}`, at: 'url' };
   const headers = stringMap(definition.headers, 'headers', expand);
   if ('problem' in headers) return headers;
-  return { server: { name, origin, transport: { type, url, headers: headers.map }, consentKey, display: `${type} ${url}` } };
+  const rawHeaders = isObject(definition.headers) ? Object.entries(definition.headers).map(([key, value]) => `${key}: ${String(value)}`) : [];
+  return { server: { name, origin, transport: { type, url, headers: headers.map }, consentKey, display: `${type} ${definition.url}${rawHeaders.length > 0 ? ` (headers: ${rawHeaders.join('; ')})` : ''}` } };
 }
 
 type Expand = (text: string, at: string) => string | { problem: string; at: string };

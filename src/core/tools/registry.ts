@@ -55,6 +55,8 @@ export interface ToolRegistryOptions {
   task?: boolean;
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
+  /** Tools from outside (MCP servers), after the built-in ones; like write and shell tools, only in a trusted workspace. */
+  externalTools?: readonly ToolDefinition<unknown>[];
 }
 
 const MAX_HEADLINE_CHARS = 160;
@@ -73,7 +75,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
   ];
-  const tools = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
+  const builtIn = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
+  const tools = [...builtIn, ...(options.trusted ? (options.externalTools ?? []) : [])];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const disabled = new Set(all.filter((t) => !byName.has(t.name)).map((t) => t.name));
 

@@ -1,0 +1,119 @@
+/**
+ * MCP servers in a whole session through the CLI, on both back ends: the real reference servers
+ * from npm as the user's (--mcp-config) and the workspace's (.mcp.json, only with consent).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { runCliCaptured } from '../support/cliCapture';
+import { toolResultsOf, toolResultText } from '../../src/core/model/content';
+import { BACKENDS, say, type FakeBackend, type SentRequest } from '../support/backends';
+
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/** The tool names a request offered, from its wire body (either provider's shape). */
+function toolNames(request: SentRequest): string[] {
+  const tools = (request.raw as { tools?: Array<{ name?: string; function?: { name?: string } }> }).tools ?? [];
+  return tools.map((tool) => tool.name ?? tool.function?.name ?? '');
+}
+
+/** The tool results the request's last message carries, as text. */
+function resultText(request: SentRequest | undefined): string {
+  const last = request?.messages.at(-1);
+  return last ? toolResultsOf(last).map(toolResultText).join('\n') : '';
+}
+
+for (const backend of BACKENDS) {
+  describe(`MCP servers in a CLI session [${backend.name}]`, function () {
+    this.timeout(90_000);
+    let fake: FakeBackend;
+    let workspace: string;
+    let storage: string;
+    let config: string;
+    beforeEach(async () => {
+      fake = await backend.start();
+      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
+      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
+      config = path.join(storage, 'mcp.json');
+      fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    });
+    afterEach(async () => {
+      await fake.close();
+      for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const cli = (args: string[]) => runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+
+    it('offers the user\'s server\'s tools as mcp__server__tool and returns a call\'s result to the model', async () => {
+      fake.enqueue(say.toolUse('mcp__everything__echo', { message: 'hello from the model' }, { id: 'toolu_echo' }), say.text('Done.'));
+      const run = await cli(['--mcp-config', config, '--yes', '-p', 'Echo something.']);
+      assert.equal(run.code, 0, run.stderr);
+      const [first, second] = fake.requests();
+      assert.ok(first && toolNames(first).includes('mcp__everything__echo'), toolNames(first!).join(', '));
+      assert.ok(toolNames(first).includes('read_file'), 'the built-in tools stay');
+      assert.match(resultText(second), /hello from the model/);
+      const finished = run.events.find((event): event is Extract<AgentEvent, { type: 'tool_call_finished' }> => event.type === 'tool_call_finished');
+      assert.equal(finished?.name, 'mcp__everything__echo');
+      assert.equal(finished.isError, false);
+    });
+
+    it('asks before a call by default: without a terminal and without --yes it is declined, and the server never sees it', async () => {
+      fake.enqueue(say.toolUse('mcp__everything__echo', { message: 'secret plan' }, { id: 'toolu_echo' }), say.text('Understood.'));
+      const run = await cli(['--mcp-config', config, '-p', 'Echo something.']);
+      assert.equal(run.code, 0, run.stderr);
+      const asked = run.events.find((event): event is Extract<AgentEvent, { type: 'approval_needed' }> => event.type === 'approval_needed');
+      assert.equal(asked?.request.kind, 'mcp');
+      assert.ok(asked.request.kind === 'mcp');
+      assert.equal(asked.request.server, 'everything');
+      assert.equal(asked.request.tool, 'echo');
+      assert.match(asked.request.arguments, /"message": "secret plan"/);
+      assert.match(run.stderr, /declined calling echo on the MCP server everything/);
+      assert.doesNotMatch(resultText(fake.requests()[1]), /Echo: secret plan/);
+    });
+
+    it("starts the workspace's servers only with --trust-workspace-mcp, and says how otherwise", async () => {
+      fs.writeFileSync(path.join(workspace, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+      fake.enqueue(say.text('Hi.'));
+      const without = await cli(['-p', 'Hello.']);
+      assert.equal(without.code, 0, without.stderr);
+      assert.ok(!toolNames(fake.requests()[0]!).some((name) => name.startsWith('mcp__')), 'no MCP tool without consent');
+      const notice = without.events.find((event): event is Extract<AgentEvent, { type: 'mcp_notice' }> => event.type === 'mcp_notice');
+      assert.match(notice?.message ?? '', /"repo" \(\.mcp\.json: .*\).*--trust-workspace-mcp/);
+      fake.enqueue(say.text('Hi again.'));
+      const trusted = await cli(['--trust-workspace-mcp', '-p', 'Hello.']);
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.ok(toolNames(fake.requests()[1]!).includes('mcp__repo__echo'));
+    });
+
+    it('a broken config file and a server that fails to start are named in notices; the session goes on without them', async () => {
+      const broken = path.join(storage, 'broken.json');
+      fs.writeFileSync(broken, '{"mcpServers": {"x": {"command": 5}}}');
+      const missing = path.join(storage, 'missing.json');
+      fs.writeFileSync(missing, JSON.stringify({ mcpServers: { gone: { command: 'evergreen-no-such-server-xyz' } } }));
+      fake.enqueue(say.text('Fine.'));
+      const run = await cli(['--mcp-config', broken, '--mcp-config', missing, '-p', 'Hello.']);
+      assert.equal(run.code, 0, run.stderr);
+      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [event.message] : []));
+      assert.ok(notices.some((message) => message.includes(`${broken} $.mcpServers.x.command`)), notices.join('\n'));
+      assert.ok(notices.some((message) => /MCP server "gone": .*ENOENT/.test(message)), notices.join('\n'));
+    });
+
+    it('a 3 MB result goes through tier 0: saved whole, the model gets head and tail and the path', async () => {
+      const big = path.join(workspace, 'big.log');
+      const line = 'a line of the big log file with some words in it 0123456789\n';
+      fs.writeFileSync(big, line.repeat(Math.ceil((3 * 1024 * 1024) / line.length)));
+      fs.writeFileSync(config, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [FILESYSTEM, workspace] } } }));
+      fake.enqueue(say.toolUse('mcp__files__read_text_file', { path: big }, { id: 'toolu_big' }), say.text('Read it.'));
+      const run = await cli(['--mcp-config', config, '--yes', '-p', 'Read the log.']);
+      assert.equal(run.code, 0, run.stderr);
+      const seen = resultText(fake.requests()[1]);
+      assert.ok(seen.length < 100_000, `${seen.length} characters reached the model`);
+      const saved = /(\S+tool-results\S+)/.exec(seen)?.[1]?.replace(/[).,]+$/, '');
+      assert.ok(saved && fs.existsSync(saved), seen.slice(0, 600));
+      assert.equal(fs.readFileSync(saved, 'utf8'), fs.readFileSync(big, 'utf8'), 'the output on disk is complete');
+    });
+  });
+}
