@@ -6,7 +6,8 @@ import { Args } from './args';
 import type { CommandSandbox, SandboxedCommand } from '../sandbox/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from './processGroup';
-import { HeadTailBuffer, stripAnsi } from './text';
+import { HeadTailBuffer } from './text';
+import { stripAnsi } from '../visibleText';
 import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
 
 export interface RunShellInput {
