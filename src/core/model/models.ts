@@ -1,5 +1,5 @@
 /** Model defaults, prices and known windows: the only place a model id is written down. */
-import type { ProviderId } from './backend';
+import type { ProviderId } from './providers';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** The OpenAI back end's model when none is configured. */
