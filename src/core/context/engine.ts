@@ -13,7 +13,7 @@
  * ski-rental rule) — so the middle of the prompt changes rarely (the seeds' flaw was changing it
  * on every call) and each change has paid for itself.
  */
-import { errorActionsFor } from '../agent/errors';
+import { errorActionsFor } from '../model/errorActions';
 import { randomUUID } from 'node:crypto';
 import { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';
