@@ -30,7 +30,8 @@ import { contextBudget, contextGauge, promptTokensFromUsage, cacheReadShare, typ
 import type { CompactionPreview, UndoOutcome, UndoPoint } from './compactionPreview';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { previewTierSavings, type TierSavings } from './tierSavings';
-import { applyTier0, persistNote, type Tier0Settings } from './tier0';
+import { applyTier0, type Tier0Settings } from './tier0';
+import { persistNote } from './persistNote';
 import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
 import { ContextWindowTooSmallError } from './engineTypes';

@@ -16,7 +16,7 @@ import type { LiveState } from './liveView';
 import { CONTEXT_DEFAULTS } from './defaults';
 import { estimateTokens } from './gauge';
 import { learnedWindowOf, windowLearnedMessage, WINDOW_LEARNED_EVENT } from './learnedWindow';
-import { persistNote } from './tier0';
+import { persistNote } from './persistNote';
 
 export const SYSTEM_PROMPT_EVENT = 'system_prompt';
 export const COMPACTION_FAILED_EVENT = 'compaction_failed';
