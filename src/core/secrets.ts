@@ -1,7 +1,7 @@
 // Credentials Evergreen holds must never reach the model: child processes start without them, and
 // a guard replaces a known secret value in any tool result (the model could still find it in a
 // file the user left in the workspace, e.g. a `.env`).
-import { ANSI } from './tools/text';
+import { ANSI } from './visibleText';
 
 // Variables that configure model clients (keys, tokens, base URLs that may carry a password):
 // a command the model runs has no business with them.

@@ -19,6 +19,15 @@
 export const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const UNSAFE_KEEPING_LINES = /[^\P{Cc}\n\t]|[\p{Cf}\u2028\u2029]/gu;
 
+// CSI / OSC / single-character escape sequences, as emitted by colored CLIs and progress bars
+// (secrets.ts looks through them for keys too; run_shell strips them from output).
+// eslint-disable-next-line no-control-regex
+export const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
 /** The visible escape for one unsafe character (`\n`, `\x1b`, `\u202e`, `\u{e0041}`). */
 export function visibleEscape(char: string): string {
   switch (char) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { ActionableError, errorActionsFor } from '../core/agent/errors';
+import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';

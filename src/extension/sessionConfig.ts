@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ActionableError } from '../core/agent/errors';
+import { ActionableError } from '../core/model/errorActions';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';

@@ -8,9 +8,9 @@ import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
-import type { ErrorAction, ErrorKind } from './errors';
+import type { ErrorAction, ErrorKind } from '../model/errorActions';
 
-export type { ErrorAction, ErrorKind } from './errors';
+export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }

@@ -17,7 +17,7 @@ import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
 import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
-import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../sandbox/commandSandbox';
+import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../tools/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */

@@ -11,7 +11,7 @@ import { estimateTokens } from '../context/gauge';
 import { windowLearnedMessage } from '../context/learnedWindow';
 import type { LiveState } from '../context/liveView';
 import { applyEntry, initialEngineState, type EngineState } from '../context/state';
-import { persistNote } from '../context/tier0';
+import { persistNote } from '../context/persistNote';
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';

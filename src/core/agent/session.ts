@@ -10,7 +10,7 @@ import type { TaskInput } from '../tools/task';
 import type { ToolContext, ToolResult } from '../tools/types';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
-import { errorActionsFor } from './errors';
+import { errorActionsFor } from '../model/errorActions';
 import type { AgentEvent, ApprovalSummary, TurnStopReason } from './events';
 import { repairHistory } from './history';
 import { subagentRecordData } from './subagentEvents';

@@ -4,13 +4,17 @@ import type { ContextDefaults } from '../context/defaults';
 import type { Logger } from '../logger';
 import type { ModelBackend } from '../model/backend';
 import type { MessageParam } from '../model/messages';
+import type { RequestCost } from '../model/cost';
+import type { UsageCounts } from '../model/models';
 import type { ToolUseBlock } from '../model/content';
 import type { SessionHandle } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../tools/approval';
 import type { ToolRegistry } from '../tools/registry';
+import type { TaskInput } from '../tools/task';
+import type { ToolResult } from '../tools/types';
 import type { Workspace } from '../tools/workspace';
-import type { AgentEventListener } from './events';
-import type { SubagentRunner } from './subagents';
+import type { AgentEvent, AgentEventListener } from './events';
+import type { SubagentRecordedEvent } from './subagentEvents';
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
@@ -52,4 +56,27 @@ export interface AgentSessionOptions {
   subagentCostUsd?: number;
   /** On resume, the answer for a tool call a crash left unanswered (a task call names its child's transcript). */
   interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
+}
+
+/** One `task` call as the parent session sees it. */
+export interface SubagentCall {
+  turnId: string;
+  /** The parent's task call. */
+  toolUseId: string;
+  signal: AbortSignal;
+  /** The parent's approval policy as it stands now (a child follows the same one). */
+  approvalPolicy: ApprovalPolicy;
+  /** Live events into the parent's stream. */
+  emit(event: AgentEvent): void;
+  /** Recorded into the parent's transcript (replayed on resume). */
+  record(event: SubagentRecordedEvent): void;
+  /** A child's request, counted in the parent's totals (usage event, transcript, meta, cost). */
+  recordUsage(usage: UsageCounts, cost: RequestCost, childId: string): void;
+}
+
+/** Runs the `task` tool's children; subagents.ts implements it (it builds child sessions, so the session sees only this seam). */
+export interface SubagentRunner {
+  run(input: TaskInput, call: SubagentCall): Promise<ToolResult>;
+  /** Changed approval settings reach the running children too, from their next tool call on. */
+  setApprovalPolicy(policy: ApprovalPolicy): void;
 }

@@ -9,7 +9,6 @@ import * as os from 'node:os';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
 import { textsOf, type ToolUseBlock } from '../model/content';
-import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
@@ -21,6 +20,7 @@ import { NodeWorkspace } from '../tools/workspace';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type SubagentStatus, type TurnStopReason } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import { AgentSession, type AgentSessionOptions } from './session';
+import type { SubagentCall, SubagentRunner } from './sessionOptions';
 import type { SubagentLimits } from './subagentLimits';
 import { buildSystemPrompt } from './systemPrompt';
 
@@ -47,28 +47,6 @@ export interface SubagentBlueprint {
   currentWindow?: () => number | undefined;
   logger: Logger;
   limits: SubagentLimits;
-}
-
-/** One `task` call as the parent session sees it. */
-export interface SubagentCall {
-  turnId: string;
-  /** The parent's task call. */
-  toolUseId: string;
-  signal: AbortSignal;
-  /** The parent's approval policy as it stands now (a child follows the same one). */
-  approvalPolicy: ApprovalPolicy;
-  /** Live events into the parent's stream. */
-  emit(event: AgentEvent): void;
-  /** Recorded into the parent's transcript (replayed on resume). */
-  record(event: SubagentRecordedEvent): void;
-  /** A child's request, counted in the parent's totals (usage event, transcript, meta, cost). */
-  recordUsage(usage: UsageCounts, cost: RequestCost, childId: string): void;
-}
-
-export interface SubagentRunner {
-  run(input: TaskInput, call: SubagentCall): Promise<ToolResult>;
-  /** Changed approval settings reach the running children too, from their next tool call on. */
-  setApprovalPolicy(policy: ApprovalPolicy): void;
 }
 
 export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {

@@ -11,7 +11,7 @@
  * orders them, records their entries, talks to the model and emits events. It never edits the
  * canonical history.
  */
-import { errorActionsFor } from '../agent/errors';
+import { errorActionsFor } from '../model/errorActions';
 import { errorMessage } from '../logger';
 import type { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';
@@ -31,7 +31,8 @@ import { planOverflowRecovery } from './overflowRecovery';
 import { buildLiveView, liveIndexOf } from './liveView';
 import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
-import { applyTier0, persistNote, tier0SettingsFor } from './tier0';
+import { persistNote } from './persistNote';
+import { applyTier0, tier0SettingsFor } from './tier0';
 import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierVerb } from './tierScheduling';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { collectToolResults } from './tiers';

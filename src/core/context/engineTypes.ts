@@ -1,5 +1,5 @@
 /** The context engine's public types: its events, its collaborators (model, transcript) and what it hands the session. */
-import type { ErrorAction } from '../agent/errors';
+import type { ErrorAction } from '../model/errorActions';
 import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
 import type { MessageParam, ToolParam } from '../model/messages';
 import type { RequestCost } from '../model/cost';

@@ -9,7 +9,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
-import type { ContextEvent } from './engineTypes';
 import { countLines } from '../tools/text';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import { headTail, previewLines } from './text';
@@ -21,19 +20,6 @@ export interface SavedOutput {
   toolName: string;
   /** Absolute path inside the session's tool-results folder. */
   file: string;
-}
-
-/** The tier note of one persisted result (live from the engine, and rebuilt by the fold on resume). */
-export function persistNote(input: SavedOutput & { tokensBefore: number; tokensAfter: number }): Extract<ContextEvent, { type: 'tier' }> {
-  return {
-    type: 'tier',
-    tier: 'persist',
-    items: 1,
-    tokensBefore: input.tokensBefore,
-    tokensAfter: input.tokensAfter,
-    detail: `${input.toolName} output saved to ${input.file}`,
-    savedOutput: { toolName: input.toolName, file: input.file },
-  };
 }
 
 export interface Tier0Settings {

@@ -10,21 +10,10 @@ import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
 
 // Declared beside the table that gives each provider's (models.ts); re-exported for the seam's users.
 export type { BackendCapabilities };
+import type { ProviderId } from './providers';
 
-export type ProviderId = 'anthropic' | 'openai';
-export const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai'];
-export const DEFAULT_PROVIDER: ProviderId = 'anthropic';
-
-/** How a provider is named to users, and the environment variables its back end falls back to. */
-export const PROVIDER_INFO: Readonly<Record<ProviderId, { label: string; apiKeyEnv: string; baseUrlEnv: string }>> = {
-  anthropic: { label: 'Anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', baseUrlEnv: 'ANTHROPIC_BASE_URL' },
-  openai: { label: 'OpenAI', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL' },
-};
-
-/** A provider name from a setting or flag, or undefined when it is not one we know. */
-export function parseProvider(value: unknown): ProviderId | undefined {
-  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value.trim().toLowerCase()) ? (value.trim().toLowerCase() as ProviderId) : undefined;
-}
+// The provider list is a leaf (models.ts needs it too); re-exported so callers keep importing from here.
+export { DEFAULT_PROVIDER, parseProvider, PROVIDER_INFO, PROVIDERS, type ProviderId } from './providers';
 
 /** What the server says about the configured model; absent fields are unknown. */
 export interface ModelInfo {

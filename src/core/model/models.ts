@@ -4,7 +4,7 @@
  * The one table of provider and model facts: back ends, the engine's cache economics, the front
  * ends and the CLI's help read it; a model id is written down nowhere else.
  */
-import type { ProviderId } from './backend';
+import type { ProviderId } from './providers';
 
 /** USD per million tokens. */
 export interface ModelPrice {

@@ -304,7 +304,7 @@ async function hasBytesAt(handle: FileHandle, position: number): Promise<boolean
   return bytesRead > 0;
 }
 
-export { writeFileAtomicConfined } from '../atomicWrite';
+export { writeFileAtomicConfined } from './atomicWrite';
 
 /**
  * Unified diff for approvals; falls back to a whole-file hunk if the diff takes too long. Headers

@@ -3,10 +3,11 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import type { CommandSandbox, SandboxedCommand } from '../sandbox/commandSandbox';
+import type { CommandSandbox, SandboxedCommand } from './commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from './processGroup';
-import { HeadTailBuffer, stripAnsi } from './text';
+import { HeadTailBuffer } from './text';
+import { stripAnsi } from '../visibleText';
 import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
 
 export interface RunShellInput {

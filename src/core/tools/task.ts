@@ -2,13 +2,13 @@
 // own context) and returns only the child's final report. The tool itself is thin: the agent
 // provides `ctx.runSubagent` (src/core/agent/subagents.ts), which builds and runs the child.
 import { Args } from './args';
+import { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
 import { ToolInputError, type ToolDefinition } from './types';
 
-export const TASK_TOOL_NAME = 'task';
+// What a task call carries is a leaf (the tool contract in types.ts names it); re-exported so callers keep importing from here.
+export { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
 
-/** explore: read-only (read, list, grep); general: every tool the parent has except `task`. */
-export const SUBAGENT_TYPES = ['explore', 'general'] as const;
-export type SubagentType = (typeof SUBAGENT_TYPES)[number];
+export const TASK_TOOL_NAME = 'task';
 
 /** The tools an explore child gets: it can look, never change anything. */
 export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files', 'grep_search'];
@@ -16,14 +16,6 @@ export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files',
 /** Bounds on what the model writes, so one call cannot flood the child's first request or a card. */
 export const MAX_TASK_DESCRIPTION_CHARS = 200;
 export const MAX_TASK_PROMPT_CHARS = 50_000;
-
-export interface TaskInput {
-  /** Three to ten words for the card and the logs. */
-  description: string;
-  /** The child's whole brief: it sees nothing of the parent's conversation. */
-  prompt: string;
-  agentType: SubagentType;
-}
 
 export function parseTaskInput(input: unknown): TaskInput {
   const args = Args.from(input, ['description', 'prompt', 'agent_type']);

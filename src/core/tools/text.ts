@@ -47,15 +47,6 @@ export function truncateHeadTail(text: string, maxChars: number): string {
   return buffer.toString();
 }
 
-// CSI / OSC / single-character escape sequences, as emitted by colored CLIs and progress bars
-// (secrets.ts looks through them for keys too).
-// eslint-disable-next-line no-control-regex
-export const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
-
 /** `cat -n` style line prefix. */
 export function numberedLine(lineNumber: number, text: string): string {
   return `${String(lineNumber).padStart(6, ' ')}\t${text}`;

@@ -2,7 +2,7 @@
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ApprovalDecision, ApprovalRequest } from './approval';
 import type { TodoItem } from './todos';
-import type { TaskInput } from './task';
+import type { TaskInput } from './taskInput';
 import type { Workspace } from './workspace';
 
 export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';

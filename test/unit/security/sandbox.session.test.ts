@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession, type AgentConfig } from '../../../src/core/agent/factory';
-import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox } from '../../../src/core/sandbox/commandSandbox';
+import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox } from '../../../src/core/tools/commandSandbox';
 import type { OsSandboxOptions } from '../../../src/core/sandbox/srt';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import type { ApprovalRequest, Approver } from '../../../src/core/tools/approval';

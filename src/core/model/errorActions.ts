@@ -1,6 +1,9 @@
 // What went wrong and what the user can do about it, decided once in the core: front ends render
 // the actions as buttons (VS Code) or hints (CLI) instead of guessing from English text.
-import type { ModelErrorKind } from '../model/errors';
+// The core names only action KINDS; each front end words them. It sits in model/, the bottom layer
+// that can extend ModelErrorKind, so every layer that ends a turn with a failure (the context
+// engine's compaction, the agent loop, the front ends) can name its kind without importing upward.
+import type { ModelErrorKind } from './errors';
 
 /** The kinds of failure a turn can end with. */
 export type ErrorKind =

@@ -3,7 +3,7 @@ import { constants as fsc, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomicLib from 'write-file-atomic';
-import { WorkspaceAccessError, handlePath, isInside, openConfinedDir, verifyHandleAt, type ConfinedDir } from './tools/workspace';
+import { WorkspaceAccessError, handlePath, isInside, openConfinedDir, verifyHandleAt, type ConfinedDir } from './workspace';
 
 // One atomic-write concept, two entry points: a temp file in the target's directory, fsync,
 // rename over the target, so readers never see a torn file; an existing file keeps its mode

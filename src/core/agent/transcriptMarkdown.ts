@@ -3,6 +3,8 @@
  * editor tab. Built for huge transcripts: entries arrive one at a time (streamed from the JSONL),
  * the renderer yields to the event loop regularly, and large blocks are folded to their head and
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
+ * It lives in agent/, the top of the core, because it reads what every layer records (the agent's
+ * subagent events, the context engine's notes, storage's entries).
  */
 import { pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
@@ -11,10 +13,10 @@ import type { ContentBlockParam } from '../model/messages';
 import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
 import { promptTokensFromUsage } from '../model/usage';
-import type { SessionMeta, TranscriptLine, TranscriptProblem } from './sessionStore';
-import type { CompactionRecord, TranscriptEntry } from './transcript';
-import { SUBAGENT_STATUS_TEXT } from '../agent/events';
-import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../agent/subagentEvents';
+import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../storage/sessionStore';
+import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
+import { SUBAGENT_STATUS_TEXT } from './events';
+import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
 import { recordedTodos, todoListText } from '../tools/todos';
 
 export interface TranscriptRenderOptions {

@@ -1,0 +1,17 @@
+// The chat's note for a tier-0 persisted result. Apart from tier0.ts because it is shaped as a
+// ContextEvent: engineTypes.ts (which names tier0's SavedOutput) would otherwise form a cycle with it.
+import type { ContextEvent } from './engineTypes';
+import type { SavedOutput } from './tier0';
+
+/** The tier note of one persisted result (live from the engine, and rebuilt by the fold on resume). */
+export function persistNote(input: SavedOutput & { tokensBefore: number; tokensAfter: number }): Extract<ContextEvent, { type: 'tier' }> {
+  return {
+    type: 'tier',
+    tier: 'persist',
+    items: 1,
+    tokensBefore: input.tokensBefore,
+    tokensAfter: input.tokensAfter,
+    detail: `${input.toolName} output saved to ${input.file}`,
+    savedOutput: { toolName: input.toolName, file: input.file },
+  };
+}
