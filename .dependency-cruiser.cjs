@@ -12,6 +12,9 @@
 //            declares (tools/commandSandbox.ts) and builds its policy from the tools' list of
 //            protected paths; only the agent's factory and the front ends start one.
 //   storage  sessions on disk and the typed transcript (writes through tools/atomicWrite.ts).
+//   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
+//            it builds tools (the tools' contract) and starts processes (tools/processGroup.ts);
+//            only the agent's factory starts its servers.
 //   context  the context engine: reads transcript entries, never the agent.
 //   agent    the session loop, subagents, events and the transcript renderer: the top of the core.
 // Above the core: src/protocol.ts (core types the webview needs), src/extension, src/cli; the
@@ -30,8 +33,9 @@ const CORE_LAYERS = [
   { name: 'tools', path: dir('tools'), may: [BASE, dir('model')] },
   { name: 'sandbox', path: dir('sandbox'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'storage', path: dir('storage'), may: [BASE, dir('model'), dir('tools')] },
+  { name: 'mcp', path: dir('mcp'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'context', path: dir('context'), may: [BASE, dir('model'), dir('tools'), dir('storage')] },
-  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('context')] },
+  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('context')] },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({
@@ -81,5 +85,7 @@ module.exports = {
     exclude: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // Packages whose subpaths exist only through package.json "exports" (the MCP SDK).
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };

@@ -54,6 +54,8 @@ export class ChatController extends Disposable {
       storageRoot: vscode.Uri;
       extensionUri: vscode.Uri;
       logger: Logger;
+      /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
+      workspaceState: vscode.Memento;
     },
   ) {
     super();
@@ -90,6 +92,8 @@ export class ChatController extends Disposable {
   override dispose(): void {
     this.active?.session.cancel();
     this.active?.handle.close();
+    // The window is closing: each MCP server's group gets SIGTERM now, SIGKILL after its grace.
+    void this.active?.mcp?.stopAll();
     super.dispose();
   }
 
@@ -217,7 +221,7 @@ export class ChatController extends Disposable {
   }
 
   private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
-    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys);
+    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
@@ -232,6 +236,8 @@ export class ChatController extends Disposable {
       onEvent: scope.listener,
     });
     if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
+    // The previous session's MCP servers (and whatever they started) end with it.
+    if (this.active && this.active !== started) void this.active.mcp?.stopAll();
     this.active = started;
     if (!keepView) this.events.push(...started.replay);
     // A resumed (or restarted) session shows its context at once, not after the next message.

@@ -9,6 +9,7 @@ import { registerCommands } from './commands';
 import { createLog } from './log';
 import { ContextStatusBar } from './statusBar';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { killTrackedChildren } from '../core/tools/processGroup';
 
 /**
  * What activate() returns: a narrow view for the integration tests (and other extensions),
@@ -49,7 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const view = new ChatViewProvider(context.extensionUri, log.logger);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
-    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger });
+    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger, workspaceState: context.workspaceState });
     context.subscriptions.push(
       log.channel,
       view,
@@ -91,5 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
 }
 
 export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+  // Everything is disposed through context.subscriptions; a child that outlives that (an MCP
+  // server slow to stop) is killed with its process group, so none outlives the window.
+  killTrackedChildren();
 }

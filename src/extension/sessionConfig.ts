@@ -10,13 +10,14 @@ import type { ApiKeyStore } from './apiKey';
 import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
+import { readMcpSettings } from './mcpConsent';
 
 /**
  * What a session start takes from VS Code: the workspace folder, and the agent's config from the
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') {
     throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
@@ -52,6 +53,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore): Promise<{ workspa
       contextSettings: compression.settings,
       subagents: settings.subagents,
       sandbox: settings.sandbox,
+      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
     },
   };
 }

@@ -35,7 +35,9 @@ export interface EvergreenSettings {
   contextWindow: number | undefined;
   maxOutputTokens: number;
   autoCompactPercent: number | undefined;
-  approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[] };
+  approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[]; mcp: 'ask' | 'auto'; mcpAllowList: string[] };
+  /** `evergreen.mcp.servers` as the user set it (parsed by the MCP loader, which names every problem). */
+  mcpServers: unknown;
   /** `evergreen.subagents.*` limits that were set and valid (the rest keep the core's defaults). */
   subagents: Partial<SubagentLimits>;
   /** `evergreen.sandbox.*`, from the user's own settings only. */
@@ -67,7 +69,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   // Approvals come from the user's own settings only (the manifest scopes them to the application,
   // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
   // cloned repository could have written, can never loosen them. Anything but "auto" asks.
-  const askOrAuto = (key: 'approvals.writes' | 'approvals.shell'): 'ask' | 'auto' => (read(key) === 'auto' ? 'auto' : 'ask');
+  const askOrAuto = (key: 'approvals.writes' | 'approvals.shell' | 'approvals.mcp'): 'ask' | 'auto' => (read(key) === 'auto' ? 'auto' : 'ask');
   // Machine-scoped in the manifest, like the base URLs: which service gets the code is the user's choice, never a repository's.
   const rawProvider = read('provider');
   let provider = parseProvider(rawProvider ?? SETTINGS.provider.default);
@@ -100,7 +102,10 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       writes: askOrAuto('approvals.writes'),
       shell: askOrAuto('approvals.shell'),
       shellAllowList: (Array.isArray(shellAllowList) ? shellAllowList : []).filter((entry): entry is string => typeof entry === 'string'),
+      mcp: askOrAuto('approvals.mcp'),
+      mcpAllowList: stringList(read('approvals.mcpAllowList')),
     },
+    mcpServers: read('mcp.servers'),
     subagents: subagents.limits,
     // Only an explicit false turns it off (a missing or odd value keeps the default, on).
     sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },
@@ -116,4 +121,8 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
  */
 export function apiKeyRequired(settings: Pick<EvergreenSettings, 'provider' | 'baseUrl'>, env: Readonly<Record<string, string | undefined>>): boolean {
   return settings.provider === 'anthropic' || !(settings.baseUrl || env.OPENAI_BASE_URL?.trim());
+}
+
+function stringList(value: unknown): string[] {
+  return (Array.isArray(value) ? value : []).filter((entry): entry is string => typeof entry === 'string');
 }

@@ -46,8 +46,14 @@ describe('extension settings', () => {
   });
 
   it("reads approvals from the user's own settings only, whatever the workspace says", () => {
-    const settings = parseSettings(source({ 'approvals.writes': 'auto', 'approvals.shell': 'auto', 'approvals.shellAllowList': ['rm -rf'] }, { 'approvals.writes': 'ask', 'approvals.shellAllowList': ['git status', 7] }));
-    assert.deepEqual(settings.approvals, { writes: 'ask', shell: 'ask', shellAllowList: ['git status'] });
+    const settings = parseSettings(
+      source(
+        { 'approvals.writes': 'auto', 'approvals.shell': 'auto', 'approvals.shellAllowList': ['rm -rf'], 'approvals.mcp': 'auto', 'approvals.mcpAllowList': ['mcp__evil__*'], 'mcp.servers': { evil: { command: 'x' } } },
+        { 'approvals.writes': 'ask', 'approvals.shellAllowList': ['git status', 7], 'approvals.mcpAllowList': ['mcp__github__*', 3] },
+      ),
+    );
+    assert.deepEqual(settings.approvals, { writes: 'ask', shell: 'ask', shellAllowList: ['git status'], mcp: 'ask', mcpAllowList: ['mcp__github__*'] });
+    assert.equal(settings.mcpServers, undefined, "the workspace's value of evergreen.mcp.servers is never read");
   });
 
   it('reads the subagent limits (time in minutes); a bad one keeps its default and is named', () => {

@@ -130,7 +130,7 @@ describe('settings table', () => {
     const none = parseSettings({ get: () => undefined, userValue: () => undefined });
     assert.equal(none.maxOutputTokens, SETTINGS.maxOutputTokens.default);
     assert.equal(none.provider, SETTINGS.provider.default);
-    assert.deepEqual(none.approvals, { writes: SETTINGS['approvals.writes'].default, shell: SETTINGS['approvals.shell'].default, shellAllowList: [] });
+    assert.deepEqual(none.approvals, { writes: SETTINGS['approvals.writes'].default, shell: SETTINGS['approvals.shell'].default, shellAllowList: [], mcp: SETTINGS['approvals.mcp'].default, mcpAllowList: [] });
     assert.equal(none.sandbox.enabled, SETTINGS['sandbox.enabled'].default);
   });
 

@@ -1,0 +1,45 @@
+/**
+ * MCP servers in VS Code: the user's (`evergreen.mcp.servers`) always, the workspace's
+ * (`.vscode/mcp.json`, `.mcp.json`) only in a trusted workspace and only with the user's consent
+ * for that exact definition, asked in a modal that shows what would run and remembered per
+ * workspace; a changed definition is asked again (its consent key changes).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpSettings } from '../core/agent/factory';
+import type { McpServerConfig } from '../core/mcp/config';
+import { applyConsent, loadMcpConfig, WORKSPACE_MCP_FILES } from '../core/mcp/load';
+
+// A workspaceState key, not a setting.
+const CONSENT_KEY = 'mcpConsentedDefinitions';
+
+async function askConsent(server: McpServerConfig): Promise<boolean> {
+  const choice = await vscode.window.showWarningMessage(
+    `Start the MCP server "${server.name}" that this workspace defines?`,
+    {
+      modal: true,
+      detail: `${path.basename(server.origin.source)} asks to run:\n\n${server.display}\n\nIt runs with your permissions, outside Evergreen's sandbox, and its tools are offered to the model (each call still asks unless you allowed it). Allow only what you would run yourself. A changed definition is asked again.`,
+    },
+    'Allow',
+    'Not Now',
+  );
+  return choice === 'Allow';
+}
+
+export async function readMcpSettings(workspaceRoot: string, userServers: unknown, consent: vscode.Memento): Promise<McpSettings> {
+  const trusted = vscode.workspace.isTrusted;
+  const loaded = await loadMcpConfig({ workspaceRoot, readWorkspace: trusted, userSetting: userServers, env: process.env });
+  const granted = new Set(consent.get<string[]>(CONSENT_KEY, []));
+  let changed = false;
+  for (const server of loaded.servers) {
+    if (server.origin.scope !== 'workspace' || granted.has(server.consentKey)) continue;
+    if (await askConsent(server)) {
+      granted.add(server.consentKey);
+      changed = true;
+    }
+  }
+  if (changed) await consent.update(CONSENT_KEY, [...granted]);
+  const { allowed, notices } = applyConsent(loaded.servers, (server) => granted.has(server.consentKey), 'allow them when Evergreen asks at the start of a New Chat.');
+  if (!trusted) notices.push(`This workspace is not trusted: the MCP servers it may define (${WORKSPACE_MCP_FILES.join(', ')}) are not read, and no MCP tool is offered. Trust the workspace to use them.`);
+  return { servers: allowed, problems: loaded.problems, notices: trusted || allowed.length > 0 || loaded.servers.length > 0 ? notices : [] };
+}
