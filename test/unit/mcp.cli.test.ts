@@ -117,3 +117,64 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+const MANY_TOOLS = path.resolve(__dirname, '../fixtures/mcp/manyTools.mjs');
+
+for (const backend of BACKENDS) {
+  describe(`MCP tool definitions of any number [${backend.name}]`, function () {
+    this.timeout(90_000);
+    let fake: FakeBackend;
+    let workspace: string;
+    let storage: string;
+    beforeEach(async () => {
+      fake = await backend.start();
+      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
+      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
+      fs.writeFileSync(path.join(storage, 'mcp.json'), JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [MANY_TOOLS] } } }));
+    });
+    afterEach(async () => {
+      await fake.close();
+      for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const cli = (args: string[]) =>
+      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), '--context-window', '64000', '--mcp-config', path.join(storage, 'mcp.json'), '--yes', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+
+    it('301 tools over 10% of a 64k window: mcp_search and mcp_call instead, the tools array the same on every request', async () => {
+      fake.enqueue(
+        say.toolUse('mcp_search', { query: 'weather city' }, { id: 'toolu_s' }),
+        say.toolUse('mcp_call', { tool: 'mcp__big__weather_lookup', arguments: { town: 'Oslo' } }, { id: 'toolu_bad' }),
+        say.toolUse('mcp_call', { tool: 'mcp__big__weather_lookup', arguments: { city: 'Oslo' } }, { id: 'toolu_ok' }),
+        say.toolUse('mcp__big__tool_7', { count: 1 }, { id: 'toolu_direct' }),
+        say.toolUse('mcp_call', { tool: 'mcp__big__nope', arguments: {} }, { id: 'toolu_unknown' }),
+        say.text('Done.'),
+      );
+      const run = await cli(['-p', 'What is the weather in Oslo?']);
+      assert.equal(run.code, 0, run.stderr);
+      const requests = fake.requests();
+      assert.equal(requests.length, 6);
+      const names = toolNames(requests[0]!);
+      assert.ok(names.includes('mcp_search') && names.includes('mcp_call'), names.join(', '));
+      assert.ok(!names.some((name) => name.startsWith('mcp__')), 'no MCP tool is offered directly');
+      for (const request of requests) assert.deepEqual((request.raw as { tools?: unknown }).tools, (requests[0]!.raw as { tools?: unknown }).tools, 'the tools array never changes');
+      const notice = run.events.find((event): event is Extract<AgentEvent, { type: 'mcp_notice' }> => event.type === 'mcp_notice');
+      assert.match(notice?.message ?? '', /301 tools would take ~[\d,]+ tokens .*mcp_search/);
+      const found = resultText(requests[1]);
+      assert.match(found, /"name": "mcp__big__weather_lookup"/);
+      assert.match(found, /"input_schema"/);
+      assert.match(resultText(requests[2]), /do not match mcp__big__weather_lookup's input schema: .*city/);
+      assert.match(resultText(requests[3]), /Sunny in Oslo/);
+      assert.match(resultText(requests[4]), /not offered directly in this session: MCP tools are called through mcp_call/);
+      assert.match(resultText(requests[5]), /there is no MCP tool "mcp__big__nope"/);
+    });
+
+    it('few tools stay direct: 5 tools of the same server under the threshold', async () => {
+      fs.writeFileSync(path.join(storage, 'mcp.json'), JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [MANY_TOOLS], env: { MANY_TOOLS: '4' } } } }));
+      fake.enqueue(say.text('Hi.'));
+      const run = await cli(['-p', 'Hello.']);
+      assert.equal(run.code, 0, run.stderr);
+      const names = toolNames(fake.requests()[0]!);
+      assert.ok(names.includes('mcp__big__weather_lookup') && names.includes('mcp__big__tool_3'), names.join(', '));
+      assert.ok(!names.includes('mcp_search'));
+    });
+  });
+}

@@ -1,7 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
+import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from '../mcp/deferred';
 import { McpManager } from '../mcp/manager';
+import { MCP_TOOL_PREFIX } from '../mcp/names';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
@@ -138,6 +140,9 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   let systemPrompt = opened.systemPrompt;
   const sandbox = await sandboxFor(options, handle, logger);
   const mcp = await mcpFor(options, handle, logger);
+  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
+  const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
+  const mcpTools = mcp?.tools([], Math.floor(window * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
   // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
   // asked per call, so a window learned from the server shrinks the pages too.
   const tools = createToolRegistry({
@@ -149,8 +154,8 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,
-    // MCP names all start with mcp__, which no built-in tool does: only they can collide, and are numbered apart.
-    ...(mcp ? { externalTools: mcp.tools([]) } : {}),
+    ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
+    ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
   if (systemPrompt === undefined) {
     systemPrompt = buildSystemPrompt({
@@ -204,6 +209,9 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   if (notice) {
     logger.warn(notice.message);
     options.onEvent({ type: 'sandbox_notice', ...notice });
+  }
+  if (mcpTools?.deferred) {
+    options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
   for (const message of mcpNotices(config.mcp, mcp)) {
     logger.warn(message);
@@ -260,4 +268,10 @@ async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: 
   const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
   if (!settings.enabled) return DISABLED_SANDBOX;
   return (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+}
+
+/** A deferred MCP tool called by its own name: how to call it instead. */
+function deferredToolHint(name: string): string | undefined {
+  if (!name.startsWith(MCP_TOOL_PREFIX)) return undefined;
+  return `"${name}" is not offered directly in this session: MCP tools are called through ${MCP_CALL_TOOL} ({"tool": "${name}", "arguments": {…}}); ${MCP_SEARCH_TOOL} shows each tool's input schema.`;
 }

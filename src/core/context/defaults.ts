@@ -84,6 +84,9 @@ export const CONTEXT_DEFAULTS = {
   /** Tier 0 on small windows: a result that could not be persisted is cut to at most this share of the window. */
   truncateMaxWindowShare: 0.2,
 
+  /** MCP: when all MCP tool definitions together exceed this share of the window, they are deferred (found with mcp_search, called with mcp_call). */
+  mcpDeferShare: 0.1,
+
   /** Estimate before any usage anchor exists: characters per token. */
   charsPerToken: 4,
 } as const;
@@ -120,6 +123,7 @@ const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
   cacheWritePrice: { min: 0, max: 100 },
   cacheReadPrice: { min: 0, max: 100 },
   charsPerToken: { min: 1, max: 10 },
+  mcpDeferShare: SHARE,
 };
 
 /**

@@ -11,6 +11,7 @@ import type { ToolDefinition } from '../tools/types';
 import type { McpServerConfig } from './config';
 import { McpServerConnection, type McpConnectionOptions, type McpServerState } from './connection';
 import { McpToolNames } from './names';
+import { deferredMcpTools } from './deferred';
 import { mcpToolDefinitions, type McpCallInput } from './tools';
 
 export interface McpServerSummary {
@@ -57,10 +58,20 @@ export class McpManager {
   }
 
   /**
-   * The tools of every ready server, named uniquely next to `builtInNames`. Called once per
-   * session: the list is what the model is offered for the whole session.
+   * The tools of every ready server, named uniquely next to `builtInNames`, offered directly — or,
+   * when their definitions together take more than `deferAboveTokens`, as `mcp_search` and
+   * `mcp_call` (deferred.ts). Called once per session: the list is what the model is offered for
+   * the whole session.
    */
-  tools(builtInNames: Iterable<string>): ToolDefinition<McpCallInput>[] {
+  tools(builtInNames: Iterable<string>, deferAboveTokens: number, charsPerToken: number): { tools: ToolDefinition<unknown>[]; deferred: boolean; definitionTokens: number } {
+    const direct = this.directTools(builtInNames);
+    const definitionTokens = Math.ceil(direct.reduce((sum, tool) => sum + JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }).length, 0) / charsPerToken);
+    if (direct.length === 0 || definitionTokens <= deferAboveTokens) return { tools: direct as ToolDefinition<unknown>[], deferred: false, definitionTokens };
+    this.options.logger.info(`MCP: ${direct.length} tools take ~${definitionTokens} tokens (over ${deferAboveTokens}); offered through mcp_search and mcp_call`);
+    return { tools: deferredMcpTools(direct), deferred: true, definitionTokens };
+  }
+
+  private directTools(builtInNames: Iterable<string>): ToolDefinition<McpCallInput>[] {
     const names = new McpToolNames(builtInNames);
     const all: ToolDefinition<McpCallInput>[] = [];
     for (const connection of this.connections) {

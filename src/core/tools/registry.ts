@@ -57,6 +57,8 @@ export interface ToolRegistryOptions {
   secrets?: readonly KnownSecret[];
   /** Tools from outside (MCP servers), after the built-in ones; like write and shell tools, only in a trusted workspace. */
   externalTools?: readonly ToolDefinition<unknown>[];
+  /** What to tell the model about a tool name it called that is not offered (e.g. a deferred MCP tool). */
+  unknownToolHint?: (name: string) => string | undefined;
 }
 
 const MAX_HEADLINE_CHARS = 160;
@@ -106,6 +108,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       if (disabled.has(name)) {
         return { content: `The tool "${name}" is not available because this workspace is not trusted (no file writes or shell commands).`, isError: true };
       }
+      const hint = options.unknownToolHint?.(name);
+      if (hint) return { content: hint, isError: true };
       return { content: `Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`, isError: true };
     }
     // Before parsing: a parser or a later recorder walking it recursively could overflow the stack.
