@@ -22,17 +22,21 @@ const cjsImportMeta = {
   banner: { js: "const __evergreenImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
+// jsonc-parser's main entry is a UMD file whose require('./impl/format') no bundler can follow;
+// its ES module build is the same code, bundled whole.
+const nodeAliases = { alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
+
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
 
 if (withTests) {
   // One file per test module so mocha inside the extension host can load them by name.
   rmSync('out/test/integration', { recursive: true, force: true }); // No stale suites from deleted files.
   const entries = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
-  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta });
+  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta, ...nodeAliases });
 }
 
 // The sandbox library is bundled into extension.js and cli.js; it finds its helper binaries in

@@ -49,4 +49,31 @@ describe('dist/cli.js bundle', () => {
       fs.rmSync(base, { recursive: true, force: true });
     }
   });
+
+  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into cli.js)', async function () {
+    this.timeout(60_000);
+    const fake = await startFakeAnthropic();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-mcp-')));
+    const workspace = path.join(base, 'ws');
+    fs.mkdirSync(workspace);
+    // A comment: VS Code's format allows them, which plain JSON.parse would refuse.
+    fs.writeFileSync(path.join(workspace, '.mcp.json'), `{ // the repository's server\n "servers": { "everything": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))}, "stdio"] } } }`);
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'from the bundle' }), reply.text('done'));
+      const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', '--trust-workspace-mcp', '-p', 'echo'], {
+        env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      assert.equal(code, 0, stderr);
+      const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
+      assert.match(answered, /from the bundle/, stderr);
+    } finally {
+      await fake.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
 });
