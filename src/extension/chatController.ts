@@ -25,6 +25,7 @@ import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
+import { McpLogChannels, showMcpServers } from './mcpServers';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -33,6 +34,7 @@ import type { ContextStatusBar } from './statusBar';
 export class ChatController extends Disposable {
   private readonly store: FileSessionStore;
   private readonly proposedChanges: ProposedChanges;
+  private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private active: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
@@ -61,6 +63,7 @@ export class ChatController extends Disposable {
     super();
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
+    this.mcpLogs = this._register(new McpLogChannels());
     this.approvals = this._register(
       new ApprovalBroker({
         logger: deps.logger,
@@ -227,7 +230,7 @@ export class ChatController extends Disposable {
     if (!keepView) this.resetView();
     this.needsRestart = false;
     const started = await startAgentSession({
-      config,
+      config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
       workspaceRoot,
       store: this.store,
@@ -313,6 +316,11 @@ export class ChatController extends Disposable {
   }
 
   // ---- commands ------------------------------------------------------------------------------
+
+  /** "Evergreen: MCP Servers": the chat's servers, to restart one or read its log. */
+  async showMcpServers(): Promise<void> {
+    await showMcpServers(this.active?.mcp, this.mcpLogs);
+  }
 
   async newChat(): Promise<void> {
     if (this.active?.session.busy) {

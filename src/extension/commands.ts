@@ -13,6 +13,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     // The active provider's key: switch "evergreen.provider" first to set the other one.
     register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
+    register('mcpServers', () => controller.showMcpServers()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
   ];

@@ -75,8 +75,8 @@ export interface McpSettings {
   problems: readonly McpConfigProblem[];
   /** Said once at session start (e.g. workspace servers left out for want of consent, and how to allow them). */
   notices: readonly string[];
-  /** Timeouts (tests shorten them). */
-  connection?: { startTimeoutMs?: number; callTimeoutMs?: number };
+  /** Timeouts (tests shorten them), and where each stderr line of a server goes (its log channel in VS Code). */
+  connection?: { startTimeoutMs?: number; callTimeoutMs?: number; onStderr?(server: string, line: string): void };
 }
 
 /** What Evergreen tells MCP servers it is (the protocol's clientInfo). */

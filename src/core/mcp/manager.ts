@@ -94,6 +94,19 @@ export class McpManager {
     }));
   }
 
+  /** Stops a server and starts it again (its tools stay the ones offered at session start). */
+  async restart(name: string): Promise<void> {
+    const connection = this.connections.find((candidate) => candidate.config.name === name);
+    if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
+    await connection.stop();
+    await connection.start();
+  }
+
+  /** The last lines a stdio server wrote to stderr (its log). */
+  log(name: string): readonly string[] {
+    return this.connections.find((candidate) => candidate.config.name === name)?.stderr ?? [];
+  }
+
   /** The failures, one line each, for a notice at session start. */
   failures(): string[] {
     return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [`"${connection.config.name}": ${connection.state.reason.split('\n')[0]}`] : []));
