@@ -18,6 +18,7 @@ const COMMANDS = [
   'evergreen.showContextBreakdown',
   'evergreen.resumeSession',
   'evergreen.cancel',
+  'evergreen.mcpServers',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
