@@ -206,14 +206,14 @@ export class ContextEngine {
     const messages = this.liveView();
     const used = this.estimateTokens(messages);
     const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
-    const refs = collectToolResults(canonical, keptFrom, this.live.edits);
+    const refs = collectToolResults(canonical, keptFrom, this.live.edits, this.options.toolTraits);
     const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, (ref) => this.originalText(ref), this.tokensPerChar);
     return { usedTokens: used, tiers, summary: summarySavings(this.planningView(), canonical, used) };
   }
 
 
   private restoreLimits(): RestoreLimits {
-    return { from: this.live.boundary?.keptFrom ?? 0, files: this.settings.restoreFiles, fileTokens: this.settings.restoreFileTokens, budgetTokens: this.restoreBudgetTokens(), tokensPerChar: this.tokensPerChar };
+    return { from: this.live.boundary?.keptFrom ?? 0, files: this.settings.restoreFiles, fileTokens: this.settings.restoreFileTokens, budgetTokens: this.restoreBudgetTokens(), tokensPerChar: this.tokensPerChar, toolTraits: this.options.toolTraits };
   }
 
   private emit(event: ContextEvent): void {
@@ -232,7 +232,7 @@ export class ContextEngine {
 
   /** Tier 0, before a result enters the history: persist > 30 KB (less on small windows), truncate what is still too long. */
   async onToolResult(input: { toolUseId: string; toolName: string; content: string }): Promise<string> {
-    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0, this.options.logger);
+    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, this.tier0, this.options.logger, this.options.toolTraits);
     const ratio = this.tokensPerChar;
     const tokens = (chars: number) => Math.round(chars * ratio);
     const tokensBefore = tokens(input.content.length);
@@ -341,7 +341,7 @@ export class ContextEngine {
     const used = this.estimateTokens(messages);
     const utilization = used / Math.max(1, this.budget.effective);
     const cacheCold = this.lastRequest !== undefined && this.now() - this.lastRequest.atMs > this.settings.cacheTtlMs;
-    const refs = collectToolResults(canonical, keptFrom, this.live.edits);
+    const refs = collectToolResults(canonical, keptFrom, this.live.edits, this.options.toolTraits);
     const plan = planTierEdits(refs, utilization, cacheCold, this.settings, (ref) => this.originalText(ref));
     // Nothing pending: the account closes with this request (written in its usage mark).
     if (plan.length === 0) return false;
