@@ -2,13 +2,11 @@
 // own context) and returns only the child's final report. The tool itself is thin: the agent
 // provides `ctx.runSubagent` (src/core/agent/subagents.ts), which builds and runs the child.
 import { Args } from './args';
-import { ToolInputError, type ToolDefinition } from './types';
+import { SUBAGENT_TYPES, ToolInputError, type SubagentRequest, type SubagentType, type ToolDefinition } from './types';
+
+export { SUBAGENT_TYPES, type SubagentType } from './types';
 
 export const TASK_TOOL_NAME = 'task';
-
-/** explore: read-only (read, list, grep); general: every tool the parent has except `task`. */
-export const SUBAGENT_TYPES = ['explore', 'general'] as const;
-export type SubagentType = (typeof SUBAGENT_TYPES)[number];
 
 /** The tools an explore child gets: it can look, never change anything. */
 export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files', 'grep_search'];
@@ -17,13 +15,8 @@ export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files',
 export const MAX_TASK_DESCRIPTION_CHARS = 200;
 export const MAX_TASK_PROMPT_CHARS = 50_000;
 
-export interface TaskInput {
-  /** Three to ten words for the card and the logs. */
-  description: string;
-  /** The child's whole brief: it sees nothing of the parent's conversation. */
-  prompt: string;
-  agentType: SubagentType;
-}
+/** The task tool's input is the agent's subagent request as it is (the contract defines it, so types.ts needs nothing from here). */
+export type TaskInput = SubagentRequest;
 
 export function parseTaskInput(input: unknown): TaskInput {
   const args = Args.from(input, ['description', 'prompt', 'agent_type']);

@@ -2,7 +2,6 @@
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ApprovalDecision, ApprovalRequest } from './approval';
 import type { TodoItem } from './todos';
-import type { TaskInput } from './task';
 import type { Workspace } from './workspace';
 
 export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';
@@ -19,6 +18,19 @@ export interface ToolResult {
   todos?: readonly TodoItem[];
 }
 
+/** explore: read-only (read, list, grep); general: every tool the parent has except `task`. */
+export const SUBAGENT_TYPES = ['explore', 'general'] as const;
+export type SubagentType = (typeof SUBAGENT_TYPES)[number];
+
+/** A self-contained piece of work for a child agent (its own context), as any tool may hand it to the agent. */
+export interface SubagentRequest {
+  /** Three to ten words for the card and the logs. */
+  description: string;
+  /** The child's whole brief: it sees nothing of the parent's conversation. */
+  prompt: string;
+  agentType: SubagentType;
+}
+
 export interface ToolContext {
   /** Confined file access for the workspace. */
   workspace: Workspace;
@@ -28,10 +40,12 @@ export interface ToolContext {
   onProgress(chunk: string): void;
   /** Already wraps the approval policy; tools call it before writing / running. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
-  /** Provided by the agent; the `compact` tool calls it. */
+  // What the agent running the call offers any tool beyond files and approvals; absent where it cannot
+  // (no context engine, inside a subagent). A tool that needs one says so in its result when it is absent.
+  /** Summarizes the conversation before the next request (the `compact` tool); resolves to what happened, in words. */
   requestCompact?(focus: string | undefined): Promise<string>;
-  /** Provided by the agent when it may launch subagents (never inside a subagent); the `task` tool calls it. */
-  runSubagent?(input: TaskInput): Promise<ToolResult>;
+  /** Runs a child agent on the request and resolves to its report (the `task` tool). */
+  runSubagent?(input: SubagentRequest): Promise<ToolResult>;
 }
 
 export interface ToolInputSchema {
