@@ -36,8 +36,11 @@ const openDoc: ToolDefinition<{ doc: string; page: number }> = {
   run: async () => ({ content: '' }),
 };
 
-/** A registry holding only open_doc: every other name (the MCP tool, even read_file) is unknown to it. */
-const traits: ToolTraitsLookup = toolTraitsLookup({ get: (name) => (name === openDoc.name ? (openDoc as ToolDefinition<unknown>) : undefined) });
+/** Another reader of the same documents, which may show them differently. */
+const viewDoc: ToolDefinition<{ doc: string; page: number }> = { ...openDoc, name: 'view_doc' };
+
+/** A registry holding only open_doc and view_doc: every other name (the MCP tool, even read_file) is unknown to it. */
+const traits: ToolTraitsLookup = toolTraitsLookup({ get: (name) => [openDoc, viewDoc].find((tool) => tool.name === name) as ToolDefinition<unknown> | undefined });
 
 interface Call {
   name: string;
@@ -130,6 +133,11 @@ describe('tool traits: a made-up tool that declares kind read', () => {
     assert.ok(snip && snip.edit.action === 'snip');
     assert.match(snip.edit.reason, /docs\/guide\.md/);
     assert.deepEqual(plan(canonical, 0.65, false, builtInToolTraits), [], 'without its declaration the same history is not snipped');
+  });
+
+  it('is superseded only by a later read of its own tool: another tool may show the same part differently', () => {
+    const canonical = history([docCall('a.md'), { ...docCall('a.md'), name: 'view_doc' }, filler(), filler(), filler()]);
+    assert.deepEqual(plan(canonical, 0.65, false, traits), []);
   });
 
   it('has a call whose input does not parse name no file (recorded input is untrusted)', () => {

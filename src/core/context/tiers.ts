@@ -84,13 +84,16 @@ function isFinal(edit: ToolResultEdit | undefined): boolean {
   return edit !== undefined && edit.action !== 'trim';
 }
 
-/** Which file part a read shows (its tool's declaration says), with the path as the user would name it. */
+/**
+ * Which file part a read shows (its tool's declaration says), with the path as the user would name it.
+ * Keyed by tool too: two tools may show one path differently (numbered lines, rendered text).
+ */
 function readKey(ref: ToolResultRef): { key: string; shown: string } | undefined {
   if (ref.traits.kind !== 'read') return undefined;
   const target = ref.traits.target(ref.input);
   if (!target) return undefined;
   const shown = normalizedPath(target.path);
-  return { key: `${shown}\u0000${target.part ?? ''}`, shown };
+  return { key: `${ref.name}\u0000${shown}\u0000${target.part ?? ''}`, shown };
 }
 
 function planned(tier: TierName, ref: ToolResultRef, edit: ToolResultEdit, originalText: (ref: ToolResultRef) => string): PlannedEdit | undefined {
