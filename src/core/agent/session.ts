@@ -8,6 +8,7 @@ import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../too
 import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { TaskInput } from '../tools/task';
 import type { ToolContext, ToolResult } from '../tools/types';
+import { toolTraitsLookup } from '../tools/registry';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import { errorActionsFor } from '../model/errorActions';
@@ -80,6 +81,7 @@ export class AgentSession {
       history: () => this.messages,
       system: options.systemPrompt,
       tools: options.tools.list(),
+      toolTraits: toolTraitsLookup(options.tools),
       model: options.client,
       window: options.context.window,
       maxOutputTokens: options.maxOutputTokens,

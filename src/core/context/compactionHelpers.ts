@@ -21,14 +21,9 @@ export function emptyBoundary(): CompactionRecord {
   return { id: '', trigger: 'drop', keptFrom: 0, restoredFiles: [], stats: { tokensBefore: 0, tokensAfter: 0, messagesSummarized: 0, messagesKept: 0, summaryRequests: 0 } };
 }
 
+/** `./a.ts` and `a.ts` (and either path separator) name one file when reads are compared. */
 export function normalizedPath(value: string): string {
   return value.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+/g, '/');
-}
-
-export function pathOf(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const value = (input as Record<string, unknown>).path;
-  return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
 /** True when no assistant tool_use at the end waits for its result. */

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { MessageParam } from '../model/messages';
 import type { Logger } from '../logger';
 import type { CompactionRecord } from '../storage/transcript';
+import type { ToolTraitsLookup } from '../tools/types';
 import type { Workspace } from '../tools/workspace';
 import { allToolUsesAnswered, boundedCarry, emptyBoundary, todosAsOf, userTexts } from './compactionHelpers';
 import type { TokenAccounting } from './accounting';
@@ -238,7 +239,7 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
 }
 
 /** How many recently read files a summary restores, and within what budget. */
-export function restoreLimitsFor(settings: ContextDefaults, budget: ContextBudget, live: LiveState, tokensPerChar: number): RestoreLimits {
+export function restoreLimitsFor(settings: ContextDefaults, budget: ContextBudget, live: LiveState, tokensPerChar: number, toolTraits: ToolTraitsLookup | undefined): RestoreLimits {
   const budgetTokens = Math.min(settings.restoreFiles * settings.restoreFileTokens, Math.floor(budget.effective * settings.keepVerbatimShare));
-  return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar };
+  return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar, toolTraits };
 }

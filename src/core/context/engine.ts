@@ -129,7 +129,7 @@ export class ContextEngine {
     const canonical = this.options.history();
     const keptFrom = this.state.live.boundary ? Math.min(this.state.live.boundary.keptFrom, canonical.length) : 0;
     const used = this.estimateTokens(this.liveView());
-    const refs = collectToolResults(canonical, keptFrom, this.state.live.edits);
+    const refs = collectToolResults(canonical, keptFrom, this.state.live.edits, this.options.toolTraits);
     const cacheCold = isCacheCold(this.state, this.now(), this.settings);
     const tiers = previewTierSavings(refs, used / Math.max(1, this.budget.effective), cacheCold, this.settings, originalTextIn(this.options.history()), this.tokensPerChar);
     return { usedTokens: used, tiers, summary: summarySavings(this.planningView(), canonical, used) };
@@ -139,7 +139,7 @@ export class ContextEngine {
 
   /** Tier 0, before a result enters the history: persist > 30 KB (less on small windows), truncate what is still too long. */
   async onToolResult(input: { toolUseId: string; toolName: string; content: string }): Promise<string> {
-    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, tier0SettingsFor(this.budget.window, this.settings), this.options.logger);
+    const outcome = await applyTier0(input, this.options.transcript?.toolResultsDir, tier0SettingsFor(this.budget.window, this.settings), this.options.logger, this.options.toolTraits);
     const tokens = (chars: number) => Math.round(chars * this.tokensPerChar);
     const tokensBefore = tokens(input.content.length);
     const tokensAfter = tokens(outcome.content.length);
@@ -231,6 +231,7 @@ export class ContextEngine {
       accounting: this.accounting,
       nowMs: this.now(),
       originalText: originalTextIn(this.options.history()),
+      toolTraits: this.options.toolTraits,
     });
     if (decision.kind === 'none') return 0;
     if (decision.kind === 'defer') {
@@ -324,7 +325,7 @@ export class ContextEngine {
       accounting: this.accounting,
       transcriptPath: this.options.transcript?.transcriptPath,
       workspace: this.settings.restoreFiles > 0 ? this.options.workspace : undefined,
-      restoreLimits: restoreLimitsFor(this.settings, this.budget, this.state.live, this.tokensPerChar),
+      restoreLimits: restoreLimitsFor(this.settings, this.budget, this.state.live, this.tokensPerChar, this.options.toolTraits),
       logger: this.options.logger,
       liveView: () => this.liveView(),
       estimateTokens: (messages) => this.estimateTokens(messages),

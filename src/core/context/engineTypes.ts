@@ -6,6 +6,7 @@ import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, TranscriptEntry } from '../storage/transcript';
+import type { ToolTraitsLookup } from '../tools/types';
 import type { Workspace } from '../tools/workspace';
 import type { ContextDefaults } from './defaults';
 import type { ContextGauge } from './gauge';
@@ -67,6 +68,8 @@ export interface ContextEngineOptions {
   history: () => readonly MessageParam[];
   system: string;
   tools: readonly ToolParam[];
+  /** What each tool declared about its results (tools/registry `toolTraitsLookup`); absent: the built-in tools'. */
+  toolTraits?: ToolTraitsLookup | undefined;
   model: SummaryModel;
   window: number;
   maxOutputTokens: number;

@@ -7,10 +7,12 @@ import type { MessageParam } from '../model/messages';
 import { blocksOf, toolResultText, toolUsesOf, type ToolResultBlock } from '../model/content';
 import { errorMessage, type Logger } from '../logger';
 import type { RestoredFile } from '../storage/transcript';
+import { builtInToolTraits } from '../tools/registry';
+import type { ToolTraitsLookup } from '../tools/types';
 import { openForRead, type Workspace } from '../tools/workspace';
-import { normalizedPath, pathOf } from './compactionHelpers';
+import { normalizedPath } from './compactionHelpers';
 
-/** The engine's numbers a restore is sized by. */
+/** The engine's numbers a restore is sized by, and which tool calls read files. */
 export interface RestoreLimits {
   /** The canonical index the current boundary keeps from (0 without one): reads before it are gone. */
   from: number;
@@ -21,6 +23,14 @@ export interface RestoreLimits {
   /** At most this many tokens for all of them. */
   budgetTokens: number;
   tokensPerChar: number;
+  /** The tools' declarations (absent: the built-in tools'): a call of a tool of kind 'read' read the file its target names. */
+  toolTraits?: ToolTraitsLookup | undefined;
+}
+
+/** The file a tool call read, by its tool's declaration; undefined for any other call. */
+function readPath(use: { name: string; input: unknown }, toolTraits: ToolTraitsLookup = builtInToolTraits): string | undefined {
+  const traits = toolTraits(use.name);
+  return traits.kind === 'read' ? traits.target(use.input)?.path : undefined;
 }
 
 /** The files a summary would restore, sized by their last read in the summarized part (no disk access). */
@@ -31,14 +41,19 @@ export function restoreEstimateTokens(canonical: readonly MessageParam[], keptFr
     for (const block of blocksOf(canonical[index]!)) if (block.type === 'tool_result' && !block.is_error) resultChars.set(block.tool_use_id, toolResultText(block).length);
   }
   const skip = new Set<string>();
-  for (let index = keptFrom; index < canonical.length; index++) for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') skip.add(normalizedPath(pathOf(use.input) ?? ''));
+  for (let index = keptFrom; index < canonical.length; index++) {
+    for (const use of toolUsesOf(canonical[index]!)) {
+      const target = readPath(use, limits.toolTraits);
+      if (target !== undefined) skip.add(normalizedPath(target));
+    }
+  }
   let tokens = 0;
   let files = 0;
   for (let index = keptFrom - 1; index >= limits.from && files < limits.files; index--) {
     for (const use of toolUsesOf(canonical[index]!).reverse()) {
-      const target = pathOf(use.input);
+      const target = readPath(use, limits.toolTraits);
       const chars = resultChars.get(use.id);
-      if (use.name !== 'read_file' || !target || chars === undefined || skip.has(normalizedPath(target)) || files >= limits.files) continue;
+      if (!target || chars === undefined || skip.has(normalizedPath(target)) || files >= limits.files) continue;
       skip.add(normalizedPath(target));
       files++;
       tokens += Math.min(limits.fileTokens, chars * limits.tokensPerChar);
@@ -51,10 +66,17 @@ export function restoreEstimateTokens(canonical: readonly MessageParam[], keptFr
  * The files a summary would restore: up to `limits.files` read recently (newest first), not visible in the
  * kept part, whose read did not fail; with the chars of their newest read (for the preview).
  */
-export function restoreCandidates(canonical: readonly MessageParam[], keptFrom: number, limits: Pick<RestoreLimits, 'from' | 'files'>): Array<{ path: string; readChars: number }> {
+export function restoreCandidates(
+  canonical: readonly MessageParam[],
+  keptFrom: number,
+  limits: Pick<RestoreLimits, 'from' | 'files' | 'toolTraits'>,
+): Array<{ path: string; readChars: number }> {
   const keptPaths = new Set<string>();
   for (let index = keptFrom; index < canonical.length; index++) {
-    for (const use of toolUsesOf(canonical[index]!)) if (use.name === 'read_file') keptPaths.add(normalizedPath(pathOf(use.input) ?? ''));
+    for (const use of toolUsesOf(canonical[index]!)) {
+      const target = readPath(use, limits.toolTraits);
+      if (target !== undefined) keptPaths.add(normalizedPath(target));
+    }
   }
   const failed = new Set<string>();
   for (const message of canonical) for (const block of blocksOf(message)) if (block.type === 'tool_result' && block.is_error) failed.add(block.tool_use_id);
@@ -68,9 +90,9 @@ export function restoreCandidates(canonical: readonly MessageParam[], keptFrom: 
     const uses = toolUsesOf(canonical[index]!);
     for (let u = uses.length - 1; u >= 0; u--) {
       const use = uses[u]!;
-      const target = pathOf(use.input);
+      const target = readPath(use, limits.toolTraits);
       // A read that failed restores nothing; `./a.ts` and `a.ts` are one file.
-      if (use.name !== 'read_file' || !target || failed.has(use.id)) continue;
+      if (!target || failed.has(use.id)) continue;
       const key = normalizedPath(target);
       if (keptPaths.has(key) || recent.some((seen) => normalizedPath(seen) === key)) continue;
       if (recent.length < limits.files) {

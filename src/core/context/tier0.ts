@@ -2,15 +2,18 @@
  * Tier 0 (docs/architecture.md, "Context engine"): a tool result over 30 KB never enters the context whole. The full output
  * is written to the session's tool-results folder first; the context gets its size, line count,
  * path and a head + tail preview, and read_file can page through the file. If persisting fails
- * the result is cut head + tail at 50,000 characters instead. read_file results are exempt from
- * persisting: they are already pages of a file on disk (and re-persisting a read of a persisted
- * output would loop); read_file caps its own output at the persist threshold.
+ * the result is cut head + tail at 50,000 characters instead. A tool that declares `persist: 'never'`
+ * is exempt from persisting: it pages its own output (read_file: its results are already pages of a
+ * file on disk, and re-persisting a read of a persisted output would loop; it caps its own output at
+ * the persist threshold).
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
+import { builtInToolTraits } from '../tools/registry';
 import { countLines } from '../tools/text';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
+import type { ToolTraitsLookup } from '../tools/types';
 import { headTail, previewLines } from './text';
 
 export const PERSISTED_MARK = '[Output too large for the context:';
@@ -40,8 +43,6 @@ export interface Tier0Outcome {
   persisted?: { file: string; bytes: number; lines: number };
   truncated?: { fromChars: number; toChars: number };
 }
-
-const EXEMPT_FROM_PERSISTING: ReadonlySet<string> = new Set(['read_file']);
 
 function safeFileStem(toolUseId: string): string {
   const stem = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100);
@@ -85,9 +86,16 @@ export function persistedPreview(file: string, content: string, bytes: number, l
   );
 }
 
-export async function applyTier0(input: Tier0Input, toolResultsDir: string | undefined, settings: Tier0Settings, logger: Logger): Promise<Tier0Outcome> {
+/** `toolTraits`: the tools' declarations (absent: the built-in tools'). */
+export async function applyTier0(
+  input: Tier0Input,
+  toolResultsDir: string | undefined,
+  settings: Tier0Settings,
+  logger: Logger,
+  toolTraits: ToolTraitsLookup = builtInToolTraits,
+): Promise<Tier0Outcome> {
   const bytes = Buffer.byteLength(input.content, 'utf8');
-  if (bytes > settings.persistThresholdBytes && toolResultsDir && !EXEMPT_FROM_PERSISTING.has(input.toolName)) {
+  if (bytes > settings.persistThresholdBytes && toolResultsDir && toolTraits(input.toolName).persist !== 'never') {
     try {
       const file = await writeNew(toolResultsDir, safeFileStem(input.toolUseId), input.content);
       const lines = countLines(input.content);

@@ -11,6 +11,7 @@
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ToolResultEdit, TranscriptEntry } from '../storage/transcript';
+import type { ToolTraitsLookup } from '../tools/types';
 import type { TokenAccounting } from './accounting';
 import type { ContextDefaults } from './defaults';
 import type { ContextBudget } from './gauge';
@@ -29,6 +30,8 @@ export interface TierInput {
   accounting: TokenAccounting;
   nowMs: number;
   originalText(ref: ToolResultRef): string;
+  /** What each tool declared about its results (absent: the built-in tools'). */
+  toolTraits: ToolTraitsLookup | undefined;
 }
 
 /** One tier's edits, in the order they are applied (cheapest to lose first). */
@@ -55,7 +58,7 @@ export function scheduleTiers(input: TierInput): TierDecision {
   const { state, canonical, messages, used, budget, settings, accounting } = input;
   const keptFrom = state.live.boundary ? Math.min(state.live.boundary.keptFrom, canonical.length) : 0;
   const cacheCold = isCacheCold(state, input.nowMs, settings);
-  const refs = collectToolResults(canonical, keptFrom, state.live.edits);
+  const refs = collectToolResults(canonical, keptFrom, state.live.edits, input.toolTraits);
   const plan = planTierEdits(refs, used / Math.max(1, budget.effective), cacheCold, settings, input.originalText);
   if (plan.length === 0) return { kind: 'none' };
   const ratio = accounting.tokensPerChar(state.lastRequest);

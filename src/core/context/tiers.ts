@@ -6,12 +6,17 @@
 import type { MessageParam } from '../model/messages';
 import { blocksOf, toolResultText } from '../model/content';
 import type { ToolResultEdit } from '../storage/transcript';
+import { builtInToolTraits } from '../tools/registry';
+import type { ToolContextTraits, ToolTraitsLookup } from '../tools/types';
+import { normalizedPath } from './compactionHelpers';
 import { editedResultText } from './liveView';
 
 export interface ToolResultRef {
   toolUseId: string;
   name: string;
   input: unknown;
+  /** What its tool declared to the engine (the default for an unknown tool). */
+  traits: ToolContextTraits;
   /** Canonical index of the user message holding the result. */
   messageIndex: number;
   originalChars: number;
@@ -41,8 +46,13 @@ export interface PlannedEdit {
   savedChars: number;
 }
 
-/** Tool results from `from` on, in order, with the tool name and input of their tool_use. */
-export function collectToolResults(canonical: readonly MessageParam[], from: number, edits: ReadonlyMap<string, ToolResultEdit>): ToolResultRef[] {
+/** Tool results from `from` on, in order, with the tool name, input and traits of their tool_use. */
+export function collectToolResults(
+  canonical: readonly MessageParam[],
+  from: number,
+  edits: ReadonlyMap<string, ToolResultEdit>,
+  toolTraits: ToolTraitsLookup = builtInToolTraits,
+): ToolResultRef[] {
   const calls = new Map<string, { name: string; input: unknown }>();
   const refs: ToolResultRef[] = [];
   for (let index = from; index < canonical.length; index++) {
@@ -53,10 +63,12 @@ export function collectToolResults(canonical: readonly MessageParam[], from: num
         const call = calls.get(block.tool_use_id);
         const text = toolResultText(block);
         const edit = edits.get(block.tool_use_id);
+        const name = call?.name ?? 'unknown';
         refs.push({
           toolUseId: block.tool_use_id,
-          name: call?.name ?? 'unknown',
+          name,
           input: call?.input,
+          traits: toolTraits(name),
           messageIndex: index,
           originalChars: text.length,
           currentChars: edit ? editedResultText(text, edit).length : text.length,
@@ -68,20 +80,20 @@ export function collectToolResults(canonical: readonly MessageParam[], from: num
   return refs;
 }
 
-const SEARCH_KINDS: ReadonlySet<string> = new Set(['grep_search', 'list_files']);
-/** The compact tool's own results are tiny and explain what happened; everything else may be cleared. */
-const NOT_COMPACTABLE: ReadonlySet<string> = new Set(['compact']);
-
 function isFinal(edit: ToolResultEdit | undefined): boolean {
   return edit !== undefined && edit.action !== 'trim';
 }
 
-function readKey(input: unknown): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const record = input as Record<string, unknown>;
-  if (typeof record.path !== 'string') return undefined;
-  const normalized = record.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+/g, '/');
-  return `${normalized}\u0000${String(record.offset ?? 1)}\u0000${String(record.limit ?? '')}`;
+/**
+ * Which file part a read shows (its tool's declaration says), with the path as the user would name it.
+ * Keyed by tool too: two tools may show one path differently (numbered lines, rendered text).
+ */
+function readKey(ref: ToolResultRef): { key: string; shown: string } | undefined {
+  if (ref.traits.kind !== 'read') return undefined;
+  const target = ref.traits.target(ref.input);
+  if (!target) return undefined;
+  const shown = normalizedPath(target.path);
+  return { key: `${ref.name}\u0000${shown}\u0000${target.part ?? ''}`, shown };
 }
 
 function planned(tier: TierName, ref: ToolResultRef, edit: ToolResultEdit, originalText: (ref: ToolResultRef) => string): PlannedEdit | undefined {
@@ -113,7 +125,7 @@ export function planTierEdits(
 
   if (cacheCold || utilization > settings.clearUtilization) {
     for (const ref of candidates) {
-      if (NOT_COMPACTABLE.has(ref.name) || ref.edit?.action === 'clear') continue;
+      if (ref.traits.clearable === false || ref.edit?.action === 'clear') continue;
       propose(planned('microcompact', ref, { toolUseId: ref.toolUseId, action: 'clear' }, originalText));
     }
   }
@@ -125,18 +137,18 @@ export function planTierEdits(
     for (let index = refs.length - 1; index >= 0; index--) {
       const ref = refs[index]!;
       const isCandidate = index < candidates.length;
-      if (ref.name === 'read_file') {
-        const key = readKey(ref.input);
-        if (key === undefined) continue;
-        if (!newestRead.has(key)) {
-          newestRead.set(key, ref.toolUseId);
+      if (ref.traits.kind === 'read') {
+        const read = readKey(ref);
+        if (read === undefined) continue;
+        if (!newestRead.has(read.key)) {
+          newestRead.set(read.key, ref.toolUseId);
           continue;
         }
         if (isCandidate && !isFinal(ref.edit)) {
-          const shown = key.split('\u0000')[0];
+          const shown = read.shown;
           propose(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older read of ${shown}, superseded by a later read of the same file` }, originalText));
         }
-      } else if (SEARCH_KINDS.has(ref.name)) {
+      } else if (ref.traits.kind === 'search') {
         const seen = (searchesSeen.get(ref.name) ?? 0) + 1;
         searchesSeen.set(ref.name, seen);
         if (seen > settings.snipKeepPerSearchKind && isCandidate && !isFinal(ref.edit)) {

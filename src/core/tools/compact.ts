@@ -9,6 +9,8 @@ export function createCompactTool(): ToolDefinition<CompactInput> {
   return {
     name: 'compact',
     kind: 'meta',
+    // Its short result says what happened to the context: never cleared.
+    context: { kind: 'other', clearable: false },
     description:
       'Compact the conversation: the history is summarized (the full transcript stays on disk) to free context space. ' +
       'Use it when the context is getting full or before starting a new phase of a long task; optionally say what the summary should focus on.',

@@ -41,6 +41,7 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
   return {
     name: 'edit_file',
     kind: 'write',
+    context: { kind: 'write' },
     description:
       'Replace an exact string in an existing file. old_string must match the file exactly (including whitespace and indentation, ' +
       'without the line-number prefix read_file shows) and must occur exactly once unless replace_all is true; include enough ' +

@@ -333,6 +333,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
   return {
     name: 'grep_search',
     kind: 'read',
+    context: { kind: 'search' },
     description:
       'Search file contents with a regular expression (ripgrep / Rust regex syntax; no look-around). Returns matching lines as ' +
       '"path:line:text", paths relative to the workspace root, sorted by path. Honours .gitignore, skips binary files, .git and node_modules. ' +

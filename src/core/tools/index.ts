@@ -2,7 +2,7 @@
 export * from './types';
 export * from './approval';
 export { NodeWorkspace, WorkspaceAccessError, type ResolveOptions, type Workspace } from './workspace';
-export { createToolRegistry, CANCELLED_RESULT_TEXT, type ApiToolSpec, type ToolRegistry, type ToolRegistryOptions } from './registry';
+export { createToolRegistry, builtInToolTraits, contextTraitsOf, toolTraitsLookup, CANCELLED_RESULT_TEXT, type ApiToolSpec, type ToolRegistry, type ToolRegistryOptions } from './registry';
 export { createReadFileTool, type ReadFileInput, type ReadFileOptions } from './readFile';
 export { createWriteFileTool, type WriteFileInput } from './writeFile';
 export { createEditFileTool, type EditFileInput } from './editFile';

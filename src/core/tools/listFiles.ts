@@ -19,6 +19,7 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
   return {
     name: 'list_files',
     kind: 'read',
+    context: { kind: 'search' },
     description:
       'List files in the workspace matching a glob pattern (default "**/*", i.e. everything, recursively). ' +
       'Patterns are relative to "path" (default: the workspace root); "*.ts" matches only that directory, "**/*.ts" recursively; ' +

@@ -31,6 +31,8 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
   return {
     name: 'read_file',
     kind: 'read',
+    // Superseded by a later read of the same lines, restored after a compaction; it pages itself (capped at the persist size).
+    context: { kind: 'read', target: (input) => (input.path.trim() ? { path: input.path, part: `${input.offset ?? 1}:${input.limit ?? ''}` } : undefined), persist: 'never' },
     description:
       `Read a text file from the workspace (or a persisted tool output the conversation points to). ` +
       `Returns lines prefixed with their 1-based line number and a tab, like \`cat -n\` (the prefix is not part of the file). ` +

@@ -9,13 +9,16 @@ import { createRunShellTool, type RunShellOptions } from './runShell';
 import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
 import {
+  DEFAULT_TOOL_CONTEXT,
   ToolExecutionError,
   ToolInputError,
   isAbortError,
   type ToolContext,
+  type ToolContextTraits,
   type ToolDefinition,
   type ToolInputSchema,
   type ToolResult,
+  type ToolTraitsLookup,
 } from './types';
 import { WorkspaceAccessError, isNodeError } from './workspace';
 import { createWriteFileTool } from './writeFile';
@@ -141,6 +144,46 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   };
   return { trusted: options.trusted, list, get: (name) => byName.get(name), headline, executeToolCall };
 }
+
+const traitsByTool = new WeakMap<ToolDefinition<unknown>, ToolContextTraits>();
+
+/**
+ * A tool's declaration as the engine uses it: a read's `target` gets the tool's own parse of a recorded
+ * input (untrusted; one that does not parse names no file). No declaration, or no tool: DEFAULT_TOOL_CONTEXT.
+ */
+export function contextTraitsOf(tool: ToolDefinition<unknown> | undefined): ToolContextTraits {
+  const declared = tool?.context;
+  if (!tool || !declared) return DEFAULT_TOOL_CONTEXT;
+  if (declared.kind !== 'read') return declared;
+  let traits = traitsByTool.get(tool);
+  if (!traits) {
+    traits = {
+      ...declared,
+      target: (input) => {
+        if (nestedDeeperThan(input)) return undefined;
+        let parsed: unknown;
+        try {
+          parsed = tool.parse(input);
+        } catch {
+          return undefined; // A call whose input does not parse read nothing.
+        }
+        return declared.target(parsed);
+      },
+    };
+    traitsByTool.set(tool, traits);
+  }
+  return traits;
+}
+
+/** The engine's lookup over a registry's tools (built where the engine is made): every other name gets the default. */
+export function toolTraitsLookup(tools: Pick<ToolRegistry, 'get'>): ToolTraitsLookup {
+  return (name) => contextTraitsOf(tools.get(name));
+}
+
+let builtIns: ToolTraitsLookup | undefined;
+
+/** The built-in tools' own declarations: the engine's lookup when it is given none (tests, bench). */
+export const builtInToolTraits: ToolTraitsLookup = (name) => (builtIns ??= toolTraitsLookup(createToolRegistry({ trusted: true, task: true })))(name);
 
 function errorMessage(error: unknown): string {
   if (isNodeError(error)) {

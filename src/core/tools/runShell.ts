@@ -52,6 +52,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
   return {
     name: 'run_shell',
     kind: 'shell',
+    context: { kind: 'shell' },
     description:
       'Run a shell command with bash in the workspace root (the user may have to approve it). stdin is closed, so interactive ' +
       `commands fail instead of waiting. Returns the exit code and the combined stdout+stderr (long output keeps its start and end). ` +

@@ -39,6 +39,7 @@ export function createTaskTool(): ToolDefinition<TaskInput> {
   return {
     name: TASK_TOOL_NAME,
     kind: 'meta',
+    context: { kind: 'subagent' },
     parallel: true,
     description:
       'Launch a subagent: a fresh agent with its own context window that works on one self-contained task and returns only a concise report. ' +

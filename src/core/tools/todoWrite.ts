@@ -15,6 +15,7 @@ export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDef
   return {
     name: TODO_WRITE_TOOL,
     kind: 'meta',
+    context: { kind: 'other' },
     description:
       'Write the task list for the current work: the plan as steps, each pending, in_progress or done. ' +
       'Each call replaces the whole list, so always send every item (with updated statuses). ' +

@@ -28,9 +28,11 @@ export interface ToolContext {
   onProgress(chunk: string): void;
   /** Already wraps the approval policy; tools call it before writing / running. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
-  /** Provided by the agent; the `compact` tool calls it. */
+  // What the agent running the call offers any tool beyond files and approvals; absent where it cannot
+  // (no context engine, inside a subagent). A tool that needs one says so in its result when it is absent.
+  /** Summarizes the conversation before the next request (the `compact` tool); resolves to what happened, in words. */
   requestCompact?(focus: string | undefined): Promise<string>;
-  /** Provided by the agent when it may launch subagents (never inside a subagent); the `task` tool calls it. */
+  /** Runs a child agent on the request and resolves to its report (the `task` tool). */
   runSubagent?(input: TaskInput): Promise<ToolResult>;
 }
 
@@ -43,10 +45,59 @@ export interface ToolInputSchema {
   [key: string]: unknown;
 }
 
+/**
+ * What a tool's results are, as the context engine sees them: the engine knows no tool by name, only
+ * these. Today it treats 'read' and 'search' specially (tier 2 snips an older read of the same file
+ * part, and all but the newest searches of a tool; a compaction restores recently read files); the
+ * other kinds say what a result is and get the default treatment.
+ */
+export type ToolContextKind = 'read' | 'search' | 'shell' | 'subagent' | 'write' | 'other';
+
+/** The file a read shows. Two reads with the same path and part supersede each other (`part`: the range, e.g. offset and limit). */
+export interface ReadTarget {
+  path: string;
+  part?: string;
+}
+
+interface ToolContextPolicy {
+  /** false: tier 3 never clears an old result (it is tiny and explains what happened). Default true. */
+  clearable?: boolean;
+  /**
+   * 'never': tier 0 never saves an oversized result to a file, only cuts it head + tail over the cut size.
+   * For a tool that pages its own output (a read of a saved output must not be saved again). Default 'default'.
+   */
+  persist?: 'never' | 'default';
+}
+
+/** A tool's declaration to the context engine, in its own definition; `target` gets the tool's parsed input. */
+export type ToolContextDeclaration<Input> = ToolContextPolicy &
+  (
+    | {
+        kind: 'read';
+        /** The file a call reads; undefined when its input names none. */
+        target(input: Input): ReadTarget | undefined;
+      }
+    | { kind: Exclude<ToolContextKind, 'read'> }
+  );
+
+/** The declaration as the engine gets it: `target` takes a call's input as recorded (untrusted; the tool parses it). */
+export type ToolContextTraits = ToolContextDeclaration<unknown>;
+
+/** How the engine learns a tool's traits by name (built from the tool registry where the engine is made). */
+export type ToolTraitsLookup = (name: string) => ToolContextTraits;
+
+/**
+ * A tool that declares nothing (an MCP tool, a future built-in): its old results may be cleared, an oversized
+ * one is saved to a file, and it is never assumed reproducible or superseded (never snipped).
+ */
+export const DEFAULT_TOOL_CONTEXT: ToolContextTraits = { kind: 'other' };
+
 export interface ToolDefinition<Input> {
   name: string;
   description: string;
   kind: ToolKind;
+  /** What the context engine needs to know about this tool's results; absent = DEFAULT_TOOL_CONTEXT. */
+  context?: ToolContextDeclaration<Input>;
   /** Calls of this tool that follow each other in one response run at the same time (`task`). */
   parallel?: boolean;
   /** JSON schema sent to the API. */

@@ -11,6 +11,7 @@ export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
   return {
     name: 'write_file',
     kind: 'write',
+    context: { kind: 'write' },
     description:
       'Create a file, or replace the whole content of an existing one, inside the workspace. Parent directories are created. ' +
       'The user sees a diff and may decline. To change part of an existing file prefer edit_file; read a file before overwriting it.',
