@@ -3,6 +3,7 @@
  * where the tokens go, the window's split, and what each tier would free if it ran now. Pure, so
  * the VS Code document and the tests render the same text.
  */
+import { editTier } from './tiers';
 import { priceUnknownHint } from '../model/cost';
 import { BREAKDOWN_CATEGORIES, formatCost, subagentCost, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
@@ -16,7 +17,6 @@ export interface BreakdownDocumentInput {
   at: Date;
 }
 
-const TIER_NAMES = { budget: 'trim old tool results', snip: 'snip superseded reads and old searches', microcompact: 'clear old tool results' } as const;
 
 const LEVEL_TEXT = {
   ok: 'Below the auto-compact threshold.',
@@ -81,7 +81,7 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
   );
   for (const tier of savings.tiers) {
     const what = tier.items === 0 ? 'nothing to do' : `~${n(tier.tokens)} tokens (${tier.items} result${tier.items === 1 ? '' : 's'})`;
-    lines.push(`| Tier ${tier.level} (${tier.tier}) | ${TIER_NAMES[tier.tier]} | ${what} | ${tier.due ? 'yes' : 'no'} | ${tier.when} |`);
+    lines.push(`| Tier ${tier.level} (${tier.tier}) | ${editTier(tier.tier).title} | ${what} | ${tier.due ? 'yes' : 'no'} | ${tier.when} |`);
   }
   const compaction = savings.summary;
   if (compaction.possible) {

@@ -4,12 +4,12 @@
  * open), so the user sees each tier's effect alone and whether its gate is met. Nothing is applied.
  */
 import type { ContextDefaults } from './defaults';
-import { planTierEdits, type TierName, type TierSettings, type ToolResultRef } from './tiers';
+import { EDIT_TIERS, type TierName, type ToolResultRef } from './tiers';
 
 export interface TierPreview {
   tier: TierName;
   /** 1 budget, 2 snip, 3 microcompact: the tier numbers the breakdown and the docs use. */
-  level: 1 | 2 | 3;
+  level: number;
   /** Tool results the tier would edit. */
   items: number;
   /** Estimated tokens it would free. */
@@ -45,10 +45,7 @@ export interface TierSavings {
   summary: SummarySavings;
 }
 
-const NEVER = Number.POSITIVE_INFINITY;
-const ALWAYS = -1;
-
-/** Tiers 1-3, each planned alone. `utilization` is used / (window - reserve), as the engine's gates use it. */
+/** Tiers 1-3, each planned alone with its gate forced open. `utilization` is used / (window - reserve), as the engine's gates use it. */
 export function previewTierSavings(
   refs: readonly ToolResultRef[],
   utilization: number,
@@ -57,48 +54,14 @@ export function previewTierSavings(
   originalText: (ref: ToolResultRef) => string,
   tokensPerChar: number,
 ): TierPreview[] {
-  const base: TierSettings = {
-    budgetSoftUtilization: settings.budgetSoftUtilization,
-    budgetSoftChars: settings.budgetSoftChars,
-    budgetHardUtilization: settings.budgetHardUtilization,
-    budgetHardChars: settings.budgetHardChars,
-    snipUtilization: settings.snipUtilization,
-    snipKeepPerSearchKind: settings.snipKeepPerSearchKind,
-    keepRecentResults: settings.keepRecentResults,
-    clearUtilization: settings.clearUtilization,
-  };
-  const only = (overrides: Partial<TierSettings>): TierSettings => ({
-    ...base,
-    budgetSoftUtilization: NEVER,
-    budgetHardUtilization: NEVER,
-    snipUtilization: NEVER,
-    clearUtilization: NEVER,
-    ...overrides,
-  });
-  const pct = (share: number) => `${Math.round(share * 100)}%`;
-  const run = (tier: TierName, level: 1 | 2 | 3, tierSettings: TierSettings, due: boolean, when: string): TierPreview => {
-    const plan = planTierEdits(refs, utilization, false, tierSettings, originalText).filter((item) => item.tier === tier);
-    const chars = plan.reduce((sum, item) => sum + item.savedChars, 0);
-    return { tier, level, items: plan.length, tokens: Math.round(chars * tokensPerChar), due, when };
-  };
-  // Tier 1 trims to the size the current utilization selects (the soft size below the hard gate).
-  const hard = utilization > settings.budgetHardUtilization;
-  const trimTo = (hard ? settings.budgetHardChars : settings.budgetSoftChars).toLocaleString('en-US');
-  return [
-    run(
-      'budget',
-      1,
-      only({ budgetSoftUtilization: ALWAYS, budgetHardUtilization: hard ? ALWAYS : NEVER }),
-      utilization > settings.budgetSoftUtilization,
-      `above ${pct(settings.budgetSoftUtilization)} / ${pct(settings.budgetHardUtilization)} of the usable window; trims old results to ${trimTo} characters`,
-    ),
-    run('snip', 2, only({ snipUtilization: ALWAYS }), utilization > settings.snipUtilization, `above ${pct(settings.snipUtilization)} of the usable window`),
-    run(
-      'microcompact',
-      3,
-      only({ clearUtilization: ALWAYS }),
-      cacheCold || utilization > settings.clearUtilization,
-      `when the prompt cache is cold, or above ${pct(settings.clearUtilization)} of the usable window; keeps the ${settings.keepRecentResults} newest`,
-    ),
-  ];
+  const candidates = refs.slice(0, Math.max(0, refs.length - settings.keepRecentResults));
+  return [...EDIT_TIERS]
+    .sort((a, b) => a.level - b.level)
+    .map((tier) => {
+      const { forced, due, when } = tier.preview(settings, utilization, cacheCold);
+      // Planned alone (no other tier competes for a result), as if the cache were warm.
+      const plan = tier.plan({ refs, candidates, utilization, cacheCold: false, settings: { ...settings, ...forced }, originalText }).filter((item) => item !== undefined);
+      const chars = plan.reduce((sum, item) => sum + item.savedChars, 0);
+      return { tier: tier.name, level: tier.level, items: plan.length, tokens: Math.round(chars * tokensPerChar), due, when };
+    });
 }

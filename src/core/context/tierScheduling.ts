@@ -17,7 +17,7 @@ import type { ContextDefaults } from './defaults';
 import type { ContextBudget } from './gauge';
 import { liveIndexOf } from './liveView';
 import type { EngineState } from './state';
-import { collectToolResults, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
+import { collectToolResults, EDIT_TIERS, editTier, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 
 export interface TierInput {
   state: EngineState;
@@ -48,7 +48,6 @@ export type TierDecision =
   | { kind: 'defer'; pendingWaste: number; edits: number; savedTokens: number; extraCost: number }
   | { kind: 'apply'; batches: TierBatch[]; why: string };
 
-const APPLY_ORDER: readonly TierName[] = ['microcompact', 'snip', 'budget'];
 
 export function isCacheCold(state: EngineState, nowMs: number, settings: ContextDefaults): boolean {
   return state.lastRequest !== undefined && nowMs - state.lastRequest.atMs > settings.cacheTtlMs;
@@ -80,7 +79,7 @@ export function scheduleTiers(input: TierInput): TierDecision {
 }
 
 function batchesOf(plan: readonly PlannedEdit[]): TierBatch[] {
-  return APPLY_ORDER.flatMap((tier) => {
+  return EDIT_TIERS.flatMap(({ name: tier }) => {
     const items = plan.filter((item) => item.tier === tier);
     return items.length === 0 ? [] : [{ tier, edits: items.map((item) => item.edit), savedChars: items.reduce((sum, item) => sum + item.savedChars, 0) }];
   });
@@ -93,7 +92,7 @@ export function tierEditEntry(batch: TierBatch, ts: string, tokensBefore: number
 }
 
 export function tierVerb(tier: TierName): string {
-  return tier === 'budget' ? 'trimmed' : tier === 'snip' ? 'snipped' : 'cleared';
+  return editTier(tier).verb;
 }
 
 /** The canonical (unedited) text of a tool result, as the tier planners read it. */

@@ -36,7 +36,8 @@ export interface TierSettings {
   clearUtilization: number;
 }
 
-export type TierName = 'budget' | 'snip' | 'microcompact';
+export type { TierName } from '../storage/transcript';
+import type { TierName } from '../storage/transcript';
 
 export interface PlannedEdit {
   tier: TierName;
@@ -102,35 +103,63 @@ function planned(tier: TierName, ref: ToolResultRef, edit: ToolResultEdit, origi
   return savedChars > 0 ? { tier, edit, ref, savedChars } : undefined;
 }
 
+/** What a tier's planner reads: the results, the newest ones held back, and the current numbers. */
+export interface TierPlanInput {
+  refs: readonly ToolResultRef[];
+  /** The results it may edit: all but the newest `keepRecentResults`. */
+  candidates: readonly ToolResultRef[];
+  utilization: number;
+  cacheCold: boolean;
+  settings: TierSettings;
+  originalText: (ref: ToolResultRef) => string;
+}
+
 /**
- * The edits tiers 1-3 would make now. `utilization` is used / effective window; `cacheCold` is
- * true when the prompt cache has expired. Tier 3 clears when the cache is cold or above
- * `clearUtilization` (the engine then batches by cache economics). The newest
- * `keepRecentResults` are never touched.
+ * One tier of tool-result edits: everything the engine, the breakdown and the chat need to know of
+ * it. Adding a tier means a row here, its name in storage/transcript.ts (TIER_NAMES) and its numbers
+ * in defaults.ts; the scheduler, the preview and the documents read this table.
  */
-export function planTierEdits(
-  refs: readonly ToolResultRef[],
-  utilization: number,
-  cacheCold: boolean,
-  settings: TierSettings,
-  originalText: (ref: ToolResultRef) => string,
-): PlannedEdit[] {
-  const candidates = refs.slice(0, Math.max(0, refs.length - settings.keepRecentResults));
-  const byId = new Map<string, PlannedEdit>();
-  const propose = (candidate: PlannedEdit | undefined) => {
-    if (!candidate) return;
-    const existing = byId.get(candidate.ref.toolUseId);
-    if (!existing || candidate.savedChars > existing.savedChars) byId.set(candidate.ref.toolUseId, candidate);
-  };
+export interface EditTier {
+  name: TierName;
+  /** 1, 2, 3: the numbers the breakdown and the docs use. */
+  level: number;
+  /** What it does, in the breakdown's words. */
+  title: string;
+  /** Its chat note's verb ("trimmed 3 old tool results"). */
+  verb: string;
+  /** Its edits now, its gate included. */
+  plan(input: TierPlanInput): Array<PlannedEdit | undefined>;
+  /** For the preview: its gate forced open, whether the gate is met now, and when it runs, in words. */
+  preview(settings: TierSettings, utilization: number, cacheCold: boolean): { forced: Partial<TierSettings>; due: boolean; when: string };
+}
 
-  if (cacheCold || utilization > settings.clearUtilization) {
-    for (const ref of candidates) {
-      if (ref.traits.clearable === false || ref.edit?.action === 'clear') continue;
-      propose(planned('microcompact', ref, { toolUseId: ref.toolUseId, action: 'clear' }, originalText));
-    }
-  }
+const ALWAYS = -1;
+const pct = (share: number) => `${Math.round(share * 100)}%`;
 
-  if (utilization > settings.snipUtilization) {
+const microcompact: EditTier = {
+  name: 'microcompact',
+  level: 3,
+  title: 'clear old tool results',
+  verb: 'cleared',
+  plan: ({ candidates, utilization, cacheCold, settings, originalText }) =>
+    cacheCold || utilization > settings.clearUtilization
+      ? candidates.filter((ref) => ref.traits.clearable !== false && ref.edit?.action !== 'clear').map((ref) => planned('microcompact', ref, { toolUseId: ref.toolUseId, action: 'clear' }, originalText))
+      : [],
+  preview: (settings, utilization, cacheCold) => ({
+    forced: { clearUtilization: ALWAYS },
+    due: cacheCold || utilization > settings.clearUtilization,
+    when: `when the prompt cache is cold, or above ${pct(settings.clearUtilization)} of the usable window; keeps the ${settings.keepRecentResults} newest`,
+  }),
+};
+
+const snip: EditTier = {
+  name: 'snip',
+  level: 2,
+  title: 'snip superseded reads and old searches',
+  verb: 'snipped',
+  plan: ({ refs, candidates, utilization, settings, originalText }) => {
+    if (!(utilization > settings.snipUtilization)) return [];
+    const edits: Array<PlannedEdit | undefined> = [];
     const newestRead = new Map<string, string>();
     const searchesSeen = new Map<string, number>();
     // Walk newest first: the first read of a key and the first N searches of a kind survive.
@@ -145,25 +174,68 @@ export function planTierEdits(
           continue;
         }
         if (isCandidate && !isFinal(ref.edit)) {
-          const shown = read.shown;
-          propose(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older read of ${shown}, superseded by a later read of the same file` }, originalText));
+          edits.push(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older read of ${read.shown}, superseded by a later read of the same file` }, originalText));
         }
       } else if (ref.traits.kind === 'search') {
         const seen = (searchesSeen.get(ref.name) ?? 0) + 1;
         searchesSeen.set(ref.name, seen);
         if (seen > settings.snipKeepPerSearchKind && isCandidate && !isFinal(ref.edit)) {
-          propose(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older ${ref.name} result (only the ${settings.snipKeepPerSearchKind} newest are kept); run it again if needed` }, originalText));
+          edits.push(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older ${ref.name} result (only the ${settings.snipKeepPerSearchKind} newest are kept); run it again if needed` }, originalText));
         }
       }
     }
-  }
+    return edits;
+  },
+  preview: (settings, utilization) => ({ forced: { snipUtilization: ALWAYS }, due: utilization > settings.snipUtilization, when: `above ${pct(settings.snipUtilization)} of the usable window` }),
+};
 
-  const limit =
-    utilization > settings.budgetHardUtilization ? settings.budgetHardChars : utilization > settings.budgetSoftUtilization ? settings.budgetSoftChars : undefined;
-  if (limit !== undefined) {
-    for (const ref of candidates) {
-      if (isFinal(ref.edit) || ref.currentChars <= limit) continue;
-      propose(planned('budget', ref, { toolUseId: ref.toolUseId, action: 'trim', maxChars: limit }, originalText));
+const budget: EditTier = {
+  name: 'budget',
+  level: 1,
+  title: 'trim old tool results',
+  verb: 'trimmed',
+  plan: ({ candidates, utilization, settings, originalText }) => {
+    const limit = utilization > settings.budgetHardUtilization ? settings.budgetHardChars : utilization > settings.budgetSoftUtilization ? settings.budgetSoftChars : undefined;
+    if (limit === undefined) return [];
+    return candidates.filter((ref) => !isFinal(ref.edit) && ref.currentChars > limit).map((ref) => planned('budget', ref, { toolUseId: ref.toolUseId, action: 'trim', maxChars: limit }, originalText));
+  },
+  preview: (settings, utilization) => {
+    // It trims to the size the current utilization selects (the soft size below the hard gate).
+    const hard = utilization > settings.budgetHardUtilization;
+    return {
+      forced: { budgetSoftUtilization: ALWAYS, ...(hard ? { budgetHardUtilization: ALWAYS } : {}) },
+      due: utilization > settings.budgetSoftUtilization,
+      when: `above ${pct(settings.budgetSoftUtilization)} / ${pct(settings.budgetHardUtilization)} of the usable window; trims old results to ${(hard ? settings.budgetHardChars : settings.budgetSoftChars).toLocaleString('en-US')} characters`,
+    };
+  },
+};
+
+/** Every edit tier, in the order their edits are applied and recorded (cheapest to lose first). */
+export const EDIT_TIERS: readonly EditTier[] = [microcompact, snip, budget];
+
+export function editTier(name: TierName): EditTier {
+  return EDIT_TIERS.find((tier) => tier.name === name)!;
+}
+
+/**
+ * The edits tiers 1-3 would make now. `utilization` is used / effective window; `cacheCold` is
+ * true when the prompt cache has expired. Where two tiers would edit one result, the edit that
+ * frees more wins. The newest `keepRecentResults` are never touched.
+ */
+export function planTierEdits(
+  refs: readonly ToolResultRef[],
+  utilization: number,
+  cacheCold: boolean,
+  settings: TierSettings,
+  originalText: (ref: ToolResultRef) => string,
+): PlannedEdit[] {
+  const input: TierPlanInput = { refs, candidates: refs.slice(0, Math.max(0, refs.length - settings.keepRecentResults)), utilization, cacheCold, settings, originalText };
+  const byId = new Map<string, PlannedEdit>();
+  for (const tier of EDIT_TIERS) {
+    for (const candidate of tier.plan(input)) {
+      if (!candidate) continue;
+      const existing = byId.get(candidate.ref.toolUseId);
+      if (!existing || candidate.savedChars > existing.savedChars) byId.set(candidate.ref.toolUseId, candidate);
     }
   }
   return [...byId.values()].sort((a, b) => a.ref.messageIndex - b.ref.messageIndex);

@@ -12,6 +12,10 @@ export type ToolResultEdit =
   | { toolUseId: string; action: 'snip'; reason: string }
   | { toolUseId: string; action: 'clear' };
 
+/** The tiers that edit old tool results (context/tiers.ts has each one's planner). */
+export const TIER_NAMES = ['budget', 'snip', 'microcompact'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
+
 export type CompactionTrigger = 'auto' | 'manual' | 'tool' | 'reactive' | 'drop';
 
 export interface RestoredFile {
@@ -73,7 +77,7 @@ export type TranscriptEntry =
    * `compactionId` (the canonical history never changed); tokens are the estimates before -> after.
    */
   | { type: 'compaction_undo'; ts: string; compactionId: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'tier_edit'; ts: string; tier: 'budget' | 'snip' | 'microcompact'; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
+  | { type: 'tier_edit'; ts: string; tier: TierName; edits: ToolResultEdit[]; tokensBefore: number; tokensAfter: number }
   /** `tokensBefore`/`tokensAfter`: the chat note's figures (absent in transcripts written before they were recorded). */
   | { type: 'persisted_output'; ts: string; toolUseId: string; toolName: string; file: string; bytes: number; lines: number; tokensBefore?: number; tokensAfter?: number }
   | { type: 'repair'; ts: string; repairs: number; reason: string }
@@ -180,6 +184,7 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
     case 'compaction_undo':
       return typeof value.compactionId === 'string' && typeof value.tokensBefore === 'number' && typeof value.tokensAfter === 'number' ? undefined : 'a malformed compaction-undo entry';
     case 'tier_edit':
+      if (typeof value.tier !== 'string' || !(TIER_NAMES as readonly string[]).includes(value.tier)) return `a tier edit of an unknown tier ${JSON.stringify(value.tier)}`;
       return Array.isArray(value.edits) && value.edits.every(isEdit) ? undefined : 'a malformed tier edit';
     case 'persisted_output':
       return typeof value.toolUseId === 'string' && typeof value.file === 'string' ? undefined : 'a malformed persisted-output entry';
