@@ -317,7 +317,6 @@ export class ChatController extends Disposable {
 
   // ---- commands ------------------------------------------------------------------------------
 
-  /** "Evergreen: MCP Servers": the chat's servers, to restart one or read its log. */
   async showMcpServers(): Promise<void> {
     await showMcpServers(this.active?.mcp, this.mcpLogs);
   }
@@ -451,12 +450,7 @@ export class ChatController extends Disposable {
   }
 
   async showContextBreakdown(): Promise<void> {
-    if (!this.active) {
-      void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
-      return;
-    }
-    const { session, handle, client } = this.active;
-    await this.breakdownDocument.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date() });
+    await this.breakdownDocument.showFor(this.active);
   }
 
   async resumeSession(): Promise<void> {

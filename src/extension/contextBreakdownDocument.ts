@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { renderContextBreakdown, type BreakdownDocumentInput } from '../core/context/breakdownMarkdown';
+import type { StartedSession } from '../core/agent/factory';
 import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
 
@@ -22,6 +23,16 @@ export class ContextBreakdownDocument extends Disposable implements vscode.FileS
   constructor() {
     super();
     this._register(vscode.workspace.registerFileSystemProvider(CONTEXT_BREAKDOWN_SCHEME, this, { isReadonly: true, isCaseSensitive: true }));
+  }
+
+  /** "Show Context Breakdown" for the current chat (a note when there is none yet). */
+  async showFor(active: StartedSession | undefined): Promise<void> {
+    if (!active) {
+      void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
+      return;
+    }
+    const { session, handle, client } = active;
+    await this.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date() });
   }
 
   async show(input: BreakdownDocumentInput): Promise<vscode.TextEditor> {

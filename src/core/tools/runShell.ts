@@ -114,98 +114,108 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         }
       }
       try {
-        return await execute(input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk), confined);
+        return await execute({ shellPath, maxOutputChars, killGraceMs, env: options.env }, input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk), confined);
       } finally {
         confined?.release();
       }
     },
   };
+}
 
-  async function execute(input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void, confined: SandboxedCommand | undefined): Promise<ToolResult> {
-    const output = new HeadTailBuffer(maxOutputChars);
-    const child = spawn(confined?.file ?? shellPath, confined?.args ?? ['-c', input.command], {
-      cwd,
-      detached: true, // own process group: kill(-pid) reaches every descendant that did not setsid
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...childProcessEnv(process.env), ...NON_INTERACTIVE_ENV, ...options.env },
-      windowsHide: true,
-    });
-    const untrack = child.pid !== undefined ? trackChildProcess(child.pid, { group: process.platform !== 'win32' }) : () => undefined;
-    const onData = (chunk: string): void => {
-      output.append(chunk);
-      try {
-        onProgress(chunk);
-      } catch {
-        // A broken UI listener must not break the command.
-      }
-    };
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+/** How commands are started: the shell, how much output is kept, the kill grace, extra environment. */
+interface ShellRunner {
+  shellPath: string;
+  maxOutputChars: number;
+  killGraceMs: number;
+  env: Readonly<Record<string, string>> | undefined;
+}
 
-    let spawnError: Error | undefined;
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-      child.once('error', (error) => {
-        spawnError = error;
-        resolve({ code: null, signal: null });
-      });
-    });
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), input.timeout_ms);
-      onAbort = () => resolve('cancel');
-      if (signal.aborted) resolve('cancel');
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
-
-    let reason: 'exit' | 'timeout' | 'cancel';
-    let status: { code: number | null; signal: NodeJS.Signals | null };
+/** Runs one approved command (confined when `confined` is given) and words its outcome for the model. */
+async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void, confined: SandboxedCommand | undefined): Promise<ToolResult> {
+  const { shellPath, maxOutputChars, killGraceMs } = runner;
+  const output = new HeadTailBuffer(maxOutputChars);
+  const child = spawn(confined?.file ?? shellPath, confined?.args ?? ['-c', input.command], {
+    cwd,
+    detached: true, // own process group: kill(-pid) reaches every descendant that did not setsid
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...childProcessEnv(process.env), ...NON_INTERACTIVE_ENV, ...runner.env },
+    windowsHide: true,
+  });
+  const untrack = child.pid !== undefined ? trackChildProcess(child.pid, { group: process.platform !== 'win32' }) : () => undefined;
+  const onData = (chunk: string): void => {
+    output.append(chunk);
     try {
-      reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
-      if (process.platform === 'win32') {
-        // No POSIX process groups: kill the shell itself (its children may survive).
-        if (reason !== 'exit') child.kill();
-      } else if (child.pid !== undefined) {
-        // On exit this clears leftover background jobs; on timeout/cancel it is the kill itself.
-        await terminateGroup(child.pid, killGraceMs);
-      }
-      status = await exited;
-      // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
-      let closeTimer: NodeJS.Timeout | undefined;
-      await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
-      clearTimeout(closeTimer);
-    } finally {
-      untrack();
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
+      onProgress(chunk);
+    } catch {
+      // A broken UI listener must not break the command.
     }
+  };
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
 
-    if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
-    const text = stripAnsi(output.toString()).trimEnd();
-    const body = text === '' ? '(no output)' : text;
-    const failed = reason !== 'exit' || status.code !== 0;
-    // Whatever ended the command, what the sandbox undid and why it refused something reach the result.
-    const sandboxNote = confined?.afterExit(text, failed);
-    const note = sandboxNote ? `\n${sandboxNote}` : '';
-    if (reason === 'cancel') {
-      return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}${note}`, isError: true, cancelled: true };
+  let spawnError: Error | undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+    child.once('error', (error) => {
+      spawnError = error;
+      resolve({ code: null, signal: null });
+    });
+  });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), input.timeout_ms);
+    onAbort = () => resolve('cancel');
+    if (signal.aborted) resolve('cancel');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+  let reason: 'exit' | 'timeout' | 'cancel';
+  let status: { code: number | null; signal: NodeJS.Signals | null };
+  try {
+    reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
+    if (process.platform === 'win32') {
+      // No POSIX process groups: kill the shell itself (its children may survive).
+      if (reason !== 'exit') child.kill();
+    } else if (child.pid !== undefined) {
+      // On exit this clears leftover background jobs; on timeout/cancel it is the kill itself.
+      await terminateGroup(child.pid, killGraceMs);
     }
-    if (reason === 'timeout') {
-      return {
-        content: `The command timed out after ${input.timeout_ms} ms and was terminated together with its child processes.\nOutput before the timeout:\n${body}${note}`,
-        isError: true,
-      };
-    }
-    const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
-    return { content: `${exit}\n${body}${note}`, isError: failed };
+    status = await exited;
+    // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
+    let closeTimer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
+    clearTimeout(closeTimer);
+  } finally {
+    untrack();
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    child.stdout.destroy();
+    child.stderr.destroy();
   }
+
+  if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
+  const text = stripAnsi(output.toString()).trimEnd();
+  const body = text === '' ? '(no output)' : text;
+  const failed = reason !== 'exit' || status.code !== 0;
+  // Whatever ended the command, what the sandbox undid and why it refused something reach the result.
+  const sandboxNote = confined?.afterExit(text, failed);
+  const note = sandboxNote ? `\n${sandboxNote}` : '';
+  if (reason === 'cancel') {
+    return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}${note}`, isError: true, cancelled: true };
+  }
+  if (reason === 'timeout') {
+    return {
+      content: `The command timed out after ${input.timeout_ms} ms and was terminated together with its child processes.\nOutput before the timeout:\n${body}${note}`,
+      isError: true,
+    };
+  }
+  const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
+  return { content: `${exit}\n${body}${note}`, isError: failed };
 }
 
 /** How one command will run: the approval policy trusts the allow-list and `auto` only inside a working sandbox. */
