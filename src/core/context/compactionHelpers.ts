@@ -4,7 +4,7 @@
  * path/boundary helpers of a new boundary. No engine state: each takes what it needs.
  */
 import type { ContentBlockParam, MessageParam } from '../model/messages';
-import { blocksOf, toolResultText, toolUsesOf } from '../model/content';
+import { blocksOf, textsOf, toolResultsOf, toolResultText, toolUsesOf } from '../model/content';
 import type { CompactionRecord } from '../storage/transcript';
 import { latestTodos } from '../tools/todos';
 import { isCleanStart } from './liveView';
@@ -54,11 +54,11 @@ export function userTexts(messages: readonly MessageParam[]): string[] {
   const texts: string[] = [];
   for (const message of messages) {
     if (message.role !== 'user') continue;
-    for (const block of blocksOf(message)) {
-      if (block.type !== 'text' || block.text.startsWith(SUMMARY_MARK)) continue;
+    for (const text of textsOf(message)) {
+      if (text.startsWith(SUMMARY_MARK)) continue;
       // Words carried by an earlier drop are carried again (one by one), never lost.
-      if (block.text.startsWith(CARRIED_MARK)) texts.push(...block.text.split('\n- ').slice(1));
-      else texts.push(block.text);
+      if (text.startsWith(CARRIED_MARK)) texts.push(...text.split('\n- ').slice(1));
+      else texts.push(text);
     }
   }
   return texts;
@@ -88,10 +88,10 @@ export function boundedCarry(texts: readonly string[], budgetChars: number): str
 /** Old tool results replaced by a short note, the newest `keep` trimmed to `maxChars`: the summary request's first way to fit. */
 export function shrinkToolResults(messages: readonly MessageParam[], keep: number, maxChars: number): MessageParam[] {
   let total = 0;
-  for (const message of messages) if (message.role === 'user') for (const block of blocksOf(message)) if (block.type === 'tool_result') total++;
+  for (const message of messages) if (message.role === 'user') total += toolResultsOf(message).length;
   let seen = 0;
   return messages.map((message) => {
-    if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some((block) => block.type === 'tool_result')) return message;
+    if (message.role !== 'user' || typeof message.content === 'string' || toolResultsOf(message).length === 0) return message;
     const content = message.content.map((block): ContentBlockParam => {
       if (block.type !== 'tool_result') return block;
       seen++;

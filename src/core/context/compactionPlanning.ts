@@ -241,5 +241,5 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
 /** How many recently read files a summary restores, and within what budget. */
 export function restoreLimitsFor(settings: ContextDefaults, budget: ContextBudget, live: LiveState, tokensPerChar: number, toolTraits: ToolTraitsLookup | undefined): RestoreLimits {
   const budgetTokens = Math.min(settings.restoreFiles * settings.restoreFileTokens, Math.floor(budget.effective * settings.keepVerbatimShare));
-  return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar, toolTraits };
+  return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar, minChars: settings.restoreMinChars, toolTraits };
 }

@@ -23,6 +23,8 @@ export interface RestoreLimits {
   /** At most this many tokens for all of them. */
   budgetTokens: number;
   tokensPerChar: number;
+  /** A file is restored only when at least this many characters of it fit (CONTEXT_DEFAULTS.restoreMinChars). */
+  minChars: number;
   /** The tools' declarations (absent: the built-in tools'): a call of a tool of kind 'read' read the file its target names. */
   toolTraits?: ToolTraitsLookup | undefined;
 }
@@ -115,7 +117,7 @@ export async function restoreFiles(canonical: readonly MessageParam[], keptFrom:
   for (const target of recent) {
     try {
       const cap = Math.min(perFileChars, Math.floor(budgetChars - used));
-      if (cap < 200) break;
+      if (cap < limits.minChars) break;
       const absolute = await workspace.resolve(target);
       // Only regular files, and only the bytes the cap can use: a FIFO or a 1 GB file must not stall compaction.
       // Confined, non-blocking open and fstat of the handle: a swapped symlink or FIFO changes nothing.
