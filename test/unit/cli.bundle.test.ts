@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { reply, startFakeAnthropic } from '../fake-anthropic/server';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
@@ -33,13 +33,7 @@ describe('dist/cli.js bundle', () => {
     try {
       fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
       fake.enqueue(reply.toolUse('run_shell', { command: `echo in > inside.txt; echo out > '${outside}'` }), reply.text('done'));
-      const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', '-p', 'write both'], {
-        env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['-p', 'write both']);
       assert.equal(code, 0, stderr);
       assert.doesNotMatch(stderr, /sandbox cannot run/, stderr);
       assert.equal(fs.readFileSync(path.join(workspace, 'inside.txt'), 'utf8'), 'in\n');
@@ -61,13 +55,7 @@ describe('dist/cli.js bundle', () => {
     try {
       fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
       fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'from the bundle' }), reply.text('done'));
-      const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', '--trust-workspace-mcp', '-p', 'echo'], {
-        env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['--trust-workspace-mcp', '-p', 'echo']);
       assert.equal(code, 0, stderr);
       const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
       assert.match(answered, /from the bundle/, stderr);
@@ -77,3 +65,15 @@ describe('dist/cli.js bundle', () => {
     }
   });
 });
+
+/** The bundled CLI on `workspace` against the fake API, with --yes: its exit code and stderr. */
+async function runBundled(fake: FakeAnthropic, base: string, workspace: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', ...args], {
+    env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+  return { code, stderr };
+}

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runCliCaptured } from '../support/cliCapture';
 import { toolResultsOf, toolResultText } from '../../src/core/model/content';
-import { BACKENDS, say, type FakeBackend, type SentRequest } from '../support/backends';
+import { BACKENDS, say, type BackendFactory, type FakeBackend, type SentRequest } from '../support/backends';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -26,6 +26,21 @@ function resultText(request: SentRequest | undefined): string {
   return last ? toolResultsOf(last).map(toolResultText).join('\n') : '';
 }
 
+/** A fake back end, a workspace, and a storage folder holding mcp.json with these servers (Claude Code's format). */
+async function openRig(backend: BackendFactory, servers: Record<string, unknown>): Promise<{ fake: FakeBackend; workspace: string; storage: string; config: string }> {
+  const fake = await backend.start();
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
+  const config = path.join(storage, 'mcp.json');
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+  return { fake, workspace, storage, config };
+}
+
+async function closeRig(fake: FakeBackend, ...dirs: string[]): Promise<void> {
+  await fake.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 for (const backend of BACKENDS) {
   describe(`MCP servers in a CLI session [${backend.name}]`, function () {
     this.timeout(90_000);
@@ -33,17 +48,8 @@ for (const backend of BACKENDS) {
     let workspace: string;
     let storage: string;
     let config: string;
-    beforeEach(async () => {
-      fake = await backend.start();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
-      config = path.join(storage, 'mcp.json');
-      fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-    });
-    afterEach(async () => {
-      await fake.close();
-      for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
-    });
+    beforeEach(async () => ({ fake, workspace, storage, config } = await openRig(backend, { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } })));
+    afterEach(() => closeRig(fake, workspace, storage));
 
     const cli = (args: string[]) => runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
 
@@ -126,16 +132,8 @@ for (const backend of BACKENDS) {
     let fake: FakeBackend;
     let workspace: string;
     let storage: string;
-    beforeEach(async () => {
-      fake = await backend.start();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
-      fs.writeFileSync(path.join(storage, 'mcp.json'), JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [MANY_TOOLS] } } }));
-    });
-    afterEach(async () => {
-      await fake.close();
-      for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
-    });
+    beforeEach(async () => ({ fake, workspace, storage } = await openRig(backend, { big: { command: process.execPath, args: [MANY_TOOLS] } })));
+    afterEach(() => closeRig(fake, workspace, storage));
     const cli = (args: string[]) =>
       runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), '--context-window', '64000', '--mcp-config', path.join(storage, 'mcp.json'), '--yes', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
 
