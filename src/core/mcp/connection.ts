@@ -78,9 +78,11 @@ export class McpServerConnection {
     const timeout = this.options.startTimeoutMs ?? MCP_DEFAULTS.startTimeoutMs;
     try {
       const tools = await this.connectOnce(timeout).catch(async (error: unknown) => {
-        // An HTTP server that does not speak Streamable HTTP may be an older SSE one.
-        if (this.config.transport.type !== 'http' || !/\b(40[045])\b/.test(errorMessage(error))) throw error;
-        this.options.logger.info(`MCP ${this.config.name}: Streamable HTTP refused (${errorMessage(error)}); trying SSE`);
+        // An HTTP server that does not speak Streamable HTTP (400, 404, 405) may be an older SSE one.
+        const status = httpStatusOf(error);
+        if (this.config.transport.type !== 'http' || (status !== 400 && status !== 404 && status !== 405)) throw error;
+        this.options.logger.info(`MCP ${this.config.name}: Streamable HTTP refused (${describeFailure(error)}); trying SSE`);
+        await this.closeTransport();
         return this.connectOnce(timeout, true);
       });
       this.crashed = false;
@@ -89,7 +91,7 @@ export class McpServerConnection {
     } catch (error) {
       await this.closeTransport();
       const tail = this.stderr.slice(-5).join('\n');
-      const reason = `${errorMessage(error)}${tail ? `\nLast lines of its log:\n${tail}` : ''}`;
+      const reason = `${describeFailure(error)}${tail ? `\nLast lines of its log:\n${tail}` : ''}`;
       this.setState({ kind: 'failed', reason });
       throw new Error(`MCP server "${this.config.name}" failed to start: ${reason}`);
     }
@@ -195,4 +197,16 @@ function chain(first: (() => void) | undefined, second: () => void): () => void 
     first?.();
     second();
   };
+}
+
+/** The HTTP status an SDK transport error carries (StreamableHTTPError, SseError: `code`). */
+function httpStatusOf(error: unknown): number | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code >= 100 && code < 600 ? code : undefined;
+}
+
+/** A failure in words, with the HTTP status when there was one (the SDK's messages leave it out). */
+function describeFailure(error: unknown): string {
+  const status = httpStatusOf(error);
+  return status === undefined ? errorMessage(error) : `HTTP ${status}: ${errorMessage(error)}`;
 }
