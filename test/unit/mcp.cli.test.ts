@@ -64,6 +64,10 @@ for (const backend of BACKENDS) {
       const finished = run.events.find((event): event is Extract<AgentEvent, { type: 'tool_call_finished' }> => event.type === 'tool_call_finished');
       assert.equal(finished?.name, 'mcp__everything__echo');
       assert.equal(finished.isError, false);
+      // The gauge counts the server's definitions on a line of their own.
+      const breakdown = run.events.flatMap((event) => (event.type === 'context' && event.gauge.breakdown ? [event.gauge.breakdown] : [])).at(-1);
+      assert.ok(breakdown && breakdown.mcpTools > 0 && breakdown.tools > 0, JSON.stringify(breakdown));
+      assert.match(run.events.flatMap((event) => (event.type === 'context' ? [event.gauge.reading.tooltip] : [])).at(-1) ?? '', /MCP tools: /);
     });
 
     it('asks before a call by default: without a terminal and without --yes it is declined, and the server never sees it', async () => {

@@ -1,6 +1,7 @@
 import type { MessageParam, ToolParam } from '../model/messages';
 import { blocksOf, blockText } from '../model/content';
-import { TASK_TOOL_NAME } from '../tools/task';
+import { builtInToolTraits } from '../tools/registry';
+import type { ToolTraitsLookup } from '../tools/types';
 import { TASK_LIST_MARK } from '../tools/todos';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
@@ -9,6 +10,8 @@ import { PERSISTED_MARK } from './tier0';
 export interface ContextBreakdown {
   system: number;
   tools: number;
+  /** Definitions of tools from outside Evergreen (MCP servers), or of mcp_search/mcp_call when they are deferred. */
+  mcpTools: number;
   messages: number;
   toolResults: number;
   /** Compaction summaries and the task list restored next to them. */
@@ -20,13 +23,16 @@ export interface ContextBreakdown {
 }
 
 /** Character counts of a request's parts (no API call; the caller converts to tokens). */
-export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[]): ContextBreakdown {
-  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(tools).length, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
+export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[], toolTraits: ToolTraitsLookup = builtInToolTraits): ContextBreakdown {
+  const external = tools.filter((tool) => toolTraits(tool.name).external === true);
+  const own = tools.filter((tool) => toolTraits(tool.name).external !== true);
+  // The tools array as sent: its brackets and commas count with Evergreen's own definitions.
+  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
   const taskCalls = new Set<string>();
   for (const message of messages) {
     for (const block of blocksOf(message)) {
       const text = blockText(block);
-      if (block.type === 'tool_use' && block.name === TASK_TOOL_NAME) taskCalls.add(block.id);
+      if (block.type === 'tool_use' && toolTraits(block.name).kind === 'subagent') taskCalls.add(block.id);
       if (block.type === 'tool_result') {
         if (taskCalls.has(block.tool_use_id)) breakdown.subagents += text.length;
         else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
@@ -39,7 +45,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       }
     }
   }
-  breakdown.total = breakdown.system + breakdown.tools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
+  breakdown.total = breakdown.system + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
   return breakdown;
 }
 
@@ -50,6 +56,7 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
   const scaled = {
     system: scale(chars.system),
     tools: scale(chars.tools),
+    mcpTools: scale(chars.mcpTools),
     messages: scale(chars.messages),
     toolResults: scale(chars.toolResults),
     summaries: scale(chars.summaries),
@@ -57,6 +64,6 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
     subagents: scale(chars.subagents),
     total: 0,
   };
-  scaled.total = scaled.system + scaled.tools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
+  scaled.total = scaled.system + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
   return scaled;
 }

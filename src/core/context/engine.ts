@@ -107,7 +107,7 @@ export class ContextEngine {
   }
 
   gauge(messages: readonly MessageParam[] = this.liveView(), usedTokens: number = this.estimateTokens(messages), estimated = true): ContextGauge {
-    const chars = contextBreakdownChars(this.options.system, this.options.tools, messages);
+    const chars = contextBreakdownChars(this.options.system, this.options.tools, messages, this.options.toolTraits);
     this.lastGauge = gaugeOf(this.budget, usedTokens, scaleBreakdown(chars, usedTokens), this.state.cacheReadShare, this.costs(), estimated);
     return this.lastGauge;
   }

@@ -117,6 +117,7 @@ export { formatCost } from '../model/cost';
 export const BREAKDOWN_CATEGORIES = [
   { key: 'system', label: 'System prompt' },
   { key: 'tools', label: 'Tool definitions' },
+  { key: 'mcpTools', label: 'MCP tools' },
   { key: 'messages', label: 'Messages' },
   { key: 'toolResults', label: 'Tool results' },
   { key: 'summaries', label: 'Summaries and task list' },

@@ -63,6 +63,7 @@ export function deferredMcpTools(tools: readonly ToolDefinition<McpCallInput>[])
     name: MCP_SEARCH_TOOL,
     description: `Finds tools of the connected MCP servers (${servers.join(', ')}; ${tools.length} tools) by words, and returns each match's full name, description and input schema. Call one with ${MCP_CALL_TOOL}.`,
     kind: 'meta',
+    context: { kind: 'other', external: true },
     inputSchema: {
       type: 'object',
       properties: {
@@ -89,6 +90,7 @@ export function deferredMcpTools(tools: readonly ToolDefinition<McpCallInput>[])
     name: MCP_CALL_TOOL,
     description: `Calls one MCP tool by its full name (from ${MCP_SEARCH_TOOL}) with its arguments. The arguments are checked against the tool's input schema first.`,
     kind: 'meta',
+    context: { kind: 'other', external: true },
     inputSchema: {
       type: 'object',
       properties: {

@@ -73,6 +73,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
       name: fullName,
       description,
       kind: 'meta',
+      context: { kind: 'other', external: true },
       inputSchema: usable.schema,
       parse(input) {
         if (!isObject(input)) throw new ToolInputError('the arguments must be a JSON object');

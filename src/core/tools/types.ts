@@ -67,6 +67,8 @@ interface ToolContextPolicy {
    * For a tool that pages its own output (a read of a saved output must not be saved again). Default 'default'.
    */
   persist?: 'never' | 'default';
+  /** Defined outside Evergreen (an MCP server's tool): its definition counts on the breakdown's "MCP tools" line. */
+  external?: true;
 }
 
 /** A tool's declaration to the context engine, in its own definition; `target` gets the tool's parsed input. */
