@@ -59,7 +59,12 @@ export async function showMcpServers(manager: McpManager | undefined, logs: McpL
     { title: 'Evergreen: MCP servers of this chat', placeHolder: 'Pick a server to restart it or see its log' },
   );
   if (!picked) return;
-  const action = await vscode.window.showQuickPick(['Restart', 'Show Log'], { title: `MCP server "${picked.name}"` });
+  const action = await vscode.window.showQuickPick(['Restart', 'Show Log', 'Disable for This Chat'], { title: `MCP server "${picked.name}"` });
+  if (action === 'Disable for This Chat') {
+    await manager.disable(picked.name);
+    void vscode.window.showInformationMessage(`Evergreen: MCP server "${picked.name}" is stopped for this chat; its tools answer that it is disabled. A New Chat starts it again.`);
+    return;
+  }
   if (action === 'Show Log') {
     const channel = logs.channel(picked.name);
     if (manager.log(picked.name).length === 0) channel.info('(the server has written nothing to stderr)');

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
 import { McpServerConnection } from '../../src/core/mcp/connection';
+import { McpManager } from '../../src/core/mcp/manager';
 import { mapCallToolResult } from '../../src/core/mcp/results';
 import { silentLogger } from '../../src/core/logger';
 
@@ -197,5 +198,24 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     assert.ok(await until(() => crashy.state.kind === 'failed'));
     await assert.rejects(crashy.callTool('echo', { message: 'again' }, new AbortController().signal), /failed to start: [\s\S]*the port is taken/);
     assert.equal(fs.readFileSync(counter, 'utf8'), 'xxx', 'one restart for that call, not a loop');
+  });
+
+  it('a server disabled for the chat answers calls with why; Restart brings it back', async () => {
+    const manager = new McpManager([server('everything', process.execPath, [EVERYTHING, 'stdio'])], { logger, clientVersion: 'test', filesDir: dir });
+    try {
+      await manager.startAll();
+      const [echo] = manager.tools([], Number.POSITIVE_INFINITY, 4).tools.filter((tool) => tool.name === 'mcp__everything__echo');
+      assert.ok(echo);
+      await manager.disable('everything');
+      assert.equal(manager.list()[0]!.state.kind, 'disabled');
+      const approve = async () => ({ approved: true as const });
+      const ctx = { workspace: undefined as never, signal: new AbortController().signal, onProgress: () => undefined, approve };
+      await assert.rejects(echo.run({ message: 'hi' }, ctx), /disabled it for this chat/);
+      await manager.restart('everything');
+      assert.equal(manager.list()[0]!.state.kind, 'ready');
+      assert.match((await echo.run({ message: 'back again' }, ctx)).content, /back again/);
+    } finally {
+      await manager.stopAll();
+    }
   });
 });

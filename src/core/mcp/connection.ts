@@ -170,8 +170,13 @@ export class McpServerConnection {
     return result as CallToolResult;
   }
 
+  /** A disabled server may start again (the list's Restart). */
+  enable(): void {
+    if (this.current.kind === 'disabled') this.setState({ kind: 'stopped' });
+  }
+
   disable(reason: string): void {
-    void this.stop();
+    if (this.client || this.transport) void this.stop();
     this.setState({ kind: 'disabled', reason });
   }
 

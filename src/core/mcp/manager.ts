@@ -99,7 +99,16 @@ export class McpManager {
     const connection = this.connections.find((candidate) => candidate.config.name === name);
     if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
     await connection.stop();
+    connection.enable();
     await connection.start();
+  }
+
+  /** Stops a server for the rest of the session: its tools answer that it was disabled. */
+  async disable(name: string): Promise<void> {
+    const connection = this.connections.find((candidate) => candidate.config.name === name);
+    if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
+    await connection.stop();
+    connection.disable('the user disabled it for this chat (a New Chat starts it again)');
   }
 
   /** The last lines a stdio server wrote to stderr (its log). */
