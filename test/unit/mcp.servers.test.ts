@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
 import { McpServerConnection } from '../../src/core/mcp/connection';
 import { McpManager } from '../../src/core/mcp/manager';
+import { subagentTools } from '../../src/core/agent/subagents';
+import { createToolRegistry } from '../../src/core/tools/registry';
 import { mapCallToolResult } from '../../src/core/mcp/results';
 import { silentLogger } from '../../src/core/logger';
 
@@ -216,6 +218,26 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
       assert.match((await echo.run({ message: 'back again' }, ctx)).content, /back again/);
     } finally {
       await manager.stopAll();
+    }
+  });
+});
+
+describe('MCP tools in subagents', () => {
+  it('an explore child gets only the MCP tools on the allow list; a general child gets them all', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-sub-'));
+    const manager = new McpManager([server('everything', process.execPath, [EVERYTHING, 'stdio'])], { logger, clientVersion: 'test', filesDir: dir });
+    try {
+      await manager.startAll();
+      const registry = createToolRegistry({ trusted: true, task: true, externalTools: manager.tools([], Number.POSITIVE_INFINITY, 4).tools });
+      const names = (agentType: 'explore' | 'general', allow: string[] = []) => subagentTools(registry, agentType, allow).list().map((tool) => tool.name);
+      assert.deepEqual(names('explore').filter((name) => name.startsWith('mcp__')), []);
+      assert.deepEqual(names('explore', ['mcp__everything__echo']).filter((name) => name.startsWith('mcp__')), ['mcp__everything__echo']);
+      assert.ok(names('explore', ['mcp__everything__*']).filter((name) => name.startsWith('mcp__')).length > 3);
+      assert.ok(names('general').includes('mcp__everything__get-sum'));
+      assert.ok(!names('general').includes('task'));
+    } finally {
+      await manager.stopAll();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -12,7 +12,7 @@ import { textsOf, type ToolUseBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
-import type { ApprovalPolicy } from '../tools/approval';
+import { matchMcpAllowList, type ApprovalPolicy } from '../tools/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
 import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME, type SubagentType, type TaskInput } from '../tools/task';
 import type { ToolResult } from '../tools/types';
@@ -88,8 +88,17 @@ export function restrictTools(tools: ToolRegistry, allowed: (name: string) => bo
   };
 }
 
-export function subagentTools(tools: ToolRegistry, agentType: SubagentType): ToolRegistry {
-  return agentType === 'explore' ? restrictTools(tools, (name) => EXPLORE_TOOL_NAMES.includes(name)) : restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
+/**
+ * The tools a child gets. An explore child only looks: the read-only built-ins, plus the MCP tools
+ * the user allow-listed (`mcpAllowList`: they run without asking, so the user vouched for them).
+ */
+export function subagentTools(tools: ToolRegistry, agentType: SubagentType, mcpAllowList: readonly string[] = []): ToolRegistry {
+  if (agentType !== 'explore') return restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
+  return restrictTools(tools, (name) => {
+    if (EXPLORE_TOOL_NAMES.includes(name)) return true;
+    const server = tools.get(name)?.mcpServer;
+    return server !== undefined && matchMcpAllowList(name, server, mcpAllowList);
+  });
 }
 
 /** The last thing the child said: its report (a child cut off by a limit may have said it before its last tool call). */
@@ -250,7 +259,7 @@ class SubagentLauncher implements SubagentRunner {
     const handle = await this.store.create({ model: blueprint.client.model, workspace: blueprint.workspaceRoot, title: input.description });
     const childId = handle.id;
     const transcriptPath = handle.transcriptPath;
-    const tools = subagentTools(blueprint.tools, input.agentType);
+    const tools = subagentTools(blueprint.tools, input.agentType, call.approvalPolicy.mcpAllowList);
     const systemPrompt = buildSubagentPrompt({
       workspaceRoot: blueprint.workspaceRoot,
       platform: `${os.platform()} ${os.arch()}`,

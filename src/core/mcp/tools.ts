@@ -73,6 +73,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
       name: fullName,
       description,
       kind: 'meta',
+      mcpServer: server,
       context: { kind: 'other', external: true },
       inputSchema: usable.schema,
       parse(input) {

@@ -98,6 +98,8 @@ export interface ToolDefinition<Input> {
   name: string;
   description: string;
   kind: ToolKind;
+  /** Set on a tool an MCP server provides: the server's name (the approval allow list's `mcp__server__*` is matched with it). */
+  mcpServer?: string;
   /** What the context engine needs to know about this tool's results; absent = DEFAULT_TOOL_CONTEXT. */
   context?: ToolContextDeclaration<Input>;
   /** Calls of this tool that follow each other in one response run at the same time (`task`). */
