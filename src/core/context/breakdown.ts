@@ -29,10 +29,11 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
   // The tools array as sent: its brackets and commas count with Evergreen's own definitions.
   const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
   const taskCalls = new Set<string>();
+  const subagentTools = new Set(tools.filter((tool) => toolTraits(tool.name).kind === 'subagent').map((tool) => tool.name));
   for (const message of messages) {
     for (const block of blocksOf(message)) {
       const text = blockText(block);
-      if (block.type === 'tool_use' && toolTraits(block.name).kind === 'subagent') taskCalls.add(block.id);
+      if (block.type === 'tool_use' && subagentTools.has(block.name)) taskCalls.add(block.id);
       if (block.type === 'tool_result') {
         if (taskCalls.has(block.tool_use_id)) breakdown.subagents += text.length;
         else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;

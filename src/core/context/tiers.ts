@@ -55,6 +55,13 @@ export function collectToolResults(
   toolTraits: ToolTraitsLookup = builtInToolTraits,
 ): ToolResultRef[] {
   const calls = new Map<string, { name: string; input: unknown }>();
+  // One lookup per tool, not per result: this runs before every request over the whole live history.
+  const traitsByName = new Map<string, ToolContextTraits>();
+  const traitsOf = (name: string): ToolContextTraits => {
+    let traits = traitsByName.get(name);
+    if (!traits) traitsByName.set(name, (traits = toolTraits(name)));
+    return traits;
+  };
   const refs: ToolResultRef[] = [];
   for (let index = from; index < canonical.length; index++) {
     const message = canonical[index]!;
@@ -69,7 +76,7 @@ export function collectToolResults(
           toolUseId: block.tool_use_id,
           name,
           input: call?.input,
-          traits: toolTraits(name),
+          traits: traitsOf(name),
           messageIndex: index,
           originalChars: text.length,
           currentChars: edit ? editedResultText(text, edit).length : text.length,

@@ -17,6 +17,7 @@ import {
   type ToolContextTraits,
   type ToolDefinition,
   type ToolInputSchema,
+  type ReadTarget,
   type ToolResult,
   type ToolTraitsLookup,
 } from './types';
@@ -157,17 +158,24 @@ export function contextTraitsOf(tool: ToolDefinition<unknown> | undefined): Tool
   if (declared.kind !== 'read') return declared;
   let traits = traitsByTool.get(tool);
   if (!traits) {
+    // Recorded inputs never change: each is parsed once, not on every request's tier planning.
+    const targets = new WeakMap<object, ReadTarget | undefined>();
+    const targetOf = (input: unknown): ReadTarget | undefined => {
+      if (nestedDeeperThan(input)) return undefined;
+      let parsed: unknown;
+      try {
+        parsed = tool.parse(input);
+      } catch {
+        return undefined; // A call whose input does not parse read nothing.
+      }
+      return declared.target(parsed);
+    };
     traits = {
       ...declared,
       target: (input) => {
-        if (nestedDeeperThan(input)) return undefined;
-        let parsed: unknown;
-        try {
-          parsed = tool.parse(input);
-        } catch {
-          return undefined; // A call whose input does not parse read nothing.
-        }
-        return declared.target(parsed);
+        if (typeof input !== 'object' || input === null) return targetOf(input);
+        if (!targets.has(input)) targets.set(input, targetOf(input));
+        return targets.get(input);
       },
     };
     traitsByTool.set(tool, traits);
