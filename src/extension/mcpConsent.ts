@@ -40,6 +40,7 @@ export async function readMcpSettings(workspaceRoot: string, userServers: unknow
   }
   if (changed) await consent.update(CONSENT_KEY, [...granted]);
   const { allowed, notices } = applyConsent(loaded.servers, (server) => granted.has(server.consentKey), 'allow them when Evergreen asks at the start of a New Chat.');
-  if (!trusted) notices.push(`This workspace is not trusted: the MCP servers it may define (${WORKSPACE_MCP_FILES.join(', ')}) are not read, and no MCP tool is offered. Trust the workspace to use them.`);
-  return { servers: allowed, problems: loaded.problems, notices: trusted || allowed.length > 0 || loaded.servers.length > 0 ? notices : [] };
+  // Untrusted: nothing starts (the session offers no MCP tool there); said only when the user configured servers.
+  if (!trusted && loaded.servers.length > 0) notices.push(`This workspace is not trusted: your MCP servers do not start here, and the ones it may define (${WORKSPACE_MCP_FILES.join(', ')}) are not read. Trust the workspace to use them.`);
+  return { servers: allowed, problems: loaded.problems, notices };
 }

@@ -41,7 +41,7 @@ describe('an MCP server in the extension host (issue 16)', () => {
     assert.equal(requests.length, 2, JSON.stringify(requests.map((request) => request.reply)));
     const tools = (requests[0]!.body as { tools?: Array<{ name: string }> }).tools?.map((tool) => tool.name) ?? [];
     assert.ok(tools.includes('mcp__everything__echo'), tools.join(', '));
-    assert.match(JSON.stringify((requests[1]!.body as { messages: unknown[] }).messages), /through the card/);
+    assert.match(JSON.stringify((requests[1]!.body as { messages: unknown[] }).messages), /Echo: through the card/, "the server's answer (not the model's own input) reached the model");
     const types = api.chatEventTypes();
     assert.ok(types.indexOf('approval_resolved') > types.indexOf('approval_needed'), types.join(', '));
     assert.equal(types.at(-1), 'turn_finished');

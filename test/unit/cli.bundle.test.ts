@@ -58,7 +58,8 @@ describe('dist/cli.js bundle', () => {
       const { code, stderr } = await runBundled(fake, base, workspace, ['--trust-workspace-mcp', '-p', 'echo']);
       assert.equal(code, 0, stderr);
       const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
-      assert.match(answered, /from the bundle/, stderr);
+      // The server's own words, not the model's input echoed back in its tool_use.
+      assert.match(answered, /Echo: from the bundle/, stderr);
     } finally {
       await fake.close();
       fs.rmSync(base, { recursive: true, force: true });

@@ -147,7 +147,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
       assert.ok(failed.message.length > 0 && failed.hint.includes('unchanged'));
       const recorded = r.entries.filter((entry) => entry.type === 'compaction_failed');
       assert.equal(recorded.length, 1, 'the failure is in the transcript');
-      assert.equal(foldTranscript(r.entries).consecutiveFailures, 1);
+      assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 1);
     });
   }
 
@@ -175,7 +175,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     await r.prepare();
     assert.equal(r.summaryRequests.length, requestsBefore, 'no automatic attempt while the breaker is open');
     assert.ok(r.logs.some((line) => line.includes('paused')), 'the pause is logged');
-    assert.equal(foldTranscript(r.entries).consecutiveFailures, 3, 'the breaker survives a resume');
+    assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 3, 'the breaker survives a resume');
     // Manual compaction still runs, and success closes the breaker.
     r.assistant('Stopped.');
     r.replies.push(goodSummary('manual'));
@@ -183,7 +183,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(r.engine.breakerOpen, false);
     assert.equal(r.engine.snapshot.consecutiveFailures, 0);
-    assert.equal(foldTranscript(r.entries).consecutiveFailures, 0);
+    assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
     // ...and automatic compaction is armed again.
     r.user('Continue.');
     fillTo(r, 29_300);
@@ -203,7 +203,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
       assert.match(outcome.message, /failed/);
     }
     assert.equal(r.engine.breakerOpen, false);
-    assert.equal(foldTranscript(r.entries).consecutiveFailures, 0);
+    assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
   });
 });
 
@@ -344,7 +344,7 @@ describe('context engine: prompt too long (reactive)', () => {
     assert.equal(compactionEntries(r)[0]!.trigger, 'reactive');
     const anchor = r.entries.find((entry) => entry.type === 'token_anchor');
     assert.ok(anchor, 'the API count that re-anchored the estimate is in the transcript');
-    assert.deepEqual(foldTranscript(r.entries).lastRequest, r.engine.snapshot.lastRequest);
+    assert.deepEqual(foldTranscript(r.entries).engine.lastRequest, r.engine.snapshot.lastRequest);
     const next = await r.prepare();
     assertApiValid(next.messages);
     assert.ok(next.messages.length < prepared.messages.length);
@@ -482,7 +482,7 @@ describe('context engine: restored files', () => {
     const live = r.engine.liveView();
     assert.match(textOf(live[0]!), /Contents of f7\.ts as restored after the summary/);
     assertApiValid([...live, { role: 'user', content: 'next' }]);
-    assert.deepEqual(buildLiveView(foldTranscript(r.entries).canonical, foldTranscript(r.entries).live), live, 'restored files are replayed from the transcript');
+    assert.deepEqual(buildLiveView(foldTranscript(r.entries).canonical, foldTranscript(r.entries).engine.live), live, 'restored files are replayed from the transcript');
   });
 
   it('skips files that vanished and never reads outside the workspace', async () => {
@@ -562,7 +562,7 @@ describe('context engine: cache batching of tier edits', () => {
     assert.ok(trimmed && trimmed.type === 'tool_result' && typeof trimmed.content === 'string');
     assert.ok(trimmed.content.length <= 30_000);
     // The account is part of the transcript: a fold gives the same batching state.
-    assert.equal(foldTranscript(r.entries).pendingWaste, r.engine.snapshot.pendingWaste);
+    assert.equal(foldTranscript(r.entries).engine.pendingWaste, r.engine.snapshot.pendingWaste);
   });
 
   it('clears an old result at once when clearing frees more than the rewrite costs (above 30% utilization)', async () => {

@@ -56,36 +56,36 @@ describe('foldTranscript', () => {
     let fold = foldTranscript(entries);
     assert.equal(fold.systemPrompt, 'SYSTEM');
     assert.equal(fold.canonical.length, 5);
-    assert.equal(fold.consecutiveFailures, 2);
-    assert.deepEqual(fold.live.edits.get('a'), { toolUseId: 'a', action: 'clear' });
-    assert.equal(fold.live.boundary, undefined);
-    assert.deepEqual(fold.lastRequest, { mark: { canonicalCount: 3, liveCount: 3, liveChars: 1_800 }, promptTokens: 450, atMs: Date.parse(ts(10)) });
+    assert.equal(fold.engine.consecutiveFailures, 2);
+    assert.deepEqual(fold.engine.live.edits.get('a'), { toolUseId: 'a', action: 'clear' });
+    assert.equal(fold.engine.live.boundary, undefined);
+    assert.deepEqual(fold.engine.lastRequest, { mark: { canonicalCount: 3, liveCount: 3, liveChars: 1_800 }, promptTokens: 450, atMs: Date.parse(ts(10)) });
     assert.deepEqual(fold.totals, { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 50, costUsd: 0.5, requests: 1, subagentCostUsd: 0 });
     assert.deepEqual(fold.persistedOutputs, [{ toolUseId: 'b', file: '/s/tool-results/b.txt' }]);
-    const view = buildLiveView(fold.canonical, fold.live);
+    const view = buildLiveView(fold.canonical, fold.engine.live);
     assert.equal(view.length, 5);
     assert.deepEqual(view[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: CLEARED_TEXT }] });
 
     // A drop keeps the failure count (it is no successful summary); a summary resets it.
     entries.push(boundary('drop', 3));
     fold = foldTranscript(entries);
-    assert.equal(fold.consecutiveFailures, 2, 'a drop does not reset the breaker');
+    assert.equal(fold.engine.consecutiveFailures, 2, 'a drop does not reset the breaker');
     assert.equal(fold.compactions, 0, 'a drop is not counted as a compaction');
-    assert.equal(fold.live.boundary?.trigger, 'drop');
-    assert.deepEqual(buildLiveView(fold.canonical, fold.live)[0], { role: 'user', content: [{ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' }] });
+    assert.equal(fold.engine.live.boundary?.trigger, 'drop');
+    assert.deepEqual(buildLiveView(fold.canonical, fold.engine.live)[0], { role: 'user', content: [{ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' }] });
 
     entries.push(call('c'), result('c'), boundary('auto', 5, 'the summary'));
     fold = foldTranscript(entries);
-    assert.equal(fold.consecutiveFailures, 0);
+    assert.equal(fold.engine.consecutiveFailures, 0);
     assert.equal(fold.compactions, 1);
-    const live = buildLiveView(fold.canonical, fold.live, '/s/transcript.jsonl');
+    const live = buildLiveView(fold.canonical, fold.engine.live, '/s/transcript.jsonl');
     assert.equal(live.length, 3);
     assert.equal(live[0]!.role, 'user');
     const head = live[0]!.content;
     assert.ok(Array.isArray(head) && head[0]!.type === 'text');
     assert.ok(head[0]!.type === 'text' && head[0]!.text.includes('the summary') && head[0]!.text.includes('/s/transcript.jsonl'));
     // The edits of older tool results survive a boundary (they still apply if the results are kept).
-    assert.ok(fold.live.edits.has('a'));
+    assert.ok(fold.engine.live.edits.has('a'));
 
     // The chat as it was shown: turns, tool cards, the tier note and both dividers.
     const types = fold.display.map((event) => event.type);
@@ -99,7 +99,7 @@ describe('foldTranscript', () => {
   it('re-anchors the token estimate on a recorded count', () => {
     const anchor = { mark: { canonicalCount: 9, liveCount: 5, liveChars: 90_000 }, promptTokens: 41_000, atMs: 123 };
     const fold = foldTranscript([user('x'), { type: 'token_anchor', ts: ts(3), anchor }]);
-    assert.deepEqual(fold.lastRequest, anchor);
+    assert.deepEqual(fold.engine.lastRequest, anchor);
   });
 
   it('reads the state-changing records of older transcripts (written as `event` entries) as their typed entries', () => {
@@ -113,9 +113,9 @@ describe('foldTranscript', () => {
     assert.deepEqual(legacy.map((parsed) => ('entry' in parsed ? parsed.entry.type : parsed.problem)), ['system_prompt', 'token_anchor', 'compaction_failed', 'window_learned']);
     const fold = foldTranscript([user('x'), ...legacy.flatMap((parsed) => ('entry' in parsed ? [parsed.entry] : []))]);
     assert.equal(fold.systemPrompt, 'SYSTEM');
-    assert.deepEqual(fold.lastRequest, anchor);
-    assert.equal(fold.consecutiveFailures, 1);
-    assert.equal(fold.learnedWindow, 12_000);
+    assert.deepEqual(fold.engine.lastRequest, anchor);
+    assert.equal(fold.engine.consecutiveFailures, 1);
+    assert.equal(fold.engine.learnedWindow, 12_000);
     // Malformed records are reported and skipped, as any bad line is; an unknown event name too.
     const bad = [
       { type: 'event', ts: ts(3), name: 'token_anchor', data: { promptTokens: 'many' } },

@@ -62,13 +62,13 @@ describe('context engine: a window learned from the server', () => {
 
     // Resume: the fold carries the window; an engine built on it has the same budget and says nothing new.
     const folded = foldTranscript(r.entries);
-    assert.equal(folded.learnedWindow, 12_000);
+    assert.equal(folded.engine.learnedWindow, 12_000);
     assert.equal(folded.display.filter((event) => event.type === 'context_window_learned').length, 1, 'the notice is replayed once');
     const resumed = rig({ initial: folded.engine });
     assert.deepEqual(resumed.engine.budget, r.engine.budget);
     assert.equal(resumed.engine.gauge().window, 12_000);
     // A learned window larger than the configured one (a setting lowered since) is not used.
-    assert.equal(rig({ window: 10_000, initial: { live: folded.live, lastRequest: undefined, consecutiveFailures: 0, learnedWindow: 12_000 } }).engine.budget.window, 10_000);
+    assert.equal(rig({ window: 10_000, initial: { live: folded.engine.live, lastRequest: undefined, consecutiveFailures: 0, learnedWindow: 12_000 } }).engine.budget.window, 10_000);
   });
 
   it('a smaller window learned later wins in the fold as in the engine; a larger one changes nothing', () => {
@@ -76,7 +76,7 @@ describe('context engine: a window learned from the server', () => {
     r.engine.learnWindow(20_000);
     r.engine.learnWindow(12_000);
     r.entries.push({ type: 'window_learned', ts: r.ts, window: 30_000, assumed: 40_000 });
-    assert.equal(foldTranscript(r.entries).learnedWindow, 12_000);
+    assert.equal(foldTranscript(r.entries).engine.learnedWindow, 12_000);
     assert.equal(r.engine.budget.window, 12_000);
   });
 
@@ -95,7 +95,7 @@ describe('context engine: a window learned from the server', () => {
     assertApiValid(next.messages);
     assert.equal(next.maxTokens, 2_400, 'the retry asks for the reply reserve of the learned window');
     assert.ok(next.estimatedTokens + next.maxTokens <= 12_000, `${next.estimatedTokens} + ${next.maxTokens}`);
-    assert.equal(foldTranscript(r.entries).learnedWindow, 12_000);
+    assert.equal(foldTranscript(r.entries).engine.learnedWindow, 12_000);
   });
 
   it('when only the reply reserve did not fit, the retry asks for less and nothing is compacted', async () => {

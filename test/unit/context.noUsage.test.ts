@@ -21,7 +21,7 @@ describe('context engine: replies without usage', () => {
     const estimate = r.engine.estimateTokens(r.engine.liveView());
     const byChars = Math.round(uncounted.mark.liveChars / 4);
     assert.ok(estimate >= byChars * 0.9, `estimated ${estimate} tokens for a context of ~${byChars}`);
-    assert.deepEqual(foldTranscript(r.entries).lastRequest, r.engine.snapshot.lastRequest, 'a resume would anchor differently');
+    assert.deepEqual(foldTranscript(r.entries).engine.lastRequest, r.engine.snapshot.lastRequest, 'a resume would anchor differently');
     // The gauge after that reply says an estimate, not a counted empty context.
     const gauge = r.eventsOf('context').at(-1)!.gauge;
     assert.equal(gauge.estimated, true);

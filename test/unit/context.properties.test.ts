@@ -160,14 +160,14 @@ function summaryReply(scenario: Scenario) {
 function checkFold(rig: Rig, transcriptPath: string, where: string): void {
   const fold = foldTranscript(rig.entries);
   assert.deepEqual(fold.canonical, rig.history, `${where}: folded canonical history`);
-  assert.deepEqual(buildLiveView(fold.canonical, fold.live, transcriptPath), rig.engine.liveView(), `${where}: folded live view`);
+  assert.deepEqual(buildLiveView(fold.canonical, fold.engine.live, transcriptPath), rig.engine.liveView(), `${where}: folded live view`);
   const snapshot = rig.engine.snapshot;
-  assert.deepEqual(fold.live.boundary, snapshot.live.boundary, `${where}: folded boundary`);
-  assert.deepEqual(fold.live.edits, snapshot.live.edits, `${where}: folded edits`);
-  assert.deepEqual(fold.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
-  assert.equal(fold.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
-  assert.equal(fold.pendingWaste, snapshot.pendingWaste, `${where}: folded batching account`);
-  assert.deepEqual(fold.undoable, snapshot.undoable, `${where}: folded undo point`);
+  assert.deepEqual(fold.engine.live.boundary, snapshot.live.boundary, `${where}: folded boundary`);
+  assert.deepEqual(fold.engine.live.edits, snapshot.live.edits, `${where}: folded edits`);
+  assert.deepEqual(fold.engine.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
+  assert.equal(fold.engine.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
+  assert.equal(fold.engine.pendingWaste, snapshot.pendingWaste, `${where}: folded batching account`);
+  assert.deepEqual(fold.engine.undoable, snapshot.undoable, `${where}: folded undo point`);
   // Every field, including those a resume once lost (the compact tool's schedule, requests since a compaction, the cache share).
   assert.deepEqual(fold.engine, snapshot, `${where}: folded engine state`);
 }

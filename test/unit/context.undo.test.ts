@@ -41,12 +41,12 @@ async function exchange(r: Rig): Promise<void> {
 function checkFold(r: Rig, where: string): void {
   const fold = foldTranscript(r.entries);
   const snapshot = r.engine.snapshot;
-  assert.deepEqual(fold.live.boundary, snapshot.live.boundary, `${where}: folded boundary`);
-  assert.deepEqual(fold.live.edits, snapshot.live.edits, `${where}: folded edits`);
-  assert.deepEqual(fold.undoable, snapshot.undoable, `${where}: folded undo point`);
-  assert.deepEqual(fold.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
-  assert.equal(fold.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
-  assert.deepEqual(buildLiveView(fold.canonical, fold.live), r.engine.liveView(), `${where}: folded live view`);
+  assert.deepEqual(fold.engine.live.boundary, snapshot.live.boundary, `${where}: folded boundary`);
+  assert.deepEqual(fold.engine.live.edits, snapshot.live.edits, `${where}: folded edits`);
+  assert.deepEqual(fold.engine.undoable, snapshot.undoable, `${where}: folded undo point`);
+  assert.deepEqual(fold.engine.lastRequest, snapshot.lastRequest, `${where}: folded token anchor`);
+  assert.equal(fold.engine.consecutiveFailures, snapshot.consecutiveFailures, `${where}: folded failure count`);
+  assert.deepEqual(buildLiveView(fold.canonical, fold.engine.live), r.engine.liveView(), `${where}: folded live view`);
 }
 
 describe('context engine: compaction preview', () => {
@@ -114,7 +114,7 @@ describe('context engine: undo last compaction', () => {
       ...r.engineOptions(),
       transcript: { append: () => undefined },
       emit: () => undefined,
-      initial: { live: foldBefore.live, lastRequest: foldBefore.lastRequest, consecutiveFailures: foldBefore.consecutiveFailures, pendingWaste: foldBefore.pendingWaste },
+      initial: { live: foldBefore.engine.live, lastRequest: foldBefore.engine.lastRequest, consecutiveFailures: foldBefore.engine.consecutiveFailures, pendingWaste: foldBefore.engine.pendingWaste },
     });
 
     const compacted = await r.engine.compact(undefined, 'manual', signal());
@@ -160,7 +160,7 @@ describe('context engine: undo last compaction', () => {
     assert.deepEqual(view, r.history, 'no boundary is left: the whole history is the view again');
     checkFold(r, 'after the undo');
     const fold = foldTranscript(r.entries);
-    assert.equal(fold.undoable, undefined);
+    assert.equal(fold.engine.undoable, undefined);
     const display = fold.display.filter((event) => event.type === 'compaction' || event.type === 'compaction_undone');
     assert.deepEqual(
       display.map((event) => [event.type, event.type === 'compaction' || event.type === 'compaction_undone' ? event.compactionId : '']),
@@ -263,7 +263,7 @@ describe('context engine: undo last compaction', () => {
     session(r);
     const stray: TranscriptEntry = { type: 'compaction_undo', ts: r.ts, compactionId: 'nope', tokensBefore: 1, tokensAfter: 2 };
     const fold = foldTranscript([...r.entries, stray]);
-    assert.equal(fold.live.boundary, undefined);
+    assert.equal(fold.engine.live.boundary, undefined);
     assert.ok(!fold.display.some((event) => event.type === 'compaction_undone'));
   });
 });

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
 import { McpServerConnection } from '../../src/core/mcp/connection';
+import { GroupStdioTransport } from '../../src/core/mcp/stdioTransport';
 import { McpManager } from '../../src/core/mcp/manager';
 import { subagentTools } from '../../src/core/agent/subagents';
 import { createToolRegistry } from '../../src/core/tools/registry';
@@ -239,5 +240,42 @@ describe('MCP tools in subagents', () => {
       await manager.stopAll();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('MCP messages of any size over stdio', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-size-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('an 11 MB result (over the SDK\'s 10 MB default) comes back whole', async () => {
+    const connection = new McpServerConnection(server('big', process.execPath, [path.resolve(__dirname, '../fixtures/mcp/bigResult.mjs')], { BIG_RESULT_MB: '11' }), { logger, clientVersion: 'test' });
+    try {
+      await connection.start();
+      const mapped = await mapCallToolResult(await connection.callTool('dump', {}, new AbortController().signal), 'toolu_big', dir);
+      assert.equal(mapped.text.length, 11 * 1024 * 1024 + 3);
+      assert.ok(mapped.text.endsWith('END'));
+    } finally {
+      await connection.stop();
+    }
+  });
+
+  it('a message over the limit closes the connection with the reason, and nothing throws', async () => {
+    const errors: string[] = [];
+    let closed = false;
+    const transport = new GroupStdioTransport({
+      command: process.execPath,
+      args: ['-e', `process.stdout.write('{"jsonrpc":"2.0","method":"x","params":{"p":"' + 'y'.repeat(50000) + '"}}\\n'); setInterval(() => {}, 1000);`],
+      env: {},
+      onStderr: () => undefined,
+      maxMessageBytes: 10_000,
+    });
+    transport.onerror = (error) => errors.push(error.message);
+    transport.onclose = () => (closed = true);
+    await transport.start();
+    for (let waited = 0; !closed && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(closed, 'the connection was closed');
+    assert.ok(errors.some((message) => /one message larger than \d+ MB .*the connection is closed/.test(message)), errors.join('\n'));
   });
 });

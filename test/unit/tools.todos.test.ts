@@ -304,7 +304,7 @@ describe('the task list in the context engine', () => {
 
     // Resume: the fold rebuilds the same live view, task list included.
     const folded = foldTranscript(r.entries);
-    assert.deepEqual(buildLiveView(folded.canonical, folded.live), r.engine.liveView());
+    assert.deepEqual(buildLiveView(folded.canonical, folded.engine.live), r.engine.liveView());
     assert.deepEqual(folded.todos, updated);
   });
 

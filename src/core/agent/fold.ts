@@ -5,11 +5,9 @@
  * "what the model saw at request N" is reproducible from the transcript alone.
  */
 import { compactionEvent } from '../context/engineTypes';
-import type { UndoPoint } from '../context/compactionPreview';
 import { CONTEXT_DEFAULTS } from '../context/defaults';
 import { estimateTokens } from '../context/gauge';
 import { windowLearnedMessage } from '../context/learnedWindow';
-import type { LiveState } from '../context/liveView';
 import { applyEntry, initialEngineState, type EngineState } from '../context/state';
 import { persistNote } from '../context/persistNote';
 import { blocksOf, toolResultText } from '../model/content';
@@ -31,17 +29,8 @@ export interface FoldTotals extends UsageCounts {
 
 export interface FoldResult {
   canonical: MessageParam[];
-  /** The context engine's state after every entry: what a resumed engine starts from. */
+  /** The context engine's state after every entry (the live view's boundary and edits, the anchor, the undo point, a learned window, …): what a resumed engine starts from. */
   engine: EngineState;
-  /** Shorthands of `engine`'s fields. */
-  live: LiveState;
-  lastRequest: EngineState['lastRequest'];
-  consecutiveFailures: number;
-  pendingWaste: number;
-  /** The newest compaction while it can still be undone (as the engine's snapshot has it). */
-  undoable: UndoPoint | undefined;
-  /** The smallest window a server proved (learned from a refusal); the engine's budget uses it. */
-  learnedWindow: number | undefined;
   systemPrompt: string | undefined;
   totals: FoldTotals;
   /** The chat as it was shown: messages, tool cards, compaction dividers, tier notes. */
@@ -126,12 +115,6 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   return {
     canonical,
     engine,
-    live: engine.live,
-    lastRequest: engine.lastRequest,
-    consecutiveFailures: engine.consecutiveFailures,
-    pendingWaste: engine.pendingWaste,
-    undoable: engine.undoable,
-    learnedWindow: engine.learnedWindow,
     systemPrompt,
     totals,
     display: display.finish(),

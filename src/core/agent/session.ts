@@ -420,6 +420,7 @@ export class AgentSession {
     const approver = createPolicyApprover(this.approvalPolicy, interactive);
     return {
       workspace: this.options.workspace,
+      toolUseId,
       signal,
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),

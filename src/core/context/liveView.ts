@@ -15,8 +15,6 @@ export interface LiveState {
   edits: ReadonlyMap<string, ToolResultEdit>;
 }
 
-export const emptyLiveState = (): LiveState => ({ boundary: undefined, edits: new Map() });
-
 export const SNIP_PREFIX = '[Snipped to save context:';
 export const CLEARED_TEXT =
   '[Old tool result cleared to save context. The full output is kept in the session transcript; run the tool again if you need it.]';

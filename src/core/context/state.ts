@@ -122,19 +122,12 @@ export function applyResponse(state: EngineState, mark: RequestMark, usage: Usag
   };
 }
 
-/** The state after every entry, in order (what a resumed session starts from). */
-export function foldEngineState(entries: Iterable<TranscriptEntry>, initial: EngineState = initialEngineState()): EngineState {
-  let state = initial;
-  for (const entry of entries) state = applyEntry(state, entry);
-  return state;
-}
-
 /**
  * The estimate's anchor after a reply. A count of 0 is a server that reported no usage (an
  * OpenAI-compatible one without stream_options.include_usage), not an empty prompt: anchoring on it
  * would make the whole context look empty, so the previous anchor stays (only the clock moves).
  */
-export function anchorAfter(previous: TokenAnchor | undefined, mark: TokenAnchor['mark'], promptTokens: number, atMs: number): TokenAnchor | undefined {
+function anchorAfter(previous: TokenAnchor | undefined, mark: TokenAnchor['mark'], promptTokens: number, atMs: number): TokenAnchor | undefined {
   if (promptTokens > 0) return { mark, promptTokens, atMs };
   return previous ? { ...previous, atMs } : undefined;
 }

@@ -58,7 +58,7 @@ export function deferredMcpTools(tools: readonly ToolDefinition<McpCallInput>[])
     }
     return validator;
   };
-  const servers = [...new Set(tools.map((tool) => /^mcp__(.+?)__/.exec(tool.name)?.[1] ?? ''))].filter(Boolean);
+  const servers = [...new Set(tools.flatMap((tool) => (tool.mcpServer === undefined ? [] : [tool.mcpServer])))];
   const search: ToolDefinition<{ query: string; limit: number }> = {
     name: MCP_SEARCH_TOOL,
     description: `Finds tools of the connected MCP servers (${servers.join(', ')}; ${tools.length} tools) by words, and returns each match's full name, description and input schema. Call one with ${MCP_CALL_TOOL}.`,

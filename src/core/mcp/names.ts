@@ -4,13 +4,11 @@
  * unique: a name that collides after sanitizing or cutting gets a short hash of the original pair.
  */
 import { createHash } from 'node:crypto';
+import { MCP_TOOL_PREFIX, mcpNamePart } from '../tools/approval';
 
-export const MCP_TOOL_PREFIX = 'mcp__';
+export { MCP_TOOL_PREFIX } from '../tools/approval';
 const MAX_NAME = 64;
 
-function sanitize(part: string): string {
-  return part.replace(/[^A-Za-z0-9_-]/g, '_');
-}
 
 function shortHash(server: string, tool: string): string {
   return createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 8);
@@ -18,7 +16,7 @@ function shortHash(server: string, tool: string): string {
 
 /** The name for one tool, before uniqueness (see `McpToolNames`). */
 export function mcpToolName(server: string, tool: string): string {
-  const name = `${MCP_TOOL_PREFIX}${sanitize(server)}__${sanitize(tool)}`;
+  const name = `${MCP_TOOL_PREFIX}${mcpNamePart(server)}__${mcpNamePart(tool)}`;
   return name.length <= MAX_NAME ? name : `${name.slice(0, MAX_NAME - 9)}_${shortHash(server, tool)}`;
 }
 

@@ -21,7 +21,15 @@ export interface GroupStdioOptions {
   onStderr(line: string): void;
   /** How long a server may take to exit after its stdin closed and SIGTERM, before SIGKILL. */
   killGraceMs?: number;
+  /** The largest single message taken (default MAX_MESSAGE_BYTES); a larger one closes the connection. */
+  maxMessageBytes?: number;
 }
+
+/**
+ * One message (one line) may be this large: a tool result of 50 MB is read whole and saved by tier 0
+ * (the SDK's own default, 10 MB, would refuse it). Past it the connection is closed with the reason.
+ */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /** One stderr line is cut at this length: a server that writes megabytes without a newline must not grow a buffer forever. */
 const MAX_STDERR_LINE = 4_096;
@@ -31,11 +39,13 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer;
   private untrack: (() => void) | undefined;
   private closed = false;
 
-  constructor(private readonly options: GroupStdioOptions) {}
+  constructor(private readonly options: GroupStdioOptions) {
+    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -62,7 +72,16 @@ export class GroupStdioTransport implements Transport {
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        try {
+          this.buffer.append(chunk);
+        } catch (error) {
+          // A thrown error here would be uncaught (an event handler): the calls waiting on this
+          // connection fail with the reason instead, and the next call starts the server again.
+          const limit = Math.round((this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES) / (1024 * 1024));
+          this.onerror?.(new Error(`the server sent one message larger than ${limit} MB (${error instanceof Error ? error.message : String(error)}); the connection is closed`));
+          void this.close();
+          return;
+        }
         this.drain();
       });
       let partial = '';

@@ -3,7 +3,9 @@
  * description and input schema (fixed when a provider would refuse it, else skipped with a logged
  * reason), every call asked for by default (ApprovalPolicy.mcp), the result mapped by results.ts.
  */
+import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { mcpNamePart } from '../tools/approval';
 import type { Logger } from '../logger';
 import { ToolExecutionError, ToolInputError, type ToolDefinition, type ToolInputSchema } from '../tools/types';
 import type { McpServerConnection } from './connection';
@@ -16,7 +18,7 @@ export type McpCallInput = Record<string, unknown>;
 const MAX_DESCRIPTION_CHARS = 4_000;
 /** A schema larger than this (serialized) is refused: it would cost every request a fortune. */
 const MAX_SCHEMA_CHARS = 50_000;
-/** Approval cards show at most this many characters of arguments per value before the rest is one click away (the card does that). */
+/** The arguments are shown pretty-printed, a key a line, as the server will receive them. */
 const ARGUMENT_INDENT = 2;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -91,7 +93,8 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
           if (ctx.signal.aborted) throw error;
           throw new ToolExecutionError(`The MCP server "${server}" could not run ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
         }
-        const mapped = await mapCallToolResult(result, `${server}-${tool.name}-${Date.now()}`, options.filesDir);
+        // Files a result saves are named by its call, so two calls never write one file.
+        const mapped = await mapCallToolResult(result, ctx.toolUseId ?? `${mcpNamePart(server)}-${randomUUID()}`, options.filesDir);
         return { content: mapped.text, ...(mapped.isError ? { isError: true } : {}) };
       },
     });

@@ -91,11 +91,19 @@ export interface ApprovalPolicy {
   mcpAllowList?: string[];
 }
 
+/** MCP tools are offered as `mcp__<server>__<tool>` (Claude Code's convention); mcp/names.ts hands the names out. */
+export const MCP_TOOL_PREFIX = 'mcp__';
+
+/** A server's or tool's name as it may stand in a tool name: every character outside `[A-Za-z0-9_-]` replaced. */
+export function mcpNamePart(part: string): string {
+  return part.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
 /** Whether an MCP tool's full name is on the allow list (exact, or `mcp__server__*` for the server's every tool). */
 export function matchMcpAllowList(fullName: string, server: string, allowList: readonly string[]): boolean {
   // The wildcard is compared with this server's own prefix, not with the name's start: server
   // "a" must not allow the tools of a server named "a__b".
-  const wildcard = `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__*`;
+  const wildcard = `${MCP_TOOL_PREFIX}${mcpNamePart(server)}__*`;
   return allowList.some((entry) => entry === fullName || entry === wildcard);
 }
 

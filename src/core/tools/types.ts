@@ -22,6 +22,8 @@ export interface ToolResult {
 export interface ToolContext {
   /** Confined file access for the workspace. */
   workspace: Workspace;
+  /** The call's tool-use id (absent where a tool runs outside a session, as in some tests): names what the call saves. */
+  toolUseId?: string;
   /** Cancellation: tools stop promptly and return a cancelled result or throw an AbortError. */
   signal: AbortSignal;
   /** Streamed output (run_shell) for the UI. */
