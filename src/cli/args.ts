@@ -32,9 +32,13 @@ export interface CliOptions {
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
   resume: string | undefined;
+  /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
+  checkpointCommand: CheckpointCommand | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
 }
+
+export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
 
 export const USAGE = `Usage: evergreen [options] [-p PROMPT]...
 
@@ -68,6 +72,10 @@ Options:
       --allow-package-registries
                                allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
       --resume SESSION_ID      continue a stored session
+      --list-checkpoints       with --resume: print the session's checkpoints (one before each message)
+      --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
+                               (--files-only or --conversation-only for one of them); files changed
+                               outside Evergreen since then are kept and listed
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
       --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
@@ -187,6 +195,10 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
+        'list-checkpoints': { type: 'boolean', default: false },
+        'restore-checkpoint': { type: 'string' },
+        'files-only': { type: 'boolean', default: false },
+        'conversation-only': { type: 'boolean', default: false },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -220,9 +232,25 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
+    checkpointCommand: checkpointCommand(values),
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boolean; 'restore-checkpoint'?: string; 'files-only'?: boolean; 'conversation-only'?: boolean }): CheckpointCommand | undefined {
+  const list = values['list-checkpoints'] === true;
+  const restore = values['restore-checkpoint'];
+  const filesOnly = values['files-only'] === true;
+  const conversationOnly = values['conversation-only'] === true;
+  if ((filesOnly || conversationOnly) && restore === undefined) throw new UsageError('--files-only and --conversation-only go with --restore-checkpoint N');
+  if (filesOnly && conversationOnly) throw new UsageError('give --files-only or --conversation-only, not both (without either, both are restored)');
+  if (list && restore !== undefined) throw new UsageError('give --list-checkpoints or --restore-checkpoint, not both');
+  if (!list && restore === undefined) return undefined;
+  if (values.resume === undefined) throw new UsageError(`${list ? '--list-checkpoints' : '--restore-checkpoint'} needs --resume SESSION_ID (the session whose checkpoints they are)`);
+  if (list) return { kind: 'list' };
+  const number = positiveInteger('--restore-checkpoint', restore)!;
+  return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
 }
 
 function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {

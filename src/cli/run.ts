@@ -10,6 +10,8 @@ import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
+import { CheckpointError } from '../core/checkpoints/store';
+import { runCheckpointCommand } from './checkpoints';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
@@ -55,12 +57,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
   const workspace = path.resolve(io.cwd, options.workspace);
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) return fail(`workspace "${workspace}" is not a directory`);
+  const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
+  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  if (options.checkpointCommand && options.resume !== undefined) {
+    try {
+      await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof CheckpointError) return fail(error.message);
+      const failure = startFailure(error);
+      return fail(failure.message, failure.code);
+    }
+  }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
-  const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
-  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
   // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
   // block the process started with; only the sandbox keeps commands from reading it.)

@@ -6,6 +6,7 @@
 import type { ContextEvent } from '../context/engine';
 import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
+import type { ApprovalRequest } from '../tools/approval';
 import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
@@ -18,6 +19,18 @@ export type ApprovalSummary =
   | { kind: 'shell'; command: string; description?: string; outsideReason?: string }
   /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] };
+
+/** What a UI shows of an approval request: the full new content of a write stays out of events, replays and stream-json. */
+export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
+  if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
+  if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
+  return {
+    kind: 'shell',
+    command: request.command,
+    ...(request.description !== undefined ? { description: request.description } : {}),
+    ...(request.isolation === 'outside' && request.outsideReason !== undefined ? { outsideReason: request.outsideReason } : {}),
+  };
+}
 
 export type { SubagentType } from '../tools/task';
 

@@ -12,7 +12,7 @@ import { toolTraitsLookup } from '../tools/registry';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import { errorActionsFor } from '../model/errorActions';
-import type { AgentEvent, ApprovalSummary, TurnStopReason } from './events';
+import { approvalSummaryOf, type AgentEvent, type TurnStopReason } from './events';
 import { repairHistory } from './history';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
@@ -230,6 +230,8 @@ export class AgentSession {
     let stopReason: TurnStopReason;
     try {
       this.emit({ type: 'turn_started', turnId, userText: text ?? '' });
+      // A checkpoint failure never stops the turn (logged): that turn alone cannot be restored.
+      await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => this.logger.error('could not record a checkpoint before the turn', error));
       // Inside the try: a failed transcript write must not leave the session busy forever.
       if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] });
       stopReason = await this.runTurn(turnId, controller.signal);
@@ -237,6 +239,7 @@ export class AgentSession {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
       if (stopReason === 'error') this.emitError(turnId, error);
     }
+    await this.options.checkpoints?.end().catch((error: unknown) => this.logger.error('could not record the checkpoint after the turn', error));
     try {
       this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
       await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
@@ -246,6 +249,11 @@ export class AgentSession {
       this.currentTurnId = undefined;
     }
     return stopReason;
+  }
+
+  /** The write goes on when its checkpoint record fails (logged): that file alone cannot be restored. */
+  private async recordWrite(file: string, prior: Buffer | undefined): Promise<void> {
+    await this.options.recordWrite?.(file, prior).catch((error: unknown) => this.logger.error(`could not keep ${file}'s content for its checkpoint`, error));
   }
 
   private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
@@ -399,19 +407,7 @@ export class AgentSession {
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
-        // Only what a UI shows: the full new content stays out of events, replays and stream-json.
-        const summary: ApprovalSummary =
-          request.kind === 'write'
-            ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
-            : request.kind === 'mcp'
-            ? { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) }
-            : {
-                kind: 'shell',
-                command: request.command,
-                ...(request.description !== undefined ? { description: request.description } : {}),
-                ...(request.isolation === 'outside' && request.outsideReason !== undefined ? { outsideReason: request.outsideReason } : {}),
-              };
-        this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
+        this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
         return decision;
@@ -425,6 +421,7 @@ export class AgentSession {
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
+      ...(this.options.recordWrite ? { beforeWrite: (file: string, prior: Buffer | undefined) => this.recordWrite(file, prior) } : {}),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
     };
   }
@@ -440,6 +437,7 @@ export class AgentSession {
       emit: (event) => this.emit(event),
       record: (event) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: event.type, data: subagentRecordData(event) }),
       recordUsage: (usage, cost, childId) => this.recordUsage(turnId, usage, cost, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
+      recordWrite: (file, prior) => this.recordWrite(file, prior),
     });
   }
 

@@ -113,8 +113,15 @@ export class ShadowGit {
     this.ready ??= (async () => {
       await fsp.mkdir(this.gitDir, { recursive: true });
       const head = await fsp.stat(path.join(this.gitDir, 'HEAD')).catch(() => undefined);
-      if (!head) await this.git(['init', '--quiet', '--template=', '--initial-branch=evergreen']);
-      for (const [key, value] of REPO_CONFIG) await this.git(['config', key, value]);
+      if (head) return;
+      await this.git(['init', '--quiet', '--template=', '--initial-branch=evergreen']);
+      // Written at once rather than by ten `git config` runs (a checkpoint is taken on every turn).
+      const sections = new Map<string, string[]>();
+      for (const [key, value] of REPO_CONFIG) {
+        const [section, name] = key.split('.') as [string, string];
+        sections.set(section, [...(sections.get(section) ?? []), `\t${name} = ${value}`]);
+      }
+      await fsp.appendFile(path.join(this.gitDir, 'config'), [...sections].map(([section, lines]) => `[${section}]\n${lines.join('\n')}\n`).join(''));
     })();
     return this.ready;
   }
@@ -123,11 +130,13 @@ export class ShadowGit {
   async snapshot(name: string): Promise<Snapshot> {
     if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new ShadowGitError(`invalid snapshot name "${name}"`);
     await this.init();
-    const changed = nulList((await this.git(['ls-files', '-z', '--others', '--modified', '--exclude-standard'])).stdout);
-    const untracked = nulList((await this.git(['ls-files', '-z', '--others', '--exclude-standard'])).stdout);
-    if (untracked.length > MAX_SNAPSHOT_NEW_FILES) {
+    // -t tags each path: "? " not snapshotted yet, "C " changed since the last snapshot.
+    const tagged = nulList((await this.git(['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard'])).stdout);
+    const changed = tagged.map((item) => item.slice(2));
+    const untracked = tagged.filter((item) => item.startsWith('? ')).length;
+    if (untracked > MAX_SNAPSHOT_NEW_FILES) {
       throw new ShadowGitError(
-        `the workspace has ${untracked.length.toLocaleString('en-US')} files that are neither ignored nor snapshotted yet (limit ${MAX_SNAPSHOT_NEW_FILES.toLocaleString('en-US')}); add the generated folders to .gitignore`,
+        `the workspace has ${untracked.toLocaleString('en-US')} files that are neither ignored nor snapshotted yet (limit ${MAX_SNAPSHOT_NEW_FILES.toLocaleString('en-US')}); add the generated folders to .gitignore`,
       );
     }
     const skipped: Snapshot['skipped'] = [];

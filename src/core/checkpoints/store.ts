@@ -207,6 +207,17 @@ export class CheckpointStore {
     return (await this.load()).checkpoints;
   }
 
+  /** The files checkpoint `number`'s turn changed: the tools' writes and what its snapshots differ in. */
+  async filesChanged(number: number): Promise<string[]> {
+    const record = (await this.load()).checkpoints.find((candidate) => candidate.number === number);
+    if (!record) return [];
+    const files = new Set(record.toolWrites.map((write) => write.path));
+    if (this.git && record.before.kind === 'snapshot' && record.after?.kind === 'snapshot') {
+      for (const change of await this.git.diff(record.before.tree, record.after.tree)) files.add(change.path);
+    }
+    return [...files].sort();
+  }
+
   /** Files Evergreen changed from checkpoint `number` on, and files changed outside it meanwhile. */
   private async changes(records: CheckpointRecord[], now: SnapshotRecord, index: IndexFile): Promise<{ evergreen: Set<string>; outside: Set<string>; trees: Snapshot[] }> {
     const evergreen = new Set<string>();

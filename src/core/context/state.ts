@@ -103,6 +103,8 @@ export function applyEntry(state: EngineState, entry: TranscriptEntry): EngineSt
     case 'repair':
     case 'system_prompt':
     case 'event':
+    // A rewind changes state only by what it discards: the fold cuts those entries before applying any (agent/fold.ts).
+    case 'rewind':
       return state;
   }
 }

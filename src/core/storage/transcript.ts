@@ -91,6 +91,13 @@ export type TranscriptEntry =
   | { type: 'window_learned'; ts: string; window: number; assumed: number }
   /** The model's `compact` tool asked for a compaction: it runs before the next request, once every tool call has its result. */
   | { type: 'compact_scheduled'; ts: string; focus?: string }
+  /**
+   * The conversation went back to checkpoint `checkpoint` (issue 17): every entry from index
+   * `toEntry` (0-based among the transcript's valid entries) up to this one is no longer part of
+   * the conversation. They stay on disk and in the archived transcript; their cost stays counted.
+   * `files`: whether the workspace's files were restored too.
+   */
+  | { type: 'rewind'; ts: string; checkpoint: number; toEntry: number; files: 'restored' | 'kept' }
   /** Display-only records (they change no state): what the chat showed about subagents. */
   | { type: 'event'; ts: string; name: DisplayRecordName; data: Record<string, unknown> };
 
@@ -202,6 +209,10 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       return isPositive(value.window) && isPositive(value.assumed) ? undefined : 'a malformed window-learned entry';
     case 'compact_scheduled':
       return value.focus === undefined || typeof value.focus === 'string' ? undefined : 'a compact-scheduled entry whose focus is not a string';
+    case 'rewind':
+      return Number.isInteger(value.checkpoint) && Number.isInteger(value.toEntry) && (value.toEntry as number) >= 0 && (value.files === 'restored' || value.files === 'kept')
+        ? undefined
+        : 'a malformed rewind entry';
     case 'event':
       if (typeof value.name !== 'string' || !isRecord(value.data)) return 'a malformed event entry';
       return (DISPLAY_RECORD_NAMES as readonly string[]).includes(value.name) || LEGACY_EVENT_NAMES.has(value.name) ? undefined : `unknown event ${JSON.stringify(value.name)}`;
