@@ -13,6 +13,8 @@ export interface CheckpointRestoreOutcome {
   plan: RestorePlan | undefined;
   files: RestoreResult | undefined;
   conversationRewound: boolean;
+  /** The rewind entry's index in the transcript (what an undo names). */
+  rewindEntry: number | undefined;
 }
 
 export async function restoreCheckpoint(
@@ -30,8 +32,21 @@ export async function restoreCheckpoint(
     plan = await checkpoints.planRestore(number);
     files = await checkpoints.restore(plan, options);
   }
+  let rewindEntry: number | undefined;
   if (scope !== 'files') {
+    rewindEntry = handle.entryCount;
     handle.append({ type: 'rewind', ts: (options.now?.() ?? new Date()).toISOString(), checkpoint: number, toEntry: record.transcriptEntries, files: scope === 'conversation' ? 'kept' : 'restored' });
   }
-  return { plan, files, conversationRewound: scope !== 'files' };
+  return { plan, files, conversationRewound: scope !== 'files', rewindEntry };
+}
+
+/**
+ * Undoes a restore right after it: the files as they were before it, and the conversation (the
+ * rewind no longer applies). The session must be rebuilt on its transcript afterwards when the
+ * conversation had been rewound.
+ */
+export async function undoCheckpointRestore(checkpoints: CheckpointStore, handle: SessionHandle, outcome: CheckpointRestoreOutcome, now: () => Date = () => new Date()): Promise<RestoreResult | undefined> {
+  const files = outcome.files ? await checkpoints.undoRestore() : undefined;
+  if (outcome.rewindEntry !== undefined) handle.append({ type: 'rewind_undone', ts: now().toISOString(), rewindEntry: outcome.rewindEntry });
+  return files;
 }

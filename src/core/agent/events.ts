@@ -55,7 +55,8 @@ export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refu
 export type AgentEvent =
   | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }
   /** `userText` is '' for a retry, which sends no new user message. */
-  | { type: 'turn_started'; turnId: string; userText: string }
+  /** `checkpoint`: the checkpoint taken before this message (absent where there are none). */
+  | { type: 'turn_started'; turnId: string; userText: string; checkpoint?: number }
   | { type: 'request_started'; turnId: string; requestIndex: number }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'thinking_delta'; turnId: string; text: string }

@@ -70,10 +70,16 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
  * returned apart, for the totals.
  */
 export function rewoundEntries(entries: readonly TranscriptEntry[]): { kept: TranscriptEntry[]; discardedUsage: Extract<TranscriptEntry, { type: 'usage' }>[] } {
+  // An undo cancels its rewind only when nothing but bookkeeping came between them (the chat offers it right after).
+  const undone = new Set<number>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry.type !== 'rewind_undone' || entries[entry.rewindEntry]?.type !== 'rewind') continue;
+    if (entries.slice(entry.rewindEntry + 1, index).every((between) => between.type !== 'message')) undone.add(entry.rewindEntry);
+  }
   let kept: { index: number; entry: TranscriptEntry }[] = [];
   const discardedUsage: Extract<TranscriptEntry, { type: 'usage' }>[] = [];
   for (const [index, entry] of entries.entries()) {
-    if (entry.type === 'rewind') {
+    if (entry.type === 'rewind' && !undone.has(index)) {
       for (const item of kept) if (item.index >= entry.toEntry && item.entry.type === 'usage') discardedUsage.push(item.entry);
       kept = kept.filter((item) => item.index < entry.toEntry);
     }
@@ -115,7 +121,7 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
           const tokensBefore = Math.ceil(older.bytes / CONTEXT_DEFAULTS.charsPerToken);
           display.push({ ...persistNote({ toolName: older.toolName, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
         }
-        display.message(entry.message);
+        display.message(entry.message, entry.checkpoint);
         continue;
       case 'usage':
         countUsage(totals, entry);

@@ -25,12 +25,13 @@ export class DisplayBuilder {
     return this.todoList;
   }
 
-  message(message: MessageParam): void {
+  /** `checkpoint`: the checkpoint a user message was recorded with (its Restore). */
+  message(message: MessageParam, checkpoint?: number): void {
     for (const block of blocksOf(message)) {
       if (message.role === 'user' && block.type === 'text') {
         if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
         this.turnId = `replay-${++this.turn}`;
-        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text });
+        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text, ...(checkpoint !== undefined ? { checkpoint } : {}) });
       } else if (block.type === 'text') {
         this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
       } else if (block.type === 'tool_use') {

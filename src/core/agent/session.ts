@@ -229,11 +229,11 @@ export class AgentSession {
     this.currentTurnId = turnId;
     let stopReason: TurnStopReason;
     try {
-      this.emit({ type: 'turn_started', turnId, userText: text ?? '' });
       // A checkpoint failure never stops the turn (logged): that turn alone cannot be restored.
-      await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => this.logger.error('could not record a checkpoint before the turn', error));
+      const checkpoint = await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => void this.logger.error('could not record a checkpoint before the turn', error));
+      this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}) });
       // Inside the try: a failed transcript write must not leave the session busy forever.
-      if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] });
+      if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] }, checkpoint);
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -441,11 +441,11 @@ export class AgentSession {
     });
   }
 
-  private append(message: MessageParam): void {
+  private append(message: MessageParam, checkpoint?: number): void {
     this.messages.push(message);
     // Which back end and model wrote each reply: a session may change provider on its way.
     const origin = message.role === 'assistant' ? { provider: this.options.client.provider, model: this.options.client.model } : {};
-    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin });
+    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin, ...(checkpoint !== undefined ? { checkpoint } : {}) });
   }
 
   /** Streamed characters feed a throttled gauge estimate, so the gauge moves while a reply streams. */

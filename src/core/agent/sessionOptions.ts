@@ -65,7 +65,8 @@ export interface AgentSessionOptions {
 /** What the session needs of a checkpoint store. */
 export interface TurnCheckpoints {
   /** `transcriptEntries`: where a rewind to this checkpoint cuts the transcript. */
-  begin(message: string, transcriptEntries: number): Promise<unknown>;
+  /** Resolves to the checkpoint's number. */
+  begin(message: string, transcriptEntries: number): Promise<number>;
   end(): Promise<void>;
 }
 

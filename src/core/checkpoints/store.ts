@@ -300,6 +300,13 @@ export class CheckpointStore {
     return false;
   }
 
+  /** What a planned file would be after the restore (undefined: deleted), for a diff view. */
+  async plannedContent(plan: RestorePlan, relative: string): Promise<Buffer | undefined> {
+    const file = plan.files.find((candidate) => candidate.path === relative);
+    if (!file) throw new CheckpointError(`${relative} is not part of this restore`);
+    return this.serial(async () => (await this.target(plan.checkpoint, file))?.bytes);
+  }
+
   /** The bytes and mode a planned file goes back to. */
   private async target(number: number, file: PlannedFile): Promise<{ bytes: Buffer; mode: number; symlink: boolean } | undefined> {
     if (file.action === 'delete') return undefined;

@@ -100,6 +100,7 @@ export function applyEntry(state: EngineState, entry: TranscriptEntry): EngineSt
       return { ...state, scheduledCompaction: { focus: entry.focus } };
     // A rewind changes state only by what it discards: the fold cuts those entries before applying any (agent/fold.ts).
     case 'rewind':
+    case 'rewind_undone':
     case 'message':
     case 'persisted_output':
     case 'repair':
