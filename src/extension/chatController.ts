@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
-import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
@@ -15,7 +13,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { extensionHint } from './errorHints';
+import { actionsFor, errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -26,6 +24,7 @@ import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
+import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -120,10 +119,13 @@ export class ChatController extends Disposable {
         await openSavedOutput(message.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error));
         return;
       case 'openTranscriptAt':
-        await this.openTranscriptAt(message.compactionIndex);
+        await this.openArchivedTranscript({ compactionIndex: message.compactionIndex });
         return;
       case 'openSubagentTranscript':
-        await this.openSubagentTranscript(message.childId);
+        await this.openArchivedTranscript({ childId: message.childId });
+        return;
+      case 'restoreCheckpoint':
+        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint);
         return;
       case 'runCommand':
         try {
@@ -421,18 +423,22 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** A divider's "transcript" link: the archived transcript of this session at that compaction. */
-  private async openTranscriptAt(compactionIndex: number): Promise<void> {
+  /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
+  private async openArchivedTranscript(at: { compactionIndex: number } | { childId: string }): Promise<void> {
     const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
+    if (sessionId) await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, ...at });
   }
 
-  /** A subagent card's "Open transcript": that child of the current session (the transcript tab checks it exists there). */
-  private async openSubagentTranscript(childId: string): Promise<void> {
-    const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, childId });
+  private checkpointHost(): CheckpointRestoreHost {
+    return {
+      active: () => this.active,
+      busy: () => this.sending || this.active?.session.busy === true,
+      userTextOf: (checkpoint) => this.events.flatMap((event) => (event.type === 'turn_started' && event.checkpoint === checkpoint ? [event.userText] : []))[0],
+      rebuild: (sessionId) => this.resumeSessionById(sessionId),
+      setComposer: (text) => this.deps.view.post({ type: 'composerText', text }),
+      diffs: this.proposedChanges,
+      logger: this.deps.logger,
+    };
   }
 
   /** The event types the chat shows, in order (what a re-created panel replays). */
@@ -454,7 +460,7 @@ export class ChatController extends Disposable {
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await this.pickSession('Resume which session?');
+    const sessionId = await pickSession(this.store, 'Resume which session?');
     if (sessionId) await this.resumeSessionById(sessionId);
   }
 
@@ -478,23 +484,5 @@ export class ChatController extends Disposable {
       void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
     }
   }
-
-  private pickSession(title: string): Promise<string | undefined> {
-    return pickSession(this.store, title);
-  }
 }
 
-/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
-function actionsFor(error: unknown): ErrorAction[] {
-  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
-  if (error instanceof ActionableError) return error.actions;
-  return errorActionsFor('internal');
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof ModelError) {
-    const hint = extensionHint(error.hint);
-    return hint ? `${error.message} ${hint}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,7 +5,7 @@ import { transcriptEntryProblem, type TranscriptEntry } from '../../src/core/sto
 const ts = '2026-11-25T10:00:00.000Z';
 const user = (text: string, checkpoint?: number): TranscriptEntry => ({ type: 'message', ts, message: { role: 'user', content: [{ type: 'text', text }] }, ...(checkpoint ? { checkpoint } : {}) });
 const reply = (text: string): TranscriptEntry => ({ type: 'message', ts, message: { role: 'assistant', content: [{ type: 'text', text }] } });
-const usage = (costUsd: number): TranscriptEntry => ({ type: 'usage', ts, model: 'm', usage: { inputTokens: 10, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, costUsd });
+const usage = (costUsd: number): TranscriptEntry => ({ type: 'usage', ts, model: 'm', usage: { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd });
 const texts = (entries: readonly TranscriptEntry[]) => foldTranscript(entries).canonical.map((message) => (message.content as { text: string }[])[0]!.text);
 
 describe('rewinding the conversation to a checkpoint (issue 17)', () => {

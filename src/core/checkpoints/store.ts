@@ -109,7 +109,7 @@ export class CheckpointStore {
    */
   constructor(
     sessionDir: string,
-    private readonly workspaceRoot: string,
+    readonly workspaceRoot: string,
     git: boolean,
     private readonly logger: Logger = silentLogger,
   ) {
