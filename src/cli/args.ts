@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
+import { parseFileAttachment, type AttachmentSpec } from '../core/agent/attachments';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
@@ -32,6 +33,8 @@ export interface CliOptions {
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
   resume: string | undefined;
+  /** --attach: what the first message carries. */
+  attachments: AttachmentSpec[];
   /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
   checkpointCommand: CheckpointCommand | undefined;
   outputFormat: 'text' | 'stream-json';
@@ -48,6 +51,8 @@ conversation instead (e.g. --resume ID -p "/compact the API decisions").
 
 Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)
+      --attach PATH[:FROM-TO]  attach a file (or lines FROM-TO of it) or a folder's listing to the first
+                               message (repeatable); read now, as the model would read it
   -w, --workspace DIR          workspace folder (default: current directory)
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
@@ -195,6 +200,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
+        attach: { type: 'string', multiple: true },
         'list-checkpoints': { type: 'boolean', default: false },
         'restore-checkpoint': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
@@ -233,9 +239,19 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
+    attachments: (values.attach ?? []).map(attachmentArg),
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+/** A path that ends in "/" is a folder's listing; "path:10-40" is part of a file. */
+function attachmentArg(value: string): AttachmentSpec {
+  try {
+    return value.endsWith('/') ? { kind: 'folder', path: value } : parseFileAttachment(value);
+  } catch (error) {
+    throw new UsageError(`--attach: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boolean; 'restore-checkpoint'?: string; 'files-only'?: boolean; 'conversation-only'?: boolean }): CheckpointCommand | undefined {

@@ -12,6 +12,7 @@ import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
+import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
@@ -167,7 +168,7 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
 
 /** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
 async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
-  for (const prompt of prompts) {
+  for (const [index, prompt] of prompts.entries()) {
     if (io.interrupt?.aborted) return EXIT.cancelled;
     const compact = parseCompactCommand(prompt);
     if (compact) {
@@ -177,7 +178,15 @@ async function runPrompts(prompts: readonly string[], started: StartedSession, o
       if (!outcome.ok) return EXIT.failed;
       continue;
     }
-    const stop = await started.session.send(prompt, undefined);
+    let stop: TurnStopReason;
+    try {
+      // --attach goes with the first message.
+      stop = await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
+    } catch (error) {
+      if (!(error instanceof AttachmentError)) throw error;
+      io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
+      return EXIT.usage;
+    }
     if (stop === 'cancelled') return EXIT.cancelled;
     if (stop === 'error') return EXIT.failed;
     const incomplete = await incompleteReply(stop, started, options);

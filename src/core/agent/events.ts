@@ -13,6 +13,12 @@ import type { ErrorAction, ErrorKind } from '../model/errorActions';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
+/** What the chat shows of an attachment: its kind and a short label ("src/app.ts:10-40"). */
+export interface AttachmentChip {
+  kind: string;
+  label: string;
+}
+
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
   /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it); `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
@@ -56,7 +62,7 @@ export type AgentEvent =
   | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }
   /** `userText` is '' for a retry, which sends no new user message. */
   /** `checkpoint`: the checkpoint taken before this message (absent where there are none). */
-  | { type: 'turn_started'; turnId: string; userText: string; checkpoint?: number }
+  | { type: 'turn_started'; turnId: string; userText: string; checkpoint?: number; attachments?: AttachmentChip[] }
   | { type: 'request_started'; turnId: string; requestIndex: number }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'thinking_delta'; turnId: string; text: string }

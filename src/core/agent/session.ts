@@ -14,6 +14,8 @@ import type { UsageCounts as ModelUsage } from '../model/models';
 import { errorActionsFor } from '../model/errorActions';
 import { approvalSummaryOf, type AgentEvent, type TurnStopReason } from './events';
 import { repairHistory } from './history';
+import { streamingGauge } from './streamingGauge';
+import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
@@ -29,8 +31,6 @@ export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token 
 export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
-/** While a reply streams the gauge moves by an estimate, at most this often (a cheap update, no history walk). */
-export const STREAMING_GAUGE_INTERVAL_MS = 250;
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -201,11 +201,16 @@ export class AgentSession {
     return true;
   }
 
-  /** Runs one user turn to its end. Never throws for model or tool failures: they become events. */
-  async send(userText: string, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+  /**
+   * Runs one user turn to its end. Never throws for model or tool failures: they become events.
+   * An attachment that cannot be read throws AttachmentError before anything is sent or recorded.
+   */
+  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = []): Promise<TurnStopReason> {
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
-    return this.startTurn(text, externalSignal);
+    if (this.running) throw new SessionBusyError();
+    const resolved = attachments.length === 0 ? [] : await resolveAttachments(attachments, this.options.tools, this.toolContext('attachments', 'attachment', externalSignal ?? new AbortController().signal));
+    return this.startTurn(text, externalSignal, resolved);
   }
 
   /**
@@ -218,7 +223,7 @@ export class AgentSession {
   }
 
   /** `text` undefined: no new user message (a retry of what is already in the history). */
-  private async startTurn(text: string | undefined, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = []): Promise<TurnStopReason> {
     if (this.running) throw new SessionBusyError();
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
@@ -231,9 +236,11 @@ export class AgentSession {
     try {
       // A checkpoint failure never stops the turn (logged): that turn alone cannot be restored.
       const checkpoint = await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => void this.logger.error('could not record a checkpoint before the turn', error));
-      this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}) });
-      // Inside the try: a failed transcript write must not leave the session busy forever.
-      if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] }, checkpoint);
+      const chips = attachments.map(({ kind, label }) => ({ kind, label }));
+      this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
+      // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
+      const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
+      if (text !== undefined) this.append({ role: 'user', content: await userMessageContent(text, attachments, persist) }, checkpoint);
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -268,7 +275,11 @@ export class AgentSession {
       // What was sent, never its content: the log may be shared in a bug report.
       this.logger.info(`request ${requestIndex} of ${turnId}: ${this.model}, ${prepared.messages.length} messages, ~${prepared.estimatedTokens} tokens, max ${prepared.maxTokens} out`);
       let partialText = '';
-      const streamed = this.streamingGauge();
+      const streamed = streamingGauge({
+        now: this.now,
+        estimate: this.context.estimateWithPending?.bind(this.context),
+        publish: (gauge) => this.emit({ type: 'context', gauge, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
+      });
       let response;
       try {
         response = await this.options.client.stream(
@@ -446,24 +457,6 @@ export class AgentSession {
     // Which back end and model wrote each reply: a session may change provider on its way.
     const origin = message.role === 'assistant' ? { provider: this.options.client.provider, model: this.options.client.model } : {};
     this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin, ...(checkpoint !== undefined ? { checkpoint } : {}) });
-  }
-
-  /** Streamed characters feed a throttled gauge estimate, so the gauge moves while a reply streams. */
-  private streamingGauge(): { add(chars: number): void; reset(): void } {
-    let chars = 0;
-    let lastAt = this.now();
-    return {
-      add: (more) => {
-        chars += more;
-        const now = this.now();
-        if (!this.context.estimateWithPending || now - lastAt < STREAMING_GAUGE_INTERVAL_MS) return;
-        lastAt = now;
-        this.emit({ type: 'context', gauge: this.context.estimateWithPending(chars), ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) });
-      },
-      reset: () => {
-        chars = 0;
-      },
-    };
   }
 
   private emit(event: AgentEvent): void {
