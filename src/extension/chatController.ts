@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
-import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
@@ -25,6 +24,7 @@ import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
+import { askCompactFocus, withCancellableProgress } from './compactDialog';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -356,38 +356,10 @@ export class ChatController extends Disposable {
       void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
       return;
     }
-    if (focus === undefined) {
-      // From the palette or the gauge: first say what it will do, then ask for the focus.
-      const preview = this.active.session.previewCompaction();
-      if (preview && !preview.ok) {
-        void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
-        return;
-      }
-      if (preview) {
-        const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
-        if (choice !== 'Compact') return;
-      }
-      const typed = await vscode.window.showInputBox({
-        title: 'Evergreen: Compact Conversation',
-        prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
-        placeHolder: 'e.g. the failing tests and the API decisions',
-      });
-      if (typed === undefined) return;
-      focus = typed.trim() || undefined;
-    }
-    const chosenFocus = focus || undefined;
-    const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Evergreen: compacting the conversation…', cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await this.compactNow(chosenFocus, controller.signal);
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    // From the palette or the gauge: first say what it will do, then ask for the focus.
+    const chosen = focus === undefined ? await askCompactFocus(this.active.session) : { focus: focus || undefined };
+    if (!chosen) return;
+    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
     else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
   }
