@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
-import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
@@ -15,7 +13,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { extensionHint } from './errorHints';
+import { errorText, extensionHint, failureActions } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -180,7 +178,7 @@ export class ChatController extends Disposable {
       this.sending = false;
       await turn;
     } catch (error) {
-      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error), actions: actionsFor(error) });
+      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error), actions: failureActions(error) });
       else throw error;
     } finally {
       this.sending = false;
@@ -331,11 +329,17 @@ export class ChatController extends Disposable {
     await this.starting?.catch(() => undefined);
     this.scope?.end();
     this.scope = undefined;
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     this.resetView();
     await this.postState();
     await this.deps.view.reveal();
+  }
+
+  /** Closes the chat's transcript and stops its MCP servers (and whatever they started): a chat left behind keeps no process. */
+  private closeActive(): void {
+    this.active?.handle.close();
+    void this.active?.mcp?.stopAll();
+    this.active = undefined;
   }
 
   cancel(): void {
@@ -462,8 +466,7 @@ export class ChatController extends Disposable {
   async resumeSessionById(sessionId: string): Promise<void> {
     await this.stopCurrentTurn();
     await this.starting?.catch(() => undefined);
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     try {
       this.active = await this.startSession(sessionId);
       await this.postState();
@@ -482,19 +485,4 @@ export class ChatController extends Disposable {
   private pickSession(title: string): Promise<string | undefined> {
     return pickSession(this.store, title);
   }
-}
-
-/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
-function actionsFor(error: unknown): ErrorAction[] {
-  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
-  if (error instanceof ActionableError) return error.actions;
-  return errorActionsFor('internal');
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof ModelError) {
-    const hint = extensionHint(error.hint);
-    return hint ? `${error.message} ${hint}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
