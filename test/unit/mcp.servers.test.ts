@@ -3,6 +3,7 @@
  * servers of our own for the ways a server can fail.
  */
 import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -101,6 +102,15 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     await assert.rejects(call, /abort|cancel/i);
     const echo = await everything.callTool('echo', { message: 'still here' }, new AbortController().signal);
     assert.match(JSON.stringify(echo.content), /still here/);
+  });
+
+  it("server-everything: the calls of one turn leave no listener on the turn's signal", async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']));
+    await everything.start();
+    const turn = new AbortController();
+    for (let call = 0; call < 12; call++) await everything.callTool('echo', { message: `call ${call}` }, turn.signal);
+    await assert.rejects(everything.callTool('echo', { message: 'too late' }, AbortSignal.abort()), /abort/i);
+    assert.equal(getEventListeners(turn.signal, 'abort').length, 0);
   });
 
   it('server-everything: a call that outlives its timeout fails with a clear error', async () => {
