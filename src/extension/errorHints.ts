@@ -5,8 +5,7 @@
  */
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import { ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
-import { ActionableError, errorActionsFor } from '../core/model/errorActions';
-import type { ErrorAction } from '../protocol';
+import { ActionableError, errorActionsFor, type ErrorAction } from '../core/model/errorActions';
 import { PROVIDER_SETTINGS, settingName } from '../core/agent/settingsTable';
 
 const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
@@ -40,13 +39,13 @@ export function extensionHint(hint: ErrorHint | string | undefined): string | un
 }
 
 /** The core's next steps for a failure to start or send (an unexpected error can be retried). */
-export function failureActions(error: unknown): ErrorAction[] {
+export function actionsFor(error: unknown): ErrorAction[] {
   if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
   if (error instanceof ActionableError) return error.actions;
   return errorActionsFor('internal');
 }
 
-/** A failure's message with the VS Code words for its next step. */
+/** An error for the panel or a toast, with the next step worded for VS Code. */
 export function errorText(error: unknown): string {
   if (error instanceof ModelError) {
     const hint = extensionHint(error.hint);
