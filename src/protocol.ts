@@ -13,6 +13,7 @@ export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** How a cost reads, "price unknown" included (one definition for the core and the panel). */
 export { formatCost } from './core/model/cost';
+export { MCP_CALL_TOOL } from './core/mcp/deferredNames';
 /** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size). */
 export { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 

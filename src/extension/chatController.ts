@@ -341,11 +341,17 @@ export class ChatController extends Disposable {
     await this.starting?.catch(() => undefined);
     this.scope?.end();
     this.scope = undefined;
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     this.resetView();
     await this.postState();
     await this.deps.view.reveal();
+  }
+
+  /** Closes the chat's transcript and stops its MCP servers (and whatever they started): a chat left behind keeps no process. */
+  private closeActive(): void {
+    this.active?.handle.close();
+    void this.active?.mcp?.stopAll();
+    this.active = undefined;
   }
 
   cancel(): void {
@@ -448,8 +454,7 @@ export class ChatController extends Disposable {
   async resumeSessionById(sessionId: string): Promise<void> {
     await this.stopCurrentTurn();
     await this.starting?.catch(() => undefined);
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     try {
       this.active = await this.startSession(sessionId);
       await this.postState();

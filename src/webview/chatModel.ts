@@ -2,8 +2,19 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import type { AgentEvent, AttachmentChip, ErrorAction } from '../protocol';
+import { MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
+
+/**
+ * The name a tool card shows: the tool's, except for a deferred MCP call, whose card names the MCP
+ * tool it calls (`mcp__<server>__<tool>`, so the server is named even when the headline is cut).
+ * That name is the model's text, as every tool name is: the core refuses an unknown one.
+ */
+export function toolCardName(name: string, input: unknown): string {
+  if (name !== MCP_CALL_TOOL || typeof input !== 'object' || input === null) return name;
+  const tool = (input as { tool?: unknown }).tool;
+  return typeof tool === 'string' && tool !== '' ? `${MCP_CALL_TOOL} ${tool}` : name;
+}
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];

@@ -4,7 +4,7 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -231,7 +231,7 @@ function renderItem(item: ChatItem): HTMLElement {
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
       // The headline is the model's (a command, a path, a description): shown with its invisible characters visible, like the card.
-      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', visibleCommandLine(item.headline)), el('span', 'eg-tool-status', toolStatusText(item)));
+      summary.append(el('span', 'eg-tool-name', visibleCommandLine(toolCardName(item.name, item.input))), el('span', 'eg-tool-arg', visibleCommandLine(item.headline)), el('span', 'eg-tool-status', toolStatusText(item)));
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));

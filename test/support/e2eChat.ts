@@ -53,7 +53,10 @@ export async function openChatWorkbench(options: { prefix: string; files: Record
   const tmp = makeTempDir(options.prefix);
   const workspace = path.join(tmp, 'workspace');
   mkdirSync(workspace);
-  for (const [name, content] of Object.entries(options.files)) writeFileSync(path.join(workspace, name), content);
+  for (const [name, content] of Object.entries(options.files)) {
+    mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+    writeFileSync(path.join(workspace, name), content);
+  }
   const fake = await startFakeAnthropic();
   const userDataDir = path.join(tmp, 'user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });

@@ -3,6 +3,7 @@
  * servers of our own for the ways a server can fail.
  */
 import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -101,6 +102,15 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     await assert.rejects(call, /abort|cancel/i);
     const echo = await everything.callTool('echo', { message: 'still here' }, new AbortController().signal);
     assert.match(JSON.stringify(echo.content), /still here/);
+  });
+
+  it("server-everything: the calls of one turn leave no listener on the turn's signal", async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']));
+    await everything.start();
+    const turn = new AbortController();
+    for (let call = 0; call < 12; call++) await everything.callTool('echo', { message: `call ${call}` }, turn.signal);
+    await assert.rejects(everything.callTool('echo', { message: 'too late' }, AbortSignal.abort()), /abort/i);
+    assert.equal(getEventListeners(turn.signal, 'abort').length, 0);
   });
 
   it('server-everything: a call that outlives its timeout fails with a clear error', async () => {
@@ -219,6 +229,47 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
       assert.match((await echo.run({ message: 'back again' }, ctx)).content, /back again/);
     } finally {
       await manager.stopAll();
+    }
+  });
+});
+
+describe('the MCP server list (Evergreen: MCP Servers)', function () {
+  this.timeout(60_000);
+  const MANY = path.resolve(__dirname, '../fixtures/mcp/manyTools.mjs');
+
+  it('gives each server its tool count and definition tokens, marks deferral, and Start says whether its tools were offered', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-list-'));
+    const late = server('late', process.execPath, [MANY], { MANY_TOOLS: '3' });
+    const manager = new McpManager([server('many', process.execPath, [MANY], { MANY_TOOLS: '40' }), late], { logger, clientVersion: 'test', filesDir: dir });
+    try {
+      // "late" is disabled before the session's start, like a server that was not ready then.
+      await manager.disable('late');
+      await manager.startAll();
+      const { tools, deferred, definitionTokens } = manager.tools([], 500, 4);
+      assert.equal(deferred, true);
+      assert.deepEqual(tools.map((tool) => tool.name), ['mcp_search', 'mcp_call']);
+      const [many, notOffered] = manager.list();
+      assert.ok(many && notOffered);
+      assert.equal(many.state.kind, 'ready');
+      assert.equal(many.tools, 41);
+      assert.equal(many.deferred, true);
+      // One server offered: its share is the whole (each rounded up on its own).
+      assert.equal(many.definitionTokens, definitionTokens);
+      assert.ok(many.definitionTokens > 500, String(many.definitionTokens));
+      assert.equal(notOffered.state.kind, 'disabled');
+      assert.equal(notOffered.tools, 0);
+      assert.equal(notOffered.definitionTokens, 0);
+      assert.equal(notOffered.deferred, false);
+
+      assert.deepEqual(await manager.start('late'), { offered: false });
+      assert.equal(manager.list()[1]!.state.kind, 'ready');
+      await manager.disable('many');
+      assert.deepEqual(await manager.start('many'), { offered: true });
+      assert.equal(manager.list()[0]!.state.kind, 'ready');
+      await assert.rejects(manager.start('nobody'), /no MCP server named "nobody"/);
+    } finally {
+      await manager.stopAll();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -166,8 +166,19 @@ export class McpServerConnection {
     if (this.current.kind !== 'ready') await this.start();
     const client = this.client;
     if (!client) throw new Error(`MCP server "${this.config.name}" is not running`);
-    const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.options.callTimeoutMs ?? MCP_DEFAULTS.callTimeoutMs, resetTimeoutOnProgress: false });
-    return result as CallToolResult;
+    // The SDK adds an abort listener to the signal it is given and never removes it: given the
+    // turn's signal, every call of a long turn would leave one behind. So each call gets its own,
+    // linked to the turn's for as long as the call runs.
+    const call = new AbortController();
+    const onAbort = () => call.abort(signal.reason);
+    if (signal.aborted) call.abort(signal.reason);
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal: call.signal, timeout: this.options.callTimeoutMs ?? MCP_DEFAULTS.callTimeoutMs, resetTimeoutOnProgress: false });
+      return result as CallToolResult;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** A disabled server may start again (the list's Restart). */
