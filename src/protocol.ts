@@ -47,7 +47,7 @@ export type HostToWebview =
   | { type: 'composerText'; text: string }
   | { type: 'attachmentOptions'; requestId: number; options: AttachmentOption[] }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
-  | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number } }
+  | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
   | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
 
@@ -80,6 +80,9 @@ export interface AttachmentOption {
   /** A rough size in tokens (files: bytes / 4), for "this message: ~N tokens". */
   tokens?: number;
 }
+
+/** What of the active editor a new message carries by itself (`evergreen.attachments.editorContext`); the rest is offered. */
+export type EditorAutoAttach = 'selection' | 'fileAndSelection' | 'none';
 
 /** Attachments one message may carry. */
 export const MAX_ATTACHMENTS = 20;

@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import { AttachmentError, type AttachmentSpec } from '../core/agent/attachments';
 import { findFiles } from '../core/tools/walk';
 import { GitChangesError, workingTreeChanges } from '../core/tools/gitChanges';
-import type { AttachmentOption, AttachmentRequest, HostToWebview } from '../protocol';
+import type { AttachmentOption, AttachmentRequest, EditorAutoAttach, HostToWebview } from '../protocol';
+import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
 import { Disposable } from './disposable';
 
 /** The workspace's file list is reused this long between keystrokes. */
@@ -39,6 +40,7 @@ export class ComposerContext extends Disposable {
     this._register(vscode.window.onDidChangeTextEditorSelection(() => this.postEditorContext()));
     this._register(vscode.window.onDidEndTerminalShellExecution((event) => void this.capture(event)));
     this._register(vscode.window.onDidCloseTerminal((terminal) => this.lastCommand.delete(terminal)));
+    this._register(vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(settingName('attachments.editorContext')) && this.postEditorContext()));
   }
 
   /** The active editor's file and selection (workspace-relative), for the composer's chips. */
@@ -47,7 +49,9 @@ export class ComposerContext extends Disposable {
     const file = editor && editor.document.uri.scheme === 'file' ? this.relative(editor.document.uri.fsPath) : undefined;
     const selection = editor && file && !editor.selection.isEmpty ? { path: file, fromLine: editor.selection.start.line + 1, toLine: editor.selection.end.line + (editor.selection.end.character === 0 ? 0 : 1) } : undefined;
     const root = this.root();
-    this.post({ type: 'editorContext', ...(root ? { root } : {}), ...(file ? { file } : {}), ...(selection && selection.toLine >= selection.fromLine ? { selection } : {}) });
+    const setting = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('attachments.editorContext');
+    const autoAttach: EditorAutoAttach = setting === 'fileAndSelection' || setting === 'none' ? setting : 'selection';
+    this.post({ type: 'editorContext', autoAttach, ...(root ? { root } : {}), ...(file ? { file } : {}), ...(selection && selection.toLine >= selection.fromLine ? { selection } : {}) });
   }
 
   private root(): string | undefined {

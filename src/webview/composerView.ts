@@ -32,6 +32,7 @@ export class ComposerAttachments {
   private editor: EditorContext | undefined;
   /** The user removed the selection chip: it stays away until the selection changes. */
   private dismissedSelection: string | undefined;
+  private dismissedFile: string | undefined;
   /** The chips of the message being sent (given back if it fails). */
   private taken: Chip[] = [];
 
@@ -87,13 +88,17 @@ export class ComposerAttachments {
     this.editor = context;
     const selection = context.selection;
     const key = selection ? `${selection.path}:${selection.fromLine}-${selection.toLine}` : undefined;
-    // The selection chip follows the editor until the user removes it.
+    // Automatic chips follow the editor until the user removes them (evergreen.attachments.editorContext says which).
     this.chips = this.chips.filter((chip) => !chip.automatic);
-    if (selection && key !== this.dismissedSelection) {
+    if (selection && context.autoAttach !== 'none' && key !== this.dismissedSelection) {
       // Gathered from the editor when sent: its unsaved text, not the file on disk.
       addChip(this.chips, { request: { kind: 'selection' }, label: `selection ${key}`, automatic: true });
     }
+    if (context.file && context.autoAttach === 'fileAndSelection' && context.file !== this.dismissedFile) {
+      addChip(this.chips, { request: { kind: 'file', path: context.file }, label: context.file, automatic: true });
+    }
     if (key !== this.dismissedSelection) this.dismissedSelection = undefined;
+    if (context.file !== this.dismissedFile) this.dismissedFile = undefined;
     this.render();
   }
 
@@ -102,12 +107,14 @@ export class ComposerAttachments {
     const requests = this.chips.map((chip) => chip.request);
     this.taken = this.chips;
     this.chips = [];
-    this.render();
+    // What the editor attaches by itself comes back for the next message (like the current-file context of other chats).
+    if (this.editor) this.onEditorContext(this.editor);
+    else this.render();
     return requests;
   }
 
   restore(): void {
-    this.chips = [...this.taken, ...this.chips];
+    this.chips = [...this.taken, ...this.chips.filter((chip) => !this.taken.some((taken) => JSON.stringify(taken.request) === JSON.stringify(chip.request)))];
     this.taken = [];
     this.render();
   }
@@ -146,7 +153,8 @@ export class ComposerAttachments {
 
   private remove(index: number): void {
     const [removed] = this.chips.splice(index, 1);
-    if (removed?.automatic) this.dismissedSelection = removed.label.replace(/^selection /, '');
+    if (removed?.automatic && removed.request.kind === 'selection') this.dismissedSelection = removed.label.replace(/^selection /, '');
+    else if (removed?.automatic && removed.request.kind === 'file') this.dismissedFile = removed.request.path;
     this.notify(`Removed ${removed?.label ?? 'the attachment'}.`);
     this.render();
     this.input.focus();

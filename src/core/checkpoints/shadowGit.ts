@@ -61,7 +61,7 @@ const REPO_CONFIG: [string, string][] = [
   ['gc.auto', '0'],
   ['advice.addEmbeddedRepo', 'false'],
   ['user.name', 'Evergreen'],
-  ['user.email', 'checkpoints@evergreen.invalid'],
+  ['user.email', 'checkpoints@example.invalid'],
 ];
 
 /** Path glob characters escaped, so a file name is matched only as itself in a pathspec. */

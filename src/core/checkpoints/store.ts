@@ -219,8 +219,8 @@ export class CheckpointStore {
   }
 
   /** Files Evergreen changed from checkpoint `number` on, and files changed outside it meanwhile. */
-  private async changes(records: CheckpointRecord[], now: SnapshotRecord, index: IndexFile): Promise<{ evergreen: Set<string>; outside: Set<string>; trees: Snapshot[] }> {
-    const evergreen = new Set<string>();
+  private async changes(records: CheckpointRecord[], now: SnapshotRecord, index: IndexFile): Promise<{ byEvergreen: Set<string>; outside: Set<string>; trees: Snapshot[] }> {
+    const byEvergreen = new Set<string>();
     const outside = new Set<string>();
     const trees: Snapshot[] = [];
     const diff = async (from: SnapshotRecord | undefined, to: SnapshotRecord | undefined, into: Set<string>) => {
@@ -228,8 +228,8 @@ export class CheckpointStore {
       for (const change of await this.git.diff(from.tree, to.tree)) into.add(change.path);
     };
     for (const [at, record] of records.entries()) {
-      for (const write of record.toolWrites) evergreen.add(write.path);
-      await diff(record.before, record.after, evergreen);
+      for (const write of record.toolWrites) byEvergreen.add(write.path);
+      await diff(record.before, record.after, byEvergreen);
       const next = records[at + 1];
       // After the last turn, a restore's own writes are Evergreen's: the gap starts after it.
       await diff(next ? record.after : (record.afterRestore ?? record.after), next?.before ?? now, outside);
@@ -237,7 +237,7 @@ export class CheckpointStore {
     }
     for (const file of index.outsideKept ?? []) outside.add(file);
     if (now.kind === 'snapshot') trees.push(now);
-    return { evergreen, outside, trees };
+    return { byEvergreen, outside, trees };
   }
 
   /** What restoring the workspace to checkpoint `number` would change. Refused while that checkpoint's or a later turn runs. */
@@ -258,11 +258,11 @@ export class CheckpointStore {
       throw new CheckpointError(`checkpoint ${number}'s snapshot is missing from the session's storage (${path.join(this.dir, 'shadow.git')}); it cannot be restored`);
     }
     const now = await this.snapshot('restore-probe');
-    const { evergreen, outside, trees } = await this.changes(records, now, index);
+    const { byEvergreen, outside, trees } = await this.changes(records, now, index);
     const skippedSomewhere = new Set(trees.flatMap((tree) => tree.skipped.map((file) => file.path)));
     const files: PlannedFile[] = [];
     const unrestorable: RestorePlan['unrestorable'] = [];
-    for (const file of [...evergreen].sort()) {
+    for (const file of [...byEvergreen].sort()) {
       const firstWrite = records.flatMap((record) => record.toolWrites).find((write) => write.path === file);
       let planned: PlannedFile | undefined;
       if (start && now.kind === 'snapshot' && !skippedSomewhere.has(file) && (await this.inAnyTree(trees, file))) {
