@@ -14,6 +14,9 @@ import { McpManager } from '../../src/core/mcp/manager';
 import { subagentTools } from '../../src/core/agent/subagents';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { mapCallToolResult } from '../../src/core/mcp/results';
+import { McpToolNames } from '../../src/core/mcp/names';
+import { mcpToolDefinitions } from '../../src/core/mcp/tools';
+import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -79,10 +82,14 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     assert.equal(echo.isError, false);
     assert.match(echo.text, /hello ünïcode/);
 
-    const image = await mapCallToolResult(await everything.callTool('get-tiny-image', {}, signal), 'toolu_2', dir);
+    const tiny = await everything.callTool('get-tiny-image', {}, signal);
+    const image = await mapCallToolResult(tiny, 'toolu_2', dir);
     assert.equal(image.savedFiles.length, 1);
-    assert.match(image.text, /\[image: image\/png, .*saved to /);
+    assert.match(image.text, /\[image: image\/png, .*saved to .*; 20x20 px; shown to the model as an image\]/);
     assert.deepEqual([...fs.readFileSync(image.savedFiles[0]!).subarray(1, 4)], [...Buffer.from('PNG')], 'the saved file is the PNG itself');
+    const sent = tiny.content.find((part) => part.type === 'image');
+    assert.ok(sent?.type === 'image');
+    assert.deepEqual(image.images, [{ mediaType: 'image/png', data: sent.data }], 'the image goes to the model as it came');
 
     const structured = await everything.callTool('get-structured-content', { location: 'New York' }, signal);
     assert.ok(structured.structuredContent, 'the server returns structured content');
@@ -328,5 +335,73 @@ describe('MCP messages of any size over stdio', function () {
     for (let waited = 0; !closed && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(closed, 'the connection was closed');
     assert.ok(errors.some((message) => /one message larger than \d+ MB .*the connection is closed/.test(message)), errors.join('\n'));
+  });
+});
+
+const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
+
+describe('MCP servers that send what they should not (bad input gets a clear error, nothing lost)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let warnings: string[];
+  let connection: McpServerConnection;
+  const recording: Logger = { debug: () => undefined, info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+  const ctx = () => ({ workspace: undefined as never, toolUseId: 'toolu_odd', signal: new AbortController().signal, onProgress: () => undefined, approve: async () => ({ approved: true as const }) });
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-odd-'));
+    warnings = [];
+    connection = new McpServerConnection(server('odd', process.execPath, [ODD]), { logger: recording, clientVersion: 'test', callTimeoutMs: 20_000 });
+  });
+  afterEach(async () => {
+    await connection.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const definitions = async () => mcpToolDefinitions(connection, await connection.start(), new McpToolNames([]), { logger: recording, filesDir: dir });
+
+  it('a tool with no input schema is offered with an empty one; a schema no provider takes skips that tool with a logged reason, not the server', async () => {
+    const tools = await definitions();
+    const names = tools.map((tool) => tool.name);
+    assert.ok(names.includes('mcp__odd__no_schema') && names.includes('mcp__odd__images'), names.join(', '));
+    assert.ok(!names.includes('mcp__odd__array_schema'));
+    assert.ok(warnings.some((line) => /tool "array_schema" is not offered: its input schema is of type "array"/.test(line)), warnings.join('\n'));
+    const noSchema = tools.find((tool) => tool.name === 'mcp__odd__no_schema')!;
+    assert.deepEqual(noSchema.inputSchema, { type: 'object', properties: {} });
+    assert.equal((await noSchema.run({}, ctx())).content, 'no_schema got {}');
+  });
+
+  it('malformed results fail their call at once with what is wrong, and the server goes on working', async () => {
+    const tools = await definitions();
+    const run = (name: string) => tools.find((tool) => tool.name === `mcp__odd__${name}`)!.run({}, ctx());
+    const started = Date.now();
+    await assert.rejects(run('malformed'), /could not run malformed: its answer is not a valid MCP tool result \(content: .*expected array, received string\)/);
+    await assert.rejects(run('malformed_part'), /could not run malformed_part: its answer is not a valid MCP tool result \(content\.0: /);
+    await assert.rejects(run('not_an_object'), /could not run not_an_object: .*the server's answer is not valid JSON-RPC/);
+    assert.ok(Date.now() - started < 10_000, 'no call waited for its timeout');
+    assert.equal(connection.state.kind, 'ready');
+    assert.equal((await run('no_schema')).content, 'no_schema got {}');
+  });
+
+  it('notifications nobody handles (log, unknown progress, list_changed, unheard-of ones) and a request of its own change nothing', async () => {
+    const tools = await definitions();
+    const chatty = tools.find((tool) => tool.name === 'mcp__odd__chatty')!;
+    assert.equal((await chatty.run({}, ctx())).content, 'chatty answered');
+    assert.equal((await chatty.run({}, ctx())).content, 'chatty answered', 'and again');
+    assert.equal(connection.state.kind, 'ready');
+    assert.ok(warnings.some((line) => /progress notification for an unknown token/.test(line)), 'the odd progress is logged');
+  });
+
+  it('images: a mislabelled one goes with the type its bytes have; one over 8000 px and one that is no image are saved and described with why, never sent', async () => {
+    const tools = await definitions();
+    const result = await tools.find((tool) => tool.name === 'mcp__odd__images')!.run({}, ctx());
+    assert.deepEqual(
+      result.images?.map((image) => image.mediaType),
+      ['image/png', 'image/png'],
+    );
+    assert.match(result.content, /\[image: image\/png, .*; 30x20 px \(the server called it image\/jpeg\); shown to the model as an image\]/);
+    assert.match(result.content, /\[image: image\/png, .*saved to .*; not shown to the model: it is 9000x10 px; the models take at most 8000 px a side\]/);
+    assert.match(result.content, /\[image: image\/png, .*saved to .*; not shown to the model: its bytes are not an image Evergreen can read/);
+    assert.match(result.content, /12x12 px; shown to the model as an image/);
+    assert.equal(fs.readdirSync(dir).length, 4, 'every image is saved, sent or not');
   });
 });

@@ -3,7 +3,7 @@ import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, t
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
-import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
+import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { TaskInput } from '../tools/task';
@@ -412,7 +412,9 @@ export class AgentSession {
     const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
     this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
-    return { type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };
+    // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).
+    const images = (result.images ?? []).map((image): ImageBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }));
+    return { type: 'tool_result', tool_use_id: toolUse.id, content: images.length > 0 ? [{ type: 'text', text: content }, ...images] : content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {

@@ -12,6 +12,7 @@ import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
+import { imageText } from '../model/images';
 import { promptTokensFromUsage } from '../model/usage';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
@@ -382,6 +383,9 @@ export class TranscriptMarkdownWriter {
       }
       case 'thinking':
         return `*Thinking:*\n\n${this.foldedBlock(content.thinking, 'code', 'text')}`;
+      case 'image':
+        // Named, never inlined: the bytes stay in the JSONL transcript.
+        return `*${escapeInline(imageText(content))}*`;
       default:
         return `*[${content.type}]*`;
     }

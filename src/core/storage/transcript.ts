@@ -2,6 +2,7 @@
  * The typed transcript (docs/architecture.md, "Storage layout"): one JSON object a line, append-only. Every engine
  * decision is an entry, so `foldTranscript(entries)` rebuilds exactly what the model saw.
  */
+import { IMAGE_MEDIA_TYPES } from '../model/images';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
@@ -123,10 +124,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
+/** An image block's source as the APIs take it (a wrong one would fail every later request). */
+function isImageSource(source: unknown): boolean {
+  if (!isRecord(source)) return false;
+  if (source.type === 'url') return typeof source.url === 'string';
+  return source.type === 'base64' && typeof source.data === 'string' && (IMAGE_MEDIA_TYPES as readonly unknown[]).includes(source.media_type);
+}
+
 /** A tool_result's content: a string or text/image blocks. */
 function isToolResultContent(value: unknown): boolean {
   if (value === undefined || typeof value === 'string') return true;
-  return Array.isArray(value) && value.every((part) => isRecord(part) && ((part.type === 'text' && typeof part.text === 'string') || (part.type === 'image' && isRecord(part.source))));
+  return Array.isArray(value) && value.every((part) => isRecord(part) && ((part.type === 'text' && typeof part.text === 'string') || (part.type === 'image' && isImageSource(part.source))));
 }
 
 /**
@@ -139,7 +147,7 @@ function isContentBlock(block: unknown, role: 'user' | 'assistant'): boolean {
     case 'text':
       return typeof block.text === 'string';
     case 'image':
-      return role === 'user' && isRecord(block.source);
+      return role === 'user' && isImageSource(block.source);
     case 'tool_use':
       return role === 'assistant' && typeof block.id === 'string' && TOOL_USE_ID.test(block.id) && typeof block.name === 'string' && isRecord(block.input);
     case 'tool_result':

@@ -1,5 +1,6 @@
 // Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
 // file of src/core/tools (the VS Code layer adapts these interfaces).
+import type { ImageMediaType } from '../model/messages';
 import type { ApprovalDecision, ApprovalRequest } from './approval';
 import type { TodoItem } from './todos';
 import type { TaskInput } from './taskInput';
@@ -10,8 +11,17 @@ export type { Workspace } from './workspace';
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
 
+/** An image a tool returns for the model to see, already checked against the providers' limits (model/images.ts). */
+export interface ToolImage {
+  mediaType: ImageMediaType;
+  /** The bytes, base64. */
+  data: string;
+}
+
 export interface ToolResult {
   content: string;
+  /** Images the model sees after `content` (image blocks in the tool_result); `content` names each in words too. */
+  images?: readonly ToolImage[];
   isError?: boolean;
   /** Set when the call stopped because ctx.signal was aborted (lets the agent tell cancel from failure). */
   cancelled?: boolean;
