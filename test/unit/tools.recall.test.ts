@@ -162,4 +162,131 @@ describe('recall tool', function () {
     if (block?.type !== 'tool_result') throw new Error('unreachable');
     assert.equal(block.content, output);
   });
+
+  describe('bad input', () => {
+    async function viaRegistry(recall: RecallSource, input: unknown): Promise<ToolResult> {
+      return createToolRegistry({ trusted: true }).executeToolCall(RECALL_TOOL, input, context(recall, workspace));
+    }
+
+    it('an unknown id: a clear error naming the nearest ids', async () => {
+      const s = await sessionWith(root);
+      s.call('toolu_01AbCdEf', 'run_shell', { command: 'npm test' }, 'ok');
+      s.call('toolu_01AbCdXy', 'read_file', { path: 'a' }, 'a');
+      s.call('toolu_99ZZZZZZ', 'grep_search', { pattern: 'q' }, 'q');
+      const result = await viaRegistry(new TranscriptRecall({ sessionDir: s.handle.dir }), { id: 'toolu_01AbCdEg' });
+      assert.equal(result.isError, true);
+      assert.match(result.content, /^No tool result with id "toolu_01AbCdEg" in this session's history \(3 results/);
+      assert.match(result.content, /The nearest ids: toolu_01AbCdEf \(run_shell, 2026-11-25T10:00:00.000Z\), toolu_01AbCdXy \(read_file/);
+      assert.match(result.content, /recall \{"query": "…"\}/);
+    });
+
+    it('an id from another session: says whose it is, and that recall reads only this one', async () => {
+      const a = await sessionWith(root);
+      a.call('toolu_fromA', 'run_shell', { command: 'ls' }, 'secret-ish listing');
+      const b = await sessionWith(root);
+      b.call('toolu_fromB', 'run_shell', { command: 'pwd' }, '/x');
+      const result = await viaRegistry(new TranscriptRecall({ sessionDir: b.handle.dir }), { id: 'toolu_fromA' });
+      assert.equal(result.isError, true);
+      assert.match(result.content, new RegExp(`"toolu_fromA" is a tool call of another session \\(${a.handle.id}\\), not of this session`));
+      assert.doesNotMatch(result.content, /secret-ish listing/, 'nothing of the other session is shown');
+    });
+
+    it('a call whose result is not in yet says so', async () => {
+      const s = await sessionWith(root);
+      s.handle.append({ type: 'message', ts: TS, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_pending', name: 'run_shell', input: { command: 'sleep 1' } }] } });
+      const result = await viaRegistry(new TranscriptRecall({ sessionDir: s.handle.dir }), { id: 'toolu_pending' });
+      assert.equal(result.isError, true);
+      assert.match(result.content, /The call toolu_pending \(run_shell\) has no result yet/);
+    });
+
+    it('a query that matches 100,000 times: bounded, ranked, and says how many more', async () => {
+      const s = await sessionWith(root);
+      for (let i = 0; i < 2000; i++) {
+        const lines = Array.from({ length: 50 }, (_, j) => `row ${j}: needle in result ${i}`);
+        // One place matches on more lines than any other: it ranks first.
+        if (i === 700) lines.push(...Array.from({ length: 50 }, () => 'needle needle'));
+        s.call(`toolu_n${i}`, 'run_shell', { command: `gen ${i}` }, lines.join('\n'));
+      }
+      const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
+      const started = Date.now();
+      const result = await viaRegistry(recall, { query: 'NEEDLE' });
+      const elapsed = Date.now() - started;
+      assert.equal(result.isError, undefined);
+      assert.match(result.content, /^100,050 matching lines in 2,000 places for "NEEDLE" \(plain text, case-insensitive\); the best 10, best first:/);
+      assert.match(result.content, /\n1\. toolu_n700 · tool result of run_shell/);
+      assert.match(result.content, /1,990 more places not shown: narrow the query, or raise "limit" \(at most 50\)\./);
+      assert.ok(result.content.length < 5_000, `bounded output (${result.content.length} characters)`);
+      assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
+      const more = await viaRegistry(recall, { query: 'needle', limit: 50 });
+      assert.equal(more.content.split('\n').filter((line) => /^\d+\. /.test(line)).length, 50);
+    });
+
+    it('a catastrophic regex: stopped within its time budget with a clear error, and the tool goes on working', async () => {
+      const s = await sessionWith(root);
+      s.call('toolu_aaa', 'run_shell', { command: 'echo' }, `${'a'.repeat(40)}!`);
+      const recall = new TranscriptRecall({ sessionDir: s.handle.dir, limits: { batchBudgetMs: 300, searchBudgetMs: 1_000 } });
+      const started = Date.now();
+      const result = await viaRegistry(recall, { query: '/^(a+)+$/' });
+      assert.ok(Date.now() - started < 5_000, 'bounded in time');
+      assert.equal(result.isError, true);
+      assert.match(result.content, /The regular expression \/\^\(a\+\)\+\$\/ ran longer than 300 ms and was stopped: .*search plain text/);
+      const after = await viaRegistry(recall, { query: 'aaaa!' });
+      assert.match(after.content, /toolu_aaa/);
+    });
+
+    it('a transcript with torn or invalid lines: they are skipped and reported, everything else is found', async () => {
+      const s = await sessionWith(root);
+      s.call('toolu_before', 'run_shell', { command: 'a' }, 'before the tear');
+      fs.appendFileSync(s.handle.transcriptPath, '{"type":"message","ts":"x","mess\n');
+      fs.appendFileSync(s.handle.transcriptPath, '{"type":"nonsense","ts":"x"}\n');
+      s.call('toolu_after', 'run_shell', { command: 'b' }, 'after the tear');
+      fs.appendFileSync(s.handle.transcriptPath, '{"type":"message","ts":"x","message":{"role":"user","content":"torn');
+      const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
+      assert.equal((await viaRegistry(recall, { id: 'toolu_after' })).content, 'after the tear');
+      const search = await viaRegistry(recall, { query: 'the tear' });
+      assert.match(search.content, /^2 matching lines in 2 places/);
+      assert.match(search.content, /\[3 transcript lines could not be read and were skipped: the transcript line \d+: not valid JSON[^;]*; the transcript line \d+: unknown entry type "nonsense"; the transcript: its last line is incomplete\]/);
+      const missing = await viaRegistry(recall, { id: 'toolu_lost' });
+      assert.match(missing.content, /3 transcript line\(s\) could not be read .*the result may have been on one/);
+    });
+
+    it('a saved output deleted from disk: says so and offers the transcript\'s copy (the preview)', async () => {
+      const s = await sessionWith(root);
+      const file = path.join(s.handle.toolResultsDir, 'toolu_saved.txt');
+      const whole = Array.from({ length: 5000 }, (_, i) => `log line ${i}`).join('\n');
+      fs.writeFileSync(file, whole);
+      s.handle.append({ type: 'persisted_output', ts: TS, toolUseId: 'toolu_saved', toolName: 'run_shell', file, bytes: whole.length, lines: 5000 });
+      const preview = '[Output too large for the context: …]\nPreview (head and tail):\nlog line 0\n…\nlog line 4999';
+      s.call('toolu_saved', 'run_shell', { command: 'make logs' }, preview);
+      const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
+      const whole1 = await run(recall, { id: 'toolu_saved' }, 100_000);
+      assert.equal(whole1.content, whole, 'the saved file, whole');
+      assert.deepEqual(whole1.recalled?.source, { kind: 'file', file });
+      const found = await run(recall, { query: 'log line 2500' });
+      assert.match(found.content, /toolu_saved · tool result of run_shell/, 'the search reads the saved output, not only the preview');
+      fs.rmSync(file);
+      const gone = await run(recall, { id: 'toolu_saved' });
+      assert.equal(gone.isError, undefined);
+      assert.ok(gone.content.startsWith(`[The saved output ${file} of this result is no longer on disk (deleted). What follows is the transcript's copy: the preview the context got (head and tail), not the whole output.]\n`), gone.content);
+      assert.ok(gone.content.endsWith(preview));
+    });
+
+    it("a subagent's results are found from its parent, and a child recalls its own", async () => {
+      const s = await sessionWith(root);
+      s.call('toolu_task', 'task', { description: 'look', prompt: 'look' }, 'child report: found it');
+      const child = await new FileSessionStore(root).subagentStore(s.handle.id).create({ model: 'claude-test' });
+      child.append({ type: 'message', ts: TS, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_childgrep', name: 'grep_search', input: { pattern: 'zebra' } }] } });
+      child.append({ type: 'message', ts: TS, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_childgrep', content: 'src/zoo.ts:3: zebra' }] } });
+      const parent = new TranscriptRecall({ sessionDir: s.handle.dir });
+      const byId = await run(parent, { id: 'toolu_childgrep' });
+      assert.equal(byId.content, 'src/zoo.ts:3: zebra');
+      assert.deepEqual(byId.recalled?.source, { kind: 'copy' }, "a child's text is not in the parent's transcript: no reference to it");
+      const search = await run(parent, { query: 'zebra' });
+      assert.match(search.content, new RegExp(`toolu_childgrep · tool result of grep_search in subagent ${child.id}`));
+      const own = await run(new TranscriptRecall({ sessionDir: child.dir }), { id: 'toolu_childgrep' });
+      assert.equal(own.content, 'src/zoo.ts:3: zebra');
+      const parentsId = await run(new TranscriptRecall({ sessionDir: child.dir }), { id: 'toolu_task' });
+      assert.match(parentsId.content, /is a tool call of this subagent's parent session/);
+    });
+  });
 });

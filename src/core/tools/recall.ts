@@ -6,7 +6,6 @@
  */
 import { Args } from './args';
 import { RECALL_TOOL } from './recallRef';
-import { plural } from './text';
 import type { RecallQuery, RecallSearchOutcome, RecallSource } from './recallTypes';
 import { ToolInputError, type RecalledSlice, type ToolDefinition, type ToolResult } from './types';
 
@@ -126,18 +125,23 @@ function alignToChar(text: string, index: number): number {
 
 function searchText(raw: string, query: RecallQuery, outcome: RecallSearchOutcome): string {
   const how = query.kind === 'text' ? 'plain text, case-insensitive' : 'regular expression';
-  const problems = outcome.problems.length > 0 ? `\n[${plural(outcome.problems.length, 'transcript line')} could not be read and ${outcome.problems.length === 1 ? 'was' : 'were'} skipped: ${outcome.problems.slice(0, 3).join('; ')}${outcome.problems.length > 3 ? '; …' : ''}]` : '';
+  const problems = outcome.problems.length > 0 ? `\n[${count(outcome.problems.length, 'transcript line')} could not be read and ${outcome.problems.length === 1 ? 'was' : 'were'} skipped: ${outcome.problems.slice(0, 3).join('; ')}${outcome.problems.length > 3 ? '; …' : ''}]` : '';
   if (outcome.hits.length === 0) return `No match for ${JSON.stringify(raw)} (${how}) in this session's history.${problems}`;
   const lines = [
-    `${plural(outcome.totalMatches, 'matching line')} in ${plural(outcome.totalPlaces, 'place')} for ${JSON.stringify(raw)} (${how}); ${outcome.hits.length === outcome.totalPlaces ? 'all' : `the best ${outcome.hits.length}`}, best first:`,
+    `${count(outcome.totalMatches, 'matching line')} in ${count(outcome.totalPlaces, 'place')} for ${JSON.stringify(raw)} (${how}); ${outcome.hits.length === outcome.totalPlaces ? 'all' : `the best ${outcome.hits.length}`}, best first:`,
   ];
   outcome.hits.forEach((hit, index) => {
     const what = hit.toolName ? `${hit.what} of ${hit.toolName}` : hit.what;
     const where = hit.subagent ? ` in subagent ${hit.subagent}` : '';
-    lines.push(`${index + 1}. ${hit.ref} · ${what}${where} · ${hit.ts} · ${plural(hit.matches, 'line')}`, `   ${hit.excerpt}`);
+    lines.push(`${index + 1}. ${hit.ref} · ${what}${where} · ${hit.ts} · ${count(hit.matches, 'line')}`, `   ${hit.excerpt}`);
   });
   const more = outcome.totalPlaces - outcome.hits.length;
-  if (more > 0) lines.push(`${plural(more, 'more place')} not shown: narrow the query, or raise "limit" (at most ${RECALL_DEFAULTS.maxResults}).`);
+  if (more > 0) lines.push(`${count(more, 'more place')} not shown: narrow the query, or raise "limit" (at most ${RECALL_DEFAULTS.maxResults}).`);
   lines.push('recall {"id": "<id>"} returns a tool result whole.');
   return lines.join('\n') + problems;
+}
+
+/** "1 place", "2,000 places": counts here can be large, so they are grouped. */
+function count(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : `${word}s`}`;
 }
