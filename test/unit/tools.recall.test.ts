@@ -3,8 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MessageParam } from '../../src/core/model/messages';
-import { TranscriptRecall } from '../../src/core/storage/recallIndex';
-import { FileSessionStore, readTranscript, type SessionHandle } from '../../src/core/storage/sessionStore';
+import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { subagentTools } from '../../src/core/agent/subagents';
+import { TranscriptRecall, withRecallReferences } from '../../src/core/storage/recallIndex';
+import { FileSessionStore, readTranscript, transcriptLines, type SessionHandle, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import { createRecallTool, parseRecallQuery, type RecallInput } from '../../src/core/tools/recall';
 import { RECALL_TOOL } from '../../src/core/tools/recallRef';
 import { createToolRegistry } from '../../src/core/tools/registry';
@@ -145,12 +147,10 @@ describe('recall tool', function () {
     const result = await run(recall, { id: 'toolu_src' });
     assert.ok(result.recalled);
     s.handle.append({ type: 'message', ts: TS, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: RECALL_TOOL, input: { id: 'toolu_src' } }] } });
-    s.handle.append({
-      type: 'message',
-      ts: TS,
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: '[stub]' }] },
-      recalls: [{ toolUseId: 'toolu_r', ...result.recalled }],
-    });
+    // As the session stores it: the message the model got, with the large recall turned into a reference.
+    const stored = withRecallReferences({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: result.content }] }, new Map([['toolu_r', result.recalled]]));
+    assert.ok(stored.recalls, 'a 5,000-character recall is stored as a reference');
+    s.handle.append({ type: 'message', ts: TS, message: stored.message, recalls: stored.recalls });
     const raw = fs.readFileSync(s.handle.transcriptPath, 'utf8');
     assert.equal(raw.split(output).length, 2, 'the transcript holds the output once');
     const loaded = await readTranscript(s.handle.transcriptPath);
@@ -161,6 +161,63 @@ describe('recall tool', function () {
     assert.equal(block?.type, 'tool_result');
     if (block?.type !== 'tool_result') throw new Error('unreachable');
     assert.equal(block.content, output);
+    // The archived-transcript view reads the raw lines: it shows the stub naming the result it repeats.
+    const lines: TranscriptLine[] = [];
+    for await (const line of transcriptLines(s.handle.transcriptPath)) lines.push(line);
+    const { text } = await renderTranscript(s.handle.meta, lines);
+    assert.match(text, /recalled: characters 0-5000 of the result of toolu_src; the transcript keeps a reference, not a copy/);
+  });
+
+  it('stores a reference only for a large recall that is still exactly its slice', async () => {
+    const slice = { source: { kind: 'message' as const, toolUseId: 'toolu_src' }, start: 0, end: 5000, head: '', tail: '' };
+    const message = (content: string): MessageParam => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content }] });
+    assert.ok(withRecallReferences(message('y'.repeat(5000)), new Map([['toolu_r', slice]])).recalls);
+    assert.equal(withRecallReferences(message('y'.repeat(100)), new Map([['toolu_r', { ...slice, end: 100 }]])).recalls, undefined, 'small: copied');
+    assert.equal(withRecallReferences(message('y'.repeat(4000)), new Map([['toolu_r', slice]])).recalls, undefined, 'cut since: copied');
+    assert.equal(withRecallReferences(message('y'.repeat(5000)), new Map([['toolu_r', { ...slice, source: { kind: 'copy' as const } }]])).recalls, undefined, "a subagent's text: copied");
+    // A recalled secret is redacted on its way to the model: that text is no longer the slice, so no reference.
+    const s = await sessionWith(root);
+    s.call('toolu_key', 'run_shell', { command: 'env' }, `KEY=sk-ant-secret-value-123\n${'z'.repeat(3000)}`);
+    const registry = createToolRegistry({ trusted: true, secrets: [{ name: 'API key', value: 'sk-ant-secret-value-123' }] });
+    const redacted = await registry.executeToolCall(RECALL_TOOL, { id: 'toolu_key' }, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
+    assert.doesNotMatch(redacted.content, /sk-ant-secret-value-123/);
+    assert.equal(redacted.recalled, undefined);
+    const clean = await registry.executeToolCall(RECALL_TOOL, { id: 'toolu_key', offset: 100 }, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
+    assert.ok(clean.recalled, 'a page without the secret keeps its reference');
+  });
+
+  it('an explore subagent gets recall (it only looks); its history is its own transcript', () => {
+    const registry = createToolRegistry({ trusted: true, task: true });
+    assert.ok(subagentTools(registry, 'explore').get(RECALL_TOOL));
+    assert.ok(subagentTools(registry, 'general-purpose').get(RECALL_TOOL));
+  });
+
+  it('is fast on a 50 MB transcript: the index is built once, later searches and lookups reuse it', async () => {
+    const s = await sessionWith(root);
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 50 * 1024 * 1024; i++) {
+      const text = Array.from({ length: 200 }, (_, j) => `src/f${i}_${j}.ts:${j}: const v${j} = compute("${i}-${j}") // "quoted" \\ text`).join('\n');
+      const call = JSON.stringify({ type: 'message', ts: TS, message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'grep_search', input: { pattern: `v${i}` } }] } });
+      const result = JSON.stringify({ type: 'message', ts: TS, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: text }] } });
+      lines.push(call, result);
+      size += call.length + result.length;
+    }
+    fs.appendFileSync(s.handle.transcriptPath, lines.join('\n') + '\n');
+    const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
+    let started = Date.now();
+    const first = await run(recall, { query: 'compute("77-3")' });
+    const building = Date.now() - started;
+    assert.match(first.content, /^1 matching line in 1 place .*\n1\. toolu_77 · tool result of grep_search/);
+    started = Date.now();
+    const second = await run(recall, { query: '"quoted" \\ text' });
+    const searching = Date.now() - started;
+    assert.match(second.content, /^[\d,]{7,} matching lines/, 'text with quotes and backslashes, as the tool printed it');
+    started = Date.now();
+    assert.match((await run(recall, { id: 'toolu_2000' })).content, /^src\/f2000_0\.ts:0:/);
+    const lookup = Date.now() - started;
+    // Generous bounds for a shared test machine; typical: ~2 s to build, ~0.5 s a search, ~20 ms a lookup.
+    assert.ok(building < 20_000 && searching < 5_000 && lookup < 1_000, `build ${building} ms, search ${searching} ms, lookup ${lookup} ms`);
   });
 
   describe('bad input', () => {
