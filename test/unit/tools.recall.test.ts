@@ -189,7 +189,7 @@ describe('recall tool', function () {
   it('an explore subagent gets recall (it only looks); its history is its own transcript', () => {
     const registry = createToolRegistry({ trusted: true, task: true });
     assert.ok(subagentTools(registry, 'explore').get(RECALL_TOOL));
-    assert.ok(subagentTools(registry, 'general-purpose').get(RECALL_TOOL));
+    assert.ok(subagentTools(registry, 'general').get(RECALL_TOOL));
   });
 
   it('is fast on a 50 MB transcript: the index is built once, later searches and lookups reuse it', async () => {

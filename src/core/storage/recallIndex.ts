@@ -40,6 +40,8 @@ export const RECALL_INDEX_LIMITS = {
   otherSessionsScanBytes: 256 * 1024 * 1024,
 } as const;
 
+export type RecallIndexLimits = Record<keyof typeof RECALL_INDEX_LIMITS, number>;
+
 interface ResultRecord {
   toolUseId: string;
   ts: string;
@@ -124,7 +126,7 @@ export interface TranscriptRecallOptions {
   /** The session's folder: transcript.jsonl, tool-results/, subagents/<childId>/. */
   sessionDir: string;
   logger?: Logger;
-  limits?: Partial<typeof RECALL_INDEX_LIMITS>;
+  limits?: Partial<RecallIndexLimits>;
 }
 
 /** The session's whole history for `recall`, read from disk (see the header). */
@@ -140,7 +142,7 @@ export class TranscriptRecall implements RecallSource {
   private readonly problems: string[] = [];
   private refreshing: Promise<void> | undefined;
   private readonly logger: Logger;
-  private readonly limits: typeof RECALL_INDEX_LIMITS;
+  private readonly limits: RecallIndexLimits;
 
   constructor(private readonly options: TranscriptRecallOptions) {
     this.logger = options.logger ?? silentLogger;
