@@ -81,6 +81,10 @@ describe('recall tool', function () {
     assert.equal(result.content, output);
     assert.ok(result.recalled, 'the result says which text it is a slice of');
     assert.deepEqual(result.recalled.source, { kind: 'message', toolUseId: 'toolu_test3' });
+    // What is appended later is read on the next call (only the new bytes).
+    s.call('toolu_later', 'run_shell', { command: 'date' }, 'later output');
+    assert.equal((await run(recall, { id: 'toolu_later' })).content, 'later output');
+    assert.match((await run(recall, { query: 'later output' })).content, /^1 matching line in 1 place/);
   });
 
   it('pages a large result by characters, naming the next offset, and the pages join to the whole', async () => {
@@ -305,6 +309,10 @@ describe('recall tool', function () {
       assert.match(search.content, /\[3 transcript lines could not be read and were skipped: the transcript line \d+: not valid JSON[^;]*; the transcript line \d+: unknown entry type "nonsense"; the transcript: its last line is incomplete\]/);
       const missing = await viaRegistry(recall, { id: 'toolu_lost' });
       assert.match(missing.content, /3 transcript line\(s\) could not be read .*the result may have been on one/);
+      // Read in chunks smaller than a line, the same transcript gives the same answers (no line is split).
+      const chunked = new TranscriptRecall({ sessionDir: s.handle.dir, limits: { readChunkBytes: 16 } });
+      assert.equal((await viaRegistry(chunked, { query: 'the tear' })).content, search.content);
+      assert.equal((await viaRegistry(chunked, { id: 'toolu_after' })).content, 'after the tear');
     });
 
     it('a saved output deleted from disk: says so and offers the transcript\'s copy (the preview)', async () => {

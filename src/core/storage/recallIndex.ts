@@ -28,6 +28,8 @@ export const RECALL_INDEX_LIMITS = {
   /** A regex's time on one batch of lines, and on the whole search. */
   batchBudgetMs: 2_000,
   searchBudgetMs: 10_000,
+  /** Bytes of a transcript read at once (a longer line is read whole). */
+  readChunkBytes: 32 * 1024 * 1024,
   /** Lines and characters sent to the worker at once. */
   batchLines: 20_000,
   batchChars: 2_000_000,
@@ -87,35 +89,43 @@ class TranscriptFile {
     return path.dirname(this.file);
   }
 
-  /** Lines appended since the last call; a missing file has none. */
-  async newLines(): Promise<Array<{ line: number; text: string }>> {
+  /**
+   * Whole lines appended since the last call, about `chunkBytes` at a time (a longer line is read whole); `more`:
+   * the file has more to read. A missing file has none.
+   */
+  async newLines(chunkBytes: number): Promise<{ lines: Array<{ line: number; text: string }>; more: boolean }> {
     let handle;
     try {
       handle = await fsp.open(this.file, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], more: false };
       throw error;
     }
     try {
       const { size } = await handle.stat();
-      if (size <= this.offset) return [];
-      const buffer = Buffer.alloc(size - this.offset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
-      const chunk = buffer.subarray(0, bytesRead);
-      const lastNewline = chunk.lastIndexOf(0x0a);
-      this.tornTail = lastNewline < chunk.length - 1;
-      if (lastNewline < 0) return [];
+      let chunk = Buffer.alloc(0);
+      let lastNewline = -1;
+      // Grows the read until it holds a newline or reaches the end: a line is never split.
+      for (let want = chunkBytes; this.offset + chunk.length < size && lastNewline < 0; want *= 2) {
+        const buffer = Buffer.alloc(Math.min(want, size - this.offset));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+        chunk = buffer.subarray(0, bytesRead);
+        lastNewline = chunk.lastIndexOf(0x0a);
+        if (bytesRead < buffer.length) break;
+      }
+      const end = this.offset + chunk.length;
+      this.tornTail = end >= size && lastNewline < chunk.length - 1;
+      if (lastNewline < 0) return { lines: [], more: false };
       const lines: Array<{ line: number; text: string }> = [];
-      let start = 0;
       // Split at newline bytes before decoding: a UTF-8 sequence never contains 0x0a.
-      while (start <= lastNewline) {
-        const end = chunk.indexOf(0x0a, start);
+      for (let start = 0; start <= lastNewline; ) {
+        const stop = chunk.indexOf(0x0a, start);
         this.lineNumber++;
-        lines.push({ line: this.lineNumber, text: chunk.toString('utf8', start, end) });
-        start = end + 1;
+        lines.push({ line: this.lineNumber, text: chunk.toString('utf8', start, stop) });
+        start = stop + 1;
       }
       this.offset += lastNewline + 1;
-      return lines;
+      return { lines, more: this.offset < size && end < size };
     } finally {
       await handle.close();
     }
@@ -254,29 +264,37 @@ export class TranscriptRecall implements RecallSource {
   }
 
   private async readFile(file: TranscriptFile): Promise<void> {
-    let lines;
-    try {
-      lines = await file.newLines();
-    } catch (error) {
-      this.problems.push(`${this.label(file)}: cannot be read (${errorMessage(error)})`);
-      return;
-    }
-    for (const { line, text } of lines) {
-      if (!text.trim()) continue;
-      let parsed: unknown;
+    for (let more = true; more; ) {
+      let read;
       try {
-        parsed = JSON.parse(text);
-      } catch {
-        this.problems.push(`${this.label(file)} line ${line}: not valid JSON (cut off by a crash or a full disk)`);
-        continue;
+        read = await file.newLines(this.limits.readChunkBytes);
+      } catch (error) {
+        this.report(`${this.label(file)}: cannot be read (${errorMessage(error)})`);
+        return;
       }
-      const result = parseTranscriptEntry(parsed);
-      if ('problem' in result) {
-        this.problems.push(`${this.label(file)} line ${line}: ${result.problem}`);
-        continue;
+      more = read.more;
+      for (const { line, text } of read.lines) {
+        if (!text.trim()) continue;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          this.report(`${this.label(file)} line ${line}: not valid JSON (cut off by a crash or a full disk)`);
+          continue;
+        }
+        const result = parseTranscriptEntry(parsed);
+        if ('problem' in result) {
+          this.report(`${this.label(file)} line ${line}: ${result.problem}`);
+          continue;
+        }
+        await this.add(file, result.entry);
       }
-      await this.add(file, result.entry);
     }
+  }
+
+  /** A problem is reported once however often it is met (an unreadable file is met on every call). */
+  private report(problem: string): void {
+    if (!this.problems.includes(problem)) this.problems.push(problem);
   }
 
   private label(file: TranscriptFile): string {
