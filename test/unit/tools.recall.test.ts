@@ -129,7 +129,8 @@ describe('recall tool', function () {
     assert.deepEqual(parseRecallQuery('a.b'), { kind: 'text', text: 'a.b' });
     assert.deepEqual(parseRecallQuery('/a.b/gi'), { kind: 'regex', pattern: 'a.b', flags: 'i' });
     assert.throws(() => parseRecallQuery('/a(/'), /Invalid regular expression/);
-    assert.throws(() => parseRecallQuery('/a/x'), /Unsupported regular expression flags/);
+    assert.deepEqual(parseRecallQuery('/src/app'), { kind: 'text', text: '/src/app' }, 'a path is plain text');
+    assert.deepEqual(parseRecallQuery('/src/app/'), { kind: 'regex', pattern: 'src/app', flags: '' });
     const tool = createRecallTool();
     assert.throws(() => tool.parse({}), /exactly one of "id".*or "query"/);
     assert.throws(() => tool.parse({ id: 'a', query: 'b' }), /exactly one/);

@@ -20,17 +20,19 @@ export interface RecallToolOptions {
 
 export const RECALL_DEFAULTS = { maxPageChars: 30_000, defaultResults: 10, maxResults: 50, maxQueryChars: 1_000 } as const;
 
-/** A query written `/pattern/flags` is a regular expression; flags g and y are meaningless here and dropped. */
+/**
+ * A query written `/pattern/flags` (flags among g, i, m, s, u, y) is a regular expression; g and y mean nothing
+ * here and are dropped. Anything else, a path such as `/src/app` included, is plain text.
+ */
 export function parseRecallQuery(raw: string): RecallQuery {
-  const regex = /^\/(.+)\/([a-z]*)$/s.exec(raw);
+  const regex = /^\/(.+)\/([gimsuy]*)$/s.exec(raw);
   if (!regex) return { kind: 'text', text: raw };
   const pattern = regex[1]!;
   const flags = [...new Set(regex[2]!.replace(/[gy]/g, ''))].join('');
-  if (/[^imsu]/.test(flags)) throw new ToolInputError(`Unsupported regular expression flags "${regex[2]}": use i, m, s or u (or write the query without slashes for plain text).`);
   try {
     new RegExp(pattern, flags);
   } catch (error) {
-    throw new ToolInputError(`Invalid regular expression ${raw}: ${error instanceof Error ? error.message : String(error)}. Fix it, or write the query without slashes to search plain text.`);
+    throw new ToolInputError(`Invalid regular expression ${raw}: ${error instanceof Error ? error.message : String(error)}. Fix it, or leave out the enclosing slashes to search plain text.`);
   }
   return { kind: 'regex', pattern, flags };
 }
