@@ -43,6 +43,8 @@ export interface ToolContext {
   requestCompact?(focus: string | undefined): Promise<string>;
   /** Runs a child agent on the request and resolves to its report (the `task` tool). */
   runSubagent?(input: TaskInput): Promise<ToolResult>;
+  /** Called just before a write tool replaces `absolutePath`, with its bytes then (undefined: absent), so a checkpoint can restore it. */
+  beforeWrite?(absolutePath: string, prior: Buffer | undefined): Promise<void>;
   /** The session's full history on disk (the `recall` tool); absent when nothing is saved. */
   recall?: RecallSource;
 }
