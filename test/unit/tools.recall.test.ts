@@ -337,6 +337,20 @@ describe('recall tool', function () {
       assert.ok(gone.content.endsWith(preview));
     });
 
+    it('a part of the conversation a checkpoint restore took back is left out, as the conversation leaves it out', async () => {
+      const s = await sessionWith(root);
+      s.call('toolu_kept', 'run_shell', { command: 'a' }, 'kept alpha'); // entries 0, 1
+      s.call('toolu_gone', 'run_shell', { command: 'b' }, 'gone alpha'); // entries 2, 3
+      s.handle.append({ type: 'rewind', ts: TS, checkpoint: 1, toEntry: 2, files: 'kept' }); // entry 4
+      const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
+      assert.match((await run(recall, { id: 'toolu_gone' })).content, /restored away/);
+      assert.match((await run(recall, { query: 'alpha' })).content, /^1 matching line in 1 place .*\n1\. toolu_kept/);
+      // Undone right after (no message between): it is history again.
+      s.handle.append({ type: 'rewind_undone', ts: TS, rewindEntry: 4 });
+      assert.equal((await run(recall, { id: 'toolu_gone' })).content, 'gone alpha');
+      assert.match((await run(recall, { query: 'alpha' })).content, /^2 matching lines in 2 places/);
+    });
+
     it("a subagent's results are found from its parent, and a child recalls its own", async () => {
       const s = await sessionWith(root);
       s.call('toolu_task', 'task', { description: 'look', prompt: 'look' }, 'child report: found it');

@@ -20,6 +20,7 @@ import { RegexTimeoutError, RegexWorker } from '../tools/regexWorker';
 import { throwIfAborted, ToolExecutionError } from '../tools/types';
 import { recalledText, savedOutputIn } from './recalledEntries';
 import { parseTranscriptEntry, type RecallReference, type TranscriptEntry } from './transcript';
+import { TranscriptFile } from './transcriptTail';
 
 // What the session needs besides the index, from one import (the session's file is at its size limit).
 export { withRecallReferences } from './recalledEntries';
@@ -55,6 +56,8 @@ interface ResultRecord {
   reference?: RecallReference;
   /** Which transcript: undefined for the session's own, else the subagent's child id. */
   subagent?: string;
+  /** Its entry's index in its transcript (what a rewind's `toEntry` counts). */
+  entry: number;
 }
 
 type DocWhat = RecallHit['what'];
@@ -67,69 +70,7 @@ interface Doc {
   subagent?: string;
   ts: string;
   text: string;
-}
-
-/** One transcript file, read incrementally: only whole lines, each once. */
-class TranscriptFile {
-  offset = 0;
-  lineNumber = 0;
-  messages = 0;
-  compactions = 0;
-  /** tool_use id -> saved output, from persisted_output entries (they precede the result's message). */
-  readonly saved = new Map<string, string>();
-  /** An incomplete last line (a write in progress, or cut by a crash), not yet read. */
-  tornTail = false;
-
-  constructor(
-    readonly file: string,
-    readonly subagent: string | undefined,
-  ) {}
-
-  get dir(): string {
-    return path.dirname(this.file);
-  }
-
-  /**
-   * Whole lines appended since the last call, about `chunkBytes` at a time (a longer line is read whole); `more`:
-   * the file has more to read. A missing file has none.
-   */
-  async newLines(chunkBytes: number): Promise<{ lines: Array<{ line: number; text: string }>; more: boolean }> {
-    let handle;
-    try {
-      handle = await fsp.open(this.file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], more: false };
-      throw error;
-    }
-    try {
-      const { size } = await handle.stat();
-      let chunk = Buffer.alloc(0);
-      let lastNewline = -1;
-      // Grows the read until it holds a newline or reaches the end: a line is never split.
-      for (let want = chunkBytes; this.offset + chunk.length < size && lastNewline < 0; want *= 2) {
-        const buffer = Buffer.alloc(Math.min(want, size - this.offset));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
-        chunk = buffer.subarray(0, bytesRead);
-        lastNewline = chunk.lastIndexOf(0x0a);
-        if (bytesRead < buffer.length) break;
-      }
-      const end = this.offset + chunk.length;
-      this.tornTail = end >= size && lastNewline < chunk.length - 1;
-      if (lastNewline < 0) return { lines: [], more: false };
-      const lines: Array<{ line: number; text: string }> = [];
-      // Split at newline bytes before decoding: a UTF-8 sequence never contains 0x0a.
-      for (let start = 0; start <= lastNewline; ) {
-        const stop = chunk.indexOf(0x0a, start);
-        this.lineNumber++;
-        lines.push({ line: this.lineNumber, text: chunk.toString('utf8', start, stop) });
-        start = stop + 1;
-      }
-      this.offset += lastNewline + 1;
-      return { lines, more: this.offset < size && end < size };
-    } finally {
-      await handle.close();
-    }
-  }
+  entry: number;
 }
 
 export interface TranscriptRecallOptions {
@@ -143,7 +84,13 @@ export interface TranscriptRecallOptions {
 export class TranscriptRecall implements RecallSource {
   private readonly files = new Map<string, TranscriptFile>();
   private readonly results = new Map<string, ResultRecord>();
-  private readonly calls = new Map<string, { name: string; ts: string }>();
+  private readonly calls = new Map<string, { name: string; ts: string; entry: number }>();
+  /**
+   * The session's own entries a checkpoint restore took back (the fold's `rewoundEntries`): by the rewind's entry
+   * index, the range [from, to) it discarded. Recall leaves them out, as the conversation does.
+   */
+  private readonly rewound = new Map<number, { from: number; to: number }>();
+  private lastMessageEntry = -1;
   private readonly docs: Doc[] = [];
   /** Every document's lines, in order, and the document each belongs to (split when first searched). */
   private readonly lines: string[] = [];
@@ -163,6 +110,9 @@ export class TranscriptRecall implements RecallSource {
     await this.refresh(signal);
     const record = this.results.get(toolUseId);
     if (!record) return { kind: 'missing', message: await this.missingMessage(toolUseId) };
+    if (this.isRewound(record.entry, record.subagent)) {
+      return { kind: 'missing', message: `The result of ${toolUseId} belongs to a part of the conversation that was restored away (a checkpoint restore took it back): it is no longer part of this session's history.` };
+    }
     const toolName = this.calls.get(toolUseId)?.name;
     const base = { kind: 'found' as const, toolUseId, ...(toolName ? { toolName } : {}), ts: record.ts };
     if (record.file) {
@@ -203,9 +153,10 @@ export class TranscriptRecall implements RecallSource {
     let totalMatches = 0;
     for (let i = 0; i < found.length; i += 3) {
       const line = found[i]!;
-      totalMatches++;
       const doc = this.lineDoc[line]!;
+      if (this.isRewound(this.docs[doc]!.entry, this.docs[doc]!.subagent)) continue;
       const place = places.get(doc);
+      totalMatches++;
       if (place) place.matches++;
       else places.set(doc, { matches: 1, line, start: found[i + 1]!, length: found[i + 2]! });
     }
@@ -307,8 +258,11 @@ export class TranscriptRecall implements RecallSource {
   }
 
   private async add(file: TranscriptFile, entry: TranscriptEntry): Promise<void> {
+    const index = file.entries++;
     const subagent = file.subagent;
-    const where = subagent ? { subagent } : {};
+    const where = { ...(subagent ? { subagent } : {}), entry: index };
+    if (subagent === undefined) this.noteRewind(entry, index);
+    if (entry.type === 'event' && entry.name === 'subagent_of' && typeof entry.data.toolUseId === 'string') file.parentCall = entry.data.toolUseId;
     if (entry.type === 'persisted_output') {
       file.saved.set(entry.toolUseId, savedOutputIn(file.dir, entry.file));
       return;
@@ -326,7 +280,7 @@ export class TranscriptRecall implements RecallSource {
       if (block.type === 'text') {
         if (block.text.trim()) this.docs.push({ ref: position, what: message.role === 'user' ? 'user' : 'assistant', ts: entry.ts, text: block.text, ...where });
       } else if (block.type === 'tool_use') {
-        this.calls.set(block.id, { name: block.name, ts: entry.ts });
+        this.calls.set(block.id, { name: block.name, ts: entry.ts, entry: index });
         this.docs.push({ ref: block.id, toolUseId: block.id, what: 'tool call', toolName: block.name, ts: entry.ts, text: `${block.name} ${JSON.stringify(block.input)}`, ...where });
       } else if (block.type === 'tool_result') {
         const id = block.tool_use_id;
@@ -341,6 +295,26 @@ export class TranscriptRecall implements RecallSource {
         this.docs.push({ ref: id, toolUseId: id, what: 'tool result', ...(toolName ? { toolName } : {}), ts: entry.ts, text: full ?? text, ...where });
       }
     }
+  }
+
+  /** The fold's rule (agent/fold.ts, `rewoundEntries`), kept as the entries arrive: a rewind discards [toEntry, its index). */
+  private noteRewind(entry: TranscriptEntry, index: number): void {
+    if (entry.type === 'message') this.lastMessageEntry = index;
+    else if (entry.type === 'rewind') this.rewound.set(index, { from: entry.toEntry, to: index });
+    // An undo cancels its rewind only when no message came between them.
+    else if (entry.type === 'rewind_undone' && this.lastMessageEntry < entry.rewindEntry) this.rewound.delete(entry.rewindEntry);
+  }
+
+  /** Whether an entry was taken back by a restore; a subagent's goes with the parent's task call that started it. */
+  private isRewound(entry: number, subagent: string | undefined): boolean {
+    if (this.rewound.size === 0) return false;
+    if (subagent !== undefined) {
+      const parentCall = this.fileOf(subagent).parentCall;
+      const call = parentCall === undefined ? undefined : this.calls.get(parentCall);
+      return call !== undefined && this.isRewound(call.entry, undefined);
+    }
+    for (const range of this.rewound.values()) if (entry >= range.from && entry < range.to) return true;
+    return false;
   }
 
   /** A saved output's whole text for the search (its preview stands in when it is gone or huge). */
