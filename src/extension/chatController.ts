@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost, type AttachmentRequest } from '../protocol';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import type { Logger } from '../core/logger';
@@ -25,6 +25,7 @@ import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
+import { ComposerContext } from './composerContext';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -35,6 +36,7 @@ export class ChatController extends Disposable {
   private readonly proposedChanges: ProposedChanges;
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
+  private readonly composer: ComposerContext;
   private active: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
@@ -75,6 +77,7 @@ export class ChatController extends Disposable {
       }),
     );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
+    this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message)));
     this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;
@@ -104,9 +107,13 @@ export class ChatController extends Disposable {
     switch (message.type) {
       case 'ready':
         await this.postState();
+        this.composer.postEditorContext();
         return;
       case 'sendMessage':
-        await this.sendMessage(message.text, message.requestId);
+        await this.sendMessage(message.text, message.requestId, message.attachments);
+        return;
+      case 'attachmentQuery':
+        this.deps.view.post({ type: 'attachmentOptions', requestId: message.requestId, options: await this.composer.options(message.query) });
         return;
       case 'approvalDecision':
         this.approvals.decide(message.toolUseId, message.approved);
@@ -150,7 +157,7 @@ export class ChatController extends Disposable {
     }
   }
 
-  async sendMessage(text: string, requestId?: number): Promise<void> {
+  async sendMessage(text: string, requestId?: number, attachments: readonly AttachmentRequest[] = []): Promise<void> {
     const compact = parseCompactCommand(text);
     if (compact) {
       // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
@@ -177,7 +184,8 @@ export class ChatController extends Disposable {
         // New key, settings or trust: same transcript and history, a client and tools built afresh.
         started = await this.startSession(started.handle.id, true);
       }
-      const turn = started.session.send(text);
+      // Gathered at send time: the selection, problems, terminal and diff as they are now.
+      const turn = started.session.send(text, undefined, await this.composer.gather(attachments));
       this.scope?.track(turn);
       this.sending = false;
       await turn;

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import type { AgentEvent, ErrorAction } from '../protocol';
+import type { AgentEvent, AttachmentChip, ErrorAction } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
@@ -16,7 +16,7 @@ export interface TodoPanel {
 
 export type ChatItem =
   /** `checkpoint`: what the message's Restore goes back to (absent where there are no checkpoints). */
-  | { kind: 'user'; key: string; rev: number; text: string; checkpoint?: number }
+  | { kind: 'user'; key: string; rev: number; text: string; checkpoint?: number; attachments?: AttachmentChip[] }
   | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -221,7 +221,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
       model.busy = true;
-      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}) });
+      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -331,4 +331,18 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
   }
   return model;
+}
+
+/** A tool card's status in words (never told by colour alone). */
+export function toolStatusText(item: Extract<ChatItem, { kind: 'tool' }>): string {
+  switch (item.status) {
+    case 'running':
+      return '…';
+    case 'awaiting-approval':
+      return 'needs approval';
+    case 'error':
+      return 'failed';
+    case 'done':
+      return item.durationMs === undefined ? 'done' : `${(item.durationMs / 1000).toFixed(1)}s`;
+  }
 }
