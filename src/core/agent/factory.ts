@@ -159,6 +159,8 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     compact: true,
     task: true,
     readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
+    // recall pages the same way: a page never needs persisting.
+    recall: { maxPageChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,

@@ -7,7 +7,8 @@ import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolParam } from
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { TaskInput } from '../tools/task';
-import type { ToolContext, ToolResult } from '../tools/types';
+import type { RecalledSlice, RecallSource, ToolContext, ToolResult } from '../tools/types';
+import { TranscriptRecall, withRecallReferences } from '../storage/recallIndex';
 import { toolTraitsLookup } from '../tools/registry';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
@@ -58,11 +59,15 @@ export class AgentSession {
   private approvalPolicy: ApprovalPolicy;
   /** One clock for the engine and the transcript's timestamps, so a fold sees the times the engine saw. */
   private readonly now: () => number;
+  /** `recall`'s history on disk (none without a store), and this round's recall results, stored as references. */
+  private readonly recall: RecallSource | undefined;
+  private readonly pendingRecalls = new Map<string, RecalledSlice>();
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
     this.approvalPolicy = options.approvalPolicy;
     this.now = options.context.now ?? Date.now;
+    this.recall = options.store ? new TranscriptRecall({ sessionDir: options.store.dir, logger: this.logger }) : undefined;
     const repaired = repairHistory(options.history ?? [], options.interruptedToolResult);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
@@ -410,6 +415,7 @@ export class AgentSession {
     const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
     // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
     const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    if (result.recalled && content === result.content) this.pendingRecalls.set(toolUse.id, result.recalled);
     this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
     // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).
@@ -436,6 +442,7 @@ export class AgentSession {
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
       ...(this.options.recordWrite ? { beforeWrite: (file: string, prior: Buffer | undefined) => this.recordWrite(file, prior) } : {}),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
+      ...(this.recall ? { recall: this.recall } : {}),
     };
   }
 
@@ -458,7 +465,8 @@ export class AgentSession {
     this.messages.push(message);
     // Which back end and model wrote each reply: a session may change provider on its way.
     const origin = message.role === 'assistant' ? { provider: this.options.client.provider, model: this.options.client.model } : {};
-    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin, ...(checkpoint !== undefined ? { checkpoint } : {}) });
+    const stored = withRecallReferences(message, this.pendingRecalls); // a large recall: a reference, not a copy
+    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message: stored.message, ...origin, ...(checkpoint !== undefined ? { checkpoint } : {}), ...(stored.recalls ? { recalls: stored.recalls } : {}) });
   }
 
   private emit(event: AgentEvent): void {

@@ -9,6 +9,7 @@ import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
+import { resolveRecalls } from './recalledEntries';
 
 /**
  * Sessions on disk (docs/architecture.md, "Storage layout"):
@@ -436,5 +437,6 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
     if ('entry' in item) entries.push(item.entry);
     else problems.push({ line: item.line, reason: item.problem });
   }
-  return { entries, skippedLines: problems.length, problems, tornTail };
+  // Recall results stored as references get their text back: the fold sees what the model saw.
+  return { entries: await resolveRecalls(entries, path.dirname(file)), skippedLines: problems.length, problems, tornTail };
 }

@@ -6,6 +6,7 @@ import { IMAGE_MEDIA_TYPES } from '../model/images';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
+import type { RecalledSlice } from '../tools/recallTypes';
 
 /** A lossy edit of one old tool result in the live view (tiers 1-3); the canonical result stays whole. */
 export type ToolResultEdit =
@@ -66,10 +67,17 @@ export interface RequestMark {
   pendingWaste?: number;
 }
 
+/**
+ * A `recall` result stored as a reference (storage/recalledEntries.ts): the message entry's tool_result
+ * `toolUseId` holds a short stub, and reading the transcript puts back `head + source.slice(start, end) + tail`.
+ */
+export type RecallReference = RecalledSlice & { toolUseId: string };
+
 export type TranscriptEntry =
   /** provider and model: who wrote an assistant message (absent in transcripts older than the provider seam, and on user messages). */
+  /** `recalls`: tool results of this message stored as references to text already on disk, not as copies. */
   /** `checkpoint`: on a user message, the checkpoint taken just before it (what its Restore goes back to). */
-  | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string; checkpoint?: number }
+  | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string; checkpoint?: number; recalls?: RecallReference[] }
   /** `childId`: a subagent's request, counted in its parent's totals too (the child's transcript has it with its request mark). */
   /** `priceUnknown`: the model had no known price (costUsd is 0, not a figure). */
   | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; request?: RequestMark; childId?: string }
@@ -175,6 +183,14 @@ function isMessage(value: unknown): value is MessageParam {
   return Array.isArray(value.content) && value.content.every((block) => isContentBlock(block, role));
 }
 
+function isRecallReference(value: unknown): value is RecallReference {
+  if (!isRecord(value) || typeof value.toolUseId !== 'string' || typeof value.head !== 'string' || typeof value.tail !== 'string') return false;
+  const { start, end, source } = value;
+  if (typeof start !== 'number' || typeof end !== 'number' || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start) return false;
+  if (!isRecord(source)) return false;
+  return (source.kind === 'message' && typeof source.toolUseId === 'string') || (source.kind === 'file' && typeof source.file === 'string');
+}
+
 function isEdit(value: unknown): value is ToolResultEdit {
   if (!isRecord(value) || typeof value.toolUseId !== 'string') return false;
   if (value.action === 'trim') return typeof value.maxChars === 'number' && value.maxChars >= 0;
@@ -191,6 +207,7 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       if (!isMessage(value.message)) return 'a message entry without a valid message';
       if (value.provider !== undefined && typeof value.provider !== 'string') return 'a message entry whose "provider" is not a string';
       if (value.model !== undefined && typeof value.model !== 'string') return 'a message entry whose "model" is not a string';
+      if (value.recalls !== undefined && !(Array.isArray(value.recalls) && value.recalls.every(isRecallReference))) return 'a message entry with a malformed recall reference';
       return undefined;
     case 'usage':
       return isRecord(value.usage) && typeof value.costUsd === 'number' ? undefined : 'a usage entry without usage';
