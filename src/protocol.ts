@@ -71,7 +71,9 @@ export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string
 export type AttachmentRequest =
   | { kind: 'file'; path: string; fromLine?: number; toLine?: number }
   | { kind: 'folder'; path: string }
-  | { kind: 'selection' | 'problems' | 'terminal' | 'git-changes' };
+  | { kind: 'selection' | 'problems' | 'terminal' | 'git-changes' }
+  /** A pasted or dropped image, base64; the host checks its bytes against the providers' limits. */
+  | { kind: 'image'; name: string; data: string };
 
 /** One row of the composer's @ picker: a workspace file or folder matching what was typed. */
 export interface AttachmentOption {
@@ -168,6 +170,8 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 
 const MAX_LINK_CHARS = 4096;
 
+/** A pasted image larger than this never leaves the webview (the models take 5 MB of base64; the host says why when it is over). */
+const MAX_IMAGE_CHARS = 32 * 1024 * 1024;
 const GATHERED_KINDS = new Set(['selection', 'problems', 'terminal', 'git-changes']);
 const isLine = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 
@@ -178,6 +182,12 @@ function parseAttachmentRequests(value: unknown): AttachmentRequest[] | undefine
   for (const item of value as unknown[]) {
     if (typeof item !== 'object' || item === null) return undefined;
     const { kind, path, fromLine, toLine } = item as Record<string, unknown>;
+    if (kind === 'image') {
+      const { name, data } = item as Record<string, unknown>;
+      if (typeof name !== 'string' || name.length === 0 || name.length > 200 || typeof data !== 'string' || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+      parsed.push({ kind, name, data });
+      continue;
+    }
     if (typeof kind === 'string' && GATHERED_KINDS.has(kind)) {
       parsed.push({ kind: kind as 'selection' });
       continue;

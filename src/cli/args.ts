@@ -33,7 +33,7 @@ export interface CliOptions {
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
   resume: string | undefined;
-  /** --attach: what the first message carries. */
+  /** --attach and --image: what the first message carries. */
   attachments: AttachmentSpec[];
   /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
   checkpointCommand: CheckpointCommand | undefined;
@@ -53,6 +53,7 @@ Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)
       --attach PATH[:FROM-TO]  attach a file (or lines FROM-TO of it) or a folder's listing to the first
                                message (repeatable); read now, as the model would read it
+      --image PATH             attach an image (PNG, JPEG, GIF or WebP, at most 5 MB) to the first message (repeatable)
   -w, --workspace DIR          workspace folder (default: current directory)
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
@@ -201,6 +202,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
+        image: { type: 'string', multiple: true },
         'list-checkpoints': { type: 'boolean', default: false },
         'restore-checkpoint': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
@@ -239,7 +241,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
-    attachments: (values.attach ?? []).map(attachmentArg),
+    attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
     outputFormat: format,
     help: values.help ?? false,
   };

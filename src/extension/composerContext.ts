@@ -86,7 +86,7 @@ export class ComposerContext extends Disposable {
   async gather(requests: readonly AttachmentRequest[]): Promise<AttachmentSpec[]> {
     const specs: AttachmentSpec[] = [];
     for (const request of requests) {
-      if (request.kind === 'file' || request.kind === 'folder') specs.push(request);
+      if (request.kind === 'file' || request.kind === 'folder' || request.kind === 'image') specs.push(request);
       else if (request.kind === 'selection') specs.push(this.selection());
       else if (request.kind === 'problems') specs.push(problems());
       else if (request.kind === 'terminal') specs.push(this.terminal());

@@ -47,6 +47,7 @@ function splitRange(query: string): { path: string; fromLine?: number; toLine?: 
 export function chipLabel(request: AttachmentRequest): string {
   if (request.kind === 'file') return request.fromLine === undefined ? request.path : `${request.path}:${request.fromLine}-${request.toLine}`;
   if (request.kind === 'folder') return `${request.path}/`;
+  if (request.kind === 'image') return `image: ${request.name}`;
   return request.kind;
 }
 

@@ -52,6 +52,7 @@ export class ComposerAttachments {
     input.addEventListener('input', () => this.onInput());
     input.addEventListener('dragover', (event) => event.preventDefault());
     input.addEventListener('drop', (event) => this.onDrop(event));
+    input.addEventListener('paste', (event) => this.onPaste(event));
     this.render();
   }
 
@@ -160,8 +161,35 @@ export class ComposerAttachments {
     this.input.focus();
   }
 
-  /** Files dragged from the Explorer or an editor tab arrive as file URIs; the host confines them when sent. */
+  /** A pasted screenshot becomes an image chip; text pastes as usual. */
+  private onPaste(event: ClipboardEvent): void {
+    const images = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    for (const file of images) this.addImage(file);
+  }
+
+  private addImage(file: File): void {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const data = String(reader.result).replace(/^data:[^;]*;base64,/, '');
+      const request: AttachmentRequest = { kind: 'image', name: file.name || 'pasted image', data };
+      const problem = addChip(this.chips, { request, label: chipLabel(request) });
+      if (problem) this.notify(problem);
+      this.render();
+    };
+    reader.onerror = () => this.notify(`Could not read ${file.name || 'the image'}.`);
+    reader.readAsDataURL(file);
+  }
+
+  /** Files dragged from the Explorer or an editor tab arrive as file URIs (the host confines them when sent); dropped images are attached as images. */
   private onDrop(event: DragEvent): void {
+    const dropped = [...(event.dataTransfer?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (dropped.length > 0) {
+      event.preventDefault();
+      for (const file of dropped) this.addImage(file);
+      return;
+    }
     const uris = (event.dataTransfer?.getData('text/uri-list') ?? '').split(/\r?\n/).filter((line) => line.startsWith('file://'));
     const root = this.editor?.root;
     if (uris.length === 0 || !root) return;

@@ -107,4 +107,33 @@ for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`
     assert.equal(fake.requests().filter((request) => request.messages.length > 0).length, 0, 'no message reached the model');
     fs.rmSync(outside, { recursive: true, force: true });
   });
+
+  it('--image sends a PNG as an image block after its name; a BMP, a non-image and a 25 MB file are refused with what to do', async () => {
+    // A 2x1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGAEAOxkD/Ql8c4YAAAAASUVORK5CYII=', 'base64');
+    fs.writeFileSync(path.join(workspace, 'shot.png'), png);
+    fake.enqueue(say.text('A tiny image.'));
+    const run = await cli(['--image', 'shot.png', '-p', 'What is in the picture?']);
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    const content = fake.requests()[0]!.messages[0]!.content as { type: string; text?: string; source?: { data?: string; media_type?: string } }[];
+    assert.deepEqual(content.map((block) => block.type), ['text', 'image', 'text']);
+    assert.match(content[0]!.text ?? '', /kind="image" label="shot.png">\n\[image: image\/png, 2x1 px\]/);
+    assert.equal(content[1]!.source?.media_type, 'image/png');
+    assert.equal(content[1]!.source?.data, png.toString('base64'));
+    assert.equal(content[2]!.text, 'What is in the picture?');
+
+    fs.writeFileSync(path.join(workspace, 'old.bmp'), Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]));
+    fs.writeFileSync(path.join(workspace, 'fake.png'), 'not an image at all');
+    fs.writeFileSync(path.join(workspace, 'huge.png'), Buffer.alloc(25 * 1024 * 1024));
+    for (const [file, expected] of [
+      ['old.bmp', /cannot attach old\.bmp: .*(bmp|not an image)/i],
+      ['fake.png', /cannot attach fake\.png: .*not an image/i],
+      ['huge.png', /cannot attach huge\.png: the image is 25\.0 MB; .*Resize or recompress it/],
+    ] as const) {
+      const refused = await cli(['--image', file, '-p', 'Look']);
+      assert.equal(refused.code, EXIT.usage, `${file}: ${refused.stderr}`);
+      assert.match(refused.stderr, expected);
+    }
+    assert.equal(fake.requests().length, 1, 'no refused image reached the model');
+  });
 });

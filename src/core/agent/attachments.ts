@@ -12,14 +12,19 @@
 import { promises as fsp } from 'node:fs';
 import type { ContentBlockParam, TextBlockParam } from '../model/messages';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolContext } from '../tools/types';
+import type { ToolContext, ToolImage } from '../tools/types';
+import { openForRead } from '../tools/workspace';
+import { IMAGE_LIMITS, imageLimitProblem, readImage } from '../model/images';
 
 /** What a front end asks to attach. Lines are 1-based and inclusive. */
 export type AttachmentSpec =
   | { kind: 'file'; path: string; fromLine?: number; toLine?: number }
   | { kind: 'folder'; path: string }
   /** Gathered by the front end: `label` names it on the chip ("selection: src/a.ts:3-9"). */
-  | { kind: 'selection' | 'problems' | 'terminal' | 'git-changes'; label: string; text: string };
+  | { kind: 'selection' | 'problems' | 'terminal' | 'git-changes'; label: string; text: string }
+  /** A pasted or dropped image (`data`: base64), or an image file of the workspace (`path`). */
+  | { kind: 'image'; name: string; data: string }
+  | { kind: 'image'; path: string };
 
 export type AttachmentKind = AttachmentSpec['kind'];
 
@@ -28,7 +33,14 @@ export interface ResolvedAttachment {
   kind: AttachmentKind;
   label: string;
   text: string;
+  /** An image attachment's image (checked against the providers' limits); `text` names it. */
+  image?: ToolImage;
 }
+
+/** Image files by name: `@shot.png` and `--image` attach them as images, not as text. */
+const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
+/** An image file is read whole only up to this size; the models take far less (model/images.ts). */
+const MAX_IMAGE_FILE_BYTES = 20 * 1024 * 1024;
 
 /** An attachment that cannot be used: the message is not sent, and nothing is lost. */
 export class AttachmentError extends Error {}
@@ -55,6 +67,7 @@ export function parseFileAttachment(value: string): Extract<AttachmentSpec, { ki
 function labelOf(spec: AttachmentSpec): string {
   if (spec.kind === 'file') return spec.fromLine === undefined ? spec.path : `${spec.path}:${spec.fromLine}${spec.toLine !== spec.fromLine ? `-${spec.toLine}` : ''}`;
   if (spec.kind === 'folder') return `${spec.path.replace(/\/+$/, '') || '.'}/`;
+  if (spec.kind === 'image') return 'path' in spec ? spec.path : spec.name;
   return spec.label;
 }
 
@@ -64,6 +77,11 @@ export async function resolveAttachments(specs: readonly AttachmentSpec[], tools
   for (const given of specs) {
     const spec = await folderIfDirectory(given, ctx);
     const label = labelOf(spec);
+    if (spec.kind === 'image' || (spec.kind === 'file' && spec.fromLine === undefined && IMAGE_FILE.test(spec.path))) {
+      const data = spec.kind === 'image' && 'data' in spec ? spec.data : await readImageFile(spec.path, label, ctx);
+      resolved.push(imageAttachment(label, data));
+      continue;
+    }
     if (spec.kind !== 'file' && spec.kind !== 'folder') {
       if (spec.text.trim() === '') throw new AttachmentError(`${label} is empty; nothing to attach`);
       resolved.push({ kind: spec.kind, label, text: spec.text });
@@ -89,6 +107,33 @@ async function folderIfDirectory(spec: AttachmentSpec, ctx: ToolContext): Promis
   return stat?.isDirectory() ? { kind: 'folder', path: spec.path } : spec;
 }
 
+async function readImageFile(file: string, label: string, ctx: ToolContext): Promise<string> {
+  try {
+    const real = await ctx.workspace.resolve(file);
+    const handle = await openForRead(ctx.workspace, real);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new AttachmentError(`cannot attach ${label}: it is not a regular file`);
+      if (stat.size > MAX_IMAGE_FILE_BYTES) throw new AttachmentError(`cannot attach ${label}: the image is ${(stat.size / (1024 * 1024)).toFixed(1)} MB; the models take at most ${IMAGE_LIMITS.maxBase64Chars / (1024 * 1024)} MB (as base64). Resize or recompress it first`);
+      return (await handle.readFile()).toString('base64');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof AttachmentError) throw error;
+    throw new AttachmentError(`cannot attach ${label}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** An image the models can take, named in words; anything else is refused with why and what to do. */
+function imageAttachment(label: string, data: string): ResolvedAttachment {
+  const facts = readImage(data);
+  if ('problem' in facts) throw new AttachmentError(`cannot attach ${label}: ${facts.problem}`);
+  const problem = imageLimitProblem(facts, data.length);
+  if (problem) throw new AttachmentError(`cannot attach ${label}: ${problem}. Resize or recompress it first`);
+  return { kind: 'image', label, text: `[image: ${facts.mediaType}, ${facts.width}x${facts.height} px]`, image: { mediaType: facts.mediaType, data } };
+}
+
 function capListing(listing: string): string {
   const lines = listing.split('\n');
   if (lines.length <= FOLDER_LISTING_MAX) return listing;
@@ -103,7 +148,14 @@ export function attachmentBlock(attachment: { kind: AttachmentKind; label: strin
 /** The user message: each attachment (as tier 0 left it) before the user's own words. */
 export async function userMessageContent(text: string, attachments: readonly ResolvedAttachment[], persist: (attachment: ResolvedAttachment, index: number) => Promise<string>): Promise<ContentBlockParam[]> {
   const blocks: ContentBlockParam[] = [];
-  for (const [index, attachment] of attachments.entries()) blocks.push(attachmentBlock(attachment, await persist(attachment, index)));
+  for (const [index, attachment] of attachments.entries()) {
+    if (attachment.image) {
+      // An image is not text for tier 0: named in a block of its own, then the image itself.
+      blocks.push(attachmentBlock(attachment, attachment.text), { type: 'image', source: { type: 'base64', media_type: attachment.image.mediaType, data: attachment.image.data } });
+      continue;
+    }
+    blocks.push(attachmentBlock(attachment, await persist(attachment, index)));
+  }
   return [...blocks, { type: 'text', text }];
 }
 
