@@ -11,14 +11,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-checkpoint-restore.png');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-checkpoint-restore-failure.png');
-const EXTENSION_ID = 'evergreen.evergreen-agent';
 
 const ORIGINAL: Record<string, Buffer> = {
   'a.txt': Buffer.from('alpha\n'),
@@ -71,12 +70,7 @@ describe('checkpoints in the chat webview (code-server + Chromium)', function ()
       reply.text('Starting over.'),
     );
     try {
-      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-      await icon.waitFor({ timeout: 90_000 });
-      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
-      const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
-      const input = webview.locator('textarea.eg-input');
-      await input.waitFor({ timeout: 60_000 });
+      const { webview, input } = await openChatPanel(page);
       await input.fill('Rewrite the three files and clean up');
       await input.press('Enter');
       await webview.locator('.eg-assistant', { hasText: 'First change done.' }).waitFor({ timeout: 90_000 });

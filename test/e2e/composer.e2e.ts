@@ -10,14 +10,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-composer-picker.png');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-composer-failure.png');
-const EXTENSION_ID = 'evergreen.evergreen-agent';
 
 describe('attaching context in the composer (code-server + Chromium)', function () {
   this.timeout(180_000);
@@ -47,12 +46,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
     for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
     fake.enqueue(reply.text('It starts the app.'));
     try {
-      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-      await icon.waitFor({ timeout: 90_000 });
-      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
-      const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
-      const input = webview.locator('textarea.eg-input');
-      await input.waitFor({ timeout: 60_000 });
+      const { webview, input } = await openChatPanel(page);
       await input.focus();
 
       // "@" alone offers the kinds VS Code gathers first.

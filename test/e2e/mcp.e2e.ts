@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -42,9 +42,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
     for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
     bench = await openChatWorkbench({ prefix: 'e2e-mcp', files: { '.vscode/mcp.json': MCP_JSON, 'README.md': '# MCP workspace\n' }, viewport: { width: 1400, height: 1000 } });
     ({ server, page, fake } = bench);
-    const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-    await icon.waitFor({ timeout: 90_000 });
-    if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+    await showEvergreenView(page);
     await page.mouse.move(900, 700); // The activity bar's hover label would cover the chat.
     chat = await findChatFrame(page, 600);
   });
