@@ -108,7 +108,9 @@ export type WebviewToHost =
   /** A persist note's "saved output" link: the host opens `file` read-only, and only if it is in the current session's tool-results folder. */
   | { type: 'openSavedOutput'; file: string }
   /** A user message's "Restore…": the host asks what to restore (files, conversation, edit and resend) and confirms. */
-  | { type: 'restoreCheckpoint'; checkpoint: number };
+  | { type: 'restoreCheckpoint'; checkpoint: number }
+  /** "Edit" on the last user message: the conversation goes back to before it (files stay) and its text returns to the composer. */
+  | { type: 'editMessage'; checkpoint: number };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
 /**
@@ -159,9 +161,10 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
     case 'openSavedOutput':
       // Shape only: where the file may be is the host's check (openSavedOutput in links.ts).
       return typeof message.file === 'string' && message.file.length > 0 && message.file.length <= MAX_LINK_CHARS ? { type: 'openSavedOutput', file: message.file } : undefined;
-    case 'restoreCheckpoint': {
+    case 'restoreCheckpoint':
+    case 'editMessage': {
       const checkpoint = message.checkpoint;
-      return typeof checkpoint === 'number' && Number.isSafeInteger(checkpoint) && checkpoint >= 1 ? { type: 'restoreCheckpoint', checkpoint } : undefined;
+      return typeof checkpoint === 'number' && Number.isSafeInteger(checkpoint) && checkpoint >= 1 ? { type: message.type, checkpoint } : undefined;
     }
     default:
       return undefined;

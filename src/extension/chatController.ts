@@ -132,7 +132,8 @@ export class ChatController extends Disposable {
         await this.openArchivedTranscript({ childId: message.childId });
         return;
       case 'restoreCheckpoint':
-        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint);
+      case 'editMessage':
+        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint, message.type === 'editMessage' ? 'edit' : undefined);
         return;
       case 'runCommand':
         try {

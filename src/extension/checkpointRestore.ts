@@ -98,7 +98,8 @@ function summary(outcome: CheckpointRestoreOutcome): string {
   return parts.join('; ');
 }
 
-export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, checkpoint: number): Promise<void> {
+/** `preset`: the choice already made (the last message's Edit button); otherwise the user picks. */
+export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, checkpoint: number, preset?: Choice): Promise<void> {
   const started = host.active();
   if (!started?.checkpoints) {
     void vscode.window.showWarningMessage('Evergreen: this chat has no checkpoints (they are taken in a trusted workspace). Nothing was changed.');
@@ -111,7 +112,7 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
   const checkpoints = started.checkpoints;
   try {
     const plan = await checkpoints.planRestore(checkpoint);
-    const choice = await chooseScope(plan, checkpoint);
+    const choice = preset ?? (await chooseScope(plan, checkpoint));
     if (!choice) return;
     const scope: RestoreScope = choice === 'edit' ? 'conversation' : choice;
     let overwriteOutsideChanges = false;

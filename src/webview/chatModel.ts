@@ -227,11 +227,25 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
+/** The newest user message (the one Edit and resend applies to). */
+export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user' }> | undefined {
+  for (let index = model.items.length - 1; index >= 0; index--) {
+    const item = model.items[index]!;
+    if (item.kind === 'user') return item;
+  }
+  return undefined;
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
       model.busy = true;
+      if (event.userText !== '') {
+        // The message that was last loses its Edit button: it must be drawn again.
+        const previous = lastUserItem(model);
+        if (previous) previous.rev++;
+      }
       if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
       break;
     case 'text_delta': {

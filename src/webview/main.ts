@@ -4,7 +4,7 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -211,7 +211,7 @@ function renderGauge(state: GaugeState | undefined): void {
 function renderItem(item: ChatItem): HTMLElement {
   switch (item.kind) {
     case 'user':
-      return renderUserMessage(item, el, send);
+      return renderUserMessage(item, el, send, item === lastUserItem(chat));
     case 'assistant': {
       const element = el('div', `eg-message eg-assistant${item.streaming ? ' eg-streaming' : ''}`);
       if (item.thinking) {

@@ -104,6 +104,14 @@ describe('checkpoints in the chat webview (code-server + Chromium)', function ()
       await webview.locator('.eg-assistant', { hasText: 'Starting over.' }).waitFor({ timeout: 60_000 });
       const messages = (fake.messageRequests().at(-1)?.body as { messages?: unknown[] } | undefined)?.messages ?? [];
       assert.equal(messages.length, 1, `only the new message is sent: ${JSON.stringify(messages).slice(0, 400)}`);
+
+      // Edit on the last message: the conversation goes back before it and its text is in the box again.
+      const last = webview.locator('.eg-user', { hasText: 'Let us try another way' });
+      await last.hover();
+      await last.getByRole('button', { name: 'Edit' }).click();
+      await webview.locator('.eg-user').first().waitFor({ state: 'detached', timeout: 30_000 });
+      assert.equal(await input.inputValue(), 'Let us try another way');
+      await page.locator('.notifications-toasts', { hasText: 'the conversation is back before that message' }).waitFor({ timeout: 30_000 });
       assert.deepEqual(pageErrors, []);
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});

@@ -1,8 +1,23 @@
 import assert from 'node:assert/strict';
 import { addChip, messageEstimate, pickerQueryAt, pickerRows, type Chip } from '../../src/webview/composerModel';
 import { MAX_ATTACHMENTS, parseWebviewMessage } from '../../src/protocol';
+import { applyEvent, emptyChat, lastUserItem } from '../../src/webview/chatModel';
 
 describe('the composer attachments (issue 17)', () => {
+  it('only the newest user message offers Edit: a new message redraws the one before', () => {
+    const chat = emptyChat();
+    applyEvent(chat, { type: 'turn_started', turnId: 't1', userText: 'first', checkpoint: 1 });
+    const first = lastUserItem(chat);
+    assert.equal(first?.kind, 'user');
+    const revBefore = first!.rev;
+    applyEvent(chat, { type: 'turn_finished', turnId: 't1', stopReason: 'end_turn' });
+    applyEvent(chat, { type: 'turn_started', turnId: 't2', userText: 'second', checkpoint: 2 });
+    assert.equal(lastUserItem(chat)?.text, 'second');
+    assert.ok(first!.rev > revBefore, 'the first message is drawn again, without its Edit button');
+    assert.deepEqual(parseWebviewMessage({ type: 'editMessage', checkpoint: 2 }), { type: 'editMessage', checkpoint: 2 });
+    assert.equal(parseWebviewMessage({ type: 'editMessage', checkpoint: 0 }), undefined);
+  });
+
   it('opens the picker for an @ at the start of a word only, with what follows it as the query', () => {
     assert.deepEqual(pickerQueryAt('@', 1), { start: 0, query: '' });
     assert.deepEqual(pickerQueryAt('look at @src/ap', 15), { start: 8, query: 'src/ap' });
