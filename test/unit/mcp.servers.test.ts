@@ -368,6 +368,8 @@ describe('MCP servers that send what they should not (bad input gets a clear err
     const noSchema = tools.find((tool) => tool.name === 'mcp__odd__no_schema')!;
     assert.deepEqual(noSchema.inputSchema, { type: 'object', properties: {} });
     assert.equal((await noSchema.run({}, ctx())).content, 'no_schema got {}');
+    // A schema that lacks its type is fixed rather than refused: the APIs require type "object".
+    assert.deepEqual(tools.find((tool) => tool.name === 'mcp__odd__untyped_schema')?.inputSchema, { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
   });
 
   it('malformed results fail their call at once with what is wrong, and the server goes on working', async () => {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { TokenAccounting } from '../../src/core/context/accounting';
+import { applyEdits, CLEARED_TEXT } from '../../src/core/context/liveView';
 import { blockChars, messageChars, toolResultText } from '../../src/core/model/content';
 import { fitImagesToRequest, imageLimitProblem, imageTokens, readImage, REQUEST_IMAGE_LIMITS } from '../../src/core/model/images';
 import type { ImageBlockParam, MessageParam, ToolResultBlockParam } from '../../src/core/model/messages';
@@ -55,6 +56,13 @@ describe('images: facts, limits and cost', () => {
     assert.equal(new TokenAccounting(0, 4).estimate(undefined, [message]), Math.ceil((4 + 8000) / 4));
     assert.equal(toolResultText(result), 'shot\n[image: image/png, 1000x750]');
     assert.ok(!toolResultText(result).includes(data.slice(0, 20)));
+  });
+
+  it('a cleared result with images becomes the normal placeholder, and the estimate drops by what the image cost', () => {
+    const message: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'shot' }, image(pngBase64(1000, 750))] }] };
+    const cleared = applyEdits(message, new Map([['toolu_1', { toolUseId: 'toolu_1', action: 'clear' as const }]]));
+    assert.deepEqual(cleared.content, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: CLEARED_TEXT }]);
+    assert.equal(messageChars(message) - messageChars(cleared), 4 + 1000 * 4 - CLEARED_TEXT.length);
   });
 
   it('fits a request: beyond the count the oldest images are described, and above 20 none over 2000 px is sent', () => {
