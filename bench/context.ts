@@ -241,5 +241,7 @@ if (require.main === module) {
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
-    });
+    })
+    // Something (a keep-alive socket of the fake API) can hold the event loop open after the last run.
+    .finally(() => process.exit());
 }

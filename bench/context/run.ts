@@ -137,6 +137,9 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
   });
 
   const debug = process.env.CTX_BENCH_DEBUG === '1';
+  // One line per request (index, steps done, uncached, cache write, cache read, output): where the cost goes.
+  const trace = process.env.CTX_BENCH_TRACE ? `${process.env.CTX_BENCH_TRACE}-${spec.strategy}${spec.rolling ? '-rb' : ''}-${spec.window / 1000}k-${spec.mode}.tsv` : undefined;
+  if (trace) fs.writeFileSync(trace, '');
   const estimates: EstimateSample[] = [];
   const seedDir = path.join(tmp, 'seed-files');
   const factory = (options: ContextEngineOptions): ContextStrategy =>
@@ -177,6 +180,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
         cacheRead += event.usage.cacheReadTokens;
         output += event.usage.outputTokens;
         peak = Math.max(peak, promptTokensFromUsage(event.usage) / spec.window);
+        if (trace) fs.appendFileSync(trace, `${requests}\t${sim.stepsDone}\t${event.usage.inputTokens}\t${event.usage.cacheWriteTokens}\t${event.usage.cacheReadTokens}\t${event.usage.outputTokens}\n`);
       } else if (event.type === 'error') {
         turnError ??= event.message;
       }

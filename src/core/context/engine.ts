@@ -28,7 +28,8 @@ import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
 import { windowLearnedMessage } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
-import { buildLiveView, liveIndexOf } from './liveView';
+import { buildLiveView } from './liveView';
+import { cacheBreakpoints } from './cacheBreakpoints';
 import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
 import { persistNote } from './persistNote';
@@ -146,7 +147,7 @@ export class ContextEngine {
     if (outcome.persisted) {
       // The token figures go with the entry, so a resumed chat shows the note the live one showed.
       this.commit({ type: 'persisted_output', ts: this.ts(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
-      this.emit(persistNote({ toolName: input.toolName, file: outcome.persisted.file, tokensBefore, tokensAfter }));
+      this.emit(persistNote({ toolName: input.toolName, toolUseId: input.toolUseId, file: outcome.persisted.file, tokensBefore, tokensAfter }));
     } else if (outcome.truncated) {
       this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
     }
@@ -193,16 +194,9 @@ export class ContextEngine {
   /** `pendingWaste`: the batching account this request's mark carries (tierScheduling.ts). */
   private finishPrepare(messages: MessageParam[], used: number, pendingWaste: number): PreparedRequest {
     const canonical = this.options.history();
-    const indexes = new Set<number>();
-    // The previous request's newest message stays a breakpoint: a round that adds more than the
-    // API's 20-block lookback would otherwise miss the cache written last time.
-    const last = this.state.lastRequest;
-    const previous = last ? liveIndexOf(this.state.live, last.mark.canonicalCount - 1, messages.length, canonical.length) : undefined;
-    if (previous !== undefined && previous >= 0 && previous < messages.length - 1) indexes.add(previous);
-    if (messages.length > 0) indexes.add(messages.length - 1);
     const mark = { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.accounting.liveChars(messages), pendingWaste };
     this.emit({ type: 'context', gauge: this.gauge(messages) });
-    return { messages, cache: { system: true, messageIndexes: [...indexes].sort((a, b) => a - b) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
+    return { messages, cache: { system: true, messageIndexes: cacheBreakpoints(messages, canonical.length, this.state) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
   }
 
   /** After a response: its usage becomes the token anchor. `atMs`: when it came (the session writes the same time in the usage entry). */
