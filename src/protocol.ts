@@ -41,6 +41,8 @@ export type HostToWebview =
   | { type: 'agentEvent'; event: AgentEvent }
   | { type: 'gauge'; gauge: GaugeState }
   | { type: 'notice'; level: 'info' | 'error'; message: string }
+  /** Edit and resend: the message's text goes back into the composer. */
+  | { type: 'composerText'; text: string }
   | { type: 'response'; requestId: number; ok: true }
   | { type: 'response'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
 
@@ -68,7 +70,9 @@ export type WebviewToHost =
   /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
   | { type: 'openLink'; href: string }
   /** A persist note's "saved output" link: the host opens `file` read-only, and only if it is in the current session's tool-results folder. */
-  | { type: 'openSavedOutput'; file: string };
+  | { type: 'openSavedOutput'; file: string }
+  /** A user message's "Restore…": the host asks what to restore (files, conversation, edit and resend) and confirms. */
+  | { type: 'restoreCheckpoint'; checkpoint: number };
 
 /** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
 /**
@@ -113,6 +117,10 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
     case 'openSavedOutput':
       // Shape only: where the file may be is the host's check (openSavedOutput in links.ts).
       return typeof message.file === 'string' && message.file.length > 0 && message.file.length <= MAX_LINK_CHARS ? { type: 'openSavedOutput', file: message.file } : undefined;
+    case 'restoreCheckpoint': {
+      const checkpoint = message.checkpoint;
+      return typeof checkpoint === 'number' && Number.isSafeInteger(checkpoint) && checkpoint >= 1 ? { type: 'restoreCheckpoint', checkpoint } : undefined;
+    }
     default:
       return undefined;
   }

@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
-import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
-import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
@@ -15,7 +12,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { extensionHint } from './errorHints';
+import { actionsFor, errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -26,6 +23,8 @@ import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
+import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
+import { askCompactFocus, withCancellableProgress } from './compactDialog';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -120,10 +119,13 @@ export class ChatController extends Disposable {
         await openSavedOutput(message.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error));
         return;
       case 'openTranscriptAt':
-        await this.openTranscriptAt(message.compactionIndex);
+        await this.openArchivedTranscript({ compactionIndex: message.compactionIndex });
         return;
       case 'openSubagentTranscript':
-        await this.openSubagentTranscript(message.childId);
+        await this.openArchivedTranscript({ childId: message.childId });
+        return;
+      case 'restoreCheckpoint':
+        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint);
         return;
       case 'runCommand':
         try {
@@ -354,38 +356,10 @@ export class ChatController extends Disposable {
       void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
       return;
     }
-    if (focus === undefined) {
-      // From the palette or the gauge: first say what it will do, then ask for the focus.
-      const preview = this.active.session.previewCompaction();
-      if (preview && !preview.ok) {
-        void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
-        return;
-      }
-      if (preview) {
-        const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
-        if (choice !== 'Compact') return;
-      }
-      const typed = await vscode.window.showInputBox({
-        title: 'Evergreen: Compact Conversation',
-        prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
-        placeHolder: 'e.g. the failing tests and the API decisions',
-      });
-      if (typed === undefined) return;
-      focus = typed.trim() || undefined;
-    }
-    const chosenFocus = focus || undefined;
-    const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Evergreen: compacting the conversation…', cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await this.compactNow(chosenFocus, controller.signal);
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    // From the palette or the gauge: first say what it will do, then ask for the focus.
+    const chosen = focus === undefined ? await askCompactFocus(this.active.session) : { focus: focus || undefined };
+    if (!chosen) return;
+    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
     else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
   }
@@ -421,18 +395,22 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** A divider's "transcript" link: the archived transcript of this session at that compaction. */
-  private async openTranscriptAt(compactionIndex: number): Promise<void> {
+  /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
+  private async openArchivedTranscript(at: { compactionIndex: number } | { childId: string }): Promise<void> {
     const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
+    if (sessionId) await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, ...at });
   }
 
-  /** A subagent card's "Open transcript": that child of the current session (the transcript tab checks it exists there). */
-  private async openSubagentTranscript(childId: string): Promise<void> {
-    const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, childId });
+  private checkpointHost(): CheckpointRestoreHost {
+    return {
+      active: () => this.active,
+      busy: () => this.sending || this.active?.session.busy === true,
+      userTextOf: (checkpoint) => this.events.flatMap((event) => (event.type === 'turn_started' && event.checkpoint === checkpoint ? [event.userText] : []))[0],
+      rebuild: (sessionId) => this.resumeSessionById(sessionId),
+      setComposer: (text) => this.deps.view.post({ type: 'composerText', text }),
+      diffs: this.proposedChanges,
+      logger: this.deps.logger,
+    };
   }
 
   /** The event types the chat shows, in order (what a re-created panel replays). */
@@ -454,7 +432,7 @@ export class ChatController extends Disposable {
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await this.pickSession('Resume which session?');
+    const sessionId = await pickSession(this.store, 'Resume which session?');
     if (sessionId) await this.resumeSessionById(sessionId);
   }
 
@@ -478,23 +456,5 @@ export class ChatController extends Disposable {
       void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
     }
   }
-
-  private pickSession(title: string): Promise<string | undefined> {
-    return pickSession(this.store, title);
-  }
 }
 
-/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
-function actionsFor(error: unknown): ErrorAction[] {
-  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
-  if (error instanceof ActionableError) return error.actions;
-  return errorActionsFor('internal');
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof ModelError) {
-    const hint = extensionHint(error.hint);
-    return hint ? `${error.message} ${hint}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
-}

@@ -15,7 +15,8 @@ export interface TodoPanel {
 }
 
 export type ChatItem =
-  | { kind: 'user'; key: string; rev: number; text: string }
+  /** `checkpoint`: what the message's Restore goes back to (absent where there are no checkpoints). */
+  | { kind: 'user'; key: string; rev: number; text: string; checkpoint?: number }
   | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -220,7 +221,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
       model.busy = true;
-      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText });
+      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}) });
       break;
     case 'text_delta': {
       const item = openAssistant(model);

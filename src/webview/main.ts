@@ -202,8 +202,19 @@ function renderGauge(state: GaugeState | undefined): void {
 
 function renderItem(item: ChatItem): HTMLElement {
   switch (item.kind) {
-    case 'user':
-      return el('div', 'eg-message eg-user', item.text);
+    case 'user': {
+      const element = el('div', 'eg-message eg-user');
+      element.append(el('span', 'eg-user-text', item.text));
+      const checkpoint = item.checkpoint;
+      if (checkpoint !== undefined) {
+        const restore = el('button', 'eg-restore', 'Restore…');
+        restore.type = 'button';
+        restore.title = 'Restore the files or the conversation to just before this message, or edit and resend it';
+        restore.addEventListener('click', () => send({ type: 'restoreCheckpoint', checkpoint }));
+        element.append(restore);
+      }
+      return element;
+    }
     case 'assistant': {
       const element = el('div', `eg-message eg-assistant${item.streaming ? ' eg-streaming' : ''}`);
       if (item.thinking) {
@@ -455,6 +466,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'notice':
       pushNotice(chat, message.level, message.message);
+      break;
+    case 'composerText':
+      input.value = message.text;
+      input.focus();
       break;
     case 'response':
       if (!message.ok) {

@@ -298,6 +298,7 @@ class SubagentLauncher implements SubagentRunner {
         logger: blueprint.logger,
         context: { ...blueprint.context, window: Math.min(blueprint.context.window, blueprint.currentWindow?.() ?? Number.POSITIVE_INFINITY) },
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
+        ...(call.recordWrite ? { recordWrite: call.recordWrite } : {}),
       });
       if (call.signal.aborted) controller.abort();
       this.running.add(child);

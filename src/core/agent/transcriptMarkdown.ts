@@ -330,6 +330,13 @@ export class TranscriptMarkdownWriter {
       case 'compaction_failed':
         this.emit('', `*Compaction (${entry.trigger}) failed · ${entry.ts}: ${entry.reason}${entry.counts ? ' (counts toward pausing automatic compaction)' : ''}*`);
         return;
+      case 'rewind':
+        // The history above stays readable here; the conversation the model sees went back.
+        this.emit('', `*Conversation rewound to checkpoint ${entry.checkpoint} · ${entry.ts}: the messages since then above are no longer sent to the model${entry.files === 'restored' ? '; the workspace files were restored too' : '; the workspace files were kept'}.*`);
+        return;
+      case 'rewind_undone':
+        this.emit('', `*Rewind undone · ${entry.ts}: the conversation is as it was before it.*`);
+        return;
       case 'compact_scheduled':
         this.emit('', `*The model asked for a compaction${entry.focus ? ` (focus: ${entry.focus})` : ''} · ${entry.ts}*`);
         return;

@@ -2,11 +2,13 @@
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ApprovalDecision, ApprovalRequest } from './approval';
 import type { TodoItem } from './todos';
+import type { RecalledSlice, RecallSource } from './recallTypes';
 import type { TaskInput } from './taskInput';
 import type { Workspace } from './workspace';
 
 export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';
 export type { Workspace } from './workspace';
+export type { RecalledSlice, RecalledSource, RecallSource } from './recallTypes';
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
 
@@ -17,6 +19,11 @@ export interface ToolResult {
   cancelled?: boolean;
   /** Set by `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
   todos?: readonly TodoItem[];
+  /**
+   * Set by `recall`: `content` is a slice of a text already on disk, so the transcript stores a reference to it
+   * rather than a second copy. Only valid while `content` is exactly what the tool returned (dropped otherwise).
+   */
+  recalled?: RecalledSlice;
 }
 
 export interface ToolContext {
@@ -36,6 +43,10 @@ export interface ToolContext {
   requestCompact?(focus: string | undefined): Promise<string>;
   /** Runs a child agent on the request and resolves to its report (the `task` tool). */
   runSubagent?(input: TaskInput): Promise<ToolResult>;
+  /** Called just before a write tool replaces `absolutePath`, with its bytes then (undefined: absent), so a checkpoint can restore it. */
+  beforeWrite?(absolutePath: string, prior: Buffer | undefined): Promise<void>;
+  /** The session's full history on disk (the `recall` tool); absent when nothing is saved. */
+  recall?: RecallSource;
 }
 
 export interface ToolInputSchema {
