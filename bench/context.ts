@@ -1,14 +1,15 @@
 /**
  * Context-strategy benchmark (docs/architecture.md, "Context engine"; bench/SEEDS.md). Run alone with
- *   node --require tsx/cjs bench/context.ts [--steps=300] [--windows=200000,40000] [--modes=single,turns] [--only=evergreen,s06,...]
+ *   node --require tsx/cjs bench/context.ts [--steps=300] [--windows=200000,40000] [--modes=single,turns] [--only=evergreen,s06,...] [--long-steps=1200|0]
  * or as part of `npm run bench`. Writes its section of bench/RESULTS.md (between markers).
  *
  * One long session replayed through the real AgentSession loop against the fake API (simulated
  * model, bench/context/simModel.ts), once per strategy: no compression, the seeds 002/003 (s06),
  * 000 (v5) and 001 (4-tier), each also with one rolling cache breakpoint (+rb), and Evergreen.
  * Two shapes: one prompt driving N tool calls, and 20 user turns of N/20 calls, each turn stating
- * a fact the final answer needs. Also: Evergreen's token estimate against the fake's BPE count,
- * and the engine's per-call overhead on long histories.
+ * a fact the final answer needs. Also: Evergreen alone on a session four times as long (20 turns of
+ * 60 calls, 200k window: its cost must grow about linearly), Evergreen's token estimate against the
+ * fake's BPE count, and the engine's per-call overhead on long histories.
  */
 import { execSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,8 +31,18 @@ interface Options {
   modes: Mode[];
   only: StrategyId[] | undefined;
   overheadRuns: number;
+  /** Steps of the long session (Evergreen only, 200k, 20 turns); 0 leaves it out. */
+  longSteps: number;
   write: boolean;
 }
+
+/**
+ * Evergreen's cost on the 40k scenarios before the cost work of issue 20 (bench/RESULTS.md of
+ * 2026-11-25, commit f770e99): the 40k targets are relative to it, since no other strategy finishes there.
+ */
+const BASELINE_40K_COST: Readonly<Record<Mode, number>> = { single: 2.33e6, turns: 2.43e6 };
+/** Issue 20's targets. */
+const TARGET = { ratio200k: 0.3, ratio40kToBaseline: 0.85, longGrowth: 4.4 } as const;
 
 function parseArgs(argv: string[]): Options {
   const get = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,6 +53,7 @@ function parseArgs(argv: string[]): Options {
     modes: (get('modes') ?? 'single,turns').split(',') as Mode[],
     only: get('only')?.split(',') as StrategyId[] | undefined,
     overheadRuns: Number(get('overhead-runs') ?? 200),
+    longSteps: Number(get('long-steps') ?? 1200),
     write: !argv.includes('--no-write'),
   };
 }
@@ -77,10 +89,31 @@ function summariesAt85(result: RunResult): number | undefined {
   return count;
 }
 
+/**
+ * Issue 20's cost targets for one scenario: on the 200k window at most 0.30x the cheapest other
+ * strategy that finishes; on the 40k window (where none does) at most 0.85x Evergreen's own cost
+ * before the cost work.
+ */
+function costChecks(evergreen: RunResult, cheapPlain: RunResult | undefined, cheapAll: RunResult | undefined): Array<readonly [string, boolean | undefined]> {
+  if (evergreen.spec.window >= 200_000) {
+    return [
+      [`cost <= ${TARGET.ratio200k} x cheapest finishing other`, cheapPlain === undefined ? undefined : evergreen.cost <= TARGET.ratio200k * cheapPlain.cost],
+      [`cost <= ${TARGET.ratio200k} x cheapest finishing other incl. +rb`, cheapAll === undefined ? undefined : evergreen.cost <= TARGET.ratio200k * cheapAll.cost],
+    ];
+  }
+  const checks: Array<readonly [string, boolean | undefined]> = [
+    ['cost <= 0.5 x cheapest finishing other', cheapPlain === undefined ? undefined : evergreen.cost <= 0.5 * cheapPlain.cost],
+  ];
+  const baseline = evergreen.spec.window === 40_000 && evergreen.spec.steps === 300 ? BASELINE_40K_COST[evergreen.spec.mode] : undefined;
+  if (baseline !== undefined) checks.push([`cost <= ${TARGET.ratio40kToBaseline} x ${mtok(baseline)}M (its cost before issue 20)`, evergreen.cost <= TARGET.ratio40kToBaseline * baseline]);
+  return checks;
+}
+
 export async function runContextBench(argv: string[] = []): Promise<string> {
   const options = parseArgs(argv);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ctx-bench-'));
   const results: RunResult[] = [];
+  const longResults: RunResult[] = [];
   let overhead: OverheadRow[] = [];
   const started = Date.now();
   try {
@@ -104,16 +137,24 @@ export async function runContextBench(argv: string[] = []): Promise<string> {
         }
       }
     }
+    if (options.longSteps > 0 && (!options.only || options.only.includes('evergreen'))) {
+      const spec: RunSpec = { strategy: 'evergreen', rolling: false, mode: 'turns', window: 200_000, steps: options.longSteps, turns: 20 };
+      const result = await runOne(spec, workspace, path.join(root, `run-${runIndex++}`));
+      longResults.push(result);
+      console.error(
+        `200k long   Evergreen ${options.longSteps} steps finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
+      );
+    }
     overhead = await measureOverhead([200, 2_000, 10_000], options.overheadRuns);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-  const section = render(results, overhead, options, Date.now() - started, argv);
+  const section = render(results, longResults, overhead, options, Date.now() - started, argv);
   if (options.write) writeResultsSection(section, START, END);
   return section;
 }
 
-function render(results: RunResult[], overhead: OverheadRow[], options: Options, wallMs: number, argv: string[]): string {
+function render(results: RunResult[], longResults: RunResult[], overhead: OverheadRow[], options: Options, wallMs: number, argv: string[]): string {
   const out: string[] = [];
   const nproc = (() => {
     try {
@@ -185,8 +226,7 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
           ['0 redone', evergreen.redone === 0],
           [`all ${FACTS} facts kept`, evergreen.factsFinal && evergreen.factsKept === FACTS],
           [`summaries <= ${reference ?? '?'}`, reference !== undefined && evergreen.summaries <= reference],
-          ['cost <= 0.5 x cheapest finishing other', cheapPlain === undefined ? undefined : evergreen.cost <= 0.5 * cheapPlain.cost],
-          ['cost <= 0.5 x cheapest finishing other incl. +rb', cheapAll === undefined ? undefined : evergreen.cost <= 0.5 * cheapAll.cost],
+          ...costChecks(evergreen, cheapPlain, cheapAll),
         ] as const;
         const line = checks.map(([name, ok]) => `${ok === undefined ? 'n/a (no other strategy finishes)' : ok ? 'met' : '**MISSED**'}: ${name}`).join('; ');
         out.push(`- Evergreen targets: ${line}.`);
@@ -229,6 +269,33 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
       out.push(`| ${row.messages.toLocaleString('en-US')} | ${row.chars.toLocaleString('en-US')} | ${row.runs} | ${row.medianMs.toFixed(3)} ms | ${row.p95Ms.toFixed(3)} ms | ${growth} |`);
     });
     out.push('');
+  }
+  for (const long of longResults) {
+    const short = results.find((r) => r.spec.strategy === 'evergreen' && r.spec.window === long.spec.window && r.spec.mode === long.spec.mode && r.spec.steps === options.steps);
+    const per = Math.ceil(long.spec.steps / long.spec.turns);
+    out.push(`### ${long.spec.window / 1000}k window, ${long.spec.turns} user turns of ${per} calls (${long.spec.steps.toLocaleString('en-US')} steps, Evergreen only)`, '');
+    out.push(
+      `The same workload ${long.spec.steps / options.steps} times as long, to check that the cost grows about linearly with the session (issue 20). Evergreen only: the seeds' runs of this length would take most of an hour on this machine, and the ratio to them is checked on the ${options.steps}-step sessions above.`,
+      '',
+    );
+    out.push('| strategy | finished | steps done | rejected | invalid | redone | facts | peak | summaries | requests | uncached | cache write | cache read | output | cost | cost / same strategy at ' + options.steps + ' steps |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    const growth = short ? long.cost / short.cost : undefined;
+    out.push(
+      `| ${label(long.spec)} | ${long.finished ? 'yes' : 'no'} | ${long.stepsDone} | ${long.rejectedForLength} | ${long.invalid} | ${long.redone} | ${long.factsFinal ? long.factsKept : `(${long.factsKept})`} | ${pct(long.peakUtilization)} | ${long.summaries} | ${long.requests} | ${mtok(long.uncached)} | ${mtok(long.cacheWrite)} | ${mtok(long.cacheRead)} | ${mtok(long.output)} | ${mtok(long.cost)} | ${growth === undefined ? 'n/a' : `${growth.toFixed(2)}x`} |`,
+      '',
+    );
+    const checks = [
+      ['finishes', long.finished],
+      ['0 rejected', long.rejectedForLength === 0],
+      ['0 invalid', long.invalid === 0],
+      ['0 redone', long.redone === 0],
+      [`all ${FACTS} facts kept`, long.factsFinal && long.factsKept === FACTS],
+      [`cost <= ${TARGET.longGrowth} x its ${options.steps}-step cost`, growth === undefined ? undefined : growth <= TARGET.longGrowth],
+    ] as const;
+    const line = checks.map(([name, ok]) => `${ok === undefined ? `n/a (no ${options.steps}-step run in this mode)` : ok ? 'met' : '**MISSED**'}: ${name}`).join('; ');
+    out.push(`- Evergreen targets: ${line}.`, '');
+    verdicts.push(`${long.spec.window / 1000}k ${long.spec.steps.toLocaleString('en-US')} steps: ${line}`);
   }
   if (verdicts.length > 0) out.push('### Evergreen targets, summary', '', ...verdicts.map((v) => `- ${v}`), '');
   out.push(END);
