@@ -90,6 +90,25 @@ function summariesAt85(result: RunResult): number | undefined {
 }
 
 /**
+ * The steps that needed an earlier output exactly (bench/context/simModel.ts): how each strategy's
+ * model got it — still in view, recalled (Evergreen), or run again (the seeds have no recall, and a
+ * re-run of a changed or deleted file's read fails) — and what the requests that asked cost.
+ */
+function needTable(rows: readonly RunResult[]): string[] {
+  const out = [
+    '| strategy | needed an earlier output | of which non-reproducible | still in view | fetched exactly | failed | recall calls | recall hit rate | re-runs | cost of the requests that asked |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const n = r.need;
+    const hitRate = n.recallCalls > 0 ? pct(n.recallHits / n.recallCalls) : '';
+    out.push(`| ${label(r.spec)} | ${n.needs} | ${n.nonReproducible} | ${n.inView} | ${n.fetched} | ${n.failed} | ${n.recallCalls} | ${hitRate} | ${n.reruns} | ${mtok(r.fetchCost)} |`);
+  }
+  out.push('');
+  return out;
+}
+
+/**
  * Issue 20's cost targets for one scenario: on the 200k window at most 0.30x the cheapest other
  * strategy that finishes; on the 40k window (where none does) at most 0.85x Evergreen's own cost
  * before the cost work.
@@ -132,7 +151,7 @@ export async function runContextBench(argv: string[] = []): Promise<string> {
           const result = await runOne(spec, workspace, path.join(root, `run-${runIndex++}`));
           results.push(result);
           console.error(
-            `${String(window / 1000).padStart(3)}k ${mode.padEnd(6)} ${label(spec).padEnd(24)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
+            `${String(window / 1000).padStart(3)}k ${mode.padEnd(6)} ${label(spec).padEnd(24)} needs=${JSON.stringify(result.need)} fetchCost=${mtok(result.fetchCost)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
           );
         }
       }
@@ -169,7 +188,8 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
   out.push(
     `Each run is the real AgentSession loop (real tools on a generated workspace of 60 source files of 1-40 KB and 6 logs of 35-220 KB, the real SDK) against the fake API, ` +
       `whose responder is a simulated model that decides only from the request it receives (bench/context/simModel.ts): ${options.steps} steps of one tool call each ` +
-      '(reads, re-reads, grep, list, `cat` of big logs), a short text before each call, summaries written from what the summary request shows. ' +
+      '(reads, re-reads, grep, list, `cat` of big logs, and every 28th step an edit or deletion of a file read earlier), a short text before each call, summaries written from what the summary request shows. ' +
+      'Every 14th step from step 28 also needs the exact output of a read or search 20-60 steps back: the model takes it from the request when it is there whole, else recalls it (Evergreen: `recall` by the id in view, or found with `recall {query}`) or, without recall (the seeds), runs the call again — which gives other output when the workload changed or deleted the file since; an answer from anything but the exact output is a failure (a fresh workspace per run, since runs change it). ' +
       `Clock: simulated, 3-8 s per request; in 20-turn mode pauses of 20 s to 10 min between turns (every 4th turn past the 5-minute cache TTL). ` +
       `"single" = one prompt with ${FACTS} facts driving ${options.steps} tool calls; "turns" = ${options.turns} user turns of ${Math.ceil(options.steps / options.turns)} calls, one fact per turn. ` +
       'A run stops at its first API error (400): rejected or invalid means not finished.',
@@ -184,7 +204,8 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
       `*facts* = facts (of ${FACTS}) the model could see in its final request (in parentheses when it never reached the final answer: facts visible in its last request); ` +
       '*peak* = largest prompt (input + cache write + cache read, from the SDK usage) / window; *summaries* = summary requests sent; ' +
       'token columns in millions, from the usage the SDK returned, summaries included; *cost* = uncached + 1.25 x write + 0.1 x read + 5 x output (millions of input-token equivalents). ' +
-      '"+rb" = the same seed with one rolling cache breakpoint (system + newest message) on every request.',
+      '"+rb" = the same seed with one rolling cache breakpoint (system + newest message) on every request. ' +
+      'Second table per scenario: the steps that needed an earlier output, how it was got, recall calls and the share that returned it exactly, re-runs, and the cost of the requests that asked (recall and re-run requests are extra requests, included in the totals above).',
     '',
   );
   const windows = [...new Set(results.map((r) => r.spec.window))];
@@ -206,6 +227,7 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
         );
       }
       out.push('');
+      out.push(...needTable(rows));
       const others = rows.filter((r) => r.spec.strategy !== 'evergreen' && r.finished);
       const plain = others.filter((r) => !r.spec.rolling);
       const cheapest = (list: RunResult[]) => list.reduce<RunResult | undefined>((best, r) => (!best || r.cost < best.cost ? r : best), undefined);
@@ -225,6 +247,7 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
           ['0 invalid', evergreen.invalid === 0],
           ['0 redone', evergreen.redone === 0],
           [`all ${FACTS} facts kept`, evergreen.factsFinal && evergreen.factsKept === FACTS],
+          ['every earlier output it needed answered exactly', evergreen.need.needs > 0 && evergreen.need.failed === 0],
           [`summaries <= ${reference ?? '?'}`, reference !== undefined && evergreen.summaries <= reference],
           ...costChecks(evergreen, cheapPlain, cheapAll),
         ] as const;
@@ -291,6 +314,7 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
       ['0 invalid', long.invalid === 0],
       ['0 redone', long.redone === 0],
       [`all ${FACTS} facts kept`, long.factsFinal && long.factsKept === FACTS],
+      ['every earlier output it needed answered exactly', long.need.needs > 0 && long.need.failed === 0],
       [`cost <= ${TARGET.longGrowth} x its ${options.steps}-step cost`, growth === undefined ? undefined : growth <= TARGET.longGrowth],
     ] as const;
     const line = checks.map(([name, ok]) => `${ok === undefined ? `n/a (no ${options.steps}-step run in this mode)` : ok ? 'met' : '**MISSED**'}: ${name}`).join('; ');
