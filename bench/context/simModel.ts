@@ -248,7 +248,7 @@ export class SimModel {
     const named = idInView ?? new RegExp(`toolu_bench_${needs.step}_\\d+`).exec(JSON.stringify(request.messages))?.[0];
     if (named) return this.fetchCall(step, needs.step, { name: RECALL_TOOL, input: { id: named } });
     const earlier = this.plan(needs.step);
-    return this.fetchCall(step, needs.step, { name: RECALL_TOOL, input: { query: `${earlier.name} ${JSON.stringify(earlier.input)}`, limit: 50 } });
+    return this.fetchCall(step, needs.step, { name: RECALL_TOOL, input: { query: callQuery(earlier), limit: 50 } });
   }
 
   private fetchCall(step: number, needed: number, call: { name: string; input: Record<string, unknown> }): ScriptedReply {
@@ -315,6 +315,16 @@ function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((block: { type?: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
   return '';
+}
+
+/**
+ * A search for one earlier call, whatever order its input's keys were stored in: a regular
+ * expression with a lookahead per key and value (`/^read_file (?=.*"path":"src\/a\.ts")/`).
+ */
+function callQuery(plan: StepPlan): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const parts = Object.entries(plan.input).map(([key, value]) => `(?=.*${escape(`${JSON.stringify(key)}:${JSON.stringify(value)}`)})`);
+  return `/^${plan.name} ${parts.join('')}/`;
 }
 
 /** One page of a paged recall without its "characters a-b of n" head and its "more characters" tail. */
