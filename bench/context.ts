@@ -161,7 +161,7 @@ export async function runContextBench(argv: string[] = []): Promise<string> {
       const result = await runOne(spec, workspace, path.join(root, `run-${runIndex++}`));
       longResults.push(result);
       console.error(
-        `200k long   Evergreen ${options.longSteps} steps finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
+        `200k long   Evergreen ${options.longSteps} steps needs=${JSON.stringify(result.need)} fetchCost=${mtok(result.fetchCost)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
       );
     }
     overhead = await measureOverhead([200, 2_000, 10_000], options.overheadRuns);
@@ -307,6 +307,7 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
     out.push(
       `| ${label(long.spec)} | ${long.finished ? 'yes' : 'no'} | ${long.stepsDone} | ${long.rejectedForLength} | ${long.invalid} | ${long.redone} | ${long.factsFinal ? long.factsKept : `(${long.factsKept})`} | ${pct(long.peakUtilization)} | ${long.summaries} | ${long.requests} | ${mtok(long.uncached)} | ${mtok(long.cacheWrite)} | ${mtok(long.cacheRead)} | ${mtok(long.output)} | ${mtok(long.cost)} | ${growth === undefined ? 'n/a' : `${growth.toFixed(2)}x`} |`,
       '',
+      ...needTable([long]),
     );
     const checks = [
       ['finishes', long.finished],
