@@ -1,14 +1,15 @@
 /**
  * Context-strategy benchmark (docs/architecture.md, "Context engine"; bench/SEEDS.md). Run alone with
- *   node --require tsx/cjs bench/context.ts [--steps=300] [--windows=200000,40000] [--modes=single,turns] [--only=evergreen,s06,...]
+ *   node --require tsx/cjs bench/context.ts [--steps=300] [--windows=200000,40000] [--modes=single,turns] [--only=evergreen,s06,...] [--long-steps=1200|0]
  * or as part of `npm run bench`. Writes its section of bench/RESULTS.md (between markers).
  *
  * One long session replayed through the real AgentSession loop against the fake API (simulated
  * model, bench/context/simModel.ts), once per strategy: no compression, the seeds 002/003 (s06),
  * 000 (v5) and 001 (4-tier), each also with one rolling cache breakpoint (+rb), and Evergreen.
  * Two shapes: one prompt driving N tool calls, and 20 user turns of N/20 calls, each turn stating
- * a fact the final answer needs. Also: Evergreen's token estimate against the fake's BPE count,
- * and the engine's per-call overhead on long histories.
+ * a fact the final answer needs. Also: Evergreen alone on a session four times as long (20 turns of
+ * 60 calls, 200k window: its cost must grow about linearly), Evergreen's token estimate against the
+ * fake's BPE count, and the engine's per-call overhead on long histories.
  */
 import { execSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,8 +31,18 @@ interface Options {
   modes: Mode[];
   only: StrategyId[] | undefined;
   overheadRuns: number;
+  /** Steps of the long session (Evergreen only, 200k, 20 turns); 0 leaves it out. */
+  longSteps: number;
   write: boolean;
 }
+
+/**
+ * Evergreen's cost on the 40k scenarios before the cost work of issue 20 (bench/RESULTS.md of
+ * 2026-11-25, commit f770e99): the 40k targets are relative to it, since no other strategy finishes there.
+ */
+const BASELINE_40K_COST: Readonly<Record<Mode, number>> = { single: 2.33e6, turns: 2.43e6 };
+/** Issue 20's targets. */
+const TARGET = { ratio200k: 0.3, ratio40kToBaseline: 0.85, longGrowth: 4.4 } as const;
 
 function parseArgs(argv: string[]): Options {
   const get = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,6 +53,7 @@ function parseArgs(argv: string[]): Options {
     modes: (get('modes') ?? 'single,turns').split(',') as Mode[],
     only: get('only')?.split(',') as StrategyId[] | undefined,
     overheadRuns: Number(get('overhead-runs') ?? 200),
+    longSteps: Number(get('long-steps') ?? 1200),
     write: !argv.includes('--no-write'),
   };
 }
@@ -77,10 +89,50 @@ function summariesAt85(result: RunResult): number | undefined {
   return count;
 }
 
+/**
+ * The steps that needed an earlier output exactly (bench/context/simModel.ts): how each strategy's
+ * model got it — still in view, recalled (Evergreen), or run again (the seeds have no recall, and a
+ * re-run of a changed or deleted file's read fails) — and what the requests that asked cost.
+ */
+function needTable(rows: readonly RunResult[]): string[] {
+  const out = [
+    '| strategy | needed an earlier output | of which non-reproducible | still in view | fetched exactly | failed | recall calls | recall hit rate | re-runs | cost of the requests that asked |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const n = r.need;
+    const hitRate = n.recallCalls > 0 ? pct(n.recallHits / n.recallCalls) : '';
+    out.push(`| ${label(r.spec)} | ${n.needs} | ${n.nonReproducible} | ${n.inView} | ${n.fetched} | ${n.failed} | ${n.recallCalls} | ${hitRate} | ${n.reruns} | ${mtok(r.fetchCost)} |`);
+  }
+  out.push('');
+  return out;
+}
+
+/**
+ * Issue 20's cost targets for one scenario: on the 200k window at most 0.30x the cheapest other
+ * strategy that finishes; on the 40k window (where none does) at most 0.85x Evergreen's own cost
+ * before the cost work.
+ */
+function costChecks(evergreen: RunResult, cheapPlain: RunResult | undefined, cheapAll: RunResult | undefined): Array<readonly [string, boolean | undefined]> {
+  if (evergreen.spec.window >= 200_000) {
+    return [
+      [`cost <= ${TARGET.ratio200k} x cheapest finishing other`, cheapPlain === undefined ? undefined : evergreen.cost <= TARGET.ratio200k * cheapPlain.cost],
+      [`cost <= ${TARGET.ratio200k} x cheapest finishing other incl. +rb`, cheapAll === undefined ? undefined : evergreen.cost <= TARGET.ratio200k * cheapAll.cost],
+    ];
+  }
+  const checks: Array<readonly [string, boolean | undefined]> = [
+    ['cost <= 0.5 x cheapest finishing other', cheapPlain === undefined ? undefined : evergreen.cost <= 0.5 * cheapPlain.cost],
+  ];
+  const baseline = evergreen.spec.window === 40_000 && evergreen.spec.steps === 300 ? BASELINE_40K_COST[evergreen.spec.mode] : undefined;
+  if (baseline !== undefined) checks.push([`cost <= ${TARGET.ratio40kToBaseline} x ${mtok(baseline)}M (its cost before issue 20)`, evergreen.cost <= TARGET.ratio40kToBaseline * baseline]);
+  return checks;
+}
+
 export async function runContextBench(argv: string[] = []): Promise<string> {
   const options = parseArgs(argv);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ctx-bench-'));
   const results: RunResult[] = [];
+  const longResults: RunResult[] = [];
   let overhead: OverheadRow[] = [];
   const started = Date.now();
   try {
@@ -99,21 +151,29 @@ export async function runContextBench(argv: string[] = []): Promise<string> {
           const result = await runOne(spec, workspace, path.join(root, `run-${runIndex++}`));
           results.push(result);
           console.error(
-            `${String(window / 1000).padStart(3)}k ${mode.padEnd(6)} ${label(spec).padEnd(24)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
+            `${String(window / 1000).padStart(3)}k ${mode.padEnd(6)} ${label(spec).padEnd(24)} needs=${JSON.stringify(result.need)} fetchCost=${mtok(result.fetchCost)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
           );
         }
       }
+    }
+    if (options.longSteps > 0 && (!options.only || options.only.includes('evergreen'))) {
+      const spec: RunSpec = { strategy: 'evergreen', rolling: false, mode: 'turns', window: 200_000, steps: options.longSteps, turns: 20 };
+      const result = await runOne(spec, workspace, path.join(root, `run-${runIndex++}`));
+      longResults.push(result);
+      console.error(
+        `200k long   Evergreen ${options.longSteps} steps needs=${JSON.stringify(result.need)} fetchCost=${mtok(result.fetchCost)} finished=${result.finished} steps=${result.stepsDone} rejected=${result.rejectedForLength} invalid=${result.invalid} redone=${result.redone} facts=${result.factsKept} peak=${pct(result.peakUtilization)} summaries=${result.summaries} cost=${mtok(result.cost)}M (${(result.wallMs / 1000).toFixed(1)} s)`,
+      );
     }
     overhead = await measureOverhead([200, 2_000, 10_000], options.overheadRuns);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-  const section = render(results, overhead, options, Date.now() - started, argv);
+  const section = render(results, longResults, overhead, options, Date.now() - started, argv);
   if (options.write) writeResultsSection(section, START, END);
   return section;
 }
 
-function render(results: RunResult[], overhead: OverheadRow[], options: Options, wallMs: number, argv: string[]): string {
+function render(results: RunResult[], longResults: RunResult[], overhead: OverheadRow[], options: Options, wallMs: number, argv: string[]): string {
   const out: string[] = [];
   const nproc = (() => {
     try {
@@ -128,7 +188,8 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
   out.push(
     `Each run is the real AgentSession loop (real tools on a generated workspace of 60 source files of 1-40 KB and 6 logs of 35-220 KB, the real SDK) against the fake API, ` +
       `whose responder is a simulated model that decides only from the request it receives (bench/context/simModel.ts): ${options.steps} steps of one tool call each ` +
-      '(reads, re-reads, grep, list, `cat` of big logs), a short text before each call, summaries written from what the summary request shows. ' +
+      '(reads, re-reads, grep, list, `cat` of big logs, and every 28th step an edit or deletion of a file read earlier), a short text before each call, summaries written from what the summary request shows. ' +
+      'Every 14th step from step 28 also needs the exact output of a read or search 20-60 steps back: the model takes it from the request when it is there whole, else recalls it (Evergreen: `recall` by the id in view, or found with `recall {query}`) or, without recall (the seeds), runs the call again — which gives other output when the workload changed or deleted the file since; an answer from anything but the exact output is a failure (a fresh workspace per run, since runs change it). ' +
       `Clock: simulated, 3-8 s per request; in 20-turn mode pauses of 20 s to 10 min between turns (every 4th turn past the 5-minute cache TTL). ` +
       `"single" = one prompt with ${FACTS} facts driving ${options.steps} tool calls; "turns" = ${options.turns} user turns of ${Math.ceil(options.steps / options.turns)} calls, one fact per turn. ` +
       'A run stops at its first API error (400): rejected or invalid means not finished.',
@@ -143,7 +204,8 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
       `*facts* = facts (of ${FACTS}) the model could see in its final request (in parentheses when it never reached the final answer: facts visible in its last request); ` +
       '*peak* = largest prompt (input + cache write + cache read, from the SDK usage) / window; *summaries* = summary requests sent; ' +
       'token columns in millions, from the usage the SDK returned, summaries included; *cost* = uncached + 1.25 x write + 0.1 x read + 5 x output (millions of input-token equivalents). ' +
-      '"+rb" = the same seed with one rolling cache breakpoint (system + newest message) on every request.',
+      '"+rb" = the same seed with one rolling cache breakpoint (system + newest message) on every request. ' +
+      'Second table per scenario: the steps that needed an earlier output, how it was got, recall calls and the share that returned it exactly, re-runs, and the cost of the requests that asked (recall and re-run requests are extra requests, included in the totals above).',
     '',
   );
   const windows = [...new Set(results.map((r) => r.spec.window))];
@@ -165,6 +227,7 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
         );
       }
       out.push('');
+      out.push(...needTable(rows));
       const others = rows.filter((r) => r.spec.strategy !== 'evergreen' && r.finished);
       const plain = others.filter((r) => !r.spec.rolling);
       const cheapest = (list: RunResult[]) => list.reduce<RunResult | undefined>((best, r) => (!best || r.cost < best.cost ? r : best), undefined);
@@ -184,9 +247,9 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
           ['0 invalid', evergreen.invalid === 0],
           ['0 redone', evergreen.redone === 0],
           [`all ${FACTS} facts kept`, evergreen.factsFinal && evergreen.factsKept === FACTS],
+          ['every earlier output it needed answered exactly', evergreen.need.needs > 0 && evergreen.need.failed === 0],
           [`summaries <= ${reference ?? '?'}`, reference !== undefined && evergreen.summaries <= reference],
-          ['cost <= 0.5 x cheapest finishing other', cheapPlain === undefined ? undefined : evergreen.cost <= 0.5 * cheapPlain.cost],
-          ['cost <= 0.5 x cheapest finishing other incl. +rb', cheapAll === undefined ? undefined : evergreen.cost <= 0.5 * cheapAll.cost],
+          ...costChecks(evergreen, cheapPlain, cheapAll),
         ] as const;
         const line = checks.map(([name, ok]) => `${ok === undefined ? 'n/a (no other strategy finishes)' : ok ? 'met' : '**MISSED**'}: ${name}`).join('; ');
         out.push(`- Evergreen targets: ${line}.`);
@@ -230,6 +293,35 @@ function render(results: RunResult[], overhead: OverheadRow[], options: Options,
     });
     out.push('');
   }
+  for (const long of longResults) {
+    const short = results.find((r) => r.spec.strategy === 'evergreen' && r.spec.window === long.spec.window && r.spec.mode === long.spec.mode && r.spec.steps === options.steps);
+    const per = Math.ceil(long.spec.steps / long.spec.turns);
+    out.push(`### ${long.spec.window / 1000}k window, ${long.spec.turns} user turns of ${per} calls (${long.spec.steps.toLocaleString('en-US')} steps, Evergreen only)`, '');
+    out.push(
+      `The same workload ${long.spec.steps / options.steps} times as long, to check that the cost grows about linearly with the session (issue 20). Evergreen only: the seeds' runs of this length would take most of an hour on this machine, and the ratio to them is checked on the ${options.steps}-step sessions above.`,
+      '',
+    );
+    out.push('| strategy | finished | steps done | rejected | invalid | redone | facts | peak | summaries | requests | uncached | cache write | cache read | output | cost | cost / same strategy at ' + options.steps + ' steps |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    const growth = short ? long.cost / short.cost : undefined;
+    out.push(
+      `| ${label(long.spec)} | ${long.finished ? 'yes' : 'no'} | ${long.stepsDone} | ${long.rejectedForLength} | ${long.invalid} | ${long.redone} | ${long.factsFinal ? long.factsKept : `(${long.factsKept})`} | ${pct(long.peakUtilization)} | ${long.summaries} | ${long.requests} | ${mtok(long.uncached)} | ${mtok(long.cacheWrite)} | ${mtok(long.cacheRead)} | ${mtok(long.output)} | ${mtok(long.cost)} | ${growth === undefined ? 'n/a' : `${growth.toFixed(2)}x`} |`,
+      '',
+      ...needTable([long]),
+    );
+    const checks = [
+      ['finishes', long.finished],
+      ['0 rejected', long.rejectedForLength === 0],
+      ['0 invalid', long.invalid === 0],
+      ['0 redone', long.redone === 0],
+      [`all ${FACTS} facts kept`, long.factsFinal && long.factsKept === FACTS],
+      ['every earlier output it needed answered exactly', long.need.needs > 0 && long.need.failed === 0],
+      [`cost <= ${TARGET.longGrowth} x its ${options.steps}-step cost`, growth === undefined ? undefined : growth <= TARGET.longGrowth],
+    ] as const;
+    const line = checks.map(([name, ok]) => `${ok === undefined ? `n/a (no ${options.steps}-step run in this mode)` : ok ? 'met' : '**MISSED**'}: ${name}`).join('; ');
+    out.push(`- Evergreen targets: ${line}.`, '');
+    verdicts.push(`${long.spec.window / 1000}k ${long.spec.steps.toLocaleString('en-US')} steps: ${line}`);
+  }
   if (verdicts.length > 0) out.push('### Evergreen targets, summary', '', ...verdicts.map((v) => `- ${v}`), '');
   out.push(END);
   return out.join('\n');
@@ -241,5 +333,7 @@ if (require.main === module) {
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
-    });
+    })
+    // Something (a keep-alive socket of the fake API) can hold the event loop open after the last run.
+    .finally(() => process.exit());
 }

@@ -14,9 +14,9 @@ import { promptTokensFromUsage } from '../../src/core/model/usage';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test/fake-anthropic/server';
 import { countTextTokens } from '../../test/fake-anthropic/tokens';
-import { factText, makeFacts, SimModel } from './simModel';
+import { factText, makeFacts, SimModel, type NeedStats } from './simModel';
 import { makeStrategy, recordingEngine, type EstimateSample, type StrategyId } from './strategies';
-import { prng, type WorkspaceInfo } from './workspace';
+import { createWorkspace, prng, type WorkspaceInfo } from './workspace';
 
 export type Mode = 'single' | 'turns';
 
@@ -53,6 +53,10 @@ export interface RunResult {
   canonicalTokens: number[] | undefined;
   baseTokens: number;
   wallMs: number;
+  /** The steps that needed an earlier output exactly, and how they got it. */
+  need: NeedStats;
+  /** Cost of the requests that asked for an earlier output (recall or a re-run). */
+  fetchCost: number;
 }
 
 export const FACTS = 20;
@@ -98,8 +102,11 @@ function messageTokens(message: MessageParam): number {
   return tokens;
 }
 
-export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: string): Promise<RunResult> {
+/** `template`: unused beyond its shape; every run gets a fresh copy of the workspace, since the workload changes and deletes files. */
+export async function runOne(spec: RunSpec, template: WorkspaceInfo, tmp: string): Promise<RunResult> {
   const started = Date.now();
+  void template;
+  const workspace = createWorkspace(path.join(tmp, 'ws'));
   const model = `bench-${spec.window / 1000}k`;
   const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
   let offset = 0;
@@ -109,7 +116,8 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
     fake.advanceClock(ms);
   };
   const now = () => T0 + offset;
-  const sim = new SimModel(spec.steps, makeFacts(FACTS), workspace);
+  // The seeds come without recall: with them the model runs an earlier call again instead.
+  const sim = new SimModel(spec.steps, makeFacts(FACTS), workspace, spec.strategy === 'evergreen');
   let rejectedForLength = 0;
   let invalid = 0;
   let firstError: string | undefined;
@@ -137,6 +145,9 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
   });
 
   const debug = process.env.CTX_BENCH_DEBUG === '1';
+  // One line per request (index, steps done, uncached, cache write, cache read, output): where the cost goes.
+  const trace = process.env.CTX_BENCH_TRACE ? `${process.env.CTX_BENCH_TRACE}-${spec.strategy}${spec.rolling ? '-rb' : ''}-${spec.window / 1000}k-${spec.mode}.tsv` : undefined;
+  if (trace) fs.writeFileSync(trace, '');
   const estimates: EstimateSample[] = [];
   const seedDir = path.join(tmp, 'seed-files');
   const factory = (options: ContextEngineOptions): ContextStrategy =>
@@ -147,6 +158,7 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
   let output = 0;
   let peak = 0;
   let requests = 0;
+  let fetchCost = 0;
   let turnError: string | undefined;
   const { session } = await startAgentSession({
     config: {
@@ -176,7 +188,9 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
         cacheWrite += event.usage.cacheWriteTokens;
         cacheRead += event.usage.cacheReadTokens;
         output += event.usage.outputTokens;
+        if (sim.fetchRequests[requests - 1]) fetchCost += costOf({ uncached: event.usage.inputTokens, cacheWrite: event.usage.cacheWriteTokens, cacheRead: event.usage.cacheReadTokens, output: event.usage.outputTokens });
         peak = Math.max(peak, promptTokensFromUsage(event.usage) / spec.window);
+        if (trace) fs.appendFileSync(trace, `${requests}\t${sim.stepsDone}\t${event.usage.inputTokens}\t${event.usage.cacheWriteTokens}\t${event.usage.cacheReadTokens}\t${event.usage.outputTokens}\n`);
       } else if (event.type === 'error') {
         turnError ??= event.message;
       }
@@ -224,9 +238,12 @@ export async function runOne(spec: RunSpec, workspace: WorkspaceInfo, tmp: strin
     canonicalTokens: canonical,
     baseTokens: base,
     wallMs: Date.now() - started,
+    need: { ...sim.need },
+    fetchCost,
   };
   result.cost = costOf(result);
   fs.rmSync(path.join(tmp, 'store'), { recursive: true, force: true });
   fs.rmSync(seedDir, { recursive: true, force: true });
+  fs.rmSync(path.join(tmp, 'ws'), { recursive: true, force: true });
   return result;
 }

@@ -104,12 +104,61 @@ export interface StepPlan {
   input: Record<string, unknown>;
   /** The sentence the assistant writes before the call ("Step k: ..."). */
   text: string;
+  /**
+   * An earlier step whose exact output this step needs (compare, quote, check it), and whether the
+   * workload changed or deleted that step's file since (then running it again gives other output).
+   */
+  needs?: { step: number; reproducible: boolean };
+}
+
+/** Every 14th step from step 28 needs an earlier output exactly: 20 of 300 steps, 84 of 1,200. */
+export const NEED_EVERY = 14;
+const isNeedStep = (step: number) => step >= 2 * NEED_EVERY && step % NEED_EVERY === 0;
+/** Seven steps before a need step, every other time, the workload changes or deletes the file it will need. */
+const isMutationFor = (step: number) => isNeedStep(step + 7) && ((step + 7) / NEED_EVERY) % 2 === 0;
+
+/** The earlier read or search (20-60 steps back) whose exact output step `step` needs. */
+function neededStep(step: number, info: Pick<WorkspaceInfo, 'sourceFiles' | 'logFiles'>): number | undefined {
+  const rand = prng(70_000 + step);
+  for (let tries = 0; tries < 40; tries++) {
+    const back = step - 20 - Math.floor(rand() * 41);
+    if (back < 1 || isNeedStep(back) || isMutationFor(back)) continue;
+    const plan = basePlan(back, info);
+    if (plan.name === 'read_file' || plan.name === 'grep_search') return back;
+  }
+  return undefined;
+}
+
+/** Step k's tool call, a pure function of k (re-reads refer to earlier steps' files; see NEED_EVERY). */
+export function planStep(step: number, info: Pick<WorkspaceInfo, 'sourceFiles' | 'logFiles'>): StepPlan {
+  if (isMutationFor(step)) {
+    const need = neededStep(step + 7, info);
+    const target = need !== undefined ? basePlan(need, info) : undefined;
+    if (target?.name === 'read_file') {
+      const file = String(target.input.path);
+      // Alternately an edit and a deletion: either way, reading it again shows something else.
+      const remove = ((step + 7) / NEED_EVERY) % 4 === 0;
+      const command = remove ? `rm -f ${file}` : `printf '\\n// changed at step ${step}\\n' >> ${file}`;
+      return { step, name: 'run_shell', input: { command }, text: `Step ${step}: ${remove ? 'deleting' : 'changing'} ${file} as the plan says, so the module layout matches the new design.` };
+    }
+  }
+  const plan = basePlan(step, info);
+  if (isNeedStep(step)) {
+    const need = neededStep(step, info);
+    if (need !== undefined) {
+      const target = basePlan(need, info);
+      let reproducible = true;
+      if (target.name === 'read_file') for (let m = need + 1; m < step; m++) if (isMutationFor(m) && String(planStep(m, info).input.command ?? '').includes(String(target.input.path))) reproducible = false;
+      return { ...plan, needs: { step: need, reproducible } };
+    }
+  }
+  return plan;
 }
 
 const GREPS = ['export function', 'TODO', 'return Math.round', 'Limit - ', 'import \\{'];
 
-/** Step k's tool call, a pure function of k (re-reads refer to earlier steps' files). */
-export function planStep(step: number, info: Pick<WorkspaceInfo, 'sourceFiles' | 'logFiles'>): StepPlan {
+/** The step's ordinary call, before needs and mutations. */
+function basePlan(step: number, info: Pick<WorkspaceInfo, 'sourceFiles' | 'logFiles'>): StepPlan {
   const rand = prng(90_000 + step);
   const r = rand();
   const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
@@ -121,7 +170,7 @@ export function planStep(step: number, info: Pick<WorkspaceInfo, 'sourceFiles' |
   if (r < 0.6 && step > 1) {
     // A re-read of the file of the newest earlier read step.
     for (let back = step - 1; back >= 1; back--) {
-      const earlier = planStep(back, info);
+      const earlier = basePlan(back, info);
       if (earlier.name === 'read_file') {
         return { step, name: 'read_file', input: { ...earlier.input }, text: `Step ${step}: re-reading ${String(earlier.input.path)} (it may have changed) ${why}.` };
       }

@@ -18,6 +18,8 @@ export interface CliOptions {
   contextWindow: number | undefined;
   autoCompactPercent: number | undefined;
   maxOutputTokens: number;
+  /** --max-tool-rounds: tool rounds one turn may take. */
+  maxToolRoundsPerTurn: number;
   verbose: boolean;
   /** --context-setting KEY=VALUE overrides of the engine's numbers. */
   contextSettings: Record<string, number>;
@@ -66,6 +68,8 @@ Options:
                                else ${PROVIDER_FACTS.openai.fallbackWindow} — set it for a local server whose context is smaller)
       --auto-compact-percent P auto-compact at P% of the usable window (default: usable window - 13000)
       --max-output-tokens N    tokens reserved for each reply (default: ${SETTINGS.maxOutputTokens.default}; capped at 20% of the window)
+      --max-tool-rounds N      tool rounds one turn may take before the agent stops and reports
+                               (default: ${SETTINGS.maxToolRoundsPerTurn.default}; up to ${SETTINGS.maxToolRoundsPerTurn.max.toLocaleString('en-US')}, for long autonomous turns)
   -y, --yes                    approve file writes, shell commands and MCP tool calls without asking (a
                                command that asks to leave the sandbox still asks, and is declined without a terminal)
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
@@ -112,6 +116,15 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return parsed;
 }
 
+/** --max-tool-rounds: a whole number within the setting's range. */
+function toolRounds(value: string | undefined): number {
+  const spec = SETTINGS.maxToolRoundsPerTurn;
+  const parsed = positiveInteger(dashed(FLAG.maxToolRounds), value);
+  if (parsed === undefined) return spec.default;
+  if (parsed > spec.max) throw new UsageError(`${dashed(FLAG.maxToolRounds)} must be at most ${spec.max}, got "${value}"`);
+  return parsed;
+}
+
 /**
  * The flags that set what a VS Code setting sets, named by the settings table (so a flag, its
  * setting and their defaults and ranges cannot drift apart); the rest are the CLI's own.
@@ -122,6 +135,7 @@ const FLAG = {
   baseUrl: SETTINGS.baseUrl.cli,
   contextWindow: SETTINGS.contextWindow.cli,
   maxOutputTokens: SETTINGS.maxOutputTokens.cli,
+  maxToolRounds: SETTINGS.maxToolRoundsPerTurn.cli,
   autoCompactPercent: SETTINGS.autoCompactPercent.cli,
   contextSetting: SETTINGS.compression.cli,
   subagentConcurrency: SETTINGS['subagents.maxConcurrent'].cli,
@@ -188,6 +202,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.baseUrl]: { type: 'string' },
         [FLAG.contextWindow]: { type: 'string' },
         [FLAG.maxOutputTokens]: { type: 'string' },
+        [FLAG.maxToolRounds]: { type: 'string' },
         [FLAG.autoCompactPercent]: { type: 'string' },
         verbose: { type: 'boolean', short: 'v', default: false },
         [FLAG.contextSetting]: { type: 'string', multiple: true },
@@ -234,6 +249,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     contextSettings: contextSettings(values[FLAG.contextSetting] ?? []),
     subagents: subagentLimits({ maxConcurrent: values[FLAG.subagentConcurrency], maxToolRounds: values[FLAG.subagentMaxToolRounds], timeLimitMinutes: values[FLAG.subagentTimeLimit] }),
     maxOutputTokens: positiveInteger(dashed(FLAG.maxOutputTokens), values[FLAG.maxOutputTokens]) ?? SETTINGS.maxOutputTokens.default,
+    maxToolRoundsPerTurn: toolRounds(values[FLAG.maxToolRounds]),
     yes: values[FLAG.yes] ?? false,
     sandbox: !(values[FLAG.noSandbox] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),

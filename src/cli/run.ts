@@ -89,6 +89,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         baseURL: options.baseUrl ?? io.env[PROVIDER_INFO[options.provider].baseUrlEnv],
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
+        maxToolRoundsPerTurn: options.maxToolRoundsPerTurn,
         approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),

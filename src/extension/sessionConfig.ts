@@ -44,6 +44,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       baseURL: settings.baseUrl,
       model: settings.model,
       maxOutputTokens: settings.maxOutputTokens,
+      maxToolRoundsPerTurn: settings.maxToolRoundsPerTurn,
       approvalPolicy: settings.approvals,
       trusted: vscode.workspace.isTrusted,
       ripgrepPath: bundledRipgrep(),

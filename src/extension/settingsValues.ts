@@ -34,6 +34,8 @@ export interface EvergreenSettings {
   baseUrl: string | undefined;
   contextWindow: number | undefined;
   maxOutputTokens: number;
+  /** Tool rounds one turn may take (a whole number in range; anything else: the default, named as a problem). */
+  maxToolRoundsPerTurn: number;
   autoCompactPercent: number | undefined;
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[]; mcp: 'ask' | 'auto'; mcpAllowList: string[] };
   /** `evergreen.mcp.servers` as the user set it (parsed by the MCP loader, which names every problem). */
@@ -64,6 +66,14 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   const optionalNumber = (key: SettingKey): number | undefined => {
     const value = read(key);
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  };
+  const toolRounds = (): number => {
+    const spec = SETTINGS.maxToolRoundsPerTurn;
+    const value = read('maxToolRoundsPerTurn');
+    if (value === undefined || value === null) return spec.default;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max) return value;
+    problems.push(`"${settingName('maxToolRoundsPerTurn')}" must be a whole number from ${spec.min} to ${spec.max.toLocaleString('en-US')}, got ${JSON.stringify(value)}; using ${spec.default}`);
+    return spec.default;
   };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
   // Approvals come from the user's own settings only (the manifest scopes them to the application,
@@ -97,6 +107,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     baseUrl: text(read(keys.baseUrl)),
     contextWindow: optionalNumber('contextWindow'),
     maxOutputTokens: optionalNumber('maxOutputTokens') ?? SETTINGS.maxOutputTokens.default,
+    maxToolRoundsPerTurn: toolRounds(),
     autoCompactPercent: optionalNumber('autoCompactPercent'),
     approvals: {
       writes: askOrAuto('approvals.writes'),

@@ -10,8 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/engine';
 import { foldTranscript } from '../../src/core/agent/fold';
-import { buildLiveView, isCleanStart } from '../../src/core/context/liveView';
+import { buildLiveView, CLEARED_MARK, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
+import type { PreparedRequest } from '../../src/core/context/engine';
 import { ModelError } from '../../src/core/model/errors';
 import type { MessageParam } from '../../src/core/model/messages';
 import { NodeWorkspace } from '../../src/core/tools/workspace';
@@ -525,8 +526,9 @@ describe('context engine: cache batching of tier edits', () => {
     const cold = await r.prepare();
     const edits = r.entries.filter((entry) => entry.type === 'tier_edit');
     assert.ok(edits.length > 0, 'cold cache: the batch is applied');
-    assert.deepEqual(new Set(edits.map((entry) => entry.type === 'tier_edit' && entry.tier)), new Set(['microcompact', 'snip']));
-    assert.ok(JSON.stringify(cold.messages).includes('Old tool result cleared'));
+    // A cleared placeholder is shorter than a snip's note, so clearing frees more for every result here.
+    assert.deepEqual(new Set(edits.map((entry) => entry.type === 'tier_edit' && entry.tier)), new Set(['microcompact']));
+    assert.ok(JSON.stringify(cold.messages).includes(CLEARED_MARK));
     assertApiValid(cold.messages);
     const tierEvents = r.eventsOf('tier');
     assert.ok(tierEvents.length > 0 && tierEvents.every((event) => event.tokensAfter < event.tokensBefore));
@@ -580,7 +582,7 @@ describe('context engine: cache batching of tier edits', () => {
     const [entry] = edits;
     assert.ok(entry && entry.type === 'tier_edit');
     assert.equal(entry.tier, 'microcompact');
-    assert.ok(JSON.stringify(prepared.messages).includes('Old tool result cleared'));
+    assert.ok(JSON.stringify(prepared.messages).includes(CLEARED_MARK));
     assert.ok(!JSON.stringify(prepared.messages).includes('log log log'));
   });
 });
@@ -611,6 +613,42 @@ describe('context engine: window, cache hints and events', () => {
     const p3 = await r.prepare();
     assert.deepEqual(p3.cache, { system: true, messageIndexes: [2, 6] });
     assert.deepEqual(p3.mark, { canonicalCount: 7, liveCount: 7, liveChars: p3.mark.liveChars, pendingWaste: 0 });
+  });
+
+  it('after tier edits, reads the unchanged prefix: a breakpoint where an earlier request wrote one just before the first edit, and one on the new frontier for the next batch', async () => {
+    const r = new Rig({ window: 200_000 });
+    r.user('Build.');
+    const sent: PreparedRequest[] = [];
+    const editRequests: PreparedRequest[] = [];
+    const opening = await r.prepare();
+    sent.push(opening);
+    r.respond(opening);
+    for (let i = 0; i < 40 && editRequests.length < 3; i++) {
+      r.round([{ name: 'run_shell', input: { command: `make step${i}` }, result: bulk(12_000, `out${i}`) }]);
+      const edits = r.entries.filter((entry) => entry.type === 'tier_edit').length;
+      const prepared = await r.prepare();
+      if (r.entries.filter((entry) => entry.type === 'tier_edit').length > edits) editRequests.push(prepared);
+      sent.push(prepared);
+      r.respond(prepared, Math.round(0.4 * r.engine.budget.effective));
+      r.advance(5_000);
+    }
+    assert.ok(editRequests.length >= 2, `batches applied: ${editRequests.length}`);
+    for (const [n, request] of editRequests.entries()) {
+      const indexes = request.cache.messageIndexes;
+      assert.equal(indexes.length, 3, `batch ${n}: before the edit, the frontier, the newest: ${JSON.stringify(indexes)}`);
+      assert.equal(indexes.at(-1), request.messages.length - 1);
+      const before = indexes[0]!;
+      // An entry exists there: an earlier request had a breakpoint on the very same prefix.
+      const writer = sent.find((earlier) => earlier !== request && earlier.cache.messageIndexes.includes(before) && JSON.stringify(earlier.messages.slice(0, before + 1)) === JSON.stringify(request.messages.slice(0, before + 1)));
+      assert.ok(writer, `batch ${n}: the prefix up to message ${before} was written before`);
+      // The frontier: everything before it is cleared, the result after it is not.
+      const frontier = indexes[1]!;
+      assert.equal(request.messages[frontier]!.role, 'user');
+      assert.ok(!JSON.stringify(request.messages[frontier + 2]).includes(CLEARED_MARK), `batch ${n}: the result after the frontier is not cleared`);
+      assert.ok(JSON.stringify(request.messages[frontier]).includes(CLEARED_MARK), `batch ${n}: the frontier ends the cleared part`);
+    }
+    // From the second batch on, the read prefix reaches past the first batch's clearing.
+    assert.ok(editRequests[1]!.cache.messageIndexes[0]! >= editRequests[0]!.cache.messageIndexes[1]!);
   });
 
   it('maps the previous breakpoint into the live view after a compaction and drops it when it was summarized', async () => {

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { parseTranscriptEntry } from '../../src/core/storage/transcript';
-import { buildLiveView, CLEARED_TEXT } from '../../src/core/context/liveView';
+import { buildLiveView, clearedText } from '../../src/core/context/liveView';
 import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore, readTranscript, SessionLockedError } from '../../src/core/storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
@@ -64,7 +64,7 @@ describe('foldTranscript', () => {
     assert.deepEqual(fold.persistedOutputs, [{ toolUseId: 'b', file: '/s/tool-results/b.txt' }]);
     const view = buildLiveView(fold.canonical, fold.engine.live);
     assert.equal(view.length, 5);
-    assert.deepEqual(view[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: CLEARED_TEXT }] });
+    assert.deepEqual(view[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: clearedText('a') }] });
 
     // A drop keeps the failure count (it is no successful summary); a summary resets it.
     entries.push(boundary('drop', 3));
@@ -72,7 +72,7 @@ describe('foldTranscript', () => {
     assert.equal(fold.engine.consecutiveFailures, 2, 'a drop does not reset the breaker');
     assert.equal(fold.compactions, 0, 'a drop is not counted as a compaction');
     assert.equal(fold.engine.live.boundary?.trigger, 'drop');
-    assert.deepEqual(buildLiveView(fold.canonical, fold.engine.live)[0], { role: 'user', content: [{ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' }] });
+    assert.deepEqual(buildLiveView(fold.canonical, fold.engine.live)[0], { role: 'user', content: [{ type: 'text', text: '[Older messages were dropped to fit the context window; recall {"query":"…"} searches them.]' }] });
 
     entries.push(call('c'), result('c'), boundary('auto', 5, 'the summary'));
     fold = foldTranscript(entries);

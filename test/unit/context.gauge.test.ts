@@ -107,7 +107,8 @@ describe('context gauge from the engine', () => {
 describe('tier savings: what each tier would free now', () => {
   /** 8 old tool results plus 3 recent ones: a superseded read, 5 searches, a 40k-char shell output. */
   function scripted(extraShellOutputs = 0, settings: RigOptions['settings'] = {}): Rig {
-    const rig = new Rig({ window: 100_000, settings });
+    // Tier 3's early clearing from 30%, so the gates below are met or not by the numbers these tests steer.
+    const rig = new Rig({ window: 100_000, settings: { clearUtilization: 0.3, ...settings } });
     rig.user('Refactor the parser.');
     rig.round([{ name: 'read_file', input: { path: 'src/a.ts' }, result: bulk(12_000, 'a') }]);
     for (let i = 0; i < 5; i++) rig.round([{ name: 'grep_search', input: { pattern: `p${i}` }, result: bulk(2_000, `g${i}`) }]);

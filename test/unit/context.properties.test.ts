@@ -219,7 +219,7 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
       assert.equal(prepared.cache.system, true);
       const indexes = prepared.cache.messageIndexes;
       assert.ok(indexes.includes(prepared.messages.length - 1), `${where}: the newest message carries a breakpoint`);
-      assert.ok(indexes.length <= 2 && indexes.every((i, k) => i >= 0 && i < prepared.messages.length && (k === 0 || i > indexes[k - 1]!)), `${where}: breakpoints ${JSON.stringify(indexes)}`);
+      assert.ok(indexes.length <= 3 && indexes.every((i, k) => i >= 0 && i < prepared.messages.length && (k === 0 || i > indexes[k - 1]!)), `${where}: breakpoints ${JSON.stringify(indexes)}`);
       checkFold(rig, transcriptPath, where);
       const tokens = trueTokens({ system: SYSTEM, tools: TOOLS, messages: prepared.messages }, scenario.charsPerToken);
       if (tokens <= scenario.window) return prepared;

@@ -56,7 +56,7 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
     case 'persisted_output':
       // The chat's note with its "saved output" link, where the live chat showed it (before the result).
       if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;
-      return { ...persistNote({ toolName: entry.toolName, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
+      return { ...persistNote({ toolName: entry.toolName, toolUseId: entry.toolUseId, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
     case 'event':
       return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
     default:
@@ -119,7 +119,7 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
           // A transcript from before the note's figures were recorded: estimated from the sizes.
           unsizedPersists.delete(block.tool_use_id);
           const tokensBefore = Math.ceil(older.bytes / CONTEXT_DEFAULTS.charsPerToken);
-          display.push({ ...persistNote({ toolName: older.toolName, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
+          display.push({ ...persistNote({ toolName: older.toolName, toolUseId: older.toolUseId, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
         }
         display.message(entry.message, entry.checkpoint);
         continue;

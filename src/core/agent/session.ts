@@ -30,6 +30,8 @@ export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token 
 
 /** A model that keeps asking for tools stops here; the user is told and can say "continue". */
 export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
+/** What `evergreen.maxToolRoundsPerTurn` / `--max-tool-rounds` accept: long autonomous turns may need far more. */
+export const MAX_TOOL_ROUNDS_RANGE = { min: 1, max: 100_000 } as const;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
 

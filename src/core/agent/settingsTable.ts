@@ -11,6 +11,7 @@
  */
 import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from './subagentLimits';
 import { CONTEXT_DEFAULTS } from '../context/defaults';
+import { DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, MAX_TOOL_ROUNDS_RANGE } from './session';
 import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from '../model/backend';
 
 /** Where a value may come from: 'machine' = user settings (also a remote machine's); 'application' = the local user settings only. */
@@ -62,6 +63,7 @@ export const SETTINGS = {
   'openai.baseUrl': { scope: 'machine', type: 'string', default: '', restrictedWhenUntrusted: true, read: 'effective', change: 'restart', cli: 'base-url' },
   contextWindow: { scope: 'machine', type: 'number', nullable: true, min: 1000, default: null, read: 'user', workspaceNotice: true, change: 'restart', cli: 'context-window' },
   maxOutputTokens: { scope: 'machine', type: 'number', min: 256, default: CONTEXT_DEFAULTS.maxOutputTokens, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-output-tokens' },
+  maxToolRoundsPerTurn: { scope: 'machine', type: 'integer', min: MAX_TOOL_ROUNDS_RANGE.min, max: MAX_TOOL_ROUNDS_RANGE.max, default: DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-tool-rounds' },
   autoCompactPercent: { scope: 'machine', type: 'number', nullable: true, min: 10, max: 100, default: null, read: 'user', workspaceNotice: true, change: 'restart', cli: 'auto-compact-percent' },
   // Approvals and the sandbox are boundaries a repository must not be able to lower: application
   // scope in the manifest, and read from the user's own settings here as well.

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MessageParam } from '../model/messages';
+import { toolUsesOf } from '../model/content';
 import type { Logger } from '../logger';
 import type { CompactionRecord } from '../storage/transcript';
 import type { ToolTraitsLookup } from '../tools/types';
@@ -210,11 +211,13 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
   // The user's own words in the dropped range travel along verbatim: a drop never loses a request.
   const carryBudget = Math.floor(view.budget.effective * view.settings.keepVerbatimShare / view.tokensPerChar);
   const carried = (until: number) => boundedCarry([...(previous?.userMessages ?? []), ...userTexts(canonical.slice(from, until))], carryBudget);
+  // The dropped rounds' tool calls stay listed by id: each result is one `recall` away.
+  const dropped = (until: number) => droppedCallsOf(previous?.droppedCalls, canonical.slice(from, until));
   let keptFrom: number | undefined;
   for (let index = from + 1; index <= Math.min(maxK, canonical.length - 1); index++) {
     if (!isCleanStart(canonical[index]!)) continue;
     keptFrom = index;
-    const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom, userMessages: carried(index) }, edits: view.live.edits };
+    const trial: LiveState = { boundary: { ...(previous ?? emptyBoundary()), keptFrom, userMessages: carried(index), droppedCalls: dropped(index) }, edits: view.live.edits };
     if (view.estimateTokens(buildLiveView(canonical, trial, view.transcriptPath)) <= target) break;
   }
   if (keptFrom === undefined) {
@@ -230,6 +233,7 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
     keptFrom,
     restoredFiles: previous?.restoredFiles ?? [],
     ...(carried(keptFrom).length > 0 ? { userMessages: carried(keptFrom) } : {}),
+    ...(dropped(keptFrom).calls.length > 0 ? { droppedCalls: dropped(keptFrom) } : {}),
     ...todosAsOf(canonical),
     stats: { tokensBefore, tokensAfter: 0, messagesSummarized: keptFrom - from, messagesKept: canonical.length - keptFrom, summaryRequests: 0 },
   };
@@ -242,4 +246,14 @@ export function planDrop(view: PlanningView): CompactionRecord | undefined {
 export function restoreLimitsFor(settings: ContextDefaults, budget: ContextBudget, live: LiveState, tokensPerChar: number, toolTraits: ToolTraitsLookup | undefined): RestoreLimits {
   const budgetTokens = Math.min(settings.restoreFiles * settings.restoreFileTokens, Math.floor(budget.effective * settings.keepVerbatimShare));
   return { from: live.boundary?.keptFrom ?? 0, files: settings.restoreFiles, fileTokens: settings.restoreFileTokens, budgetTokens, tokensPerChar, minChars: settings.restoreMinChars, toolTraits };
+}
+
+/** A drop lists at most this many dropped tool calls (the newest); the rest are counted, and found with `recall {query}`. */
+export const DROPPED_CALLS_LISTED = 200;
+
+/** The tool calls an earlier drop listed plus those in `messages`, newest kept within the bound. */
+export function droppedCallsOf(earlier: CompactionRecord['droppedCalls'], messages: readonly MessageParam[]): NonNullable<CompactionRecord['droppedCalls']> {
+  const all = [...(earlier?.calls ?? []), ...messages.flatMap((message) => toolUsesOf(message).map((use) => ({ id: use.id, name: use.name })))];
+  const keep = all.slice(-DROPPED_CALLS_LISTED);
+  return { calls: keep, omitted: (earlier?.omitted ?? 0) + all.length - keep.length };
 }

@@ -61,7 +61,7 @@ export const CONTEXT_DEFAULTS = {
    * utilization, not only when the cache is cold — batched by the cache rule below, so the
    * middle of the prompt changes rarely and each change pays for itself.
    */
-  clearUtilization: 0.3,
+  clearUtilization: 0.1,
   /** Tier 0 on small windows: the persist threshold is at most this share of the window (in bytes at 4 per token). */
   persistMaxWindowShare: 0.1,
 
@@ -76,6 +76,13 @@ export const CONTEXT_DEFAULTS = {
    */
   cacheWritePrice: 1.25,
   cacheReadPrice: 0.1,
+  /** Output tokens, relative to uncached input (a summary's reply is paid at this price). */
+  outputPrice: 5,
+  /**
+   * The reply a summary is expected to take (analysis included) before one was seen; later ones
+   * are sized by the previous summary. Part of a summary's price in the cost rule (summaryPolicy.ts).
+   */
+  summaryOutputEstimate: 3_000,
 
   /** Tier 4: a file is restored only when at least this many characters of it fit (less is noise). */
   restoreMinChars: 200,
@@ -124,6 +131,8 @@ const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
   summaryMaxTokens: { min: 256, max: 128_000 },
   cacheWritePrice: { min: 0, max: 100 },
   cacheReadPrice: { min: 0, max: 100 },
+  outputPrice: { min: 0, max: 1_000 },
+  summaryOutputEstimate: { min: 0, max: 128_000 },
   charsPerToken: { min: 1, max: 10 },
   mcpDeferShare: SHARE,
 };
@@ -163,7 +172,7 @@ export function persistThresholdFor(window: number, settings: Pick<ContextDefaul
  * when a tier edit repays its cache rewrite uses the model's own ratios. Unknown prices (local
  * servers, unlisted models) keep the defaults.
  */
-export function cacheEconomicsFor(price: { input: number; cacheRead: number; cacheWrite: number } | undefined): Partial<ContextDefaults> {
+export function cacheEconomicsFor(price: { input: number; cacheRead: number; cacheWrite: number; output?: number } | undefined): Partial<ContextDefaults> {
   if (!price || !(price.input > 0)) return {};
-  return { cacheWritePrice: price.cacheWrite / price.input, cacheReadPrice: price.cacheRead / price.input };
+  return { cacheWritePrice: price.cacheWrite / price.input, cacheReadPrice: price.cacheRead / price.input, ...(price.output !== undefined && price.output > 0 ? { outputPrice: price.output / price.input } : {}) };
 }

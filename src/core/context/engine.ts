@@ -28,7 +28,8 @@ import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
 import { windowLearnedMessage } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
-import { buildLiveView, liveIndexOf } from './liveView';
+import { buildLiveView } from './liveView';
+import { cacheBreakpoints } from './cacheBreakpoints';
 import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
 import { persistNote } from './persistNote';
@@ -36,6 +37,9 @@ import { applyTier0, tier0SettingsFor } from './tier0';
 import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierVerb } from './tierScheduling';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { collectToolResults } from './tiers';
+import { decideSummary } from './summaryPolicy';
+import { emptyBoundary, todosAsOf } from './compactionHelpers';
+import { buildLiveView as liveViewOf, clearedText } from './liveView';
 
 // The engine's types and pure helpers live in their own modules; re-exported so callers keep importing from here.
 export * from './engineTypes';
@@ -146,7 +150,7 @@ export class ContextEngine {
     if (outcome.persisted) {
       // The token figures go with the entry, so a resumed chat shows the note the live one showed.
       this.commit({ type: 'persisted_output', ts: this.ts(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
-      this.emit(persistNote({ toolName: input.toolName, file: outcome.persisted.file, tokensBefore, tokensAfter }));
+      this.emit(persistNote({ toolName: input.toolName, toolUseId: input.toolUseId, file: outcome.persisted.file, tokensBefore, tokensAfter }));
     } else if (outcome.truncated) {
       this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
     }
@@ -167,6 +171,13 @@ export class ContextEngine {
     const pendingWaste = await this.runDueTiers(signal);
     let messages = this.liveView();
     let used = this.estimateTokens(messages);
+    const proactive = used <= this.budget.threshold && !this.breakerOpen ? this.planCostSummary(used) : undefined;
+    if (proactive) {
+      this.options.logger.info(`summarizing before the threshold: ${proactive.why}`);
+      await this.compact(undefined, 'auto', signal, { keptFrom: proactive.keptFrom });
+      messages = this.liveView();
+      used = this.estimateTokens(messages);
+    }
     if (used > this.budget.threshold) {
       if (this.breakerOpen) {
         this.options.logger.warn(`context at ${used} tokens is over the auto-compact threshold (${this.budget.threshold}) but automatic compaction is paused after ${this.state.consecutiveFailures} failures`);
@@ -177,6 +188,43 @@ export class ContextEngine {
       }
     }
     return this.finishPrepare(messages, used, pendingWaste);
+  }
+
+  /**
+   * Whether a summary now costs less over the rest of the session than the old rounds' skeleton it
+   * removes (summaryPolicy.ts). It keeps the newest rounds whose results tiers 1-3 leave in view, and
+   * restores no files: their reads were cleared from the view already, and each is one recall away.
+   */
+  private planCostSummary(used: number): { keptFrom: number; why: string } | undefined {
+    const canonical = this.options.history();
+    if (!allToolUsesAnswered(canonical)) return undefined;
+    const previous = this.state.live.boundary ? Math.min(this.state.live.boundary.keptFrom, canonical.length) : 0;
+    const refs = collectToolResults(canonical, previous, this.state.live.edits, this.options.toolTraits);
+    const keep = Math.max(1, this.settings.keepRecentResults);
+    if (refs.length <= keep) return undefined;
+    // The kept part starts with the assistant message that made the oldest kept call.
+    const keptFrom = refs[refs.length - keep]!.messageIndex - 1;
+    if (keptFrom <= previous || canonical[keptFrom]?.role !== 'assistant') return undefined;
+    const ratio = this.tokensPerChar;
+    let clearable = 0;
+    for (const ref of refs.slice(0, -keep)) {
+      if (ref.traits.clearable === false || ref.edit?.action === 'clear') continue;
+      clearable += Math.max(0, ref.currentChars - clearedText(ref.toolUseId).length);
+    }
+    const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom, ...todosAsOf(canonical) };
+    const keptTokens = this.estimateTokens(liveViewOf(canonical, { boundary: trial, edits: this.state.live.edits }, this.options.transcript?.transcriptPath));
+    const previousSummary = this.state.live.boundary?.summary;
+    const decision = decideSummary({
+      usedTokens: used,
+      floorTokens: used - clearable * ratio,
+      keptTokens,
+      baseTokens: Math.round(this.accounting.baseChars * ratio),
+      summaryOutputTokens: previousSummary ? Math.max(this.settings.summaryOutputEstimate / 2, Math.round((previousSummary.length * ratio) / 0.6)) : this.settings.summaryOutputEstimate,
+      requestsSinceCompaction: this.state.requestsSinceCompaction,
+      requestsInSession: canonical.reduce((count, message) => count + (message.role === 'assistant' ? 1 : 0), 0),
+      prices: this.settings,
+    });
+    return decision.summarize ? { keptFrom, why: decision.why } : undefined;
   }
 
   /** The system prompt and tools must leave room for a conversation next to the reply reserve. */
@@ -193,16 +241,9 @@ export class ContextEngine {
   /** `pendingWaste`: the batching account this request's mark carries (tierScheduling.ts). */
   private finishPrepare(messages: MessageParam[], used: number, pendingWaste: number): PreparedRequest {
     const canonical = this.options.history();
-    const indexes = new Set<number>();
-    // The previous request's newest message stays a breakpoint: a round that adds more than the
-    // API's 20-block lookback would otherwise miss the cache written last time.
-    const last = this.state.lastRequest;
-    const previous = last ? liveIndexOf(this.state.live, last.mark.canonicalCount - 1, messages.length, canonical.length) : undefined;
-    if (previous !== undefined && previous >= 0 && previous < messages.length - 1) indexes.add(previous);
-    if (messages.length > 0) indexes.add(messages.length - 1);
     const mark = { canonicalCount: canonical.length, liveCount: messages.length, liveChars: this.accounting.liveChars(messages), pendingWaste };
     this.emit({ type: 'context', gauge: this.gauge(messages) });
-    return { messages, cache: { system: true, messageIndexes: [...indexes].sort((a, b) => a - b) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
+    return { messages, cache: { system: true, messageIndexes: cacheBreakpoints(messages, canonical.length, this.state) }, maxTokens: this.budget.outputReserve, mark, estimatedTokens: used };
   }
 
   /** After a response: its usage becomes the token anchor. `atMs`: when it came (the session writes the same time in the usage entry). */
@@ -272,13 +313,16 @@ export class ContextEngine {
    * Tier 4 / manual / reactive: summarize, keep recent messages verbatim with valid pairing,
    * restore recently read files. On failure the history is untouched and the failure is reported.
    */
-  async compact(focus: string | undefined, trigger: CompactionTrigger, signal: AbortSignal): Promise<CompactionOutcome> {
-    const plan = planCompaction(this.planningView(), trigger === 'manual' || trigger === 'tool');
+  async compact(focus: string | undefined, trigger: CompactionTrigger, signal: AbortSignal, costPlan?: { keptFrom: number }): Promise<CompactionOutcome> {
+    const plan = costPlan ? { ok: true as const, keptFrom: costPlan.keptFrom } : planCompaction(this.planningView(), trigger === 'manual' || trigger === 'tool');
     if (!plan.ok && plan.blocker === 'waiting') return this.fail(trigger, 'a tool call is still waiting for its result; compaction runs before the next request instead', false);
     if (!plan.ok) return { ok: false, message: NOTHING_TO_COMPACT };
     let run: SummaryCompaction;
     try {
-      run = await runSummaryCompaction(this.planningView(), plan.keptFrom, focus, trigger, signal, {
+      const view = this.planningView();
+      // A summary the cost rule asked for restores no files (planCostSummary).
+      const planned = costPlan ? { ...view, restoreLimits: { ...view.restoreLimits, files: 0, budgetTokens: 0 } } : view;
+      run = await runSummaryCompaction(planned, plan.keptFrom, focus, trigger, signal, {
         summary: {
           model: this.options.model,
           system: this.options.system,

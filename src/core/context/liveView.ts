@@ -6,6 +6,7 @@
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
 import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
+import { RECALL_TOOL, recallCall } from '../tools/recallRef';
 import { recordedTodos, todoListText } from '../tools/todos';
 import { SUMMARY_MARK } from './summary';
 import { headTail } from './text';
@@ -16,18 +17,26 @@ export interface LiveState {
 }
 
 export const SNIP_PREFIX = '[Snipped to save context:';
-export const CLEARED_TEXT =
-  '[Old tool result cleared to save context. The full output is kept in the session transcript; run the tool again if you need it.]';
+/** Opens a cleared result's placeholder. */
+export const CLEARED_MARK = '[Cleared:';
 
-/** The text an edited tool result shows instead of its original. */
+/**
+ * A cleared result's placeholder: tiny (it is re-read on every request, and a long session holds
+ * a thousand of them) and naming the call that brings the exact output back.
+ */
+export function clearedText(toolUseId: string): string {
+  return `${CLEARED_MARK} ${recallCall(toolUseId)}]`;
+}
+
+/** The text an edited tool result shows instead of its original; each names the way back to the whole. */
 export function editedResultText(original: string, edit: ToolResultEdit): string {
   switch (edit.action) {
     case 'trim':
-      return original.length <= edit.maxChars ? original : headTail(original, edit.maxChars, 'trimmed to save context; the full output is in the session transcript');
+      return original.length <= edit.maxChars ? original : headTail(original, edit.maxChars, `trimmed to save context; ${recallCall(edit.toolUseId)} returns all of it`);
     case 'snip':
-      return `${SNIP_PREFIX} ${edit.reason}]`;
+      return `${SNIP_PREFIX} ${edit.reason}; ${recallCall(edit.toolUseId)}]`;
     case 'clear':
-      return CLEARED_TEXT;
+      return clearedText(edit.toolUseId);
   }
 }
 
@@ -55,8 +64,21 @@ export function summaryPreamble(record: CompactionRecord, transcriptPath: string
   const focus = record.focus ? ` (summary focus: ${record.focus})` : '';
   return (
     `${SUMMARY_MARK} to free context space${focus}.${where} ` +
-    `Continue the work from where it stands; do not redo steps the summary reports as done.\n\n<summary>\n${record.summary ?? ''}\n</summary>`
+    `Continue the work from where it stands; do not redo steps the summary reports as done.\n\n<summary>\n${record.summary ?? ''}\n</summary>\n` +
+    RECALL_LINE
   );
+}
+
+/** The last line of every summary: nothing it left out is lost. */
+export const RECALL_LINE = `The full history before this summary is searchable: ${RECALL_TOOL} {"query":"…"} finds any earlier message or tool result, ${recallCall('…')} returns one exactly.`;
+
+/** The dropped rounds' tool calls, grouped by tool: the ids are what `recall` needs. */
+export function droppedCallsText(dropped: NonNullable<CompactionRecord['droppedCalls']>): string {
+  const byTool = new Map<string, string[]>();
+  for (const call of dropped.calls) byTool.set(call.name, [...(byTool.get(call.name) ?? []), call.id]);
+  const list = [...byTool].map(([name, ids]) => `${name}: ${ids.join(', ')}`).join('; ');
+  const more = dropped.omitted > 0 ? ` (and ${dropped.omitted} older ones: ${RECALL_TOOL} {"query":"…"} finds them)` : '';
+  return `Tool calls of the dropped rounds, each one ${recallCall('<id>')} away${more}: ${list}`;
 }
 
 export function restoredFileText(file: { path: string; content: string }): string {
@@ -74,9 +96,10 @@ export function summaryBlocks(record: CompactionRecord, transcriptPath: string |
   if (record.userMessages && record.userMessages.length > 0) {
     blocks.push({ type: 'text', text: `Earlier messages of the user (older context was dropped to fit the window; these are kept verbatim):\n\n${record.userMessages.map((text) => `- ${text}`).join('\n')}` });
   }
+  if (record.droppedCalls && record.droppedCalls.calls.length > 0) blocks.push({ type: 'text', text: droppedCallsText(record.droppedCalls) });
   for (const file of record.restoredFiles) blocks.push({ type: 'text', text: restoredFileText(file) });
   if (blocks.length === 0 && record.keptFrom > 0) {
-    blocks.push({ type: 'text', text: '[Older messages were dropped to fit the context window; the full transcript is saved on disk.]' });
+    blocks.push({ type: 'text', text: `[Older messages were dropped to fit the context window; ${RECALL_TOOL} {"query":"…"} searches them.]` });
   }
   return blocks;
 }

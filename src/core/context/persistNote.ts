@@ -2,16 +2,17 @@
 // ContextEvent: engineTypes.ts (which names tier0's SavedOutput) would otherwise form a cycle with it.
 import type { ContextEvent } from './engineTypes';
 import type { SavedOutput } from './tier0';
+import { recallCall } from '../tools/recallRef';
 
-/** The tier note of one persisted result (live from the engine, and rebuilt by the fold on resume). */
-export function persistNote(input: SavedOutput & { tokensBefore: number; tokensAfter: number }): Extract<ContextEvent, { type: 'tier' }> {
+/** The tier note of one persisted result (live from the engine, and rebuilt by the fold on resume): its id and its file, the two ways back. */
+export function persistNote(input: SavedOutput & { toolUseId: string; tokensBefore: number; tokensAfter: number }): Extract<ContextEvent, { type: 'tier' }> {
   return {
     type: 'tier',
     tier: 'persist',
     items: 1,
     tokensBefore: input.tokensBefore,
     tokensAfter: input.tokensAfter,
-    detail: `${input.toolName} output saved to ${input.file}`,
+    detail: `${input.toolName} output ${input.toolUseId} saved to ${input.file} (${recallCall(input.toolUseId)} returns it)`,
     savedOutput: { toolName: input.toolName, file: input.file },
   };
 }

@@ -29,6 +29,11 @@ export interface EngineState {
   scheduledCompaction: { focus: string | undefined } | undefined;
   /** The share of the last request's prompt read from the cache (the gauge shows it). */
   cacheReadShare: number;
+  /**
+   * Tool results edited since the last response (tool-use ids): the next request's cache
+   * breakpoints go just before the first of them, so the prefix before the edit is read, not rewritten.
+   */
+  editedSinceRequest: readonly string[];
 }
 
 /** The state of a new session, with `overrides` (a resumed or test state; undefined fields keep their defaults). */
@@ -44,6 +49,7 @@ export function initialEngineState(overrides: Partial<EngineState> = {}): Engine
     requestsSinceCompaction: Number.POSITIVE_INFINITY,
     scheduledCompaction: undefined,
     cacheReadShare: 0,
+    editedSinceRequest: [],
     ...defined,
   };
 }
@@ -91,7 +97,7 @@ export function applyEntry(state: EngineState, entry: TranscriptEntry): EngineSt
       const edits = new Map(state.live.edits);
       for (const edit of entry.edits) edits.set(edit.toolUseId, edit);
       // Applied edits close the batching account.
-      return { ...state, live: { boundary: state.live.boundary, edits }, pendingWaste: 0 };
+      return { ...state, live: { boundary: state.live.boundary, edits }, pendingWaste: 0, editedSinceRequest: [...state.editedSinceRequest, ...entry.edits.map((edit) => edit.toolUseId)] };
     }
     case 'window_learned':
       // A learned window only ever shrinks the budget.
@@ -122,6 +128,7 @@ export function applyResponse(state: EngineState, mark: RequestMark, usage: Usag
     pendingWaste: mark.pendingWaste ?? 0,
     requestsSinceCompaction: state.requestsSinceCompaction + 1,
     cacheReadShare: cacheReadShare(usage),
+    editedSinceRequest: [],
   };
 }
 

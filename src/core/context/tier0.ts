@@ -11,6 +11,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
 import { builtInToolTraits } from '../tools/registry';
+import { recallCall } from '../tools/recallRef';
 import { countLines } from '../tools/text';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import type { ToolTraitsLookup } from '../tools/types';
@@ -77,11 +78,11 @@ export async function savedOutputFile(file: string, toolResultsDir: string): Pro
   return stat?.isFile() ? target : undefined;
 }
 
-export function persistedPreview(file: string, content: string, bytes: number, lines: number, settings: Tier0Settings): string {
+export function persistedPreview(toolUseId: string, file: string, content: string, bytes: number, lines: number, settings: Tier0Settings): string {
   const { preview } = previewLines(content, settings.previewMaxLines, settings.previewMaxChars);
   return (
     `${PERSISTED_MARK} ${(bytes / 1024).toFixed(1)} KB, ${lines} lines. The full output is saved at ${file} — ` +
-    `read it with read_file (path "${file}", offset/limit) if you need more than this preview.]\n` +
+    `page through it with ${recallCall(toolUseId)} or read_file (path "${file}"), both with offset/limit, if you need more than this preview.]\n` +
     `Preview (head and tail):\n${preview}`
   );
 }
@@ -100,7 +101,7 @@ export async function applyTier0(
       const file = await writeNew(toolResultsDir, safeFileStem(input.toolUseId), input.content);
       const lines = countLines(input.content);
       logger.info(`tier 0: persisted ${input.toolName} output (${bytes} bytes, ${lines} lines) to ${file}`);
-      return { content: persistedPreview(file, input.content, bytes, lines, settings), persisted: { file, bytes, lines } };
+      return { content: persistedPreview(input.toolUseId, file, input.content, bytes, lines, settings), persisted: { file, bytes, lines } };
     } catch (error) {
       logger.error(`tier 0: could not persist ${input.toolName} output (${bytes} bytes); truncating it instead`, error);
     }

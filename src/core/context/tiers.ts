@@ -187,7 +187,7 @@ const snip: EditTier = {
         const seen = (searchesSeen.get(ref.name) ?? 0) + 1;
         searchesSeen.set(ref.name, seen);
         if (seen > settings.snipKeepPerSearchKind && isCandidate && !isFinal(ref.edit)) {
-          edits.push(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older ${ref.name} result (only the ${settings.snipKeepPerSearchKind} newest are kept); run it again if needed` }, originalText));
+          edits.push(planned('snip', ref, { toolUseId: ref.toolUseId, action: 'snip', reason: `an older ${ref.name} result (only the ${settings.snipKeepPerSearchKind} newest are kept)` }, originalText));
         }
       }
     }

@@ -52,6 +52,11 @@ export interface CompactionRecord {
   userMessages?: string[];
   /** The task list (todo_write) as of this boundary, restored next to the summary; absent when there was none. */
   todos?: TodoItem[];
+  /**
+   * A drop's dropped tool calls (id and tool name), listed in the live view so each stays one
+   * `recall` away; past a bound only the newest are listed and `omitted` counts the rest.
+   */
+  droppedCalls?: { calls: Array<{ id: string; name: string }>; omitted: number };
   stats: CompactionStats;
 }
 
