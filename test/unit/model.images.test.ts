@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { TokenAccounting } from '../../src/core/context/accounting';
-import { applyEdits, CLEARED_TEXT } from '../../src/core/context/liveView';
+import { applyEdits, clearedText } from '../../src/core/context/liveView';
 import { blockChars, messageChars, toolResultText } from '../../src/core/model/content';
 import { fitImagesToRequest, imageLimitProblem, imageTokens, readImage, REQUEST_IMAGE_LIMITS } from '../../src/core/model/images';
 import type { ImageBlockParam, MessageParam, ToolResultBlockParam } from '../../src/core/model/messages';
@@ -61,8 +61,8 @@ describe('images: facts, limits and cost', () => {
   it('a cleared result with images becomes the normal placeholder, and the estimate drops by what the image cost', () => {
     const message: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'shot' }, image(pngBase64(1000, 750))] }] };
     const cleared = applyEdits(message, new Map([['toolu_1', { toolUseId: 'toolu_1', action: 'clear' as const }]]));
-    assert.deepEqual(cleared.content, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: CLEARED_TEXT }]);
-    assert.equal(messageChars(message) - messageChars(cleared), 4 + 1000 * 4 - CLEARED_TEXT.length);
+    assert.deepEqual(cleared.content, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: clearedText('toolu_1') }]);
+    assert.equal(messageChars(message) - messageChars(cleared), 4 + 1000 * 4 - clearedText('toolu_1').length);
   });
 
   it('fits a request: beyond the count the oldest images are described, and above 20 none over 2000 px is sent', () => {
