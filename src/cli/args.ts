@@ -27,6 +27,8 @@ export interface CliOptions {
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
+  /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
+  instructions: boolean;
   /** --mcp-config files (user-level MCP servers). */
   mcpConfigFiles: string[];
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
@@ -67,6 +69,9 @@ Options:
                                subdomains); without any, commands have no network
       --allow-package-registries
                                allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
+      --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
+                               workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
+                               subfolder's AGENTS.md or CLAUDE.md when the agent works there)
       --resume SESSION_ID      continue a stored session
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
@@ -118,6 +123,7 @@ const FLAG = {
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
+  noInstructions: SETTINGS['instructions.enabled'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -182,6 +188,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.subagentTimeLimit]: { type: 'string' },
         [FLAG.yes]: { type: 'boolean', short: 'y', default: false },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
+        [FLAG.noInstructions]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
@@ -216,6 +223,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     maxOutputTokens: positiveInteger(dashed(FLAG.maxOutputTokens), values[FLAG.maxOutputTokens]) ?? SETTINGS.maxOutputTokens.default,
     yes: values[FLAG.yes] ?? false,
     sandbox: !(values[FLAG.noSandbox] ?? false),
+    instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,

@@ -3,6 +3,7 @@ import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeSta
 import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { instructionsOf } from '../core/agent/systemPrompt';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
 import { ModelError } from '../core/model/errors';
@@ -47,6 +48,8 @@ export class ChatController extends Disposable {
   private sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   private needsRestart = false;
+  /** An `evergreen.instructions.*` setting changed: that restart reads the instruction files again. */
+  private reloadInstructionsOnRestart = false;
 
   constructor(
     private readonly deps: {
@@ -86,6 +89,7 @@ export class ChatController extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         const effect = settingChangeEffect((section) => event.affectsConfiguration(section));
+        if (event.affectsConfiguration(settingName('instructions.enabled')) || event.affectsConfiguration(settingName('instructions.userFile'))) this.reloadInstructionsOnRestart = true;
         if (effect === 'restart') restartLater();
         else if (effect === 'live') this.applyLiveSettings();
       }),
@@ -173,7 +177,7 @@ export class ChatController extends Disposable {
         this.deps.view.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
       } else if (this.needsRestart) {
         // New key, settings or trust: same transcript and history, a client and tools built afresh.
-        started = await this.startSession(started.handle.id, true);
+        started = await this.startSession(started.handle.id, true, this.reloadInstructionsOnRestart);
       }
       const turn = started.session.send(text);
       this.scope?.track(turn);
@@ -223,12 +227,13 @@ export class ChatController extends Disposable {
     if (this.active?.session.cancel()) await this.scope?.settled();
   }
 
-  private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
+  private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
     const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
     this.needsRestart = false;
+    this.reloadInstructionsOnRestart = false;
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
@@ -237,6 +242,7 @@ export class ChatController extends Disposable {
       resumeId,
       approver: this.approvals.approver,
       onEvent: scope.listener,
+      ...(reloadInstructions && resumeId !== undefined ? { reloadInstructions: true } : {}),
     });
     if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
     // The previous session's MCP servers (and whatever they started) end with it.
@@ -445,8 +451,35 @@ export class ChatController extends Disposable {
     return this.approvals.waiting()[0];
   }
 
-  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {
-    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window };
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined } {
+    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window, tooltip: this.gauge?.reading.tooltip };
+  }
+
+  /** "Reload Instructions": says how it went. */
+  async reloadInstructions(): Promise<void> {
+    const outcome = await this.reloadInstructionsNow();
+    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
+    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+  }
+
+  /**
+   * Rebuilds the open chat's session on its own transcript with the instruction files read again
+   * (a new system prompt is recorded: one cache rewrite). Also the API the integration tests use.
+   */
+  async reloadInstructionsNow(): Promise<{ ok: boolean; message: string }> {
+    if (this.sending || this.active?.session.busy) return { ok: false, message: 'Evergreen is working: reload the instructions when the turn has ended (or cancel it first).' };
+    await this.starting?.catch(() => undefined);
+    const active = this.active;
+    if (!active) return { ok: true, message: 'No chat is open: the next chat reads the instruction files as they are then.' };
+    if (active.handle.transcriptWriteError) return { ok: false, message: 'This conversation could not be saved, so it cannot be rebuilt on its transcript: start a New Chat to use the changed instructions.' };
+    try {
+      const started = await this.startSession(active.handle.id, true, true);
+      await this.postState();
+      const files = instructionsOf(started.session.systemPrompt) === undefined ? 'no instruction file was found' : 'the next message uses them';
+      return { ok: true, message: `Instructions reloaded: ${files}.` };
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
   }
 
   async showContextBreakdown(): Promise<void> {

@@ -16,5 +16,6 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('mcpServers', () => controller.showMcpServers()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
+    register('reloadInstructions', () => controller.reloadInstructions()),
   ];
 }

@@ -6,6 +6,8 @@ import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { AgentEvent } from './events';
+import { nestedNoteFile } from '../tools/instructionFiles';
+import { instructionsNoteMessage } from './instructions';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
 export class DisplayBuilder {
@@ -27,7 +29,10 @@ export class DisplayBuilder {
 
   message(message: MessageParam): void {
     for (const block of blocksOf(message)) {
-      if (message.role === 'user' && block.type === 'text') {
+      if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
+        // A subfolder's instructions, added with tool results: the same line the chat showed live.
+        this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
+      } else if (message.role === 'user' && block.type === 'text') {
         if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
         this.turnId = `replay-${++this.turn}`;
         this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text });

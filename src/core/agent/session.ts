@@ -17,6 +17,7 @@ import { repairHistory } from './history';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
+import { instructionsNoteMessage, notedInstructionFiles } from './instructions';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -323,8 +324,12 @@ export class AgentSession {
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals);
-      this.append({ role: 'user', content: results });
+      const readFolders: string[] = [];
+      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals, readFolders);
+      // A subfolder's AGENTS.md / CLAUDE.md rides in the same user turn, after the results, so the
+      // transcript records it and every replay sends the same thing (the system prompt never changes).
+      const notes = signal.aborted ? [] : await this.nestedInstructionNotes(turnId, readFolders);
+      this.append({ role: 'user', content: [...results, ...notes] });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
         this.emit({
@@ -347,6 +352,7 @@ export class AgentSession {
     overLimit: boolean,
     signal: AbortSignal,
     refusals: ReadonlyArray<string | undefined>,
+    readFolders: string[],
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
     const parallel = (position: number) => this.options.tools.get(toolUses[position]!.name)?.parallel === true;
@@ -356,7 +362,7 @@ export class AgentSession {
       let end = position + 1;
       if (parallel(position)) while (end < toolUses.length && parallel(end)) end++;
       const batch = await Promise.allSettled(
-        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset])),
+        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset], readFolders)),
       );
       for (const outcome of batch) {
         if (outcome.status === 'rejected') throw outcome.reason;
@@ -375,6 +381,8 @@ export class AgentSession {
     signal: AbortSignal,
     /** The answer for a call whose input cannot be used (not JSON, nested too deeply): it is not run. */
     refusal: string | undefined,
+    /** Collects the folders the call read or listed in (for their instruction files). */
+    readFolders: string[],
   ): Promise<ContentBlockParam> {
     if (signal.aborted || truncated || overLimit) {
       const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
@@ -393,7 +401,35 @@ export class AgentSession {
     const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
     this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
+    if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
     return { type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };
+  }
+
+  /**
+   * Notes for the instruction files of the folders this round worked in, each the first time it is
+   * needed: a note still in the live view is not added again (one a compaction summarized away is).
+   */
+  private async nestedInstructionNotes(turnId: string, folders: readonly string[]): Promise<ContentBlockParam[]> {
+    const nested = this.options.instructions;
+    if (!nested || folders.length === 0) return [];
+    let inView: Set<string> | undefined;
+    const shown = (file: string): boolean => {
+      inView ??= notedInstructionFiles(this.context.liveView());
+      return inView.has(file);
+    };
+    try {
+      const { notes, notices } = await nested.notesFor(folders, shown);
+      for (const message of notices) {
+        this.logger.warn(message);
+        this.emit({ type: 'instructions_notice', turnId, level: 'warning', message });
+      }
+      for (const note of notes) this.emit({ type: 'instructions_notice', turnId, level: 'info', message: instructionsNoteMessage(note) });
+      return notes.map((text) => ({ type: 'text', text }));
+    } catch (error) {
+      // The round's results matter more than a note: it is left out, and the next round tries again.
+      this.logger.error('could not read a folder\'s instruction files', error);
+      return [];
+    }
   }
 
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {

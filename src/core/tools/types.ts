@@ -17,6 +17,8 @@ export interface ToolResult {
   cancelled?: boolean;
   /** Set by `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
   todos?: readonly TodoItem[];
+  /** Real paths of the workspace folders whose files the call read or listed (the session adds their AGENTS.md / CLAUDE.md). */
+  readFolders?: readonly string[];
 }
 
 export interface ToolContext {
