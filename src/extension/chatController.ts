@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
-import { ActionableError, errorActionsFor } from '../core/model/errorActions';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
-import { instructionsOf } from '../core/agent/systemPrompt';
+import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
-import { ModelError } from '../core/model/errors';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
@@ -16,7 +14,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { extensionHint } from './errorHints';
+import { actionsFor, errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -48,8 +46,6 @@ export class ChatController extends Disposable {
   private sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   private needsRestart = false;
-  /** An `evergreen.instructions.*` setting changed: that restart reads the instruction files again. */
-  private reloadInstructionsOnRestart = false;
 
   constructor(
     private readonly deps: {
@@ -89,7 +85,6 @@ export class ChatController extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         const effect = settingChangeEffect((section) => event.affectsConfiguration(section));
-        if (event.affectsConfiguration(settingName('instructions.enabled')) || event.affectsConfiguration(settingName('instructions.userFile'))) this.reloadInstructionsOnRestart = true;
         if (effect === 'restart') restartLater();
         else if (effect === 'live') this.applyLiveSettings();
       }),
@@ -176,8 +171,8 @@ export class ChatController extends Disposable {
         this.needsRestart = false;
         this.deps.view.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
       } else if (this.needsRestart) {
-        // New key, settings or trust: same transcript and history, a client and tools built afresh.
-        started = await this.startSession(started.handle.id, true, this.reloadInstructionsOnRestart);
+        // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
+        started = await this.startSession(started.handle.id, true, true);
       }
       const turn = started.session.send(text);
       this.scope?.track(turn);
@@ -233,7 +228,6 @@ export class ChatController extends Disposable {
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
     if (!keepView) this.resetView();
     this.needsRestart = false;
-    this.reloadInstructionsOnRestart = false;
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
@@ -455,28 +449,15 @@ export class ChatController extends Disposable {
     return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window, tooltip: this.gauge?.reading.tooltip };
   }
 
-  /** "Reload Instructions": says how it went. */
-  async reloadInstructions(): Promise<void> {
-    const outcome = await this.reloadInstructionsNow();
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
-  }
-
-  /**
-   * Rebuilds the open chat's session on its own transcript with the instruction files read again
-   * (a new system prompt is recorded: one cache rewrite). Also the API the integration tests use.
-   */
-  async reloadInstructionsNow(): Promise<{ ok: boolean; message: string }> {
-    if (this.sending || this.active?.session.busy) return { ok: false, message: 'Evergreen is working: reload the instructions when the turn has ended (or cancel it first).' };
+  /** "Reload Instructions": the open chat rebuilt on its transcript with the files read again (one cache rewrite). */
+  async reloadInstructionsNow(): Promise<Outcome> {
     await this.starting?.catch(() => undefined);
-    const active = this.active;
-    if (!active) return { ok: true, message: 'No chat is open: the next chat reads the instruction files as they are then.' };
-    if (active.handle.transcriptWriteError) return { ok: false, message: 'This conversation could not be saved, so it cannot be rebuilt on its transcript: start a New Chat to use the changed instructions.' };
+    const refused = reloadRefusal(this.active, this.sending);
+    if (refused || !this.active) return refused ?? { ok: true, message: NO_CHAT_TO_RELOAD };
     try {
-      const started = await this.startSession(active.handle.id, true, true);
+      const started = await this.startSession(this.active.handle.id, true, true);
       await this.postState();
-      const files = instructionsOf(started.session.systemPrompt) === undefined ? 'no instruction file was found' : 'the next message uses them';
-      return { ok: true, message: `Instructions reloaded: ${files}.` };
+      return reloadedOutcome(started);
     } catch (error) {
       return { ok: false, message: errorText(error) };
     }
@@ -515,19 +496,4 @@ export class ChatController extends Disposable {
   private pickSession(title: string): Promise<string | undefined> {
     return pickSession(this.store, title);
   }
-}
-
-/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
-function actionsFor(error: unknown): ErrorAction[] {
-  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
-  if (error instanceof ActionableError) return error.actions;
-  return errorActionsFor('internal');
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof ModelError) {
-    const hint = extensionHint(error.hint);
-    return hint ? `${error.message} ${hint}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

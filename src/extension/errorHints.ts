@@ -4,7 +4,8 @@
  * CLI words the same kinds with its flags (src/cli/errorHints.ts).
  */
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
-import type { ErrorHint, HintKind } from '../core/model/errors';
+import { ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
+import { ActionableError, errorActionsFor, type ErrorAction } from '../core/model/errorActions';
 import { PROVIDER_SETTINGS, settingName } from '../core/agent/settingsTable';
 
 const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
@@ -35,4 +36,19 @@ function urlSetting(provider: ProviderId): string {
 export function extensionHint(hint: ErrorHint | string | undefined): string | undefined {
   if (hint === undefined || typeof hint === 'string') return hint;
   return WORDS[hint.kind](hint.provider);
+}
+
+/** The core's next steps for a failure to start or send (an unexpected error can be retried). */
+export function actionsFor(error: unknown): ErrorAction[] {
+  if (error instanceof ModelError) return error.kind === 'cancelled' ? [] : errorActionsFor(error.kind);
+  if (error instanceof ActionableError) return error.actions;
+  return errorActionsFor('internal');
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof ModelError) {
+    const hint = extensionHint(error.hint);
+    return hint ? `${error.message} ${hint}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -143,7 +143,6 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const currentWindow = () => parent.session?.context.budget?.window;
   const opened = await openOrCreate(options, client.model, logger);
   const { handle, folded, transcriptProblems } = opened;
-  let systemPrompt = opened.systemPrompt;
   const sandbox = await sandboxFor(options, handle, logger);
   const mcp = await mcpFor(options, handle, logger);
   // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
@@ -165,25 +164,11 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   });
   // Instruction files are read when the prompt is built (a new session, a reload) and never again:
   // a resumed session sends the prompt it recorded, so its cached prefix stays.
-  const instructionNotices: { level: 'warning' | 'info'; message: string }[] = [];
   const fileBudget = () => instructionFileBudget(currentWindow() ?? window, engineNumbers.charsPerToken);
-  if (systemPrompt === undefined) {
-    const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars: fileBudget() });
-    instructionNotices.push(...instructions.notices.map((message) => ({ level: 'warning' as const, message })));
-    if (instructions.files.length > 0) instructionNotices.push({ level: 'info', message: `Project instructions ${options.reloadInstructions ? 'reloaded' : 'read'}: ${instructions.files.join(', ')}.` });
-    else if (options.reloadInstructions) instructionNotices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
-    systemPrompt = buildSystemPrompt({
-      workspaceRoot: options.workspaceRoot,
-      platform: `${os.platform()} ${os.arch()}`,
-      date: new Date().toISOString().slice(0, 10),
-      toolNames: tools.list().map((tool) => tool.name),
-      instructions: instructions.section,
-    });
-    handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
-  }
+  const prompt = opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : await recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget());
+  const { systemPrompt } = prompt;
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
   const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), fileBudget) : undefined;
-  const parentPrompt = systemPrompt;
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
@@ -198,7 +183,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const subagents = createSubagentRunner(
     {
       client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
-      instructions: { section: () => instructionsOf(parentPrompt), ...(nested ? { nested } : {}) },
+      instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
     },
     handle,
   );
@@ -235,7 +220,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   if (mcpTools?.deferred) {
     options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
-  for (const notice of instructionNotices) {
+  for (const notice of prompt.notices) {
     if (notice.level === 'warning') logger.warn(notice.message);
     options.onEvent({ type: 'instructions_notice', ...notice });
   }
@@ -246,6 +231,25 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems, mcp };
+}
+
+/** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
+async function recordNewPrompt(options: StartOptions, handle: SessionHandle, toolNames: string[], maxFileChars: number): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[] }> {
+  const { config } = options;
+  const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars });
+  const notices: { level: 'warning' | 'info'; message: string }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
+  const verb = options.reloadInstructions ? 'reloaded' : 'read';
+  if (instructions.files.length > 0) notices.push({ level: 'info', message: `Project instructions ${verb}: ${instructions.files.join(', ')}.` });
+  else if (options.reloadInstructions) notices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
+  const systemPrompt = buildSystemPrompt({
+    workspaceRoot: options.workspaceRoot,
+    platform: `${os.platform()} ${os.arch()}`,
+    date: new Date().toISOString().slice(0, 10),
+    toolNames,
+    instructions: instructions.section,
+  });
+  handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
+  return { systemPrompt, notices };
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */

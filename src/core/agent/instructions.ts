@@ -3,9 +3,11 @@
  * system prompt once (factory.ts), a subfolder's files into the tool results' turn as a note
  * (session.ts). The files themselves are read by tools/instructionFiles.ts.
  */
+import type { Logger } from '../logger';
 import { blocksOf } from '../model/content';
-import type { MessageParam } from '../model/messages';
-import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile } from '../tools/instructionFiles';
+import type { ContentBlockParam, MessageParam } from '../model/messages';
+import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../tools/instructionFiles';
+import type { AgentEvent } from './events';
 
 /** What the front end decided: `evergreen.instructions.*` / `--no-instructions`. */
 export interface InstructionSettings {
@@ -55,4 +57,33 @@ export function notedInstructionFiles(messages: readonly MessageParam[]): Set<st
 /** The chat's line for a note added to the conversation (live and on replay alike). */
 export function instructionsNoteMessage(noteText: string): string {
   return `Read ${nestedNoteFile(noteText) ?? 'a folder\'s instruction file'}: its instructions apply to the files in that folder.`;
+}
+
+/**
+ * The notes for the instruction files of the folders a round of tool calls worked in, each the
+ * first time it is needed: a note still in the live view is not added again (one a compaction
+ * summarized away is). The live view is only built when a folder has such a file.
+ */
+export async function instructionNotes(
+  nested: Pick<NestedInstructions, 'notesFor'>,
+  folders: readonly string[],
+  liveView: () => readonly MessageParam[],
+  emit: (event: Extract<AgentEvent, { type: 'instructions_notice' }>) => void,
+  logger: Logger,
+): Promise<ContentBlockParam[]> {
+  if (folders.length === 0) return [];
+  let inView: Set<string> | undefined;
+  try {
+    const { notes, notices } = await nested.notesFor(folders, (file) => (inView ??= notedInstructionFiles(liveView())).has(file));
+    for (const message of notices) {
+      logger.warn(message);
+      emit({ type: 'instructions_notice', level: 'warning', message });
+    }
+    for (const note of notes) emit({ type: 'instructions_notice', level: 'info', message: instructionsNoteMessage(note) });
+    return notes.map((text) => ({ type: 'text', text }));
+  } catch (error) {
+    // The round's results matter more than a note: it is left out, and the next round tries again.
+    logger.error("could not read a folder's instruction files", error);
+    return [];
+  }
 }

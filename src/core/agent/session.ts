@@ -17,7 +17,7 @@ import { repairHistory } from './history';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
-import { instructionsNoteMessage, notedInstructionFiles } from './instructions';
+import { instructionNotes } from './instructions';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -326,9 +326,9 @@ export class AgentSession {
       const overLimit = ++rounds > maxRounds;
       const readFolders: string[] = [];
       const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals, readFolders);
-      // A subfolder's AGENTS.md / CLAUDE.md rides in the same user turn, after the results, so the
-      // transcript records it and every replay sends the same thing (the system prompt never changes).
-      const notes = signal.aborted ? [] : await this.nestedInstructionNotes(turnId, readFolders);
+      // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
+      const nested = signal.aborted ? undefined : this.options.instructions;
+      const notes = nested ? await instructionNotes(nested, readFolders, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [];
       this.append({ role: 'user', content: [...results, ...notes] });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
@@ -381,8 +381,7 @@ export class AgentSession {
     signal: AbortSignal,
     /** The answer for a call whose input cannot be used (not JSON, nested too deeply): it is not run. */
     refusal: string | undefined,
-    /** Collects the folders the call read or listed in (for their instruction files). */
-    readFolders: string[],
+    readFolders: string[], // collects the folders the call read or listed in
   ): Promise<ContentBlockParam> {
     if (signal.aborted || truncated || overLimit) {
       const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
@@ -403,33 +402,6 @@ export class AgentSession {
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
     if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
     return { type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };
-  }
-
-  /**
-   * Notes for the instruction files of the folders this round worked in, each the first time it is
-   * needed: a note still in the live view is not added again (one a compaction summarized away is).
-   */
-  private async nestedInstructionNotes(turnId: string, folders: readonly string[]): Promise<ContentBlockParam[]> {
-    const nested = this.options.instructions;
-    if (!nested || folders.length === 0) return [];
-    let inView: Set<string> | undefined;
-    const shown = (file: string): boolean => {
-      inView ??= notedInstructionFiles(this.context.liveView());
-      return inView.has(file);
-    };
-    try {
-      const { notes, notices } = await nested.notesFor(folders, shown);
-      for (const message of notices) {
-        this.logger.warn(message);
-        this.emit({ type: 'instructions_notice', turnId, level: 'warning', message });
-      }
-      for (const note of notes) this.emit({ type: 'instructions_notice', turnId, level: 'info', message: instructionsNoteMessage(note) });
-      return notes.map((text) => ({ type: 'text', text }));
-    } catch (error) {
-      // The round's results matter more than a note: it is left out, and the next round tries again.
-      this.logger.error('could not read a folder\'s instruction files', error);
-      return [];
-    }
   }
 
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
