@@ -15,7 +15,9 @@ import { eventsFromHistory } from '../../src/core/agent/replay';
 import { contextBreakdownChars } from '../../src/core/context/breakdown';
 import { userTexts } from '../../src/core/context/compactionHelpers';
 import type { MessageParam } from '../../src/core/model/messages';
-import { FileSessionStore } from '../../src/core/storage/sessionStore';
+import { emptyTotals, FileSessionStore, type SessionMeta } from '../../src/core/storage/sessionStore';
+import type { TranscriptEntry } from '../../src/core/storage/transcript';
+import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
 import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../../src/core/tools/instructionFiles';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 
@@ -54,6 +56,14 @@ describe('project instructions: the breakdown and the compaction carry', () => {
     assert.ok(notice);
     assert.match(notice.message, /Read pkg\/AGENTS\.md: its instructions apply/);
     assert.deepEqual([...notedInstructionFiles(messages)], ['pkg/AGENTS.md']);
+  });
+
+  it('shows a note in the archived transcript with the results it came with, not as a user message', async () => {
+    const meta: SessionMeta = { id: 's', title: 't', model: 'm', workspace: '/w', createdAt: 't0', updatedAt: 't1', messageCount: 3, compactions: 0, totals: emptyTotals() };
+    const entries: TranscriptEntry[] = messages.map((message, index) => ({ type: 'message', ts: `t${index}`, message }));
+    const { text } = await renderTranscript(meta, entries.map((entry, index) => ({ line: index + 1, entry })));
+    assert.equal(text.split('## User').length - 1, 1, 'only the real user message opens a User heading');
+    assert.match(text, /### Tool results · t2[\s\S]*\*\*Instructions from `pkg\/AGENTS\.md`\*\*, added for the folder[\s\S]*PKG RULE/);
   });
 });
 
