@@ -15,6 +15,9 @@
 //   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
 //            it builds tools (the tools' contract) and starts processes (tools/processGroup.ts);
 //            only the agent's factory starts its servers.
+//   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
+//            (issue 17). Beside storage: it writes workspace files back through the tools'
+//            confined writer; only the agent starts one.
 //   context  the context engine: reads transcript entries, never the agent.
 //   agent    the session loop, subagents, events and the transcript renderer: the top of the core.
 // Above the core: src/protocol.ts (core types the webview needs), src/extension, src/cli; the
@@ -34,8 +37,9 @@ const CORE_LAYERS = [
   { name: 'sandbox', path: dir('sandbox'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'storage', path: dir('storage'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'mcp', path: dir('mcp'), may: [BASE, dir('model'), dir('tools')] },
+  { name: 'checkpoints', path: dir('checkpoints'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'context', path: dir('context'), may: [BASE, dir('model'), dir('tools'), dir('storage')] },
-  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('context')] },
+  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('checkpoints'), dir('context')] },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({

@@ -10,6 +10,9 @@
  *   tokens, child tokens and cost (bench/subagents.ts; run it alone with `node --require tsx/cjs bench/subagents.ts`);
  * - the long session on both model back ends (Anthropic, OpenAI-compatible): requests, prompt tokens,
  *   cached share, compactions, cost, rejected requests (bench/providers.ts; run it alone with `node --require tsx/cjs bench/providers.ts`);
+ * - the MCP session: 300 calls through mcp_call to a server of 300 tools, results of 100 KB-5 MB in a
+ *   64k window; rejected requests, outputs whole on disk, definition tokens, cache read share per
+ *   request, cost (bench/mcp.ts; run it alone with `node --require tsx/cjs bench/mcp.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
  */
@@ -24,6 +27,7 @@ import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/tools/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
+import { runMcpBench } from './mcp';
 import { runProvidersBench } from './providers';
 import { runSubagentBench } from './subagents';
 import { runWebviewBench } from './webview';
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
   console.log(await runContextBench([]));
   console.log(await runSubagentBench([]));
   console.log(await runProvidersBench([]));
+  console.log(await runMcpBench([]));
   console.log(await runWebviewBench([]));
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.
   await shutdownOsSandbox();

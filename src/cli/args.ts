@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } from '../core/agent/subagentLimits';
+import { parseFileAttachment, type AttachmentSpec } from '../core/agent/attachments';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
@@ -34,9 +35,15 @@ export interface CliOptions {
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
   resume: string | undefined;
+  /** --attach and --image: what the first message carries. */
+  attachments: AttachmentSpec[];
+  /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
+  checkpointCommand: CheckpointCommand | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
 }
+
+export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
 
 export const USAGE = `Usage: evergreen [options] [-p PROMPT]...
 
@@ -46,6 +53,9 @@ conversation instead (e.g. --resume ID -p "/compact the API decisions").
 
 Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)
+      --attach PATH[:FROM-TO]  attach a file (or lines FROM-TO of it) or a folder's listing to the first
+                               message (repeatable); read now, as the model would read it
+      --image PATH             attach an image (PNG, JPEG, GIF or WebP, at most 5 MB) to the first message (repeatable)
   -w, --workspace DIR          workspace folder (default: current directory)
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
@@ -73,6 +83,10 @@ Options:
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
       --resume SESSION_ID      continue a stored session
+      --list-checkpoints       with --resume: print the session's checkpoints (one before each message)
+      --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
+                               (--files-only or --conversation-only for one of them); files changed
+                               outside Evergreen since then are kept and listed
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
       --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
@@ -194,6 +208,12 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
+        attach: { type: 'string', multiple: true },
+        image: { type: 'string', multiple: true },
+        'list-checkpoints': { type: 'boolean', default: false },
+        'restore-checkpoint': { type: 'string' },
+        'files-only': { type: 'boolean', default: false },
+        'conversation-only': { type: 'boolean', default: false },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -228,9 +248,35 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
+    checkpointCommand: checkpointCommand(values),
+    attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+/** A path that ends in "/" is a folder's listing; "path:10-40" is part of a file. */
+function attachmentArg(value: string): AttachmentSpec {
+  try {
+    return value.endsWith('/') ? { kind: 'folder', path: value } : parseFileAttachment(value);
+  } catch (error) {
+    throw new UsageError(`--attach: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boolean; 'restore-checkpoint'?: string; 'files-only'?: boolean; 'conversation-only'?: boolean }): CheckpointCommand | undefined {
+  const list = values['list-checkpoints'] === true;
+  const restore = values['restore-checkpoint'];
+  const filesOnly = values['files-only'] === true;
+  const conversationOnly = values['conversation-only'] === true;
+  if ((filesOnly || conversationOnly) && restore === undefined) throw new UsageError('--files-only and --conversation-only go with --restore-checkpoint N');
+  if (filesOnly && conversationOnly) throw new UsageError('give --files-only or --conversation-only, not both (without either, both are restored)');
+  if (list && restore !== undefined) throw new UsageError('give --list-checkpoints or --restore-checkpoint, not both');
+  if (!list && restore === undefined) return undefined;
+  if (values.resume === undefined) throw new UsageError(`${list ? '--list-checkpoints' : '--restore-checkpoint'} needs --resume SESSION_ID (the session whose checkpoints they are)`);
+  if (list) return { kind: 'list' };
+  const number = positiveInteger('--restore-checkpoint', restore)!;
+  return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
 }
 
 function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {

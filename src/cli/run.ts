@@ -10,6 +10,9 @@ import { lineLogger, silentLogger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
+import { CheckpointError } from '../core/checkpoints/store';
+import { runCheckpointCommand } from './checkpoints';
+import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
@@ -55,12 +58,22 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
   const workspace = path.resolve(io.cwd, options.workspace);
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) return fail(`workspace "${workspace}" is not a directory`);
+  const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
+  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  if (options.checkpointCommand && options.resume !== undefined) {
+    try {
+      await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof CheckpointError) return fail(error.message);
+      const failure = startFailure(error);
+      return fail(failure.message, failure.code);
+    }
+  }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
-  const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
-  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
   // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
   // block the process started with; only the sandbox keeps commands from reading it.)
@@ -156,7 +169,7 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
 
 /** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
 async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
-  for (const prompt of prompts) {
+  for (const [index, prompt] of prompts.entries()) {
     if (io.interrupt?.aborted) return EXIT.cancelled;
     const compact = parseCompactCommand(prompt);
     if (compact) {
@@ -166,7 +179,15 @@ async function runPrompts(prompts: readonly string[], started: StartedSession, o
       if (!outcome.ok) return EXIT.failed;
       continue;
     }
-    const stop = await started.session.send(prompt, undefined);
+    let stop: TurnStopReason;
+    try {
+      // --attach goes with the first message.
+      stop = await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
+    } catch (error) {
+      if (!(error instanceof AttachmentError)) throw error;
+      io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
+      return EXIT.usage;
+    }
     if (stop === 'cancelled') return EXIT.cancelled;
     if (stop === 'error') return EXIT.failed;
     const incomplete = await incompleteReply(stop, started, options);

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost, type AttachmentRequest } from '../protocol';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
-import { describeCompactionPreview } from '../core/context/compactionPreview';
 import type { Logger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
@@ -25,6 +24,9 @@ import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
+import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
+import { askCompactFocus, withCancellableProgress } from './compactDialog';
+import { ComposerContext } from './composerContext';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -35,6 +37,7 @@ export class ChatController extends Disposable {
   private readonly proposedChanges: ProposedChanges;
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
+  private readonly composer: ComposerContext;
   private active: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
@@ -75,6 +78,7 @@ export class ChatController extends Disposable {
       }),
     );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
+    this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message)));
     this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;
@@ -104,9 +108,13 @@ export class ChatController extends Disposable {
     switch (message.type) {
       case 'ready':
         await this.postState();
+        this.composer.postEditorContext();
         return;
       case 'sendMessage':
-        await this.sendMessage(message.text, message.requestId);
+        await this.sendMessage(message.text, message.requestId, message.attachments);
+        return;
+      case 'attachmentQuery':
+        this.deps.view.post({ type: 'attachmentOptions', requestId: message.requestId, options: await this.composer.options(message.query) });
         return;
       case 'approvalDecision':
         this.approvals.decide(message.toolUseId, message.approved);
@@ -119,10 +127,14 @@ export class ChatController extends Disposable {
         await openSavedOutput(message.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error));
         return;
       case 'openTranscriptAt':
-        await this.openTranscriptAt(message.compactionIndex);
+        await this.openArchivedTranscript({ compactionIndex: message.compactionIndex });
         return;
       case 'openSubagentTranscript':
-        await this.openSubagentTranscript(message.childId);
+        await this.openArchivedTranscript({ childId: message.childId });
+        return;
+      case 'restoreCheckpoint':
+      case 'editMessage':
+        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint, message.type === 'editMessage' ? 'edit' : undefined);
         return;
       case 'runCommand':
         try {
@@ -147,7 +159,7 @@ export class ChatController extends Disposable {
     }
   }
 
-  async sendMessage(text: string, requestId?: number): Promise<void> {
+  async sendMessage(text: string, requestId?: number, attachments: readonly AttachmentRequest[] = []): Promise<void> {
     const compact = parseCompactCommand(text);
     if (compact) {
       // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
@@ -174,7 +186,8 @@ export class ChatController extends Disposable {
         // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
         started = await this.startSession(started.handle.id, true, true);
       }
-      const turn = started.session.send(text);
+      // Gathered at send time: the selection, problems, terminal and diff as they are now.
+      const turn = started.session.send(text, undefined, await this.composer.gather(attachments));
       this.scope?.track(turn);
       this.sending = false;
       await turn;
@@ -331,11 +344,17 @@ export class ChatController extends Disposable {
     await this.starting?.catch(() => undefined);
     this.scope?.end();
     this.scope = undefined;
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     this.resetView();
     await this.postState();
     await this.deps.view.reveal();
+  }
+
+  /** Closes the chat's transcript and stops its MCP servers (and whatever they started): a chat left behind keeps no process. */
+  private closeActive(): void {
+    this.active?.handle.close();
+    void this.active?.mcp?.stopAll();
+    this.active = undefined;
   }
 
   cancel(): void {
@@ -354,38 +373,10 @@ export class ChatController extends Disposable {
       void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
       return;
     }
-    if (focus === undefined) {
-      // From the palette or the gauge: first say what it will do, then ask for the focus.
-      const preview = this.active.session.previewCompaction();
-      if (preview && !preview.ok) {
-        void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
-        return;
-      }
-      if (preview) {
-        const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
-        if (choice !== 'Compact') return;
-      }
-      const typed = await vscode.window.showInputBox({
-        title: 'Evergreen: Compact Conversation',
-        prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
-        placeHolder: 'e.g. the failing tests and the API decisions',
-      });
-      if (typed === undefined) return;
-      focus = typed.trim() || undefined;
-    }
-    const chosenFocus = focus || undefined;
-    const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Evergreen: compacting the conversation…', cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        const subscription = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await this.compactNow(chosenFocus, controller.signal);
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    // From the palette or the gauge: first say what it will do, then ask for the focus.
+    const chosen = focus === undefined ? await askCompactFocus(this.active.session) : { focus: focus || undefined };
+    if (!chosen) return;
+    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
     else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
   }
@@ -421,18 +412,22 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** A divider's "transcript" link: the archived transcript of this session at that compaction. */
-  private async openTranscriptAt(compactionIndex: number): Promise<void> {
+  /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
+  private async openArchivedTranscript(at: { compactionIndex: number } | { childId: string }): Promise<void> {
     const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex });
+    if (sessionId) await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, ...at });
   }
 
-  /** A subagent card's "Open transcript": that child of the current session (the transcript tab checks it exists there). */
-  private async openSubagentTranscript(childId: string): Promise<void> {
-    const sessionId = this.active?.handle.id;
-    if (!sessionId) return;
-    await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, childId });
+  private checkpointHost(): CheckpointRestoreHost {
+    return {
+      active: () => this.active,
+      busy: () => this.sending || this.active?.session.busy === true,
+      userTextOf: (checkpoint) => this.events.flatMap((event) => (event.type === 'turn_started' && event.checkpoint === checkpoint ? [event.userText] : []))[0],
+      rebuild: (sessionId) => this.resumeSessionById(sessionId),
+      setComposer: (text) => this.deps.view.post({ type: 'composerText', text }),
+      diffs: this.proposedChanges,
+      logger: this.deps.logger,
+    };
   }
 
   /** The event types the chat shows, in order (what a re-created panel replays). */
@@ -468,7 +463,7 @@ export class ChatController extends Disposable {
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await this.pickSession('Resume which session?');
+    const sessionId = await pickSession(this.store, 'Resume which session?');
     if (sessionId) await this.resumeSessionById(sessionId);
   }
 
@@ -476,8 +471,7 @@ export class ChatController extends Disposable {
   async resumeSessionById(sessionId: string): Promise<void> {
     await this.stopCurrentTurn();
     await this.starting?.catch(() => undefined);
-    this.active?.handle.close();
-    this.active = undefined;
+    this.closeActive();
     try {
       this.active = await this.startSession(sessionId);
       await this.postState();
@@ -491,9 +485,5 @@ export class ChatController extends Disposable {
       this.deps.logger.error(`could not resume session ${sessionId}`, error);
       void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
     }
-  }
-
-  private pickSession(title: string): Promise<string | undefined> {
-    return pickSession(this.store, title);
   }
 }

@@ -45,6 +45,7 @@ export function actionsFor(error: unknown): ErrorAction[] {
   return errorActionsFor('internal');
 }
 
+/** An error for the panel or a toast, with the next step worded for VS Code. */
 export function errorText(error: unknown): string {
   if (error instanceof ModelError) {
     const hint = extensionHint(error.hint);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
-import { parseWebviewMessage } from '../protocol';
+import { parseWebviewMessage, type AttachmentRequest } from '../protocol';
 import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
@@ -21,8 +21,8 @@ export interface EvergreenApi {
   whenChatReady(): Promise<void>;
   /** The HTML the chat view was last given (CSP, nonce, script URI). */
   chatHtml(): string | undefined;
-  /** Sends a chat message as if typed in the panel; resolves when the agent's turn ends. */
-  sendMessage(text: string): Promise<void>;
+  /** Sends a chat message as if typed in the panel (with the composer's chips); resolves when the agent's turn ends. */
+  sendMessage(text: string, attachments?: AttachmentRequest[]): Promise<void>;
   /** Compacts the current conversation (as the command does, without the focus prompt). */
   compact(focus?: string): Promise<{ ok: boolean; message: string }>;
   /** Undoes the newest compaction (as the command does, without the message toast). */
@@ -69,7 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       storageUri: storageRoot,
       whenChatReady: () => view.whenReady(),
       chatHtml: () => view.html,
-      sendMessage: (text) => controller.sendMessage(text),
+      sendMessage: (text, attachments) => controller.sendMessage(text, undefined, attachments),
       compact: (focus) => controller.compactNow(focus),
       undoCompaction: () => controller.undoCompactionNow(),
       pendingApproval: () => controller.pendingApprovalToolUseId(),

@@ -36,4 +36,13 @@ export class ProposedChanges extends Disposable implements vscode.TextDocumentCo
       }
     };
   }
+
+  /** A restore's diff: the file as the checkpoint has it (left; empty when it did not exist) against the file now (right; empty when absent). */
+  async showCheckpointDiff(absolutePath: string, relativePath: string, checkpointContent: string | undefined, existsNow: boolean, checkpoint: number): Promise<void> {
+    const id = ++this.counter;
+    const then = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${id}-checkpoint/${relativePath}` });
+    this.contents.set(then.toString(), checkpointContent ?? '');
+    const now = existsNow ? vscode.Uri.file(absolutePath) : vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${id}-absent/${relativePath}` });
+    await vscode.commands.executeCommand('vscode.diff', then, now, `${relativePath} (checkpoint ${checkpoint} ↔ now)`, { preview: true, preserveFocus: true });
+  }
 }

@@ -2,8 +2,19 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import type { AgentEvent, ErrorAction } from '../protocol';
+import { MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
+
+/**
+ * The name a tool card shows: the tool's, except for a deferred MCP call, whose card names the MCP
+ * tool it calls (`mcp__<server>__<tool>`, so the server is named even when the headline is cut).
+ * That name is the model's text, as every tool name is: the core refuses an unknown one.
+ */
+export function toolCardName(name: string, input: unknown): string {
+  if (name !== MCP_CALL_TOOL || typeof input !== 'object' || input === null) return name;
+  const tool = (input as { tool?: unknown }).tool;
+  return typeof tool === 'string' && tool !== '' ? `${MCP_CALL_TOOL} ${tool}` : name;
+}
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];
@@ -15,7 +26,8 @@ export interface TodoPanel {
 }
 
 export type ChatItem =
-  | { kind: 'user'; key: string; rev: number; text: string }
+  /** `checkpoint`: what the message's Restore goes back to (absent where there are no checkpoints). */
+  | { kind: 'user'; key: string; rev: number; text: string; checkpoint?: number; attachments?: AttachmentChip[] }
   | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -215,12 +227,26 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
+/** The newest user message (the one Edit and resend applies to). */
+export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user' }> | undefined {
+  for (let index = model.items.length - 1; index >= 0; index--) {
+    const item = model.items[index]!;
+    if (item.kind === 'user') return item;
+  }
+  return undefined;
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
       model.busy = true;
-      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText });
+      if (event.userText !== '') {
+        // The message that was last loses its Edit button: it must be drawn again.
+        const previous = lastUserItem(model);
+        if (previous) previous.rev++;
+      }
+      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -316,8 +342,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice':
-    case 'instructions_notice':
+    case 'mcp_notice': case 'instructions_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
       break;
     case 'todos':
@@ -331,4 +356,18 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
   }
   return model;
+}
+
+/** A tool card's status in words (never told by colour alone). */
+export function toolStatusText(item: Extract<ChatItem, { kind: 'tool' }>): string {
+  switch (item.status) {
+    case 'running':
+      return '…';
+    case 'awaiting-approval':
+      return 'needs approval';
+    case 'error':
+      return 'failed';
+    case 'done':
+      return item.durationMs === undefined ? 'done' : `${(item.durationMs / 1000).toFixed(1)}s`;
+  }
 }

@@ -4,11 +4,13 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, pushNotice, todoStatusText, todoSummary, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
+import { ComposerAttachments } from './composerView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -118,7 +120,8 @@ cancelButton.type = 'button';
 cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
-composer.append(input, buttons);
+const attachments = new ComposerAttachments(input, send, announce);
+composer.append(attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
 // with Enter or Space; each status is written out, never told by colour alone.
 const todoPanel = el('details', 'eg-todos');
@@ -146,6 +149,10 @@ composer.addEventListener('submit', (event) => {
   submit();
 });
 input.addEventListener('keydown', (event) => {
+  if (attachments.handleKey(event)) {
+    event.preventDefault();
+    return;
+  }
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     submit();
@@ -160,7 +167,8 @@ function submit(): void {
   chat.busy = true;
   pendingSend = text;
   scheduleRender();
-  send({ type: 'sendMessage', requestId: nextRequestId++, text });
+  const attached = attachments.take();
+  send({ type: 'sendMessage', requestId: nextRequestId++, text, ...(attached.length > 0 ? { attachments: attached } : {}) });
 }
 
 // ---- rendering ----------------------------------------------------------------------------
@@ -203,7 +211,7 @@ function renderGauge(state: GaugeState | undefined): void {
 function renderItem(item: ChatItem): HTMLElement {
   switch (item.kind) {
     case 'user':
-      return el('div', 'eg-message eg-user', item.text);
+      return renderUserMessage(item, el, send, item === lastUserItem(chat));
     case 'assistant': {
       const element = el('div', `eg-message eg-assistant${item.streaming ? ' eg-streaming' : ''}`);
       if (item.thinking) {
@@ -223,7 +231,7 @@ function renderItem(item: ChatItem): HTMLElement {
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
       // The headline is the model's (a command, a path, a description): shown with its invisible characters visible, like the card.
-      summary.append(el('span', 'eg-tool-name', item.name), el('span', 'eg-tool-arg', visibleCommandLine(item.headline)), el('span', 'eg-tool-status', statusText(item)));
+      summary.append(el('span', 'eg-tool-name', visibleCommandLine(toolCardName(item.name, item.input))), el('span', 'eg-tool-arg', visibleCommandLine(item.headline)), el('span', 'eg-tool-status', toolStatusText(item)));
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
@@ -294,19 +302,6 @@ function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
     button.addEventListener('click', () => runCommand(command));
     return button;
   });
-}
-
-function statusText(item: Extract<ChatItem, { kind: 'tool' }>): string {
-  switch (item.status) {
-    case 'running':
-      return '…';
-    case 'awaiting-approval':
-      return 'needs approval';
-    case 'error':
-      return 'failed';
-    case 'done':
-      return item.durationMs === undefined ? 'done' : `${(item.durationMs / 1000).toFixed(1)}s`;
-  }
 }
 
 let renderScheduled = false;
@@ -456,12 +451,24 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'notice':
       pushNotice(chat, message.level, message.message);
       break;
+    case 'composerText':
+      input.value = message.text;
+      input.focus();
+      attachments.refresh();
+      break;
+    case 'attachmentOptions':
+      attachments.onOptions(message);
+      break;
+    case 'editorContext':
+      attachments.onEditorContext(message);
+      break;
     case 'response':
       if (!message.ok) {
         pushNotice(chat, 'error', message.error, undefined, message.actions ?? []);
         if (pendingSend !== undefined) {
           chat.busy = false;
-          if (!input.value) input.value = pendingSend; // Nothing typed is lost.
+          if (!input.value) input.value = pendingSend; // Nothing typed or attached is lost.
+          attachments.restore();
           pendingSend = undefined;
         }
       }

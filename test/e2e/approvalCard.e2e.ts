@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -40,9 +40,7 @@ describe('the approval card in the chat webview (code-server + Chromium)', funct
 
   it('shows a 60-line command with a bidi name escaped, its size, the model\'s words labelled, and Run only after all lines were shown', async () => {
     try {
-      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-      await icon.waitFor({ timeout: 90_000 });
-      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+      await showEvergreenView(page);
       await page.mouse.move(900, 700); // The activity bar's hover label would cover the card.
       const chat = await chatFrame();
       fake.enqueue(reply.toolUse('run_shell', { command: COMMAND, description: 'Tidy up the\u200b report' }), reply.text('Understood, I will not run it.'));

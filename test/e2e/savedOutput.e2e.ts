@@ -10,14 +10,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-saved-output.png');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-saved-output-failure.png');
-const EXTENSION_ID = 'evergreen.evergreen-agent';
 /**
  * ~27,000 characters, under run_shell's 30,000-character cap so it arrives whole, but ~45 KB (the
  * box-drawing characters take 3 bytes each): over tier 0's 30 KB, so it is saved to the session's tool-results folder.
@@ -55,12 +54,7 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
     for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
     fake.enqueue(reply.toolUse('run_shell', { command: 'cat build.log' }, { id: 'toolu_build_log', preamble: 'Reading the build log.' }), reply.text(`The build compiled **${STEPS} steps**.`));
     try {
-      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-      await icon.waitFor({ timeout: 90_000 });
-      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
-      const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
-      const input = webview.locator('textarea.eg-input');
-      await input.waitFor({ timeout: 60_000 });
+      const { webview, input } = await openChatPanel(page);
       await input.fill('How many steps did the build compile?');
       await input.press('Enter');
       await webview.locator('.eg-assistant strong', { hasText: `${STEPS} steps` }).waitFor({ timeout: 60_000 });

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -42,9 +42,7 @@ describe('chat webview against hostile model text (code-server + Chromium)', fun
 
   it('renders hostile markdown inert and opens links only through the host', async () => {
     try {
-      const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
-      await icon.waitFor({ timeout: 90_000 });
-      if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+      await showEvergreenView(page);
       const chat = await chatFrame();
       fake.enqueue(reply.text(HOSTILE));
       await chat.locator('textarea.eg-input').fill('Show me something');

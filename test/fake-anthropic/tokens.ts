@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getTokenizer } from '@anthropic-ai/tokenizer';
+import { imageSize } from 'image-size';
 import type { ScriptedBlock } from './types';
 
 /** Fixed tokens every request pays (start/end markers). */
@@ -28,8 +29,25 @@ export const TOOLS_PREAMBLE_AUTO = 346;
 export const TOOLS_PREAMBLE_FORCED = 313;
 /** Per non-text structural block (tool_use, tool_result, thinking …). */
 export const STRUCTURED_BLOCK_OVERHEAD = 4;
-/** Fixed cost of an image block (the real count depends on pixels, which the fake does not decode). */
+/** Cost of an image block whose pixels cannot be read (a URL image); a readable one costs imageTokens. */
 export const IMAGE_TOKENS = 1600;
+
+/**
+ * The documented cost of an image: width*height/750 after it is scaled to fit 1568 px on the long
+ * edge and about 1.15 megapixels (platform.claude.com/docs/en/build-with-claude/vision).
+ */
+export function imageTokens(source: unknown): number {
+  if (!isRecord(source) || source['type'] !== 'base64' || typeof source['data'] !== 'string') return IMAGE_TOKENS;
+  let width: number;
+  let height: number;
+  try {
+    ({ width, height } = imageSize(Buffer.from(source['data'], 'base64')));
+  } catch {
+    return IMAGE_TOKENS;
+  }
+  const scale = Math.min(1, 1568 / Math.max(width, height), Math.sqrt(1_150_000 / (width * height)));
+  return Math.max(1, Math.ceil((width * scale * (height * scale)) / 750));
+}
 /** Fixed cost of a PDF / URL document block. */
 export const PDF_TOKENS = 1500;
 /** Output overhead per tool_use block in a reply. */
@@ -132,7 +150,7 @@ export function inputBlockTokens(block: unknown, countThinking: boolean): number
     case 'text':
       return countTextTokens(textOf(block['text']));
     case 'image':
-      return IMAGE_TOKENS;
+      return imageTokens(block['source']);
     case 'document': {
       const src = block['source'];
       let n = countTextTokens(textOf(block['title'])) + countTextTokens(textOf(block['context']));

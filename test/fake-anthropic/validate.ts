@@ -5,6 +5,7 @@
  * Throws `ApiFailure`; returns the typed body and the resolved model otherwise.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { imageSize } from 'image-size';
 import { ApiFailure, invalid } from './errors';
 import type { ModelEntry } from './models';
 
@@ -98,7 +99,7 @@ function checkExtraKeys(obj: Record<string, unknown>, allowed: Set<string>, pref
   }
 }
 
-function checkCacheControl(v: unknown, path: string, counter: { n: number; ttls: string[] }): void {
+function checkCacheControl(v: unknown, path: string, counter: Counter): void {
   if (v === undefined || v === null) return;
   if (!isRecord(v)) throw invalid(`${path}: Input should be a valid dictionary`);
   if (v['type'] !== 'ephemeral') throw invalid(`${path}.type: Input should be 'ephemeral'`);
@@ -115,12 +116,66 @@ function checkText(text: unknown, path: string, scope: string): void {
   if (text.trim().length === 0) throw invalid(`${scope}: text content blocks must contain non-whitespace text`);
 }
 
+/** Cache breakpoints seen, and the request's images (path and size) for the per-request limits. */
+interface Counter {
+  n: number;
+  ttls: string[];
+  images: Array<{ path: string; width: number; height: number }>;
+}
+
+const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const DETECTED_MEDIA_TYPE: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
+/** The real limits and messages (platform.claude.com/docs/en/build-with-claude/vision; the texts are the API's own). */
+export const IMAGE_MAX_BASE64 = 5 * 1024 * 1024;
+export const IMAGE_MAX_SIDE = 8000;
+export const MANY_IMAGES = 20;
+export const MANY_IMAGES_MAX_SIDE = 2000;
+export const MAX_IMAGES = 100;
+
+/** An image source as the API checks it: type, base64, size, that the bytes are the declared type, and its pixels. */
+function checkImageSource(source: Record<string, unknown>, path: string, counter: Counter): void {
+  const kind = source['type'];
+  if (kind === 'url') {
+    if (typeof source['url'] !== 'string') throw invalid(`${path}.url.url: Field required`);
+    return;
+  }
+  if (kind !== 'base64') throw invalid(`${path}: Input tag '${String(kind)}' found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'`);
+  const mediaType = source['media_type'];
+  if (typeof mediaType !== 'string' || !IMAGE_MEDIA_TYPES.includes(mediaType)) {
+    throw invalid(`${path}.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
+  }
+  const data = source['data'];
+  if (typeof data !== 'string') throw invalid(`${path}.base64.data: Field required`);
+  if (data.length > IMAGE_MAX_BASE64) throw invalid(`${path}.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${IMAGE_MAX_BASE64} bytes`);
+  if (data.length === 0 || data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw invalid(`${path}.base64.data: Could not process image`);
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(Buffer.from(data, 'base64'));
+  } catch {
+    throw invalid(`${path}.base64.data: Could not process image`);
+  }
+  if (DETECTED_MEDIA_TYPE[size.type ?? ''] !== mediaType) throw invalid(`${path}.base64.data: Image does not match the provided media type ${mediaType}`);
+  if (size.width > IMAGE_MAX_SIDE || size.height > IMAGE_MAX_SIDE) {
+    throw invalid(`${path}.base64.data: At least one of the image dimensions exceed max allowed size: ${IMAGE_MAX_SIDE} pixels`);
+  }
+  counter.images.push({ path: `${path}.base64.data`, width: size.width, height: size.height });
+}
+
+/** The per-request image limits: how many, and their pixels when there are many. */
+function checkRequestImages(counter: Counter): void {
+  const images = counter.images;
+  if (images.length > MAX_IMAGES) throw invalid(`Too much media: 0 document pages + ${images.length} images > ${MAX_IMAGES}`);
+  if (images.length <= MANY_IMAGES) return;
+  const large = images.find((image) => image.width > MANY_IMAGES_MAX_SIDE || image.height > MANY_IMAGES_MAX_SIDE);
+  if (large) throw invalid(`${large.path}: At least one of the image dimensions exceed max allowed size for many-image requests: ${MANY_IMAGES_MAX_SIDE} pixels`);
+}
+
 /** Validate one content block of messages[i].content[j] (or a nested tool_result block). */
 function checkBlock(
   b: unknown,
   path: string,
   role: string,
-  counter: { n: number; ttls: string[] },
+  counter: Counter,
   nested: boolean,
 ): void {
   if (!isRecord(b)) throw invalid(`${path}: Input should be a valid dictionary`);
@@ -138,6 +193,9 @@ function checkBlock(
       checkText(b['text'], `${path}.${type}`, 'messages');
       break;
     case 'image':
+      if (!isRecord(b['source'])) throw invalid(`${field('source')}: Field required`);
+      checkImageSource(b['source'], field('source'), counter);
+      break;
     case 'document':
       if (!isRecord(b['source'])) throw invalid(`${field('source')}: Field required`);
       break;
@@ -181,7 +239,7 @@ function checkBlock(
   }
 }
 
-function checkTools(tools: unknown, counter: { n: number; ttls: string[] }): string[] {
+function checkTools(tools: unknown, counter: Counter): string[] {
   if (tools === undefined) return [];
   if (!Array.isArray(tools)) throw invalid('tools: Input should be a valid list');
   const names: string[] = [];
@@ -244,7 +302,7 @@ function checkToolChoice(choice: unknown, toolNames: string[], toolsGiven: boole
   }
 }
 
-function checkSystem(system: unknown, counter: { n: number; ttls: string[] }): void {
+function checkSystem(system: unknown, counter: Counter): void {
   if (system === undefined || typeof system === 'string') return;
   if (!Array.isArray(system)) throw invalid('system: Input should be a valid string');
   system.forEach((b, i) => {
@@ -421,7 +479,7 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
   if (messages === undefined) throw invalid('messages: Field required');
   if (!Array.isArray(messages)) throw invalid('messages: Input should be a valid list');
 
-  const counter = { n: 0, ttls: [] as string[] };
+  const counter: Counter = { n: 0, ttls: [], images: [] };
   const toolNames = checkTools(raw['tools'], counter);
   const toolsGiven = Array.isArray(raw['tools']) && raw['tools'].length > 0;
   checkToolChoice(raw['tool_choice'], toolNames, Array.isArray(raw['tools']));
@@ -443,6 +501,7 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     msgs.push(m);
   });
   if (msgs.length === 0) throw invalid('messages: at least one message is required');
+  checkRequestImages(counter);
   if (msgs[0]?.['role'] !== 'user') throw invalid('messages: first message must use the "user" role');
 
   msgs.forEach((m, i) => {

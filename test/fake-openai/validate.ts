@@ -3,6 +3,7 @@
  * (including its `param` paths and `code`s). Throws `ApiFailure`; returns the typed body and the
  * resolved model otherwise. Context length is checked by the server (it needs the token count).
  */
+import { imageSize } from 'image-size';
 import { ApiFailure, invalid } from './errors';
 import type { ModelEntry } from './models';
 import type { ChatRequestBody } from './types';
@@ -69,6 +70,15 @@ const PART_TYPES: Record<string, string[]> = {
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 
+/** The server reads the bytes of a data URL: they must be an image of a type it takes. */
+function isSupportedImage(base64: string): boolean {
+  try {
+    return ['png', 'jpg', 'gif', 'webp'].includes(imageSize(Buffer.from(base64, 'base64')).type ?? '');
+  } catch {
+    return false;
+  }
+}
+
 function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -118,6 +128,9 @@ function checkContent(m: Record<string, unknown>, role: string, i: number): void
       const url = img['url'];
       if (!/^https?:\/\//.test(url) && !/^data:image\/(png|jpeg|gif|webp);base64,/.test(url)) {
         throw invalid(`Invalid '${p}.image_url.url': Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got unsupported MIME type.`, `${p}.image_url.url`, 'invalid_value');
+      }
+      if (url.startsWith('data:') && !isSupportedImage(url.slice(url.indexOf(',') + 1))) {
+        throw invalid("You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp'].", `${p}.image_url.url`, 'invalid_image_format');
       }
     }
   });

@@ -236,6 +236,16 @@ function chatText(content: unknown): string {
   return '';
 }
 
+/** A user message's parts as neutral blocks: text stays text, a data-URL image an image block (what the model was shown). */
+function userBlocks(content: unknown): ContentBlockParam[] {
+  if (!Array.isArray(content)) return [{ type: 'text', text: chatText(content) }];
+  return content.map((part: { type?: string; text?: string; image_url?: { url?: string } }): ContentBlockParam => {
+    const image = part.type === 'image_url' ? /^data:(image\/(?:png|jpeg|gif|webp));base64,(.*)$/s.exec(part.image_url?.url ?? '') : null;
+    if (image) return { type: 'image', source: { type: 'base64', media_type: image[1] as 'image/png', data: image[2]! } };
+    return { type: 'text', text: part.type === 'text' ? (part.text ?? '') : `[${part.type ?? 'part'}]` };
+  });
+}
+
 /** Chat Completions messages regrouped as neutral turns (see the module comment). */
 export function neutralFromChat(messages: readonly ChatMessage[]): { system: string; messages: MessageParam[] } {
   let system = '';
@@ -259,7 +269,7 @@ export function neutralFromChat(messages: readonly ChatMessage[]): { system: str
         break;
       }
       case 'user':
-        (pendingUser ??= []).push({ type: 'text', text: chatText(message.content) });
+        (pendingUser ??= []).push(...userBlocks(message.content));
         break;
       case 'assistant': {
         flushUser();

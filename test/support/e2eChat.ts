@@ -2,7 +2,7 @@
 // reading the extension's own log for a failure's message.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
@@ -17,6 +17,24 @@ export async function findChatFrame(page: Page, tries = 600): Promise<Frame> {
     await page.waitForTimeout(100);
   }
   throw new Error('the chat webview never rendered');
+}
+
+const EXTENSION_ID = 'evergreen.evergreen-agent';
+
+/** Clicks Evergreen's activity-bar icon (unless its view is showing already). */
+export async function showEvergreenView(page: Page): Promise<void> {
+  const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
+  await icon.waitFor({ timeout: 90_000 });
+  if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+}
+
+/** Shows the Evergreen view and waits for its chat: the webview's document and its message box. */
+export async function openChatPanel(page: Page): Promise<{ webview: FrameLocator; input: Locator }> {
+  await showEvergreenView(page);
+  const webview = page.frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).frameLocator('iframe#active-frame');
+  const input = webview.locator('textarea.eg-input');
+  await input.waitFor({ timeout: 60_000 });
+  return { webview, input };
 }
 
 /** The last lines of the extension's output channel (requests, refused links, swallowed errors). */
@@ -53,7 +71,10 @@ export async function openChatWorkbench(options: { prefix: string; files: Record
   const tmp = makeTempDir(options.prefix);
   const workspace = path.join(tmp, 'workspace');
   mkdirSync(workspace);
-  for (const [name, content] of Object.entries(options.files)) writeFileSync(path.join(workspace, name), content);
+  for (const [name, content] of Object.entries(options.files)) {
+    mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+    writeFileSync(path.join(workspace, name), content);
+  }
   const fake = await startFakeAnthropic();
   const userDataDir = path.join(tmp, 'user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });

@@ -236,7 +236,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.equal(parentRequests.length, 2);
     assert.equal(childRequests.length, 2);
     // The child: the subagent prompt, the brief as its first message, read-only tools, never `task`.
-    assert.deepEqual(toolNames(childRequests[0]!).sort(), ['grep_search', 'list_files', 'read_file']);
+    assert.deepEqual(toolNames(childRequests[0]!).sort(), ['grep_search', 'list_files', 'read_file', 'recall']);
     assert.equal(firstUserText(childRequests[0]!), 'Read a.txt and report its contents.');
     assert.match(systemText(childRequests[0]!), /concise report/);
     assert.ok(toolNames(parentRequests[0]!).includes('task'));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import OpenAI, { APIError } from 'openai';
 import { CACHE_BLOCK_TOKENS, countTextTokens, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
+import { pngBase64 } from '../support/images';
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -278,7 +279,7 @@ describe('fake OpenAI Chat Completions API', function () {
           { role: 'assistant', content: 'Reading.', tool_calls: [call, { ...call, id: 'call_2' }] },
           { role: 'tool', tool_call_id: 'call_2', content: 'b' },
           { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: 'a' }] },
-          { role: 'user', content: [{ type: 'text', text: 'thanks' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+          { role: 'user', content: [{ type: 'text', text: 'thanks' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${pngBase64(1, 1)}` } }] },
         ],
       });
       assert.equal(fake.rejectedRequests().length, 0);

@@ -10,8 +10,11 @@ import type { AgentEvent } from '../../src/core/agent/events';
 import { runCliCaptured } from '../support/cliCapture';
 import { toolResultsOf, toolResultText } from '../../src/core/model/content';
 import { BACKENDS, say, type BackendFactory, type FakeBackend, type SentRequest } from '../support/backends';
+import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { transcriptLines, type SessionMeta } from '../../src/core/storage/sessionStore';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** The tool names a request offered, from its wire body (either provider's shape). */
@@ -24,6 +27,35 @@ function toolNames(request: SentRequest): string[] {
 function resultText(request: SentRequest | undefined): string {
   const last = request?.messages.at(-1);
   return last ? toolResultsOf(last).map(toolResultText).join('\n') : '';
+}
+
+/**
+ * The images a request carried for one tool call, from its wire body: Anthropic's image blocks in
+ * the tool_result; on Chat Completions the image_url parts after the call's label in the user
+ * message that follows the tool messages.
+ */
+function imagesSent(request: SentRequest | undefined, callId: string): Array<{ mediaType: string; data: string }> {
+  if (!request) return [];
+  const raw = request.raw as { messages: Array<{ role: string; content?: unknown; tool_call_id?: string }> };
+  const out: Array<{ mediaType: string; data: string }> = [];
+  if (!raw.messages.some((message) => message.role === 'tool')) {
+    for (const message of raw.messages) {
+      for (const block of Array.isArray(message.content) ? (message.content as Array<{ type: string; tool_use_id?: string; content?: unknown }>) : []) {
+        if (block.type !== 'tool_result' || block.tool_use_id !== callId || !Array.isArray(block.content)) continue;
+        for (const part of block.content as Array<{ type: string; source?: { media_type: string; data: string } }>) if (part.type === 'image' && part.source) out.push({ mediaType: part.source.media_type, data: part.source.data });
+      }
+    }
+    return out;
+  }
+  const at = raw.messages.findIndex((message) => message.role === 'tool' && message.tool_call_id === callId);
+  const user = raw.messages.slice(at + 1).find((message) => message.role !== 'tool');
+  if (at < 0 || user?.role !== 'user' || !Array.isArray(user.content)) return out;
+  const parts = user.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
+  for (let index = parts.findIndex((part) => part.text === `[images returned by tool call ${callId}]`) + 1; index > 0 && parts[index]?.type === 'image_url'; index++) {
+    const match = /^data:([^;]+);base64,(.*)$/s.exec(parts[index]!.image_url!.url);
+    if (match) out.push({ mediaType: match[1]!, data: match[2]! });
+  }
+  return out;
 }
 
 /** A fake back end, a workspace, and a storage folder holding mcp.json with these servers (Claude Code's format). */
@@ -111,6 +143,43 @@ for (const backend of BACKENDS) {
       assert.ok(notices.some((message) => /MCP server "gone": .*ENOENT/.test(message)), notices.join('\n'));
     });
 
+    it("an image tool's picture reaches the model as an image, is saved in the session, named in the transcript, and sent again on resume", async () => {
+      fake.enqueue(say.toolUse('mcp__everything__get-tiny-image', {}, { id: 'toolu_img' }), say.text('The MCP logo.'));
+      const run = await cli(['--mcp-config', config, '--yes', '-p', 'Show me the logo.']);
+      assert.equal(run.code, 0, run.stderr);
+      const text = resultText(fake.requests()[1]);
+      assert.match(text, /shown to the model as an image/);
+      const saved = /saved to (\S+\.png);/.exec(text)?.[1];
+      assert.ok(saved && fs.existsSync(saved), text);
+      const sent = imagesSent(fake.requests()[1], 'toolu_img');
+      assert.deepEqual(sent, [{ mediaType: 'image/png', data: fs.readFileSync(saved).toString('base64') }], 'the image itself, as the server sent it');
+      assert.ok(!text.includes(sent[0]!.data.slice(0, 40)), 'no base64 in the text');
+
+      const started = run.events[0];
+      assert.ok(started?.type === 'session_started');
+      const transcript = path.join(storage, 'sessions', started.sessionId, 'transcript.jsonl');
+      const meta = JSON.parse(fs.readFileSync(path.join(storage, 'sessions', started.sessionId, 'meta.json'), 'utf8')) as SessionMeta;
+      const markdown = (await renderTranscript(meta, transcriptLines(transcript))).text;
+      assert.match(markdown, /\[image: image\/png, 20x20\]/);
+      assert.ok(!markdown.includes(sent[0]!.data.slice(0, 40)), 'the markdown names the image, never inlines it');
+
+      fake.enqueue(say.text('Still the logo.'));
+      const resumed = await cli(['--resume', started.sessionId, '--mcp-config', config, '--yes', '-p', 'What was it again?']);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.deepEqual(imagesSent(fake.requests()[2], 'toolu_img'), sent, 'the resumed session sends the same image');
+      assert.deepEqual(fake.rejectedRequests(), []);
+    });
+
+    it('images the providers would refuse are described, never sent, and no request fails', async () => {
+      fs.writeFileSync(config, JSON.stringify({ mcpServers: { odd: { command: process.execPath, args: [ODD] } } }));
+      fake.enqueue(say.toolUse('mcp__odd__images', {}, { id: 'toolu_odd' }), say.text('Seen.'));
+      const run = await cli(['--mcp-config', config, '--yes', '-p', 'Show me the images.']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(fake.rejectedRequests(), []);
+      assert.deepEqual(imagesSent(fake.requests()[1], 'toolu_odd').map((image) => image.mediaType), ['image/png', 'image/png']);
+      assert.match(resultText(fake.requests()[1]), /not shown to the model: it is 9000x10 px/);
+    });
+
     it('a 3 MB result goes through tier 0: saved whole, the model gets head and tail and the path', async () => {
       const big = path.join(workspace, 'big.log');
       const line = 'a line of the big log file with some words in it 0123456789\n';
@@ -129,6 +198,33 @@ for (const backend of BACKENDS) {
 }
 
 const MANY_TOOLS = path.resolve(__dirname, '../fixtures/mcp/manyTools.mjs');
+const BIG_RESULT = path.resolve(__dirname, '../fixtures/mcp/bigResult.mjs');
+
+// One back end: what happens to a result does not depend on it, and 50 MB is slow enough once.
+describe(`a 50 MB MCP result [${BACKENDS[0]!.name}]`, function () {
+  this.timeout(120_000);
+  it('is saved whole on disk by tier 0; the model gets head, tail and the path', async () => {
+    const { fake, workspace, storage, config } = await openRig(BACKENDS[0]!, { big: { command: process.execPath, args: [BIG_RESULT], env: { BIG_RESULT_MB: '50' } } });
+    try {
+      fake.enqueue(say.toolUse('mcp__big__dump', {}, { id: 'toolu_50mb' }), say.text('That was big.'));
+      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), '--mcp-config', config, '--yes', '-p', 'Dump it.'], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+      assert.equal(run.code, 0, run.stderr);
+      const seen = resultText(fake.requests()[1]);
+      assert.ok(seen.length < 100_000, `${seen.length} characters reached the model`);
+      const saved = /(\S+tool-results\S+)/.exec(seen)?.[1]?.replace(/[).,]+$/, '');
+      assert.ok(saved && fs.existsSync(saved), seen.slice(0, 600));
+      const size = 50 * 1024 * 1024;
+      assert.equal(fs.statSync(saved).size, size + 3, 'every byte is on disk');
+      const fd = fs.openSync(saved, 'r');
+      const tail = Buffer.alloc(8);
+      fs.readSync(fd, tail, 0, 8, size - 5);
+      fs.closeSync(fd);
+      assert.equal(tail.toString(), 'xxxxxEND');
+    } finally {
+      await closeRig(fake, workspace, storage);
+    }
+  });
+});
 
 for (const backend of BACKENDS) {
   describe(`MCP tool definitions of any number [${backend.name}]`, function () {

@@ -3,6 +3,7 @@
  * servers of our own for the ways a server can fail.
  */
 import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +14,9 @@ import { McpManager } from '../../src/core/mcp/manager';
 import { subagentTools } from '../../src/core/agent/subagents';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { mapCallToolResult } from '../../src/core/mcp/results';
+import { McpToolNames } from '../../src/core/mcp/names';
+import { mcpToolDefinitions } from '../../src/core/mcp/tools';
+import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -78,10 +82,14 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     assert.equal(echo.isError, false);
     assert.match(echo.text, /hello ünïcode/);
 
-    const image = await mapCallToolResult(await everything.callTool('get-tiny-image', {}, signal), 'toolu_2', dir);
+    const tiny = await everything.callTool('get-tiny-image', {}, signal);
+    const image = await mapCallToolResult(tiny, 'toolu_2', dir);
     assert.equal(image.savedFiles.length, 1);
-    assert.match(image.text, /\[image: image\/png, .*saved to /);
+    assert.match(image.text, /\[image: image\/png, .*saved to .*; 20x20 px; shown to the model as an image\]/);
     assert.deepEqual([...fs.readFileSync(image.savedFiles[0]!).subarray(1, 4)], [...Buffer.from('PNG')], 'the saved file is the PNG itself');
+    const sent = tiny.content.find((part) => part.type === 'image');
+    assert.ok(sent?.type === 'image');
+    assert.deepEqual(image.images, [{ mediaType: 'image/png', data: sent.data }], 'the image goes to the model as it came');
 
     const structured = await everything.callTool('get-structured-content', { location: 'New York' }, signal);
     assert.ok(structured.structuredContent, 'the server returns structured content');
@@ -101,6 +109,15 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     await assert.rejects(call, /abort|cancel/i);
     const echo = await everything.callTool('echo', { message: 'still here' }, new AbortController().signal);
     assert.match(JSON.stringify(echo.content), /still here/);
+  });
+
+  it("server-everything: the calls of one turn leave no listener on the turn's signal", async () => {
+    const everything = connect(server('everything', process.execPath, [EVERYTHING, 'stdio']));
+    await everything.start();
+    const turn = new AbortController();
+    for (let call = 0; call < 12; call++) await everything.callTool('echo', { message: `call ${call}` }, turn.signal);
+    await assert.rejects(everything.callTool('echo', { message: 'too late' }, AbortSignal.abort()), /abort/i);
+    assert.equal(getEventListeners(turn.signal, 'abort').length, 0);
   });
 
   it('server-everything: a call that outlives its timeout fails with a clear error', async () => {
@@ -223,6 +240,47 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
   });
 });
 
+describe('the MCP server list (Evergreen: MCP Servers)', function () {
+  this.timeout(60_000);
+  const MANY = path.resolve(__dirname, '../fixtures/mcp/manyTools.mjs');
+
+  it('gives each server its tool count and definition tokens, marks deferral, and Start says whether its tools were offered', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-list-'));
+    const late = server('late', process.execPath, [MANY], { MANY_TOOLS: '3' });
+    const manager = new McpManager([server('many', process.execPath, [MANY], { MANY_TOOLS: '40' }), late], { logger, clientVersion: 'test', filesDir: dir });
+    try {
+      // "late" is disabled before the session's start, like a server that was not ready then.
+      await manager.disable('late');
+      await manager.startAll();
+      const { tools, deferred, definitionTokens } = manager.tools([], 500, 4);
+      assert.equal(deferred, true);
+      assert.deepEqual(tools.map((tool) => tool.name), ['mcp_search', 'mcp_call']);
+      const [many, notOffered] = manager.list();
+      assert.ok(many && notOffered);
+      assert.equal(many.state.kind, 'ready');
+      assert.equal(many.tools, 41);
+      assert.equal(many.deferred, true);
+      // One server offered: its share is the whole (each rounded up on its own).
+      assert.equal(many.definitionTokens, definitionTokens);
+      assert.ok(many.definitionTokens > 500, String(many.definitionTokens));
+      assert.equal(notOffered.state.kind, 'disabled');
+      assert.equal(notOffered.tools, 0);
+      assert.equal(notOffered.definitionTokens, 0);
+      assert.equal(notOffered.deferred, false);
+
+      assert.deepEqual(await manager.start('late'), { offered: false });
+      assert.equal(manager.list()[1]!.state.kind, 'ready');
+      await manager.disable('many');
+      assert.deepEqual(await manager.start('many'), { offered: true });
+      assert.equal(manager.list()[0]!.state.kind, 'ready');
+      await assert.rejects(manager.start('nobody'), /no MCP server named "nobody"/);
+    } finally {
+      await manager.stopAll();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('MCP tools in subagents', () => {
   it('an explore child gets only the MCP tools on the allow list; a general child gets them all', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-sub-'));
@@ -277,5 +335,73 @@ describe('MCP messages of any size over stdio', function () {
     for (let waited = 0; !closed && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(closed, 'the connection was closed');
     assert.ok(errors.some((message) => /one message larger than \d+ MB .*the connection is closed/.test(message)), errors.join('\n'));
+  });
+});
+
+const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
+
+describe('MCP servers that send what they should not (bad input gets a clear error, nothing lost)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let warnings: string[];
+  let connection: McpServerConnection;
+  const recording: Logger = { debug: () => undefined, info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
+  const ctx = () => ({ workspace: undefined as never, toolUseId: 'toolu_odd', signal: new AbortController().signal, onProgress: () => undefined, approve: async () => ({ approved: true as const }) });
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-odd-'));
+    warnings = [];
+    connection = new McpServerConnection(server('odd', process.execPath, [ODD]), { logger: recording, clientVersion: 'test', callTimeoutMs: 20_000 });
+  });
+  afterEach(async () => {
+    await connection.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const definitions = async () => mcpToolDefinitions(connection, await connection.start(), new McpToolNames([]), { logger: recording, filesDir: dir });
+
+  it('a tool with no input schema is offered with an empty one; a schema no provider takes skips that tool with a logged reason, not the server', async () => {
+    const tools = await definitions();
+    const names = tools.map((tool) => tool.name);
+    assert.ok(names.includes('mcp__odd__no_schema') && names.includes('mcp__odd__images'), names.join(', '));
+    assert.ok(!names.includes('mcp__odd__array_schema'));
+    assert.ok(warnings.some((line) => /tool "array_schema" is not offered: its input schema is of type "array"/.test(line)), warnings.join('\n'));
+    const noSchema = tools.find((tool) => tool.name === 'mcp__odd__no_schema')!;
+    assert.deepEqual(noSchema.inputSchema, { type: 'object', properties: {} });
+    assert.equal((await noSchema.run({}, ctx())).content, 'no_schema got {}');
+  });
+
+  it('malformed results fail their call at once with what is wrong, and the server goes on working', async () => {
+    const tools = await definitions();
+    const run = (name: string) => tools.find((tool) => tool.name === `mcp__odd__${name}`)!.run({}, ctx());
+    const started = Date.now();
+    await assert.rejects(run('malformed'), /could not run malformed: its answer is not a valid MCP tool result \(content: .*expected array, received string\)/);
+    await assert.rejects(run('malformed_part'), /could not run malformed_part: its answer is not a valid MCP tool result \(content\.0: /);
+    await assert.rejects(run('not_an_object'), /could not run not_an_object: .*the server's answer is not valid JSON-RPC/);
+    assert.ok(Date.now() - started < 10_000, 'no call waited for its timeout');
+    assert.equal(connection.state.kind, 'ready');
+    assert.equal((await run('no_schema')).content, 'no_schema got {}');
+  });
+
+  it('notifications nobody handles (log, unknown progress, list_changed, unheard-of ones) and a request of its own change nothing', async () => {
+    const tools = await definitions();
+    const chatty = tools.find((tool) => tool.name === 'mcp__odd__chatty')!;
+    assert.equal((await chatty.run({}, ctx())).content, 'chatty answered');
+    assert.equal((await chatty.run({}, ctx())).content, 'chatty answered', 'and again');
+    assert.equal(connection.state.kind, 'ready');
+    assert.ok(warnings.some((line) => /progress notification for an unknown token/.test(line)), 'the odd progress is logged');
+  });
+
+  it('images: a mislabelled one goes with the type its bytes have; one over 8000 px and one that is no image are saved and described with why, never sent', async () => {
+    const tools = await definitions();
+    const result = await tools.find((tool) => tool.name === 'mcp__odd__images')!.run({}, ctx());
+    assert.deepEqual(
+      result.images?.map((image) => image.mediaType),
+      ['image/png', 'image/png'],
+    );
+    assert.match(result.content, /\[image: image\/png, .*; 30x20 px \(the server called it image\/jpeg\); shown to the model as an image\]/);
+    assert.match(result.content, /\[image: image\/png, .*saved to .*; not shown to the model: it is 9000x10 px; the models take at most 8000 px a side\]/);
+    assert.match(result.content, /\[image: image\/png, .*saved to .*; not shown to the model: its bytes are not an image Evergreen can read/);
+    assert.match(result.content, /12x12 px; shown to the model as an image/);
+    assert.equal(fs.readdirSync(dir).length, 4, 'every image is saved, sent or not');
   });
 });

@@ -5,6 +5,7 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../.
 import { chatCallId, fromChatMessages, MISSING_RESULT_TEXT, toChatMessages, toChatTools, TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
 import { defaultModels } from '../fake-openai/models';
 import { validateRequest } from '../fake-openai/validate';
+import { pngBase64 } from '../support/images';
 
 const models = defaultModels();
 /** The strict fake's validator: what the real API would refuse, it refuses. */
@@ -19,7 +20,7 @@ function assertValidForServer(system: string, history: readonly MessageParam[]):
 
 const textArb = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0);
 const inputArb = fc.dictionary(fc.constantFrom('path', 'offset', 'pattern', 'nested'), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 })), { maxKeys: 3, noNullPrototype: true });
-const imageArb: fc.Arbitrary<ContentBlockParam> = fc.constantFrom('image/png' as const, 'image/jpeg' as const).map((media_type) => ({ type: 'image', source: { type: 'base64', media_type, data: 'iVBORw0KGgo=' } }));
+const imageArb: fc.Arbitrary<ContentBlockParam> = fc.tuple(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 64 })).map(([width, height]) => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(width, height) } }));
 const userExtraArb = fc.array(fc.oneof({ weight: 4, arbitrary: textArb.map((text): ContentBlockParam => ({ type: 'text', text })) }, { weight: 1, arbitrary: imageArb }), { maxLength: 3 });
 
 interface TurnSpec {
@@ -180,14 +181,47 @@ describe('OpenAI history conversion (cases)', () => {
     assert.deepEqual(chat[5], { role: 'tool', tool_call_id: mapped, content: 'ok' });
   });
 
-  it('images go as image_url parts in user messages and as a placeholder inside tool results', () => {
-    const chat = toChatMessages('', [
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'screenshot', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] }] },
-    ]);
-    assert.deepEqual(chat[0], { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] });
-    assert.deepEqual(chat[2], { role: 'tool', tool_call_id: 'toolu_s', content: '[image: image/png, 3 bytes, not shown to this model]' });
+  it("images go as image_url parts in user messages; a tool result's images follow its tool message in a user message labelled with the call id", () => {
+    const look = pngBase64(3, 2);
+    const shot = pngBase64(40, 30);
+    const history: MessageParam[] = [
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: look } }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'screenshot', input: {} }, { type: 'tool_use', id: 'toolu_t', name: 'read_file', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'text', text: 'the screen' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot } }] },
+          { type: 'tool_result', tool_use_id: 'toolu_t', content: 'plain' },
+          { type: 'text', text: 'what do you see?' },
+        ],
+      },
+    ];
+    const chat = toChatMessages('', history);
+    assert.deepEqual(chat[0], { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${look}` } }] });
+    assert.deepEqual(chat[2], { role: 'tool', tool_call_id: 'toolu_s', content: 'the screen\n[image: image/png, 40x30] (sent in the next message)' });
+    assert.deepEqual(chat[3], { role: 'tool', tool_call_id: 'toolu_t', content: 'plain' });
+    assert.deepEqual(chat[4], {
+      role: 'user',
+      content: [
+        { type: 'text', text: '[images returned by tool call toolu_s]' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } },
+        { type: 'text', text: 'what do you see?' },
+      ],
+    });
+    assert.equal(chat.length, 5);
+    assertValidForServer('', history);
+    // The way back puts the images into their result, and converting again gives the same bytes.
+    const back = fromChatMessages(chat);
+    assert.deepEqual(back.messages[2], history[2]);
+    assert.equal(JSON.stringify(toChatMessages('', back.messages)), JSON.stringify(chat));
+  });
+
+  it('an image the request cannot hold is described instead: over the provider\'s image count, the oldest go first', () => {
+    const history: MessageParam[] = [{ role: 'user', content: Array.from({ length: 502 }, (_, n) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: pngBase64(n + 1, 1) } })) }];
+    const parts = toChatMessages('', history)[0]!.content as Array<{ type: string; text?: string }>;
+    assert.equal(parts.filter((part) => part.type === 'image_url').length, 500);
+    assert.deepEqual(parts.slice(0, 2).map((part) => part.text), ['[image: image/png, 1x1] (not sent: the request holds more than 500 images)', '[image: image/png, 2x1] (not sent: the request holds more than 500 images)']);
+    assert.equal(parts[2]!.type, 'image_url');
   });
 
   it('arguments that are not JSON survive the way back whole', () => {

@@ -3,7 +3,7 @@ import { createToolRegistry, CANCELLED_RESULT_TEXT } from '../../src/core/tools/
 import { abortError, ToolInputError } from '../../src/core/tools/types';
 import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
-const ALL = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'compact', 'todo_write'];
+const ALL = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write'];
 
 describe('tools registry', () => {
   let dirs: TempDirs;
@@ -30,7 +30,7 @@ describe('tools registry', () => {
 
   it('untrusted workspace: no write or shell tools, and calling them is a clear error', async () => {
     const registry = createToolRegistry({ trusted: false });
-    assert.deepEqual(registry.list().map((s) => s.name), ['read_file', 'list_files', 'grep_search', 'compact', 'todo_write']);
+    assert.deepEqual(registry.list().map((s) => s.name), ['read_file', 'list_files', 'grep_search', 'recall', 'compact', 'todo_write']);
     assert.equal(registry.get('write_file'), undefined);
     assert.equal(registry.get('run_shell'), undefined);
     for (const [name, input] of [

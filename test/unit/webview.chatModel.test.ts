@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS } from '../../src/webview/chatModel';
+import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS, toolCardName } from '../../src/webview/chatModel';
 import { contextGauge } from '../../src/core/context/gauge';
 import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
@@ -12,6 +12,14 @@ function fold(events: AgentEvent[]) {
 }
 
 describe('webview chat model', () => {
+  it("names the MCP tool a deferred call calls, so its card names the server; other tools keep their name", () => {
+    assert.equal(toolCardName('mcp_call', { tool: 'mcp__github__get_issue', arguments: { number: 1 } }), 'mcp_call mcp__github__get_issue');
+    assert.equal(toolCardName('mcp__everything__echo', { message: 'hi' }), 'mcp__everything__echo');
+    assert.equal(toolCardName('read_file', { tool: 'mcp__x__y' }), 'read_file');
+    // Input the core will refuse still gets a card, under the tool's own name.
+    for (const input of [undefined, null, 'mcp__x__y', { tool: 42 }, { tool: '' }]) assert.equal(toolCardName('mcp_call', input), 'mcp_call');
+  });
+
   it('folds a turn with streamed text and a tool call into ordered items', () => {
     const model = fold([
       { type: 'turn_started', turnId: 't1', userText: 'fix the bug' },

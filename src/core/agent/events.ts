@@ -6,11 +6,18 @@
 import type { ContextEvent } from '../context/engine';
 import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
+import type { ApprovalRequest } from '../tools/approval';
 import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
+
+/** What the chat shows of an attachment: its kind and a short label ("src/app.ts:10-40"). */
+export interface AttachmentChip {
+  kind: string;
+  label: string;
+}
 
 export type ApprovalSummary =
   | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
@@ -18,6 +25,18 @@ export type ApprovalSummary =
   | { kind: 'shell'; command: string; description?: string; outsideReason?: string }
   /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] };
+
+/** What a UI shows of an approval request: the full new content of a write stays out of events, replays and stream-json. */
+export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
+  if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
+  if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
+  return {
+    kind: 'shell',
+    command: request.command,
+    ...(request.description !== undefined ? { description: request.description } : {}),
+    ...(request.isolation === 'outside' && request.outsideReason !== undefined ? { outsideReason: request.outsideReason } : {}),
+  };
+}
 
 export type { SubagentType } from '../tools/task';
 
@@ -42,7 +61,8 @@ export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refu
 export type AgentEvent =
   | { type: 'session_started'; sessionId: string; model: string; resumed: boolean }
   /** `userText` is '' for a retry, which sends no new user message. */
-  | { type: 'turn_started'; turnId: string; userText: string }
+  /** `checkpoint`: the checkpoint taken before this message (absent where there are none). */
+  | { type: 'turn_started'; turnId: string; userText: string; checkpoint?: number; attachments?: AttachmentChip[] }
   | { type: 'request_started'; turnId: string; requestIndex: number }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'thinking_delta'; turnId: string; text: string }

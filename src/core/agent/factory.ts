@@ -1,8 +1,11 @@
 import * as os from 'node:os';
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from '../mcp/deferred';
 import { McpManager } from '../mcp/manager';
+import { ShadowGit } from '../checkpoints/shadowGit';
+import { CheckpointStore } from '../checkpoints/store';
 import { MCP_TOOL_PREFIX } from '../mcp/names';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
 import { foldTranscript, type FoldResult } from './fold';
@@ -35,6 +38,8 @@ export interface AgentConfig {
   approvalPolicy: ApprovalPolicy;
   /** Workspace trust: false removes the write and shell tools. */
   trusted: boolean;
+  /** false: no checkpoints (nothing to restore later); default on in a trusted workspace. */
+  checkpoints?: boolean;
   ripgrepPath: string | undefined;
   priceOverrides?: Record<string, ModelPrice>;
   maxRetries?: number;
@@ -99,6 +104,8 @@ export interface StartedSession {
   window: number;
   /** Transcript lines skipped on resume, with their line numbers (for the user). */
   transcriptProblems: TranscriptProblem[];
+  /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
+  checkpoints: CheckpointStore | undefined;
 }
 
 export interface StartOptions {
@@ -144,6 +151,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const opened = await openOrCreate(options, client.model, logger);
   const { handle, folded, transcriptProblems } = opened;
   const sandbox = await sandboxFor(options, handle, logger);
+  const checkpoints = await checkpointsFor(options, handle, logger);
   const mcp = await mcpFor(options, handle, logger);
   // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
@@ -156,6 +164,8 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     compact: true,
     task: true,
     readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
+    // recall pages the same way: a page never needs persisting.
+    recall: { maxPageChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,
@@ -208,6 +218,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
     ...(nested ? { instructions: nested } : {}),
+    ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
   parent.session = session;
@@ -230,7 +241,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   }
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp };
+  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
 }
 
 /** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
@@ -291,6 +302,14 @@ async function openOrCreate(
     return { handle: opened.handle, folded, systemPrompt: undefined, transcriptProblems: opened.transcript.problems };
   }
   return { handle: opened.handle, folded, systemPrompt: folded.systemPrompt, transcriptProblems: opened.transcript.problems };
+}
+
+/** Checkpoints only where tools can change files (a trusted workspace); without Git, the tools' own records alone (said once). */
+async function checkpointsFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<CheckpointStore | undefined> {
+  if (!options.config.trusted || options.config.checkpoints === false) return undefined;
+  const git = await ShadowGit.available();
+  if (!git) logger.warn('checkpoints: Git is not installed, so only files changed by write_file and edit_file can be restored (not what shell commands change)');
+  return new CheckpointStore(handle.dir, realpathSync(options.workspaceRoot), git, logger);
 }
 
 /** Every shell command runs in the OS sandbox; without the shell tool (untrusted) there is nothing to confine. */

@@ -64,7 +64,39 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
   }
 }
 
-export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult {
+/**
+ * The entries a conversation is made of after its rewinds (issue 17): a rewind discards every entry
+ * from its cut up to itself. The discarded requests were still paid for: their usage entries are
+ * returned apart, for the totals.
+ */
+export function rewoundEntries(entries: readonly TranscriptEntry[]): { kept: TranscriptEntry[]; discardedUsage: Extract<TranscriptEntry, { type: 'usage' }>[] } {
+  // An undo cancels its rewind only when nothing but bookkeeping came between them (the chat offers it right after).
+  const undone = new Set<number>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry.type !== 'rewind_undone' || entries[entry.rewindEntry]?.type !== 'rewind') continue;
+    if (entries.slice(entry.rewindEntry + 1, index).every((between) => between.type !== 'message')) undone.add(entry.rewindEntry);
+  }
+  let kept: { index: number; entry: TranscriptEntry }[] = [];
+  const discardedUsage: Extract<TranscriptEntry, { type: 'usage' }>[] = [];
+  for (const [index, entry] of entries.entries()) {
+    if (entry.type === 'rewind' && !undone.has(index)) {
+      for (const item of kept) if (item.index >= entry.toEntry && item.entry.type === 'usage') discardedUsage.push(item.entry);
+      kept = kept.filter((item) => item.index < entry.toEntry);
+    }
+    kept.push({ index, entry });
+  }
+  return { kept: kept.map((item) => item.entry), discardedUsage };
+}
+
+function countUsage(totals: FoldTotals, entry: Extract<TranscriptEntry, { type: 'usage' }>): void {
+  addUsage(totals, entry.usage);
+  totals.costUsd += entry.costUsd;
+  totals.requests++;
+  if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;
+}
+
+export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResult {
+  const { kept: entries, discardedUsage } = rewoundEntries(allEntries);
   const canonical: MessageParam[] = [];
   let engine = initialEngineState();
   let systemPrompt: string | undefined;
@@ -74,6 +106,7 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
   const persistedOutputs: FoldResult['persistedOutputs'] = [];
   /** Persisted outputs recorded without the note's token figures, until their tool result arrives. */
   const unsizedPersists = new Map<string, Extract<TranscriptEntry, { type: 'persisted_output' }>>();
+  for (const entry of discardedUsage) countUsage(totals, entry);
   for (const entry of entries) {
     const before = engine;
     engine = applyEntry(engine, entry);
@@ -88,13 +121,10 @@ export function foldTranscript(entries: readonly TranscriptEntry[]): FoldResult 
           const tokensBefore = Math.ceil(older.bytes / CONTEXT_DEFAULTS.charsPerToken);
           display.push({ ...persistNote({ toolName: older.toolName, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
         }
-        display.message(entry.message);
+        display.message(entry.message, entry.checkpoint);
         continue;
       case 'usage':
-        addUsage(totals, entry.usage);
-        totals.costUsd += entry.costUsd;
-        totals.requests++;
-        if (entry.childId !== undefined) totals.subagentCostUsd += entry.costUsd;
+        countUsage(totals, entry);
         break;
       case 'compaction':
         if (entry.compaction.trigger !== 'drop') compactions++;

@@ -5,7 +5,8 @@
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
-import type { AgentEvent } from './events';
+import type { AgentEvent, AttachmentChip } from './events';
+import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../tools/instructionFiles';
 import { instructionsNoteMessage } from './instructions';
 
@@ -27,15 +28,20 @@ export class DisplayBuilder {
     return this.todoList;
   }
 
-  message(message: MessageParam): void {
+  /** `checkpoint`: the checkpoint a user message was recorded with (its Restore). */
+  message(message: MessageParam, checkpoint?: number): void {
+    const chips: AttachmentChip[] = [];
     for (const block of blocksOf(message)) {
+      const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
       if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
         this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
+      } else if (attachment) {
+        chips.push(attachment);
       } else if (message.role === 'user' && block.type === 'text') {
         if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
         this.turnId = `replay-${++this.turn}`;
-        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text });
+        this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text, ...(checkpoint !== undefined ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips.splice(0) } : {}) });
       } else if (block.type === 'text') {
         this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
       } else if (block.type === 'tool_use') {

@@ -3,17 +3,20 @@ import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, t
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
-import type { ContentBlockParam, MessageParam, ToolParam } from '../model/messages';
+import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../tools/approval';
 import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { TaskInput } from '../tools/task';
-import type { ToolContext, ToolResult } from '../tools/types';
+import type { RecalledSlice, RecallSource, ToolContext, ToolResult } from '../tools/types';
+import { TranscriptRecall, withRecallReferences } from '../storage/recallIndex';
 import { toolTraitsLookup } from '../tools/registry';
 import { formatCost, type RequestCost } from '../model/cost';
 import type { UsageCounts as ModelUsage } from '../model/models';
 import { errorActionsFor } from '../model/errorActions';
-import type { AgentEvent, ApprovalSummary, TurnStopReason } from './events';
+import { approvalSummaryOf, type AgentEvent, type TurnStopReason } from './events';
 import { repairHistory } from './history';
+import { streamingGauge } from './streamingGauge';
+import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
@@ -30,8 +33,6 @@ export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token 
 export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
-/** While a reply streams the gauge moves by an estimate, at most this often (a cheap update, no history walk). */
-export const STREAMING_GAUGE_INTERVAL_MS = 250;
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -59,11 +60,15 @@ export class AgentSession {
   private approvalPolicy: ApprovalPolicy;
   /** One clock for the engine and the transcript's timestamps, so a fold sees the times the engine saw. */
   private readonly now: () => number;
+  /** `recall`'s history on disk (none without a store), and this round's recall results, stored as references. */
+  private readonly recall: RecallSource | undefined;
+  private readonly pendingRecalls = new Map<string, RecalledSlice>();
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
     this.approvalPolicy = options.approvalPolicy;
     this.now = options.context.now ?? Date.now;
+    this.recall = options.store ? new TranscriptRecall({ sessionDir: options.store.dir, logger: this.logger }) : undefined;
     const repaired = repairHistory(options.history ?? [], options.interruptedToolResult);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
@@ -202,11 +207,16 @@ export class AgentSession {
     return true;
   }
 
-  /** Runs one user turn to its end. Never throws for model or tool failures: they become events. */
-  async send(userText: string, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+  /**
+   * Runs one user turn to its end. Never throws for model or tool failures: they become events.
+   * An attachment that cannot be read throws AttachmentError before anything is sent or recorded.
+   */
+  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = []): Promise<TurnStopReason> {
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
-    return this.startTurn(text, externalSignal);
+    if (this.running) throw new SessionBusyError();
+    const resolved = attachments.length === 0 ? [] : await resolveAttachments(attachments, this.options.tools, this.toolContext('attachments', 'attachment', externalSignal ?? new AbortController().signal));
+    return this.startTurn(text, externalSignal, resolved);
   }
 
   /**
@@ -219,7 +229,7 @@ export class AgentSession {
   }
 
   /** `text` undefined: no new user message (a retry of what is already in the history). */
-  private async startTurn(text: string | undefined, externalSignal?: AbortSignal): Promise<TurnStopReason> {
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = []): Promise<TurnStopReason> {
     if (this.running) throw new SessionBusyError();
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
@@ -230,14 +240,19 @@ export class AgentSession {
     this.currentTurnId = turnId;
     let stopReason: TurnStopReason;
     try {
-      this.emit({ type: 'turn_started', turnId, userText: text ?? '' });
-      // Inside the try: a failed transcript write must not leave the session busy forever.
-      if (text !== undefined) this.append({ role: 'user', content: [{ type: 'text', text }] });
+      // A checkpoint failure never stops the turn (logged): that turn alone cannot be restored.
+      const checkpoint = await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => void this.logger.error('could not record a checkpoint before the turn', error));
+      const chips = attachments.map(({ kind, label }) => ({ kind, label }));
+      this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
+      // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
+      const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
+      if (text !== undefined) this.append({ role: 'user', content: await userMessageContent(text, attachments, persist) }, checkpoint);
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
       if (stopReason === 'error') this.emitError(turnId, error);
     }
+    await this.options.checkpoints?.end().catch((error: unknown) => this.logger.error('could not record the checkpoint after the turn', error));
     try {
       this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
       await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
@@ -247,6 +262,11 @@ export class AgentSession {
       this.currentTurnId = undefined;
     }
     return stopReason;
+  }
+
+  /** The write goes on when its checkpoint record fails (logged): that file alone cannot be restored. */
+  private async recordWrite(file: string, prior: Buffer | undefined): Promise<void> {
+    await this.options.recordWrite?.(file, prior).catch((error: unknown) => this.logger.error(`could not keep ${file}'s content for its checkpoint`, error));
   }
 
   private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
@@ -261,7 +281,11 @@ export class AgentSession {
       // What was sent, never its content: the log may be shared in a bug report.
       this.logger.info(`request ${requestIndex} of ${turnId}: ${this.model}, ${prepared.messages.length} messages, ~${prepared.estimatedTokens} tokens, max ${prepared.maxTokens} out`);
       let partialText = '';
-      const streamed = this.streamingGauge();
+      const streamed = streamingGauge({
+        now: this.now,
+        estimate: this.context.estimateWithPending?.bind(this.context),
+        publish: (gauge) => this.emit({ type: 'context', gauge, ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) }),
+      });
       let response;
       try {
         response = await this.options.client.stream(
@@ -327,8 +351,7 @@ export class AgentSession {
       const readFolders: string[] = [];
       const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals, readFolders);
       // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
-      const nested = signal.aborted ? undefined : this.options.instructions;
-      const notes = nested ? await instructionNotes(nested, readFolders, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [];
+      const notes = signal.aborted || !this.options.instructions ? [] : await instructionNotes(this.options.instructions, readFolders, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger);
       this.append({ role: 'user', content: [...results, ...notes] });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
@@ -398,28 +421,19 @@ export class AgentSession {
     const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
     // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
     const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    if (result.recalled && content === result.content) this.pendingRecalls.set(toolUse.id, result.recalled);
     this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
     if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
-    return { type: 'tool_result', tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };
+    // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).
+    const images = (result.images ?? []).map((image): ImageBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }));
+    return { type: 'tool_result', tool_use_id: toolUse.id, content: images.length > 0 ? [{ type: 'text', text: content }, ...images] : content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
-        // Only what a UI shows: the full new content stays out of events, replays and stream-json.
-        const summary: ApprovalSummary =
-          request.kind === 'write'
-            ? { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) }
-            : request.kind === 'mcp'
-            ? { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) }
-            : {
-                kind: 'shell',
-                command: request.command,
-                ...(request.description !== undefined ? { description: request.description } : {}),
-                ...(request.isolation === 'outside' && request.outsideReason !== undefined ? { outsideReason: request.outsideReason } : {}),
-              };
-        this.emit({ type: 'approval_needed', turnId, toolUseId, request: summary });
+        this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
         return decision;
@@ -433,7 +447,9 @@ export class AgentSession {
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
+      ...(this.options.recordWrite ? { beforeWrite: (file: string, prior: Buffer | undefined) => this.recordWrite(file, prior) } : {}),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
+      ...(this.recall ? { recall: this.recall } : {}),
     };
   }
 
@@ -448,32 +464,16 @@ export class AgentSession {
       emit: (event) => this.emit(event),
       record: (event) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: event.type, data: subagentRecordData(event) }),
       recordUsage: (usage, cost, childId) => this.recordUsage(turnId, usage, cost, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
+      recordWrite: (file, prior) => this.recordWrite(file, prior),
     });
   }
 
-  private append(message: MessageParam): void {
+  private append(message: MessageParam, checkpoint?: number): void {
     this.messages.push(message);
     // Which back end and model wrote each reply: a session may change provider on its way.
     const origin = message.role === 'assistant' ? { provider: this.options.client.provider, model: this.options.client.model } : {};
-    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message, ...origin });
-  }
-
-  /** Streamed characters feed a throttled gauge estimate, so the gauge moves while a reply streams. */
-  private streamingGauge(): { add(chars: number): void; reset(): void } {
-    let chars = 0;
-    let lastAt = this.now();
-    return {
-      add: (more) => {
-        chars += more;
-        const now = this.now();
-        if (!this.context.estimateWithPending || now - lastAt < STREAMING_GAUGE_INTERVAL_MS) return;
-        lastAt = now;
-        this.emit({ type: 'context', gauge: this.context.estimateWithPending(chars), ...(this.currentTurnId ? { turnId: this.currentTurnId } : {}) });
-      },
-      reset: () => {
-        chars = 0;
-      },
-    };
+    const stored = withRecallReferences(message, this.pendingRecalls); // a large recall: a reference, not a copy
+    this.options.store?.append({ type: 'message', ts: new Date(this.now()).toISOString(), message: stored.message, ...origin, ...(checkpoint !== undefined ? { checkpoint } : {}), ...(stored.recalls ? { recalls: stored.recalls } : {}) });
   }
 
   private emit(event: AgentEvent): void {

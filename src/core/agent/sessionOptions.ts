@@ -59,6 +59,18 @@ export interface AgentSessionOptions {
   interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
   /** Subfolders' instruction files, added as notes when a tool works there; absent: none (`--no-instructions`, untrusted). */
   instructions?: Pick<NestedInstructions, 'notesFor'>;
+  /** A checkpoint before each turn and after it (checkpoints/store.ts); absent in a subagent and where nothing is stored. */
+  checkpoints?: TurnCheckpoints;
+  /** Told before a write tool replaces a workspace file, with its bytes then (undefined: absent): the checkpoint keeps them. */
+  recordWrite?: (absolutePath: string, prior: Buffer | undefined) => Promise<void>;
+}
+
+/** What the session needs of a checkpoint store. */
+export interface TurnCheckpoints {
+  /** `transcriptEntries`: where a rewind to this checkpoint cuts the transcript. */
+  /** Resolves to the checkpoint's number. */
+  begin(message: string, transcriptEntries: number): Promise<number>;
+  end(): Promise<void>;
 }
 
 /** One `task` call as the parent session sees it. */
@@ -75,6 +87,8 @@ export interface SubagentCall {
   record(event: SubagentRecordedEvent): void;
   /** A child's request, counted in the parent's totals (usage event, transcript, meta, cost). */
   recordUsage(usage: UsageCounts, cost: RequestCost, childId: string): void;
+  /** The parent's checkpoint keeps what a child's writes replace, too. */
+  recordWrite?: (absolutePath: string, prior: Buffer | undefined) => Promise<void>;
 }
 
 /** Runs the `task` tool's children; subagents.ts implements it (it builds child sessions, so the session sees only this seam). */

@@ -73,6 +73,7 @@ export const SETTINGS = {
   'approvals.shellAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'approvals.mcp': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
+  'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },
   'mcp.servers': { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'mcp-config' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },
   'sandbox.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-domain' },

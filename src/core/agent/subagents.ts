@@ -304,6 +304,7 @@ class SubagentLauncher implements SubagentRunner {
         context: { ...blueprint.context, window: Math.min(blueprint.context.window, blueprint.currentWindow?.() ?? Number.POSITIVE_INFINITY) },
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
         ...(blueprint.instructions?.nested ? { instructions: blueprint.instructions.nested } : {}),
+        ...(call.recordWrite ? { recordWrite: call.recordWrite } : {}),
       });
       if (call.signal.aborted) controller.abort();
       this.running.add(child);

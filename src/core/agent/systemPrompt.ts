@@ -1,4 +1,5 @@
 import { INSTRUCTIONS_MARK } from '../tools/instructionFiles';
+import { RECALL_TOOL } from '../tools/recallRef';
 
 /**
  * The system prompt is built once per session and never changes afterwards: it sits in the
@@ -18,6 +19,7 @@ export function buildSystemPrompt(options: { workspaceRoot: string; platform: st
     '- When a tool result says output was persisted to a file, read that file with read_file (offset/limit) if you need more of it.',
     '- If the user declines a change or a command, do not retry it unchanged; ask or take another route.',
     '- Be concise in prose; show code only when it helps.',
+    ...(options.toolNames.includes(RECALL_TOOL) ? [`- Old tool results get cleared and old turns summarized, but nothing is lost: ${RECALL_TOOL} brings back an earlier result exactly by its id, or searches the whole history. Prefer it to re-running a command whose output may have changed.`] : []),
     ...(options.toolNames.includes('todo_write') ? ['- For a task of several steps, keep your plan with todo_write (send the whole list each time) and update it as steps start and finish.'] : []),
     '',
     `Tools available: ${options.toolNames.join(', ')}.`,

@@ -12,6 +12,7 @@ import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
+import { imageText } from '../model/images';
 import { promptTokensFromUsage } from '../model/usage';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
@@ -331,6 +332,13 @@ export class TranscriptMarkdownWriter {
       case 'compaction_failed':
         this.emit('', `*Compaction (${entry.trigger}) failed · ${entry.ts}: ${entry.reason}${entry.counts ? ' (counts toward pausing automatic compaction)' : ''}*`);
         return;
+      case 'rewind':
+        // The history above stays readable here; the conversation the model sees went back.
+        this.emit('', `*Conversation rewound to checkpoint ${entry.checkpoint} · ${entry.ts}: the messages since then above are no longer sent to the model${entry.files === 'restored' ? '; the workspace files were restored too' : '; the workspace files were kept'}.*`);
+        return;
+      case 'rewind_undone':
+        this.emit('', `*Rewind undone · ${entry.ts}: the conversation is as it was before it.*`);
+        return;
       case 'compact_scheduled':
         this.emit('', `*The model asked for a compaction${entry.focus ? ` (focus: ${entry.focus})` : ''} · ${entry.ts}*`);
         return;
@@ -379,6 +387,9 @@ export class TranscriptMarkdownWriter {
       }
       case 'thinking':
         return `*Thinking:*\n\n${this.foldedBlock(content.thinking, 'code', 'text')}`;
+      case 'image':
+        // Named, never inlined: the bytes stay in the JSONL transcript.
+        return `*${escapeInline(imageText(content))}*`;
       default:
         return `*[${content.type}]*`;
     }

@@ -19,7 +19,7 @@ export class TokenAccounting {
   charsOf(message: MessageParam): number {
     let chars = this.charCache.get(message);
     if (chars === undefined) {
-      chars = messageChars(message);
+      chars = messageChars(message, this.charsPerToken);
       this.charCache.set(message, chars);
     }
     return chars;

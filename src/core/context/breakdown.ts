@@ -1,5 +1,5 @@
 import type { MessageParam, ToolParam } from '../model/messages';
-import { blocksOf, blockText } from '../model/content';
+import { blockChars, blocksOf, blockText } from '../model/content';
 import { builtInToolTraits } from '../tools/registry';
 import type { ToolTraitsLookup } from '../tools/types';
 import { TASK_LIST_MARK } from '../tools/todos';
@@ -39,18 +39,20 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
   for (const message of messages) {
     for (const block of blocksOf(message)) {
       const text = blockText(block);
+      // Sizes as the estimates count them (an image by its tokens); the parts are scaled to tokens together.
+      const chars = blockChars(block);
       if (block.type === 'tool_use' && subagentTools.has(block.name)) taskCalls.add(block.id);
       if (block.type === 'tool_result') {
-        if (taskCalls.has(block.tool_use_id)) breakdown.subagents += text.length;
-        else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += text.length;
-        else breakdown.toolResults += text.length;
+        if (taskCalls.has(block.tool_use_id)) breakdown.subagents += chars;
+        else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += chars;
+        else breakdown.toolResults += chars;
       } else if (block.type === 'text' && message.role === 'user' && text.startsWith(NESTED_INSTRUCTIONS_MARK)) {
-        breakdown.instructions += text.length;
+        breakdown.instructions += chars;
       } else if (block.type === 'text' && message.role === 'user' && (text.includes(SUMMARY_MARK) || text.startsWith(TASK_LIST_MARK))) {
         // The task list restored after a compaction counts with the summary it stands next to.
-        breakdown.summaries += text.length;
+        breakdown.summaries += chars;
       } else {
-        breakdown.messages += text.length;
+        breakdown.messages += chars;
       }
     }
   }

@@ -1,3 +1,5 @@
+import { DEFAULT_CHARS_PER_TOKEN } from '../model/content';
+
 /**
  * Every default number of the context engine, in one place (docs/architecture.md, "Context engine"). Settings and CLI flags
  * override them through `ContextSettings`; nothing else writes these numbers down.
@@ -87,8 +89,8 @@ export const CONTEXT_DEFAULTS = {
   /** MCP: when all MCP tool definitions together exceed this share of the window, they are deferred (found with mcp_search, called with mcp_call). */
   mcpDeferShare: 0.1,
 
-  /** Estimate before any usage anchor exists: characters per token. */
-  charsPerToken: 4,
+  /** Estimate before any usage anchor exists: characters per token (defined with the message sizes it scales, model/content.ts). */
+  charsPerToken: DEFAULT_CHARS_PER_TOKEN,
 } as const;
 
 /**

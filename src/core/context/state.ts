@@ -98,6 +98,9 @@ export function applyEntry(state: EngineState, entry: TranscriptEntry): EngineSt
       return state.learnedWindow !== undefined && state.learnedWindow <= entry.window ? state : { ...state, learnedWindow: entry.window };
     case 'compact_scheduled':
       return { ...state, scheduledCompaction: { focus: entry.focus } };
+    // A rewind changes state only by what it discards: the fold cuts those entries before applying any (agent/fold.ts).
+    case 'rewind':
+    case 'rewind_undone':
     case 'message':
     case 'persisted_output':
     case 'repair':

@@ -7,10 +7,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { PaginatedResultSchema, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, type Logger } from '../logger';
 import type { McpServerConfig } from './config';
-import { GroupStdioTransport } from './stdioTransport';
+import { GroupStdioTransport, schemaIssues } from './stdioTransport';
 
 export const MCP_DEFAULTS = {
   /** A server that has not answered `initialize` (and listed its tools) by then failed to start. */
@@ -108,13 +108,39 @@ export class McpServerConnection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      // Each tool is checked on its own (toolsOf): the SDK's listTools refuses the whole list, and
+      // so the whole server, for one tool it does not like (one without an input schema).
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PaginatedResultSchema, { timeout });
+      tools.push(...this.toolsOf(page.tools));
+      cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
     } while (cursor && tools.length < MCP_DEFAULTS.maxTools);
     if (tools.length > MCP_DEFAULTS.maxTools) {
       this.options.logger.warn(`MCP ${this.config.name}: lists ${tools.length} tools; only the first ${MCP_DEFAULTS.maxTools} are used`);
       tools.length = MCP_DEFAULTS.maxTools;
+    }
+    return tools;
+  }
+
+  /**
+   * The usable tools of a listing; one the SDK's schema refuses is left out with a logged reason.
+   * The input schema is kept as the server sent it (absent, or of a type no provider takes): the
+   * tool's definition fixes it or skips the tool with the reason (tools.ts, usableSchema).
+   */
+  private toolsOf(listed: unknown): Tool[] {
+    if (!Array.isArray(listed)) {
+      this.options.logger.warn(`MCP ${this.config.name}: its tools/list answer has no list of tools; it offers none`);
+      return [];
+    }
+    const tools: Tool[] = [];
+    for (const [index, raw] of listed.entries()) {
+      const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+      const checked = ToolSchema.safeParse(record ? { ...record, inputSchema: { type: 'object' } } : raw);
+      if (!record || !checked.success) {
+        const name = record && typeof record.name === 'string' ? `"${record.name}"` : `number ${index + 1}`;
+        this.options.logger.warn(`MCP ${this.config.name}: tool ${name} is not offered: its listing is not a valid MCP tool (${checked.success ? 'not an object' : schemaIssues(checked.error)})`);
+        continue;
+      }
+      tools.push({ ...checked.data, inputSchema: record.inputSchema as Tool['inputSchema'] });
     }
     return tools;
   }
@@ -166,8 +192,23 @@ export class McpServerConnection {
     if (this.current.kind !== 'ready') await this.start();
     const client = this.client;
     if (!client) throw new Error(`MCP server "${this.config.name}" is not running`);
-    const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.options.callTimeoutMs ?? MCP_DEFAULTS.callTimeoutMs, resetTimeoutOnProgress: false });
-    return result as CallToolResult;
+    // The SDK adds an abort listener to the signal it is given and never removes it: given the
+    // turn's signal, every call of a long turn would leave one behind. So each call gets its own,
+    // linked to the turn's for as long as the call runs.
+    const call = new AbortController();
+    const onAbort = () => call.abort(signal.reason);
+    if (signal.aborted) call.abort(signal.reason);
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal: call.signal, timeout: this.options.callTimeoutMs ?? MCP_DEFAULTS.callTimeoutMs, resetTimeoutOnProgress: false });
+      return result as CallToolResult;
+    } catch (error) {
+      // The SDK refuses a malformed result with its schema's issues as a JSON dump: said in a line instead.
+      if (isSchemaError(error)) throw new Error(`its answer is not a valid MCP tool result (${schemaIssues(error)})`);
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** A disabled server may start again (the list's Restart). */
@@ -202,6 +243,11 @@ function chain(first: (() => void) | undefined, second: () => void): () => void 
     first?.();
     second();
   };
+}
+
+/** A schema's refusal (the SDK's zod errors carry their issues). */
+function isSchemaError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues);
 }
 
 /** The HTTP status an SDK transport error carries (StreamableHTTPError, SseError: `code`). */

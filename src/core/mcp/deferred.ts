@@ -9,8 +9,9 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { ToolInputError, type ToolDefinition } from '../tools/types';
 import type { McpCallInput } from './tools';
 
-export const MCP_SEARCH_TOOL = 'mcp_search';
-export const MCP_CALL_TOOL = 'mcp_call';
+import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from './deferredNames';
+
+export { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from './deferredNames';
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 

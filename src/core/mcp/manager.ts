@@ -21,8 +21,12 @@ export interface McpServerSummary {
   /** The command line or URL. */
   display: string;
   state: McpServerState;
-  /** Tools offered to the model (after skipping unusable schemas). */
+  /** Tools offered to the model (after skipping unusable schemas); 0 when it was not ready at session start. */
   tools: number;
+  /** What those tools' definitions take (estimated tokens), counted whether offered directly or deferred. */
+  definitionTokens: number;
+  /** Its tools are reached through mcp_search and mcp_call (all MCP definitions together were over the share). */
+  deferred: boolean;
 }
 
 export interface McpManagerOptions extends Omit<McpConnectionOptions, 'logger'> {
@@ -33,7 +37,9 @@ export interface McpManagerOptions extends Omit<McpConnectionOptions, 'logger'> 
 
 export class McpManager {
   private readonly connections: McpServerConnection[];
-  private offered = new Map<string, number>();
+  /** Per server, what was offered at session start: its tool count and definitions' estimated tokens. */
+  private offered = new Map<string, { tools: number; definitionTokens: number }>();
+  private deferred = false;
 
   constructor(
     servers: readonly McpServerConfig[],
@@ -65,8 +71,11 @@ export class McpManager {
    */
   tools(builtInNames: Iterable<string>, deferAboveTokens: number, charsPerToken: number): { tools: ToolDefinition<unknown>[]; deferred: boolean; definitionTokens: number } {
     const direct = this.directTools(builtInNames);
-    const definitionTokens = Math.ceil(direct.reduce((sum, tool) => sum + JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }).length, 0) / charsPerToken);
+    const chars = (tool: ToolDefinition<McpCallInput>) => JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }).length;
+    for (const [server, offered] of this.offered) offered.definitionTokens = Math.ceil(direct.filter((tool) => tool.mcpServer === server).reduce((sum, tool) => sum + chars(tool), 0) / charsPerToken);
+    const definitionTokens = Math.ceil(direct.reduce((sum, tool) => sum + chars(tool), 0) / charsPerToken);
     if (direct.length === 0 || definitionTokens <= deferAboveTokens) return { tools: direct as ToolDefinition<unknown>[], deferred: false, definitionTokens };
+    this.deferred = true;
     this.options.logger.info(`MCP: ${direct.length} tools take ~${definitionTokens} tokens (over ${deferAboveTokens}); offered through mcp_search and mcp_call`);
     return { tools: deferredMcpTools(direct), deferred: true, definitionTokens };
   }
@@ -77,7 +86,7 @@ export class McpManager {
     for (const connection of this.connections) {
       if (connection.state.kind !== 'ready') continue;
       const definitions = mcpToolDefinitions(connection, connection.state.tools, names, { logger: this.options.logger, filesDir: this.options.filesDir });
-      this.offered.set(connection.config.name, definitions.length);
+      this.offered.set(connection.config.name, { tools: definitions.length, definitionTokens: 0 });
       all.push(...definitions);
     }
     return all;
@@ -90,23 +99,38 @@ export class McpManager {
       source: connection.config.origin.source,
       display: connection.config.display,
       state: connection.state,
-      tools: this.offered.get(connection.config.name) ?? 0,
+      tools: this.offered.get(connection.config.name)?.tools ?? 0,
+      definitionTokens: this.offered.get(connection.config.name)?.definitionTokens ?? 0,
+      deferred: this.deferred && this.offered.has(connection.config.name),
     }));
   }
 
-  /** Stops a server and starts it again (its tools stay the ones offered at session start). */
-  async restart(name: string): Promise<void> {
-    const connection = this.connections.find((candidate) => candidate.config.name === name);
-    if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
-    await connection.stop();
+  /**
+   * Starts a server that is stopped, failed or disabled (the list's Start). Its tools work again
+   * only if they were offered at session start: the tool list never changes within a session.
+   */
+  async start(name: string): Promise<{ offered: boolean }> {
+    const connection = this.connection(name);
     connection.enable();
     await connection.start();
+    return { offered: this.offered.has(name) };
+  }
+
+  private connection(name: string): McpServerConnection {
+    const connection = this.connections.find((candidate) => candidate.config.name === name);
+    if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
+    return connection;
+  }
+
+  /** Stops a server and starts it again (its tools stay the ones offered at session start). */
+  async restart(name: string): Promise<{ offered: boolean }> {
+    await this.connection(name).stop();
+    return this.start(name);
   }
 
   /** Stops a server for the rest of the session: its tools answer that it was disabled. */
   async disable(name: string): Promise<void> {
-    const connection = this.connections.find((candidate) => candidate.config.name === name);
-    if (!connection) throw new Error(`no MCP server named "${name}" in this session`);
+    const connection = this.connection(name);
     await connection.stop();
     connection.disable('the user disabled it for this chat (a New Chat starts it again)');
   }

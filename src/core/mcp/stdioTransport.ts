@@ -1,12 +1,13 @@
 /**
  * The stdio transport of an MCP server, started as the leader of its own process group. The
- * framing is the SDK's own (ReadBuffer, serializeMessage); only the spawn is ours, because the
- * SDK's transport cannot put the server in a group of its own: a server started through `npx`
- * or a shell script is a tree, and stopping it must stop all of it.
+ * message format is the SDK's own (deserializeMessage, serializeMessage); the spawn is ours,
+ * because the SDK's transport cannot put the server in a group of its own: a server started
+ * through `npx` or a shell script is a tree, and stopping it must stop all of it. So is the line
+ * reading, so that an answer the SDK refuses still fails its call at once (below).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { signalGroup, trackChildProcess } from '../tools/processGroup';
@@ -39,13 +40,13 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer: ReadBuffer;
+  /** The pieces of the line being received (joined once, at its end: a 50 MB line is not copied per chunk). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private untrack: (() => void) | undefined;
   private closed = false;
 
-  constructor(private readonly options: GroupStdioOptions) {
-    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
-  }
+  constructor(private readonly options: GroupStdioOptions) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -72,17 +73,7 @@ export class GroupStdioTransport implements Transport {
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (error) {
-          // A thrown error here would be uncaught (an event handler): the calls waiting on this
-          // connection fail with the reason instead, and the next call starts the server again.
-          const limit = Math.round((this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES) / (1024 * 1024));
-          this.onerror?.(new Error(`the server sent one message larger than ${limit} MB (${error instanceof Error ? error.message : String(error)}); the connection is closed`));
-          void this.close();
-          return;
-        }
-        this.drain();
+        this.receive(chunk);
       });
       let partial = '';
       child.stderr?.setEncoding('utf8');
@@ -98,19 +89,52 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        // A line that is not JSON-RPC (a server printing its banner to stdout): reported, skipped.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+  private get maxMessageBytes(): number {
+    return this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  }
+
+  /** The calls waiting on this connection fail with the reason, and the next call starts the server again. */
+  private tooLarge(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.onerror?.(new Error(`the server sent one message larger than ${Math.round(this.maxMessageBytes / (1024 * 1024))} MB (over ${this.maxMessageBytes} bytes); the connection is closed`));
+    void this.close();
+  }
+
+  /** Splits stdout into lines, one message each; only the new chunk is searched for line ends. */
+  private receive(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end >= 0 && !this.closed; end = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, end);
+      const bytes = this.pendingBytes + piece.length;
+      if (bytes > this.maxMessageBytes) return this.tooLarge();
+      const line = (this.pending.length > 0 ? Buffer.concat([...this.pending, piece], bytes) : piece).toString('utf8').replace(/\r$/, '');
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = end + 1;
+      this.handleLine(line);
     }
+    if (start >= chunk.length || this.closed) return;
+    this.pending.push(chunk.subarray(start));
+    this.pendingBytes += chunk.length - start;
+    if (this.pendingBytes > this.maxMessageBytes) this.tooLarge();
+  }
+
+  private handleLine(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      // A line that is not JSON-RPC (a server printing its banner to stdout): reported, skipped.
+      // An answer to one of our requests that the SDK refuses (a result that is not an object)
+      // fails that request now, rather than leaving it to wait for its timeout.
+      const id = answeredId(line);
+      if (id !== undefined) this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `the server's answer is not valid JSON-RPC (${schemaIssues(error)})` } });
+      else this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -155,7 +179,32 @@ export class GroupStdioTransport implements Transport {
     const pid = this.child?.pid;
     if (pid !== undefined && process.platform !== 'win32') signalGroup(pid, 'SIGKILL');
     this.untrack?.();
-    this.buffer.clear();
+    this.pending = [];
+    this.pendingBytes = 0;
     this.onclose?.();
   }
+}
+
+/** The id of a line that is an answer (it has an id and a result or an error), however malformed the rest. */
+function answeredId(line: string): string | number | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const id = record.id;
+  return (typeof id === 'string' || typeof id === 'number') && !('method' in record) && ('result' in record || 'error' in record) ? id : undefined;
+}
+
+/** A schema failure in a line ("tools.0.inputSchema: expected object"), not the SDK's JSON dump of it. */
+export function schemaIssues(error: unknown): string {
+  const issues = typeof error === 'object' && error !== null ? (error as { issues?: unknown }).issues : undefined;
+  if (!Array.isArray(issues)) return error instanceof Error ? error.message : String(error);
+  return issues
+    .slice(0, 5)
+    .map((issue: { path?: unknown; message?: unknown }) => `${Array.isArray(issue.path) && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${String(issue.message ?? 'invalid')}`)
+    .join('; ');
 }

@@ -95,7 +95,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
         }
         // Files a result saves are named by its call, so two calls never write one file.
         const mapped = await mapCallToolResult(result, ctx.toolUseId ?? `${mcpNamePart(server)}-${randomUUID()}`, options.filesDir);
-        return { content: mapped.text, ...(mapped.isError ? { isError: true } : {}) };
+        return { content: mapped.text, ...(mapped.images.length > 0 ? { images: mapped.images } : {}), ...(mapped.isError ? { isError: true } : {}) };
       },
     });
   }

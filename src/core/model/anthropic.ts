@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
+import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
 import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ToolParam } from './messages';
 import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
@@ -79,7 +80,7 @@ export class AnthropicBackend implements ModelBackend {
     this.requireKey();
     try {
       const result = await this.sdk.messages.countTokens(
-        { model: this.model, system: request.system, tools: toApiTools(request.tools), messages: request.messages.map(toApiMessage) },
+        { model: this.model, system: request.system, tools: toApiTools(request.tools), messages: apiMessages(request.messages) },
         { signal },
       );
       return result.input_tokens;
@@ -108,11 +109,12 @@ export class AnthropicBackend implements ModelBackend {
 
   /** Applies the request's cache hints (default: after tools+system and on the newest message). */
   buildParams(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
-    const messages = request.messages.map(toApiMessage);
+    const fitted = fitImagesToRequest(request.messages, REQUEST_IMAGE_LIMITS.anthropic);
+    const messages = fitted.map(toApiMessage);
     const hints = request.cache ?? { system: true, messageIndexes: messages.length > 0 ? [messages.length - 1] : [] };
     // The API allows 4 breakpoints; the newest ones matter most.
     const indexes = [...new Set(hints.messageIndexes)].filter((index) => index >= 0 && index < messages.length).sort((a, b) => a - b).slice(hints.system ? -3 : -4);
-    for (const index of indexes) messages[index] = withCacheBreakpoint(request.messages[index]!);
+    for (const index of indexes) messages[index] = withCacheBreakpoint(fitted[index]!);
     return {
       model: this.model,
       max_tokens: request.maxTokens,
@@ -286,6 +288,11 @@ function toApiTools(tools: readonly ToolParam[]): Anthropic.Tool[] {
 /** The neutral history is Anthropic's own shape: the same object, typed for the SDK. */
 function toApiMessage(message: MessageParam): Anthropic.MessageParam {
   return message;
+}
+
+/** The history as the API takes it: images it would refuse in this request become their description. */
+function apiMessages(messages: readonly MessageParam[]): Anthropic.MessageParam[] {
+  return fitImagesToRequest(messages, REQUEST_IMAGE_LIMITS.anthropic).map(toApiMessage);
 }
 
 function withCacheBreakpoint(message: MessageParam): Anthropic.MessageParam {

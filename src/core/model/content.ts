@@ -2,6 +2,7 @@
  * One definition each for reading message content: "a message as blocks" and "a tool_result as
  * text". Every layer (history repair, replay, context engine, transcript rendering) uses these.
  */
+import { imageBlockTokens, imageText } from './images';
 import type { ContentBlockParam, MessageParam } from './messages';
 
 export type ToolUseBlock = Extract<ContentBlockParam, { type: 'tool_use' }>;
@@ -12,10 +13,10 @@ export function blocksOf(message: MessageParam): ContentBlockParam[] {
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }
 
-/** A tool_result's content flattened to text; non-text parts (images, documents) show as a placeholder. */
+/** A tool_result's content flattened to text; an image shows as its description ("[image: image/png, 120x80]"), never its bytes. */
 export function toolResultText(block: ToolResultBlock): string {
   if (typeof block.content === 'string') return block.content;
-  return (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  return (block.content ?? []).map((part) => (part.type === 'text' ? part.text : part.type === 'image' ? imageText(part) : `[${(part as { type: string }).type}]`)).join('\n');
 }
 
 /** The text a block contributes to the prompt, for size estimates (not a serialization format). */
@@ -29,16 +30,36 @@ export function blockText(block: ContentBlockParam): string {
       return toolResultText(block);
     case 'thinking':
       return block.thinking;
+    case 'image':
+      return imageText(block);
     default:
       return JSON.stringify(block);
   }
 }
 
-/** Characters a message contributes to the prompt (sum of its blocks' text). */
-export function messageChars(message: MessageParam): number {
+/** Characters per token the estimates assume before any request was counted (the context engine's default). */
+export const DEFAULT_CHARS_PER_TOKEN = 4;
+
+/**
+ * Characters a block contributes to the prompt, for size estimates: its text, and for an image its
+ * token cost (images.ts) at `charsPerToken`, so an estimate scaled back to tokens counts the image
+ * as the API does, not as the length of its base64.
+ */
+export function blockChars(block: ContentBlockParam, charsPerToken = DEFAULT_CHARS_PER_TOKEN): number {
+  if (block.type === 'image') return imageBlockTokens(block) * charsPerToken;
+  if (block.type === 'tool_result' && Array.isArray(block.content)) {
+    let chars = 0;
+    for (const part of block.content) chars += part.type === 'image' ? imageBlockTokens(part) * charsPerToken : part.text.length;
+    return chars;
+  }
+  return blockText(block).length;
+}
+
+/** Characters a message contributes to the prompt (sum of its blocks', see blockChars). */
+export function messageChars(message: MessageParam, charsPerToken = DEFAULT_CHARS_PER_TOKEN): number {
   if (typeof message.content === 'string') return message.content.length;
   let chars = 0;
-  for (const block of message.content) chars += blockText(block).length;
+  for (const block of message.content) chars += blockChars(block, charsPerToken);
   return chars;
 }
 

@@ -10,16 +10,19 @@
  * - a user turn's tool_result blocks become `tool` messages, in order, before any user text of the
  *   same turn (the API wants them right after the assistant's tool_calls); `is_error` is marked in
  *   the content (TOOL_ERROR_MARK) since tool messages have no such field;
- * - images become image_url parts (data URLs) in user messages; inside tool results, where the API
- *   takes text only, a placeholder; documents a placeholder.
+ * - images become image_url parts (data URLs) in user messages. Tool messages take text only, so
+ *   a tool result's images are named in its text and sent in the user message right after the
+ *   turn's tool messages, each result's under a label with its call id (IMAGES_LABEL); images a
+ *   provider would refuse in this request are described instead (images.ts). Documents a placeholder.
  * Chat -> neutral undoes all of that (fromChatMessages), so a conversation survives a round trip
- * except for what the chat format cannot hold (thinking, images inside tool results, the
- * boundaries between several text blocks of one assistant turn).
+ * except for what the chat format cannot hold (thinking, the boundaries between several text
+ * blocks of one assistant turn or of a tool result with images).
  */
 import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, ToolParam, ToolResultBlockParam, ToolUseBlockParam } from './messages';
 import { blocksOf, textsOf } from './content';
+import { fitImagesToRequest, imageText, REQUEST_IMAGE_LIMITS } from './images';
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 export type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
@@ -30,6 +33,12 @@ type ToolCall = OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
 export const TOOL_ERROR_MARK = '[tool error] ';
 /** What a tool call that was never answered gets, so the request stays valid (the API requires an answer). */
 export const MISSING_RESULT_TEXT = '[no result: the tool call was not run]';
+
+/** Labels a tool result's images in the user message after the tool messages. */
+const IMAGES_LABEL = (callId: string) => `[images returned by tool call ${callId}]`;
+const IMAGES_LABEL_PATTERN = /^\[images returned by tool call ([a-zA-Z0-9_-]+)\]$/;
+/** How a tool message names an image it cannot hold. */
+const SENT_BELOW = ' (sent in the next message)';
 
 /** The longest tool_call id OpenAI accepts. */
 const MAX_CALL_ID = 40;
@@ -54,16 +63,17 @@ function imageUrl(block: ImageBlockParam): string {
 
 /** A placeholder for content the target cannot hold, saying what it was. */
 function placeholder(block: ContentBlockParam | { type: string }): string {
-  if (block.type === 'image') {
-    const source = (block as ImageBlockParam).source;
-    return source.type === 'base64' ? `[image: ${source.media_type}, ${Math.floor((source.data.length * 3) / 4)} bytes, not shown to this model]` : `[image: ${source.url}]`;
-  }
+  if (block.type === 'image') return `${imageText(block as ImageBlockParam)} (not shown to this model)`;
   return `[${block.type} omitted]`;
+}
+
+function resultImages(block: ToolResultBlockParam): ImageBlockParam[] {
+  return typeof block.content === 'string' ? [] : (block.content ?? []).filter((part): part is ImageBlockParam => part.type === 'image');
 }
 
 function toolResultContent(block: ToolResultBlockParam): string {
   const body =
-    typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : placeholder(part))).join('\n');
+    typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `${imageText(part)}${SENT_BELOW}`)).join('\n');
   return block.is_error ? `${TOOL_ERROR_MARK}${body}` : body;
 }
 
@@ -79,7 +89,8 @@ function toUserContent(blocks: readonly ContentBlockParam[]): string | UserPart[
 }
 
 /** The neutral conversation as Chat Completions messages (see the module comment for the rules). */
-export function toChatMessages(system: string, messages: readonly MessageParam[]): ChatMessage[] {
+export function toChatMessages(system: string, history: readonly MessageParam[]): ChatMessage[] {
+  const messages = fitImagesToRequest(history, REQUEST_IMAGE_LIMITS.openai);
   const out: ChatMessage[] = [];
   if (system.length > 0) out.push({ role: 'system', content: system });
   /** Calls of the previous assistant turn still waiting for their tool message. */
@@ -107,20 +118,25 @@ export function toChatMessages(system: string, messages: readonly MessageParam[]
     }
     const results = blocks.filter((block): block is ToolResultBlockParam => block.type === 'tool_result');
     const rest = blocks.filter((block) => block.type !== 'tool_result');
+    /** The results' images, each result's under its label, for the user message after the tool messages. */
+    const images: UserPart[] = [];
     for (const result of results) {
       const id = chatCallId(result.tool_use_id);
       const at = open.indexOf(id);
       if (at >= 0) {
         open.splice(at, 1);
         out.push({ role: 'tool', tool_call_id: id, content: toolResultContent(result) });
+        const own = resultImages(result);
+        if (own.length > 0) images.push({ type: 'text', text: IMAGES_LABEL(id) }, ...own.map((image): UserPart => ({ type: 'image_url', image_url: { url: imageUrl(image) } })));
       } else {
-        // A result with no call right before it would be refused as an orphan; its text stays, as user text.
-        rest.unshift({ type: 'text', text: `[result of tool call ${result.tool_use_id}]\n${toolResultContent(result)}` });
+        // A result with no call right before it would be refused as an orphan; its text and images stay, as user content.
+        rest.unshift({ type: 'text', text: `[result of tool call ${result.tool_use_id}]\n${toolResultContent(result)}` }, ...resultImages(result));
       }
     }
-    if (rest.length === 0) continue;
+    if (rest.length === 0 && images.length === 0) continue;
     closeOpen();
-    out.push({ role: 'user', content: toUserContent(rest) });
+    const content = rest.length > 0 ? toUserContent(rest) : [];
+    out.push({ role: 'user', content: images.length === 0 ? content : [...images, ...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content)] });
   }
   closeOpen();
   return out;
@@ -146,6 +162,30 @@ function parseArguments(text: string): Record<string, unknown> {
     // Not JSON: kept whole below, so nothing the model wrote is lost.
   }
   return text.trim() === '' ? {} : { _raw_arguments: text };
+}
+
+/**
+ * The labelled images at the start of a user message after tool messages, put back into their
+ * tool results as [text, ...images] (the names the tool message gave them removed); the rest of
+ * the message is returned.
+ */
+function reattachImages(pending: ContentBlockParam[], blocks: ContentBlockParam[]): ContentBlockParam[] {
+  let index = 0;
+  while (index < blocks.length) {
+    const label = blocks[index]!;
+    const id = label.type === 'text' ? IMAGES_LABEL_PATTERN.exec(label.text)?.[1] : undefined;
+    const at = id === undefined ? -1 : pending.findIndex((block) => block.type === 'tool_result' && block.tool_use_id === id);
+    if (at < 0) break;
+    let end = index + 1;
+    while (end < blocks.length && blocks[end]!.type === 'image') end++;
+    const images = blocks.slice(index + 1, end) as ImageBlockParam[];
+    const result = pending[at] as ToolResultBlockParam;
+    const text = typeof result.content === 'string' ? result.content : '';
+    const names = images.map((image) => `\n${imageText(image)}${SENT_BELOW}`).join('');
+    pending[at] = { ...result, content: [{ type: 'text', text: text.endsWith(names) ? text.slice(0, text.length - names.length) : text }, ...images] };
+    index = end;
+  }
+  return blocks.slice(index);
 }
 
 /**
@@ -175,11 +215,12 @@ export function fromChatMessages(chat: readonly ChatMessage[]): { system: string
         break;
       }
       case 'user': {
-        const blocks: ContentBlockParam[] =
+        let blocks: ContentBlockParam[] =
           typeof message.content === 'string'
             ? [{ type: 'text', text: message.content }]
             : message.content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : part.type === 'image_url' ? imageBlock(part.image_url.url) : { type: 'text', text: `[${part.type}]` }));
         if (pending) {
+          blocks = reattachImages(pending, blocks);
           pending.push(...blocks);
           flush();
         } else {

@@ -9,6 +9,7 @@ import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
+import { resolveRecalls } from './recalledEntries';
 
 /**
  * Sessions on disk (docs/architecture.md, "Storage layout"):
@@ -151,7 +152,7 @@ export class FileSessionStore {
     const transcript = await readTranscript(path.join(dir, 'transcript.jsonl'));
     // Metas from before the counter: count once here, where the transcript is read anyway.
     meta.compactions ??= transcript.entries.filter(isSummaryBoundary).length;
-    const handle = new SessionHandle(this, meta, this.now, transcript.tornTail);
+    const handle = new SessionHandle(this, meta, this.now, transcript.tornTail, transcript.entries.length);
     handle.acquireLock();
     for (const problem of transcript.problems) this.logger.warn(`transcript of ${id}, line ${problem.line}: ${problem.reason} (skipped)`);
     return { handle, transcript };
@@ -192,7 +193,14 @@ export class SessionHandle {
     private readonly now: () => Date,
     /** The transcript ends in a cut-off line: the next append starts on a new line. */
     private tornTail: boolean,
+    /** Valid entries already in the transcript (a rewind names its cut by this count). */
+    private entries = 0,
   ) {}
+
+  /** How many valid entries the transcript holds, counting this handle's appends: the index the next entry gets. */
+  get entryCount(): number {
+    return this.entries;
+  }
 
   /** Set once an append failed: the agent goes on, but this transcript is no longer complete. */
   get transcriptWriteError(): string | undefined {
@@ -277,6 +285,7 @@ export class SessionHandle {
    * crash loses at most the line being written (skipped on read).
    */
   append(entry: TranscriptEntry): void {
+    this.entries++;
     // After one failed write nothing more is written: a transcript with a hole in the middle would
     // resume into a different (even invalid) context, while a complete prefix resumes exactly.
     if (this.writeError) {
@@ -428,5 +437,6 @@ export async function readTranscript(file: string): Promise<LoadedTranscript> {
     if ('entry' in item) entries.push(item.entry);
     else problems.push({ line: item.line, reason: item.problem });
   }
-  return { entries, skippedLines: problems.length, problems, tornTail };
+  // Recall results stored as references get their text back: the fold sees what the model saw.
+  return { entries: await resolveRecalls(entries, path.dirname(file)), skippedLines: problems.length, problems, tornTail };
 }

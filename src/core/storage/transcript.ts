@@ -2,9 +2,11 @@
  * The typed transcript (docs/architecture.md, "Storage layout"): one JSON object a line, append-only. Every engine
  * decision is an entry, so `foldTranscript(entries)` rebuilds exactly what the model saw.
  */
+import { IMAGE_MEDIA_TYPES } from '../model/images';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import type { TodoItem } from '../tools/todos';
+import type { RecalledSlice } from '../tools/recallTypes';
 
 /** A lossy edit of one old tool result in the live view (tiers 1-3); the canonical result stays whole. */
 export type ToolResultEdit =
@@ -65,9 +67,17 @@ export interface RequestMark {
   pendingWaste?: number;
 }
 
+/**
+ * A `recall` result stored as a reference (storage/recalledEntries.ts): the message entry's tool_result
+ * `toolUseId` holds a short stub, and reading the transcript puts back `head + source.slice(start, end) + tail`.
+ */
+export type RecallReference = RecalledSlice & { toolUseId: string };
+
 export type TranscriptEntry =
   /** provider and model: who wrote an assistant message (absent in transcripts older than the provider seam, and on user messages). */
-  | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string }
+  /** `recalls`: tool results of this message stored as references to text already on disk, not as copies. */
+  /** `checkpoint`: on a user message, the checkpoint taken just before it (what its Restore goes back to). */
+  | { type: 'message'; ts: string; message: MessageParam; provider?: string; model?: string; checkpoint?: number; recalls?: RecallReference[] }
   /** `childId`: a subagent's request, counted in its parent's totals too (the child's transcript has it with its request mark). */
   /** `priceUnknown`: the model had no known price (costUsd is 0, not a figure). */
   | { type: 'usage'; ts: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; request?: RequestMark; childId?: string }
@@ -91,6 +101,15 @@ export type TranscriptEntry =
   | { type: 'window_learned'; ts: string; window: number; assumed: number }
   /** The model's `compact` tool asked for a compaction: it runs before the next request, once every tool call has its result. */
   | { type: 'compact_scheduled'; ts: string; focus?: string }
+  /**
+   * The conversation went back to checkpoint `checkpoint` (issue 17): every entry from index
+   * `toEntry` (0-based among the transcript's valid entries) up to this one is no longer part of
+   * the conversation. They stay on disk and in the archived transcript; their cost stays counted.
+   * `files`: whether the workspace's files were restored too.
+   */
+  | { type: 'rewind'; ts: string; checkpoint: number; toEntry: number; files: 'restored' | 'kept' }
+  /** "Undo" right after a restore: the rewind at entry index `rewindEntry` no longer applies (only while nothing came after it). */
+  | { type: 'rewind_undone'; ts: string; rewindEntry: number }
   /** Display-only records (they change no state): what the chat showed about subagents. */
   | { type: 'event'; ts: string; name: DisplayRecordName; data: Record<string, unknown> };
 
@@ -113,10 +132,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
+/** An image block's source as the APIs take it (a wrong one would fail every later request). */
+function isImageSource(source: unknown): boolean {
+  if (!isRecord(source)) return false;
+  if (source.type === 'url') return typeof source.url === 'string';
+  return source.type === 'base64' && typeof source.data === 'string' && (IMAGE_MEDIA_TYPES as readonly unknown[]).includes(source.media_type);
+}
+
 /** A tool_result's content: a string or text/image blocks. */
 function isToolResultContent(value: unknown): boolean {
   if (value === undefined || typeof value === 'string') return true;
-  return Array.isArray(value) && value.every((part) => isRecord(part) && ((part.type === 'text' && typeof part.text === 'string') || (part.type === 'image' && isRecord(part.source))));
+  return Array.isArray(value) && value.every((part) => isRecord(part) && ((part.type === 'text' && typeof part.text === 'string') || (part.type === 'image' && isImageSource(part.source))));
 }
 
 /**
@@ -129,7 +155,7 @@ function isContentBlock(block: unknown, role: 'user' | 'assistant'): boolean {
     case 'text':
       return typeof block.text === 'string';
     case 'image':
-      return role === 'user' && isRecord(block.source);
+      return role === 'user' && isImageSource(block.source);
     case 'tool_use':
       return role === 'assistant' && typeof block.id === 'string' && TOOL_USE_ID.test(block.id) && typeof block.name === 'string' && isRecord(block.input);
     case 'tool_result':
@@ -157,6 +183,14 @@ function isMessage(value: unknown): value is MessageParam {
   return Array.isArray(value.content) && value.content.every((block) => isContentBlock(block, role));
 }
 
+function isRecallReference(value: unknown): value is RecallReference {
+  if (!isRecord(value) || typeof value.toolUseId !== 'string' || typeof value.head !== 'string' || typeof value.tail !== 'string') return false;
+  const { start, end, source } = value;
+  if (typeof start !== 'number' || typeof end !== 'number' || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start) return false;
+  if (!isRecord(source)) return false;
+  return (source.kind === 'message' && typeof source.toolUseId === 'string') || (source.kind === 'file' && typeof source.file === 'string');
+}
+
 function isEdit(value: unknown): value is ToolResultEdit {
   if (!isRecord(value) || typeof value.toolUseId !== 'string') return false;
   if (value.action === 'trim') return typeof value.maxChars === 'number' && value.maxChars >= 0;
@@ -173,6 +207,7 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       if (!isMessage(value.message)) return 'a message entry without a valid message';
       if (value.provider !== undefined && typeof value.provider !== 'string') return 'a message entry whose "provider" is not a string';
       if (value.model !== undefined && typeof value.model !== 'string') return 'a message entry whose "model" is not a string';
+      if (value.recalls !== undefined && !(Array.isArray(value.recalls) && value.recalls.every(isRecallReference))) return 'a message entry with a malformed recall reference';
       return undefined;
     case 'usage':
       return isRecord(value.usage) && typeof value.costUsd === 'number' ? undefined : 'a usage entry without usage';
@@ -202,6 +237,12 @@ export function transcriptEntryProblem(value: unknown): string | undefined {
       return isPositive(value.window) && isPositive(value.assumed) ? undefined : 'a malformed window-learned entry';
     case 'compact_scheduled':
       return value.focus === undefined || typeof value.focus === 'string' ? undefined : 'a compact-scheduled entry whose focus is not a string';
+    case 'rewind':
+      return Number.isInteger(value.checkpoint) && Number.isInteger(value.toEntry) && (value.toEntry as number) >= 0 && (value.files === 'restored' || value.files === 'kept')
+        ? undefined
+        : 'a malformed rewind entry';
+    case 'rewind_undone':
+      return Number.isInteger(value.rewindEntry) && (value.rewindEntry as number) >= 0 ? undefined : 'a malformed rewind-undone entry';
     case 'event':
       if (typeof value.name !== 'string' || !isRecord(value.data)) return 'a malformed event entry';
       return (DISPLAY_RECORD_NAMES as readonly string[]).includes(value.name) || LEGACY_EVENT_NAMES.has(value.name) ? undefined : `unknown event ${JSON.stringify(value.name)}`;

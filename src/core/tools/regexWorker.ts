@@ -13,13 +13,25 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { abortError } from './types';
 
-/** Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch match. */
+/**
+ * Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch
+ * match (an array of lines), or also where the first match of each is (\`{ find: lines }\`: index, start, length).
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const regex = new RegExp(workerData.pattern, workerData.flags);
-parentPort.on('message', (lines) => {
+parentPort.on('message', (message) => {
   const hits = [];
-  for (let i = 0; i < lines.length; i++) if (regex.test(lines[i])) hits.push(i);
+  if (Array.isArray(message)) {
+    for (let i = 0; i < message.length; i++) if (regex.test(message[i])) hits.push(i);
+  } else {
+    const lines = message.find;
+    for (let i = 0; i < lines.length; i++) {
+      regex.lastIndex = 0;
+      const match = regex.exec(lines[i]);
+      if (match) hits.push(i, match.index, match[0].length);
+    }
+  }
   parentPort.postMessage(hits);
 });
 `;
@@ -60,6 +72,18 @@ export class RegexWorker {
 
   /** Indices of the lines that match. Rejects with RegexTimeoutError past `budgetMs`, with an abort error on cancel; either ends the worker. */
   test(lines: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
+    return this.ask(lines, budgetMs, signal);
+  }
+
+  /**
+   * The first match of each line that matches, flat: line index, match start, match length, for each. Bounded
+   * like `test`. (recall's search: one pass finds the lines and the excerpts' places.)
+   */
+  find(lines: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
+    return this.ask({ find: lines }, budgetMs, signal);
+  }
+
+  private ask(message: readonly string[] | { find: readonly string[] }, budgetMs: number, signal: AbortSignal): Promise<number[]> {
     if (signal.aborted) {
       this.close();
       return Promise.reject(abortError());
@@ -94,7 +118,7 @@ export class RegexWorker {
       this.worker.on('message', onMessage);
       this.worker.once('error', onError);
       this.worker.once('exit', onExit);
-      this.worker.postMessage(lines);
+      this.worker.postMessage(message);
     });
   }
 

@@ -5,6 +5,7 @@ import { createEditFileTool } from './editFile';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
+import { createRecallTool, type RecallToolOptions } from './recall';
 import { createRunShellTool, type RunShellOptions } from './runShell';
 import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
@@ -48,6 +49,8 @@ export interface ToolRegistryOptions {
   /** ripgrep binary for grep_search (VS Code's bundled rg, or `findRipgrepOnPath()`); absent = JS search. */
   ripgrepPath?: string | undefined;
   readFile?: ReadFileOptions;
+  /** `recall`'s page size (it reads the history through ToolContext.recall, which the session provides). */
+  recall?: RecallToolOptions;
   listFiles?: ListFilesOptions;
   grep?: Omit<GrepOptions, 'ripgrepPath'>;
   shell?: RunShellOptions;
@@ -77,6 +80,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createWriteFileTool(),
     createEditFileTool(),
     createRunShellTool(options.shell),
+    createRecallTool(options.recall),
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
@@ -104,7 +108,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     const rest = progress.flush();
     if (rest !== '') ctx.onProgress(rest);
     const content = redactSecrets(result.content, secrets);
-    return content === result.content ? result : { ...result, content };
+    if (content === result.content) return result;
+    // A redacted recall is no longer the slice its reference names: the transcript must keep this text.
+    const { recalled: _recalled, ...unreferenced } = result;
+    return { ...unreferenced, content };
   };
   const executeUnguarded = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const tool = byName.get(name);

@@ -2,6 +2,7 @@
 // own context) and returns only the child's final report. The tool itself is thin: the agent
 // provides `ctx.runSubagent` (src/core/agent/subagents.ts), which builds and runs the child.
 import { Args } from './args';
+import { RECALL_TOOL } from './recallRef';
 import { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
 import { ToolInputError, type ToolDefinition } from './types';
 
@@ -11,7 +12,7 @@ export { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
 export const TASK_TOOL_NAME = 'task';
 
 /** The tools an explore child gets: it can look, never change anything. */
-export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files', 'grep_search'];
+export const EXPLORE_TOOL_NAMES: readonly string[] = ['read_file', 'list_files', 'grep_search', RECALL_TOOL];
 
 /** Bounds on what the model writes, so one call cannot flood the child's first request or a card. */
 export const MAX_TASK_DESCRIPTION_CHARS = 200;

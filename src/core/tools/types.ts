@@ -1,17 +1,29 @@
 // Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
 // file of src/core/tools (the VS Code layer adapts these interfaces).
+import type { ImageMediaType } from '../model/messages';
 import type { ApprovalDecision, ApprovalRequest } from './approval';
 import type { TodoItem } from './todos';
+import type { RecalledSlice, RecallSource } from './recallTypes';
 import type { TaskInput } from './taskInput';
 import type { Workspace } from './workspace';
 
 export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';
 export type { Workspace } from './workspace';
+export type { RecalledSlice, RecalledSource, RecallSource } from './recallTypes';
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
 
+/** An image a tool returns for the model to see, already checked against the providers' limits (model/images.ts). */
+export interface ToolImage {
+  mediaType: ImageMediaType;
+  /** The bytes, base64. */
+  data: string;
+}
+
 export interface ToolResult {
   content: string;
+  /** Images the model sees after `content` (image blocks in the tool_result); `content` names each in words too. */
+  images?: readonly ToolImage[];
   isError?: boolean;
   /** Set when the call stopped because ctx.signal was aborted (lets the agent tell cancel from failure). */
   cancelled?: boolean;
@@ -19,6 +31,11 @@ export interface ToolResult {
   todos?: readonly TodoItem[];
   /** Real paths of the workspace folders whose files the call read or listed (the session adds their AGENTS.md / CLAUDE.md). */
   readFolders?: readonly string[];
+  /**
+   * Set by `recall`: `content` is a slice of a text already on disk, so the transcript stores a reference to it
+   * rather than a second copy. Only valid while `content` is exactly what the tool returned (dropped otherwise).
+   */
+  recalled?: RecalledSlice;
 }
 
 export interface ToolContext {
@@ -38,6 +55,10 @@ export interface ToolContext {
   requestCompact?(focus: string | undefined): Promise<string>;
   /** Runs a child agent on the request and resolves to its report (the `task` tool). */
   runSubagent?(input: TaskInput): Promise<ToolResult>;
+  /** Called just before a write tool replaces `absolutePath`, with its bytes then (undefined: absent), so a checkpoint can restore it. */
+  beforeWrite?(absolutePath: string, prior: Buffer | undefined): Promise<void>;
+  /** The session's full history on disk (the `recall` tool); absent when nothing is saved. */
+  recall?: RecallSource;
 }
 
 export interface ToolInputSchema {

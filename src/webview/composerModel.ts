@@ -1,0 +1,87 @@
+/**
+ * The composer's attachments as data (issue 17): the chips, the @ picker's state and rows, and the
+ * message's size before it is sent. Pure, so the keyboard rules are tested without a browser;
+ * composerView.ts draws it.
+ */
+import { CHARS_PER_TOKEN, MAX_ATTACHMENTS, type AttachmentOption, type AttachmentRequest } from '../protocol';
+
+export interface Chip {
+  request: AttachmentRequest;
+  label: string;
+  /** Known size in tokens (a file's bytes / 4); undefined: measured when sent. */
+  tokens?: number;
+  /** Added by the editor's selection, not by the user: it follows the selection until removed. */
+  automatic?: boolean;
+}
+
+export interface PickerRow {
+  request: AttachmentRequest;
+  label: string;
+  detail: string;
+  tokens?: number;
+}
+
+/** The kinds the host gathers at send time, offered first in the picker. */
+const GATHERED: readonly { kind: 'selection' | 'problems' | 'terminal' | 'git-changes'; detail: string }[] = [
+  { kind: 'selection', detail: "the active editor's selection" },
+  { kind: 'problems', detail: "the workspace's problems, errors first" },
+  { kind: 'terminal', detail: "the active terminal's last command and output" },
+  { kind: 'git-changes', detail: 'the working tree diff' },
+];
+
+/** The `@query` just before the caret, or undefined (an @ inside a word, like an e-mail address, is not one). */
+export function pickerQueryAt(text: string, caret: number): { start: number; query: string } | undefined {
+  const match = /(^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
+  return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : undefined;
+}
+
+/** "src/app.ts:10-40" asks for those lines of the file the host offered as src/app.ts. */
+function splitRange(query: string): { path: string; fromLine?: number; toLine?: number } {
+  const match = /^(.*):(\d+)(?:-(\d+))?$/.exec(query);
+  if (!match) return { path: query };
+  const fromLine = Number(match[2]);
+  const toLine = match[3] === undefined ? fromLine : Number(match[3]);
+  return fromLine >= 1 && toLine >= fromLine ? { path: match[1]!, fromLine, toLine } : { path: query };
+}
+
+export function chipLabel(request: AttachmentRequest): string {
+  if (request.kind === 'file') return request.fromLine === undefined ? request.path : `${request.path}:${request.fromLine}-${request.toLine}`;
+  if (request.kind === 'folder') return `${request.path}/`;
+  if (request.kind === 'image') return `image: ${request.name}`;
+  return request.kind;
+}
+
+/** The picker's rows for a query: matching gathered kinds, then the host's files and folders. */
+export function pickerRows(query: string, options: readonly AttachmentOption[]): PickerRow[] {
+  const lowered = query.toLowerCase();
+  const range = splitRange(query);
+  const rows: PickerRow[] = GATHERED.filter((kind) => kind.kind.startsWith(lowered)).map((kind) => ({ request: { kind: kind.kind }, label: `@${kind.kind}`, detail: kind.detail }));
+  for (const option of options) {
+    const request: AttachmentRequest =
+      option.kind === 'file' && range.fromLine !== undefined && option.path === range.path
+        ? { kind: 'file', path: option.path, fromLine: range.fromLine, toLine: range.toLine! }
+        : option.kind === 'file'
+          ? { kind: 'file', path: option.path }
+          : { kind: 'folder', path: option.path };
+    rows.push({ request, label: chipLabel(request), detail: option.kind === 'folder' ? 'folder (a listing)' : 'file', ...(option.tokens !== undefined ? { tokens: option.tokens } : {}) });
+  }
+  return rows;
+}
+
+const sameRequest = (a: AttachmentRequest, b: AttachmentRequest): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Adds a chip unless the same one is there or the message is full; returns why not, or undefined. */
+export function addChip(chips: Chip[], chip: Chip): string | undefined {
+  if (chips.some((existing) => sameRequest(existing.request, chip.request))) return `${chip.label} is attached already`;
+  if (chips.length >= MAX_ATTACHMENTS) return `a message carries at most ${MAX_ATTACHMENTS} attachments`;
+  chips.push(chip);
+  return undefined;
+}
+
+/** "this message: ~N tokens" before sending; kinds gathered at send time are counted then. */
+export function messageEstimate(text: string, chips: readonly Chip[]): string {
+  const known = Math.ceil(text.length / CHARS_PER_TOKEN) + chips.reduce((sum, chip) => sum + (chip.tokens ?? 0), 0);
+  const unmeasured = chips.filter((chip) => chip.tokens === undefined).length;
+  const tokens = known >= 1000 ? `${(known / 1000).toFixed(known >= 10_000 ? 0 : 1)}k` : String(known);
+  return `this message: ~${tokens} tokens${unmeasured > 0 ? ` + ${unmeasured} measured when sent` : ''}`;
+}

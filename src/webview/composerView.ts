@@ -1,0 +1,286 @@
+/**
+ * The composer's attachments on screen (issue 17): chips above the message box, the @ picker (a
+ * listbox the keyboard drives: arrows, Enter or Tab, Escape), Backspace at the start of the box
+ * removes the last chip, the active editor's selection as a chip of its own and its file as a
+ * one-click suggestion, files dropped from the Explorer, and the message's size before sending.
+ */
+import type { AttachmentRequest, HostToWebview, WebviewToHost } from '../protocol';
+import { addChip, chipLabel, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
+
+type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+export class ComposerAttachments {
+  /** Chips, suggestions and the size line: goes above the message box. */
+  readonly element = el('div', 'eg-attachments');
+  /** The @ picker: goes above the composer. */
+  readonly picker = el('div', 'eg-picker');
+  private readonly chipList = el('div', 'eg-chips');
+  private readonly suggestions = el('div', 'eg-suggestions');
+  private readonly estimate = el('div', 'eg-estimate eg-muted');
+  private chips: Chip[] = [];
+  private rows: PickerRow[] = [];
+  private active = 0;
+  private query: { start: number; query: string } | undefined;
+  private queryId = 0;
+  private editor: EditorContext | undefined;
+  /** The user removed the selection chip: it stays away until the selection changes. */
+  private dismissedSelection: string | undefined;
+  private dismissedFile: string | undefined;
+  /** The chips of the message being sent (given back if it fails). */
+  private taken: Chip[] = [];
+
+  constructor(
+    private readonly input: HTMLTextAreaElement,
+    private readonly post: (message: WebviewToHost) => void,
+    private readonly notify: (text: string) => void,
+  ) {
+    this.chipList.setAttribute('role', 'list');
+    this.chipList.setAttribute('aria-label', 'Attached to this message');
+    this.picker.setAttribute('role', 'listbox');
+    this.picker.setAttribute('aria-label', 'Attach');
+    this.picker.id = 'eg-picker';
+    this.picker.hidden = true;
+    this.element.append(this.chipList, this.suggestions, this.estimate);
+    input.setAttribute('aria-controls', this.picker.id);
+    input.addEventListener('input', () => this.onInput());
+    input.addEventListener('dragover', (event) => event.preventDefault());
+    input.addEventListener('drop', (event) => this.onDrop(event));
+    input.addEventListener('paste', (event) => this.onPaste(event));
+    this.render();
+  }
+
+  /** Keys the picker or the chips take; true when the key was used (the composer must not act on it). */
+  handleKey(event: KeyboardEvent): boolean {
+    if (!this.picker.hidden && this.rows.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        this.active = (this.active + (event.key === 'ArrowDown' ? 1 : this.rows.length - 1)) % this.rows.length;
+        this.renderPicker();
+        return true;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
+        this.choose(this.rows[this.active]!);
+        return true;
+      }
+    }
+    if (!this.picker.hidden && event.key === 'Escape') {
+      this.closePicker();
+      return true;
+    }
+    if (event.key === 'Backspace' && this.input.selectionStart === 0 && this.input.selectionEnd === 0 && this.chips.length > 0) {
+      this.remove(this.chips.length - 1);
+      return true;
+    }
+    return false;
+  }
+
+  onOptions(message: Extract<HostToWebview, { type: 'attachmentOptions' }>): void {
+    if (message.requestId !== this.queryId || !this.query) return;
+    this.showRows(pickerRows(this.query.query, message.options));
+  }
+
+  onEditorContext(context: EditorContext): void {
+    this.editor = context;
+    const selection = context.selection;
+    const key = selection ? `${selection.path}:${selection.fromLine}-${selection.toLine}` : undefined;
+    // Automatic chips follow the editor until the user removes them (evergreen.attachments.editorContext says which).
+    this.chips = this.chips.filter((chip) => !chip.automatic);
+    if (selection && context.autoAttach !== 'none' && key !== this.dismissedSelection) {
+      // Gathered from the editor when sent: its unsaved text, not the file on disk.
+      addChip(this.chips, { request: { kind: 'selection' }, label: `selection ${key}`, automatic: true });
+    }
+    if (context.file && context.autoAttach === 'fileAndSelection' && context.file !== this.dismissedFile) {
+      addChip(this.chips, { request: { kind: 'file', path: context.file }, label: context.file, automatic: true });
+    }
+    if (key !== this.dismissedSelection) this.dismissedSelection = undefined;
+    if (context.file !== this.dismissedFile) this.dismissedFile = undefined;
+    this.render();
+  }
+
+  /** The chips for the message being sent; they are cleared, and given back by restore() if the send fails. */
+  take(): AttachmentRequest[] {
+    const requests = this.chips.map((chip) => chip.request);
+    this.taken = this.chips;
+    this.chips = [];
+    // What the editor attaches by itself comes back for the next message (like the current-file context of other chats).
+    if (this.editor) this.onEditorContext(this.editor);
+    else this.render();
+    return requests;
+  }
+
+  restore(): void {
+    this.chips = [...this.taken, ...this.chips.filter((chip) => !this.taken.some((taken) => JSON.stringify(taken.request) === JSON.stringify(chip.request)))];
+    this.taken = [];
+    this.render();
+  }
+
+  /** Call after the message box changed by code (sent, restored). */
+  refresh(): void {
+    this.render();
+  }
+
+  private onInput(): void {
+    const found = pickerQueryAt(this.input.value, this.input.selectionStart ?? this.input.value.length);
+    this.query = found;
+    this.renderEstimate();
+    if (!found) {
+      this.closePicker();
+      return;
+    }
+    this.showRows(pickerRows(found.query, []));
+    this.queryId++;
+    this.post({ type: 'attachmentQuery', requestId: this.queryId, query: found.query.replace(/:\d+(-\d+)?$/, '') });
+  }
+
+  private choose(row: PickerRow): void {
+    if (this.query) {
+      // The "@query" typed in the box becomes the chip.
+      const caret = this.input.selectionStart ?? this.input.value.length;
+      this.input.value = this.input.value.slice(0, this.query.start) + this.input.value.slice(caret);
+      this.input.setSelectionRange(this.query.start, this.query.start);
+    }
+    const problem = addChip(this.chips, { request: row.request, label: row.label, ...(row.tokens !== undefined ? { tokens: row.tokens } : {}) });
+    if (problem) this.notify(problem);
+    this.closePicker();
+    this.render();
+    this.input.focus();
+  }
+
+  private remove(index: number): void {
+    const [removed] = this.chips.splice(index, 1);
+    if (removed?.automatic && removed.request.kind === 'selection') this.dismissedSelection = removed.label.replace(/^selection /, '');
+    else if (removed?.automatic && removed.request.kind === 'file') this.dismissedFile = removed.request.path;
+    this.notify(`Removed ${removed?.label ?? 'the attachment'}.`);
+    this.render();
+    this.input.focus();
+  }
+
+  /** A pasted screenshot becomes an image chip; text pastes as usual. */
+  private onPaste(event: ClipboardEvent): void {
+    const images = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return;
+    event.preventDefault();
+    for (const file of images) this.addImage(file);
+  }
+
+  private addImage(file: File): void {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const data = String(reader.result).replace(/^data:[^;]*;base64,/, '');
+      const request: AttachmentRequest = { kind: 'image', name: file.name || 'pasted image', data };
+      const problem = addChip(this.chips, { request, label: chipLabel(request) });
+      if (problem) this.notify(problem);
+      this.render();
+    };
+    reader.onerror = () => this.notify(`Could not read ${file.name || 'the image'}.`);
+    reader.readAsDataURL(file);
+  }
+
+  /** Files dragged from the Explorer or an editor tab arrive as file URIs (the host confines them when sent); dropped images are attached as images. */
+  private onDrop(event: DragEvent): void {
+    const dropped = [...(event.dataTransfer?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (dropped.length > 0) {
+      event.preventDefault();
+      for (const file of dropped) this.addImage(file);
+      return;
+    }
+    const uris = (event.dataTransfer?.getData('text/uri-list') ?? '').split(/\r?\n/).filter((line) => line.startsWith('file://'));
+    const root = this.editor?.root;
+    if (uris.length === 0 || !root) return;
+    event.preventDefault();
+    for (const uri of uris) {
+      const file = decodeURIComponent(new URL(uri).pathname);
+      const relative = file.startsWith(`${root}/`) ? file.slice(root.length + 1) : undefined;
+      if (!relative) {
+        this.notify(`${file} is outside the workspace; only workspace files can be attached.`);
+        continue;
+      }
+      const request: AttachmentRequest = { kind: 'file', path: relative };
+      const problem = addChip(this.chips, { request, label: chipLabel(request) });
+      if (problem) this.notify(problem);
+    }
+    this.render();
+  }
+
+  private showRows(rows: PickerRow[]): void {
+    this.rows = rows;
+    this.active = Math.min(this.active, Math.max(0, rows.length - 1));
+    this.picker.hidden = rows.length === 0;
+    this.input.setAttribute('aria-expanded', String(!this.picker.hidden));
+    this.renderPicker();
+  }
+
+  private closePicker(): void {
+    this.rows = [];
+    this.active = 0;
+    this.picker.hidden = true;
+    this.input.setAttribute('aria-expanded', 'false');
+    this.input.removeAttribute('aria-activedescendant');
+  }
+
+  private renderPicker(): void {
+    this.picker.replaceChildren(
+      ...this.rows.map((row, index) => {
+        const option = el('div', `eg-picker-row${index === this.active ? ' eg-active' : ''}`);
+        option.id = `eg-picker-${index}`;
+        option.setAttribute('role', 'option');
+        option.setAttribute('aria-selected', String(index === this.active));
+        option.append(el('span', 'eg-picker-label', row.label), el('span', 'eg-muted', ` ${row.detail}`));
+        option.addEventListener('mousedown', (event) => {
+          event.preventDefault(); // keep the focus in the message box
+          this.choose(row);
+        });
+        return option;
+      }),
+    );
+    if (!this.picker.hidden) this.input.setAttribute('aria-activedescendant', `eg-picker-${this.active}`);
+  }
+
+  private render(): void {
+    this.chipList.replaceChildren(
+      ...this.chips.map((chip, index) => {
+        const item = el('span', 'eg-chip');
+        item.setAttribute('role', 'listitem');
+        const remove = el('button', 'eg-chip-remove', '×');
+        remove.type = 'button';
+        remove.setAttribute('aria-label', `Remove ${chip.label}`);
+        remove.addEventListener('click', () => this.remove(index));
+        item.append(el('span', 'eg-chip-label', chip.label), remove);
+        return item;
+      }),
+    );
+    this.renderSuggestions();
+    this.renderEstimate();
+  }
+
+  private renderSuggestions(): void {
+    const file = this.editor?.file;
+    const offered = file !== undefined && !this.chips.some((chip) => chip.request.kind === 'file' && chip.request.path === file && chip.request.fromLine === undefined);
+    if (!offered) {
+      this.suggestions.replaceChildren();
+      return;
+    }
+    const add = el('button', 'eg-suggestion', `+ ${file}`);
+    add.type = 'button';
+    add.title = 'Attach the file open in the editor';
+    add.addEventListener('click', () => {
+      const request: AttachmentRequest = { kind: 'file', path: file };
+      addChip(this.chips, { request, label: chipLabel(request) });
+      this.render();
+      this.input.focus();
+    });
+    this.suggestions.replaceChildren(add);
+  }
+
+  private renderEstimate(): void {
+    const empty = this.chips.length === 0 && this.input.value.trim() === '';
+    this.estimate.textContent = empty ? '' : messageEstimate(this.input.value, this.chips);
+  }
+}
+

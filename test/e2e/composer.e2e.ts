@@ -1,0 +1,97 @@
+// The composer's attachments in the real chat webview (code-server + Chromium), issue 17, driven by
+// the keyboard only: "@" opens the picker, typing narrows it, arrows and Enter choose, Escape
+// closes it, Backspace at the start of the box removes the last chip; the message goes out with
+// the file before the words, and the chat shows what it carried. Screenshot of the open picker:
+// test-results/e2e-composer-picker.png.
+// Build first (node esbuild.mjs), then:
+//   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/composer.e2e.ts
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { CodeServer } from '../../scripts/vscode-harness.mjs';
+import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-composer-picker.png');
+const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-composer-failure.png');
+
+describe('attaching context in the composer (code-server + Chromium)', function () {
+  this.timeout(180_000);
+  let bench: ChatWorkbench | undefined;
+  let server: CodeServer | undefined;
+  let page: Page;
+  let fake: FakeAnthropic;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    for (const file of ['dist/extension.js', 'dist/webview.js']) {
+      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
+    }
+    bench = await openChatWorkbench({ prefix: 'e2e-composer', files: { 'README.md': '# Demo\n' }, onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
+    ({ server, page, fake } = bench);
+    mkdirSync(path.join(bench.workspace, 'src'));
+    writeFileSync(path.join(bench.workspace, 'src', 'app.ts'), 'export function start(): string {\n  return "app started";\n}\n');
+    writeFileSync(path.join(bench.workspace, 'src', 'util.ts'), 'export const util = 1;\n');
+  });
+
+  after(async () => {
+    await bench?.close();
+  });
+
+  it('picks a file and a folder with the keyboard, removes a chip with Backspace, and sends the file before the words', async function () {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
+    fake.enqueue(reply.text('It starts the app.'));
+    try {
+      const { webview, input } = await openChatPanel(page);
+      await input.focus();
+
+      // "@" alone offers the kinds VS Code gathers first.
+      await page.keyboard.type('@');
+      const picker = webview.locator('.eg-picker');
+      await picker.locator('.eg-picker-row', { hasText: '@selection' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'hidden', timeout: 5_000 });
+      await page.keyboard.press('Backspace');
+
+      // A file, by a fuzzy query: the host's rows arrive, Enter takes the active one.
+      await page.keyboard.type('@appts');
+      await picker.locator('.eg-picker-row', { hasText: 'src/app.ts' }).waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: SCREENSHOT });
+      await page.keyboard.press('Enter');
+      const chips = webview.locator('.eg-chip');
+      await chips.filter({ hasText: 'src/app.ts' }).waitFor({ timeout: 5_000 });
+      assert.equal(await input.inputValue(), '', 'the typed @query became the chip');
+
+      // A folder: ArrowDown moves through the rows until the folder is the active one.
+      await page.keyboard.type('@src');
+      await picker.locator('.eg-picker-row', { hasText: 'src/' }).first().waitFor({ timeout: 15_000 });
+      for (let step = 0; step < 10 && !(await picker.locator('.eg-picker-row.eg-active', { hasText: /^src\/ folder/ }).count()); step++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await webview.locator('.eg-chip-label', { hasText: /^src\/$/ }).waitFor({ timeout: 5_000 });
+      assert.equal(await chips.count(), 2);
+      // Backspace at the start of an empty box removes the last chip (the folder).
+      await page.keyboard.press('Backspace');
+      const labels = webview.locator('.eg-chip-label');
+      await labels.filter({ hasText: /^src\/$/ }).waitFor({ state: 'detached', timeout: 5_000 });
+      assert.deepEqual(await labels.allInnerTexts(), ['src/app.ts']);
+      assert.match(await webview.locator('.eg-estimate').innerText(), /this message: ~\d+ tokens/);
+
+      await page.keyboard.type('What does this do?');
+      await page.keyboard.press('Enter');
+      await webview.locator('.eg-assistant', { hasText: 'It starts the app.' }).waitFor({ timeout: 60_000 });
+      const sent = JSON.stringify((fake.messageRequests().at(-1)?.body as { messages: unknown[] }).messages[0]);
+      assert.match(sent, /<attachment kind=\\"file\\" label=\\"src\/app\.ts\\">[^]*app started/);
+      assert.ok(sent.indexOf('What does this do?') > sent.lastIndexOf('</attachment>'));
+      assert.match(await webview.locator('.eg-user').innerText(), /src\/app\.ts/);
+      assert.equal(await chips.count(), 0, 'the chips went with the message');
+      assert.deepEqual(pageErrors, []);
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${evergreenLogTail(bench?.tmp && path.join(bench.tmp, 'user-data'))}\n${server?.logTail() ?? ''}`);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { addChip, messageEstimate, pickerQueryAt, pickerRows, type Chip } from '../../src/webview/composerModel';
+import { MAX_ATTACHMENTS, parseWebviewMessage } from '../../src/protocol';
+import { applyEvent, emptyChat, lastUserItem } from '../../src/webview/chatModel';
+
+describe('the composer attachments (issue 17)', () => {
+  it('only the newest user message offers Edit: a new message redraws the one before', () => {
+    const chat = emptyChat();
+    applyEvent(chat, { type: 'turn_started', turnId: 't1', userText: 'first', checkpoint: 1 });
+    const first = lastUserItem(chat);
+    assert.equal(first?.kind, 'user');
+    const revBefore = first!.rev;
+    applyEvent(chat, { type: 'turn_finished', turnId: 't1', stopReason: 'end_turn' });
+    applyEvent(chat, { type: 'turn_started', turnId: 't2', userText: 'second', checkpoint: 2 });
+    assert.equal(lastUserItem(chat)?.text, 'second');
+    assert.ok(first!.rev > revBefore, 'the first message is drawn again, without its Edit button');
+    assert.deepEqual(parseWebviewMessage({ type: 'editMessage', checkpoint: 2 }), { type: 'editMessage', checkpoint: 2 });
+    assert.equal(parseWebviewMessage({ type: 'editMessage', checkpoint: 0 }), undefined);
+  });
+
+  it('opens the picker for an @ at the start of a word only, with what follows it as the query', () => {
+    assert.deepEqual(pickerQueryAt('@', 1), { start: 0, query: '' });
+    assert.deepEqual(pickerQueryAt('look at @src/ap', 15), { start: 8, query: 'src/ap' });
+    assert.equal(pickerQueryAt('mail me at a@b.com', 18), undefined, 'an e-mail address is no query');
+    assert.equal(pickerQueryAt('@src/app.ts and more', 20), undefined, 'the caret left the word');
+    assert.deepEqual(pickerQueryAt('@src/app.ts and more', 11), { start: 0, query: 'src/app.ts' });
+  });
+
+  it('offers the gathered kinds that match, then the files and folders, and a typed line range on the matching file', () => {
+    const rows = pickerRows('', [{ kind: 'folder', path: 'src' }, { kind: 'file', path: 'src/app.ts', tokens: 120 }]);
+    assert.deepEqual(rows.map((row) => row.label), ['@selection', '@problems', '@terminal', '@git-changes', 'src/', 'src/app.ts']);
+    assert.deepEqual(pickerRows('te', []).map((row) => row.label), ['@terminal']);
+    const ranged = pickerRows('src/app.ts:10-40', [{ kind: 'file', path: 'src/app.ts' }]);
+    assert.deepEqual(ranged.at(-1)?.request, { kind: 'file', path: 'src/app.ts', fromLine: 10, toLine: 40 });
+    assert.equal(ranged.at(-1)?.label, 'src/app.ts:10-40');
+    assert.deepEqual(pickerRows('src/app.ts:40-10', [{ kind: 'file', path: 'src/app.ts' }]).at(-1)?.request, { kind: 'file', path: 'src/app.ts' }, 'a backwards range is no range');
+  });
+
+  it('keeps one chip per attachment and at most the limit, saying why', () => {
+    const chips: Chip[] = [];
+    assert.equal(addChip(chips, { request: { kind: 'problems' }, label: 'problems' }), undefined);
+    assert.match(addChip(chips, { request: { kind: 'problems' }, label: 'problems' }) ?? '', /attached already/);
+    for (let i = 1; i < MAX_ATTACHMENTS; i++) addChip(chips, { request: { kind: 'file', path: `f${i}` }, label: `f${i}` });
+    assert.equal(chips.length, MAX_ATTACHMENTS);
+    assert.match(addChip(chips, { request: { kind: 'file', path: 'one-more' }, label: 'one-more' }) ?? '', new RegExp(`at most ${MAX_ATTACHMENTS}`));
+  });
+
+  it('says what the message will cost before it is sent', () => {
+    assert.equal(messageEstimate('x'.repeat(400), []), 'this message: ~100 tokens');
+    assert.equal(messageEstimate('hi', [{ request: { kind: 'file', path: 'a' }, label: 'a', tokens: 11_999 }, { request: { kind: 'terminal' }, label: 'terminal' }]), 'this message: ~12k tokens + 1 measured when sent');
+  });
+
+  it('the host refuses a send whose attachments are malformed, whole', () => {
+    const send = (attachments: unknown) => parseWebviewMessage({ type: 'sendMessage', requestId: 1, text: 'hi', attachments });
+    const ok = send([{ kind: 'file', path: 'a.ts', fromLine: 2, toLine: 3 }, { kind: 'folder', path: 'src' }, { kind: 'git-changes' }]);
+    assert.equal(ok?.type, 'sendMessage');
+    assert.deepEqual(ok?.type === 'sendMessage' ? ok.attachments : undefined, [{ kind: 'file', path: 'a.ts', fromLine: 2, toLine: 3 }, { kind: 'folder', path: 'src' }, { kind: 'git-changes' }]);
+    for (const bad of [[{ kind: 'file', path: '' }], [{ kind: 'file', path: 'a', fromLine: 5, toLine: 2 }], [{ kind: 'image' }], [{ kind: 'file', path: 'a', fromLine: 0, toLine: 1 }], 'all', Array.from({ length: MAX_ATTACHMENTS + 1 }, () => ({ kind: 'problems' }))]) {
+      assert.equal(send(bad), undefined, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});
