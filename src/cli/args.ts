@@ -30,6 +30,8 @@ export interface CliOptions {
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
+  /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
+  instructions: boolean;
   /** --mcp-config files (user-level MCP servers). */
   mcpConfigFiles: string[];
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
@@ -81,6 +83,9 @@ Options:
                                subdomains); without any, commands have no network
       --allow-package-registries
                                allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
+      --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
+                               workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
+                               subfolder's AGENTS.md or CLAUDE.md when the agent works there)
       --resume SESSION_ID      continue a stored session
       --list-checkpoints       with --resume: print the session's checkpoints (one before each message)
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
@@ -146,6 +151,7 @@ const FLAG = {
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
+  noInstructions: SETTINGS['instructions.enabled'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -211,6 +217,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.subagentTimeLimit]: { type: 'string' },
         [FLAG.yes]: { type: 'boolean', short: 'y', default: false },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
+        [FLAG.noInstructions]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
@@ -252,6 +259,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     maxToolRoundsPerTurn: toolRounds(values[FLAG.maxToolRounds]),
     yes: values[FLAG.yes] ?? false,
     sandbox: !(values[FLAG.noSandbox] ?? false),
+    instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,

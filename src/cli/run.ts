@@ -98,6 +98,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         contextSettings: options.contextSettings,
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
+        instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
       },
       logger,
@@ -316,6 +317,10 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'mcp_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
+        break;
+      case 'instructions_notice':
+        breakLine();
+        stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;
       case 'todos': {
         const current = event.items.filter((item) => item.status === 'in_progress').map((item) => item.text);

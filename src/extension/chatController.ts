@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost, type AttachmentRequest } from '../protocol';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
+import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
@@ -182,8 +183,8 @@ export class ChatController extends Disposable {
         this.needsRestart = false;
         this.deps.view.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
       } else if (this.needsRestart) {
-        // New key, settings or trust: same transcript and history, a client and tools built afresh.
-        started = await this.startSession(started.handle.id, true);
+        // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
+        started = await this.startSession(started.handle.id, true, true);
       }
       // Gathered at send time: the selection, problems, terminal and diff as they are now.
       const turn = started.session.send(text, undefined, await this.composer.gather(attachments));
@@ -234,7 +235,7 @@ export class ChatController extends Disposable {
     if (this.active?.session.cancel()) await this.scope?.settled();
   }
 
-  private async startSession(resumeId: string | undefined, keepView = false): Promise<StartedSession> {
+  private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
     const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
     this.scope?.end();
     const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
@@ -248,6 +249,7 @@ export class ChatController extends Disposable {
       resumeId,
       approver: this.approvals.approver,
       onEvent: scope.listener,
+      ...(reloadInstructions && resumeId !== undefined ? { reloadInstructions: true } : {}),
     });
     if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
     // The previous session's MCP servers (and whatever they started) end with it.
@@ -438,8 +440,22 @@ export class ChatController extends Disposable {
     return this.approvals.waiting()[0];
   }
 
-  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined } {
-    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window };
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined } {
+    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window, tooltip: this.gauge?.reading.tooltip };
+  }
+
+  /** "Reload Instructions": the open chat rebuilt on its transcript with the files read again (one cache rewrite). */
+  async reloadInstructionsNow(): Promise<Outcome> {
+    await this.starting?.catch(() => undefined);
+    const refused = reloadRefusal(this.active, this.sending);
+    if (refused || !this.active) return refused ?? { ok: true, message: NO_CHAT_TO_RELOAD };
+    try {
+      const started = await this.startSession(this.active.handle.id, true, true);
+      await this.postState();
+      return reloadedOutcome(started);
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
   }
 
   async showContextBreakdown(): Promise<void> {
@@ -471,4 +487,3 @@ export class ChatController extends Disposable {
     }
   }
 }
-

@@ -16,5 +16,10 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('mcpServers', () => controller.showMcpServers()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
+    register('reloadInstructions', async () => {
+      const outcome = await controller.reloadInstructionsNow();
+      if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
+      else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+    }),
   ];
 }

@@ -38,7 +38,9 @@ export interface EvergreenApi {
   /** A subagent card's "Open transcript", as the panel sends it (through the same message guard). */
   openSubagentTranscript(childId: string): Promise<void>;
   /** The current session's id and the latest context gauge. */
-  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined };
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
+  /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
+  reloadInstructions(): Promise<{ ok: boolean; message: string }>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi> {
@@ -80,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
         await controller.handleWebviewMessage(message);
       },
       contextState: () => controller.contextState(),
+      reloadInstructions: () => controller.reloadInstructionsNow(),
     };
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.

@@ -54,6 +54,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       contextSettings: compression.settings,
       subagents: settings.subagents,
       sandbox: settings.sandbox,
+      instructions: settings.instructions,
       mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
     },
   };

@@ -46,6 +46,8 @@ export interface EvergreenSettings {
   sandbox: { enabled: boolean; allowedDomains: string[] };
   /** `evergreen.compression` as the user set it (parsed by the context engine's parseContextOverrides). */
   compression: unknown;
+  /** `evergreen.instructions.*`: whether instruction files are read, and the user's own file (undefined: the default). */
+  instructions: { enabled: boolean; userFile: string | undefined };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -121,6 +123,8 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     // Only an explicit false turns it off (a missing or odd value keeps the default, on).
     sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },
     compression: read('compression'),
+    // Only an explicit false turns them off, as for the sandbox.
+    instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
     problems,
   };
 }

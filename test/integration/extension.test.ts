@@ -19,6 +19,7 @@ const COMMANDS = [
   'evergreen.resumeSession',
   'evergreen.cancel',
   'evergreen.mcpServers',
+  'evergreen.reloadInstructions',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

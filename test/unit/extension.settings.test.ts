@@ -116,4 +116,14 @@ describe('extension settings', () => {
     assert.equal(settingChangeEffect(changed('evergreen.pricing')), 'live');
     assert.equal(settingChangeEffect(changed('editor.fontSize')), 'none');
   });
+
+  it('reads the instruction settings (on unless explicitly false) and rebuilds the session when they change', () => {
+    const source = (user: Record<string, unknown>): SettingsSource => ({ get: (key) => user[key], userValue: (key) => user[key] });
+    assert.deepEqual(parseSettings(source({})).instructions, { enabled: true, userFile: undefined });
+    assert.deepEqual(parseSettings(source({ 'instructions.enabled': false, 'instructions.userFile': ' ~/my-rules.md ' })).instructions, { enabled: false, userFile: '~/my-rules.md' });
+    assert.deepEqual(parseSettings(source({ 'instructions.enabled': 'no', 'instructions.userFile': 42 })).instructions, { enabled: true, userFile: undefined });
+    const changed = (name: string) => (section: string) => name === section || name.startsWith(`${section}.`);
+    assert.equal(settingChangeEffect(changed('evergreen.instructions.enabled')), 'restart');
+    assert.equal(settingChangeEffect(changed('evergreen.instructions.userFile')), 'restart');
+  });
 });

@@ -126,6 +126,8 @@ export type AgentEvent =
   /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
   | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
-  | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string };
+  | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
+  /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */
+  | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

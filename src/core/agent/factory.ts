@@ -21,7 +21,9 @@ import { NodeWorkspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
-import { buildSystemPrompt, workspaceRootLine } from './systemPrompt';
+import { buildSystemPrompt, instructionsOf, workspaceRootLine } from './systemPrompt';
+import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
+import { NestedInstructions } from '../tools/instructionFiles';
 import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../tools/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 
@@ -64,6 +66,8 @@ export interface AgentConfig {
    * the one it started with, since it removes the keys from its own environment once read.
    */
   secretEnv?: NodeJS.ProcessEnv;
+  /** Project instruction files (`evergreen.instructions.*`, `--no-instructions`); absent: on, the default user file. */
+  instructions?: InstructionSettings;
 }
 
 export interface SandboxSettings {
@@ -113,6 +117,8 @@ export interface StartOptions {
   onEvent: AgentEventListener;
   signal?: AbortSignal;
   logger?: Logger;
+  /** "Reload Instructions": a resumed session reads its instruction files again and records the new system prompt. */
+  reloadInstructions?: boolean;
 }
 
 /**
@@ -144,7 +150,6 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const currentWindow = () => parent.session?.context.budget?.window;
   const opened = await openOrCreate(options, client.model, logger);
   const { handle, folded, transcriptProblems } = opened;
-  let systemPrompt = opened.systemPrompt;
   const sandbox = await sandboxFor(options, handle, logger);
   const checkpoints = await checkpointsFor(options, handle, logger);
   const mcp = await mcpFor(options, handle, logger);
@@ -167,15 +172,13 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
-  if (systemPrompt === undefined) {
-    systemPrompt = buildSystemPrompt({
-      workspaceRoot: options.workspaceRoot,
-      platform: `${os.platform()} ${os.arch()}`,
-      date: new Date().toISOString().slice(0, 10),
-      toolNames: tools.list().map((tool) => tool.name),
-    });
-    handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
-  }
+  // Instruction files are read when the prompt is built (a new session, a reload) and never again:
+  // a resumed session sends the prompt it recorded, so its cached prefix stays.
+  const fileBudget = () => instructionFileBudget(currentWindow() ?? window, engineNumbers.charsPerToken);
+  const prompt = opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : await recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget());
+  const { systemPrompt } = prompt;
+  // Subfolders' files are only read where the workspace's own are (on, and trusted).
+  const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), fileBudget) : undefined;
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
@@ -188,7 +191,10 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(config.contextStrategy ? { strategy: config.contextStrategy } : {}),
   };
   const subagents = createSubagentRunner(
-    { client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents } },
+    {
+      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
+      instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
+    },
     handle,
   );
   const session = new AgentSession({
@@ -211,6 +217,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     },
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
+    ...(nested ? { instructions: nested } : {}),
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
@@ -224,6 +231,10 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   if (mcpTools?.deferred) {
     options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
+  for (const notice of prompt.notices) {
+    if (notice.level === 'warning') logger.warn(notice.message);
+    options.onEvent({ type: 'instructions_notice', ...notice });
+  }
   for (const message of mcpNotices(config.mcp, mcp)) {
     logger.warn(message);
     options.onEvent({ type: 'mcp_notice', level: 'warning', message });
@@ -231,6 +242,25 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
+}
+
+/** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
+async function recordNewPrompt(options: StartOptions, handle: SessionHandle, toolNames: string[], maxFileChars: number): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[] }> {
+  const { config } = options;
+  const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars });
+  const notices: { level: 'warning' | 'info'; message: string }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
+  const verb = options.reloadInstructions ? 'reloaded' : 'read';
+  if (instructions.files.length > 0) notices.push({ level: 'info', message: `Project instructions ${verb}: ${instructions.files.join(', ')}.` });
+  else if (options.reloadInstructions) notices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
+  const systemPrompt = buildSystemPrompt({
+    workspaceRoot: options.workspaceRoot,
+    platform: `${os.platform()} ${os.arch()}`,
+    date: new Date().toISOString().slice(0, 10),
+    toolNames,
+    instructions: instructions.section,
+  });
+  handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
+  return { systemPrompt, notices };
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
@@ -263,6 +293,8 @@ async function openOrCreate(
   const opened = await options.store.open(options.resumeId);
   // Resume is the fold and nothing else: the same live view, anchor and display as before.
   const folded = foldTranscript(opened.transcript.entries);
+  // Reload Instructions: the prompt is rebuilt with the files as they are now (one cache rewrite).
+  if (options.reloadInstructions) return { handle: opened.handle, folded, systemPrompt: undefined, transcriptProblems: opened.transcript.problems };
   // Resumed from another folder (a moved checkout, another --workspace): the recorded prompt would
   // send the model to the old root, so it is rebuilt and recorded (costs one cache rewrite).
   if (folded.systemPrompt !== undefined && !folded.systemPrompt.split('\n').includes(workspaceRootLine(options.workspaceRoot))) {

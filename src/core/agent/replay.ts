@@ -7,6 +7,8 @@ import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
+import { nestedNoteFile } from '../tools/instructionFiles';
+import { instructionsNoteMessage } from './instructions';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
 export class DisplayBuilder {
@@ -31,7 +33,10 @@ export class DisplayBuilder {
     const chips: AttachmentChip[] = [];
     for (const block of blocksOf(message)) {
       const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
-      if (attachment) {
+      if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
+        // A subfolder's instructions, added with tool results: the same line the chat showed live.
+        this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
+      } else if (attachment) {
         chips.push(attachment);
       } else if (message.role === 'user' && block.type === 'text') {
         if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });

@@ -20,6 +20,7 @@ import { resolveAttachments, userMessageContent, type AttachmentSpec, type Resol
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
+import { instructionNotes } from './instructions';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -349,8 +350,11 @@ export class AgentSession {
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals);
-      this.append({ role: 'user', content: results });
+      const readFolders: string[] = [];
+      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals, readFolders);
+      // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
+      const notes = signal.aborted || !this.options.instructions ? [] : await instructionNotes(this.options.instructions, readFolders, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger);
+      this.append({ role: 'user', content: [...results, ...notes] });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
         this.emit({
@@ -373,6 +377,7 @@ export class AgentSession {
     overLimit: boolean,
     signal: AbortSignal,
     refusals: ReadonlyArray<string | undefined>,
+    readFolders: string[],
   ): Promise<ContentBlockParam[]> {
     const results: ContentBlockParam[] = [];
     const parallel = (position: number) => this.options.tools.get(toolUses[position]!.name)?.parallel === true;
@@ -382,7 +387,7 @@ export class AgentSession {
       let end = position + 1;
       if (parallel(position)) while (end < toolUses.length && parallel(end)) end++;
       const batch = await Promise.allSettled(
-        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset])),
+        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset], readFolders)),
       );
       for (const outcome of batch) {
         if (outcome.status === 'rejected') throw outcome.reason;
@@ -401,6 +406,7 @@ export class AgentSession {
     signal: AbortSignal,
     /** The answer for a call whose input cannot be used (not JSON, nested too deeply): it is not run. */
     refusal: string | undefined,
+    readFolders: string[], // collects the folders the call read or listed in
   ): Promise<ContentBlockParam> {
     if (signal.aborted || truncated || overLimit) {
       const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
@@ -420,6 +426,7 @@ export class AgentSession {
     if (result.recalled && content === result.content) this.pendingRecalls.set(toolUse.id, result.recalled);
     this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
+    if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
     // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).
     const images = (result.images ?? []).map((image): ImageBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }));
     return { type: 'tool_result', tool_use_id: toolUse.id, content: images.length > 0 ? [{ type: 'text', text: content }, ...images] : content, ...(result.isError ? { is_error: true } : {}) };

@@ -12,6 +12,7 @@ import type { ApprovalPolicy, Approver } from '../tools/approval';
 import type { ToolRegistry } from '../tools/registry';
 import type { TaskInput } from '../tools/task';
 import type { ToolResult } from '../tools/types';
+import type { NestedInstructions } from '../tools/instructionFiles';
 import type { Workspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
@@ -56,6 +57,8 @@ export interface AgentSessionOptions {
   subagentCostUsd?: number;
   /** On resume, the answer for a tool call a crash left unanswered (a task call names its child's transcript). */
   interruptedToolResult?: (toolUse: ToolUseBlock) => string | undefined;
+  /** Subfolders' instruction files, added as notes when a tool works there; absent: none (`--no-instructions`, untrusted). */
+  instructions?: Pick<NestedInstructions, 'notesFor'>;
   /** A checkpoint before each turn and after it (checkpoints/store.ts); absent in a subagent and where nothing is stored. */
   checkpoints?: TurnCheckpoints;
   /** Told before a write tool replaces a workspace file, with its bytes then (undefined: absent): the checkpoint keeps them. */

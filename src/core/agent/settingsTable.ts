@@ -65,6 +65,9 @@ export const SETTINGS = {
   maxOutputTokens: { scope: 'machine', type: 'number', min: 256, default: CONTEXT_DEFAULTS.maxOutputTokens, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-output-tokens' },
   maxToolRoundsPerTurn: { scope: 'machine', type: 'integer', min: MAX_TOOL_ROUNDS_RANGE.min, max: MAX_TOOL_ROUNDS_RANGE.max, default: DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-tool-rounds' },
   autoCompactPercent: { scope: 'machine', type: 'number', nullable: true, min: 10, max: 100, default: null, read: 'user', workspaceNotice: true, change: 'restart', cli: 'auto-compact-percent' },
+  // What goes into every request's prefix: the user's choice, never a repository's (its files are read only when trusted).
+  'instructions.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-instructions' },
+  'instructions.userFile': { scope: 'machine', type: 'string', default: '', read: 'user', workspaceNotice: true, change: 'restart' },
   // Approvals and the sandbox are boundaries a repository must not be able to lower: application
   // scope in the manifest, and read from the user's own settings here as well.
   'approvals.writes': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },

@@ -47,6 +47,8 @@ export interface SubagentBlueprint {
   currentWindow?: () => number | undefined;
   logger: Logger;
   limits: SubagentLimits;
+  /** The parent's instructions: its prompt's section (as the parent read it) and the subfolder notes. */
+  instructions?: { section: () => string | undefined; nested?: AgentSessionOptions['instructions'] };
 }
 
 export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {
@@ -58,15 +60,17 @@ export function transcriptLine(transcriptPath: string): string {
   return `Subagent transcript (everything it did): ${transcriptPath}`;
 }
 
-export function buildSubagentPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; agentType: SubagentType }): string {
+export function buildSubagentPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; agentType: SubagentType; instructions?: string | undefined }): string {
   return [
-    buildSystemPrompt(options),
+    buildSystemPrompt({ ...options, instructions: undefined }),
     '',
     'You are a subagent: the main agent handed you the task in the first message. No user reads along and nobody answers questions, so decide for yourself and keep going until the task is done.',
     options.agentType === 'explore'
       ? 'You can only read (read_file, list_files, grep_search): you change nothing. Search broadly, read what matters, and keep only what answers the task.'
       : 'Your edits and commands go through the same approvals as the main agent\'s; if one is declined, report it instead of working around it.',
     'Finish with a concise report, your last message: what you found or did, with paths and line numbers where they help, and anything left open. That report is all the main agent receives, so put everything it needs in it and nothing else.',
+    // The project's rules bind a child as they bind its parent; last, as in every prompt.
+    ...(options.instructions ? ['', options.instructions] : []),
   ].join('\n');
 }
 
@@ -266,6 +270,7 @@ class SubagentLauncher implements SubagentRunner {
       date: new Date().toISOString().slice(0, 10),
       toolNames: tools.list().map((tool) => tool.name),
       agentType: input.agentType,
+      instructions: blueprint.instructions?.section(),
     });
     const ts = () => new Date().toISOString();
     handle.append({ type: 'system_prompt', ts: ts(), text: systemPrompt });
@@ -298,6 +303,7 @@ class SubagentLauncher implements SubagentRunner {
         logger: blueprint.logger,
         context: { ...blueprint.context, window: Math.min(blueprint.context.window, blueprint.currentWindow?.() ?? Number.POSITIVE_INFINITY) },
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
+        ...(blueprint.instructions?.nested ? { instructions: blueprint.instructions.nested } : {}),
         ...(call.recordWrite ? { recordWrite: call.recordWrite } : {}),
       });
       if (call.signal.aborted) controller.abort();

@@ -1,10 +1,11 @@
+import { INSTRUCTIONS_MARK } from '../tools/instructionFiles';
 import { RECALL_TOOL } from '../tools/recallRef';
 
 /**
  * The system prompt is built once per session and never changes afterwards: it sits in the
  * cached prefix, so any per-request variation would cost a full cache rewrite every call.
  */
-export function buildSystemPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[] }): string {
+export function buildSystemPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; instructions?: string | undefined }): string {
   return [
     'You are Evergreen, a careful coding agent working inside the user\'s workspace.',
     workspaceRootLine(options.workspaceRoot),
@@ -22,7 +23,15 @@ export function buildSystemPrompt(options: { workspaceRoot: string; platform: st
     ...(options.toolNames.includes('todo_write') ? ['- For a task of several steps, keep your plan with todo_write (send the whole list each time) and update it as steps start and finish.'] : []),
     '',
     `Tools available: ${options.toolNames.join(', ')}.`,
+    // Last, always: the breakdown counts the instructions from their mark to the end.
+    ...(options.instructions ? ['', options.instructions] : []),
   ].join('\n');
+}
+
+/** The instructions section of a recorded system prompt (a child gets its parent's, as the parent read them). */
+export function instructionsOf(systemPrompt: string): string | undefined {
+  const at = systemPrompt.indexOf(INSTRUCTIONS_MARK);
+  return at < 0 ? undefined : systemPrompt.slice(at);
 }
 
 /** The line that tells the model where it works (a resumed session checks it still holds). */

@@ -19,6 +19,7 @@ import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
 import { SUBAGENT_STATUS_TEXT } from './events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
 import { recordedTodos, todoListText } from '../tools/todos';
+import { nestedNoteFile } from '../tools/instructionFiles';
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
@@ -357,7 +358,8 @@ export class TranscriptMarkdownWriter {
   private message(entry: Extract<TranscriptEntry, { type: 'message' }>): void {
     const role = entry.message.role;
     const blocks = blocksOf(entry.message);
-    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result');
+    // A subfolder's instructions ride with the results they came from: not the user's words.
+    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' || (block.type === 'text' && nestedNoteFile(block.text) !== undefined));
     // Who wrote a reply (recorded since the provider seam): a session may change provider on its way.
     const origin = role === 'assistant' && entry.model ? ` · ${inlineCode(entry.provider ? `${entry.provider}/${entry.model}` : entry.model)}` : '';
     this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}${origin}`);
@@ -367,6 +369,8 @@ export class TranscriptMarkdownWriter {
   private block(content: ContentBlockParam, role: 'user' | 'assistant'): string {
     switch (content.type) {
       case 'text': {
+        const note = role === 'user' ? nestedNoteFile(content.text) : undefined;
+        if (note !== undefined) return `**Instructions from ${inlineCode(note)}**, added for the folder\n\n${this.foldedBlock(content.text, 'prose')}`;
         const text = this.foldedBlock(content.text, 'prose');
         return role === 'user' ? text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') : text;
       }

@@ -3,12 +3,15 @@ import { blockChars, blocksOf, blockText } from '../model/content';
 import { builtInToolTraits } from '../tools/registry';
 import type { ToolTraitsLookup } from '../tools/types';
 import { TASK_LIST_MARK } from '../tools/todos';
+import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../tools/instructionFiles';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
 
 /** Where the context's characters go; the engine scales them to tokens with its calibrated ratio. */
 export interface ContextBreakdown {
   system: number;
+  /** Project instruction files: the system prompt's section and subfolders' notes. */
+  instructions: number;
   tools: number;
   /** Definitions of tools from outside Evergreen (MCP servers), or of mcp_search/mcp_call when they are deferred. */
   mcpTools: number;
@@ -26,8 +29,11 @@ export interface ContextBreakdown {
 export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[], toolTraits: ToolTraitsLookup = builtInToolTraits): ContextBreakdown {
   const external = tools.filter((tool) => toolTraits(tool.name).external === true);
   const own = tools.filter((tool) => toolTraits(tool.name).external !== true);
+  // The instructions section is always last in the system prompt (agent/instructions.ts).
+  const section = system.indexOf(INSTRUCTIONS_MARK);
+  const instructions = section < 0 ? 0 : system.length - section;
   // The tools array as sent: its brackets and commas count with Evergreen's own definitions.
-  const breakdown: ContextBreakdown = { system: system.length, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
+  const breakdown: ContextBreakdown = { system: system.length - instructions, instructions, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
   const taskCalls = new Set<string>();
   const subagentTools = new Set(tools.filter((tool) => toolTraits(tool.name).kind === 'subagent').map((tool) => tool.name));
   for (const message of messages) {
@@ -40,6 +46,8 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
         if (taskCalls.has(block.tool_use_id)) breakdown.subagents += chars;
         else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += chars;
         else breakdown.toolResults += chars;
+      } else if (block.type === 'text' && message.role === 'user' && text.startsWith(NESTED_INSTRUCTIONS_MARK)) {
+        breakdown.instructions += chars;
       } else if (block.type === 'text' && message.role === 'user' && (text.includes(SUMMARY_MARK) || text.startsWith(TASK_LIST_MARK))) {
         // The task list restored after a compaction counts with the summary it stands next to.
         breakdown.summaries += chars;
@@ -48,7 +56,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       }
     }
   }
-  breakdown.total = breakdown.system + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
+  breakdown.total = breakdown.system + breakdown.instructions + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
   return breakdown;
 }
 
@@ -58,6 +66,7 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
   const scale = (value: number) => Math.round(value * ratio);
   const scaled = {
     system: scale(chars.system),
+    instructions: scale(chars.instructions),
     tools: scale(chars.tools),
     mcpTools: scale(chars.mcpTools),
     messages: scale(chars.messages),
@@ -67,6 +76,6 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
     subagents: scale(chars.subagents),
     total: 0,
   };
-  scaled.total = scaled.system + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
+  scaled.total = scaled.system + scaled.instructions + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
   return scaled;
 }

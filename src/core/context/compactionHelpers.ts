@@ -9,6 +9,7 @@ import type { CompactionRecord } from '../storage/transcript';
 import { latestTodos } from '../tools/todos';
 import { isCleanStart } from './liveView';
 import { SUMMARY_MARK } from './summary';
+import { NESTED_INSTRUCTIONS_MARK } from '../tools/instructionFiles';
 import { headTail } from './text';
 
 /** The task list as of a new boundary, for its record (the live view shows it next to the summary). */
@@ -55,7 +56,8 @@ export function userTexts(messages: readonly MessageParam[]): string[] {
   for (const message of messages) {
     if (message.role !== 'user') continue;
     for (const text of textsOf(message)) {
-      if (text.startsWith(SUMMARY_MARK)) continue;
+      // A subfolder's instructions came with tool results, not from the user.
+      if (text.startsWith(SUMMARY_MARK) || text.startsWith(NESTED_INSTRUCTIONS_MARK)) continue;
       // Words carried by an earlier drop are carried again (one by one), never lost.
       if (text.startsWith(CARRIED_MARK)) texts.push(...text.split('\n- ').slice(1));
       else texts.push(text);

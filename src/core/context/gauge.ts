@@ -116,6 +116,7 @@ export { formatCost } from '../model/cost';
 /** The breakdown's categories in display order, with the names every front end uses. */
 export const BREAKDOWN_CATEGORIES = [
   { key: 'system', label: 'System prompt' },
+  { key: 'instructions', label: 'Instructions' },
   { key: 'tools', label: 'Tool definitions' },
   { key: 'mcpTools', label: 'MCP tools' },
   { key: 'messages', label: 'Messages' },

@@ -395,8 +395,9 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       }
       outcome ??= await grepWithJs(params, options.regexBudgetMs);
       const where = shownTarget === '.' ? 'the workspace' : shownTarget;
+      const readFolders = [params.targetIsFile ? path.dirname(target) : target];
       if (outcome.matches.length === 0) {
-        return { content: `No matches for /${input.pattern}/ in ${where}${input.glob !== undefined ? ` (glob ${input.glob})` : ''}.` };
+        return { content: `No matches for /${input.pattern}/ in ${where}${input.glob !== undefined ? ` (glob ${input.glob})` : ''}.`, readFolders };
       }
       const sorted = [...outcome.matches].sort((a, b) => comparePaths(ctx.workspace.displayPath(a.file), ctx.workspace.displayPath(b.file)) || a.line - b.line);
       const lines = formatGrepMatches(sorted, (f) => ctx.workspace.displayPath(f), maxLineChars);
@@ -404,7 +405,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       if (outcome.more) {
         content += `\n[Showing the first ${plural(outcome.matches.length, 'matching line')}; there are more. Narrow the pattern, path or glob, or raise max_results (up to ${MAX_RESULTS_LIMIT}).]`;
       }
-      return { content };
+      return { content, readFolders };
     },
   };
 }

@@ -54,12 +54,12 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       await stillConfined();
       if (ctx.signal.aborted) return { content: 'Listing cancelled.', isError: true, cancelled: true };
       const where = shownDir === '.' ? 'the workspace' : shownDir;
-      if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).` };
+      if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).`, readFolders: [dir] };
       const shown = files.slice(0, maxEntries).map((f) => ctx.workspace.displayPath(f));
       if (files.length > maxEntries) {
         shown.push(`[... and ${plural(files.length - maxEntries, 'more file')} not shown (${files.length} in total). Use a narrower pattern or path.]`);
       }
-      return { content: shown.join('\n') };
+      return { content: shown.join('\n'), readFolders: [dir] };
     },
   };
 }

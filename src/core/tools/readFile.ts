@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
 import { Args } from './args';
 import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from './fileio';
 import { numberedLine, plural } from './text';
@@ -87,7 +88,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       }
 
       if (result.lines.length === 0) {
-        if (result.totalLines === 0) return { content: `${shown} is empty.` };
+        if (result.totalLines === 0) return { content: `${shown} is empty.`, readFolders: [path.dirname(file)] };
         return {
           content: `${shown} has only ${plural(result.totalLines ?? 0, 'line')}; offset ${offset} is past the end of the file.`,
           isError: true,
@@ -113,7 +114,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       } else if (result.nonUtf8Lines) {
         notes.push(`[Some lines shown are not valid UTF-8; they are decoded as Windows-1252 (Latin-1), one character per byte.]`);
       }
-      return { content: [...body, ...notes].join('\n') };
+      return { content: [...body, ...notes].join('\n'), readFolders: [path.dirname(file)] };
     },
   };
 }

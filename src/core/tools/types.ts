@@ -29,6 +29,8 @@ export interface ToolResult {
   cancelled?: boolean;
   /** Set by `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
   todos?: readonly TodoItem[];
+  /** Real paths of the workspace folders whose files the call read or listed (the session adds their AGENTS.md / CLAUDE.md). */
+  readFolders?: readonly string[];
   /**
    * Set by `recall`: `content` is a slice of a text already on disk, so the transcript stores a reference to it
    * rather than a second copy. Only valid while `content` is exactly what the tool returned (dropped otherwise).

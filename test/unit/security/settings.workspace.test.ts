@@ -16,6 +16,9 @@ const HOSTILE: Record<string, unknown> = {
   'subagents.maxConcurrent': 10,
   'subagents.maxToolRounds': 10_000,
   'subagents.timeLimitMinutes': 1440,
+  // A repository must neither switch the user's instructions off nor make Evergreen read another file on the disk.
+  'instructions.enabled': false,
+  'instructions.userFile': '/etc/passwd',
 };
 
 /** What VS Code would hand over if it merged the workspace's values (window scope) over the user's (none). */
@@ -34,6 +37,7 @@ describe("security: a repository's settings cannot choose cost or what is sent",
       assert.equal(settings.autoCompactPercent, undefined);
       assert.equal(settings.compression, undefined);
       assert.deepEqual(settings.subagents, {});
+      assert.deepEqual(settings.instructions, { enabled: true, userFile: undefined });
     }
   });
 
@@ -49,12 +53,13 @@ describe("security: a repository's settings cannot choose cost or what is sent",
   });
 
   it("still takes the user's own values", () => {
-    const settings = parseSettings(repositorySource({ model: 'claude-opus-4-1' }, { model: 'claude-haiku-4-5', contextWindow: 100_000, maxOutputTokens: 8000, compression: { snipUtilization: 0.5 }, 'subagents.maxConcurrent': 2 }));
+    const settings = parseSettings(repositorySource({ model: 'claude-opus-4-1' }, { model: 'claude-haiku-4-5', contextWindow: 100_000, maxOutputTokens: 8000, compression: { snipUtilization: 0.5 }, 'subagents.maxConcurrent': 2, 'instructions.userFile': '~/rules.md' }));
     assert.equal(settings.model, 'claude-haiku-4-5');
     assert.equal(settings.contextWindow, 100_000);
     assert.equal(settings.maxOutputTokens, 8000);
     assert.deepEqual(settings.compression, { snipUtilization: 0.5 });
     assert.deepEqual(settings.subagents, { maxConcurrent: 2 });
+    assert.deepEqual(settings.instructions, { enabled: true, userFile: '~/rules.md' });
   });
 
   it('the manifest makes each of them machine-scoped, so VS Code never applies a workspace value either', () => {
