@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ContextEngine, ContextWindowTooSmallError, type ContextEngineOptions, type PreparedRequest } from '../context/engine';
+import { ContextEngine, type ContextEngineOptions, type PreparedRequest } from '../context/engine';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
@@ -15,6 +15,7 @@ import type { UsageCounts as ModelUsage } from '../model/models';
 import { errorActionsFor } from '../model/errorActions';
 import { approvalSummaryOf, type AgentEvent, type TurnStopReason } from './events';
 import { repairHistory } from './history';
+import { errorEventFor } from './errorEvent';
 import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
@@ -489,14 +490,6 @@ export class AgentSession {
 
   private emitError(turnId: string, error: unknown): void {
     this.logger.error('turn failed', error);
-    if (error instanceof ContextWindowTooSmallError) {
-      const kind = 'context_window_too_small';
-      this.emit({ type: 'error', turnId, kind, message: error.message, hint: 'Change the setting, then send your message again.', actions: errorActionsFor(kind) });
-    } else if (error instanceof ModelError && error.kind !== 'cancelled') {
-      const hint = typeof error.hint === 'string' ? { hint: error.hint } : error.hint ? { errorHint: error.hint } : {};
-      this.emit({ type: 'error', turnId, kind: error.kind, message: error.message, ...hint, actions: errorActionsFor(error.kind) });
-    } else {
-      this.emit({ type: 'error', turnId, kind: 'internal', message: error instanceof Error ? error.message : String(error), actions: errorActionsFor('internal') });
-    }
+    this.emit(errorEventFor(turnId, error));
   }
 }

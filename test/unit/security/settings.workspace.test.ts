@@ -16,6 +16,8 @@ const HOSTILE: Record<string, unknown> = {
   'subagents.maxConcurrent': 10,
   'subagents.maxToolRounds': 10_000,
   'subagents.timeLimitMinutes': 1440,
+  // A repository must not let a turn run 100,000 tool rounds on the user's money.
+  maxToolRoundsPerTurn: 100_000,
   // A repository must neither switch the user's instructions off nor make Evergreen read another file on the disk.
   'instructions.enabled': false,
   'instructions.userFile': '/etc/passwd',
@@ -38,6 +40,7 @@ describe("security: a repository's settings cannot choose cost or what is sent",
       assert.equal(settings.compression, undefined);
       assert.deepEqual(settings.subagents, {});
       assert.deepEqual(settings.instructions, { enabled: true, userFile: undefined });
+      assert.notEqual(settings.maxToolRoundsPerTurn, 100_000, `${provider}: the workspace's round cap was used`);
     }
   });
 
