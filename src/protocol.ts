@@ -89,6 +89,9 @@ export type EditorAutoAttach = 'selection' | 'fileAndSelection' | 'none';
 /** Attachments one message may carry. */
 export const MAX_ATTACHMENTS = 20;
 
+/** The providers' image limits, for the composer's resizing of pasted images. */
+export { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from './core/model/imageLimits';
+
 /** The engine's characters-per-token estimate, for the composer's "this message: ~N tokens". */
 export const CHARS_PER_TOKEN = CONTEXT_DEFAULTS.charsPerToken;
 

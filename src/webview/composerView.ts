@@ -5,6 +5,7 @@
  * one-click suggestion, files dropped from the Explorer, and the message's size before sending.
  */
 import type { AttachmentRequest, HostToWebview, WebviewToHost } from '../protocol';
+import { fitImage } from './imageFit';
 import { addChip, chipLabel, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
 
 type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
@@ -170,16 +171,16 @@ export class ComposerAttachments {
   }
 
   private addImage(file: File): void {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const data = String(reader.result).replace(/^data:[^;]*;base64,/, '');
-      const request: AttachmentRequest = { kind: 'image', name: file.name || 'pasted image', data };
-      const problem = addChip(this.chips, { request, label: chipLabel(request) });
-      if (problem) this.notify(problem);
-      this.render();
-    };
-    reader.onerror = () => this.notify(`Could not read ${file.name || 'the image'}.`);
-    reader.readAsDataURL(file);
+    const name = (file.name || 'pasted image').slice(0, 120);
+    fitImage(file).then(
+      (fitted) => {
+        const request: AttachmentRequest = { kind: 'image', name: fitted.resized ? `${name} (resized ${fitted.resized})` : name, data: fitted.data };
+        const problem = addChip(this.chips, { request, label: chipLabel(request) });
+        if (problem) this.notify(problem);
+        this.render();
+      },
+      (error: unknown) => this.notify(`Could not attach ${name}: ${error instanceof Error ? error.message : String(error)}.`),
+    );
   }
 
   /** Files dragged from the Explorer or an editor tab arrive as file URIs (the host confines them when sent); dropped images are attached as images. */

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
+import { imageSize } from 'image-size';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -88,6 +89,30 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       assert.ok(sent.indexOf('What does this do?') > sent.lastIndexOf('</attachment>'));
       assert.match(await webview.locator('.eg-user').innerText(), /src\/app\.ts/);
       assert.equal(await chips.count(), 0, 'the chips went with the message');
+
+      // A pasted screenshot too wide for the models (9000 px) is resized in the panel and sent as an image.
+      fake.enqueue(reply.text('A wide picture.'));
+      const chat = await findChatFrame(page, 100);
+      await chat.evaluate(async () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 9000;
+        canvas.height = 60;
+        const context = canvas.getContext('2d')!;
+        context.fillStyle = '#3a7';
+        context.fillRect(0, 0, 9000, 60);
+        const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), 'image/png'));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([blob], 'wide.png', { type: 'image/png' }));
+        document.querySelector('textarea.eg-input')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+      });
+      await webview.locator('.eg-chip-label', { hasText: 'image: wide.png (resized 9000x60 → 1568x10 PNG)' }).waitFor({ timeout: 15_000 });
+      await input.fill('What is this?');
+      await input.press('Enter');
+      await webview.locator('.eg-assistant', { hasText: 'A wide picture.' }).waitFor({ timeout: 60_000 });
+      const blocks = (fake.messageRequests().at(-1)?.body as { messages: { content: { type: string; source?: { data: string; media_type: string } }[] }[] }).messages.at(-1)!.content;
+      const image = blocks.find((block) => block.type === 'image');
+      assert.equal(image?.source?.media_type, 'image/png');
+      assert.deepEqual(imageSize(Buffer.from(image!.source!.data, 'base64')), { height: 10, width: 1568, type: 'png' });
       assert.deepEqual(pageErrors, []);
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});

@@ -21,15 +21,9 @@ import { imageSize } from 'image-size';
 import type { ImageBlockParam, ImageMediaType, MessageParam, ContentBlockParam, TextBlockParam } from './messages';
 import type { ProviderId } from './providers';
 
-export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+import { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from './imageLimits';
 
-/** What one image may be to be sent at all (the strictest provider's: a session may change provider). */
-export const IMAGE_LIMITS = {
-  /** Base64 characters of one image (Anthropic's 5 MB). */
-  maxBase64Chars: 5 * 1024 * 1024,
-  /** Pixels on either side (Anthropic's 8000). */
-  maxSide: 8000,
-} as const;
+export { IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from './imageLimits';
 
 /** What one request may hold, by provider. */
 export interface RequestImageLimits {
@@ -84,8 +78,6 @@ export function imageLimitProblem(facts: ImageFacts, base64Chars: number): strin
   return undefined;
 }
 
-/** Anthropic's scaling before it counts (long edge 1568 px, about 1.15 megapixels). */
-const NATIVE_LONG_EDGE = 1568;
 const NATIVE_PIXELS = 1_150_000;
 const PIXELS_PER_TOKEN = 750;
 /** What an image that cannot be read is assumed to cost (the cost of a full-size one). */
