@@ -94,7 +94,7 @@ function lastToolResults(body: MessagesRequestBody): Array<{ id: string; text: s
   );
 }
 
-const SAVED_AT = /The full output is saved at (.+?) — read it with read_file/;
+const SAVED_AT = /The full output is saved at (.+?) — /;
 
 interface Script {
   responder(body: MessagesRequestBody): ScriptedReply;
