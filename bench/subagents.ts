@@ -11,6 +11,7 @@
  * Figures: the parent's requests and prompt tokens, its context at the end, the child's prompt
  * tokens and compactions, and the cost of each (fake API usage at the model's list prices).
  */
+import { shutdownOsSandbox } from '../src/core/sandbox/srt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -228,6 +229,8 @@ function render(results: Result[], options: Options, wallMs: number, argv: strin
 if (require.main === module) {
   void runSubagentBench(process.argv.slice(2))
     .then((section) => console.log(section))
+    // The sessions started the OS sandbox's proxies; they would keep the process alive.
+    .then(() => shutdownOsSandbox())
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
