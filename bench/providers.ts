@@ -11,6 +11,7 @@
  * fake counted them, the cached share, compactions, cost at the provider's list prices, and the
  * requests the fake rejected (the target is 0).
  */
+import { shutdownOsSandbox } from '../src/core/sandbox/srt';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -205,6 +206,8 @@ function render(results: Result[], options: Options, wallMs: number, argv: strin
 if (require.main === module) {
   void runProvidersBench(process.argv.slice(2))
     .then((section) => console.log(section))
+    // The sessions started the OS sandbox's proxies; they would keep the process alive.
+    .then(() => shutdownOsSandbox())
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
