@@ -34,7 +34,7 @@ const SYSTEM_RG = '/usr/bin/rg';
 // node-gyp's toolchain, the libraries code-server documents for its native modules, ripgrep
 // (VS Code's search binary, and the sandbox's), bubblewrap and socat (the OS sandbox that shell
 // commands run in) and Chromium (driven by the browser tests).
-const DEBIAN_PACKAGES = ['python3', 'make', 'g++', 'pkg-config', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'ripgrep', 'bubblewrap', 'socat', 'chromium'];
+const DEBIAN_PACKAGES = ['python3', 'make', 'g++', 'pkg-config', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'ripgrep', 'git', 'bubblewrap', 'socat', 'chromium'];
 
 // Files whose presence proves the install (and its native builds) completed.
 const REQUIRED_FILES = [
