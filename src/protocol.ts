@@ -89,6 +89,9 @@ export type EditorAutoAttach = 'selection' | 'fileAndSelection' | 'none';
 /** Attachments one message may carry. */
 export const MAX_ATTACHMENTS = 20;
 
+/** How a path names lines of a file (`src/app.ts:10-40`), read the same in the CLI and the composer. */
+export { splitLineRange } from './core/agent/lineRange';
+
 /** The providers' image limits, for the composer's resizing of pasted images. */
 export { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from './core/model/imageLimits';
 

@@ -3,7 +3,7 @@
  * message's size before it is sent. Pure, so the keyboard rules are tested without a browser;
  * composerView.ts draws it.
  */
-import { CHARS_PER_TOKEN, MAX_ATTACHMENTS, type AttachmentOption, type AttachmentRequest } from '../protocol';
+import { CHARS_PER_TOKEN, splitLineRange, MAX_ATTACHMENTS, type AttachmentOption, type AttachmentRequest } from '../protocol';
 
 export interface Chip {
   request: AttachmentRequest;
@@ -35,13 +35,15 @@ export function pickerQueryAt(text: string, caret: number): { start: number; que
   return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : undefined;
 }
 
-/** "src/app.ts:10-40" asks for those lines of the file the host offered as src/app.ts. */
+/** "src/app.ts:10-40" asks for those lines of the file the host offered as src/app.ts; a backwards range is no range. */
 function splitRange(query: string): { path: string; fromLine?: number; toLine?: number } {
-  const match = /^(.*):(\d+)(?:-(\d+))?$/.exec(query);
-  if (!match) return { path: query };
-  const fromLine = Number(match[2]);
-  const toLine = match[3] === undefined ? fromLine : Number(match[3]);
-  return fromLine >= 1 && toLine >= fromLine ? { path: match[1]!, fromLine, toLine } : { path: query };
+  const { path, range } = splitLineRange(query);
+  return range?.valid ? { path, fromLine: range.fromLine, toLine: range.toLine } : { path: query };
+}
+
+/** What the host is asked for: the query without its line range. */
+export function pickerQueryPath(query: string): string {
+  return splitLineRange(query).path;
 }
 
 export function chipLabel(request: AttachmentRequest): string {

@@ -6,7 +6,7 @@
  */
 import type { AttachmentRequest, HostToWebview, WebviewToHost } from '../protocol';
 import { fitImage } from './imageFit';
-import { addChip, chipLabel, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
+import { addChip, chipLabel, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
 
 type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
 
@@ -136,7 +136,7 @@ export class ComposerAttachments {
     }
     this.showRows(pickerRows(found.query, []));
     this.queryId++;
-    this.post({ type: 'attachmentQuery', requestId: this.queryId, query: found.query.replace(/:\d+(-\d+)?$/, '') });
+    this.post({ type: 'attachmentQuery', requestId: this.queryId, query: pickerQueryPath(found.query) });
   }
 
   private choose(row: PickerRow): void {

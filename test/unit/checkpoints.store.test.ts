@@ -179,6 +179,21 @@ describe('checkpoints (issue 17)', function () {
     await assert.rejects(fresh.planRestore(checkpoint.number), /snapshot is missing from the session's storage/);
   });
 
+  it('a checkpoint index that is not one Evergreen wrote is refused with its path, and nothing is restored', async () => {
+    const { store, write, session, root } = setup();
+    write('a.txt', 'a');
+    await store.begin('x', 0);
+    await store.end();
+    const index = path.join(session, 'checkpoints', 'index.json');
+    for (const content of ['{"version": 2, "checkpoints": []}', '[]']) {
+      fs.writeFileSync(index, content);
+      await assert.rejects(new CheckpointStore(session, root, true).list(), (error: Error) => error.message.includes(index));
+    }
+    fs.writeFileSync(index, '{ torn');
+    await assert.rejects(new CheckpointStore(session, root, true).planRestore(1), (error: Error) => error.message.includes(index) && /not valid JSON/.test(error.message));
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a');
+  });
+
   it('a deleted saved copy, or a file that became a folder, fails that file with the reason and restores the rest', async () => {
     const { store, write, read, toolWrite, session, file } = setup({ git: false });
     write('a.txt', 'a1');

@@ -50,6 +50,20 @@ describe('the composer attachments (issue 17)', () => {
     assert.equal(messageEstimate('hi', [{ request: { kind: 'file', path: 'a' }, label: 'a', tokens: 11_999 }, { request: { kind: 'terminal' }, label: 'terminal' }]), 'this message: ~12k tokens + 1 measured when sent');
   });
 
+  it('the host refuses a malformed Restore, Edit or @ query from the panel', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'restoreCheckpoint', checkpoint: 3 }), { type: 'restoreCheckpoint', checkpoint: 3 });
+    for (const checkpoint of [0, -1, 1.5, '3', Number.MAX_VALUE, null]) {
+      assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', checkpoint }), undefined, String(checkpoint));
+      assert.equal(parseWebviewMessage({ type: 'editMessage', checkpoint }), undefined, String(checkpoint));
+    }
+    assert.deepEqual(parseWebviewMessage({ type: 'attachmentQuery', requestId: 4, query: 'src/ap' }), { type: 'attachmentQuery', requestId: 4, query: 'src/ap' });
+    assert.equal(parseWebviewMessage({ type: 'attachmentQuery', requestId: '4', query: 'x' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'attachmentQuery', requestId: 4, query: 'x'.repeat(5000) }), undefined);
+    const image = (data: unknown, name: unknown = 'shot.png') => parseWebviewMessage({ type: 'sendMessage', requestId: 1, text: 'hi', attachments: [{ kind: 'image', name, data }] });
+    assert.equal(image('iVBORw0KGgo=')?.type, 'sendMessage');
+    for (const [data, name] of [['not base64!', 'a.png'], [42, 'a.png'], ['iVBORw0KGgo=', ''], ['iVBORw0KGgo=', 'n'.repeat(201)]]) assert.equal(image(data, name), undefined, `${String(data)} ${String(name).slice(0, 10)}`);
+  });
+
   it('the host refuses a send whose attachments are malformed, whole', () => {
     const send = (attachments: unknown) => parseWebviewMessage({ type: 'sendMessage', requestId: 1, text: 'hi', attachments });
     const ok = send([{ kind: 'file', path: 'a.ts', fromLine: 2, toLine: 3 }, { kind: 'folder', path: 'src' }, { kind: 'git-changes' }]);

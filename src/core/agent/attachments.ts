@@ -10,6 +10,7 @@
  * path, never refused for size.
  */
 import { promises as fsp } from 'node:fs';
+import { splitLineRange } from './lineRange';
 import type { ContentBlockParam, TextBlockParam } from '../model/messages';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolImage } from '../tools/types';
@@ -53,15 +54,13 @@ const CLOSE = '</attachment>';
 
 /** `path`, `path:12` or `path:10-40` (the CLI's --attach and the composer's @file). */
 export function parseFileAttachment(value: string): Extract<AttachmentSpec, { kind: 'file' }> {
-  const match = /^(.*?):(\d+)(?:-(\d+))?$/.exec(value);
-  if (!match) {
+  const { path, range } = splitLineRange(value);
+  if (!range) {
     if (value.trim() === '') throw new AttachmentError('an attachment needs a path');
-    return { kind: 'file', path: value };
+    return { kind: 'file', path };
   }
-  const fromLine = Number(match[2]);
-  const toLine = match[3] === undefined ? fromLine : Number(match[3]);
-  if (fromLine < 1 || toLine < fromLine) throw new AttachmentError(`"${value}": lines go from 1 up, and the range must not run backwards (e.g. src/app.ts:10-40)`);
-  return { kind: 'file', path: match[1]!, fromLine, toLine };
+  if (!range.valid) throw new AttachmentError(`"${value}": lines go from 1 up, and the range must not run backwards (e.g. src/app.ts:10-40)`);
+  return { kind: 'file', path, fromLine: range.fromLine, toLine: range.toLine };
 }
 
 function labelOf(spec: AttachmentSpec): string {

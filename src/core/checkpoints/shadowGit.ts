@@ -22,6 +22,8 @@ export const MAX_SNAPSHOT_NEW_FILES = 50_000;
 
 export class ShadowGitError extends Error {}
 
+const gitProbes = new Map<string, Promise<boolean>>();
+
 export interface Snapshot {
   /** The tree's object id. */
   tree: string;
@@ -82,14 +84,17 @@ export class ShadowGit {
     private readonly gitPath = 'git',
   ) {}
 
-  /** Whether `git` can be run at all (a missing Git leaves only the tools' own records). */
-  static async available(gitPath = 'git'): Promise<boolean> {
-    try {
-      const run = await runProcess(gitPath, ['--version'], childProcessEnv(process.env), undefined);
-      return run.code === 0;
-    } catch {
-      return false;
+  /** Whether `git` can be run at all (a missing Git leaves only the tools' own records); asked once per process, not at every session start. */
+  static available(gitPath = 'git'): Promise<boolean> {
+    let known = gitProbes.get(gitPath);
+    if (!known) {
+      known = runProcess(gitPath, ['--version'], childProcessEnv(process.env), undefined).then(
+        (run) => run.code === 0,
+        () => false,
+      );
+      gitProbes.set(gitPath, known);
     }
+    return known;
   }
 
   private env(): NodeJS.ProcessEnv {

@@ -136,7 +136,12 @@ export class CheckpointStore {
     if (text === undefined) {
       this.index = { version: 1, checkpoints: [] };
     } else {
-      const parsed = JSON.parse(text) as IndexFile;
+      let parsed: IndexFile;
+      try {
+        parsed = JSON.parse(text) as IndexFile;
+      } catch (error) {
+        throw new CheckpointError(`${file} is not valid JSON (${errorMessage(error)}); this session's checkpoints cannot be read, and nothing was restored`);
+      }
       if (parsed?.version !== 1 || !Array.isArray(parsed.checkpoints)) throw new CheckpointError(`${file} is not a checkpoint index this version of Evergreen can read`);
       this.index = parsed;
     }
@@ -193,11 +198,7 @@ export class CheckpointStore {
       const relative = path.relative(this.workspaceRoot, absolutePath).split(path.sep).join('/');
       if (last.toolWrites.some((write) => write.path === relative)) return;
       let hash: string | null = null;
-      if (prior !== undefined) {
-        hash = sha256(prior);
-        await fsp.mkdir(this.blobs, { recursive: true });
-        await fsp.writeFile(path.join(this.blobs, hash), prior, { flag: 'wx' }).catch((error: unknown) => (isNodeError(error) && error.code === 'EEXIST' ? undefined : Promise.reject(error)));
-      }
+      if (prior !== undefined) hash = await this.saveBlob(prior);
       last.toolWrites.push({ path: relative, prior: hash });
       await this.save();
     });
@@ -408,6 +409,14 @@ export class CheckpointStore {
     });
   }
 
+  /** Saves bytes under their sha256 (content-addressed: an existing copy is the same bytes) and returns the hash. */
+  private async saveBlob(bytes: Buffer): Promise<string> {
+    const hash = sha256(bytes);
+    await fsp.mkdir(this.blobs, { recursive: true });
+    await fsp.writeFile(path.join(this.blobs, hash), bytes, { flag: 'wx' }).catch((error: unknown) => (isNodeError(error) && error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+    return hash;
+  }
+
   /** A file's bytes now (saved to blobs/) and mode, or nulls when absent. */
   private async currentState(relative: string): Promise<{ bytes: string | null; mode: number | null }> {
     const absolute = path.join(this.workspaceRoot, relative);
@@ -420,10 +429,7 @@ export class CheckpointStore {
     }
     try {
       if (!(await handle.stat()).isFile()) throw new CheckpointError(`${relative} is not a regular file now`);
-      const bytes = await handle.readFile();
-      const hash = sha256(bytes);
-      await fsp.mkdir(this.blobs, { recursive: true });
-      await fsp.writeFile(path.join(this.blobs, hash), bytes, { flag: 'wx' }).catch((error: unknown) => (isNodeError(error) && error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+      const hash = await this.saveBlob(await handle.readFile());
       return { bytes: hash, mode: (await handle.stat()).mode & 0o7777 };
     } finally {
       await handle.close();
