@@ -26,6 +26,7 @@ import { instructionFileBudget, readSessionInstructions, type InstructionSetting
 import { NestedInstructions } from '../tools/instructionFiles';
 import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../tools/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
+import type { ThinkingSetting } from '../model/thinking';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -68,6 +69,8 @@ export interface AgentConfig {
   secretEnv?: NodeJS.ProcessEnv;
   /** Project instruction files (`evergreen.instructions.*`, `--no-instructions`); absent: on, the default user file. */
   instructions?: InstructionSettings;
+  /** `evergreen.thinking` / `--thinking` (issue 21); absent: off. */
+  thinking?: ThinkingSetting;
 }
 
 export interface SandboxSettings {

@@ -11,6 +11,7 @@ import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
 // Declared beside the table that gives each provider's (models.ts); re-exported for the seam's users.
 export type { BackendCapabilities };
 import type { ProviderId } from './providers';
+import type { ThinkingRequest } from './thinking';
 
 // The provider list is a leaf (models.ts needs it too); re-exported so callers keep importing from here.
 export { DEFAULT_PROVIDER, parseProvider, PROVIDER_INFO, PROVIDERS, type ProviderId } from './providers';
@@ -39,6 +40,8 @@ export interface ModelRequest {
   maxTokens: number;
   /** Hints only: default after tools+system and on the newest message; automatic-prefix back ends ignore them. */
   cache?: CacheHints;
+  /** Extended thinking for this request (model/thinking.ts); absent: none. */
+  thinking?: ThinkingRequest;
 }
 
 export interface StreamHandlers {
