@@ -11,12 +11,12 @@
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/mcp.e2e.ts
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
+import { processesWhoseCommandLineIncludes } from '../support/processMarkers';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -74,12 +74,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
   }
 
   /** Process ids of the server-everything processes running now. */
-  function everythingPids(): number[] {
-    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .filter((line) => line.includes(EVERYTHING))
-      .map((line) => Number.parseInt(line.trim(), 10));
-  }
+  const everythingPids = (): Promise<number[]> => processesWhoseCommandLineIncludes(EVERYTHING);
 
   /** The consent modal: it names the server and shows the command line as the file wrote it. */
   async function consentModal() {
@@ -163,10 +158,10 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
       await page.keyboard.press('Escape');
 
       // A New Chat ends the old chat's server, and what it started.
-      const running = everythingPids();
+      const running = await everythingPids();
       assert.ok(running.length > 0, 'the server runs while its chat is open');
       await command('Evergreen: New Chat');
-      for (let waited = 0; everythingPids().some((pid) => running.includes(pid)); waited += 100) {
+      for (let waited = 0; (await everythingPids()).some((pid) => running.includes(pid)); waited += 100) {
         assert.ok(waited < 15_000, `still running after a New Chat: ${running.join(', ')}`);
         await page.waitForTimeout(100);
       }

@@ -7,20 +7,30 @@ import { isProcessAlive } from '../../src/core/tools/processGroup';
 /** A shell fragment that starts a long sleep whose argv[0] is `marker`. */
 export const markedSleep = (marker: string): string => `bash -c 'exec -a ${marker} sleep 300'`;
 
-/** Live (non-zombie) processes of this machine whose argv[0] is `marker`. */
-export async function markedProcesses(marker: string): Promise<number[]> {
+/**
+ * Live (non-zombie) processes of this machine whose argv `matches`. Reads /proc rather than
+ * running `ps`: a fresh Debian machine has no procps.
+ */
+async function processesWhoseArgv(matches: (argv: string[]) => boolean): Promise<number[]> {
   const found: number[] = [];
   for (const name of await fsp.readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const argv0 = (await fsp.readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0')[0];
-      if (argv0 === marker && (await isProcessAlive(Number(name)))) found.push(Number(name));
+      const argv = (await fsp.readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0');
+      if (matches(argv) && (await isProcessAlive(Number(name)))) found.push(Number(name));
     } catch {
       // Gone between readdir and read.
     }
   }
   return found;
 }
+
+/** Live processes whose argv[0] is `marker`. */
+export const markedProcesses = (marker: string): Promise<number[]> => processesWhoseArgv((argv) => argv[0] === marker);
+
+/** Live processes whose command line contains `text` (this process excluded). */
+export const processesWhoseCommandLineIncludes = async (text: string): Promise<number[]> =>
+  (await processesWhoseArgv((argv) => argv.join(' ').includes(text))).filter((pid) => pid !== process.pid);
 
 /** Waits (bounded) until `count` marked processes run, or until none do when count is 0; returns the last look. */
 export async function waitForMarked(marker: string, count: number, timeoutMs = 15_000): Promise<number[]> {
