@@ -100,6 +100,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource}`,
+      // Thumbnails of the user's own image attachments (userMessageView.ts); model markdown never has <img>.
+      'img-src data:',
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
     return `<!DOCTYPE html>

@@ -1,4 +1,4 @@
-import type { WebviewToHost } from '../protocol';
+import { IMAGE_MEDIA_TYPES, type AttachmentChip, type WebviewToHost } from '../protocol';
 import type { ChatItem } from './chatModel';
 
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
@@ -6,7 +6,15 @@ type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, te
 /** A user message: what it carried (attachment labels), its words, and Restore… when it has a checkpoint (issue 17). */
 export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el: El, send: (message: WebviewToHost) => void, isLast: boolean): HTMLElement {
   const element = el('div', 'eg-message eg-user');
-  if (item.attachments?.length) element.append(el('div', 'eg-user-attachments', item.attachments.map((chip) => chip.label).join(' · ')));
+  if (item.attachments?.length) {
+    const thumbnails = item.attachments.flatMap((chip) => thumbnail(chip, el) ?? []);
+    if (thumbnails.length > 0) {
+      const row = el('div', 'eg-user-thumbnails');
+      row.append(...thumbnails);
+      element.append(row);
+    }
+    element.append(el('div', 'eg-user-attachments', item.attachments.map((chip) => chip.label).join(' · ')));
+  }
   element.append(el('span', 'eg-user-text', item.text));
   const checkpoint = item.checkpoint;
   if (checkpoint !== undefined) {
@@ -25,4 +33,29 @@ export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el:
     }
   }
   return element;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * An image attachment as a thumbnail (CSS bounds its size; a click shows it at full width). Only a
+ * known image type with base64 bytes becomes a data URL, so nothing else can reach `src`.
+ */
+function thumbnail(chip: AttachmentChip, el: El): HTMLElement | undefined {
+  const image = chip.image;
+  if (!image || !IMAGE_MEDIA_TYPES.includes(image.mediaType) || !BASE64.test(image.data)) return undefined;
+  const picture = el('img', 'eg-thumbnail');
+  picture.alt = chip.label;
+  picture.title = `${chip.label} (click to enlarge)`;
+  picture.src = `data:${image.mediaType};base64,${image.data}`;
+  picture.tabIndex = 0;
+  const toggle = () => picture.classList.toggle('eg-thumbnail-open');
+  picture.addEventListener('click', toggle);
+  picture.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      toggle();
+    }
+  });
+  return picture;
 }

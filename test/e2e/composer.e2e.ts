@@ -113,6 +113,18 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       const image = blocks.find((block) => block.type === 'image');
       assert.equal(image?.source?.media_type, 'image/png');
       assert.deepEqual(imageSize(Buffer.from(image!.source!.data, 'base64')), { height: 10, width: 1568, type: 'png' });
+      // The message shows the picture the model got as a thumbnail: loaded (the panel's CSP lets data: images in), bounded, and enlarged by a click.
+      const thumbnail = webview.locator('.eg-user').last().locator('img.eg-thumbnail');
+      await thumbnail.waitFor({ timeout: 15_000 });
+      assert.equal(await thumbnail.getAttribute('alt'), 'wide.png (resized 9000x60 → 1568x10 PNG)');
+      const shown = await thumbnail.evaluate(async (img: HTMLImageElement) => {
+        await img.decode();
+        return { natural: img.naturalWidth, width: img.getBoundingClientRect().width };
+      });
+      assert.equal(shown.natural, 1568, 'the bytes the model got');
+      assert.ok(shown.width <= 96, `a thumbnail, not the full picture: ${shown.width}px`);
+      await thumbnail.click();
+      assert.ok((await thumbnail.evaluate((img) => img.getBoundingClientRect().width)) > 96, 'a click enlarges it');
       assert.deepEqual(pageErrors, []);
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});

@@ -121,6 +121,16 @@ for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`
     assert.equal(content[1]!.source?.media_type, 'image/png');
     assert.equal(content[1]!.source?.data, png.toString('base64'));
     assert.equal(content[2]!.text, 'What is in the picture?');
+    // The chat's chip carries the picture for its thumbnail, live and after a resume.
+    const started = (run.events as AgentEvent[]).find((event) => event.type === 'turn_started');
+    assert.equal(started?.type, 'turn_started');
+    const expectedChip = { kind: 'image', label: 'shot.png', image: { mediaType: 'image/png', data: png.toString('base64') } };
+    assert.deepEqual(started?.type === 'turn_started' ? started.attachments : undefined, [expectedChip]);
+    const { transcript, handle } = await new FileSessionStore(storage).open((await new FileSessionStore(storage).list())[0]!.id);
+    handle.close();
+    const replayed = foldTranscript(transcript.entries).display.find((event) => event.type === 'turn_started');
+    assert.equal(replayed?.type, 'turn_started');
+    assert.deepEqual(replayed?.type === 'turn_started' ? replayed.attachments : undefined, [expectedChip]);
 
     fs.writeFileSync(path.join(workspace, 'old.bmp'), Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]));
     fs.writeFileSync(path.join(workspace, 'fake.png'), 'not an image at all');

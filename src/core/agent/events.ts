@@ -10,6 +10,7 @@ import type { ApprovalRequest } from '../tools/approval';
 import type { TodoItem } from '../tools/todos';
 import type { SubagentType } from '../tools/task';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
+import type { ImageMediaType } from '../model/messages';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
@@ -17,6 +18,8 @@ export type { ErrorAction, ErrorKind } from '../model/errorActions';
 export interface AttachmentChip {
   kind: string;
   label: string;
+  /** An image attachment's picture, exactly as the model got it: the chat shows it as a thumbnail. */
+  image?: { mediaType: ImageMediaType; data: string };
 }
 
 export type ApprovalSummary =

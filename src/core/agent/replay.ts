@@ -38,6 +38,9 @@ export class DisplayBuilder {
         this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
       } else if (attachment) {
         chips.push(attachment);
+      } else if (message.role === 'user' && block.type === 'image' && block.source.type === 'base64' && chips.length > 0 && !chips.at(-1)!.image) {
+        // An image attachment is its named block, then the picture (attachments.ts userMessageContent).
+        chips.at(-1)!.image = { mediaType: block.source.media_type, data: block.source.data };
       } else if (message.role === 'user' && block.type === 'text') {
         if (this.turn > 0) this.events.push({ type: 'turn_finished', turnId: this.turnId, stopReason: 'end_turn' });
         this.turnId = `replay-${++this.turn}`;

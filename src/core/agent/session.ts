@@ -245,7 +245,7 @@ export class AgentSession {
     try {
       // A checkpoint failure never stops the turn (logged): that turn alone cannot be restored.
       const checkpoint = await this.options.checkpoints?.begin(text ?? '(retry)', this.options.store?.entryCount ?? 0).catch((error: unknown) => void this.logger.error('could not record a checkpoint before the turn', error));
-      const chips = attachments.map(({ kind, label }) => ({ kind, label }));
+      const chips = attachments.map(({ kind, label, image }) => ({ kind, label, ...(image ? { image: { mediaType: image.mediaType, data: image.data } } : {}) }));
       this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
       // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
       const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
