@@ -87,3 +87,59 @@ export function messageEstimate(text: string, chips: readonly Chip[]): string {
   const tokens = known >= 1000 ? `${(known / 1000).toFixed(known >= 10_000 ? 0 : 1)}k` : String(known);
   return `this message: ~${tokens} tokens${unmeasured > 0 ? ` + ${unmeasured} measured when sent` : ''}`;
 }
+
+/**
+ * Where VS Code puts the resources of a drag from the Explorer or an editor tab, by data type:
+ * its own URI list, the standard one, the Explorer's JSON list and the editor tabs' JSON.
+ */
+const DROP_TYPES = ['application/vnd.code.uri-list', 'text/uri-list', 'resourceurls', 'codeeditors'] as const;
+
+/**
+ * The workspace-relative paths of the files dropped on the composer (local `file:` or, in a remote
+ * window such as code-server, `vscode-remote:` URIs), and the dropped paths outside the workspace.
+ * The host confines each path again when the message is sent.
+ */
+export function droppedPaths(getData: (type: string) => string, root: string): { inside: string[]; outside: string[] } {
+  const uris = new Set<string>();
+  for (const type of DROP_TYPES) {
+    const data = getData(type).trim();
+    if (data === '') continue;
+    if (type === 'resourceurls' || type === 'codeeditors') {
+      for (const entry of parseJsonList(data)) {
+        const uri = typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'resource' in entry ? entry.resource : undefined;
+        if (typeof uri === 'string') uris.add(uri);
+      }
+    } else {
+      for (const line of data.split(/\r?\n/)) if (line.trim() !== '' && !line.startsWith('#')) uris.add(line.trim());
+    }
+  }
+  const inside = new Set<string>();
+  const outside = new Set<string>();
+  for (const uri of uris) {
+    const file = filePathOf(uri);
+    if (file === undefined) continue;
+    const relative = file.startsWith(`${root}/`) ? file.slice(root.length + 1) : undefined;
+    (relative ? inside : outside).add(relative ?? file);
+  }
+  return { inside: [...inside], outside: [...outside] };
+}
+
+function parseJsonList(data: string): unknown[] {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A dropped URI's file path, for the schemes that name a file of this window's machine. */
+function filePathOf(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    if (url.protocol !== 'file:' && url.protocol !== 'vscode-remote:') return undefined;
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+}

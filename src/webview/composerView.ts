@@ -6,7 +6,7 @@
  */
 import type { AttachmentRequest, HostToWebview, WebviewToHost } from '../protocol';
 import { fitImage } from './imageFit';
-import { addChip, chipLabel, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
+import { addChip, chipLabel, droppedPaths, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
 
 type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
 
@@ -191,17 +191,14 @@ export class ComposerAttachments {
       for (const file of dropped) this.addImage(file);
       return;
     }
-    const uris = (event.dataTransfer?.getData('text/uri-list') ?? '').split(/\r?\n/).filter((line) => line.startsWith('file://'));
     const root = this.editor?.root;
-    if (uris.length === 0 || !root) return;
+    const transfer = event.dataTransfer;
+    if (!root || !transfer) return;
+    const { inside, outside } = droppedPaths((type) => transfer.getData(type), root);
+    if (inside.length === 0 && outside.length === 0) return;
     event.preventDefault();
-    for (const uri of uris) {
-      const file = decodeURIComponent(new URL(uri).pathname);
-      const relative = file.startsWith(`${root}/`) ? file.slice(root.length + 1) : undefined;
-      if (!relative) {
-        this.notify(`${file} is outside the workspace; only workspace files can be attached.`);
-        continue;
-      }
+    for (const file of outside) this.notify(`${file} is outside the workspace; only workspace files can be attached.`);
+    for (const relative of inside) {
       const request: AttachmentRequest = { kind: 'file', path: relative };
       const problem = addChip(this.chips, { request, label: chipLabel(request) });
       if (problem) this.notify(problem);

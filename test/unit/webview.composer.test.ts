@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addChip, messageEstimate, pickerQueryAt, pickerRows, type Chip } from '../../src/webview/composerModel';
+import { addChip, droppedPaths, messageEstimate, pickerQueryAt, pickerRows, type Chip } from '../../src/webview/composerModel';
 import { MAX_ATTACHMENTS, parseWebviewMessage } from '../../src/protocol';
 import { applyEvent, emptyChat, lastUserItem } from '../../src/webview/chatModel';
 
@@ -72,5 +72,24 @@ describe('the composer attachments (issue 17)', () => {
     for (const bad of [[{ kind: 'file', path: '' }], [{ kind: 'file', path: 'a', fromLine: 5, toLine: 2 }], [{ kind: 'image' }], [{ kind: 'file', path: 'a', fromLine: 0, toLine: 1 }], 'all', Array.from({ length: MAX_ATTACHMENTS + 1 }, () => ({ kind: 'problems' }))]) {
       assert.equal(send(bad), undefined, JSON.stringify(bad).slice(0, 80));
     }
+  });
+
+  it('takes files dragged from the Explorer or an editor tab, local or remote, and names the ones outside the workspace', () => {
+    const root = '/home/me/project';
+    const drag = (data: Record<string, string>) => droppedPaths((type) => data[type] ?? '', root);
+    // The Explorer in a local window.
+    assert.deepEqual(drag({ 'text/uri-list': 'file:///home/me/project/src/app.ts\r\nfile:///home/me/project/My%20Notes.md' }), { inside: ['src/app.ts', 'My Notes.md'], outside: [] });
+    // A remote window (code-server): vscode-remote URIs, in VS Code's own list and the Explorer's JSON, counted once.
+    assert.deepEqual(
+      drag({ 'application/vnd.code.uri-list': 'vscode-remote://127.0.0.1:8080/home/me/project/src/app.ts', resourceurls: JSON.stringify(['vscode-remote://127.0.0.1:8080/home/me/project/src/app.ts', 'vscode-remote://127.0.0.1:8080/home/me/project/lib']) }),
+      { inside: ['src/app.ts', 'lib'], outside: [] },
+    );
+    // An editor tab.
+    assert.deepEqual(drag({ codeeditors: JSON.stringify([{ resource: 'file:///home/me/project/README.md' }]) }), { inside: ['README.md'], outside: [] });
+    // Outside the workspace, a look-alike prefix, the root itself, web links, comments and junk.
+    assert.deepEqual(drag({ 'text/uri-list': '# a comment\nfile:///etc/passwd\nfile:///home/me/project-evil/x.ts\nfile:///home/me/project\nhttps://example.com/home/me/project/a.ts', resourceurls: '{not json' }), {
+      inside: [],
+      outside: ['/etc/passwd', '/home/me/project-evil/x.ts', '/home/me/project'],
+    });
   });
 });
