@@ -78,7 +78,7 @@ export class ChatController extends Disposable {
       }),
     );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
-    this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message)));
+    this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message), this.deps.logger));
     this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
     const restartLater = () => {
       this.needsRestart = true;

@@ -11,10 +11,12 @@ import fuzzysort from 'fuzzysort';
 import * as vscode from 'vscode';
 import { AttachmentError, type AttachmentSpec } from '../core/agent/attachments';
 import { findFiles } from '../core/tools/walk';
+import { screenText, terminalCommandText, type TerminalCommand } from '../core/agent/terminalCapture';
 import { GitChangesError, workingTreeChanges } from '../core/tools/gitChanges';
 import type { AttachmentOption, AttachmentRequest, EditorAutoAttach, HostToWebview } from '../protocol';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
 import { Disposable } from './disposable';
+import type { Logger } from '../core/logger';
 
 /** The workspace's file list is reused this long between keystrokes. */
 const FILE_LIST_TTL_MS = 15_000;
@@ -23,22 +25,22 @@ const OPTIONS_SHOWN = 20;
 const TERMINAL_OUTPUT_MAX_CHARS = 200_000;
 const PROBLEMS_MAX = 200;
 
-interface TerminalCommand {
-  commandLine: string;
-  output: string;
-  exitCode: number | undefined;
-  droppedChars: number;
-}
-
 export class ComposerContext extends Disposable {
   private files: { at: number; root: string; list: Promise<{ kind: 'file' | 'folder'; path: string }[]> } | undefined;
   private readonly lastCommand = new Map<vscode.Terminal, TerminalCommand>();
+  /** Commands running now, each with its output being read since it started. */
+  private readonly running = new Map<vscode.TerminalShellExecution, { command: TerminalCommand; read: Promise<void> }>();
 
-  constructor(private readonly post: (message: HostToWebview) => void) {
+  constructor(
+    private readonly post: (message: HostToWebview) => void,
+    private readonly logger: Logger,
+  ) {
     super();
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.postEditorContext()));
     this._register(vscode.window.onDidChangeTextEditorSelection(() => this.postEditorContext()));
-    this._register(vscode.window.onDidEndTerminalShellExecution((event) => void this.capture(event)));
+    // A command's output can only be read from its start: read() after the end yields nothing.
+    this._register(vscode.window.onDidStartTerminalShellExecution((event) => this.startCapture(event.execution)));
+    this._register(vscode.window.onDidEndTerminalShellExecution((event) => void this.endCapture(event)));
     this._register(vscode.window.onDidCloseTerminal((terminal) => this.lastCommand.delete(terminal)));
     this._register(vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(settingName('attachments.editorContext')) && this.postEditorContext()));
   }
@@ -116,8 +118,7 @@ export class ComposerContext extends Disposable {
           : `@terminal: "${terminal.name}" has no shell integration, so its commands cannot be read; enable "terminal.integrated.shellIntegration.enabled" and open a new terminal`,
       );
     }
-    const dropped = command.droppedChars > 0 ? `\n[… ${command.droppedChars} more characters of output not captured]` : '';
-    return { kind: 'terminal', label: `terminal: ${command.commandLine.slice(0, 40)}`, text: `$ ${command.commandLine}\n${command.output}${dropped}\n[exit code: ${command.exitCode ?? 'unknown'}]` };
+    return { kind: 'terminal', label: `terminal: ${screenText(command.commandLine).slice(0, 40)}`, text: terminalCommandText(command) };
   }
 
   private async gitChanges(): Promise<AttachmentSpec> {
@@ -130,17 +131,27 @@ export class ComposerContext extends Disposable {
     }
   }
 
-  private async capture(event: vscode.TerminalShellExecutionEndEvent): Promise<void> {
-    const command: TerminalCommand = { commandLine: event.execution.commandLine.value, output: '', exitCode: event.exitCode, droppedChars: 0 };
-    try {
-      for await (const chunk of event.execution.read()) {
+  private startCapture(execution: vscode.TerminalShellExecution): void {
+    const command: TerminalCommand = { commandLine: execution.commandLine.value, output: '', exitCode: undefined, droppedChars: 0 };
+    const read = (async () => {
+      for await (const chunk of execution.read()) {
         const room = TERMINAL_OUTPUT_MAX_CHARS - command.output.length;
         command.output += chunk.slice(0, Math.max(0, room));
         command.droppedChars += Math.max(0, chunk.length - room);
       }
-    } catch {
-      // What was read is kept; the stream of a finished command may already be gone.
-    }
+    })().catch((error: unknown) => this.logger.error(`could not read the output of the terminal command "${command.commandLine.slice(0, 80)}"; what was read is kept`, error));
+    this.running.set(execution, { command, read });
+  }
+
+  private async endCapture(event: vscode.TerminalShellExecutionEndEvent): Promise<void> {
+    const capture = this.running.get(event.execution);
+    this.running.delete(event.execution);
+    // Evergreen started after the command did: its output is not known, only that it ran.
+    const command = capture?.command ?? { commandLine: event.execution.commandLine.value, output: '[output not captured: the command started before Evergreen did]', exitCode: undefined, droppedChars: 0 };
+    // The command line is final only now (the shell reports it as it learns it).
+    command.commandLine = event.execution.commandLine.value || command.commandLine;
+    command.exitCode = event.exitCode;
+    await capture?.read;
     this.lastCommand.set(event.terminal, command);
   }
 }

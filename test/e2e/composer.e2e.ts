@@ -131,4 +131,56 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${evergreenLogTail(bench?.tmp && path.join(bench.tmp, 'user-data'))}\n${server?.logTail() ?? ''}`);
     }
   });
+
+  it('@terminal attaches the last command of the active terminal, read through its shell integration, as the screen showed it', async function () {
+    fake.enqueue(reply.text('It printed a greeting.'));
+    try {
+      // A real terminal of the workbench: bash with VS Code's shell integration injected.
+      await page.keyboard.press('F1');
+      await page.keyboard.type('Terminal: Create New Terminal');
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Terminal: Create New Terminal' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.terminal-wrapper.active .xterm').waitFor({ timeout: 30_000 });
+      const { webview, input } = await openChatPanel(page);
+      const chips = webview.locator('.eg-chip-label');
+      const attached = webview.locator('.eg-user').last();
+      // The shell reports its integration, and then each command's end, a moment after the fact:
+      // until Evergreen has heard of one, @terminal says so and the message stays in the box.
+      for (let attempt = 0; ; attempt++) {
+        await page.locator('.terminal-wrapper.active .xterm').click();
+        await page.keyboard.type("printf 'hello %s\\n' e2e-terminal; printf '\\033[31mred\\033[0m\\n'");
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(1_500);
+        await input.focus();
+        await page.keyboard.type('@terminal');
+        await webview.locator('.eg-picker-row', { hasText: '@terminal' }).first().waitFor({ timeout: 15_000 });
+        await page.keyboard.press('Enter');
+        await chips.filter({ hasText: 'terminal' }).waitFor({ timeout: 5_000 });
+        await page.keyboard.type('What did it print?');
+        const refusals = webview.getByText(/no command has finished|has no shell integration/);
+        const refusedBefore = await refusals.count();
+        await page.keyboard.press('Enter');
+        let outcome: 'sent' | 'refused' | undefined;
+        for (let waited = 0; !outcome && waited < 15_000; waited += 250) {
+          if (await attached.filter({ hasText: 'What did it print?' }).count()) outcome = 'sent';
+          else if ((await refusals.count()) > refusedBefore) outcome = 'refused';
+          else await page.waitForTimeout(250);
+        }
+        if (outcome === 'sent') break;
+        assert.ok(outcome === 'refused' && attempt < 8, `Evergreen never heard of a finished terminal command (${outcome ?? 'no answer'})`);
+        await input.fill('');
+        while ((await chips.count()) > 0) await webview.locator('.eg-chip-remove').first().click();
+      }
+      await webview.locator('.eg-assistant', { hasText: 'It printed a greeting.' }).waitFor({ timeout: 60_000 });
+      const sent = JSON.stringify((fake.messageRequests().at(-1)?.body as { messages: unknown[] }).messages.at(-1));
+      assert.match(sent, /<attachment kind=\\"terminal\\" label=\\"terminal: printf/);
+      assert.match(sent, /hello e2e-terminal\\nred\\n\[exit code: 0\]/, `the output as the screen showed it, no escapes: ${sent}`);
+      assert.doesNotMatch(sent, /\\u001b|633;/, 'no colour codes or shell-integration marks reach the model');
+      assert.match(await attached.innerText(), /terminal: printf/);
+      assert.deepEqual(pageErrors, []);
+    } catch (err) {
+      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
+      throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${evergreenLogTail(bench?.tmp && path.join(bench.tmp, 'user-data'))}\n${server?.logTail() ?? ''}`);
+    }
+  });
 });
