@@ -26,6 +26,8 @@ const STEP_TIMEOUT_MS = 30 * 60_000;
 let passed = 0;
 let failed = 0;
 const summary = [];
+/** Each failed test in one line, printed last: CI shows only the tail of the log. */
+const failures = [];
 for (const [index, step] of steps.entries()) {
   const resultsFile = join(resultsDir, `${index}.json`);
   console.log(`\n━━ ${step.name} ━━ ${step.cmd.join(' ')}`);
@@ -51,6 +53,7 @@ for (const [index, step] of steps.entries()) {
     if (reported && typeof reported.passed === 'number' && typeof reported.failed === 'number') {
       // A runner that exits non-zero with zero reported failures still failed.
       counts = { passed: reported.passed, failed: reported.failed + (!ok && reported.failed === 0 ? 1 : 0) };
+      if (Array.isArray(reported.failures)) failures.push(...reported.failures.map((line) => `  ✗ ${step.name}: ${line}`));
       if (reported.passed + reported.failed === 0) counts.failed += 1; // A suite that ran nothing is a failure.
     } else {
       counts = { passed: 0, failed: 1 };
@@ -62,5 +65,6 @@ for (const [index, step] of steps.entries()) {
 }
 
 console.log(`\n━━ summary ━━\n${summary.join('\n')}`);
+if (failures.length > 0) console.log(`failed tests:\n${failures.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -9,6 +9,8 @@ import Mocha from 'mocha';
 export interface IntegrationResults {
   passed: number;
   failed: number;
+  /** Each failed test's title and the first line of its error, for the summary at the end of `npm test`. */
+  failures?: string[];
 }
 
 export function run(): Promise<void> {
@@ -20,17 +22,20 @@ export function run(): Promise<void> {
 
   return new Promise((resolve, reject) => {
     try {
+      const failed: string[] = [];
       const runner = mocha.run((failures) => {
         const results: IntegrationResults = {
           passed: runner.stats?.passes ?? 0,
           // A load/hook error can fail the run without a failed test: never report it as green.
           failed: Math.max(failures, runner.stats?.failures ?? 0),
+          failures: failed,
         };
         writeResults(results);
         if (results.failed > 0) reject(new Error(`${results.failed} integration test(s) failed`));
         else if (results.passed === 0) reject(new Error('no integration tests ran'));
         else resolve();
       });
+      runner.on('fail', (test, error: unknown) => failed.push(`${test.fullTitle()}: ${String(error instanceof Error ? error.message : error).split('\n')[0]!.slice(0, 300)}`));
     } catch (err) {
       writeResults({ passed: 0, failed: 1 });
       reject(err);
