@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, type Logger } from '../core/logger';
 import { SessionNotFoundError, transcriptLines, type FileSessionStore, type SessionMeta } from '../core/storage/sessionStore';
@@ -224,7 +225,8 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
         const started = Date.now();
         // Links between a parent's and its subagents' documents open them here, in this scheme.
         const transcriptHref = (target: { sessionId: string; childId?: string; title: string }) => transcriptUri(target.sessionId, target.title, target.childId).toString();
-        const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file, transcriptHref });
+        const rendered = await renderTranscript(meta, transcriptLines(file), { transcriptPath: file, transcriptHref, sessionDir: path.dirname(file) });
+        for (const unsaved of rendered.unsavedImages) this.logger.warn(`transcript ${cacheKey}: an image could not be saved for its link (${unsaved})`);
         this.logger.info(`transcript ${cacheKey}: ${rendered.entries} entries (${((stat?.size ?? 0) / 1024).toFixed(0)} KB) rendered in ${Date.now() - started} ms, ${rendered.foldedBlocks} block(s) folded${rendered.cut ? ', cut at the size cap' : ''}`);
         const entry = { version, rendered };
         this.cache.delete(cacheKey);

@@ -29,6 +29,42 @@ describe('archived transcript rendering', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  it("links a message's image to a copy saved once in the session folder, so a click opens it; without a folder it is only named", async () => {
+    // A 2x1 PNG.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGAEAOxkD/Ql8c4YAAAAASUVORK5CYII=';
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: png } };
+    const entries: TranscriptEntry[] = [
+      { type: 'message', ts: 't1', message: { role: 'user', content: [{ type: 'text', text: '<attachment kind="image" label="shot.png">\n[image: image/png, 2x1 px]\n</attachment>' }, image, { type: 'text', text: 'What is this?' }] } },
+      { type: 'message', ts: 't2', message: { role: 'user', content: [image, { type: 'text', text: 'The same one again.' }] } },
+    ];
+    const rendered = await renderTranscript(meta, numbered(entries), { sessionDir: dir });
+    const saved = fs.readdirSync(path.join(dir, 'images'));
+    assert.equal(saved.length, 1, 'one file for one picture');
+    assert.match(saved[0]!, /^[0-9a-f]{32}\.png$/);
+    const file = path.join(dir, 'images', saved[0]!);
+    assert.deepEqual(fs.readFileSync(file), Buffer.from(png, 'base64'));
+    const link = `*\\[image: image/png, 2x1\\]* ([open image](${pathToFileURL(file).href}))`;
+    assert.equal(rendered.text.split(link).length - 1, 2, rendered.text);
+    assert.deepEqual(rendered.unsavedImages, []);
+
+    // Drawn again: the file is not written anew.
+    const before = fs.statSync(file).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await renderTranscript(meta, numbered(entries), { sessionDir: dir });
+    assert.equal(fs.statSync(file).mtimeMs, before);
+
+    // A folder that cannot be written: the image is named and linked, and the failure is reported.
+    const blocked = path.join(dir, 'blocked');
+    fs.writeFileSync(blocked, 'a file where the folder should be');
+    const failed = await renderTranscript(meta, numbered(entries), { sessionDir: blocked });
+    assert.equal(failed.unsavedImages.length, 1);
+    assert.match(failed.unsavedImages[0]!, /ENOTDIR|EEXIST/);
+
+    const named = await renderTranscript(meta, numbered(entries), {});
+    assert.match(named.text, /\*\\\[image: image\/png, 2x1\\\]\*\n/);
+    assert.doesNotMatch(named.text, /open image/);
+  });
+
   it('renders messages, tool calls with their inputs and outputs, a boundary with its summary and the tier notes', async () => {
     const persistedFile = path.join(dir, 'tool-results', 'tu2.txt');
     const entries: TranscriptEntry[] = [

@@ -6,8 +6,9 @@
  * It lives in agent/, the top of the core, because it reads what every layer records (the agent's
  * subagent events, the context engine's notes, storage's entries).
  */
-import { pathToFileURL } from 'node:url';
-import MarkdownIt from 'markdown-it';
+import { escapeInline, fenced, fileLink, inlineCode, markdownLink, mayFormCommandLink, proseLine, quoted } from './transcriptMarkdownText';
+
+export { mayFormCommandLink };
 import { formatCost, priceUnknownHint } from '../model/cost';
 import type { ContentBlockParam } from '../model/messages';
 import { windowLearnedMessage } from '../context/learnedWindow';
@@ -20,6 +21,7 @@ import { SUBAGENT_STATUS_TEXT } from './events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
 import { recordedTodos, todoListText } from '../tools/todos';
 import { nestedNoteFile } from '../tools/instructionFiles';
+import { saveSessionImage, sessionImagePath, type SessionImage } from '../storage/sessionImages';
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
@@ -42,6 +44,8 @@ export interface TranscriptRenderOptions {
    * raw transcript.jsonl only, and a subagent's document names its parent without a link.
    */
   transcriptHref?: (target: { sessionId: string; childId?: string; title: string }) => string;
+  /** The session's folder: the messages' images are saved there (storage/sessionImages.ts) and linked, so a click opens one. */
+  sessionDir?: string;
   /** Yield to the event loop after this many entries or this many milliseconds, whichever comes first. */
   yieldEveryEntries: number;
   yieldEveryMs: number;
@@ -69,87 +73,11 @@ export interface RenderedTranscript {
   foldedBlocks: number;
   /** The document stopped at maxChars; the rest is only in the raw JSONL. */
   cut: boolean;
+  /** Images that could not be saved to the session folder, with why (their links open nothing). */
+  unsavedImages: string[];
 }
 
 const fmt = (value: number) => value.toLocaleString('en-US');
-
-/** A fence longer than any backtick run in the text, so no content can close it early. */
-function fenceFor(text: string): string {
-  let longest = 0;
-  for (const run of text.matchAll(/`{3,}/g)) longest = Math.max(longest, run[0].length);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-function fenced(text: string, info = ''): string {
-  const fence = fenceFor(text);
-  return `${fence}${info}\n${text}\n${fence}`;
-}
-
-/** Link text is escaped so a file name cannot break out of the link. */
-function fileLink(label: string, file: string, line?: number): string {
-  const href = pathToFileURL(file).href + (line !== undefined ? `#L${line}` : '');
-  return `[${label.replace(/[[\]\\]/g, '\\$&')}](${href})`;
-}
-
-/** A code span whose backtick run is longer than any in the text, so the text cannot close it and go on as markdown. */
-function inlineCode(text: string): string {
-  const clean = text.replace(/\s+/g, ' ');
-  let longest = 0;
-  for (const run of clean.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-  if (longest === 0) return `\`${clean}\``;
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks} ${clean} ${ticks}`;
-}
-
-/** A link to another document; the target in angle brackets, so spaces or parentheses in it cannot end it early. */
-function markdownLink(label: string, href: string): string {
-  return `[${label.replace(/[[\]\\]/g, '\\$&')}](<${href.replace(/[<>\n\r]/g, encodeURIComponent)}>)`;
-}
-
-// The tab is a markdown document, and VS Code opens a document link of the `command:` scheme
-// (Ctrl+click in the editor, a click in its preview) by running that command with the link's
-// arguments: model text that formed one would be a button that runs any command, e.g. typing into
-// a terminal. Parsers decode character references and backslash escapes in link destinations
-// (`&#99;ommand:`, `command&#58;`, `command\:`), a link opener may percent-decode, schemes are
-// case-insensitive, and URL parsers drop tabs and line breaks: the check reads the text as the
-// most lenient of them would. Prose that could form such a link, in any markdown form (inline,
-// reference, autolink, raw HTML), is shown as a code block instead, where nothing is a link.
-const markdownUtils = new MarkdownIt().utils;
-/**
- * `command:` where a URI scheme starts (not inside a longer scheme name), followed by what can
- * start a command id, or opened as a link target (<, (, a quote or =) whatever follows. Prose such
- * as "**Command:** `npm test`" or "this command: npm" is none of these.
- */
-const COMMAND_SCHEME = /(?<![a-z0-9+.-])command:(?:(?=[\p{L}\p{N}_$./\\-])|(?<=[<("'=]\s*command:))/iu;
-
-/** Whether markdown `text` could form a link that runs a command, however it is written. */
-export function mayFormCommandLink(text: string): boolean {
-  if (!/c/i.test(text)) return false;
-  const decoded = markdownUtils
-    .unescapeAll(text)
-    .replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/[\t\n\r]/g, '');
-  return COMMAND_SCHEME.test(decoded);
-}
-
-/** A line of prose (a title, a focus) kept as written, unless it could form a `command:` link: then without markup of its own. */
-function proseLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ');
-  return mayFormCommandLink(line) ? escapeInline(line) : line;
-}
-
-/** Model-written text on one line of prose: no markup of its own. */
-function escapeInline(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>#|~]/g, '\\$&');
-}
-
-/** Nested under the parent's call: every line in a blockquote (code fences inside stay fences). */
-function quoted(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line ? `> ${line}` : '>'))
-    .join('\n');
-}
 
 /** Written first in a subagent's transcript (src/core/agent/subagents.ts): its parent, call, type and description. */
 const SUBAGENT_OF_EVENT = 'subagent_of';
@@ -173,6 +101,8 @@ export class TranscriptMarkdownWriter {
   private readonly compactionTimes = new Map<string, string>();
   private entries = 0;
   private foldedBlocks = 0;
+  /** Images linked by the document, by the file they are saved to. */
+  readonly images = new Map<string, SessionImage>();
   private cut = false;
   private skippedAfterCut = 0;
   private line: number | undefined;
@@ -226,6 +156,7 @@ export class TranscriptMarkdownWriter {
       problems: this.problems,
       foldedBlocks: this.foldedBlocks,
       cut: this.cut,
+      unsavedImages: [],
     };
   }
 
@@ -387,9 +318,15 @@ export class TranscriptMarkdownWriter {
       }
       case 'thinking':
         return `*Thinking:*\n\n${this.foldedBlock(content.thinking, 'code', 'text')}`;
-      case 'image':
-        // Named, never inlined: the bytes stay in the JSONL transcript.
-        return `*${escapeInline(imageText(content))}*`;
+      case 'image': {
+        // Named, never inlined (the bytes stay in the JSONL); linked to a copy in the session folder.
+        const named = `*${escapeInline(imageText(content))}*`;
+        if (content.source.type !== 'base64' || !this.options.sessionDir) return named;
+        const image = { mediaType: content.source.media_type, data: content.source.data };
+        const file = sessionImagePath(this.options.sessionDir, image);
+        if (!this.images.has(file)) this.images.set(file, image);
+        return `${named} (${fileLink('open image', file)})`;
+      }
       default:
         return `*[${content.type}]*`;
     }
@@ -491,5 +428,12 @@ export async function renderTranscript(
       lastYield = Date.now();
     }
   }
-  return writer.finish();
+  const rendered = writer.finish();
+  const sessionDir = settings.sessionDir;
+  if (sessionDir) {
+    for (const [file, image] of writer.images) {
+      await saveSessionImage(sessionDir, image).catch((error: unknown) => rendered.unsavedImages.push(`${file}: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+  return rendered;
 }

@@ -12,6 +12,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { imageLimitProblem, readImage } from '../model/images';
+import { IMAGE_EXTENSIONS } from '../model/imageLimits';
 import type { ToolImage } from '../tools/types';
 
 export interface MappedResult {
@@ -24,10 +25,7 @@ export interface MappedResult {
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/png': '.png',
-  'image/jpeg': '.jpg',
-  'image/gif': '.gif',
-  'image/webp': '.webp',
+  ...IMAGE_EXTENSIONS,
   'audio/wav': '.wav',
   'audio/mpeg': '.mp3',
   'application/pdf': '.pdf',

@@ -6,6 +6,9 @@ import type { ImageMediaType } from './messages';
 
 export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
+/** The file name extension of each image type, for images saved to the session folder. */
+export const IMAGE_EXTENSIONS: Readonly<Record<ImageMediaType, string>> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/gif': '.gif', 'image/webp': '.webp' };
+
 /** What one image may be to be sent at all (the strictest provider's: a session may change provider). */
 export const IMAGE_LIMITS = {
   /** Base64 characters of one image (Anthropic's 5 MB). */
