@@ -150,6 +150,48 @@ describe('checkpoints (issue 17)', function () {
     assert.equal(read('secret.env')?.toString(), 'KEY=1');
   });
 
+  for (const git of [true, false]) {
+    it(`sees the user's own later edits of files only the tools' records cover (${git ? 'an ignored file' : 'no Git'}), and keeps them unless told`, async () => {
+      const { store, write, read, toolWrite } = setup({ git });
+      write('.gitignore', '*.env\n');
+      write('a.env', 'A=1');
+      write('b.env', 'B=1');
+      write('c.env', 'C=1');
+      const first = await store.begin('first', 0);
+      await toolWrite('a.env', 'A=2');
+      await toolWrite('b.env', 'B=2');
+      await toolWrite('c.env', 'C=2');
+      await store.end();
+      write('b.env', 'B=user'); // between the turns
+      await store.begin('second', 3);
+      await toolWrite('b.env', 'B=3');
+      await store.end();
+      write('c.env', 'C=user'); // after the last turn
+
+      const plan = await store.planRestore(first.number);
+      const files = byPath(plan);
+      assert.equal(files['a.env']?.source, 'tool-record');
+      assert.equal(files['a.env']?.changedOutside, false, 'only Evergreen wrote it');
+      assert.equal(files['b.env']?.changedOutside, true, 'the user edited it between the turns');
+      assert.equal(files['c.env']?.changedOutside, true, 'the user edited it after the last turn');
+      const result = await store.restore(plan);
+      assert.deepEqual(result.keptOutsideChanges.sort(), ['b.env', 'c.env']);
+      assert.equal(read('a.env')?.toString(), 'A=1');
+      assert.equal(read('c.env')?.toString(), 'C=user', 'kept without an explicit choice');
+      await store.restore(await store.planRestore(first.number), { overwriteOutsideChanges: true });
+      assert.equal(read('c.env')?.toString(), 'C=1');
+
+      // Undone: the user's bytes come back, and with them the mark that keeps the next restore off them.
+      await store.undoRestore();
+      assert.equal(read('c.env')?.toString(), 'C=user');
+      const again = byPath(await store.planRestore(first.number));
+      assert.equal(again['a.env'], undefined, 'a.env is already as it was');
+      assert.equal(again['c.env']?.changedOutside, true, "still the user's edit");
+      assert.deepEqual((await store.restore(await store.planRestore(first.number))).keptOutsideChanges.sort(), ['b.env', 'c.env']);
+      assert.equal(read('c.env')?.toString(), 'C=user');
+    });
+  }
+
   it('without Git, restores what the tools changed and says why shell changes are not covered', async () => {
     const { store, write, read, toolWrite } = setup({ git: false });
     write('a.txt', 'a');

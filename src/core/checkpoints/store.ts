@@ -17,76 +17,31 @@ import { errorMessage, silentLogger, type Logger } from '../logger';
 import { writeFileAtomic, writeFileAtomicConfined } from '../tools/atomicWrite';
 import { isInside, isNodeError, openConfinedDir, openConfinedFile } from '../tools/workspace';
 import { ShadowGit, type Snapshot } from './shadowGit';
+import type { CheckpointRecord, IndexFile, PlannedFile, RestorePlan, RestoreResult, SnapshotRecord, UndoRecord } from './records';
 
-/** A snapshot as recorded, or why there is none. */
-export type SnapshotRecord = ({ kind: 'snapshot' } & Snapshot) | { kind: 'unavailable'; reason: string };
-
-export interface ToolWriteRecord {
-  /** Workspace-relative, '/'-separated. */
-  path: string;
-  /** sha256 of the bytes before the first write this turn (in blobs/), or null: the file did not exist. */
-  prior: string | null;
-}
-
-export interface CheckpointRecord {
-  number: number;
-  createdAt: string;
-  /** The first words of the user message it precedes. */
-  preview: string;
-  /** How many transcript entries there were before the user message (where a rewind cuts). */
-  transcriptEntries: number;
-  before: SnapshotRecord;
-  /** Absent while the turn runs (and after a crash in it). */
-  after?: SnapshotRecord;
-  /** The workspace after the newest restore or undo made after this (the last) turn. */
-  afterRestore?: SnapshotRecord;
-  toolWrites: ToolWriteRecord[];
-}
-
-/** The undo of the last restore: the bytes each file had before it (null: absent). */
-interface UndoRecord {
-  files: { path: string; bytes: string | null; mode: number | null }[];
-  restoredTo: number;
-}
-
-interface IndexFile {
-  version: 1;
-  checkpoints: CheckpointRecord[];
-  undo?: UndoRecord;
-  /** Files changed outside Evergreen that a restore kept: they stay marked until overwritten on purpose. */
-  outsideKept?: string[];
-}
-
-/** What a restore would do to one file. */
-export interface PlannedFile {
-  path: string;
-  /** The state it goes back to. */
-  action: 'write' | 'delete';
-  /** Where the old state comes from. */
-  source: 'tool-record' | 'snapshot';
-  /** Changed outside Evergreen since the checkpoint: kept unless overwriteOutsideChanges. */
-  changedOutside: boolean;
-}
-
-export interface RestorePlan {
-  checkpoint: number;
-  files: PlannedFile[];
-  /** Files Evergreen changed that cannot be brought back, with why (ignored and only changed by a shell command, over the size limit). */
-  unrestorable: { path: string; reason: string }[];
-}
-
-export interface RestoreResult {
-  restored: string[];
-  keptOutsideChanges: string[];
-  failed: { path: string; reason: string }[];
-}
+export type { CheckpointRecord, PlannedFile, RestorePlan, RestoreResult, SnapshotRecord, ToolWriteRecord } from './records';
 
 export class CheckpointError extends Error {}
 
 const PREVIEW_WORDS = 12;
 
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Whether a file that only the tools' records cover was changed by someone else from the
+ * checkpoint on: between two turns (a turn found other bytes than the one before left) or since
+ * the last turn or restore (the file is not what Evergreen left).
+ */
+function changedByOthers(records: readonly CheckpointRecord[], index: IndexFile, file: string, current: string | null | undefined): boolean {
+  let left: string | null | undefined;
+  for (const record of records) {
+    const write = record.toolWrites.find((candidate) => candidate.path === file);
+    if (!write) continue;
+    if (left !== undefined && write.prior !== left) return true;
+    left = write.after;
+  }
+  if (index.restoredHashes && file in index.restoredHashes) left = index.restoredHashes[file];
+  return left !== undefined && current !== undefined && current !== left;
 }
 
 function preview(text: string): string {
@@ -181,6 +136,12 @@ export class CheckpointStore {
       const last = index.checkpoints.at(-1);
       if (!last || last.after) return;
       last.after = await this.snapshot(`${last.number}-after`);
+      // What the tools left, so a later change to a file no snapshot holds (ignored, or no Git) is still seen as someone else's.
+      for (const write of last.toolWrites) {
+        const after = await this.currentHash(write.path);
+        if (after !== undefined) write.after = after;
+        delete index.restoredHashes?.[write.path]; // this turn's bytes are the newer word
+      }
       await this.save();
     });
   }
@@ -274,7 +235,7 @@ export class CheckpointStore {
       } else if (firstWrite) {
         const current = await this.currentHash(file);
         if (current === firstWrite.prior) continue;
-        planned = { path: file, action: firstWrite.prior === null ? 'delete' : 'write', source: 'tool-record', changedOutside: outside.has(file) };
+        planned = { path: file, action: firstWrite.prior === null ? 'delete' : 'write', source: 'tool-record', changedOutside: outside.has(file) || changedByOthers(records, index, file, current) };
       }
       if (planned) files.push(planned);
       else unrestorable.push({ path: file, reason: skippedSomewhere.has(file) ? 'larger than the snapshot limit, and changed by a command' : 'not in the snapshots (ignored, or Git unavailable), and changed by a command' });
@@ -350,7 +311,7 @@ export class CheckpointStore {
         }
         return true;
       });
-      const undo: UndoRecord = { files: [], restoredTo: plan.checkpoint };
+      const undo: UndoRecord = { files: [], restoredTo: plan.checkpoint, overwrittenOutside: chosen.filter((file) => file.changedOutside).map((file) => file.path) };
       const writable: PlannedFile[] = [];
       for (const file of chosen) {
         try {
@@ -375,15 +336,21 @@ export class CheckpointStore {
       const kept = new Set([...(index.outsideKept ?? []), ...result.keptOutsideChanges]);
       for (const file of result.restored) kept.delete(file);
       index.outsideKept = [...kept].sort();
-      await this.afterRestore(index);
+      await this.afterRestore(index, result.restored);
       return result;
     });
   }
 
   /** Records the workspace as a restore or undo left it, so its writes do not count as changes made outside Evergreen. */
-  private async afterRestore(index: IndexFile): Promise<void> {
+  private async afterRestore(index: IndexFile, written: readonly string[]): Promise<void> {
     const last = index.checkpoints.at(-1);
     if (last) last.afterRestore = await this.snapshot(`${last.number}-restored`);
+    const hashes = { ...index.restoredHashes };
+    for (const file of written) {
+      const now = await this.currentHash(file);
+      if (now !== undefined) hashes[file] = now;
+    }
+    index.restoredHashes = hashes;
     await this.save();
   }
 
@@ -404,7 +371,8 @@ export class CheckpointStore {
         }
       }
       delete index.undo;
-      await this.afterRestore(index);
+      index.outsideKept = [...new Set([...(index.outsideKept ?? []), ...(undo.overwrittenOutside ?? [])])].sort();
+      await this.afterRestore(index, result.restored);
       return result;
     });
   }
