@@ -158,7 +158,7 @@ describe('image files over the limits in the CLI', () => {
       fs.writeFileSync(path.join(workspace, 'bomb.png'), pngClaiming(60_000, 60_000));
       for (const [file, expected] of [
         ['wide.gif', /cannot attach wide\.gif: it is 9000x10 px; the models take at most 8000 px a side, and Evergreen resizes only PNG and JPEG images: convert it to PNG or JPEG, or make it smaller, first; nothing was sent/],
-        ['broken.png', /cannot attach broken\.png: .*its PNG data cannot be decoded/],
+        ['broken.png', /cannot attach broken\.png: .*its PNG data cannot be decoded to resize it \(.+\): resize it, or save it again, first/],
         ['bomb.png', /cannot attach bomb\.png: it is 60000x60000 px \(3600 megapixels\); Evergreen resizes images of at most 50 megapixels/],
       ] as const) {
         const refused = await cli(['--image', file, '-p', 'Look']);

@@ -47,7 +47,7 @@ const megabytes = (chars: number) => `${(chars / (1024 * 1024)).toFixed(1)} MB`;
 
 /**
  * The image as the models may take it, or why it cannot be made so. `facts` are readImage's for
- * `base64` (the type read from the bytes). The work is synchronous: a 12 MP photo takes about a second.
+ * `base64` (the type read from the bytes). The work is synchronous: a 12 MP photo takes a second or more.
  */
 export function fitImageToLimits(base64: string, facts: ImageFacts): FittedImage | { problem: string } {
   const overLimit = imageLimitProblem(facts, base64.length);
@@ -64,23 +64,23 @@ export function fitImageToLimits(base64: string, facts: ImageFacts): FittedImage
     pixels = facts.mediaType === 'image/png' ? decodePng(bytes) : decodeJpg(bytes);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { problem: `it is too large for the models (${overLimit}) and its ${facts.mediaType === 'image/png' ? 'PNG' : 'JPEG'} data cannot be decoded to resize it (${reason})` };
+    return { problem: `it is too large for the models (${overLimit}) and its ${facts.mediaType === 'image/png' ? 'PNG' : 'JPEG'} data cannot be decoded to resize it (${reason}): resize it, or save it again, first` };
   }
   const scale = Math.min(1, NATIVE_LONG_EDGE / Math.max(pixels.width, pixels.height));
-  let fitted = scale < 1 ? resizeArea(pixels, Math.max(1, Math.round(pixels.width * scale)), Math.max(1, Math.round(pixels.height * scale))) : pixels;
+  const resized = scale < 1 ? resizeArea(pixels, Math.max(1, Math.round(pixels.width * scale)), Math.max(1, Math.round(pixels.height * scale))) : pixels;
   const orientation = facts.mediaType === 'image/jpeg' ? jpegOrientation(bytes) : 1;
   // The new file carries no EXIF, so the rotation it asked for is done here (the panel's canvas does the same).
-  fitted = orient(fitted, orientation);
+  const shown = orient(resized, orientation);
   const original = { mediaType: facts.mediaType, ...(orientation >= 5 ? { width: pixels.height, height: pixels.width } : { width: pixels.width, height: pixels.height }) };
-  const encodings: [ImageMediaType, () => Buffer][] = [
-    ...(facts.mediaType === 'image/png' ? [['image/png', () => encodePng(fitted)] as [ImageMediaType, () => Buffer]] : []),
-    ...JPEG_QUALITIES.map((quality): [ImageMediaType, () => Buffer] => ['image/jpeg', () => encodeJpg(fitted, quality)]),
+  const encodings: { mediaType: ImageMediaType; encode: () => Buffer }[] = [
+    ...(facts.mediaType === 'image/png' ? [{ mediaType: 'image/png' as const, encode: () => encodePng(shown) }] : []),
+    ...JPEG_QUALITIES.map((quality) => ({ mediaType: 'image/jpeg' as const, encode: () => encodeJpg(shown, quality) })),
   ];
-  for (const [mediaType, encode] of encodings) {
+  for (const { mediaType, encode } of encodings) {
     const data = encode().toString('base64');
-    if (data.length <= IMAGE_LIMITS.maxBase64Chars) return { mediaType, data, width: fitted.width, height: fitted.height, original };
+    if (data.length <= IMAGE_LIMITS.maxBase64Chars) return { mediaType, data, width: shown.width, height: shown.height, original };
   }
-  return { problem: `it stays over ${megabytes(IMAGE_LIMITS.maxBase64Chars)} as base64 even at ${fitted.width}x${fitted.height} px as JPEG: make it smaller first` };
+  return { problem: `it stays over ${megabytes(IMAGE_LIMITS.maxBase64Chars)} as base64 even at ${shown.width}x${shown.height} px as JPEG: make it smaller first` };
 }
 
 function decodePng(bytes: Buffer): Pixels {
