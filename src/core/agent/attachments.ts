@@ -15,7 +15,8 @@ import type { ContentBlockParam, TextBlockParam } from '../model/messages';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolImage } from '../tools/types';
 import { openForRead } from '../tools/workspace';
-import { IMAGE_LIMITS, imageLimitProblem, readImage } from '../model/images';
+import { readImage } from '../model/images';
+import { fitImageToLimits } from '../model/imageResize';
 
 /** What a front end asks to attach. Lines are 1-based and inclusive. */
 export type AttachmentSpec =
@@ -40,7 +41,7 @@ export interface ResolvedAttachment {
 
 /** Image files by name: `@shot.png` and `--image` attach them as images, not as text. */
 const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
-/** An image file is read whole only up to this size; the models take far less (model/images.ts). */
+/** An image file is read whole only up to this size (one over the models' limits is resized: model/imageResize.ts). */
 const MAX_IMAGE_FILE_BYTES = 20 * 1024 * 1024;
 
 /** An attachment that cannot be used: the message is not sent, and nothing is lost. */
@@ -113,7 +114,7 @@ async function readImageFile(file: string, label: string, ctx: ToolContext): Pro
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new AttachmentError(`cannot attach ${label}: it is not a regular file`);
-      if (stat.size > MAX_IMAGE_FILE_BYTES) throw new AttachmentError(`cannot attach ${label}: the image is ${(stat.size / (1024 * 1024)).toFixed(1)} MB; the models take at most ${IMAGE_LIMITS.maxBase64Chars / (1024 * 1024)} MB (as base64). Resize or recompress it first`);
+      if (stat.size > MAX_IMAGE_FILE_BYTES) throw new AttachmentError(`cannot attach ${label}: the image is ${(stat.size / (1024 * 1024)).toFixed(1)} MB; Evergreen resizes image files of at most ${MAX_IMAGE_FILE_BYTES / (1024 * 1024)} MB. Resize or recompress it first`);
       return (await handle.readFile()).toString('base64');
     } finally {
       await handle.close();
@@ -124,13 +125,15 @@ async function readImageFile(file: string, label: string, ctx: ToolContext): Pro
   }
 }
 
-/** An image the models can take, named in words; anything else is refused with why and what to do. */
+/** An image the models can take (resized when it is over their limits), named in words; anything else is refused with why and what to do. */
 function imageAttachment(label: string, data: string): ResolvedAttachment {
   const facts = readImage(data);
   if ('problem' in facts) throw new AttachmentError(`cannot attach ${label}: ${facts.problem}`);
-  const problem = imageLimitProblem(facts, data.length);
-  if (problem) throw new AttachmentError(`cannot attach ${label}: ${problem}. Resize or recompress it first`);
-  return { kind: 'image', label, text: `[image: ${facts.mediaType}, ${facts.width}x${facts.height} px]`, image: { mediaType: facts.mediaType, data } };
+  const fitted = fitImageToLimits(data, facts);
+  if ('problem' in fitted) throw new AttachmentError(`cannot attach ${label}: ${fitted.problem}`);
+  const { original } = fitted;
+  const was = !original ? '' : original.width !== fitted.width || original.height !== fitted.height ? `, resized from ${original.width}x${original.height}` : `, recompressed from ${original.mediaType}`;
+  return { kind: 'image', label, text: `[image: ${fitted.mediaType}, ${fitted.width}x${fitted.height} px${was}]`, image: { mediaType: fitted.mediaType, data: fitted.data } };
 }
 
 function capListing(listing: string): string {

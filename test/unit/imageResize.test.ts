@@ -1,0 +1,259 @@
+/**
+ * Image files over the models' limits are resized on the host (issue 17): a PNG or JPEG attached by
+ * its path is decoded, scaled to 1568 px on its long edge and encoded again; one that fits goes as
+ * it is; a GIF or WebP over the limits, a corrupt file and a header that claims too many pixels are
+ * refused naming the file, before anything is sent.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { decode as decodeJpeg, encode as encodeJpeg } from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { EXIT } from '../../src/cli/run';
+import { readImage, type ImageFacts } from '../../src/core/model/images';
+import { fitImageToLimits, MAX_DECODE_PIXELS } from '../../src/core/model/imageResize';
+import { BACKENDS, say } from '../support/backends';
+import { runCliCaptured } from '../support/cliCapture';
+import { gifBase64, pngBytes } from '../support/images';
+
+/**
+ * RGBA pixels: a diagonal gradient with `noise` levels of seeded noise on top (noise keeps the files
+ * large, as photos are), in the first `noisyRows` rows; flat grey below (as most of a screenshot is).
+ */
+function pixels(width: number, height: number, noise: number, noisyRows = height): Buffer {
+  const data = Buffer.alloc(width * height * 4, 128);
+  let seed = 1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4;
+      for (let c = 0; c < 3 && y < noisyRows; c++) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        data[at + c] = ((x * 7 + y * 3 + c * 50) / 20 + ((seed >>> 24) % noise)) & 255;
+      }
+      data[at + 3] = 255;
+    }
+  }
+  return data;
+}
+
+function png(width: number, height: number, data: Buffer, colorType: 2 | 6 = 2): Buffer {
+  const image = new PNG({ width, height });
+  image.data = data;
+  return PNG.sync.write(image, { colorType });
+}
+
+/** A JPEG with an EXIF block that says how it is shown (orientation 1-8). */
+function withOrientation(jpeg: Buffer, orientation: number): Buffer {
+  const tiff = Buffer.from([0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const body = Buffer.concat([Buffer.from('Exif\0\0', 'binary'), tiff]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(body.length + 2);
+  return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xe1]), length, body, jpeg.subarray(2)]);
+}
+
+/** A valid PNG whose header claims `width` x `height` (its pixel data is of a 1x1 image). */
+function pngClaiming(width: number, height: number): Buffer {
+  const bytes = Buffer.from(pngBytes(1, 1));
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
+  return bytes;
+}
+
+/** A JPEG whose frame header claims `width` x `height` (its data is of an 8x8 image). */
+function jpegClaiming(width: number, height: number): Buffer {
+  const bytes = Buffer.from(encodeJpeg({ width: 8, height: 8, data: Buffer.alloc(8 * 8 * 4, 200) }, 90).data);
+  const frame = bytes.indexOf(Buffer.from([0xff, 0xc0]));
+  bytes.writeUInt16BE(height, frame + 5);
+  bytes.writeUInt16BE(width, frame + 7);
+  return bytes;
+}
+
+function facts(bytes: Buffer): ImageFacts {
+  const read = readImage(bytes.toString('base64'));
+  if ('problem' in read) throw new Error(read.problem);
+  return read;
+}
+
+function fit(bytes: Buffer) {
+  return fitImageToLimits(bytes.toString('base64'), facts(bytes));
+}
+
+function decoded(data: string, mediaType: string): { width: number; height: number; data: Uint8Array } {
+  const bytes = Buffer.from(data, 'base64');
+  return mediaType === 'image/png' ? PNG.sync.read(bytes) : decodeJpeg(bytes, { useTArray: true, formatAsRGBA: true });
+}
+
+describe('image files over the limits in the CLI', () => {
+  // Made once: a 4000x3000 PNG and JPEG, both over the 5 MB of base64 the models take (the PNG's noisy
+  // part small enough to stay a PNG once resized).
+  let bigPng: Buffer;
+  let bigJpeg: Buffer;
+  before(function () {
+    this.timeout(120_000);
+    bigPng = png(4000, 3000, pixels(4000, 3000, 4, 1200));
+    bigJpeg = Buffer.from(encodeJpeg({ width: 4000, height: 3000, data: pixels(4000, 3000, 24) }, 90).data);
+    assert.ok(bigPng.toString('base64').length > 5 * 1024 * 1024 && bigJpeg.toString('base64').length > 5 * 1024 * 1024, 'both are over the limit');
+  });
+
+  for (const backend of BACKENDS) describe(`[${backend.name}]`, function () {
+    this.timeout(120_000);
+    let workspace: string;
+    let storage: string;
+    let fake: Awaited<ReturnType<typeof backend.start>>;
+
+    beforeEach(async () => {
+      fake = await backend.start();
+      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-ws-'));
+      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-store-'));
+    });
+    afterEach(async () => {
+      await fake.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+      fs.rmSync(storage, { recursive: true, force: true });
+    });
+
+    const cli = (args: string[]) =>
+      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--output-format', 'stream-json', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+
+    it('a 4000x3000 PNG and JPEG are sent resized to 1568x1176 and say so; a small image is sent byte for byte', async () => {
+      const small = png(40, 30, pixels(40, 30, 4));
+      fs.writeFileSync(path.join(workspace, 'big.png'), bigPng);
+      fs.writeFileSync(path.join(workspace, 'photo.jpg'), bigJpeg);
+      fs.writeFileSync(path.join(workspace, 'small.png'), small);
+      fake.enqueue(say.text('Three pictures.'));
+      const run = await cli(['--image', 'big.png', '--attach', 'photo.jpg', '--image', 'small.png', '-p', 'What do these show?']);
+      assert.equal(run.code, EXIT.ok, run.stderr);
+      const content = fake.requests()[0]!.messages[0]!.content;
+      assert.ok(Array.isArray(content));
+      assert.deepEqual(content.map((block) => block.type), ['text', 'image', 'text', 'image', 'text', 'image', 'text']);
+      // Each image block comes after the text that names it (--attach's before --image's).
+      const sent = new Map<string, { text: string; mediaType: string; data: string }>();
+      content.forEach((block, index) => {
+        const named = content[index - 1];
+        if (block.type !== 'image' || block.source.type !== 'base64' || named?.type !== 'text') return;
+        sent.set(/label="([^"]+)"/.exec(named.text)?.[1] ?? '', { text: named.text, mediaType: block.source.media_type, data: block.source.data });
+      });
+      assert.deepEqual([...sent.keys()].sort(), ['big.png', 'photo.jpg', 'small.png']);
+      for (const [name, mediaType] of [['big.png', 'image/png'], ['photo.jpg', 'image/jpeg']] as const) {
+        const image = sent.get(name)!;
+        const read = readImage(image.data);
+        assert.ok(!('problem' in read), `${name}: ${'problem' in read ? read.problem : ''}`);
+        assert.deepEqual([read.mediaType, read.width, read.height], [mediaType, 1568, 1176], name);
+        assert.equal(image.mediaType, mediaType);
+        assert.ok(image.data.length <= 5 * 1024 * 1024);
+        assert.ok(image.text.endsWith(`\n[image: ${mediaType}, 1568x1176 px, resized from 4000x3000]\n</attachment>`), image.text);
+      }
+      assert.equal(sent.get('small.png')!.data, small.toString('base64'), 'an image that fits is not touched');
+      assert.match(sent.get('small.png')!.text, /\[image: image\/png, 40x30 px\]/);
+    });
+
+    it('a GIF over the limit, a corrupt PNG and a header claiming too many pixels stop the run, naming the file; nothing is sent', async () => {
+      fs.writeFileSync(path.join(workspace, 'wide.gif'), Buffer.from(gifBase64(9000, 10), 'base64'));
+      const broken = Buffer.from(pngBytes(9000, 100));
+      broken.fill(0x5a, 41, broken.length - 12); // The pixel data (after the 8-byte signature, the header chunk and the data chunk's own 8 bytes).
+      fs.writeFileSync(path.join(workspace, 'broken.png'), broken);
+      fs.writeFileSync(path.join(workspace, 'bomb.png'), pngClaiming(60_000, 60_000));
+      for (const [file, expected] of [
+        ['wide.gif', /cannot attach wide\.gif: it is 9000x10 px; the models take at most 8000 px a side, and Evergreen resizes only PNG and JPEG images: convert it to PNG or JPEG, or make it smaller, first; nothing was sent/],
+        ['broken.png', /cannot attach broken\.png: .*its PNG data cannot be decoded to resize it \(.+\): resize it, or save it again, first/],
+        ['bomb.png', /cannot attach bomb\.png: it is 60000x60000 px \(3600 megapixels\); Evergreen resizes images of at most 50 megapixels/],
+      ] as const) {
+        const refused = await cli(['--image', file, '-p', 'Look']);
+        assert.equal(refused.code, EXIT.usage, `${file}: ${refused.stderr}`);
+        assert.match(refused.stderr, expected);
+      }
+      assert.equal(fake.requests().length, 0, 'no refused image reached the model');
+    });
+  });
+});
+
+describe('fitImageToLimits', () => {
+  it('leaves an image that fits as it is, whatever its size under the limits', () => {
+    const bytes = pngBytes(8000, 10);
+    const fitted = fit(bytes);
+    assert.ok(!('problem' in fitted));
+    assert.equal(fitted.data, bytes.toString('base64'));
+    assert.equal(fitted.original, undefined);
+  });
+
+  it('a PNG still over 5 MB as PNG after resizing becomes a JPEG', function () {
+    this.timeout(60_000);
+    const noisy = png(1600, 1200, pixels(1600, 1200, 256));
+    assert.ok(noisy.toString('base64').length > 5 * 1024 * 1024);
+    const fitted = fit(noisy);
+    assert.ok(!('problem' in fitted), 'problem' in fitted ? fitted.problem : '');
+    assert.deepEqual([fitted.mediaType, fitted.width, fitted.height, fitted.original], ['image/jpeg', 1568, 1176, { mediaType: 'image/png', width: 1600, height: 1200 }]);
+    const read = readImage(fitted.data);
+    assert.ok(!('problem' in read) && read.mediaType === 'image/jpeg' && read.width === 1568);
+  });
+
+  it('averages the pixels each new pixel covers, so fine detail turns grey instead of vanishing', () => {
+    // Black and white columns, 9408 px wide: a sixth of that is 1568, so every new pixel covers three of each.
+    const width = 9408;
+    const data = Buffer.alloc(width * 6 * 4, 255);
+    for (let at = 0; at < data.length; at += 8) data.fill(0, at, at + 3);
+    const fitted = fit(png(width, 6, data));
+    assert.ok(!('problem' in fitted), 'problem' in fitted ? fitted.problem : '');
+    assert.deepEqual([fitted.mediaType, fitted.width, fitted.height], ['image/png', 1568, 1]);
+    const out = decoded(fitted.data, fitted.mediaType);
+    for (const x of [0, 700, 1567]) assert.deepEqual([...out.data.subarray(x * 4, x * 4 + 4)], [128, 128, 128, 255], `pixel ${x}`);
+  });
+
+  it('keeps transparency, and transparent pixels lend no colour to their neighbours', () => {
+    // Clear black, then opaque red from x = 4707: a sixth of 9408 is 1568, so new pixel 784 covers 3 px of each.
+    const width = 9408;
+    const data = Buffer.alloc(width * 4 * 4, 0);
+    for (let y = 0; y < 4; y++) for (let x = 4707; x < width; x++) data.set([255, 0, 0, 255], (y * width + x) * 4);
+    const fitted = fit(png(width, 4, data, 6));
+    assert.ok(!('problem' in fitted), 'problem' in fitted ? fitted.problem : '');
+    assert.deepEqual([fitted.mediaType, fitted.width, fitted.height], ['image/png', 1568, 1]);
+    const out = decoded(fitted.data, fitted.mediaType);
+    const pixel = (x: number) => [...out.data.subarray(x * 4, x * 4 + 4)];
+    assert.deepEqual(pixel(0), [0, 0, 0, 0]);
+    assert.deepEqual(pixel(1567), [255, 0, 0, 255]);
+    const seam = pixel(784);
+    assert.equal(seam[3], 128, `the seam is half clear (${seam})`);
+    assert.deepEqual(seam.slice(0, 3), [255, 0, 0], 'and still red, not darkened by the clear black');
+  });
+
+  it("turns a photo as its EXIF orientation says, since the new file has no EXIF", () => {
+    // Stored 9000x100, left half red and right half blue; orientation 6 shows it turned a quarter clockwise: red on top.
+    const width = 9000;
+    const data = Buffer.alloc(width * 100 * 4);
+    for (let at = 0; at < data.length; at += 4) data.set((at / 4) % width < width / 2 ? [255, 0, 0, 255] : [0, 0, 255, 255], at);
+    const fitted = fit(withOrientation(Buffer.from(encodeJpeg({ width, height: 100, data }, 90).data), 6));
+    assert.ok(!('problem' in fitted), 'problem' in fitted ? fitted.problem : '');
+    assert.deepEqual([fitted.mediaType, fitted.width, fitted.height, fitted.original], ['image/jpeg', 17, 1568, { mediaType: 'image/jpeg', width: 100, height: 9000 }]);
+    const out = decoded(fitted.data, fitted.mediaType);
+    const pixel = (x: number, y: number) => [...out.data.subarray((y * out.width + x) * 4, (y * out.width + x) * 4 + 3)];
+    const near = (got: number[], want: number[]) => got.every((value, index) => Math.abs(value - want[index]!) < 40);
+    assert.ok(near(pixel(8, 10), [255, 0, 0]), `red on top (${pixel(8, 10)})`);
+    assert.ok(near(pixel(8, 1550), [0, 0, 255]), `blue below (${pixel(8, 1550)})`);
+  });
+
+  it(`refuses a PNG or JPEG whose header claims more than ${MAX_DECODE_PIXELS / 1e6} megapixels before decoding it`, () => {
+    for (const bytes of [pngClaiming(10_000, 6_000), jpegClaiming(10_000, 6_000)]) {
+      const fitted = fit(bytes);
+      assert.ok('problem' in fitted);
+      assert.match(fitted.problem, /it is 10000x6000 px \(60 megapixels\); Evergreen resizes images of at most 50 megapixels: make it smaller first/);
+    }
+  });
+
+  it('refuses a WebP over the limits with the limit and what to do', () => {
+    // A lossy WebP header (VP8) claiming 9000x10.
+    const vp8 = Buffer.alloc(30);
+    vp8.write('RIFF', 0, 'ascii');
+    vp8.writeUInt32LE(22, 4);
+    vp8.write('WEBPVP8 ', 8, 'ascii');
+    vp8.writeUInt32LE(10, 16);
+    vp8.set([0x9d, 0x01, 0x2a], 23);
+    vp8.writeUInt16LE(9000, 26);
+    vp8.writeUInt16LE(10, 28);
+    const fitted = fit(vp8);
+    assert.ok('problem' in fitted);
+    assert.match(fitted.problem, /9000x10 px; the models take at most 8000 px a side, and Evergreen resizes only PNG and JPEG images: convert it to PNG or JPEG/);
+  });
+});
