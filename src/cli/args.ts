@@ -57,7 +57,8 @@ Options:
   -p, --prompt TEXT            a user message (repeatable: one turn each)
       --attach PATH[:FROM-TO]  attach a file (or lines FROM-TO of it) or a folder's listing to the first
                                message (repeatable); read now, as the model would read it
-      --image PATH             attach an image (PNG, JPEG, GIF or WebP, at most 5 MB) to the first message (repeatable)
+      --image PATH             attach an image (PNG, JPEG, GIF or WebP) to the first message (repeatable);
+                               a PNG or JPEG over the models' limits is resized
   -w, --workspace DIR          workspace folder (default: current directory)
       --storage-dir DIR        where sessions are stored (default: ~/.evergreen)
       --provider NAME          model back end: anthropic (default) or openai (OpenAI, or any
