@@ -11,8 +11,12 @@ import { thinkingSummary, type ChatItem } from './chatModel';
 type Assistant = Extract<ChatItem, { kind: 'assistant' }>;
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
 
-/** What the user chose for each reply's section, by item key: a finished reply is drawn afresh and keeps it. */
-const openChoices = new Map<string, boolean>();
+/**
+ * What the user chose for each reply's section: a finished reply is drawn afresh and keeps it. Keyed
+ * by the item itself (the model mutates items in place), so a new chat's items, whose keys repeat
+ * the old chat's, start collapsed.
+ */
+const openChoices = new WeakMap<Assistant, boolean>();
 /** Characters of the thinking each section already shows: a delta appends only what is new. */
 const shownChars = new WeakMap<HTMLElement, number>();
 
@@ -22,9 +26,9 @@ export function hasThinking(item: Assistant): boolean {
 
 export function renderThinking(item: Assistant, el: El): HTMLDetailsElement {
   const details = el('details', 'eg-thinking');
-  details.open = openChoices.get(item.key) ?? false;
+  details.open = openChoices.get(item) ?? false;
   details.append(el('summary', 'eg-thinking-summary'), el('pre', 'eg-thinking-text'), el('div', 'eg-thinking-redacted', '(redacted)'));
-  details.addEventListener('toggle', () => openChoices.set(item.key, details.open));
+  details.addEventListener('toggle', () => openChoices.set(item, details.open));
   update(details, item);
   return details;
 }
