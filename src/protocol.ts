@@ -14,8 +14,8 @@ export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 /** How a cost reads, "price unknown" included (one definition for the core and the panel). */
 export { formatCost } from './core/model/cost';
 export { MCP_CALL_TOOL } from './core/mcp/deferredNames';
-/** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size). */
-export { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
+/** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size); escapeText for model text shown as text (thinking). */
+export { commandPreview, commandSize, commandView, escapeText, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 
 /** Token gauge: where the context stands against the window (computed in the core). */
 export type { ContextGauge as GaugeState } from './core/context/gauge';

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import { MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
+import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 /**
@@ -28,7 +28,12 @@ export interface TodoPanel {
 export type ChatItem =
   /** `checkpoint`: what the message's Restore goes back to (absent where there are no checkpoints). */
   | { kind: 'user'; key: string; rev: number; text: string; checkpoint?: number; attachments?: AttachmentChip[] }
-  | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; streaming: boolean }
+  /**
+   * A reply's text and the thinking before it (shown collapsed). `redactedThinking`: thinking blocks
+   * the provider encrypted, shown as "(redacted)". Thinking after text starts a new item, so a
+   * turn's thinking, text and tool cards keep the order they came in.
+   */
+  | { kind: 'assistant'; key: string; rev: number; text: string; thinking: string; redactedThinking: number; streaming: boolean }
   | {
       kind: 'tool';
       key: string;
@@ -103,10 +108,15 @@ function findTool(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind
   return item?.kind === 'tool' ? item : undefined;
 }
 
-function openAssistant(model: ChatModel): Extract<ChatItem, { kind: 'assistant' }> {
+/** The streaming reply to append to, or a new one; `forThinking`: a reply that already has text is closed first (interleaved thinking). */
+function openAssistant(model: ChatModel, forThinking = false): Extract<ChatItem, { kind: 'assistant' }> {
   const last = model.items.at(-1);
-  if (last?.kind === 'assistant' && last.streaming) return last;
-  const item: ChatItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', streaming: true };
+  if (last?.kind === 'assistant' && last.streaming) {
+    if (!forThinking || last.text === '') return last;
+    last.streaming = false;
+    last.rev++;
+  }
+  const item: ChatItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', redactedThinking: 0, streaming: true };
   model.items.push(item);
   return item;
 }
@@ -227,6 +237,17 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
+/**
+ * Thinking streams into the open reply, or starts a new one after text (interleaved thinking stays
+ * in order). A redacted block has no text to place: it joins the open reply, even after its text.
+ */
+function thinking(model: ChatModel, event: Extract<AgentEvent, { type: 'thinking_delta' | 'thinking_redacted' }>): void {
+  const item = openAssistant(model, event.type === 'thinking_delta');
+  if (event.type === 'thinking_delta') item.thinking += event.text;
+  else item.redactedThinking++;
+  item.rev++;
+}
+
 /** The newest user message (the one Edit and resend applies to). */
 export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user' }> | undefined {
   for (let index = model.items.length - 1; index >= 0; index--) {
@@ -254,12 +275,10 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       item.rev++;
       break;
     }
-    case 'thinking_delta': {
-      const item = openAssistant(model);
-      item.thinking += event.text;
-      item.rev++;
+    case 'thinking_delta':
+    case 'thinking_redacted':
+      thinking(model, event);
       break;
-    }
     case 'retrying': {
       // The failed attempt's partial text is discarded by the host too; show the retry instead.
       const last = model.items.at(-1);
@@ -356,6 +375,20 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       break;
   }
   return model;
+}
+
+/**
+ * The collapsed thinking section's one line: "Thinking…" while the model thinks (no text yet), then
+ * its size ("Thinking · ~1,240 tokens", estimated from its characters) and "(redacted)" for
+ * thinking the provider encrypted.
+ */
+export function thinkingSummary(item: Extract<ChatItem, { kind: 'assistant' }>): string {
+  if (item.streaming && item.text === '' && item.thinking !== '') return 'Thinking…';
+  const parts: string[] = [];
+  const tokens = Math.ceil(item.thinking.length / CHARS_PER_TOKEN);
+  if (item.thinking !== '') parts.push(`~${formatCount(tokens)} ${tokens === 1 ? 'token' : 'tokens'}`);
+  if (item.redactedThinking > 0) parts.push('(redacted)');
+  return ['Thinking', ...parts].join(' · ');
 }
 
 /** A tool card's status in words (never told by colour alone). */

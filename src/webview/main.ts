@@ -11,6 +11,7 @@ import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
+import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -214,11 +215,7 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderUserMessage(item, el, send, item === lastUserItem(chat));
     case 'assistant': {
       const element = el('div', `eg-message eg-assistant${item.streaming ? ' eg-streaming' : ''}`);
-      if (item.thinking) {
-        const details = el('details', 'eg-thinking');
-        details.append(el('summary', undefined, 'Thinking'), el('pre', undefined, item.thinking));
-        element.append(details);
-      }
+      if (hasThinking(item)) element.append(renderThinking(item, el));
       const body = el('div', 'eg-markdown');
       if (item.streaming) renderMarkdownBlocks(body, item.text);
       else body.innerHTML = renderMarkdown(item.text); // Sanitized by renderMarkdown.
@@ -383,16 +380,14 @@ function renderTodos(): void {
 }
 
 /**
- * A reply still streaming is updated in place, its markdown block by block (renderMarkdownBlocks),
- * instead of being rebuilt every frame. False when the item needs a fresh element (it finished,
- * or its thinking section just appeared).
+ * A reply still streaming is updated in place, its markdown block by block (renderMarkdownBlocks)
+ * and its thinking by what was added (thinkingView.ts), instead of being rebuilt every frame.
+ * False when the item needs a fresh element (it finished).
  */
 function updateStreaming(element: HTMLElement, item: ChatItem): boolean {
   if (item.kind !== 'assistant' || !item.streaming || !element.classList.contains('eg-streaming')) return false;
   const body = element.querySelector<HTMLElement>(':scope > .eg-markdown');
-  const thinking = element.querySelector(':scope > .eg-thinking > pre');
-  if (!body || (item.thinking !== '') !== (thinking !== null)) return false;
-  if (thinking && thinking.textContent !== item.thinking) thinking.textContent = item.thinking;
+  if (!body || !patchThinking(element, item, el)) return false;
   renderMarkdownBlocks(body, item.text);
   return true;
 }

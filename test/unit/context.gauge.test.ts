@@ -57,8 +57,8 @@ describe('context gauge: the numbers people read', () => {
   });
 
   it('the hover lists every breakdown category and the cost; a stale reading is never carried over', () => {
-    const breakdown = { system: 2_000, instructions: 0, tools: 3_000, mcpTools: 1_500, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, subagents: 0, total: 38_000 };
-    const gauge = contextGauge({ ...base, usedTokens: 38_000, breakdown });
+    const breakdown = { system: 2_000, instructions: 0, tools: 3_000, mcpTools: 1_500, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, subagents: 0, thinking: 1_000, total: 39_000 };
+    const gauge = contextGauge({ ...base, usedTokens: 39_000, breakdown });
     for (const { label } of BREAKDOWN_CATEGORIES) assert.match(gauge.reading.tooltip, new RegExp(`${label}: `));
     assert.match(gauge.reading.tooltip, /Tool results: 20k \(10%\)/);
     assert.match(gauge.reading.tooltip, /session cost \$0\.42/);
@@ -195,7 +195,8 @@ describe('tier savings: what each tier would free now', () => {
     const prepared = await rig.prepare();
     rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
     const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0) });
-    for (const { label } of BREAKDOWN_CATEGORIES) assert.match(text, new RegExp(`^\\| ${label} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
+    // No thinking in this session: its line is shown only while it holds tokens (test/unit/gauge.thinking.test.ts).
+    for (const category of BREAKDOWN_CATEGORIES.filter((candidate) => !('whenPresent' in candidate))) assert.match(text, new RegExp(`^\\| ${category.label} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
     assert.match(text, /^\| \*\*Window\*\* \| \*\*100,000\*\* \| 100% \|$/m);
     assert.match(text, /Auto-compact threshold: /);
     assert.match(text, /Cache reads: \d+%/);

@@ -69,6 +69,8 @@ export type AgentEvent =
   | { type: 'request_started'; turnId: string; requestIndex: number }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'thinking_delta'; turnId: string; text: string }
+  /** A redacted thinking block (the provider encrypted it; it goes back to the model as it came): the chat shows "(redacted)". */
+  | { type: 'thinking_redacted'; turnId: string }
   /** `headline`: the tool's own one-line description of the call, for its card. */
   | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }

@@ -47,6 +47,11 @@ export class DisplayBuilder {
         this.events.push({ type: 'turn_started', turnId: this.turnId, userText: block.text, ...(checkpoint !== undefined ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips.splice(0) } : {}) });
       } else if (block.type === 'text') {
         this.events.push({ type: 'text_delta', turnId: this.turnId, text: block.text });
+      } else if (block.type === 'thinking') {
+        // In its place among the reply's blocks, as it streamed: the chat shows it collapsed.
+        if (block.thinking !== '') this.events.push({ type: 'thinking_delta', turnId: this.turnId, text: block.thinking });
+      } else if (block.type === 'redacted_thinking') {
+        this.events.push({ type: 'thinking_redacted', turnId: this.turnId });
       } else if (block.type === 'tool_use') {
         this.names.set(block.id, block.name);
         if (block.name === TODO_WRITE_TOOL) this.todoInputs.set(block.id, block.input);

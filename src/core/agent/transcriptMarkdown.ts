@@ -15,6 +15,7 @@ import { windowLearnedMessage } from '../context/learnedWindow';
 import { blocksOf, toolResultText } from '../model/content';
 import { imageText } from '../model/images';
 import { promptTokensFromUsage } from '../model/usage';
+import { estimateTokens } from '../context/gauge';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
 import { SUBAGENT_STATUS_TEXT } from './events';
@@ -26,8 +27,9 @@ import { saveSessionImage, sessionImagePath, type SessionImage } from '../storag
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
   transcriptPath?: string;
-  /** Tool inputs, outputs and thinking longer than this many lines are folded to head + tail. */
+  /** Tool inputs and outputs longer than this many lines are folded to head + tail; thinking (collapsed in the chat too) past thinkingFoldLines, to half of them + a quarter. */
   foldLines: number;
+  thinkingFoldLines: number;
   /** User and assistant prose is folded only past this many lines (it is what people read). */
   proseFoldLines: number;
   headLines: number;
@@ -54,6 +56,7 @@ export interface TranscriptRenderOptions {
 
 export const TRANSCRIPT_RENDER_DEFAULTS: TranscriptRenderOptions = {
   foldLines: 60,
+  thinkingFoldLines: 12,
   proseFoldLines: 400,
   headLines: 30,
   tailLines: 10,
@@ -186,11 +189,11 @@ export class TranscriptMarkdownWriter {
    * A block as it reads in the document: whole when short, else head + a note of what was folded
    * and where the full text is + tail. Over-long lines are cut either way.
    */
-  private foldedBlock(text: string, kind: 'code' | 'prose', info = '', fullText?: PersistedInfo): string {
+  private foldedBlock(text: string, kind: 'code' | 'prose' | 'thinking', info = '', fullText?: PersistedInfo): string {
     const options = this.options;
-    const limit = this.tight ? Math.min(options.foldLines, 12) : kind === 'prose' ? options.proseFoldLines : options.foldLines;
-    const headCount = this.tight ? Math.min(options.headLines, 6) : options.headLines;
-    const tailCount = this.tight ? Math.min(options.tailLines, 3) : options.tailLines;
+    const limit = Math.min(this.tight ? Math.min(options.foldLines, 12) : kind === 'prose' ? options.proseFoldLines : options.foldLines, kind === 'thinking' ? options.thinkingFoldLines : Infinity);
+    const headCount = Math.min(this.tight ? Math.min(options.headLines, 6) : options.headLines, kind === 'thinking' ? Math.floor(limit / 2) : Infinity);
+    const tailCount = Math.min(this.tight ? Math.min(options.tailLines, 3) : options.tailLines, kind === 'thinking' ? Math.floor(limit / 4) : Infinity);
     const maxLine = this.tight ? Math.min(options.maxLineChars, 300) : options.maxLineChars;
     const lines = text.split('\n');
     let cutLines = 0;
@@ -201,7 +204,7 @@ export class TranscriptMarkdownWriter {
     };
     // Prose that could form a `command:` link is shown as text (see mayFormCommandLink).
     const inert = kind === 'prose' && mayFormCommandLink(text);
-    const wrap = (part: string[]) => (kind === 'code' || inert ? fenced(part.join('\n'), info) : part.join('\n'));
+    const wrap = (part: string[]) => (kind !== 'prose' || inert ? fenced(part.join('\n'), info) : part.join('\n'));
     const note = inert ? `*Shown as plain text: it holds a \`command:\` link, which this document never makes clickable.*\n\n` : '';
     if (lines.length <= limit) {
       const shown = lines.map(clip);
@@ -316,8 +319,10 @@ export class TranscriptMarkdownWriter {
         const title = `**Result${name ? ` of ${inlineCode(name)}` : ''}${content.is_error ? ' (error)' : ''}** (${content.tool_use_id})${saved}`;
         return `${title}\n\n${this.foldedBlock(toolResultText(content), 'code', 'text', persisted)}`;
       }
-      case 'thinking':
-        return `*Thinking:*\n\n${this.foldedBlock(content.thinking, 'code', 'text')}`;
+      case 'thinking': // Model text in a fence (inert), folded sooner than tool output: it is collapsed in the chat too.
+        return content.thinking === '' ? '*Thinking* · (empty)' : `*Thinking* · ~${fmt(estimateTokens(content.thinking))} tokens\n\n${this.foldedBlock(content.thinking, 'thinking', 'text')}`;
+      case 'redacted_thinking': // Encrypted by the provider: its data stays in the JSONL.
+        return '*Thinking* · (redacted)';
       case 'image': {
         // Named, never inlined (the bytes stay in the JSONL); linked to a copy in the session folder.
         const named = `*${escapeInline(imageText(content))}*`;
@@ -328,7 +333,7 @@ export class TranscriptMarkdownWriter {
         return `${named} (${fileLink('open image', file)})`;
       }
       default:
-        return `*[${content.type}]*`;
+        return `*[${(content as { type: string }).type}]*`;
     }
   }
 

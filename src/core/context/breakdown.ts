@@ -22,6 +22,11 @@ export interface ContextBreakdown {
   persistedPreviews: number;
   /** Subagents' reports (`task` results): all the parent keeps of the work its children did. */
   subagents: number;
+  /**
+   * Thinking blocks (redacted ones too) in the view: the running turn's, which go back with its
+   * tool results; the API ignores those of completed turns, and the live view leaves them out.
+   */
+  thinking: number;
   total: number;
 }
 
@@ -33,7 +38,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
   const section = system.indexOf(INSTRUCTIONS_MARK);
   const instructions = section < 0 ? 0 : system.length - section;
   // The tools array as sent: its brackets and commas count with Evergreen's own definitions.
-  const breakdown: ContextBreakdown = { system: system.length - instructions, instructions, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, total: 0 };
+  const breakdown: ContextBreakdown = { system: system.length - instructions, instructions, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, thinking: 0, total: 0 };
   const taskCalls = new Set<string>();
   const subagentTools = new Set(tools.filter((tool) => toolTraits(tool.name).kind === 'subagent').map((tool) => tool.name));
   for (const message of messages) {
@@ -42,7 +47,9 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       // Sizes as the estimates count them (an image by its tokens); the parts are scaled to tokens together.
       const chars = blockChars(block);
       if (block.type === 'tool_use' && subagentTools.has(block.name)) taskCalls.add(block.id);
-      if (block.type === 'tool_result') {
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+        breakdown.thinking += chars;
+      } else if (block.type === 'tool_result') {
         if (taskCalls.has(block.tool_use_id)) breakdown.subagents += chars;
         else if (text.startsWith(PERSISTED_MARK)) breakdown.persistedPreviews += chars;
         else breakdown.toolResults += chars;
@@ -56,7 +63,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       }
     }
   }
-  breakdown.total = breakdown.system + breakdown.instructions + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents;
+  breakdown.total = breakdown.system + breakdown.instructions + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents + breakdown.thinking;
   return breakdown;
 }
 
@@ -74,8 +81,9 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
     summaries: scale(chars.summaries),
     persistedPreviews: scale(chars.persistedPreviews),
     subagents: scale(chars.subagents),
+    thinking: scale(chars.thinking),
     total: 0,
   };
-  scaled.total = scaled.system + scaled.instructions + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents;
+  scaled.total = scaled.system + scaled.instructions + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents + scaled.thinking;
   return scaled;
 }

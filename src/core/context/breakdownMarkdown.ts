@@ -5,7 +5,7 @@
  */
 import { editTier } from './tiers';
 import { priceUnknownHint } from '../model/cost';
-import { BREAKDOWN_CATEGORIES, formatCost, subagentCost, type ContextGauge } from './gauge';
+import { breakdownLines, formatCost, subagentCost, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
 
 export interface BreakdownDocumentInput {
@@ -39,7 +39,7 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
 
   lines.push('## Where the tokens go', '', '| part | tokens | share of the window |', '|---|---:|---:|');
   if (gauge.breakdown) {
-    for (const { key, label } of BREAKDOWN_CATEGORIES) lines.push(`| ${label} | ${approx}${n(gauge.breakdown[key])} | ${share(gauge.breakdown[key])} |`);
+    for (const { key, label } of breakdownLines(gauge.breakdown)) lines.push(`| ${label} | ${approx}${n(gauge.breakdown[key])} | ${share(gauge.breakdown[key])} |`);
   } else {
     lines.push('| (no breakdown from this context strategy) | | |');
   }

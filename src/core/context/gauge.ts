@@ -113,18 +113,27 @@ export function formatTokens(tokens: number): string {
 /** How costs read (one definition of "price unknown", cost.ts). */
 export { formatCost } from '../model/cost';
 
-/** The breakdown's categories in display order, with the names every front end uses. */
+/**
+ * The breakdown's categories in display order, with the names every front end uses. `whenPresent`:
+ * a line only while it holds tokens (thinking is in the context only while its turn runs).
+ */
 export const BREAKDOWN_CATEGORIES = [
   { key: 'system', label: 'System prompt' },
   { key: 'instructions', label: 'Instructions' },
   { key: 'tools', label: 'Tool definitions' },
   { key: 'mcpTools', label: 'MCP tools' },
   { key: 'messages', label: 'Messages' },
+  { key: 'thinking', label: 'Thinking', whenPresent: true },
   { key: 'toolResults', label: 'Tool results' },
   { key: 'summaries', label: 'Summaries and task list' },
   { key: 'persistedPreviews', label: 'Persisted-output previews' },
   { key: 'subagents', label: 'Subagent reports' },
-] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string }>;
+] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string; whenPresent?: true }>;
+
+/** The categories a breakdown shows a line for, in order. */
+export function breakdownLines(breakdown: ContextBreakdown): ReadonlyArray<(typeof BREAKDOWN_CATEGORIES)[number]> {
+  return BREAKDOWN_CATEGORIES.filter((category) => !('whenPresent' in category) || breakdown[category.key] > 0);
+}
 
 export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
   const window = Math.max(1, gauge.window);
@@ -154,7 +163,7 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
   ];
   if (gauge.breakdown) {
     lines.push('');
-    for (const { key, label: name } of BREAKDOWN_CATEGORIES) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
+    for (const { key, label: name } of breakdownLines(gauge.breakdown)) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
   }
   lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}`);
   const hint = priceUnknownHint(gauge.unpricedRequests);
@@ -210,8 +219,14 @@ export function gaugeOf(budget: ContextBudget, usedTokens: number, breakdown: Co
   return contextGauge({ window: budget.window, outputReserve: budget.outputReserve, usedTokens, autoCompactThreshold: budget.threshold, cacheReadShare, ...costFields(costs), ...(breakdown ? { breakdown } : {}), estimated });
 }
 
-/** A gauge plus tokens streamed since it was taken (counted as messages). */
-export function withStreamedTokens(base: ContextGauge, pending: number, costs: GaugeCosts): ContextGauge {
-  const breakdown = base.breakdown ? { ...base.breakdown, messages: base.breakdown.messages + pending, total: base.breakdown.total + pending } : undefined;
+/**
+ * A gauge plus `pending` tokens streamed since it was taken: `pendingThinking` of them are thinking
+ * (its own line: it stays in the context while the turn runs), the rest count as messages.
+ */
+export function withStreamedTokens(base: ContextGauge, pending: number, costs: GaugeCosts, pendingThinking = 0): ContextGauge {
+  const thinking = Math.min(Math.max(0, pendingThinking), pending);
+  const breakdown = base.breakdown
+    ? { ...base.breakdown, messages: base.breakdown.messages + pending - thinking, thinking: base.breakdown.thinking + thinking, total: base.breakdown.total + pending }
+    : undefined;
   return contextGauge({ ...base, usedTokens: base.usedTokens + pending, ...(breakdown ? { breakdown } : {}), ...costFields(costs), estimated: true });
 }
