@@ -7,6 +7,18 @@ export interface ModelEntry extends ModelSpec {
   display_name: string;
   created_at: string;
   min_cacheable_tokens: number;
+  supports_thinking: boolean;
+  supports_interleaved_thinking: boolean;
+}
+
+/** Extended thinking: Claude 3.7 Sonnet and every Claude 4+ model; not the Claude 3 / 3.5 models (extended-thinking docs). */
+export function defaultSupportsThinking(id: string): boolean {
+  return !/^claude-3-(?!7)/.test(id);
+}
+
+/** Interleaved thinking (the `interleaved-thinking-2025-05-14` beta): Claude 4 models and later. */
+export function defaultSupportsInterleavedThinking(id: string): boolean {
+  return !/^claude-3-/.test(id);
 }
 
 /** Minimum cacheable prefix per family, per the prompt-caching docs. */
@@ -36,6 +48,8 @@ export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
     display_name: spec.display_name ?? displayName(id),
     created_at: spec.created_at ?? '2025-09-29T00:00:00Z',
     min_cacheable_tokens: spec.min_cacheable_tokens ?? defaultMinCacheable(id),
+    supports_thinking: spec.supports_thinking ?? defaultSupportsThinking(id),
+    supports_interleaved_thinking: spec.supports_interleaved_thinking ?? defaultSupportsInterleavedThinking(id),
   };
 }
 
@@ -83,7 +97,22 @@ export function defaultModels(): { models: Map<string, ModelEntry>; aliases: Map
     display_name: 'Claude Sonnet 5.5',
     created_at: '2026-10-01T00:00:00Z',
   });
+  // Older models src/core/model/models.ts still lists: 3.7 Sonnet thinks (not interleaved), 3.5 Haiku cannot.
+  add('claude-3-7-sonnet-20250219', {
+    max_input_tokens: 200_000,
+    max_tokens: 64_000,
+    display_name: 'Claude Sonnet 3.7',
+    created_at: '2025-02-24T00:00:00Z',
+  });
+  add('claude-3-5-haiku-20241022', {
+    max_input_tokens: 200_000,
+    max_tokens: 8_192,
+    display_name: 'Claude Haiku 3.5',
+    created_at: '2024-10-22T00:00:00Z',
+  });
   const aliases = new Map<string, string>([
+    ['claude-3-7-sonnet-latest', 'claude-3-7-sonnet-20250219'],
+    ['claude-3-5-haiku-latest', 'claude-3-5-haiku-20241022'],
     ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929'],
     ['claude-haiku-4-5', 'claude-haiku-4-5-20251001'],
     ['claude-opus-4-1', 'claude-opus-4-1-20250805'],

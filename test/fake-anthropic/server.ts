@@ -70,6 +70,34 @@ function sleep(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
   });
 }
 
+/** Whether `signature` has the form of the fake's own signatures (so a mismatch means the text was edited). */
+function isFakeSignature(signature: string): boolean {
+  if (!signature.startsWith('Eq')) return false;
+  return Buffer.from(signature.slice(2), 'base64').subarray(0, 9).toString('latin1') === 'fake-sig:';
+}
+
+/**
+ * The event number at which `cutInBlock` ends a stream: after `afterDeltas` text deltas of the
+ * block, and never later than just before its signature_delta / content_block_stop.
+ */
+function cutPosition(events: SseEvent[], cut: NonNullable<MessageReply['stream']>['cutInBlock'] & object): number | undefined {
+  const of = (e: SseEvent): { type?: string; index?: number; delta?: { type?: string } } =>
+    (isRecord(e.data) ? e.data : {}) as { type?: string; index?: number; delta?: { type?: string } };
+  const start = events.findIndex((e) => of(e).type === 'content_block_start' && of(e).index === cut.index);
+  if (start < 0) return undefined;
+  let at = start + 1;
+  if (at < events.length && of(events[at]!).type === 'ping') at++;
+  let seen = 0;
+  const want = cut.afterDeltas ?? 1;
+  while (seen < want && at < events.length) {
+    const d = of(events[at]!);
+    if (d.type !== 'content_block_delta' || d.index !== cut.index || d.delta?.type === 'signature_delta') break;
+    seen++;
+    at++;
+  }
+  return at;
+}
+
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const apiKey = options.apiKey ?? DEFAULT_KEY;
   const baseNow = options.now ?? Date.now;
@@ -92,12 +120,26 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let scriptIndex = 0;
   const requests: RecordedRequest[] = [];
   const issuedSignatures = new Set<string>();
+  /** Signatures alone (whatever text they were issued for), and redacted data sent. */
+  const issuedSignatureValues = new Set<string>();
+  const issuedRedacted = new Set<string>();
+  const allowUnrequestedThinking = options.allowUnrequestedThinking ?? false;
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
   const verifySignature = (thinking: string, signature: string): boolean =>
     signature === thinkingSignature(thinking) || issuedSignatures.has(`${signature}\u0000${thinking}`);
+  const thinkingChecks = (rec: RecordedRequest) => ({
+    betas: (rec.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter((b) => b.length > 0),
+    ...(verifySignatures
+      ? {
+          verifySignature,
+          issuedSignature: (signature: string): boolean => issuedSignatureValues.has(signature) || isFakeSignature(signature),
+          issuedRedacted: (data: string): boolean => issuedRedacted.has(data),
+        }
+      : {}),
+  });
 
   // -------------------------------------------------------------------------------------------
   // Response helpers
@@ -176,7 +218,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   async function handleMessages(res: http.ServerResponse, rec: RecordedRequest): Promise<void> {
     let v;
     try {
-      v = validateRequest(rec.body, { endpoint: 'messages', resolveModel, ...(verifySignatures ? { verifySignature } : {}) });
+      v = validateRequest(rec.body, { endpoint: 'messages', resolveModel, ...thinkingChecks(rec) });
     } catch (e) {
       if (e instanceof ApiFailure) return sendFailure(res, rec, e);
       throw e;
@@ -194,6 +236,20 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const scripted = await nextReply(body);
     if (scripted instanceof ApiFailure) {
       return sendError(res, rec, scripted.status, scripted.type, scripted.message, { 'x-should-retry': 'false' });
+    }
+    if (scripted.kind === 'message' && !v.thinkingEnabled && !allowUnrequestedThinking) {
+      const at = scripted.content.findIndex((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+      if (at >= 0) {
+        return sendError(
+          res,
+          rec,
+          500,
+          'api_error',
+          `fake-anthropic test setup: the scripted reply for this request has a ${scripted.content[at]?.type} block (content.${at}) but the request did not enable thinking; ` +
+            'the real model never thinks unasked. Enable thinking in the request, or start the fake with { allowUnrequestedThinking: true }.',
+          { 'x-should-retry': 'false' },
+        );
+      }
     }
     if (scripted.kind === 'hang') {
       rec.reply = { status: 0, kind: 'hang', requestId: '' };
@@ -258,7 +314,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         speed: null,
       },
     });
-    for (const s of built.issuedSignatures) issuedSignatures.add(s);
+    for (const s of built.issuedSignatures) {
+      issuedSignatures.add(s);
+      issuedSignatureValues.add(s.slice(0, s.indexOf('\u0000')));
+    }
+    for (const d of built.issuedRedacted) issuedRedacted.add(d);
     const message = built.message;
     const requestId = ids.request();
 
@@ -279,6 +339,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   ): Promise<void> {
     const controls = scripted.stream ?? {};
     const events = sseEvents(message, controls);
+    const cutInBlock = controls.cutInBlock ? cutPosition(events, controls.cutInBlock) : undefined;
     const written: Array<{ event: string; data: unknown }> = [];
     const recorded: RecordedReply = { status: 200, kind: 'stream', requestId, body: message, events: written, usage: message.usage };
     rec.reply = recorded;
@@ -296,6 +357,18 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       });
 
     for (let i = 0; i <= events.length; i++) {
+      if (cutInBlock !== undefined && i === cutInBlock && controls.cutInBlock?.error === undefined) {
+        recorded.kind = 'stream-cut';
+        res.socket?.destroy();
+        return;
+      }
+      if (cutInBlock !== undefined && i === cutInBlock && controls.cutInBlock?.error !== undefined) {
+        const type = controls.cutInBlock.error;
+        recorded.kind = 'stream-error';
+        await write({ event: 'error', data: { type: 'error', error: { type, message: defaultErrorMessage(type) } } });
+        res.end();
+        return;
+      }
       if (controls.cutAfterEvents !== undefined && i === controls.cutAfterEvents) {
         recorded.kind = 'stream-cut';
         res.socket?.destroy();
@@ -326,11 +399,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
   function handleCountTokens(res: http.ServerResponse, rec: RecordedRequest): void {
     try {
-      const v = validateRequest(rec.body, {
-        endpoint: 'count_tokens',
-        resolveModel,
-        ...(verifySignatures ? { verifySignature } : {}),
-      });
+      const v = validateRequest(rec.body, { endpoint: 'count_tokens', resolveModel, ...thinkingChecks(rec) });
       const { total } = promptTokens(v.body);
       const result: Anthropic.MessageTokensCount = { input_tokens: total };
       sendJson(res, rec, 200, result, 'count_tokens', ids.request());

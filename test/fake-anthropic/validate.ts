@@ -83,8 +83,14 @@ const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 export interface ValidateContext {
   endpoint: 'messages' | 'count_tokens';
   resolveModel(id: string): ModelEntry | undefined;
-  /** Returns false when a thinking signature was not issued by the fake. */
+  /** Returns false when a thinking signature was not issued by the fake for that text. */
   verifySignature?(thinking: string, signature: string): boolean;
+  /** Whether the fake issued this signature (for any text): a mismatch is then an edited block. */
+  issuedSignature?(signature: string): boolean;
+  /** Whether the fake sent this redacted_thinking `data`. */
+  issuedRedacted?(data: string): boolean;
+  /** The `anthropic-beta` header's values. */
+  betas?: readonly string[];
 }
 
 export interface Validated {
@@ -315,29 +321,68 @@ function checkSystem(system: unknown, counter: Counter): void {
   });
 }
 
-function checkThinkingConfig(thinking: unknown, maxTokens: number | undefined): boolean {
-  if (thinking === undefined || thinking === null) return false;
+const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
+const THINKING_CONSIDERATIONS = `Please consult our documentation at ${THINKING_DOCS}#important-considerations-when-using-extended-thinking`;
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
+/** The thinking config's shape; true when thinking is on. Checked before the model is known (schema level). */
+function checkThinkingShape(thinking: unknown): { enabled: boolean; budget?: number } {
+  if (thinking === undefined || thinking === null) return { enabled: false };
   if (!isRecord(thinking)) throw invalid('thinking: Input should be a valid dictionary');
   const t = thinking['type'];
-  if (t === 'disabled') return false;
-  if (t === 'adaptive' || t === 'between_tools') return true;
+  if (t === 'disabled') return { enabled: false };
+  if (t === 'adaptive' || t === 'between_tools') return { enabled: true };
   if (t !== 'enabled') {
     throw invalid(
       `thinking: Input tag '${String(t)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,
     );
   }
+  checkExtraKeys(thinking, new Set(['type', 'budget_tokens', 'display']), 'thinking.enabled.');
   const budget = thinking['budget_tokens'];
   if (budget === undefined) throw invalid('thinking.enabled.budget_tokens: Field required');
   if (typeof budget !== 'number' || !Number.isInteger(budget)) {
     throw invalid('thinking.enabled.budget_tokens: Input should be a valid integer');
   }
   if (budget < 1024) throw invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
-  if (maxTokens !== undefined && maxTokens <= budget) {
+  return { enabled: true, budget };
+}
+
+/**
+ * What thinking may not be combined with (the real API's checks, in its words): a model without
+ * thinking, a budget not below max_tokens (except interleaved thinking with tools, where the budget
+ * spans the whole turn), temperature other than 1, top_k, top_p below 0.95, forced tool use.
+ */
+function checkThinkingCompatibility(
+  raw: Record<string, unknown>,
+  shape: { enabled: boolean; budget?: number },
+  model: ModelEntry,
+  maxTokens: number | undefined,
+  toolsGiven: boolean,
+  betas: readonly string[],
+): void {
+  if (!shape.enabled) return;
+  if (!model.supports_thinking) throw invalid(`'${model.id}' does not support thinking.`);
+  const interleaved = betas.includes(INTERLEAVED_THINKING_BETA) && model.supports_interleaved_thinking && toolsGiven;
+  if (shape.budget !== undefined && maxTokens !== undefined && maxTokens <= shape.budget && !interleaved) {
     throw invalid(
-      '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+      `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`,
     );
   }
-  return true;
+  const temperature = raw['temperature'];
+  if (temperature !== undefined && temperature !== null && temperature !== 1) {
+    throw invalid(`\`temperature\` may only be set to 1 when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  if (raw['top_k'] !== undefined && raw['top_k'] !== null) {
+    throw invalid(`\`top_k\` must be unset when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  const topP = raw['top_p'];
+  if (typeof topP === 'number' && topP < 0.95) {
+    throw invalid(`\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  const choice = raw['tool_choice'];
+  if (isRecord(choice) && (choice['type'] === 'any' || choice['type'] === 'tool')) {
+    throw invalid('Thinking may not be enabled when tool_choice forces tool use.');
+  }
 }
 
 function blocksOf(m: Record<string, unknown>): unknown[] {
@@ -405,14 +450,46 @@ function checkToolPairing(messages: Record<string, unknown>[]): void {
   });
 }
 
+/** Index of the last user message that starts a turn (has a block that is not a tool_result); -1 if none. */
+function lastTurnStart(messages: Record<string, unknown>[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.['role'] === 'user' && blocksOf(m).some((b) => typeOf(b) !== 'tool_result')) return i;
+  }
+  return -1;
+}
+
+/**
+ * Thinking blocks sent back, as the real API checks them:
+ * - every thinking block must carry a signature the API issued for exactly that text (earlier
+ *   turns too: the API drops their thinking from the context, but a forged one is still refused);
+ * - in the latest assistant message, thinking and redacted_thinking must be exactly as sent;
+ * - with thinking disabled, a final assistant message may not contain thinking;
+ * - with thinking enabled, the current turn's first assistant message (a tool-use loop in progress,
+ *   or a prefill the model is to continue) must start with a thinking block.
+ */
 function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnabled: boolean, ctx: ValidateContext): void {
+  let latestAssistant = -1;
+  messages.forEach((m, i) => {
+    if (m['role'] === 'assistant') latestAssistant = i;
+  });
+  const modified = (i: number, j: number): ApiFailure =>
+    invalid(
+      `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`,
+    );
   if (ctx.verifySignature) {
     messages.forEach((m, i) => {
       blocksOf(m).forEach((b, j) => {
-        if (typeOf(b) !== 'thinking' || !isRecord(b)) return;
-        if (!ctx.verifySignature?.(String(b['thinking']), String(b['signature']))) {
-          throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+        if (!isRecord(b)) return;
+        if (typeOf(b) === 'redacted_thinking') {
+          if (i === latestAssistant && ctx.issuedRedacted && !ctx.issuedRedacted(String(b['data']))) throw modified(i, j);
+          return;
         }
+        if (typeOf(b) !== 'thinking') return;
+        const signature = String(b['signature']);
+        if (ctx.verifySignature?.(String(b['thinking']), signature)) return;
+        if (i === latestAssistant && ctx.issuedSignature?.(signature)) throw modified(i, j);
+        throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
       });
     });
   }
@@ -429,18 +506,20 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnable
       }
     });
   }
-  if (thinkingEnabled && last['role'] === 'user' && blocksOf(last).some((b) => typeOf(b) === 'tool_result')) {
-    const ai = lastIndex - 1;
+  if (!thinkingEnabled) return;
+  const turnStart = lastTurnStart(messages);
+  for (let ai = turnStart + 1; ai < messages.length; ai++) {
     const assistant = messages[ai];
-    if (assistant && assistant['role'] === 'assistant') {
-      const first = blocksOf(assistant)[0];
-      const t = typeOf(first);
-      if (t !== 'thinking' && t !== 'redacted_thinking') {
-        throw invalid(
-          `messages.${ai}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${t}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`,
-        );
-      }
+    if (assistant?.['role'] !== 'assistant') continue;
+    const blocks = blocksOf(assistant);
+    if (blocks.length === 0) return; // an empty prefill: nothing to continue
+    const t = typeOf(blocks[0]);
+    if (t !== 'thinking' && t !== 'redacted_thinking') {
+      throw invalid(
+        `messages.${ai}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${t}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`,
+      );
     }
+    return;
   }
 }
 
@@ -546,7 +625,9 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     );
   }
 
-  const thinkingEnabled = checkThinkingConfig(raw['thinking'], maxTokens);
+  const thinking = checkThinkingShape(raw['thinking']);
+  checkThinkingCompatibility(raw, thinking, entry, maxTokens, toolsGiven, ctx.betas ?? []);
+  const thinkingEnabled = thinking.enabled;
   checkThinkingBlocks(msgs, thinkingEnabled, ctx);
 
   return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled };
