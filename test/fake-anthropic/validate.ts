@@ -464,7 +464,8 @@ function lastTurnStart(messages: Record<string, unknown>[]): number {
  * - every thinking block must carry a signature the API issued for exactly that text (earlier
  *   turns too: the API drops their thinking from the context, but a forged one is still refused);
  * - in the latest assistant message, thinking and redacted_thinking must be exactly as sent;
- * - with thinking disabled, a final assistant message may not contain thinking;
+ * - with thinking disabled, a final assistant message may not contain thinking; with it enabled,
+ *   a final assistant message may not end in thinking;
  * - with thinking enabled, the current turn's first assistant message (a tool-use loop in progress,
  *   or a prefill the model is to continue) must start with a thinking block.
  */
@@ -507,6 +508,13 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnable
     });
   }
   if (!thinkingEnabled) return;
+  if (last['role'] === 'assistant') {
+    // A prefill cannot end in thinking: the model continues text, not a thought.
+    const t = typeOf(blocksOf(last).at(-1));
+    if (t === 'thinking' || t === 'redacted_thinking') {
+      throw invalid(`messages.${lastIndex}: The final block in an assistant message cannot be \`thinking\`.`);
+    }
+  }
   const turnStart = lastTurnStart(messages);
   for (let ai = turnStart + 1; ai < messages.length; ai++) {
     const assistant = messages[ai];
