@@ -61,6 +61,14 @@ export const reply = {
     blocks.push(id ? { type: 'tool_use', name, input, id } : { type: 'tool_use', name, input });
     return message(blocks, rest);
   },
+  /**
+   * `next` (e.g. `reply.toolUse(…)`) preceded by a thinking block, signed by the fake unless
+   * `signature` is given (`null`: unsigned). The request must enable thinking.
+   */
+  thinking(thinking: string, next: MessageReply, signature?: string | null): MessageReply {
+    const block: ScriptedBlock = signature === undefined ? { type: 'thinking', thinking } : { type: 'thinking', thinking, signature };
+    return { ...next, content: [block, ...next.content] };
+  },
   /** An HTTP error with the real body for `status`. */
   error(
     status: number,

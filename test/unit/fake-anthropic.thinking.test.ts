@@ -72,7 +72,7 @@ describe('fake Anthropic API: extended thinking', function () {
 
   /** One scripted tool-use reply with thinking, and the history that answers it. */
   async function toolTurn(thinking = 'Read the file first.'): Promise<{ first: Anthropic.Message; history: Anthropic.MessageParam[] }> {
-    fake.enqueue(reply.message([{ type: 'thinking', thinking }, { type: 'tool_use', name: 'read_file', input: { path: 'a.ts' }, id: 'toolu_01A' }]));
+    fake.enqueue(reply.thinking(thinking, reply.toolUse('read_file', { path: 'a.ts' }, { id: 'toolu_01A' })));
     const first = await ask({ thinking: THINKING, tools: TOOLS, messages: [{ role: 'user', content: 'read a.ts' }] });
     const history: Anthropic.MessageParam[] = [
       { role: 'user', content: 'read a.ts' },
@@ -290,7 +290,7 @@ describe('fake Anthropic API: extended thinking', function () {
 
     it('can send thinking without a signature (a gateway that drops it), which the API then refuses back', async () => {
       const unsigned: ScriptedBlock[] = [{ type: 'thinking', thinking: 'Unsigned.', signature: null }, { type: 'text', text: 'Hi.' }];
-      fake.enqueue(reply.message(unsigned), reply.message(unsigned));
+      fake.enqueue(reply.message(unsigned), reply.thinking('Unsigned.', reply.text('Hi.'), null));
       const streamed = await client.messages.stream({ model: MODEL, max_tokens: 2048, thinking: THINKING, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
       const events = fake.messageRequests()[0]?.reply?.events ?? [];
       assert.ok(!events.some((e) => (e.data as { delta?: { type?: string } }).delta?.type === 'signature_delta'));
