@@ -1,6 +1,6 @@
 /** The fake's model table and the /v1/models object shapes. */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelSpec } from './types';
+import type { ModelSpec, ThinkingType } from './types';
 
 export interface ModelEntry extends ModelSpec {
   id: string;
@@ -9,11 +9,51 @@ export interface ModelEntry extends ModelSpec {
   min_cacheable_tokens: number;
   supports_thinking: boolean;
   supports_interleaved_thinking: boolean;
+  supports_prefill: boolean;
+  thinking_types: ThinkingType[];
+  thinking_default: 'off' | 'adaptive';
+}
+
+/** Family and version of a Claude id (`claude-opus-4-1-20250805` → opus 4.1), or undefined. */
+function version(id: string): { family: string; major: number; minor: number } | undefined {
+  const m = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d)(?:-(\d{1,2})(?!\d))?/.exec(id);
+  if (!m || !m[1] || !m[2]) return undefined;
+  return { family: m[1], major: Number(m[2]), minor: Number(m[3] ?? '0') };
+}
+
+/** Whether forced tool use is accepted with adaptive thinking (it is skipped then); not on Opus/Sonnet 5.5 or Fable/Mythos 5.1 on. */
+export function adaptiveAllowsForcedToolUse(id: string): boolean {
+  const v = version(id);
+  if (!v) return true;
+  const at = v.major * 100 + v.minor;
+  if (v.family === 'fable' || v.family === 'mythos') return at < 501;
+  return at < 505;
+}
+
+/**
+ * Thinking types per model and the default when `thinking` is omitted, from the per-model table of
+ * the thinking-troubleshooting docs; unknown ids (test models) behave like Claude 4.5.
+ */
+export function defaultThinking(id: string): { types: ThinkingType[]; default: 'off' | 'adaptive' } {
+  const v = version(id);
+  if (!v) return { types: ['enabled', 'disabled'], default: 'off' };
+  const at = v.major * 100 + v.minor;
+  if (v.family === 'fable' || v.family === 'mythos' || (v.family === 'opus' && v.major >= 5)) return { types: ['adaptive'], default: 'adaptive' };
+  if (v.family === 'sonnet' && at >= 505) return { types: ['adaptive', 'between_tools'], default: 'adaptive' };
+  if (v.family === 'sonnet' && v.major >= 5) return { types: ['adaptive', 'disabled'], default: 'adaptive' };
+  if (at >= 407) return { types: ['adaptive', 'disabled'], default: 'off' };
+  if (at === 406) return { types: ['enabled', 'adaptive', 'disabled'], default: 'off' };
+  return { types: ['enabled', 'disabled'], default: 'off' };
 }
 
 /** Extended thinking: Claude 3.7 Sonnet and every Claude 4+ model; not the Claude 3 / 3.5 models (extended-thinking docs). */
 export function defaultSupportsThinking(id: string): boolean {
   return !/^claude-3-(?!7)/.test(id);
+}
+
+/** Prefill (a final assistant message): refused from Opus / Sonnet 4.6 on. */
+export function defaultSupportsPrefill(id: string): boolean {
+  return !/^claude-(opus|sonnet)-(4-[6-9]|[5-9])/.test(id);
 }
 
 /** Interleaved thinking (the `interleaved-thinking-2025-05-14` beta): Claude 4 models and later. */
@@ -50,6 +90,9 @@ export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
     min_cacheable_tokens: spec.min_cacheable_tokens ?? defaultMinCacheable(id),
     supports_thinking: spec.supports_thinking ?? defaultSupportsThinking(id),
     supports_interleaved_thinking: spec.supports_interleaved_thinking ?? defaultSupportsInterleavedThinking(id),
+    supports_prefill: spec.supports_prefill ?? defaultSupportsPrefill(id),
+    thinking_types: spec.thinking_types ?? defaultThinking(id).types,
+    thinking_default: spec.thinking_default ?? defaultThinking(id).default,
   };
 }
 

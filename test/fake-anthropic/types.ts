@@ -142,6 +142,9 @@ export interface HangReply {
 /** What POST /v1/messages answers with. Queue with `enqueue()` or return from a responder. */
 export type ScriptedReply = MessageReply | ErrorReply | DisconnectReply | HangReply;
 
+/** A `thinking.type` value. */
+export type ThinkingType = 'enabled' | 'adaptive' | 'between_tools' | 'disabled';
+
 /** Model table entry. */
 export interface ModelSpec {
   max_input_tokens: number;
@@ -158,10 +161,25 @@ export interface ModelSpec {
    */
   supports_thinking?: boolean;
   /**
+   * The `thinking.type` values the model takes, and its thinking when the request omits `thinking`
+   * (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, per-model table).
+   * Default from the id: Claude 3.7 and 4.0–4.5 `enabled`/`disabled`, off; Opus/Sonnet 4.6 also
+   * `adaptive`; Opus 4.7/4.8 `adaptive`/`disabled`, off; Sonnet 5 `adaptive`/`disabled`, adaptive
+   * by default; Sonnet 5.5 `adaptive`/`between_tools` (no `disabled`), adaptive by default.
+   */
+  thinking_types?: ThinkingType[];
+  thinking_default?: 'off' | 'adaptive';
+  /**
    * Whether the `interleaved-thinking-2025-05-14` beta applies (then, with tools, `budget_tokens`
    * may exceed `max_tokens`). Default: Claude 4 and later (not 3.7).
    */
   supports_interleaved_thinking?: boolean;
+  /**
+   * Whether a final assistant message (a prefill the model continues) is allowed. Default from the
+   * id: not on Opus / Sonnet 4.6 and later, which refuse it with "This model does not support
+   * assistant message prefill. The conversation must end with a user message.".
+   */
+  supports_prefill?: boolean;
 }
 
 /** What the fake answered, recorded on every request. */

@@ -7,7 +7,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { imageSize } from 'image-size';
 import { ApiFailure, invalid } from './errors';
-import type { ModelEntry } from './models';
+import { adaptiveAllowsForcedToolUse, type ModelEntry } from './models';
+import type { ThinkingType } from './types';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,7 +97,10 @@ export interface ValidateContext {
 export interface Validated {
   body: Anthropic.MessageCreateParams;
   model: ModelEntry;
+  /** Thinking is on: asked for, or the model's default (adaptive on Sonnet 5 and later). */
   thinkingEnabled: boolean;
+  /** The thinking the request runs with (`disabled` when off). */
+  thinkingMode: ThinkingType;
 }
 
 function checkExtraKeys(obj: Record<string, unknown>, allowed: Set<string>, prefix: string): void {
@@ -325,13 +329,12 @@ const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extende
 const THINKING_CONSIDERATIONS = `Please consult our documentation at ${THINKING_DOCS}#important-considerations-when-using-extended-thinking`;
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 
-/** The thinking config's shape; true when thinking is on. Checked before the model is known (schema level). */
-function checkThinkingShape(thinking: unknown): { enabled: boolean; budget?: number } {
-  if (thinking === undefined || thinking === null) return { enabled: false };
+/** The thinking config's shape: its type (undefined when omitted) and budget. Checked at schema level. */
+function checkThinkingShape(thinking: unknown): { type?: ThinkingType; budget?: number } {
+  if (thinking === undefined || thinking === null) return {};
   if (!isRecord(thinking)) throw invalid('thinking: Input should be a valid dictionary');
   const t = thinking['type'];
-  if (t === 'disabled') return { enabled: false };
-  if (t === 'adaptive' || t === 'between_tools') return { enabled: true };
+  if (t === 'disabled' || t === 'adaptive' || t === 'between_tools') return { type: t };
   if (t !== 'enabled') {
     throw invalid(
       `thinking: Input tag '${String(t)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,
@@ -344,24 +347,45 @@ function checkThinkingShape(thinking: unknown): { enabled: boolean; budget?: num
     throw invalid('thinking.enabled.budget_tokens: Input should be a valid integer');
   }
   if (budget < 1024) throw invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
-  return { enabled: true, budget };
+  return { type: 'enabled', budget };
+}
+
+/** What a model says when it does not take a thinking type. */
+function typeNotSupported(type: ThinkingType): ApiFailure {
+  switch (type) {
+    case 'enabled':
+      return invalid('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+    case 'adaptive':
+      return invalid('adaptive thinking is not supported on this model');
+    case 'disabled':
+      return invalid('"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" to turn off up-front thinking.');
+    case 'between_tools':
+      return invalid('"thinking.type.between_tools" is not supported for this model.');
+  }
 }
 
 /**
- * What thinking may not be combined with (the real API's checks, in its words): a model without
- * thinking, a budget not below max_tokens (except interleaved thinking with tools, where the budget
- * spans the whole turn), temperature other than 1, top_k, top_p below 0.95, forced tool use.
+ * The thinking a request runs with, and what it may not be combined with (the real API's checks,
+ * in its words): a model without thinking or without that thinking type; for manual thinking
+ * (`enabled`) a budget not below max_tokens (except interleaved thinking with tools, where the
+ * budget spans the whole turn); with any thinking on, temperature other than 1, top_k, top_p below
+ * 0.95, and forced tool use (accepted with adaptive thinking except on the 5.5 models).
+ * An omitted `thinking` takes the model's default (adaptive on Sonnet 5 and later).
  */
 function checkThinkingCompatibility(
   raw: Record<string, unknown>,
-  shape: { enabled: boolean; budget?: number },
+  shape: { type?: ThinkingType; budget?: number },
   model: ModelEntry,
   maxTokens: number | undefined,
   toolsGiven: boolean,
   betas: readonly string[],
-): void {
-  if (!shape.enabled) return;
-  if (!model.supports_thinking) throw invalid(`'${model.id}' does not support thinking.`);
+): ThinkingType {
+  if (shape.type !== undefined && shape.type !== 'disabled' && !model.supports_thinking) {
+    throw invalid(`'${model.id}' does not support thinking.`);
+  }
+  if (shape.type !== undefined && !model.thinking_types.includes(shape.type)) throw typeNotSupported(shape.type);
+  const mode: ThinkingType = shape.type ?? (model.supports_thinking && model.thinking_default === 'adaptive' ? 'adaptive' : 'disabled');
+  if (mode === 'disabled') return mode;
   const interleaved = betas.includes(INTERLEAVED_THINKING_BETA) && model.supports_interleaved_thinking && toolsGiven;
   if (shape.budget !== undefined && maxTokens !== undefined && maxTokens <= shape.budget && !interleaved) {
     throw invalid(
@@ -380,9 +404,11 @@ function checkThinkingCompatibility(
     throw invalid(`\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
   }
   const choice = raw['tool_choice'];
-  if (isRecord(choice) && (choice['type'] === 'any' || choice['type'] === 'tool')) {
+  const forced = isRecord(choice) && (choice['type'] === 'any' || choice['type'] === 'tool');
+  if (forced && (mode === 'enabled' || !adaptiveAllowsForcedToolUse(model.id))) {
     throw invalid('Thinking may not be enabled when tool_choice forces tool use.');
   }
+  return mode;
 }
 
 function blocksOf(m: Record<string, unknown>): unknown[] {
@@ -466,10 +492,11 @@ function lastTurnStart(messages: Record<string, unknown>[]): number {
  * - in the latest assistant message, thinking and redacted_thinking must be exactly as sent;
  * - with thinking disabled, a final assistant message may not contain thinking; with it enabled,
  *   a final assistant message may not end in thinking;
- * - with thinking enabled, the current turn's first assistant message (a tool-use loop in progress,
- *   or a prefill the model is to continue) must start with a thinking block.
+ * - with manual thinking (`enabled`), the current turn's first assistant message (a tool-use loop in
+ *   progress, or a prefill the model is to continue) must start with a thinking block.
  */
-function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnabled: boolean, ctx: ValidateContext): void {
+function checkThinkingBlocks(messages: Record<string, unknown>[], mode: ThinkingType, ctx: ValidateContext): void {
+  const thinkingEnabled = mode !== 'disabled';
   let latestAssistant = -1;
   messages.forEach((m, i) => {
     if (m['role'] === 'assistant') latestAssistant = i;
@@ -515,6 +542,8 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnable
       throw invalid(`messages.${lastIndex}: The final block in an assistant message cannot be \`thinking\`.`);
     }
   }
+  // Adaptive thinking may skip thinking, so only manual thinking requires a thinking block first.
+  if (mode !== 'enabled') return;
   const turnStart = lastTurnStart(messages);
   for (let ai = turnStart + 1; ai < messages.length; ai++) {
     const assistant = messages[ai];
@@ -633,10 +662,12 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     );
   }
 
-  const thinking = checkThinkingShape(raw['thinking']);
-  checkThinkingCompatibility(raw, thinking, entry, maxTokens, toolsGiven, ctx.betas ?? []);
-  const thinkingEnabled = thinking.enabled;
-  checkThinkingBlocks(msgs, thinkingEnabled, ctx);
+  if (!entry.supports_prefill && msgs[msgs.length - 1]?.['role'] === 'assistant') {
+    throw invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
+  }
+  const thinkingMode = checkThinkingCompatibility(raw, checkThinkingShape(raw['thinking']), entry, maxTokens, toolsGiven, ctx.betas ?? []);
+  const thinkingEnabled = thinkingMode !== 'disabled';
+  checkThinkingBlocks(msgs, thinkingMode, ctx);
 
-  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled };
+  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled, thinkingMode };
 }

@@ -122,6 +122,42 @@ describe('fake Anthropic API: extended thinking', function () {
       assert.equal(fake.messageRequests().filter((r) => r.reply?.status === 200).length, 3);
     });
 
+    it("takes each model's thinking types, and its default when thinking is omitted (on for Sonnet 5.5)", async () => {
+      const enabledGone =
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-5-5', thinking: THINKING })), enabledGone);
+      assert.equal(
+        await invalidRequest(ask({ model: 'claude-sonnet-5-5', thinking: { type: 'disabled' } })),
+        '"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" to turn off up-front thinking.',
+      );
+      assert.equal(await invalidRequest(ask({ model: 'claude-haiku-4-5', thinking: { type: 'adaptive' } })), 'adaptive thinking is not supported on this model');
+      assert.equal(
+        await invalidRequest(ask({ model: 'claude-sonnet-4-6', thinking: { type: 'between_tools' } })),
+        '"thinking.type.between_tools" is not supported for this model.',
+      );
+      // Sonnet 5.5 thinks unasked, and refuses forced tool use even then; Sonnet 4.6 with adaptive thinking takes it.
+      const thought = reply.thinking('Thinking by default.', reply.text('Hi.'));
+      fake.enqueue(thought, reply.text('Between tools.'), reply.text('Adaptive.'), reply.toolUse('read_file', { path: 'a' }), reply.text('Manual.'));
+      assert.equal((await ask({ model: 'claude-sonnet-5-5' })).content[0]?.type, 'thinking');
+      await ask({ model: 'claude-sonnet-5-5', thinking: { type: 'between_tools' } });
+      await ask({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive' } });
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-5-5', tools: TOOLS, tool_choice: { type: 'any' } })), 'Thinking may not be enabled when tool_choice forces tool use.');
+      await ask({ model: 'claude-sonnet-4-6', thinking: { type: 'adaptive' }, tools: TOOLS, tool_choice: { type: 'any' } });
+      await ask({ model: 'claude-sonnet-4-6', thinking: THINKING });
+      assert.equal(fake.pendingReplies(), 0);
+    });
+
+    it('does not require a thinking block first in an adaptive tool loop, where the model may skip thinking', async () => {
+      const loop: Anthropic.MessageParam[] = [
+        { role: 'user', content: 'read a.ts' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01C', name: 'read_file', input: { path: 'a.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01C', content: 'x' }] },
+      ];
+      fake.enqueue(reply.text('Adaptive.'));
+      await ask({ model: 'claude-sonnet-4-6', thinking: { type: 'adaptive' }, tools: TOOLS, messages: loop });
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-4-6', thinking: THINKING, tools: TOOLS, messages: loop })), expectedThinkingFirst(1, 'tool_use'));
+    });
+
     it('refuses temperature other than 1, top_k, and top_p below 0.95 with thinking', async () => {
       assert.equal(
         await invalidRequest(ask({ thinking: THINKING, ...sampling({ temperature: 0.5 }) })),
@@ -156,6 +192,13 @@ describe('fake Anthropic API: extended thinking', function () {
       assert.equal(count, expectedThinkingFirst(1, 'text'));
       fake.enqueue(reply.text('The user asked for a summary.'));
       await ask({ messages: prefill });
+      // From Opus / Sonnet 4.6 on, no model takes a prefill at all, thinking or not.
+      for (const model of ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-sonnet-5-5']) {
+        assert.equal(
+          await invalidRequest(ask({ model, messages: prefill })),
+          'This model does not support assistant message prefill. The conversation must end with a user message.',
+        );
+      }
     });
   });
 
