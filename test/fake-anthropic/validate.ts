@@ -350,6 +350,17 @@ function checkThinkingShape(thinking: unknown): { type?: ThinkingType; budget?: 
   return { type: 'enabled', budget };
 }
 
+/** `output_config`: its shape and the effort levels (adaptive thinking's depth). */
+function checkOutputConfig(config: unknown): void {
+  if (config === undefined || config === null) return;
+  if (!isRecord(config)) throw invalid('output_config: Input should be a valid dictionary');
+  checkExtraKeys(config, new Set(['effort', 'format', 'task_budget']), 'output_config.');
+  const effort = config['effort'];
+  if (effort !== undefined && effort !== null && !['low', 'medium', 'high', 'xhigh', 'max'].includes(String(effort))) {
+    throw invalid("output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");
+  }
+}
+
 /** What a model says when it does not take a thinking type. */
 function typeNotSupported(type: ThinkingType): ApiFailure {
   switch (type) {
@@ -665,6 +676,7 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
   if (!entry.supports_prefill && msgs[msgs.length - 1]?.['role'] === 'assistant') {
     throw invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
   }
+  checkOutputConfig(raw['output_config']);
   const thinkingMode = checkThinkingCompatibility(raw, checkThinkingShape(raw['thinking']), entry, maxTokens, toolsGiven, ctx.betas ?? []);
   const thinkingEnabled = thinkingMode !== 'disabled';
   checkThinkingBlocks(msgs, thinkingMode, ctx);

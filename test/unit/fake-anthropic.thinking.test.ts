@@ -145,6 +145,11 @@ describe('fake Anthropic API: extended thinking', function () {
       await ask({ model: 'claude-sonnet-4-6', thinking: { type: 'adaptive' }, tools: TOOLS, tool_choice: { type: 'any' } });
       await ask({ model: 'claude-sonnet-4-6', thinking: THINKING });
       assert.equal(fake.pendingReplies(), 0);
+      // Adaptive thinking's depth is output_config.effort; 'minimal' is OpenAI's word, not the API's.
+      fake.enqueue(reply.text('High effort.'));
+      await ask({ model: 'claude-sonnet-5-5', output_config: { effort: 'high' } });
+      const minimal = { effort: 'minimal' } as unknown as Anthropic.OutputConfig;
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-5-5', output_config: minimal })), "output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");
     });
 
     it('does not require a thinking block first in an adaptive tool loop, where the model may skip thinking', async () => {
