@@ -32,6 +32,7 @@ import type {
   RecordedReply,
   RecordedRequest,
   ScriptedReply,
+  StreamControls,
 } from './types';
 import { validateRequest } from './validate';
 
@@ -80,7 +81,7 @@ function isFakeSignature(signature: string): boolean {
  * The event number at which `cutInBlock` ends a stream: after `afterDeltas` text deltas of the
  * block, and never later than just before its signature_delta / content_block_stop.
  */
-function cutPosition(events: SseEvent[], cut: NonNullable<MessageReply['stream']>['cutInBlock'] & object): number | undefined {
+function cutPosition(events: SseEvent[], cut: NonNullable<StreamControls['cutInBlock']>): number | undefined {
   const of = (e: SseEvent): { type?: string; index?: number; delta?: { type?: string } } =>
     (isRecord(e.data) ? e.data : {}) as { type?: string; index?: number; delta?: { type?: string } };
   const start = events.findIndex((e) => of(e).type === 'content_block_start' && of(e).index === cut.index);
@@ -245,8 +246,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           rec,
           500,
           'api_error',
-          `fake-anthropic test setup: the scripted reply for this request has a ${scripted.content[at]?.type} block (content.${at}) but the request did not enable thinking; ` +
-            'the real model never thinks unasked. Enable thinking in the request, or start the fake with { allowUnrequestedThinking: true }.',
+          `fake-anthropic test setup: the scripted reply for this request has a ${scripted.content[at]?.type} block (content.${at}) but the request did not enable thinking ` +
+            `(and ${v.model.id} does not think by default); the real model would not think. Enable thinking in the request, or start the fake with { allowUnrequestedThinking: true }.`,
           { 'x-should-retry': 'false' },
         );
       }
@@ -357,13 +358,13 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       });
 
     for (let i = 0; i <= events.length; i++) {
-      if (cutInBlock !== undefined && i === cutInBlock && controls.cutInBlock?.error === undefined) {
-        recorded.kind = 'stream-cut';
-        res.socket?.destroy();
-        return;
-      }
-      if (cutInBlock !== undefined && i === cutInBlock && controls.cutInBlock?.error !== undefined) {
-        const type = controls.cutInBlock.error;
+      if (cutInBlock !== undefined && i === cutInBlock) {
+        const type = controls.cutInBlock?.error;
+        if (type === undefined) {
+          recorded.kind = 'stream-cut';
+          res.socket?.destroy();
+          return;
+        }
         recorded.kind = 'stream-error';
         await write({ event: 'error', data: { type: 'error', error: { type, message: defaultErrorMessage(type) } } });
         res.end();
