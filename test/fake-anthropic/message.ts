@@ -89,6 +89,8 @@ export interface BuildArgs {
   windowLimited: boolean;
   usage: Omit<Anthropic.Usage, 'output_tokens'>;
   ids: IdGenerator;
+  /** Sign thinking for this model only (models that bind thinking to themselves). */
+  bindThinkingTo?: string;
 }
 
 export function buildMessage(a: BuildArgs): BuiltMessage {
@@ -105,7 +107,7 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
       case 'thinking': {
         // A gateway that drops signatures: the block goes out without the field the SDK types promise.
         if (b.signature === null) return { type: 'thinking', thinking: b.thinking } as unknown as Anthropic.ThinkingBlock;
-        const signature = b.signature ?? thinkingSignature(b.thinking);
+        const signature = b.signature ?? thinkingSignature(b.thinking, a.bindThinkingTo);
         issuedSignatures.push(`${signature}\u0000${b.thinking}`);
         return { type: 'thinking', thinking: b.thinking, signature };
       }

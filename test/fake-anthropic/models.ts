@@ -12,6 +12,7 @@ export interface ModelEntry extends ModelSpec {
   supports_prefill: boolean;
   thinking_types: ThinkingType[];
   thinking_default: 'off' | 'adaptive';
+  binds_thinking_to_model: boolean;
 }
 
 /** Family and version of a Claude id (`claude-opus-4-1-20250805` → opus 4.1), or undefined. */
@@ -19,6 +20,12 @@ function version(id: string): { family: string; major: number; minor: number } |
   const m = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d)(?:-(\d{1,2})(?!\d))?/.exec(id);
   if (!m || !m[1] || !m[2]) return undefined;
   return { family: m[1], major: Number(m[2]), minor: Number(m[3] ?? '0') };
+}
+
+/** Thinking tied to the model that wrote it: Sonnet / Opus 5.5 and later. */
+export function defaultBindsThinking(id: string): boolean {
+  const v = version(id);
+  return v !== undefined && (v.family === 'sonnet' || v.family === 'opus') && v.major * 100 + v.minor >= 505;
 }
 
 /** Whether forced tool use is accepted with adaptive thinking (it is skipped then); not on Opus/Sonnet 5.5 or Fable/Mythos 5.1 on. */
@@ -93,6 +100,7 @@ export function makeEntry(id: string, spec: ModelSpec): ModelEntry {
     supports_prefill: spec.supports_prefill ?? defaultSupportsPrefill(id),
     thinking_types: spec.thinking_types ?? defaultThinking(id).types,
     thinking_default: spec.thinking_default ?? defaultThinking(id).default,
+    binds_thinking_to_model: spec.binds_thinking_to_model ?? defaultBindsThinking(id),
   };
 }
 

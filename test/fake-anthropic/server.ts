@@ -120,8 +120,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let responder: ((req: MessagesRequestBody, index: number) => ScriptedReply | Promise<ScriptedReply>) | undefined;
   let scriptIndex = 0;
   const requests: RecordedRequest[] = [];
-  const issuedSignatures = new Set<string>();
-  /** Signatures alone (whatever text they were issued for), and redacted data sent. */
+  /** `signature\0thinking` issued → the model that wrote it; signatures alone; redacted data sent. */
+  const issuedSignatures = new Map<string, string>();
   const issuedSignatureValues = new Set<string>();
   const issuedRedacted = new Set<string>();
   const allowUnrequestedThinking = options.allowUnrequestedThinking ?? false;
@@ -129,17 +129,19 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const verifySignature = (thinking: string, signature: string): boolean =>
-    signature === thinkingSignature(thinking) || issuedSignatures.has(`${signature}\u0000${thinking}`);
+  const signatureStatus = (thinking: string, signature: string, model: ModelEntry): 'valid' | 'edited' | 'foreign' => {
+    const writer = issuedSignatures.get(`${signature}\u0000${thinking}`);
+    const valid = model.binds_thinking_to_model
+      ? signature === thinkingSignature(thinking, model.id) || writer === model.id
+      : signature === thinkingSignature(thinking) || writer !== undefined;
+    if (valid) return 'valid';
+    // Issued for this very text by another model: bound elsewhere, not edited.
+    if (writer !== undefined) return 'foreign';
+    return issuedSignatureValues.has(signature) || isFakeSignature(signature) ? 'edited' : 'foreign';
+  };
   const thinkingChecks = (rec: RecordedRequest) => ({
     betas: (rec.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter((b) => b.length > 0),
-    ...(verifySignatures
-      ? {
-          verifySignature,
-          issuedSignature: (signature: string): boolean => issuedSignatureValues.has(signature) || isFakeSignature(signature),
-          issuedRedacted: (data: string): boolean => issuedRedacted.has(data),
-        }
-      : {}),
+    ...(verifySignatures ? { signatureStatus, issuedRedacted: (data: string): boolean => issuedRedacted.has(data) } : {}),
   });
 
   // -------------------------------------------------------------------------------------------
@@ -300,6 +302,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       maxOutput,
       windowLimited: room < body.max_tokens,
       ids,
+      ...(model.binds_thinking_to_model ? { bindThinkingTo: model.id } : {}),
       usage: {
         input_tokens: acc.input_tokens,
         cache_creation_input_tokens: acc.cache_creation_input_tokens,
@@ -316,7 +319,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       },
     });
     for (const s of built.issuedSignatures) {
-      issuedSignatures.add(s);
+      issuedSignatures.set(s, model.id);
       issuedSignatureValues.add(s.slice(0, s.indexOf('\u0000')));
     }
     for (const d of built.issuedRedacted) issuedRedacted.add(d);

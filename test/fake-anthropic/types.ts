@@ -170,6 +170,12 @@ export interface ModelSpec {
   thinking_types?: ThinkingType[];
   thinking_default?: 'off' | 'adaptive';
   /**
+   * Thinking blocks are tied to the model that wrote them (Claude Sonnet 5.5's breaking change):
+   * this model signs its thinking for itself and refuses blocks another model signed
+   * ("Invalid `signature` in `thinking` block"). Default: Sonnet / Opus 5.5 and later.
+   */
+  binds_thinking_to_model?: boolean;
+  /**
    * Whether the `interleaved-thinking-2025-05-14` beta applies (then, with tools, `budget_tokens`
    * may exceed `max_tokens`). Default: Claude 4 and later (not 3.7).
    */

@@ -84,10 +84,11 @@ const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 export interface ValidateContext {
   endpoint: 'messages' | 'count_tokens';
   resolveModel(id: string): ModelEntry | undefined;
-  /** Returns false when a thinking signature was not issued by the fake for that text. */
-  verifySignature?(thinking: string, signature: string): boolean;
-  /** Whether the fake issued this signature (for any text): a mismatch is then an edited block. */
-  issuedSignature?(signature: string): boolean;
+  /**
+   * A thinking block's signature as `model` sees it: `valid`; `edited` (one the fake issued, for
+   * other text); `foreign` (never issued, or bound to another model). Absent: signatures are not checked.
+   */
+  signatureStatus?(thinking: string, signature: string, model: ModelEntry): 'valid' | 'edited' | 'foreign';
   /** Whether the fake sent this redacted_thinking `data`. */
   issuedRedacted?(data: string): boolean;
   /** The `anthropic-beta` header's values. */
@@ -499,14 +500,15 @@ function lastTurnStart(messages: Record<string, unknown>[]): number {
 /**
  * Thinking blocks sent back, as the real API checks them:
  * - every thinking block must carry a signature the API issued for exactly that text (earlier
- *   turns too: the API drops their thinking from the context, but a forged one is still refused);
+ *   turns too: the API drops their thinking from the context, but a forged one is still refused),
+ *   and, on models that bind thinking to themselves, issued by that model;
  * - in the latest assistant message, thinking and redacted_thinking must be exactly as sent;
  * - with thinking disabled, a final assistant message may not contain thinking; with it enabled,
  *   a final assistant message may not end in thinking;
  * - with manual thinking (`enabled`), the current turn's first assistant message (a tool-use loop in
  *   progress, or a prefill the model is to continue) must start with a thinking block.
  */
-function checkThinkingBlocks(messages: Record<string, unknown>[], mode: ThinkingType, ctx: ValidateContext): void {
+function checkThinkingBlocks(messages: Record<string, unknown>[], mode: ThinkingType, model: ModelEntry, ctx: ValidateContext): void {
   const thinkingEnabled = mode !== 'disabled';
   let latestAssistant = -1;
   messages.forEach((m, i) => {
@@ -516,7 +518,7 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], mode: Thinking
     invalid(
       `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`,
     );
-  if (ctx.verifySignature) {
+  if (ctx.signatureStatus) {
     messages.forEach((m, i) => {
       blocksOf(m).forEach((b, j) => {
         if (!isRecord(b)) return;
@@ -526,8 +528,9 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], mode: Thinking
         }
         if (typeOf(b) !== 'thinking') return;
         const signature = String(b['signature']);
-        if (ctx.verifySignature?.(String(b['thinking']), signature)) return;
-        if (i === latestAssistant && ctx.issuedSignature?.(signature)) throw modified(i, j);
+        const status = ctx.signatureStatus?.(String(b['thinking']), signature, model);
+        if (status === 'valid') return;
+        if (i === latestAssistant && status === 'edited') throw modified(i, j);
         throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
       });
     });
@@ -679,7 +682,7 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
   checkOutputConfig(raw['output_config']);
   const thinkingMode = checkThinkingCompatibility(raw, checkThinkingShape(raw['thinking']), entry, maxTokens, toolsGiven, ctx.betas ?? []);
   const thinkingEnabled = thinkingMode !== 'disabled';
-  checkThinkingBlocks(msgs, thinkingMode, ctx);
+  checkThinkingBlocks(msgs, thinkingMode, entry, ctx);
 
   return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled, thinkingMode };
 }

@@ -279,6 +279,29 @@ describe('fake Anthropic API: extended thinking', function () {
       assert.equal(edited, 'messages.1.content.0: Invalid `signature` in `thinking` block');
     });
 
+    it('on Sonnet 5.5, refuses thinking another model wrote (a resume under another model) and takes its own back', async () => {
+      fake.enqueue(reply.thinking('Written by 4.6.', reply.toolUse('read_file', { path: 'a.ts' }, { id: 'toolu_01M' })));
+      const older = await ask({ model: 'claude-sonnet-4-6', thinking: { type: 'adaptive' }, tools: TOOLS, messages: [{ role: 'user', content: 'read a.ts' }] });
+      const history = (content: Anthropic.ContentBlockParam[]): Anthropic.MessageParam[] => [
+        { role: 'user', content: 'read a.ts' },
+        { role: 'assistant', content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01M', content: 'x' }] },
+      ];
+      const moved = await invalidRequest(ask({ model: 'claude-sonnet-5-5', tools: TOOLS, messages: history(older.content) }));
+      assert.equal(moved, 'messages.1.content.0: Invalid `signature` in `thinking` block');
+
+      // Dropping the other model's thinking is the way on; Sonnet 5.5's own thinking comes back fine, and 4.6 takes it too.
+      fake.enqueue(reply.thinking('Written by 5.5.', reply.toolUse('read_file', { path: 'a.ts' }, { id: 'toolu_01M' })), reply.text('ok'), reply.text('ok'), reply.text('ok'));
+      const own = await ask({ model: 'claude-sonnet-5-5', tools: TOOLS, messages: [{ role: 'user', content: 'read a.ts' }] });
+      const block = own.content[0];
+      assert.ok(block?.type === 'thinking');
+      assert.notEqual(block.signature, thinkingSignature('Written by 5.5.'));
+      assert.equal(block.signature, thinkingSignature('Written by 5.5.', 'claude-sonnet-5-5'));
+      await ask({ model: 'claude-sonnet-5-5', tools: TOOLS, messages: history(older.content.slice(1)) });
+      await ask({ model: 'claude-sonnet-5-5', tools: TOOLS, messages: history(own.content) });
+      await ask({ model: 'claude-sonnet-4-6', tools: TOOLS, messages: history(own.content) });
+    });
+
     it('counts thinking of the current turn as input and ignores earlier turns', async () => {
       const thought = 'Read the file first, then report what it exports and whether anything is missing from it.';
       const { history } = await toolTurn(thought);
