@@ -11,11 +11,15 @@ export interface BuiltMessage {
   message: Anthropic.Message;
   /** Signatures issued for thinking blocks (`signature\0thinking`). */
   issuedSignatures: string[];
+  /** `data` of the redacted_thinking blocks sent. */
+  issuedRedacted: string[];
 }
 
 /**
- * Apply the output limit: blocks are kept while they fit; a text/thinking block that does not
- * fit is cut at the token boundary; a tool_use (or redacted thinking) that does not fit is dropped.
+ * Apply the output limit (max_tokens covers thinking and text together): blocks are kept in order
+ * while they fit, so thinking, which comes first, is what a small limit cuts first; a text/thinking
+ * block that does not fit is cut at the token boundary (a cut thinking block is signed as cut);
+ * a tool_use (or redacted thinking) that does not fit is dropped.
  */
 function limitContent(content: ScriptedBlock[], limit: number): { content: ScriptedBlock[]; truncated: boolean } {
   const out: ScriptedBlock[] = [];
@@ -33,7 +37,7 @@ function limitContent(content: ScriptedBlock[], limit: number): { content: Scrip
       if (text.length > 0) out.push({ type: 'text', text });
     } else if (room > 0 && b.type === 'thinking') {
       const thinking = truncateToTokens(b.thinking, room);
-      if (thinking.length > 0) out.push({ type: 'thinking', thinking });
+      if (thinking.length > 0) out.push(b.signature === null ? { type: 'thinking', thinking, signature: null } : { type: 'thinking', thinking });
     }
     return { content: out, truncated: true };
   }
@@ -85,12 +89,15 @@ export interface BuildArgs {
   windowLimited: boolean;
   usage: Omit<Anthropic.Usage, 'output_tokens'>;
   ids: IdGenerator;
+  /** Sign thinking for this model only (models that bind thinking to themselves). */
+  bindThinkingTo?: string;
 }
 
 export function buildMessage(a: BuildArgs): BuiltMessage {
   const stopped = applyStopSequences(a.reply.content, a.stopSequences);
   const { content: limited, truncated } = limitContent(stopped.content, a.maxOutput);
   const issuedSignatures: string[] = [];
+  const issuedRedacted: string[] = [];
   const content: Anthropic.ContentBlock[] = limited.map((b): Anthropic.ContentBlock => {
     switch (b.type) {
       case 'text':
@@ -98,11 +105,14 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
       case 'tool_use':
         return { type: 'tool_use', id: b.id ?? a.ids.toolUse(), name: b.name, input: b.input, caller: { type: 'direct' } };
       case 'thinking': {
-        const signature = b.signature ?? thinkingSignature(b.thinking);
+        // A gateway that drops signatures: the block goes out without the field the SDK types promise.
+        if (b.signature === null) return { type: 'thinking', thinking: b.thinking } as unknown as Anthropic.ThinkingBlock;
+        const signature = b.signature ?? thinkingSignature(b.thinking, a.bindThinkingTo);
         issuedSignatures.push(`${signature}\u0000${b.thinking}`);
         return { type: 'thinking', thinking: b.thinking, signature };
       }
       case 'redacted_thinking':
+        issuedRedacted.push(b.data);
         return { type: 'redacted_thinking', data: b.data };
     }
   });
@@ -138,7 +148,7 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
     diagnostics: null,
     usage,
   };
-  return { message, issuedSignatures };
+  return { message, issuedSignatures, issuedRedacted };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,14 +210,15 @@ export function sseEvents(m: Anthropic.Message, controls: StreamControls = {}): 
         break;
       }
       case 'thinking': {
+        const signed = typeof (b as { signature?: unknown }).signature === 'string';
         push({
           type: 'content_block_start',
           index,
-          content_block: { type: 'thinking', thinking: '', signature: '' },
+          content_block: (signed ? { type: 'thinking', thinking: '', signature: '' } : { type: 'thinking', thinking: '' }) as Anthropic.ThinkingBlock,
         } satisfies Anthropic.RawContentBlockStartEvent);
         ping();
         for (const c of chunks(b.thinking, textSize)) delta({ type: 'thinking_delta', thinking: c });
-        delta({ type: 'signature_delta', signature: b.signature });
+        if (signed) delta({ type: 'signature_delta', signature: b.signature });
         break;
       }
       case 'redacted_thinking':

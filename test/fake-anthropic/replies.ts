@@ -23,10 +23,13 @@ const SIGNING_KEY = 'fake-anthropic-thinking-signature-key';
 
 /**
  * The signature the fake issues for a thinking text (stable across fake instances, like real
- * signatures are across requests). Thinking blocks sent back must carry it.
+ * signatures are across requests). Thinking blocks sent back must carry it. `model`: the model it
+ * is bound to, for models that bind thinking to themselves (`binds_thinking_to_model`).
  */
-export function thinkingSignature(thinking: string): string {
-  const mac = createHmac('sha256', SIGNING_KEY).update(thinking).digest();
+export function thinkingSignature(thinking: string, model?: string): string {
+  const mac = createHmac('sha256', SIGNING_KEY)
+    .update(model === undefined ? thinking : `${model}\u0000${thinking}`)
+    .digest();
   return `Eq${Buffer.concat([Buffer.from('fake-sig:'), mac]).toString('base64')}`;
 }
 
@@ -60,6 +63,14 @@ export const reply = {
     if (preamble) blocks.push({ type: 'text', text: preamble });
     blocks.push(id ? { type: 'tool_use', name, input, id } : { type: 'tool_use', name, input });
     return message(blocks, rest);
+  },
+  /**
+   * `next` (e.g. `reply.toolUse(…)`) preceded by a thinking block, signed by the fake unless
+   * `signature` is given (`null`: unsigned). The request must enable thinking.
+   */
+  thinking(thinking: string, next: MessageReply, signature?: string | null): MessageReply {
+    const block: ScriptedBlock = signature === undefined ? { type: 'thinking', thinking } : { type: 'thinking', thinking, signature };
+    return { ...next, content: [block, ...next.content] };
   },
   /** An HTTP error with the real body for `status`. */
   error(

@@ -32,6 +32,7 @@ import type {
   RecordedReply,
   RecordedRequest,
   ScriptedReply,
+  StreamControls,
 } from './types';
 import { validateRequest } from './validate';
 
@@ -70,6 +71,34 @@ function sleep(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
   });
 }
 
+/** Whether `signature` has the form of the fake's own signatures (so a mismatch means the text was edited). */
+function isFakeSignature(signature: string): boolean {
+  if (!signature.startsWith('Eq')) return false;
+  return Buffer.from(signature.slice(2), 'base64').subarray(0, 9).toString('latin1') === 'fake-sig:';
+}
+
+/**
+ * The event number at which `cutInBlock` ends a stream: after `afterDeltas` text deltas of the
+ * block, and never later than just before its signature_delta / content_block_stop.
+ */
+function cutPosition(events: SseEvent[], cut: NonNullable<StreamControls['cutInBlock']>): number | undefined {
+  const of = (e: SseEvent): { type?: string; index?: number; delta?: { type?: string } } =>
+    (isRecord(e.data) ? e.data : {}) as { type?: string; index?: number; delta?: { type?: string } };
+  const start = events.findIndex((e) => of(e).type === 'content_block_start' && of(e).index === cut.index);
+  if (start < 0) return undefined;
+  let at = start + 1;
+  if (at < events.length && of(events[at]!).type === 'ping') at++;
+  let seen = 0;
+  const want = cut.afterDeltas ?? 1;
+  while (seen < want && at < events.length) {
+    const d = of(events[at]!);
+    if (d.type !== 'content_block_delta' || d.index !== cut.index || d.delta?.type === 'signature_delta') break;
+    seen++;
+    at++;
+  }
+  return at;
+}
+
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const apiKey = options.apiKey ?? DEFAULT_KEY;
   const baseNow = options.now ?? Date.now;
@@ -91,13 +120,29 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let responder: ((req: MessagesRequestBody, index: number) => ScriptedReply | Promise<ScriptedReply>) | undefined;
   let scriptIndex = 0;
   const requests: RecordedRequest[] = [];
-  const issuedSignatures = new Set<string>();
+  /** `signature\0thinking` issued → the model that wrote it; signatures alone; redacted data sent. */
+  const issuedSignatures = new Map<string, string>();
+  const issuedSignatureValues = new Set<string>();
+  const issuedRedacted = new Set<string>();
+  const allowUnrequestedThinking = options.allowUnrequestedThinking ?? false;
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  const verifySignature = (thinking: string, signature: string): boolean =>
-    signature === thinkingSignature(thinking) || issuedSignatures.has(`${signature}\u0000${thinking}`);
+  const signatureStatus = (thinking: string, signature: string, model: ModelEntry): 'valid' | 'edited' | 'foreign' => {
+    const writer = issuedSignatures.get(`${signature}\u0000${thinking}`);
+    const valid = model.binds_thinking_to_model
+      ? signature === thinkingSignature(thinking, model.id) || writer === model.id
+      : signature === thinkingSignature(thinking) || writer !== undefined;
+    if (valid) return 'valid';
+    // Issued for this very text by another model: bound elsewhere, not edited.
+    if (writer !== undefined) return 'foreign';
+    return issuedSignatureValues.has(signature) || isFakeSignature(signature) ? 'edited' : 'foreign';
+  };
+  const thinkingChecks = (rec: RecordedRequest) => ({
+    betas: (rec.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter((b) => b.length > 0),
+    ...(verifySignatures ? { signatureStatus, issuedRedacted: (data: string): boolean => issuedRedacted.has(data) } : {}),
+  });
 
   // -------------------------------------------------------------------------------------------
   // Response helpers
@@ -176,7 +221,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   async function handleMessages(res: http.ServerResponse, rec: RecordedRequest): Promise<void> {
     let v;
     try {
-      v = validateRequest(rec.body, { endpoint: 'messages', resolveModel, ...(verifySignatures ? { verifySignature } : {}) });
+      v = validateRequest(rec.body, { endpoint: 'messages', resolveModel, ...thinkingChecks(rec) });
     } catch (e) {
       if (e instanceof ApiFailure) return sendFailure(res, rec, e);
       throw e;
@@ -194,6 +239,20 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const scripted = await nextReply(body);
     if (scripted instanceof ApiFailure) {
       return sendError(res, rec, scripted.status, scripted.type, scripted.message, { 'x-should-retry': 'false' });
+    }
+    if (scripted.kind === 'message' && !v.thinkingEnabled && !allowUnrequestedThinking) {
+      const at = scripted.content.findIndex((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+      if (at >= 0) {
+        return sendError(
+          res,
+          rec,
+          500,
+          'api_error',
+          `fake-anthropic test setup: the scripted reply for this request has a ${scripted.content[at]?.type} block (content.${at}) but the request did not enable thinking ` +
+            `(and ${v.model.id} does not think by default); the real model would not think. Enable thinking in the request, or start the fake with { allowUnrequestedThinking: true }.`,
+          { 'x-should-retry': 'false' },
+        );
+      }
     }
     if (scripted.kind === 'hang') {
       rec.reply = { status: 0, kind: 'hang', requestId: '' };
@@ -243,6 +302,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       maxOutput,
       windowLimited: room < body.max_tokens,
       ids,
+      ...(model.binds_thinking_to_model ? { bindThinkingTo: model.id } : {}),
       usage: {
         input_tokens: acc.input_tokens,
         cache_creation_input_tokens: acc.cache_creation_input_tokens,
@@ -258,7 +318,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         speed: null,
       },
     });
-    for (const s of built.issuedSignatures) issuedSignatures.add(s);
+    for (const s of built.issuedSignatures) {
+      issuedSignatures.set(s, model.id);
+      issuedSignatureValues.add(s.slice(0, s.indexOf('\u0000')));
+    }
+    for (const d of built.issuedRedacted) issuedRedacted.add(d);
     const message = built.message;
     const requestId = ids.request();
 
@@ -279,6 +343,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   ): Promise<void> {
     const controls = scripted.stream ?? {};
     const events = sseEvents(message, controls);
+    const cutInBlock = controls.cutInBlock ? cutPosition(events, controls.cutInBlock) : undefined;
     const written: Array<{ event: string; data: unknown }> = [];
     const recorded: RecordedReply = { status: 200, kind: 'stream', requestId, body: message, events: written, usage: message.usage };
     rec.reply = recorded;
@@ -296,6 +361,18 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       });
 
     for (let i = 0; i <= events.length; i++) {
+      if (cutInBlock !== undefined && i === cutInBlock) {
+        const type = controls.cutInBlock?.error;
+        if (type === undefined) {
+          recorded.kind = 'stream-cut';
+          res.socket?.destroy();
+          return;
+        }
+        recorded.kind = 'stream-error';
+        await write({ event: 'error', data: { type: 'error', error: { type, message: defaultErrorMessage(type) } } });
+        res.end();
+        return;
+      }
       if (controls.cutAfterEvents !== undefined && i === controls.cutAfterEvents) {
         recorded.kind = 'stream-cut';
         res.socket?.destroy();
@@ -326,11 +403,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
   function handleCountTokens(res: http.ServerResponse, rec: RecordedRequest): void {
     try {
-      const v = validateRequest(rec.body, {
-        endpoint: 'count_tokens',
-        resolveModel,
-        ...(verifySignatures ? { verifySignature } : {}),
-      });
+      const v = validateRequest(rec.body, { endpoint: 'count_tokens', resolveModel, ...thinkingChecks(rec) });
       const { total } = promptTokens(v.body);
       const result: Anthropic.MessageTokensCount = { input_tokens: total };
       sendJson(res, rec, 200, result, 'count_tokens', ids.request());

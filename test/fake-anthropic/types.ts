@@ -35,9 +35,16 @@ export type ScriptedBlock =
    * Extended thinking. `signature` defaults to the fake's own signature of `thinking`
    * (see `thinkingSignature()`); the fake rejects a thinking block sent back with a signature
    * it did not issue, like the real API ("Invalid `signature` in `thinking` block").
+   * `signature: null` sends the block WITHOUT a signature (no `signature` field, no
+   * `signature_delta`): a misbehaving gateway, for clients that must not send such a block back.
+   * Only allowed when the request enabled thinking (see `allowUnrequestedThinking`).
    */
-  | { type: 'thinking'; thinking: string; signature?: string }
-  /** A redacted thinking block (opaque `data`). */
+  | { type: 'thinking'; thinking: string; signature?: string | null }
+  /**
+   * A redacted thinking block (opaque `data`), streamed whole in its `content_block_start` as
+   * the real API does. The fake remembers the data it sent, so the latest assistant message
+   * must send it back unchanged.
+   */
   | { type: 'redacted_thinking'; data: string };
 
 /** Explicit usage numbers; any field given replaces the computed one. */
@@ -72,6 +79,14 @@ export interface StreamControls {
    * model that writes malformed tool input; not something the fake does on its own.
    */
   rawToolInputJson?: string[];
+  /**
+   * End the stream inside content block `index` (e.g. a thinking block) after `afterDeltas` of
+   * its text deltas (default 1; 0 = right after its `content_block_start`). A thinking block is
+   * never given its `signature_delta` or `content_block_stop`: the client holds a half-streamed,
+   * unsigned block. The socket is destroyed (the SDK sees a truncated body), or with `error` an
+   * SSE `event: error` of that type is sent instead (like `errorAfterEvents`).
+   */
+  cutInBlock?: { index: number; afterDeltas?: number; error?: ApiErrorType };
 }
 
 /** An assistant message. */
@@ -127,6 +142,9 @@ export interface HangReply {
 /** What POST /v1/messages answers with. Queue with `enqueue()` or return from a responder. */
 export type ScriptedReply = MessageReply | ErrorReply | DisconnectReply | HangReply;
 
+/** A `thinking.type` value. */
+export type ThinkingType = 'enabled' | 'adaptive' | 'between_tools' | 'disabled';
+
 /** Model table entry. */
 export interface ModelSpec {
   max_input_tokens: number;
@@ -136,6 +154,38 @@ export interface ModelSpec {
   min_cacheable_tokens?: number;
   /** RFC 3339; default a fixed date. */
   created_at?: string;
+  /**
+   * Whether `thinking` may be enabled. Default from the id: every model except the Claude 3
+   * models before 3.7 (claude-3-5-haiku, claude-3-5-sonnet, claude-3-opus, claude-3-haiku), which
+   * refuse it with "'<id>' does not support thinking.".
+   */
+  supports_thinking?: boolean;
+  /**
+   * The `thinking.type` values the model takes, and its thinking when the request omits `thinking`
+   * (platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, per-model table).
+   * Default from the id: Claude 3.7 and 4.0–4.5 `enabled`/`disabled`, off; Opus/Sonnet 4.6 also
+   * `adaptive`; Opus 4.7/4.8 `adaptive`/`disabled`, off; Sonnet 5 `adaptive`/`disabled`, adaptive
+   * by default; Sonnet 5.5 `adaptive`/`between_tools` (no `disabled`), adaptive by default.
+   */
+  thinking_types?: ThinkingType[];
+  thinking_default?: 'off' | 'adaptive';
+  /**
+   * Thinking blocks are tied to the model that wrote them (Claude Sonnet 5.5's breaking change):
+   * this model signs its thinking for itself and refuses blocks another model signed
+   * ("Invalid `signature` in `thinking` block"). Default: Sonnet / Opus 5.5 and later.
+   */
+  binds_thinking_to_model?: boolean;
+  /**
+   * Whether the `interleaved-thinking-2025-05-14` beta applies (then, with tools, `budget_tokens`
+   * may exceed `max_tokens`). Default: Claude 4 and later (not 3.7).
+   */
+  supports_interleaved_thinking?: boolean;
+  /**
+   * Whether a final assistant message (a prefill the model continues) is allowed. Default from the
+   * id: not on Opus / Sonnet 4.6 and later, which refuse it with "This model does not support
+   * assistant message prefill. The conversation must end with a user message.".
+   */
+  supports_prefill?: boolean;
 }
 
 /** What the fake answered, recorded on every request. */
@@ -192,8 +242,17 @@ export interface FakeAnthropicOptions {
   models?: Record<string, ModelSpec>;
   /** Blocks looked back from a breakpoint for an earlier cache entry (real API: 20). */
   cacheLookbackBlocks?: number;
-  /** Reject thinking blocks whose signature the fake did not issue (default true). */
+  /**
+   * Reject thinking blocks whose signature the fake did not issue, and (in the latest assistant
+   * message) thinking / redacted_thinking blocks that differ from what the fake sent (default true).
+   */
   verifyThinkingSignatures?: boolean;
+  /**
+   * Let a scripted reply carry thinking / redacted_thinking blocks when the request did not enable
+   * thinking (default false: such a reply is a test-setup mistake, answered with a loud 500 that
+   * names it, since the real model never thinks unasked).
+   */
+  allowUnrequestedThinking?: boolean;
   /** Seed for generated ids (default 1), so runs are reproducible. */
   seed?: number;
   /** Request body limit in bytes before 413 request_too_large (real API: 32 MB). */

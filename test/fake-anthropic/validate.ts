@@ -7,7 +7,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { imageSize } from 'image-size';
 import { ApiFailure, invalid } from './errors';
-import type { ModelEntry } from './models';
+import { adaptiveAllowsForcedToolUse, type ModelEntry } from './models';
+import type { ThinkingType } from './types';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -83,14 +84,24 @@ const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 export interface ValidateContext {
   endpoint: 'messages' | 'count_tokens';
   resolveModel(id: string): ModelEntry | undefined;
-  /** Returns false when a thinking signature was not issued by the fake. */
-  verifySignature?(thinking: string, signature: string): boolean;
+  /**
+   * A thinking block's signature as `model` sees it: `valid`; `edited` (one the fake issued, for
+   * other text); `foreign` (never issued, or bound to another model). Absent: signatures are not checked.
+   */
+  signatureStatus?(thinking: string, signature: string, model: ModelEntry): 'valid' | 'edited' | 'foreign';
+  /** Whether the fake sent this redacted_thinking `data`. */
+  issuedRedacted?(data: string): boolean;
+  /** The `anthropic-beta` header's values. */
+  betas?: readonly string[];
 }
 
 export interface Validated {
   body: Anthropic.MessageCreateParams;
   model: ModelEntry;
+  /** Thinking is on: asked for, or the model's default (adaptive on Sonnet 5 and later). */
   thinkingEnabled: boolean;
+  /** The thinking the request runs with (`disabled` when off). */
+  thinkingMode: ThinkingType;
 }
 
 function checkExtraKeys(obj: Record<string, unknown>, allowed: Set<string>, prefix: string): void {
@@ -315,29 +326,101 @@ function checkSystem(system: unknown, counter: Counter): void {
   });
 }
 
-function checkThinkingConfig(thinking: unknown, maxTokens: number | undefined): boolean {
-  if (thinking === undefined || thinking === null) return false;
+const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
+const THINKING_CONSIDERATIONS = `Please consult our documentation at ${THINKING_DOCS}#important-considerations-when-using-extended-thinking`;
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+
+/** The thinking config's shape: its type (undefined when omitted) and budget. Checked at schema level. */
+function checkThinkingShape(thinking: unknown): { type?: ThinkingType; budget?: number } {
+  if (thinking === undefined || thinking === null) return {};
   if (!isRecord(thinking)) throw invalid('thinking: Input should be a valid dictionary');
   const t = thinking['type'];
-  if (t === 'disabled') return false;
-  if (t === 'adaptive' || t === 'between_tools') return true;
+  if (t === 'disabled' || t === 'adaptive' || t === 'between_tools') return { type: t };
   if (t !== 'enabled') {
     throw invalid(
       `thinking: Input tag '${String(t)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,
     );
   }
+  checkExtraKeys(thinking, new Set(['type', 'budget_tokens', 'display']), 'thinking.enabled.');
   const budget = thinking['budget_tokens'];
   if (budget === undefined) throw invalid('thinking.enabled.budget_tokens: Field required');
   if (typeof budget !== 'number' || !Number.isInteger(budget)) {
     throw invalid('thinking.enabled.budget_tokens: Input should be a valid integer');
   }
   if (budget < 1024) throw invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
-  if (maxTokens !== undefined && maxTokens <= budget) {
+  return { type: 'enabled', budget };
+}
+
+/** `output_config`: its shape and the effort levels (adaptive thinking's depth). */
+function checkOutputConfig(config: unknown): void {
+  if (config === undefined || config === null) return;
+  if (!isRecord(config)) throw invalid('output_config: Input should be a valid dictionary');
+  checkExtraKeys(config, new Set(['effort', 'format', 'task_budget']), 'output_config.');
+  const effort = config['effort'];
+  if (effort !== undefined && effort !== null && !['low', 'medium', 'high', 'xhigh', 'max'].includes(String(effort))) {
+    throw invalid("output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");
+  }
+}
+
+/** What a model says when it does not take a thinking type. */
+function typeNotSupported(type: ThinkingType): ApiFailure {
+  switch (type) {
+    case 'enabled':
+      return invalid('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+    case 'adaptive':
+      return invalid('adaptive thinking is not supported on this model');
+    case 'disabled':
+      return invalid('"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" to turn off up-front thinking.');
+    case 'between_tools':
+      return invalid('"thinking.type.between_tools" is not supported for this model.');
+  }
+}
+
+/**
+ * The thinking a request runs with, and what it may not be combined with (the real API's checks,
+ * in its words): a model without thinking or without that thinking type; for manual thinking
+ * (`enabled`) a budget not below max_tokens (except interleaved thinking with tools, where the
+ * budget spans the whole turn); with any thinking on, temperature other than 1, top_k, top_p below
+ * 0.95, and forced tool use (accepted with adaptive thinking except on the 5.5 models).
+ * An omitted `thinking` takes the model's default (adaptive on Sonnet 5 and later).
+ */
+function checkThinkingCompatibility(
+  raw: Record<string, unknown>,
+  shape: { type?: ThinkingType; budget?: number },
+  model: ModelEntry,
+  maxTokens: number | undefined,
+  toolsGiven: boolean,
+  betas: readonly string[],
+): ThinkingType {
+  if (shape.type !== undefined && shape.type !== 'disabled' && !model.supports_thinking) {
+    throw invalid(`'${model.id}' does not support thinking.`);
+  }
+  if (shape.type !== undefined && !model.thinking_types.includes(shape.type)) throw typeNotSupported(shape.type);
+  const mode: ThinkingType = shape.type ?? (model.supports_thinking && model.thinking_default === 'adaptive' ? 'adaptive' : 'disabled');
+  if (mode === 'disabled') return mode;
+  const interleaved = betas.includes(INTERLEAVED_THINKING_BETA) && model.supports_interleaved_thinking && toolsGiven;
+  if (shape.budget !== undefined && maxTokens !== undefined && maxTokens <= shape.budget && !interleaved) {
     throw invalid(
-      '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+      `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`,
     );
   }
-  return true;
+  const temperature = raw['temperature'];
+  if (temperature !== undefined && temperature !== null && temperature !== 1) {
+    throw invalid(`\`temperature\` may only be set to 1 when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  if (raw['top_k'] !== undefined && raw['top_k'] !== null) {
+    throw invalid(`\`top_k\` must be unset when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  const topP = raw['top_p'];
+  if (typeof topP === 'number' && topP < 0.95) {
+    throw invalid(`\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled. ${THINKING_CONSIDERATIONS}`);
+  }
+  const choice = raw['tool_choice'];
+  const forced = isRecord(choice) && (choice['type'] === 'any' || choice['type'] === 'tool');
+  if (forced && (mode === 'enabled' || !adaptiveAllowsForcedToolUse(model.id))) {
+    throw invalid('Thinking may not be enabled when tool_choice forces tool use.');
+  }
+  return mode;
 }
 
 function blocksOf(m: Record<string, unknown>): unknown[] {
@@ -405,14 +488,50 @@ function checkToolPairing(messages: Record<string, unknown>[]): void {
   });
 }
 
-function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnabled: boolean, ctx: ValidateContext): void {
-  if (ctx.verifySignature) {
+/** Index of the last user message that starts a turn (has a block that is not a tool_result); -1 if none. */
+function lastTurnStart(messages: Record<string, unknown>[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.['role'] === 'user' && blocksOf(m).some((b) => typeOf(b) !== 'tool_result')) return i;
+  }
+  return -1;
+}
+
+/**
+ * Thinking blocks sent back, as the real API checks them:
+ * - every thinking block must carry a signature the API issued for exactly that text (earlier
+ *   turns too: the API drops their thinking from the context, but a forged one is still refused),
+ *   and, on models that bind thinking to themselves, issued by that model;
+ * - in the latest assistant message, thinking and redacted_thinking must be exactly as sent;
+ * - with thinking disabled, a final assistant message may not contain thinking; with it enabled,
+ *   a final assistant message may not end in thinking;
+ * - with manual thinking (`enabled`), the current turn's first assistant message (a tool-use loop in
+ *   progress, or a prefill the model is to continue) must start with a thinking block.
+ */
+function checkThinkingBlocks(messages: Record<string, unknown>[], mode: ThinkingType, model: ModelEntry, ctx: ValidateContext): void {
+  const thinkingEnabled = mode !== 'disabled';
+  let latestAssistant = -1;
+  messages.forEach((m, i) => {
+    if (m['role'] === 'assistant') latestAssistant = i;
+  });
+  const modified = (i: number, j: number): ApiFailure =>
+    invalid(
+      `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`,
+    );
+  if (ctx.signatureStatus) {
     messages.forEach((m, i) => {
       blocksOf(m).forEach((b, j) => {
-        if (typeOf(b) !== 'thinking' || !isRecord(b)) return;
-        if (!ctx.verifySignature?.(String(b['thinking']), String(b['signature']))) {
-          throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+        if (!isRecord(b)) return;
+        if (typeOf(b) === 'redacted_thinking') {
+          if (i === latestAssistant && ctx.issuedRedacted && !ctx.issuedRedacted(String(b['data']))) throw modified(i, j);
+          return;
         }
+        if (typeOf(b) !== 'thinking') return;
+        const signature = String(b['signature']);
+        const status = ctx.signatureStatus?.(String(b['thinking']), signature, model);
+        if (status === 'valid') return;
+        if (i === latestAssistant && status === 'edited') throw modified(i, j);
+        throw invalid(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
       });
     });
   }
@@ -429,18 +548,29 @@ function checkThinkingBlocks(messages: Record<string, unknown>[], thinkingEnable
       }
     });
   }
-  if (thinkingEnabled && last['role'] === 'user' && blocksOf(last).some((b) => typeOf(b) === 'tool_result')) {
-    const ai = lastIndex - 1;
-    const assistant = messages[ai];
-    if (assistant && assistant['role'] === 'assistant') {
-      const first = blocksOf(assistant)[0];
-      const t = typeOf(first);
-      if (t !== 'thinking' && t !== 'redacted_thinking') {
-        throw invalid(
-          `messages.${ai}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${t}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`,
-        );
-      }
+  if (!thinkingEnabled) return;
+  if (last['role'] === 'assistant') {
+    // A prefill cannot end in thinking: the model continues text, not a thought.
+    const t = typeOf(blocksOf(last).at(-1));
+    if (t === 'thinking' || t === 'redacted_thinking') {
+      throw invalid(`messages.${lastIndex}: The final block in an assistant message cannot be \`thinking\`.`);
     }
+  }
+  // Adaptive thinking may skip thinking, so only manual thinking requires a thinking block first.
+  if (mode !== 'enabled') return;
+  const turnStart = lastTurnStart(messages);
+  for (let ai = turnStart + 1; ai < messages.length; ai++) {
+    const assistant = messages[ai];
+    if (assistant?.['role'] !== 'assistant') continue;
+    const blocks = blocksOf(assistant);
+    if (blocks.length === 0) return; // an empty prefill: nothing to continue
+    const t = typeOf(blocks[0]);
+    if (t !== 'thinking' && t !== 'redacted_thinking') {
+      throw invalid(
+        `messages.${ai}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${t}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`,
+      );
+    }
+    return;
   }
 }
 
@@ -546,8 +676,13 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     );
   }
 
-  const thinkingEnabled = checkThinkingConfig(raw['thinking'], maxTokens);
-  checkThinkingBlocks(msgs, thinkingEnabled, ctx);
+  if (!entry.supports_prefill && msgs[msgs.length - 1]?.['role'] === 'assistant') {
+    throw invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
+  }
+  checkOutputConfig(raw['output_config']);
+  const thinkingMode = checkThinkingCompatibility(raw, checkThinkingShape(raw['thinking']), entry, maxTokens, toolsGiven, ctx.betas ?? []);
+  const thinkingEnabled = thinkingMode !== 'disabled';
+  checkThinkingBlocks(msgs, thinkingMode, entry, ctx);
 
-  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled };
+  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled, thinkingMode };
 }

@@ -19,6 +19,8 @@ export interface BuiltReply {
   id: string;
   created: number;
   model: string;
+  /** Visible reasoning (compatible servers); '' when none. */
+  reasoningContent: string;
   content: string;
   toolCalls: BuiltCall[];
   finishReason: string;
@@ -26,6 +28,12 @@ export interface BuiltReply {
 }
 
 const FINGERPRINT = 'fp_f33640a400';
+
+/**
+ * Hidden reasoning tokens a reply spends by default for each `reasoning_effort` (the fake's own
+ * round numbers: more effort, more tokens; the real counts vary per prompt).
+ */
+export const REASONING_TOKENS: Readonly<Record<string, number>> = { none: 0, minimal: 16, low: 64, medium: 256, high: 1024, xhigh: 2048 };
 
 export function buildReply(args: {
   reply: MessageReply;
@@ -37,8 +45,22 @@ export function buildReply(args: {
   now: number;
   /** Stream controls apply (raw tool arguments). */
   streaming: boolean;
+  /** The request's accepted `reasoning_effort`, if any. */
+  reasoningEffort?: string;
 }): BuiltReply {
-  const { reply, budget } = args;
+  const { reply } = args;
+  // Reasoning is generated first, so it takes the budget first: hidden tokens, then visible reasoning.
+  const hidden = Math.min(args.budget, reply.reasoning_tokens ?? (args.reasoningEffort === undefined ? 0 : (REASONING_TOKENS[args.reasoningEffort] ?? 0)));
+  let left = args.budget - hidden;
+  let reasoningContent = reply.reasoning_content ?? '';
+  let reasoningCut = hidden >= args.budget && (reasoningContent !== '' || reply.content !== '' || (reply.tool_calls ?? []).length > 0);
+  if (countTextTokens(reasoningContent) > left) {
+    reasoningContent = truncateToTokens(reasoningContent, left);
+    reasoningCut = true;
+  }
+  left -= countTextTokens(reasoningContent);
+  const reasoning = hidden + countTextTokens(reasoningContent);
+  const budget = Math.max(0, left);
   const raw = args.streaming ? (reply.stream?.rawToolArguments ?? []) : [];
   const calls: BuiltCall[] = (reply.tool_calls ?? []).map((c, i) => ({
     id: c.id ?? args.ids.toolCall(),
@@ -48,7 +70,11 @@ export function buildReply(args: {
   let content = reply.content;
   let finish: string = reply.finish_reason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
   let toolCalls = calls;
-  if (completionTokens(content, calls) > budget) {
+  if (reasoningCut) {
+    finish = 'length';
+    content = '';
+    toolCalls = [];
+  } else if ((content !== '' || calls.length > 0) && completionTokens(content, calls) > budget) {
     finish = 'length';
     const contentTokens = countTextTokens(content);
     if (contentTokens >= budget) {
@@ -70,13 +96,15 @@ export function buildReply(args: {
       }
     }
   }
-  const completion = reply.usage?.completion_tokens ?? completionTokens(content, toolCalls);
+  const visible = content === '' && toolCalls.length === 0 && reasoning > 0 ? 0 : completionTokens(content, toolCalls);
+  const completion = reply.usage?.completion_tokens ?? reasoning + visible;
   const prompt = reply.usage?.prompt_tokens ?? args.promptTokens;
   const cached = reply.usage?.cached_tokens ?? args.cachedTokens;
   return {
     id: args.ids.completion(),
     created: Math.floor(args.now / 1000),
     model: args.model,
+    reasoningContent,
     content,
     toolCalls,
     finishReason: finish,
@@ -85,7 +113,7 @@ export function buildReply(args: {
       completion_tokens: completion,
       total_tokens: prompt + completion,
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     },
   };
 }
@@ -97,6 +125,7 @@ export function completionObject(r: BuiltReply): Record<string, unknown> {
     content: r.content === '' && r.toolCalls.length > 0 ? null : r.content,
     refusal: null,
     annotations: [],
+    ...(r.reasoningContent !== '' ? { reasoning_content: r.reasoningContent } : {}),
   };
   if (r.toolCalls.length > 0) {
     message['tool_calls'] = r.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
@@ -141,11 +170,13 @@ export function streamChunks(r: BuiltReply, controls: StreamControls, includeUsa
   const out: Array<Record<string, unknown> | '[DONE]'> = [];
   const textOnly = r.content !== '' || r.toolCalls.length === 0;
   // A reply that starts with a tool call carries the role in the call's first delta (content null).
-  if (textOnly) out.push(chunk({ role: 'assistant', content: '', refusal: null }));
+  if (textOnly || r.reasoningContent !== '') out.push(chunk({ role: 'assistant', content: '', refusal: null }));
+  // DeepSeek's shape: reasoning deltas carry content null.
+  for (const piece of split(r.reasoningContent, textSize)) out.push(chunk({ content: null, reasoning_content: piece }));
   for (const piece of split(r.content, textSize)) out.push(chunk({ content: piece }));
   r.toolCalls.forEach((call, index) => {
     const head: Record<string, unknown> = { index, ...(controls.omitToolCallIds ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } };
-    out.push(chunk(index === 0 && !textOnly ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] }));
+    out.push(chunk(index === 0 && !textOnly && r.reasoningContent === '' ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] }));
     for (const piece of split(call.arguments, argSize)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   const finish = controls.finishReason === undefined ? r.finishReason : controls.finishReason;

@@ -25,6 +25,7 @@ import { validateRequest } from './validate';
 export * from './types';
 export { reply } from './replies';
 export { countTextTokens, completionTokens, promptTokens, IMAGE_TOKENS, REPLY_PRIMING, TOOLS_PREAMBLE } from './tokens';
+export { REASONING_TOKENS } from './message';
 export { MIN_CACHED_TOKENS, CACHE_BLOCK_TOKENS } from './cache';
 
 const DEFAULT_KEY = 'sk-test-openai-key';
@@ -109,7 +110,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   async function handleCompletions(res: http.ServerResponse, rec: RecordedRequest): Promise<void> {
     let v;
     try {
-      v = validateRequest(rec.body, (id) => models.get(id));
+      v = validateRequest(rec.body, (id) => models.get(id), { rejectReasoningEffort: options.rejectReasoningEffort ?? false });
     } catch (e) {
       if (e instanceof ApiFailure) return reject(res, rec, e);
       throw e;
@@ -175,7 +176,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       }
       case 'message':
         // Cache accounting only for requests the model answers (a refused request caches nothing).
-        return sendMessage(res, rec, scripted, model, body, ids_, prompt, v.maxTokens);
+        return sendMessage(res, rec, scripted, model, body, ids_, prompt, v.maxTokens, v.reasoningEffort);
     }
   }
 
@@ -188,11 +189,22 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     tokenIds: number[],
     prompt: number,
     maxTokens: number | undefined,
+    reasoningEffort: string | undefined,
   ): Promise<void> {
     const cached = cache.account(tokenIds, now());
     const budget = Math.max(1, Math.min(maxTokens ?? model.max_output_tokens, model.max_output_tokens, model.context_window - prompt));
     const streaming = body.stream === true;
-    const built = buildReply({ reply: scripted, model: model.id, budget, promptTokens: prompt, cachedTokens: cached, ids, now: now(), streaming });
+    const built = buildReply({
+      reply: scripted,
+      model: model.id,
+      budget,
+      promptTokens: prompt,
+      cachedTokens: cached,
+      ids,
+      now: now(),
+      streaming,
+      ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
+    });
     if (!streaming) {
       sendJson(res, rec, 200, completionObject(built), 'message').usage = built.usage;
       return;

@@ -83,6 +83,21 @@ export interface MessageReply {
    */
   finish_reason?: 'stop' | 'tool_calls' | 'length' | 'content_filter';
   usage?: UsageOverride;
+  /**
+   * Hidden reasoning tokens the reply spends (OpenAI reasoning models return no reasoning text).
+   * Default: when the request sets `reasoning_effort` on a reasoning model, `REASONING_TOKENS`
+   * of that effort; otherwise 0. They come out of the completion budget first (a budget they use
+   * up leaves an empty reply with `length`), are included in `completion_tokens`, and are reported
+   * as `usage.completion_tokens_details.reasoning_tokens`.
+   */
+  reasoning_tokens?: number;
+  /**
+   * Visible reasoning as compatible servers send it (DeepSeek, vLLM with a reasoning parser):
+   * streamed as `delta.reasoning_content` chunks before the content, `message.reasoning_content`
+   * otherwise. Its tokens count as reasoning tokens (after any `reasoning_tokens`) and come out
+   * of the budget before the content.
+   */
+  reasoning_content?: string;
   /** Wait this long (ms, real time) before sending the response headers. */
   delayMs?: number;
   /** Streaming-only behaviour. Ignored for non-streaming requests. */
@@ -142,6 +157,12 @@ export interface ModelSpec {
   requires_max_completion_tokens?: boolean;
   /** Refuse `stream_options` as an unrecognized argument (older servers, older Azure API versions). Default false. */
   rejects_stream_options?: boolean;
+  /**
+   * The `reasoning_effort` values the model takes (a reasoning model: o-series, gpt-5). Absent or
+   * empty: not a reasoning model, which refuses the parameter ("Unrecognized request argument
+   * supplied: reasoning_effort"); a known value outside the list gets "Unsupported value: …".
+   */
+  reasoning_efforts?: string[];
   /** Also report the window in GET /v1/models/{id} as `max_model_len` (vLLM does; OpenAI does not). */
   expose_max_model_len?: boolean;
   owned_by?: string;
@@ -196,6 +217,11 @@ export interface FakeOpenAIOptions {
   cacheTtlMs?: number;
   /** Seed for generated ids (default 1), so runs are reproducible. */
   seed?: number;
+  /**
+   * A compatible server that does not know `reasoning_effort`: every model refuses it as an
+   * unrecognized argument, whatever its `reasoning_efforts` say. Default false.
+   */
+  rejectReasoningEffort?: boolean;
 }
 
 export interface FakeOpenAI {

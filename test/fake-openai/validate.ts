@@ -266,9 +266,47 @@ export interface Validated {
   model: ModelEntry;
   /** The completion budget the request asked for (max_completion_tokens, else max_tokens), if any. */
   maxTokens: number | undefined;
+  /** The `reasoning_effort` a reasoning model accepted (undefined when absent or null). */
+  reasoningEffort: string | undefined;
 }
 
-export function validateRequest(raw: unknown, resolveModel: (id: string) => ModelEntry | undefined): Validated {
+/** Every `reasoning_effort` value the API knows (openai SDK 6 `ReasoningEffort`). */
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+
+/** `a', 'b', and 'c'` as the API lists supported values. */
+function listValues(values: readonly string[]): string {
+  const quoted = values.map((v) => `'${v}'`);
+  return quoted.length <= 2 ? quoted.join(' and ') : `${quoted.slice(0, -1).join(', ')}, and ${quoted.at(-1)}`;
+}
+
+/**
+ * `reasoning_effort`: only reasoning models take it (others, and compatible servers that do not
+ * know it, refuse it as an unrecognized argument); the value must be one the model supports.
+ */
+function checkReasoningEffort(raw: Record<string, unknown>, model: ModelEntry, refuseAll: boolean): string | undefined {
+  const effort = raw['reasoning_effort'];
+  if (effort === undefined) return undefined;
+  if (refuseAll || model.reasoning_efforts.length === 0) throw invalid('Unrecognized request argument supplied: reasoning_effort');
+  if (effort === null) return undefined;
+  if (typeof effort !== 'string') throw wrongType('reasoning_effort', 'a string', effort);
+  if (!REASONING_EFFORTS.includes(effort)) {
+    throw invalid(`Invalid value: '${effort}'. Supported values are: ${listValues(REASONING_EFFORTS)}.`, 'reasoning_effort', 'invalid_value');
+  }
+  if (!model.reasoning_efforts.includes(effort)) {
+    throw invalid(
+      `Unsupported value: 'reasoning_effort' does not support '${effort}' with this model. Supported values are: ${listValues(model.reasoning_efforts)}.`,
+      'reasoning_effort',
+      'unsupported_value',
+    );
+  }
+  return effort;
+}
+
+export function validateRequest(
+  raw: unknown,
+  resolveModel: (id: string) => ModelEntry | undefined,
+  options: { rejectReasoningEffort?: boolean } = {},
+): Validated {
   if (!isRecord(raw)) throw invalid('We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)');
   for (const k of Object.keys(raw)) {
     if (!BODY_KEYS.has(k)) throw invalid(`Unrecognized request argument supplied: ${k}`);
@@ -280,6 +318,7 @@ export function validateRequest(raw: unknown, resolveModel: (id: string) => Mode
   if (model.requires_max_completion_tokens && raw['max_tokens'] !== undefined) {
     throw invalid("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
   }
+  const reasoningEffort = checkReasoningEffort(raw, model, options.rejectReasoningEffort ?? false);
   checkMessages(raw['messages']);
   checkTools(raw['tools']);
   if (raw['tool_choice'] !== undefined && raw['tools'] === undefined) {
@@ -297,5 +336,5 @@ export function validateRequest(raw: unknown, resolveModel: (id: string) => Mode
   if (!model.supports_tools && raw['tools'] !== undefined) {
     throw new ApiFailure(400, `registry.ollama.ai/library/${model.id} does not support tools`, null, null, 'api_error');
   }
-  return { body: raw as unknown as ChatRequestBody, model, maxTokens: typeof maxRaw === 'number' ? maxRaw : undefined };
+  return { body: raw as unknown as ChatRequestBody, model, maxTokens: typeof maxRaw === 'number' ? maxRaw : undefined, reasoningEffort };
 }

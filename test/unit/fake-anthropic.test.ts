@@ -166,7 +166,22 @@ describe('fake Anthropic API', function () {
         client.messages.create({ model: MODEL, max_tokens: 2048, thinking, tools: TOOLS, messages: forged }),
         Anthropic.BadRequestError,
       );
-      assert.equal(bodyMessage(e), 'messages.1.content.0: Invalid `signature` in `thinking` block');
+      // Its signature is one the fake issued, for other text: an edit of the latest assistant message.
+      assert.equal(
+        bodyMessage(e),
+        'messages.1.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.',
+      );
+      const e3 = await rejectsWith(
+        client.messages.create({
+          model: MODEL,
+          max_tokens: 2048,
+          thinking,
+          tools: TOOLS,
+          messages: [history[0]!, { role: 'assistant', content: [{ ...tb, signature: 'c2lnbmVkIGVsc2V3aGVyZQ==' }, ...first.content.slice(1)] }, history[2]!],
+        }),
+        Anthropic.BadRequestError,
+      );
+      assert.equal(bodyMessage(e3), 'messages.1.content.0: Invalid `signature` in `thinking` block');
 
       const withoutThinking: Anthropic.MessageParam[] = [history[0]!, { role: 'assistant', content: first.content.slice(1) }, history[2]!];
       const e2 = await rejectsWith(
@@ -697,6 +712,8 @@ describe('fake Anthropic API', function () {
       assert.deepEqual(
         [...ids].sort(),
         [
+          'claude-3-5-haiku-20241022',
+          'claude-3-7-sonnet-20250219',
           'claude-haiku-4-5-20251001',
           'claude-opus-4-1-20250805',
           'claude-opus-4-6',
