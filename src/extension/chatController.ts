@@ -283,9 +283,9 @@ export class ChatController extends Disposable {
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
-    // Consecutive text deltas are merged so a long session's replay buffer stays small.
+    // Consecutive text (or thinking) deltas are merged so a long session's replay buffer stays small.
     const last = this.events.at(-1);
-    if (event.type === 'text_delta' && last?.type === 'text_delta' && last.turnId === event.turnId) {
+    if ((event.type === 'text_delta' || event.type === 'thinking_delta') && last?.type === event.type && last.turnId === event.turnId) {
       this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
     } else if (event.type === 'context') {
       // Gauge updates are state, not history: only the newest matters (sent as 'gauge').
