@@ -4,9 +4,8 @@ import { blocksOf } from './content';
 import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
 import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ToolParam } from './messages';
-import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type ThinkingFacts, type UsageCounts } from './models';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
-import { thinkingFactsFor, type ThinkingFacts } from './models';
 import { effortForBudget, fitThinking } from './thinking';
 
 /** The beta that lets Claude 4 budget-form models think between tool calls (adaptive models do it by themselves). */
