@@ -6,6 +6,7 @@ import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
 import { SETTINGS } from '../core/agent/settingsTable';
+import { parseThinkingSetting, THINKING_DEFAULTS, type ThinkingSetting } from '../core/model/thinking';
 
 export interface CliOptions {
   prompts: string[];
@@ -20,6 +21,8 @@ export interface CliOptions {
   maxOutputTokens: number;
   /** --max-tool-rounds: tool rounds one turn may take. */
   maxToolRoundsPerTurn: number;
+  /** --thinking off|auto|N: extended thinking (reasoning effort on OpenAI's reasoning models). */
+  thinking: ThinkingSetting;
   verbose: boolean;
   /** --context-setting KEY=VALUE overrides of the engine's numbers. */
   contextSettings: Record<string, number>;
@@ -73,6 +76,9 @@ Options:
       --max-output-tokens N    tokens reserved for each reply (default: ${SETTINGS.maxOutputTokens.default}; capped at 20% of the window)
       --max-tool-rounds N      tool rounds one turn may take before the agent stops and reports
                                (default: ${SETTINGS.maxToolRoundsPerTurn.default}; up to ${SETTINGS.maxToolRoundsPerTurn.max.toLocaleString('en-US')}, for long autonomous turns)
+      --thinking off|auto|N    extended thinking: off (default), auto (${THINKING_DEFAULTS.autoBudgetTokens} tokens on models that think, off
+                               on the rest) or a budget of N tokens (at least ${THINKING_DEFAULTS.minBudgetTokens}); reasoning_effort on OpenAI's
+                               reasoning models (under ${THINKING_DEFAULTS.mediumEffortFrom} low, under ${THINKING_DEFAULTS.highEffortFrom} medium, else high)
   -y, --yes                    approve file writes, shell commands and MCP tool calls without asking (a
                                command that asks to leave the sandbox still asks, and is declined without a terminal)
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
@@ -142,6 +148,7 @@ const FLAG = {
   contextWindow: SETTINGS.contextWindow.cli,
   maxOutputTokens: SETTINGS.maxOutputTokens.cli,
   maxToolRounds: SETTINGS.maxToolRoundsPerTurn.cli,
+  thinking: SETTINGS.thinking.cli,
   autoCompactPercent: SETTINGS.autoCompactPercent.cli,
   contextSetting: SETTINGS.compression.cli,
   subagentConcurrency: SETTINGS['subagents.maxConcurrent'].cli,
@@ -210,6 +217,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.contextWindow]: { type: 'string' },
         [FLAG.maxOutputTokens]: { type: 'string' },
         [FLAG.maxToolRounds]: { type: 'string' },
+        [FLAG.thinking]: { type: 'string' },
         [FLAG.autoCompactPercent]: { type: 'string' },
         verbose: { type: 'boolean', short: 'v', default: false },
         [FLAG.contextSetting]: { type: 'string', multiple: true },
@@ -258,6 +266,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     subagents: subagentLimits({ maxConcurrent: values[FLAG.subagentConcurrency], maxToolRounds: values[FLAG.subagentMaxToolRounds], timeLimitMinutes: values[FLAG.subagentTimeLimit] }),
     maxOutputTokens: positiveInteger(dashed(FLAG.maxOutputTokens), values[FLAG.maxOutputTokens]) ?? SETTINGS.maxOutputTokens.default,
     maxToolRoundsPerTurn: toolRounds(values[FLAG.maxToolRounds]),
+    thinking: thinkingArg(values[FLAG.thinking]),
     yes: values[FLAG.yes] ?? false,
     sandbox: !(values[FLAG.noSandbox] ?? false),
     instructions: !(values[FLAG.noInstructions] ?? false),
@@ -270,6 +279,14 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+/** --thinking: "off", "auto" or a budget of at least 1024 tokens; anything else stops the run, saying what is accepted. */
+function thinkingArg(value: string | undefined): ThinkingSetting {
+  if (value === undefined) return SETTINGS.thinking.default;
+  const parsed = parseThinkingSetting(value);
+  if ('problem' in parsed) throw new UsageError(`${dashed(FLAG.thinking)} ${parsed.problem}`);
+  return parsed.setting;
 }
 
 /** A path that ends in "/" is a folder's listing; "path:10-40" is part of a file. */

@@ -90,6 +90,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         model: options.model,
         maxOutputTokens: options.maxOutputTokens,
         maxToolRoundsPerTurn: options.maxToolRoundsPerTurn,
+        thinking: options.thinking,
         approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
@@ -319,6 +320,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
       case 'instructions_notice':
+      case 'thinking_notice':
         breakLine();
         stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;

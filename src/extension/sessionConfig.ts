@@ -45,6 +45,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       model: settings.model,
       maxOutputTokens: settings.maxOutputTokens,
       maxToolRoundsPerTurn: settings.maxToolRoundsPerTurn,
+      thinking: settings.thinking,
       approvalPolicy: settings.approvals,
       trusted: vscode.workspace.isTrusted,
       ripgrepPath: bundledRipgrep(),

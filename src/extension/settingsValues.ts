@@ -5,6 +5,7 @@
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { parseThinkingSetting, type ThinkingSetting } from '../core/model/thinking';
 import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../core/agent/settingsTable';
 
 /** Where raw values come from. */
@@ -37,6 +38,8 @@ export interface EvergreenSettings {
   /** Tool rounds one turn may take (a whole number in range; anything else: the default, named as a problem). */
   maxToolRoundsPerTurn: number;
   autoCompactPercent: number | undefined;
+  /** `evergreen.thinking`: off, auto or a budget (a bad value: off, named as a problem). */
+  thinking: ThinkingSetting;
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[]; mcp: 'ask' | 'auto'; mcpAllowList: string[] };
   /** `evergreen.mcp.servers` as the user set it (parsed by the MCP loader, which names every problem). */
   mcpServers: unknown;
@@ -77,6 +80,14 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     problems.push(`"${settingName('maxToolRoundsPerTurn')}" must be a whole number from ${spec.min} to ${spec.max.toLocaleString('en-US')}, got ${JSON.stringify(value)}; using ${spec.default}`);
     return spec.default;
   };
+  const thinking = (): ThinkingSetting => {
+    const value = read('thinking');
+    if (value === undefined || value === null) return SETTINGS.thinking.default;
+    const parsed = parseThinkingSetting(value);
+    if ('setting' in parsed) return parsed.setting;
+    problems.push(`"${settingName('thinking')}" ${parsed.problem}; thinking is off`);
+    return 'off';
+  };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
   // Approvals come from the user's own settings only (the manifest scopes them to the application,
   // and this is the belt to those braces): a workspace's .vscode/settings.json, which the agent or a
@@ -111,6 +122,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     maxOutputTokens: optionalNumber('maxOutputTokens') ?? SETTINGS.maxOutputTokens.default,
     maxToolRoundsPerTurn: toolRounds(),
     autoCompactPercent: optionalNumber('autoCompactPercent'),
+    thinking: thinking(),
     approvals: {
       writes: askOrAuto('approvals.writes'),
       shell: askOrAuto('approvals.shell'),

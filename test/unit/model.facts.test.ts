@@ -11,7 +11,7 @@ describe('provider and model facts', () => {
   it('prices every default model and gives every row a fact', () => {
     for (const provider of PROVIDERS) {
       assert.ok(priceFor(defaultModelFor(provider), {}, provider), `${provider}: the default model has no price`);
-      for (const [prefix, facts] of Object.entries(PROVIDER_FACTS[provider].models)) assert.ok(facts.window !== undefined || facts.price !== undefined, `${provider} ${prefix}: an empty row`);
+      for (const [prefix, facts] of Object.entries(PROVIDER_FACTS[provider].models)) assert.ok(facts.window !== undefined || facts.price !== undefined || facts.thinking !== undefined, `${provider} ${prefix}: an empty row`);
     }
   });
 

@@ -88,7 +88,8 @@ export type AgentEvent =
     }
   /** A subagent's requests count in the parent's totals: they arrive as usage events carrying its `childId`. */
   /** `priceUnknown`: this request's model has no known price (costUsd 0); `sessionUnpricedRequests`: how many such requests the session made (absent: none). */
-  | ({ type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; sessionCostUsd: number; sessionUnpricedRequests?: number } & SubagentOrigin)
+  /** `thinkingTokens`: the part of usage.outputTokens spent thinking, when the server says it (cost counts it as output already). */
+  | ({ type: 'usage'; turnId: string; model: string; usage: UsageCounts; costUsd: number; priceUnknown?: true; thinkingTokens?: number; sessionCostUsd: number; sessionUnpricedRequests?: number } & SubagentOrigin)
   /**
    * Subagents (the `task` tool): `toolUseId` is the parent's task call; started and finished are
    * recorded in the parent's transcript and replay on resume, progress is live only.
@@ -133,6 +134,12 @@ export type AgentEvent =
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
   | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */
-  | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
+  | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  /**
+   * Extended thinking (issue 21): at session start, a setting that could not be used as written
+   * (model without thinking, budget lowered to fit, resumed thinking another model wrote); during a
+   * turn, thinking turned off for the rest of it, or a server that refused reasoning_effort.
+   */
+  | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -11,6 +11,7 @@ import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextD
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
+import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets, redactSecrets } from '../secrets';
@@ -26,7 +27,8 @@ import { instructionFileBudget, readSessionInstructions, type InstructionSetting
 import { NestedInstructions } from '../tools/instructionFiles';
 import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../tools/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
-import type { ThinkingSetting } from '../model/thinking';
+import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
+import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -146,13 +148,14 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   });
   // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
   // throws a ModelError here and leaves no empty session behind.
-  await client.getModelInfo(options.signal);
+  const modelInfo = await client.getModelInfo(options.signal);
   const window = await client.contextWindow(config.contextWindow, options.signal);
   // A child starts with the window the parent's engine uses now (smaller once a server proved it).
   const parent: { session?: AgentSession } = {};
   const currentWindow = () => parent.session?.context.budget?.window;
   const opened = await openOrCreate(options, client.model, logger);
   const { handle, folded, transcriptProblems } = opened;
+  const thinking = thinkingFor(config, client, window, modelInfo?.maxOutputTokens, folded);
   const sandbox = await sandboxFor(options, handle, logger);
   const checkpoints = await checkpointsFor(options, handle, logger);
   const mcp = await mcpFor(options, handle, logger);
@@ -209,9 +212,8 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
-    maxOutputTokens: config.maxOutputTokens,
+    ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
-    history: folded?.canonical ?? [],
     onEvent: options.onEvent,
     logger,
     context: {
@@ -226,6 +228,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   });
   parent.session = session;
   options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+  for (const notice of thinking.notices) announceThinking(notice, logger, options.onEvent);
   const notice = sandbox && sandboxNotice(sandbox.state);
   if (notice) {
     logger.warn(notice.message);
@@ -245,6 +248,33 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
+}
+
+/**
+ * `evergreen.thinking` for this model: the request every turn makes, the reply reserve raised by
+ * its budget (the engine then keeps room for both; the reserve is at most 20% of the window and
+ * the model's limit), the history to resume from (thinking another provider or model wrote left
+ * out), and what to tell the user when the setting could not be used as written.
+ */
+function thinkingFor(
+  config: AgentConfig,
+  client: ModelBackend,
+  window: number,
+  modelMax: number | undefined,
+  folded: FoldResult | undefined,
+): { sessionOptions: { maxOutputTokens: number; thinking?: SessionThinking; history: MessageParam[] }; notices: ThinkingNotice[] } {
+  const reserveCap = Math.floor(window * CONTEXT_DEFAULTS.maxReserveShare);
+  const outputCap = modelMax ? Math.min(reserveCap, modelMax) : reserveCap;
+  const resolved = resolveThinking(config.thinking ?? 'off', { provider: client.provider, model: client.model, maxOutputTokens: config.maxOutputTokens, outputCap });
+  const resumed = folded ? withoutForeignThinking(folded.canonical, folded.origins, client) : { messages: [], foreign: [] };
+  const notices = [resolved.notice, resumed.foreign.length > 0 ? foreignThinkingNotice(resumed.foreign, client) : undefined].filter((notice): notice is ThinkingNotice => notice !== undefined);
+  const thinking = resolved.request ? { thinking: { request: resolved.request, form: resolved.facts.form } } : {};
+  return { sessionOptions: { maxOutputTokens: resolved.maxOutputTokens, ...thinking, history: resumed.messages }, notices };
+}
+
+function announceThinking(notice: ThinkingNotice, logger: Logger, onEvent: AgentEventListener): void {
+  if (notice.level === 'warning') logger.warn(notice.message);
+  onEvent({ type: 'thinking_notice', ...notice });
 }
 
 /** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */

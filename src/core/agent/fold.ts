@@ -19,6 +19,7 @@ import type { TodoItem } from '../tools/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import type { MessageOrigin } from './thinkingTurn';
 
 export interface FoldTotals extends UsageCounts {
   costUsd: number;
@@ -29,6 +30,8 @@ export interface FoldTotals extends UsageCounts {
 
 export interface FoldResult {
   canonical: MessageParam[];
+  /** Who wrote each canonical message (assistant replies record their provider and model): a resume under another model leaves their thinking out. */
+  origins: (MessageOrigin | undefined)[];
   /** The context engine's state after every entry (the live view's boundary and edits, the anchor, the undo point, a learned window, …): what a resumed engine starts from. */
   engine: EngineState;
   systemPrompt: string | undefined;
@@ -98,6 +101,7 @@ function countUsage(totals: FoldTotals, entry: Extract<TranscriptEntry, { type: 
 export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResult {
   const { kept: entries, discardedUsage } = rewoundEntries(allEntries);
   const canonical: MessageParam[] = [];
+  const origins: (MessageOrigin | undefined)[] = [];
   let engine = initialEngineState();
   let systemPrompt: string | undefined;
   let compactions = 0;
@@ -113,6 +117,7 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
     switch (entry.type) {
       case 'message':
         canonical.push(entry.message);
+        origins.push(entry.model !== undefined ? { provider: entry.provider, model: entry.model } : undefined);
         for (const block of blocksOf(entry.message)) {
           const older = block.type === 'tool_result' ? unsizedPersists.get(block.tool_use_id) : undefined;
           if (block.type !== 'tool_result' || !older) continue;
@@ -144,6 +149,7 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
   }
   return {
     canonical,
+    origins,
     engine,
     systemPrompt,
     totals,

@@ -22,6 +22,7 @@ import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
+import { TurnThinking } from './thinkingTurn';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -66,12 +67,14 @@ export class AgentSession {
   /** `recall`'s history on disk (none without a store), and this round's recall results, stored as references. */
   private readonly recall: RecallSource | undefined;
   private readonly pendingRecalls = new Map<string, RecalledSlice>();
+  private readonly thinking: TurnThinking;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
     this.approvalPolicy = options.approvalPolicy;
     this.now = options.context.now ?? Date.now;
     this.recall = options.store ? new TranscriptRecall({ sessionDir: options.store.dir, logger: this.logger }) : undefined;
+    this.thinking = new TurnThinking(options.thinking, (event) => this.emit(event), this.logger);
     const repaired = repairHistory(options.history ?? [], options.interruptedToolResult);
     this.messages = repaired.messages;
     if (repaired.repairs > 0 && options.history) {
@@ -155,7 +158,7 @@ export class AgentSession {
   }
 
   /** `origin`: a subagent's request, counted here so the parent's totals include its children. */
-  private recordUsage(turnId: string, usage: ModelUsage, cost: RequestCost, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
+  private recordUsage(turnId: string, usage: ModelUsage, cost: RequestCost & { thinkingTokens?: number }, prepared: PreparedRequest | undefined, atMs: number = this.now(), origin?: { childId: string; parentToolUseId: string }): void {
     const { costUsd } = cost;
     const unpriced = cost.priceUnknown ? { priceUnknown: true as const } : {};
     this.sessionCostUsd += costUsd;
@@ -165,7 +168,7 @@ export class AgentSession {
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );
     this.options.store?.append({ type: 'usage', ts: new Date(atMs).toISOString(), model: this.model, usage, costUsd, ...unpriced, ...(prepared ? { request: prepared.mark } : {}), ...(origin ? { childId: origin.childId } : {}) });
-    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, ...unpriced, sessionCostUsd: this.sessionCostUsd, ...(this.unpricedRequests > 0 ? { sessionUnpricedRequests: this.unpricedRequests } : {}), ...origin });
+    this.emit({ type: 'usage', turnId, model: this.model, usage, costUsd, ...unpriced, ...(cost.thinkingTokens !== undefined ? { thinkingTokens: cost.thinkingTokens } : {}), sessionCostUsd: this.sessionCostUsd, ...(this.unpricedRequests > 0 ? { sessionUnpricedRequests: this.unpricedRequests } : {}), ...origin });
   }
 
   get history(): readonly MessageParam[] {
@@ -292,8 +295,9 @@ export class AgentSession {
       let response;
       try {
         response = await this.options.client.stream(
-          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache },
+          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache, ...this.thinking.forRequest(turnId, prepared.messages) },
           {
+            onNotice: (message) => this.thinking.notice(turnId, { level: 'warning', message }),
             onText: (delta) => {
               partialText += delta;
               this.emit({ type: 'text_delta', turnId, text: delta });

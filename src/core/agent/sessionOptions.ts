@@ -16,6 +16,7 @@ import type { NestedInstructions } from '../tools/instructionFiles';
 import type { Workspace } from '../tools/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
+import type { SessionThinking } from './thinkingTurn';
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
@@ -43,6 +44,8 @@ export interface AgentSessionOptions {
   approvalPolicy: ApprovalPolicy;
   systemPrompt: string;
   maxOutputTokens: number;
+  /** Extended thinking for every request (the setting resolved for this model); absent: none. */
+  thinking?: SessionThinking;
   /** Persistence; without it the session lives in memory only (tests). */
   store?: SessionHandle;
   /** History of a resumed session. */

@@ -27,6 +27,8 @@ export interface SettingSpec {
   readonly nullable?: true;
   /** The only values allowed (strings). */
   readonly enum?: readonly string[];
+  /** Strings: the pattern a value must match (the Settings UI checks it as it is typed). */
+  readonly pattern?: string;
   /** Arrays: the type of each entry. */
   readonly items?: 'string';
   readonly min?: number;
@@ -65,6 +67,8 @@ export const SETTINGS = {
   maxOutputTokens: { scope: 'machine', type: 'number', min: 256, default: CONTEXT_DEFAULTS.maxOutputTokens, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-output-tokens' },
   maxToolRoundsPerTurn: { scope: 'machine', type: 'integer', min: MAX_TOOL_ROUNDS_RANGE.min, max: MAX_TOOL_ROUNDS_RANGE.max, default: DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, read: 'user', workspaceNotice: true, change: 'restart', cli: 'max-tool-rounds' },
   autoCompactPercent: { scope: 'machine', type: 'number', nullable: true, min: 10, max: 100, default: null, read: 'user', workspaceNotice: true, change: 'restart', cli: 'auto-compact-percent' },
+  // A string, so the Settings UI shows one text box for "off", "auto" and a budget alike (a number typed in settings.json is taken too).
+  thinking: { scope: 'machine', type: 'string', pattern: '^(off|auto|[0-9]+)$', default: 'off', read: 'user', workspaceNotice: true, change: 'restart', cli: 'thinking' },
   // What goes into every request's prefix: the user's choice, never a repository's (its files are read only when trusted).
   'instructions.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-instructions' },
   'instructions.userFile': { scope: 'machine', type: 'string', default: '', read: 'user', workspaceNotice: true, change: 'restart' },

@@ -117,7 +117,8 @@ export function isCleanStart(message: MessageParam): boolean {
 export function buildLiveView(canonical: readonly MessageParam[], state: LiveState, transcriptPath?: string): MessageParam[] {
   const start = state.boundary ? Math.min(state.boundary.keptFrom, canonical.length) : 0;
   const out: MessageParam[] = [];
-  for (let index = start; index < canonical.length; index++) out.push(applyEdits(canonical[index]!, state.edits));
+  const turnStart = currentTurnStart(canonical);
+  for (let index = start; index < canonical.length; index++) out.push(sendableThinking(applyEdits(canonical[index]!, state.edits), index < turnStart));
   if (!state.boundary) return out;
   const head = summaryBlocks(state.boundary, transcriptPath);
   if (head.length === 0) return out;
@@ -128,6 +129,53 @@ export function buildLiveView(canonical: readonly MessageParam[], state: LiveSta
     out.unshift({ role: 'user', content: head });
   }
   return out;
+}
+
+/** What an assistant message whose every block was thinking that is not sent back holds instead (the API refuses empty content). */
+export const THINKING_ONLY_TEXT = '[This reply held only thinking, which is not sent back.]';
+
+/**
+ * Where the current turn starts: the newest user message that is not tool results (a tool loop's
+ * results continue the turn that called the tools). Thinking before it belongs to completed turns.
+ */
+export function currentTurnStart(messages: readonly MessageParam[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === 'user' && !blocksOf(message).some((block) => block.type === 'tool_result')) return index;
+  }
+  return 0;
+}
+
+/** A thinking block that can be sent back: signed (a gateway's or a compatible server's unsigned reasoning never is). */
+export function isSignedThinking(block: ContentBlockParam): boolean {
+  return block.type === 'redacted_thinking' || (block.type === 'thinking' && typeof block.signature === 'string' && block.signature.length > 0);
+}
+
+/**
+ * An assistant message as it may be sent: a completed turn's thinking is left out (the API ignores
+ * it, so the estimate should too), and so is unsigned thinking anywhere; a signed block of the
+ * current turn goes back as the very object the history holds, byte for byte. The same object
+ * when nothing is left out.
+ */
+export function sendableThinking(message: MessageParam, completedTurn: boolean): MessageParam {
+  if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+  // Memoized per message (history messages are never mutated): the same object on every view keeps the size memo and the cache prefix stable.
+  const memo = completedTurn ? COMPLETED_TURN_VIEW : CURRENT_TURN_VIEW;
+  let view = memo.get(message);
+  if (!view) {
+    view = withoutUnsendableThinking(message.content, completedTurn) ?? message;
+    memo.set(message, view);
+  }
+  return view;
+}
+
+const COMPLETED_TURN_VIEW = new WeakMap<MessageParam, MessageParam>();
+const CURRENT_TURN_VIEW = new WeakMap<MessageParam, MessageParam>();
+
+function withoutUnsendableThinking(content: ContentBlockParam[], completedTurn: boolean): MessageParam | undefined {
+  const kept = content.filter((block) => (block.type !== 'thinking' && block.type !== 'redacted_thinking') || (!completedTurn && isSignedThinking(block)));
+  if (kept.length === content.length) return undefined;
+  return { role: 'assistant', content: kept.length > 0 ? kept : [{ type: 'text', text: THINKING_ONLY_TEXT }] };
 }
 
 /** The live-view index of a canonical message (undefined when it is before the boundary). */

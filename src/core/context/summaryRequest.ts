@@ -52,6 +52,8 @@ export async function requestSummary(live: MessageParam[], keptCount: number, fo
       messages = fitted;
     }
     const request = withInstruction(messages, instruction);
+    // Never with thinking (issue 21): a summary needs none, and the instruction as the last user
+    // message keeps it free of an assistant prefill, which thinking (and the Claude 5.5 family) refuse.
     try {
       const response = await deps.model.stream(
         { system: deps.system, tools: [...deps.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints } },

@@ -4,8 +4,12 @@ import { blocksOf } from './content';
 import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
 import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ToolParam } from './messages';
-import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type ThinkingFacts, type UsageCounts } from './models';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
+import { effortForBudget, fitThinking } from './thinking';
+
+/** The beta that lets Claude 4 budget-form models think between tool calls (adaptive models do it by themselves). */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
 const hint = (kind: HintKind) => errorHint('anthropic', kind);
@@ -26,9 +30,12 @@ export class AnthropicBackend implements ModelBackend {
   private readonly modelInfoTimeoutMs: number;
   private modelInfoProblem: string | undefined;
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
+  /** How this model is asked to think (the facts table). */
+  private readonly thinking: ThinkingFacts;
 
   constructor(options: BackendOptions = {}) {
     this.model = options.model?.trim() || defaultModelFor('anthropic');
+    this.thinking = thinkingFactsFor('anthropic', this.model);
     this.apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY || undefined;
     this.rules = retryRulesFrom(options);
     this.price = priceFor(this.model, options.priceOverrides, 'anthropic');
@@ -95,9 +102,10 @@ export class AnthropicBackend implements ModelBackend {
     const modelMax = (await this.getModelInfo(signal).catch(() => undefined))?.maxOutputTokens;
     const maxTokens = modelMax ? Math.min(request.maxTokens, modelMax) : request.maxTokens;
     const params = this.buildParams({ ...request, maxTokens });
+    const headers = this.requestHeaders(params);
     return streamWithRetries(
       {
-        attempt: (attemptSignal) => this.attempt(params, attemptSignal),
+        attempt: (attemptSignal) => this.attempt(params, attemptSignal, headers),
         classify: (error, errorSignal) => this.classify(error, errorSignal),
         costOf: (usage) => this.costOf(usage),
       },
@@ -121,15 +129,34 @@ export class AnthropicBackend implements ModelBackend {
       system: [{ type: 'text', text: request.system, ...(hints.system ? { cache_control: { type: 'ephemeral' as const } } : {}) }],
       tools: toApiTools(request.tools),
       messages,
+      ...this.thinkingParams(request),
     };
+  }
+
+  /**
+   * The request's thinking as this model takes it: the budget form (`budget_tokens` ≥ 1024 and below
+   * max_tokens, lowered to fit when the final max_tokens is smaller) or the adaptive form with the
+   * budget read as an effort. No temperature or top_k is ever sent (thinking refuses them).
+   */
+  private thinkingParams(request: ModelRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'thinking' | 'output_config'> {
+    if (!request.thinking) return {};
+    if (this.thinking.form === 'adaptive') return { thinking: { type: 'adaptive' }, output_config: { effort: effortForBudget(request.thinking.budgetTokens) } };
+    if (this.thinking.form !== 'budget') return {};
+    const fitted = fitThinking(request.thinking, request.maxTokens);
+    return fitted ? { thinking: { type: 'enabled', budget_tokens: fitted.budgetTokens } } : {};
+  }
+
+  /** Thinking between tool calls on budget-form Claude 4 models is a beta, asked for by header. */
+  requestHeaders(params: Anthropic.MessageCreateParamsNonStreaming): Record<string, string> {
+    return params.thinking?.type === 'enabled' && this.thinking.interleaved ? { 'anthropic-beta': INTERLEAVED_THINKING_BETA } : {};
   }
 
   /**
    * One attempt as chunks. Raw events rather than the SDK's MessageStream: it fails the whole
    * reply when one tool input is not valid JSON, and that failure looked like a dropped connection.
    */
-  private async *attempt(params: Anthropic.MessageCreateParamsNonStreaming, signal: AbortSignal): AsyncGenerator<ModelChunk> {
-    const stream = await this.sdk.messages.create({ ...params, stream: true }, { signal });
+  private async *attempt(params: Anthropic.MessageCreateParamsNonStreaming, signal: AbortSignal, headers: Record<string, string>): AsyncGenerator<ModelChunk> {
+    const stream = await this.sdk.messages.create({ ...params, stream: true }, { signal, headers });
     let started = false;
     // Block types by event index: deltas apply only to a block of their kind, as the SDK does.
     const blocks = new Map<number, string>();
@@ -234,9 +261,11 @@ function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, s
     case 'message_delta': {
       // Counters other than output_tokens are whole-message totals, present only when they apply.
       const usage = event.usage;
+      const thinkingTokens = usage.output_tokens_details?.thinking_tokens;
       yield { type: 'stop', reason: event.delta.stop_reason };
       yield {
         type: 'usage',
+        ...(typeof thinkingTokens === 'number' ? { thinkingTokens } : {}),
         usage: {
           outputTokens: usage.output_tokens,
           ...(usage.input_tokens != null ? { inputTokens: usage.input_tokens } : {}),

@@ -49,6 +49,8 @@ export interface StreamHandlers {
   onThinking?(delta: string): void;
   /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** The back end changed what it sends for the rest of the session (e.g. a refused reasoning_effort dropped): the user's notice. */
+  onNotice?(message: string): void;
 }
 
 export interface InvalidToolInput {
@@ -91,7 +93,7 @@ export type ModelChunk =
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; json: string }
   | { type: 'tool_call_end'; index: number }
-  | { type: 'usage'; usage: Partial<UsageCounts> }
+  | { type: 'usage'; usage: Partial<UsageCounts>; thinkingTokens?: number }
   | { type: 'stop'; reason: StopReason | null }
   | { type: 'done' };
 

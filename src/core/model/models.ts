@@ -28,11 +28,29 @@ export interface BackendCapabilities {
   modelInfo: boolean;
 }
 
+/**
+ * How a model family is asked to think (model/thinking.ts turns a budget into the parameter):
+ * - 'budget': Anthropic's `thinking: {type: 'enabled', budget_tokens}` (Claude 3.7 and 4.0-4.5);
+ * - 'adaptive': Anthropic's `thinking: {type: 'adaptive'}` with `output_config.effort` (Claude 4.6
+ *   and later, where the budget form is deprecated or refused; the 5 family thinks by default);
+ * - 'effort': OpenAI's `reasoning_effort` (o-series, gpt-5);
+ * - 'none': the family cannot think (a row that says so shadows a shorter prefix that can).
+ */
+export type ThinkingForm = 'none' | 'budget' | 'adaptive' | 'effort';
+
+export interface ThinkingFacts {
+  form: ThinkingForm;
+  /** Budget form: thinks between tool calls with the `interleaved-thinking-2025-05-14` beta header (Claude 4 and later; adaptive models interleave by themselves). */
+  interleaved?: true;
+}
+
 /** One model family's facts; absent ones are unknown (the server may still say them). */
 export interface ModelFacts {
   /** Context window in input tokens. */
   window?: number;
   price?: ModelPrice;
+  /** Whether and how it thinks; absent: unknown, treated as no thinking. */
+  thinking?: ThinkingFacts;
 }
 
 export interface ProviderFacts {
@@ -48,6 +66,10 @@ export interface ProviderFacts {
   models: Readonly<Record<string, ModelFacts>>;
 }
 
+const ADAPTIVE: ThinkingFacts = { form: 'adaptive' };
+const INTERLEAVED_BUDGET: ThinkingFacts = { form: 'budget', interleaved: true };
+const EFFORT: ThinkingFacts = { form: 'effort' };
+
 export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
   anthropic: {
     defaultModel: 'claude-sonnet-5-5',
@@ -55,15 +77,20 @@ export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
     fallbackWindow: 200_000,
     capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true },
     models: {
-      'claude-sonnet-5': { price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 } },
+      'claude-sonnet-5': { price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: ADAPTIVE },
       'claude-opus-5-5': { price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 } },
-      'claude-opus-5': { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
+      'claude-opus-5': { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, thinking: ADAPTIVE },
+      'claude-haiku-5': { thinking: ADAPTIVE },
       'claude-opus-4-5': { price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
-      'claude-opus-4': { price: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
-      'claude-sonnet-4': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-      'claude-3-7-sonnet': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-      'claude-haiku-4-5': { price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
-      'claude-3-5-haiku': { price: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 } },
+      'claude-opus-4-6': { thinking: ADAPTIVE },
+      'claude-opus-4-7': { thinking: ADAPTIVE },
+      'claude-opus-4-8': { thinking: ADAPTIVE },
+      'claude-opus-4': { price: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 }, thinking: INTERLEAVED_BUDGET },
+      'claude-sonnet-4-6': { thinking: ADAPTIVE },
+      'claude-sonnet-4': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, thinking: INTERLEAVED_BUDGET },
+      'claude-3-7-sonnet': { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, thinking: { form: 'budget' } },
+      'claude-haiku-4-5': { price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, thinking: INTERLEAVED_BUDGET },
+      'claude-3-5-haiku': { price: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 }, thinking: { form: 'none' } },
     },
   },
   openai: {
@@ -75,7 +102,7 @@ export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
     // charges nothing extra for writing its automatic prefix cache. o-series and gpt-5 count the
     // reply inside the window, which the engine's output reserve already accounts for.
     models: {
-      'gpt-5': { window: 272_000, price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 } },
+      'gpt-5': { window: 272_000, price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 }, thinking: EFFORT },
       'gpt-5-mini': { price: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0.25 } },
       'gpt-5-nano': { price: { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0.05 } },
       'gpt-4.1': { window: 1_047_576, price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 } },
@@ -84,11 +111,13 @@ export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
       'gpt-4o': { window: 128_000, price: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 2.5 } },
       'gpt-4o-mini': { price: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0.15 } },
       'gpt-4-turbo': { window: 128_000 },
-      o3: { window: 200_000, price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 } },
-      'o3-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 } },
-      'o4-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 1.1 } },
-      o1: { window: 200_000, price: { input: 15, output: 60, cacheRead: 7.5, cacheWrite: 15 } },
-      'o1-mini': { window: 128_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 } },
+      o3: { window: 200_000, price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 }, thinking: EFFORT },
+      'o3-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 }, thinking: EFFORT },
+      'o4-mini': { window: 200_000, price: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 1.1 }, thinking: EFFORT },
+      o1: { window: 200_000, price: { input: 15, output: 60, cacheRead: 7.5, cacheWrite: 15 }, thinking: EFFORT },
+      // o1-mini (and o1-preview) predate reasoning_effort and refuse it.
+      'o1-mini': { window: 128_000, price: { input: 1.1, output: 4.4, cacheRead: 0.55, cacheWrite: 1.1 }, thinking: { form: 'none' } },
+      'o1-preview': { thinking: { form: 'none' } },
     },
   },
 };
@@ -111,6 +140,11 @@ export function knownWindowFor(provider: ProviderId, model: string): number | un
 /** The window of an OpenAI(-compatible) model: the table, else 128,000. */
 export function openAIContextWindowFor(model: string): number {
   return contextWindowFor('openai', model);
+}
+
+/** How `model` on `provider` thinks: its family's row (the longest prefix that says), else 'none' (unlisted models: gateways, local servers). */
+export function thinkingFactsFor(provider: ProviderId, model: string): ThinkingFacts {
+  return longestPrefix(model, factTable(provider, 'thinking')) ?? { form: 'none' };
 }
 
 /** The price of `model` on `provider`: the longest matching prefix of the overrides + the provider's table; undefined = unknown. */

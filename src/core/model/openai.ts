@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
-import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, type ModelPrice, type UsageCounts } from './models';
+import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
-import { sseData, StreamReader, type ChatChunk } from './openaiStream';
+import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStream';
+import { effortForBudget } from './thinking';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 
@@ -48,6 +49,8 @@ export class OpenAIBackend implements ModelBackend {
    * servers know max_tokens. A refusal switches it.
    */
   private limitParam: 'max_tokens' | 'max_completion_tokens';
+  /** The model takes reasoning_effort (the facts table) and the server has not refused it. */
+  private reasoningEffort: boolean;
 
   constructor(options: OpenAIBackendOptions = {}) {
     this.model = options.model?.trim() || defaultModelFor('openai');
@@ -66,6 +69,7 @@ export class OpenAIBackend implements ModelBackend {
     });
     this.official = hostOf(this.sdk.baseURL) === OFFICIAL_HOST;
     this.limitParam = this.official ? 'max_completion_tokens' : 'max_tokens';
+    this.reasoningEffort = thinkingFactsFor('openai', this.model).form === 'effort';
   }
 
   get baseURL(): string {
@@ -131,6 +135,12 @@ export class OpenAIBackend implements ModelBackend {
         } else if (this.limitParam === 'max_completion_tokens' && /max_completion_tokens/.test(error.message)) {
           this.limitParam = 'max_tokens';
           this.logger.warn(`the server at ${this.baseURL} refuses max_completion_tokens (${error.message}); sending max_tokens from now on`);
+        } else if (this.reasoningEffort && request.thinking && /reasoning[_ ]effort/i.test(error.message)) {
+          // A gateway or a model that does not take it: the chat goes on without thinking, and says so once.
+          this.reasoningEffort = false;
+          const notice = `The server at ${this.baseURL} refuses reasoning_effort for ${this.model}, so this session runs without thinking (the server said: ${error.message}).`;
+          this.logger.warn(notice);
+          handlers.onNotice?.(notice);
         } else {
           throw error;
         }
@@ -146,6 +156,8 @@ export class OpenAIBackend implements ModelBackend {
       // An empty tools array is refused by the API; a request without tools simply has none.
       ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
       [this.limitParam]: request.maxTokens,
+      // The budget read as an effort (thinking.ts, effortForBudget); reasoning counts toward the completion limit.
+      ...(request.thinking && this.reasoningEffort ? { reasoning_effort: effortForBudget(request.thinking.budgetTokens) } : {}),
       stream: true,
       ...(this.streamUsage ? { stream_options: { include_usage: true } } : {}),
     };
@@ -206,7 +218,7 @@ export class OpenAIBackend implements ModelBackend {
       object: 'chat.completion.chunk',
       created: completion.created,
       model: completion.model,
-      choices: [{ index: 0, delta: { content: message?.content ?? null, tool_calls: calls }, finish_reason: choice?.finish_reason ?? null }],
+      choices: [{ index: 0, delta: { content: message?.content ?? null, tool_calls: calls, ...(message && reasoningOf(message) ? { reasoning_content: reasoningOf(message) } : {}) }, finish_reason: choice?.finish_reason ?? null }],
       usage: completion.usage ?? null,
     };
     yield* reader.add(chunk);

@@ -21,6 +21,8 @@ export class StreamReader {
   private finishReason: string | null | undefined;
   private completionId = '';
   private usage: UsageCounts | undefined;
+  /** completion_tokens_details.reasoning_tokens: the part of the output the model spent reasoning. */
+  private reasoningTokens: number | undefined;
   /** Calls by the back end's index: started (with a name) or waiting for one, with arguments so far. */
   private readonly calls = new Map<number, { started: boolean; id: string | undefined; name: string; pending: string }>();
   private readonly indexById = new Map<string, number>();
@@ -36,10 +38,16 @@ export class StreamReader {
     if (chunk.usage) {
       const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
       this.usage = { inputTokens: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached), cacheReadTokens: cached, cacheWriteTokens: 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+      const reasoning = chunk.usage.completion_tokens_details?.reasoning_tokens;
+      this.reasoningTokens = typeof reasoning === 'number' ? reasoning : undefined;
     }
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta ?? {};
+    // Compatible servers (vLLM, DeepSeek, llama.cpp; Ollama and OpenRouter say `reasoning`) stream the
+    // model's reasoning beside the content: shown as thinking, never sent back (it has no signature).
+    const reasoning = reasoningOf(delta);
+    if (reasoning) yield { type: 'thinking', text: reasoning };
     if (typeof delta.content === 'string' && delta.content.length > 0) yield { type: 'text', text: delta.content };
     for (const [position, call] of (delta.tool_calls ?? []).entries()) yield* this.addCall(call, position);
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -92,7 +100,7 @@ export class StreamReader {
       yield { type: 'tool_call_end', index };
     }
     yield { type: 'stop', reason: this.stopReason(this.finishReason) };
-    if (this.usage) yield { type: 'usage', usage: this.usage };
+    if (this.usage) yield { type: 'usage', usage: this.usage, ...(this.reasoningTokens !== undefined ? { thinkingTokens: this.reasoningTokens } : {}) };
     else this.logger.warn(`${this.model}: the server reported no usage (stream_options.include_usage ignored); the gauge estimates this request`);
     yield { type: 'done' };
   }
@@ -116,6 +124,13 @@ export class StreamReader {
         return hasCalls ? 'tool_use' : 'end_turn';
     }
   }
+}
+
+/** The reasoning text a compatible server put in a delta or message (`reasoning_content`, or `reasoning`), if any. */
+export function reasoningOf(delta: object): string | undefined {
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = typeof fields.reasoning_content === 'string' ? fields.reasoning_content : fields.reasoning;
+  return typeof text === 'string' && text.length > 0 ? text : undefined;
 }
 
 /** The `data:` payloads of an SSE body (events joined per the spec; comments and other fields ignored). */

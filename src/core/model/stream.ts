@@ -24,6 +24,7 @@ export class ReplyAccumulator {
   private readonly tools = new Map<number, { position: number; json: string; ended: boolean }>();
   private readonly usage: UsageCounts = zeroUsage();
   private stopReason: StopReason | null = null;
+  private thinkingTokens: number | undefined;
   private complete = false;
 
   constructor(private readonly handlers: StreamHandlers = {}) {}
@@ -72,6 +73,7 @@ export class ReplyAccumulator {
           const value = chunk.usage[key];
           if (value !== undefined) this.usage[key] = value;
         }
+        if (chunk.thinkingTokens !== undefined) this.thinkingTokens = chunk.thinkingTokens;
         return;
       case 'stop':
         this.stopReason = chunk.reason;
@@ -93,6 +95,7 @@ export class ReplyAccumulator {
       stopReason: this.stopReason,
       usage,
       costUsd: cost ?? 0,
+      ...(this.thinkingTokens !== undefined ? { thinkingTokens: this.thinkingTokens } : {}),
       ...(cost === undefined ? { priceUnknown: true as const } : {}),
       ...(this.invalidToolInputs.size > 0 ? { invalidToolInputs: this.invalidToolInputs } : {}),
     };
