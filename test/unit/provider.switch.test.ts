@@ -44,7 +44,7 @@ describe('switching provider mid-session, and back', function () {
 
   it('keeps a history each strict fake accepts, whoever wrote it', async () => {
     const store = new FileSessionStore(storage);
-    const onClaude: AgentConfig = { ...BASE, provider: 'anthropic', apiKey: anthropic.apiKey, baseURL: anthropic.url, model: 'claude-sonnet-4-6' };
+    const onClaude: AgentConfig = { ...BASE, provider: 'anthropic', apiKey: anthropic.apiKey, baseURL: anthropic.url, model: 'claude-sonnet-4-6', thinking: 'auto' };
     const onGpt: AgentConfig = { ...BASE, provider: 'openai', apiKey: openai.apiKey, baseURL: openai.url, model: 'gpt-4.1-mini' };
     const turn = async (config: AgentConfig, text: string, resumeId?: string): Promise<string> => {
       const started = await startAgentSession({ config, workspaceRoot: workspace, store, resumeId, approver: { requestApproval: async () => ({ approved: true }) }, onEvent: () => undefined });
