@@ -123,6 +123,9 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     assert.ok(thinkingBlocks(started.session.history as MessageParam[]).length === 2);
     const usage = events.filter((event): event is Extract<AgentEvent, { type: 'usage' }> => event.type === 'usage')[0]!;
     assert.ok(usage.thinkingTokens !== undefined && usage.thinkingTokens > 0, 'the usage event says how much of the output was thinking');
+    // The panel hears of the redacted block live, as a resume shows it.
+    const firstTurn = events.slice(0, events.findIndex((event) => event.type === 'turn_finished'));
+    assert.equal(firstTurn.filter((event) => event.type === 'thinking_redacted').length, 1);
     assert.ok(usage.usage.outputTokens >= usage.thinkingTokens);
     // Cost counts thinking as output: the whole output_tokens at the output price.
     assert.equal(usage.costUsd, costOf(usage.usage, priceFor('claude-opus-4-1')));

@@ -92,6 +92,17 @@ describe('thinking in the chat model', () => {
     assert.equal(thinkingSummary(assistants(late)[0]!), 'Thinking · ~1 token · (redacted)');
   });
 
+  it('shows a thinking notice (a budget lowered, thinking off for a model) as a notice of its level', () => {
+    const model = emptyChat();
+    applyEvent(model, { type: 'thinking_notice', level: 'warning', message: 'claude-3-5-haiku cannot be asked to think; this session runs without thinking' });
+    applyEvent(model, { type: 'thinking_notice', level: 'info', message: 'thinking budget lowered to 12,000 tokens' });
+    const notices = model.items.filter((item): item is Extract<ChatItem, { kind: 'notice' }> => item.kind === 'notice');
+    assert.deepEqual(notices.map((item) => [item.level, item.text]), [
+      ['error', 'claude-3-5-haiku cannot be asked to think; this session runs without thinking'],
+      ['info', 'thinking budget lowered to 12,000 tokens'],
+    ]);
+  });
+
   it("a retry drops the failed attempt's thinking with its text", () => {
     const model = fold([
       { type: 'turn_started', turnId: t, userText: 'go' },

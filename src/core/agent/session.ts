@@ -305,7 +305,7 @@ export class AgentSession {
             },
             onThinking: (delta) => {
               this.emit({ type: 'thinking_delta', turnId, text: delta });
-              streamed.add(delta.length);
+              streamed.add(delta.length, 'thinking');
             },
             onRetry: ({ attempt, delayMs, reason }) => {
               partialText = '';
@@ -334,6 +334,7 @@ export class AgentSession {
       this.recordUsage(turnId, response.usage, response, prepared, respondedAt);
 
       const content = toParams(response.content, toolUseIdsIn(this.messages));
+      for (const block of response.content) if (block.type === 'redacted_thinking') this.emit({ type: 'thinking_redacted', turnId });
       const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
       // toParams keeps the tool calls in order (ids may be rewritten), so the i-th matches the i-th.
       const refusals = response.content.flatMap((block, index) => {

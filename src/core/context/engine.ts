@@ -120,8 +120,8 @@ export class ContextEngine {
    * The gauge while a reply streams: the last gauge plus `chars` streamed so far, at the calibrated
    * ratio. Cheap (no walk over the history), so the session may call it a few times a second.
    */
-  estimateWithPending(chars: number): ContextGauge {
-    return withStreamedTokens(this.lastGauge ?? this.gauge(), Math.max(0, Math.round(chars * this.tokensPerChar)), this.costs());
+  estimateWithPending(chars: number, thinkingChars = 0): ContextGauge {
+    return withStreamedTokens(this.lastGauge ?? this.gauge(), Math.max(0, Math.round(chars * this.tokensPerChar)), this.costs(), Math.max(0, Math.round(thinkingChars * this.tokensPerChar)));
   }
 
   private costs(): GaugeCosts {
