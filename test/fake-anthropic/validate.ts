@@ -335,7 +335,13 @@ function checkThinkingShape(thinking: unknown): { type?: ThinkingType; budget?: 
   if (thinking === undefined || thinking === null) return {};
   if (!isRecord(thinking)) throw invalid('thinking: Input should be a valid dictionary');
   const t = thinking['type'];
-  if (t === 'disabled' || t === 'adaptive' || t === 'between_tools') return { type: t };
+  if (t === 'adaptive') {
+    checkExtraKeys(thinking, new Set(['type', 'display']), 'thinking.adaptive.');
+    const display = thinking['display'];
+    if (display !== undefined && display !== null && display !== 'summarized' && display !== 'omitted') throw invalid(`thinking.adaptive.display: Input should be 'summarized' or 'omitted'`);
+    return { type: t };
+  }
+  if (t === 'disabled' || t === 'between_tools') return { type: t };
   if (t !== 'enabled') {
     throw invalid(
       `thinking: Input tag '${String(t)}' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'`,

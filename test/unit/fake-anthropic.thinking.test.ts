@@ -131,6 +131,11 @@ describe('fake Anthropic API: extended thinking', function () {
         '"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" to turn off up-front thinking.',
       );
       assert.equal(await invalidRequest(ask({ model: 'claude-haiku-4-5', thinking: { type: 'adaptive' } })), 'adaptive thinking is not supported on this model');
+      // The adaptive config's own shape: `display` is summarized or omitted, and nothing else rides along.
+      fake.enqueue(reply.text('Summarized.'));
+      await ask({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive', display: 'summarized' } });
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive', display: 'full' } as never })), "thinking.adaptive.display: Input should be 'summarized' or 'omitted'");
+      assert.equal(await invalidRequest(ask({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive', budget_tokens: 2048 } as never })), 'thinking.adaptive.budget_tokens: Extra inputs are not permitted');
       assert.equal(
         await invalidRequest(ask({ model: 'claude-sonnet-4-6', thinking: { type: 'between_tools' } })),
         '"thinking.type.between_tools" is not supported for this model.',

@@ -80,7 +80,7 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     await started.session.send('Hello');
     const request = fake.messageRequests()[0]!;
     const body = request.body as MessagesRequestBody & { output_config?: unknown };
-    assert.deepEqual(body.thinking, { type: 'adaptive' });
+    assert.deepEqual(body.thinking, { type: 'adaptive', display: 'summarized' });
     assert.deepEqual(body.output_config, { effort: 'high' });
     assert.equal(request.headers['anthropic-beta'], undefined);
     assert.deepEqual(statuses(), [200]);

@@ -140,7 +140,8 @@ export class AnthropicBackend implements ModelBackend {
    */
   private thinkingParams(request: ModelRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'thinking' | 'output_config'> {
     if (!request.thinking) return {};
-    if (this.thinking.form === 'adaptive') return { thinking: { type: 'adaptive' }, output_config: { effort: effortForBudget(request.thinking.budgetTokens) } };
+    // `summarized`: some models omit the thinking text by default, and the panel shows what the model thought.
+    if (this.thinking.form === 'adaptive') return { thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: effortForBudget(request.thinking.budgetTokens) } };
     if (this.thinking.form !== 'budget') return {};
     const fitted = fitThinking(request.thinking, request.maxTokens);
     return fitted ? { thinking: { type: 'enabled', budget_tokens: fitted.budgetTokens } } : {};
