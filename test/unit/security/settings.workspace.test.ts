@@ -21,6 +21,8 @@ const HOSTILE: Record<string, unknown> = {
   // A repository must neither switch the user's instructions off nor make Evergreen read another file on the disk.
   'instructions.enabled': false,
   'instructions.userFile': '/etc/passwd',
+  // A repository must not make every reply think (and bill) 60,000 tokens.
+  thinking: '60000',
 };
 
 /** What VS Code would hand over if it merged the workspace's values (window scope) over the user's (none). */
@@ -41,6 +43,7 @@ describe("security: a repository's settings cannot choose cost or what is sent",
       assert.deepEqual(settings.subagents, {});
       assert.deepEqual(settings.instructions, { enabled: true, userFile: undefined });
       assert.notEqual(settings.maxToolRoundsPerTurn, 100_000, `${provider}: the workspace's round cap was used`);
+      assert.equal(settings.thinking, 'off', `${provider}: the workspace's thinking budget was used`);
     }
   });
 
