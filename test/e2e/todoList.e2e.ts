@@ -4,52 +4,24 @@
 // words, reachable and opened by keyboard, model text shown as text, replaced whole by each
 // todos event and hidden when cleared.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../scripts/vscode-harness.mjs';
-import { BENCH_JS, INDEX_HTML, ORIGIN, THEME_CSS, type BenchWindow } from '../../bench/webview/page';
-import type { AgentEvent } from '../../src/protocol';
+import type { Page } from 'playwright-core';
+import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 describe('the task list in the chat panel (Chromium)', function () {
   this.timeout(120_000);
-  let browser: Browser | undefined;
+  let panel: StandalonePanel | undefined;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
+  let post: StandalonePanel['post'];
 
   before(async () => {
-    const bundle = path.join(REPO_ROOT, 'dist', 'webview.js');
-    assert.ok(existsSync(bundle), 'dist/webview.js is missing: build first with `node esbuild.mjs`');
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
-    const files: Record<string, { body: string; contentType: string }> = {
-      '/index.html': { body: INDEX_HTML, contentType: 'text/html' },
-      '/bench.js': { body: BENCH_JS, contentType: 'text/javascript' },
-      '/webview.js': { body: readFileSync(bundle, 'utf8'), contentType: 'text/javascript' },
-      '/chat.css': { body: readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8'), contentType: 'text/css' },
-      '/theme.css': { body: THEME_CSS, contentType: 'text/css' },
-    };
-    await context.route(`${ORIGIN}/**`, (route) => {
-      const file = files[new URL(route.request().url()).pathname];
-      return file ? route.fulfill({ status: 200, body: file.body, contentType: file.contentType }) : route.fulfill({ status: 404, body: '' });
-    });
-    page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${ORIGIN}/index.html`);
-    await page.waitForFunction(() => (window as unknown as BenchWindow).__bench.posted.some((message) => message.type === 'ready'));
+    panel = await openStandalonePanel();
+    ({ page, errors, post } = panel);
   });
   after(async () => {
-    await browser?.close().catch(() => {});
+    await panel?.browser.close().catch(() => {});
   });
-
-  async function post(...events: AgentEvent[]): Promise<void> {
-    await page.evaluate((list) => {
-      for (const event of list) window.postMessage({ type: 'agentEvent', event }, '*');
-    }, events);
-    await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
-  }
 
   const list = () => page.locator('details.eg-todos');
   const rows = () => list().locator('li.eg-todo');
