@@ -215,6 +215,9 @@ export class ComposerAttachments {
   }
 
   private closePicker(): void {
+    // A closed picker stays closed: the host's answer to the query still in flight is ignored.
+    this.query = undefined;
+    this.queryId++;
     this.rows = [];
     this.active = 0;
     this.picker.hidden = true;

@@ -56,6 +56,9 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       await picker.locator('.eg-picker-row', { hasText: '@selection' }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Escape');
       await picker.waitFor({ state: 'hidden', timeout: 5_000 });
+      // The host's answer to "@" may arrive after Escape: it must not open the picker again.
+      await page.waitForTimeout(1_500);
+      assert.equal(await picker.isHidden(), true, 'a late answer reopened the picker the user closed');
       await page.keyboard.press('Backspace');
 
       // A file, by a fuzzy query: the host's rows arrive, Enter takes the active one.
@@ -144,6 +147,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       const { webview, input } = await openChatPanel(page);
       const chips = webview.locator('.eg-chip-label');
       const attached = webview.locator('.eg-user').last();
+      await input.fill('');
       // The shell reports its integration, and then each command's end, a moment after the fact:
       // until Evergreen has heard of one, @terminal says so and the message stays in the box.
       for (let attempt = 0; ; attempt++) {
