@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
+import { findChatFrame, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { processesWhoseCommandLineIncludes } from '../support/processMarkers';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
@@ -51,15 +51,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
     await bench?.close();
   });
 
-  /** Runs a step; on failure saves a screenshot and adds the extension's and code-server's logs. */
-  async function step(body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (error) {
-      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
-      throw new Error(`${(error as Error).message}\nscreenshot: test-results/e2e-mcp-failure.png\n${evergreenLogTail(server?.userDataDir, 30)}\n${server?.logTail() ?? ''}`);
-    }
-  }
+  const step = (body: () => Promise<void>): Promise<void> => withFailureReport({ page, server }, FAILURE_SCREENSHOT, body);
 
   async function send(text: string): Promise<void> {
     await chat.locator('textarea.eg-input').fill(text);

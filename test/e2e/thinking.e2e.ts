@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
+import { findChatFrame, withFailureReport, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -155,15 +155,7 @@ describe('thinking in the real chat (code-server + Chromium)', function () {
     await bench?.close();
   });
 
-  /** Runs a step; on failure saves a screenshot and adds the extension's and code-server's logs. */
-  async function step(body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (error) {
-      await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
-      throw new Error(`${(error as Error).message}\nscreenshot: test-results/e2e-thinking-failure.png\n${pageErrors.join('\n')}\n${evergreenLogTail(server?.userDataDir, 30)}\n${server?.logTail() ?? ''}`);
-    }
-  }
+  const step = (body: () => Promise<void>): Promise<void> => withFailureReport({ page, server, pageErrors }, FAILURE_SCREENSHOT, body);
 
   it('streams each thinking block collapsed, opens to its text, and keeps it in order with the tool card', async () => {
     await step(async () => {

@@ -52,6 +52,20 @@ export function evergreenLogTail(userDataDir: string | undefined, lines = 30): s
   return found.join('\n');
 }
 
+/**
+ * Runs one step of a workbench test; a failure saves a screenshot and its message adds what the
+ * page threw, the extension's log and code-server's, so a CI log alone says what went wrong.
+ */
+export async function withFailureReport(bench: { page: Page; server: CodeServer | undefined; pageErrors?: readonly string[] }, screenshot: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await bench.page.screenshot({ path: screenshot }).catch(() => {});
+    const thrown = bench.pageErrors?.length ? `\n${bench.pageErrors.join('\n')}` : '';
+    throw new Error(`${(error as Error).message}\nscreenshot: ${path.relative(REPO_ROOT, screenshot)}${thrown}\n${evergreenLogTail(bench.server?.userDataDir, 30)}\n${bench.server?.logTail() ?? ''}`);
+  }
+}
+
 export interface ChatWorkbench {
   tmp: string;
   workspace: string;

@@ -329,7 +329,7 @@ export class TranscriptMarkdownWriter {
         if (content.source.type !== 'base64' || !this.options.sessionDir) return named;
         const image = { mediaType: content.source.media_type, data: content.source.data };
         const file = sessionImagePath(this.options.sessionDir, image);
-        if (!this.images.has(file)) this.images.set(file, image);
+        this.images.set(file, image);
         return `${named} (${fileLink('open image', file)})`;
       }
       default:
