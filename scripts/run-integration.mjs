@@ -122,7 +122,8 @@ async function main(options) {
     log(`code-server ${server.url} (user data ${server.userDataDir})`);
 
     browser = await launchChromium();
-    const page = await browser.newPage();
+    // As a user who allowed code-server the clipboard (@terminal may read VS Code's copy through it).
+    const page = await browser.newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
     let onExit;
     const exitCode = new Promise((resolve) => (onExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code) => onExit(Number(code)));

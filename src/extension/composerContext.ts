@@ -11,7 +11,7 @@ import fuzzysort from 'fuzzysort';
 import * as vscode from 'vscode';
 import { AttachmentError, type AttachmentSpec } from '../core/agent/attachments';
 import { findFiles } from '../core/tools/walk';
-import { screenText, terminalCommandText, type TerminalCommand } from '../core/agent/terminalCapture';
+import { screenText, TERMINAL_OUTPUT_MAX_CHARS, terminalCommandText, withRecoveredOutput, type TerminalCommand, type WorkbenchTerminalCopy } from '../core/agent/terminalCapture';
 import { GitChangesError, workingTreeChanges } from '../core/tools/gitChanges';
 import type { AttachmentOption, AttachmentRequest, EditorAutoAttach, HostToWebview } from '../protocol';
 import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
@@ -21,8 +21,6 @@ import type { Logger } from '../core/logger';
 /** The workspace's file list is reused this long between keystrokes. */
 const FILE_LIST_TTL_MS = 15_000;
 const OPTIONS_SHOWN = 20;
-/** What one terminal command's captured output may hold (the rest is counted). */
-const TERMINAL_OUTPUT_MAX_CHARS = 200_000;
 const PROBLEMS_MAX = 200;
 
 export class ComposerContext extends Disposable {
@@ -91,7 +89,7 @@ export class ComposerContext extends Disposable {
       if (request.kind === 'file' || request.kind === 'folder' || request.kind === 'image') specs.push(request);
       else if (request.kind === 'selection') specs.push(this.selection());
       else if (request.kind === 'problems') specs.push(problems());
-      else if (request.kind === 'terminal') specs.push(this.terminal());
+      else if (request.kind === 'terminal') specs.push(await this.terminal());
       else specs.push(await this.gitChanges());
     }
     return specs;
@@ -107,7 +105,7 @@ export class ComposerContext extends Disposable {
     return { kind: 'selection', label: `${where}:${from}-${to}`, text: `${where}, lines ${from}-${to} (selected in the editor):\n${lines.join('\n')}` };
   }
 
-  private terminal(): AttachmentSpec {
+  private async terminal(): Promise<AttachmentSpec> {
     const terminal = vscode.window.activeTerminal;
     if (!terminal) throw new AttachmentError('@terminal: there is no open terminal');
     const command = this.lastCommand.get(terminal);
@@ -118,7 +116,8 @@ export class ComposerContext extends Disposable {
           : `@terminal: "${terminal.name}" has no shell integration, so its commands cannot be read; enable "terminal.integrated.shellIntegration.enabled" and open a new terminal`,
       );
     }
-    return { kind: 'terminal', label: `terminal: ${screenText(command.commandLine).slice(0, 40)}`, text: terminalCommandText(command) };
+    const attached = await withRecoveredOutput(command, workbenchTerminalCopy, this.logger);
+    return { kind: 'terminal', label: `terminal: ${screenText(command.commandLine).slice(0, 40)}`, text: terminalCommandText(attached) };
   }
 
   private async gitChanges(): Promise<AttachmentSpec> {
@@ -147,7 +146,7 @@ export class ComposerContext extends Disposable {
     const capture = this.running.get(event.execution);
     this.running.delete(event.execution);
     // Evergreen started after the command did: its output is not known, only that it ran.
-    const command = capture?.command ?? { commandLine: event.execution.commandLine.value, output: '[output not captured: the command started before Evergreen did]', exitCode: undefined, droppedChars: 0 };
+    const command = capture?.command ?? { commandLine: event.execution.commandLine.value, output: '', exitCode: undefined, droppedChars: 0, startedBeforeCapture: true };
     // The command line is final only now (the shell reports it as it learns it).
     command.commandLine = event.execution.commandLine.value || command.commandLine;
     command.exitCode = event.exitCode;
@@ -155,6 +154,15 @@ export class ComposerContext extends Disposable {
     this.lastCommand.set(event.terminal, command);
   }
 }
+
+/** The workbench's record of the active terminal's last command, reached through the clipboard. */
+const workbenchTerminalCopy: WorkbenchTerminalCopy = {
+  readClipboard: async () => vscode.env.clipboard.readText(),
+  writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
+  copyLastCommandOutput: async () => {
+    await vscode.commands.executeCommand('workbench.action.terminal.copyLastCommandOutput');
+  },
+};
 
 function problems(): AttachmentSpec {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;

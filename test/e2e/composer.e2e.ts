@@ -31,7 +31,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
     for (const file of ['dist/extension.js', 'dist/webview.js']) {
       assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
     }
-    bench = await openChatWorkbench({ prefix: 'e2e-composer', files: { 'README.md': '# Demo\n' }, onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
+    bench = await openChatWorkbench({ prefix: 'e2e-composer', files: { 'README.md': '# Demo\n' }, permissions: ['clipboard-read', 'clipboard-write'], onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
     ({ server, page, fake } = bench);
     mkdirSync(path.join(bench.workspace, 'src'));
     writeFileSync(path.join(bench.workspace, 'src', 'app.ts'), 'export function start(): string {\n  return "app started";\n}\n');
@@ -135,9 +135,12 @@ describe('attaching context in the composer (code-server + Chromium)', function 
     }
   });
 
-  it('@terminal attaches the last command of the active terminal, read through its shell integration, as the screen showed it', async function () {
+  it('@terminal attaches the last command of the active terminal, read through its shell integration, as the screen showed it, and leaves the clipboard as it was', async function () {
     fake.enqueue(reply.text('It printed a greeting.'));
     try {
+      // VS Code may lose a fast command's output on its way to Evergreen, which then reads the
+      // workbench's own copy through the clipboard (test/integration covers that path for sure).
+      await page.evaluate(() => navigator.clipboard.writeText('the user’s own clipboard'));
       // A real terminal of the workbench: bash with VS Code's shell integration injected.
       await page.keyboard.press('F1');
       await page.keyboard.type('Terminal: Create New Terminal');
@@ -181,6 +184,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       assert.match(sent, /hello e2e-terminal\\nred\\n\[exit code: 0\]/, `the output as the screen showed it, no escapes: ${sent}`);
       assert.doesNotMatch(sent, /\\u001b|633;/, 'no colour codes or shell-integration marks reach the model');
       assert.match(await attached.innerText(), /terminal: printf/);
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'the user’s own clipboard');
       assert.deepEqual(pageErrors, []);
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});

@@ -52,3 +52,71 @@ describe('attachments from the editor', () => {
     for (const file of [source, other]) await vscode.workspace.fs.delete(file);
   });
 });
+
+// The CI failure of stop 25: VS Code's shell integration gives an extension a command's output
+// only through TerminalShellExecution.read(), whose listener starts a microtask late. A command
+// whose start, output and end reach the extension host together loses its whole output there.
+// A terminal that writes all three in one chunk does that on purpose: the workbench's own record
+// of the command (which the user sees) is what gets attached, and the user's clipboard, borrowed
+// to read it, holds their text again afterwards.
+describe('@terminal when VS Code loses a fast command’s output', () => {
+  let fake: FakeAnthropic;
+  const disposables: vscode.Disposable[] = [];
+  before(async () => {
+    fake = await startFakeAnthropic();
+    process.env.ANTHROPIC_API_KEY = fake.apiKey;
+    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    for (const disposable of disposables) disposable.dispose();
+    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await fake.close();
+  });
+
+  it('attaches the output as the screen showed it, and puts the clipboard back', async () => {
+    const api = await vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent')!.activate();
+    const write = new vscode.EventEmitter<string>();
+    const opened = new Promise<void>((resolve) => {
+      const terminal = vscode.window.createTerminal({ name: 'fast commands', pty: { onDidWrite: write.event, open: () => resolve(), close: () => undefined } });
+      disposables.push(terminal, write);
+      terminal.show();
+    });
+    await opened;
+    const integrated = new Promise<void>((resolve) => disposables.push(vscode.window.onDidChangeTerminalShellIntegration(() => resolve())));
+    // A prompt with VS Code's shell-integration marks (A: prompt start, B: command start).
+    write.fire('\x1b]633;A\x07$ \x1b]633;B\x07');
+    await integrated;
+    const ended = new Promise<vscode.TerminalShellExecutionEndEvent>((resolve) => disposables.push(vscode.window.onDidEndTerminalShellExecution(resolve)));
+    // What an extension reading the stream itself gets, to know that this test covers the recovery.
+    let streamed = '';
+    disposables.push(
+      vscode.window.onDidStartTerminalShellExecution((event) => {
+        void (async () => {
+          for await (const chunk of event.execution.read()) streamed += chunk;
+        })();
+      }),
+    );
+    // E: the command line, C: output starts, D: it ended with exit code 0 — all in one write.
+    write.fire('git status\r\n\x1b]633;E;git status\x07\x1b]633;C\x07On branch \x1b[1mmain\x1b[0m\r\nnothing to commit\r\n\x1b]633;D;0\x07\x1b]633;A\x07$ \x1b]633;B\x07');
+    assert.equal((await ended).exitCode, 0);
+    await vscode.env.clipboard.writeText('the user’s own clipboard');
+    assert.equal(await vscode.env.clipboard.readText(), 'the user’s own clipboard', 'the browser lets VS Code use the clipboard');
+
+    await vscode.commands.executeCommand('evergreen.newChat');
+    fake.enqueue(reply.text('A clean tree.'));
+    // Evergreen stores the command once its output stream has closed, a moment after the end event.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await api.sendMessage('What did it say?', [{ kind: 'terminal' }]);
+        break;
+      } catch (error) {
+        assert.ok(attempt < 20 && /no command has finished/.test(String(error)), String(error));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    const sent = JSON.stringify((fake.messageRequests().at(-1)?.body as { messages: unknown[] }).messages[0]);
+    assert.match(sent, /<attachment kind=\\"terminal\\" label=\\"terminal: git status\\">\\n\$ git status\\nOn branch main\\nnothing to commit\\n\[exit code: 0\]\\n<\/attachment>/);
+    assert.equal(await vscode.env.clipboard.readText(), 'the user’s own clipboard');
+    assert.equal(streamed, '', 'VS Code no longer loses this output: the recovery is not what this test covered any more');
+  });
+});

@@ -81,7 +81,15 @@ export interface ChatWorkbench {
  * code-server with Evergreen from this repository, a workspace holding `files`, the fake API as the
  * model (plus `settings` in the user's settings.json), and Chromium on the workbench.
  */
-export async function openChatWorkbench(options: { prefix: string; files: Record<string, string>; settings?: Record<string, unknown>; viewport?: { width: number; height: number }; onPage?: (page: Page) => void }): Promise<ChatWorkbench> {
+export async function openChatWorkbench(options: {
+  prefix: string;
+  files: Record<string, string>;
+  settings?: Record<string, unknown>;
+  viewport?: { width: number; height: number };
+  /** Browser permissions the user granted code-server (e.g. the clipboard). */
+  permissions?: string[];
+  onPage?: (page: Page) => void;
+}): Promise<ChatWorkbench> {
   const tmp = makeTempDir(options.prefix);
   const workspace = path.join(tmp, 'workspace');
   mkdirSync(workspace);
@@ -95,7 +103,7 @@ export async function openChatWorkbench(options: { prefix: string; files: Record
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6', ...options.settings }));
   const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, permissions: options.permissions ?? [] });
   options.onPage?.(page);
   await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
   return {
