@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
+import { evergreenLogTail, openChatWorkbench, type ChatWorkbench, openChatPanel, sendFromComposer } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -71,11 +71,9 @@ describe('checkpoints in the chat webview (code-server + Chromium)', function ()
     );
     try {
       const { webview, input } = await openChatPanel(page);
-      await input.fill('Rewrite the three files and clean up');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'Rewrite the three files and clean up');
       await webview.locator('.eg-assistant', { hasText: 'First change done.' }).waitFor({ timeout: 90_000 });
-      await input.fill('One more change to a.txt');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'One more change to a.txt');
       await webview.locator('.eg-assistant', { hasText: 'Second change done.' }).waitFor({ timeout: 60_000 });
       assert.equal(read('a.txt')?.toString(), 'alpha, second turn\n');
       assert.equal(read('d.txt'), undefined);
@@ -99,8 +97,7 @@ describe('checkpoints in the chat webview (code-server + Chromium)', function ()
       assert.equal(read('e.txt'), undefined, 'the file the command created is gone');
       // The conversation went back before the first message: the chat is empty, the next message starts over.
       await webview.locator('.eg-user').first().waitFor({ state: 'detached', timeout: 30_000 });
-      await input.fill('Let us try another way');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'Let us try another way');
       await webview.locator('.eg-assistant', { hasText: 'Starting over.' }).waitFor({ timeout: 60_000 });
       const messages = (fake.messageRequests().at(-1)?.body as { messages?: unknown[] } | undefined)?.messages ?? [];
       assert.equal(messages.length, 1, `only the new message is sent: ${JSON.stringify(messages).slice(0, 400)}`);

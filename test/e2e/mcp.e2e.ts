@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { findChatFrame, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
+import { findChatFrame, sendFromComposer, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { processesWhoseCommandLineIncludes } from '../support/processMarkers';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
@@ -53,10 +53,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
 
   const step = (body: () => Promise<void>): Promise<void> => withFailureReport({ page, server }, FAILURE_SCREENSHOT, body);
 
-  async function send(text: string): Promise<void> {
-    await chat.locator('textarea.eg-input').fill(text);
-    await chat.locator('textarea.eg-input').press('Enter');
-  }
+  const send = (text: string): Promise<void> => sendFromComposer(chat, text);
 
   async function command(title: string): Promise<void> {
     await page.keyboard.press('F1');
@@ -100,6 +97,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
     await step(async () => {
       // A New Chat asks again ("Not Now" is not remembered).
       await command('Evergreen: New Chat');
+      await chat.locator('.eg-user').first().waitFor({ state: 'detached', timeout: 30_000 });
       fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'hello from the e2e test' }, { id: 'toolu_mcp_e2e' }), reply.text('The server echoed it back.'));
       const before = fake.messageRequests().length;
       await send('Echo a greeting through the MCP server.');

@@ -13,6 +13,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { findExtensionHostLog, launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
+import { sendFromComposer } from '../support/e2eChat';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -132,9 +133,7 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       reply.text('Created **notes.txt** with your note.'),
     );
     try {
-      const input = webview.locator('textarea.eg-input');
-      await input.fill('Write "remember the milk" to notes.txt');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'Write "remember the milk" to notes.txt');
       // The approval card shows the diff; nothing is written before the click.
       const approve = webview.locator('.eg-approval button', { hasText: 'Apply' });
       await approve.waitFor({ timeout: 30_000 });
@@ -180,9 +179,7 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
         : reply.toolUse('task', { description: 'Read the notes', prompt: 'Read subagent-notes.txt and report what it says.', agent_type: 'explore' }, { id: 'toolu_task_notes', preamble: 'Asking a subagent.' });
     });
     try {
-      const input = webview.locator('textarea.eg-input');
-      await input.fill('What do the notes say? Use a subagent.');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'What do the notes say? Use a subagent.');
       // The parent's answer comes after the child reported: the whole turn has run.
       await webview.locator('.eg-assistant strong', { hasText: 'CHILD-SAW-THIS' }).waitFor({ timeout: 60_000 });
       const requests = fake.messageRequests().slice(before);

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
-import { findChatFrame, withFailureReport, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
+import { findChatFrame, sendFromComposer, withFailureReport, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -170,8 +170,7 @@ describe('thinking in the real chat (code-server + Chromium)', function () {
         ),
         reply.message([{ type: 'thinking', thinking: THOUGHT_2 }, { type: 'text', text: ANSWER }], { stream: { eventDelayMs: 80 } }),
       );
-      await chat.locator('textarea.eg-input').fill('Why does the clock test fail on CI?');
-      await chat.locator('textarea.eg-input').press('Enter');
+      await sendFromComposer(chat, 'Why does the clock test fail on CI?');
 
       const first = chat.locator('details.eg-thinking').first();
       await first.locator('summary', { hasText: 'Thinking…' }).waitFor({ timeout: 60_000 });

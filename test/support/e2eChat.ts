@@ -53,6 +53,27 @@ export function evergreenLogTail(userDataDir: string | undefined, lines = 30): s
 }
 
 /**
+ * Sends `text` from the chat's composer as a user would: once the chat is idle (a turn's reply is
+ * drawn before the turn ends, and the composer ignores Enter until it has), and Enter again if the
+ * key went elsewhere (focus still moving after a command). The panel empties the box the moment it
+ * takes a message, so a second Enter can never send twice; a message refused comes back to the box
+ * and fails here.
+ */
+export async function sendFromComposer(chat: { locator(selector: string): Locator }, text: string): Promise<void> {
+  await chat.locator('#evergreen-root[data-status="idle"]').waitFor({ timeout: 60_000 });
+  const input = chat.locator('textarea.eg-input');
+  await input.fill(text);
+  for (let attempt = 1; ; attempt++) {
+    await input.press('Enter');
+    for (let waited = 0; waited < 5_000; waited += 100) {
+      if ((await input.inputValue()) === '') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (attempt === 3) throw new Error(`the chat did not take the message "${text.slice(0, 60)}": it is still in the box after three presses of Enter`);
+  }
+}
+
+/**
  * Runs one step of a workbench test; a failure saves a screenshot and its message adds what the
  * page threw, the extension's log and code-server's, so a CI log alone says what went wrong.
  */
