@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
-import { findChatFrame, sendFromComposer, withFailureReport, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
+import { findChatFrame, runPaletteCommand, sendFromComposer, withFailureReport, openChatWorkbench, showEvergreenView, type ChatWorkbench } from '../support/e2eChat';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -210,10 +210,9 @@ describe('thinking in the real chat (code-server + Chromium)', function () {
 
   it('a resumed session shows the same thinking, its redacted block as "(redacted)"', async () => {
     await step(async () => {
-      await page.keyboard.press('F1');
-      await page.keyboard.type('Evergreen: Resume Session');
-      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Resume Session' }).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      // The turn is over (its reply is drawn before it ends): the session list then shows it.
+      await chat.locator('#evergreen-root[data-status="idle"]').waitFor({ timeout: 60_000 });
+      await runPaletteCommand(page, 'Evergreen: Resume Session');
       const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'clock test' }).first();
       await row.waitFor({ timeout: 15_000 });
       await row.click();

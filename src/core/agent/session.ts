@@ -260,8 +260,8 @@ export class AgentSession {
     }
     await this.options.checkpoints?.end().catch((error: unknown) => this.logger.error('could not record the checkpoint after the turn', error));
     try {
+      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error)); // first: a session list opened at "turn over" shows it
       this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
-      await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error));
     } finally {
       externalSignal?.removeEventListener('abort', onExternalAbort);
       this.running = undefined;
