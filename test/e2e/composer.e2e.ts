@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { imageSize } from 'image-size';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel, runPaletteCommand } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -142,10 +142,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
       // workbench's own copy through the clipboard (test/integration covers that path for sure).
       await page.evaluate(() => navigator.clipboard.writeText('the user’s own clipboard'));
       // A real terminal of the workbench: bash with VS Code's shell integration injected.
-      await page.keyboard.press('F1');
-      await page.keyboard.type('Terminal: Create New Terminal');
-      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Terminal: Create New Terminal' }).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await runPaletteCommand(page, 'Terminal: Create New Terminal');
       await page.locator('.terminal-wrapper.active .xterm').waitFor({ timeout: 30_000 });
       const { webview, input } = await openChatPanel(page);
       const chips = webview.locator('.eg-chip-label');

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { findChatFrame, sendFromComposer, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
+import { findChatFrame, runPaletteCommand, sendFromComposer, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
 import { processesWhoseCommandLineIncludes } from '../support/processMarkers';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
@@ -55,12 +55,7 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
 
   const send = (text: string): Promise<void> => sendFromComposer(chat, text);
 
-  async function command(title: string): Promise<void> {
-    await page.keyboard.press('F1');
-    await page.keyboard.type(title);
-    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-  }
+  const command = (title: string): Promise<void> => runPaletteCommand(page, title);
 
   /** Process ids of the server-everything processes running now. */
   const everythingPids = (): Promise<number[]> => processesWhoseCommandLineIncludes(EVERYTHING);

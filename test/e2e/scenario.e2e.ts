@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { evergreenLogTail, findChatFrame } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, runPaletteCommand } from '../support/e2eChat';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -352,9 +352,7 @@ for (const theme of THEMES) {
         // Undoing the automatic compaction would put the context back over the threshold (the core
         // refuses it), so its divider offers no Undo; the command still answers with the reason.
         assert.equal(await chat.locator('.eg-divider').last().locator('button.eg-undo').count(), 0);
-        await page.keyboard.press('F1');
-        await page.keyboard.type('Evergreen: Undo Last Compaction');
-        await page.keyboard.press('Enter');
+        await runPaletteCommand(page, 'Evergreen: Undo Last Compaction');
         const refusal = page.locator('.notification-toast', { hasText: 'Cannot undo the last compaction' });
         await refusal.waitFor({ timeout: 15_000 });
         await dismissNotifications();

@@ -53,6 +53,20 @@ export function evergreenLogTail(userDataDir: string | undefined, lines = 30): s
 }
 
 /**
+ * Runs a command from the palette by its full title. Keys typed before the palette's box has focus
+ * are lost (a clean-clone run typed "eate New Terminal"), so the title is filled into the box once
+ * it shows, and Enter waits for the title's row to be the chosen one.
+ */
+export async function runPaletteCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.waitFor({ timeout: 15_000 });
+  await box.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+/**
  * Sends `text` from the chat's composer as a user would: once the chat is idle (a turn's reply is
  * drawn before the turn ends, and the composer ignores Enter until it has), and Enter again if the
  * key went elsewhere (focus still moving after a command). The panel empties the box the moment it
