@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { imageSize } from 'image-size';
-import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel, runPaletteCommand } from '../support/e2eChat';
+import { evergreenLogTail, findChatFrame, openChatWorkbench, type ChatWorkbench, openChatPanel, runPaletteCommand, sendFromComposer } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -109,8 +109,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
         document.querySelector('textarea.eg-input')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
       });
       await webview.locator('.eg-chip-label', { hasText: 'image: wide.png (resized 9000x60 → 1568x10 PNG)' }).waitFor({ timeout: 15_000 });
-      await input.fill('What is this?');
-      await input.press('Enter');
+      await sendFromComposer(webview, 'What is this?');
       await webview.locator('.eg-assistant', { hasText: 'A wide picture.' }).waitFor({ timeout: 60_000 });
       const blocks = (fake.messageRequests().at(-1)?.body as { messages: { content: { type: string; source?: { data: string; media_type: string } }[] }[] }).messages.at(-1)!.content;
       const image = blocks.find((block) => block.type === 'image');
@@ -161,6 +160,8 @@ describe('attaching context in the composer (code-server + Chromium)', function 
         await page.keyboard.press('Enter');
         await chips.filter({ hasText: 'terminal' }).waitFor({ timeout: 5_000 });
         await page.keyboard.type('What did it print?');
+        // The composer takes Enter once the last turn is over (its reply is drawn before it ends).
+        await webview.locator('#evergreen-root[data-status="idle"]').waitFor({ timeout: 60_000 });
         const refusals = webview.getByText(/no command has finished|has no shell integration/);
         const refusedBefore = await refusals.count();
         await page.keyboard.press('Enter');
