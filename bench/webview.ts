@@ -21,7 +21,7 @@ import type { ViewState } from '../src/protocol';
 import { launchChromium } from '../scripts/vscode-harness.mjs';
 import { writeResultsSection } from './results';
 import { LAST_ITEM_MARKER, benchGauge, itemMix, restoredHistory, streamedDeltas } from './webview/fixtures';
-import { BENCH_JS, INDEX_HTML, ORIGIN, THEME_CSS, type BenchWindow, type RenderSample, type StreamSample } from './webview/page';
+import { loadPanelPage, type BenchWindow, type RenderSample, type StreamSample } from './webview/page';
 
 const START = '<!-- webview-bench:start -->';
 const END = '<!-- webview-bench:end -->';
@@ -88,25 +88,7 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** A fresh context and page with the panel loaded and its `ready` sent. */
 async function openPanel(browser: Browser, bundle: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const files: Record<string, { body: string; contentType: string }> = {
-    '/index.html': { body: INDEX_HTML, contentType: 'text/html' },
-    '/bench.js': { body: BENCH_JS, contentType: 'text/javascript' },
-    '/webview.js': { body: bundle, contentType: 'text/javascript' },
-    '/chat.css': { body: fs.readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8'), contentType: 'text/css' },
-    '/theme.css': { body: THEME_CSS, contentType: 'text/css' },
-  };
-  await context.route(`${ORIGIN}/**`, (route) => {
-    const file = files[new URL(route.request().url()).pathname];
-    return file ? route.fulfill({ status: 200, body: file.body, contentType: file.contentType }) : route.fulfill({ status: 404, body: '' });
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${ORIGIN}/index.html`);
-  await page.waitForFunction(() => (window as unknown as BenchWindow).__bench.posted.some((message) => message.type === 'ready'), undefined, { timeout: 30_000 });
+  const { page, errors } = await loadPanelPage(context, { bundle, chatCss: fs.readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8') }, { consoleErrors: true });
   await page.waitForTimeout(200); // Let the page's load work settle before timing.
   return { context, page, errors };
 }

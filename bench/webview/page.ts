@@ -4,8 +4,39 @@
  * that stubs acquireVsCodeApi, records long tasks and exposes the measurements. The bench script
  * is plain JS served as a file, so the CSP stays close to the product's (no inline script).
  */
+import type { BrowserContext, Page } from 'playwright-core';
 
 export const ORIGIN = 'http://evergreen.bench';
+
+/**
+ * A new page of `context` on this page, serving the panel's `bundle` (dist/webview.js) and
+ * `chatCss` (media/chat.css), once the panel has said `ready`. `errors` collects the page's
+ * uncaught errors, and its console errors too when asked.
+ */
+export async function loadPanelPage(context: BrowserContext, files: { bundle: string; chatCss: string }, options: { consoleErrors?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+  const served: Record<string, { body: string; contentType: string }> = {
+    '/index.html': { body: INDEX_HTML, contentType: 'text/html' },
+    '/bench.js': { body: BENCH_JS, contentType: 'text/javascript' },
+    '/webview.js': { body: files.bundle, contentType: 'text/javascript' },
+    '/chat.css': { body: files.chatCss, contentType: 'text/css' },
+    '/theme.css': { body: THEME_CSS, contentType: 'text/css' },
+  };
+  await context.route(`${ORIGIN}/**`, (route) => {
+    const file = served[new URL(route.request().url()).pathname];
+    return file ? route.fulfill({ status: 200, body: file.body, contentType: file.contentType }) : route.fulfill({ status: 404, body: '' });
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  if (options.consoleErrors) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+  }
+  await page.goto(`${ORIGIN}/index.html`);
+  await page.waitForFunction(() => (window as unknown as BenchWindow).__bench.posted.some((message) => message.type === 'ready'), undefined, { timeout: 30_000 });
+  return { page, errors };
+}
 
 export const INDEX_HTML = `<!DOCTYPE html>
 <html lang="en">

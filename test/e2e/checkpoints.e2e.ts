@@ -36,9 +36,6 @@ describe('checkpoints in the chat webview (code-server + Chromium)', function ()
   const pageErrors: string[] = [];
 
   before(async function () {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) {
-      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
-    }
     bench = await openChatWorkbench({
       prefix: 'e2e-checkpoints',
       files: {},

@@ -6,7 +6,7 @@
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/composer.e2e.ts
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
@@ -28,9 +28,6 @@ describe('attaching context in the composer (code-server + Chromium)', function 
   const pageErrors: string[] = [];
 
   before(async function () {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) {
-      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
-    }
     bench = await openChatWorkbench({ prefix: 'e2e-composer', files: { 'README.md': '# Demo\n' }, permissions: ['clipboard-read', 'clipboard-write'], onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
     ({ server, page, fake } = bench);
     mkdirSync(path.join(bench.workspace, 'src'));

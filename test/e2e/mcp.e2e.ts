@@ -11,11 +11,11 @@
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/mcp.e2e.ts
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
-import { findChatFrame, runPaletteCommand, sendFromComposer, withFailureReport, openChatWorkbench, type ChatWorkbench, showEvergreenView } from '../support/e2eChat';
+import { runPaletteCommand, sendFromComposer, showChat, withFailureReport, openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
 import { processesWhoseCommandLineIncludes } from '../support/processMarkers';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
@@ -37,14 +37,11 @@ describe('MCP servers in the chat webview (code-server + Chromium)', function ()
   let chat: Frame;
 
   before(async function () {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
     mkdirSync(RESULTS_DIR, { recursive: true });
     for (const stale of [SCREENSHOT, FAILURE_SCREENSHOT]) rmSync(stale, { force: true });
     bench = await openChatWorkbench({ prefix: 'e2e-mcp', files: { '.vscode/mcp.json': MCP_JSON, 'README.md': '# MCP workspace\n' }, viewport: { width: 1400, height: 1000 } });
     ({ server, page, fake } = bench);
-    await showEvergreenView(page);
-    await page.mouse.move(900, 700); // The activity bar's hover label would cover the chat.
-    chat = await findChatFrame(page, 600);
+    chat = await showChat(page);
   });
 
   after(async () => {

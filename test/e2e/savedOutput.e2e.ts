@@ -6,7 +6,7 @@
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/savedOutput.e2e.ts
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
@@ -34,9 +34,6 @@ describe('a persist note in the chat webview (code-server + Chromium)', function
   const pageErrors: string[] = [];
 
   before(async function () {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) {
-      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
-    }
     // Shell commands run without asking, so the turn needs no approval click.
     bench = await openChatWorkbench({ prefix: 'e2e-saved-output', files: { 'build.log': `${BIG_LOG}\n` }, settings: { 'evergreen.approvals.shell': 'auto' }, viewport: { width: 1400, height: 900 }, onPage: (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)) });
     ({ server, page, fake } = bench);

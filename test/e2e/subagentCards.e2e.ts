@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { BenchWindow } from '../../bench/webview/page';
-import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
+import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -17,18 +17,10 @@ const usage = { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheW
 
 describe('subagent cards in the chat panel (Chromium)', function () {
   this.timeout(120_000);
-  let panel: StandalonePanel | undefined;
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-
-  before(async () => {
-    panel = await openStandalonePanel();
-    ({ page, errors, post } = panel);
-  });
-  after(async () => {
-    await panel?.browser.close().catch(() => {});
-  });
+  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
   const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
   const card = (childId: string) => page.locator(`.eg-subagent[data-child-id="${childId}"]`);

@@ -5,23 +5,15 @@
 // todos event and hidden when cleared.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openStandalonePanel, type StandalonePanel } from '../support/standalonePanel';
+import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 
 describe('the task list in the chat panel (Chromium)', function () {
   this.timeout(120_000);
-  let panel: StandalonePanel | undefined;
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-
-  before(async () => {
-    panel = await openStandalonePanel();
-    ({ page, errors, post } = panel);
-  });
-  after(async () => {
-    await panel?.browser.close().catch(() => {});
-  });
+  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
   const list = () => page.locator('details.eg-todos');
   const rows = () => list().locator('li.eg-todo');

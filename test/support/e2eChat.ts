@@ -1,6 +1,6 @@
 // What the browser tests share about the chat in the real VS Code webview: finding its frame and
 // reading the extension's own log for a failure's message.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
@@ -26,6 +26,13 @@ export async function showEvergreenView(page: Page): Promise<void> {
   const icon = page.locator('.activitybar .action-item a[aria-label="Evergreen"]');
   await icon.waitFor({ timeout: 90_000 });
   if (!(await page.locator('.activitybar .action-item.checked a[aria-label="Evergreen"]').count())) await icon.click();
+}
+
+/** Shows the Evergreen view and returns its chat's document, the pointer moved off the activity bar (its hover label would cover the chat). */
+export async function showChat(page: Page): Promise<Frame> {
+  await showEvergreenView(page);
+  await page.mouse.move(900, 700);
+  return findChatFrame(page, 600);
 }
 
 /** Shows the Evergreen view and waits for its chat: the webview's document and its message box. */
@@ -125,6 +132,9 @@ export async function openChatWorkbench(options: {
   permissions?: string[];
   onPage?: (page: Page) => void;
 }): Promise<ChatWorkbench> {
+  for (const file of ['dist/extension.js', 'dist/webview.js']) {
+    if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: build first with \`node esbuild.mjs\``);
+  }
   const tmp = makeTempDir(options.prefix);
   const workspace = path.join(tmp, 'workspace');
   mkdirSync(workspace);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/vscode-harness.mjs';
-import { BENCH_JS, INDEX_HTML, ORIGIN, THEME_CSS, type BenchWindow } from '../../bench/webview/page';
+import { loadPanelPage } from '../../bench/webview/page';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -26,22 +26,7 @@ export async function openStandalonePanel(): Promise<StandalonePanel> {
   assert.ok(existsSync(bundle), 'dist/webview.js is missing: build first with `node esbuild.mjs`');
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
-  const files: Record<string, { body: string; contentType: string }> = {
-    '/index.html': { body: INDEX_HTML, contentType: 'text/html' },
-    '/bench.js': { body: BENCH_JS, contentType: 'text/javascript' },
-    '/webview.js': { body: readFileSync(bundle, 'utf8'), contentType: 'text/javascript' },
-    '/chat.css': { body: readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8'), contentType: 'text/css' },
-    '/theme.css': { body: THEME_CSS, contentType: 'text/css' },
-  };
-  await context.route(`${ORIGIN}/**`, (route) => {
-    const file = files[new URL(route.request().url()).pathname];
-    return file ? route.fulfill({ status: 200, body: file.body, contentType: file.contentType }) : route.fulfill({ status: 404, body: '' });
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${ORIGIN}/index.html`);
-  await page.waitForFunction(() => (window as unknown as BenchWindow).__bench.posted.some((message) => message.type === 'ready'));
+  const { page, errors } = await loadPanelPage(context, { bundle: readFileSync(bundle, 'utf8'), chatCss: readFileSync(path.join(REPO_ROOT, 'media', 'chat.css'), 'utf8') });
   const post = async (...events: AgentEvent[]): Promise<void> => {
     await page.evaluate((list) => {
       for (const event of list) window.postMessage({ type: 'agentEvent', event }, '*');
@@ -50,4 +35,19 @@ export async function openStandalonePanel(): Promise<StandalonePanel> {
     await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
   };
   return { browser, page, errors, post };
+}
+
+/**
+ * The suite's panel: opened before its tests, closed after them. `onOpen` takes its parts (the
+ * tests' variables); three suites of panel-only tests share this.
+ */
+export function standalonePanelForSuite(onOpen: (panel: StandalonePanel) => void): void {
+  let panel: StandalonePanel | undefined;
+  before(async () => {
+    panel = await openStandalonePanel();
+    onOpen(panel);
+  });
+  after(async () => {
+    await panel?.browser.close().catch(() => {});
+  });
 }
