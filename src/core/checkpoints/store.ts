@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { writeFileAtomic, writeFileAtomicConfined } from '../tools/atomicWrite';
+import { writeFileAtomic, writeFileAtomicConfined, writeFileOnceAtomic } from '../tools/atomicWrite';
 import { isInside, isNodeError, openConfinedDir, openConfinedFile } from '../tools/workspace';
 import { ShadowGit, type Snapshot } from './shadowGit';
 import type { CheckpointRecord, IndexFile, PlannedFile, RestorePlan, RestoreResult, SnapshotRecord, UndoRecord } from './records';
@@ -380,8 +380,7 @@ export class CheckpointStore {
   /** Saves bytes under their sha256 (content-addressed: an existing copy is the same bytes) and returns the hash. */
   private async saveBlob(bytes: Buffer): Promise<string> {
     const hash = sha256(bytes);
-    await fsp.mkdir(this.blobs, { recursive: true });
-    await fsp.writeFile(path.join(this.blobs, hash), bytes, { flag: 'wx' }).catch((error: unknown) => (isNodeError(error) && error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+    await writeFileOnceAtomic(path.join(this.blobs, hash), bytes);
     return hash;
   }
 

@@ -4,11 +4,10 @@
  * the same picture is one file however often it is attached or the tab is drawn.
  */
 import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { ImageMediaType } from '../model/messages';
 import { IMAGE_EXTENSIONS } from '../model/imageLimits';
-import { writeFileAtomic } from '../tools/atomicWrite';
+import { writeFileOnceAtomic } from '../tools/atomicWrite';
 
 export interface SessionImage {
   mediaType: ImageMediaType;
@@ -25,13 +24,6 @@ export function sessionImagePath(sessionDir: string, image: SessionImage): strin
 /** Saves the image at its path unless it is there already; returns the path. */
 export async function saveSessionImage(sessionDir: string, image: SessionImage): Promise<string> {
   const file = sessionImagePath(sessionDir, image);
-  const exists = await fsp.stat(file).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, Buffer.from(image.data, 'base64'));
-  }
+  await writeFileOnceAtomic(file, Buffer.from(image.data, 'base64'));
   return file;
 }

@@ -16,6 +16,19 @@ export async function writeFileAtomic(file: string, content: string | Buffer): P
 }
 
 /**
+ * For content-addressed files the extension owns (a checkpoint's saved bytes, a session's images):
+ * a file named by its content is written once, atomically, so a crash mid-write never leaves a torn
+ * file that later writes would take as already saved.
+ */
+export async function writeFileOnceAtomic(file: string, content: Buffer): Promise<void> {
+  const exists = await fsp.stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) await writeFileAtomic(file, content);
+}
+
+/**
  * For model-chosen paths (write_file / edit_file): `file` is a real path inside the real path
  * `root` as Workspace.resolve returned it, and the write cannot be raced out of the root. The
  * directory is opened component by component without following symlinks (openConfinedDir), the
