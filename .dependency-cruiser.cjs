@@ -19,6 +19,13 @@
 //            (issue 17). Beside storage: it writes workspace files back through the tools'
 //            confined writer; only the agent starts one.
 //   context  the context engine: reads transcript entries, never the agent.
+//   definitions  what commands, modes and skills read from users' files share (issue 28): where
+//            they live, frontmatter, confined reading, precedence, tool lists that only narrow.
+//            Above mcp because a tool list names MCP tools (mcp/deferredNames.ts).
+//   memory   the memory tool over /memories and its listing. Beside definitions: a tool over a
+//            folder the caller gives, through the tools' confinement.
+//   modes, commands, skills  built on definitions; none knows the others, the agent and the
+//            front ends combine them.
 //   agent    the session loop, subagents, events and the transcript renderer: the top of the core.
 // Above the core: src/protocol.ts (core types the webview needs), src/extension, src/cli; the
 // webview sees only src/protocol.ts.
@@ -39,7 +46,16 @@ const CORE_LAYERS = [
   { name: 'mcp', path: dir('mcp'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'context', path: dir('context'), may: [BASE, dir('model'), dir('tools'), dir('storage')] },
-  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('checkpoints'), dir('context')] },
+  { name: 'definitions', path: dir('definitions'), may: [BASE, dir('model'), dir('tools'), dir('mcp')] },
+  { name: 'memory', path: dir('memory'), may: [BASE, dir('model'), dir('tools')] },
+  { name: 'modes', path: dir('modes'), may: [BASE, dir('model'), dir('tools'), dir('mcp'), dir('definitions')] },
+  { name: 'commands', path: dir('commands'), may: [BASE, dir('model'), dir('tools'), dir('mcp'), dir('definitions')] },
+  { name: 'skills', path: dir('skills'), may: [BASE, dir('model'), dir('tools'), dir('mcp'), dir('definitions')] },
+  {
+    name: 'agent',
+    path: dir('agent'),
+    may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('checkpoints'), dir('context'), dir('definitions'), dir('memory'), dir('modes'), dir('commands'), dir('skills')],
+  },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({
