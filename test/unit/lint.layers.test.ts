@@ -10,10 +10,11 @@ describe('lint: layer walls', function () {
   this.timeout(60_000);
   const eslint = new ESLint({ cwd: process.cwd() });
 
-  async function errorsFor(filePath: string, code: string): Promise<string[]> {
+  async function messagesFor(filePath: string, code: string, severity: 1 | 2): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath });
-    return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.message);
+    return (result?.messages ?? []).filter((message) => message.severity === severity).map((message) => message.message);
   }
+  const errorsFor = (filePath: string, code: string): Promise<string[]> => messagesFor(filePath, code, 2);
 
   it('fails when src/core imports vscode', async () => {
     const errors = await errorsFor('src/core/agent/leak.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
@@ -23,6 +24,17 @@ describe('lint: layer walls', function () {
   it('fails when src/webview imports vscode, even as a type', async () => {
     const errors = await errorsFor('src/webview/leak.ts', "import type * as vscode from 'vscode';\nexport type X = vscode.Uri;\n");
     assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
+  });
+
+  it('warns about a source file over 500 lines and fails one over 800', async () => {
+    const lines = (count: number): string => Array.from({ length: count }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
+    const tooLong = /File has too many lines/;
+    assert.deepEqual(await messagesFor('src/core/agent/long.ts', lines(500), 1), []);
+    const warned = await messagesFor('src/core/agent/long.ts', lines(501), 1);
+    assert.ok(warned.some((message) => tooLong.test(message) && /Maximum allowed is 500/.test(message)), warned.join('\n'));
+    assert.deepEqual(await errorsFor('src/core/agent/long.ts', lines(800)), []);
+    const failed = await errorsFor('src/core/agent/long.ts', lines(801));
+    assert.ok(failed.some((message) => tooLong.test(message) && /Maximum allowed is 800/.test(message)), failed.join('\n'));
   });
 
   it('fails when src/core imports from src/extension', async () => {
