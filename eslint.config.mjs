@@ -1,4 +1,4 @@
-// Layer walls are lint rules, not conventions: src/core and src/webview never import 'vscode',
+// Layer walls are lint rules, not conventions: src/core, src/frontends and src/webview never import 'vscode',
 // src/core never reaches into the extension or webview layers.
 import js from '@eslint/js';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
@@ -45,7 +45,7 @@ export default tseslint.config(
   },
   {
     // import('vscode') and require('vscode') slip past no-restricted-imports; catch them too.
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -55,15 +55,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [vscodeBan],
           patterns: [
-            { group: ['**/extension', '**/extension/**'], message: 'src/core and src/cli must not depend on the VS Code layer.' },
-            { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core must not depend on the webview or the protocol.' },
+            { group: ['**/extension', '**/extension/**'], message: 'src/core, src/frontends and src/cli must not depend on the VS Code layer.' },
+            { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core, src/frontends and src/cli must not depend on the webview or the protocol.' },
           ],
         },
       ],
