@@ -3,12 +3,14 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import type { CommandSandbox, SandboxedCommand } from './commandSandbox';
+import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
-import { terminateGroup, trackChildProcess } from './processGroup';
-import { HeadTailBuffer } from './text';
+import { terminateGroup, trackChildProcess } from '../shell/processGroup';
+import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
-import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
+import type { ToolDefinition, ToolResult } from './types';
+import type { ShellIsolation } from '../approvals/approval';
+import { throwIfAborted } from '../errors';
 
 export interface RunShellInput {
   command: string;
