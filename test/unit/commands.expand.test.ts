@@ -12,8 +12,8 @@ import { loadFileCommands, type CommandDefinition } from '../../src/core/command
 import { referencesToAttachments } from '../../src/core/commands/references';
 import { expandCommand, parseSlashInput, resolveSlashCommand, type SlashResolution } from '../../src/core/commands/slash';
 import { restrictTools } from '../../src/core/definitions/toolNames';
-import { decide, type ApprovalPolicy } from '../../src/core/tools/approval';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
 
 describe('commands: typed prompts, arguments and references', function () {

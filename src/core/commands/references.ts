@@ -9,7 +9,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import type { Workspace } from '../tools/workspace';
+import type { Workspace } from '../workspace/workspace';
 
 /** Where a reference's path is relative to. */
 export type ReferenceBase = 'workspace' | 'file';

@@ -10,8 +10,8 @@ import { promises as fsp, type Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import { decodeFileBytes } from '../tools/fileio';
-import { isNodeError, NodeWorkspace, openForRead, type Workspace } from '../tools/workspace';
+import { decodeFileBytes } from '../workspace/fileio';
+import { isNodeError, NodeWorkspace, openForRead, type Workspace } from '../workspace/workspace';
 import type { DefinitionSource } from './sources';
 import { notice, type DefinitionNotice } from './types';
 

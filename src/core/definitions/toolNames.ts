@@ -6,8 +6,7 @@
  * more (a 'grant-ignored' notice says so). Names from Claude Code and Copilot map to Evergreen's
  * tools; names with no equivalent are reported and left out.
  */
-import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from '../mcp/deferredNames';
-import { MCP_TOOL_PREFIX, mcpNamePart } from '../tools/approval';
+import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
 import { notice, type DefinitionNotice } from './types';
 
 const READ = ['read_file'];
@@ -96,12 +95,17 @@ export interface ToolRestriction {
   mcp: readonly McpSelector[];
 }
 
-/** What a restriction is applied to: a tool as the registry has it. */
+/** What a restriction is applied to: a tool as the registry has it (a ToolDefinition is one). */
 export interface OfferedTool {
   name: string;
   /** Set on an MCP server's tool: the server's name. */
   mcpServer?: string | undefined;
+  /** `external` without `mcpServer`: a tool that stands for MCP tools (the deferred mcp_search and mcp_call). */
+  context?: { external?: boolean | undefined } | undefined;
 }
+
+/** A tool that stands for MCP tools without being one (mcp_search, mcp_call when MCP tools are deferred). */
+export const standsForMcpTools = (tool: OfferedTool): boolean => tool.mcpServer === undefined && tool.context?.external === true;
 
 type Parsed = { kind: 'tools'; tools: readonly string[]; grant?: true } | { kind: 'mcp'; selector: McpSelector } | { kind: 'unknown' };
 
@@ -180,7 +184,7 @@ export function toolAllowedBy(restriction: ToolRestriction | undefined, tool: Of
   if (restriction === undefined || ALWAYS_OFFERED_TOOLS.includes(tool.name)) return true;
   if (tool.mcpServer !== undefined) return restriction.mcp.some((selector) => selects(selector, tool));
   // The deferred MCP tools stand for MCP tools: offered when the list names any (mcp_call must still refuse the others).
-  if (tool.name === MCP_SEARCH_TOOL || tool.name === MCP_CALL_TOOL) return restriction.mcp.length > 0;
+  if (standsForMcpTools(tool)) return restriction.mcp.length > 0;
   return restriction.tools.has(tool.name);
 }
 
