@@ -62,16 +62,16 @@ function firstProblem(yamlText: string): string {
 /**
  * Claude Code's own documentation writes `argument-hint: [pr-number] [priority]`, which is not
  * YAML (a list followed by more text). Files like that are common, so a second pass quotes each
- * top-level `key: value` whose value does not parse on its own, and keeps everything else as YAML.
+ * top-level value of that shape (a bracketed group followed by more text) that does not parse on
+ * its own; any other error stays an error.
  */
 function quoteUnparsableValues(yamlText: string): string {
   return yamlText
     .split('\n')
     .map((line) => {
-      const match = /^([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$/.exec(line);
-      if (!match) return line;
-      const doc = parseDocument(match[2]!, { schema: 'core' });
-      return doc.errors.length === 0 ? line : `${match[1]}: ${JSON.stringify(match[2])}`;
+      const match = /^([A-Za-z_][\w-]*):[ \t]+(\[[^[\]]*\]\s*\S.*?)\s*$/.exec(line);
+      if (!match || parseDocument(match[2]!, { schema: 'core' }).errors.length === 0) return line;
+      return `${match[1]}: ${JSON.stringify(match[2])}`;
     })
     .join('\n');
 }
