@@ -17,16 +17,17 @@ export type Frontmatter =
 /** At most this many alias uses in one frontmatter: enough for any real file, too few for an exponential one. */
 const MAX_ALIASES = 16;
 
-const OPENING = /^---[ \t]*\r?\n/;
+const OPENING = /^---[ \t]*\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
 
 /** Splits and parses a file's frontmatter; never throws. */
-export function parseFrontmatter(text: string): Frontmatter {
+export function parseFrontmatter(raw: string): Frontmatter {
+  const text = raw.replace(/\r\n/g, '\n');
   const opening = OPENING.exec(text);
   if (!opening) return { kind: 'none', body: text };
   const rest = text.slice(opening[0].length);
   const lines = rest.split('\n');
-  const closeAt = lines.findIndex((line) => CLOSING.test(line.replace(/\r$/, '')));
+  const closeAt = lines.findIndex((line) => CLOSING.test(line));
   if (closeAt < 0) return { kind: 'invalid', problem: 'the frontmatter opened by "---" on line 1 is never closed by a "---" line', body: text };
   const yamlText = lines.slice(0, closeAt).join('\n');
   const body = lines.slice(closeAt + 1).join('\n');
