@@ -8,6 +8,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { proseLines } from '../instructions/instructionFiles';
 import { errorMessage } from '../logger';
 import type { Workspace } from '../workspace/workspace';
 
@@ -23,27 +24,10 @@ export interface CommandReference {
 /** An attachment to add to the message: the shape of agent/attachments.ts's file and folder specs (paths workspace-relative). */
 export type AttachmentRequest = { kind: 'file'; path: string; fromLine?: number; toLine?: number } | { kind: 'folder'; path: string };
 
-/** The text outside code: fenced blocks become empty lines, code spans spaces. */
-function proseOf(text: string): string[] {
-  const lines: string[] = [];
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const opener = /^\s*(```+|~~~+)/.exec(line)?.[1];
-    if (opener) {
-      if (fence === undefined) fence = opener[0];
-      else if (opener[0] === fence) fence = undefined;
-      lines.push('');
-      continue;
-    }
-    lines.push(fence === undefined ? line.replace(/`+[^`]*`+/g, ' ') : '');
-  }
-  return lines;
-}
-
 /** `@path` words of a prompt, in order, once each (an e-mail address or `a@b` is not one: the `@` must start a word). */
 export function findAtReferences(text: string): string[] {
   const found: string[] = [];
-  for (const line of proseOf(text)) {
+  for (const line of proseLines(text)) {
     for (const match of line.matchAll(/(?:^|[\s(])@([^\s`@()<>"']+)/g)) {
       const written = match[1]!.replace(/[.,;!?\]]+$/, '').replace(/:$/, '');
       if (written !== '' && !found.includes(written)) found.push(written);
@@ -63,7 +47,7 @@ function safeDecode(target: string): string {
 /** Markdown links to relative paths (not URLs, not anchors), in order, once each. */
 export function findMarkdownLinks(text: string): string[] {
   const found: string[] = [];
-  for (const line of proseOf(text)) {
+  for (const line of proseLines(text)) {
     for (const match of line.matchAll(/(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
       const target = safeDecode(match[1]!).replace(/#.*$/, '');
       if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) continue;

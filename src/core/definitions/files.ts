@@ -10,7 +10,7 @@ import { promises as fsp, type Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import { decodeFileBytes } from '../workspace/fileio';
+import { decodeFileBytes, readBytesAt } from '../workspace/fileio';
 import { isNodeError, NodeWorkspace, openForRead, type Workspace } from '../workspace/workspace';
 import type { DefinitionSource } from './sources';
 import { notice, type DefinitionNotice } from './types';
@@ -115,17 +115,6 @@ export type DefinitionText =
   | { kind: 'text'; text: string; real: string; truncated: boolean; notices: DefinitionNotice[] }
   | { kind: 'refused'; notice: DefinitionNotice };
 
-async function readHead(handle: FileHandle, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
-}
-
 /** Reads one entry as text: resolved under the folder's confinement, a regular file, at most `maxBytes`. */
 export async function readDefinitionText(folder: DefinitionFolder, entry: Pick<FoundEntry, 'absolute' | 'shown'>, maxBytes: number = DEFINITION_LIMITS.fileBytes): Promise<DefinitionText> {
   const refused = (message: string): DefinitionText => ({ kind: 'refused', notice: notice('unreadable', entry.shown, message) });
@@ -145,7 +134,7 @@ export async function readDefinitionText(folder: DefinitionFolder, entry: Pick<F
     const stat = await handle.stat();
     if (!stat.isFile()) return refused(`${entry.shown} is not a regular file (${stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a folder' : 'a special file'}); it was not loaded.`);
     const truncated = stat.size > maxBytes;
-    let bytes = await readHead(handle, Math.min(stat.size, maxBytes));
+    let bytes = await readBytesAt(handle, 0, Math.min(stat.size, maxBytes));
     // A cut head ends at its last line break, so a character split by the cut cannot pass for Latin-1.
     if (truncated && bytes.lastIndexOf(10) > 0) bytes = bytes.subarray(0, bytes.lastIndexOf(10) + 1);
     const decoded = decodeFileBytes(bytes);

@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ToolExecutionError } from '../errors';
 import { writeFileAtomicConfined } from '../workspace/atomicWrite';
-import { decodeFileBytes, encodeText, type TextEncoding } from '../workspace/fileio';
+import { decodeFileBytes, encodeText, readBytesAt, type TextEncoding } from '../workspace/fileio';
 import { isNodeError, openConfinedDir, openConfinedFile } from '../workspace/workspace';
 import { MEMORY_LIMITS, MEMORY_ROOT, type MemoryPath } from './paths';
 
@@ -77,15 +77,7 @@ export class MemoryStore {
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new ToolExecutionError(`The path ${shown} is not a file.`);
-      const length = Math.min(stat.size, MEMORY_LIMITS.fileBytes);
-      const buffer = Buffer.alloc(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(buffer, filled, length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      const decoded = decodeFileBytes(buffer.subarray(0, filled));
+      const decoded = decodeFileBytes(await readBytesAt(handle, 0, Math.min(stat.size, MEMORY_LIMITS.fileBytes)));
       if (decoded.kind === 'binary') throw new ToolExecutionError(`${shown} is not a text file (it contains NUL bytes); memory files are text.`);
       return { text: decoded.text, encoding: decoded.encoding, cut: stat.size > MEMORY_LIMITS.fileBytes };
     } finally {
