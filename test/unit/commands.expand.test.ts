@@ -101,6 +101,15 @@ describe('commands: typed prompts, arguments and references', function () {
     assert.match(standup.prompt, /\n\nARGUMENTS: focus on the API$/);
   });
 
+  it("expands the user's own Evergreen commands too, with their arguments and references", async () => {
+    folders.write(folders.home, '.evergreen/commands/explain.md', '---\ndescription: Explain a symbol\nargument-hint: <symbol>\n---\nExplain what $1 does, starting from @src/components/Button.jsx.');
+    commands = (await loadFileCommands({ workspaceRoot: folders.workspace, workspaceTrusted: true, home: folders.home })).commands;
+    const expansion = expand('/explain onClick');
+    assert.equal(expansion.command.origin.file, '~/.evergreen/commands/explain.md');
+    assert.equal(expansion.prompt, 'Explain what onClick does, starting from @src/components/Button.jsx.');
+    assert.deepEqual((await attach(expansion)).attachments, [{ kind: 'file', path: 'src/components/Button.jsx' }], 'relative to the workspace, wherever the command lives');
+  });
+
   it('attaches only what the workspace has: outside paths, missing paths and code are not attachments', async () => {
     folders.write(folders.workspace, '.claude/commands/refs.md', [
       'Compare @src/components/Button.jsx:1-2 with @docs/ and @../outside.txt and @/etc/hostname.',

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { hintField, listField, modelField, parseFrontmatter, textField } from '../../src/core/definitions/frontmatter';
+import { chooseModel, modelIdOf } from '../../src/core/definitions/modelChoice';
 import { parseToolList, restrictTools, unmatchedMcpEntries, type OfferedTool } from '../../src/core/definitions/toolNames';
 
 describe('definitions: frontmatter', () => {
@@ -104,5 +105,25 @@ describe('definitions: tool lists', () => {
     assert.deepEqual(restrictTools(plan, wide).map((tool) => tool.name), ['read_file', 'recall', 'compact']);
     assert.deepEqual(restrictTools(offered, wide, narrow).map((tool) => tool.name), ['read_file', 'recall', 'compact']);
     assert.deepEqual(restrictTools(offered, undefined).length, offered.length);
+  });
+});
+
+describe('definitions: a model by name', () => {
+  it("turns Copilot's display names into ids and keeps ids as they are", () => {
+    assert.equal(modelIdOf('Claude Sonnet 4.5 (copilot)'), 'claude-sonnet-4-5');
+    assert.equal(modelIdOf('Claude Opus 4.5'), 'claude-opus-4-5');
+    assert.equal(modelIdOf('GPT-4o'), 'gpt-4o');
+    assert.equal(modelIdOf('GPT-5.2'), 'gpt-5.2', "OpenAI's ids keep their dots");
+    assert.equal(modelIdOf('claude-3-5-haiku-20241022'), 'claude-3-5-haiku-20241022');
+  });
+
+  it('chooses the first model the caller can serve, in the order listed; inherit chooses nothing', () => {
+    const served = new Set(['gpt-5.2', 'claude-sonnet-4-5']);
+    const available = (id: string) => served.has(id);
+    assert.deepEqual(chooseModel(['Claude Opus 4.5', 'GPT-5.2'], available), { model: 'gpt-5.2', tried: ['Claude Opus 4.5', 'GPT-5.2'] });
+    assert.deepEqual(chooseModel(['claude-sonnet-4-5'], available), { model: 'claude-sonnet-4-5', tried: ['claude-sonnet-4-5'] });
+    assert.deepEqual(chooseModel(['Gemini 2.5 Pro'], available), { tried: ['Gemini 2.5 Pro'] });
+    assert.deepEqual(chooseModel(['inherit'], available), { tried: [] });
+    assert.deepEqual(chooseModel(undefined, available), { tried: [] });
   });
 });
