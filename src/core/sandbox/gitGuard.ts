@@ -4,9 +4,9 @@
 // Git: VS Code's Git extension runs `git status` in every repository it finds, a nested one
 // included, whenever files change; the user's own Git runs there too. A Git directory a command
 // made or changed may bring only configuration that runs nothing: `git init` and `git clone` are
-// fine, `core.fsmonitor`, `core.hooksPath`, a hook, a filter or a redirect to a configuration
-// outside the workspace is not. The editor and the shell: the entries of WORKSPACE_CREATE_PROTECTED
-// that did not exist (an existing one is read-only in the sandbox already).
+// fine, `core.fsmonitor`, `core.hooksPath`, a hook, a filter or any redirect (commondir, a `.git`
+// file or link) is not. The editor, the shell and other agents: the new workspace entries of
+// WORKSPACE_CREATE_PROTECTED and OVERLAY_ALSO_HELD (an existing one is read-only in the sandbox).
 import { execFile } from 'node:child_process';
 import { lstatSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -46,8 +46,8 @@ export interface GuardInput {
   changes: readonly OverlayChange[];
   upperRoot: string;
   workspaceRoot: string;
-  /** Workspace-root names a command may not create without approval (WORKSPACE_CREATE_PROTECTED). */
-  createProtected: readonly string[];
+  /** Workspace-root names a command may not create without approval, each with its reason (undefined: the write tools' reason for it). */
+  createProtected: ReadonlyMap<string, string | undefined>;
 }
 
 export async function guardOverlayChanges(input: GuardInput): Promise<GuardedChange[]> {
@@ -61,13 +61,14 @@ export async function guardOverlayChanges(input: GuardInput): Promise<GuardedCha
   };
   const isGitDirectory = (relative: string): boolean =>
     path.basename(relative).toLowerCase() === '.git' || (inMerged(`${relative}/HEAD`) && (inMerged(`${relative}/objects`) || inMerged(`${relative}/refs`)));
-  const createProtected = new Set(input.createProtected.map((name) => name.toLowerCase()));
+  const createProtected = new Map([...input.createProtected].map(([name, why]) => [name.toLowerCase(), why]));
   const guarded: GuardedChange[] = [];
   for (const change of input.changes) {
     if (change.kind === 'delete' || guarded.some((item) => isAtOrBelow(change.path, item.path))) continue;
     const topLevel = !change.path.includes('/');
     if (topLevel && createProtected.has(change.path.toLowerCase()) && lstatBytes(path.join(workspace, change.path)) === undefined) {
-      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${protectedWriteReason(displayPath(change.path)) ?? 'it configures what runs outside the sandbox'}` });
+      const why = createProtected.get(change.path.toLowerCase()) ?? protectedWriteReason(displayPath(change.path)) ?? 'it configures what runs outside the sandbox';
+      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${why}` });
       continue;
     }
     const gitDir = enclosingGitDirectory(change.path, isGitDirectory);

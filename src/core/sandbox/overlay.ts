@@ -172,7 +172,8 @@ export function sweepStaleOverlays(parent: string, logger: Logger): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, as another user's). */
+export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

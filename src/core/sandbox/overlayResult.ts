@@ -7,7 +7,7 @@ import type { SandboxChange } from '../shell/commandSandbox';
 import { guardOverlayChanges } from './gitGuard';
 import { OVERLAY_FAILURE_PREFIX, readOverlayManifest, type OverlayDirs } from './overlay';
 import { applyOverlayChanges, collectOverlayChanges, displayPath, isAtOrBelow, toByteString } from './overlayChanges';
-import { WORKSPACE_CREATE_PROTECTED } from './policy';
+import { OVERLAY_ALSO_HELD, WORKSPACE_CREATE_PROTECTED } from './policy';
 
 export interface OverlayFinishInput {
   dirs: OverlayDirs;
@@ -35,7 +35,8 @@ export async function finishOverlayCommand(input: OverlayFinishInput): Promise<s
   const ignored = input.ignored.map(toByteString);
   const changes = collectOverlayChanges(dirs.upper, workspaceRoot, manifest.listings, logger).filter((change) => !ignored.some((root) => isAtOrBelow(change.path, root)));
   if (changes.length === 0) return [];
-  const guarded = await guardOverlayChanges({ changes, upperRoot: dirs.upper, workspaceRoot, createProtected: WORKSPACE_CREATE_PROTECTED });
+  const createProtected = new Map<string, string | undefined>([...WORKSPACE_CREATE_PROTECTED.map((name) => [name, undefined] as const), ...Object.entries(OVERLAY_ALSO_HELD)]);
+  const guarded = await guardOverlayChanges({ changes, upperRoot: dirs.upper, workspaceRoot, createProtected });
   const notes: string[] = [];
   let declined: string[] = [];
   if (guarded.length > 0) {

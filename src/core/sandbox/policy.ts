@@ -39,6 +39,8 @@ export interface SandboxPolicyInput {
   holdsNewPaths?: 'placeholders' | 'after';
   /** Folders of Evergreen's that commands must neither read nor write (the overlays' upper folders). */
   hiddenFolders?: readonly string[];
+  /** The home folder the sandbox runtime itself uses for its default writable folders (os.homedir()); default `home`. */
+  runtimeHome?: string;
 }
 
 export interface SandboxPolicy {
@@ -76,6 +78,16 @@ export const GIT_WATCHED = ['commondir', 'config.worktree'] as const;
  * of its choosing); with the overlay a new repository's config is checked like any other.
  */
 export const WORKSPACE_CREATE_PROTECTED = ['.vscode', '.envrc', '.husky', '.githooks', '.devcontainer', '.mcp.json'] as const;
+
+/**
+ * With the overlay, more new workspace entries can wait for the user at no cost to the command
+ * (nothing is mounted for them): other agents' and editors' project settings that run commands.
+ * Each with why, since the write tools' list does not name them.
+ */
+export const OVERLAY_ALSO_HELD: Readonly<Record<string, string>> = {
+  '.claude': "Claude Code's project settings run hooks and define its commands and agents",
+  '.idea': "JetBrains IDEs' project settings hold run configurations and startup tasks",
+};
 
 /**
  * Patterns that match at any depth are looked for at their root and in each folder directly below
@@ -164,7 +176,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     allowWrite: [root, path.resolve(input.privateTmp)],
     denyWrite: unique(denyWrite),
     // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
-    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map(inHome), storageRoot, ...hidden]),
+    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
     allowRead: [sessionDir],
     allowedDomains: normalizeDomains(input.allowedDomains),
   };

@@ -6,7 +6,7 @@
 // CLI's), which the sandbox suite checks with real bubblewrap.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
@@ -14,7 +14,7 @@ import type { Logger } from '../logger';
 import { isNodeError } from '../workspace/workspace';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from '../shell/commandSandbox';
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
-import { createOverlayDirs, findOverlayTools, overlayCommand, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
+import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
 import { finishOverlayCommand } from './overlayResult';
 
 export interface OsSandboxOptions {
@@ -68,7 +68,7 @@ function socatDyingWithParent(logger: Logger): string | undefined {
   const setpriv = find('setpriv');
   if (process.platform !== 'linux' || socat === undefined || setpriv === undefined) return undefined;
   try {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'evergreen-socat-'));
+    const folder = ownTempFolder('socat');
     const script = path.join(folder, 'socat');
     writeFileSync(script, `#!/bin/sh\nexec ${shellQuote(setpriv)} --pdeathsig KILL -- ${shellQuote(socat)} "$@"\n`, { mode: 0o755 });
     return script;
@@ -96,6 +96,37 @@ function initializeOnce(logger: Logger): Promise<void> {
  * Stops the library's proxy servers, which would otherwise keep a finished CLI process alive and
  * outlive a deactivated extension. A later session initializes them again.
  */
+/** Temp folders this process made for itself (commands' TMPDIR, the socat wrapper, the neutral working directory): removed when it exits. */
+const ownFolders: string[] = [];
+const OWN_FOLDER = /^evergreen-(sandbox|socat|srt-cwd)-(\d+)-/;
+
+/** A temp folder named with this process's id, so a later run can tell one a killed process left. */
+function ownTempFolder(kind: 'sandbox' | 'socat' | 'srt-cwd'): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), `evergreen-${kind}-${process.pid}-`));
+  if (ownFolders.length === 0) process.once('exit', () => ownFolders.forEach((own) => rmSync(own, { recursive: true, force: true })));
+  ownFolders.push(folder);
+  return folder;
+}
+
+/** Removes the temp folders of Evergreen processes that are gone (SIGKILLed, so their exit handler never ran). */
+function sweepStaleTempFolders(logger: Logger): void {
+  let names: string[];
+  try {
+    names = readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(OWN_FOLDER.exec(name)?.[2]);
+    if (!Number.isInteger(pid) || processAlive(pid)) continue;
+    try {
+      rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    } catch (error) {
+      logger.warn(`sandbox: could not remove ${name}, left by an Evergreen process that is gone: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
 export async function shutdownOsSandbox(): Promise<void> {
   if (initializing === undefined) return;
   initializing = undefined;
@@ -217,7 +248,8 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
     return unavailable(error instanceof Error ? error.message : String(error));
   }
   const workspaceRoot = path.resolve(options.workspaceRoot);
-  const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'evergreen-sandbox-'));
+  sweepStaleTempFolders(options.logger);
+  const privateTmp = ownTempFolder('sandbox');
   const build = (holding: Holding): CommandSandbox => buildSandbox({ ...options, workspaceRoot }, privateTmp, holding);
   // Placeholders on macOS too: Seatbelt refuses a path by its name, so nothing is ever mounted there.
   if (process.platform !== 'linux' || options.mechanism === 'placeholders') {
@@ -262,6 +294,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       exists: existsSync,
       listDir,
       holdsNewPaths: overlay ? 'after' : 'placeholders',
+      runtimeHome: os.homedir(),
       hiddenFolders: overlay ? [overlay.parent] : [],
     });
   return {
@@ -389,7 +422,7 @@ let realCwd: (() => string) | undefined;
 async function withNeutralWorkingDirectory<T>(writable: readonly string[], run: () => Promise<T>): Promise<T> {
   const cwd = (realCwd ?? process.cwd)();
   if (process.env.EG_ALWAYS_NEUTRAL === undefined && !writable.some((root) => cwd === root || cwd.startsWith(`${root}${path.sep}`))) return run();
-  neutralDirectory ??= mkdtempSync(path.join(os.tmpdir(), 'evergreen-srt-cwd-'));
+  neutralDirectory ??= ownTempFolder('srt-cwd');
   const neutral = neutralDirectory;
   if (neutralUsers++ === 0) {
     realCwd = process.cwd;
