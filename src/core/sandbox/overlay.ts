@@ -13,7 +13,7 @@
 // the merged view holds in each folder the command wrote to: overlayfs marks a folder the command
 // emptied and made again only in an extended attribute, which Node cannot read.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../logger';
 
@@ -67,15 +67,16 @@ else
   setpriv --pdeathsig KILL --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$shell" -c "$command"
 fi
 status=$?
-shopt -s nullglob dotglob
+shopt -s nullglob dotglob globstar
 set -- "$upper"/*
 [ $# -eq 0 ] && { printf 'end\\0' >> "$manifest"; exit $status; }
 {
-  cd -- "$upper" && find . -type d -print0 | while IFS= read -r -d '' d; do
+  cd -- "$upper" && for d in . **/; do
+    d=\${d%/}
     if [ -d "$ws/$d" ] && [ ! -L "$ws/$d" ]; then
       set -- "$ws/$d"/*
       printf '%s\\0%s\\0' "$d" "$#"
-      for n; do printf '%s\\0' "\${n##*/}"; done
+      [ $# -gt 0 ] && printf '%s\\0' "\${@##*/}"
     fi
   done
   printf 'end\\0'
@@ -119,28 +120,26 @@ export function createOverlayDirs(parent: string): OverlayDirs {
 }
 
 /**
- * Removes an overlay folder. overlayfs leaves its work folder (and a folder the command made
- * unreadable) without permissions for its owner, so modes are given back before removing.
+ * Removes an overlay folder, in the background: on a busy disk removing even a few folders can take
+ * longer than the command, and nothing waits for it (a folder left by a process that died is swept
+ * by the next run). overlayfs leaves its work folder (and a folder the command made unreadable)
+ * without permissions for its owner, so modes are given back when a first try fails.
  */
-export function removeOverlayDirs(dir: string, logger: Logger): void {
+export function removeOverlayDirs(dir: string, logger: Logger): Promise<void> {
   try {
     // overlayfs leaves work/work with mode 0: give it back first, or removing fails on every command.
     chmodSync(path.join(dir, 'work', 'work'), 0o700);
   } catch {
     // Not made (the overlay never mounted): nothing to give back.
   }
-  try {
-    rmSync(dir, { recursive: true, force: true });
-    return;
-  } catch {
-    // Below: give permissions back, then try again.
-  }
-  try {
-    makeOwnerAccessible(dir);
-    rmSync(dir, { recursive: true, force: true });
-  } catch (error) {
-    logger.warn(`sandbox: could not remove the overlay folder ${dir}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return fsp.rm(dir, { recursive: true, force: true }).catch(async () => {
+    try {
+      makeOwnerAccessible(dir);
+      await fsp.rm(dir, { recursive: true, force: true });
+    } catch (error) {
+      logger.warn(`sandbox: could not remove the overlay folder ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
 }
 
 function makeOwnerAccessible(dir: string): void {
@@ -157,19 +156,21 @@ function makeOwnerAccessible(dir: string): void {
 }
 
 /** Removes overlay folders whose process is gone (it was killed mid-command): nothing in them was applied, and nothing will be. */
-export function sweepStaleOverlays(parent: string, logger: Logger): void {
+export async function sweepStaleOverlays(parent: string, logger: Logger): Promise<void> {
   let names: string[];
   try {
     names = readdirSync(parent);
   } catch {
     return;
   }
+  const removals: Promise<void>[] = [];
   for (const name of names) {
     const match = /^ov-(\d+)-/.exec(name);
     if (!match || processAlive(Number(match[1]))) continue;
     logger.info(`sandbox: removing ${name}, left by an Evergreen process that ended mid-command`);
-    removeOverlayDirs(path.join(parent, name), logger);
+    removals.push(removeOverlayDirs(path.join(parent, name), logger));
   }
+  await Promise.all(removals);
 }
 
 /** Whether a process with this id exists (EPERM: it does, as another user's). */
@@ -247,7 +248,7 @@ export function readOverlayManifest(file: string): { listings: Map<string, Set<s
   return { listings, complete: false };
 }
 
-/** `find`'s `.` and `./a/b` as '' and `a/b`. */
+/** The wrapper's `.` and `a/b` as '' and `a/b` (and `./a/b`, as find would print it, too). */
 function relativeOf(found: string): string {
   return found === '.' ? '' : found.replace(/^\.\//, '');
 }

@@ -261,7 +261,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   const reasons: string[] = typeof tools === 'string' ? [tools] : [];
   if (typeof tools !== 'string') {
     for (const parent of overlayParents(options.storageRoot)) {
-      sweepStaleOverlays(parent, options.logger);
+      await sweepStaleOverlays(parent, options.logger);
       const sandbox = build({ kind: 'overlay', tools, parent });
       const problem = await probeOnce(sandbox, `overlay:${parent}:${workspaceRoot}`);
       if (problem === undefined) return sandbox;
@@ -354,7 +354,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
           released = true;
           SandboxManager.unregisterCommandNetworkLists(commandId);
           SandboxManager.cleanupAfterCommand();
-          if (dirs) removeOverlayDirs(dirs.dir, logger);
+          if (dirs) void removeOverlayDirs(dirs.dir, logger);
         },
       };
     },

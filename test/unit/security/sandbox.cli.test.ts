@@ -108,7 +108,7 @@ describe('security: the CLI and the command sandbox', function () {
       const code = await runCli(['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', '--yes', '-p', 'go'], { stdin, stdout, stderr, env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, cwd: workspace });
       assert.equal(code, EXIT.ok, err);
       assert.match(err, /vendor\/lib\/\.git\/config: Git configuration in vendor\/lib\/\.git that runs commands or points Git elsewhere\n {6}core\.pager = less\\x1b\[2J/);
-      assert.doesNotMatch(err, /\x1b\[2J/, 'the escape reached the terminal raw');
+      assert.equal(err.includes('\u001b[2J'), false, 'the escape reached the terminal raw');
       assert.match(execFileSync('git', ['-C', lib, 'config', 'core.pager'], { encoding: 'utf8' }), /less/);
     });
 
