@@ -12,7 +12,7 @@ import { describe, it, before, after, beforeEach } from 'mocha';
 import { silentLogger } from '../../src/core/logger';
 import { isProcessAlive } from '../../src/core/shell/processGroup';
 import type { ApprovalRequest } from '../../src/core/approvals/approval';
-import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
+import { sandboxNotice, type CommandSandbox } from '../../src/core/shell/commandSandbox';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
 import { createRunShellTool } from '../../src/core/tools/runShell';
 import type { ToolResult } from '../../src/core/tools/types';
@@ -287,6 +287,42 @@ describe('OS sandbox: the workspace overlay', function () {
     } finally {
       for (const mount of [npmLogs, ...mounts]) rmSync(path.join(mount, name), { force: true });
       if (!existed) rmSync(npmLogs, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('OS sandbox: without the overlay', function () {
+  this.timeout(60_000);
+
+  it('falls back to placeholders, still confined, and says why once, with the way to get the overlay', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const base = execFileSync('mktemp', ['-d', path.join(os.tmpdir(), 'evergreen-nooverlay-XXXXXX')], { encoding: 'utf8' }).trim();
+    // A PATH with everything the sandbox needs but unshare, as on a system with an older util-linux.
+    const bin = path.join(base, 'bin');
+    mkdirSync(bin);
+    for (const program of ['bwrap', 'socat', 'rg', 'bash', 'sh', 'setpriv', 'git', 'mount', 'env', 'which']) {
+      const found = execFileSync('bash', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim();
+      symlinkSync(found, path.join(bin, program));
+    }
+    const workspace = path.join(base, 'ws');
+    mkdirSync(workspace);
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const sandbox = await createOsSandbox({ workspaceRoot: workspace, storageRoot: path.join(base, 'storage'), sessionDir: path.join(base, 'storage', 's'), allowedDomains: [], logger: silentLogger });
+      assert.equal(sandbox.state.kind, 'on', JSON.stringify(sandbox.state));
+      assert.match(sandbox.state.limitation ?? '', /unshare \(util-linux\) is not installed/);
+      const notice = sandboxNotice(sandbox.state);
+      assert.equal(notice?.level, 'info');
+      assert.match(notice?.message ?? '', /held by empty read-only placeholders while a command runs \(git add -A can fail on them\).*util-linux 2\.38 or later/);
+      const tool = createRunShellTool({ sandbox });
+      const result = await tool.run(tool.parse({ command: `echo x > inside.txt && echo y > '${path.join(base, 'outside.txt')}'` }), makeContext(new NodeWorkspace(workspace, [])));
+      assert.equal(result.isError, true);
+      assert.equal(readFileSync(path.join(workspace, 'inside.txt'), 'utf8'), 'x\n');
+      assert.equal(existsSync(path.join(base, 'outside.txt')), false);
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(base, { recursive: true, force: true });
     }
   });
 });
