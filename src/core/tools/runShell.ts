@@ -3,7 +3,7 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
+import type { CommandSandbox, SandboxChange, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from '../shell/processGroup';
 import { HeadTailBuffer } from '../text';
@@ -116,7 +116,10 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         }
       }
       try {
-        return await execute({ shellPath, maxOutputChars, killGraceMs, env: options.env }, input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk), confined);
+        // What the command wrote that would run outside the sandbox is the user's own call: a request of its own kind.
+        const approveHeld = async (changes: SandboxChange[]) => (await ctx.approve({ kind: 'sandbox_changes', command: input.command, changes })).approved;
+        const run = { shellPath, maxOutputChars, killGraceMs, env: options.env, confined, approveHeld };
+        return await execute(run, input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk));
       } finally {
         confined?.release();
       }
@@ -124,17 +127,21 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
   };
 }
 
-/** How commands are started: the shell, how much output is kept, the kill grace, extra environment. */
+/** How commands are started: the shell, how much output is kept, the kill grace, extra environment, the sandbox's wrapping. */
 interface ShellRunner {
   shellPath: string;
   maxOutputChars: number;
   killGraceMs: number;
   env: Readonly<Record<string, string>> | undefined;
+  /** The sandboxed form of the command; absent: it runs unconfined. */
+  confined: SandboxedCommand | undefined;
+  /** Asks about what the sandboxed command wrote that would run outside the sandbox. */
+  approveHeld(changes: SandboxChange[]): Promise<boolean>;
 }
 
-/** Runs one approved command (confined when `confined` is given) and words its outcome for the model. */
-async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void, confined: SandboxedCommand | undefined): Promise<ToolResult> {
-  const { shellPath, maxOutputChars, killGraceMs } = runner;
+/** Runs one approved command (confined when `runner.confined` is given) and words its outcome for the model. */
+async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void): Promise<ToolResult> {
+  const { shellPath, maxOutputChars, killGraceMs, confined } = runner;
   const output = new HeadTailBuffer(maxOutputChars);
   const child = spawn(confined?.file ?? shellPath, confined?.args ?? ['-c', input.command], {
     cwd,
@@ -205,7 +212,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   const body = text === '' ? '(no output)' : text;
   const failed = reason !== 'exit' || status.code !== 0;
   // Whatever ended the command, what the sandbox undid and why it refused something reach the result.
-  const sandboxNote = confined?.afterExit(text, failed);
+  const sandboxNote = await confined?.finish(text, failed, runner.approveHeld);
   const note = sandboxNote ? `\n${sandboxNote}` : '';
   if (reason === 'cancel') {
     return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}${note}`, isError: true, cancelled: true };
