@@ -36,7 +36,7 @@ export interface RunShellOptions {
 export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
 
 // Nothing may wait for a human: no pagers, no credential prompts.
-const NON_INTERACTIVE_ENV: Record<string, string> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 
 /** After the shell exits, how long stdio may stay open before we stop waiting for it. */
 const STDIO_CLOSE_WAIT_MS = 1000;
