@@ -15,6 +15,9 @@
 //   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
 //            it builds tools (the tools' contract) and starts processes (tools/processGroup.ts);
 //            only the agent's factory starts its servers.
+//   hooks    the user's commands at each step of the agent (Claude Code's hooks): their settings,
+//            consent, runs and decisions. Beside mcp: it starts processes through the tools' process
+//            tree and the sandbox contract (tools/commandSandbox.ts); only the agent runs them.
 //   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
 //            (issue 17). Beside storage: it writes workspace files back through the tools'
 //            confined writer; only the agent starts one.
@@ -37,9 +40,10 @@ const CORE_LAYERS = [
   { name: 'sandbox', path: dir('sandbox'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'storage', path: dir('storage'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'mcp', path: dir('mcp'), may: [BASE, dir('model'), dir('tools')] },
+  { name: 'hooks', path: dir('hooks'), may: [BASE, dir('tools')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: [BASE, dir('model'), dir('tools')] },
   { name: 'context', path: dir('context'), may: [BASE, dir('model'), dir('tools'), dir('storage')] },
-  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('checkpoints'), dir('context')] },
+  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context')] },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({
