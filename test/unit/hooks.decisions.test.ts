@@ -3,7 +3,7 @@
 // Stop loop guard. Pure: the runs are built, not started (hooks.runner.test.ts starts real ones).
 import * as assert from 'node:assert/strict';
 import { decideHookOutcome, MAX_STOP_HOOK_CONTINUATIONS, type HookOutcome } from '../../src/core/hooks/decisions';
-import type { HookCall } from '../../src/core/hooks/events';
+import type { HookCall, HookCallFor } from '../../src/core/hooks/events';
 import { defineHook, exitedRun, finishedRun } from '../support/hookFixtures';
 
 const preToolUse: HookCall = { event: 'PreToolUse', toolName: 'run_shell', toolInput: { command: 'ls' }, toolUseId: 't1' };
@@ -206,7 +206,7 @@ describe('hooks: decisions', () => {
 
   describe('Stop and SubagentStop', () => {
     const hook = defineHook('Stop', './tests-pass.sh');
-    const stop = (continuations: number): HookCall => ({ event: 'Stop', lastAssistantMessage: 'done', continuations });
+    const stop = (continuations: number): HookCallFor<'Stop'> => ({ event: 'Stop', lastAssistantMessage: 'done', continuations });
 
     it('exit 2, decision block and additionalContext keep the agent going with the reason as its next instruction', () => {
       assert.deepEqual(texts(decideHookOutcome(stop(0), [exitedRun(hook, 2, '', '3 tests fail')]).continueWith), ['3 tests fail']);

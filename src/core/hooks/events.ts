@@ -73,6 +73,8 @@ export type HookCall =
   | { event: 'Notification'; notificationType: NotificationType; message: string; title?: string }
   | { event: 'SessionEnd'; reason: SessionEndReason };
 
+export type HookCallFor<E extends HookEventName> = Extract<HookCall, { event: E }>;
+
 /** The session a hook runs for: every input carries it. */
 export interface HookSession {
   sessionId: string;

@@ -5,7 +5,7 @@
  */
 import type { CommandSandbox, SandboxedCommand } from '../tools/commandSandbox';
 import { errorMessage } from '../logger';
-import { spawnContained, type ContainedProcess, type TreeContainment } from '../tools/processTree';
+import { spawnContained, watchChild, type ChildEnd, type ContainedProcess, type TreeContainment } from '../tools/processTree';
 
 /** What one hook may write to stdout and stderr together; past it the hook is stopped. */
 export const MAX_HOOK_OUTPUT_BYTES = 10 * 1024 * 1024;
@@ -119,15 +119,7 @@ async function supervise(contained: ContainedProcess, request: HookProcessReques
   child.stdin?.on('error', () => undefined);
   child.stdin?.end(request.stdin);
 
-  let startError: Error | undefined;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', (error) => {
-      startError = error;
-      resolve({ code: null, signal: null });
-    });
-  });
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const { exited, closedWithin } = watchChild(child);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<HookProcessEnd>((resolve) => {
@@ -137,15 +129,13 @@ async function supervise(contained: ContainedProcess, request: HookProcessReques
     request.signal?.addEventListener('abort', onAbort, { once: true });
   });
   let end: HookProcessEnd;
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let status: ChildEnd;
   try {
     end = await Promise.race([exited.then(() => 'exited' as const), stopped]);
     // On exit this ends what the hook left running in the background; otherwise it is the kill itself.
     await contained.killTree();
     status = await exited;
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
-    clearTimeout(closeTimer);
+    await closedWithin(STDIO_CLOSE_WAIT_MS);
   } finally {
     clearTimeout(timer);
     if (onAbort) request.signal?.removeEventListener('abort', onAbort);
@@ -154,7 +144,7 @@ async function supervise(contained: ContainedProcess, request: HookProcessReques
     contained.untrack();
   }
   const durationMs = Date.now() - started;
-  if (startError) return hookNotStarted(`it could not be started: ${startError.message}`, 'not_started', durationMs);
+  if (status.error) return hookNotStarted(`it could not be started: ${status.error.message}`, 'not_started', durationMs);
   const result: HookProcessResult = { end, exitCode: end === 'exited' ? status.code : null, signal: status.signal, stdout: stdout.text(), stderr: stderr.text(), durationMs };
   if (end === 'too_large') result.problem = `wrote more than ${(maxBytes / (1024 * 1024)).toFixed(maxBytes < 1024 * 1024 ? 2 : 0)} MB of output`;
   return result;

@@ -117,6 +117,40 @@ export async function spawnContained(file: string, args: readonly string[], opti
   };
 }
 
+/** How a child ended: its exit status, or the error that kept it from starting. */
+export interface ChildEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+}
+
+export interface ChildWatch {
+  /** Resolves when the child exits, or fails to start (then `error` is set). */
+  exited: Promise<ChildEnd>;
+  /**
+   * Resolves when its stdio closed, or after `ms` at most: a grandchild that escaped the kill could
+   * hold a pipe open forever, and output still draining after the exit is worth a short wait.
+   */
+  closedWithin(ms: number): Promise<void>;
+}
+
+/** Watches a child's end; call right after spawning, before any event can be missed. */
+export function watchChild(child: ChildProcess): ChildWatch {
+  const exited = new Promise<ChildEnd>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+  });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return {
+    exited,
+    async closedWithin(ms: number): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);

@@ -6,6 +6,7 @@ import { Args } from './args';
 import type { CommandSandbox, SandboxedCommand } from './commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from './processGroup';
+import { watchChild, type ChildEnd } from './processTree';
 import { HeadTailBuffer } from './text';
 import { stripAnsi } from '../visibleText';
 import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
@@ -155,15 +156,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
 
-  let spawnError: Error | undefined;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-    child.once('error', (error) => {
-      spawnError = error;
-      resolve({ code: null, signal: null });
-    });
-  });
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const { exited, closedWithin } = watchChild(child);
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -175,7 +168,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   });
 
   let reason: 'exit' | 'timeout' | 'cancel';
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let status: ChildEnd;
   try {
     reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
     if (process.platform === 'win32') {
@@ -187,9 +180,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     }
     status = await exited;
     // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
-    clearTimeout(closeTimer);
+    await closedWithin(STDIO_CLOSE_WAIT_MS);
   } finally {
     untrack();
     clearTimeout(timer);
@@ -198,7 +189,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     child.stderr.destroy();
   }
 
-  if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
+  if (status.error) return { content: `Could not start the shell (${shellPath}): ${status.error.message}`, isError: true };
   const text = stripAnsi(output.toString()).trimEnd();
   const body = text === '' ? '(no output)' : text;
   const failed = reason !== 'exit' || status.code !== 0;
