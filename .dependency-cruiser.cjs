@@ -4,27 +4,43 @@
 // require('vscode')); this file owns the order of the layers and the ban on cycles.
 //
 // Layers of src/core, bottom to top. A module may import its own layer and the layers listed
-// for it, nothing above:
-//   base     src/core/*.ts: logger, secrets, visibleText. Leaf helpers every layer uses.
+// for it, nothing above. A folder is a subsystem; the layers below `tools` are what the tools are
+// built from, each knowing nothing of the tool contract:
+//   base     src/core/*.ts: logger, secrets, visibleText, errors (tool failures and cancellation),
+//            text (output buffers), regexWorker (a regex off the main thread, for grep and recall).
+//            Leaf helpers every layer uses.
 //   model    the provider seam and back ends.
-//   tools    the tools, their approval policy and confined file access (tools/todos reads model content).
-//   sandbox  the OS sandbox. It sits above tools because it implements the contract run_shell
-//            declares (tools/commandSandbox.ts) and builds its policy from the tools' list of
+//   workspace    confined file access: resolve, race-free opens, encodings, atomic writes, walks,
+//            .gitignore, the working tree's Git changes.
+//   shell    the shell approval analyzer, process groups, and the contract the OS sandbox
+//            implements (shell/commandSandbox.ts). Beside workspace: neither needs the other.
+//   approvals    the approval policy and the protected paths: above workspace (a write is judged
+//            where it really lands) and shell (a command is judged by the analyzer).
+//   instructions the project's instruction files, read through the workspace's confinement.
+//   todos    the task list derived from the transcript (reads model content).
+//   tools    the tool contract (types.ts, args.ts), the registry and every built-in tool's
+//            definition: a tool definition lives here, beside the contract it implements, and
+//            calls into the subsystems below (which is why none of them may import tools).
+//   sandbox  the OS sandbox: implements shell/commandSandbox.ts and builds its policy from the
 //            protected paths; only the agent's factory and the front ends start one.
-//   storage  sessions on disk and the typed transcript (writes through tools/atomicWrite.ts).
+//   storage  sessions on disk and the typed transcript (writes through workspace/atomicWrite.ts;
+//            the transcript names the recall tool's shapes, tools/recallTypes.ts).
+//   recall   the index `recall` searches: it reads transcripts, so it sits above storage (and
+//            storage's own reading of recalled entries, storage/recalledEntries.ts, stays below).
 //   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
-//            it builds tools (the tools' contract) and starts processes (tools/processGroup.ts);
+//            it builds tools (the tools' contract) and starts processes (shell/processGroup.ts);
 //            only the agent's factory starts its servers.
 //   hooks    the user's commands at each step of the agent (Claude Code's hooks): their settings,
-//            consent, runs and decisions. Beside mcp: it starts processes through the tools' process
-//            tree and the sandbox contract (tools/commandSandbox.ts); only the agent runs them.
+//            consent, runs and decisions. It needs only the shell layer (the process tree and the
+//            contract of the sandbox its workspace hooks run in); only the agent runs them.
 //   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
-//            (issue 17). Beside storage: it writes workspace files back through the tools'
-//            confined writer; only the agent starts one.
+//            (issue 17). Beside storage: it writes workspace files back through the confined
+//            writer; only the agent starts one.
 //   context  the context engine: reads transcript entries, never the agent.
-//   agent    the session loop, subagents, events and the transcript renderer: the top of the core.
-// Above the core: src/protocol.ts (core types the webview needs), src/extension, src/cli; the
-// webview sees only src/protocol.ts.
+//   agent    the session loop, subagents and events: the top of the core.
+// Above the core: src/protocol.ts (core types the webview needs), src/frontends (front-end code the
+// extension and the CLI share, such as the settings table: it imports only the core), src/extension,
+// src/cli; the webview sees only src/protocol.ts.
 //
 // Type-only imports count (tsPreCompilationDeps): a type edge is still a dependency of meaning,
 // and a later value import along it would turn a cycle into an `undefined` at module load.
@@ -32,18 +48,27 @@
 const BASE = '^src/core/[^/]+\\.ts$';
 const dir = (name) => `^src/core/${name}/`;
 
+/** The tools and everything they are built from: what a layer above the tools may use of them. */
+const TOOLS_AND_BELOW = [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos'), dir('tools')];
+
 /** Each layer and the paths below it that it may import (besides itself). */
 const CORE_LAYERS = [
   { name: 'base', path: BASE, may: [] },
   { name: 'model', path: dir('model'), may: [BASE] },
-  { name: 'tools', path: dir('tools'), may: [BASE, dir('model')] },
-  { name: 'sandbox', path: dir('sandbox'), may: [BASE, dir('model'), dir('tools')] },
-  { name: 'storage', path: dir('storage'), may: [BASE, dir('model'), dir('tools')] },
-  { name: 'mcp', path: dir('mcp'), may: [BASE, dir('model'), dir('tools')] },
-  { name: 'hooks', path: dir('hooks'), may: [BASE, dir('tools')] },
-  { name: 'checkpoints', path: dir('checkpoints'), may: [BASE, dir('model'), dir('tools')] },
-  { name: 'context', path: dir('context'), may: [BASE, dir('model'), dir('tools'), dir('storage')] },
-  { name: 'agent', path: dir('agent'), may: [BASE, dir('model'), dir('tools'), dir('sandbox'), dir('storage'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context')] },
+  { name: 'workspace', path: dir('workspace'), may: [BASE] },
+  { name: 'shell', path: dir('shell'), may: [BASE] },
+  { name: 'approvals', path: dir('approvals'), may: [BASE, dir('workspace'), dir('shell')] },
+  { name: 'instructions', path: dir('instructions'), may: [BASE, dir('workspace')] },
+  { name: 'todos', path: dir('todos'), may: [BASE, dir('model')] },
+  { name: 'tools', path: dir('tools'), may: [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos')] },
+  { name: 'sandbox', path: dir('sandbox'), may: TOOLS_AND_BELOW },
+  { name: 'storage', path: dir('storage'), may: TOOLS_AND_BELOW },
+  { name: 'recall', path: dir('recall'), may: [...TOOLS_AND_BELOW, dir('storage')] },
+  { name: 'mcp', path: dir('mcp'), may: TOOLS_AND_BELOW },
+  { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
+  { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },
+  { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall')] },
+  { name: 'agent', path: dir('agent'), may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context')] },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({
@@ -57,8 +82,9 @@ const layerRules = CORE_LAYERS.map((layer) => ({
 /** The layers around the core: who may import whom (besides itself). */
 const OUTER_RULES = [
   { name: 'protocol-imports-only-core', from: '^src/protocol\\.ts$', may: ['^src/protocol\\.ts$', '^src/core/'] },
-  { name: 'cli-imports-only-core', from: '^src/cli/', may: ['^src/cli/', '^src/core/'] },
-  { name: 'extension-imports-only-core-and-protocol', from: '^src/extension/', may: ['^src/extension/', '^src/core/', '^src/protocol\\.ts$'] },
+  { name: 'frontends-imports-only-core', from: '^src/frontends/', may: ['^src/frontends/', '^src/core/'] },
+  { name: 'cli-imports-only-core-and-frontends', from: '^src/cli/', may: ['^src/cli/', '^src/core/', '^src/frontends/'] },
+  { name: 'extension-imports-only-core-frontends-and-protocol', from: '^src/extension/', may: ['^src/extension/', '^src/core/', '^src/frontends/', '^src/protocol\\.ts$'] },
   { name: 'webview-imports-only-protocol', from: '^src/webview/', may: ['^src/webview/', '^src/protocol\\.ts$'] },
 ].map((rule) => ({
   name: rule.name,

@@ -1,8 +1,17 @@
-// Layer walls are lint rules, not conventions: src/core and src/webview never import 'vscode',
+// Layer walls are lint rules, not conventions: src/core, src/frontends and src/webview never import 'vscode',
 // src/core never reaches into the extension or webview layers.
 import js from '@eslint/js';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// ESLint gives a rule one severity per file, so the hard cap on file length is the built-in
+// max-lines rule registered a second time under a local name. eslint/use-at-your-own-risk is how
+// plugins (unicorn, sonarjs) reach built-in rules; it is outside semver, so an upgrade that drops
+// it stops the lint here rather than silently losing the cap.
+const maxLinesRule = builtinRules.get('max-lines');
+if (!maxLinesRule) throw new Error("eslint.config.mjs: this ESLint no longer exposes the built-in 'max-lines' rule; re-create the 800-line error cap another way.");
+const sizes = { rules: { 'max-lines': maxLinesRule } };
 
 const vscodeBan = { name: 'vscode', message: 'Only src/extension may import vscode (docs/architecture.md, "Imports and lint walls").' };
 
@@ -17,11 +26,15 @@ export default tseslint.config(
     },
   },
   {
-    // Sizes a reader can hold (issue 15): a file over 500 lines or a function over 120 is split.
-    // A table-shaped switch may go over, with an eslint-disable comment that says so.
+    // Sizes a reader can hold (issues 15 and 27): a file over 500 lines is a warning to look at
+    // whether it holds one subject; over 800 it is an error. Cohesion decides where a file ends, not
+    // the cap. A function over 120 lines is split; a table-shaped switch may go over, with an
+    // eslint-disable comment that says so.
     files: ['src/**/*.ts'],
+    plugins: { sizes },
     rules: {
-      'max-lines': ['error', { max: 500 }],
+      'max-lines': ['warn', { max: 500 }],
+      'sizes/max-lines': ['error', { max: 800 }],
       'max-lines-per-function': ['error', { max: 120 }],
     },
   },
@@ -32,7 +45,7 @@ export default tseslint.config(
   },
   {
     // import('vscode') and require('vscode') slip past no-restricted-imports; catch them too.
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -42,15 +55,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [vscodeBan],
           patterns: [
-            { group: ['**/extension', '**/extension/**'], message: 'src/core and src/cli must not depend on the VS Code layer.' },
-            { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core must not depend on the webview or the protocol.' },
+            { group: ['**/extension', '**/extension/**'], message: 'src/core, src/frontends and src/cli must not depend on the VS Code layer.' },
+            { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core, src/frontends and src/cli must not depend on the webview or the protocol.' },
           ],
         },
       ],

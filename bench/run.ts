@@ -24,7 +24,7 @@ import { startAgentSession } from '../src/core/agent/factory';
 import { FileSessionStore, readTranscript } from '../src/core/storage/sessionStore';
 import { createToolRegistry } from '../src/core/tools/registry';
 import type { ToolContext } from '../src/core/tools/types';
-import { NodeWorkspace } from '../src/core/tools/workspace';
+import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runMcpBench } from './mcp';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { startAgentSession } from '../../src/core/agent/factory';
 import type { ContextStrategy } from '../../src/core/agent/session';
 import { CONTEXT_DEFAULTS } from '../../src/core/context/defaults';
-import type { ContextEngineOptions } from '../../src/core/context/engine';
+import type { ContextEngineOptions } from '../../src/core/context/engineTypes';
 import { blockText, blocksOf } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
 import { promptTokensFromUsage } from '../../src/core/model/usage';

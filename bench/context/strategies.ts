@@ -10,7 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ContextStrategy } from '../../src/core/agent/session';
-import { ContextEngine, type CompactionOutcome, type ContextEngineOptions, type PreparedRequest } from '../../src/core/context/engine';
+import { ContextEngine } from '../../src/core/context/engine';
+import type { CompactionOutcome, ContextEngineOptions, PreparedRequest } from '../../src/core/context/engineTypes';
 import { contextGauge, type ContextGauge } from '../../src/core/context/gauge';
 import { promptTokensFromUsage } from '../../src/core/model/usage';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';

@@ -5,7 +5,7 @@ import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
-import { SETTINGS } from '../core/agent/settingsTable';
+import { SETTINGS } from '../frontends/settingsTable';
 import { parseThinkingSetting, THINKING_DEFAULTS, type ThinkingSetting } from '../core/model/thinking';
 
 export interface CliOptions {

@@ -4,7 +4,7 @@
  */
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import type { ErrorHint, HintKind } from '../core/model/errors';
-import { cliFlag } from '../core/agent/settingsTable';
+import { cliFlag } from '../frontends/settingsTable';
 
 const MODEL = cliFlag('model');
 const BASE_URL = cliFlag('baseUrl');

@@ -1,5 +1,5 @@
 import { shutdownOsSandbox } from '../core/sandbox/srt';
-import { killTrackedChildren } from '../core/tools/processGroup';
+import { killTrackedChildren } from '../core/shell/processGroup';
 import { runCli } from './run';
 
 const interrupt = new AbortController();

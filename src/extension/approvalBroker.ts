@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/approval';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/approvals/approval';
 import type { Logger } from '../core/logger';
 import { Disposable } from './disposable';
 

@@ -6,7 +6,7 @@ import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from 
 import type { Logger } from '../core/logger';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
-import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
+import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';

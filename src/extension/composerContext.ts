@@ -10,11 +10,11 @@ import { CONTEXT_DEFAULTS } from '../core/context/defaults';
 import fuzzysort from 'fuzzysort';
 import * as vscode from 'vscode';
 import { AttachmentError, type AttachmentSpec } from '../core/agent/attachments';
-import { findFiles } from '../core/tools/walk';
+import { findFiles } from '../core/workspace/walk';
 import { screenText, TERMINAL_OUTPUT_MAX_CHARS, terminalCommandText, withRecoveredOutput, type TerminalCommand, type WorkbenchTerminalCopy } from '../core/agent/terminalCapture';
-import { GitChangesError, workingTreeChanges } from '../core/tools/gitChanges';
+import { GitChangesError, workingTreeChanges } from '../core/workspace/gitChanges';
 import type { AttachmentOption, AttachmentRequest, EditorAutoAttach, HostToWebview } from '../protocol';
-import { settingName, SETTINGS_SECTION } from '../core/agent/settingsTable';
+import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
 import { Disposable } from './disposable';
 import type { Logger } from '../core/logger';
 

@@ -6,7 +6,7 @@
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import { ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
 import { ActionableError, errorActionsFor, type ErrorAction } from '../core/model/errorActions';
-import { PROVIDER_SETTINGS, settingName } from '../core/agent/settingsTable';
+import { PROVIDER_SETTINGS, settingName } from '../frontends/settingsTable';
 
 const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
   noApiKey: (provider) => `Run "Evergreen: Set API Key" or set ${PROVIDER_INFO[provider].apiKeyEnv} in the environment.`,

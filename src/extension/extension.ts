@@ -9,7 +9,7 @@ import { registerCommands } from './commands';
 import { createLog } from './log';
 import { ContextStatusBar } from './statusBar';
 import { TranscriptDocuments } from './transcriptDocuments';
-import { killTrackedChildren } from '../core/tools/processGroup';
+import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
  * What activate() returns: a narrow view for the integration tests (and other extensions),

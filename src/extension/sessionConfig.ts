@@ -5,7 +5,7 @@ import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { errorHint, ModelError } from '../core/model/errors';
 import { parsePriceOverrides } from '../core/model/models';
-import { settingName } from '../core/agent/settingsTable';
+import { settingName } from '../frontends/settingsTable';
 import type { ApiKeyStore } from './apiKey';
 import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';

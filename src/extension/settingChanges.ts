@@ -1,6 +1,6 @@
 // What a changed `evergreen.*` setting requires, so a price tweak never restarts the conversation's
 // client and an approval change applies to the very next tool call.
-import { SETTING_KEYS, settingName, SETTINGS, SETTINGS_SECTION } from '../core/agent/settingsTable';
+import { SETTING_KEYS, settingName, SETTINGS, SETTINGS_SECTION } from '../frontends/settingsTable';
 
 /** 'live': applied to the running session; 'restart': the session is rebuilt on its own transcript. */
 export type SettingEffect = 'none' | 'live' | 'restart';

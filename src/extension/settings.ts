@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, type SettingKey } from '../core/agent/settingsTable';
+import { SETTINGS_SECTION, type SettingKey } from '../frontends/settingsTable';
 import { parseSettings, readSetting, type EvergreenSettings, type SettingsSource } from './settingsValues';
 
 export type { EvergreenSettings };

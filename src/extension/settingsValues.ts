@@ -6,7 +6,7 @@ import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagent
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseThinkingSetting, type ThinkingSetting } from '../core/model/thinking';
-import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../core/agent/settingsTable';
+import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../frontends/settingsTable';
 
 /** Where raw values come from. */
 export interface SettingsSource {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, type Logger } from '../core/logger';
 import { SessionNotFoundError, transcriptLines, type FileSessionStore, type SessionMeta } from '../core/storage/sessionStore';
-import { renderTranscript, type RenderedTranscript } from '../core/agent/transcriptMarkdown';
+import { renderTranscript, type RenderedTranscript } from './transcriptMarkdown';
 import { fileNameTitle } from '../core/storage/titles';
 import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';

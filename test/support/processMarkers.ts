@@ -2,7 +2,7 @@
 // are not this machine's pids, so tests start processes whose argv[0] is a unique marker
 // (`exec -a MARKER sleep 300`) and look for it in /proc/*/cmdline.
 import { promises as fsp } from 'node:fs';
-import { isProcessAlive } from '../../src/core/tools/processGroup';
+import { isProcessAlive } from '../../src/core/shell/processGroup';
 
 /** A shell fragment that starts a long sleep whose argv[0] is `marker`. */
 export const markedSleep = (marker: string): string => `bash -c 'exec -a ${marker} sleep 300'`;

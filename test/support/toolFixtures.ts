@@ -1,12 +1,11 @@
 // Shared fixtures for the tools tests (temp workspaces, a recording ToolContext);
 // test/unit/tools.fixtures.test.ts keeps them honest.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { promises as fsp } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/core/tools/approval';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/core/approvals/approval';
 import type { ToolContext } from '../../src/core/tools/types';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 
 export interface TempDirs {
   /** Real path of the workspace root. */

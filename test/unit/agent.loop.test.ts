@@ -9,7 +9,7 @@ import { CANCELLED_BEFORE_RUN } from '../../src/core/agent/session';
 import { AnthropicBackend as ModelClient } from '../../src/core/model/anthropic';
 import { ModelError } from '../../src/core/model/errors';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
-import type { ApprovalDecision, Approver } from '../../src/core/tools/approval';
+import type { ApprovalDecision, Approver } from '../../src/core/approvals/approval';
 import { extensionHint } from '../../src/extension/errorHints';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';

@@ -11,11 +11,11 @@ import { subagentEventFromRecord } from '../../src/core/agent/subagentEvents';
 import { transcriptLine } from '../../src/core/agent/subagents';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/tools/approval';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approvals/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { trackedChildCount } from '../../src/core/tools/processGroup';
+import { trackedChildCount } from '../../src/core/shell/processGroup';
 import { parseTaskInput } from '../../src/core/tools/task';
-import { ToolInputError } from '../../src/core/tools/types';
+import { ToolInputError } from '../../src/core/errors';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileOnceAtomic } from '../../src/core/tools/atomicWrite';
+import { writeFileOnceAtomic } from '../../src/core/workspace/atomicWrite';
 
 describe('writeFileOnceAtomic (content-addressed files: checkpoint blobs, session images)', () => {
   let dir: string;

@@ -8,7 +8,7 @@ import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
 import { blocksOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { createReadFileTool } from '../../src/core/tools/readFile';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { BACKENDS, say, textOfMessage, type FakeBackend, type NeutralReply, type SentRequest } from '../support/backends';
 
 const WINDOW = 40_000;

@@ -8,14 +8,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ContextWindowTooSmallError, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/engine';
+import { ContextWindowTooSmallError } from '../../src/core/context/engineTypes';
+import { dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/compactionHelpers';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView, CLEARED_MARK, isCleanStart } from '../../src/core/context/liveView';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
-import type { PreparedRequest } from '../../src/core/context/engine';
+import type { PreparedRequest } from '../../src/core/context/engineTypes';
 import { ModelError } from '../../src/core/model/errors';
 import type { MessageParam } from '../../src/core/model/messages';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, tooLongError, TOOLS, type RigOptions } from './context.harness';
 
 const signal = () => new AbortController().signal;

@@ -4,7 +4,8 @@
  * entries, a fake clock, and the API's request rules restated independently of the engine.
  */
 import assert from 'node:assert/strict';
-import { ContextEngine, type ContextEngineOptions, type ContextEvent, type EngineSnapshot, type PreparedRequest, type SummaryModel } from '../../src/core/context/engine';
+import { ContextEngine } from '../../src/core/context/engine';
+import type { ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest, SummaryModel } from '../../src/core/context/engineTypes';
 import type { ContextDefaults } from '../../src/core/context/defaults';
 import { lineLogger } from '../../src/core/logger';
 import type { ModelRequest, ModelResponse } from '../../src/core/model/backend';
@@ -12,7 +13,7 @@ import { ModelError } from '../../src/core/model/errors';
 import type { ContentBlockParam, MessageParam, ToolParam } from '../../src/core/model/messages';
 import type { UsageCounts } from '../../src/core/model/models';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import type { Workspace } from '../../src/core/tools/workspace';
+import type { Workspace } from '../../src/core/workspace/workspace';
 
 export const SYSTEM = 'You are Evergreen, a careful coding agent. Follow the user instructions and use the tools.';
 

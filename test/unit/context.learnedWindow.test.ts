@@ -4,7 +4,7 @@
  * the gauge and a one-time notice show it, and the too-long recovery then fits the new window.
  */
 import assert from 'node:assert/strict';
-import { ContextWindowTooSmallError } from '../../src/core/context/engine';
+import { ContextWindowTooSmallError } from '../../src/core/context/engineTypes';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { contextBudget } from '../../src/core/context/gauge';
 import { ModelError, type TooLongCount } from '../../src/core/model/errors';

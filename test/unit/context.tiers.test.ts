@@ -14,7 +14,7 @@ import { toolResultText } from '../../src/core/model/content';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { createReadFileTool } from '../../src/core/tools/readFile';
 import type { ToolContext } from '../../src/core/tools/types';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { Rig } from './context.harness';
 
 const numberedLines = (count: number, width = 60) => Array.from({ length: count }, (_, i) => `line ${i + 1} `.padEnd(width, '=')).join('\n');

@@ -14,8 +14,9 @@ import { CONTEXT_DEFAULTS } from '../../src/core/context/defaults';
 import { toolResultText } from '../../src/core/model/content';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { builtInToolTraits, createToolRegistry, toolTraitsLookup } from '../../src/core/tools/registry';
-import { DEFAULT_TOOL_CONTEXT, ToolInputError, type ToolDefinition, type ToolTraitsLookup } from '../../src/core/tools/types';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { DEFAULT_TOOL_CONTEXT, type ToolDefinition, type ToolTraitsLookup } from '../../src/core/tools/types';
+import { ToolInputError } from '../../src/core/errors';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { bulk, Rig } from './context.harness';
 
 const MCP_FETCH = 'mcp__srv__fetch';

@@ -13,7 +13,7 @@ import { foldTranscript } from '../../src/core/agent/fold';
 import { buildLiveView } from '../../src/core/context/liveView';
 import { describeCompactionPreview } from '../../src/core/context/compactionPreview';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { assertApiValid, bulk, Rig, tooLongError, type RigOptions } from './context.harness';
 
 const signal = () => new AbortController().signal;

@@ -12,7 +12,7 @@ import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown
 import { contextGauge, type GaugeNumbers } from '../../src/core/context/gauge';
 import { formatCost, PRICE_SETTING, PRICE_UNKNOWN, priceUnknownHint } from '../../src/core/model/cost';
 import type { SessionMeta } from '../../src/core/storage/sessionStore';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { applySubagentEvent, subagentFigures } from '../../src/webview/subagents';
 import { gaugeView } from '../../src/webview/gauge';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyTotals, type SessionMeta, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 
 const meta: SessionMeta = {
   id: '20250101-120000-parent',

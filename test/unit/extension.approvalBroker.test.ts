@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { ApprovalBroker } from '../../src/extension/approvalBroker';
 import { lineLogger } from '../../src/core/logger';
-import type { ApprovalRequest } from '../../src/core/tools/approval';
+import type { ApprovalRequest } from '../../src/core/approvals/approval';
 
 function shell(command: string): ApprovalRequest {
   return { kind: 'shell', command } as ApprovalRequest;

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { hookCommandLine, runHooks, type HookDispatchOptions } from '../../src/core/hooks/dispatch';
 import { hookInput, type HookCall, type HookInput, type HookSession } from '../../src/core/hooks/events';
 import { MAX_HOOK_OUTPUT_BYTES } from '../../src/core/hooks/runner';
-import { DISABLED_SANDBOX, type CommandSandbox } from '../../src/core/tools/commandSandbox';
-import { pidNamespaceAvailable, type TreeContainment } from '../../src/core/tools/processTree';
+import { DISABLED_SANDBOX, type CommandSandbox } from '../../src/core/shell/commandSandbox';
+import { pidNamespaceAvailable, type TreeContainment } from '../../src/core/shell/processTree';
 import { markedProcesses, markedSleep, waitForMarked } from '../support/processMarkers';
 import { defineHook } from '../support/hookFixtures';
 

@@ -10,7 +10,7 @@ import { runHooks } from '../../src/core/hooks/dispatch';
 import { loadHooks } from '../../src/core/hooks/load';
 import { silentLogger } from '../../src/core/logger';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
-import type { CommandSandbox } from '../../src/core/tools/commandSandbox';
+import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
 
 describe('hooks: workspace hooks in the OS sandbox', function () {
   this.timeout(60_000);

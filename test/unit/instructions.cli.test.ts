@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../src/cli/run';
-import { INSTRUCTIONS_MARK } from '../../src/core/tools/instructionFiles';
+import { INSTRUCTIONS_MARK } from '../../src/core/instructions/instructionFiles';
 import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 

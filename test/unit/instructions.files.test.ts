@@ -1,5 +1,5 @@
 /**
- * Instruction files as read from disk (src/core/tools/instructionFiles.ts): the order and headings,
+ * Instruction files as read from disk (src/core/instructions/instructionFiles.ts): the order and headings,
  * `@path` imports, and every kind of bad input: binary, huge, a link out of the workspace, a FIFO,
  * an import cycle, non-UTF-8. Each bad file gives a notice and the rest is still read.
  */
@@ -17,8 +17,8 @@ import {
   NestedInstructions,
   nestedNoteFile,
   type LoadedInstructions,
-} from '../../src/core/tools/instructionFiles';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+} from '../../src/core/instructions/instructionFiles';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 
 const BUDGET = 20_000;
 

@@ -17,8 +17,8 @@ import { userTexts } from '../../src/core/context/compactionHelpers';
 import type { MessageParam } from '../../src/core/model/messages';
 import { emptyTotals, FileSessionStore, type SessionMeta } from '../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
-import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../../src/core/tools/instructionFiles';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
+import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../../src/core/instructions/instructionFiles';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 
 type Notice = Extract<AgentEvent, { type: 'instructions_notice' }>;

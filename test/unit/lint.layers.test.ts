@@ -10,10 +10,11 @@ describe('lint: layer walls', function () {
   this.timeout(60_000);
   const eslint = new ESLint({ cwd: process.cwd() });
 
-  async function errorsFor(filePath: string, code: string): Promise<string[]> {
+  async function messagesFor(filePath: string, code: string, severity: 1 | 2): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath });
-    return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.message);
+    return (result?.messages ?? []).filter((message) => message.severity === severity).map((message) => message.message);
   }
+  const errorsFor = (filePath: string, code: string): Promise<string[]> => messagesFor(filePath, code, 2);
 
   it('fails when src/core imports vscode', async () => {
     const errors = await errorsFor('src/core/agent/leak.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
@@ -23,6 +24,22 @@ describe('lint: layer walls', function () {
   it('fails when src/webview imports vscode, even as a type', async () => {
     const errors = await errorsFor('src/webview/leak.ts', "import type * as vscode from 'vscode';\nexport type X = vscode.Uri;\n");
     assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
+  });
+
+  it('fails when src/frontends imports vscode', async () => {
+    const errors = await errorsFor('src/frontends/leak.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
+  });
+
+  it('warns about a source file over 500 lines and fails one over 800', async () => {
+    const lines = (count: number): string => Array.from({ length: count }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
+    const tooLong = /File has too many lines/;
+    assert.deepEqual(await messagesFor('src/core/agent/long.ts', lines(500), 1), []);
+    const warned = await messagesFor('src/core/agent/long.ts', lines(501), 1);
+    assert.ok(warned.some((message) => tooLong.test(message) && /Maximum allowed is 500/.test(message)), warned.join('\n'));
+    assert.deepEqual(await errorsFor('src/core/agent/long.ts', lines(800)), []);
+    const failed = await errorsFor('src/core/agent/long.ts', lines(801));
+    assert.ok(failed.some((message) => tooLong.test(message) && /Maximum allowed is 800/.test(message)), failed.join('\n'));
   });
 
   it('fails when src/core imports from src/extension', async () => {
@@ -81,9 +98,13 @@ describe('lint: layer order and cycles (dependency-cruiser)', function () {
   const lawful: Record<string, string> = {
     'src/core/logger.ts': 'export const log = 1;\n',
     'src/core/model/models.ts': "import { log } from '../logger';\nexport const model = log;\n",
-    'src/core/tools/tool.ts': "import { model } from '../model/models';\nexport const tool = model;\n",
+    'src/core/workspace/workspace.ts': "import { log } from '../logger';\nexport const workspace = log;\n",
+    'src/core/tools/tool.ts': "import { model } from '../model/models';\nimport { workspace } from '../workspace/workspace';\nexport const tool = model + workspace;\n",
     'src/core/context/engine.ts': "import { tool } from '../tools/tool';\nexport const engine = tool;\n",
     'src/core/agent/session.ts': "import { engine } from '../context/engine';\nexport const session = engine;\n",
+    'src/frontends/table.ts': "import { session } from '../core/agent/session';\nexport const table = session;\n",
+    'src/cli/main.ts': "import { table } from '../frontends/table';\nexport const main = table;\n",
+    'src/extension/settings.ts': "import { table } from '../frontends/table';\nexport const settings = table;\n",
     'src/protocol.ts': "export type { session } from './core/agent/session';\n",
     'src/webview/main.ts': "import type { session } from '../protocol';\nexport type View = typeof session;\n",
   };
@@ -93,10 +114,28 @@ describe('lint: layer order and cycles (dependency-cruiser)', function () {
     assert.equal(result.status, 0, result.output);
   });
 
-  it('fails an upward import inside src/core: tools importing context', () => {
-    const result = cruiseTree({ ...lawful, 'src/core/tools/leak.ts': "import { engine } from '../context/engine';\nexport const leak = engine;\n" });
+  it('fails an upward import inside src/core: a subsystem below the tools importing the tool contract', () => {
+    const result = cruiseTree({ ...lawful, 'src/core/workspace/leak.ts': "import { tool } from '../tools/tool';\nexport const leak = tool;\n" });
     assert.notEqual(result.status, 0, result.output);
-    assert.match(result.output, /core-tools-imports-only-below: src\/core\/tools\/leak\.ts → src\/core\/context\/engine\.ts/);
+    assert.match(result.output, /core-workspace-imports-only-below: src\/core\/workspace\/leak\.ts → src\/core\/tools\/tool\.ts/);
+  });
+
+  it('fails an import between layers that are beside each other (shell importing workspace)', () => {
+    const result = cruiseTree({ ...lawful, 'src/core/shell/leak.ts': "import { workspace } from '../workspace/workspace';\nexport const leak = workspace;\n" });
+    assert.notEqual(result.status, 0, result.output);
+    assert.match(result.output, /core-shell-imports-only-below: src\/core\/shell\/leak\.ts → src\/core\/workspace\/workspace\.ts/);
+  });
+
+  it('fails when the core imports the front ends\' shared code (src/frontends)', () => {
+    const result = cruiseTree({ ...lawful, 'src/core/agent/leak.ts': "import { table } from '../../frontends/table';\nexport const leak = table;\n" });
+    assert.notEqual(result.status, 0, result.output);
+    assert.match(result.output, /core-agent-imports-only-below: src\/core\/agent\/leak\.ts → src\/frontends\/table\.ts/);
+  });
+
+  it('fails when src/frontends imports a front end (here src/extension)', () => {
+    const result = cruiseTree({ ...lawful, 'src/frontends/leak.ts': "import { settings } from '../extension/settings';\nexport const leak = settings;\n" });
+    assert.notEqual(result.status, 0, result.output);
+    assert.match(result.output, /frontends-imports-only-core: src\/frontends\/leak\.ts → src\/extension\/settings\.ts/);
   });
 
   it("fails when the core's root modules import a layer (logger.ts importing tools)", () => {
@@ -108,17 +147,17 @@ describe('lint: layer order and cycles (dependency-cruiser)', function () {
   it('fails an import cycle, even one made of type-only imports', () => {
     const result = cruiseTree({
       ...lawful,
-      'src/core/tools/a.ts': "import type { B } from './b';\nexport interface A { b?: B }\n",
-      'src/core/tools/b.ts': "import type { A } from './a';\nexport interface B { a?: A }\n",
+      'src/core/workspace/a.ts': "import type { B } from './b';\nexport interface A { b?: B }\n",
+      'src/core/workspace/b.ts': "import type { A } from './a';\nexport interface B { a?: A }\n",
     });
     assert.notEqual(result.status, 0, result.output);
-    assert.match(result.output, /no-circular: src\/core\/tools\/(a|b)\.ts →/);
+    assert.match(result.output, /no-circular: src\/core\/workspace\/(a|b)\.ts →/);
   });
 
-  it('fails when the webview imports anything but src/protocol.ts (here src/cli)', () => {
-    const result = cruiseTree({ ...lawful, 'src/cli/run.ts': 'export const run = 1;\n', 'src/webview/leak.ts': "import { run } from '../cli/run';\nexport const leak = run;\n" });
+  it('fails when the webview imports anything but src/protocol.ts (here src/frontends)', () => {
+    const result = cruiseTree({ ...lawful, 'src/webview/leak.ts': "import { table } from '../frontends/table';\nexport const leak = table;\n" });
     assert.notEqual(result.status, 0, result.output);
-    assert.match(result.output, /webview-imports-only-protocol: src\/webview\/leak\.ts → src\/cli\/run\.ts/);
+    assert.match(result.output, /webview-imports-only-protocol: src\/webview\/leak\.ts → src\/frontends\/table\.ts/);
   });
 
   it('runs as part of npm run lint', () => {

@@ -10,7 +10,7 @@ import type { AgentEvent } from '../../src/core/agent/events';
 import { runCliCaptured } from '../support/cliCapture';
 import { toolResultsOf, toolResultText } from '../../src/core/model/content';
 import { BACKENDS, say, type BackendFactory, type FakeBackend, type SentRequest } from '../support/backends';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { transcriptLines, type SessionMeta } from '../../src/core/storage/sessionStore';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadMcpConfig } from '../../src/core/mcp/load';
 import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpOrigin } from '../../src/core/mcp/config';
-import { decide, type ApprovalPolicy } from '../../src/core/tools/approval';
+import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
 import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
 
 const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });

@@ -13,7 +13,7 @@ import type { MessageParam, ToolParam } from '../../src/core/model/messages';
 import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/openai';
 import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { extensionHint } from '../../src/extension/errorHints';
 import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { withInstruction } from '../../src/core/context/engine';
+import { withInstruction } from '../../src/core/context/compactionHelpers';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../../src/core/model/messages';
 import { chatCallId, fromChatMessages, MISSING_RESULT_TEXT, toChatMessages, toChatTools, TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
 import { defaultModels } from '../fake-openai/models';

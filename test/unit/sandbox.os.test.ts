@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it, before, after } from 'mocha';
 import { silentLogger } from '../../src/core/logger';
-import type { CommandSandbox } from '../../src/core/tools/commandSandbox';
+import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
 import { createRunShellTool } from '../../src/core/tools/runShell';
 import type { ToolResult } from '../../src/core/tools/types';

@@ -16,8 +16,8 @@ import {
   type SandboxPolicy,
   type SandboxPolicyInput,
 } from '../../src/core/sandbox/policy';
-import { protectedLocations, type ProtectedLocation } from '../../src/core/tools/protectedPaths';
-import { isInside } from '../../src/core/tools/workspace';
+import { protectedLocations, type ProtectedLocation } from '../../src/core/approvals/protectedPaths';
+import { isInside } from '../../src/core/workspace/workspace';
 
 type Kind = 'file' | 'dir' | 'link';
 

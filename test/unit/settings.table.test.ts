@@ -1,5 +1,5 @@
 /**
- * The settings table (src/core/agent/settingsTable.ts) is the one place a setting's name, scope, type,
+ * The settings table (src/frontends/settingsTable.ts) is the one place a setting's name, scope, type,
  * range, default and CLI flag are written; package.json (the manifest VS Code reads), the README's
  * settings table and the CLI's flags must say the same, and these checks fail when one drifts.
  */
@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { parseCliArgs, USAGE } from '../../src/cli/args';
 import { parseContextOverrides } from '../../src/core/context/defaults';
 import { PROVIDER_FACTS } from '../../src/core/model/models';
-import { cliFlag, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../../src/core/agent/settingsTable';
+import { cliFlag, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../../src/frontends/settingsTable';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { parseSettings } from '../../src/extension/settingsValues';
 

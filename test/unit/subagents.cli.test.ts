@@ -8,7 +8,7 @@ import { EXIT } from '../../src/cli/run';
 import { blocksOf } from '../../src/core/model/content';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
 import { readTranscript } from '../../src/core/storage/sessionStore';
-import { TASK_LIST_MARK } from '../../src/core/tools/todos';
+import { TASK_LIST_MARK } from '../../src/core/todos/todos';
 import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 

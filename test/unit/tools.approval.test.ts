@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  analyzeShellCommand,
-  createPolicyApprover,
-  decide,
-  matchShellAllowList,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  type Approver,
-} from '../../src/core/tools/approval';
+import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver } from '../../src/core/approvals/approval';
+import { analyzeShellCommand, matchShellAllowList } from '../../src/core/shell/shellAnalysis';
 
 const ALLOW = ['git status', 'git diff', 'git log', 'ls', 'npm test', 'npm run lint', 'cat', 'grep', 'head', 'wc', 'echo', 'find', 'python', 'bash', 'sh', 'xargs', 'node'];
 const askPolicy: ApprovalPolicy = { writes: 'ask', shell: 'ask', shellAllowList: ALLOW };

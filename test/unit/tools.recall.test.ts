@@ -3,15 +3,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MessageParam } from '../../src/core/model/messages';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { subagentTools } from '../../src/core/agent/subagents';
-import { TranscriptRecall, withRecallReferences } from '../../src/core/storage/recallIndex';
+import { TranscriptRecall } from '../../src/core/recall/recallIndex';
+import { withRecallReferences } from '../../src/core/storage/recalledEntries';
 import { FileSessionStore, readTranscript, transcriptLines, type SessionHandle, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import { createRecallTool, parseRecallQuery, type RecallInput } from '../../src/core/tools/recall';
 import { RECALL_TOOL } from '../../src/core/tools/recallRef';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import type { RecallSource, ToolContext, ToolResult } from '../../src/core/tools/types';
-import { NodeWorkspace } from '../../src/core/tools/workspace';
+import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import type { RecallSource } from '../../src/core/tools/recallTypes';
+import { NodeWorkspace } from '../../src/core/workspace/workspace';
 
 const TS = '2026-11-25T10:00:00.000Z';
 

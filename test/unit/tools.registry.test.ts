@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createToolRegistry, CANCELLED_RESULT_TEXT } from '../../src/core/tools/registry';
-import { abortError, ToolInputError } from '../../src/core/tools/types';
+import { abortError, ToolInputError } from '../../src/core/errors';
 import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
 const ALL = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write'];

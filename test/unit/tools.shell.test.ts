@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { isProcessAlive } from '../../src/core/tools/processGroup';
+import { isProcessAlive } from '../../src/core/shell/processGroup';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 

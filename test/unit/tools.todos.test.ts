@@ -13,10 +13,10 @@ import type { MessageParam } from '../../src/core/model/messages';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
 import { transcriptEntryProblem } from '../../src/core/storage/transcript';
 import { emptyTotals } from '../../src/core/storage/sessionStore';
-import { renderTranscript } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
-import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/tools/todos';
+import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/todos/todos';
 import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 import { bulk, Rig, tooLongError } from './context.harness';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fsp, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { NodeWorkspace, WorkspaceAccessError } from '../../src/core/tools/workspace';
+import { NodeWorkspace, WorkspaceAccessError } from '../../src/core/workspace/workspace';
 import { makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
 
 describe('tools NodeWorkspace.resolve', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { emptyTotals, type SessionMeta, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { renderTranscript, TRANSCRIPT_RENDER_DEFAULTS } from '../../src/core/agent/transcriptMarkdown';
+import { renderTranscript, TRANSCRIPT_RENDER_DEFAULTS } from '../../src/extension/transcriptMarkdown';
 
 const meta: SessionMeta = {
   id: '20260101-120000-abcdef',

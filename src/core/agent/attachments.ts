@@ -14,7 +14,7 @@ import { splitLineRange } from './lineRange';
 import type { ContentBlockParam, TextBlockParam } from '../model/messages';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolImage } from '../tools/types';
-import { openForRead } from '../tools/workspace';
+import { openForRead } from '../workspace/workspace';
 import { readImage } from '../model/images';
 import { fitImageToLimits } from '../model/imageResize';
 

@@ -1,4 +1,4 @@
-import { ContextWindowTooSmallError } from '../context/engine';
+import { ContextWindowTooSmallError } from '../context/engineTypes';
 import { errorActionsFor } from '../model/errorActions';
 import { ModelError } from '../model/errors';
 import type { AgentEvent } from './events';

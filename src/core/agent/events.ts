@@ -3,12 +3,12 @@
  * webview (via src/protocol.ts), the CLI's `--output-format stream-json`, and tests.
  */
 
-import type { ContextEvent } from '../context/engine';
+import type { ContextEvent } from '../context/engineTypes';
 import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
-import type { ApprovalRequest } from '../tools/approval';
-import type { TodoItem } from '../tools/todos';
-import type { SubagentType } from '../tools/task';
+import type { ApprovalRequest } from '../approvals/approval';
+import type { TodoItem } from '../todos/todos';
+import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
 
@@ -40,8 +40,6 @@ export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
     ...(request.isolation === 'outside' && request.outsideReason !== undefined ? { outsideReason: request.outsideReason } : {}),
   };
 }
-
-export type { SubagentType } from '../tools/task';
 
 /** done: the child ended its turn; limit: it hit its step or time limit (the report is what it had); error: it failed; cancelled: the user stopped it. */
 export type SubagentStatus = 'done' | 'error' | 'cancelled' | 'limit';

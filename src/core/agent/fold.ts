@@ -15,7 +15,7 @@ import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import type { TranscriptEntry } from '../storage/transcript';
-import type { TodoItem } from '../tools/todos';
+import type { TodoItem } from '../todos/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';

@@ -1,12 +1,12 @@
 /**
  * Project instructions in a session (README "Project instructions"): the root files go into the
  * system prompt once (factory.ts), a subfolder's files into the tool results' turn as a note
- * (session.ts). The files themselves are read by tools/instructionFiles.ts.
+ * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */
 import type { Logger } from '../logger';
 import { blocksOf } from '../model/content';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
-import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../tools/instructionFiles';
+import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';
 import type { AgentEvent } from './events';
 
 /** What the front end decided: `evergreen.instructions.*` / `--no-instructions`. */

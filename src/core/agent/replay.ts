@@ -4,10 +4,10 @@
  */
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
-import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../tools/todos';
+import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
-import { nestedNoteFile } from '../tools/instructionFiles';
+import { nestedNoteFile } from '../instructions/instructionFiles';
 import { instructionsNoteMessage } from './instructions';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */

@@ -1,5 +1,6 @@
 /** What an agent session is built from: its options and the context-management seam it drives. */
-import type { ContextEngine, ContextEngineOptions, EngineSnapshot } from '../context/engine';
+import type { ContextEngine } from '../context/engine';
+import type { ContextEngineOptions, EngineSnapshot } from '../context/engineTypes';
 import type { ContextDefaults } from '../context/defaults';
 import type { Logger } from '../logger';
 import type { ModelBackend } from '../model/backend';
@@ -8,12 +9,12 @@ import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { ToolUseBlock } from '../model/content';
 import type { SessionHandle } from '../storage/sessionStore';
-import type { ApprovalPolicy, Approver } from '../tools/approval';
+import type { ApprovalPolicy, Approver } from '../approvals/approval';
 import type { ToolRegistry } from '../tools/registry';
-import type { TaskInput } from '../tools/task';
+import type { TaskInput } from '../tools/taskInput';
 import type { ToolResult } from '../tools/types';
-import type { NestedInstructions } from '../tools/instructionFiles';
-import type { Workspace } from '../tools/workspace';
+import type { NestedInstructions } from '../instructions/instructionFiles';
+import type { Workspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import type { SessionThinking } from './thinkingTurn';

@@ -5,7 +5,7 @@
  * A leaf module (types only): the fold imports it without pulling in the agent loop.
  */
 import { isUsageCounts } from '../model/usage';
-import { SUBAGENT_TYPES, type SubagentType } from '../tools/task';
+import { SUBAGENT_TYPES, type SubagentType } from '../tools/taskInput';
 import type { AgentEvent, SubagentStatus } from './events';
 
 export type SubagentRecordedEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_finished' }>;

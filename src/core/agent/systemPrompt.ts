@@ -1,4 +1,4 @@
-import { INSTRUCTIONS_MARK } from '../tools/instructionFiles';
+import { INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
 import { RECALL_TOOL } from '../tools/recallRef';
 
 /**

@@ -14,8 +14,8 @@ import { createHash } from 'node:crypto';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { writeFileAtomic, writeFileAtomicConfined, writeFileOnceAtomic } from '../tools/atomicWrite';
-import { isInside, isNodeError, openConfinedDir, openConfinedFile } from '../tools/workspace';
+import { writeFileAtomic, writeFileAtomicConfined, writeFileOnceAtomic } from '../workspace/atomicWrite';
+import { isInside, isNodeError, openConfinedDir, openConfinedFile } from '../workspace/workspace';
 import { ShadowGit, type Snapshot } from './shadowGit';
 import type { CheckpointRecord, IndexFile, PlannedFile, RestorePlan, RestoreResult, SnapshotRecord, UndoRecord } from './records';
 

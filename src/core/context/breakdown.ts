@@ -2,8 +2,8 @@ import type { MessageParam, ToolParam } from '../model/messages';
 import { blockChars, blocksOf, blockText } from '../model/content';
 import { builtInToolTraits } from '../tools/registry';
 import type { ToolTraitsLookup } from '../tools/types';
-import { TASK_LIST_MARK } from '../tools/todos';
-import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../tools/instructionFiles';
+import { TASK_LIST_MARK } from '../todos/todos';
+import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
 

@@ -6,10 +6,10 @@
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, textsOf, toolResultsOf, toolResultText, toolUsesOf } from '../model/content';
 import type { CompactionRecord } from '../storage/transcript';
-import { latestTodos } from '../tools/todos';
+import { latestTodos } from '../todos/todos';
 import { isCleanStart } from './liveView';
 import { SUMMARY_MARK } from './summary';
-import { NESTED_INSTRUCTIONS_MARK } from '../tools/instructionFiles';
+import { NESTED_INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
 import { headTail } from './text';
 
 /** The task list as of a new boundary, for its record (the live view shows it next to the summary). */

@@ -10,7 +10,7 @@ import { toolUsesOf } from '../model/content';
 import type { Logger } from '../logger';
 import type { CompactionRecord } from '../storage/transcript';
 import type { ToolTraitsLookup } from '../tools/types';
-import type { Workspace } from '../tools/workspace';
+import type { Workspace } from '../workspace/workspace';
 import { allToolUsesAnswered, boundedCarry, emptyBoundary, todosAsOf, userTexts } from './compactionHelpers';
 import type { TokenAccounting } from './accounting';
 import type { CompactionPreview, UndoPoint } from './compactionPreview';

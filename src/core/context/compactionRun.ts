@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageParam } from '../model/messages';
 import type { CompactionRecord, CompactionTrigger } from '../storage/transcript';
-import type { Workspace } from '../tools/workspace';
+import type { Workspace } from '../workspace/workspace';
 import { todosAsOf } from './compactionHelpers';
 import type { PlanningView } from './compactionPlanning';
 import { buildLiveView } from './liveView';

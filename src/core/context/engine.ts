@@ -19,7 +19,7 @@ import type { UsageCounts } from '../model/models';
 import type { CompactionRecord, CompactionTrigger, TranscriptEntry } from '../storage/transcript';
 import { TokenAccounting } from './accounting';
 import { contextBreakdownChars, scaleBreakdown } from './breakdown';
-import { allToolUsesAnswered } from './compactionHelpers';
+import { allToolUsesAnswered, emptyBoundary, todosAsOf } from './compactionHelpers';
 import { NOTHING_TO_COMPACT, planCompaction, restoreLimitsFor, planDrop, planUndo, previewCompaction, summarySavings, type PlanningView, type UndoPlan } from './compactionPlanning';
 import type { CompactionPreview, UndoOutcome } from './compactionPreview';
 import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
@@ -28,7 +28,7 @@ import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
 import { windowLearnedMessage } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
-import { buildLiveView } from './liveView';
+import { buildLiveView, buildLiveView as liveViewOf, clearedText } from './liveView';
 import { cacheBreakpoints } from './cacheBreakpoints';
 import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
@@ -38,12 +38,7 @@ import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierVerb } f
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { collectToolResults } from './tiers';
 import { decideSummary } from './summaryPolicy';
-import { emptyBoundary, todosAsOf } from './compactionHelpers';
-import { buildLiveView as liveViewOf, clearedText } from './liveView';
 
-// The engine's types and pure helpers live in their own modules; re-exported so callers keep importing from here.
-export * from './engineTypes';
-export { allToolUsesAnswered, boundedCarry, dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults, userTexts, withInstruction } from './compactionHelpers';
 
 export class ContextEngine {
   private readonly settings: ContextDefaults;

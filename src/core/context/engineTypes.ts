@@ -7,7 +7,7 @@ import type { UsageCounts } from '../model/models';
 import type { Logger } from '../logger';
 import type { CompactionRecord, CompactionTrigger, RequestMark, TranscriptEntry } from '../storage/transcript';
 import type { ToolTraitsLookup } from '../tools/types';
-import type { Workspace } from '../tools/workspace';
+import type { Workspace } from '../workspace/workspace';
 import type { ContextDefaults } from './defaults';
 import type { ContextGauge } from './gauge';
 import type { EngineState } from './state';

@@ -7,7 +7,7 @@ import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
 import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
 import { RECALL_TOOL, recallCall } from '../tools/recallRef';
-import { recordedTodos, todoListText } from '../tools/todos';
+import { recordedTodos, todoListText } from '../todos/todos';
 import { SUMMARY_MARK } from './summary';
 import { headTail } from './text';
 

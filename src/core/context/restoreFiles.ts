@@ -9,7 +9,7 @@ import { errorMessage, type Logger } from '../logger';
 import type { RestoredFile } from '../storage/transcript';
 import { builtInToolTraits } from '../tools/registry';
 import type { ToolTraitsLookup } from '../tools/types';
-import { openForRead, type Workspace } from '../tools/workspace';
+import { openForRead, type Workspace } from '../workspace/workspace';
 import { normalizedPath } from './compactionHelpers';
 
 /** The engine's numbers a restore is sized by, and which tool calls read files. */

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { Logger } from '../logger';
 import { builtInToolTraits } from '../tools/registry';
 import { recallCall } from '../tools/recallRef';
-import { countLines } from '../tools/text';
+import { countLines } from '../text';
 import { CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from './defaults';
 import type { ToolTraitsLookup } from '../tools/types';
 import { headTail, previewLines } from './text';

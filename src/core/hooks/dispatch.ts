@@ -4,9 +4,8 @@
  */
 import { childProcessEnv } from '../secrets';
 import { shellQuote } from '../shellQuote';
-import type { CommandSandbox } from '../tools/commandSandbox';
-import type { TreeContainment } from '../tools/processTree';
-import { NON_INTERACTIVE_ENV } from '../tools/runShell';
+import type { CommandSandbox } from '../shell/commandSandbox';
+import { NON_INTERACTIVE_ENV, type TreeContainment } from '../shell/processTree';
 import type { ConfiguredHook } from './config';
 import { decideHookOutcome, type HookOutcomeFor } from './decisions';
 import { hookInput, matchTargets, type HookCall, type HookSession } from './events';

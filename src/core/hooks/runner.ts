@@ -3,9 +3,9 @@
  * with the event's JSON on stdin, in a process tree that a timeout, a cancel or too much output ends
  * whole (tools/processTree.ts). Never throws: every way a hook can fail comes back as data.
  */
-import type { CommandSandbox, SandboxedCommand } from '../tools/commandSandbox';
+import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
 import { errorMessage } from '../logger';
-import { spawnContained, watchChild, type ChildEnd, type ContainedProcess, type TreeContainment } from '../tools/processTree';
+import { spawnContained, watchChild, type ChildEnd, type ContainedProcess, type TreeContainment } from '../shell/processTree';
 
 /** What one hook may write to stdout and stderr together; past it the hook is stopped. */
 export const MAX_HOOK_OUTPUT_BYTES = 10 * 1024 * 1024;

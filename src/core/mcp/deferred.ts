@@ -6,7 +6,8 @@
  * from request to request, so finding a tool never rewrites the cached prefix.
  */
 import Ajv, { type ErrorObject } from 'ajv';
-import { ToolInputError, type ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../tools/types';
+import { ToolInputError } from '../errors';
 import type { McpCallInput } from './tools';
 
 import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from './deferredNames';

@@ -4,9 +4,8 @@
  * unique: a name that collides after sanitizing or cutting gets a short hash of the original pair.
  */
 import { createHash } from 'node:crypto';
-import { MCP_TOOL_PREFIX, mcpNamePart } from '../tools/approval';
+import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
 
-export { MCP_TOOL_PREFIX } from '../tools/approval';
 const MAX_NAME = 64;
 
 

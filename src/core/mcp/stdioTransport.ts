@@ -10,7 +10,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { signalGroup, trackChildProcess } from '../tools/processGroup';
+import { signalGroup, trackChildProcess } from '../shell/processGroup';
 
 export interface GroupStdioOptions {
   command: string;

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { mcpNamePart } from '../tools/approval';
+import { mcpNamePart } from '../approvals/approval';
 import type { Logger } from '../logger';
-import { ToolExecutionError, ToolInputError, type ToolDefinition, type ToolInputSchema } from '../tools/types';
+import type { ToolDefinition, ToolInputSchema } from '../tools/types';
+import { ToolExecutionError, ToolInputError } from '../errors';
 import type { McpServerConnection } from './connection';
 import type { McpToolNames } from './names';
 import { mapCallToolResult } from './results';

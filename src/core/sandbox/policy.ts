@@ -2,12 +2,12 @@
 // session storage and the user's settings, then handed to the OS sandbox (srt.ts). Pure (the disk
 // is reached through `exists` and `listDir`), so the rules are unit-tested without bubblewrap.
 //
-// What is protected, and why, is protectedLocations() (protectedPaths.ts), the list the write tools
+// What is protected, and why, is protectedLocations() (approvals/protectedPaths.ts), the list the write tools
 // ask about. This file only decides how bubblewrap can hold it: which entries are protected before
 // they exist, how far patterns are looked for, and what inside `.git` stays writable.
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { protectedLocations, type ProtectedLocation } from '../tools/protectedPaths';
+import { protectedLocations, type ProtectedLocation } from '../approvals/protectedPaths';
 
 /** One entry of a folder; a symbolic link is not a directory here (it is not followed). */
 export interface DirEntry {

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { Logger } from '../logger';
 import { shellQuote } from '../shellQuote';
-import { isNodeError } from '../tools/workspace';
-import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from '../tools/commandSandbox';
+import { isNodeError } from '../workspace/workspace';
+import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from '../shell/commandSandbox';
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
 
 export interface OsSandboxOptions {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { ImageMediaType } from '../model/messages';
 import { IMAGE_EXTENSIONS } from '../model/imageLimits';
-import { writeFileOnceAtomic } from '../tools/atomicWrite';
+import { writeFileOnceAtomic } from '../workspace/atomicWrite';
 
 export interface SessionImage {
   mediaType: ImageMediaType;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { writeFileAtomic } from '../tools/atomicWrite';
+import { writeFileAtomic } from '../workspace/atomicWrite';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 import { firstText } from '../model/content';
 import { sessionTitle } from './titles';

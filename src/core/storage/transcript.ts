@@ -5,7 +5,7 @@
 import { IMAGE_MEDIA_TYPES } from '../model/images';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
-import type { TodoItem } from '../tools/todos';
+import type { TodoItem } from '../todos/todos';
 import type { RecalledSlice } from '../tools/recallTypes';
 
 /** A lossy edit of one old tool result in the live view (tiers 1-3); the canonical result stays whole. */

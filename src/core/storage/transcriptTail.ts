@@ -1,5 +1,5 @@
 /**
- * A transcript read from where the last read stopped: `recall`'s index (recallIndex.ts) reads only what
+ * A transcript read from where the last read stopped: `recall`'s index (recall/recallIndex.ts) reads only what
  * was appended since its last call, in bounded chunks, never splitting a line.
  */
 import { promises as fsp } from 'node:fs';

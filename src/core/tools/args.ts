@@ -1,6 +1,6 @@
 // Strict argument parsing for tool inputs: wrong input becomes a ToolInputError whose message
 // tells the model exactly what to fix.
-import { ToolInputError } from './types';
+import { ToolInputError } from '../errors';
 
 export type InputObject = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 import { Args } from './args';
 import { approveAndWrite, readForChange } from './fileChange';
-import { numberedLine } from './text';
-import { ToolExecutionError, ToolInputError, type ToolDefinition } from './types';
+import { numberedLine } from '../text';
+import type { ToolDefinition } from './types';
+import { ToolExecutionError, ToolInputError } from '../errors';
 
 export interface EditFileInput {
   path: string;

@@ -1,28 +1,18 @@
 // The approve-then-write step shared by write_file and edit_file.
 //
-// Byte fidelity: a file is edited in its own encoding (fileio.ts: UTF-8 with or without BOM, else
+// Byte fidelity: a file is edited in its own encoding (workspace/fileio.ts: UTF-8 with or without BOM, else
 // Windows-1252 where every byte is one character), and written back in that same encoding, so
 // every byte the change does not touch is written back unchanged. Text the encoding cannot store
 // is refused, never replaced. The approval diff compares the decoded texts, which map 1:1 to the
 // bytes written; a non-UTF-8 encoding is named in the diff headers and the result.
 import type { FileHandle } from 'node:fs/promises';
-import {
-  MAX_TEXT_SCAN_BYTES,
-  UTF8,
-  decodeFileBytes,
-  describeChars,
-  diffStats,
-  encodeText,
-  encodingLabel,
-  isPlainUtf8,
-  unifiedDiff,
-  writeFileAtomicConfined,
-  type TextEncoding,
-} from './fileio';
-import { protectedWriteReasonAt } from './protectedPaths';
-import { plural } from './text';
-import { ToolExecutionError, throwIfAborted, type ToolContext, type ToolResult } from './types';
-import { isNodeError, openConfinedFile, type Workspace } from './workspace';
+import { MAX_TEXT_SCAN_BYTES, UTF8, decodeFileBytes, describeChars, diffStats, encodeText, encodingLabel, isPlainUtf8, unifiedDiff, type TextEncoding } from '../workspace/fileio';
+import { writeFileAtomicConfined } from '../workspace/atomicWrite';
+import { protectedWriteReasonAt } from '../approvals/protectedPaths';
+import { plural } from '../text';
+import type { ToolContext, ToolResult } from './types';
+import { ToolExecutionError, throwIfAborted } from '../errors';
+import { isNodeError, openConfinedFile, type Workspace } from '../workspace/workspace';
 
 /** Files larger than this are not loaded for editing / diffing (the model cannot use them anyway). */
 export const MAX_EDITABLE_BYTES = MAX_TEXT_SCAN_BYTES;
@@ -117,7 +107,7 @@ export async function approveAndWrite(ctx: ToolContext, change: ChangeOptions): 
   const label = isPlainUtf8(existing.encoding) ? undefined : encodingLabel(existing.encoding);
   const diff = unifiedDiff(shown, before, after, label ? { old: label, new: label } : {});
   throwIfAborted(ctx.signal);
-  // Judged where the write really lands (protectedPaths.ts): the policy asks whenever a reason is set.
+  // Judged where the write really lands (approvals/protectedPaths.ts): the policy asks whenever a reason is set.
   const protectedReason = await protectedWriteReasonAt(file, { workspaceRoot: ctx.workspace.root, home: ctx.workspace.home, sessionStorage: ctx.workspace.sessionStorage });
   const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after, ...(protectedReason ? { protectedReason } : {}) });
   throwIfAborted(ctx.signal);

@@ -7,14 +7,15 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Args } from './args';
 import { childProcessEnv } from '../secrets';
-import { BINARY_SNIFF_BYTES } from './fileio';
-import { trackChildProcess } from './processGroup';
-import { GitignoreFilter } from './gitignore';
-import { plural, truncateHeadTail } from './text';
-import { ToolExecutionError, ToolInputError, abortError, type ToolDefinition } from './types';
-import { checkGlobPattern, comparePaths, findFiles } from './walk';
-import { RegexTimeoutError, RegexWorker } from './regexWorker';
-import { isInside, isNodeError, openConfinedFile } from './workspace';
+import { BINARY_SNIFF_BYTES } from '../workspace/fileio';
+import { trackChildProcess } from '../shell/processGroup';
+import { GitignoreFilter } from '../workspace/gitignore';
+import { plural, truncateHeadTail } from '../text';
+import type { ToolDefinition } from './types';
+import { ToolExecutionError, ToolInputError, abortError } from '../errors';
+import { checkGlobPattern, comparePaths, findFiles } from '../workspace/walk';
+import { RegexTimeoutError, RegexWorker } from '../regexWorker';
+import { isInside, isNodeError, openConfinedFile } from '../workspace/workspace';
 
 export interface GrepInput {
   pattern: string;
@@ -187,7 +188,7 @@ const JS_BATCH_CHARS = 4 * 1024 * 1024;
 /** Default time one batch may take: a plain pattern scans 4 MB in milliseconds, a backtracking one never ends. */
 export const DEFAULT_REGEX_BUDGET_MS = 5_000;
 
-/** The JS search: the regex runs in a worker with a time budget per batch (regexWorker.ts), so it cannot hang its host. */
+/** The JS search: the regex runs in a worker with a time budget per batch (core/regexWorker.ts), so it cannot hang its host. */
 export async function grepWithJs(params: GrepParams, regexBudgetMs: number = DEFAULT_REGEX_BUDGET_MS): Promise<GrepOutcome> {
   const flags = params.caseInsensitive ? 'i' : '';
   compileJsRegex(params.pattern, params.caseInsensitive); // a syntax error is reported here, with the pattern

@@ -1,9 +1,10 @@
 import { promises as fsp } from 'node:fs';
 import { Args } from './args';
-import { plural } from './text';
-import { ToolExecutionError, type ToolDefinition } from './types';
-import { checkGlobPattern, findFiles } from './walk';
-import { openConfinedDir, rootOf } from './workspace';
+import { plural } from '../text';
+import type { ToolDefinition } from './types';
+import { ToolExecutionError } from '../errors';
+import { checkGlobPattern, findFiles } from '../workspace/walk';
+import { openConfinedDir, rootOf } from '../workspace/workspace';
 
 export interface ListFilesInput {
   pattern: string;

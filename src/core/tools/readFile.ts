@@ -1,10 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Args } from './args';
-import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from './fileio';
-import { numberedLine, plural } from './text';
-import { ToolExecutionError, type ToolDefinition } from './types';
-import { isNodeError, openForRead } from './workspace';
+import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from '../workspace/fileio';
+import { numberedLine, plural } from '../text';
+import type { ToolDefinition } from './types';
+import { ToolExecutionError } from '../errors';
+import { isNodeError, openForRead } from '../workspace/workspace';
 
 export interface ReadFileInput {
   path: string;

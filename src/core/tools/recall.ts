@@ -2,14 +2,14 @@
  * `recall` (issue 20): the model's way back to anything the context engine removed from its view.
  * `{id}` returns an earlier tool result exactly (paged by characters when large); `{query}` searches
  * the session's whole history. The history itself is read by a `RecallSource` the agent provides
- * (storage/recallIndex.ts reads the transcript): this tool only checks input and words the answer.
+ * (recall/recallIndex.ts reads the transcript): this tool only checks input and words the answer.
  */
 import { Args } from './args';
 import { RECALL_TOOL } from './recallRef';
-import type { RecallQuery, RecallSearchOutcome, RecallSource } from './recallTypes';
-import { ToolInputError, type RecalledSlice, type ToolDefinition, type ToolResult } from './types';
+import type { RecallQuery, RecallSearchOutcome, RecallSource, RecalledSlice } from './recallTypes';
+import type { ToolDefinition, ToolResult } from './types';
+import { ToolInputError } from '../errors';
 
-export type { RecallFound, RecallHit, RecallLookup, RecallQuery, RecallSearchOutcome, RecallSource } from './recallTypes';
 
 export type RecallInput = { id: string; offset: number; limit?: number } | { query: string; limit: number };
 

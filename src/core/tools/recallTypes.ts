@@ -1,5 +1,5 @@
 /**
- * The shapes `recall` (tools/recall.ts) and the history it reads (storage/recallIndex.ts) share. A
+ * The shapes `recall` (tools/recall.ts) and the history it reads (recall/recallIndex.ts) share. A
  * module of its own with no imports, so tools/types.ts can name them without an import cycle.
  */
 

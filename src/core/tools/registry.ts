@@ -9,20 +9,9 @@ import { createRecallTool, type RecallToolOptions } from './recall';
 import { createRunShellTool, type RunShellOptions } from './runShell';
 import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
-import {
-  DEFAULT_TOOL_CONTEXT,
-  ToolExecutionError,
-  ToolInputError,
-  isAbortError,
-  type ToolContext,
-  type ToolContextTraits,
-  type ToolDefinition,
-  type ToolInputSchema,
-  type ReadTarget,
-  type ToolResult,
-  type ToolTraitsLookup,
-} from './types';
-import { WorkspaceAccessError, isNodeError } from './workspace';
+import { DEFAULT_TOOL_CONTEXT, type ToolContext, type ToolContextTraits, type ToolDefinition, type ToolInputSchema, type ReadTarget, type ToolResult, type ToolTraitsLookup } from './types';
+import { ToolExecutionError, ToolInputError, isAbortError } from '../errors';
+import { WorkspaceAccessError, isNodeError } from '../workspace/workspace';
 import { createWriteFileTool } from './writeFile';
 
 /** A tool as the Messages API `tools` parameter wants it. */

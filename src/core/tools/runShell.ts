@@ -3,13 +3,15 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import type { CommandSandbox, SandboxedCommand } from './commandSandbox';
+import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
-import { terminateGroup, trackChildProcess } from './processGroup';
-import { watchChild, type ChildEnd } from './processTree';
-import { HeadTailBuffer } from './text';
+import { terminateGroup, trackChildProcess } from '../shell/processGroup';
+import { NON_INTERACTIVE_ENV, watchChild, type ChildEnd } from '../shell/processTree';
+import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
-import { throwIfAborted, type ShellIsolation, type ToolDefinition, type ToolResult } from './types';
+import type { ToolDefinition, ToolResult } from './types';
+import type { ShellIsolation } from '../approvals/approval';
+import { throwIfAborted } from '../errors';
 
 export interface RunShellInput {
   command: string;
@@ -35,9 +37,6 @@ export interface RunShellOptions {
 }
 
 export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
-
-// Nothing may wait for a human: no pagers, no credential prompts.
-export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 
 /** After the shell exits, how long stdio may stay open before we stop waiting for it. */
 const STDIO_CLOSE_WAIT_MS = 1000;

@@ -4,10 +4,9 @@
 import { Args } from './args';
 import { RECALL_TOOL } from './recallRef';
 import { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
-import { ToolInputError, type ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
+import { ToolInputError } from '../errors';
 
-// What a task call carries is a leaf (the tool contract in types.ts names it); re-exported so callers keep importing from here.
-export { SUBAGENT_TYPES, type SubagentType, type TaskInput } from './taskInput';
 
 export const TASK_TOOL_NAME = 'task';
 

@@ -1,6 +1,7 @@
 import { Args } from './args';
-import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoItem, type TodoLimits } from './todos';
-import { ToolInputError, type ToolDefinition } from './types';
+import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoItem, type TodoLimits } from '../todos/todos';
+import type { ToolDefinition } from './types';
+import { ToolInputError } from '../errors';
 
 export interface TodoWriteInput {
   todos: TodoItem[];

@@ -1,15 +1,12 @@
 // Shared contract of the agent's tools. Pure TypeScript: never import 'vscode' here or in any
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ImageMediaType } from '../model/messages';
-import type { ApprovalDecision, ApprovalRequest } from './approval';
-import type { TodoItem } from './todos';
+import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval';
+import type { TodoItem } from '../todos/todos';
 import type { RecalledSlice, RecallSource } from './recallTypes';
 import type { TaskInput } from './taskInput';
-import type { Workspace } from './workspace';
+import type { Workspace } from '../workspace/workspace';
 
-export type { ApprovalDecision, ApprovalRequest, ShellIsolation } from './approval';
-export type { Workspace } from './workspace';
-export type { RecalledSlice, RecalledSource, RecallSource } from './recallTypes';
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
 
@@ -136,29 +133,4 @@ export interface ToolDefinition<Input> {
   /** One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters. */
   headline(input: Input): string;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
-}
-
-/** Bad arguments from the model: reported back as an is_error tool result, never thrown further. */
-export class ToolInputError extends Error {
-  override name = 'ToolInputError';
-}
-
-/** A failure the model can act on (file not found, no match, ...): its message goes back verbatim. */
-export class ToolExecutionError extends Error {
-  override name = 'ToolExecutionError';
-}
-
-export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
-
-/** The same shape fetch and friends throw, so the agent can treat all cancellations alike. */
-export function abortError(message = 'The operation was aborted'): Error {
-  const error = new Error(message);
-  error.name = 'AbortError';
-  return error;
-}
-
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw abortError();
 }

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createPolicyApprover, type ApprovalRequest, type ApprovalPolicy } from '../../../src/core/tools/approval';
-import { protectedWriteReason } from '../../../src/core/tools/protectedPaths';
+import { createPolicyApprover, type ApprovalRequest, type ApprovalPolicy } from '../../../src/core/approvals/approval';
+import { protectedWriteReason } from '../../../src/core/approvals/protectedPaths';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
 import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { decodeWindows1252, encodeText } from '../../../src/core/tools/fileio';
+import { decodeWindows1252, encodeText } from '../../../src/core/workspace/fileio';
 import { createToolRegistry, type ToolRegistry } from '../../../src/core/tools/registry';
 import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../../support/toolFixtures';
 

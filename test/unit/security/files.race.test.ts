@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { constants as fsc, promises as fsp, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { createToolRegistry, type ToolRegistry } from '../../../src/core/tools/registry';
-import { confinementInternals, type ResolveOptions } from '../../../src/core/tools/workspace';
+import { confinementInternals, type ResolveOptions } from '../../../src/core/workspace/workspace';
 import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../../support/toolFixtures';
 
 type AsyncFn = (...args: never[]) => Promise<unknown>;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GitignoreFilter, MAX_GITIGNORE_BYTES } from '../../../src/core/tools/gitignore';
+import { GitignoreFilter, MAX_GITIGNORE_BYTES } from '../../../src/core/workspace/gitignore';
 import { lineLogger } from '../../../src/core/logger';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -17,7 +17,7 @@ const CHILD_TIMEOUT_MS = 10_000;
 // Runs list_files and grep_search (JS path: no ripgrepPath) on the workspace in GITIGNORE_TEST_ROOT.
 const CHILD = `
 const { createToolRegistry } = require('./src/core/tools/registry');
-const { NodeWorkspace } = require('./src/core/tools/workspace');
+const { NodeWorkspace } = require('./src/core/workspace/workspace');
 const { makeContext } = require('./test/support/toolFixtures');
 (async () => {
   const tools = createToolRegistry({ trusted: false });

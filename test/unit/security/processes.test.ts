@@ -15,7 +15,7 @@ import { createToolRegistry } from '../../../src/core/tools/registry';
 import { findRipgrepOnPath } from '../../../src/core/tools/grepSearch';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 import { makeContext as makeRecordingContext } from '../../support/toolFixtures';
-import { NodeWorkspace } from '../../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 
 const makeContext = (root: string, _options: { autoApprove?: boolean } = {}) => makeRecordingContext(new NodeWorkspace(root));
 

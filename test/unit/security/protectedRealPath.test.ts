@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createPolicyApprover, type ApprovalPolicy, type ApprovalRequest } from '../../../src/core/tools/approval';
+import { createPolicyApprover, type ApprovalPolicy, type ApprovalRequest } from '../../../src/core/approvals/approval';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
-import { NodeWorkspace } from '../../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';
 
 const POLICY: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: ['git status'] };

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxState } from '../../../src/core/tools/commandSandbox';
-import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver, type ShellIsolation } from '../../../src/core/tools/approval';
+import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxState } from '../../../src/core/shell/commandSandbox';
+import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver, type ShellIsolation } from '../../../src/core/approvals/approval';
 import { createRunShellTool, isolationFor } from '../../../src/core/tools/runShell';
 import { makeContext, makeTempDirs, type TempDirs } from '../../support/toolFixtures';
 

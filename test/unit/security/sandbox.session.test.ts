@@ -7,10 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession, type AgentConfig } from '../../../src/core/agent/factory';
-import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox } from '../../../src/core/tools/commandSandbox';
+import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox } from '../../../src/core/shell/commandSandbox';
 import type { OsSandboxOptions } from '../../../src/core/sandbox/srt';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
-import type { ApprovalRequest, Approver } from '../../../src/core/tools/approval';
+import type { ApprovalRequest, Approver } from '../../../src/core/approvals/approval';
 import { BACKENDS, say, type FakeBackend } from '../../support/backends';
 
 type Notice = Extract<AgentEvent, { type: 'sandbox_notice' }>;

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { EXIT } from '../../../src/cli/run';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../../../src/core/secrets';
 import { createToolRegistry } from '../../../src/core/tools/registry';
-import { NodeWorkspace } from '../../../src/core/tools/workspace';
+import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 import { runCliCaptured } from '../../support/cliCapture';
 import { makeContext } from '../../support/toolFixtures';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';

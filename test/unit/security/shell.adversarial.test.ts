@@ -3,7 +3,8 @@
 // makes its prefix match, so only the analyzer stands between it and execution; the reason must
 // name the construct so the approval prompt can say why it asks.
 import assert from 'node:assert/strict';
-import { createPolicyApprover, matchShellAllowList, type ApprovalPolicy, type ApprovalRequest, type Approver } from '../../../src/core/tools/approval';
+import { createPolicyApprover, type ApprovalPolicy, type ApprovalRequest, type Approver } from '../../../src/core/approvals/approval';
+import { matchShellAllowList } from '../../../src/core/shell/shellAnalysis';
 
 const ALLOW = ['echo', 'printf', 'cat', 'ls', 'head', 'wc', 'grep', 'rg', 'find', 'git', 'git status', 'git diff', 'git log', 'npm test', 'sort', 'tar', 'zip', 'rsync', 'curl', 'sed', 'test', '[', 'wait', 'make', 'tee', 'fd'];
 

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { analyzeShellCommand, matchShellAllowList, type ShellSegment } from '../../../src/core/tools/approval';
+import { analyzeShellCommand, matchShellAllowList, type ShellSegment } from '../../../src/core/shell/shellAnalysis';
 
 /**
  * A fixed seed keeps CI deterministic (the coverage checks below must not depend on luck); set

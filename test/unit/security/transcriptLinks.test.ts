@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { emptyTotals, type SessionMeta, type TranscriptLine } from '../../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../../src/core/storage/transcript';
-import { mayFormCommandLink, renderTranscript } from '../../../src/core/agent/transcriptMarkdown';
+import { mayFormCommandLink, renderTranscript } from '../../../src/extension/transcriptMarkdown';
 
 const PAYLOAD = 'workbench.action.terminal.sendSequence?%7B%22text%22%3A%22touch%20pwned%5Cn%22%7D';
 

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { GitignoreFilter } from './gitignore';
-import { ToolInputError } from './types';
+import { ToolInputError } from '../errors';
 import { isInside } from './workspace';
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;

@@ -3,26 +3,26 @@
  * editor tab. Built for huge transcripts: entries arrive one at a time (streamed from the JSONL),
  * the renderer yields to the event loop regularly, and large blocks are folded to their head and
  * tail with links to where the full text lives (the persisted output file, the raw JSONL line).
- * It lives in agent/, the top of the core, because it reads what every layer records (the agent's
- * subagent events, the context engine's notes, storage's entries).
+ * It lives in the extension, its only user, and imports only the core: it reads what every core layer
+ * records (the agent's subagent events, the context engine's notes, storage's entries).
  */
 import { escapeInline, fenced, fileLink, inlineCode, markdownLink, mayFormCommandLink, proseLine, quoted } from './transcriptMarkdownText';
 
 export { mayFormCommandLink };
-import { formatCost, priceUnknownHint } from '../model/cost';
-import type { ContentBlockParam } from '../model/messages';
-import { windowLearnedMessage } from '../context/learnedWindow';
-import { blocksOf, toolResultText } from '../model/content';
-import { imageText } from '../model/images';
-import { promptTokensFromUsage } from '../model/usage';
-import { estimateTokens } from '../context/gauge';
-import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../storage/sessionStore';
-import type { CompactionRecord, TranscriptEntry } from '../storage/transcript';
-import { SUBAGENT_STATUS_TEXT } from './events';
-import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
-import { recordedTodos, todoListText } from '../tools/todos';
-import { nestedNoteFile } from '../tools/instructionFiles';
-import { saveSessionImage, sessionImagePath, type SessionImage } from '../storage/sessionImages';
+import { formatCost, priceUnknownHint } from '../core/model/cost';
+import type { ContentBlockParam } from '../core/model/messages';
+import { windowLearnedMessage } from '../core/context/learnedWindow';
+import { blocksOf, toolResultText } from '../core/model/content';
+import { imageText } from '../core/model/images';
+import { promptTokensFromUsage } from '../core/model/usage';
+import { estimateTokens } from '../core/context/gauge';
+import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../core/storage/sessionStore';
+import type { CompactionRecord, TranscriptEntry } from '../core/storage/transcript';
+import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
+import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
+import { recordedTodos, todoListText } from '../core/todos/todos';
+import { nestedNoteFile } from '../core/instructions/instructionFiles';
+import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */

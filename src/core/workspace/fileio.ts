@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { createTwoFilesPatch } from 'diff';
-import { abortError } from './types';
+import { abortError } from '../errors';
 
 export const BINARY_SNIFF_BYTES = 8192;
 
@@ -304,7 +304,6 @@ async function hasBytesAt(handle: FileHandle, position: number): Promise<boolean
   return bytesRead > 0;
 }
 
-export { writeFileAtomicConfined } from './atomicWrite';
 
 /**
  * Unified diff for approvals; falls back to a whole-file hunk if the diff takes too long. Headers

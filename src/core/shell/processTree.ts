@@ -20,6 +20,9 @@ import { isProcessAlive, signalGroup, trackChildProcess } from './processGroup';
 
 export type TreeContainment = 'pid-namespace' | 'process-group';
 
+/** Added to the environment of every command and hook: nothing may wait for a human (no pagers, no credential prompts). */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+
 const NAMESPACE_PREFIX = ['--pdeathsig', 'KILL', '--', 'unshare', '--user', '--map-current-user', '--pid', '--fork', '--kill-child', '--'];
 /** How long the one-time probe may take before the fallback is chosen. */
 const PROBE_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 // The contract between the tools that start processes (run_shell, later stdio MCP servers) and the
 // OS sandbox that confines them. The kernel enforces the boundary; the shell allow-list and the
 // approval settings are conveniences on top that only apply while the boundary holds.
-// It lives with the tools that need it; src/core/sandbox implements it (srt.ts) and sits above tools.
+// It lives in shell/, below the tools that need it; src/core/sandbox implements it (srt.ts) and sits above shell.
 
 /** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
 export type SandboxState =

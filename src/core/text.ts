@@ -1,4 +1,5 @@
-// Small text helpers shared by the tools: bounded output buffers and formatting.
+// Small text helpers shared by the tools, the instruction files and the context engine: bounded
+// output buffers and formatting.
 
 /**
  * Keeps the first and last `maxChars / 2` characters of a stream of text in bounded memory,

@@ -17,7 +17,7 @@ export interface Workspace {
   readonly root: string;
   /** Extra roots readable by tools (e.g. the session's persisted tool outputs). */
   readonly readOnlyRoots: readonly string[];
-  /** The user's home folder, for the protected files there (protectedPaths.ts). */
+  /** The user's home folder, for the protected files there (approvals/protectedPaths.ts). */
   readonly home: string;
   /** Evergreen's session storage root (all sessions), whose files a write never changes unasked. */
   readonly sessionStorage: string | undefined;

@@ -19,7 +19,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isInside, realpathLoose } from './workspace';
+import { isInside, realpathLoose } from '../workspace/workspace';
 
 interface ProtectedRule {
   /** gitignore syntax, matched case-insensitively (on macOS and Windows `.GIT/config` is `.git/config`). */

@@ -11,7 +11,7 @@
 // fallback has always used.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { abortError } from './types';
+import { abortError } from './errors';
 
 /**
  * Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch

@@ -6,13 +6,13 @@
  * (the manifest VS Code reads, with the descriptions users see) and the README's settings table
  * are checked against it by test/unit/settings.table.test.ts. Defaults that belong to a part of
  * the core (the output reserve, the subagent limits, the providers) are read from that part, so
- * each number is still written once. It sits in agent/, the top of the core, since it reads those
- * defaults from below; only the front ends import it.
+ * each number is still written once. It sits in src/frontends, beside the core it reads those
+ * defaults from, because only the front ends (the extension and the CLI) import it.
  */
-import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from './subagentLimits';
-import { CONTEXT_DEFAULTS } from '../context/defaults';
-import { DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, MAX_TOOL_ROUNDS_RANGE } from './session';
-import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from '../model/backend';
+import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from '../core/agent/subagentLimits';
+import { CONTEXT_DEFAULTS } from '../core/context/defaults';
+import { DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, MAX_TOOL_ROUNDS_RANGE } from '../core/agent/session';
+import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from '../core/model/backend';
 
 /** Where a value may come from: 'machine' = user settings (also a remote machine's); 'application' = the local user settings only. */
 export type SettingScope = 'machine' | 'application';

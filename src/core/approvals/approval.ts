@@ -2,7 +2,7 @@
 //
 // Policy semantics (the settings map 1:1 onto ApprovalPolicy):
 // - writes: 'auto' approves every write inside the workspace except to files that configure what
-//   commands run (protectedPaths.ts), which always ask; 'ask' asks the interactive side.
+//   commands run (protectedPaths.ts, beside this file), which always ask; 'ask' asks the interactive side.
 // - shell: commands run in the OS sandbox (src/core/sandbox); 'auto' and the allow-list apply only
 //   while it works (or after the user turned it off); running outside it, or while it is
 //   unavailable, always asks — no setting and no --yes grants that.
@@ -11,14 +11,12 @@
 //   that still prompts for `$(...)` would be unpredictable and still not safe (`rm -rf ~` has no
 //   special syntax), so we do not pretend. Untrusted workspaces get no shell tool at all.
 // - shell: 'ask' + shellAllowList: a command is auto-approved only if the analyzer in
-//   shellAnalysis.ts fully understands it (no expansion bash could evaluate, no assignment, no
+//   shell/shellAnalysis.ts fully understands it (no expansion bash could evaluate, no assignment, no
 //   eval-like builtin or wrapper, no option that makes a known program run code or write files)
 //   and EVERY simple command in it starts with an allow-list entry on whole words. Anything else asks.
 import { protectedWriteReason } from './protectedPaths';
-import { matchShellAllowList } from './shellAnalysis';
+import { matchShellAllowList } from '../shell/shellAnalysis';
 
-// The static bash analyzer lives in shellAnalysis.ts; re-exported so existing imports keep working.
-export { analyzeShellCommand, matchShellAllowList, type AllowListMatch, type ShellAnalysis, type ShellSegment } from './shellAnalysis';
 
 export type ApprovalRequest =
   | {

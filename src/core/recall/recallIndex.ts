@@ -7,7 +7,7 @@
  * whole line of up to megabytes. The index holds the decoded texts (one document per message text,
  * tool call, tool result and summary), split into lines once; each call reads only the bytes
  * appended since the last one. A plain-text query runs on the calling thread (an escaped literal
- * cannot backtrack); a regular expression runs in the regex worker (tools/regexWorker.ts) with a
+ * cannot backtrack); a regular expression runs in the regex worker (core/regexWorker.ts) with a
  * time budget, so a catastrophic one ends with a clear error instead of freezing the host.
  */
 import { promises as fsp } from 'node:fs';
@@ -16,14 +16,12 @@ import { errorMessage, silentLogger, type Logger } from '../logger';
 import { blocksOf, toolResultText } from '../model/content';
 import { RECALL_TOOL } from '../tools/recallRef';
 import type { RecallHit, RecallLookup, RecallQuery, RecallSearchOutcome, RecallSource } from '../tools/recallTypes';
-import { RegexTimeoutError, RegexWorker } from '../tools/regexWorker';
-import { throwIfAborted, ToolExecutionError } from '../tools/types';
-import { recalledText, savedOutputIn } from './recalledEntries';
-import { parseTranscriptEntry, type RecallReference, type TranscriptEntry } from './transcript';
-import { TranscriptFile } from './transcriptTail';
+import { RegexTimeoutError, RegexWorker } from '../regexWorker';
+import { throwIfAborted, ToolExecutionError } from '../errors';
+import { recalledText, savedOutputIn } from '../storage/recalledEntries';
+import { parseTranscriptEntry, type RecallReference, type TranscriptEntry } from '../storage/transcript';
+import { TranscriptFile } from '../storage/transcriptTail';
 
-// What the session needs besides the index, from one import (the session's file is at its size limit).
-export { withRecallReferences } from './recalledEntries';
 
 export const RECALL_INDEX_LIMITS = {
   /** A regex's time on one batch of lines, and on the whole search. */

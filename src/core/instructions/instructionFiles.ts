@@ -1,17 +1,17 @@
 // Project instruction files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and the user's
 // own ~/.evergreen/AGENTS.md): read once at session start into the system prompt, and a subfolder's
 // AGENTS.md / CLAUDE.md as a note the first time the agent works in that folder. Every file is
-// read through the tools' confinement (workspace.ts: resolve, then a race-free open that never
-// follows a final symlink and never blocks on a FIFO) and the tools' decoding (fileio.ts), and
+// read through the workspace's confinement, as the tools are (workspace/workspace.ts: resolve, then a race-free open that never
+// follows a final symlink and never blocks on a FIFO) and its decoding (workspace/fileio.ts), and
 // never more of it than is used: a 50 MB file costs two small reads. Nothing here throws for a bad
 // file: each problem becomes a notice for the user and the session goes on without that file.
 import { lstat, realpath, type FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import { decodeFileBytes, type DecodedFile } from './fileio';
-import { plural } from './text';
-import { isInside, isNodeError, NodeWorkspace, openForRead, WorkspaceAccessError, type Workspace } from './workspace';
+import { decodeFileBytes, type DecodedFile } from '../workspace/fileio';
+import { plural } from '../text';
+import { isInside, isNodeError, NodeWorkspace, openForRead, WorkspaceAccessError, type Workspace } from '../workspace/workspace';
 
 /** Opens the instructions section of a system prompt; the breakdown counts from here to the end. */
 export const INSTRUCTIONS_MARK = '# Project instructions\n';
