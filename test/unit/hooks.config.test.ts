@@ -2,7 +2,7 @@
 // settings format from every place they live, the problems a bad file or entry gives (loading goes
 // on), consent keys over the whole definition, who may run, and the matchers.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +13,7 @@ import type { HookCall } from '../../src/core/hooks/events';
 import { loadHooks, MAX_SETTINGS_FILE_BYTES } from '../../src/core/hooks/load';
 import { compileMatcher, matches, type HookMatcher } from '../../src/core/hooks/matcher';
 import { defineHook } from '../support/hookFixtures';
+import { build } from 'esbuild';
 
 const origin = { scope: 'user' as const, source: '/home/u/.claude/settings.json', label: '~/.claude/settings.json' };
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
@@ -103,6 +104,17 @@ describe('hooks: configuration', () => {
         settings.problems.map((problem) => problem.where.replace(`${origin.source} `, '')),
         ['$.hooks.PermissionRequest', '$.hooks.PreToolUse[0].hooks[0].type', '$.hooks.PreToolUse[0].hooks[1].type', '$.hooks.PreToolUse[0].hooks[2].async', '$.hooks.PreToolUse[0].hooks[2].if'],
       );
+    });
+
+    it('a problem reads in English from a bundle too (zod declares no side effects, so its locale is set by src/core/zod.ts)', async function () {
+      this.timeout(30_000);
+      const entry = path.join(base, 'entry.ts');
+      writeFileSync(entry, `import { parseHookSettingsValue } from ${JSON.stringify(path.resolve('src/core/hooks/config'))};\nconsole.log(parseHookSettingsValue({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 3 }] }] } }, { scope: 'user', source: 'f', label: 'f' }).problems[0].message);\n`);
+      const outfile = path.join(base, 'entry.js');
+      // As esbuild.mjs builds the extension and the CLI: a minified CJS bundle for Node.
+      await build({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'es2022', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, logLevel: 'silent' });
+      const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8' });
+      assert.equal(run.stdout.trim(), 'Invalid input: expected string, received number', run.stderr);
     });
 
     it(`a timeout over ${MAX_HOOK_TIMEOUT_SECONDS} s is cut to it with a notice; a shell other than bash is refused`, () => {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { z } from 'zod/v4';
+import * as z from '../zod';
 import { CLAUDE_ONLY_EVENTS, EVENTS_WITHOUT_MATCHER, HOOK_EVENTS, isHookEventName, type HookEventName } from './events';
 import { compileMatcher, type HookMatcher } from './matcher';
 

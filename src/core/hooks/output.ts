@@ -3,7 +3,7 @@
  * else a non-blocking error) and stdout, which is JSON when it starts with `{` (checked with zod)
  * and plain text otherwise. Pure. decisions.ts folds the readings of one event into its outcome.
  */
-import { z } from 'zod/v4';
+import * as z from '../zod';
 import type { ConfiguredHook } from './config';
 import { zodProblem } from './config';
 import type { HookEventName } from './events';
