@@ -172,6 +172,15 @@ describe('hooks: configuration', () => {
       );
     });
 
+    it('a setting that is not a map of events is a problem naming the setting', async () => {
+      const loaded = await loadHooks({ userSetting: [{ matcher: 'Bash' }] });
+      assert.deepEqual(loaded.hooks, []);
+      assert.deepEqual(
+        loaded.problems.map((problem) => [problem.where, problem.level]),
+        [['the setting evergreen.hooks $', 'error']],
+      );
+    });
+
     it("a broken file is a problem and the others still load; Claude Code's files are strict JSON", async () => {
       write(path.join(home, '.claude/settings.json'), '{ "hooks": { // a comment Claude Code refuses\n } }');
       write(path.join(workspace, '.claude/settings.json'), '{ "hooks": ');
