@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { Logger } from '../logger';
+import { shellQuote } from '../shellQuote';
 import { isNodeError } from '../workspace/workspace';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from '../shell/commandSandbox';
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
@@ -137,11 +138,6 @@ function installHint(): string {
   if (process.platform === 'darwin') return 'brew install ripgrep (sandbox-exec ships with macOS)';
   if (process.platform === 'linux') return `${SANDBOX_INSTALL_HINT_DEBIAN} (Debian/Ubuntu; other distributions: the bubblewrap, socat and ripgrep packages)`;
   return 'the sandbox supports Linux and macOS; on this system set evergreen.sandbox.enabled to false (or --no-sandbox) to run commands unconfined';
-}
-
-/** Quotes a value for a POSIX shell. */
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;

@@ -6,6 +6,7 @@ import { Args } from './args';
 import type { CommandSandbox, SandboxChange, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from '../shell/processGroup';
+import { NON_INTERACTIVE_ENV, watchChild, type ChildEnd } from '../shell/processTree';
 import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
 import type { ToolDefinition, ToolResult } from './types';
@@ -36,9 +37,6 @@ export interface RunShellOptions {
 }
 
 export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
-
-// Nothing may wait for a human: no pagers, no credential prompts.
-const NON_INTERACTIVE_ENV: Record<string, string> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 
 /** After the shell exits, how long stdio may stay open before we stop waiting for it. */
 const STDIO_CLOSE_WAIT_MS = 1000;
@@ -164,15 +162,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
 
-  let spawnError: Error | undefined;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-    child.once('error', (error) => {
-      spawnError = error;
-      resolve({ code: null, signal: null });
-    });
-  });
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const { exited, closedWithin } = watchChild(child);
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -184,7 +174,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   });
 
   let reason: 'exit' | 'timeout' | 'cancel';
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let status: ChildEnd;
   try {
     reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
     if (process.platform === 'win32') {
@@ -196,9 +186,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     }
     status = await exited;
     // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
-    clearTimeout(closeTimer);
+    await closedWithin(STDIO_CLOSE_WAIT_MS);
   } finally {
     untrack();
     clearTimeout(timer);
@@ -207,7 +195,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     child.stderr.destroy();
   }
 
-  if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
+  if (status.error) return { content: `Could not start the shell (${shellPath}): ${status.error.message}`, isError: true };
   const text = stripAnsi(output.toString()).trimEnd();
   const body = text === '' ? '(no output)' : text;
   const failed = reason !== 'exit' || status.code !== 0;
