@@ -213,7 +213,7 @@ describe('hooks: real runs', function () {
         released: 0,
         wrap(command: string, { shell }: { shell: string }) {
           fake.wrapped.push(command);
-          return Promise.resolve({ file: shell, args: ['-c', `export CONFINED=yes\n${command}`], afterExit: () => 'the sandbox refused a write', release: () => void fake.released++ });
+          return Promise.resolve({ file: shell, args: ['-c', `export CONFINED=yes\n${command}`], finish: async () => 'the sandbox refused a write', release: () => void fake.released++ });
         },
       };
       return fake;

@@ -92,7 +92,9 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
     }
     const result = await supervise(contained, request, started);
     if (confined && result.end !== 'not_started') {
-      const note = confined.afterExit(`${result.stdout}\n${result.stderr}`, result.end !== 'exited' || result.exitCode !== 0);
+      // What a workspace hook wrote that would arm a program outside the sandbox is never applied:
+      // nobody is asked in the middle of a hook, so it is kept aside and the note says where.
+      const note = await confined.finish(`${result.stdout}\n${result.stderr}`, result.end !== 'exited' || result.exitCode !== 0, async () => false);
       if (note) result.sandboxNote = note;
     }
     return result;
