@@ -38,6 +38,9 @@
 //   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
 //            it builds tools (the tools' contract) and starts processes (shell/processGroup.ts);
 //            only the agent's factory starts its servers.
+//   hooks    the user's commands at each step of the agent (Claude Code's hooks): their settings,
+//            consent, runs and decisions. It needs only the shell layer (the process tree and the
+//            contract of the sandbox its workspace hooks run in); only the agent runs them.
 //   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
 //            (issue 17). Beside storage: it writes workspace files back through the confined
 //            writer; only the agent starts one.
@@ -87,6 +90,7 @@ const CORE_LAYERS = [
   { name: 'storage', path: dir('storage'), may: TOOLS_AND_BELOW },
   { name: 'recall', path: dir('recall'), may: [...TOOLS_AND_BELOW, dir('storage')] },
   { name: 'mcp', path: dir('mcp'), may: TOOLS_AND_BELOW },
+  { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },
   { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall')] },
   { name: 'modes', path: dir('modes'), may: TOOLS_AND_BELOW },
@@ -94,7 +98,7 @@ const CORE_LAYERS = [
   {
     name: 'agent',
     path: dir('agent'),
-    may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('checkpoints'), dir('context'), dir('modes'), dir('commands')],
+    may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context'), dir('modes'), dir('commands')],
   },
 ];
 

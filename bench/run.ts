@@ -14,7 +14,9 @@
  *   64k window; rejected requests, outputs whole on disk, definition tokens, cache read share per
  *   request, cost (bench/mcp.ts; run it alone with `node --require tsx/cjs bench/mcp.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
- *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`).
+ *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
+ * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
+ *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`).
  */
 import { shutdownOsSandbox } from '../src/core/sandbox/srt';
 import * as fs from 'node:fs';
@@ -29,6 +31,7 @@ import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runMcpBench } from './mcp';
 import { runProvidersBench } from './providers';
+import { runSandboxBench } from './sandbox';
 import { runSubagentBench } from './subagents';
 import { runWebviewBench } from './webview';
 
@@ -143,6 +146,7 @@ async function main(): Promise<void> {
   console.log(await runProvidersBench([]));
   console.log(await runMcpBench([]));
   console.log(await runWebviewBench([]));
+  console.log(await runSandboxBench());
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.
   await shutdownOsSandbox();
 }

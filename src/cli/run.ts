@@ -379,6 +379,10 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker} outside the sandbox: no terminal to ask on (--yes never approves leaving the sandbox)\n`);
           return { approved: false, reason: 'Not approved: running outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
         }
+        if (request.kind === 'sandbox_changes') {
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
+          return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
+        }
         io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (run with --yes to approve automatically)\n`);
         return { approved: false, reason: 'Not approved: the CLI runs without a terminal and without --yes.' };
       }
@@ -393,6 +397,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       }
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
+      if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
@@ -431,8 +436,20 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
   };
 }
 
+/** The held paths for the terminal: each with why, and the risky lines indented (untrusted text, escaped). */
+function sandboxChangesText(request: Extract<ApprovalRequest, { kind: 'sandbox_changes' }>): string {
+  const lines = ['', `The sandboxed command \`${escapeLine(request.command)}\` wrote what would make programs outside the sandbox (Git, VS Code, your shell) run commands:`];
+  for (const change of request.changes) {
+    lines.push(`  ${escapeLine(change.path)}: ${escapeLine(change.reason)}`);
+    for (const line of change.detail?.split('\n') ?? []) lines.push(`      ${escapeLine(line)}`);
+  }
+  lines.push('Declined, they are kept aside in the session folder and the rest is applied.', '');
+  return lines.join('\n');
+}
+
 function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
+  if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });

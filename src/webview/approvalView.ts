@@ -27,11 +27,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   const outside = request.kind === 'shell' && request.outsideReason !== undefined;
   // An MCP call's arguments are shown like a command: whole, line by line, before it can be approved.
   const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
-  const title = el(
-    'div',
-    'eg-approval-title',
-    request.kind === 'shell' ? (outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?') : request.kind === 'mcp' ? `Call ${request.tool} on the MCP server ${request.server}?` : `${request.isNew ? 'Create' : 'Change'} ${request.path}?`,
-  );
+  const title = el('div', 'eg-approval-title', approvalTitle(request, outside));
   if (view) title.append(' ', el('span', 'eg-command-size', `(${commandSize(view)})`));
   box.append(title);
   // Leaving the sandbox is the one approval that hands over the user's full permissions: say so, with the model's reason labelled as its words.
@@ -43,6 +39,8 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     box.append(el('div', 'eg-muted', 'The server runs this call with whatever access it has; these are its arguments:'));
     if (request.serverHints?.length) box.append(el('div', 'eg-muted', `The server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`));
   }
+  // What a sandboxed command wrote that would run outside it: each path with why, and the risky lines.
+  if (request.kind === 'sandbox_changes') box.append(sandboxChangesView(el, request));
   // Asked even with writes on auto: say why, so the user reads this diff with care.
   if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
   // The model chose these words; they are no summary of the command, and say so.
@@ -55,6 +53,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   // The patch header's "Index:" / "====" lines say nothing the title does not.
   const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
   const block = el('pre', request.kind === 'write' ? 'eg-diff' : 'eg-command', request.kind === 'write' ? diff : undefined);
+  if (request.kind === 'sandbox_changes') fillCommand(el, block, commandView(request.command).lines, commandView(request.command).lines.length);
   box.append(block);
   // A long command shows its head and a "+N more lines" button; Run waits until all of it was shown.
   const preview = view ? commandPreview(view) : undefined;
@@ -68,12 +67,18 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     }
   }
   if (approval.decided === undefined) {
-    const verb = request.kind === 'shell' ? 'Run' : request.kind === 'mcp' ? 'Call' : 'Apply';
+    const verb = request.kind === 'shell' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
     const approve = el('button', 'eg-button', verb);
     const deny = el('button', 'eg-button eg-secondary', 'Decline');
     // The visible labels are short; a screen reader hears what they act on.
     const subject =
-      request.kind === 'mcp' ? `${request.tool} on the MCP server ${request.server}` : view ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})` : `the change to ${request.kind === 'write' ? request.path : ''}`;
+      request.kind === 'mcp'
+        ? `${request.tool} on the MCP server ${request.server}`
+        : request.kind === 'sandbox_changes'
+          ? `the ${request.changes.length} held changes to the workspace`
+          : view
+            ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})`
+            : `the change to ${request.kind === 'write' ? request.path : ''}`;
     approve.setAttribute('aria-label', `${verb} ${subject}`);
     deny.setAttribute('aria-label', `Decline ${subject}`);
     if (cut && view && more) {
@@ -102,6 +107,37 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     box.append(el('div', 'eg-muted', approval.decided ? 'Approved' : 'Declined'));
   }
   return box;
+}
+
+function approvalTitle(request: Approval['request'], outside: boolean): string {
+  switch (request.kind) {
+    case 'shell':
+      return outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?';
+    case 'mcp':
+      return `Call ${request.tool} on the MCP server ${request.server}?`;
+    case 'sandbox_changes':
+      return 'Apply what this command wrote that would run outside the sandbox?';
+    case 'write':
+      return `${request.isNew ? 'Create' : 'Change'} ${request.path}?`;
+  }
+}
+
+/** The held paths, each with why and what exactly (untrusted text, shown with invisible characters made visible). */
+function sandboxChangesView(el: ApprovalViewDeps['el'], request: Extract<Approval['request'], { kind: 'sandbox_changes' }>): HTMLElement {
+  const list = el('ul', 'eg-held-changes');
+  for (const change of request.changes) {
+    const item = el('li');
+    item.append(el('code', undefined, visibleDescription(change.path)), el('span', undefined, ` — ${change.reason}`));
+    if (change.detail !== undefined) item.append(el('pre', 'eg-command', change.detail.split('\n').map(visibleDescription).join('\n')));
+    list.append(item);
+  }
+  const section = el('div');
+  section.append(
+    el('div', 'eg-warning', 'The command ran in the sandbox, but these would make programs outside it (Git, VS Code, your shell) run commands. If you decline, they are kept aside in the session folder and the rest of what it wrote is applied.'),
+    list,
+    el('div', 'eg-muted', 'Written by this command:'),
+  );
+  return section;
 }
 
 /** The command's lines, each real newline shown as a marker at its line's end. */

@@ -18,7 +18,9 @@ import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixture
 
 const KEY = 'sk-ant-sandbox-test-0123456789abcdefXYZ';
 
-describe('OS sandbox (bubblewrap)', function () {
+// Both ways of holding protected paths that do not exist yet: the workspace overlay (the default
+// where it mounts) and placeholders (the fallback). Everything else must hold the same in both.
+for (const mechanism of ['overlay', 'placeholders'] as const) describe(`OS sandbox (bubblewrap, ${mechanism})`, function () {
   this.timeout(60_000);
   let dirs: TempDirs;
   let home: string;
@@ -28,9 +30,10 @@ describe('OS sandbox (bubblewrap)', function () {
   let sandbox: CommandSandbox;
   let savedKey: string | undefined;
 
+  // What a command wrote that would run outside the sandbox is declined here, as a cautious user would.
   const run = async (command: string, extra: Record<string, unknown> = {}): Promise<ToolResult> => {
     const tool = createRunShellTool({ sandbox });
-    const ctx = makeContext(dirs.workspace);
+    const ctx = makeContext(dirs.workspace, { decide: (request) => (request.kind === 'sandbox_changes' ? { approved: false } : { approved: true }) });
     return tool.run(tool.parse({ command, ...extra }), ctx);
   };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dirs.root, encoding: 'utf8' });
@@ -56,8 +59,10 @@ describe('OS sandbox (bubblewrap)', function () {
     writeFileSync(path.join(dirs.root, 'package.json'), JSON.stringify({ name: 'ws', version: '1.0.0', scripts: { test: 'node -e "console.log(\'tests ran\')"' } }));
     git('add', '.');
     git('commit', '-q', '-m', 'first');
-    sandbox = await createOsSandbox({ workspaceRoot: dirs.root, storageRoot, sessionDir, allowedDomains: [], logger: silentLogger, home });
+    sandbox = await createOsSandbox({ workspaceRoot: dirs.root, storageRoot, sessionDir, allowedDomains: [], logger: silentLogger, home, mechanism });
     assert.equal(sandbox.state.kind, 'on', `the sandbox must start here (npm test installs bubblewrap and socat): ${JSON.stringify(sandbox.state)}`);
+    // The overlay must really be in use where it is asked for: a fallback would pass these tests unexercised.
+    assert.equal(sandbox.state.limitation, undefined, `the overlay must mount here: ${JSON.stringify(sandbox.state)}`);
   });
 
   after(() => {
@@ -87,7 +92,9 @@ describe('OS sandbox (bubblewrap)', function () {
     assert.equal(tee.isError, true);
     assert.equal(existsSync(path.join(dirs.root, '.git', 'hooks', 'pre-commit')), false);
     const vscode = await run('mkdir -p .vscode && echo "{}" > .vscode/tasks.json');
-    assert.equal(vscode.isError, true);
+    // Placeholders refuse the write; the overlay lets the command write and holds .vscode for the user, who declined.
+    if (mechanism === 'placeholders') assert.equal(vscode.isError, true);
+    else assert.match(vscode.content, /\[sandbox\] Not applied, since the user did not approve them: \.vscode/);
     assert.equal(existsSync(path.join(dirs.root, '.vscode', 'tasks.json')), false);
     const pkg = await run(`echo '{"scripts":{"test":"evil"}}' > package.json`);
     assert.equal(pkg.isError, true);

@@ -186,6 +186,25 @@ describe('sandbox policy: the read-only set is protectedLocations()', () => {
     assert.equal(policy.denyWrite.some((denied) => isInside(denied, HOME) && !isInside(denied, STORAGE) && !disk.exists(denied)), false);
   });
 
+  it('with the workspace overlay, holds nothing that is missing in the workspace (the overlay is checked after the command instead)', () => {
+    const disk = new FakeDisk();
+    addGitDir(disk, path.join(WS, '.git'));
+    disk.add(path.join(WS, 'sub', '.git', 'HEAD'));
+    const overlayParent = '/var/tmp/evergreen-overlays-1000';
+    const policy = policyFor(disk, { holdsNewPaths: 'after', hiddenFolders: [overlayParent], runtimeHome: '/home/real' });
+    assert.deepEqual(policy.denyWrite.filter((denied) => isInside(denied, WS) && !disk.exists(denied)), []);
+    // What exists is read-only as before: the root repository's config and hooks.
+    for (const name of GIT_READ_ONLY) if (disk.exists(path.join(WS, '.git', name))) assert.ok(policy.denyWrite.includes(path.join(WS, '.git', name)), name);
+    // The overlays' folders are neither readable nor writable, and the runtime's default writable home folders are hidden.
+    assert.ok(policy.denyWrite.includes(overlayParent) && policy.denyRead.includes(overlayParent));
+    assert.ok(policy.denyRead.includes('/home/real/.npm/_logs') && policy.denyRead.includes('/home/real/.claude/debug'));
+    // Without a repository, .git is not held either: a new one's config is checked like any other.
+    const bare = new FakeDisk();
+    bare.add(path.join(WS, 'a.txt'));
+    assert.equal(policyFor(bare, { holdsNewPaths: 'after' }).denyWrite.includes(path.join(WS, '.git')), false);
+    assert.equal(policyFor(bare).denyWrite.includes(path.join(WS, '.git')), true);
+  });
+
   it('holds a protected link itself (srt follows it to what it points at), and does not search through a linked folder', () => {
     const disk = new FakeDisk();
     const link = disk.add(path.join(WS, 'package.json'), 'link');

@@ -6,7 +6,7 @@
 import type { ContextEvent } from '../context/engineTypes';
 import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
-import type { ApprovalRequest } from '../approvals/approval';
+import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
@@ -27,12 +27,15 @@ export type ApprovalSummary =
   /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it); `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
   | { kind: 'shell'; command: string; description?: string; outsideReason?: string }
   /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
-  | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] };
+  | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
+  /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
+  | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] };
 
 /** What a UI shows of an approval request: the full new content of a write stays out of events, replays and stream-json. */
 export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
   if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
   if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
+  if (request.kind === 'sandbox_changes') return { kind: 'sandbox_changes', command: request.command, changes: request.changes.map((change) => ({ ...change })) };
   return {
     kind: 'shell',
     command: request.command,

@@ -5,7 +5,8 @@
 //   commands run (protectedPaths.ts, beside this file), which always ask; 'ask' asks the interactive side.
 // - shell: commands run in the OS sandbox (src/core/sandbox); 'auto' and the allow-list apply only
 //   while it works (or after the user turned it off); running outside it, or while it is
-//   unavailable, always asks — no setting and no --yes grants that.
+//   unavailable, always asks — no setting and no --yes grants that. Nor does either grant what a
+//   sandboxed command wrote that would run outside it (sandbox_changes: Git hooks and config, …).
 // - shell: 'auto' approves EVERY command, including the hazardous constructs listed below. It is
 //   the user's explicit "never ask me" switch (like Claude Code's bypass mode); a half-auto mode
 //   that still prompts for `$(...)` would be unpredictable and still not safe (`rm -rf ~` has no
@@ -15,6 +16,9 @@
 //   eval-like builtin or wrapper, no option that makes a known program run code or write files)
 //   and EVERY simple command in it starts with an allow-list entry on whole words. Anything else asks.
 import { protectedWriteReason } from './protectedPaths';
+import type { SandboxChange } from '../shell/commandSandbox';
+
+export type { SandboxChange } from '../shell/commandSandbox';
 import { matchShellAllowList } from '../shell/shellAnalysis';
 
 
@@ -56,6 +60,17 @@ export type ApprovalRequest =
       arguments: string;
       /** What the server says about the tool (its annotations): shown, never a reason to skip asking. */
       serverHints?: string[];
+    }
+  | {
+      /**
+       * A sandboxed command wrote files that would make a program outside the sandbox run commands
+       * (a Git hook or configuration, a new `.vscode`, …). They reach the workspace only with the
+       * user's own yes: no setting and no --yes grants it, as for leaving the sandbox.
+       */
+      kind: 'sandbox_changes';
+      /** The command that wrote them. */
+      command: string;
+      changes: SandboxChange[];
     };
 
 /**
@@ -113,6 +128,8 @@ function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>)
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {
   // A file that decides what a later (maybe allow-listed) command runs always asks.
   if (request.kind === 'write') return policy.writes === 'auto' && protectedReasonOf(request) === undefined ? 'auto' : 'ask';
+  // What would run outside the sandbox is the user's own decision, every time.
+  if (request.kind === 'sandbox_changes') return 'ask';
   // An MCP server may do anything its author wrote; its own hints (read-only, …) are claims, not checks.
   if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request.fullName, request.server, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the

@@ -30,6 +30,17 @@ export interface SandboxPolicyInput {
   exists: (absolutePath: string) => boolean;
   /** The entries of a folder, links not followed; [] when it does not exist or cannot be read. */
   listDir: (absolutePath: string) => readonly DirEntry[];
+  /**
+   * How protected paths that do not exist yet are held: 'placeholders' mounts a read-only stand-in
+   * over each while the command runs (visible to it, left behind by a SIGKILL); 'after' mounts
+   * nothing, since the command writes into an overlay that is checked before it is applied
+   * (gitGuard.ts). Default 'placeholders'.
+   */
+  holdsNewPaths?: 'placeholders' | 'after';
+  /** Folders of Evergreen's that commands must neither read nor write (the overlays' upper folders). */
+  hiddenFolders?: readonly string[];
+  /** The home folder the sandbox runtime itself uses for its default writable folders (os.homedir()); default `home`. */
+  runtimeHome?: string;
 }
 
 export interface SandboxPolicy {
@@ -58,13 +69,25 @@ export const GIT_WATCHED = ['commondir', 'config.worktree'] as const;
 
 /**
  * Workspace entries (protectedLocations patterns) protected even before they exist: what VS Code,
- * the user's shell or an agent runs outside the sandbox without asking. bubblewrap protects a
- * missing path by mounting over its first missing part, which leaves an empty placeholder in the
- * workspace while the command runs, so every other protected name is read-only only where it
+ * the user's shell or an agent runs outside the sandbox without asking. With the workspace overlay
+ * a new one waits for the user's approval after the command (gitGuard.ts); without it, bubblewrap
+ * holds a missing path by mounting over its first missing part, which leaves an empty placeholder
+ * in the workspace while the command runs. Every other protected name is read-only only where it
  * exists (a command may still create a new Makefile; running it is again sandboxed or asked).
- * `.git` is one too when there is no repository (git init would bring a config of its choosing).
+ * With placeholders `.git` is one too when there is no repository (git init would bring a config
+ * of its choosing); with the overlay a new repository's config is checked like any other.
  */
 export const WORKSPACE_CREATE_PROTECTED = ['.vscode', '.envrc', '.husky', '.githooks', '.devcontainer', '.mcp.json'] as const;
+
+/**
+ * With the overlay, more new workspace entries can wait for the user at no cost to the command
+ * (nothing is mounted for them): other agents' and editors' project settings that run commands.
+ * Each with why, since the write tools' list does not name them.
+ */
+export const OVERLAY_ALSO_HELD: Readonly<Record<string, string>> = {
+  '.claude': "Claude Code's project settings run hooks and define its commands and agents",
+  '.idea': "JetBrains IDEs' project settings hold run configurations and startup tasks",
+};
 
 /**
  * Patterns that match at any depth are looked for at their root and in each folder directly below
@@ -79,6 +102,13 @@ export const NOT_SEARCHED: Readonly<Record<string, string>> = {
   node_modules: 'installed packages: npm install rewrites their package.json files, and one folder holds thousands',
   '.git': "Git's own folder: GIT_READ_ONLY says what in it is read-only (HEAD and refs must stay writable)",
 };
+
+/**
+ * Folders of the home directory the sandbox runtime would make writable by default (npm's logs,
+ * Claude Code's debug logs): hidden instead, so nothing outside the workspace and the command's own
+ * temp folder is writable. npm then skips its log file.
+ */
+export const HOME_DEFAULT_WRITABLE_HIDDEN = ['.npm/_logs', '.claude/debug'] as const;
 
 /** Credentials and secret stores a command never needs to read. Relative to the home directory. */
 export const HOME_READ_DENIED = [
@@ -113,9 +143,10 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     return entries;
   };
   const denyWrite: string[] = [];
+  const placeholders = (input.holdsNewPaths ?? 'placeholders') === 'placeholders';
   const protect = (found: DirEntry & { path: string }): void => {
     // A Git directory stays usable: only what makes Git run commands is read-only in it.
-    if (found.isDirectory && found.name.toLowerCase() === '.git') denyWrite.push(...gitDirectoryReadOnly(found.path, input.exists));
+    if (found.isDirectory && found.name.toLowerCase() === '.git') denyWrite.push(...gitDirectoryReadOnly(found.path, input.exists, placeholders));
     else denyWrite.push(found.path);
   };
   const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern');
@@ -131,26 +162,34 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (below === undefined) folders.set(location.root, (below = searchedFolders(location.root, list, protectedAtRoot)));
     for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) protect(found);
   }
-  for (const name of WORKSPACE_CREATE_PROTECTED) {
-    if (patterns.some((location) => location.root === root && location.pattern === name)) denyWrite.push(path.join(root, name));
+  if (placeholders) {
+    for (const name of WORKSPACE_CREATE_PROTECTED) {
+      if (patterns.some((location) => location.root === root && location.pattern === name)) denyWrite.push(path.join(root, name));
+    }
+    const gitDir = path.join(root, '.git');
+    if (!input.exists(gitDir)) denyWrite.push(gitDir);
   }
-  const gitDir = path.join(root, '.git');
-  if (!input.exists(gitDir)) denyWrite.push(gitDir);
-  denyWrite.push(storageRoot, sessionDir);
+  const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
+  denyWrite.push(storageRoot, sessionDir, ...hidden);
   const inHome = (relative: string) => path.join(input.home, relative);
   return {
     allowWrite: [root, path.resolve(input.privateTmp)],
     denyWrite: unique(denyWrite),
     // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
-    denyRead: unique([...HOME_READ_DENIED.map(inHome), storageRoot]),
+    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
     allowRead: [sessionDir],
     allowedDomains: normalizeDomains(input.allowedDomains),
   };
 }
 
-/** What is read-only in one Git directory: GIT_READ_ONLY, and the GIT_WATCHED files that exist. */
-function gitDirectoryReadOnly(gitDir: string, exists: (absolutePath: string) => boolean): string[] {
-  return [...GIT_READ_ONLY.map((name) => path.join(gitDir, name)), ...GIT_WATCHED.map((name) => path.join(gitDir, name)).filter(exists)];
+/**
+ * What is read-only in one Git directory: GIT_READ_ONLY (with placeholders, also where missing),
+ * and the GIT_WATCHED files that exist. With the overlay, what is missing is checked after the
+ * command instead (a new hook, config or redirect waits for the user).
+ */
+function gitDirectoryReadOnly(gitDir: string, exists: (absolutePath: string) => boolean, placeholders: boolean): string[] {
+  const readOnly = GIT_READ_ONLY.map((name) => path.join(gitDir, name));
+  return [...(placeholders ? readOnly : readOnly.filter(exists)), ...GIT_WATCHED.map((name) => path.join(gitDir, name)).filter(exists)];
 }
 
 /**

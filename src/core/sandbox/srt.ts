@@ -6,14 +6,17 @@
 // CLI's), which the sandbox suite checks with real bubblewrap.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import type { Logger } from '../logger';
+import { shellQuote } from '../shellQuote';
 import { isNodeError } from '../workspace/workspace';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxedCommand, type SandboxState } from '../shell/commandSandbox';
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
+import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
+import { finishOverlayCommand } from './overlayResult';
 
 export interface OsSandboxOptions {
   workspaceRoot: string;
@@ -22,13 +25,19 @@ export interface OsSandboxOptions {
   allowedDomains: readonly string[];
   logger: Logger;
   home?: string;
+  /**
+   * How protected paths that do not exist yet are held (Linux): 'overlay' (the default where it
+   * works; the workspace is an overlay and what a command wrote is checked before it is applied)
+   * or 'placeholders' (read-only empty files stand in for them while the command runs; the
+   * fallback where an overlay cannot be mounted, and what tests of that fallback ask for).
+   */
+  mechanism?: 'overlay' | 'placeholders';
 }
 
 /** How long the start-up probe (one `true` in the sandbox) may take before the sandbox counts as broken. */
 const PROBE_TIMEOUT_MS = 20_000;
 
 let initializing: Promise<void> | undefined;
-let probeSucceeded = false;
 
 /**
  * In the bundles the library looks for its seccomp helper in vendor/ next to extension.js and
@@ -44,10 +53,39 @@ function ensureHelperExecutable(logger: Logger): void {
   }
 }
 
-function initializeOnce(): Promise<void> {
-  initializing ??= SandboxManager.initialize({
+/**
+ * The socat the runtime starts as its network bridge on the host, under `setpriv --pdeathsig KILL`:
+ * started by this process, it dies with it even on a SIGKILL (without this a killed CLI left its
+ * bridge running for good). The same script runs socat inside the sandbox, where it changes nothing.
+ */
+function socatDyingWithParent(logger: Logger): string | undefined {
+  const find = (name: string) =>
+    (process.env.PATH ?? '/usr/bin:/bin')
+      .split(':')
+      .filter((dir) => dir !== '')
+      .map((dir) => path.join(dir, name))
+      .find((file) => existsSync(file));
+  const socat = find('socat');
+  const setpriv = find('setpriv');
+  if (process.platform !== 'linux' || socat === undefined || setpriv === undefined) return undefined;
+  try {
+    const folder = ownTempFolder('socat');
+    const script = path.join(folder, 'socat');
+    writeFileSync(script, `#!/bin/sh\nexec ${shellQuote(setpriv)} --pdeathsig KILL -- ${shellQuote(socat)} "$@"\n`, { mode: 0o755 });
+    return script;
+  } catch (error) {
+    logger.warn(`sandbox: could not write the socat wrapper, so a killed Evergreen may leave its network bridge running: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function initializeOnce(logger: Logger): Promise<void> {
+  if (initializing) return initializing;
+  const socatPath = socatDyingWithParent(logger);
+  initializing = SandboxManager.initialize({
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    ...(socatPath === undefined ? {} : { socatPath }),
   }).catch((error: unknown) => {
     initializing = undefined; // a later session may find the dependencies installed
     throw error;
@@ -59,6 +97,37 @@ function initializeOnce(): Promise<void> {
  * Stops the library's proxy servers, which would otherwise keep a finished CLI process alive and
  * outlive a deactivated extension. A later session initializes them again.
  */
+/** Temp folders this process made for itself (commands' TMPDIR, the socat wrapper, the neutral working directory): removed when it exits. */
+const ownFolders: string[] = [];
+const OWN_FOLDER = /^evergreen-(sandbox|socat|srt-cwd)-(\d+)-/;
+
+/** A temp folder named with this process's id, so a later run can tell one a killed process left. */
+function ownTempFolder(kind: 'sandbox' | 'socat' | 'srt-cwd'): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), `evergreen-${kind}-${process.pid}-`));
+  if (ownFolders.length === 0) process.once('exit', () => ownFolders.forEach((own) => rmSync(own, { recursive: true, force: true })));
+  ownFolders.push(folder);
+  return folder;
+}
+
+/** Removes the temp folders of Evergreen processes that are gone (SIGKILLed, so their exit handler never ran). */
+function sweepStaleTempFolders(logger: Logger): void {
+  let names: string[];
+  try {
+    names = readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(OWN_FOLDER.exec(name)?.[2]);
+    if (!Number.isInteger(pid) || processAlive(pid)) continue;
+    try {
+      rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    } catch (error) {
+      logger.warn(`sandbox: could not remove ${name}, left by an Evergreen process that is gone: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
 export async function shutdownOsSandbox(): Promise<void> {
   if (initializing === undefined) return;
   initializing = undefined;
@@ -69,11 +138,6 @@ function installHint(): string {
   if (process.platform === 'darwin') return 'brew install ripgrep (sandbox-exec ships with macOS)';
   if (process.platform === 'linux') return `${SANDBOX_INSTALL_HINT_DEBIAN} (Debian/Ubuntu; other distributions: the bubblewrap, socat and ripgrep packages)`;
   return 'the sandbox supports Linux and macOS; on this system set evergreen.sandbox.enabled to false (or --no-sandbox) to run commands unconfined';
-}
-
-/** Quotes a value for a POSIX shell. */
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;
@@ -137,6 +201,31 @@ function listDirFor(logger: Logger): (dir: string) => DirEntry[] {
  */
 const asNames = (paths: readonly string[]) => paths.map((p) => ({ path: p, literal: true as const }));
 
+/** Where a command's overlay can live, best first: beside the session storage (usually the workspace's own filesystem, so applying is a rename), else the temp folder. */
+function overlayParents(storageRoot: string): string[] {
+  const uid = process.getuid?.() ?? 'user';
+  return [path.join(storageRoot, 'sandbox-overlays'), path.join(os.tmpdir(), `evergreen-overlays-${uid}`)].filter(usableOverlayParent);
+}
+
+/** How the sandbox holds the workspace for this session: through an overlay, or with placeholders (and why). */
+type Holding = { kind: 'overlay'; tools: OverlayTools; parent: string } | { kind: 'placeholders'; why?: string };
+
+/**
+ * The paths inside the workspace where bubblewrap will make a mount point because they do not exist
+ * (the first missing part of each): in an overlay those land in the upper folder, and are bwrap's,
+ * not the command's, so they are never applied.
+ */
+function mountPointsInside(workspaceRoot: string, policy: SandboxPolicy, exists: (p: string) => boolean): string[] {
+  const found = new Set<string>();
+  for (const target of [...policy.denyWrite, ...policy.denyRead]) {
+    if (!(target === workspaceRoot || target.startsWith(`${workspaceRoot}${path.sep}`)) || exists(target)) continue;
+    let first = target;
+    for (let parent = path.dirname(first); parent !== first && !exists(parent); parent = path.dirname(parent)) first = parent;
+    found.add(path.relative(workspaceRoot, first).split(path.sep).join('/'));
+  }
+  return [...found];
+}
+
 /** Probes the platform and dependencies, then runs one command for real: only a sandbox that worked is reported on. */
 export async function createOsSandbox(options: OsSandboxOptions): Promise<CommandSandbox> {
   const unavailable = (problem: string): CommandSandbox => {
@@ -150,16 +239,49 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   for (const warning of dependencies.warnings) options.logger.warn(`command sandbox: ${warning}`);
   ensureHelperExecutable(options.logger);
   try {
-    await initializeOnce();
+    await initializeOnce(options.logger);
   } catch (error) {
     return unavailable(error instanceof Error ? error.message : String(error));
   }
-  const privateTmp = mkdtempSync(path.join(os.tmpdir(), 'evergreen-sandbox-'));
+  const workspaceRoot = path.resolve(options.workspaceRoot);
+  sweepStaleTempFolders(options.logger);
+  const privateTmp = ownTempFolder('sandbox');
+  const build = (holding: Holding): CommandSandbox => buildSandbox({ ...options, workspaceRoot }, privateTmp, holding);
+  // Placeholders on macOS too: Seatbelt refuses a path by its name, so nothing is ever mounted there.
+  if (process.platform !== 'linux' || options.mechanism === 'placeholders') {
+    const sandbox = build({ kind: 'placeholders' });
+    const problem = await probeOnce(sandbox, `placeholders:${workspaceRoot}`);
+    return problem === undefined ? sandbox : unavailable(problem);
+  }
+  const tools = findOverlayTools();
+  const reasons: string[] = typeof tools === 'string' ? [tools] : [];
+  if (typeof tools !== 'string') {
+    for (const parent of overlayParents(options.storageRoot)) {
+      await sweepStaleOverlays(parent, options.logger);
+      const sandbox = build({ kind: 'overlay', tools, parent });
+      const problem = await probeOnce(sandbox, `overlay:${parent}:${workspaceRoot}`);
+      if (problem === undefined) return sandbox;
+      reasons.push(`${parent}: ${problem}`);
+    }
+  }
+  // Without an overlay the sandbox still holds: protected paths that do not exist yet get
+  // placeholders while a command runs, as before the overlay existed. Said once per session.
+  const why = `the workspace overlay is not available here (${reasons.join('; ')})`;
+  options.logger.warn(`command sandbox: ${why}; holding protected paths with placeholders`);
+  const sandbox = build({ kind: 'placeholders', why });
+  const problem = await probeOnce(sandbox, `placeholders:${workspaceRoot}`);
+  return problem === undefined ? sandbox : unavailable(problem);
+}
+
+/** One session's sandbox, holding the workspace as `holding` says. */
+function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Holding): CommandSandbox {
+  const { workspaceRoot, logger } = options;
   const home = options.home ?? os.homedir();
-  const listDir = listDirFor(options.logger);
+  const listDir = listDirFor(logger);
+  const overlay = holding.kind === 'overlay' ? holding : undefined;
   const policyNow = (): SandboxPolicy =>
     buildSandboxPolicy({
-      workspaceRoot: options.workspaceRoot,
+      workspaceRoot,
       home,
       privateTmp,
       storageRoot: options.storageRoot,
@@ -167,59 +289,86 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
       allowedDomains: options.allowedDomains,
       exists: existsSync,
       listDir,
+      holdsNewPaths: overlay ? 'after' : 'placeholders',
+      runtimeHome: os.homedir(),
+      hiddenFolders: overlay ? [overlay.parent] : [],
     });
-  const sandbox: CommandSandbox = {
-    state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains) },
+  return {
+    state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains), ...(holding.kind === 'placeholders' && holding.why ? { limitation: holding.why } : {}) },
     async wrap(command, { shell, signal }): Promise<SandboxedCommand> {
       const policy = policyNow();
-      const gitDir = path.join(options.workspaceRoot, '.git');
-      const watched = existsSync(gitDir) ? GIT_WATCHED.filter((name) => !existsSync(path.join(gitDir, name))) : [];
+      const gitDir = path.join(workspaceRoot, '.git');
+      const watched = !overlay && existsSync(gitDir) ? GIT_WATCHED.filter((name) => !existsSync(path.join(gitDir, name))) : [];
       // 128 random bits: the proxy reads this id from inside the sandbox to pick the domain list.
       const commandId = randomBytes(16).toString('base64url');
       let wrapped: string;
       try {
-        wrapped = await SandboxManager.wrapWithSandbox(
-          `export TMPDIR=${shellQuote(privateTmp)}\n${command}`,
-          undefined,
-          {
-            filesystem: { allowWrite: asNames(policy.allowWrite), denyWrite: asNames(policy.denyWrite), denyRead: asNames(policy.denyRead), allowRead: asNames(policy.allowRead) },
-            network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
-          },
-          signal,
-          { commandId, commandText: command },
+        wrapped = await withNeutralWorkingDirectory([workspaceRoot, privateTmp], () =>
+          SandboxManager.wrapWithSandbox(
+            `export TMPDIR=${shellQuote(privateTmp)}\n${command}`,
+            undefined,
+            {
+              filesystem: { allowWrite: asNames(policy.allowWrite), denyWrite: asNames(policy.denyWrite), denyRead: asNames(policy.denyRead), allowRead: asNames(policy.allowRead) },
+              network: { allowedDomains: policy.allowedDomains, deniedDomains: [] },
+            },
+            signal,
+            { commandId, commandText: command },
+          ),
         );
       } catch (error) {
         SandboxManager.cleanupAfterCommand();
         throw new SandboxError(`The sandbox could not prepare the command: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (policy.allowedDomains.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: policy.allowedDomains });
+      let dirs: OverlayDirs | undefined;
+      try {
+        dirs = overlay ? createOverlayDirs(overlay.parent) : undefined;
+      } catch (error) {
+        SandboxManager.unregisterCommandNetworkLists(commandId);
+        SandboxManager.cleanupAfterCommand();
+        throw new SandboxError(`The sandbox could not make a folder for the command's writes: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const mountPoints = overlay ? mountPointsInside(workspaceRoot, policy, existsSync) : [];
+      const spawnAs = overlay && dirs ? overlayCommand(overlay.tools, dirs, workspaceRoot, shell, wrapped) : { file: shell, args: ['-c', wrapped] };
       let released = false;
       return {
-        file: shell,
-        args: ['-c', wrapped],
-        afterExit: (output, failed) => {
-          const undone = undoGitRedirects(gitDir, watched, privateTmp, options.logger);
-          if (!failed && undone.length === 0) return undefined;
-          return describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone);
+        ...spawnAs,
+        async finish(output, failed, approveHeld) {
+          const notes: string[] = [];
+          if (dirs) {
+            notes.push(
+              ...(await finishOverlayCommand({ dirs, workspaceRoot, heldRoot: path.join(options.sessionDir, 'held-by-sandbox'), output, approveHeld, logger, ignored: mountPoints })),
+            );
+          }
+          const undone = undoGitRedirects(gitDir, watched, privateTmp, logger);
+          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone) : undefined;
+          const lines = [...notes.map((note) => `[sandbox] ${note}`), ...(failure ? [failure] : [])];
+          return lines.length === 0 ? undefined : lines.join('\n');
         },
         release() {
           if (released) return;
           released = true;
           SandboxManager.unregisterCommandNetworkLists(commandId);
           SandboxManager.cleanupAfterCommand();
+          if (dirs) void removeOverlayDirs(dirs.dir, logger);
         },
       };
     },
   };
-  // Whether user namespaces work does not change while the process runs: one successful probe
-  // serves every later session (each New Chat would otherwise pay for a sandboxed `true`).
-  if (probeSucceeded) return sandbox;
-  const problem = await probe(sandbox);
-  if (problem === undefined) probeSucceeded = true;
-  return problem === undefined ? sandbox : unavailable(problem);
 }
 
-/** Runs `true` in the sandbox: user namespaces may be off (containers, AppArmor) even with bwrap installed. */
+/** Keys of probes that succeeded: whether user namespaces and the overlay work does not change while the process runs. */
+const probesSucceeded = new Set<string>();
+
+/** Runs `true` in the sandbox once per key (each New Chat would otherwise pay for it); returns the problem, if any. */
+async function probeOnce(sandbox: CommandSandbox, key: string): Promise<string | undefined> {
+  if (probesSucceeded.has(key)) return undefined;
+  const problem = await probe(sandbox);
+  if (problem === undefined) probesSucceeded.add(key);
+  return problem;
+}
+
+/** Runs `true` in the sandbox: user namespaces may be off (containers, AppArmor) even with bwrap installed, and an overlay may not mount. */
 async function probe(sandbox: CommandSandbox): Promise<string | undefined> {
   let prepared: SandboxedCommand;
   try {
@@ -247,6 +396,40 @@ async function probe(sandbox: CommandSandbox): Promise<string | undefined> {
       });
     });
   } finally {
+    await prepared.finish('', false, async () => false).catch(() => undefined);
     prepared.release();
+  }
+}
+
+/** An empty folder only this process uses, to stand in for its working directory while srt wraps a command. */
+let neutralDirectory: string | undefined;
+let neutralUsers = 0;
+let realCwd: (() => string) | undefined;
+
+/**
+ * The sandbox runtime protects some names relative to the process's working directory (`.bashrc`,
+ * `.vscode`, `.git/hooks`, … and what a ripgrep scan finds below it), making an empty placeholder
+ * for each one that does not exist. When that directory is the workspace (the CLI run from it, an
+ * editor started there), those placeholders appear inside it: `git add -A` fails on them. Our own
+ * policy protects those names already, so while srt wraps a command it is shown an empty folder
+ * as the working directory. Only `process.cwd` is replaced, not the directory itself, and only
+ * while the working directory lies in a folder commands may write.
+ */
+async function withNeutralWorkingDirectory<T>(writable: readonly string[], run: () => Promise<T>): Promise<T> {
+  const cwd = (realCwd ?? process.cwd)();
+  if (process.env.EG_ALWAYS_NEUTRAL === undefined && !writable.some((root) => cwd === root || cwd.startsWith(`${root}${path.sep}`))) return run();
+  neutralDirectory ??= ownTempFolder('srt-cwd');
+  const neutral = neutralDirectory;
+  if (neutralUsers++ === 0) {
+    realCwd = process.cwd;
+    process.cwd = () => neutral;
+  }
+  try {
+    return await run();
+  } finally {
+    if (--neutralUsers === 0 && realCwd) {
+      process.cwd = realCwd;
+      realCwd = undefined;
+    }
   }
 }

@@ -5,20 +5,32 @@
 
 /** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
 export type SandboxState =
-  | { kind: 'on'; allowedDomains: readonly string[] }
+  /** `limitation`: it works, with a weaker way of holding what does not exist yet (no workspace overlay), and why. */
+  | { kind: 'on'; allowedDomains: readonly string[]; limitation?: string }
   | { kind: 'disabled' }
   | { kind: 'unavailable'; problem: string; installHint: string };
+
+/** One file or folder a sandboxed command wrote that is held until the user approves it. */
+export interface SandboxChange {
+  /** Workspace-relative path. */
+  path: string;
+  /** Why it is held, in words. */
+  reason: string;
+  /** What exactly is risky (configuration lines, a link's target): untrusted text, shown escaped. */
+  detail?: string;
+}
 
 /** A command ready to spawn in place of `shell -c command`. */
 export interface SandboxedCommand {
   file: string;
   args: string[];
   /**
-   * Called once the process has exited: undoes what the sandbox cannot forbid up front (a Git
-   * redirect file created in `.git` is moved aside) and explains a failure the sandbox caused (a
-   * write to a read-only path, a refused connection). Returns the lines for the result, or undefined.
+   * Called once the process has exited, whatever ended it: brings what the command wrote into the
+   * workspace (on Linux it wrote into an overlay; what would run outside the sandbox waits for
+   * `approveHeld`, the user's own yes, and is kept aside when declined), and explains a failure the sandbox caused (a write
+   * to a read-only path, a refused connection). Returns the lines for the result, or undefined.
    */
-  afterExit(output: string, failed: boolean): string | undefined;
+  finish(output: string, failed: boolean, approveHeld: (changes: SandboxChange[]) => Promise<boolean>): Promise<string | undefined>;
   /** Must be called once the process has exited (removes mount placeholders, forgets the command's id). */
   release(): void;
 }
@@ -47,7 +59,12 @@ export const SANDBOX_INSTALL_HINT_DEBIAN = 'sudo apt-get install bubblewrap soca
 export function sandboxNotice(state: SandboxState): { level: 'warning' | 'info'; message: string } | undefined {
   switch (state.kind) {
     case 'on':
-      return undefined;
+      return state.limitation === undefined
+        ? undefined
+        : {
+            level: 'info',
+            message: `The command sandbox works, but ${state.limitation}, so files such as .vscode or .mcp.json that do not exist yet are held by empty read-only placeholders while a command runs (git add -A can fail on them) and a Git redirect a command creates is moved aside only when it ends. util-linux 2.38 or later and Linux 5.11 or later give the overlay.`,
+          };
     case 'disabled':
       return {
         level: 'warning',

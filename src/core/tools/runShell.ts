@@ -3,9 +3,10 @@
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
 import { Args } from './args';
-import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
+import type { CommandSandbox, SandboxChange, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from '../shell/processGroup';
+import { NON_INTERACTIVE_ENV, watchChild, type ChildEnd } from '../shell/processTree';
 import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
 import type { ToolDefinition, ToolResult } from './types';
@@ -36,9 +37,6 @@ export interface RunShellOptions {
 }
 
 export const RUN_SHELL_DEFAULTS = { defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, killGraceMs: 2000, maxOutputChars: 30_000 } as const;
-
-// Nothing may wait for a human: no pagers, no credential prompts.
-const NON_INTERACTIVE_ENV: Record<string, string> = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
 
 /** After the shell exits, how long stdio may stay open before we stop waiting for it. */
 const STDIO_CLOSE_WAIT_MS = 1000;
@@ -116,7 +114,10 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         }
       }
       try {
-        return await execute({ shellPath, maxOutputChars, killGraceMs, env: options.env }, input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk), confined);
+        // What the command wrote that would run outside the sandbox is the user's own call: a request of its own kind.
+        const approveHeld = async (changes: SandboxChange[]) => (await ctx.approve({ kind: 'sandbox_changes', command: input.command, changes })).approved;
+        const run = { shellPath, maxOutputChars, killGraceMs, env: options.env, confined, approveHeld };
+        return await execute(run, input, ctx.workspace.root, ctx.signal, (chunk) => ctx.onProgress(chunk));
       } finally {
         confined?.release();
       }
@@ -124,17 +125,21 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
   };
 }
 
-/** How commands are started: the shell, how much output is kept, the kill grace, extra environment. */
+/** How commands are started: the shell, how much output is kept, the kill grace, extra environment, the sandbox's wrapping. */
 interface ShellRunner {
   shellPath: string;
   maxOutputChars: number;
   killGraceMs: number;
   env: Readonly<Record<string, string>> | undefined;
+  /** The sandboxed form of the command; absent: it runs unconfined. */
+  confined: SandboxedCommand | undefined;
+  /** Asks about what the sandboxed command wrote that would run outside the sandbox. */
+  approveHeld(changes: SandboxChange[]): Promise<boolean>;
 }
 
-/** Runs one approved command (confined when `confined` is given) and words its outcome for the model. */
-async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void, confined: SandboxedCommand | undefined): Promise<ToolResult> {
-  const { shellPath, maxOutputChars, killGraceMs } = runner;
+/** Runs one approved command (confined when `runner.confined` is given) and words its outcome for the model. */
+async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, signal: AbortSignal, onProgress: (chunk: string) => void): Promise<ToolResult> {
+  const { shellPath, maxOutputChars, killGraceMs, confined } = runner;
   const output = new HeadTailBuffer(maxOutputChars);
   const child = spawn(confined?.file ?? shellPath, confined?.args ?? ['-c', input.command], {
     cwd,
@@ -157,15 +162,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
 
-  let spawnError: Error | undefined;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-    child.once('error', (error) => {
-      spawnError = error;
-      resolve({ code: null, signal: null });
-    });
-  });
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const { exited, closedWithin } = watchChild(child);
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -177,7 +174,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   });
 
   let reason: 'exit' | 'timeout' | 'cancel';
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let status: ChildEnd;
   try {
     reason = await Promise.race([exited.then(() => 'exit' as const), stopped]);
     if (process.platform === 'win32') {
@@ -189,9 +186,7 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     }
     status = await exited;
     // Output may still be draining; a grandchild that escaped the group could hold the pipe forever.
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (closeTimer = setTimeout(resolve, STDIO_CLOSE_WAIT_MS)))]);
-    clearTimeout(closeTimer);
+    await closedWithin(STDIO_CLOSE_WAIT_MS);
   } finally {
     untrack();
     clearTimeout(timer);
@@ -200,12 +195,12 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
     child.stderr.destroy();
   }
 
-  if (spawnError) return { content: `Could not start the shell (${shellPath}): ${spawnError.message}`, isError: true };
+  if (status.error) return { content: `Could not start the shell (${shellPath}): ${status.error.message}`, isError: true };
   const text = stripAnsi(output.toString()).trimEnd();
   const body = text === '' ? '(no output)' : text;
   const failed = reason !== 'exit' || status.code !== 0;
   // Whatever ended the command, what the sandbox undid and why it refused something reach the result.
-  const sandboxNote = confined?.afterExit(text, failed);
+  const sandboxNote = await confined?.finish(text, failed, runner.approveHeld);
   const note = sandboxNote ? `\n${sandboxNote}` : '';
   if (reason === 'cancel') {
     return { content: `The command was cancelled by the user and terminated.\nOutput before cancelling:\n${body}${note}`, isError: true, cancelled: true };

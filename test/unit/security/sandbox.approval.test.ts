@@ -73,6 +73,16 @@ describe('security: approvals and the command sandbox', () => {
       });
     }
 
+    it('what a sandboxed command wrote that would arm a program outside always reaches a person, whatever the settings', async () => {
+      const held: ApprovalRequest = { kind: 'sandbox_changes', command: 'git init x', changes: [{ path: 'x/.git/config', reason: 'Git configuration', detail: 'core.fsmonitor = touch /tmp/p' }] };
+      const everythingAuto: ApprovalPolicy = { writes: 'auto', shell: 'auto', shellAllowList: ['git'], mcp: 'auto', mcpAllowList: ['mcp__x__*'] };
+      assert.equal(decide(everythingAuto, held), 'ask');
+      const person = recordingApprover(false);
+      const decision = await createPolicyApprover(everythingAuto, person).requestApproval(held, new AbortController().signal);
+      assert.deepEqual(person.asked, [held]);
+      assert.equal(decision.approved, false);
+    });
+
     it('a command the allow-list does not cover still asks inside the sandbox', () => {
       assert.equal(decide(ALLOW_LIST, { kind: 'shell', command: 'rm -rf build', isolation: 'sandbox' }), 'ask');
     });

@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCliArgs, UsageError } from '../../../src/cli/args';
-import { EXIT } from '../../../src/cli/run';
+import { EXIT, runCli } from '../../../src/cli/run';
+import { execFileSync } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { PACKAGE_REGISTRY_DOMAINS } from '../../../src/core/sandbox/policy';
 import { runCliCaptured, type CapturedRun } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
@@ -70,6 +72,44 @@ describe('security: the CLI and the command sandbox', function () {
       assert.equal(run.code, EXIT.ok, run.stderr);
       assert.equal(fs.existsSync(marker), true, shellResult());
       assert.doesNotMatch(run.stderr, /declined/);
+    });
+
+    it('--yes without a terminal keeps what a sandboxed command wrote that would arm a program outside (here .vscode) out of the workspace, and says where it is', async function () {
+      if (process.platform !== 'linux') this.skip(); // the workspace overlay is Linux's
+      fake.enqueue(reply.toolUse('run_shell', { command: 'mkdir -p .vscode && echo {} > .vscode/tasks.json && echo ok > done.txt' }), reply.text('Noted.'));
+      const run = await cli(['--yes', '-p', 'set up tasks']);
+      assert.equal(run.code, EXIT.ok, run.stderr);
+      assert.match(run.stderr, /declined applying 1 held change a sandboxed command wrote: no terminal to ask on \(--yes never approves what would run outside the sandbox\)/);
+      assert.equal(fs.existsSync(path.join(workspace, '.vscode')), false);
+      assert.equal(fs.readFileSync(path.join(workspace, 'done.txt'), 'utf8'), 'ok\n');
+      const result = shellResult();
+      assert.match(result, /\[sandbox\] Not applied, since the user did not approve them: \.vscode \(a new \.vscode: /);
+      const keptIn = /They are kept in (\S+)\./.exec(result)?.[1] ?? '';
+      assert.ok(keptIn.startsWith(storage), result);
+      assert.equal(fs.readFileSync(path.join(keptIn, '.vscode', 'tasks.json'), 'utf8'), '{}\n');
+    });
+
+    it('asks on a terminal with the held paths and the risky configuration lines shown escaped, and applies them on yes', async function () {
+      if (process.platform !== 'linux') this.skip();
+      // Two folders down: an existing repository one folder down has its config read-only in the sandbox already.
+      const lib = path.join(workspace, 'vendor', 'lib');
+      fs.mkdirSync(lib, { recursive: true });
+      execFileSync('git', ['init', '-q', lib]);
+      fake.enqueue(reply.toolUse('run_shell', { command: "git -C vendor/lib config core.pager 'less\u001b[2J'" }), reply.text('Noted.'));
+      const stdin = Object.assign(new PassThrough(), { isTTY: true });
+      const stderr = new PassThrough();
+      let err = '';
+      stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        if (/Allow applying 1 held change[^\n]*\[y\/N\] $/.test(err)) setImmediate(() => stdin.write('y\n'));
+      });
+      const stdout = new PassThrough();
+      stdout.resume();
+      const code = await runCli(['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', '--yes', '-p', 'go'], { stdin, stdout, stderr, env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, cwd: workspace });
+      assert.equal(code, EXIT.ok, err);
+      assert.match(err, /vendor\/lib\/\.git\/config: Git configuration in vendor\/lib\/\.git that runs commands or points Git elsewhere\n {6}core\.pager = less\\x1b\[2J/);
+      assert.equal(err.includes('\u001b[2J'), false, 'the escape reached the terminal raw');
+      assert.match(execFileSync('git', ['-C', lib, 'config', 'core.pager'], { encoding: 'utf8' }), /less/);
     });
 
     it('--no-sandbox prints the warning once', async () => {

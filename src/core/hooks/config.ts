@@ -1,0 +1,206 @@
+/**
+ * Hook definitions in Claude Code's settings format (`hooks` → event → matcher groups → handlers),
+ * checked with zod. Pure: a settings value in, hooks and problems out. A problem names the file and
+ * the JSON path and drops only the entry it concerns; what Claude Code accepts but Evergreen does not
+ * run (other hook types, events Evergreen never fires) is an `info` problem, since the same file
+ * serves Claude Code too.
+ */
+import { createHash } from 'node:crypto';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import * as z from '../zod';
+import { CLAUDE_ONLY_EVENTS, EVENTS_WITHOUT_MATCHER, HOOK_EVENTS, isHookEventName, type HookEventName } from './events';
+import { compileMatcher, type HookMatcher } from './matcher';
+
+/** A hook's time limit when its definition sets none (Claude Code's historical default). */
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+/** The longest `timeout` taken; a longer one is cut to this (a timer past about 24 days would fire at once). */
+export const MAX_HOOK_TIMEOUT_SECONDS = 3_600;
+
+/** Where a hook came from: a workspace's needs the user's consent, and runs in the sandbox. */
+export interface HookOrigin {
+  scope: 'user' | 'workspace';
+  /** The file (absolute), or the setting's name. */
+  source: string;
+  /** How the user reads it: `.claude/settings.json` for the workspace's, `~/.claude/settings.json`. */
+  label: string;
+}
+
+export type HookScope = HookOrigin['scope'];
+
+export interface ConfiguredHook {
+  event: HookEventName;
+  /** As written; undefined when the group has none. */
+  matcher: string | undefined;
+  match: HookMatcher;
+  /** As written. With `args`, the program to run (Claude Code's exec form). */
+  command: string;
+  args: readonly string[] | undefined;
+  timeoutSeconds: number;
+  origin: HookOrigin;
+  /** The group and handler in the file: `$.hooks.PreToolUse[0].hooks[1]`. */
+  where: string;
+  /**
+   * Over the whole definition (event, matcher, command, arguments, timeout, file): any change gives
+   * a new key, so a workspace hook that changed asks for consent again. Also the hook's id (turning
+   * one off for a chat).
+   */
+  consentKey: string;
+}
+
+export interface HookConfigProblem {
+  /** `file` or `file $.hooks.PreToolUse[0].hooks[1].timeout`. */
+  where: string;
+  message: string;
+  /** error: the entry is wrong and was dropped; info: valid for Claude Code, not run by Evergreen. */
+  level: 'error' | 'info';
+}
+
+export interface HookSettings {
+  /** The file or setting read (`HookOrigin.source`). */
+  source: string;
+  hooks: ConfiguredHook[];
+  problems: HookConfigProblem[];
+  /** The file set `"disableAllHooks": true`. */
+  disableAllHooks: boolean;
+}
+
+const HooksMapSchema = z.record(z.string(), z.unknown());
+const SettingsSchema = z.looseObject({ hooks: HooksMapSchema.optional(), disableAllHooks: z.boolean().optional() });
+const GroupSchema = z.looseObject({ matcher: z.string().nullish(), hooks: z.array(z.unknown()) });
+const nonBlank = z.string().refine((value) => value.trim() !== '', 'must not be empty');
+const CommandHandlerSchema = z.looseObject({
+  type: z.literal('command'),
+  command: nonBlank,
+  args: z.array(z.string()).optional(),
+  timeout: z.number().positive().optional(),
+  shell: z.literal('bash', { error: 'only "bash" is supported' }).optional(),
+  async: z.boolean().optional(),
+  asyncRewake: z.boolean().optional(),
+  if: z.string().optional(),
+});
+type CommandHandler = z.infer<typeof CommandHandlerSchema>;
+const OTHER_HANDLER_TYPES = new Set(['http', 'mcp_tool', 'prompt', 'agent']);
+
+/** A zod failure as `path: message` (the first issue: one fix at a time reads better than a list). */
+export function zodProblem(error: z.ZodError, base: string): { where: string; message: string } {
+  const issue = error.issues[0];
+  if (!issue) return { where: base, message: 'is not valid' };
+  const suffix = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_][\w]*$/.test(String(key)) ? `.${String(key)}` : `[${JSON.stringify(String(key))}]`)).join('');
+  return { where: `${base}${suffix}`, message: issue.message };
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * One settings file's text. `comments`: JSON with comments and trailing commas (Evergreen's own
+ * files); Claude Code's files are strict JSON there, so they are here too.
+ */
+export function parseHookSettingsText(text: string, origin: HookOrigin, options: { comments: boolean }): HookSettings {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: options.comments, disallowComments: !options.comments });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: `is not valid JSON: ${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}`, level: 'error' }] };
+  }
+  return parseHookSettingsValue(value, origin);
+}
+
+/** A settings object (`{ "hooks": {...}, "disableAllHooks": … }`), or with `bare` the `hooks` map itself (the setting `evergreen.hooks`). */
+export function parseHookSettingsValue(value: unknown, origin: HookOrigin, options: { bare?: boolean } = {}): HookSettings {
+  const failed = (error: z.ZodError): HookSettings => ({ source: origin.source, hooks: [], disableAllHooks: false, problems: [{ ...zodProblem(error, `${origin.source} $`), level: 'error' }] });
+  let map: Record<string, unknown>;
+  let disableAllHooks = false;
+  if (options.bare) {
+    const parsed = HooksMapSchema.safeParse(value);
+    if (!parsed.success) return failed(parsed.error);
+    map = parsed.data;
+  } else {
+    const parsed = SettingsSchema.safeParse(value);
+    if (!parsed.success) return failed(parsed.error);
+    map = parsed.data.hooks ?? {};
+    disableAllHooks = parsed.data.disableAllHooks === true;
+  }
+  const hooks: ConfiguredHook[] = [];
+  const problems: HookConfigProblem[] = [];
+  const root = options.bare ? `${origin.source} $` : `${origin.source} $.hooks`;
+  for (const [event, groups] of Object.entries(map)) {
+    const at = `${root}.${event}`;
+    if (!isHookEventName(event)) {
+      problems.push(
+        CLAUDE_ONLY_EVENTS.has(event)
+          ? { where: at, message: `Evergreen does not fire ${event}; these hooks do not run here`, level: 'info' }
+          : { where: at, message: `unknown hook event "${event}" (the events: ${HOOK_EVENTS.join(', ')})`, level: 'error' },
+      );
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      problems.push({ where: at, message: 'must be an array of matcher groups ({ "matcher": …, "hooks": [ … ] })', level: 'error' });
+      continue;
+    }
+    groups.forEach((group: unknown, index) => parseGroup(event, group, `${at}[${index}]`, origin, hooks, problems));
+  }
+  return { source: origin.source, hooks, problems, disableAllHooks };
+}
+
+function parseGroup(event: HookEventName, value: unknown, at: string, origin: HookOrigin, hooks: ConfiguredHook[], problems: HookConfigProblem[]): void {
+  const group = GroupSchema.safeParse(value);
+  if (!group.success) {
+    problems.push({ ...zodProblem(group.error, at), level: 'error' });
+    return;
+  }
+  const matcher = group.data.matcher ?? undefined;
+  // Claude Code ignores a matcher on an event that has none; so does Evergreen (a bad one included).
+  const compiled = EVENTS_WITHOUT_MATCHER.has(event) ? ({ kind: 'all' } as const) : compileMatcher(matcher);
+  if ('problem' in compiled) {
+    problems.push({ where: `${at}.matcher`, message: `${compiled.problem}; the group's hooks do not run`, level: 'error' });
+    return;
+  }
+  group.data.hooks.forEach((handler: unknown, index) => {
+    const where = `${at}.hooks[${index}]`;
+    const parsed = parseHandler(handler, where, problems);
+    if (parsed) hooks.push(configuredHook(event, matcher, compiled, parsed, origin, where, problems));
+  });
+}
+
+function parseHandler(value: unknown, where: string, problems: HookConfigProblem[]): CommandHandler | undefined {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  if (typeof type === 'string' && OTHER_HANDLER_TYPES.has(type)) {
+    problems.push({ where: `${where}.type`, message: `"${type}" hooks are not supported; only "command" hooks run in Evergreen`, level: 'info' });
+    return undefined;
+  }
+  const handler = CommandHandlerSchema.safeParse(value);
+  if (!handler.success) {
+    problems.push({ ...zodProblem(handler.error, where), level: 'error' });
+    return undefined;
+  }
+  if (handler.data.async === true || handler.data.asyncRewake === true) {
+    problems.push({ where: `${where}.async`, message: 'hooks do not run in the background here: the session waits for this one like any other', level: 'info' });
+  }
+  if (handler.data.if !== undefined) {
+    problems.push({ where: `${where}.if`, message: 'the "if" filter is not supported: the hook runs for every call its matcher selects', level: 'info' });
+  }
+  return handler.data;
+}
+
+function configuredHook(event: HookEventName, matcher: string | undefined, match: HookMatcher, handler: CommandHandler, origin: HookOrigin, where: string, problems: HookConfigProblem[]): ConfiguredHook {
+  let timeoutSeconds = handler.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS;
+  if (timeoutSeconds > MAX_HOOK_TIMEOUT_SECONDS) {
+    problems.push({ where: `${where}.timeout`, message: `${timeoutSeconds} seconds is more than the longest timeout taken; ${MAX_HOOK_TIMEOUT_SECONDS} is used`, level: 'info' });
+    timeoutSeconds = MAX_HOOK_TIMEOUT_SECONDS;
+  }
+  // The label, not the absolute path: the key is remembered per workspace, wherever it is checked out.
+  const consentKey = createHash('sha256')
+    .update(JSON.stringify(['hook/1', event, matcher ?? null, 'command', handler.command, handler.args ?? null, handler.timeout ?? null, origin.scope, origin.label]))
+    .digest('hex');
+  return { event, matcher, match, command: handler.command, args: handler.args, timeoutSeconds, origin, where, consentKey };
+}
+
+/** The hook as the consent prompt and the hooks list show it: event, matcher, the command as written, timeout, file. */
+export function describeHook(hook: ConfiguredHook): string {
+  const command = hook.args === undefined ? hook.command : [hook.command, ...hook.args].map((word) => JSON.stringify(word)).join(' ');
+  const matcher = hook.matcher === undefined || hook.matcher === '' || EVENTS_WITHOUT_MATCHER.has(hook.event) ? '' : ` [${hook.matcher}]`;
+  return `${hook.event}${matcher}: ${command} (timeout ${hook.timeoutSeconds} s, ${hook.origin.label})`;
+}

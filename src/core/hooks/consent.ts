@@ -1,0 +1,53 @@
+/**
+ * Which hooks may run. The user's own always do. A workspace's hook is a command a cloned repository
+ * wants to run at every step, so it runs only with the user's consent for that exact definition (its
+ * `consentKey`, remembered per workspace by the front end), never in an untrusted workspace, and
+ * always in the OS sandbox (dispatch.ts). The front ends ask (VS Code: a modal showing each command;
+ * the CLI: `--trust-workspace-hooks`); this module only sorts.
+ */
+import { describeHook, type ConfiguredHook } from './config';
+
+export interface ConsentState {
+  /** The keys the user consented to in this workspace. */
+  consentedKeys: ReadonlySet<string>;
+  /** Whether the user trusts the workspace (VS Code's workspace trust); when false no workspace hook runs or is asked about. */
+  workspaceTrusted: boolean;
+  /** The CLI's `--trust-workspace-hooks`: every workspace hook of a trusted workspace runs without asking. */
+  trustWorkspaceHooks?: boolean;
+}
+
+export interface HooksByConsent {
+  /** The user's own hooks. */
+  user: ConfiguredHook[];
+  /** Workspace hooks the user consented to (or the CLI trusted). */
+  consented: ConfiguredHook[];
+  /** Workspace hooks to ask about, each with its definition as written (`describeHook`). */
+  needConsent: ConfiguredHook[];
+  /** Workspace hooks of an untrusted workspace: neither run nor asked about. */
+  untrusted: ConfiguredHook[];
+  /** `user` then `consented`: what the session may run. */
+  runnable: ConfiguredHook[];
+  /** For the user: what does not run and why. */
+  notices: string[];
+}
+
+export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: ConsentState): HooksByConsent {
+  const sorted: HooksByConsent = { user: [], consented: [], needConsent: [], untrusted: [], runnable: [], notices: [] };
+  for (const hook of hooks) {
+    if (hook.origin.scope === 'user') sorted.user.push(hook);
+    else if (!state.workspaceTrusted) sorted.untrusted.push(hook);
+    else if (state.trustWorkspaceHooks === true || state.consentedKeys.has(hook.consentKey)) sorted.consented.push(hook);
+    else sorted.needConsent.push(hook);
+  }
+  sorted.runnable = [...sorted.user, ...sorted.consented];
+  if (sorted.untrusted.length > 0) {
+    sorted.notices.push(`This workspace is not trusted, so its ${sorted.untrusted.length === 1 ? 'hook does' : `${sorted.untrusted.length} hooks do`} not run: ${sorted.untrusted.map(describeHook).join('; ')}. Trust the workspace to be asked about them.`);
+  }
+  return sorted;
+}
+
+/** The notice for workspace hooks the user was asked about and did not allow (the front end names how to allow them). */
+export function withheldHooksNotice(withheld: readonly ConfiguredHook[], howToAllow: string): string | undefined {
+  if (withheld.length === 0) return undefined;
+  return `This workspace defines hooks that do not run: ${withheld.map(describeHook).join('; ')}. A workspace hook runs a command the repository chose, so it needs your consent: ${howToAllow}`;
+}
