@@ -318,6 +318,9 @@ function formatSection(options: Options, measured: Measured[], load: number[]): 
   ].join('\n');
 }
 
+/** The generators, for a comparison script that builds other indexes on the same transcripts. */
+export const __scenarios = { grep: grepResults, working: workingSession };
+
 if (require.main === module) {
   runRecallBench(process.argv.slice(2))
     .then((section) => console.log(section))

@@ -15,7 +15,9 @@ import { abortError } from './errors';
 
 /**
  * Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch
- * match (an array of lines), or also where the first match of each is (\`{ find: lines }\`: index, start, length).
+ * match (an array of lines), or where in texts of whole lines the first match of each line is (\`{ find: texts }\`:
+ * text index, the line's start in it, the match's start in the line, its length). A text is split at each
+ * newline here, so the caller sends a few long strings instead of a string per line.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -25,11 +27,17 @@ parentPort.on('message', (message) => {
   if (Array.isArray(message)) {
     for (let i = 0; i < message.length; i++) if (regex.test(message[i])) hits.push(i);
   } else {
-    const lines = message.find;
-    for (let i = 0; i < lines.length; i++) {
-      regex.lastIndex = 0;
-      const match = regex.exec(lines[i]);
-      if (match) hits.push(i, match.index, match[0].length);
+    const texts = message.find;
+    for (let t = 0; t < texts.length; t++) {
+      const text = texts[t];
+      for (let start = 0; ; ) {
+        const end = text.indexOf('\\n', start);
+        regex.lastIndex = 0;
+        const match = regex.exec(end < 0 ? text.slice(start) : text.slice(start, end));
+        if (match) hits.push(t, start, match.index, match[0].length);
+        if (end < 0) break;
+        start = end + 1;
+      }
     }
   }
   parentPort.postMessage(hits);
@@ -76,11 +84,12 @@ export class RegexWorker {
   }
 
   /**
-   * The first match of each line that matches, flat: line index, match start, match length, for each. Bounded
-   * like `test`. (recall's search: one pass finds the lines and the excerpts' places.)
+   * The first match of each line of `texts` (each one or more whole lines, joined by newlines) that matches,
+   * flat: text index, line start in the text, match start in the line, match length, for each. Bounded like
+   * `test`. (recall's search: one pass finds the lines and the excerpts' places.)
    */
-  find(lines: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
-    return this.ask({ find: lines }, budgetMs, signal);
+  find(texts: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
+    return this.ask({ find: texts }, budgetMs, signal);
   }
 
   private ask(message: readonly string[] | { find: readonly string[] }, budgetMs: number, signal: AbortSignal): Promise<number[]> {
