@@ -27,9 +27,11 @@ const cjsImportMeta = {
 const nodeAliases = { alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
+  // The worker thread that resizes an attached image, with the decoders (src/core/model/imageResizeWorker.ts; found next to the bundle that starts it).
+  { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'], ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
 
 if (withTests) {
