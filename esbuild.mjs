@@ -1,7 +1,12 @@
-// Builds the three bundles (and, with --tests, the integration suite that runs inside VS Code).
+// Builds the bundles (and, with --tests, the integration suite that runs inside VS Code):
+// - dist/extension.js: both Node front ends over one copy of the core (src/nodeEntry.ts): VS Code
+//   loads it as the extension; dist/cli.js is the CLI's launcher, which runs the CLI from it.
+// - dist/imageWorker.js: the worker thread that resizes an attached image, with the decoders
+//   (src/core/model/imageResizeWorker.ts; found next to the bundle that starts it).
+// - dist/webview.js: the chat panel (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -27,12 +32,16 @@ const cjsImportMeta = {
 const nodeAliases = { alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
-  // The worker thread that resizes an attached image, with the decoders (src/core/model/imageResizeWorker.ts; found next to the bundle that starts it).
+  // tsx: only code run from the sources (tests) loads the image worker through it, never the bundle.
+  { ...common, entryPoints: ['src/nodeEntry.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'], ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
+
+// The CLI (package.json's `bin`, `node dist/cli.js`): the bundle above, run as the command line.
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\n// The Evergreen CLI: its code is in extension.js, with the extension's (esbuild.mjs).\nrequire('./extension.js').runCli();\n");
+chmodSync('dist/cli.js', 0o755);
 
 if (withTests) {
   // One file per test module so mocha inside the extension host can load them by name.
@@ -41,7 +50,7 @@ if (withTests) {
   builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta, ...nodeAliases });
 }
 
-// The sandbox library is bundled into extension.js and cli.js; it finds its helper binaries in
+// The sandbox library is bundled into extension.js; it finds its helper binaries in
 // vendor/ next to the file that holds it (the seccomp filter that stops sandboxed commands from
 // opening Unix sockets, the JVM proxy agent). Its Windows helper is left out: Windows commands are
 // not sandboxed (the session says so and asks every time).

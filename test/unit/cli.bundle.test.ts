@@ -4,9 +4,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { pngBytes } from '../support/images';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
+// dist/cli.js is a launcher: the CLI's code is in dist/extension.js, with the extension's (esbuild.mjs).
 describe('dist/cli.js bundle', () => {
   it('starts and prints its usage', function () {
     this.timeout(20_000);
@@ -44,7 +46,7 @@ describe('dist/cli.js bundle', () => {
     }
   });
 
-  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into cli.js)', async function () {
+  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into extension.js)', async function () {
     this.timeout(60_000);
     const fake = await startFakeAnthropic();
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-mcp-')));
@@ -60,6 +62,28 @@ describe('dist/cli.js bundle', () => {
       const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
       // The server's own words, not the model's input echoed back in its tool_use.
       assert.match(answered, /Echo: from the bundle/, stderr);
+    } finally {
+      await fake.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('dist/imageWorker.js', () => {
+  it('resizes an image attached to the bundled CLI in its worker, found next to the bundle', async function () {
+    this.timeout(60_000);
+    const fake = await startFakeAnthropic();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-image-')));
+    const workspace = path.join(base, 'ws');
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, 'wide.png'), pngBytes(9000, 60));
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.text('A wide picture.'));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['--image', 'wide.png', '-p', 'Look']);
+      assert.equal(code, 0, stderr);
+      const sent = JSON.stringify(fake.requests.at(-1)?.body ?? '');
+      assert.match(sent, /\[image: image\/png, 1568x10 px, resized from 9000x60\]/, stderr);
     } finally {
       await fake.close();
       fs.rmSync(base, { recursive: true, force: true });
