@@ -142,6 +142,28 @@ describe('recall search', () => {
       fs.rmSync(file);
       assert.equal((await recall.search({ kind: 'text', text: 'log line 1500:' }, 10, signal)).totalMatches, 0);
       assert.equal((await recall.search({ kind: 'text', text: 'log line 2999:' }, 10, signal)).totalMatches, 1, 'the preview stands in');
+      assert.equal((await recall.search({ kind: 'regex', pattern: 'überprüft$', flags: 'i' }, 10, signal)).totalMatches, 1, 'for a regex too');
+    });
+
+    it('an ASCII file and a UTF-8 one are searched as the same text they hold, by a regex in the worker too', async () => {
+      const ascii = path.join(dir, 'tool-results', 'toolu_ascii.txt');
+      const utf8 = path.join(dir, 'tool-results', 'toolu_utf8.txt');
+      const lines = (mark: string) => Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(5)} ${i % 3 ? 'ok' : mark} line`).join('\n');
+      fs.writeFileSync(ascii, lines('done'));
+      fs.writeFileSync(utf8, lines('→ done'));
+      const entries = ['toolu_ascii', 'toolu_utf8'].flatMap((id, i) => [
+        { type: 'message', ts: 't', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'run_shell', input: { command: 'x' } }] } },
+        { type: 'persisted_output', ts: 't', toolUseId: id, toolName: 'run_shell', file: i ? utf8 : ascii, bytes: 1, lines: 2000 },
+        { type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'preview' }] } },
+      ]);
+      fs.writeFileSync(path.join(dir, 'transcript.jsonl'), entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n');
+      const recall = new TranscriptRecall({ sessionDir: dir });
+      const signal = new AbortController().signal;
+      const regex = await recall.search({ kind: 'regex', pattern: '^ *1\\d{3} (→ )?DONE', flags: 'i' }, 10, signal);
+      assert.deepEqual([regex.totalMatches, regex.totalPlaces], [666, 2]);
+      assert.deepEqual(regex.hits.map((hit) => [hit.toolUseId, hit.excerpt]).sort(), [['toolu_ascii', '1002 done line'], ['toolu_utf8', '1002 → done line']]);
+      const text = await recall.search({ kind: 'text', text: '→ DONE' }, 10, signal);
+      assert.deepEqual([text.totalMatches, text.hits[0]?.toolUseId], [667, 'toolu_utf8']);
     });
   });
 });

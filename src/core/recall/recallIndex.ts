@@ -22,13 +22,12 @@ import { errorMessage, silentLogger, type Logger } from '../logger';
 import { blocksOf, toolResultText } from '../model/content';
 import { RECALL_TOOL } from '../tools/recallRef';
 import type { RecallHit, RecallLookup, RecallQuery, RecallSearchOutcome, RecallSource } from '../tools/recallTypes';
-import { RegexTimeoutError, RegexWorker } from '../regexWorker';
-import { throwIfAborted, ToolExecutionError } from '../errors';
+import { throwIfAborted } from '../errors';
 import { recalledText, savedOutputIn } from '../storage/recalledEntries';
 import { parseTranscriptEntry, type RecallReference, type TranscriptEntry } from '../storage/transcript';
 import { TranscriptFile } from '../storage/transcriptTail';
 import { nearestIds } from './nearestIds';
-import { firstMatchPerLine, lineAt, linesSegments, plainTextRegex, queryLine } from './recallSearch';
+import { findRegexPlaces, firstMatchPerLine, lineAt, plainTextRegex, queryLine, type Place } from './recallSearch';
 import { mayContain, trigramFilter, type TrigramFilter } from './trigramFilter';
 
 export const RECALL_INDEX_LIMITS = {
@@ -76,18 +75,11 @@ interface Doc {
   ts: string;
   /** What is searched; for a saved output, the transcript's preview (searched if the file can no longer be read). */
   text: string;
-  /** A saved output: searched from its file, which the filter says may hold a plain query. */
-  saved?: { file: string; filter: TrigramFilter };
+  /** A saved output: searched from its file (`bytes` when indexed), which the filter says may hold a plain query. */
+  saved?: { file: string; bytes: number; filter: TrigramFilter };
   entry: number;
 }
 
-/** A document that matched: how many of its lines, and its first match (the line, where in it). */
-interface Place {
-  matches: number;
-  line: string;
-  start: number;
-  length: number;
-}
 
 export interface TranscriptRecallOptions {
   /** The session's folder: transcript.jsonl, tool-results/, subagents/<childId>/. */
@@ -323,7 +315,7 @@ export class TranscriptRecall implements RecallSource {
   /** A saved output read once for its filter; undefined when it is gone or huge (its preview stands in). */
   private async savedFilter(file: string): Promise<Doc['saved']> {
     const text = await this.savedText(file);
-    return text === undefined ? undefined : { file, filter: trigramFilter(text) };
+    return text === undefined ? undefined : { file, bytes: Buffer.byteLength(text), filter: trigramFilter(text) };
   }
 
   private async savedText(file: string): Promise<string | undefined> {
@@ -382,53 +374,12 @@ export class TranscriptRecall implements RecallSource {
     return places;
   }
 
-  private async findRegex(query: Extract<RecallQuery, { kind: 'regex' }>, docs: readonly number[], signal: AbortSignal): Promise<Map<number, Place>> {
-    const worker = await RegexWorker.start(query.pattern, query.flags, signal);
-    const started = Date.now();
-    const places = new Map<number, Place>();
-    // One batch is with the worker while the next is read (saved outputs from disk) and cut.
-    let searching: Promise<void> | undefined;
-    const send = (batch: ReadonlyArray<{ doc: number; text: string }>): Promise<void> => {
-      const left = this.limits.searchBudgetMs - (Date.now() - started);
-      if (left <= 0) throw new RegexTimeoutError(this.limits.searchBudgetMs);
-      return worker.find(batch.map((segment) => segment.text), Math.min(this.limits.batchBudgetMs, left), signal).then((hits) => {
-        for (let i = 0; i < hits.length; i += 4) {
-          const { doc, text } = batch[hits[i]!]!;
-          const place = places.get(doc);
-          if (place) place.matches++;
-          else places.set(doc, { matches: 1, line: lineAt(text, hits[i + 1]!), start: hits[i + 2]!, length: hits[i + 3]! });
-        }
-      });
-    };
-    try {
-      let batch: Array<{ doc: number; text: string }> = [];
-      let chars = 0;
-      for (const doc of docs) {
-        for (const text of linesSegments(this.textOf(doc), this.limits.batchChars)) {
-          if (chars > 0 && chars + text.length > this.limits.batchChars) {
-            await searching;
-            searching = send(batch);
-            batch = [];
-            chars = 0;
-          }
-          batch.push({ doc, text });
-          chars += text.length;
-        }
-      }
-      await searching;
-      if (batch.length > 0) await send(batch);
-    } catch (error) {
-      if (error instanceof RegexTimeoutError) {
-        throw new ToolExecutionError(
-          `The regular expression /${query.pattern}/${query.flags} ran longer than ${error.budgetMs.toLocaleString('en-US')} ms and was stopped: ` +
-            'it backtracks catastrophically (nested quantifiers such as (a+)+) or is too slow for this history. Simplify it, or search plain text (no slashes).',
-        );
-      }
-      throw error;
-    } finally {
-      worker.close();
-    }
-    return places;
+  private findRegex(query: Extract<RecallQuery, { kind: 'regex' }>, docs: readonly number[], signal: AbortSignal): Promise<Map<number, Place>> {
+    const searched = docs.map((doc) => {
+      const { text, saved } = this.docs[doc]!;
+      return { key: doc, text, ...(saved ? { saved: { file: saved.file, bytes: saved.bytes } } : {}) };
+    });
+    return findRegexPlaces(query, searched, { limits: this.limits, logger: this.logger }, signal);
   }
 
   private excerpt(line: string, start: number, length: number): string {
