@@ -8,16 +8,17 @@ import { ShadowGit } from '../checkpoints/shadowGit';
 import { CheckpointStore } from '../checkpoints/store';
 import { MCP_TOOL_PREFIX } from '../approvals/approval';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
+import { windowInUse } from '../context/learnedWindow';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
 import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
-import { knownSecrets, redactSecrets } from '../secrets';
+import { knownSecrets, redactSecrets, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
-import { createToolRegistry } from '../tools/registry';
+import { createToolRegistry, type ToolRegistry } from '../tools/registry';
 import { NodeWorkspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
@@ -29,6 +30,7 @@ import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../shell/c
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
+import { StartScope } from './startScope';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -98,7 +100,7 @@ const MCP_CLIENT_VERSION = '0.1.0';
 
 export interface StartedSession {
   session: AgentSession;
-  /** The session's MCP servers (undefined when none is configured): front ends list them and stop them with the session. */
+  /** The session's MCP servers (undefined when none is configured): front ends list them. */
   mcp: McpManager | undefined;
   /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
   client: ModelBackend;
@@ -111,6 +113,12 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
   /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
   checkpoints: CheckpointStore | undefined;
+  /**
+   * Gives back everything the start acquired, newest first: the MCP servers (and whatever they
+   * started), the sandbox's private folder, the transcript's lock. Cancel a running turn first;
+   * the transcript stays on disk for a resume. Once: a second call waits for the first.
+   */
+  close(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -124,67 +132,154 @@ export interface StartOptions {
   logger?: Logger;
   /** "Reload Instructions": a resumed session reads its instruction files again and records the new system prompt. */
   reloadInstructions?: boolean;
+  /** Called as each step of START_STEPS begins; tests throw here to fail the start at that step. */
+  onStep?: (step: StartStep) => void;
 }
+
+/**
+ * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
+ * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
+ */
+export const START_STEPS = ['model', 'transcript', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export type StartStep = (typeof START_STEPS)[number];
+
+/** The MCP servers' tools as the session offers them (directly, or behind mcp_search and mcp_call). */
+type McpOffer = ReturnType<McpManager['tools']>;
+
+type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
 
 /**
  * Creates or resumes a session. The system prompt is recorded in the transcript so a resumed
  * session sends the same prefix it had (a changed prompt would also invalidate the cache).
+ * A start that fails leaves nothing running or locked, and no new session folder.
  */
 export async function startAgentSession(options: StartOptions): Promise<StartedSession> {
-  const { config, store } = options;
-  const secrets = knownSecrets(config.apiKey, config.secretEnv ?? process.env);
+  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
   // A server's words in a log line (a refused option, a failed models call) may quote the key back.
   const logger = redactingLogger(options.logger ?? silentLogger, (text) => redactSecrets(text, secrets));
-  const client = createBackend({
-    provider: config.provider ?? 'anthropic',
-    apiKey: config.apiKey,
-    baseURL: config.baseURL,
-    model: config.model,
-    ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
-    ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
-    ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
-    ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
-    logger,
+  const scope = new StartScope(logger);
+  const step: RunStep = async (name, run) => {
+    options.onStep?.(name);
+    return run();
+  };
+  try {
+    return await startInOrder(options, { logger, secrets, scope, step });
+  } catch (error) {
+    await scope.rollback();
+    throw error;
+  }
+}
+
+async function startInOrder(options: StartOptions, { logger, secrets, scope, step }: { logger: Logger; secrets: readonly KnownSecret[]; scope: StartScope; step: RunStep }): Promise<StartedSession> {
+  const { config } = options;
+  const { client, modelInfo, window } = await step('model', async () => {
+    const client = createBackend({
+      provider: config.provider ?? 'anthropic',
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      model: config.model,
+      ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
+      ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+      ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
+      ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
+      logger,
+    });
+    // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
+    // throws a ModelError here and leaves no empty session behind.
+    const modelInfo = await client.getModelInfo(options.signal);
+    return { client, modelInfo, window: await client.contextWindow(config.contextWindow, options.signal) };
   });
-  // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
-  // throws a ModelError here and leaves no empty session behind.
-  const modelInfo = await client.getModelInfo(options.signal);
-  const window = await client.contextWindow(config.contextWindow, options.signal);
-  // A child starts with the window the parent's engine uses now (smaller once a server proved it).
-  const parent: { session?: AgentSession } = {};
-  const currentWindow = () => parent.session?.context.budget?.window;
-  const opened = await openOrCreate(options, client.model, logger);
+  const opened = await step('transcript', () => openOrCreate(options, client.model, logger, scope));
   const { handle, folded, transcriptProblems } = opened;
-  const thinking = thinkingFor(config, client, window, modelInfo?.maxOutputTokens, folded);
-  const sandbox = await sandboxFor(options, handle, logger);
-  const checkpoints = await checkpointsFor(options, handle, logger);
-  const mcp = await mcpFor(options, handle, logger);
-  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
+  const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
+  const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
+  const mcp = await step('mcp', () => mcpFor(options, handle, logger, scope));
+  // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
+  const engineWindow = liveWindow(window, folded?.engine.learnedWindow);
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
-  const mcpTools = mcp?.tools([], Math.floor(window * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
-  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
-  // asked per call, so a window learned from the server shrinks the pages too.
+  const { tools, mcpTools } = await step('tools', () => toolsFor(config, { mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers }));
+  // Instruction files are read when the prompt is built (a new session, a reload) and never again:
+  // a resumed session sends the prompt it recorded, so its cached prefix stays.
+  const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
+  const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
+  const { session, thinkingNotices } = await step('session', () =>
+    buildSession(options, { client, tools, handle, folded, checkpoints, logger, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+  );
+  await step('notices', () => {
+    options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+    for (const notice of thinkingNotices) announceThinking(notice, logger, options.onEvent);
+    announceStart(options, logger, { sandbox, mcp, mcpTools, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+  });
+  // The fold is pure and knows no tools: the replayed cards get their headlines here.
+  const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
+  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+}
+
+/**
+ * The window the session's engine works with now: the configured one, or the smaller one a server
+ * proved (a resumed session's from its fold, later ones from the engine's event). The tools page by
+ * it and a subagent starts with it.
+ */
+function liveWindow(configured: number, learned: number | undefined): { now(): number; watch(listener: AgentEventListener): AgentEventListener } {
+  let current = windowInUse(configured, learned);
+  return {
+    now: () => current,
+    watch: (listener) => (event) => {
+      if (event.type === 'context_window_learned') current = windowInUse(current, event.window);
+      listener(event);
+    },
+  };
+}
+
+/** The session's tools: the built-ins and its MCP servers' (offered directly or behind mcp_search/mcp_call). */
+function toolsFor(
+  config: AgentConfig,
+  parts: { mcp: McpManager | undefined; sandbox: CommandSandbox | undefined; secrets: readonly KnownSecret[]; resolvedWindow: number; window: () => number; engineNumbers: ContextDefaults },
+): { tools: ToolRegistry; mcpTools: McpOffer | undefined } {
+  const { engineNumbers } = parts;
+  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
+  const mcpTools = parts.mcp?.tools([], Math.floor(parts.resolvedWindow * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
+  // read_file and recall page at the persist threshold, so a page never needs persisting (tier 0
+  // exempts them); asked per call, so a window learned from the server shrinks the pages too.
+  const pageChars = () => persistThresholdFor(parts.window(), engineNumbers);
   const tools = createToolRegistry({
     trusted: config.trusted,
     ripgrepPath: config.ripgrepPath,
     compact: true,
     task: true,
-    readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
-    // recall pages the same way: a page never needs persisting.
-    recall: { maxPageChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
-    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
+    readFile: { maxOutputChars: pageChars },
+    recall: { maxPageChars: pageChars },
+    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox: parts.sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    secrets,
+    secrets: parts.secrets,
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
-  // Instruction files are read when the prompt is built (a new session, a reload) and never again:
-  // a resumed session sends the prompt it recorded, so its cached prefix stays.
-  const fileBudget = () => instructionFileBudget(currentWindow() ?? window, engineNumbers.charsPerToken);
-  const prompt = opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : await recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget());
-  const { systemPrompt } = prompt;
+  return { tools, mcpTools };
+}
+
+/** The session itself, with its subagent runner, subfolder instructions and checkpoints. */
+function buildSession(
+  options: StartOptions,
+  parts: {
+    client: ModelBackend;
+    tools: ToolRegistry;
+    handle: SessionHandle;
+    folded: FoldResult | undefined;
+    checkpoints: CheckpointStore | undefined;
+    logger: Logger;
+    window: number;
+    modelMax: number | undefined;
+    systemPrompt: string;
+    fileBudget: () => number;
+    engineWindow: ReturnType<typeof liveWindow>;
+  },
+): { session: AgentSession; thinkingNotices: ThinkingNotice[] } {
+  const { config, store } = options;
+  const { client, tools, handle, folded, checkpoints, logger, window, systemPrompt } = parts;
+  const thinking = thinkingFor(config, client, window, parts.modelMax, folded);
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
-  const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), fileBudget) : undefined;
+  const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), parts.fileBudget) : undefined;
   handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
@@ -198,7 +293,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   };
   const subagents = createSubagentRunner(
     {
-      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
+      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
     },
     handle,
@@ -214,7 +309,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     systemPrompt,
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
-    onEvent: options.onEvent,
+    onEvent: parts.engineWindow.watch(options.onEvent),
     logger,
     context: {
       ...context,
@@ -226,28 +321,32 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
-  parent.session = session;
-  options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-  for (const notice of thinking.notices) announceThinking(notice, logger, options.onEvent);
+  return { session, thinkingNotices: thinking.notices };
+}
+
+/** What the user is told once at start: the sandbox's state, deferred MCP tools, instruction files, MCP problems. */
+function announceStart(
+  options: StartOptions,
+  logger: Logger,
+  parts: { sandbox: CommandSandbox | undefined; mcp: McpManager | undefined; mcpTools: McpOffer | undefined; mcpDeferShare: number; promptNotices: readonly { level: 'warning' | 'info'; message: string }[] },
+): void {
+  const { sandbox, mcp, mcpTools } = parts;
   const notice = sandbox && sandboxNotice(sandbox.state);
   if (notice) {
     logger.warn(notice.message);
     options.onEvent({ type: 'sandbox_notice', ...notice });
   }
   if (mcpTools?.deferred) {
-    options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
+    options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(parts.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
-  for (const notice of prompt.notices) {
+  for (const notice of parts.promptNotices) {
     if (notice.level === 'warning') logger.warn(notice.message);
     options.onEvent({ type: 'instructions_notice', ...notice });
   }
-  for (const message of mcpNotices(config.mcp, mcp)) {
+  for (const message of mcpNotices(options.config.mcp, mcp)) {
     logger.warn(message);
     options.onEvent({ type: 'mcp_notice', level: 'warning', message });
   }
-  // The fold is pure and knows no tools: the replayed cards get their headlines here.
-  const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
 }
 
 /**
@@ -297,10 +396,12 @@ async function recordNewPrompt(options: StartOptions, handle: SessionHandle, too
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
-async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<McpManager | undefined> {
+async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger, scope: StartScope): Promise<McpManager | undefined> {
   const servers = options.config.mcp?.servers ?? [];
   if (!options.config.trusted || servers.length === 0) return undefined;
   const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...options.config.mcp?.connection });
+  // Before they start: a start that fails half-way still stops the servers that did start.
+  scope.onRelease('the MCP servers', () => manager.stopAll());
   await manager.startAll();
   return manager;
 }
@@ -321,9 +422,18 @@ async function openOrCreate(
   options: StartOptions,
   model: string,
   logger: Logger,
+  scope: StartScope,
 ): Promise<{ handle: SessionHandle; folded: FoldResult | undefined; systemPrompt: string | undefined; transcriptProblems: TranscriptProblem[] }> {
-  if (!options.resumeId) return { handle: await options.store.create({ model, workspace: options.workspaceRoot }), folded: undefined, systemPrompt: undefined, transcriptProblems: [] };
-  const opened = await options.store.open(options.resumeId);
+  const { store } = options;
+  if (!options.resumeId) {
+    const handle = await store.create({ model, workspace: options.workspaceRoot });
+    // Lock released first, folder removed last: a chat that never began leaves no empty session to resume.
+    scope.onRollback('the new session folder', () => store.discard(handle.id));
+    scope.onRelease('the transcript lock', () => handle.close());
+    return { handle, folded: undefined, systemPrompt: undefined, transcriptProblems: [] };
+  }
+  const opened = await store.open(options.resumeId);
+  scope.onRelease('the transcript lock', () => opened.handle.close());
   // Resume is the fold and nothing else: the same live view, anchor and display as before.
   const folded = foldTranscript(opened.transcript.entries);
   // Reload Instructions: the prompt is rebuilt with the files as they are now (one cache rewrite).
@@ -346,12 +456,14 @@ async function checkpointsFor(options: StartOptions, handle: SessionHandle, logg
 }
 
 /** Every shell command runs in the OS sandbox; without the shell tool (untrusted) there is nothing to confine. */
-async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<CommandSandbox | undefined> {
+async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: Logger, scope: StartScope): Promise<CommandSandbox | undefined> {
   const { config, store } = options;
   if (!config.trusted) return undefined;
   const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
   if (!settings.enabled) return DISABLED_SANDBOX;
-  return (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  if (sandbox.dispose) scope.onRelease("the sandbox's session folder", () => sandbox.dispose?.());
+  return sandbox;
 }
 
 /** A deferred MCP tool called by its own name: how to call it instead. */
