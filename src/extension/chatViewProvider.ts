@@ -7,10 +7,24 @@ import { Disposable } from './disposable';
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
 /**
- * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
- * nothing sent during startup is lost; incoming messages are validated before use.
+ * Where one chat is shown and answered from: the sidebar view today; an editor tab's webview panel
+ * would be another (issue 31). The controller knows no more of its view than this.
  */
-export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+export interface ChatSurface {
+  /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
+  readonly onMessage: vscode.Event<WebviewToHost>;
+  post(message: HostToWebview): void;
+  /** Drops queued messages: used when a fresh full state replaces them. */
+  resetPending(): void;
+  reveal(): Promise<void>;
+}
+
+/**
+ * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
+ * nothing sent during startup is lost; incoming messages are validated before use. It keeps no
+ * chat of its own: what a reloaded webview replays is the chat's (chatState.ts).
+ */
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider, ChatSurface {
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private pending: HostToWebview[] = [];

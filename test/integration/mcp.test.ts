@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EvergreenApi } from '../../src/extension/extension';
+import type { EvergreenApi } from '../../src/extension/testApi';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 // The user's MCP server (evergreen.mcp.servers) in the real extension host: its tool is offered,
