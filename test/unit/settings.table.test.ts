@@ -127,11 +127,12 @@ describe('settings table', () => {
   });
 
   it('names only real settings wherever a source file, the README or the docs mention one', () => {
-    // Ids under evergreen. that are not settings: the manifest's commands and views, the context
-    // keys, and two the extension creates (the SecretStorage keys, the status bar item).
-    const contributes = (manifest as unknown as { contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } }).contributes;
+    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands
+    // and views, the context keys, and two the extension creates (the SecretStorage keys, the
+    // status bar item).
+    const { contributes, publisher, name: packageName } = manifest as unknown as { publisher: string; name: string; contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
     const views = Object.values(contributes.views).flat().map((view) => view.id);
-    const otherIds = new Set([...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.context']);
+    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.context']);
     const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
     const walk = (dir: string): void => {
       for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -144,9 +145,9 @@ describe('settings table', () => {
     const unknown: string[] = [];
     let mentions = 0;
     for (const file of files) {
-      for (const match of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bevergreen\.([A-Za-z][A-Za-z.]*)/g)) {
+      for (const match of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bevergreen\.([A-Za-z][A-Za-z.-]*)/g)) {
         // `evergreen.subagents.*` and a sentence's full stop name a section.
-        const name = match[1]!.replace(/\.+$/, '');
+        const name = match[1]!.replace(/[.-]+$/, '');
         if (otherIds.has(`evergreen.${name}`)) continue;
         mentions++;
         const known = SETTING_KEYS.some((key) => key === name || key.startsWith(`${name}.`));
