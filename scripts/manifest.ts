@@ -3,7 +3,7 @@
  * commands, command-palette entries, settings (`contributes.configuration`, by category) and
  * untrusted-workspace restrictions; package.nls.json, the English of every string the manifest
  * shows; and the README's settings tables. The sources: src/frontends/settingsTable.ts (what each
- * setting does), settingsManifest.ts (what the user reads about it), settingsSchemas.ts (the object
+ * setting does), settingsManifest.ts (what the user reads about it), settingSchemas.ts (the object
  * settings' shapes), src/extension/manifest.ts (commands and names). Everything else in
  * package.json is kept as written.
  *
@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS, MANIFEST_TEXT, type CommandSpec } from '../src/extension/manifest';
 import { SETTING_CATEGORIES, SETTING_TEXT, type SettingCategory } from '../src/frontends/settingsManifest';
-import { OBJECT_SETTING_SCHEMAS, type JsonSchema } from '../src/frontends/settingsSchemas';
+import { SETTING_JSON_SCHEMAS, type SettingJsonSchema } from '../src/frontends/settingSchemas';
 import { cliFlag, SETTING_KEYS, SETTINGS, settingName, type SettingKey, type SettingSpec } from '../src/frontends/settingsTable';
 
 export const GENERATE_COMMAND = 'npm run generate:manifest';
@@ -58,15 +58,15 @@ function entryWithId(list: Json | undefined, id: string, where: string): JsonObj
   return found as JsonObject;
 }
 
-/** A schema with each description replaced by its key, named after the path to it. */
-function localizeSchema(schema: JsonSchema, key: string, strings: Strings): JsonObject {
+/** A JSON value with each description in it replaced by its key, named after the path to it (any schema: hand-written or derived from zod). */
+function localizeSchema(value: unknown, key: string, strings: Strings): Json {
+  if (Array.isArray(value)) return value.map((item, index) => localizeSchema(item, `${key}.${index}`, strings));
+  if (typeof value !== 'object' || value === null) return value as Json;
   const out: JsonObject = {};
-  for (const [field, value] of Object.entries(schema) as Array<[keyof JsonSchema, JsonSchema[keyof JsonSchema]]>) {
-    if (field === 'markdownDescription') out[field] = strings.ref(`${key}.description`, value as string);
-    else if (field === 'properties') out[field] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, child]) => [name, localizeSchema(child, `${key}.${name}`, strings)]));
-    else if (field === 'anyOf') out[field] = (value as readonly JsonSchema[]).map((child, index) => localizeSchema(child, `${key}.anyOf${index}`, strings));
-    else if (typeof value === 'object' && !Array.isArray(value)) out[field] = localizeSchema(value as JsonSchema, `${key}.${field}`, strings);
-    else out[field] = value as Json;
+  for (const [field, child] of Object.entries(value)) {
+    // A key holds only letters, digits, _ and . (vsCE's and VS Code's form); a property's name may hold more.
+    const path = `${key}.${field.replace(/[^\w]/g, '_')}`;
+    out[field] = (field === 'description' || field === 'markdownDescription') && typeof child === 'string' ? strings.ref(`${key}.description`, child) : localizeSchema(child, path, strings);
   }
   return out;
 }
@@ -81,11 +81,12 @@ function settingProperty(key: SettingKey, strings: Strings): JsonObject {
   const spec: SettingSpec = SETTINGS[key];
   const text = SETTING_TEXT[key];
   const base = `config.${key}`;
-  const schema: JsonSchema | undefined = (OBJECT_SETTING_SCHEMAS as Partial<Record<SettingKey, JsonSchema>>)[key];
-  if (spec.type === 'object' && !schema) throw new Error(`${settingName(key)} is an object setting without a schema in src/frontends/settingsSchemas.ts`);
+  const schema: SettingJsonSchema | undefined = (SETTING_JSON_SCHEMAS as Partial<Record<SettingKey, SettingJsonSchema>>)[key];
+  if (spec.type === 'object' && !schema) throw new Error(`${settingName(key)} is an object setting without a schema in src/frontends/settingSchemas.ts`);
+  if (schema && spec.type !== 'object') throw new Error(`${settingName(key)} has a schema but is not an object setting`);
   if (text.enumDescriptions && text.enumDescriptions.length !== spec.enum?.length) throw new Error(`${settingName(key)}: ${text.enumDescriptions.length} enum descriptions for ${spec.enum?.length ?? 0} values`);
   if (text.patternErrorMessage !== undefined && spec.pattern === undefined) throw new Error(`${settingName(key)}: a pattern error message without a pattern`);
-  const { type: _objectType, ...shape } = schema ? localizeSchema(schema, `${base}.schema`, strings) : {};
+  const { type: _objectType, ...shape } = schema ? (localizeSchema(schema, `${base}.schema`, strings) as JsonObject) : {};
   return {
     type: spec.nullable ? [spec.type, 'null'] : spec.type,
     scope: spec.scope,

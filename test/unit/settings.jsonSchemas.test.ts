@@ -1,5 +1,5 @@
 /**
- * The JSON schemas package.json gives the object settings (src/frontends/settingsSchemas.ts) mark
+ * The JSON schemas package.json gives the object settings (src/frontends/settingSchemas.ts) mark
  * exactly what the core's parsers report: a value settings.json underlines is one the extension
  * will name as ignored, and a value it accepts is one the extension uses. Checked on generated
  * values with ajv (draft 07, as VS Code's JSON service reads them) against the committed
@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import fc from 'fast-check';
-import { OVERRIDABLE, parseContextOverrides } from '../../src/core/context/defaults';
+import { CONTEXT_DEFAULTS, parseContextOverrides } from '../../src/core/context/defaults';
 import { parseMcpConfigValue } from '../../src/core/mcp/config';
 import { parsePriceOverrides } from '../../src/core/model/models';
 import { settingName, type SettingKey } from '../../src/frontends/settingsTable';
@@ -19,11 +19,15 @@ import { settingName, type SettingKey } from '../../src/frontends/settingsTable'
 const ROOT = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { configuration: Array<{ properties: Record<string, object> }> } };
 
-/** The setting's schema as package.json declares it (VS Code's own keywords, `scope` and friends, are not JSON Schema's: ajv ignores them). */
-function schemaOf(key: SettingKey): (value: unknown) => boolean {
+/** The setting's declaration in package.json (VS Code's own keywords, `scope` and friends, are not JSON Schema's: ajv ignores them). */
+function declared(key: SettingKey): { properties?: Record<string, { minimum?: number; maximum?: number }> } {
   const property = manifest.contributes.configuration.map((category) => category.properties[settingName(key)]).find((found) => found !== undefined);
   assert.ok(property, `${settingName(key)} is not in package.json`);
-  const validate = new Ajv({ strict: false, allErrors: true }).compile(property);
+  return property;
+}
+
+function schemaOf(key: SettingKey): (value: unknown) => boolean {
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(declared(key));
   return (value) => validate(value) === true;
 }
 
@@ -48,11 +52,15 @@ function agree(key: SettingKey, values: fc.Arbitrary<unknown>, parserAccepts: (v
 
 describe('object settings: JSON schema and parser', () => {
   it('evergreen.compression: known keys, each a number in its range', () => {
-    const ranges = Object.entries(OVERRIDABLE);
-    const entry = fc.oneof(
-      // A known key at, inside or just past its bounds, or of the wrong type; an unknown key.
-      fc.constantFrom(...ranges).chain(([key, { min, max }]) => fc.tuple(fc.constant(key), fc.oneof(fc.constantFrom(min, max, min - 0.001, max + 1, (min + max) / 2), fc.double({ noNaN: true, min, max }), fc.string(), fc.constant(null)))),
-      fc.tuple(fc.constantFrom('persistThreshold', 'bogus', 'toolOutputCaptureChars'), number),
+    // Every engine number (the overridable ones and the rest) and a few unknown keys; values at
+    // and just past the bounds the schema declares, and everywhere else.
+    const declaredRanges = declared('compression').properties ?? {};
+    const bounds = (key: string): number[] => {
+      const range = declaredRanges[key];
+      return range?.minimum !== undefined && range.maximum !== undefined ? [range.minimum, range.maximum, range.minimum - 0.001, range.maximum + 1, (range.minimum + range.maximum) / 2] : [];
+    };
+    const entry = fc.constantFrom(...Object.keys(CONTEXT_DEFAULTS), 'persistThreshold', 'bogus').chain((key) =>
+      fc.tuple(fc.constant(key), fc.oneof(...(bounds(key).length > 0 ? [fc.constantFrom(...bounds(key))] : []), fc.constantFrom(0, 0.05, 0.5, 1, 3, 100, 1024, 1e6, -1), number, fc.string(), fc.constant(null))),
     );
     const value = fc.oneof({ weight: 9, arbitrary: fc.uniqueArray(entry, { maxLength: 3, selector: ([key]) => key }).map((entries) => Object.fromEntries(entries)) }, { weight: 1, arbitrary: notObject.filter((v) => v !== null) });
     agree('compression', value, (v) => parseContextOverrides(v).problems.length === 0);

@@ -3,16 +3,20 @@
  * completes their keys and marks a mistake as it is typed. Each marks what the setting's parser in
  * the core reports, no more and no less, wherever a schema can say it; the parsers stay the judges
  * (VS Code passes any value on), the schemas only help while typing.
- * test/unit/settings.schemas.test.ts holds the two to the same answers on generated values.
+ * test/unit/settings.jsonSchemas.test.ts holds the two to the same answers on generated values.
  *
- * Issue 27 gives these objects zod schemas (the schemas27 branch); once they land, these are
- * generated from them (zod's `toJSONSchema`) and this file goes.
+ * Written by hand until the zod schemas of issue 27 (the schemas27 branch) land: that branch has a
+ * settingSchemas.ts of its own that derives each from its zod schema with the same exports
+ * (`SETTING_JSON_SCHEMAS`, `SettingJsonSchema`); take it whole in place of this one.
  */
 import { CONTEXT_DEFAULTS, OVERRIDABLE } from '../core/context/defaults';
 import type { SettingKey } from './settingsTable';
 
-/** The part of JSON Schema (draft 07) these settings use. */
-export interface JsonSchema {
+/** A JSON schema as the manifest holds it (draft 7, which VS Code's settings editor reads). */
+export type SettingJsonSchema = Readonly<Record<string, unknown>>;
+
+/** The part of JSON Schema (draft 07) these settings use (a type, not an interface: it must fit `SettingJsonSchema`). */
+type JsonSchema = {
   readonly type?: 'object' | 'string' | 'number' | 'array';
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly additionalProperties?: boolean | JsonSchema;
@@ -28,7 +32,7 @@ export interface JsonSchema {
   readonly default?: number;
   /** Shown on hover in settings.json (English; localized through package.nls.json). */
   readonly markdownDescription?: string;
-}
+};
 
 const strings: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 /** Not empty once trimmed, as the MCP parser checks a name and a command. */
@@ -98,4 +102,5 @@ const mcpServers: JsonSchema = {
   },
 };
 
-export const OBJECT_SETTING_SCHEMAS = { pricing, compression, 'mcp.servers': mcpServers } as const satisfies Partial<Record<SettingKey, JsonSchema>>;
+/** Every object setting's schema, by its key in the settings table. */
+export const SETTING_JSON_SCHEMAS = { pricing, compression, 'mcp.servers': mcpServers } as const satisfies Partial<Record<SettingKey, SettingJsonSchema>>;
