@@ -309,6 +309,7 @@ async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logg
 function mcpNotices(settings: McpSettings | undefined, manager: McpManager | undefined): string[] {
   const notices = [...(settings?.notices ?? [])];
   for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
+  notices.push(...(manager?.notices() ?? []));
   for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
   return notices;
 }
