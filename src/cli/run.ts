@@ -110,7 +110,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         maxOutputTokens: options.maxOutputTokens,
         maxToolRoundsPerTurn: options.maxToolRoundsPerTurn,
         thinking: options.thinking,
-        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
+        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: options.shellAllowList, mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
         contextWindow: options.contextWindow,

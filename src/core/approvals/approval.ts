@@ -154,7 +154,8 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
   // boundary (or the user turned the sandbox off knowingly). Leaving the sandbox is asked every time.
   if (request.isolation === 'unavailable' || request.isolation === 'outside') return 'ask';
   if (policy.shell === 'auto') return 'auto';
-  return matchShellAllowList(request.command, policy.shellAllowList).allowed ? 'auto' : 'ask';
+  // With the sandbox off (or no isolation named) only read-only programs and words are approved.
+  return matchShellAllowList(request.command, policy.shellAllowList, { readOnly: request.isolation !== 'sandbox' }).allowed ? 'auto' : 'ask';
 }
 
 export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approver): Approver {
