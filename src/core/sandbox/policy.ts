@@ -149,10 +149,14 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (found.isDirectory && found.name.toLowerCase() === '.git') denyWrite.push(...gitDirectoryReadOnly(found.path, input.exists, placeholders));
     else denyWrite.push(found.path);
   };
-  const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern');
+  // A pattern the sandbox does not hold says why (notInSandbox); the write tools still ask for it.
+  const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern' && location.notInSandbox === undefined);
   for (const location of locations) if (location.kind === 'path' && input.exists(location.path)) denyWrite.push(location.path);
   const matches = segmentMatcher();
-  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) protect(found);
+  const held = (location: Extract<ProtectedLocation, { kind: 'pattern' }>, found: DirEntry & { path: string }): void => {
+    if (!(location.filesOnly && found.isDirectory)) protect(found);
+  };
+  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) held(location, found);
   // Folders protected as a whole at a root are not searched again.
   const protectedAtRoot = new Set(denyWrite);
   const folders = new Map<string, string[]>();
@@ -160,7 +164,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (!matchesAtAnyDepth(location.pattern)) continue;
     let below = folders.get(location.root);
     if (below === undefined) folders.set(location.root, (below = searchedFolders(location.root, list, protectedAtRoot)));
-    for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) protect(found);
+    for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) held(location, found);
   }
   if (placeholders) {
     for (const name of WORKSPACE_CREATE_PROTECTED) {
