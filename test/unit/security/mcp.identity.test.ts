@@ -7,13 +7,13 @@ import * as path from 'node:path';
 import { parseMcpConfigValue, type McpServerConfig } from '../../../src/core/mcp/config';
 import { McpManager } from '../../../src/core/mcp/manager';
 import { silentLogger } from '../../../src/core/logger';
-import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest } from '../../../src/core/approvals/approval';
-import type { ToolContext, ToolDefinition } from '../../../src/core/tools/types';
+import { decide, type ApprovalPolicy, type ApprovalRequest } from '../../../src/core/approvals/approval';
+import type { ToolDefinition } from '../../../src/core/tools/types';
 import { subagentTools } from '../../../src/core/agent/subagents';
 import { BUILT_IN_MODES } from '../../../src/core/modes/modes';
 import { toolsForMode } from '../../../src/core/modes/modeTools';
 import { createToolRegistry } from '../../../src/core/tools/registry';
-import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';
+import { makeTempDirs, policyContext, type TempDirs } from '../../support/toolFixtures';
 
 const MANY = path.resolve(__dirname, '../../fixtures/mcp/manyTools.mjs');
 const LOOKALIKES = ['a.b', 'a b', 'a/b'];
@@ -86,15 +86,8 @@ describe('security: MCP servers whose names sanitize alike', function () {
 
   it('an allow list written for "a_b" runs its tools without asking and asks for each lookalike\'s', async () => {
     const { tools } = await start();
-    const asked: ApprovalRequest[] = [];
-    const approver = createPolicyApprover(policy(['mcp__a_b__*']), {
-      requestApproval: async (request) => {
-        asked.push(request);
-        return { approved: false, reason: 'test declines' };
-      },
-    });
-    const controller = new AbortController();
-    const ctx: ToolContext = { workspace: dirs.workspace, signal: controller.signal, onProgress: () => undefined, approve: (request) => approver.requestApproval(request, controller.signal) };
+    const ctx = policyContext(dirs.workspace, policy(['mcp__a_b__*']));
+    const asked = ctx.asked;
     const weather = tools.filter((tool) => tool.name.endsWith('__weather_lookup'));
     assert.equal(weather.length, 4);
     const ran: string[] = [];
