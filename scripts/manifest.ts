@@ -173,7 +173,8 @@ export function renderReadmeSettings(): string {
       const text = SETTING_TEXT[key];
       const flag = cliFlag(key);
       const choices = spec.enum && text.enumDescriptions ? ` ${spec.enum.map((value, index) => `\`${value}\`: ${text.enumDescriptions![index]!}`).join(' ')}` : '';
-      const notes = [...(range(spec) ? [range(spec)!] : []), ...(flag ? [`CLI \`${flag}\``] : []), `${spec.scope} scope`].join('; ');
+      const flagNote = flag && !text.description.includes(`\`${flag}\``) ? [`CLI \`${flag}\``] : [];
+      const notes = [...(range(spec) ? [range(spec)!] : []), ...flagNote, `${spec.scope} scope`].join('; ');
       return `| \`${settingName(key)}\` | ${defaultCell(spec.default)} | ${cell(text.description + choices)} (${notes}) |`;
     });
     return [`**${SETTING_CATEGORIES[category]}**`, '', '| Setting | Default | What it does |', '| --- | --- | --- |', ...rows].join('\n');

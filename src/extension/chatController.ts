@@ -4,6 +4,7 @@ import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
@@ -60,6 +61,8 @@ export class ChatController extends Disposable {
       storageRoot: vscode.Uri;
       extensionUri: vscode.Uri;
       logger: Logger;
+      /** The redaction the log and the panel use; each session teaches it its key. */
+      redactor: SecretRedactor;
       /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
     },
@@ -257,6 +260,7 @@ export class ChatController extends Disposable {
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
+      redactor: this.deps.redactor,
       workspaceRoot,
       store: this.store,
       resumeId,

@@ -123,7 +123,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   'approvals.shellAllowList': {
     category: 'approvals',
     order: 3,
-    description: `Command prefixes that run without asking (e.g. \`git status\`, \`npm test\`). Never applies to what the analyzer cannot fully understand (expansions, substitutions, assignments, pipes into a shell, \`sudo\`, …). ${ONLY_USER}`,
+    description: `Command prefixes that run without asking (e.g. \`git status\`, \`npm test\`). Never applies to what the analyzer cannot fully understand (expansions, substitutions, assignments, pipes into a shell, \`sudo\`, …). With the sandbox off (\`#evergreen.sandbox.enabled#\`), only read-only programs and options are approved (\`uniq IN\`, not \`uniq IN OUT\`); anything else asks. CLI: \`--allow-command\`. ${ONLY_USER}`,
   },
   'approvals.mcp': {
     category: 'approvals',

@@ -93,7 +93,7 @@ describe('settings table', () => {
       else if (value === null || value === '') assert.equal(defaultCell, 'empty', key);
       else assert.equal(defaultCell, `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``, key);
       const flag = cliFlag(key);
-      if (flag) assert.ok(description.includes(`CLI \`${flag}\``), `${key}: the README does not name ${flag}`);
+      if (flag) assert.ok(description.includes(`\`${flag}\``), `${key}: the README does not name ${flag}`);
       assert.ok(description.endsWith(`${row.scope} scope)`), `${key}: the README does not give its scope`);
       if (row.min !== undefined && row.max !== undefined) assert.ok(description.includes(`(${row.min.toLocaleString('en-US')}-${row.max.toLocaleString('en-US')}; `), `${key}: the README does not give its range`);
     }
