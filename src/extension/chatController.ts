@@ -28,6 +28,7 @@ import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
+import { ChatContextKeys } from './contextKeys';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -39,7 +40,8 @@ export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
-  private active: StartedSession | undefined;
+  private readonly contextKeys: ChatContextKeys;
+  private current: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
   private gauge: GaugeState | undefined;
@@ -66,6 +68,7 @@ export class ChatController extends Disposable {
     },
   ) {
     super();
+    this.contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), deps.logger);
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
     this.mcpLogs = this._register(new McpLogChannels());
@@ -96,6 +99,16 @@ export class ChatController extends Disposable {
         else if (effect === 'live') this.applyLiveSettings();
       }),
     );
+  }
+
+  /** The panel's conversation; changing it keeps the `evergreen.chatActive` context key true to it. */
+  private get active(): StartedSession | undefined {
+    return this.current;
+  }
+
+  private set active(started: StartedSession | undefined) {
+    this.current = started;
+    this.contextKeys.chatChanged(started !== undefined);
   }
 
   override dispose(): void {
@@ -284,6 +297,7 @@ export class ChatController extends Disposable {
   private onAgentEvent(core: AgentEvent): void {
     // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
     const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
+    this.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
