@@ -4,6 +4,7 @@ import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
@@ -27,6 +28,7 @@ import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
+import type { ChatContextKeys } from './contextKeys';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -52,6 +54,10 @@ export class ChatController extends Disposable {
       statusBar: ContextStatusBar;
       apiKeys: ApiKeyStore;
       logger: Logger;
+      /** The redaction the log and the panel use; each session teaches it its key. */
+      redactor: SecretRedactor;
+      /** The when-clause keys that follow the shown chat (a turn running). */
+      contextKeys: ChatContextKeys;
       /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
     },
@@ -213,6 +219,7 @@ export class ChatController extends Disposable {
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
+      redactor: this.deps.redactor,
       workspaceRoot,
       store: this.deps.store,
       resumeId,
@@ -246,6 +253,7 @@ export class ChatController extends Disposable {
   private onAgentEvent(core: AgentEvent): void {
     // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
     const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
+    this.deps.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);

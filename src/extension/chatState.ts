@@ -73,6 +73,9 @@ export class ChatState {
   /** The shown session's scope: a new one for every session start, so old events are dropped. */
   private scope: SessionScope | undefined;
 
+  /** `sessionChanged`: told whenever the chat gets a session or loses it (the `evergreen.chatActive` context key follows it). */
+  constructor(private readonly sessionChanged: (open: boolean) => void = () => undefined) {}
+
   /** The session the chat runs on; undefined before the first message and after New Chat. */
   get active(): StartedSession | undefined {
     return this.current;
@@ -111,6 +114,7 @@ export class ChatState {
   adopt(started: StartedSession): void {
     const previous = this.current;
     this.current = started;
+    this.sessionChanged(true);
     if (previous && previous !== started) void previous.close();
   }
 
@@ -126,16 +130,21 @@ export class ChatState {
 
   /** The chat leaves the panel: its events are no longer shown and its session is closed (the transcript stays for a resume). */
   close(): void {
+    this.release();
+    this.sessionChanged(false);
+  }
+
+  /** The window is closing: the running turn is cancelled, then the session closed. */
+  dispose(): void {
+    this.current?.session.cancel();
+    this.release();
+  }
+
+  private release(): void {
     this.scope?.end();
     this.scope = undefined;
     const closing = this.current;
     this.current = undefined;
     void closing?.close();
-  }
-
-  /** The window is closing: the running turn is cancelled, then the chat closed. */
-  dispose(): void {
-    this.current?.session.cancel();
-    this.close();
   }
 }

@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApprovalRequest } from '../core/approvals/approval';
+import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatController } from './chatController';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { ChatContextKeys } from './contextKeys';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
@@ -25,16 +27,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
 
-    const log = createLog();
+    // One redaction for the log, the panel and every session's events: the sessions teach it their keys.
+    const redactor = new SecretRedactor(knownSecrets(undefined, process.env));
+    const log = createLog(redactor);
     const logger = log.logger;
     const store = new FileSessionStore(storageRoot.fsPath, undefined, logger);
-    const view = new ChatViewProvider(context.extensionUri, logger);
+    const view = new ChatViewProvider(context.extensionUri, logger, redactor);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
     const proposedChanges = new ProposedChanges();
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
-    const chat = new ChatState();
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, workspaceState: context.workspaceState });
+    const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
+    const chat = new ChatState((open) => contextKeys.chatChanged(open));
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,

@@ -15,7 +15,7 @@ import type { ModelBackend, ProviderId } from '../model/backend';
 import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
-import { knownSecrets, redactSecrets, type KnownSecret } from '../secrets';
+import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
 import { createToolRegistry, type ToolRegistry } from '../tools/registry';
@@ -26,11 +26,12 @@ import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type Su
 import { buildSystemPrompt, instructionsOf, workspaceRootLine } from './systemPrompt';
 import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
 import { NestedInstructions } from '../instructions/instructionFiles';
-import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../shell/commandSandbox';
+import { DISABLED_SANDBOX, type CommandSandbox } from '../shell/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
 import { StartScope } from './startScope';
+import { announceStart, type McpOffer } from './startNotices';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -130,6 +131,11 @@ export interface StartOptions {
   onEvent: AgentEventListener;
   signal?: AbortSignal;
   logger?: Logger;
+  /**
+   * The front end's redaction (the CLI's output, the extension's log and panel use the same one):
+   * the session teaches it its key and credentials, and sends every event and log line through it.
+   */
+  redactor?: SecretRedactor;
   /** "Reload Instructions": a resumed session reads its instruction files again and records the new system prompt. */
   reloadInstructions?: boolean;
   /** Called as each step of START_STEPS begins; tests throw here to fail the start at that step. */
@@ -143,9 +149,6 @@ export interface StartOptions {
 export const START_STEPS = ['model', 'transcript', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
 export type StartStep = (typeof START_STEPS)[number];
 
-/** The MCP servers' tools as the session offers them (directly, or behind mcp_search and mcp_call). */
-type McpOffer = ReturnType<McpManager['tools']>;
-
 type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
 
 /**
@@ -154,23 +157,45 @@ type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
  * A start that fails leaves nothing running or locked, and no new session folder.
  */
 export async function startAgentSession(options: StartOptions): Promise<StartedSession> {
-  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
-  // A server's words in a log line (a refused option, a failed models call) may quote the key back.
-  const logger = redactingLogger(options.logger ?? silentLogger, (text) => redactSecrets(text, secrets));
-  const scope = new StartScope(logger);
+  const outputs = redactedOutputs(options);
+  const scope = new StartScope(outputs.logger);
   const step: RunStep = async (name, run) => {
     options.onStep?.(name);
     return run();
   };
   try {
-    return await startInOrder(options, { logger, secrets, scope, step });
+    return await startInOrder(options, { ...outputs, scope, step });
   } catch (error) {
     await scope.rollback();
     throw error;
   }
 }
 
-async function startInOrder(options: StartOptions, { logger, secrets, scope, step }: { logger: Logger; secrets: readonly KnownSecret[]; scope: StartScope; step: RunStep }): Promise<StartedSession> {
+/**
+ * The session's secrets, taught to the front end's redactor, and the logger and event listener that
+ * every log line and event leaves the session through: a server's words (a refused option, a failed
+ * models call, an MCP server's error body) may quote the key back.
+ */
+function redactedOutputs(options: StartOptions): RedactedOutputs {
+  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
+  const redactor = options.redactor ?? new SecretRedactor();
+  redactor.learn(secrets);
+  return {
+    secrets,
+    redactor,
+    logger: redactingLogger(options.logger ?? silentLogger, (text) => redactor.text(text)),
+    onEvent: (event) => options.onEvent(redactor.value(event)),
+  };
+}
+
+interface RedactedOutputs {
+  secrets: KnownSecret[];
+  redactor: SecretRedactor;
+  logger: Logger;
+  onEvent: AgentEventListener;
+}
+
+async function startInOrder(options: StartOptions, { logger, secrets, redactor, onEvent, scope, step }: RedactedOutputs & { scope: StartScope; step: RunStep }): Promise<StartedSession> {
   const { config } = options;
   const { client, modelInfo, window } = await step('model', async () => {
     const client = createBackend({
@@ -193,7 +218,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, scope, ste
   const { handle, folded, transcriptProblems } = opened;
   const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
   const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
-  const mcp = await step('mcp', () => mcpFor(options, handle, logger, scope));
+  const mcp = await step('mcp', () => mcpFor(options, handle, { logger, redactor, scope }));
   // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
   const engineWindow = liveWindow(window, folded?.engine.learnedWindow);
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
@@ -203,15 +228,14 @@ async function startInOrder(options: StartOptions, { logger, secrets, scope, ste
   const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
   const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
   const { session, thinkingNotices } = await step('session', () =>
-    buildSession(options, { client, tools, handle, folded, checkpoints, logger, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+    buildSession(options, { client, tools, handle, folded, checkpoints, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
   );
   await step('notices', () => {
-    options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-    for (const notice of thinkingNotices) announceThinking(notice, logger, options.onEvent);
-    announceStart(options, logger, { sandbox, mcp, mcpTools, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+    onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
-  const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
+  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
 }
 
@@ -268,6 +292,8 @@ function buildSession(
     folded: FoldResult | undefined;
     checkpoints: CheckpointStore | undefined;
     logger: Logger;
+    /** The session's events, redacted. */
+    onEvent: AgentEventListener;
     window: number;
     modelMax: number | undefined;
     systemPrompt: string;
@@ -280,7 +306,7 @@ function buildSession(
   const thinking = thinkingFor(config, client, window, parts.modelMax, folded);
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
   const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), parts.fileBudget) : undefined;
-  handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
+  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
   const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };
@@ -309,7 +335,7 @@ function buildSession(
     systemPrompt,
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
-    onEvent: parts.engineWindow.watch(options.onEvent),
+    onEvent: parts.engineWindow.watch(parts.onEvent),
     logger,
     context: {
       ...context,
@@ -322,31 +348,6 @@ function buildSession(
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
   return { session, thinkingNotices: thinking.notices };
-}
-
-/** What the user is told once at start: the sandbox's state, deferred MCP tools, instruction files, MCP problems. */
-function announceStart(
-  options: StartOptions,
-  logger: Logger,
-  parts: { sandbox: CommandSandbox | undefined; mcp: McpManager | undefined; mcpTools: McpOffer | undefined; mcpDeferShare: number; promptNotices: readonly { level: 'warning' | 'info'; message: string }[] },
-): void {
-  const { sandbox, mcp, mcpTools } = parts;
-  const notice = sandbox && sandboxNotice(sandbox.state);
-  if (notice) {
-    logger.warn(notice.message);
-    options.onEvent({ type: 'sandbox_notice', ...notice });
-  }
-  if (mcpTools?.deferred) {
-    options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(parts.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
-  }
-  for (const notice of parts.promptNotices) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    options.onEvent({ type: 'instructions_notice', ...notice });
-  }
-  for (const message of mcpNotices(options.config.mcp, mcp)) {
-    logger.warn(message);
-    options.onEvent({ type: 'mcp_notice', level: 'warning', message });
-  }
 }
 
 /**
@@ -371,11 +372,6 @@ function thinkingFor(
   return { sessionOptions: { maxOutputTokens: resolved.maxOutputTokens, ...thinking, history: resumed.messages }, notices };
 }
 
-function announceThinking(notice: ThinkingNotice, logger: Logger, onEvent: AgentEventListener): void {
-  if (notice.level === 'warning') logger.warn(notice.message);
-  onEvent({ type: 'thinking_notice', ...notice });
-}
-
 /** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
 async function recordNewPrompt(options: StartOptions, handle: SessionHandle, toolNames: string[], maxFileChars: number): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[] }> {
   const { config } = options;
@@ -396,22 +392,18 @@ async function recordNewPrompt(options: StartOptions, handle: SessionHandle, too
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
-async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger, scope: StartScope): Promise<McpManager | undefined> {
+async function mcpFor(options: StartOptions, handle: SessionHandle, { logger, redactor, scope }: { logger: Logger; redactor: SecretRedactor; scope: StartScope }): Promise<McpManager | undefined> {
   const servers = options.config.mcp?.servers ?? [];
   if (!options.config.trusted || servers.length === 0) return undefined;
-  const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...options.config.mcp?.connection });
+  const connection = options.config.mcp?.connection;
+  const onStderr = connection?.onStderr;
+  // A server's log is a log line like any other: it may print the key it was given.
+  const redacted = onStderr ? { onStderr: (server: string, line: string) => onStderr(server, redactor.text(line)) } : {};
+  const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...connection, ...redacted });
   // Before they start: a start that fails half-way still stops the servers that did start.
   scope.onRelease('the MCP servers', () => manager.stopAll());
   await manager.startAll();
   return manager;
-}
-
-/** One line per thing the user should know about the session's MCP servers, each with what to do. */
-function mcpNotices(settings: McpSettings | undefined, manager: McpManager | undefined): string[] {
-  const notices = [...(settings?.notices ?? [])];
-  for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
-  for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
-  return notices;
 }
 
 /**
