@@ -49,6 +49,8 @@ describe('a session start gives back what it acquired (issue 27)', function () {
   let store: FileSessionStore;
   let marker: string;
   let sandboxes: { created: number; disposed: number; lockHeldAtDispose: boolean[] };
+  /** Every session a test started, closed after it even when an assertion failed first (close is idempotent). */
+  const opened: StartedSession[] = [];
 
   beforeEach(async () => {
     assert.ok(anthropic);
@@ -61,6 +63,7 @@ describe('a session start gives back what it acquired (issue 27)', function () {
     sandboxes = { created: 0, disposed: 0, lockHeldAtDispose: [] };
   });
   afterEach(async () => {
+    await Promise.all(opened.splice(0).map((started) => started.close()));
     await fake.close();
     fs.rmSync(base, { recursive: true, force: true });
   });
@@ -89,8 +92,8 @@ describe('a session start gives back what it acquired (issue 27)', function () {
     },
   };
 
-  function start(options: { resumeId?: string; onStep?: (step: StartStep) => void } = {}): Promise<StartedSession> {
-    return startAgentSession({
+  async function start(options: { resumeId?: string; onStep?: (step: StartStep) => void } = {}): Promise<StartedSession> {
+    const started = await startAgentSession({
       config: fake.config({ sandbox, mcp: { servers: [mcpServer()], problems: [], notices: [] } }),
       workspaceRoot: workspace,
       store,
@@ -98,6 +101,8 @@ describe('a session start gives back what it acquired (issue 27)', function () {
       onEvent: () => undefined,
       ...options,
     });
+    opened.push(started);
+    return started;
   }
 
   const sessionFolders = () => fs.readdirSync(path.join(base, 'storage', 'sessions')).sort();
@@ -178,7 +183,8 @@ describe('a session start gives back what it acquired (issue 27)', function () {
     const started = await start();
     const lock = path.join(started.handle.dir, 'owner.lock');
     assert.ok(fs.existsSync(lock));
-    assert.equal((await mcpProcesses()).length, 1, 'the MCP server runs while the session is open');
+    // Its process tree (the server, and the namespace wrapper where one is used) carries the marker.
+    assert.ok((await mcpProcesses()).length > 0, 'the MCP server runs while the session is open');
     await Promise.all([started.close(), started.close()]);
     assert.deepEqual(await mcpProcesses(), []);
     assert.deepEqual(sandboxes, { created: 1, disposed: 1, lockHeldAtDispose: [true] });
