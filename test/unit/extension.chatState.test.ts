@@ -156,6 +156,18 @@ describe('ChatState: one chat, held apart from its controller', () => {
     assert.equal(chat.busy, false);
   });
 
+  it('tells its listener when it gets a session and when it loses one (the chatActive context key); a closing window changes nothing', async () => {
+    const changes: boolean[] = [];
+    const chat = new ChatState((open) => changes.push(open));
+    chat.adopt(fakeStarted('s1').started);
+    chat.adopt(fakeStarted('s2').started);
+    chat.close();
+    assert.deepEqual(changes, [true, true, false]);
+    chat.adopt(fakeStarted('s3').started);
+    chat.dispose();
+    assert.deepEqual(changes, [true, true, false, true]);
+  });
+
   it('dispose cancels the running turn and closes the session', async () => {
     const chat = new ChatState();
     const one = fakeStarted('s1');
