@@ -5,7 +5,6 @@
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
-import { CONTEXT_DEFAULTS } from './core/context/defaults';
 
 export type { AgentEvent, AttachmentChip } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
@@ -95,8 +94,12 @@ export { splitLineRange } from './core/agent/lineRange';
 /** The providers' image limits, for the composer's resizing of pasted images. */
 export { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from './core/model/imageLimits';
 
-/** The engine's characters-per-token estimate, for the composer's "this message: ~N tokens". */
-export const CHARS_PER_TOKEN = CONTEXT_DEFAULTS.charsPerToken;
+/**
+ * The engine's characters-per-token estimate (CONTEXT_DEFAULTS.charsPerToken), for the composer's
+ * "this message: ~N tokens"; taken from where it is defined, so the panel's bundle stays free of
+ * the engine's settings parsing.
+ */
+export { DEFAULT_CHARS_PER_TOKEN as CHARS_PER_TOKEN } from './core/model/content';
 
 export type WebviewToHost =
   | { type: 'ready' }
