@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewRequest, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
 import { answerWebviewRequest, describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
@@ -25,6 +26,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
+    /** Every message to the panel passes it: whatever path a text took, a key never reaches the webview. */
+    private readonly redactor: SecretRedactor,
   ) {
     super();
   }
@@ -91,7 +94,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return answerWebviewRequest(message, handler, (reply) => this.post(reply));
   }
 
-  post(message: HostToWebview): void {
+  post(unredacted: HostToWebview): void {
+    const message = this.redactor.value(unredacted);
     if (this.view && this.ready) {
       void this.view.webview.postMessage(message);
     } else {

@@ -1,30 +1,21 @@
 /**
- * The object settings (`evergreen.pricing`, `evergreen.compression`, `evergreen.mcp.servers`):
- * their zod schemas (each bad value named, the good ones kept), and the JSON schemas derived from
- * them for package.json (frontends/settingSchemas.ts), which must accept exactly what the parsers do.
+ * The object settings `evergreen.pricing` and `evergreen.compression` read through their zod
+ * schemas: each bad value named, the good ones kept; and the compression schema's JSON form, with
+ * each number's default (frontends/settingSchemas.ts). That the JSON schemas accept exactly what
+ * the parsers accept is settings.jsonSchemas.test.ts's property test; the MCP servers' wording is
+ * mcp.config.test.ts's.
  */
 import assert from 'node:assert/strict';
 import Ajv from 'ajv';
 import { CONTEXT_DEFAULTS, parseContextOverrides } from '../../src/core/context/defaults';
-import { parseMcpConfigValue } from '../../src/core/mcp/config';
 import { parsePriceOverrides } from '../../src/core/model/models';
 import { SETTING_JSON_SCHEMAS } from '../../src/frontends/settingSchemas';
-import { SETTING_KEYS, SETTINGS } from '../../src/frontends/settingsTable';
 
 const ajv = new Ajv({ strict: false });
-const accepts = (key: keyof typeof SETTING_JSON_SCHEMAS, value: unknown): boolean => ajv.validate(SETTING_JSON_SCHEMAS[key], value);
 const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+const accepts = (value: unknown): boolean => ajv.validate(SETTING_JSON_SCHEMAS.compression, value);
 
 describe('object settings: schemas', () => {
-  it('has a JSON schema for every object setting of the settings table, and only for those', () => {
-    const objectSettings = SETTING_KEYS.filter((key) => SETTINGS[key].type === 'object');
-    assert.deepEqual(Object.keys(SETTING_JSON_SCHEMAS).sort(), [...objectSettings].sort());
-    for (const schema of Object.values(SETTING_JSON_SCHEMAS)) {
-      assert.equal(schema.type, 'object');
-      assert.equal('$schema' in schema, false, 'a manifest property takes no $schema');
-    }
-  });
-
   describe('evergreen.pricing', () => {
     it('keeps the good prices and names each bad one with its wrong fields', () => {
       const { prices, problems } = parsePriceOverrides({ good: price, negative: { ...price, input: -1 }, text: { ...price, output: '15', cacheRead: null }, five: 5 });
@@ -38,14 +29,6 @@ describe('object settings: schemas', () => {
       assert.deepEqual(parsePriceOverrides(null), { prices: {}, problems: [] });
       // A note beside the numbers is no problem, and is not kept.
       assert.deepEqual(parsePriceOverrides({ m: { ...price, note: 'list price' } }), { prices: { m: price }, problems: [] });
-    });
-
-    it('its JSON schema accepts what the parser accepts', () => {
-      for (const value of [{}, { m: price }, { m: { ...price, note: 'x' } }]) assert.ok(accepts('pricing', value), JSON.stringify(value));
-      for (const value of [{ m: { ...price, input: -1 } }, { m: { input: 1 } }, { m: 5 }, []]) {
-        assert.equal(accepts('pricing', value), false, JSON.stringify(value));
-        assert.ok(parsePriceOverrides(value).problems.length > 0);
-      }
     });
   });
 
@@ -76,32 +59,10 @@ describe('object settings: schemas', () => {
         assert.equal(property.default, CONTEXT_DEFAULTS[key as keyof typeof CONTEXT_DEFAULTS], key);
         assert.deepEqual(parseContextOverrides({ [key]: property.default }), { settings: { [key]: property.default }, problems: [] }, `${key}: its default is in its range`);
         assert.equal(parseContextOverrides({ [key]: property.maximum + 1 }).problems.length, 1, `${key}: above its maximum`);
-        assert.equal(accepts('compression', { [key]: property.minimum - 1 }), false, `${key}: the schema's minimum`);
+        assert.equal(accepts({ [key]: property.minimum - 1 }), false, `${key}: the schema's minimum`);
       }
-      assert.equal(accepts('compression', { nope: 1 }), false);
-      assert.equal(accepts('compression', { snipUtilization: 0.5, clearUtilization: 0.3 }), true);
-    });
-  });
-
-  describe('evergreen.mcp.servers', () => {
-    const parse = (value: unknown) => parseMcpConfigValue(value, { scope: 'user', source: 'the setting' }, { env: { T: 'x' } }, { bare: true });
-
-    it('its JSON schema accepts what the parser accepts, as written (variables unexpanded)', () => {
-      const good = [
-        { s: { command: 'npx', args: ['-y', 'server'], env: { T: '${env:T}' }, cwd: '/w' } },
-        { s: { type: 'stdio', command: 'x', envFile: '.env' } },
-        { s: { url: 'https://x/mcp', headers: { A: 'b' } } },
-        { s: { type: 'sse', url: 'http://127.0.0.1:1/sse' } },
-      ];
-      for (const value of good) {
-        assert.deepEqual(parse(value).problems, [], JSON.stringify(value));
-        assert.ok(accepts('mcp.servers', value), JSON.stringify(value));
-      }
-      const bad = [{ s: 5 }, { s: {} }, { s: { command: 'x', args: 'a' } }, { s: { command: 'x', env: { A: 1 } } }, { s: { type: 'websocket', url: 'ws://x' } }, { s: { type: 'http' } }, { s: { type: 'stdio', url: 'https://x' } }];
-      for (const value of bad) {
-        assert.equal(parse(value).problems.length, 1, JSON.stringify(value));
-        assert.equal(accepts('mcp.servers', value), false, JSON.stringify(value));
-      }
+      assert.equal(accepts({ nope: 1 }), false);
+      assert.equal(accepts({ snipUtilization: 0.5, clearUtilization: 0.3 }), true);
     });
   });
 });

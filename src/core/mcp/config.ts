@@ -114,21 +114,30 @@ const ServerKindSchema = z.looseObject(
 /** As VS Code and Claude Code read a definition without `type`: a `url` makes it remote. */
 const serverTypeOf = (kind: z.infer<typeof ServerKindSchema>): ServerType => kind.type ?? (kind.url !== undefined ? 'http' : 'stdio');
 
+/** Not empty once trimmed: a server's name, a command, a URL (a pattern, so the settings editor checks it too). */
+const NOT_BLANK = /\S/;
+
+/** A server's name: the tool names and the consent are keyed by it. */
+const ServerNameSchema = z.string().regex(NOT_BLANK, 'a server needs a non-empty name');
+
 /**
- * The three kinds of definition. `text` reads each string that may hold `${…}` variables: expanded
- * for a session (expandedText), as written for the setting's JSON schema. Fields neither format
- * uses here (VS Code's `envFile`, `dev`, …) are let through, as the editors that share the file need.
+ * The fields of each kind of definition. `text` reads each string that may hold `${…}` variables:
+ * expanded for a session (expandedText), as written for the setting's JSON schema. Fields neither
+ * format uses here (VS Code's `envFile`, `dev`, …) are let through, as the editors that share the
+ * file need.
  */
-function definitionSchemas(text: z.ZodType<string, string>) {
+function definitionFields(text: z.ZodType<string, string>) {
   const list = z.array(text, { error: 'must be an array of strings' });
   const map = z.record(z.string(), text, { error: 'must be an object of strings' });
-  const needs = (message: string) => z.string({ error: message }).refine((value) => value.trim() !== '', message);
-  const remote = <const Type extends 'http' | 'sse'>(type: Type) => z.looseObject({ type: z.literal(type).optional(), url: needs(`an ${type} server needs "url" (a string)`).pipe(text).pipe(httpUrl), headers: map.optional() });
-  return {
-    stdio: z.looseObject({ type: z.literal('stdio').optional(), command: needs('a stdio server needs "command" (a string)').pipe(text), args: list.optional(), env: map.optional(), cwd: text.optional() }),
-    http: remote('http'),
-    sse: remote('sse'),
-  };
+  const needs = (message: string) => z.string({ error: message }).regex(NOT_BLANK, message);
+  const remote = (type: 'http' | 'sse') => ({ url: needs(`an ${type} server needs "url" (a string)`).pipe(text).pipe(httpUrl), headers: map.optional() });
+  return { stdio: { command: needs('a stdio server needs "command" (a string)').pipe(text), args: list.optional(), env: map.optional(), cwd: text.optional() }, http: remote('http'), sse: remote('sse') };
+}
+
+/** Each kind's definition, once its kind is known (`ServerKindSchema`). */
+function definitionSchemas(text: z.ZodType<string, string>) {
+  const fields = definitionFields(text);
+  return { stdio: z.looseObject(fields.stdio), http: z.looseObject(fields.http), sse: z.looseObject(fields.sse) };
 }
 
 const stringField = z.string({ error: 'must be a string' });
@@ -157,18 +166,46 @@ const httpUrl = z.string().superRefine((url, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem, input: url });
 });
 
+/** What hovering a field of a definition in settings.json says. */
+const FIELD_DOCS = {
+  type: 'How Evergreen talks to the server. Unset: `http` when `url` is given, else `stdio`.',
+  command: 'stdio: the program to start.',
+  args: "stdio: the program's arguments.",
+  env: 'stdio: environment variables for the server (`${env:NAME}` is expanded).',
+  cwd: 'stdio: the folder it starts in.',
+  url: "http and sse: the server's address (http or https).",
+  headers: 'http and sse: headers sent with every request (`${env:NAME}` is expanded).',
+};
+
+/** A field a definition of this kind must not have (JSON Schema: `not: {}`). */
+const absent = z.never().optional();
+const asWritten = definitionFields(stringField);
+
 /**
  * `evergreen.mcp.servers`: Claude Code's `mcpServers` map, server name to definition, as written
- * (variables unexpanded). Its JSON schema goes into package.json (frontends/settingSchemas.ts).
+ * (variables unexpanded), for the setting's JSON schema (frontends/settingSchemas.ts). Its five
+ * shapes say what `serverTypeOf` decides: a declared type, or, without one, `url` for http and
+ * neither for stdio. test/unit/settings.jsonSchemas.test.ts holds it to the parser.
  */
-const asWritten = definitionSchemas(stringField);
-export const McpServersSettingSchema = z.record(z.string(), z.union([asWritten.stdio, asWritten.http, asWritten.sse]));
+export const McpServersSettingSchema = z.record(
+  ServerNameSchema,
+  z
+    .union([
+      z.looseObject({ ...asWritten.stdio, type: z.literal('stdio') }),
+      z.looseObject({ ...asWritten.stdio, type: absent, url: absent }),
+      z.looseObject({ ...asWritten.http, type: z.literal('http') }),
+      z.looseObject({ ...asWritten.http, type: absent }),
+      z.looseObject({ ...asWritten.sse, type: z.literal('sse') }),
+    ])
+    .meta({ type: 'object', properties: Object.fromEntries(Object.entries(FIELD_DOCS).map(([field, markdownDescription]) => [field, { markdownDescription }])) }),
+);
 
 type ServerParse = { server: McpServerConfig } | { problem: string; at: string };
 type DefinitionSchemas = ReturnType<typeof definitionSchemas>;
 
 function parseServer(name: string, definition: unknown, origin: McpOrigin, schemas: DefinitionSchemas): ServerParse {
-  if (name.trim() === '') return { problem: 'a server needs a non-empty name', at: '' };
+  const named = ServerNameSchema.safeParse(name);
+  if (!named.success) return failure(named.error, name);
   const kind = ServerKindSchema.safeParse(definition);
   if (!kind.success) return failure(kind.error, definition);
   const type = serverTypeOf(kind.data);

@@ -192,8 +192,14 @@ export function costOf(usage: UsageCounts, price: ModelPrice | undefined): numbe
 }
 
 const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-const perMillion = (what: string) => z.number().nonnegative().describe(`USD per million ${what}`);
-const ModelPriceSchema = z.object({ input: perMillion('input tokens'), output: perMillion('output tokens'), cacheRead: perMillion('tokens read from the cache'), cacheWrite: perMillion('tokens written to the cache') });
+/** A price, with what settings.json says when the field is hovered. */
+const price = (markdownDescription: string) => z.number().nonnegative().meta({ markdownDescription });
+const ModelPriceSchema = z.object({
+  input: price('USD per million uncached input tokens.'),
+  output: price('USD per million output tokens.'),
+  cacheRead: price('USD per million tokens read from the prompt cache.'),
+  cacheWrite: price('USD per million tokens written to the prompt cache.'),
+});
 z.sameType<z.infer<typeof ModelPriceSchema>, ModelPrice>(true);
 
 /** `evergreen.pricing`: a price per model id. Its JSON schema goes into package.json (frontends/settingSchemas.ts). */
