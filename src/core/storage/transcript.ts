@@ -236,13 +236,13 @@ function upgradeLegacyEvent(event: z.infer<typeof EventEntrySchema>): DisplayEve
   const { ts } = event;
   switch (event.name) {
     case 'system_prompt':
-      return { type: 'system_prompt' as const, ts, ...event.data };
+      return { type: 'system_prompt', ts, ...event.data };
     case 'token_anchor':
-      return { type: 'token_anchor' as const, ts, anchor: event.data };
+      return { type: 'token_anchor', ts, anchor: event.data };
     case 'compaction_failed':
-      return { type: 'compaction_failed' as const, ts, ...event.data };
+      return { type: 'compaction_failed', ts, ...event.data };
     case 'context_window_learned':
-      return { type: 'window_learned' as const, ts, ...event.data };
+      return { type: 'window_learned', ts, ...event.data };
     default:
       return event;
   }
