@@ -4,6 +4,7 @@
  * The one table of provider and model facts: back ends, the engine's cache economics, the front
  * ends and the CLI's help read it; a model id is written down nowhere else.
  */
+import * as z from '../zod';
 import type { ProviderId } from './providers';
 
 /** USD per million tokens. */
@@ -190,23 +191,34 @@ export function costOf(usage: UsageCounts, price: ModelPrice | undefined): numbe
   );
 }
 
-/** Validates a user-supplied price table (a setting): bad entries are reported, never silently used. */
+const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+/** A price, with what settings.json says when the field is hovered. */
+const price = (markdownDescription: string) => z.number().nonnegative().meta({ markdownDescription });
+const ModelPriceSchema = z.object({
+  input: price('USD per million uncached input tokens.'),
+  output: price('USD per million output tokens.'),
+  cacheRead: price('USD per million tokens read from the prompt cache.'),
+  cacheWrite: price('USD per million tokens written to the prompt cache.'),
+});
+z.sameType<z.infer<typeof ModelPriceSchema>, ModelPrice>(true);
+
+/** `evergreen.pricing`: a price per model id. Its JSON schema goes into package.json (frontends/settingSchemas.ts). */
+const NOT_A_PRICE_TABLE = 'pricing must be an object keyed by model id';
+export const PriceOverridesSchema = z.record(z.string(), ModelPriceSchema, { error: NOT_A_PRICE_TABLE });
+
+/** The fields of a price that are wrong (all of them when the entry is not an object). */
+function badPriceFields(error: z.ZodError): readonly string[] {
+  return error.issues.some((issue) => issue.path.length === 0) ? PRICE_FIELDS : [...new Set(error.issues.map((issue) => String(issue.path[0])))];
+}
+
+/** Validates a user-supplied price table (a setting): bad entries are reported, never silently used; the good ones are. */
 export function parsePriceOverrides(value: unknown): { prices: Record<string, ModelPrice>; problems: string[] } {
-  const prices: Record<string, ModelPrice> = {};
-  const problems: string[] = [];
-  if (value === undefined || value === null) return { prices, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { prices, problems: ['pricing must be an object keyed by model id'] };
-  }
-  for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
-    const fields = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-    const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-    const bad = fields.filter((field) => typeof record[field] !== 'number' || !((record[field] as number) >= 0));
-    if (bad.length > 0) {
-      problems.push(`pricing for "${model}" needs non-negative numbers for ${bad.join(', ')}`);
-      continue;
-    }
-    prices[model] = { input: record.input as number, output: record.output as number, cacheRead: record.cacheRead as number, cacheWrite: record.cacheWrite as number };
-  }
-  return { prices, problems };
+  if (value === undefined || value === null) return { prices: {}, problems: [] };
+  const table = z.record(z.string(), z.unknown()).safeParse(value);
+  if (!table.success) return { prices: {}, problems: [NOT_A_PRICE_TABLE] };
+  const read = Object.entries(table.data).map(([model, entry]) => ({ model, parsed: ModelPriceSchema.safeParse(entry) }));
+  return {
+    prices: Object.fromEntries(read.flatMap(({ model, parsed }) => (parsed.success ? [[model, parsed.data]] : []))),
+    problems: read.flatMap(({ model, parsed }) => (parsed.success ? [] : [`pricing for "${model}" needs non-negative numbers for ${badPriceFields(parsed.error).join(', ')}`])),
+  };
 }
