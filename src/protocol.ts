@@ -103,7 +103,8 @@ export type WebviewToHost =
   | { type: 'sendMessage'; requestId: number; text: string; attachments?: AttachmentRequest[] }
   /** The @ picker's query (what follows the @); answered by `attachmentOptions` with the same id. */
   | { type: 'attachmentQuery'; requestId: number; query: string }
-  | { type: 'approvalDecision'; toolUseId: string; approved: boolean }
+  /** `always`: a web fetch's host is allowed for this workspace too (ignored for other approvals). */
+  | { type: 'approvalDecision'; toolUseId: string; approved: boolean; always?: boolean }
   | { type: 'runCommand'; requestId: number; command: WebviewCommand }
   /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
   | { type: 'openTranscriptAt'; compactionIndex: number }
@@ -149,7 +150,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
         : undefined;
     case 'approvalDecision':
       return typeof message.toolUseId === 'string' && typeof message.approved === 'boolean'
-        ? { type: 'approvalDecision', toolUseId: message.toolUseId, approved: message.approved }
+        ? { type: 'approvalDecision', toolUseId: message.toolUseId, approved: message.approved, ...(message.always === true && message.approved ? { always: true } : {}) }
         : undefined;
     case 'openTranscriptAt': {
       const index = message.compactionIndex;

@@ -379,6 +379,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker} outside the sandbox: no terminal to ask on (--yes never approves leaving the sandbox)\n`);
           return { approved: false, reason: 'Not approved: running outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
         }
+        if (request.kind === 'web') {
+          // --yes never opens the network: a URL can carry the workspace's content to any server.
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (allow the host with --allow-web ${escapeLine(request.host)}; --yes does not cover web fetches)\n`);
+          return { approved: false, reason: `Not approved: ${request.host} is not allowed and there is no terminal to ask on. The user can allow it with --allow-web ${request.host}; --yes does not cover web fetches.` };
+        }
         if (request.kind === 'sandbox_changes') {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
           return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
@@ -398,6 +403,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
+      if (request.kind === 'web') io.stderr.write(webRequestText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
@@ -423,6 +429,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
             });
           });
         const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        if (request.kind === 'web') {
+          const reply = (await ask(`${question} [y/N/a] (a: always for ${escapeLine(request.host)}, for the rest of this run) `)).trim();
+          if (/^a(lways)?$/i.test(reply)) return { approved: true, always: true };
+          return /^y(es)?$/i.test(reply) ? { approved: true } : { approved: false };
+        }
         let answer = await ask(`${question} ${cut ? '[y/N/v] ' : '[y/N] '}`);
         if (cut && view && /^v(iew)?$/i.test(answer.trim())) {
           io.stderr.write(`\n${commandText(view.lines, view.lines.length)}\n`);
@@ -434,6 +445,12 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       }
     },
   };
+}
+
+/** A web fetch's prompt: the whole URL the server will receive, and where a redirect came from (untrusted text, escaped). */
+function webRequestText(request: Extract<ApprovalRequest, { kind: 'web' }>): string {
+  const from = request.redirectedFrom === undefined ? '' : `\n  (redirected from ${escapeLine(request.redirectedFrom)})`;
+  return `\nweb_fetch would send this URL to ${escapeLine(request.host)} (path and query included):\n  ${escapeLine(request.url)}${from}\nThe page comes back as untrusted text for the model.\n`;
 }
 
 /** The held paths for the terminal: each with why, and the risky lines indented (untrusted text, escaped). */
@@ -451,6 +468,7 @@ function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
   if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
+  if (request.kind === 'web') return `fetching ${escapeLine(request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });
   return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;

@@ -117,7 +117,7 @@ export class ChatController extends Disposable {
         this.deps.view.post({ type: 'attachmentOptions', requestId: message.requestId, options: await this.composer.options(message.query) });
         return;
       case 'approvalDecision':
-        this.approvals.decide(message.toolUseId, message.approved);
+        this.approvals.decide(message.toolUseId, message.approved, message.always === true);
         return;
       case 'openLink':
         await openChatLink(message.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error));

@@ -288,7 +288,7 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved) => send({ type: 'approvalDecision', toolUseId, approved }) });
+const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => send({ type: 'approvalDecision', toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => send({ type: 'openSubagentTranscript', childId }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {

@@ -29,13 +29,20 @@ export type ApprovalSummary =
   /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
   /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
-  | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] };
+  | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] }
+  /**
+   * web_fetch asks to contact a host nobody allowed yet: `url` exactly as it will be requested,
+   * `host` what "always" would allow in this workspace, `redirectedFrom` the page that sent it there.
+   * The answers: once, always for `host` in this workspace, or decline.
+   */
+  | { kind: 'web'; url: string; host: string; redirectedFrom?: string };
 
 /** What a UI shows of an approval request: the full new content of a write stays out of events, replays and stream-json. */
 export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
   if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
   if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
   if (request.kind === 'sandbox_changes') return { kind: 'sandbox_changes', command: request.command, changes: request.changes.map((change) => ({ ...change })) };
+  if (request.kind === 'web') return { kind: 'web', url: request.url, host: request.host, ...(request.redirectedFrom !== undefined ? { redirectedFrom: request.redirectedFrom } : {}) };
   return {
     kind: 'shell',
     command: request.command,
