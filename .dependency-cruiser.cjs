@@ -18,6 +18,9 @@
 //            where it really lands) and shell (a command is judged by the analyzer).
 //   instructions the project's instruction files, read through the workspace's confinement.
 //   todos    the task list derived from the transcript (reads model content).
+//   web      fetching a web page safely (addresses, hosts, redirects, limits, charsets) and turning
+//            it into markdown; reads workspace/fileio.ts's Windows-1252 table. The web tools'
+//            definitions are in tools/, like every tool's.
 //   tools    the tool contract (types.ts, args.ts), the registry and every built-in tool's
 //            definition: a tool definition lives here, beside the contract it implements, and
 //            calls into the subsystems below (which is why none of them may import tools).
@@ -49,7 +52,7 @@ const BASE = '^src/core/[^/]+\\.ts$';
 const dir = (name) => `^src/core/${name}/`;
 
 /** The tools and everything they are built from: what a layer above the tools may use of them. */
-const TOOLS_AND_BELOW = [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos'), dir('tools')];
+const TOOLS_AND_BELOW = [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos'), dir('web'), dir('tools')];
 
 /** Each layer and the paths below it that it may import (besides itself). */
 const CORE_LAYERS = [
@@ -60,7 +63,8 @@ const CORE_LAYERS = [
   { name: 'approvals', path: dir('approvals'), may: [BASE, dir('workspace'), dir('shell')] },
   { name: 'instructions', path: dir('instructions'), may: [BASE, dir('workspace')] },
   { name: 'todos', path: dir('todos'), may: [BASE, dir('model')] },
-  { name: 'tools', path: dir('tools'), may: [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos')] },
+  { name: 'web', path: dir('web'), may: [BASE, dir('workspace')] },
+  { name: 'tools', path: dir('tools'), may: [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos'), dir('web')] },
   { name: 'sandbox', path: dir('sandbox'), may: TOOLS_AND_BELOW },
   { name: 'storage', path: dir('storage'), may: TOOLS_AND_BELOW },
   { name: 'recall', path: dir('recall'), may: [...TOOLS_AND_BELOW, dir('storage')] },

@@ -8,6 +8,7 @@ import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
+import type { WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
@@ -93,6 +94,8 @@ export type AgentEvent =
       /** What the model receives, possibly long; UIs show a preview. */
       content: string;
       durationMs: number;
+      /** A web_fetch's final URL, status and size, for its card. */
+      web?: WebFetchDetails;
     }
   /** A subagent's requests count in the parent's totals: they arrive as usage events carrying its `childId`. */
   /** `priceUnknown`: this request's model has no known price (costUsd 0); `sessionUnpricedRequests`: how many such requests the session made (absent: none). */

@@ -18,6 +18,8 @@ import { knownSecrets, redactSecrets } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
 import { createToolRegistry } from '../tools/registry';
+import type { WebFetchToolOptions } from '../tools/webFetch';
+import { WebAccess, type WebDomainMemory } from '../web/access';
 import { NodeWorkspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
@@ -73,6 +75,17 @@ export interface AgentConfig {
   instructions?: InstructionSettings;
   /** `evergreen.thinking` / `--thinking` (issue 21); absent: off. */
   thinking?: ThinkingSetting;
+  /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
+  web?: WebSettings;
+}
+
+export interface WebSettings {
+  /** `evergreen.web.allowedDomains` and `--allow-web`, parsed (core/web/domains.ts). */
+  allowedDomains: readonly string[];
+  /** Where "always for this domain" answers are kept: the extension's workspace state; the CLI's run. */
+  memory?: WebDomainMemory;
+  /** Tests: a resolver that answers what they need, shorter limits. */
+  fetch?: Pick<WebFetchToolOptions, 'resolve' | 'maxBodyBytes' | 'timeoutMs'>;
 }
 
 export interface SandboxSettings {
@@ -175,6 +188,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,
+    web: { access: new WebAccess(config.web?.allowedDomains ?? [], config.web?.memory), ...config.web?.fetch, ...(config.now ? { now: config.now } : {}) },
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
