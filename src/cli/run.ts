@@ -17,6 +17,7 @@ import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../c
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/approvals/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
+import { runMemory } from '../core/web/access';
 import { todoCountsText } from '../core/todos/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { cliHint } from './errorHints';
@@ -32,6 +33,9 @@ export interface CliIO {
   /** Fires on Ctrl-C; the run cancels cleanly and exits 130. */
   interrupt?: AbortSignal;
 }
+
+/** The SearXNG instance's key for --searxng-url (removed from the environment once read, like the API keys). */
+const SEARXNG_KEY_ENV = 'EVERGREEN_SEARXNG_KEY';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -79,6 +83,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   // block the process started with; only the sandbox keeps commands from reading it.)
   const secretEnv = { ...io.env };
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
+  delete io.env[SEARXNG_KEY_ENV];
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
@@ -101,6 +106,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
+        // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
+        web: {
+          allowedDomains: options.webDomains,
+          memory: runMemory(),
+          search: options.webSearch,
+          ...(options.searxngUrl ? { searxng: { url: options.searxngUrl, key: secretEnv[SEARXNG_KEY_ENV] } } : {}),
+        },
       },
       logger,
       workspaceRoot: workspace,
@@ -316,6 +328,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'storage_warning':
       case 'sandbox_notice':
       case 'mcp_notice':
+      case 'web_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;

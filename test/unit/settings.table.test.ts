@@ -139,7 +139,7 @@ describe('settings table', () => {
     // extension creates (the SecretStorage keys, the status bar item).
     const contributes = (manifest as unknown as { contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } }).contributes;
     const views = Object.values(contributes.views).flat().map((view) => view.id);
-    const otherIds = new Set([...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.context']);
+    const otherIds = new Set([...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.searxngKey', 'evergreen.context']);
     const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
     const walk = (dir: string): void => {
       for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {

@@ -142,6 +142,8 @@ export type AgentEvent =
   | { type: 'storage_warning'; message: string }
   /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
   | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string }
+  /** At session start: web search is on but this back end cannot search (no SearXNG instance given), and what to set. */
+  | { type: 'web_notice'; level: 'warning' | 'info'; message: string }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
   | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */

@@ -10,6 +10,7 @@ import { createRunShellTool, type RunShellOptions } from './runShell';
 import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
 import { createWebFetchTool, type WebFetchToolOptions } from './webFetch';
+import { createSearxngSearchTool, type SearxngToolOptions } from './webSearch';
 import { DEFAULT_TOOL_CONTEXT, type ToolContext, type ToolContextTraits, type ToolDefinition, type ToolInputSchema, type ReadTarget, type ToolResult, type ToolTraitsLookup } from './types';
 import { ToolExecutionError, ToolInputError, isAbortError } from '../errors';
 import { WorkspaceAccessError, isNodeError } from '../workspace/workspace';
@@ -54,6 +55,8 @@ export interface ToolRegistryOptions {
   secrets?: readonly KnownSecret[];
   /** Offer `web_fetch` with these hosts and limits (the session's; absent: no web access). */
   web?: WebFetchToolOptions;
+  /** Offer `web_search` through the user's SearXNG instance (back ends without a server-side search). */
+  searxng?: SearxngToolOptions;
   /** Tools from outside (MCP servers), after the built-in ones; like write and shell tools, only in a trusted workspace. */
   externalTools?: readonly ToolDefinition<unknown>[];
   /** What to tell the model about a tool name it called that is not offered (e.g. a deferred MCP tool). */
@@ -74,6 +77,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createRunShellTool(options.shell),
     createRecallTool(options.recall),
     ...(options.web ? [createWebFetchTool(options.web)] : []),
+    ...(options.searxng ? [createSearxngSearchTool(options.searxng)] : []),
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
