@@ -117,6 +117,13 @@ describe('web search and web_fetch', function () {
     assert.ok(!later.some((block) => block.type === 'server_tool_use' || block.type === 'web_search_tool_result'), 'no search block after its turn');
     assert.ok(later.every((block) => block.type !== 'text' || block.citations === undefined), 'and no citation either');
     assert.ok(later.some((block) => block.type === 'text' && /^\[Web search "readFile options": 1 result, not sent again .*https:\/\/nodejs\.org\/api\/fs\.html\]$/.test(block.text)));
+    // The transcript keeps the blocks: a resumed session reads every line and sends the note again.
+    const sessionId = run.events.find((event): event is Extract<AgentEvent, { type: 'session_started' }> => event.type === 'session_started')!.sessionId;
+    anthropic.enqueue(reply.text('Resumed.'));
+    const resumed = await cli(['--web-search', '--resume', sessionId, '-p', 'once more']);
+    assert.equal(resumed.code, EXIT.ok, resumed.stderr);
+    assert.doesNotMatch(resumed.stderr, /unreadable line/);
+    assert.deepEqual(okBodies().at(-1)!.messages[1]!.content, later, 'the resumed request sends the searched reply as before');
     const usage = run.events.filter((event): event is Extract<AgentEvent, { type: 'usage' }> => event.type === 'usage');
     assert.equal(usage[0]?.usage.webSearchRequests, 1);
     const tokensOnly = usage[0]!.costUsd - PROVIDER_FACTS.anthropic.webSearchUsdPerThousand! / 1000;

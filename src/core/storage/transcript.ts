@@ -158,9 +158,14 @@ function isContentBlock(block: unknown, role: 'user' | 'assistant'): boolean {
   if (!isRecord(block)) return false;
   switch (block.type) {
     case 'text':
-      return typeof block.text === 'string';
+      return typeof block.text === 'string' && (block.citations === undefined || (role === 'assistant' && Array.isArray(block.citations) && block.citations.every(isWebCitation)));
     case 'image':
       return role === 'user' && isImageSource(block.source);
+    // Anthropic's web search (issue 30): kept exactly, so a resumed turn can send them back.
+    case 'server_tool_use':
+      return role === 'assistant' && typeof block.id === 'string' && block.name === 'web_search' && isRecord(block.input);
+    case 'web_search_tool_result':
+      return role === 'assistant' && typeof block.tool_use_id === 'string' && isWebSearchContent(block.content);
     case 'tool_use':
       return role === 'assistant' && typeof block.id === 'string' && TOOL_USE_ID.test(block.id) && typeof block.name === 'string' && isRecord(block.input);
     case 'tool_result':
@@ -178,6 +183,15 @@ function isContentBlock(block: unknown, role: 'user' | 'assistant'): boolean {
     default:
       return false;
   }
+}
+
+function isWebCitation(value: unknown): boolean {
+  return isRecord(value) && value.type === 'web_search_result_location' && typeof value.url === 'string' && typeof value.encrypted_index === 'string' && typeof value.cited_text === 'string' && (value.title === null || typeof value.title === 'string');
+}
+
+function isWebSearchContent(value: unknown): boolean {
+  if (isRecord(value)) return value.type === 'web_search_tool_result_error' && typeof value.error_code === 'string';
+  return Array.isArray(value) && value.every((result) => isRecord(result) && result.type === 'web_search_result' && typeof result.url === 'string' && typeof result.title === 'string' && typeof result.encrypted_content === 'string');
 }
 
 function isMessage(value: unknown): value is MessageParam {
