@@ -121,7 +121,8 @@ export interface WebviewRequests {
   sendMessage: [{ text: string; attachments?: AttachmentRequest[] }, void];
   /** The @ picker's query (what follows the @): the matching workspace files and folders. */
   attachmentQuery: [{ query: string }, AttachmentOption[]];
-  approvalDecision: [{ toolUseId: string; approved: boolean }, void];
+  /** `always`: a web fetch's host is allowed for this workspace too (ignored for other approvals). */
+  approvalDecision: [{ toolUseId: string; approved: boolean; always?: boolean }, void];
   runCommand: [{ command: WebviewCommand }, void];
   /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
   openTranscriptAt: [{ compactionIndex: number }, void];

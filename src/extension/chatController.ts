@@ -134,7 +134,7 @@ export class ChatController extends Disposable {
     attachmentQuery: (request) => this.composer.options(request.query),
     approvalDecision: async (request) => {
       // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
-      this.approvals.decide(request.toolUseId, request.approved);
+      this.approvals.decide(request.toolUseId, request.approved, request.always === true);
     },
     openLink: (request) => openChatLink(request.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
     // Only the shown session's own folder: a resumed session's is the same folder its notes came from.

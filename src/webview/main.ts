@@ -309,7 +309,7 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved) => void send('approvalDecision', { toolUseId, approved }) });
+const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {

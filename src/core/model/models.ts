@@ -27,6 +27,8 @@ export interface BackendCapabilities {
   tokenCounting: boolean;
   /** The server can say the model's limits (getModelInfo may answer). */
   modelInfo: boolean;
+  /** The API runs a web search itself when a request offers it (Anthropic's server tool); others need a client tool (SearXNG). */
+  serverWebSearch?: true;
 }
 
 /**
@@ -60,6 +62,8 @@ export interface ProviderFacts {
   /** The window when neither a setting, the server nor the model's row says one. */
   fallbackWindow: number;
   capabilities: BackendCapabilities;
+  /** What its server-side web search costs (USD per 1,000 searches); absent: it has none. */
+  webSearchUsdPerThousand?: number;
   /**
    * By model-id prefix: for each fact the longest prefix that has it wins, so dated ids
    * (claude-…-20250929, gpt-4o-2024-08-06) inherit their family's, and gpt-5-mini its family's window.
@@ -76,7 +80,9 @@ export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
     defaultModel: 'claude-sonnet-5-5',
     // Gateways without /v1/models: the Models API says the window of every model it knows.
     fallbackWindow: 200_000,
-    capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true },
+    capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true, serverWebSearch: true },
+    // Anthropic's web search: USD per 1,000 searches, on top of the tokens its results add.
+    webSearchUsdPerThousand: 10,
     models: {
       'claude-sonnet-5': { price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: ADAPTIVE },
       'claude-opus-5-5': { price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 } },
@@ -177,17 +183,23 @@ export interface UsageCounts {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Server-side web searches the request ran (Anthropic's `usage.server_tool_use.web_search_requests`); absent: none. */
+  webSearchRequests?: number;
 }
 
-/** Cost in USD; undefined for a model with no known price (never a guess: cost.ts shows it as "price unknown"). */
-export function costOf(usage: UsageCounts, price: ModelPrice | undefined): number | undefined {
+/**
+ * Cost in USD; undefined for a model with no known price (never a guess: cost.ts shows it as "price
+ * unknown"). `searchUsdPerThousand`: the provider's price of its server-side web search.
+ */
+export function costOf(usage: UsageCounts, price: ModelPrice | undefined, searchUsdPerThousand = 0): number | undefined {
   if (!price) return undefined;
   return (
     (usage.inputTokens * price.input +
       usage.outputTokens * price.output +
       usage.cacheReadTokens * price.cacheRead +
       usage.cacheWriteTokens * price.cacheWrite) /
-    1_000_000
+      1_000_000 +
+    ((usage.webSearchRequests ?? 0) * searchUsdPerThousand) / 1000
   );
 }
 

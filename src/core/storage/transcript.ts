@@ -27,6 +27,16 @@ const ImageSource = z.discriminatedUnion('type', [
   z.object({ type: z.literal('url'), url: z.string() }),
 ]);
 const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
+// Anthropic's web search (issue 30): kept exactly, so a resumed turn can send them back; a reply's text may cite its results.
+const WebSearchCitation = z.object({ type: z.literal('web_search_result_location'), url: z.string(), title: z.string().nullable(), encrypted_index: z.string(), cited_text: z.string() });
+const CitedTextBlock = TextBlock.extend({ citations: z.array(WebSearchCitation).optional() });
+const ServerToolUseBlock = z.object({ type: z.literal('server_tool_use'), id: z.string(), name: z.literal('web_search'), input: z.record(z.string(), z.unknown()) });
+const WebSearchResult = z.object({ type: z.literal('web_search_result'), url: z.string(), title: z.string(), encrypted_content: z.string(), page_age: z.string().nullable().optional() });
+const WebSearchToolResultBlock = z.object({
+  type: z.literal('web_search_tool_result'),
+  tool_use_id: z.string(),
+  content: z.union([z.array(WebSearchResult), z.object({ type: z.literal('web_search_tool_result_error'), error_code: z.enum(['invalid_tool_input', 'unavailable', 'max_uses_exceeded', 'too_many_requests', 'query_too_long', 'request_too_large']) })]),
+});
 const ImageBlock = z.object({ type: z.literal('image'), source: ImageSource });
 const ToolResultBlock = z.object({
   type: z.literal('tool_result'),
@@ -42,7 +52,7 @@ const contentOf = <const Blocks extends readonly [z.ZodObject, ...z.ZodObject[]]
 /** model/messages.ts's `MessageParam`, stricter: its type lets either role hold any block. */
 const MessageSchema: z.ZodType<MessageParam> = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), content: contentOf([TextBlock, ImageBlock, ToolResultBlock]) }),
-  z.object({ role: z.literal('assistant'), content: contentOf([TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock]) }),
+  z.object({ role: z.literal('assistant'), content: contentOf([CitedTextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock, ServerToolUseBlock, WebSearchToolResultBlock]) }),
 ]);
 
 // ---- The context engine's records.
@@ -124,7 +134,7 @@ const TokenAnchorSchema = z.object({ mark: RequestMarkSchema, promptTokens: amou
 export type TokenAnchor = z.infer<typeof TokenAnchorSchema>;
 
 /** Every count a number: a missing one once turned the session's totals into NaN. */
-const UsageCountsSchema = z.object({ inputTokens: amount, outputTokens: amount, cacheReadTokens: amount, cacheWriteTokens: amount });
+const UsageCountsSchema = z.object({ inputTokens: amount, outputTokens: amount, cacheReadTokens: amount, cacheWriteTokens: amount, webSearchRequests: amount.optional() });
 z.sameType<z.infer<typeof UsageCountsSchema>, UsageCounts>(true);
 
 /**
