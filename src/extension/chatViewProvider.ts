@@ -1,9 +1,10 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { describeRejectedMessage, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
+import { describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
@@ -12,7 +13,7 @@ export const CHAT_VIEW_ID = 'evergreen.chat';
  * would be another (issue 31). The controller knows no more of its view than this.
  */
 export interface ChatSurface {
-  /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
+  /** Fires for every checked request from the webview, including `ready`; the controller answers each (webviewRequests.ts). */
   readonly onMessage: vscode.Event<WebviewToHost>;
   post(message: HostToWebview): void;
   /** Drops queued messages: used when a fresh full state replaces them. */
@@ -22,8 +23,9 @@ export interface ChatSurface {
 
 /**
  * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
- * nothing sent during startup is lost; incoming messages are validated before use. It keeps no
- * chat of its own: what a reloaded webview replays is the chat's (chatState.ts).
+ * nothing sent during startup is lost; incoming requests are checked before anyone sees them, and
+ * one that fails gets its error reply here. It keeps no chat of its own (what a reloaded webview
+ * replays is the chat's, chatState.ts) and knows no controller: its listeners answer.
  */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider, ChatSurface {
   private view: vscode.WebviewView | undefined;
@@ -71,8 +73,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseWebviewMessage(raw);
         if (!message) {
-          // Ignored, since the webview is a less trusted context, but never silently.
+          // Ignored, since the webview is a less trusted context, but never silently: logged, and answered when it can be.
           this.logger.warn(`ignored ${describeRejectedMessage(raw)} from the chat webview`);
+          const requestId = requestIdOf(raw);
+          if (requestId !== undefined) this.post(refusedReply(requestId));
           return;
         }
         if (message.type === 'ready') this.flush();

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type AttachmentRequest } from '../protocol';
+import type { AttachmentRequest } from '../protocol';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ChatController } from './chatController';
 import type { ChatState } from './chatState';
 import type { ChatViewProvider } from './chatViewProvider';
+import { parseWebviewMessage } from './webviewRequests';
 
 /**
  * What activate() returns to the integration tests (test/integration), and only to them: in
@@ -58,7 +59,7 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
     storageUri: parts.storageUri,
     whenChatReady: () => view.whenReady(),
     chatHtml: () => view.html,
-    sendMessage: (text, attachments) => controller.sendMessage(text, undefined, attachments),
+    sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
     compact: (focus) => controller.compactNow(focus),
     undoCompaction: () => controller.undoCompactionNow(),
     pendingApproval: () => approvals.waiting()[0],
@@ -66,7 +67,7 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
     chatEventTypes: () => chat.replay.history.map((event) => event.type),
     decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
     openSubagentTranscript: async (childId) => {
-      const message = parseWebviewMessage({ type: 'openSubagentTranscript', childId });
+      const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
       if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
       await controller.handleWebviewMessage(message);
     },

@@ -12,13 +12,16 @@ import { windowInUse } from '../context/learnedWindow';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
-import type { MessageParam } from '../model/messages';
+import type { MessageParam, ServerTools } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
-import { createToolRegistry, type ToolRegistry } from '../tools/registry';
+import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../tools/registry';
+import type { WebFetchToolOptions } from '../tools/webFetch';
+import { WebAccess, type WebDomainMemory } from '../web/access';
+import { WEB_LIMITS } from '../web/limits';
 import { NodeWorkspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
@@ -76,6 +79,21 @@ export interface AgentConfig {
   instructions?: InstructionSettings;
   /** `evergreen.thinking` / `--thinking` (issue 21); absent: off. */
   thinking?: ThinkingSetting;
+  /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
+  web?: WebSettings;
+}
+
+export interface WebSettings {
+  /** `evergreen.web.allowedDomains` and `--allow-web`, parsed (core/web/domains.ts). */
+  allowedDomains: readonly string[];
+  /** Where "always for this domain" answers are kept: the extension's workspace state; the CLI's run. */
+  memory?: WebDomainMemory;
+  /** Tests: a resolver that answers what they need, shorter limits. */
+  fetch?: Pick<WebFetchToolOptions, 'resolve' | 'maxBodyBytes' | 'timeoutMs'>;
+  /** `evergreen.web.search` / `--web-search`: Anthropic's server-side search, or the SearXNG tool on other back ends. */
+  search?: boolean;
+  /** The SearXNG instance for back ends without a server-side search; without one they offer no search. */
+  searxng?: { url: string; key?: string | undefined };
 }
 
 export interface SandboxSettings {
@@ -222,7 +240,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
   const engineWindow = liveWindow(window, folded?.engine.learnedWindow);
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
-  const { tools, mcpTools } = await step('tools', () => toolsFor(config, { mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers }));
+  const { tools, mcpTools } = await step('tools', () => toolsFor(config, { client, mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers }));
   // Instruction files are read when the prompt is built (a new session, a reload) and never again:
   // a resumed session sends the prompt it recorded, so its cached prefix stays.
   const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
@@ -232,7 +250,9 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   );
   await step('notices', () => {
     onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+    // Web search is on, but neither this back end nor a SearXNG instance can run it.
+    const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
+    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
@@ -258,7 +278,7 @@ function liveWindow(configured: number, learned: number | undefined): { now(): n
 /** The session's tools: the built-ins and its MCP servers' (offered directly or behind mcp_search/mcp_call). */
 function toolsFor(
   config: AgentConfig,
-  parts: { mcp: McpManager | undefined; sandbox: CommandSandbox | undefined; secrets: readonly KnownSecret[]; resolvedWindow: number; window: () => number; engineNumbers: ContextDefaults },
+  parts: { client: ModelBackend; mcp: McpManager | undefined; sandbox: CommandSandbox | undefined; secrets: readonly KnownSecret[]; resolvedWindow: number; window: () => number; engineNumbers: ContextDefaults },
 ): { tools: ToolRegistry; mcpTools: McpOffer | undefined } {
   const { engineNumbers } = parts;
   // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
@@ -276,6 +296,7 @@ function toolsFor(
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox: parts.sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets: parts.secrets,
+    ...webToolsFor(config, parts.client),
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
@@ -333,6 +354,7 @@ function buildSession(
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
+    ...serverToolsFor(config, client),
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
     onEvent: parts.engineWindow.watch(parts.onEvent),
@@ -462,4 +484,17 @@ async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: 
 function deferredToolHint(name: string): string | undefined {
   if (!name.startsWith(MCP_TOOL_PREFIX)) return undefined;
   return `"${name}" is not offered directly in this session: MCP tools are called through ${MCP_CALL_TOOL} ({"tool": "${name}", "arguments": {…}}); ${MCP_SEARCH_TOOL} shows each tool's input schema.`;
+}
+
+/** web_fetch always (each new host asks); web_search through SearXNG where search is on, the back end has none of its own and an instance is given. */
+function webToolsFor(config: AgentConfig, client: ModelBackend): Pick<ToolRegistryOptions, 'web' | 'searxng'> {
+  const web = { access: new WebAccess(config.web?.allowedDomains ?? [], config.web?.memory), ...config.web?.fetch, ...(config.now ? { now: config.now } : {}) };
+  const searxng = config.web?.searxng;
+  if (!config.web?.search || client.capabilities.serverWebSearch || !searxng) return { web };
+  return { web, searxng: { url: searxng.url, ...(searxng.key ? { key: searxng.key } : {}) } };
+}
+
+/** Anthropic's server-side web search, where search is on and the back end runs it. */
+function serverToolsFor(config: AgentConfig, client: ModelBackend): { serverTools?: ServerTools } {
+  return config.web?.search && client.capabilities.serverWebSearch ? { serverTools: { webSearch: { maxUses: WEB_LIMITS.searchMaxUses } } } : {};
 }

@@ -1,5 +1,6 @@
 // What a session's start tells the user once, through its (redacted) events and log: how thinking
-// was resolved, the sandbox's state, MCP tools behind mcp_search, instruction files, MCP problems.
+// was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
+// mcp_search, instruction files, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
@@ -21,6 +22,8 @@ export function announceStart(
   what: {
     thinking: readonly ThinkingNotice[];
     sandbox: CommandSandbox | undefined;
+    /** Web search is on, but this back end has none of its own and no SearXNG instance is given. */
+    webSearchMissing: boolean;
     mcp: McpManager | undefined;
     mcpTools: McpOffer | undefined;
     mcpSettings: McpNoticeSettings | undefined;
@@ -37,6 +40,11 @@ export function announceStart(
   if (notice) {
     logger.warn(notice.message);
     onEvent({ type: 'sandbox_notice', ...notice });
+  }
+  if (what.webSearchMissing) {
+    const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
+    logger.warn(message);
+    onEvent({ type: 'web_notice', level: 'warning', message });
   }
   if (mcpTools?.deferred) {
     onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
