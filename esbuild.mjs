@@ -31,12 +31,15 @@ const cjsImportMeta = {
 // its ES module build is the same code, bundled whole.
 // Turndown's browser build is the same converter without its own DOM (domino, 230 KB): the web
 // layer hands it linkedom's nodes. linkedom's CSS object model is only built for a <style>'s
-// `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs).
+// `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs). node-forge only makes the
+// certificate authority of the sandbox library's TLS termination, which Evergreen never turns on
+// (scripts/stubs/node-forge.cjs; 300 KB).
 const nodeAliases = {
   alias: {
     'jsonc-parser': 'jsonc-parser/lib/esm/main.js',
     turndown: 'turndown/lib/turndown.browser.cjs.js',
     'cssomnom/parse': './scripts/stubs/cssomnom-parse.cjs',
+    'node-forge': './scripts/stubs/node-forge.cjs',
   },
 };
 

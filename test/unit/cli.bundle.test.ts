@@ -69,6 +69,18 @@ describe('dist/cli.js bundle', () => {
   });
 });
 
+describe("what the bundle leaves out of its dependencies (esbuild.mjs's aliases)", () => {
+  it("node-forge: the sandbox library loads with the stub in its place, and using it says why it is not there", () => {
+    // The sandbox library reads these when it loads (mitm-ca.js, mitm-leaf.js): no throw.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const forge = require('../../scripts/stubs/node-forge.cjs') as { pki: { getTBSCertificate: unknown; createCertificate(): unknown }; asn1: { Class: unknown } };
+    const { pki, asn1 } = forge;
+    assert.ok(pki.getTBSCertificate !== undefined && asn1.Class !== undefined);
+    assert.throws(() => pki.createCertificate(), /node-forge is not in this build: the sandbox's TLS termination is not used by Evergreen/);
+    assert.ok(!fs.readFileSync('dist/extension.js', 'utf8').includes('PKCS#12 MAC could not be verified'), 'node-forge itself (its PKCS#12 code) is not bundled');
+  });
+});
+
 describe('dist/imageWorker.js', () => {
   it('resizes an image attached to the bundled CLI in its worker, found next to the bundle', async function () {
     this.timeout(60_000);
