@@ -20,25 +20,15 @@ import { createToolRegistry } from '../src/core/tools/registry';
 import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { writeResultsSection } from './results';
+import { median, prng } from './random';
 
 const START = '<!-- images-bench:start -->';
 const END = '<!-- images-bench:end -->';
 const TARGET_MS = 50;
 const PING_MS = 10;
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function photoJpeg(width: number, height: number): Buffer {
-  const random = rng(12);
+  const random = prng(12);
   const data = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -56,7 +46,7 @@ function photoJpeg(width: number, height: number): Buffer {
 
 /** The same kind of photo as a PNG (lossless, so the noise makes it large: over the 5 MB limit). */
 function photoPng(width: number, height: number): Buffer {
-  const random = rng(4);
+  const random = prng(4);
   const png = new PNG({ width, height });
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -118,12 +108,6 @@ async function attach(name: string, bytes: Buffer, ctx: ToolContext): Promise<Sa
   const registry = createToolRegistry({ trusted: true });
   const { value, ...sample } = await pinged(async () => (await resolveAttachments([{ kind: 'image', name, data }], registry, ctx))[0]?.text ?? '');
   return { ...sample, result: value };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export async function runImagesBench(argv: string[] = []): Promise<string> {

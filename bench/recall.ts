@@ -27,6 +27,7 @@ import * as vm from 'node:vm';
 import { TranscriptRecall } from '../src/core/recall/recallIndex';
 import type { RecallQuery } from '../src/core/tools/recallTypes';
 import { writeResultsSection } from './results';
+import { median, prng, sentence, WORDS } from './random';
 
 const START = '<!-- recall-bench:start -->';
 const END = '<!-- recall-bench:end -->';
@@ -50,18 +51,6 @@ function parseOptions(argv: string[]): Options {
     else throw new Error(`unknown or invalid option ${arg} (see the header of bench/recall.ts)`);
   }
   return options;
-}
-
-function rng(seed: number): () => number {
-  // mulberry32: tiny, deterministic.
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Appends JSONL lines to a file in large writes; counts the bytes. */
@@ -119,15 +108,6 @@ function grepResults(dir: string, mb: number): Scenario {
   return { label: 'grep results (ASCII)', dir, transcriptBytes: writer.bytes, savedBytes: 0, savedFiles: 0, rare: 'compute("77-3")', frequent: '"quoted" \\ text', regex: '/compute\\("1\\d\\d-7"\\)/', lookupId: 'toolu_2000' };
 }
 
-const WORDS = 'context window token gauge summary compaction transcript session tool result file module test build error cache request reply stream model boundary tier budget history workspace path line offset limit'.split(' ');
-
-function sentence(random: () => number, words: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(random() * WORDS.length)]!);
-  const text = out.join(' ');
-  return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
-}
-
 function codeLines(random: () => number, count: number, unicode: boolean, file: number): string[] {
   return Array.from({ length: count }, (_, i) => {
     const name = WORDS[Math.floor(random() * WORDS.length)]!;
@@ -139,7 +119,7 @@ function codeLines(random: () => number, count: number, unicode: boolean, file: 
 
 /** A session as the agent writes it (see the header). */
 function workingSession(dir: string, mb: number): Scenario {
-  const random = rng(27);
+  const random = prng(27);
   const writer = new Writer(path.join(dir, 'transcript.jsonl'));
   const results = path.join(dir, 'tool-results');
   fs.mkdirSync(results);
@@ -198,12 +178,6 @@ async function settledMemory(): Promise<number> {
   collect();
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.external;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function timed<T>(body: () => Promise<T>): Promise<[number, T]> {

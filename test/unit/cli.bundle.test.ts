@@ -27,45 +27,29 @@ describe('dist/cli.js bundle', () => {
   it('runs a shell command in the sandbox from the bundle (the library and its seccomp helper found next to cli.js)', async function () {
     this.timeout(60_000);
     if (process.platform !== 'linux') this.skip();
-    const fake = await startFakeAnthropic();
-    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-sandbox-')));
-    const workspace = path.join(base, 'ws');
-    const outside = path.join(base, 'outside.txt');
-    fs.mkdirSync(workspace);
-    try {
-      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+    await withBundleFixture('sandbox', async ({ fake, base, workspace }) => {
+      const outside = path.join(base, 'outside.txt');
       fake.enqueue(reply.toolUse('run_shell', { command: `echo in > inside.txt; echo out > '${outside}'` }), reply.text('done'));
       const { code, stderr } = await runBundled(fake, base, workspace, ['-p', 'write both']);
       assert.equal(code, 0, stderr);
       assert.doesNotMatch(stderr, /sandbox cannot run/, stderr);
       assert.equal(fs.readFileSync(path.join(workspace, 'inside.txt'), 'utf8'), 'in\n');
       assert.equal(fs.existsSync(outside), false, 'the bundled CLI ran the command unconfined');
-    } finally {
-      await fake.close();
-      fs.rmSync(base, { recursive: true, force: true });
-    }
+    });
   });
 
   it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into extension.js)', async function () {
     this.timeout(60_000);
-    const fake = await startFakeAnthropic();
-    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-mcp-')));
-    const workspace = path.join(base, 'ws');
-    fs.mkdirSync(workspace);
-    // A comment: VS Code's format allows them, which plain JSON.parse would refuse.
-    fs.writeFileSync(path.join(workspace, '.mcp.json'), `{ // the repository's server\n "servers": { "everything": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))}, "stdio"] } } }`);
-    try {
-      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+    await withBundleFixture('mcp', async ({ fake, base, workspace }) => {
+      // A comment: VS Code's format allows them, which plain JSON.parse would refuse.
+      fs.writeFileSync(path.join(workspace, '.mcp.json'), `{ // the repository's server\n "servers": { "everything": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))}, "stdio"] } } }`);
       fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'from the bundle' }), reply.text('done'));
       const { code, stderr } = await runBundled(fake, base, workspace, ['--trust-workspace-mcp', '-p', 'echo']);
       assert.equal(code, 0, stderr);
       const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
       // The server's own words, not the model's input echoed back in its tool_use.
       assert.match(answered, /Echo: from the bundle/, stderr);
-    } finally {
-      await fake.close();
-      fs.rmSync(base, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -84,24 +68,30 @@ describe("what the bundle leaves out of its dependencies (esbuild.mjs's aliases)
 describe('dist/imageWorker.js', () => {
   it('resizes an image attached to the bundled CLI in its worker, found next to the bundle', async function () {
     this.timeout(60_000);
-    const fake = await startFakeAnthropic();
-    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-image-')));
-    const workspace = path.join(base, 'ws');
-    fs.mkdirSync(workspace);
-    fs.writeFileSync(path.join(workspace, 'wide.png'), pngBytes(9000, 60));
-    try {
-      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+    await withBundleFixture('image', async ({ fake, base, workspace }) => {
+      fs.writeFileSync(path.join(workspace, 'wide.png'), pngBytes(9000, 60));
       fake.enqueue(reply.text('A wide picture.'));
       const { code, stderr } = await runBundled(fake, base, workspace, ['--image', 'wide.png', '-p', 'Look']);
       assert.equal(code, 0, stderr);
-      const sent = JSON.stringify(fake.requests.at(-1)?.body ?? '');
-      assert.match(sent, /\[image: image\/png, 1568x10 px, resized from 9000x60\]/, stderr);
-    } finally {
-      await fake.close();
-      fs.rmSync(base, { recursive: true, force: true });
-    }
+      assert.match(JSON.stringify(fake.requests.at(-1)?.body ?? ''), /\[image: image\/png, 1568x10 px, resized from 9000x60\]/, stderr);
+    });
   });
 });
+
+/** A fake API that knows the model, and a folder with an empty workspace in it, for one bundled run; both gone after `body`. */
+async function withBundleFixture(name: string, body: (fixture: { fake: FakeAnthropic; base: string; workspace: string }) => Promise<void>): Promise<void> {
+  const fake = await startFakeAnthropic();
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `evergreen-bundle-${name}-`)));
+  const workspace = path.join(base, 'ws');
+  fs.mkdirSync(workspace);
+  try {
+    fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+    await body({ fake, base, workspace });
+  } finally {
+    await fake.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
 
 /** The bundled CLI on `workspace` against the fake API, with --yes: its exit code and stderr. */
 async function runBundled(fake: FakeAnthropic, base: string, workspace: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
