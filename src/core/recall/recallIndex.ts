@@ -15,8 +15,7 @@
  * match is a line's first one, and lines are the text split at newlines.
  */
 import { isAscii } from 'node:buffer';
-import * as fs from 'node:fs';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 import { blocksOf, toolResultText } from '../model/content';
@@ -79,7 +78,6 @@ interface Doc {
   saved?: { file: string; bytes: number; filter: TrigramFilter };
   entry: number;
 }
-
 
 export interface TranscriptRecallOptions {
   /** The session's folder: transcript.jsonl, tool-results/, subagents/<childId>/. */
@@ -339,7 +337,7 @@ export class TranscriptRecall implements RecallSource {
     const d = this.docs[doc]!;
     if (!d.saved) return d.text;
     try {
-      const bytes = fs.readFileSync(d.saved.file);
+      const bytes = readFileSync(d.saved.file);
       return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`recall: cannot read the saved output ${d.saved.file}: ${errorMessage(error)}`);
