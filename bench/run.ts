@@ -153,8 +153,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
   console.log(report);
   // Each appends its own section to RESULTS.md.
-  console.log(await runRecallBench([]));
+  // The images first: the recall benchmark leaves a large heap behind.
   console.log(await runImagesBench([]));
+  console.log(await runRecallBench([]));
   console.log(await runContextBench([]));
   console.log(await runSubagentBench([]));
   console.log(await runProvidersBench([]));
