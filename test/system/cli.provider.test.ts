@@ -7,28 +7,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCliArgs, UsageError, USAGE } from '../../src/cli/args';
 import { EXIT } from '../../src/cli/run';
-import { transcriptEntryProblem } from '../../src/core/storage/transcript';
 import { runCliCaptured } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 
 describe('CLI --provider', function () {
   this.timeout(30_000);
-
-  it('defaults to anthropic, accepts openai, and refuses anything else with the choices', () => {
-    assert.equal(parseCliArgs(['-p', 'hi'], '/w').provider, 'anthropic');
-    assert.equal(parseCliArgs(['--provider', 'openai', '-p', 'hi'], '/w').provider, 'openai');
-    assert.equal(parseCliArgs(['--provider', 'Anthropic', '-p', 'hi'], '/w').provider, 'anthropic');
-    assert.throws(() => parseCliArgs(['--provider', 'azure', '-p', 'hi'], '/w'), (error: unknown) => error instanceof UsageError && error.message === '--provider must be "anthropic" or "openai", got "azure"');
-    assert.throws(() => parseCliArgs(['--provider', '', '-p', 'hi'], '/w'), UsageError);
-    assert.match(USAGE, /--provider NAME/);
-    assert.match(USAGE, /OPENAI_API_KEY/);
-    assert.match(USAGE, /OPENAI_BASE_URL/);
-    // The window an OpenAI-compatible session falls back to, not only Anthropic's.
-    assert.match(USAGE, /--context-window N[^]*200000 on anthropic[^]*128000/);
-  });
 
   describe('against the fake Anthropic API', () => {
     let fake: FakeAnthropic;
@@ -126,13 +111,5 @@ describe('CLI --provider', function () {
       assert.equal(openai.requests.length, 0);
       assert.equal(anthropic.messageRequests().length, 0);
     });
-  });
-
-  it('reads message entries without provider and model (older transcripts), and refuses ones of the wrong type', () => {
-    const message = { role: 'assistant', content: [{ type: 'text', text: 'hi' }] };
-    assert.equal(transcriptEntryProblem({ type: 'message', ts: 't', message }), undefined);
-    assert.equal(transcriptEntryProblem({ type: 'message', ts: 't', message, provider: 'openai', model: 'gpt-4.1' }), undefined);
-    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, provider: 7 }) ?? '', /"provider" is not a string/);
-    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, model: null }) ?? '', /"model" is not a string/);
   });
 });

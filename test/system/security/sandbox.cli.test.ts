@@ -6,11 +6,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCliArgs, UsageError } from '../../../src/cli/args';
 import { EXIT, runCli } from '../../../src/cli/run';
 import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { PACKAGE_REGISTRY_DOMAINS } from '../../../src/core/sandbox/policy';
 import { runCliCaptured, type CapturedRun } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
@@ -128,36 +126,6 @@ describe('security: the CLI and the command sandbox', function () {
         assert.match(run.stderr, /--allow-domain: /);
         assert.equal(fake.requests.length, 0, 'a request was sent');
       }
-    });
-  });
-
-  describe('parseCliArgs', () => {
-    const parse = (...args: string[]) => parseCliArgs(args, '/tmp');
-
-    it('keeps the sandbox on with no domains by default; --no-sandbox turns it off', () => {
-      const defaults = parse();
-      assert.equal(defaults.sandbox, true);
-      assert.deepEqual(defaults.allowedDomains, []);
-      assert.equal(parse('--no-sandbox').sandbox, false);
-    });
-
-    it('takes --allow-domain entries, lower-cased and de-duplicated', () => {
-      assert.deepEqual(parse('--allow-domain', 'GitHub.com', '--allow-domain', '*.example.com', '--allow-domain', 'github.com').allowedDomains, ['github.com', '*.example.com']);
-    });
-
-    it('--allow-package-registries adds the registries (npm among them) to the given domains', () => {
-      const options = parse('--allow-package-registries', '--allow-domain', 'github.com');
-      assert.ok(options.allowedDomains.includes('registry.npmjs.org'));
-      assert.ok(options.allowedDomains.includes('github.com'));
-      assert.deepEqual(options.allowedDomains, [...PACKAGE_REGISTRY_DOMAINS, 'github.com']);
-    });
-
-    it("'*', '*.*' and a non-domain are usage errors that say what is wrong", () => {
-      assert.throws(() => parse('--allow-domain', '*'), (error: unknown) => error instanceof UsageError && /would open the whole network/.test(error.message));
-      assert.throws(() => parse('--allow-domain', '*.*'), (error: unknown) => error instanceof UsageError && /would open the whole network/.test(error.message));
-      assert.throws(() => parse('--allow-domain', 'not a domain'), (error: unknown) => error instanceof UsageError && /"not a domain" is not a domain name/.test(error.message));
-      assert.throws(() => parse('--allow-domain', 'https://example.com/'), UsageError);
-      assert.throws(() => parse('--allow-domain', ''), UsageError);
     });
   });
 });
