@@ -12,9 +12,12 @@ import { install, type Clock } from '@sinonjs/fake-timers';
 
 export type FakeClock = Clock;
 
-/** Installs a fake clock now (Date starts at `now`); the caller uninstalls it. */
+/**
+ * Installs a fake clock now (Date starts at `now`); the caller uninstalls it. Timers set before it
+ * stay real (clearing one clears the real one), so code already running keeps its own waits.
+ */
 export function installFakeClock(now = 0): FakeClock {
-  return install({ now, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  return install({ now, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldClearNativeTimers: true });
 }
 
 /** A fake clock for every test of the enclosing describe; returns the running test's clock. */

@@ -16,6 +16,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { trackedChildCount } from '../../src/core/shell/processGroup';
 import { parseTaskInput } from '../../src/core/tools/task';
 import { ToolInputError } from '../../src/core/errors';
+import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -560,13 +561,27 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
   });
 
   it('time spent waiting for the user’s approval does not count against a child’s time limit', async () => {
-    const approver: Approver = { requestApproval: () => new Promise((resolve) => setTimeout(() => resolve({ approved: true }), 900)) };
+    // A fake clock, installed once the session runs, that moves only while the approval waits: the
+    // child's own work takes no time on it however slow the machine, and the 900 ms of waiting are
+    // more than the whole 400 ms limit.
+    let clock: FakeClock | undefined = undefined;
+    const approver: Approver = {
+      requestApproval: async () => {
+        await clock?.tickAsync(900);
+        return { approved: true };
+      },
+    };
     const h = await harness({ approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] }, subagents: { timeLimitMs: 400 } }, approver);
     fake.setResponder((body) => {
       if (isChild(body)) return lastResults(body).length === 0 ? reply.toolUse('write_file', { path: 'slow.txt', content: 'ok\n' }) : reply.text('Wrote slow.txt.');
       return lastResults(body).length === 0 ? reply.message([taskCall('toolu_wait', 'Write', 'write slow.txt', 'general')]) : reply.text('Done.');
     });
-    assert.equal(await h.started.session.send('Go'), 'end_turn');
+    clock = installFakeClock(Date.now());
+    try {
+      assert.equal(await h.started.session.send('Go'), 'end_turn');
+    } finally {
+      clock.uninstall();
+    }
     const [finished] = ofType(h.events, 'subagent_finished');
     assert.ok(finished);
     assert.equal(finished.status, 'done', finished.report);
