@@ -13,6 +13,7 @@ import type { ApprovalDecision, Approver } from '../../src/core/approvals/approv
 import { extensionHint } from '../../src/extension/errorHints';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
+import { waitFor } from '../support/waitFor';
 
 interface Harness {
   started: StartedSession;
@@ -538,11 +539,3 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
   });
 
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

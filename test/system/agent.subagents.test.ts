@@ -18,6 +18,7 @@ import { parseTaskInput } from '../../src/core/tools/task';
 import { ToolInputError } from '../../src/core/errors';
 import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { waitFor } from '../support/waitFor';
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 
@@ -801,12 +802,3 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.deepEqual({ ...finished, turnId: '' }, { ...live, turnId: '' });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-

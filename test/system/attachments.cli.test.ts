@@ -7,8 +7,8 @@ import type { AgentEvent } from '../../src/core/agent/events';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 // Attachments from the terminal (issue 17): --attach PATH[:FROM-TO] snapshots a file, part of one,
 // or a folder's listing into the first message; what cannot be attached stops the run before
@@ -17,25 +17,19 @@ for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`
   this.timeout(60_000);
   let workspace: string;
   let storage: string;
+  const fixture = useCliFixture(backend);
   let fake: Awaited<ReturnType<typeof backend.start>>;
 
   beforeEach(async () => {
-    fake = await backend.start();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-attach-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-attach-store-'));
+    ({ fake, workspace, storage } = fixture());
     fs.writeFileSync(path.join(workspace, 'notes.md'), 'line one\nline two\nline three\nline four\n');
     fs.mkdirSync(path.join(workspace, 'src'));
     fs.writeFileSync(path.join(workspace, 'src', 'app.ts'), 'export const app = 1;\n');
     fs.writeFileSync(path.join(workspace, 'src', 'util.ts'), 'export const util = 2;\n');
   });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
-  });
 
   const cli = (args: string[]) =>
-    runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--output-format', 'stream-json', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+    fixture().run(['--output-format', 'stream-json', ...args]);
   const firstUserText = () => JSON.stringify(fake.requests()[0]?.messages[0]);
 
   it('puts lines 2-3 of a file and a folder listing before the message, and the chat shows them as chips', async () => {

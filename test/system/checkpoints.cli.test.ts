@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../src/cli/run';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, textOfMessage } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 // Checkpoints from the terminal (issue 17): a session edits, creates and deletes files through its
 // tools and a shell command; --list-checkpoints shows them and --restore-checkpoint puts back the
@@ -15,23 +14,17 @@ describe('checkpoints in the CLI (issue 17)', function () {
   this.timeout(60_000);
   let workspace: string;
   let storage: string;
+  const fixture = useCliFixture(backend);
   let fake: Awaited<ReturnType<typeof backend.start>>;
 
   beforeEach(async () => {
-    fake = await backend.start();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cp-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cp-store-'));
+    ({ fake, workspace, storage } = fixture());
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
     fs.writeFileSync(path.join(workspace, 'gone.txt'), 'to be deleted by a command\n');
   });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
-  });
 
   const cli = (args: string[]) =>
-    runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--yes', '--no-sandbox', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+    fixture().run(['--yes', '--no-sandbox', ...args]);
   const read = (name: string) => (fs.existsSync(path.join(workspace, name)) ? fs.readFileSync(path.join(workspace, name), 'utf8') : undefined);
 
   async function sessionWithTwoTurns(): Promise<string> {

@@ -5,33 +5,26 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../src/cli/run';
 import { runCliCaptured } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
+import { useCliFixture } from '../support/cliFixture';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('CLI --provider', function () {
   this.timeout(30_000);
 
   describe('against the fake Anthropic API', () => {
+    const fixture = useCliFixture('anthropic');
     let fake: FakeAnthropic;
-    let workspace: string;
     let storage: string;
     beforeEach(async () => {
-      fake = await startFakeAnthropic();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-store-'));
-    });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
+      ({ fake, storage } = fixture());
     });
 
-    const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...args], { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH, ...env }, workspace);
+    const cli = (args: string[], env: Record<string, string | undefined> = {}) => fixture().run(args, { env });
 
     it('exits with a usage error for an unknown provider, before any request', async () => {
       const run = await cli(['--provider', 'gemini', '-p', 'hi']);
@@ -62,16 +55,15 @@ describe('CLI --provider', function () {
     let openai: FakeOpenAI;
     let workspace: string;
     let storage: string;
+    const temp = useTempDirs();
     beforeEach(async () => {
       anthropic = await startFakeAnthropic();
       openai = await startFakeOpenAI();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-store-'));
+      workspace = temp.make('evergreen-provider-ws-');
+      storage = temp.make('evergreen-provider-store-');
     });
     afterEach(async () => {
       await Promise.all([anthropic.close(), openai.close()]);
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
     });
 
     /** Both providers' variables are set: only the chosen one's may be used. */

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { repairHistory } from '../../src/core/agent/history';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 interface CliRun {
   code: number;
@@ -26,30 +25,13 @@ const PROVIDER_WORDS = {
 // The same suite against each back end (the test matrix of issue 9), chosen with --provider.
 for (const backend of BACKENDS) describe(`headless CLI [${backend.name}]`, function () {
   this.timeout(30_000);
+  const fixture = useCliFixture(backend, { files: { 'notes.md': '# Notes\nship it\n' } });
   let fake: FakeBackend;
   let workspace: string;
   let storage: string;
+  beforeEach(() => ({ fake, workspace, storage } = fixture()));
 
-  beforeEach(async () => {
-    fake = await backend.start();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-store-'));
-    fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\nship it\n');
-  });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
-  });
-
-  function cli(args: string[], env: Record<string, string | undefined> = {}, stdinText?: string): Promise<CliRun> {
-    return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, ...args],
-      { ...fake.cliEnv(), PATH: process.env.PATH, ...env },
-      workspace,
-      stdinText,
-    );
-  }
+  const cli = (args: string[], env: Record<string, string | undefined> = {}, stdin?: string): Promise<CliRun> => fixture().run(args, { env, ...(stdin === undefined ? {} : { stdin }) });
 
   it('runs a scripted multi-turn session and prints every event as one JSON line', async () => {
     fake.enqueue(say.toolUse('read_file', { path: 'notes.md' }, { id: 'toolu_notes', preamble: 'Looking.' }), say.text('It says ship it.'), say.text('You are welcome.'));
@@ -182,7 +164,7 @@ for (const backend of BACKENDS) describe(`headless CLI [${backend.name}]`, funct
 
   it('cancels cleanly on SIGINT, exits 130 and leaves a valid transcript', async () => {
     fake.enqueue(say.toolUse('run_shell', { command: 'sleep 60' }, { id: 'toolu_sleep' }));
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.resolve('src/cli/main.ts'), '--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--yes', '--output-format', 'stream-json', '-p', 'wait'], {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.resolve('src/cli/main.ts'), ...fixture().argv(['--yes', '--output-format', 'stream-json', '-p', 'wait'])], {
       env: { ...process.env, ...fake.cliEnv() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,12 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { EXIT } from '../../src/cli/run';
-import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
+import { type CapturedRun } from '../support/cliCapture';
 import { blocksOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { createReadFileTool } from '../../src/core/tools/readFile';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { BACKENDS, say, textOfMessage, type FakeBackend, type NeutralReply, type SentRequest } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 const WINDOW = 40_000;
 const FIRST_PROMPT = 'Review every module under src/ and report what each exports. The release codename is BLUE-HERON.';
@@ -31,32 +32,21 @@ function moduleSource(index: number): string {
 // enforces the window with its own tokenizer (o200k), which the engine does not share.
 for (const backend of BACKENDS) describe(`context engine end to end through the CLI (40k window, fake API) [${backend.name}]`, function () {
   this.timeout(120_000);
+  const fixture = useCliFixture(backend);
   let fake: FakeBackend;
   let workspace: string;
   let storage: string;
-  let copies: string[];
 
   beforeEach(async () => {
-    fake = await backend.start();
+    ({ fake, workspace, storage } = fixture());
     fake.setModel(fake.model, { window: WINDOW, maxOutput: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-store-'));
-    copies = [];
     fs.mkdirSync(path.join(workspace, 'src'));
     for (let index = 1; index <= 30; index++) fs.writeFileSync(path.join(workspace, 'src', `module${index}.ts`), moduleSource(index));
     fs.writeFileSync(path.join(workspace, 'build.log'), Array.from({ length: 1500 }, (_, line) => `[build] step ${line}: compiled chunk ${line} ok`).join('\n') + '\n');
   });
-  afterEach(async () => {
-    await fake.close();
-    for (const dir of [workspace, storage, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   function cli(args: string[], storageDir: string): Promise<CapturedRun> {
-    return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storageDir, ...fake.cliArgs(), '--model', fake.model, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args],
-      { ...fake.cliEnv(), PATH: process.env.PATH },
-      workspace,
-    );
+    return fixture().run(['--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args], { storage: storageDir });
   }
 
   /** A scripted model: 45 tool steps for the first prompt, 3 for the second; summaries on request. */
@@ -96,8 +86,7 @@ for (const backend of BACKENDS) describe(`context engine end to end through the 
     let snapshot: { dir: string; body: unknown } | undefined;
     const stats = scriptModel((request) => {
       // The moment the original session sends the second prompt's first request: copy its storage.
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-long-copy-'));
-      copies.push(dir);
+      const dir = fixture().tempDir('evergreen-long-copy-');
       fs.cpSync(storage, dir, { recursive: true });
       snapshot = { dir, body: structuredClone(request.raw) };
     });

@@ -5,30 +5,22 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../src/cli/run';
 import type { SessionMeta } from '../../src/core/storage/sessionStore';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { runCliCaptured } from '../support/cliCapture';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
+import { useCliFixture } from '../support/cliFixture';
 
 describe('unknown prices', () => {
   describe('a session on a model with no price (CLI against the fake API)', function () {
     this.timeout(30_000);
+    const fixture = useCliFixture('anthropic');
     let fake: FakeAnthropic;
-    let workspace: string;
     let storage: string;
     beforeEach(async () => {
-      fake = await startFakeAnthropic();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cost-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cost-store-'));
+      ({ fake, storage } = fixture());
     });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
-    });
-    const cli = (args: string[]) => runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...args], { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
+    const cli = (args: string[]) => fixture().run([...args]);
 
     it('counts its requests as unpriced in the event, the transcript and meta.json, prints "price unknown", and a resumed session keeps the count', async () => {
       fake.setModel('claude-local-experiment', { max_input_tokens: 200_000, max_tokens: 8_000 });

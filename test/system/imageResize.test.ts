@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { encode as encodeJpeg } from 'jpeg-js';
@@ -14,8 +13,8 @@ import { PNG } from 'pngjs';
 import { EXIT } from '../../src/cli/run';
 import { readImage } from '../../src/core/model/images';
 import { BACKENDS, say } from '../support/backends';
-import { runCliCaptured } from '../support/cliCapture';
 import { gifBase64, pngBytes } from '../support/images';
+import { useCliFixture } from '../support/cliFixture';
 
 /**
  * RGBA pixels: a diagonal gradient with `noise` levels of seeded noise on top (noise keeps the files
@@ -67,22 +66,15 @@ describe('image files over the limits in the CLI', () => {
   for (const backend of BACKENDS) describe(`[${backend.name}]`, function () {
     this.timeout(120_000);
     let workspace: string;
-    let storage: string;
+    const fixture = useCliFixture(backend);
     let fake: Awaited<ReturnType<typeof backend.start>>;
 
     beforeEach(async () => {
-      fake = await backend.start();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-store-'));
-    });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
+      ({ fake, workspace } = fixture());
     });
 
     const cli = (args: string[]) =>
-      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--output-format', 'stream-json', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+      fixture().run(['--output-format', 'stream-json', ...args]);
 
     it('a 4000x3000 PNG and JPEG are sent resized to 1568x1176 and say so; a small image is sent byte for byte', async () => {
       const small = png(40, 30, pixels(40, 30, 4));

@@ -4,38 +4,26 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../src/cli/run';
 import { INSTRUCTIONS_MARK } from '../../src/core/instructions/instructionFiles';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
+import { writeTree } from '../support/tempDirs';
 
 for (const backend of BACKENDS) describe(`headless CLI: project instructions [${backend.name}]`, function () {
   this.timeout(30_000);
+  const fixture = useCliFixture(backend, { home: true, files: { 'AGENTS.md': 'PROJECT RULE @docs/more.md', 'docs/more.md': 'IMPORTED RULE' } });
   let fake: FakeBackend;
   let workspace: string;
   let home: string;
-  let storage: string;
-
-  beforeEach(async () => {
-    fake = await backend.start();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-instr-ws-'));
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-instr-home-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cli-instr-store-'));
-    fs.mkdirSync(path.join(home, '.evergreen'));
-    fs.writeFileSync(path.join(home, '.evergreen', 'AGENTS.md'), 'USER RULE FROM HOME');
-    fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'PROJECT RULE @docs/more.md');
-    fs.mkdirSync(path.join(workspace, 'docs'));
-    fs.writeFileSync(path.join(workspace, 'docs', 'more.md'), 'IMPORTED RULE');
-  });
-  afterEach(async () => {
-    await fake.close();
-    for (const dir of [workspace, home, storage]) fs.rmSync(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    ({ fake, workspace, home } = fixture());
+    writeTree(home, { '.evergreen/AGENTS.md': 'USER RULE FROM HOME' });
   });
 
   const cli = (args: string[]) =>
-    runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, ...args], { ...fake.cliEnv(), PATH: process.env.PATH, HOME: home }, workspace);
+    fixture().run(args);
 
   it("sends the user's and the workspace's files with their imports, and says which it read", async () => {
     fake.enqueue(say.text('Understood.'));

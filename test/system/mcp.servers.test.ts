@@ -18,6 +18,7 @@ import { McpToolNames } from '../../src/core/mcp/names';
 import { mcpToolDefinitions } from '../../src/core/mcp/tools';
 import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
+import { waitFor } from '../support/waitFor';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -36,14 +37,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 /** A tiny server of ours (a script file run by node), for failure cases the reference servers do not show. */
@@ -152,11 +145,11 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     );
     const connection = connect(config);
     await connection.start();
-    assert.ok(await until(() => fs.existsSync(marker)));
+    await waitFor(() => fs.existsSync(marker), { what: 'the server to start its child', timeoutMs: 5_000 });
     const grandchild = Number(fs.readFileSync(marker, 'utf8'));
     assert.ok(alive(grandchild));
     await connection.stop();
-    assert.ok(await until(() => !alive(grandchild)), 'the server\'s own child is gone too');
+    await waitFor(() => !alive(grandchild), { what: "the server's own child to be gone too", timeoutMs: 5_000 });
     assert.equal(connection.state.kind, 'stopped');
   });
 
@@ -210,12 +203,12 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
       process.kill(-pid, 'SIGKILL');
     };
     kill();
-    assert.ok(await until(() => crashy.state.kind === 'failed'));
+    await waitFor(() => crashy.state.kind === 'failed', { what: 'the server to be marked failed', timeoutMs: 5_000 });
     const echo = await crashy.callTool('echo', { message: 'back' }, new AbortController().signal);
     assert.match(JSON.stringify(echo.content), /back/);
     assert.equal(fs.readFileSync(counter, 'utf8'), 'xx', 'started twice');
     kill();
-    assert.ok(await until(() => crashy.state.kind === 'failed'));
+    await waitFor(() => crashy.state.kind === 'failed', { what: 'the server to be marked failed', timeoutMs: 5_000 });
     await assert.rejects(crashy.callTool('echo', { message: 'again' }, new AbortController().signal), /failed to start: [\s\S]*the port is taken/);
     assert.equal(fs.readFileSync(counter, 'utf8'), 'xxx', 'one restart for that call, not a loop');
   });
@@ -332,8 +325,7 @@ describe('MCP messages of any size over stdio', function () {
     transport.onerror = (error) => errors.push(error.message);
     transport.onclose = () => (closed = true);
     await transport.start();
-    for (let waited = 0; !closed && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(closed, 'the connection was closed');
+    await waitFor(() => closed, { what: 'the connection to close' });
     assert.ok(errors.some((message) => /one message larger than \d+ MB .*the connection is closed/.test(message)), errors.join('\n'));
   });
 });

@@ -8,15 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession } from '../../src/core/agent/factory';
 import { persistThresholdFor } from '../../src/core/context/defaults';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, textOfMessage, type FakeBackend, type NeutralReply, type SentRequest } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 const REAL_WINDOW = 9_000;
 const ASSUMED = 200_000;
@@ -30,20 +29,14 @@ interface Entry {
 
 for (const backend of BACKENDS) describe(`too long for the server's real window [${backend.name}]`, function () {
   this.timeout(60_000);
+  const fixture = useCliFixture(backend);
   let fake: FakeBackend;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await backend.start();
+    ({ fake, workspace, storage } = fixture());
     fake.setModel(fake.model, { window: REAL_WINDOW, maxOutput: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-toolong-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-toolong-store-'));
-  });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   /** `parts` files of `lines` lines each; the model reads them one at a time, then says so. */
@@ -190,11 +183,7 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
 
   it('the CLI prints the notice once and finishes', async () => {
     readParts(12, 60, 'part');
-    const run = await runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--context-window', String(ASSUMED), '--yes', '-p', 'Read part1.txt to part12.txt, one at a time.'],
-      { ...fake.cliEnv(), PATH: process.env.PATH },
-      workspace,
-    );
+    const run = await fixture().run(['--context-window', String(ASSUMED), '--yes', '-p', 'Read part1.txt to part12.txt, one at a time.']);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr.split(NOTICE).length - 1, 1, run.stderr);
     assert.equal(fake.rejectedRequests().length, 1);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { EXIT } from '../../src/cli/run';
@@ -8,8 +7,8 @@ import { blocksOf, toolResultText } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { RECALL_TOOL } from '../../src/core/tools/recallRef';
-import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, textOfMessage, type FakeBackend, type NeutralReply, type SentRequest } from '../support/backends';
+import { useCliFixture } from '../support/cliFixture';
 
 const WINDOW = 40_000;
 const STEPS = 150;
@@ -40,15 +39,14 @@ const backend = BACKENDS[0]!;
 
 describe(`recall end to end through the CLI (40k window, fake API) [${backend.name}]`, function () {
   this.timeout(120_000);
+  const fixture = useCliFixture(backend);
   let fake: FakeBackend;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await backend.start();
+    ({ fake, workspace, storage } = fixture());
     fake.setModel(fake.model, { window: WINDOW, maxOutput: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-recall-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-recall-store-'));
     fs.mkdirSync(path.join(workspace, 'src'));
     for (let index = 1; index <= 40; index++) fs.writeFileSync(path.join(workspace, 'src', `module${index}.ts`), moduleSource(index));
     // A test command whose output cannot be reproduced: it prints a fresh random token every run.
@@ -56,10 +54,6 @@ describe(`recall end to end through the CLI (40k window, fake API) [${backend.na
       path.join(workspace, 'test.js'),
       "const token = Math.random().toString(36).slice(2);\nfor (let i = 1; i <= 120; i++) console.log(`test ${i} \"quoted\" \\\\ ok ${i % 7 === 0 ? 'FLAKY ' + token : ''}`);\nconsole.log('run token ' + token);\n",
     );
-  });
-  afterEach(async () => {
-    await fake.close();
-    for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it(`recalls step ${TEST_STEP}'s test output exactly at step ${STEPS}, after two compactions, and stores a reference, not a copy`, async () => {
@@ -79,11 +73,7 @@ describe(`recall end to end through the CLI (40k window, fake API) [${backend.na
       return say.toolUse('read_file', { path: `src/module${(step % 40) + 1}.ts` }, { id, preamble: `Step ${step}: ${NOTES}` });
     });
 
-    const run = await runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', '-p', PROMPT],
-      { ...fake.cliEnv(), PATH: process.env.PATH },
-      workspace,
-    );
+    const run = await fixture().run(['--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', '-p', PROMPT]);
     assert.equal(run.code, EXIT.ok, run.stderr);
     assert.deepEqual(fake.rejectedRequests(), []);
     const posts = fake.requests();
@@ -119,11 +109,7 @@ describe(`recall end to end through the CLI (40k window, fake API) [${backend.na
     // A resumed session sends the recalled result as the model saw it, not the transcript's stub.
     fake.setResponder(() => say.text('It printed the run above.'));
     const before = fake.requests().length;
-    const resumed = await runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', '--resume', sessionId, '-p', 'What did it print?'],
-      { ...fake.cliEnv(), PATH: process.env.PATH },
-      workspace,
-    );
+    const resumed = await fixture().run(['--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', '--resume', sessionId, '-p', 'What did it print?']);
     assert.equal(resumed.code, EXIT.ok, resumed.stderr);
     const first = fake.requests()[before]!;
     assert.equal(resultIn(first.messages, `toolu_step_${STEPS}`), original);

@@ -20,6 +20,7 @@ import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../fake-anthropic/server';
 import { processesWhoseCommandLineIncludes, waitForMarked } from '../support/processMarkers';
 import { makeContext } from '../support/toolFixtures';
+import { pollUntil } from '../support/waitFor';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd, encoding: 'utf8' });
 type Held = Extract<ApprovalRequest, { kind: 'sandbox_changes' }>;
@@ -359,13 +360,7 @@ describe('OS sandbox: a SIGKILLed CLI mid-command', function () {
       cli.kill('SIGKILL');
       await exited;
       assert.deepEqual(await waitForMarked(marker, 0, 10_000), [], 'the command outlived the CLI');
-      const deadline = Date.now() + 10_000;
-      let left = await aliveOf(bridges);
-      while (left.length > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        left = await aliveOf(bridges);
-      }
-      assert.deepEqual(left, [], 'the socat bridge outlived the CLI');
+      assert.deepEqual(await pollUntil(() => aliveOf(bridges), (left) => left.length === 0, { timeoutMs: 10_000 }), [], 'the socat bridge outlived the CLI');
       assert.deepEqual(readdirSync(workspace).sort(), ['.git', 'a.txt'], 'the workspace changed');
       const killedOverlays = () => readdirSync(path.join(storage, 'sandbox-overlays')).filter((name) => name.startsWith(`ov-${cli.pid}-`));
       assert.equal(killedOverlays().length, 1, 'the killed command\'s overlay should be there until the next run');

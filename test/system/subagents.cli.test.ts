@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
@@ -9,8 +8,9 @@ import { blocksOf } from '../../src/core/model/content';
 import { SUMMARY_MARK } from '../../src/core/context/summary';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { TASK_LIST_MARK } from '../../src/core/todos/todos';
-import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { type CapturedRun } from '../support/cliCapture';
+import { reply, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { useCliFixture } from '../support/cliFixture';
 
 const MODEL = 'claude-sonnet-4-6';
 const WINDOW = 40_000;
@@ -59,29 +59,20 @@ function ofType<T extends AgentEvent['type']>(events: readonly AgentEvent[], typ
 
 describe('subagents end to end through the CLI (fake API)', function () {
   this.timeout(180_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
+    ({ fake, workspace, storage } = fixture());
     fake.setModel(MODEL, { max_input_tokens: WINDOW, max_tokens: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sub-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sub-store-'));
     fs.mkdirSync(path.join(workspace, 'data'));
     for (let index = 1; index <= FILES; index++) fs.writeFileSync(path.join(workspace, 'data', `file${index}.txt`), dataFile(index));
   });
-  afterEach(async () => {
-    await fake.close();
-    for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   function cli(args: string[], format: 'stream-json' | 'text' = 'stream-json'): Promise<CapturedRun> {
-    return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '--output-format', format, '--yes', ...args],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-      workspace,
-    );
+    return fixture().run(['--model', MODEL, '--context-window', String(WINDOW), '--output-format', format, '--yes', ...args]);
   }
 
   it('one prompt sends a subagent through 150 file reads in a 40k window: the child compacts, the parent grows by the report only', async () => {
@@ -258,11 +249,7 @@ describe('subagents end to end through the CLI (fake API)', function () {
       ]);
     });
     // No --yes and no terminal: every write is declined, each with a line saying whose it was.
-    const run = await runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '-p', 'Write both files'],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-      workspace,
-    );
+    const run = await fixture().run(['--model', MODEL, '--context-window', String(WINDOW), '-p', 'Write both files']);
     assert.equal(run.code, EXIT.ok, run.stderr);
     const declined = run.stderr.split('\n').filter((line) => line.startsWith('evergreen: declined'));
     assert.deepEqual(declined, [

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
@@ -15,8 +14,10 @@ import type { MessageParam } from '../../src/core/model/messages';
 import { costOf, priceFor } from '../../src/core/model/models';
 import { THINKING_DEFAULTS } from '../../src/core/model/thinking';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
-import { reply, startFakeAnthropic, thinkingSignature, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { reply, thinkingSignature, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../fake-openai/server';
+import { useCliFixture } from '../support/cliFixture';
+import { useTempDirs } from '../support/tempDirs';
 
 const BASE: Omit<AgentConfig, 'provider' | 'apiKey' | 'baseURL' | 'model'> = {
   maxOutputTokens: 4096,
@@ -32,20 +33,14 @@ const thinkingBlocks = (messages: readonly MessageParam[]) => messages.flatMap((
 
 describe('extended thinking against the fake Messages API (real SDK)', function () {
   this.timeout(30_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-store-'));
+    ({ fake, workspace, storage } = fixture());
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
-  });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   async function start(overrides: Partial<AgentConfig>, resumeId?: string): Promise<{ started: StartedSession; events: AgentEvent[] }> {
@@ -230,15 +225,14 @@ describe('extended thinking against the fake Chat Completions API (real SDK)', f
   let workspace: string;
   let storage: string;
 
+  const temp = useTempDirs();
   beforeEach(async () => {
     fake = await startFakeOpenAI();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-store-'));
+    workspace = temp.make('evergreen-thinking-ws-');
+    storage = temp.make('evergreen-thinking-store-');
   });
   afterEach(async () => {
     await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   async function start(overrides: Partial<AgentConfig>): Promise<{ started: StartedSession; events: AgentEvent[] }> {

@@ -9,7 +9,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
@@ -18,8 +17,9 @@ import { SUMMARY_MARK } from '../../src/core/context/summary';
 import { blocksOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { TASK_LIST_MARK, type TodoItem } from '../../src/core/todos/todos';
-import { runCliCaptured, type CapturedRun } from '../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { type CapturedRun } from '../support/cliCapture';
+import { reply, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { useCliFixture } from '../support/cliFixture';
 
 const MODEL = 'claude-sonnet-4-6';
 const WINDOW = 40_000;
@@ -83,31 +83,22 @@ function listLines(items: readonly TodoItem[]): string {
 
 describe('task list across compactions (CLI, 40k window, fake API)', function () {
   this.timeout(240_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
+    ({ fake, workspace, storage } = fixture());
     fake.setModel(MODEL, { max_input_tokens: WINDOW, max_tokens: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-todo-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-todo-store-'));
     fs.mkdirSync(path.join(workspace, 'src'));
     for (let index = 1; index <= 30; index++) {
       fs.writeFileSync(path.join(workspace, 'src', `module${index}.ts`), Array.from({ length: 30 }, (_, line) => `export const v${index}_${line} = ${line};`).join('\n') + '\n');
     }
   });
-  afterEach(async () => {
-    await fake.close();
-    for (const dir of [workspace, storage]) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   function cli(args: string[]): Promise<CapturedRun> {
-    return runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-      workspace,
-    );
+    return fixture().run(['--model', MODEL, '--context-window', String(WINDOW), '--output-format', 'stream-json', '--yes', ...args]);
   }
 
   it('keeps the plan in the context after three compactions, as of each one, and restores it on resume', async () => {
@@ -201,11 +192,7 @@ describe('task list across compactions (CLI, 40k window, fake API)', function ()
       reply.toolUse('todo_write', { todos: [...PLAN_V1, PLAN_V1[0]!] }, { id: 'toolu_dup' }),
       reply.text('Planned.'),
     );
-    const run = await runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--context-window', String(WINDOW), '--yes', '-p', PROMPT],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-      workspace,
-    );
+    const run = await fixture().run(['--model', MODEL, '--context-window', String(WINDOW), '--yes', '-p', PROMPT]);
     assert.equal(run.code, EXIT.ok, run.stderr);
     const lines = run.stderr.split('\n').filter((line) => line.includes('task list'));
     assert.deepEqual(lines, ['  ☰ task list: 4 items: 0 done, 1 in progress, 3 pending — now: Survey the modules (PLAN-ALPHA)']);

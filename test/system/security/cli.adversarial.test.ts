@@ -3,13 +3,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { EXIT, runCli } from '../../../src/cli/run';
-import { runCliCaptured, type CapturedRun } from '../../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { type CapturedRun } from '../../support/cliCapture';
+import { reply, type FakeAnthropic } from '../../fake-anthropic/server';
+import { waitFor } from '../../support/waitFor';
+import { useCliFixture } from '../../support/cliFixture';
 
 // Everything here drives the real CLI against the fake API with replies a hostile or broken model
 // (or server) could produce. Terminal output must never carry a raw control, C1, bidi or
@@ -23,27 +24,21 @@ function assertTerminalSafe(text: string, label: string): void {
 
 describe('security: the CLI against hostile model output and broken servers', function () {
   this.timeout(60_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
   let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-adv-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-adv-store-'));
+    ({ fake, workspace, storage } = fixture());
     fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
   });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
-  });
 
-  const baseArgs = (): string[] => ['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6'];
-  const baseEnv = (): Record<string, string | undefined> => ({ ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH });
+  const baseArgs = (): string[] => fixture().argv(['--model', 'claude-sonnet-4-6']);
+  const baseEnv = (): Record<string, string | undefined> => fixture().env();
 
   function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CapturedRun> {
-    return runCliCaptured([...baseArgs(), ...args], { ...baseEnv(), ...env }, workspace);
+    return fixture().run(['--model', 'claude-sonnet-4-6', ...args], { env });
   }
 
   /** As on a terminal: every approval prompt is answered `answer`. */
@@ -307,8 +302,7 @@ describe('security: the CLI against hostile model output and broken servers', fu
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      const deadline = Date.now() + 20_000;
-      while (fake.messageRequests().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => fake.messageRequests().length >= 2, { what: 'the first run to send its second request', timeoutMs: 20_000 });
       assert.equal(fake.messageRequests().length, 2, 'the first process never reached its model request');
       const second = await cli(['--resume', started.sessionId, '-p', 'two']);
       assert.equal(second.code, EXIT.failed, second.stderr);

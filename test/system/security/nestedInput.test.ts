@@ -5,32 +5,25 @@
 // recorded like any tool error.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { EXIT } from '../../../src/cli/run';
 import { MAX_TOOL_INPUT_DEPTH, nestedDeeperThan } from '../../../src/core/tools/args';
 import { createToolRegistry } from '../../../src/core/tools/registry';
-import { runCliCaptured } from '../../support/cliCapture';
 import { makeTempDirs } from '../../support/toolFixtures';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { reply, type FakeAnthropic } from '../../fake-anthropic/server';
+import { useCliFixture } from '../../support/cliFixture';
 
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('security: a tool input nested too deeply is refused before it runs, and recorded', function () {
   this.timeout(60_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
   let workspace: string;
   let storage: string;
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-nested-ws-')));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-nested-store-'));
-  });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
+    ({ fake, workspace, storage } = fixture());
   });
 
   for (const depth of [MAX_TOOL_INPUT_DEPTH + 1, 100_000]) {
@@ -40,11 +33,7 @@ describe('security: a tool input nested too deeply is refused before it runs, an
         reply.message([{ type: 'tool_use', id: 'toolu_deep', name: 'write_file', input: { path: 'pwned.txt', content: 'x' } }], { stream: { rawToolInputJson: [raw], jsonChunkChars: 1 << 16 } }),
         reply.text('Understood.'),
       );
-      const run = await runCliCaptured(
-        ['--workspace', workspace, '--storage-dir', storage, '--yes', '--output-format', 'stream-json', '-p', 'write it'],
-        { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH ?? '' },
-        workspace,
-      );
+      const run = await fixture().run(['--yes', '--output-format', 'stream-json', '-p', 'write it']);
       assert.equal(run.code, EXIT.ok, run.stderr);
       assert.equal(fs.existsSync(path.join(workspace, 'pwned.txt')), false, 'the tool ran');
       const finished = run.events.filter((event): event is Extract<AgentEvent, { type: 'tool_call_finished' }> => event.type === 'tool_call_finished');

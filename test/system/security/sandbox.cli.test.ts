@@ -4,39 +4,29 @@
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/run';
 import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { runCliCaptured, type CapturedRun } from '../../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { type CapturedRun } from '../../support/cliCapture';
+import { reply, type FakeAnthropic } from '../../fake-anthropic/server';
+import { useCliFixture } from '../../support/cliFixture';
 
 describe('security: the CLI and the command sandbox', function () {
   this.timeout(60_000);
 
   describe('against the fake API', () => {
+    const fixture = useCliFixture('anthropic');
     let fake: FakeAnthropic;
     let workspace: string;
     let storage: string;
 
     beforeEach(async () => {
-      fake = await startFakeAnthropic();
-      workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sbx-cli-ws-')));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sbx-cli-store-'));
-    });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
+      ({ fake, workspace, storage } = fixture());
     });
 
     function cli(args: string[]): Promise<CapturedRun> {
-      return runCliCaptured(
-        ['--workspace', workspace, '--storage-dir', storage, '--model', 'claude-sonnet-4-6', ...args],
-        { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-        workspace,
-      );
+      return fixture().run(['--model', 'claude-sonnet-4-6', ...args]);
     }
 
     /** The tool result the model got back for the one run_shell call. */

@@ -3,37 +3,25 @@
 // the user is told which lines were skipped.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCliCaptured } from '../../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { reply, type FakeAnthropic } from '../../fake-anthropic/server';
+import { useCliFixture } from '../../support/cliFixture';
 
 const MODEL = 'claude-sonnet-4-6';
 
 describe('security: a damaged transcript resumes', function () {
   this.timeout(60_000);
+  const fixture = useCliFixture('anthropic');
   let fake: FakeAnthropic;
-  let workspace: string;
   let storage: string;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic();
+    ({ fake, storage } = fixture());
     fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-tr-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-tr-store-'));
-  });
-  afterEach(async () => {
-    await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   const cli = (...args: string[]) =>
-    runCliCaptured(
-      ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, '--output-format', 'stream-json', ...args],
-      { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
-      workspace,
-    );
+    fixture().run(['--model', MODEL, '--output-format', 'stream-json', ...args]);
 
   async function firstSession(): Promise<{ id: string; transcript: string }> {
     fake.enqueue(reply.text('The codename is HERON.'));
