@@ -16,6 +16,8 @@ export interface TempDirs {
   make(prefix?: string): string;
   /** A new folder holding `files` (relative paths; folders are made as needed). */
   withFiles(files: Record<string, string | Buffer>, prefix?: string): string;
+  /** The folders made since the last clean, oldest first. */
+  all(): string[];
   /** Removes every folder made so far (afterEach does this by itself). */
   clean(): void;
 }
@@ -43,6 +45,7 @@ export function tempDirs(): TempDirs {
       writeTree(dir, files);
       return dir;
     },
+    all: () => [...made],
     clean() {
       if (process.env.KEEP_TEST_TMP) return void made.splice(0);
       for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 // Shared fixtures for the tools tests (temp workspaces, a recording ToolContext);
 // test/unit/tools.fixtures.test.ts keeps them honest.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, promises as fsp } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/core/approvals/approval';
 import type { ToolContext } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
+import { tempDirs } from './tempDirs';
 
 export interface TempDirs {
   /** Real path of the workspace root. */
@@ -19,7 +19,8 @@ export interface TempDirs {
 }
 
 export function makeTempDirs(): TempDirs {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-tools-')));
+  const dirs = tempDirs();
+  const base = dirs.make('evergreen-tools-');
   const root = path.join(base, 'ws');
   const outside = path.join(base, 'outside');
   const readOnly = path.join(base, 'storage', 'tool-results');
@@ -29,7 +30,7 @@ export function makeTempDirs(): TempDirs {
     outside,
     readOnly,
     workspace: new NodeWorkspace(root, [readOnly]),
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: () => dirs.clean(),
   };
 }
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
@@ -14,6 +13,7 @@ import { extensionHint } from '../../src/extension/errorHints';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 import { waitFor } from '../support/waitFor';
+import { useTempDirs } from '../support/tempDirs';
 
 interface Harness {
   started: StartedSession;
@@ -22,35 +22,18 @@ interface Harness {
   storage: string;
 }
 
-/** Temp folders of one test, removed after it. */
-function tempDirs(): { make(prefix: string): string; all(): string[]; clean(): void } {
-  const dirs: string[] = [];
-  return {
-    make(prefix) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-      dirs.push(dir);
-      return dir;
-    },
-    all: () => [...dirs],
-    clean() {
-      for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 // The same suite against each back end (the test matrix of issue 9): the session only sees ModelBackend.
 for (const backend of BACKENDS) {
   describe(`agent loop against the fake API (real SDK) [${backend.name}]`, function () {
     this.timeout(30_000);
     let fake: FakeBackend;
-    const dirs = tempDirs();
+    const dirs = useTempDirs();
 
     beforeEach(async () => {
       fake = await backend.start();
     });
     afterEach(async () => {
       await fake.close();
-      dirs.clean();
     });
 
     async function harness(overrides: Partial<AgentConfig> = {}, approver?: Approver): Promise<Harness> {
@@ -415,14 +398,13 @@ for (const backend of BACKENDS) {
 describe('agent loop: Anthropic-specific behaviour (fake Messages API)', function () {
   this.timeout(30_000);
   let fake: FakeAnthropic;
-  const dirs = tempDirs();
+  const dirs = useTempDirs();
 
   beforeEach(async () => {
     fake = await startFakeAnthropic();
   });
   afterEach(async () => {
     await fake.close();
-    dirs.clean();
   });
 
   function baseConfig(): AgentConfig {
@@ -492,7 +474,6 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
     assert.equal(await known.contextWindow(50_000), 50_000);
   });
 
-
   // The OpenAI back end's idle watchdog is tested in model.openai.test.ts.
   it('treats a stalled stream as a dropped connection and retries it', async () => {
     const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', streamIdleTimeoutMs: 200, retryBaseDelayMs: 1 });
@@ -502,7 +483,6 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
     assert.deepEqual(response.content.map((block) => block.type === 'text' && block.text), ['fast']);
     assert.match(retries[0] ?? '', /stalled: no data for 200 ms\./);
   });
-
 
   it('a prompt over the window -> prompt_too_long carrying the API\'s count for the engine', async () => {
     fake.setModel('claude-tiny-window', { max_input_tokens: 1_000, max_tokens: 8192 });
@@ -528,7 +508,6 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
     assert.ok(counted > 0);
     assert.equal(counted, billed);
   });
-
 
   // x-should-retry is an Anthropic response header.
   it('does not retry what the server marks x-should-retry: false', async () => {

@@ -1,7 +1,6 @@
 import { markedSleep, waitForMarked } from '../support/processMarkers';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
@@ -19,6 +18,7 @@ import { ToolInputError } from '../../src/core/errors';
 import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
+import { useTempDirs } from '../support/tempDirs';
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 
@@ -89,7 +89,6 @@ function assertValidPairs(history: readonly Anthropic.MessageParam[]): void {
 describe('subagents: the task tool against the fake API (real SDK)', function () {
   this.timeout(60_000);
   let fake: FakeAnthropic;
-  const dirs: string[] = [];
   const sessions: StartedSession[] = [];
 
   beforeEach(async () => {
@@ -101,14 +100,10 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
       started.handle.close();
     }
     await fake.close();
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
-
-  function tempDir(prefix: string): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  }
+  // After the sessions are closed: a closing session still writes its files.
+  const temp = useTempDirs();
+  const tempDir = (prefix: string): string => temp.make(prefix);
 
   function baseConfig(): AgentConfig {
     return {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { foldTranscript } from '../../src/core/agent/fold';
@@ -9,12 +8,14 @@ import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';
 import { BACKENDS, say } from '../support/backends';
 import { useCliFixture } from '../support/cliFixture';
+import { useTempDirs } from '../support/tempDirs';
 
 // Attachments from the terminal (issue 17): --attach PATH[:FROM-TO] snapshots a file, part of one,
 // or a folder's listing into the first message; what cannot be attached stops the run before
 // anything is sent.
 for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`, function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let workspace: string;
   let storage: string;
   const fixture = useCliFixture(backend);
@@ -79,7 +80,7 @@ for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`
   it('stops before sending anything for a missing file, a binary, a FIFO, a path outside the workspace or through a symlink out of it, and a bad range', async () => {
     fs.writeFileSync(path.join(workspace, 'blob.bin'), Buffer.from([0, 1, 2, 3, 0, 5]));
     execFileSync('mkfifo', [path.join(workspace, 'pipe')]);
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-attach-outside-'));
+    const outside = temp.make('evergreen-attach-outside-');
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     fs.symlinkSync(outside, path.join(workspace, 'link'));
     const cases: [string, RegExp][] = [
@@ -99,7 +100,6 @@ for (const backend of BACKENDS) describe(`--attach in the CLI [${backend.name}]`
     assert.equal(badRange.code, EXIT.usage);
     assert.match(badRange.stderr, /--attach: .*must not run backwards/);
     assert.equal(fake.requests().filter((request) => request.messages.length > 0).length, 0, 'no message reached the model');
-    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('--image sends a PNG as an image block after its name; a BMP, a non-image and a 25 MB file are refused with what to do', async () => {

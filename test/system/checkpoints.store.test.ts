@@ -1,14 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckpointStore, type RestorePlan } from '../../src/core/checkpoints/store';
 import { MAX_SNAPSHOT_FILE_BYTES, ShadowGit } from '../../src/core/checkpoints/shadowGit';
+import { tempDirs } from '../support/tempDirs';
 
-/** A workspace and a session folder of their own, and a store over them. */
+const temp = tempDirs();
+
+/** A workspace and a session folder of their own (removed after the test), and a store over them. */
 function setup(options: { git?: boolean } = {}) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-checkpoints-'));
+  const base = temp.make('evergreen-checkpoints-');
   const root = path.join(base, 'ws');
   const session = path.join(base, 'session');
   fs.mkdirSync(root);
@@ -33,6 +35,7 @@ const byPath = (plan: RestorePlan) => Object.fromEntries(plan.files.map((file) =
 
 describe('checkpoints (issue 17)', function () {
   this.timeout(30_000);
+  afterEach(() => temp.clean());
 
   before(async () => assert.ok(await ShadowGit.available(), 'these tests need git on the PATH, as the README says'));
 

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { useTempDirs } from '../support/tempDirs';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
 describe('dist/cli.js bundle', () => {
+  const temp = useTempDirs();
+
   it('starts and prints its usage', function () {
     this.timeout(20_000);
     assert.ok(fs.existsSync('dist/cli.js'), 'dist/cli.js is missing: run `npm run build` first');
@@ -26,7 +28,7 @@ describe('dist/cli.js bundle', () => {
     this.timeout(60_000);
     if (process.platform !== 'linux') this.skip();
     const fake = await startFakeAnthropic();
-    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-sandbox-')));
+    const base = temp.make('evergreen-bundle-sandbox-');
     const workspace = path.join(base, 'ws');
     const outside = path.join(base, 'outside.txt');
     fs.mkdirSync(workspace);
@@ -40,14 +42,13 @@ describe('dist/cli.js bundle', () => {
       assert.equal(fs.existsSync(outside), false, 'the bundled CLI ran the command unconfined');
     } finally {
       await fake.close();
-      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 
   it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into cli.js)', async function () {
     this.timeout(60_000);
     const fake = await startFakeAnthropic();
-    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-bundle-mcp-')));
+    const base = temp.make('evergreen-bundle-mcp-');
     const workspace = path.join(base, 'ws');
     fs.mkdirSync(workspace);
     // A comment: VS Code's format allows them, which plain JSON.parse would refuse.
@@ -62,7 +63,6 @@ describe('dist/cli.js bundle', () => {
       assert.match(answered, /Echo: from the bundle/, stderr);
     } finally {
       await fake.close();
-      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });

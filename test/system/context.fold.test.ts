@@ -9,13 +9,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileSessionStore, SessionLockedError } from '../../src/core/storage/sessionStore';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('session lock', () => {
+  const temp = useTempDirs();
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-lock-'));
+    root = temp.make('evergreen-lock-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   async function sessionWithLock(pid: number): Promise<{ store: FileSessionStore; id: string; lock: string }> {
     const store = new FileSessionStore(root);

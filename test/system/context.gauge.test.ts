@@ -4,20 +4,20 @@
  * live estimate while a reply streams, and the tier preview of the breakdown document.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession } from '../../src/core/agent/factory';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { BACKENDS, say } from '../support/backends';
+import { useTempDirs } from '../support/tempDirs';
 
 for (const backend of BACKENDS) describe(`the gauge moves while a reply streams [${backend.name}]`, function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
+
   it('emits throttled estimates between the request and its usage, growing with the streamed text', async () => {
     const fake = await backend.start();
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ws-'));
-    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-storage-'));
+    const workspace = temp.make('evergreen-ws-');
+    const storage = temp.make('evergreen-storage-');
     try {
       let clock = Date.UTC(2025, 0, 1);
       const events: AgentEvent[] = [];
@@ -50,8 +50,6 @@ for (const backend of BACKENDS) describe(`the gauge moves while a reply streams 
       started.handle.close();
     } finally {
       await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
     }
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { emptyTotals, transcriptLines, type SessionMeta } from '../../src/core/storage/sessionStore';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
+import { useTempDirs } from '../support/tempDirs';
 
 const meta: SessionMeta = {
   id: '20250101-120000-abcdef',
@@ -20,11 +20,11 @@ const meta: SessionMeta = {
 const lines = (count: number, label: string) => Array.from({ length: count }, (_, index) => `${label} ${index + 1}`).join('\n');
 
 describe('archived transcript rendering', () => {
+  const temp = useTempDirs();
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-render-'));
+    dir = temp.make('evergreen-render-');
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('renders a 50 MB transcript from disk without blocking the event loop, folding it into an openable document', async function () {
     this.timeout(120_000);

@@ -3,13 +3,14 @@
 // on), consent keys over the whole definition, who may run, and the matchers.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadHooks, MAX_SETTINGS_FILE_BYTES } from '../../src/core/hooks/load';
 import { build } from 'esbuild';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('hooks: configuration', () => {
+  const temp = useTempDirs();
   let base: string;
   let home: string;
   let workspace: string;
@@ -20,13 +21,12 @@ describe('hooks: configuration', () => {
   };
 
   beforeEach(() => {
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-hooks-config-')));
+    base = temp.make('evergreen-hooks-config-');
     home = path.join(base, 'home');
     workspace = path.join(base, 'ws');
     mkdirSync(home, { recursive: true });
     mkdirSync(workspace, { recursive: true });
   });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   describe('the format', () => {
     it('a problem reads in English from a bundle too (zod declares no side effects, so its locale is set by src/core/zod.ts)', async function () {

@@ -3,13 +3,13 @@
 // user's ~/.claude/settings.json and run unchanged against Evergreen's run_shell, write_file and
 // edit_file calls. If one of them needed a change to work here, a user's copy would too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runHooks, type HookDispatchOptions } from '../../src/core/hooks/dispatch';
 import type { HookCallFor } from '../../src/core/hooks/events';
 import { loadHooks } from '../../src/core/hooks/load';
 import type { ConfiguredHook } from '../../src/core/hooks/config';
+import { useTempDirs } from '../support/tempDirs';
 
 const NODE = JSON.stringify(process.execPath);
 
@@ -72,13 +72,14 @@ if (fs.existsSync(process.env.CLAUDE_PROJECT_DIR + '/FAILING')) {
 
 describe("hooks: Claude Code's examples, unchanged", function () {
   this.timeout(60_000);
+  const suiteTemp = useTempDirs('all');
   let base: string;
   let project: string;
   let hooks: ConfiguredHook[];
   let options: HookDispatchOptions;
 
   before(async () => {
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-hooks-examples-')));
+    base = suiteTemp.make('evergreen-hooks-examples-');
     const home = path.join(base, 'home');
     project = path.join(base, 'project');
     const scripts = path.join(project, '.claude', 'hooks');

@@ -3,8 +3,7 @@
 // takes a `setsid` grandchild along, output over the cap, a cancel, and workspace hooks in the
 // sandbox seam only. Every hook is short or stopped by a timeout of at most a few seconds.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { hookCommandLine, runHooks, type HookDispatchOptions } from '../../src/core/hooks/dispatch';
 import { hookInput, type HookCall, type HookInput, type HookSession } from '../../src/core/hooks/events';
@@ -13,6 +12,7 @@ import { DISABLED_SANDBOX, type CommandSandbox } from '../../src/core/shell/comm
 import { pidNamespaceAvailable, type TreeContainment } from '../../src/core/shell/processTree';
 import { markedProcesses, markedSleep, waitForMarked } from '../support/processMarkers';
 import { defineHook } from '../support/hookFixtures';
+import { useTempDirs } from '../support/tempDirs';
 
 const NODE = JSON.stringify(process.execPath);
 const KEY = 'sk-ant-hooks-test-0123456789abcdef';
@@ -66,20 +66,20 @@ function everyEvent(session: HookSession): { call: HookCall; input: HookInput }[
 
 describe('hooks: real runs', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let base: string;
   let project: string;
   let session: HookSession;
   let options: HookDispatchOptions;
 
   beforeEach(() => {
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-hooks-run-')));
+    base = temp.make('evergreen-hooks-run-');
     // A space in the path: quoting mistakes show.
     project = path.join(base, 'my project');
     mkdirSync(project, { recursive: true });
     session = { sessionId: 'session-1', transcriptPath: path.join(base, 'transcript.jsonl'), projectDir: project };
     options = { session, env: { ...process.env, ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY } };
   });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   it('every event writes its input JSON to stdin, as Claude Code names the fields', async () => {
     const events = everyEvent(session);

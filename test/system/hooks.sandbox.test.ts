@@ -2,8 +2,7 @@
 // .claude/settings.json makes run is confined like a command the model runs, while the user's own
 // hook with the same command is not. Linux only, and never skipped there, like sandbox.os.test.ts.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { sortHooksByConsent } from '../../src/core/hooks/consent';
 import { runHooks } from '../../src/core/hooks/dispatch';
@@ -11,9 +10,11 @@ import { loadHooks } from '../../src/core/hooks/load';
 import { silentLogger } from '../../src/core/logger';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
 import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('hooks: workspace hooks in the OS sandbox', function () {
   this.timeout(60_000);
+  const suiteTemp = useTempDirs('all');
   let base: string;
   let home: string;
   let workspace: string;
@@ -21,7 +22,7 @@ describe('hooks: workspace hooks in the OS sandbox', function () {
 
   before(async function () {
     if (process.platform !== 'linux') this.skip(); // as sandbox.os.test.ts: Linux runs it for real
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-hooks-sandbox-')));
+    base = suiteTemp.make('evergreen-hooks-sandbox-');
     home = path.join(base, 'home');
     workspace = path.join(base, 'ws');
     const storageRoot = path.join(base, 'storage');

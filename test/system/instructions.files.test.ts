@@ -6,25 +6,21 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSessionInstructions, type LoadedInstructions } from '../../src/core/instructions/instructionFiles';
+import { useTempDirs } from '../support/tempDirs';
 
 const BUDGET = 20_000;
 
 describe('instruction files', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let workspace: string;
   let home: string;
-  let outside: string;
 
   beforeEach(() => {
-    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-ws-')));
-    home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-home-')));
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-out-')));
-  });
-  afterEach(() => {
-    for (const dir of [workspace, home, outside]) fs.rmSync(dir, { recursive: true, force: true });
+    workspace = temp.make('evergreen-instr-ws-');
+    home = temp.make('evergreen-instr-home-');
   });
 
   const write = (root: string, file: string, content: string | Buffer) => {

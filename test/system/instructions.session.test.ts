@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
@@ -20,6 +19,7 @@ import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../../src/core/instructions/instructionFiles';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
+import { useTempDirs } from '../support/tempDirs';
 
 type Notice = Extract<AgentEvent, { type: 'instructions_notice' }>;
 
@@ -69,6 +69,7 @@ describe('project instructions: the breakdown and the compaction carry', () => {
 
 for (const backend of BACKENDS) describe(`project instructions in a session [${backend.name}]`, function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let fake: FakeBackend;
   let workspace: string;
   let home: string;
@@ -77,14 +78,13 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
 
   beforeEach(async () => {
     fake = await backend.start();
-    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-ws-')));
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-home-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-store-'));
+    workspace = temp.make('evergreen-instr-ws-');
+    home = temp.make('evergreen-instr-home-');
+    storage = temp.make('evergreen-instr-store-');
     events = [];
   });
   afterEach(async () => {
     await fake.close();
-    for (const dir of [workspace, home, storage]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const write = (root: string, file: string, content: string | Buffer) => {

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { useTempDirs } from '../support/tempDirs';
 
 // The layer walls are enforced by the real lint config; these cases prove it bites.
 
 describe('lint: layer order and cycles (dependency-cruiser)', function () {
   this.timeout(120_000);
+  const temp = useTempDirs();
   const repo = process.cwd();
   const depcruise = path.join(repo, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
   const config = path.join(repo, '.dependency-cruiser.cjs');
@@ -19,17 +20,13 @@ describe('lint: layer order and cycles (dependency-cruiser)', function () {
 
   /** Cruises a throw-away tree holding `files` (paths relative to the repository root). */
   function cruiseTree(files: Record<string, string>): { status: number | null; output: string } {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'evergreen-layers-'));
-    try {
-      writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
-      for (const [file, code] of Object.entries(files)) {
-        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-        writeFileSync(path.join(root, file), code);
-      }
-      return cruise(root);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
+    const root = temp.make('evergreen-layers-');
+    writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+    for (const [file, code] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), code);
     }
+    return cruise(root);
   }
 
   // Imports along the order, one per boundary the plants below cross the wrong way.

@@ -4,14 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { runCliCaptured } from '../support/cliCapture';
 import { toolResultsOf, toolResultText } from '../../src/core/model/content';
-import { BACKENDS, say, type BackendFactory, type FakeBackend, type SentRequest } from '../support/backends';
+import { BACKENDS, say, type FakeBackend, type SentRequest } from '../support/backends';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { transcriptLines, type SessionMeta } from '../../src/core/storage/sessionStore';
+import { openCliFixture, useCliFixture } from '../support/cliFixture';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
@@ -58,32 +57,27 @@ function imagesSent(request: SentRequest | undefined, callId: string): Array<{ m
   return out;
 }
 
-/** A fake back end, a workspace, and a storage folder holding mcp.json with these servers (Claude Code's format). */
-async function openRig(backend: BackendFactory, servers: Record<string, unknown>): Promise<{ fake: FakeBackend; workspace: string; storage: string; config: string }> {
-  const fake = await backend.start();
-  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-ws-'));
-  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-store-'));
+/** Writes mcp.json with these servers (Claude Code's format) into the storage folder; returns its path. */
+function writeMcpConfig(storage: string, servers: Record<string, unknown>): string {
   const config = path.join(storage, 'mcp.json');
   fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }));
-  return { fake, workspace, storage, config };
-}
-
-async function closeRig(fake: FakeBackend, ...dirs: string[]): Promise<void> {
-  await fake.close();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  return config;
 }
 
 for (const backend of BACKENDS) {
   describe(`MCP servers in a CLI session [${backend.name}]`, function () {
     this.timeout(90_000);
+    const fixture = useCliFixture(backend, { args: ['--output-format', 'stream-json'] });
     let fake: FakeBackend;
     let workspace: string;
     let storage: string;
     let config: string;
-    beforeEach(async () => ({ fake, workspace, storage, config } = await openRig(backend, { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } })));
-    afterEach(() => closeRig(fake, workspace, storage));
+    beforeEach(() => {
+      ({ fake, workspace, storage } = fixture());
+      config = writeMcpConfig(storage, { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+    });
 
-    const cli = (args: string[]) => runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+    const cli = (args: string[]) => fixture().run(args);
 
     it('offers the user\'s server\'s tools as mcp__server__tool and returns a call\'s result to the model', async () => {
       fake.enqueue(say.toolUse('mcp__everything__echo', { message: 'hello from the model' }, { id: 'toolu_echo' }), say.text('Done.'));
@@ -204,10 +198,12 @@ const BIG_RESULT = path.resolve(__dirname, '../fixtures/mcp/bigResult.mjs');
 describe(`a 50 MB MCP result [${BACKENDS[0]!.name}]`, function () {
   this.timeout(120_000);
   it('is saved whole on disk by tier 0; the model gets head, tail and the path', async () => {
-    const { fake, workspace, storage, config } = await openRig(BACKENDS[0]!, { big: { command: process.execPath, args: [BIG_RESULT], env: { BIG_RESULT_MB: '50' } } });
+    const rig = await openCliFixture(BACKENDS[0]!, { args: ['--output-format', 'stream-json'] });
+    const fake = rig.fake;
+    const config = writeMcpConfig(rig.storage, { big: { command: process.execPath, args: [BIG_RESULT], env: { BIG_RESULT_MB: '50' } } });
     try {
       fake.enqueue(say.toolUse('mcp__big__dump', {}, { id: 'toolu_50mb' }), say.text('That was big.'));
-      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), '--mcp-config', config, '--yes', '-p', 'Dump it.'], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+      const run = await rig.run(['--mcp-config', config, '--yes', '-p', 'Dump it.']);
       assert.equal(run.code, 0, run.stderr);
       const seen = resultText(fake.requests()[1]);
       assert.ok(seen.length < 100_000, `${seen.length} characters reached the model`);
@@ -221,7 +217,7 @@ describe(`a 50 MB MCP result [${BACKENDS[0]!.name}]`, function () {
       fs.closeSync(fd);
       assert.equal(tail.toString(), 'xxxxxEND');
     } finally {
-      await closeRig(fake, workspace, storage);
+      await rig.close();
     }
   });
 });
@@ -229,13 +225,15 @@ describe(`a 50 MB MCP result [${BACKENDS[0]!.name}]`, function () {
 for (const backend of BACKENDS) {
   describe(`MCP tool definitions of any number [${backend.name}]`, function () {
     this.timeout(90_000);
+    const fixture = useCliFixture(backend, { args: ['--output-format', 'stream-json', '--context-window', '64000', '--yes'] });
     let fake: FakeBackend;
-    let workspace: string;
     let storage: string;
-    beforeEach(async () => ({ fake, workspace, storage } = await openRig(backend, { big: { command: process.execPath, args: [MANY_TOOLS] } })));
-    afterEach(() => closeRig(fake, workspace, storage));
-    const cli = (args: string[]) =>
-      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--output-format', 'stream-json', ...fake.cliArgs(), '--context-window', '64000', '--mcp-config', path.join(storage, 'mcp.json'), '--yes', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
+    let config: string;
+    beforeEach(() => {
+      ({ fake, storage } = fixture());
+      config = writeMcpConfig(storage, { big: { command: process.execPath, args: [MANY_TOOLS] } });
+    });
+    const cli = (args: string[]) => fixture().run(['--mcp-config', config, ...args]);
 
     it('301 tools over 10% of a 64k window: mcp_search and mcp_call instead, the tools array the same on every request', async () => {
       fake.enqueue(

@@ -5,7 +5,6 @@
 import { strict as assert } from 'node:assert';
 import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
 import { McpServerConnection } from '../../src/core/mcp/connection';
@@ -19,6 +18,7 @@ import { mcpToolDefinitions } from '../../src/core/mcp/tools';
 import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
 import { waitFor } from '../support/waitFor';
+import { useTempDirs } from '../support/tempDirs';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -48,6 +48,7 @@ function scriptServer(dir: string, name: string, body: string): McpServerConfig 
 
 describe('MCP servers (real ones from npm, over stdio)', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let dir: string;
   const open: McpServerConnection[] = [];
   const connect = (config: McpServerConfig, options: Partial<ConstructorParameters<typeof McpServerConnection>[1]> = {}) => {
@@ -56,11 +57,10 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
     return connection;
   };
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-'));
+    dir = temp.make('evergreen-mcp-');
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((connection) => connection.stop()));
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('server-everything: lists its tools and maps text, images, resources and structured content', async () => {
@@ -235,10 +235,11 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
 
 describe('the MCP server list (Evergreen: MCP Servers)', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   const MANY = path.resolve(__dirname, '../fixtures/mcp/manyTools.mjs');
 
   it('gives each server its tool count and definition tokens, marks deferral, and Start says whether its tools were offered', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-list-'));
+    const dir = temp.make('evergreen-mcp-list-');
     const late = server('late', process.execPath, [MANY], { MANY_TOOLS: '3' });
     const manager = new McpManager([server('many', process.execPath, [MANY], { MANY_TOOLS: '40' }), late], { logger, clientVersion: 'test', filesDir: dir });
     try {
@@ -269,14 +270,15 @@ describe('the MCP server list (Evergreen: MCP Servers)', function () {
       await assert.rejects(manager.start('nobody'), /no MCP server named "nobody"/);
     } finally {
       await manager.stopAll();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
 
 describe('MCP tools in subagents', () => {
+  const temp = useTempDirs();
+
   it('an explore child gets only the MCP tools on the allow list; a general child gets them all', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-sub-'));
+    const dir = temp.make('evergreen-mcp-sub-');
     const manager = new McpManager([server('everything', process.execPath, [EVERYTHING, 'stdio'])], { logger, clientVersion: 'test', filesDir: dir });
     try {
       await manager.startAll();
@@ -289,16 +291,15 @@ describe('MCP tools in subagents', () => {
       assert.ok(!names('general').includes('task'));
     } finally {
       await manager.stopAll();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
 
 describe('MCP messages of any size over stdio', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-size-'))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => (dir = temp.make('evergreen-mcp-size-')));
 
   it('an 11 MB result (over the SDK\'s 10 MB default) comes back whole', async () => {
     const connection = new McpServerConnection(server('big', process.execPath, [path.resolve(__dirname, '../fixtures/mcp/bigResult.mjs')], { BIG_RESULT_MB: '11' }), { logger, clientVersion: 'test' });
@@ -334,19 +335,19 @@ const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
 
 describe('MCP servers that send what they should not (bad input gets a clear error, nothing lost)', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let dir: string;
   let warnings: string[];
   let connection: McpServerConnection;
   const recording: Logger = { debug: () => undefined, info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) };
   const ctx = () => ({ workspace: undefined as never, toolUseId: 'toolu_odd', signal: new AbortController().signal, onProgress: () => undefined, approve: async () => ({ approved: true as const }) });
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-odd-'));
+    dir = temp.make('evergreen-mcp-odd-');
     warnings = [];
     connection = new McpServerConnection(server('odd', process.execPath, [ODD]), { logger: recording, clientVersion: 'test', callTimeoutMs: 20_000 });
   });
   afterEach(async () => {
     await connection.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const definitions = async () => mcpToolDefinitions(connection, await connection.start(), new McpToolNames([]), { logger: recording, filesDir: dir });

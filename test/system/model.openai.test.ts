@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type OpenAI from 'openai';
@@ -16,6 +15,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { extensionHint } from '../../src/extension/errorHints';
 import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
+import { useTempDirs } from '../support/tempDirs';
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 
@@ -41,6 +41,7 @@ async function rejectsWith(p: Promise<unknown>, kind: ModelError['kind']): Promi
 
 describe('OpenAI back end against the fake Chat Completions API (real SDK)', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let fake: FakeOpenAI;
   const logs: string[] = [];
 
@@ -480,7 +481,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     });
 
     function session(b: OpenAIBackend, events: AgentEvent[]): { session: AgentSession; root: string } {
-      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-openai-'));
+      const root = temp.make('evergreen-openai-');
       dirs.push(root);
       fs.writeFileSync(path.join(root, 'a.txt'), 'alpha\nbeta\n');
       const s = new AgentSession({

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startAgentSession, type AgentConfig } from '../../src/core/agent/factory';
 import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
+import { useTempDirs } from '../support/tempDirs';
 
 const BASE: Omit<AgentConfig, 'provider' | 'apiKey' | 'baseURL' | 'model'> = {
   maxOutputTokens: 4096,
@@ -24,6 +24,7 @@ const BASE: Omit<AgentConfig, 'provider' | 'apiKey' | 'baseURL' | 'model'> = {
 
 describe('switching provider mid-session, and back', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let workspace: string;
@@ -32,14 +33,12 @@ describe('switching provider mid-session, and back', function () {
   beforeEach(async () => {
     anthropic = await startFakeAnthropic();
     openai = await startFakeOpenAI();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-switch-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-switch-store-'));
+    workspace = temp.make('evergreen-switch-ws-');
+    storage = temp.make('evergreen-switch-store-');
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\n');
   });
   afterEach(async () => {
     await Promise.all([anthropic.close(), openai.close()]);
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   it('keeps a history each strict fake accepts, whoever wrote it', async () => {

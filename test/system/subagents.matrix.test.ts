@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
@@ -15,6 +14,7 @@ import { transcriptLine } from '../../src/core/agent/subagents';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { BACKENDS, say, textOfMessage, type FakeBackend, type SentRequest } from '../support/backends';
+import { useTempDirs } from '../support/tempDirs';
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 type ToolResultParam = Extract<ContentBlockParam, { type: 'tool_result' }>;
@@ -55,6 +55,8 @@ function assertValidPairs(history: readonly MessageParam[]): void {
 }
 
 for (const backend of BACKENDS) {
+  const temp = useTempDirs();
+
   describe(`subagents against the fake API (real SDK) [${backend.name}]`, function () {
     this.timeout(60_000);
     let fake: FakeBackend;
@@ -71,8 +73,8 @@ for (const backend of BACKENDS) {
     });
 
     async function harness(overrides: Partial<AgentConfig> = {}): Promise<{ started: StartedSession; events: AgentEvent[]; workspace: string }> {
-      const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ws-'));
-      const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-storage-'));
+      const workspace = temp.make('evergreen-ws-');
+      const storage = temp.make('evergreen-storage-');
       dirs.push(workspace, storage);
       fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\nbeta\n');
       const events: AgentEvent[] = [];

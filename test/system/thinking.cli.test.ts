@@ -4,18 +4,17 @@
  * stderr and the run goes on; stream-json carries the notice and the usage's thinking tokens.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { USAGE } from '../../src/cli/args';
 import { EXIT } from '../../src/cli/run';
 import { THINKING_DEFAULTS } from '../../src/core/model/thinking';
 import { runCliCaptured } from '../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../fake-openai/server';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('CLI --thinking', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let workspace: string;
@@ -23,13 +22,11 @@ describe('CLI --thinking', function () {
   beforeEach(async () => {
     anthropic = await startFakeAnthropic();
     openai = await startFakeOpenAI();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-cli-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-thinking-cli-store-'));
+    workspace = temp.make('evergreen-thinking-cli-ws-');
+    storage = temp.make('evergreen-thinking-cli-store-');
   });
   afterEach(async () => {
     await Promise.all([anthropic.close(), openai.close()]);
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   const env = () => ({ ANTHROPIC_API_KEY: anthropic.apiKey, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.url, PATH: process.env.PATH });

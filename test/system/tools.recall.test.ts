@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { MessageParam } from '../../src/core/model/messages';
 import { TranscriptRecall } from '../../src/core/recall/recallIndex';
 import { FileSessionStore, type SessionHandle } from '../../src/core/storage/sessionStore';
@@ -11,6 +9,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import type { RecallSource } from '../../src/core/tools/recallTypes';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
+import { useTempDirs } from '../support/tempDirs';
 
 const TS = '2026-11-25T10:00:00.000Z';
 
@@ -43,15 +42,12 @@ function context(recall: RecallSource | undefined, workspace: string): ToolConte
 
 describe('recall tool', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let root: string;
   let workspace: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-recall-'));
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-recall-ws-'));
-  });
-  afterEach(() => {
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(workspace, { recursive: true, force: true });
+    root = temp.make('evergreen-recall-');
+    workspace = temp.make('evergreen-recall-ws-');
   });
 
   async function run(recall: RecallSource | undefined, input: unknown, pageChars?: number): Promise<ToolResult> {

@@ -14,6 +14,7 @@ import { buildLiveView, clearedText } from '../../src/core/context/liveView';
 import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
+import { useTempDirs } from '../support/tempDirs';
 
 const ts = (second: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
 const msg = (message: MessageParam, second = 0): TranscriptEntry => ({ type: 'message', ts: ts(second), message });
@@ -137,11 +138,11 @@ describe('foldTranscript', () => {
 });
 
 describe('transcript files', () => {
+  const temp = useTempDirs();
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-fold-'));
+    root = temp.make('evergreen-fold-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('reports bad lines with their numbers and reasons and keeps every good entry', async () => {
     const file = path.join(root, 'transcript.jsonl');
@@ -253,11 +254,11 @@ describe('transcript files', () => {
 });
 
 describe('session lock', () => {
+  const temp = useTempDirs();
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-lock-'));
+    root = temp.make('evergreen-lock-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   async function sessionWithLock(pid: number): Promise<{ store: FileSessionStore; id: string; lock: string }> {
     const store = new FileSessionStore(root);

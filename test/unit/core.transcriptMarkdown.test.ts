@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyTotals, transcriptLines, type SessionMeta, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
+import { useTempDirs } from '../support/tempDirs';
 
 const meta: SessionMeta = {
   id: '20250101-120000-abcdef',
@@ -23,11 +23,11 @@ const numbered = (entries: TranscriptEntry[]): TranscriptLine[] => entries.map((
 const lines = (count: number, label: string) => Array.from({ length: count }, (_, index) => `${label} ${index + 1}`).join('\n');
 
 describe('archived transcript rendering', () => {
+  const temp = useTempDirs();
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-render-'));
+    dir = temp.make('evergreen-render-');
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("links a message's image to a copy saved once in the session folder, so a click opens it; without a folder it is only named", async () => {
     // A 2x1 PNG.

@@ -2,8 +2,7 @@
 // settings format from every place they live, the problems a bad file or entry gives (loading goes
 // on), consent keys over the whole definition, who may run, and the matchers.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, MAX_HOOK_TIMEOUT_SECONDS, describeHook, parseHookSettingsValue, type ConfiguredHook } from '../../src/core/hooks/config';
 import { sortHooksByConsent } from '../../src/core/hooks/consent';
@@ -12,11 +11,13 @@ import type { HookCall } from '../../src/core/hooks/events';
 import { loadHooks } from '../../src/core/hooks/load';
 import { compileMatcher, matches, type HookMatcher } from '../../src/core/hooks/matcher';
 import { defineHook } from '../support/hookFixtures';
+import { useTempDirs } from '../support/tempDirs';
 
 const origin = { scope: 'user' as const, source: '/home/u/.claude/settings.json', label: '~/.claude/settings.json' };
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: text, ...extra });
 
 describe('hooks: configuration', () => {
+  const temp = useTempDirs();
   let base: string;
   let home: string;
   let workspace: string;
@@ -28,13 +29,12 @@ describe('hooks: configuration', () => {
   const settingsWith = (event: string, cmd: string, matcher?: string) => ({ hooks: { [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [command(cmd)] }] } });
 
   beforeEach(() => {
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-hooks-config-')));
+    base = temp.make('evergreen-hooks-config-');
     home = path.join(base, 'home');
     workspace = path.join(base, 'ws');
     mkdirSync(home, { recursive: true });
     mkdirSync(workspace, { recursive: true });
   });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   describe('the format', () => {
     it("reads Claude Code's shape: event, matcher groups, command handlers with their timeout", () => {

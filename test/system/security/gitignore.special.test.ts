@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { useTempDirs } from '../../support/tempDirs';
 
 const REPO = path.resolve(__dirname, '../../..');
 const CHILD_TIMEOUT_MS = 10_000;
@@ -33,15 +33,15 @@ interface ToolOutcome {
 
 describe('security: special files named .gitignore do not hang list_files or grep_search', function () {
   this.timeout(CHILD_TIMEOUT_MS + 10_000);
+  const temp = useTempDirs();
   let root: string;
 
   before(function () {
     if (process.platform === 'win32') this.skip();
   });
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-gitignore-')));
+    root = temp.make('evergreen-gitignore-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('skips a FIFO and a symlink to /dev/zero, and still lists and searches the other files', () => {
     for (const dir of ['fifo', 'zero', 'plain']) fs.mkdirSync(path.join(root, dir));

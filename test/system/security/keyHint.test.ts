@@ -2,29 +2,26 @@
 // to ANTHROPIC_API_KEY, because the hint reached the terminal as text and the text of the first
 // provider with the same extension wording won.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/run';
 import { runCliCaptured } from '../../support/cliCapture';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
+import { useTempDirs } from '../../support/tempDirs';
 
 describe('security: a rejected key names the variable of the provider in use', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let workspace: string;
   let storage: string;
   beforeEach(async () => {
     [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-keyhint-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-keyhint-store-'));
+    workspace = temp.make('evergreen-keyhint-ws-');
+    storage = temp.make('evergreen-keyhint-store-');
   });
   afterEach(async () => {
     await Promise.all([anthropic.close(), openai.close()]);
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   const cli = (provider: string, env: Record<string, string>) =>

@@ -7,18 +7,19 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { memorySession, type MemorySession } from '../../support/memory';
+import { useTempDirs } from '../../support/tempDirs';
 
 describe('security: memory confinement', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let base: string;
   let folder: string;
   let outside: string;
   let session: MemorySession;
   beforeEach(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-memsec-')));
+    base = temp.make('evergreen-memsec-');
     folder = path.join(base, 'memories');
     outside = path.join(base, 'outside');
     fs.mkdirSync(folder);
@@ -26,7 +27,6 @@ describe('security: memory confinement', function () {
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET');
     session = memorySession(folder);
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   const refused = async (input: Record<string, unknown>, pattern: RegExp) => {
     const result = await session.call(input);

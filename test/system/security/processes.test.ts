@@ -14,6 +14,7 @@ import { findRipgrepOnPath } from '../../../src/core/tools/grepSearch';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 import { makeContext as makeRecordingContext } from '../../support/toolFixtures';
 import { NodeWorkspace } from '../../../src/core/workspace/workspace';
+import { useTempDirs } from '../../support/tempDirs';
 
 const makeContext = (root: string, _options: { autoApprove?: boolean } = {}) => makeRecordingContext(new NodeWorkspace(root));
 
@@ -21,6 +22,7 @@ const MODEL = 'claude-sonnet-4-6';
 
 describe('security: secrets never reach the model through tools', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   const key = `sk-ant-api03-${randomBytes(24).toString('hex')}`;
   const otherKey = `sk-proj-${randomBytes(24).toString('hex')}`;
   let fake: FakeAnthropic;
@@ -31,8 +33,8 @@ describe('security: secrets never reach the model through tools', function () {
   beforeEach(async () => {
     fake = await startFakeAnthropic({ apiKey: key });
     fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-store-'));
+    workspace = temp.make('evergreen-sec-ws-');
+    storage = temp.make('evergreen-sec-store-');
     // The extension host and the CLI both run with the user's environment.
     for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY']) saved[name] = process.env[name];
     process.env.ANTHROPIC_API_KEY = key;
@@ -44,8 +46,6 @@ describe('security: secrets never reach the model through tools', function () {
       else process.env[name] = value;
     }
     await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   it('run_shell children get no provider keys: `env` shows neither the names nor the values', async () => {
@@ -103,14 +103,14 @@ describe('security: secrets never reach the model through tools', function () {
 
 describe('security: special files and orphaned processes', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let workspace: string;
   beforeEach(() => {
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-fifo-'));
+    workspace = temp.make('evergreen-sec-fifo-');
     fs.writeFileSync(path.join(workspace, 'a.txt'), 'needle here\n');
     const made = spawnSync('mkfifo', [path.join(workspace, 'pipe')]);
     assert.equal(made.status, 0, 'mkfifo is needed for this suite');
   });
-  afterEach(() => fs.rmSync(workspace, { recursive: true, force: true }));
 
   const rgPath = findRipgrepOnPath();
   const engines: [string, string | undefined][] = [['JS search', undefined]];
@@ -148,7 +148,7 @@ describe('security: special files and orphaned processes', function () {
   ] as const) {
     it(`${signal} to the CLI kills the shell's whole process tree, background jobs included`, async () => {
       const fake = await startFakeAnthropic();
-      const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-sig-'));
+      const storage = temp.make('evergreen-sec-sig-');
       const pids: number[] = [];
       // The command runs in the sandbox's PID namespace: its processes are found by a marker, not by $$.
       const marker = `evergreen-sig-${signal}-${process.pid}`;
@@ -179,7 +179,6 @@ describe('security: special files and orphaned processes', function () {
           }
         }
         await fake.close();
-        fs.rmSync(storage, { recursive: true, force: true });
       }
     });
   }

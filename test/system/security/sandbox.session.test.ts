@@ -3,7 +3,6 @@
 // and the approval policy must follow the state the session really got.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession, type AgentConfig } from '../../../src/core/agent/factory';
@@ -12,6 +11,7 @@ import type { OsSandboxOptions } from '../../../src/core/sandbox/srt';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import type { ApprovalRequest, Approver } from '../../../src/core/approvals/approval';
 import { BACKENDS, say, type FakeBackend } from '../../support/backends';
+import { useTempDirs } from '../../support/tempDirs';
 
 type Notice = Extract<AgentEvent, { type: 'sandbox_notice' }>;
 type Finished = Extract<AgentEvent, { type: 'tool_call_finished' }>;
@@ -20,6 +20,7 @@ const anthropic = BACKENDS.find((backend) => backend.name === 'anthropic');
 
 describe('security: a session and its command sandbox (fake API)', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let fake: FakeBackend;
   let base: string;
   let workspace: string;
@@ -28,7 +29,7 @@ describe('security: a session and its command sandbox (fake API)', function () {
   beforeEach(async () => {
     assert.ok(anthropic);
     fake = await anthropic.start();
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sbx-session-')));
+    base = temp.make('evergreen-sbx-session-');
     workspace = path.join(base, 'ws');
     outside = path.join(base, 'outside');
     fs.mkdirSync(workspace);
@@ -36,7 +37,6 @@ describe('security: a session and its command sandbox (fake API)', function () {
   });
   afterEach(async () => {
     await fake.close();
-    fs.rmSync(base, { recursive: true, force: true });
   });
 
   /** Starts a session whose interactive side records every request and declines it. */

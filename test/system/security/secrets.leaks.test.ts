@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { EXIT } from '../../../src/cli/run';
@@ -16,6 +15,7 @@ import { runCliCaptured } from '../../support/cliCapture';
 import { makeContext } from '../../support/toolFixtures';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI } from '../../fake-openai/server';
+import { useTempDirs } from '../../support/tempDirs';
 
 const MODEL = 'claude-sonnet-4-6';
 /** What a terminal shows: escape sequences and format characters take no room. */
@@ -23,6 +23,7 @@ const shown = (text: string): string => text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x
 
 describe('security: secrets split by escape codes, echoed by servers, or left in the environment', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   const key = `sk-ant-api03-${randomBytes(16).toString('hex')}`;
   const otherKey = `sk-proj-${randomBytes(16).toString('hex')}`;
   let fake: FakeAnthropic;
@@ -32,13 +33,11 @@ describe('security: secrets split by escape codes, echoed by servers, or left in
   beforeEach(async () => {
     fake = await startFakeAnthropic({ apiKey: key });
     fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-leak-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-leak-store-'));
+    workspace = temp.make('evergreen-leak-ws-');
+    storage = temp.make('evergreen-leak-store-');
   });
   afterEach(async () => {
     await fake.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
 
   const args = (...rest: string[]): string[] => ['--workspace', workspace, '--storage-dir', storage, '--model', MODEL, ...rest];

@@ -2,7 +2,6 @@
 // malformed tool_use ids, and a session resumed from another folder.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession } from '../../../src/core/agent/factory';
@@ -10,11 +9,13 @@ import { lineLogger } from '../../../src/core/logger';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import { runCliCaptured } from '../../support/cliCapture';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { useTempDirs } from '../../support/tempDirs';
 
 const MODEL = 'claude-sonnet-4-6';
 
 describe('security: the session survives a hostile reply and a moved workspace', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let fake: FakeAnthropic;
   let base: string;
   let storage: string;
@@ -22,14 +23,13 @@ describe('security: the session survives a hostile reply and a moved workspace',
   beforeEach(async () => {
     fake = await startFakeAnthropic();
     fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-sec-session-')));
+    base = temp.make('evergreen-sec-session-');
     storage = path.join(base, 'storage');
     for (const dir of ['a', 'b', 'storage']) fs.mkdirSync(path.join(base, dir));
     fs.writeFileSync(path.join(base, 'a', 'x.txt'), 'x\n');
   });
   afterEach(async () => {
     await fake.close();
-    fs.rmSync(base, { recursive: true, force: true });
   });
 
   const cli = (workspace: string, ...args: string[]) =>

@@ -12,10 +12,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { analyzeShellCommand, matchShellAllowList, type ShellSegment } from '../../../src/core/shell/shellAnalysis';
+import { useTempDirs } from '../../support/tempDirs';
 
 /**
  * A fixed seed keeps CI deterministic (the coverage checks below must not depend on luck); set
@@ -142,12 +142,13 @@ const commandArb: fc.Arbitrary<Generated> = fc
 
 describe('security: shell allow-list approvals hold against real bash (property)', function () {
   this.timeout(120_000);
+  const suiteTemp = useTempDirs('all');
   let root: string;
   let run = 0;
 
   before(function () {
     if (process.platform === 'win32' || !fs.existsSync(BASH)) this.skip();
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-shellprop-'));
+    root = suiteTemp.make('evergreen-shellprop-');
     fs.mkdirSync(path.join(root, 'logs'));
     fs.mkdirSync(path.join(root, 'home'));
     const bin = path.join(root, 'bin');

@@ -5,21 +5,21 @@
 // these are the cases that cannot hang.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitignoreFilter, MAX_GITIGNORE_BYTES } from '../../../src/core/workspace/gitignore';
 import { lineLogger } from '../../../src/core/logger';
+import { useTempDirs } from '../../support/tempDirs';
 
 describe('security: special files named .gitignore do not hang list_files or grep_search', function () {
+  const temp = useTempDirs();
   let root: string;
 
   before(function () {
     if (process.platform === 'win32') this.skip();
   });
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-gitignore-')));
+    root = temp.make('evergreen-gitignore-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('says why it skipped a special file, when it has a logger', () => {
     // A directory, not a device or FIFO: in-process, a regression must fail fast rather than hang.

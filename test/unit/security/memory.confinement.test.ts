@@ -6,19 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MEMORY_LIMITS } from '../../../src/core/memory/paths';
 import { memorySession, type MemorySession } from '../../support/memory';
+import { useTempDirs } from '../../support/tempDirs';
 
 describe('security: memory confinement', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let base: string;
   let folder: string;
   let outside: string;
   let session: MemorySession;
   beforeEach(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-memsec-')));
+    base = temp.make('evergreen-memsec-');
     folder = path.join(base, 'memories');
     outside = path.join(base, 'outside');
     fs.mkdirSync(folder);
@@ -26,7 +27,6 @@ describe('security: memory confinement', function () {
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET');
     session = memorySession(folder);
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   const outsideUntouched = () => {
     assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
