@@ -22,8 +22,9 @@ export interface TempDirs {
   clean(): void;
 }
 
-/** Makes `files` below `root`, creating their folders. */
+/** Makes `root` and `files` below it, creating their folders. */
 export function writeTree(root: string, files: Record<string, string | Buffer>): void {
+  fs.mkdirSync(root, { recursive: true });
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(root, name);
     fs.mkdirSync(path.dirname(file), { recursive: true });
