@@ -4,8 +4,9 @@
  * tier slow, or flaky on a loaded machine; such a test belongs in test/system.
  *
  * A broken rule fails the test that broke it, with the reason: the call throws where it is made (so
- * no process starts), and the same error is raised again as uncaught, which mocha charges to the
- * running test even when the code under test catches the first throw.
+ * no process starts), and each test runs wrapped so that it fails with that error even when the code
+ * under test caught it (or failed some other way because of it). A real timer that fires throws in
+ * its callback, which mocha charges to the running test.
  */
 import * as path from 'node:path';
 
@@ -41,13 +42,14 @@ function stackHere(): string | undefined {
   return stack;
 }
 
+/** Violations of the running test, for the afterEach check. */
+const violations: FastTierViolation[] = [];
+
 function fail(what: string, remedy: string, stack: string | undefined): FastTierViolation {
   const error = new FastTierViolation(
     `The fast tier (test/unit) allows no processes, no servers and no real clocks, and this test ${what} (at ${callSite(stack)}). ${remedy} See docs/architecture.md, "Testing".`,
   );
-  process.nextTick(() => {
-    throw error;
-  });
+  violations.push(error);
   return error;
 }
 
@@ -83,6 +85,28 @@ function guardTimer<T extends (callback: (...args: unknown[]) => void, delay?: n
     );
   };
   return Object.assign(guarded, real) as unknown as T;
+}
+
+const GUARDED = Symbol('fast tier guard');
+
+/** Wraps the test's function: a violation during it is the test's failure, whatever else happened. */
+function guardTest(test: Mocha.Test): void {
+  const original = test.fn as (Mocha.Func & { [GUARDED]?: true }) | undefined;
+  if (!original || original[GUARDED]) return;
+  const guarded =
+    original.length > 0
+      ? function (this: Mocha.Context, done: Mocha.Done) {
+          (original as (this: Mocha.Context, done: Mocha.Done) => void).call(this, (error?: unknown) => done(violations[0] ?? error));
+        }
+      : async function (this: Mocha.Context) {
+          try {
+            await (original as (this: Mocha.Context) => unknown).call(this);
+          } catch (error) {
+            throw violations[0] ?? error;
+          }
+          if (violations[0]) throw violations[0];
+        };
+  test.fn = Object.assign(guarded, { [GUARDED]: true as const, toString: () => original.toString() });
 }
 
 let installed = false;
@@ -121,6 +145,8 @@ export const mochaHooks = {
   beforeAll: install,
   beforeEach(this: Mocha.Context): void {
     runningTest = this.currentTest?.fullTitle();
+    violations.length = 0;
+    if (this.currentTest) guardTest(this.currentTest);
   },
   afterEach(): void {
     runningTest = undefined;

@@ -19,7 +19,7 @@ import { useTempDirs } from '../../support/tempDirs';
 
 /**
  * A fixed seed keeps CI deterministic (the coverage checks below must not depend on luck); set
- * FC_SEED to explore others, e.g. `FC_SEED=$RANDOM npx mocha test/unit/security/shell.property.test.ts`.
+ * FC_SEED to explore others, e.g. `FC_SEED=$RANDOM npx mocha --no-config --require tsx/cjs --extension ts test/system/security/shell.property.test.ts`.
  */
 const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20_261_208);
 const NUM_RUNS = 300;
