@@ -3,6 +3,9 @@ import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } fr
 import { parseFileAttachment, type AttachmentSpec } from '../core/agent/attachments';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { parseSearxngUrl } from '../core/web/searxng';
+import { parseWebDomains } from '../core/web/domains';
+import { allowListEntryProblem } from '../core/shell/shellAnalysis';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
 import { SETTINGS } from '../frontends/settingsTable';
@@ -29,10 +32,18 @@ export interface CliOptions {
   /** --subagent-* limits that were given (the rest keep their defaults). */
   subagents: Partial<SubagentLimits>;
   yes: boolean;
+  /** --allow-command PREFIX (repeatable): the shell allow-list (`evergreen.approvals.shellAllowList`). */
+  shellAllowList: string[];
   /** --no-sandbox: shell commands run unconfined (warned at every session start). */
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
+  /** --allow-web: hosts web_fetch may fetch from without asking (exact ones may be private addresses). */
+  webDomains: string[];
+  /** --web-search: the model may search the web (Anthropic's server tool, or SearXNG with --searxng-url). */
+  webSearch: boolean;
+  /** --searxng-url: the SearXNG instance web search uses on the openai back end. */
+  searxngUrl: string | undefined;
   /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
   instructions: boolean;
   /** --mcp-config files (user-level MCP servers). */
@@ -81,6 +92,9 @@ Options:
                                reasoning models (under ${THINKING_DEFAULTS.mediumEffortFrom} low, under ${THINKING_DEFAULTS.highEffortFrom} medium, else high)
   -y, --yes                    approve file writes, shell commands and MCP tool calls without asking (a
                                command that asks to leave the sandbox still asks, and is declined without a terminal)
+      --allow-command PREFIX   run commands that start with PREFIX on whole words without asking (repeatable;
+                               e.g. "git status"); the sandbox still confines them, and with --no-sandbox
+                               only read-only programs and options are approved (uniq IN, not uniq IN OUT)
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
       --trust-workspace-mcp    also start the servers the workspace defines (.vscode/mcp.json, .mcp.json): they
                                run commands the repository chose, so they never start without this flag
@@ -90,6 +104,14 @@ Options:
                                subdomains); without any, commands have no network
       --allow-package-registries
                                allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
+      --allow-web DOMAIN       let web_fetch fetch from DOMAIN without asking (repeatable; "*.example.com" for
+                               its subdomains); only an exact entry may be a private or loopback address.
+                               Other hosts ask at the terminal and are declined without one (--yes does
+                               not cover web fetches)
+      --web-search             let the model search the web (Anthropic's server-side search, billed per
+                               search; with --provider openai, the SearXNG instance of --searxng-url)
+      --searxng-url URL        a SearXNG instance (JSON API on) for web search on the openai back end;
+                               EVERGREEN_SEARXNG_KEY, if set, is sent to it as a bearer token
       --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
@@ -155,11 +177,15 @@ const FLAG = {
   subagentMaxToolRounds: SETTINGS['subagents.maxToolRounds'].cli,
   subagentTimeLimit: SETTINGS['subagents.timeLimitMinutes'].cli,
   yes: SETTINGS['approvals.writes'].cli,
+  allowCommand: SETTINGS['approvals.shellAllowList'].cli,
   noSandbox: SETTINGS['sandbox.enabled'].cli,
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
   noInstructions: SETTINGS['instructions.enabled'].cli,
+  allowWeb: SETTINGS['web.allowedDomains'].cli,
+  webSearch: SETTINGS['web.search'].cli,
+  searxngUrl: SETTINGS['web.searxngUrl'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -225,11 +251,15 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.subagentMaxToolRounds]: { type: 'string' },
         [FLAG.subagentTimeLimit]: { type: 'string' },
         [FLAG.yes]: { type: 'boolean', short: 'y', default: false },
+        [FLAG.allowCommand]: { type: 'string', multiple: true },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
         [FLAG.noInstructions]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
+        [FLAG.allowWeb]: { type: 'string', multiple: true },
+        [FLAG.webSearch]: { type: 'boolean', default: false },
+        [FLAG.searxngUrl]: { type: 'string' },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
@@ -268,10 +298,14 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     maxToolRoundsPerTurn: toolRounds(values[FLAG.maxToolRounds]),
     thinking: thinkingArg(values[FLAG.thinking]),
     yes: values[FLAG.yes] ?? false,
+    shellAllowList: allowCommands(values[FLAG.allowCommand] ?? []),
     sandbox: !(values[FLAG.noSandbox] ?? false),
     instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
+    webDomains: webDomains(values[FLAG.allowWeb] ?? []),
+    webSearch: values[FLAG.webSearch] ?? false,
+    searxngUrl: searxngUrl(values[FLAG.searxngUrl]),
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
@@ -313,8 +347,30 @@ function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boole
   return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
 }
 
+/** --allow-command: each must be one plain command prefix, or the setting would ignore it silently. */
+function allowCommands(entries: readonly string[]): string[] {
+  for (const entry of entries) {
+    const problem = allowListEntryProblem(entry);
+    if (problem !== undefined) throw new UsageError(`${dashed(FLAG.allowCommand)} ${JSON.stringify(entry)}: ${problem}; give one command prefix such as "git status"`);
+  }
+  return entries.map((entry) => entry.trim());
+}
+
 function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {
   const parsed = parseAllowedDomains(entries, packageRegistries);
   if (parsed.problems.length > 0) throw new UsageError(`${dashed(FLAG.allowDomain)}: ${parsed.problems.join('; ')}`);
   return parsed.domains;
+}
+
+function webDomains(entries: readonly string[]): string[] {
+  const parsed = parseWebDomains(entries);
+  if (parsed.problems.length > 0) throw new UsageError(`${dashed(FLAG.allowWeb)}: ${parsed.problems.join('; ')}`);
+  return parsed.domains;
+}
+
+function searxngUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseSearxngUrl(value);
+  if ('problem' in parsed) throw new UsageError(`${dashed(FLAG.searxngUrl)}: ${parsed.problem}`);
+  return parsed.url;
 }

@@ -6,7 +6,8 @@ import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../c
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
-import { lineLogger, silentLogger } from '../core/logger';
+import { errorMessage, lineLogger, silentLogger } from '../core/logger';
+import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
@@ -17,11 +18,13 @@ import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../c
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/approvals/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
+import { runMemory } from '../core/web/access';
 import { todoCountsText } from '../core/todos/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
+import { redactedOutput } from './redactedOutput';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -33,10 +36,30 @@ export interface CliIO {
   interrupt?: AbortSignal;
 }
 
+/** The SearXNG instance's key for --searxng-url (removed from the environment once read, like the API keys). */
+const SEARXNG_KEY_ENV = 'EVERGREEN_SEARXNG_KEY';
+
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-/** The headless runner: same engine as the extension, events printed as text or JSON lines. */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/**
+ * The headless runner: same engine as the extension, events printed as text or JSON lines. Every
+ * byte it writes goes through one redaction (the session's events and log lines already did; what
+ * the CLI writes itself does here), and an unexpected error is reported through it too.
+ */
+export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
+  // Read before anything runs: the keys leave the environment below, but stay known to the redactor.
+  const secretEnv = { ...rawIo.env };
+  const redactor = new SecretRedactor();
+  const io: CliIO = { ...rawIo, stdout: redactedOutput(rawIo.stdout, redactor), stderr: redactedOutput(rawIo.stderr, redactor) };
+  try {
+    return await run(argv, io, secretEnv, redactor);
+  } catch (error) {
+    io.stderr.write(`evergreen: ${line(errorMessage(error))}\n`);
+    return EXIT.failed;
+  }
+}
+
+async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
   let options: CliOptions;
   try {
     options = parseCliArgs(argv, io.cwd);
@@ -51,6 +74,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
+  redactor.learn(knownSecrets(secretEnv[PROVIDER_INFO[options.provider].apiKeyEnv], secretEnv));
   const fail = (message: string, code: number = EXIT.failed): number => {
     io.stderr.write(`evergreen: ${line(message)}\n`);
     return code;
@@ -77,8 +101,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
   // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
   // block the process started with; only the sandbox keeps commands from reading it.)
-  const secretEnv = { ...io.env };
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
+  delete io.env[SEARXNG_KEY_ENV];
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
@@ -91,7 +115,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         maxOutputTokens: options.maxOutputTokens,
         maxToolRoundsPerTurn: options.maxToolRoundsPerTurn,
         thinking: options.thinking,
-        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
+        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: options.shellAllowList, mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
         contextWindow: options.contextWindow,
@@ -101,6 +125,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
+        // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
+        web: {
+          allowedDomains: options.webDomains,
+          memory: runMemory(),
+          search: options.webSearch,
+          ...(options.searxngUrl ? { searxng: { url: options.searxngUrl, key: secretEnv[SEARXNG_KEY_ENV] } } : {}),
+        },
       },
       logger,
       workspaceRoot: workspace,
@@ -109,6 +140,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
       approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
       onEvent: printer,
+      redactor,
       signal: io.interrupt,
     });
   } catch (error) {
@@ -129,9 +161,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
-    started.handle.close();
-    // Every MCP server and whatever it started ends with the session.
-    await started.mcp?.stopAll();
+    // Every MCP server and whatever it started ends with the session, and its lock is released.
+    await started.close();
   }
   // No price hint here: prices are set in VS Code ("evergreen.pricing"); the CLI uses the built-in tables.
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
@@ -316,6 +347,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'storage_warning':
       case 'sandbox_notice':
       case 'mcp_notice':
+      case 'web_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
@@ -379,6 +411,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker} outside the sandbox: no terminal to ask on (--yes never approves leaving the sandbox)\n`);
           return { approved: false, reason: 'Not approved: running outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
         }
+        if (request.kind === 'web') {
+          // --yes never opens the network: a URL can carry the workspace's content to any server.
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (allow the host with --allow-web ${escapeLine(request.host)}; --yes does not cover web fetches)\n`);
+          return { approved: false, reason: `Not approved: ${request.host} is not allowed and there is no terminal to ask on. The user can allow it with --allow-web ${request.host}; --yes does not cover web fetches.` };
+        }
         if (request.kind === 'sandbox_changes') {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
           return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
@@ -398,6 +435,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
+      if (request.kind === 'web') io.stderr.write(webRequestText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
@@ -423,6 +461,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
             });
           });
         const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        if (request.kind === 'web') {
+          const reply = (await ask(`${question} [y/N/a] (a: always for ${escapeLine(request.host)}, for the rest of this run) `)).trim();
+          if (/^a(lways)?$/i.test(reply)) return { approved: true, always: true };
+          return /^y(es)?$/i.test(reply) ? { approved: true } : { approved: false };
+        }
         let answer = await ask(`${question} ${cut ? '[y/N/v] ' : '[y/N] '}`);
         if (cut && view && /^v(iew)?$/i.test(answer.trim())) {
           io.stderr.write(`\n${commandText(view.lines, view.lines.length)}\n`);
@@ -434,6 +477,12 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       }
     },
   };
+}
+
+/** A web fetch's prompt: the whole URL the server will receive, and where a redirect came from (untrusted text, escaped). */
+function webRequestText(request: Extract<ApprovalRequest, { kind: 'web' }>): string {
+  const from = request.redirectedFrom === undefined ? '' : `\n  (redirected from ${escapeLine(request.redirectedFrom)})`;
+  return `\nweb_fetch would send this URL to ${escapeLine(request.host)} (path and query included):\n  ${escapeLine(request.url)}${from}\nThe page comes back as untrusted text for the model.\n`;
 }
 
 /** The held paths for the terminal: each with why, and the risky lines indented (untrusted text, escaped). */
@@ -451,6 +500,7 @@ function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
   if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
+  if (request.kind === 'web') return `fetching ${escapeLine(request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });
   return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;

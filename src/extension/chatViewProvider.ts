@@ -1,16 +1,33 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { describeRejectedMessage, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
+import { describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
 /**
- * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
- * nothing sent during startup is lost; incoming messages are validated before use.
+ * Where one chat is shown and answered from: the sidebar view today; an editor tab's webview panel
+ * would be another (issue 31). The controller knows no more of its view than this.
  */
-export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+export interface ChatSurface {
+  /** Fires for every checked request from the webview, including `ready`; the controller answers each (webviewRequests.ts). */
+  readonly onMessage: vscode.Event<WebviewToHost>;
+  post(message: HostToWebview): void;
+  /** Drops queued messages: used when a fresh full state replaces them. */
+  resetPending(): void;
+  reveal(): Promise<void>;
+}
+
+/**
+ * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
+ * nothing sent during startup is lost; incoming requests are checked before anyone sees them, and
+ * one that fails gets its error reply here. It keeps no chat of its own (what a reloaded webview
+ * replays is the chat's, chatState.ts) and knows no controller: its listeners answer.
+ */
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider, ChatSurface {
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private pending: HostToWebview[] = [];
@@ -21,6 +38,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
+    /** Every message to the panel passes it: whatever path a text took, a key never reaches the webview. */
+    private readonly redactor: SecretRedactor,
   ) {
     super();
   }
@@ -54,8 +73,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseWebviewMessage(raw);
         if (!message) {
-          // Ignored, since the webview is a less trusted context, but never silently.
+          // Ignored, since the webview is a less trusted context, but never silently: logged, and answered when it can be.
           this.logger.warn(`ignored ${describeRejectedMessage(raw)} from the chat webview`);
+          const requestId = requestIdOf(raw);
+          if (requestId !== undefined) this.post(refusedReply(requestId));
           return;
         }
         if (message.type === 'ready') this.flush();
@@ -69,7 +90,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     ];
   }
 
-  post(message: HostToWebview): void {
+  post(unredacted: HostToWebview): void {
+    const message = this.redactor.value(unredacted);
     if (this.view && this.ready) {
       void this.view.webview.postMessage(message);
     } else {

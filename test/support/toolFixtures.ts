@@ -2,7 +2,7 @@
 // test/unit/tools.fixtures.test.ts keeps them honest.
 import { mkdirSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/core/approvals/approval';
+import { createPolicyApprover, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from '../../src/core/approvals/approval';
 import type { ToolContext } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { tempDirs } from './tempDirs';
@@ -69,4 +69,20 @@ export function makeContext(
   };
   if (options.requestCompact) ctx.requestCompact = options.requestCompact;
   return ctx;
+}
+
+/**
+ * A context whose approvals go through the real policy (`createPolicyApprover`); `asked` records
+ * what reached the interactive side, which declines.
+ */
+export function policyContext(workspace: NodeWorkspace, policy: ApprovalPolicy): ToolContext & { asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  const approver = createPolicyApprover(policy, {
+    requestApproval: async (request) => {
+      asked.push(request);
+      return { approved: false, reason: 'test declines' };
+    },
+  });
+  const controller = new AbortController();
+  return { workspace, asked, signal: controller.signal, onProgress: () => undefined, approve: (request) => approver.requestApproval(request, controller.signal) };
 }

@@ -19,6 +19,7 @@ import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
 import { waitFor } from '../support/waitFor';
 import { useTempDirs } from '../support/tempDirs';
+import { waitForMarked } from '../support/processMarkers';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -28,15 +29,6 @@ function server(name: string, command: string, args: string[], env: Record<strin
   const parsed = parseMcpConfigValue({ [name]: { command, args, env } }, { scope: 'user', source: 'test' }, { env: {} }, { bare: true });
   assert.equal(parsed.problems.length, 0, JSON.stringify(parsed.problems));
   return parsed.servers[0]!;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A tiny server of ours (a script file run by node), for failure cases the reference servers do not show. */
@@ -133,23 +125,21 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
   });
 
   it('stop ends the whole process tree, also what the server started', async () => {
-    const marker = path.join(dir, 'grandchild.pid');
+    // The server may run in a PID namespace, where the pids it sees are not this machine's: its
+    // child is found in /proc by a marker as its argv[0].
+    const marker = `evergreen-mcp-child-${process.pid}-${Date.now()}`;
     const config = scriptServer(
       dir,
       'parent',
       `import { spawn } from 'node:child_process';
-       import { writeFileSync } from 'node:fs';
-       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-       writeFileSync(${JSON.stringify(marker)}, String(child.pid));
+       spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', argv0: ${JSON.stringify(marker)} });
        await import(${JSON.stringify(EVERYTHING)});`,
     );
     const connection = connect(config);
     await connection.start();
-    await waitFor(() => fs.existsSync(marker), { what: 'the server to start its child', timeoutMs: 5_000 });
-    const grandchild = Number(fs.readFileSync(marker, 'utf8'));
-    assert.ok(alive(grandchild));
+    assert.equal((await waitForMarked(marker, 1)).length, 1, "the server's child runs");
     await connection.stop();
-    await waitFor(() => !alive(grandchild), { what: "the server's own child to be gone too", timeoutMs: 5_000 });
+    assert.deepEqual(await waitForMarked(marker, 0, 5_000), [], "the server's own child is gone too");
     assert.equal(connection.state.kind, 'stopped');
   });
 

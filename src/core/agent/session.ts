@@ -96,6 +96,7 @@ export class AgentSession {
       history: () => this.messages,
       system: options.systemPrompt,
       tools: options.tools.list(),
+      ...(options.serverTools ? { serverTools: options.serverTools } : {}),
       toolTraits: toolTraitsLookup(options.tools),
       model: options.client,
       window: options.context.window,
@@ -298,7 +299,7 @@ export class AgentSession {
       let response;
       try {
         response = await this.options.client.stream(
-          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache, ...this.thinking.forRequest(turnId, prepared.messages) },
+          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache, ...this.thinking.forRequest(turnId, prepared.messages), ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}) },
           {
             onNotice: (message) => this.thinking.notice(turnId, { level: 'warning', message }),
             onText: (delta) => {
@@ -433,7 +434,7 @@ export class AgentSession {
     // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
     const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
     if (result.recalled && content === result.content) this.pendingRecalls.set(toolUse.id, result.recalled);
-    this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started });
+    this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
     if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
     // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).

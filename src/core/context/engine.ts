@@ -26,7 +26,7 @@ import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
 import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
-import { windowLearnedMessage } from './learnedWindow';
+import { windowInUse, windowLearnedMessage } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
 import { buildLiveView, buildLiveView as liveViewOf, clearedText } from './liveView';
 import { cacheBreakpoints } from './cacheBreakpoints';
@@ -58,9 +58,7 @@ export class ContextEngine {
 
   /** The window split; shrinks when the server proves a smaller window (learnWindow), never grows. */
   get budget(): ContextBudget {
-    const learned = this.state.learnedWindow;
-    const window = learned !== undefined && learned > 0 && learned < this.options.window ? learned : this.options.window;
-    return contextBudget(window, this.options.maxOutputTokens, this.options.autoCompactPercent);
+    return contextBudget(windowInUse(this.options.window, this.state.learnedWindow), this.options.maxOutputTokens, this.options.autoCompactPercent);
   }
 
   get snapshot(): EngineSnapshot {
@@ -322,6 +320,7 @@ export class ContextEngine {
           model: this.options.model,
           system: this.options.system,
           tools: this.options.tools,
+          ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}),
           settings: this.settings,
           budget: this.budget,
           estimateTokens: (messages) => this.estimateTokens(messages),
@@ -411,7 +410,7 @@ export class ContextEngine {
     const count = this.options.model.countTokens;
     if (!count) return undefined;
     try {
-      return await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages }, signal);
+      return await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages, ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}) }, signal);
     } catch (error) {
       this.options.logger.warn(`could not count the compacted context's tokens (the estimate stays calibrated on the last request): ${errorMessage(error)}`);
       return undefined;

@@ -100,6 +100,8 @@ export interface OfferedTool {
   name: string;
   /** Set on an MCP server's tool: the server's name. */
   mcpServer?: string | undefined;
+  /** Set on an MCP server's tool: the tool's own name, as the server lists it. */
+  mcpTool?: string | undefined;
   /** `external` without `mcpServer`: a tool that stands for MCP tools (the deferred mcp_search and mcp_call). */
   context?: { external?: boolean | undefined } | undefined;
 }

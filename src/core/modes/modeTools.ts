@@ -6,7 +6,7 @@
  * a setting (a server may do anything its author wrote); subagents explore only; memory read-only;
  * exit_plan_mode to end. A custom mode starts from its base and its `tools` only narrow that.
  */
-import { matchMcpAllowList } from '../approvals/approval';
+import { matchMcpAllowList, mcpIdentityOf } from '../approvals/approval';
 import { restrictTools, standsForMcpTools, type OfferedTool } from '../definitions/toolNames';
 import { EXIT_PLAN_MODE_TOOL } from '../tools/exitPlanMode';
 import { SUBAGENT_TYPES, type SubagentType } from '../tools/taskInput';
@@ -37,7 +37,9 @@ export interface ModeToolSet<T extends ModeTool> {
 }
 
 function offeredInPlan(tool: ModeTool, options: ModeToolOptions): boolean {
-  if (tool.mcpServer !== undefined) return matchMcpAllowList(tool.name, tool.mcpServer, options.planMcpTools);
+  // By the server's identity (its name as configured), as approvals match: a lookalike server never slips into plan mode.
+  const identity = mcpIdentityOf(tool);
+  if (identity !== undefined) return matchMcpAllowList(identity, options.planMcpTools);
   // The deferred MCP tools stand for every MCP tool: only when the user listed some (mcp_call must refuse the rest).
   if (standsForMcpTools(tool)) return options.planMcpTools.length > 0;
   if (tool.kind === 'write') return false;

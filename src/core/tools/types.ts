@@ -17,6 +17,21 @@ export interface ToolImage {
   data: string;
 }
 
+/** What a web_fetch card shows besides the text: the final URL, the status, the size (the saved copy is tier 0's note in the content). */
+export interface WebFetchDetails {
+  /** The URL the page came from, after redirects. */
+  url: string;
+  status: number;
+  contentType?: string;
+  /** Bytes read (after decompression). */
+  bytes: number;
+  /** The body was longer than the cap and was cut. */
+  truncated: boolean;
+  redirects?: string[];
+  /** Answered from the session's copy, not fetched again. */
+  fromCache?: true;
+}
+
 export interface ToolResult {
   content: string;
   /** Images the model sees after `content` (image blocks in the tool_result); `content` names each in words too. */
@@ -33,6 +48,8 @@ export interface ToolResult {
    * rather than a second copy. Only valid while `content` is exactly what the tool returned (dropped otherwise).
    */
   recalled?: RecalledSlice;
+  /** Set by `web_fetch`: what its card shows (the session puts it on tool_call_finished). */
+  web?: WebFetchDetails;
 }
 
 export interface ToolContext {
@@ -120,8 +137,10 @@ export interface ToolDefinition<Input> {
   name: string;
   description: string;
   kind: ToolKind;
-  /** Set on a tool an MCP server provides: the server's name (the approval allow list's `mcp__server__*` is matched with it). */
+  /** Set on a tool an MCP server provides: the server's name as configured (the approval allow list is matched with it and mcpTool). */
   mcpServer?: string;
+  /** Set on a tool an MCP server provides: the tool's name as the server lists it. */
+  mcpTool?: string;
   /** What the context engine needs to know about this tool's results; absent = DEFAULT_TOOL_CONTEXT. */
   context?: ToolContextDeclaration<Input>;
   /** Calls of this tool that follow each other in one response run at the same time (`task`). */

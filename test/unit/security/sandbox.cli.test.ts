@@ -29,6 +29,14 @@ describe('security: the CLI and the command sandbox', function () {
       assert.deepEqual(options.allowedDomains, [...PACKAGE_REGISTRY_DOMAINS, 'github.com']);
     });
 
+    it('--allow-command is repeatable and empty by default; an entry that is not one plain command prefix is a usage error', () => {
+      assert.deepEqual(parse().shellAllowList, []);
+      assert.deepEqual(parse('--allow-command', 'git status', '--allow-command', 'ls').shellAllowList, ['git status', 'ls']);
+      for (const bad of ['', '   ', 'ls && rm -rf /', 'ls > out', 'echo $(id)', 'FOO=1 make']) {
+        assert.throws(() => parse('--allow-command', bad), (error: unknown) => error instanceof UsageError && /--allow-command/.test(error.message), JSON.stringify(bad));
+      }
+    });
+
     it("'*', '*.*' and a non-domain are usage errors that say what is wrong", () => {
       assert.throws(() => parse('--allow-domain', '*'), (error: unknown) => error instanceof UsageError && /would open the whole network/.test(error.message));
       assert.throws(() => parse('--allow-domain', '*.*'), (error: unknown) => error instanceof UsageError && /would open the whole network/.test(error.message));
