@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
@@ -16,11 +15,13 @@ import { runCliCaptured } from '../support/cliCapture';
 import { startWebServer, type WebServer } from '../support/webServer';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../fake-openai/server';
+import { useTempDirs } from '../support/tempDirs';
 
 type Blocks = Anthropic.ContentBlockParam[];
 
 describe('web search and web_fetch', function () {
   this.timeout(60_000);
+  const temp = useTempDirs();
   let anthropic: FakeAnthropic;
   let openai: FakeOpenAI;
   let workspace: string;
@@ -29,13 +30,11 @@ describe('web search and web_fetch', function () {
   beforeEach(async () => {
     anthropic = await startFakeAnthropic();
     openai = await startFakeOpenAI();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-web-ws-'));
-    storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-web-store-'));
+    workspace = temp.make('evergreen-web-ws-');
+    storage = temp.make('evergreen-web-store-');
   });
   afterEach(async () => {
     await Promise.all([anthropic.close(), openai.close(), ...servers.splice(0).map((server) => server.close())]);
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(storage, { recursive: true, force: true });
   });
   const env = (extra: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: anthropic.apiKey, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.url, PATH: process.env.PATH, ...extra });
   const cli = (args: string[], extra?: Record<string, string>) => runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--no-sandbox', ...args], env(extra), workspace);

@@ -14,6 +14,7 @@ import { silentLogger } from '../../../src/core/logger';
 import { pidNamespaceAvailable } from '../../../src/core/shell/processTree';
 import { markedProcesses, waitForMarked } from '../../support/processMarkers';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { useTempDirs } from '../../support/tempDirs';
 
 const SERVER = path.resolve(__dirname, '../../fixtures/mcp/setsidServer.mjs');
 const ROOT = path.resolve(__dirname, '../../..');
@@ -44,6 +45,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 
 describe('security: an MCP server leaves nothing running (issue 26)', function () {
   this.timeout(90_000);
+  const temp = useTempDirs();
   const used: string[] = [];
   const marker = (label: string) => {
     const value = newMarker(label);
@@ -132,13 +134,11 @@ describe('security: an MCP server leaves nothing running (issue 26)', function (
     beforeEach(async () => {
       fake = await startFakeAnthropic();
       fake.setModel(MODEL, { max_input_tokens: 200_000, max_tokens: 64_000 });
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-gc-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-gc-store-'));
+      workspace = temp.make('evergreen-mcp-gc-ws-');
+      storage = temp.make('evergreen-mcp-gc-store-');
     });
     afterEach(async () => {
       await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
     });
 
     function startCli(gc: string): { cli: ChildProcess; stderr: () => string } {
