@@ -7,49 +7,13 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { encode as encodeJpeg } from 'jpeg-js';
-import { PNG } from 'pngjs';
 import { EXIT } from '../../src/cli/run';
 import { readImage } from '../../src/core/model/images';
 import { BACKENDS, say } from '../support/backends';
 import { gifBase64, pngBytes } from '../support/images';
 import { useCliFixture } from '../support/cliFixture';
-
-/**
- * RGBA pixels: a diagonal gradient with `noise` levels of seeded noise on top (noise keeps the files
- * large, as photos are), in the first `noisyRows` rows; flat grey below (as most of a screenshot is).
- */
-function pixels(width: number, height: number, noise: number, noisyRows = height): Buffer {
-  const data = Buffer.alloc(width * height * 4, 128);
-  let seed = 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = (y * width + x) * 4;
-      for (let c = 0; c < 3 && y < noisyRows; c++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        data[at + c] = ((x * 7 + y * 3 + c * 50) / 20 + ((seed >>> 24) % noise)) & 255;
-      }
-      data[at + 3] = 255;
-    }
-  }
-  return data;
-}
-
-function png(width: number, height: number, data: Buffer, colorType: 2 | 6 = 2): Buffer {
-  const image = new PNG({ width, height });
-  image.data = data;
-  return PNG.sync.write(image, { colorType });
-}
-
-/** A valid PNG whose header claims `width` x `height` (its pixel data is of a 1x1 image). */
-function pngClaiming(width: number, height: number): Buffer {
-  const bytes = Buffer.from(pngBytes(1, 1));
-  bytes.writeUInt32BE(width, 16);
-  bytes.writeUInt32BE(height, 20);
-  bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
-  return bytes;
-}
+import { pixels, png, pngClaiming } from '../support/images';
 
 describe('image files over the limits in the CLI', () => {
   // Made once: a 4000x3000 PNG and JPEG, both over the 5 MB of base64 the models take (the PNG's noisy

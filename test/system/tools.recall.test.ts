@@ -1,44 +1,13 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { MessageParam } from '../../src/core/model/messages';
 import { TranscriptRecall } from '../../src/core/recall/recallIndex';
-import { FileSessionStore, type SessionHandle } from '../../src/core/storage/sessionStore';
 import { createRecallTool, type RecallInput } from '../../src/core/tools/recall';
 import { RECALL_TOOL } from '../../src/core/tools/recallRef';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import type { ToolResult } from '../../src/core/tools/types';
 import type { RecallSource } from '../../src/core/tools/recallTypes';
-import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { useTempDirs } from '../support/tempDirs';
-
-const TS = '2026-11-25T10:00:00.000Z';
-
-/** A session folder written through the real store, with helpers to add calls and results. */
-async function sessionWith(root: string): Promise<{ handle: SessionHandle; call(id: string, name: string, input: Record<string, unknown>, result: string, isError?: boolean): void; say(role: 'user' | 'assistant', text: string): void }> {
-  const store = new FileSessionStore(root);
-  const handle = await store.create({ model: 'claude-test' });
-  const append = (message: MessageParam) => handle.append({ type: 'message', ts: TS, message });
-  return {
-    handle,
-    call(id, name, input, result, isError) {
-      append({ role: 'assistant', content: [{ type: 'tool_use', id, name, input }] });
-      append({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: result, ...(isError ? { is_error: true } : {}) }] });
-    },
-    say(role, text) {
-      append({ role, content: [{ type: 'text', text }] });
-    },
-  };
-}
-
-function context(recall: RecallSource | undefined, workspace: string): ToolContext {
-  return {
-    workspace: new NodeWorkspace(workspace),
-    signal: new AbortController().signal,
-    onProgress: () => undefined,
-    approve: async () => ({ approved: true }),
-    ...(recall ? { recall } : {}),
-  };
-}
+import { context, sessionWith, TS } from '../support/recallSessions';
 
 describe('recall tool', function () {
   this.timeout(30_000);

@@ -5,38 +5,12 @@
  * refused naming the file, before anything is sent.
  */
 import assert from 'node:assert/strict';
-import { crc32 } from 'node:zlib';
 import { decode as decodeJpeg, encode as encodeJpeg } from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { readImage, type ImageFacts } from '../../src/core/model/images';
 import { fitImageToLimits, MAX_DECODE_PIXELS } from '../../src/core/model/imageResize';
 import { pngBytes } from '../support/images';
-
-/**
- * RGBA pixels: a diagonal gradient with `noise` levels of seeded noise on top (noise keeps the files
- * large, as photos are), in the first `noisyRows` rows; flat grey below (as most of a screenshot is).
- */
-function pixels(width: number, height: number, noise: number, noisyRows = height): Buffer {
-  const data = Buffer.alloc(width * height * 4, 128);
-  let seed = 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = (y * width + x) * 4;
-      for (let c = 0; c < 3 && y < noisyRows; c++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        data[at + c] = ((x * 7 + y * 3 + c * 50) / 20 + ((seed >>> 24) % noise)) & 255;
-      }
-      data[at + 3] = 255;
-    }
-  }
-  return data;
-}
-
-function png(width: number, height: number, data: Buffer, colorType: 2 | 6 = 2): Buffer {
-  const image = new PNG({ width, height });
-  image.data = data;
-  return PNG.sync.write(image, { colorType });
-}
+import { pixels, png, pngClaiming } from '../support/images';
 
 /** A JPEG with an EXIF block that says how it is shown (orientation 1-8). */
 function withOrientation(jpeg: Buffer, orientation: number): Buffer {
@@ -45,15 +19,6 @@ function withOrientation(jpeg: Buffer, orientation: number): Buffer {
   const length = Buffer.alloc(2);
   length.writeUInt16BE(body.length + 2);
   return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xe1]), length, body, jpeg.subarray(2)]);
-}
-
-/** A valid PNG whose header claims `width` x `height` (its pixel data is of a 1x1 image). */
-function pngClaiming(width: number, height: number): Buffer {
-  const bytes = Buffer.from(pngBytes(1, 1));
-  bytes.writeUInt32BE(width, 16);
-  bytes.writeUInt32BE(height, 20);
-  bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
-  return bytes;
 }
 
 /** A JPEG whose frame header claims `width` x `height` (its data is of an 8x8 image). */

@@ -1,37 +1,13 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
-import * as path from 'node:path';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
-
-async function makeTree(dirs: TempDirs): Promise<void> {
-  await writeFiles(dirs.root, {
-    '.gitignore': 'dist/\n*.log\n/secret.ts\n',
-    'src/.gitignore': 'generated/\n!keep.log\n',
-    'a.ts': 'export const needle = 1;\n',
-    'a/z.ts': 'needle in a dir\n',
-    'secret.ts': 'needle secret\n',
-    'b.log': 'needle in an ignored log\n',
-    'src/keep.log': 'needle kept\n',
-    'src/app.ts': '// Needle upper\nconst needle = 2;\n',
-    'src/generated/gen.ts': 'needle gen\n',
-    'src/sub/deep.ts': 'needle deep\n',
-    'dist/out.js': 'needle dist\n',
-    'node_modules/pkg/index.js': 'needle nm\n',
-    '.git/config': 'needle git\n',
-    '.github/workflows/ci.yml': 'needle hidden\n',
-    'img.bin': Buffer.concat([Buffer.from('needle binary'), Buffer.from([0, 1, 2, 3])]),
-  });
-  await writeFiles(dirs.outside, { 'o.ts': 'needle outside\n' });
-  symlinkSync(dirs.outside, path.join(dirs.root, 'link-out'));
-}
+import { makeContext, makeSearchTree, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 
 describe('tools list_files', () => {
   let dirs: TempDirs;
   const registry = createToolRegistry({ trusted: false });
   beforeEach(async () => {
     dirs = makeTempDirs();
-    await makeTree(dirs);
+    await makeSearchTree(dirs);
   });
   afterEach(() => dirs.cleanup());
   const list = (input: unknown) => registry.executeToolCall('list_files', input, makeContext(dirs.workspace));
@@ -84,7 +60,7 @@ describe('tools grep_search', () => {
   const js = createToolRegistry({ trusted: false });
   beforeEach(async () => {
     dirs = makeTempDirs();
-    await makeTree(dirs);
+    await makeSearchTree(dirs);
   });
   afterEach(() => dirs.cleanup());
 
