@@ -73,6 +73,7 @@ describe('tool input: what the model reads when its input is wrong', () => {
 
   it('a missing parameter, with the names it did not know', () => {
     assert.equal(problemOf(() => parser.parse({})), 'Missing required parameter "path".');
+    assert.equal(problemOf(() => toolInputParser(z.object({ mode: z.enum(['a', 'b']) })).parse({})), 'Missing required parameter "mode".', 'an enum too');
     assert.equal(problemOf(() => parser.parse({ file: 'a', other: 1 })), 'Missing required parameter "path" (unrecognized parameters: file, other).');
   });
 

@@ -211,7 +211,8 @@ export function inputProblem(issues: readonly z.core.$ZodIssue[], schema: ToolIn
       return sentence(issue.message);
     }
     const [first] = issue.path;
-    if (issue.path.length === 1 && issue.code === 'invalid_type' && issue.input === undefined) {
+    // Absent: zod says invalid_type, or invalid_value for an enum.
+    if (issue.path.length === 1 && (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
       const unknown = isJsonObject(raw) ? Object.keys(raw).filter((key) => !parameters.includes(key)) : [];
       const hint = unknown.length > 0 ? ` (unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')})` : '';
       return `Missing required parameter "${String(first)}"${hint}.`;
