@@ -134,6 +134,18 @@ describe('tool input: what the model reads when its input is wrong', () => {
     assert.throws(() => tool.parse({}), /Missing required parameter "text"/);
   });
 
+  it('offers the model less than it accepts, when the tool says so; messages name what was offered', () => {
+    const fields = z.object({ path: z.string().describe('a path'), reason: z.string().optional().describe('why') });
+    const tool = defineTool({ name: 'narrow', description: 'Narrow.', kind: 'meta', input: fields, offered: fields.omit({ reason: true }), headline: (input) => input.path, run: async () => ({ content: '' }) });
+    assert.deepEqual(tool.inputSchema, { type: 'object', properties: { path: { type: 'string', description: 'a path' } }, required: ['path'] });
+    assert.deepEqual(tool.parse({ path: 'a', reason: 'r' }), { path: 'a', reason: 'r' }, 'still accepted');
+    assert.equal(problemOf(() => tool.parse({ reason: 'r' })), 'Missing required parameter "path" (unrecognized parameter: reason).');
+    // run_shell without a sandbox: no way out is offered, and one asked for anyway is read as before (isolationFor ignores it there).
+    const shell = createToolRegistry({ trusted: true }).get('run_shell')!;
+    assert.equal('outside_sandbox_reason' in shell.inputSchema.properties, false);
+    assert.deepEqual(shell.parse({ command: 'ls', outside_sandbox_reason: ' needs the network ' }), { command: 'ls', timeout_ms: 120_000, outside_sandbox_reason: 'needs the network' });
+  });
+
   it("every built-in tool refuses any hostile input with a ToolInputError, never another error (the model's input is untrusted)", () => {
     const tools = createToolRegistry({ trusted: true, task: true })
       .list()

@@ -14,6 +14,7 @@ import type { ToolDefinition, ToolResult } from './types';
 import type { ShellIsolation } from '../approvals/approval';
 import { throwIfAborted } from '../errors';
 
+/** What run_shell accepts; `offered` is what the model is shown (outside_sandbox_reason only where a sandbox runs). */
 function runShellInput(limits: { defaultTimeoutMs: number; maxTimeoutMs: number; sandboxed: boolean }) {
   const { defaultTimeoutMs, maxTimeoutMs, sandboxed } = limits;
   const fields = z.object({
@@ -23,9 +24,7 @@ function runShellInput(limits: { defaultTimeoutMs: number; maxTimeoutMs: number;
     /** The model asks to run this one command outside the sandbox, and says why: always asked, never auto-approved. */
     outside_sandbox_reason: z.string().optional().describe('Only for a command that cannot work in the sandbox: why it must run outside it (shown to the user, who must approve).'),
   });
-  // Offered only where a sandbox runs: without one no command runs inside it, so none can ask to run outside.
-  const offered: z.ZodType<z.output<typeof fields>> = sandboxed ? fields : fields.omit({ outside_sandbox_reason: true });
-  return offered.transform(({ command, timeout_ms = defaultTimeoutMs, description, outside_sandbox_reason }) => {
+  const input = fields.transform(({ command, timeout_ms = defaultTimeoutMs, description, outside_sandbox_reason }) => {
     const outsideReason = outside_sandbox_reason?.trim();
     return {
       command,
@@ -34,9 +33,11 @@ function runShellInput(limits: { defaultTimeoutMs: number; maxTimeoutMs: number;
       ...(outsideReason ? { outside_sandbox_reason: outsideReason } : {}),
     };
   });
+  // Without a sandbox no command runs inside one, so none is offered a way out (isolationFor ignores a reason there).
+  return { input, offered: sandboxed ? fields : fields.omit({ outside_sandbox_reason: true }) };
 }
 
-export type RunShellInput = z.output<ReturnType<typeof runShellInput>>;
+export type RunShellInput = z.output<ReturnType<typeof runShellInput>['input']>;
 
 export interface RunShellOptions {
   /** Default 'bash'. */
@@ -79,7 +80,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         ? ' Commands run in a sandbox: they may write only inside the workspace and $TMPDIR (not .git/config, .git/hooks, .vscode or the files that configure commands), ' +
           'have no network except the domains the user allowed, and see no other processes. Only when a command cannot work there, set outside_sandbox_reason to say why; the user must approve that run.'
         : ''),
-    input: runShellInput({ defaultTimeoutMs, maxTimeoutMs, sandboxed }),
+    ...runShellInput({ defaultTimeoutMs, maxTimeoutMs, sandboxed }),
     headline: (input) => input.description ?? input.command,
     async run(input, ctx) {
       throwIfAborted(ctx.signal);

@@ -41,11 +41,19 @@ export function tooDeepInputMessage(limit: number = MAX_TOOL_INPUT_DEPTH): strin
 export type ToolInputType<Input> = z.ZodType<Input>;
 
 /** A built-in tool as its file declares it: `input` stands for the JSON schema and the parser, which follow from it. */
-export type BuiltInTool<Input> = Omit<ToolDefinition<Input>, 'inputSchema' | 'parse'> & { input: ToolInputType<Input> };
+export type BuiltInTool<Input> = Omit<ToolDefinition<Input>, 'inputSchema' | 'parse'> & {
+  input: ToolInputType<Input>;
+  /**
+   * What the model is shown, when it is less than what `input` accepts: built from the same fields
+   * (`.omit`, `.pick`, `.extend`), for a tool whose offer depends on where it runs (a parameter only
+   * a sandbox gives meaning; the commands a read-only agent may use, the others refused with why).
+   */
+  offered?: z.ZodType;
+};
 
 export function defineTool<Input>(tool: BuiltInTool<Input>): ToolDefinition<Input> {
-  const { input, ...definition } = tool;
-  const parser = toolInputParser(input);
+  const { input, offered, ...definition } = tool;
+  const parser = toolInputParser(input, offered);
   return { ...definition, inputSchema: parser.jsonSchema, parse: (raw) => parser.parse(raw) };
 }
 
@@ -87,8 +95,8 @@ export interface ToolInputParser<Input> {
   parse(raw: unknown): Input;
 }
 
-export function toolInputParser<Input>(schema: ToolInputType<Input>): ToolInputParser<Input> {
-  const jsonSchema = toolJsonSchema(schema);
+export function toolInputParser<Input>(schema: ToolInputType<Input>, offered: z.ZodType = schema): ToolInputParser<Input> {
+  const jsonSchema = toolJsonSchema(offered);
   // A null parameter is an absent one: models send `"offset": null` for "no offset", and the schemas never offer null.
   const lenient = z.preprocess(withoutNullParameters, schema);
   return {
