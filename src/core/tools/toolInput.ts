@@ -81,7 +81,7 @@ export function inputCheck<T>(check: (value: T) => void): (value: T, ctx: z.Refi
 export const nonBlankString = (): z.ZodString => z.string().refine((value) => value.trim() !== '', 'must not be empty');
 
 /** "a number", "an array", "null": what the model sent instead, in words. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
