@@ -17,7 +17,15 @@
 //   approvals    the approval policy and the protected paths: above workspace (a write is judged
 //            where it really lands) and shell (a command is judged by the analyzer).
 //   instructions the project's instruction files, read through the workspace's confinement.
-//   todos    the task list derived from the transcript (reads model content).
+//   todos    the task list derived from the transcript (reads model content), and a plan's steps.
+//   definitions  what slash commands, modes and skills read from users' files share (issue 28):
+//            where they live and in which precedence, frontmatter, confined reading, tool lists
+//            that only narrow. Above workspace (reads through its confinement) and approvals (MCP
+//            tool names).
+//   memory   the memory folder behind the `memory` tool: /memories paths, confined reads and
+//            writes under caps, the listing for a new chat.
+//   skills   Agent Skills folders: loading and checking them, the system prompt's list, what the
+//            `skill` tool returns.
 //   tools    the tool contract (types.ts, args.ts), the registry and every built-in tool's
 //            definition: a tool definition lives here, beside the contract it implements, and
 //            calls into the subsystems below (which is why none of them may import tools).
@@ -37,6 +45,8 @@
 //            (issue 17). Beside storage: it writes workspace files back through the confined
 //            writer; only the agent starts one.
 //   context  the context engine: reads transcript entries, never the agent.
+//   modes, commands  the session's modes (plan's tool rules) and slash commands: above the tools,
+//            whose kinds and subagent types they name; neither knows the other.
 //   agent    the session loop, subagents and events: the top of the core.
 // Above the core: src/protocol.ts (core types the webview needs), src/frontends (front-end code the
 // extension and the CLI share, such as the settings table: it imports only the core), src/extension,
@@ -49,7 +59,19 @@ const BASE = '^src/core/[^/]+\\.ts$';
 const dir = (name) => `^src/core/${name}/`;
 
 /** The tools and everything they are built from: what a layer above the tools may use of them. */
-const TOOLS_AND_BELOW = [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos'), dir('tools')];
+const TOOLS_AND_BELOW = [
+  BASE,
+  dir('model'),
+  dir('workspace'),
+  dir('shell'),
+  dir('approvals'),
+  dir('instructions'),
+  dir('todos'),
+  dir('definitions'),
+  dir('memory'),
+  dir('skills'),
+  dir('tools'),
+];
 
 /** Each layer and the paths below it that it may import (besides itself). */
 const CORE_LAYERS = [
@@ -60,7 +82,10 @@ const CORE_LAYERS = [
   { name: 'approvals', path: dir('approvals'), may: [BASE, dir('workspace'), dir('shell')] },
   { name: 'instructions', path: dir('instructions'), may: [BASE, dir('workspace')] },
   { name: 'todos', path: dir('todos'), may: [BASE, dir('model')] },
-  { name: 'tools', path: dir('tools'), may: [BASE, dir('model'), dir('workspace'), dir('shell'), dir('approvals'), dir('instructions'), dir('todos')] },
+  { name: 'definitions', path: dir('definitions'), may: [BASE, dir('workspace'), dir('approvals')] },
+  { name: 'memory', path: dir('memory'), may: [BASE, dir('workspace')] },
+  { name: 'skills', path: dir('skills'), may: [BASE, dir('workspace'), dir('definitions')] },
+  { name: 'tools', path: dir('tools'), may: TOOLS_AND_BELOW.filter((path) => path !== dir('tools')) },
   { name: 'sandbox', path: dir('sandbox'), may: TOOLS_AND_BELOW },
   { name: 'storage', path: dir('storage'), may: TOOLS_AND_BELOW },
   { name: 'recall', path: dir('recall'), may: [...TOOLS_AND_BELOW, dir('storage')] },
@@ -68,7 +93,13 @@ const CORE_LAYERS = [
   { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },
   { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall')] },
-  { name: 'agent', path: dir('agent'), may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context')] },
+  { name: 'modes', path: dir('modes'), may: TOOLS_AND_BELOW },
+  { name: 'commands', path: dir('commands'), may: TOOLS_AND_BELOW },
+  {
+    name: 'agent',
+    path: dir('agent'),
+    may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context'), dir('modes'), dir('commands')],
+  },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({

@@ -3,6 +3,7 @@ import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } fr
 import { parseFileAttachment, type AttachmentSpec } from '../core/agent/attachments';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { allowListEntryProblem } from '../core/shell/shellAnalysis';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
 import { SETTINGS } from '../frontends/settingsTable';
@@ -29,6 +30,8 @@ export interface CliOptions {
   /** --subagent-* limits that were given (the rest keep their defaults). */
   subagents: Partial<SubagentLimits>;
   yes: boolean;
+  /** --allow-command PREFIX (repeatable): the shell allow-list (`evergreen.approvals.shellAllowList`). */
+  shellAllowList: string[];
   /** --no-sandbox: shell commands run unconfined (warned at every session start). */
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
@@ -81,6 +84,9 @@ Options:
                                reasoning models (under ${THINKING_DEFAULTS.mediumEffortFrom} low, under ${THINKING_DEFAULTS.highEffortFrom} medium, else high)
   -y, --yes                    approve file writes, shell commands and MCP tool calls without asking (a
                                command that asks to leave the sandbox still asks, and is declined without a terminal)
+      --allow-command PREFIX   run commands that start with PREFIX on whole words without asking (repeatable;
+                               e.g. "git status"); the sandbox still confines them, and with --no-sandbox
+                               only read-only programs and options are approved (uniq IN, not uniq IN OUT)
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
       --trust-workspace-mcp    also start the servers the workspace defines (.vscode/mcp.json, .mcp.json): they
                                run commands the repository chose, so they never start without this flag
@@ -155,6 +161,7 @@ const FLAG = {
   subagentMaxToolRounds: SETTINGS['subagents.maxToolRounds'].cli,
   subagentTimeLimit: SETTINGS['subagents.timeLimitMinutes'].cli,
   yes: SETTINGS['approvals.writes'].cli,
+  allowCommand: SETTINGS['approvals.shellAllowList'].cli,
   noSandbox: SETTINGS['sandbox.enabled'].cli,
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
@@ -225,6 +232,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.subagentMaxToolRounds]: { type: 'string' },
         [FLAG.subagentTimeLimit]: { type: 'string' },
         [FLAG.yes]: { type: 'boolean', short: 'y', default: false },
+        [FLAG.allowCommand]: { type: 'string', multiple: true },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
         [FLAG.noInstructions]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
@@ -268,6 +276,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     maxToolRoundsPerTurn: toolRounds(values[FLAG.maxToolRounds]),
     thinking: thinkingArg(values[FLAG.thinking]),
     yes: values[FLAG.yes] ?? false,
+    shellAllowList: allowCommands(values[FLAG.allowCommand] ?? []),
     sandbox: !(values[FLAG.noSandbox] ?? false),
     instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
@@ -311,6 +320,15 @@ function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boole
   if (list) return { kind: 'list' };
   const number = positiveInteger('--restore-checkpoint', restore)!;
   return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
+}
+
+/** --allow-command: each must be one plain command prefix, or the setting would ignore it silently. */
+function allowCommands(entries: readonly string[]): string[] {
+  for (const entry of entries) {
+    const problem = allowListEntryProblem(entry);
+    if (problem !== undefined) throw new UsageError(`${dashed(FLAG.allowCommand)} ${JSON.stringify(entry)}: ${problem}; give one command prefix such as "git status"`);
+  }
+  return entries.map((entry) => entry.trim());
 }
 
 function allowedDomains(entries: readonly string[], packageRegistries: boolean): string[] {

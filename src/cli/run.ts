@@ -6,7 +6,8 @@ import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../c
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
-import { lineLogger, silentLogger } from '../core/logger';
+import { errorMessage, lineLogger, silentLogger } from '../core/logger';
+import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
@@ -22,6 +23,7 @@ import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
+import { redactedOutput } from './redactedOutput';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -35,8 +37,25 @@ export interface CliIO {
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-/** The headless runner: same engine as the extension, events printed as text or JSON lines. */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/**
+ * The headless runner: same engine as the extension, events printed as text or JSON lines. Every
+ * byte it writes goes through one redaction (the session's events and log lines already did; what
+ * the CLI writes itself does here), and an unexpected error is reported through it too.
+ */
+export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
+  // Read before anything runs: the keys leave the environment below, but stay known to the redactor.
+  const secretEnv = { ...rawIo.env };
+  const redactor = new SecretRedactor();
+  const io: CliIO = { ...rawIo, stdout: redactedOutput(rawIo.stdout, redactor), stderr: redactedOutput(rawIo.stderr, redactor) };
+  try {
+    return await run(argv, io, secretEnv, redactor);
+  } catch (error) {
+    io.stderr.write(`evergreen: ${line(errorMessage(error))}\n`);
+    return EXIT.failed;
+  }
+}
+
+async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
   let options: CliOptions;
   try {
     options = parseCliArgs(argv, io.cwd);
@@ -51,6 +70,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
+  redactor.learn(knownSecrets(secretEnv[PROVIDER_INFO[options.provider].apiKeyEnv], secretEnv));
   const fail = (message: string, code: number = EXIT.failed): number => {
     io.stderr.write(`evergreen: ${line(message)}\n`);
     return code;
@@ -77,7 +97,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
   // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
   // block the process started with; only the sandbox keeps commands from reading it.)
-  const secretEnv = { ...io.env };
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   let started: StartedSession | undefined;
   try {
@@ -91,7 +110,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         maxOutputTokens: options.maxOutputTokens,
         maxToolRoundsPerTurn: options.maxToolRoundsPerTurn,
         thinking: options.thinking,
-        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: [], mcp: options.yes ? 'auto' : 'ask' },
+        approvalPolicy: { writes: options.yes ? 'auto' : 'ask', shell: options.yes ? 'auto' : 'ask', shellAllowList: options.shellAllowList, mcp: options.yes ? 'auto' : 'ask' },
         trusted: true,
         ripgrepPath: findRipgrepOnPath(io.env.PATH),
         contextWindow: options.contextWindow,
@@ -109,6 +128,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
       approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
       onEvent: printer,
+      redactor,
       signal: io.interrupt,
     });
   } catch (error) {

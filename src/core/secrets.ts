@@ -151,3 +151,62 @@ export class SecretRedactingStream {
     return text.length - from;
   }
 }
+
+/** Every string in a JSON-like value (an event, a message to the panel) redacted; unchanged parts keep their identity. */
+export function redactValue<T>(value: T, secrets: readonly KnownSecret[]): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return redactSecrets(value, secrets) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const items = value.map((item: unknown) => {
+      const redacted = redactValue(item, secrets);
+      changed ||= redacted !== item;
+      return redacted;
+    });
+    return (changed ? items : value) as T;
+  }
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const redacted = redactValue(item, secrets);
+    if (redacted === item) continue;
+    copy ??= { ...(value as Record<string, unknown>) };
+    copy[key] = redacted;
+  }
+  return (copy ?? value) as T;
+}
+
+/**
+ * The secrets known so far and the one redaction every outgoing event, panel message and log line
+ * goes through. A front end makes one and hands it to each session (which teaches it the session's
+ * key and credentials); its own sinks (the CLI's stdout and stderr, the extension's log and webview
+ * posts) use the same one, so no path shows a key another path hides.
+ */
+export class SecretRedactor {
+  private known: KnownSecret[] = [];
+
+  constructor(initial: readonly KnownSecret[] = []) {
+    this.learn(initial);
+  }
+
+  /** Adds secrets (a key read at a session's start); one already known is not added twice. */
+  learn(secrets: readonly KnownSecret[]): void {
+    for (const secret of secrets) {
+      if (secret.value.length >= MIN_SECRET_LENGTH && !this.known.some((known) => known.value === secret.value)) this.known.push(secret);
+    }
+    // Longest first: a key that contains another is replaced whole.
+    this.known.sort((a, b) => b.value.length - a.value.length);
+  }
+
+  get secrets(): readonly KnownSecret[] {
+    return this.known;
+  }
+
+  text(text: string): string {
+    return redactSecrets(text, this.known);
+  }
+
+  value<T>(value: T): T {
+    return redactValue(value, this.known);
+  }
+}

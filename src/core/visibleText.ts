@@ -149,3 +149,13 @@ export function commandSize(view: CommandView): string {
   const lines = view.lines.length;
   return `${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'}, ${view.chars.toLocaleString('en-US')} ${view.chars === 1 ? 'character' : 'characters'}`;
 }
+
+/**
+ * Untrusted text on one line of a prompt or list (a skill's description, a memory file's first
+ * line): every run of whitespace, control or format characters becomes one space, so it cannot
+ * start a line of its own or hide characters; cut to `maxChars` with an ellipsis.
+ */
+export function oneLine(text: string, maxChars: number): string {
+  const flat = text.replace(/[\s\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ').trim();
+  return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+}

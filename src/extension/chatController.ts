@@ -4,6 +4,7 @@ import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
@@ -27,6 +28,7 @@ import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
+import { ChatContextKeys } from './contextKeys';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -38,7 +40,8 @@ export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
-  private active: StartedSession | undefined;
+  private readonly contextKeys: ChatContextKeys;
+  private current: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   private events: AgentEvent[] = [];
   private gauge: GaugeState | undefined;
@@ -58,11 +61,14 @@ export class ChatController extends Disposable {
       storageRoot: vscode.Uri;
       extensionUri: vscode.Uri;
       logger: Logger;
+      /** The redaction the log and the panel use; each session teaches it its key. */
+      redactor: SecretRedactor;
       /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
     },
   ) {
     super();
+    this.contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), deps.logger);
     this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
     this.proposedChanges = this._register(new ProposedChanges());
     this.mcpLogs = this._register(new McpLogChannels());
@@ -93,6 +99,16 @@ export class ChatController extends Disposable {
         else if (effect === 'live') this.applyLiveSettings();
       }),
     );
+  }
+
+  /** The panel's conversation; changing it keeps the `evergreen.chatActive` context key true to it. */
+  private get active(): StartedSession | undefined {
+    return this.current;
+  }
+
+  private set active(started: StartedSession | undefined) {
+    this.current = started;
+    this.contextKeys.chatChanged(started !== undefined);
   }
 
   override dispose(): void {
@@ -244,6 +260,7 @@ export class ChatController extends Disposable {
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
+      redactor: this.deps.redactor,
       workspaceRoot,
       store: this.store,
       resumeId,
@@ -280,6 +297,7 @@ export class ChatController extends Disposable {
   private onAgentEvent(core: AgentEvent): void {
     // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
     const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
+    this.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { describeRejectedMessage, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
+import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
@@ -21,6 +22,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
+    /** Every message to the panel passes it: whatever path a text took, a key never reaches the webview. */
+    private readonly redactor: SecretRedactor,
   ) {
     super();
   }
@@ -69,7 +72,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     ];
   }
 
-  post(message: HostToWebview): void {
+  post(unredacted: HostToWebview): void {
+    const message = this.redactor.value(unredacted);
     if (this.view && this.ready) {
       void this.view.webview.postMessage(message);
     } else {

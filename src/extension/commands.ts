@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatController } from './chatController';
+import type { CommandId } from './manifest';
 import { readSettings } from './settings';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
 export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore): vscode.Disposable[] {
-  const register = (id: string, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
+  const register = (id: CommandId, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
     register('undoLastCompaction', () => controller.undoLastCompaction()),

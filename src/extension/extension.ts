@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
+import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { parseWebviewMessage, type AttachmentRequest } from '../protocol';
 import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
@@ -48,11 +49,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
 
-    const log = createLog();
-    const view = new ChatViewProvider(context.extensionUri, log.logger);
+    // One redaction for the log, the panel and every session's events: the sessions teach it their keys.
+    const redactor = new SecretRedactor(knownSecrets(undefined, process.env));
+    const log = createLog(redactor);
+    const view = new ChatViewProvider(context.extensionUri, log.logger, redactor);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
-    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger, workspaceState: context.workspaceState });
+    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger, redactor, workspaceState: context.workspaceState });
     context.subscriptions.push(
       log.channel,
       view,

@@ -8,6 +8,7 @@ import { fileNameTitle } from '../core/storage/titles';
 import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
 import { pickSession } from './sessionPicker';
+import { TRANSCRIPT_SCHEME } from './transcriptScheme';
 
 /**
  * Archived transcripts as real, read-only editor documents (docs/architecture.md, "Storage layout"):
@@ -15,7 +16,6 @@ import { pickSession } from './sessionPicker';
  * `evergreen-transcript:/<sessionId>/subagents/<childId>/<title>.md`, rendered from transcript.jsonl by the core.
  * A TextDocumentContentProvider's documents are read-only, never untitled and never ask to be saved.
  */
-export const TRANSCRIPT_SCHEME = 'evergreen-transcript';
 
 /** Arguments of `evergreen.openArchivedTranscript` (e.g. from a compaction divider in the chat). */
 export interface OpenTranscriptArgs {

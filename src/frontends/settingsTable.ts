@@ -76,7 +76,7 @@ export const SETTINGS = {
   // scope in the manifest, and read from the user's own settings here as well.
   'approvals.writes': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },
   'approvals.shell': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },
-  'approvals.shellAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
+  'approvals.shellAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'allow-command' },
   'approvals.mcp': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },

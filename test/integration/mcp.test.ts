@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/extension';
+import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { waitForMarked } from '../support/processMarkers';
 
 // The user's MCP server (evergreen.mcp.servers) in the real extension host: its tool is offered,
 // the call waits for the approval card's answer, and the result reaches the model.
@@ -45,5 +47,30 @@ describe('an MCP server in the extension host (issue 16)', () => {
     const types = api.chatEventTypes();
     assert.ok(types.indexOf('approval_resolved') > types.indexOf('approval_needed'), types.join(', '));
     assert.equal(types.at(-1), 'turn_finished');
+  });
+
+  it('a New Chat ends the previous chat\'s server with what it started through setsid (issue 26)', async function () {
+    if (process.platform !== 'linux') this.skip(); // the PID namespace is Linux's
+    const marker = `evergreen-int-mcp-gc-${process.pid}`;
+    // A server that starts a grandchild in a session of its own and never ends by itself (test/fixtures/mcp/setsidServer.mjs).
+    const leaky = path.resolve(__dirname, '../../../test/fixtures/mcp/setsidServer.mjs');
+    await config().update('mcp.servers', { leaky: { command: process.execPath, args: [leaky], env: { MCP_MARKER: marker } } }, vscode.ConfigurationTarget.Global);
+    const api = await vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent')!.activate();
+    try {
+      await vscode.commands.executeCommand('evergreen.newChat');
+      fake.enqueue(reply.text('Hello.'));
+      await api.sendMessage('Hello.');
+      assert.equal((await waitForMarked(marker, 1, 30_000)).length, 1, 'the server started its grandchild');
+      await vscode.commands.executeCommand('evergreen.newChat');
+      assert.deepEqual(await waitForMarked(marker, 0, 10_000), [], 'the setsid grandchild outlived its chat');
+    } finally {
+      for (const pid of await waitForMarked(marker, 0, 0)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
   });
 });

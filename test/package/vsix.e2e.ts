@@ -14,6 +14,7 @@ import MarkdownIt from 'markdown-it';
 import type { Browser, Page } from 'playwright-core';
 import { installExtension, launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { expectInPalette, runPaletteCommand } from '../support/e2eChat';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -174,7 +175,7 @@ describe('the .vsix: npm run package, installed into VS Code', function () {
     }
   });
 
-  it('activates from the installed copy: the view opens and a chat turn completes', async function () {
+  it('activates from the installed copy: the view opens, a chat turn completes; the palette and the Settings editor read the manifest', async function () {
     assert.ok(installedDir, 'not installed (see the failure above)');
     const workspace = path.join(tmp, 'workspace');
     mkdirSync(workspace);
@@ -202,11 +203,31 @@ describe('the .vsix: npm run package, installed into VS Code', function () {
       assert.ok(scriptSrc.includes(path.join(installedDir, 'dist', 'webview.js')), `webview script ${scriptSrc} is not the installed ${installedDir}`);
       assert.ok(!scriptSrc.includes(REPO_ROOT), `webview script ${scriptSrc} comes from the repo`);
 
+      // Titles come from package.nls.json; commands that need a chat are not offered before one.
+      await expectInPalette(page, 'Evergreen: New Chat', true);
+      await expectInPalette(page, 'Evergreen: Open Raw JSONL', false);
+      await expectInPalette(page, 'Evergreen: Compact Conversation', false);
+
       fake.enqueue(reply.text('The installed package answers: **PACKAGED-OK**.'));
       await input.fill('Are you the installed package?');
       await input.press('Enter');
       await webview.locator('.eg-assistant strong', { hasText: 'PACKAGED-OK' }).waitFor({ timeout: 60_000 });
       assert.equal(fake.messageRequests().length, 1, 'one chat turn, one Messages request');
+      await expectInPalette(page, 'Evergreen: Open Raw JSONL', true);
+      await expectInPalette(page, 'Evergreen: Compact Conversation', true);
+      await expectInPalette(page, 'Evergreen: Cancel', false);
+
+      // The Settings editor shows the settings under their categories, titled from package.nls.json.
+      await runPaletteCommand(page, 'Preferences: Open Settings (UI)');
+      await page.locator('.settings-editor').waitFor({ timeout: 30_000 });
+      await page.keyboard.type('@ext:evergreen.evergreen-agent');
+      const settings = page;
+      const tocEntry = (category: string) => settings.locator('.settings-editor .settings-toc-container .monaco-list-row', { hasText: new RegExp(`^${category}`) }).first();
+      // In a remote window (code-server is one) the User tab holds the application-scoped settings,
+      // the Remote tab the machine-scoped ones.
+      for (const category of ['Approvals & Sandbox', 'MCP']) await tocEntry(category).waitFor({ timeout: 30_000 });
+      await page.locator('.settings-editor .settings-tabs-widget .action-label', { hasText: /^Remote/ }).click();
+      for (const category of ['Model', 'Context', 'Attachments', 'Advanced']) await tocEntry(category).waitFor({ timeout: 30_000 });
     } catch (err) {
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});

@@ -74,6 +74,38 @@ export async function runPaletteCommand(page: Page, title: string): Promise<void
 }
 
 /**
+ * Waits until the command palette lists `title` (its full "Category: Title") or, `offered` false,
+ * does not: a context key set a moment ago may still be on its way. Each look opens the palette
+ * afresh and closes it again.
+ */
+export async function expectInPalette(page: Page, title: string, offered: boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor({ timeout: 15_000 });
+    await box.fill(`>${title}`);
+    // Without the command the palette shows "similar commands" or "No matching commands": read
+    // the rows once they stop changing, and look for one that is the command itself.
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    let seen = '';
+    for (let settled = 0; settled < 3; ) {
+      await page.waitForTimeout(150);
+      const now = (await rows.allTextContents()).join('\n');
+      settled = now === seen ? settled + 1 : 0;
+      seen = now;
+    }
+    const listed = seen.split('\n').some((text) => text.trim().startsWith(title));
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'hidden', timeout: 15_000 });
+    if (listed === offered) return;
+    if (Date.now() > deadline) throw new Error(`the command palette ${listed ? 'still lists' : 'does not list'} "${title}"`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
  * Sends `text` from the chat's composer as a user would: once the chat is idle (a turn's reply is
  * drawn before the turn ends, and the composer ignores Enter until it has), and Enter again if the
  * key went elsewhere (focus still moving after a command). The panel empties the box the moment it

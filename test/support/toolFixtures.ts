@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/core/approvals/approval';
+import { createPolicyApprover, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from '../../src/core/approvals/approval';
 import type { ToolContext, ToolEffect, ToolEffectKind, ToolResult } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 
@@ -75,4 +75,20 @@ export function effectOf<K extends ToolEffectKind>(result: ToolResult, kind: K):
   const found = (result.effects ?? []).filter((effect): effect is Extract<ToolEffect, { kind: K }> => effect.kind === kind);
   if (found.length > 1) throw new Error(`the result carries ${found.length} ${kind} effects`);
   return found[0];
+}
+
+/**
+ * A context whose approvals go through the real policy (`createPolicyApprover`); `asked` records
+ * what reached the interactive side, which declines.
+ */
+export function policyContext(workspace: NodeWorkspace, policy: ApprovalPolicy): ToolContext & { asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  const approver = createPolicyApprover(policy, {
+    requestApproval: async (request) => {
+      asked.push(request);
+      return { approved: false, reason: 'test declines' };
+    },
+  });
+  const controller = new AbortController();
+  return { workspace, asked, signal: controller.signal, onProgress: () => undefined, approve: (request) => approver.requestApproval(request, controller.signal) };
 }

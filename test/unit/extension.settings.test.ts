@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from '../../src/core/agent/subagentLimits';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { apiKeyRequired, parseSettings, type SettingsSource } from '../../src/extension/settingsValues';
+import { declaredSettings } from '../support/manifestSettings';
 
 /** `effective` as VS Code resolves it; `user` the user's own values (workspace values never in it). */
 function source(effective: Record<string, unknown>, user: Record<string, unknown> = effective): SettingsSource {
@@ -72,8 +73,7 @@ describe('extension settings', () => {
   });
 
   it('declares the subagent settings in the manifest with the core\'s defaults and ranges', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default?: unknown; minimum?: number; maximum?: number }> } } };
-    const properties = manifest.contributes.configuration.properties;
+    const properties = declaredSettings();
     const expected: Record<string, [number, { min: number; max: number }]> = {
       maxConcurrent: [SUBAGENT_DEFAULTS.maxConcurrent, SUBAGENT_LIMIT_RANGES.maxConcurrent],
       maxToolRounds: [SUBAGENT_DEFAULTS.maxToolRounds, SUBAGENT_LIMIT_RANGES.maxToolRounds],
@@ -87,11 +87,8 @@ describe('extension settings', () => {
   });
 
   it("takes the provider and base URLs from the user's settings only: a repository's .vscode/settings.json cannot change where the code is sent", () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
-      capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
-    };
-    const properties = manifest.contributes.configuration.properties;
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
+    const properties = declaredSettings();
     // Machine scope: VS Code ignores a workspace's value (a remote machine may still set its own, e.g. a local server there).
     // The price table too: a repository must not be able to make the shown cost read $0.
     for (const key of ['evergreen.provider', 'evergreen.baseUrl', 'evergreen.openai.baseUrl', 'evergreen.pricing']) {

@@ -130,6 +130,20 @@ for (const backend of BACKENDS) {
       assert.ok(toolNames(fake.requests()[1]!).includes('mcp__repo__echo'));
     });
 
+    it('a workspace server whose name sanitizes like a user server\'s gets tools of its own name, and a notice says so', async () => {
+      fs.writeFileSync(path.join(workspace, '.mcp.json'), JSON.stringify({ mcpServers: { 'every.thing': { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+      const userConfig = path.join(storage, 'lookalike.json');
+      fs.writeFileSync(userConfig, JSON.stringify({ mcpServers: { every_thing: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+      fake.enqueue(say.text('Hi.'));
+      const run = await cli(['--mcp-config', userConfig, '--trust-workspace-mcp', '-p', 'Hello.']);
+      assert.equal(run.code, 0, run.stderr);
+      const echoes = toolNames(fake.requests()[0]!).filter((name) => name.endsWith('__echo'));
+      assert.equal(echoes.length, 2, echoes.join(' '));
+      assert.ok(echoes.includes('mcp__every_thing__echo'), 'the user\'s server keeps the name its user wrote');
+      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [event.message] : []));
+      assert.ok(notices.some((message) => message.includes('"every.thing"') && message.includes('"every_thing"')), notices.join('\n'));
+    });
+
     it('a broken config file and a server that fails to start are named in notices; the session goes on without them', async () => {
       const broken = path.join(storage, 'broken.json');
       fs.writeFileSync(broken, '{"mcpServers": {"x": {"command": 5}}}');

@@ -18,6 +18,7 @@ import { McpToolNames } from '../../src/core/mcp/names';
 import { mcpToolDefinitions } from '../../src/core/mcp/tools';
 import type { Logger } from '../../src/core/logger';
 import { silentLogger } from '../../src/core/logger';
+import { waitForMarked } from '../support/processMarkers';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -27,15 +28,6 @@ function server(name: string, command: string, args: string[], env: Record<strin
   const parsed = parseMcpConfigValue({ [name]: { command, args, env } }, { scope: 'user', source: 'test' }, { env: {} }, { bare: true });
   assert.equal(parsed.problems.length, 0, JSON.stringify(parsed.problems));
   return parsed.servers[0]!;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
@@ -140,23 +132,21 @@ describe('MCP servers (real ones from npm, over stdio)', function () {
   });
 
   it('stop ends the whole process tree, also what the server started', async () => {
-    const marker = path.join(dir, 'grandchild.pid');
+    // The server may run in a PID namespace, where the pids it sees are not this machine's: its
+    // child is found in /proc by a marker as its argv[0].
+    const marker = `evergreen-mcp-child-${process.pid}-${Date.now()}`;
     const config = scriptServer(
       dir,
       'parent',
       `import { spawn } from 'node:child_process';
-       import { writeFileSync } from 'node:fs';
-       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-       writeFileSync(${JSON.stringify(marker)}, String(child.pid));
+       spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', argv0: ${JSON.stringify(marker)} });
        await import(${JSON.stringify(EVERYTHING)});`,
     );
     const connection = connect(config);
     await connection.start();
-    assert.ok(await until(() => fs.existsSync(marker)));
-    const grandchild = Number(fs.readFileSync(marker, 'utf8'));
-    assert.ok(alive(grandchild));
+    assert.equal((await waitForMarked(marker, 1)).length, 1, "the server's child runs");
     await connection.stop();
-    assert.ok(await until(() => !alive(grandchild)), 'the server\'s own child is gone too');
+    assert.deepEqual(await waitForMarked(marker, 0, 5_000), [], "the server's own child is gone too");
     assert.equal(connection.state.kind, 'stopped');
   });
 

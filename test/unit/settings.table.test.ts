@@ -1,109 +1,101 @@
 /**
  * The settings table (src/frontends/settingsTable.ts) is the one place a setting's name, scope, type,
- * range, default and CLI flag are written; package.json (the manifest VS Code reads), the README's
- * settings table and the CLI's flags must say the same, and these checks fail when one drifts.
+ * range, default and CLI flag are written. package.json's settings, package.nls.json and the README's
+ * settings tables are generated from it (scripts/manifest.ts); these checks fail when a committed
+ * file is stale, when the generator misrenders a row, or when the CLI or the extension's reader
+ * drift from the table.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { GENERATE_COMMAND, README_BEGIN, README_END, renderManifestFiles } from '../../scripts/manifest';
 import { parseCliArgs, USAGE } from '../../src/cli/args';
 import { parseContextOverrides } from '../../src/core/context/defaults';
-import { PROVIDER_FACTS } from '../../src/core/model/models';
-import { cliFlag, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../../src/frontends/settingsTable';
+import { parsePriceOverrides } from '../../src/core/model/models';
+import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { parseSettings } from '../../src/extension/settingsValues';
+import { SETTING_TEXT } from '../../src/frontends/settingsManifest';
+import { cliFlag, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../../src/frontends/settingsTable';
+import { declaredSettings } from '../support/manifestSettings';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-interface ManifestProperty {
-  scope?: string;
-  type?: string | string[];
-  enum?: string[];
-  items?: { type: string };
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-  markdownDescription?: string;
-}
-
-const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, ManifestProperty> } };
-  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
-};
-const properties = manifest.contributes.configuration.properties;
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
+const properties = declaredSettings();
 const spec = (key: SettingKey): SettingSpec => SETTINGS[key];
 
-/** The rows of the README's settings table: setting name -> [default cell, description cell]. */
+/** The example object a description shows in backticks. */
+function exampleIn(description: string): unknown {
+  const example = /`(\{[^`]+\})`/.exec(description)?.[1];
+  assert.ok(example, `no example object in: ${description}`);
+  return JSON.parse(example);
+}
+
+/** The rows of the README's generated settings tables: setting name -> [default cell, description cell]. */
 function readmeRows(): Map<string, [string, string]> {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('| Setting | Default | What it does |');
-  assert.ok(start >= 0, 'the README has no settings table');
+  const block = readme.slice(readme.indexOf(README_BEGIN), readme.indexOf(README_END));
+  assert.ok(block.length > 0, 'the README has no generated settings block');
   const rows = new Map<string, [string, string]>();
-  for (const line of readme.slice(start).split('\n').slice(2)) {
-    if (!line.startsWith('|')) break;
+  for (const line of block.split('\n').filter((row) => row.startsWith('| `'))) {
     const cells = line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, ''));
     const name = /^`([^`]+)`$/.exec(cells[0] ?? '')?.[1];
     assert.ok(name && cells.length === 3, `unreadable README row: ${line}`);
+    assert.ok(!rows.has(name), `${name} has two rows`);
     rows.set(name, [cells[1]!, cells[2]!]);
   }
   return rows;
 }
 
 describe('settings table', () => {
+  it('has package.json, package.nls.json and the README as the generator writes them from the tables', () => {
+    for (const file of renderManifestFiles(ROOT)) {
+      const committed = fs.readFileSync(path.join(ROOT, file.path), 'utf8');
+      // Not assert.equal: a diff of the whole package.json would bury the one thing to do.
+      assert.ok(committed === file.content, `${file.path} is stale: the tables say otherwise. Run \`${GENERATE_COMMAND}\` and commit what it writes.`);
+    }
+  });
+
   it('declares every setting in package.json exactly as the table says, and no other', () => {
     assert.deepEqual(Object.keys(properties).sort(), SETTING_KEYS.map(settingName).sort());
     for (const key of SETTING_KEYS) {
       const row = spec(key);
       const property = properties[settingName(key)]!;
-      assert.equal(property.scope, row.scope, `${key}: scope`);
-      assert.deepEqual(property.type, row.nullable ? [row.type, 'null'] : row.type, `${key}: type`);
-      assert.deepEqual(property.enum, row.enum, `${key}: enum`);
-      assert.deepEqual(property.items, row.items ? { type: row.items } : undefined, `${key}: items`);
-      assert.equal(property.minimum, row.min, `${key}: minimum`);
-      assert.equal(property.maximum, row.max, `${key}: maximum`);
-      assert.deepEqual(property.default, row.default, `${key}: default`);
-      assert.ok((property.markdownDescription ?? '').length > 20, `${key}: the manifest describes it`);
+      assert.deepEqual(
+        { scope: property.scope, type: property.type, enum: property.enum, items: property.items, minimum: property.minimum, maximum: property.maximum, pattern: property.pattern, default: property.default },
+        { scope: row.scope, type: row.nullable ? [row.type, 'null'] : row.type, enum: row.enum, items: row.items ? { type: row.items } : undefined, minimum: row.min, maximum: row.max, pattern: row.pattern, default: row.default },
+        key,
+      );
+      assert.match(property.markdownDescription ?? '', /^%config\.[\w.]+\.description%$/, `${key}: the manifest's description is a package.nls.json reference`);
     }
     const restricted = SETTING_KEYS.filter((key) => spec(key).restrictedWhenUntrusted).map(settingName);
     assert.deepEqual([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), restricted.sort());
   });
 
-  it("gives only examples the parser accepts in the manifest's compression description", () => {
-    const description = properties[settingName('compression')]!.markdownDescription!;
-    const example = /`(\{[^`]+\})`/.exec(description)?.[1];
-    assert.ok(example, 'the description shows an example object');
-    const parsed = parseContextOverrides(JSON.parse(example));
-    assert.deepEqual(parsed.problems, []);
-    assert.ok(Object.keys(parsed.settings).length >= 2);
+  it('gives only examples the parsers accept in the descriptions of the object settings', () => {
+    const compression = parseContextOverrides(exampleIn(SETTING_TEXT.compression.description));
+    assert.deepEqual(compression.problems, []);
+    assert.ok(Object.keys(compression.settings).length >= 2);
+    const pricing = parsePriceOverrides(exampleIn(SETTING_TEXT.pricing.description));
+    assert.deepEqual(pricing.problems, []);
+    assert.equal(Object.keys(pricing.prices).length, 1);
   });
 
-  it("lists every setting in the README's table, with its default, its CLI flag and its scope", () => {
+  it("lists every setting in the README's tables, with its default, its CLI flag and its scope", () => {
     const rows = readmeRows();
-    assert.deepEqual([...rows.keys()], SETTING_KEYS.map(settingName), 'the README lists the settings in the table\'s order');
+    assert.deepEqual([...rows.keys()].sort(), SETTING_KEYS.map(settingName).sort());
     for (const key of SETTING_KEYS) {
       const row = spec(key);
       const [defaultCell, description] = rows.get(settingName(key))!;
       const value = row.default;
-      if (typeof value === 'number') assert.ok(defaultCell.includes(value.toLocaleString('en-US')), `${key}: README default "${defaultCell}" is not ${value}`);
-      else if (typeof value === 'boolean' || (typeof value === 'string' && value !== '')) assert.ok(defaultCell.includes(`\`${String(value)}\``), `${key}: README default "${defaultCell}" is not ${String(value)}`);
-      else if (Array.isArray(value)) assert.ok(defaultCell.includes('`[]`'), `${key}: README default "${defaultCell}"`);
-      else if (value !== null && typeof value === 'object') assert.ok(defaultCell.includes('`{}`'), `${key}: README default "${defaultCell}"`);
+      if (typeof value === 'number') assert.equal(defaultCell, value.toLocaleString('en-US'), key);
+      else if (value === null || value === '') assert.equal(defaultCell, 'empty', key);
+      else assert.equal(defaultCell, `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``, key);
       const flag = cliFlag(key);
       if (flag) assert.ok(description.includes(`\`${flag}\``), `${key}: the README does not name ${flag}`);
-      assert.ok(description.includes(row.scope === 'machine' ? 'machine scope' : 'user settings only'), `${key}: the README does not give its scope`);
-      if (row.min !== undefined && row.max !== undefined && row.type === 'number') assert.ok(description.includes(`${row.min}-${row.max}`), `${key}: the README does not give its range`);
-    }
-  });
-
-  it("states the provider table's default models and fallback windows where the manifest and the README name them", () => {
-    const rows = readmeRows();
-    const window = (n: number) => n.toLocaleString('en-US');
-    assert.ok(rows.get(settingName('openai.model'))![0].includes(`\`${PROVIDER_FACTS.openai.defaultModel}\``));
-    assert.ok(properties[settingName('openai.model')]!.markdownDescription!.includes(`\`${PROVIDER_FACTS.openai.defaultModel}\``));
-    const readmeWindow = rows.get(settingName('contextWindow'))![0];
-    const manifestWindow = properties[settingName('contextWindow')]!.markdownDescription!;
-    for (const text of [readmeWindow, manifestWindow]) {
-      assert.ok(text.includes(window(PROVIDER_FACTS.anthropic.fallbackWindow)) && text.includes(window(PROVIDER_FACTS.openai.fallbackWindow)), text);
+      assert.ok(description.endsWith(`${row.scope} scope)`), `${key}: the README does not give its scope`);
+      if (row.min !== undefined && row.max !== undefined) assert.ok(description.includes(`(${row.min.toLocaleString('en-US')}-${row.max.toLocaleString('en-US')}; `), `${key}: the README does not give its range`);
     }
   });
 
@@ -135,11 +127,12 @@ describe('settings table', () => {
   });
 
   it('names only real settings wherever a source file, the README or the docs mention one', () => {
-    // Ids under evergreen. that are not settings: the manifest's commands and views, and two the
-    // extension creates (the SecretStorage keys, the status bar item).
-    const contributes = (manifest as unknown as { contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } }).contributes;
+    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands
+    // and views, the context keys, and two the extension creates (the SecretStorage keys, the
+    // status bar item).
+    const { contributes, publisher, name: packageName } = manifest as unknown as { publisher: string; name: string; contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
     const views = Object.values(contributes.views).flat().map((view) => view.id);
-    const otherIds = new Set([...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.context']);
+    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.context']);
     const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
     const walk = (dir: string): void => {
       for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -152,9 +145,9 @@ describe('settings table', () => {
     const unknown: string[] = [];
     let mentions = 0;
     for (const file of files) {
-      for (const match of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bevergreen\.([A-Za-z][A-Za-z.]*)/g)) {
+      for (const match of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bevergreen\.([A-Za-z][A-Za-z.-]*)/g)) {
         // `evergreen.subagents.*` and a sentence's full stop name a section.
-        const name = match[1]!.replace(/\.+$/, '');
+        const name = match[1]!.replace(/[.-]+$/, '');
         if (otherIds.has(`evergreen.${name}`)) continue;
         mentions++;
         const known = SETTING_KEYS.some((key) => key === name || key.startsWith(`${name}.`));

@@ -5,7 +5,8 @@ import { analyzeShellCommand, matchShellAllowList } from '../../src/core/shell/s
 
 const ALLOW = ['git status', 'git diff', 'git log', 'ls', 'npm test', 'npm run lint', 'cat', 'grep', 'head', 'wc', 'echo', 'find', 'python', 'bash', 'sh', 'xargs', 'node'];
 const askPolicy: ApprovalPolicy = { writes: 'ask', shell: 'ask', shellAllowList: ALLOW };
-const shell = (command: string): ApprovalRequest => ({ kind: 'shell', command });
+// In the sandbox: the analyzer's own judgement (with the sandbox off, only read-only programs pass: shell.sandboxOff.test.ts).
+const shell = (command: string): ApprovalRequest => ({ kind: 'shell', command, isolation: 'sandbox' });
 
 describe('tools approval policy', () => {
   // [command, expected decision with the allow-list above and shell: 'ask']

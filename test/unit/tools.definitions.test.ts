@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
+import { createExitPlanModeTool } from '../../src/core/tools/exitPlanMode';
+import { createMemoryTool } from '../../src/core/tools/memory';
 import { createToolRegistry, type ApiToolSpec } from '../../src/core/tools/registry';
+import { createSkillTool } from '../../src/core/tools/skill';
+import type { ToolDefinition } from '../../src/core/tools/types';
 
 const SNAPSHOT = path.join(__dirname, '..', 'fixtures', 'tools', 'definitions.json');
 
@@ -23,8 +27,12 @@ function variants(): Record<string, ApiToolSpec[]> {
     'trusted, every built-in': createToolRegistry({ trusted: true, task: true, compact: true }).list(),
     'trusted, sandbox on': createToolRegistry({ trusted: true, task: true, shell: { sandbox: SANDBOX_ON } }).list().filter((tool) => tool.name === 'run_shell'),
     untrusted: createToolRegistry({ trusted: false }).list(),
+    // Issue 28's tools, not offered yet: pinned now, so wiring them moves nothing by accident.
+    'not yet in the registry': [createMemoryTool({ folder: '/unused' }), createMemoryTool({ folder: '/unused', readOnly: true }), createSkillTool([]), createExitPlanModeTool()].map(asSpec),
   };
 }
+
+const asSpec = (tool: Pick<ToolDefinition<unknown>, 'name' | 'description' | 'inputSchema'>): ApiToolSpec => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
 
 /** One line per tool, as sent: JSON.stringify keeps the keys in the order the request body has them. */
 function asSent(specs: Record<string, ApiToolSpec[]>): Record<string, string[]> {

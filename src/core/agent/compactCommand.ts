@@ -1,13 +1,17 @@
 /**
  * "/compact [focus]" typed as a prompt (the chat, the CLI's -p) compacts the conversation instead
- * of sending it; one parser, so every front end reads the same words the same way.
+ * of sending it. The slash-command parser (commands/slash.ts, commands/builtin.ts) reads it; this
+ * keeps the call the front ends use until they take every built-in command from resolveSlashCommand.
  */
+import { parseBuiltInCommand } from '../commands/builtin';
+import { parseSlashInput } from '../commands/slash';
+
 export const COMPACT_COMMAND = '/compact';
 
 /** The compaction a prompt asks for, with its focus (undefined when none); undefined when the prompt is no /compact. */
 export function parseCompactCommand(prompt: string): { focus: string | undefined } | undefined {
-  const trimmed = prompt.trim();
-  if (trimmed !== COMPACT_COMMAND && !trimmed.startsWith(`${COMPACT_COMMAND} `)) return undefined;
-  const focus = trimmed.slice(COMPACT_COMMAND.length).trim();
-  return { focus: focus || undefined };
+  const input = parseSlashInput(prompt);
+  if (input?.name !== 'compact') return undefined;
+  const parsed = parseBuiltInCommand(input.name, input.args);
+  return parsed && 'command' in parsed && parsed.command.name === 'compact' ? { focus: parsed.command.focus } : undefined;
 }

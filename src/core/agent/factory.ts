@@ -14,7 +14,7 @@ import type { ModelBackend, ProviderId } from '../model/backend';
 import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
-import { knownSecrets, redactSecrets } from '../secrets';
+import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
 import { createToolRegistry } from '../tools/registry';
@@ -122,6 +122,11 @@ export interface StartOptions {
   onEvent: AgentEventListener;
   signal?: AbortSignal;
   logger?: Logger;
+  /**
+   * The front end's redaction (the CLI's output, the extension's log and panel use the same one):
+   * the session teaches it its key and credentials, and sends every event and log line through it.
+   */
+  redactor?: SecretRedactor;
   /** "Reload Instructions": a resumed session reads its instruction files again and records the new system prompt. */
   reloadInstructions?: boolean;
 }
@@ -132,9 +137,7 @@ export interface StartOptions {
  */
 export async function startAgentSession(options: StartOptions): Promise<StartedSession> {
   const { config, store } = options;
-  const secrets = knownSecrets(config.apiKey, config.secretEnv ?? process.env);
-  // A server's words in a log line (a refused option, a failed models call) may quote the key back.
-  const logger = redactingLogger(options.logger ?? silentLogger, (text) => redactSecrets(text, secrets));
+  const { secrets, redactor, logger, onEvent } = redactedOutputs(options);
   const client = createBackend({
     provider: config.provider ?? 'anthropic',
     apiKey: config.apiKey,
@@ -158,7 +161,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const thinking = thinkingFor(config, client, window, modelInfo?.maxOutputTokens, folded);
   const sandbox = await sandboxFor(options, handle, logger);
   const checkpoints = await checkpointsFor(options, handle, logger);
-  const mcp = await mcpFor(options, handle, logger);
+  const mcp = await mcpFor(options, handle, logger, redactor);
   // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
   const mcpTools = mcp?.tools([], Math.floor(window * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
@@ -185,7 +188,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   const { systemPrompt } = prompt;
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
   const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), fileBudget) : undefined;
-  handle.onWriteError((message) => options.onEvent({ type: 'storage_warning', message }));
+  handle.onWriteError((message) => onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
   const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };
@@ -214,7 +217,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     systemPrompt,
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
-    onEvent: options.onEvent,
+    onEvent,
     logger,
     context: {
       ...context,
@@ -227,27 +230,44 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
   parent.session = session;
-  options.onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-  for (const notice of thinking.notices) announceThinking(notice, logger, options.onEvent);
+  onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+  for (const notice of thinking.notices) announceThinking(notice, logger, onEvent);
   const notice = sandbox && sandboxNotice(sandbox.state);
   if (notice) {
     logger.warn(notice.message);
-    options.onEvent({ type: 'sandbox_notice', ...notice });
+    onEvent({ type: 'sandbox_notice', ...notice });
   }
   if (mcpTools?.deferred) {
-    options.onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
+    onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
   for (const notice of prompt.notices) {
     if (notice.level === 'warning') logger.warn(notice.message);
-    options.onEvent({ type: 'instructions_notice', ...notice });
+    onEvent({ type: 'instructions_notice', ...notice });
   }
   for (const message of mcpNotices(config.mcp, mcp)) {
     logger.warn(message);
-    options.onEvent({ type: 'mcp_notice', level: 'warning', message });
+    onEvent({ type: 'mcp_notice', level: 'warning', message });
   }
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
-  const replay = (folded?.display ?? []).map((event) => (event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
+  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
   return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
+}
+
+/**
+ * The session's secrets, taught to the front end's redactor, and the logger and event listener that
+ * every log line and event leaves the session through: a server's words (a refused option, a failed
+ * models call, an MCP server's error body) may quote the key back.
+ */
+function redactedOutputs(options: StartOptions): { secrets: KnownSecret[]; redactor: SecretRedactor; logger: Logger; onEvent: AgentEventListener } {
+  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
+  const redactor = options.redactor ?? new SecretRedactor();
+  redactor.learn(secrets);
+  return {
+    secrets,
+    redactor,
+    logger: redactingLogger(options.logger ?? silentLogger, (text) => redactor.text(text)),
+    onEvent: (event) => options.onEvent(redactor.value(event)),
+  };
 }
 
 /**
@@ -297,10 +317,14 @@ async function recordNewPrompt(options: StartOptions, handle: SessionHandle, too
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
-async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<McpManager | undefined> {
+async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger, redactor: SecretRedactor): Promise<McpManager | undefined> {
   const servers = options.config.mcp?.servers ?? [];
   if (!options.config.trusted || servers.length === 0) return undefined;
-  const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...options.config.mcp?.connection });
+  const connection = options.config.mcp?.connection;
+  const onStderr = connection?.onStderr;
+  // A server's log is a log line like any other: it may print the key it was given.
+  const redacted = onStderr ? { onStderr: (server: string, line: string) => onStderr(server, redactor.text(line)) } : {};
+  const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...connection, ...redacted });
   await manager.startAll();
   return manager;
 }
@@ -309,6 +333,7 @@ async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logg
 function mcpNotices(settings: McpSettings | undefined, manager: McpManager | undefined): string[] {
   const notices = [...(settings?.notices ?? [])];
   for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
+  notices.push(...(manager?.notices() ?? []));
   for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
   return notices;
 }

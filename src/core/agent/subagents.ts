@@ -12,7 +12,7 @@ import { textsOf, type ToolUseBlock } from '../model/content';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
-import { matchMcpAllowList, type ApprovalPolicy } from '../approvals/approval';
+import { matchMcpAllowList, mcpIdentityOf, type ApprovalPolicy } from '../approvals/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
 import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME } from '../tools/task';
 import type { SubagentType, TaskInput } from '../tools/taskInput';
@@ -101,8 +101,9 @@ export function subagentTools(tools: ToolRegistry, agentType: SubagentType, mcpA
   if (agentType !== 'explore') return restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
   return restrictTools(tools, (name) => {
     if (EXPLORE_TOOL_NAMES.includes(name)) return true;
-    const server = tools.get(name)?.mcpServer;
-    return server !== undefined && matchMcpAllowList(name, server, mcpAllowList);
+    const tool = tools.get(name);
+    const identity = tool && mcpIdentityOf(tool);
+    return identity !== undefined && matchMcpAllowList(identity, mcpAllowList);
   });
 }
 

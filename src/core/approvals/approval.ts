@@ -51,10 +51,10 @@ export type ApprovalRequest =
     }
   | {
       kind: 'mcp';
-      /** The server's name (from the user's or the workspace's configuration) and its own name for the tool. */
+      /** The server's name (from the user's or the workspace's configuration) and its own name for the tool: what the allow list matches. */
       server: string;
       tool: string;
-      /** The name the model called (`mcp__server__tool`): what the allow list matches. */
+      /** The name the model called (`mcp__server__tool`, made fit and unique). */
       fullName: string;
       /** The arguments as pretty-printed JSON: exactly what the server receives. */
       arguments: string;
@@ -112,12 +112,30 @@ export function mcpNamePart(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-/** Whether an MCP tool's full name is on the allow list (exact, or `mcp__server__*` for the server's every tool). */
-export function matchMcpAllowList(fullName: string, server: string, allowList: readonly string[]): boolean {
-  // The wildcard is compared with this server's own prefix, not with the name's start: server
-  // "a" must not allow the tools of a server named "a__b".
-  const wildcard = `${MCP_TOOL_PREFIX}${mcpNamePart(server)}__*`;
-  return allowList.some((entry) => entry === fullName || entry === wildcard);
+/** Which MCP tool a call is: its server's and its own name as configured and listed, and the name it is offered under. */
+export interface McpToolIdentity {
+  server: string;
+  tool: string;
+  fullName: string;
+}
+
+/** An offered tool's identity for the allow list (undefined for a tool no MCP server provides). */
+export function mcpIdentityOf(tool: { name: string; mcpServer?: string | undefined; mcpTool?: string | undefined }): McpToolIdentity | undefined {
+  return tool.mcpServer === undefined ? undefined : { server: tool.mcpServer, tool: tool.mcpTool ?? '', fullName: tool.name };
+}
+
+/**
+ * Whether an MCP tool is on the allow list: `mcp__<server>__*` or `mcp__<server>__<tool>` with the
+ * names as the server is configured and lists the tool, or the offered name when that begins with the
+ * server's own name. Never by the sanitized server name: "a_b"'s entry must not reach a server "a.b".
+ */
+export function matchMcpAllowList(identity: McpToolIdentity, allowList: readonly string[]): boolean {
+  const serverPrefix = `${MCP_TOOL_PREFIX}${identity.server}__`;
+  // Compared whole, never as a prefix: server "a"'s wildcard must not allow the tools of a server named "a__b".
+  const accepted = new Set([`${serverPrefix}*`, `${serverPrefix}${identity.tool}`]);
+  // A tool whose own name was sanitized, on a server whose name was not: the name on its card works too.
+  if (identity.fullName.startsWith(serverPrefix)) accepted.add(identity.fullName);
+  return allowList.some((entry) => accepted.has(entry));
 }
 
 /** Why a write request always asks: the reason its tool found on disk (the real target), else the one its path's name gives. */
@@ -131,12 +149,13 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
   // What would run outside the sandbox is the user's own decision, every time.
   if (request.kind === 'sandbox_changes') return 'ask';
   // An MCP server may do anything its author wrote; its own hints (read-only, …) are claims, not checks.
-  if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request.fullName, request.server, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
+  if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the
   // boundary (or the user turned the sandbox off knowingly). Leaving the sandbox is asked every time.
   if (request.isolation === 'unavailable' || request.isolation === 'outside') return 'ask';
   if (policy.shell === 'auto') return 'auto';
-  return matchShellAllowList(request.command, policy.shellAllowList).allowed ? 'auto' : 'ask';
+  // With the sandbox off (or no isolation named) only read-only programs and words are approved.
+  return matchShellAllowList(request.command, policy.shellAllowList, { readOnly: request.isolation !== 'sandbox' }).allowed ? 'auto' : 'ask';
 }
 
 export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approver): Approver {

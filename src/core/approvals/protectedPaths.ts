@@ -9,7 +9,7 @@
 // real path (symbolic links resolved), and protectedWriteReasonAt also finds what a name cannot
 // show — a folder that is a Git directory by its content (HEAD, objects, refs) whatever it is
 // called, and a protected entry that is a symbolic link to the target (`.git -> store`,
-// `~/.bashrc -> dotfiles/bashrc`).
+// `~/.bashrc -> dotfiles/bashrc`), and a virtualenv's bin folder by the pyvenv.cfg beside it.
 //
 // The same list is what the shell sandbox keeps read-only: protectedLocations(), held by
 // src/core/sandbox/policy.ts.
@@ -21,10 +21,14 @@ import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside, realpathLoose } from '../workspace/workspace';
 
-interface ProtectedRule {
+export interface ProtectedRule {
   /** gitignore syntax, matched case-insensitively (on macOS and Windows `.GIT/config` is `.git/config`). */
   patterns: readonly string[];
   why: string;
+  /** The names are files only: a folder so named is not protected (Bazel's `BUILD` beside a `build/` output folder, `WORKSPACE` beside `workspace/`). */
+  filesOnly?: true;
+  /** Why the OS sandbox does not hold these read-only (the write tools still ask). */
+  notInSandbox?: string;
 }
 
 const GIT_WHY = 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)';
@@ -40,7 +44,7 @@ const SHELL_STARTUP = [
 ];
 
 /** Paths relative to the workspace root (patterns without a leading '/' match at any depth). */
-const WORKSPACE_RULES: readonly ProtectedRule[] = [
+export const WORKSPACE_RULES: readonly ProtectedRule[] = [
   // `.git` is also the file of a worktree or submodule that names its Git directory.
   { patterns: ['.git'], why: GIT_WHY },
   { patterns: ['.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'], why: 'it selects Git filters, diff drivers, includes and submodule commands' },
@@ -80,6 +84,36 @@ const WORKSPACE_RULES: readonly ProtectedRule[] = [
   // Python runs the import lines of every .pth file in site-packages at start-up (a virtualenv in the workspace too).
   { patterns: ['**/site-packages/*.pth', '**/dist-packages/*.pth', 'sitecustomize.py', 'usercustomize.py'], why: 'Python runs this code whenever it starts' },
   { patterns: ['build.rs', 'Cargo.toml', '**/.cargo/config', '**/.cargo/config.toml'], why: 'Cargo build scripts and settings run code' },
+  // Containers: `docker build` runs a Dockerfile's RUN steps; compose files start containers with host mounts, devices and privileges.
+  { patterns: ['Dockerfile', 'Dockerfile.*', '*.Dockerfile', '*.dockerfile', 'Containerfile', 'Containerfile.*', 'docker-compose.yml', 'docker-compose.yaml', 'docker-compose.*.yml', 'docker-compose.*.yaml', 'compose.yml', 'compose.yaml', 'compose.*.yml', 'compose.*.yaml', 'docker-bake.hcl', 'docker-bake.json', 'Earthfile', 'Tiltfile', 'skaffold.yaml'], why: 'container builds run their steps, and compose files start containers with host mounts and privileges' },
+  // go.mod's toolchain line makes `go` download and run another toolchain; its tool and replace lines pick the code go runs.
+  { patterns: ['go.mod', 'go.work', '.golangci.yml', '.golangci.yaml', '.golangci.toml', '.golangci.json', '.goreleaser.yml', '.goreleaser.yaml'], why: 'Go module and tool settings choose the toolchain and the code go and its linters run' },
+  { patterns: ['CMakeLists.txt', '*.cmake', 'CMakePresets.json', 'CMakeUserPresets.json', 'meson.build', 'meson_options.txt', 'meson.options', 'BUILD.bazel', 'WORKSPACE.bazel', 'MODULE.bazel', '*.bzl', '.bazelrc', '.bazelversion', 'SConstruct', 'SConscript', 'configure.ac', 'configure.in', 'Makefile.am', 'Makefile.in', 'build.zig', 'Package.swift', 'mix.exs', 'rebar.config', '*.sbt', 'project.clj', 'deps.edn', 'bb.edn', 'Makefile.PL', 'Build.PL', '*.nimble', 'config.nims'], why: 'build definitions run commands and code when the project builds' },
+  // Bazel's BUILD and WORKSPACE files: by name only, never a build/ or workspace/ folder.
+  { patterns: ['BUILD', 'WORKSPACE', 'BUCK'], why: 'build definitions run commands and code when the project builds', filesOnly: true },
+  { patterns: ['rust-toolchain', 'rust-toolchain.toml', 'Cross.toml', 'Makefile.toml'], why: 'rustup runs the toolchain these name (a path too), and cross and cargo-make run their commands' },
+  // pip installs what these list, -e and --index-url lines included, and a package's build runs its code.
+  { patterns: ['requirements*.txt', 'requirements*.in', '**/requirements/*.txt', '**/requirements/*.in', 'constraints*.txt', 'Pipfile', 'pixi.toml', 'pyvenv.cfg'], why: 'Python installs the packages these list (and runs their code), or takes the interpreter they name' },
+  // Options that load plugins or code: pylint's load-plugins and init-hook, mypy's plugins, coverage's plugins, pdb's start-up commands, R's and Octave's profiles.
+  { patterns: ['.pylintrc', 'pylintrc', 'mypy.ini', '.mypy.ini', '.coveragerc', '.pdbrc', '.Rprofile', '.octaverc'], why: 'these load plugins or run code when the tool starts' },
+  // A virtualenv's bin folder is judged by its content (pyvenv.cfg beside it): see VENV_WHY.
+  {
+    patterns: ['**/node_modules/.bin', '**/node_modules/*/bin', '**/node_modules/@*/*/bin'],
+    why: 'npm scripts and npx run the programs installed here',
+    notInSandbox: 'npm install writes these folders, and the sandbox never searches node_modules (a folder holds thousands of packages)',
+  },
+  // Config files that name the plugins, parsers or commands a tool loads (JSON and YAML ones; the JavaScript ones are above).
+  { patterns: ['.lintstagedrc', '.lintstagedrc.*', '.huskyrc', '.huskyrc.*', '.simple-git-hooks.json', 'simple-git-hooks.json', '.eslintrc', '.eslintrc.*', '.prettierrc', '.prettierrc.*', '.stylelintrc', '.stylelintrc.*', '.babelrc', '.babelrc.*', 'babel.config.*', '.postcssrc', '.postcssrc.*', '.nycrc', '.nycrc.*', '.swcrc', 'nx.json', 'project.json', 'lerna.json', 'turbo.json'], why: 'tool settings name the commands, plugins and parsers the tool runs' },
+  { patterns: ['.rspec', '.rubocop.yml', 'Guardfile', 'Brewfile', 'Podfile', 'Fastfile', 'Dangerfile', 'Capfile', 'phpunit.xml', 'phpunit.xml.dist', '.php-cs-fixer.php', '.php-cs-fixer.dist.php', 'ansible.cfg'], why: 'tool settings and tool files written in code run when the tool starts' },
+  // MSBuild imports Directory.Build.* into every project below it; project files run their targets' tasks and Exec steps.
+  { patterns: ['Directory.Build.props', 'Directory.Build.targets', 'Directory.Build.rsp', 'Directory.Packages.props', '*.csproj', '*.vbproj', '*.fsproj', '*.vcxproj', '*.proj', '*.props', '*.targets', 'NuGet.config', 'global.json', 'dotnet-tools.json'], why: 'MSBuild project and import files run their tasks when .NET builds' },
+  // Version files: mise, asdf, nvm, fnm, pyenv, rbenv, sdkman (and uv) choose, and may download and run, the toolchain a command uses.
+  { patterns: ['mise.*.toml', '.mise.*.toml', '.mise', 'mise-tasks', '.rtx.toml', '.nvmrc', '.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.terraform-version', '.sdkmanrc'], why: 'version files choose the toolchain commands run, and version managers download and run it' },
+  { patterns: ['flake.nix', 'flake.lock', 'shell.nix', 'default.nix', 'devenv.nix', 'devenv.yaml', 'devbox.json', '.gitpod.yml', '.replit', 'replit.nix'], why: 'development environments run their shell hooks and start-up tasks when entered' },
+  // JetBrains run configurations, file watchers and external tools; Fleet, Zed and Helix tasks and language servers; editors' local rc files.
+  { patterns: ['.idea', '*.run.xml', '.run', '.fleet', '.zed', '.helix', '.theia', '.nvim.lua', '.nvimrc', '.exrc', '*.sublime-project', '.dir-locals.el', '*.launch'], why: 'editor and IDE project settings hold run configurations, tasks and language servers the editor runs' },
+  // More CI systems, and GitHub actions defined anywhere (`uses: ./tools/action` reads its action.yml).
+  { patterns: ['.buildkite', '.drone.yml', '.drone.star', '.travis.yml', 'appveyor.yml', '.appveyor.yml', 'azure-pipelines.yaml', '.azure-pipelines', 'cloudbuild.yaml', 'cloudbuild.yml', 'buildspec.yml', 'buildspec.yaml', 'bitrise.yml', '.woodpecker.yml', '.woodpecker.yaml', '.woodpecker', 'codemagic.yaml', '.semaphore', '.tekton', '**/.gitea/workflows', '**/.forgejo/workflows', '.gitlab', 'Jenkinsfile.*', '*.jenkinsfile', 'action.yml', 'action.yaml'], why: "CI definitions run commands with the repository's secrets" },
   { patterns: ['.evergreen'], why: "it is Evergreen's own data" },
 ];
 
@@ -92,7 +126,7 @@ const VSCODE_DATA = ['Code', 'Code - Insiders', 'Code - OSS', 'VSCodium', 'Curso
 const VSCODE_SERVER_DATA = ['.vscode-server', '.vscode-server-insiders', '.vscode-remote', '.cursor-server'].flatMap((dir) => [`${dir}/data/User`, `${dir}/data/Machine`]);
 
 /** Paths relative to the home folder; each is anchored there (a leading '/'). */
-const HOME_RULES: readonly ProtectedRule[] = [
+export const HOME_RULES: readonly ProtectedRule[] = [
   { patterns: ['/.ssh'], why: 'SSH configuration runs commands (ProxyCommand, LocalCommand) and decides who may log in' },
   { patterns: ['/.gitconfig', '/.config/git'], why: GIT_WHY },
   { patterns: SHELL_STARTUP.map((name) => `/${name}`).concat(['/.config/fish', '/.config/environment.d', '/.config/autostart', '/.config/systemd/user']), why: SHELL_WHY },
@@ -106,6 +140,8 @@ const HOME_RULES: readonly ProtectedRule[] = [
     why: 'VS Code runs the extensions installed here',
   },
   { patterns: ['/.local/lib/python*/site-packages/*.pth', '/Library/Python/*/lib/python/site-packages/*.pth'], why: 'Python runs this code whenever it starts' },
+  // GOFLAGS=-toolexec in Go's env file, Cargo's runner and rustc wrapper, Gradle's init scripts, mise's global tools and tasks.
+  { patterns: ['/.config/go/env', '/.cargo/config', '/.cargo/config.toml', '/.gradle/init.d', '/.gradle/init.gradle', '/.gradle/init.gradle.kts', '/.config/mise', '/.tool-versions', '/.pdbrc'], why: 'user-wide tool settings choose the programs every build and test runs' },
 ];
 
 const SESSION_STORAGE_WHY = "it is Evergreen's own session storage: transcripts a resumed session trusts as its history";
@@ -115,7 +151,9 @@ interface CompiledRule {
   why: string;
 }
 
-const compile = (rules: readonly ProtectedRule[]): CompiledRule[] => rules.map((rule) => ({ matcher: ignore({ ignorecase: true }).add([...rule.patterns]), why: rule.why }));
+// A files-only name is re-included as a folder (`!BUILD/`), so build/out.js is not protected by it.
+const compile = (rules: readonly ProtectedRule[]): CompiledRule[] =>
+  rules.map((rule) => ({ matcher: ignore({ ignorecase: true }).add([...rule.patterns, ...(rule.filesOnly ? rule.patterns.map((pattern) => `!${pattern}/`) : [])]), why: rule.why }));
 const WORKSPACE_MATCHERS = compile(WORKSPACE_RULES);
 const HOME_MATCHERS = compile(HOME_RULES);
 
@@ -156,9 +194,12 @@ export interface ProtectedScope {
  * One protected location, as data a sandbox configuration can use to mark it read-only:
  * - `path`: an absolute path; a folder means everything in it. It may not exist (yet).
  * - `pattern`: a gitignore-style pattern relative to `root` (no leading '/' = at any depth below
- *   root; a folder match covers everything in it), matched case-insensitively.
+ *   root; a folder match covers everything in it), matched case-insensitively; `filesOnly` and
+ *   `notInSandbox` as on the rule it comes from.
  */
-export type ProtectedLocation = { kind: 'path'; path: string; why: string } | { kind: 'pattern'; root: string; pattern: string; why: string };
+export type ProtectedLocation =
+  | { kind: 'path'; path: string; why: string }
+  | { kind: 'pattern'; root: string; pattern: string; why: string; filesOnly?: true; notInSandbox?: string };
 
 const hasGlob = (pattern: string): boolean => /[*?[]/.test(pattern);
 
@@ -176,11 +217,15 @@ export function protectedLocations(scope: ProtectedScope): ProtectedLocation[] {
     }
   }
   if (scope.sessionStorage !== undefined) out.push({ kind: 'path', path: path.resolve(scope.sessionStorage), why: SESSION_STORAGE_WHY });
-  for (const rule of WORKSPACE_RULES) for (const pattern of rule.patterns) out.push({ kind: 'pattern', root: scope.workspaceRoot, pattern, why: rule.why });
+  for (const rule of WORKSPACE_RULES) {
+    const flags = { ...(rule.filesOnly ? { filesOnly: rule.filesOnly } : {}), ...(rule.notInSandbox ? { notInSandbox: rule.notInSandbox } : {}) };
+    for (const pattern of rule.patterns) out.push({ kind: 'pattern', root: scope.workspaceRoot, pattern, why: rule.why, ...flags });
+  }
   return out;
 }
 
 const GIT_DIR_WHY = 'it is inside a Git directory (a folder with HEAD, objects and refs), whatever its name: Git reads its config and hooks';
+const VENV_WHY = "it is a virtualenv's bin folder (pyvenv.cfg beside it), whatever its name: python, pip and pytest there are what commands in the environment run";
 
 /**
  * Why a write to `target` (an absolute real path, as Workspace.resolve returns it) must always be
@@ -220,6 +265,7 @@ export async function protectedWriteReasonAt(target: string, scope: ProtectedSco
 async function insideWorkspaceByDisk(target: string, root: string): Promise<string | undefined> {
   for (let dir = path.dirname(target); isInside(dir, root); dir = path.dirname(dir)) {
     if (await isGitDirectory(dir)) return GIT_DIR_WHY;
+    if (await isVirtualenvBin(dir)) return VENV_WHY;
     const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (!entry.isSymbolicLink()) continue;
@@ -232,6 +278,12 @@ async function insideWorkspaceByDisk(target: string, root: string): Promise<stri
     if (dir === root) break;
   }
   return undefined;
+}
+
+/** A virtualenv's program folder: `bin` (`Scripts` on Windows) beside the pyvenv.cfg that makes its parent a virtualenv. */
+async function isVirtualenvBin(dir: string): Promise<boolean> {
+  if (!['bin', 'scripts'].includes(path.basename(dir).toLowerCase())) return false;
+  return (await fsp.stat(path.join(path.dirname(dir), 'pyvenv.cfg')).catch(() => undefined))?.isFile() === true;
 }
 
 /** What Git checks before it takes a folder for a repository: a HEAD file, and objects/ and refs/ folders. */

@@ -108,7 +108,7 @@ export type ContextDefaults = { readonly [K in keyof typeof CONTEXT_DEFAULTS]: n
 
 const SHARE = { min: 0, max: 1 };
 /** The engine numbers a user may override, with the range that keeps the engine working (the window split lives in the window settings). */
-const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
+export const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
   persistThresholdBytes: { min: 1024, max: 10 * 1024 * 1024 },
   persistMaxWindowShare: { min: 0.01, max: 1 },
   previewMaxLines: { min: 4, max: 10_000 },

@@ -9,7 +9,7 @@ import { lstat, realpath, type FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import { decodeFileBytes, type DecodedFile } from '../workspace/fileio';
+import { decodeFileBytes, readBytesAt, type DecodedFile } from '../workspace/fileio';
 import { plural } from '../text';
 import { isInside, isNodeError, NodeWorkspace, openForRead, WorkspaceAccessError, type Workspace } from '../workspace/workspace';
 
@@ -48,17 +48,6 @@ export interface LoadedInstructions {
 
 type Read = { kind: 'text'; text: string; notices: string[] } | { kind: 'refused'; message: string };
 
-/** `chars` of the window's budget in bytes: a UTF-8 character is at least one byte, so never more characters than that. */
-async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(Math.max(0, length));
-  let filled = 0;
-  while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
-}
 
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
 
@@ -105,11 +94,11 @@ async function readResolved(workspace: Workspace, real: string, shown: string, m
     let parts: Buffer[];
     let omitted = 0;
     if (stat.size <= maxBytes) {
-      parts = [await readBytes(handle, 0, stat.size)];
+      parts = [await readBytesAt(handle, 0, stat.size)];
     } else {
       const half = Math.floor(maxBytes / 2);
-      const head = cutHead(await readBytes(handle, 0, half));
-      const tail = cutTail(await readBytes(handle, stat.size - half, half));
+      const head = cutHead(await readBytesAt(handle, 0, half));
+      const tail = cutTail(await readBytesAt(handle, stat.size - half, half));
       parts = [head, tail];
       omitted = stat.size - head.length - tail.length;
       notices.push(
@@ -148,21 +137,33 @@ function formatBytes(bytes: number): string {
 }
 
 /**
- * The `@path` imports of an instruction file, in order: a word that starts with `@` and ends in a
- * file extension (so `@types/node` or `@someone` are not imports), outside code blocks and spans.
+ * A Markdown text's lines as prose: a fenced code block's lines (and its fences) become empty, code
+ * spans become a space, so what looks like a reference inside code is never taken for one.
  */
-export function findImports(text: string): string[] {
-  const found: string[] = [];
+export function proseLines(text: string): string[] {
+  const lines: string[] = [];
   let fence: string | undefined;
   for (const line of text.split('\n')) {
     const opener = /^\s*(```+|~~~+)/.exec(line)?.[1];
     if (opener) {
       if (fence === undefined) fence = opener[0];
       else if (opener[0] === fence) fence = undefined;
+      lines.push('');
       continue;
     }
-    if (fence !== undefined) continue;
-    for (const match of line.replace(/`+[^`]*`+/g, ' ').matchAll(/(?:^|\s)@([^\s`@]+)/g)) {
+    lines.push(fence === undefined ? line.replace(/`+[^`]*`+/g, ' ') : '');
+  }
+  return lines;
+}
+
+/**
+ * The `@path` imports of an instruction file, in order: a word that starts with `@` and ends in a
+ * file extension (so `@types/node` or `@someone` are not imports), outside code blocks and spans.
+ */
+export function findImports(text: string): string[] {
+  const found: string[] = [];
+  for (const line of proseLines(text)) {
+    for (const match of line.matchAll(/(?:^|\s)@([^\s`@]+)/g)) {
       const target = match[1]!.replace(/[.,;:!?)\]]+$/, '');
       if (/\.[A-Za-z0-9]+$/.test(target) && !found.includes(target)) found.push(target);
     }

@@ -105,6 +105,9 @@ export class McpServerConnection {
     this.transport = transport;
     await client.connect(transport, { timeout });
     transport.onclose = chain(transport.onclose, () => this.onClosed(client));
+    if (transport instanceof GroupStdioTransport && transport.containment === 'process-group' && process.platform === 'linux') {
+      this.options.logger.info(`MCP ${this.config.name}: no PID namespace here (util-linux setpriv and unshare, and user namespaces, are needed); it runs in a process group, and a process it starts with setsid whose parent has exited can escape it`);
+    }
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {

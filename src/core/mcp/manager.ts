@@ -10,7 +10,7 @@ import { errorMessage } from '../logger';
 import type { ToolDefinition } from '../tools/types';
 import type { McpServerConfig } from './config';
 import { McpServerConnection, type McpConnectionOptions, type McpServerState } from './connection';
-import { McpToolNames } from './names';
+import { McpToolNames, mcpServerParts, type McpServerParts } from './names';
 import { deferredMcpTools } from './deferred';
 import { mcpToolDefinitions, type McpCallInput } from './tools';
 
@@ -40,12 +40,15 @@ export class McpManager {
   /** Per server, what was offered at session start: its tool count and definitions' estimated tokens. */
   private offered = new Map<string, { tools: number; definitionTokens: number }>();
   private deferred = false;
+  /** Each server's part in its tools' names, from every configured server (not only those that start): stable across restarts. */
+  private readonly serverParts: McpServerParts;
 
   constructor(
     servers: readonly McpServerConfig[],
     private readonly options: McpManagerOptions,
   ) {
     this.connections = servers.map((config) => new McpServerConnection(config, options));
+    this.serverParts = mcpServerParts(servers.map((server) => server.name));
   }
 
   get size(): number {
@@ -81,7 +84,7 @@ export class McpManager {
   }
 
   private directTools(builtInNames: Iterable<string>): ToolDefinition<McpCallInput>[] {
-    const names = new McpToolNames(builtInNames);
+    const names = new McpToolNames(builtInNames, this.serverParts);
     const all: ToolDefinition<McpCallInput>[] = [];
     for (const connection of this.connections) {
       if (connection.state.kind !== 'ready') continue;
@@ -138,6 +141,11 @@ export class McpManager {
   /** The last lines a stdio server wrote to stderr (its log). */
   log(name: string): readonly string[] {
     return this.connections.find((candidate) => candidate.config.name === name)?.stderr ?? [];
+  }
+
+  /** What the user should know about the servers' names (sanitized names two servers share), one line each. */
+  notices(): string[] {
+    return [...this.serverParts.collisions];
   }
 
   /** The failures, one line each, for a notice at session start. */

@@ -1,16 +1,20 @@
 /**
- * The stdio transport of an MCP server, started as the leader of its own process group. The
+ * The stdio transport of an MCP server, started as a tree that ends whole (shell/processTree.ts):
+ * in a PID namespace of its own where this machine allows it, else as the leader of its own
+ * process group. The
  * message format is the SDK's own (deserializeMessage, serializeMessage); the spawn is ours,
- * because the SDK's transport cannot put the server in a group of its own: a server started
- * through `npx` or a shell script is a tree, and stopping it must stop all of it. So is the line
- * reading, so that an answer the SDK refuses still fails its call at once (below).
+ * because the SDK's transport cannot hold the server's tree: a server started through `npx` or a
+ * shell script is a tree, one that starts a daemon with setsid leaves any group, and stopping it
+ * must stop all of it. So is the line reading, so that an answer the SDK refuses still fails its
+ * call at once (below).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { signalGroup, trackChildProcess } from '../shell/processGroup';
+import { signalGroup } from '../shell/processGroup';
+import { resolveExecutable, spawnContained, type ContainedProcess, type TreeContainment } from '../shell/processTree';
 
 export interface GroupStdioOptions {
   command: string;
@@ -24,6 +28,8 @@ export interface GroupStdioOptions {
   killGraceMs?: number;
   /** The largest single message taken (default MAX_MESSAGE_BYTES); a larger one closes the connection. */
   maxMessageBytes?: number;
+  /** Test seam: force the process-group fallback (by default a PID namespace where this machine allows one). */
+  containment?: TreeContainment;
 }
 
 /**
@@ -43,8 +49,9 @@ export class GroupStdioTransport implements Transport {
   /** The pieces of the line being received (joined once, at its end: a 50 MB line is not copied per chunk). */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private untrack: (() => void) | undefined;
   private closed = false;
+  /** The server's tree: how it is held, and how to end all of it. */
+  private tree: ContainedProcess | undefined;
 
   constructor(private readonly options: GroupStdioOptions) {}
 
@@ -52,24 +59,31 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
+  /** How the running server's tree is held (undefined before it started). */
+  get containment(): TreeContainment | undefined {
+    return this.tree?.containment;
+  }
+
+  async start(): Promise<void> {
+    const env = { ...getDefaultEnvironment(), ...this.options.env };
+    const cwd = this.options.cwd ?? process.cwd();
+    // A command that is not there is started bare, so it fails with spawn's ENOENT rather than unshare's words.
+    const program = await resolveExecutable(this.options.command, env.PATH, cwd);
+    const containment = program === undefined ? 'process-group' : this.options.containment;
+    const tree = await spawnContained(program ?? this.options.command, this.options.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], ...(containment ? { containment } : {}) });
+    // Still within the microtask that spawned it: 'spawn' and 'error' (emitted on the next tick) are not missed.
+    this.tree = tree;
+    return this.attach(tree.child);
+  }
+
+  private attach(child: ChildProcess): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, [...this.options.args], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
-        cwd: this.options.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
       this.child = child;
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.once('spawn', () => {
-        if (child.pid !== undefined) this.untrack = trackChildProcess(child.pid, { group: process.platform !== 'win32' });
-        resolve();
-      });
+      child.once('spawn', () => resolve());
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
@@ -148,7 +162,12 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
-  /** Closes stdin, then SIGTERM to the whole group, then SIGKILL after the grace period. */
+  /**
+   * Closes stdin, then SIGTERM to the whole group, then SIGKILL after the grace period. In a PID
+   * namespace the server is its first process, which takes SIGTERM only if it handles it (most
+   * servers end at the end of their input anyway); SIGKILL of the group ends unshare, which ends
+   * the namespace and everything in it.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child || this.closed) return;
@@ -159,8 +178,8 @@ export class GroupStdioTransport implements Transport {
     await wait(Math.min(500, grace));
     if (child.pid !== undefined) this.signal(child.pid, 'SIGTERM');
     await wait(grace);
-    // Children the server left behind (it exited, they did not) go with the group too.
-    if (child.pid !== undefined) this.signal(child.pid, 'SIGKILL');
+    // Children the server left behind (it exited, they did not) go with the tree too.
+    await this.tree?.killTree();
     this.finish();
   }
 
@@ -175,10 +194,9 @@ export class GroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    // The leader is gone; whatever it started in its group goes too (a crashed server's children).
-    const pid = this.child?.pid;
-    if (pid !== undefined && process.platform !== 'win32') signalGroup(pid, 'SIGKILL');
-    this.untrack?.();
+    // The leader is gone; whatever it started goes too (a crashed server's children).
+    const tree = this.tree;
+    if (tree) void tree.killTree().finally(() => tree.untrack());
     this.pending = [];
     this.pendingBytes = 0;
     this.onclose?.();

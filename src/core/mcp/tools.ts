@@ -77,6 +77,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
       description,
       kind: 'meta',
       mcpServer: server,
+      mcpTool: tool.name,
       context: { kind: 'other', external: true },
       inputSchema: usable.schema,
       parse(input) {

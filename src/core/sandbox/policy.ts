@@ -149,18 +149,31 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (found.isDirectory && found.name.toLowerCase() === '.git') denyWrite.push(...gitDirectoryReadOnly(found.path, input.exists, placeholders));
     else denyWrite.push(found.path);
   };
-  const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern');
+  // A pattern the sandbox does not hold says why (notInSandbox); the write tools still ask for it.
+  const patterns = locations.filter((location): location is Extract<ProtectedLocation, { kind: 'pattern' }> => location.kind === 'pattern' && location.notInSandbox === undefined);
   for (const location of locations) if (location.kind === 'path' && input.exists(location.path)) denyWrite.push(location.path);
   const matches = segmentMatcher();
-  for (const location of patterns) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) protect(found);
+  const { names, paths } = groupPatterns(patterns);
+  const heldIn = (dir: string, group: NameGroup): void => {
+    for (const entry of list(dir)) if (matches(group.names, entry.name) && !(group.filesOnly && entry.isDirectory)) protect({ ...entry, path: path.join(dir, entry.name) });
+  };
+  const held = (location: PatternLocation, found: DirEntry & { path: string }): void => {
+    if (!(location.filesOnly && found.isDirectory)) protect(found);
+  };
+  for (const group of names) heldIn(group.root, group);
+  for (const location of paths) for (const found of matchesBelow(location.root, patternSegments(location.pattern), list, matches)) held(location, found);
   // Folders protected as a whole at a root are not searched again.
   const protectedAtRoot = new Set(denyWrite);
   const folders = new Map<string, string[]>();
-  for (const location of patterns) {
+  const below = (root: string): string[] => {
+    let found = folders.get(root);
+    if (found === undefined) folders.set(root, (found = searchedFolders(root, list, protectedAtRoot)));
+    return found;
+  };
+  for (const group of names) if (group.anyDepth) for (const folder of below(group.root)) heldIn(folder, group);
+  for (const location of paths) {
     if (!matchesAtAnyDepth(location.pattern)) continue;
-    let below = folders.get(location.root);
-    if (below === undefined) folders.set(location.root, (below = searchedFolders(location.root, list, protectedAtRoot)));
-    for (const folder of below) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) protect(found);
+    for (const folder of below(location.root)) for (const found of matchesBelow(folder, patternSegments(location.pattern), list, matches)) held(location, found);
   }
   if (placeholders) {
     for (const name of WORKSPACE_CREATE_PROTECTED) {
@@ -208,6 +221,40 @@ function patternSegments(pattern: string): string[] {
     .filter((segment) => segment !== '');
 }
 
+type PatternLocation = Extract<ProtectedLocation, { kind: 'pattern' }>;
+
+/** Patterns of one name each, matched together: `names` is one gitignore text, a pattern a line. */
+interface NameGroup {
+  root: string;
+  anyDepth: boolean;
+  filesOnly: boolean;
+  names: string;
+}
+
+/**
+ * The list has hundreds of one-name patterns (`Dockerfile`, `*.csproj`): matched one by one against
+ * every entry of every searched folder they cost more than the rest of the policy, so they are
+ * matched as one gitignore text per root, depth and kind. Patterns with a folder in them stay apart.
+ */
+function groupPatterns(patterns: readonly PatternLocation[]): { names: NameGroup[]; paths: PatternLocation[] } {
+  const groups = new Map<string, { root: string; anyDepth: boolean; filesOnly: boolean; names: string[] }>();
+  const paths: PatternLocation[] = [];
+  for (const location of patterns) {
+    const segments = patternSegments(location.pattern);
+    if (segments.length !== 1) {
+      paths.push(location);
+      continue;
+    }
+    const anyDepth = matchesAtAnyDepth(location.pattern);
+    const filesOnly = location.filesOnly === true;
+    const key = `${location.root}\0${anyDepth}\0${filesOnly}`;
+    const group = groups.get(key) ?? { root: location.root, anyDepth, filesOnly, names: [] };
+    group.names.push(segments[0] as string);
+    groups.set(key, group);
+  }
+  return { names: [...groups.values()].map((group) => ({ ...group, names: group.names.join('\n') })), paths };
+}
+
 /** The folders directly below `root` that a pattern matching at any depth is also looked for in. */
 function searchedFolders(root: string, list: Lister, protectedWhole: ReadonlySet<string>): string[] {
   let folders = [root];
@@ -228,8 +275,8 @@ let segmentMatchers = new Map<string, Ignore>();
 let policiesBuilt = 0;
 
 /**
- * Whether one name matches one pattern segment, as the write tools match it (gitignore,
- * case-insensitive). `ignore` caches every name it was asked about, so the matchers are renewed
+ * Whether one name matches one pattern segment (or any line of a NameGroup's text), as the write
+ * tools match it (gitignore, case-insensitive). `ignore` caches every name it was asked about, so the matchers are renewed
  * every 64 policies: the cache cannot grow with every name a long session creates.
  */
 function segmentMatcher(): (segment: string, name: string) => boolean {

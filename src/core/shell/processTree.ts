@@ -1,6 +1,6 @@
 /**
- * Starting a process whose whole tree can be ended at once: hooks today, and the place for
- * run_shell and stdio MCP servers to move to (a process group alone misses a `setsid` grandchild).
+ * Starting a process whose whole tree can be ended at once: hooks and stdio MCP servers today,
+ * and the place for run_shell to move to (a process group alone misses a `setsid` grandchild).
  *
  * Best: a PID namespace of its own, through util-linux (`setpriv --pdeathsig KILL unshare --user
  * --map-current-user --pid --fork --kill-child`). The kernel kills every process of a namespace when
@@ -15,7 +15,8 @@
  * what changes: it sees itself as PID 1, and setuid programs (sudo) cannot raise privileges.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { isProcessAlive, signalGroup, trackChildProcess } from './processGroup';
 
 export type TreeContainment = 'pid-namespace' | 'process-group';
@@ -118,6 +119,26 @@ export async function spawnContained(file: string, args: readonly string[], opti
       while (Date.now() < deadline && (await anyAlive(known))) await sleep(20);
     },
   };
+}
+
+/**
+ * The program `command` names for a child with this PATH and working folder, as execvp finds it,
+ * or undefined when there is none. In a PID namespace `unshare` runs the program and reports a
+ * missing one in words of its own; a caller that wants spawn's ENOENT starts an unfound command
+ * without the namespace.
+ */
+export async function resolveExecutable(command: string, pathEnv: string | undefined, cwd: string): Promise<string | undefined> {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : (pathEnv ?? '')
+        .split(path.delimiter)
+        .filter((dir) => dir !== '')
+        .map((dir) => path.resolve(cwd, dir, command));
+  for (const candidate of candidates) {
+    const stat = await fsp.stat(candidate).catch(() => undefined);
+    if (stat?.isFile() && (await fsp.access(candidate, fsConstants.X_OK).then(() => true, () => false))) return candidate;
+  }
+  return undefined;
 }
 
 /** How a child ended: its exit status, or the error that kept it from starting. */

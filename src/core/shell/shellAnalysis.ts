@@ -28,6 +28,7 @@
 // symlinks in the workspace (a link to /proc reads like any other file name).
 
 import { HAZARD_COMMANDS, INTERPRETER, OPTION_RULES, PRIVILEGED_ANYWHERE, processStateHazard, SINKS } from './shellProgramRules';
+import { readOnlyHazard } from './readOnlyPrograms';
 import { commandName, tokenize, type Word } from './shellTokenizer';
 
 export interface ShellSegment {
@@ -133,18 +134,29 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
   return { segments: segments.map((s) => ({ words: s.words.map((w) => w.value), expands: s.words.map((w) => w.globPrefix !== undefined || w.tilde), afterPipe: s.afterPipe })), hazards: [...hazards] };
 }
 
+/** An entry's words, or why it is not one plain command prefix (such an entry is ignored rather than guessed). */
+function parseEntry(entry: unknown): { words: Word[] } | { problem: string } {
+  if (typeof entry !== 'string' || entry.trim() === '') return { problem: 'it is empty' };
+  const { segments, hazards } = analyze(entry, true);
+  const segment = segments[0];
+  if (hazards.size > 0) return { problem: `it contains ${[...hazards].join('; ')}` };
+  if (segments.length !== 1 || segment === undefined) return { problem: 'it is more than one command' };
+  if (segment.redirections > 0) return { problem: 'it has a redirection' };
+  if (segment.words.some((w) => w.globPrefix !== undefined)) return { problem: 'it has a glob' };
+  return { words: segment.words };
+}
+
+/** Why an allow-list entry would be ignored (the CLI refuses it), or undefined for one plain command prefix. */
+export function allowListEntryProblem(entry: string): string | undefined {
+  const parsed = parseEntry(entry);
+  return 'problem' in parsed ? parsed.problem : undefined;
+}
+
 function allowListEntries(allowList: readonly string[]): Word[][] {
-  const entries: Word[][] = [];
-  for (const entry of allowList) {
-    if (typeof entry !== 'string' || entry.trim() === '') continue;
-    const { segments, hazards } = analyze(entry, true);
-    // An entry must be one plain command prefix; anything fancier is ignored rather than guessed.
-    const segment = segments[0];
-    if (hazards.size > 0 || segments.length !== 1 || segment === undefined || segment.redirections > 0) continue;
-    if (segment.words.some((w) => w.globPrefix !== undefined)) continue;
-    entries.push(segment.words);
-  }
-  return entries;
+  return allowList.flatMap((entry) => {
+    const parsed = parseEntry(entry);
+    return 'words' in parsed ? [parsed.words] : [];
+  });
 }
 
 /** Same argument as the entry's: equal value and no expansion that could make them differ. */
@@ -152,12 +164,25 @@ function sameWord(entry: Word, word: Word): boolean {
   return word.globPrefix === undefined && entry.value === word.value && entry.tilde === word.tilde;
 }
 
-export function matchShellAllowList(command: string, allowList: readonly string[]): AllowListMatch {
+export interface AllowListOptions {
+  /**
+   * The sandbox is off: approve only programs and words known to be read-only (readOnlyPrograms.ts),
+   * whatever the entries say, since nothing else keeps an allow-listed writer from the disk.
+   */
+  readOnly?: boolean;
+}
+
+export function matchShellAllowList(command: string, allowList: readonly string[], options: AllowListOptions = {}): AllowListMatch {
   const { segments, hazards } = analyze(command);
   const entries = allowListEntries(allowList);
   const outside = segments.find((segment) => !entries.some((entry) => entry.length <= segment.words.length && entry.every((w, i) => sameWord(w, segment.words[i] as Word))));
+  const writers = options.readOnly ? segments.flatMap((segment) => readOnlyHazard(segment.words[0]?.value ?? '', segment.words.slice(1).map((w) => w.value)) ?? []) : [];
   // Both reasons when both apply: the prompt should name the command that is not allow-listed even if it also has a hazard.
-  const reasons = [...(hazards.size > 0 ? [`contains ${[...hazards].join('; ')}`] : []), ...(outside ? [`\`${outside.words.map((w) => w.value).join(' ')}\` is not in the allow-list`] : [])];
+  const reasons = [
+    ...(hazards.size > 0 ? [`contains ${[...hazards].join('; ')}`] : []),
+    ...(outside ? [`\`${outside.words.map((w) => w.value).join(' ')}\` is not in the allow-list`] : []),
+    ...(writers.length > 0 ? [`with the sandbox off the allow-list approves only read-only commands: ${writers.join('; ')}`] : []),
+  ];
   if (reasons.length > 0) return { allowed: false, reason: reasons.join('; and ') };
   if (segments.length === 0) return { allowed: false, reason: 'empty command' };
   return { allowed: true, reason: 'every command matches the allow-list' };

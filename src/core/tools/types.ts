@@ -143,8 +143,10 @@ export interface ToolDefinition<Input> {
   name: string;
   description: string;
   kind: ToolKind;
-  /** Set on a tool an MCP server provides: the server's name (the approval allow list's `mcp__server__*` is matched with it). */
+  /** Set on a tool an MCP server provides: the server's name as configured (the approval allow list is matched with it and mcpTool). */
   mcpServer?: string;
+  /** Set on a tool an MCP server provides: the tool's name as the server lists it. */
+  mcpTool?: string;
   /** What the context engine needs to know about this tool's results; absent = DEFAULT_TOOL_CONTEXT. */
   context?: ToolContextDeclaration<Input>;
   /** Calls of this tool that follow each other in one response run at the same time (`task`). */

@@ -298,6 +298,18 @@ export async function readLines(source: string | FileHandle, options: ReadLinesO
   return done({ lines, more: false, stoppedBySize: false, totalLines: lineNumber - 1 });
 }
 
+/** Up to `length` bytes at `position` (fewer at the end of the file): a read loops until it has them. */
+export async function readBytesAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(Math.max(0, length));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
 async function hasBytesAt(handle: FileHandle, position: number): Promise<boolean> {
   const probe = Buffer.alloc(1);
   const { bytesRead } = await handle.read(probe, 0, 1, position);

@@ -121,6 +121,31 @@ describe('security: the CLI and the command sandbox', function () {
       assert.match(warnings[0] ?? '', /full permissions/);
     });
 
+    it('--allow-command approves an allow-listed command headless, in the sandbox', async function () {
+      if (process.platform !== 'linux') this.skip(); // the sandbox runs for real (bubblewrap) on Linux.
+      const marker = path.join(workspace, 'made-in-sandbox');
+      fake.enqueue(reply.message([{ type: 'tool_use', id: 'toolu_allow', name: 'run_shell', input: { command: `mkdir '${marker}'` } }]), reply.text('Done.'));
+      const run = await cli(['--allow-command', 'mkdir', '-p', 'make the folder']);
+      assert.equal(run.code, EXIT.ok, run.stderr);
+      assert.equal(fs.existsSync(marker), true, shellResult());
+      assert.doesNotMatch(run.stderr, /declined/);
+    });
+
+    it('--allow-command with --no-sandbox approves a read-only command and declines a writer without a terminal', async () => {
+      fs.writeFileSync(path.join(workspace, 'in.txt'), 'b\na\na\n');
+      fake.enqueue(reply.message([{ type: 'tool_use', id: 'toolu_read', name: 'run_shell', input: { command: 'uniq in.txt' } }]), reply.text('Read.'));
+      const reader = await cli(['--no-sandbox', '--allow-command', 'uniq', '-p', 'read it']);
+      assert.equal(reader.code, EXIT.ok, reader.stderr);
+      assert.match(shellResult(), /Exit code: 0\nb\na$/);
+      assert.doesNotMatch(reader.stderr, /declined/);
+
+      fake.enqueue(reply.message([{ type: 'tool_use', id: 'toolu_write', name: 'run_shell', input: { command: 'uniq in.txt out.txt' } }]), reply.text('Declined.'));
+      const writer = await cli(['--no-sandbox', '--allow-command', 'uniq', '--allow-command', 'git status', '-p', 'write it']);
+      assert.equal(writer.code, EXIT.ok, writer.stderr);
+      assert.equal(fs.existsSync(path.join(workspace, 'out.txt')), false, 'the writer ran');
+      assert.match(writer.stderr, /declined running `uniq in.txt out.txt`/);
+    });
+
     it('refuses a domain that opens the whole network, or is no domain, before starting', async () => {
       for (const domain of ['*', 'not a domain']) {
         const run = await cli(['--allow-domain', domain, '-p', 'hi']);
@@ -150,6 +175,14 @@ describe('security: the CLI and the command sandbox', function () {
       assert.ok(options.allowedDomains.includes('registry.npmjs.org'));
       assert.ok(options.allowedDomains.includes('github.com'));
       assert.deepEqual(options.allowedDomains, [...PACKAGE_REGISTRY_DOMAINS, 'github.com']);
+    });
+
+    it('--allow-command is repeatable and empty by default; an entry that is not one plain command prefix is a usage error', () => {
+      assert.deepEqual(parse().shellAllowList, []);
+      assert.deepEqual(parse('--allow-command', 'git status', '--allow-command', 'ls').shellAllowList, ['git status', 'ls']);
+      for (const bad of ['', '   ', 'ls && rm -rf /', 'ls > out', 'echo $(id)', 'FOO=1 make']) {
+        assert.throws(() => parse('--allow-command', bad), (error: unknown) => error instanceof UsageError && /--allow-command/.test(error.message), JSON.stringify(bad));
+      }
     });
 
     it("'*', '*.*' and a non-domain are usage errors that say what is wrong", () => {

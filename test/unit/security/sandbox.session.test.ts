@@ -115,9 +115,9 @@ describe('security: a session and its command sandbox (fake API)', function () {
     }
   });
 
-  it('sandbox turned off: one warning, commands run unconfined, and the allow-list applies', async () => {
+  it('sandbox turned off: one warning, commands run unconfined, and the allow-list approves only what reads', async () => {
     const h = await start({
-      approvalPolicy: { ...allowMkdir, shellAllowList: ['mkdir'] },
+      approvalPolicy: { ...allowMkdir, shellAllowList: ['mkdir', 'ls'] },
       sandbox: {
         enabled: false,
         allowedDomains: [],
@@ -128,11 +128,18 @@ describe('security: a session and its command sandbox (fake API)', function () {
     assert.equal(notices.length, 1, JSON.stringify(notices));
     assert.equal(notices[0]?.level, 'warning');
     assert.match(notices[0]?.message ?? '', /sandbox is off/);
+    // Allow-listed, but it writes and nothing confines it: asked (and declined here).
     await runShellTurn(h.started.session, `mkdir '${target()}'`);
-    // Allow-listed: no question; unconfined: it made a folder outside the workspace.
-    assert.deepEqual(h.asked, []);
-    assert.equal(h.finished()[0]?.isError, false, h.finished()[0]?.content);
-    assert.equal(fs.statSync(target()).isDirectory(), true);
+    assert.equal(h.asked.length, 1);
+    assert.ok(h.asked[0]?.kind === 'shell' && h.asked[0].isolation === 'disabled');
+    assert.equal(fs.existsSync(target()), false);
+    // Allow-listed and read-only: no question; unconfined: it lists a folder outside the workspace.
+    fs.writeFileSync(path.join(outside, 'seen-outside'), '');
+    await runShellTurn(h.started.session, `ls '${outside}'`);
+    assert.equal(h.asked.length, 1);
+    const listed = h.finished()[1];
+    assert.equal(listed?.isError, false, listed?.content);
+    assert.match(listed?.content ?? '', /seen-outside/);
   });
 
   it('the real sandbox (default): no notice, and an allow-listed command runs confined without asking', async function () {

@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { EXIT } from '../../../src/cli/run';
-import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../../../src/core/secrets';
+import { redactSecrets, SecretRedactingStream, SecretRedactor, type KnownSecret } from '../../../src/core/secrets';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 import { runCliCaptured } from '../../support/cliCapture';
@@ -123,6 +125,77 @@ describe('security: secrets split by escape codes, echoed by servers, or left in
       } finally {
         await openai.close();
       }
+    });
+  });
+
+  describe('an MCP server that echoes the key (issue 26)', () => {
+    let server: http.Server;
+    let mcpConfig: string;
+    beforeEach(async () => {
+      // It refuses every request, quoting the key in its body, with escape codes hiding one of them.
+      server = http.createServer((_req, res) => {
+        res.writeHead(401, { 'content-type': 'text/plain' });
+        res.end(`key ${key} is not allowed here; nor is ${[...key].join('\x1b[0m')}`);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      mcpConfig = path.join(storage, 'mcp.json');
+      fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { echoer: { type: 'http', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` } } }));
+    });
+    afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    for (const format of ['stream-json', 'text'] as const) {
+      it(`${format}: the mcp_notice that names the failure, and every other line, show [redacted: API key]`, async () => {
+        fake.enqueue(reply.text('Hi.'));
+        const run = await runCliCaptured(args('--verbose', '--output-format', format, '--mcp-config', mcpConfig, '-p', 'go'), { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
+        assert.equal(run.code, EXIT.ok, run.stderr);
+        const everything = run.stdout + run.stderr;
+        assert.ok(!shown(everything).includes(key) && !everything.includes(key), everything);
+        // The \x1b escapes the text output shows, taken out: what a reader would copy.
+        assert.ok(!everything.replaceAll('\\x1b[0m', '').includes(key), everything);
+        assert.match(everything, /"echoer".*\[redacted: API key\]/);
+        if (format === 'stream-json') {
+          const notice = run.events.find((event) => event.type === 'mcp_notice' && event.message.includes('"echoer"'));
+          assert.ok(notice?.type === 'mcp_notice', run.stdout);
+          assert.match(notice.message, /\[redacted: API key\]/);
+          // The parsed text as a program would show it: the key hidden by escape codes is gone too.
+          for (const event of run.events) if ('message' in event && typeof event.message === 'string') assert.ok(!shown(event.message).includes(key), event.message);
+        }
+      });
+    }
+  });
+
+  describe('the one redaction the front ends share (SecretRedactor)', () => {
+    it('redacts every string of a message to the panel, however deep, and leaves one without a key as it was', () => {
+      const redactor = new SecretRedactor();
+      const message = { type: 'agentEvent', event: { type: 'mcp_notice', level: 'warning', message: `401: ${key}` }, list: [{ text: `a${[...key].join('\u200b')}b` }, 3, null] };
+      assert.equal(redactor.value(message), message, 'nothing learned yet: unchanged');
+      redactor.learn([{ name: 'API key', value: key }]);
+      const redacted = redactor.value(message);
+      assert.equal(redacted.event.message, '401: [redacted: API key]');
+      assert.equal(redacted.list[0] && typeof redacted.list[0] === 'object' ? redacted.list[0].text : '', 'a[redacted: API key]b');
+      assert.deepEqual(redacted.list.slice(1), [3, null]);
+      assert.equal(message.event.message, `401: ${key}`, 'the original is not changed');
+      const clean = { type: 'gauge', gauge: { label: 'fine' } };
+      assert.equal(redactor.value(clean), clean);
+    });
+
+    it('learns keys later (a session started after the log was made) and replaces a longer key whole', () => {
+      const redactor = new SecretRedactor();
+      const logged: string[] = [];
+      const log = (text: string) => logged.push(redactor.text(text));
+      log(`early ${key}`);
+      redactor.learn([{ name: 'API key', value: key }, { name: 'LONGER', value: `${key}-extra` }, { name: 'short', value: 'abc' }]);
+      log(`late ${key} and ${key}-extra and abc`);
+      assert.deepEqual(logged, [`early ${key}`, 'late [redacted: API key] and [redacted: LONGER] and abc']);
+    });
+  });
+
+  describe("the CLI's own lines", () => {
+    it('a line the CLI words itself (the key pasted as a session id) goes through the same redaction', async () => {
+      const run = await runCliCaptured(args('--resume', key, '-p', 'go'), { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
+      assert.equal(run.code, EXIT.failed, run.stderr);
+      assert.ok(!run.stderr.includes(key) && !run.stdout.includes(key), run.stderr);
+      assert.match(run.stderr, /\[redacted: API key\]/);
     });
   });
 

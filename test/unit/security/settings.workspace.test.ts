@@ -2,9 +2,8 @@
 // most expensive model, a 1M-token window, a huge reply reserve, compaction that never runs and
 // ten subagents for a day each must change nothing; the user is told what was ignored.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parseSettings, USER_ONLY_SETTINGS, type SettingsSource } from '../../../src/extension/settingsValues';
+import { declaredSettings } from '../../support/manifestSettings';
 
 const HOSTILE: Record<string, unknown> = {
   model: 'claude-opus-4-1',
@@ -69,8 +68,8 @@ describe("security: a repository's settings cannot choose cost or what is sent",
   });
 
   it('the manifest makes each of them machine-scoped, so VS Code never applies a workspace value either', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
-    const properties = manifest.contributes.configuration.properties;
+    const properties = declaredSettings();
+    assert.ok(Object.keys(properties).length >= 20, "the manifest's settings were not found");
     assert.deepEqual([...USER_ONLY_SETTINGS].sort(), Object.keys(HOSTILE).sort(), 'the test covers every user-only setting');
     for (const key of USER_ONLY_SETTINGS) assert.equal(properties[`evergreen.${key}`]?.scope, 'machine', `evergreen.${key}`);
     // Every evergreen.* setting is now out of a workspace's reach: none is window- or resource-scoped.

@@ -264,7 +264,8 @@ describe('security: shell allow-list against bash expansion attacks', () => {
       const match = matchShellAllowList(command, ALLOW);
       assert.equal(match.allowed, true, match.reason);
       const interactive = recordingApprover();
-      const decision = await createPolicyApprover(policy([]), interactive).requestApproval({ kind: 'shell', command }, new AbortController().signal);
+      // In the sandbox (with it off, only read-only programs pass: shell.sandboxOff.test.ts).
+      const decision = await createPolicyApprover(policy([]), interactive).requestApproval({ kind: 'shell', command, isolation: 'sandbox' }, new AbortController().signal);
       assert.deepEqual(decision, { approved: true });
       assert.deepEqual(interactive.asked, []);
     });

@@ -1,0 +1,210 @@
+/**
+ * The manifest as VS Code reads it (issue 33): every command has a title and a category, every
+ * setting a category, every `%key%` an English string in package.nls.json, and the when-clauses
+ * name only context keys Evergreen sets (or VS Code's own), so each command shows where it does
+ * something. The when-clauses are evaluated here as VS Code evaluates them, for the states a
+ * user meets: no chat yet, a chat, a turn running, a transcript tab.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
+import { TRANSCRIPT_SCHEME } from '../../src/extension/transcriptScheme';
+import { SETTING_CATEGORIES } from '../../src/frontends/settingsManifest';
+import { SETTING_KEYS, settingName } from '../../src/frontends/settingsTable';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+interface Command {
+  command: string;
+  title?: string;
+  category?: string;
+  enablement?: string;
+}
+interface Manifest {
+  displayName: string;
+  contributes: {
+    commands: Command[];
+    menus: Record<string, Array<{ command: string; when?: string }>>;
+    configuration: Array<{ title?: string; order?: number; properties: Record<string, { order?: number; markdownDescription?: string }> }>;
+  };
+}
+
+const packageText = fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+const manifest = JSON.parse(packageText) as Manifest;
+const english = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+
+/** A manifest string as VS Code shows it in English: `%key%` looked up in package.nls.json. */
+function shown(value: string | undefined): string | undefined {
+  const key = /^%([\w.]+)%$/.exec(value ?? '')?.[1];
+  return key === undefined ? value : english[key];
+}
+
+/** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
+const VSCODE_KEYS = new Set(['view', 'resourceScheme']);
+
+type Context = Readonly<Record<string, string | boolean | undefined>>;
+
+/**
+ * A when-clause as VS Code reads it, for the forms the manifest uses: `a`, `!a`, `a == value`,
+ * `a != value`, `&&`, `||` (`&&` binds tighter) and parentheses. Anything else throws, so a
+ * clause this test cannot judge fails it rather than passing unread.
+ */
+function parseWhen(clause: string): { keys: string[]; evaluate: (context: Context) => boolean } {
+  const tokens = clause.match(/\s*(&&|\|\||==|!=|!|\(|\)|[^\s!=&|()]+)/g)?.map((token) => token.trim()) ?? [];
+  if (tokens.join('').replace(/\s/g, '') !== clause.replace(/\s/g, '')) throw new Error(`unreadable when-clause: ${clause}`);
+  const keys: string[] = [];
+  let at = 0;
+  type Node = (context: Context) => boolean;
+  const peek = () => tokens[at];
+  const take = (expected?: string) => {
+    const token = tokens[at++];
+    if (token === undefined || (expected !== undefined && token !== expected)) throw new Error(`when-clause "${clause}": expected ${expected ?? 'more'} at token ${at}`);
+    return token;
+  };
+  const primary = (): Node => {
+    if (peek() === '!') {
+      take();
+      const inner = primary();
+      return (context) => !inner(context);
+    }
+    if (peek() === '(') {
+      take();
+      const inner = or();
+      take(')');
+      return inner;
+    }
+    const key = take();
+    if (!/^[\w.-]+$/.test(key)) throw new Error(`when-clause "${clause}": "${key}" is not a context key`);
+    keys.push(key);
+    if (peek() === '==' || peek() === '!=') {
+      const equal = take() === '==';
+      const value = take();
+      return (context) => (String(context[key]) === value) === equal;
+    }
+    return (context) => Boolean(context[key]);
+  };
+  const and = (): Node => {
+    let node = primary();
+    while (peek() === '&&') {
+      take();
+      const left = node;
+      const right = primary();
+      node = (context) => left(context) && right(context);
+    }
+    return node;
+  };
+  const or = (): Node => {
+    let node = and();
+    while (peek() === '||') {
+      take();
+      const left = node;
+      const right = and();
+      node = (context) => left(context) || right(context);
+    }
+    return node;
+  };
+  const evaluate = or();
+  if (at !== tokens.length) throw new Error(`when-clause "${clause}": unexpected "${tokens[at]}"`);
+  return { keys, evaluate };
+}
+
+/** Every when-clause and enablement anywhere under `contributes`, with where it is. */
+function clauses(): Array<{ where: string; clause: string }> {
+  const found: Array<{ where: string; clause: string }> = [];
+  const visit = (value: unknown, where: string): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${where}[${index}]`));
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        if ((key === 'when' || key === 'enablement') && typeof child === 'string') found.push({ where: `${where}.${key}`, clause: child });
+        else visit(child, `${where}.${key}`);
+      }
+    }
+  };
+  visit(manifest.contributes, 'contributes');
+  return found;
+}
+
+/** The commands the palette lists in `context`: enabled, and its commandPalette entry (if any) true. */
+function palette(context: Context): string[] {
+  const paletteWhen = new Map((manifest.contributes.menus.commandPalette ?? []).map((entry) => [entry.command, entry.when]));
+  return manifest.contributes.commands
+    .filter((command) => (command.enablement === undefined || parseWhen(command.enablement).evaluate(context)) && [paletteWhen.get(command.command)].every((when) => when === undefined || parseWhen(when).evaluate(context)))
+    .map((command) => command.command.replace(/^evergreen\./, ''));
+}
+
+describe('the manifest', () => {
+  it('gives every command a title and a category, in English', () => {
+    assert.ok(manifest.contributes.commands.length >= 10);
+    for (const command of manifest.contributes.commands) {
+      assert.ok(shown(command.title)?.trim(), `${command.command} has no title`);
+      assert.equal(shown(command.category), 'Evergreen', `${command.command}'s category`);
+    }
+  });
+
+  it('puts every setting in one of the categories, Model to Advanced, with an order on the main ones', () => {
+    const categories = manifest.contributes.configuration;
+    assert.deepEqual(
+      categories.map((category) => shown(category.title)),
+      ['Model', 'Context', 'Approvals & Sandbox', 'MCP', 'Attachments', 'Advanced'],
+    );
+    assert.deepEqual(Object.values(SETTING_CATEGORIES), categories.map((category) => shown(category.title)));
+    assert.deepEqual(categories.map((category) => category.order), [1, 2, 3, 4, 5, 6]);
+    const placed = categories.flatMap((category) => Object.keys(category.properties));
+    assert.deepEqual([...placed].sort(), SETTING_KEYS.map(settingName).sort(), 'each setting in exactly one category');
+    for (const category of categories) {
+      const orders = Object.values(category.properties).flatMap((property) => (property.order === undefined ? [] : [property.order]));
+      assert.ok(orders.length > 0, `${shown(category.title)}: no setting has an order`);
+      assert.equal(new Set(orders).size, orders.length, `${shown(category.title)}: two settings share an order`);
+      for (const property of Object.values(category.properties)) assert.ok(shown(property.markdownDescription)?.trim());
+    }
+  });
+
+  it('has an English string for every %key% in package.json, and no string nothing uses', () => {
+    const used = new Set([...packageText.matchAll(/"%([\w.]+)%"/g)].map((match) => match[1]!));
+    assert.ok(used.size > 50, `only ${used.size} references: the scan is broken`);
+    assert.deepEqual([...used].filter((key) => english[key] === undefined), [], 'referenced but missing from package.nls.json');
+    assert.deepEqual(Object.keys(english).filter((key) => !used.has(key)), [], 'in package.nls.json but never referenced');
+    // A language is package.nls.<locale>.json with the same keys (none ships yet).
+    for (const file of fs.readdirSync(ROOT).filter((name) => /^package\.nls\..+\.json$/.test(name))) {
+      const translated = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, string>;
+      assert.deepEqual(Object.keys(translated).filter((key) => !used.has(key)), [], `${file} has keys package.json does not use`);
+    }
+  });
+
+  it("names in its when-clauses only the context keys Evergreen sets and VS Code's own", () => {
+    const ours = new Set<string>(Object.values(CONTEXT_KEYS));
+    const all = clauses();
+    assert.ok(all.length >= 8, `only ${all.length} when-clauses found: the scan is broken`);
+    const named = new Set<string>();
+    for (const { where, clause } of all) {
+      for (const key of parseWhen(clause).keys) {
+        named.add(key);
+        assert.ok(ours.has(key) || VSCODE_KEYS.has(key), `${where}: "${key}" is set by neither Evergreen (src/extension/contextKeys.ts) nor VS Code`);
+      }
+    }
+    for (const key of ours) assert.ok(named.has(key), `${key} is set but no when-clause reads it`);
+  });
+
+  it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
+    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'resumeSession'];
+    const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
+    assert.deepEqual(palette(noChat).sort(), [...always].sort());
+    const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions'].sort());
+    const running = { ...idle, [CONTEXT_KEYS.running]: true };
+    assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
+    // Before activation no key is set at all: as with no chat.
+    assert.deepEqual(palette({}).sort(), [...always].sort());
+    // On an archived transcript's tab, with no chat open: its raw file is one command away.
+    assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
+  });
+
+  it('reads the when-clause forms it judges, and refuses the ones it cannot', () => {
+    assert.equal(parseWhen('a && !b || c == x').evaluate({ a: true, b: true, c: 'x' }), true);
+    assert.equal(parseWhen('a && (b || c != x)').evaluate({ a: true, b: false, c: 'x' }), false);
+    assert.deepEqual(parseWhen('view == evergreen.chat').keys, ['view']);
+    assert.throws(() => parseWhen('a =~ /x/'), /when-clause/);
+    assert.throws(() => parseWhen('a && '), /when-clause/);
+  });
+});
