@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ToolInputError } from '../../src/core/errors';
 import { createToolRegistry } from '../../src/core/tools/registry';
-import { defineTool, inputCheck, refuse, toolInputParser, toolJsonSchema } from '../../src/core/tools/toolInput';
+import { defineTool, inputCheck, refuse, schemaPerSetting, toolInputParser, toolJsonSchema } from '../../src/core/tools/toolInput';
 import * as z from '../../src/core/zod';
 
 function problemOf(parse: () => unknown): string {
@@ -144,6 +144,22 @@ describe('tool input: what the model reads when its input is wrong', () => {
     const shell = createToolRegistry({ trusted: true }).get('run_shell')!;
     assert.equal('outside_sandbox_reason' in shell.inputSchema.properties, false);
     assert.deepEqual(shell.parse({ command: 'ls', outside_sandbox_reason: ' needs the network ' }), { command: 'ls', timeout_ms: 120_000, outside_sandbox_reason: 'needs the network' });
+  });
+
+  it('builds a schema once per setting, and each setting keeps its own (a registry is made per session and subagent)', () => {
+    const built: number[] = [];
+    const schemaFor = schemaPerSetting(String, (limit: number) => {
+      built.push(limit);
+      return z.object({ n: z.int().max(limit) });
+    });
+    assert.strictEqual(schemaFor(5), schemaFor(5));
+    assert.notStrictEqual(schemaFor(5), schemaFor(6));
+    assert.deepEqual(built, [5, 6]);
+    const tenLines = createToolRegistry({ trusted: true, readFile: { defaultLimit: 10 } }).get('read_file')!;
+    const usual = createToolRegistry({ trusted: true }).get('read_file')!;
+    assert.match(JSON.stringify(tenLines.inputSchema), /default 10\)/);
+    assert.match(JSON.stringify(usual.inputSchema), /default 2000\)/);
+    assert.strictEqual(usual.inputSchema, createToolRegistry({ trusted: true }).get('read_file')!.inputSchema, 'the same bytes, computed once');
   });
 
   it("every built-in tool refuses any hostile input with a ToolInputError, never another error (the model's input is untrusted)", () => {

@@ -11,15 +11,15 @@ import { BINARY_SNIFF_BYTES } from '../workspace/fileio';
 import { trackChildProcess } from '../shell/processGroup';
 import { GitignoreFilter } from '../workspace/gitignore';
 import { plural, truncateHeadTail } from '../text';
-import { defineTool, inputCheck } from './toolInput';
+import { defineTool, inputCheck, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError, abortError } from '../errors';
 import { checkGlobPattern, comparePaths, findFiles } from '../workspace/walk';
 import { RegexTimeoutError, RegexWorker } from '../regexWorker';
 import { isInside, isNodeError, openConfinedFile } from '../workspace/workspace';
 
-function grepInput(defaultMaxResults: number) {
-  return z
+const grepInput = schemaPerSetting(String, (defaultMaxResults: number) =>
+  z
     .object({
       pattern: z
         .string()
@@ -37,8 +37,8 @@ function grepInput(defaultMaxResults: number) {
       ...(glob !== undefined ? { glob } : {}),
       case_insensitive,
       max_results,
-    }));
-}
+    })),
+);
 
 export type GrepInput = z.output<ReturnType<typeof grepInput>>;
 

@@ -3,18 +3,18 @@ import * as path from 'node:path';
 import * as z from '../zod';
 import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from '../workspace/fileio';
 import { numberedLine, plural } from '../text';
-import { defineTool, nonBlankString } from './toolInput';
+import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError } from '../errors';
 import { isNodeError, openForRead } from '../workspace/workspace';
 
-function readFileInput(defaultLimit: number) {
-  return z.object({
+const readFileInput = schemaPerSetting(String, (defaultLimit: number) =>
+  z.object({
     path: nonBlankString().describe('File path, relative to the workspace root (or absolute inside it).'),
     offset: z.int().min(1).optional().describe('1-based line number to start reading from (default 1).'),
     limit: z.int().min(1).optional().describe(`Maximum number of lines to return (default ${defaultLimit}).`),
-  });
-}
+  }),
+);
 
 export type ReadFileInput = z.output<ReturnType<typeof readFileInput>>;
 

@@ -9,14 +9,19 @@ import { terminateGroup, trackChildProcess } from '../shell/processGroup';
 import { NON_INTERACTIVE_ENV, watchChild, type ChildEnd } from '../shell/processTree';
 import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
-import { defineTool, nonBlankString } from './toolInput';
+import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolResult } from './types';
 import type { ShellIsolation } from '../approvals/approval';
 import { throwIfAborted } from '../errors';
 
+interface ShellInputSettings {
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  sandboxed: boolean;
+}
+
 /** What run_shell accepts; `offered` is what the model is shown (outside_sandbox_reason only where a sandbox runs). */
-function runShellInput(limits: { defaultTimeoutMs: number; maxTimeoutMs: number; sandboxed: boolean }) {
-  const { defaultTimeoutMs, maxTimeoutMs, sandboxed } = limits;
+const runShellInput = schemaPerSetting(JSON.stringify, ({ defaultTimeoutMs, maxTimeoutMs, sandboxed }: ShellInputSettings) => {
   const fields = z.object({
     command: nonBlankString().describe('The bash command line to run.'),
     timeout_ms: z.int().min(1).max(maxTimeoutMs).optional().describe(`Timeout in milliseconds (default ${defaultTimeoutMs}).`),
@@ -35,7 +40,7 @@ function runShellInput(limits: { defaultTimeoutMs: number; maxTimeoutMs: number;
   });
   // Without a sandbox no command runs inside one, so none is offered a way out (isolationFor ignores a reason there).
   return { input, offered: sandboxed ? fields : fields.omit({ outside_sandbox_reason: true }) };
-}
+});
 
 export type RunShellInput = z.output<ReturnType<typeof runShellInput>['input']>;
 

@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoLimits } from '../todos/todos';
-import { defineTool, refuse } from './toolInput';
+import { defineTool, refuse, schemaPerSetting } from './toolInput';
 import type { ToolDefinition } from './types';
 
 /**
@@ -8,7 +8,7 @@ import type { ToolDefinition } from './types';
  * are taken, whitespace collapses, the limits hold, every problem is listed); the item schema
  * gives its type and what the model is told.
  */
-function todoWriteInput(limits: TodoLimits) {
+const todoWriteInput = schemaPerSetting(JSON.stringify, (limits: TodoLimits) => {
   const item = z.object({
     id: z.string().describe('A short unique id ("1", "tests").'),
     text: z.string().describe('The step, in one line.'),
@@ -24,7 +24,7 @@ function todoWriteInput(limits: TodoLimits) {
   return z.object({
     todos: z.preprocess(checked, z.array(item)).describe('The complete task list, in order.'),
   });
-}
+});
 
 export type TodoWriteInput = z.output<ReturnType<typeof todoWriteInput>>;
 

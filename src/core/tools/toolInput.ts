@@ -57,6 +57,22 @@ export function defineTool<Input>(tool: BuiltInTool<Input>): ToolDefinition<Inpu
   return { ...definition, inputSchema: parser.jsonSchema, parse: (raw) => parser.parse(raw) };
 }
 
+/**
+ * A schema builder that gives the same schema for the same settings (the key says them): building a
+ * zod schema costs far more than parsing with it, and a registry is made per session and subagent.
+ */
+export function schemaPerSetting<Settings, Schema>(key: (settings: Settings) => string, build: (settings: Settings) => Schema): (settings: Settings) => Schema {
+  const built = new Map<string, Schema>();
+  return (settings) => {
+    const id = key(settings);
+    const known = built.get(id);
+    if (known !== undefined) return known;
+    const schema = build(settings);
+    built.set(id, schema);
+    return schema;
+  };
+}
+
 /** Marks a custom issue whose message is a whole sentence, said as written wherever in the input it is. */
 const WHOLE_SENTENCE = { wholeSentence: true } as const;
 
@@ -95,7 +111,20 @@ export interface ToolInputParser<Input> {
   parse(raw: unknown): Input;
 }
 
+/** Parsers by schema and offer: a registry is made per session and per subagent, and zod schemas are costly to build. */
+const parsers = new WeakMap<z.ZodType, WeakMap<z.ZodType, ToolInputParser<unknown>>>();
+
 export function toolInputParser<Input>(schema: ToolInputType<Input>, offered: z.ZodType = schema): ToolInputParser<Input> {
+  const byOffer = parsers.get(schema) ?? new WeakMap<z.ZodType, ToolInputParser<unknown>>();
+  parsers.set(schema, byOffer);
+  const known = byOffer.get(offered) as ToolInputParser<Input> | undefined;
+  if (known) return known;
+  const parser = newParser(schema, offered);
+  byOffer.set(offered, parser);
+  return parser;
+}
+
+function newParser<Input>(schema: ToolInputType<Input>, offered: z.ZodType): ToolInputParser<Input> {
   const jsonSchema = toolJsonSchema(offered);
   // A null parameter is an absent one: models send `"offset": null` for "no offset", and the schemas never offer null.
   const lenient = z.preprocess(withoutNullParameters, schema);
