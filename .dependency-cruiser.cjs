@@ -26,6 +26,9 @@
 //            writes under caps, the listing for a new chat.
 //   skills   Agent Skills folders: loading and checking them, the system prompt's list, what the
 //            `skill` tool returns.
+//   web      fetching a web page safely (addresses, hosts, redirects, limits, charsets) and turning
+//            it into markdown; reads workspace/fileio.ts's Windows-1252 table. The web tools'
+//            definitions are in tools/, like every tool's.
 //   tools    the tool contract (types.ts, args.ts), the registry and every built-in tool's
 //            definition: a tool definition lives here, beside the contract it implements, and
 //            calls into the subsystems below (which is why none of them may import tools).
@@ -70,6 +73,7 @@ const TOOLS_AND_BELOW = [
   dir('definitions'),
   dir('memory'),
   dir('skills'),
+  dir('web'),
   dir('tools'),
 ];
 
@@ -82,6 +86,7 @@ const CORE_LAYERS = [
   { name: 'approvals', path: dir('approvals'), may: [BASE, dir('workspace'), dir('shell')] },
   { name: 'instructions', path: dir('instructions'), may: [BASE, dir('workspace')] },
   { name: 'todos', path: dir('todos'), may: [BASE, dir('model')] },
+  { name: 'web', path: dir('web'), may: [BASE, dir('workspace')] },
   { name: 'definitions', path: dir('definitions'), may: [BASE, dir('workspace'), dir('approvals')] },
   { name: 'memory', path: dir('memory'), may: [BASE, dir('workspace')] },
   { name: 'skills', path: dir('skills'), may: [BASE, dir('workspace'), dir('definitions')] },

@@ -24,7 +24,16 @@ const cjsImportMeta = {
 
 // jsonc-parser's main entry is a UMD file whose require('./impl/format') no bundler can follow;
 // its ES module build is the same code, bundled whole.
-const nodeAliases = { alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
+// Turndown's browser build is the same converter without its own DOM (domino, 230 KB): the web
+// layer hands it linkedom's nodes. linkedom's CSS object model is only built for a <style>'s
+// `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs).
+const nodeAliases = {
+  alias: {
+    'jsonc-parser': 'jsonc-parser/lib/esm/main.js',
+    turndown: 'turndown/lib/turndown.browser.cjs.js',
+    'cssomnom/parse': './scripts/stubs/cssomnom-parse.cjs',
+  },
+};
 
 const builds = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },

@@ -13,6 +13,8 @@
  * - the MCP session: 300 calls through mcp_call to a server of 300 tools, results of 100 KB-5 MB in a
  *   64k window; rejected requests, outputs whole on disk, definition tokens, cache read share per
  *   request, cost (bench/mcp.ts; run it alone with `node --require tsx/cjs bench/mcp.ts`);
+ * - the web session: 100 web_fetch calls of 50 KB-3 MB pages in a 64k window; refused requests, pages
+ *   whole on disk, tokens a page adds (bench/web.ts; run it alone with `node --require tsx/cjs bench/web.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
  * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
@@ -30,6 +32,7 @@ import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runMcpBench } from './mcp';
+import { runWebBench } from './web';
 import { runProvidersBench } from './providers';
 import { runSandboxBench } from './sandbox';
 import { runSubagentBench } from './subagents';
@@ -145,6 +148,7 @@ async function main(): Promise<void> {
   console.log(await runSubagentBench([]));
   console.log(await runProvidersBench([]));
   console.log(await runMcpBench([]));
+  console.log(await runWebBench());
   console.log(await runWebviewBench([]));
   console.log(await runSandboxBench());
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.

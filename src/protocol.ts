@@ -5,7 +5,6 @@
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
-import { CONTEXT_DEFAULTS } from './core/context/defaults';
 
 export type { AgentEvent, AttachmentChip } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
@@ -45,13 +44,14 @@ export type HostToWebview =
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /** Edit and resend: the message's text goes back into the composer. */
   | { type: 'composerText'; text: string }
-  | { type: 'attachmentOptions'; requestId: number; options: AttachmentOption[] }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
   | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
-  | { type: 'response'; requestId: number; ok: true }
-  | { type: 'response'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
+  /** The answer to the panel's request `requestId` (WebviewRequests). */
+  | WebviewReply;
 
-export type WebviewCommand = 'newChat' | 'compactConversation' | 'setApiKey' | 'showContextBreakdown' | 'cancel' | 'openSettings' | 'openFolder' | 'retry' | 'undoLastCompaction';
+/** The commands the panel may run (its buttons and the errors' next steps); the host refuses any other. */
+export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'] as const;
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
 export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string; command: WebviewCommand }>> = {
@@ -71,9 +71,13 @@ export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string
 export type AttachmentRequest =
   | { kind: 'file'; path: string; fromLine?: number; toLine?: number }
   | { kind: 'folder'; path: string }
-  | { kind: 'selection' | 'problems' | 'terminal' | 'git-changes' }
+  | { kind: GatheredAttachmentKind }
   /** A pasted or dropped image, base64; the host checks its bytes against the providers' limits. */
   | { kind: 'image'; name: string; data: string };
+
+/** What the host gathers itself at send time: the editor's selection, the problems, the terminal's last command, the working tree's diff. */
+export const GATHERED_ATTACHMENT_KINDS = ['selection', 'problems', 'terminal', 'git-changes'] as const;
+export type GatheredAttachmentKind = (typeof GATHERED_ATTACHMENT_KINDS)[number];
 
 /** One row of the composer's @ picker: a workspace file or folder matching what was typed. */
 export interface AttachmentOption {
@@ -95,129 +99,57 @@ export { splitLineRange } from './core/agent/lineRange';
 /** The providers' image limits, for the composer's resizing of pasted images. */
 export { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from './core/model/imageLimits';
 
-/** The engine's characters-per-token estimate, for the composer's "this message: ~N tokens". */
-export const CHARS_PER_TOKEN = CONTEXT_DEFAULTS.charsPerToken;
-
-export type WebviewToHost =
-  | { type: 'ready' }
-  | { type: 'sendMessage'; requestId: number; text: string; attachments?: AttachmentRequest[] }
-  /** The @ picker's query (what follows the @); answered by `attachmentOptions` with the same id. */
-  | { type: 'attachmentQuery'; requestId: number; query: string }
-  | { type: 'approvalDecision'; toolUseId: string; approved: boolean }
-  | { type: 'runCommand'; requestId: number; command: WebviewCommand }
-  /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
-  | { type: 'openTranscriptAt'; compactionIndex: number }
-  /** A subagent card's "Open transcript": the child's transcript, looked up by the host among the current session's children only. */
-  | { type: 'openSubagentTranscript'; childId: string }
-  /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
-  | { type: 'openLink'; href: string }
-  /** A persist note's "saved output" link: the host opens `file` read-only, and only if it is in the current session's tool-results folder. */
-  | { type: 'openSavedOutput'; file: string }
-  /** A user message's "Restore…": the host asks what to restore (files, conversation, edit and resend) and confirms. */
-  | { type: 'restoreCheckpoint'; checkpoint: number }
-  /** "Edit" on the last user message: the conversation goes back to before it (files stay) and its text returns to the composer. */
-  | { type: 'editMessage'; checkpoint: number };
-
-/** Runtime guard for messages arriving from the webview: it is a separate, less trusted context. */
 /**
- * What the host logs about a webview message it refused: its type only (never its text, which may
- * be the user's words), made printable and cut short, since the sender is less trusted.
+ * The engine's characters-per-token estimate (CONTEXT_DEFAULTS.charsPerToken), for the composer's
+ * "this message: ~N tokens"; taken from where it is defined, so the panel's bundle stays free of
+ * the engine's settings parsing.
  */
-export function describeRejectedMessage(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return `a ${value === null ? 'null' : typeof value} instead of a message object`;
-  const type = (value as Record<string, unknown>).type;
-  if (typeof type !== 'string') return 'a message without a string "type"';
-  const printable = type.replace(/[^\x20-\x7e]/g, '?');
-  return `a "${printable.length > 40 ? `${printable.slice(0, 40)}…` : printable}" message that is unknown or malformed`;
+export { DEFAULT_CHARS_PER_TOKEN as CHARS_PER_TOKEN } from './core/model/content';
+
+/**
+ * Every request the panel makes: what it carries, and the value the host answers with (continue's
+ * `{ name: [request, reply] }` map). The panel sends `{ type, requestId, ...request }`; the host
+ * answers each with exactly one `reply` of the same id: `ok: true` and the value, or `ok: false`
+ * and the error with its next steps. The host checks every request against its schema
+ * (extension/webviewRequests.ts), since the panel is the less trusted side; a request it refuses
+ * is answered with an error too, when its id can be read.
+ */
+export interface WebviewRequests {
+  /** The panel was (re)created: the host posts the state and the editor context. */
+  ready: [Record<never, never>, void];
+  /** Settled when the turn it started ends (a failure to start it is the error). */
+  sendMessage: [{ text: string; attachments?: AttachmentRequest[] }, void];
+  /** The @ picker's query (what follows the @): the matching workspace files and folders. */
+  attachmentQuery: [{ query: string }, AttachmentOption[]];
+  /** `always`: a web fetch's host is allowed for this workspace too (ignored for other approvals). */
+  approvalDecision: [{ toolUseId: string; approved: boolean; always?: boolean }, void];
+  runCommand: [{ command: WebviewCommand }, void];
+  /** A divider's transcript link: the archived transcript of the current session at its `compactionIndex`-th compaction (0-based, drops included). */
+  openTranscriptAt: [{ compactionIndex: number }, void];
+  /** A subagent card's "Open transcript": the child's transcript, looked up by the host among the current session's children only. */
+  openSubagentTranscript: [{ childId: string }, void];
+  /** A click on a link in model text: the host opens web links (after asking) and workspace files only. */
+  openLink: [{ href: string }, void];
+  /** A persist note's "saved output" link: the host opens `file` read-only, and only if it is in the current session's tool-results folder. */
+  openSavedOutput: [{ file: string }, void];
+  /** A user message's "Restore…": the host asks what to restore (files, conversation, edit and resend) and confirms. */
+  restoreCheckpoint: [{ checkpoint: number }, void];
+  /** "Edit" on the last user message: the conversation goes back to before it (files stay) and its text returns to the composer. */
+  editMessage: [{ checkpoint: number }, void];
 }
 
-export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  switch (message.type) {
-    case 'ready':
-      return { type: 'ready' };
-    case 'sendMessage': {
-      if (typeof message.requestId !== 'number' || typeof message.text !== 'string') return undefined;
-      if (message.attachments === undefined) return { type: 'sendMessage', requestId: message.requestId, text: message.text };
-      const attachments = parseAttachmentRequests(message.attachments);
-      return attachments ? { type: 'sendMessage', requestId: message.requestId, text: message.text, attachments } : undefined;
-    }
-    case 'attachmentQuery':
-      return typeof message.requestId === 'number' && typeof message.query === 'string' && message.query.length <= MAX_LINK_CHARS
-        ? { type: 'attachmentQuery', requestId: message.requestId, query: message.query }
-        : undefined;
-    case 'approvalDecision':
-      return typeof message.toolUseId === 'string' && typeof message.approved === 'boolean'
-        ? { type: 'approvalDecision', toolUseId: message.toolUseId, approved: message.approved }
-        : undefined;
-    case 'openTranscriptAt': {
-      const index = message.compactionIndex;
-      return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? { type: 'openTranscriptAt', compactionIndex: index } : undefined;
-    }
-    case 'openSubagentTranscript':
-      // An id, never a path: the host finds the child under the current session itself.
-      return typeof message.childId === 'string' && CHILD_ID.test(message.childId) ? { type: 'openSubagentTranscript', childId: message.childId } : undefined;
-    case 'runCommand':
-      return typeof message.requestId === 'number' && isWebviewCommand(message.command)
-        ? { type: 'runCommand', requestId: message.requestId, command: message.command }
-        : undefined;
-    case 'openLink':
-      return typeof message.href === 'string' && message.href.length > 0 && message.href.length <= MAX_LINK_CHARS ? { type: 'openLink', href: message.href } : undefined;
-    case 'openSavedOutput':
-      // Shape only: where the file may be is the host's check (openSavedOutput in links.ts).
-      return typeof message.file === 'string' && message.file.length > 0 && message.file.length <= MAX_LINK_CHARS ? { type: 'openSavedOutput', file: message.file } : undefined;
-    case 'restoreCheckpoint':
-    case 'editMessage': {
-      const checkpoint = message.checkpoint;
-      return typeof checkpoint === 'number' && Number.isSafeInteger(checkpoint) && checkpoint >= 1 ? { type: message.type, checkpoint } : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
+export type WebviewRequestName = keyof WebviewRequests;
 
-const MAX_LINK_CHARS = 4096;
+/** A request as the host's handlers take it (its id belongs to the channel, not to the handler). */
+export type WebviewRequest<Name extends WebviewRequestName = WebviewRequestName> = { [N in Name]: { type: N } & WebviewRequests[N][0] }[Name];
 
-/** A pasted image larger than this never leaves the webview (the models take 5 MB of base64; the host says why when it is over). */
-const MAX_IMAGE_CHARS = 32 * 1024 * 1024;
-const GATHERED_KINDS = new Set(['selection', 'problems', 'terminal', 'git-changes']);
-const isLine = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+/** A request on the wire, panel to host. */
+export type WebviewToHost<Name extends WebviewRequestName = WebviewRequestName> = { [N in Name]: { type: N; requestId: number } & WebviewRequests[N][0] }[Name];
 
-/** Attachments as the webview sent them, or undefined when any is malformed (the whole message is refused). */
-function parseAttachmentRequests(value: unknown): AttachmentRequest[] | undefined {
-  if (!Array.isArray(value) || value.length > MAX_ATTACHMENTS) return undefined;
-  const parsed: AttachmentRequest[] = [];
-  for (const item of value as unknown[]) {
-    if (typeof item !== 'object' || item === null) return undefined;
-    const { kind, path, fromLine, toLine } = item as Record<string, unknown>;
-    if (kind === 'image') {
-      const { name, data } = item as Record<string, unknown>;
-      if (typeof name !== 'string' || name.length === 0 || name.length > 200 || typeof data !== 'string' || data.length > MAX_IMAGE_CHARS || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
-      parsed.push({ kind, name, data });
-      continue;
-    }
-    if (typeof kind === 'string' && GATHERED_KINDS.has(kind)) {
-      parsed.push({ kind: kind as 'selection' });
-      continue;
-    }
-    // Shape only: the host's tools confine the path to the workspace.
-    if ((kind !== 'file' && kind !== 'folder') || typeof path !== 'string' || path.length === 0 || path.length > MAX_LINK_CHARS) return undefined;
-    if (kind === 'folder') {
-      parsed.push({ kind, path });
-      continue;
-    }
-    if (fromLine === undefined && toLine === undefined) parsed.push({ kind, path });
-    else if (isLine(fromLine) && isLine(toLine) && toLine >= fromLine) parsed.push({ kind, path, fromLine, toLine });
-    else return undefined;
-  }
-  return parsed;
-}
-/** A session id's characters (as the session store allows them), bounded. */
-const CHILD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
+/** The host's answer to one request. */
+export type WebviewReply<Name extends WebviewRequestName = WebviewRequestName> =
+  | { type: 'reply'; requestId: number; ok: true; value: WebviewRequests[Name][1] }
+  | { type: 'reply'; requestId: number; ok: false; error: string; actions?: ErrorAction[] };
 
-const WEBVIEW_COMMANDS: readonly WebviewCommand[] = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'];
-
-function isWebviewCommand(value: unknown): value is WebviewCommand {
-  return typeof value === 'string' && (WEBVIEW_COMMANDS as readonly string[]).includes(value);
-}
+/** How the panel asks the host: a request of one kind, settled by its reply. */
+export type WebviewRequester = <Name extends WebviewRequestName>(type: Name, request: WebviewRequests[Name][0]) => Promise<WebviewReply<Name>>;

@@ -3,6 +3,8 @@ import { parseSubagentLimits, type SubagentLimits, type SubagentLimitValues } fr
 import { parseFileAttachment, type AttachmentSpec } from '../core/agent/attachments';
 import { parseContextOverrides } from '../core/context/defaults';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { parseSearxngUrl } from '../core/web/searxng';
+import { parseWebDomains } from '../core/web/domains';
 import { allowListEntryProblem } from '../core/shell/shellAnalysis';
 import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { PROVIDER_FACTS } from '../core/model/models';
@@ -36,6 +38,12 @@ export interface CliOptions {
   sandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
+  /** --allow-web: hosts web_fetch may fetch from without asking (exact ones may be private addresses). */
+  webDomains: string[];
+  /** --web-search: the model may search the web (Anthropic's server tool, or SearXNG with --searxng-url). */
+  webSearch: boolean;
+  /** --searxng-url: the SearXNG instance web search uses on the openai back end. */
+  searxngUrl: string | undefined;
   /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
   instructions: boolean;
   /** --mcp-config files (user-level MCP servers). */
@@ -96,6 +104,14 @@ Options:
                                subdomains); without any, commands have no network
       --allow-package-registries
                                allow the common package registries (npm, PyPI, crates.io, Go, RubyGems, Maven)
+      --allow-web DOMAIN       let web_fetch fetch from DOMAIN without asking (repeatable; "*.example.com" for
+                               its subdomains); only an exact entry may be a private or loopback address.
+                               Other hosts ask at the terminal and are declined without one (--yes does
+                               not cover web fetches)
+      --web-search             let the model search the web (Anthropic's server-side search, billed per
+                               search; with --provider openai, the SearXNG instance of --searxng-url)
+      --searxng-url URL        a SearXNG instance (JSON API on) for web search on the openai back end;
+                               EVERGREEN_SEARXNG_KEY, if set, is sent to it as a bearer token
       --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
@@ -167,6 +183,9 @@ const FLAG = {
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
   noInstructions: SETTINGS['instructions.enabled'].cli,
+  allowWeb: SETTINGS['web.allowedDomains'].cli,
+  webSearch: SETTINGS['web.search'].cli,
+  searxngUrl: SETTINGS['web.searxngUrl'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -238,6 +257,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
+        [FLAG.allowWeb]: { type: 'string', multiple: true },
+        [FLAG.webSearch]: { type: 'boolean', default: false },
+        [FLAG.searxngUrl]: { type: 'string' },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
@@ -281,6 +303,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
+    webDomains: webDomains(values[FLAG.allowWeb] ?? []),
+    webSearch: values[FLAG.webSearch] ?? false,
+    searxngUrl: searxngUrl(values[FLAG.searxngUrl]),
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
@@ -335,4 +360,17 @@ function allowedDomains(entries: readonly string[], packageRegistries: boolean):
   const parsed = parseAllowedDomains(entries, packageRegistries);
   if (parsed.problems.length > 0) throw new UsageError(`${dashed(FLAG.allowDomain)}: ${parsed.problems.join('; ')}`);
   return parsed.domains;
+}
+
+function webDomains(entries: readonly string[]): string[] {
+  const parsed = parseWebDomains(entries);
+  if (parsed.problems.length > 0) throw new UsageError(`${dashed(FLAG.allowWeb)}: ${parsed.problems.join('; ')}`);
+  return parsed.domains;
+}
+
+function searxngUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseSearxngUrl(value);
+  if ('problem' in parsed) throw new UsageError(`${dashed(FLAG.searxngUrl)}: ${parsed.problem}`);
+  return parsed.url;
 }

@@ -18,6 +18,7 @@ import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../c
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from '../core/approvals/approval';
 import { findRipgrepOnPath } from '../core/tools/grepSearch';
+import { runMemory } from '../core/web/access';
 import { todoCountsText } from '../core/todos/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
 import { cliHint } from './errorHints';
@@ -34,6 +35,9 @@ export interface CliIO {
   /** Fires on Ctrl-C; the run cancels cleanly and exits 130. */
   interrupt?: AbortSignal;
 }
+
+/** The SearXNG instance's key for --searxng-url (removed from the environment once read, like the API keys). */
+const SEARXNG_KEY_ENV = 'EVERGREEN_SEARXNG_KEY';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -98,6 +102,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   // started without childProcessEnv, cannot find them there. (/proc/<pid>/environ still shows the
   // block the process started with; only the sandbox keeps commands from reading it.)
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
+  delete io.env[SEARXNG_KEY_ENV];
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
@@ -120,6 +125,13 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
+        // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
+        web: {
+          allowedDomains: options.webDomains,
+          memory: runMemory(),
+          search: options.webSearch,
+          ...(options.searxngUrl ? { searxng: { url: options.searxngUrl, key: secretEnv[SEARXNG_KEY_ENV] } } : {}),
+        },
       },
       logger,
       workspaceRoot: workspace,
@@ -336,6 +348,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'storage_warning':
       case 'sandbox_notice':
       case 'mcp_notice':
+      case 'web_notice':
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
@@ -399,6 +412,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker} outside the sandbox: no terminal to ask on (--yes never approves leaving the sandbox)\n`);
           return { approved: false, reason: 'Not approved: running outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
         }
+        if (request.kind === 'web') {
+          // --yes never opens the network: a URL can carry the workspace's content to any server.
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (allow the host with --allow-web ${escapeLine(request.host)}; --yes does not cover web fetches)\n`);
+          return { approved: false, reason: `Not approved: ${request.host} is not allowed and there is no terminal to ask on. The user can allow it with --allow-web ${request.host}; --yes does not cover web fetches.` };
+        }
         if (request.kind === 'sandbox_changes') {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
           return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
@@ -418,6 +436,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
+      if (request.kind === 'web') io.stderr.write(webRequestText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
       if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
@@ -443,6 +462,11 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
             });
           });
         const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        if (request.kind === 'web') {
+          const reply = (await ask(`${question} [y/N/a] (a: always for ${escapeLine(request.host)}, for the rest of this run) `)).trim();
+          if (/^a(lways)?$/i.test(reply)) return { approved: true, always: true };
+          return /^y(es)?$/i.test(reply) ? { approved: true } : { approved: false };
+        }
         let answer = await ask(`${question} ${cut ? '[y/N/v] ' : '[y/N] '}`);
         if (cut && view && /^v(iew)?$/i.test(answer.trim())) {
           io.stderr.write(`\n${commandText(view.lines, view.lines.length)}\n`);
@@ -454,6 +478,12 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       }
     },
   };
+}
+
+/** A web fetch's prompt: the whole URL the server will receive, and where a redirect came from (untrusted text, escaped). */
+function webRequestText(request: Extract<ApprovalRequest, { kind: 'web' }>): string {
+  const from = request.redirectedFrom === undefined ? '' : `\n  (redirected from ${escapeLine(request.redirectedFrom)})`;
+  return `\nweb_fetch would send this URL to ${escapeLine(request.host)} (path and query included):\n  ${escapeLine(request.url)}${from}\nThe page comes back as untrusted text for the model.\n`;
 }
 
 /** The held paths for the terminal: each with why, and the risky lines indented (untrusted text, escaped). */
@@ -471,6 +501,7 @@ function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
   if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
+  if (request.kind === 'web') return `fetching ${escapeLine(request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });
   return `running \`${first.shown[0] ?? ''}${first.hiddenLines > 0 || first.hiddenChars > 0 ? '…' : ''}\` (${commandSize(view)})`;

@@ -3,6 +3,8 @@ import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 
 /** One SecretStorage entry per provider (the Anthropic one keeps its original name). */
 const SECRET_KEYS: Readonly<Record<ProviderId, string>> = { anthropic: 'evergreen.anthropicApiKey', openai: 'evergreen.openaiApiKey' };
+/** The SearXNG instance's key (web search on the OpenAI-compatible back end). */
+const SEARXNG_KEY = 'evergreen.searxngKey';
 const PLACEHOLDERS: Readonly<Record<ProviderId, string>> = { anthropic: 'sk-ant-…', openai: 'sk-…' };
 
 /** Each provider's key lives in SecretStorage; its environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY) is the fallback. */
@@ -32,6 +34,19 @@ export class ApiKeyStore {
     await this.secrets.store(SECRET_KEYS[provider], key.trim());
     void vscode.window.showInformationMessage(`Evergreen: ${label} API key saved.`);
     return true;
+  }
+
+  /**
+   * The optional key for the user's SearXNG instance (sent as a bearer token to a proxy in front of
+   * it); the command that sets it is the lead's to wire, next to "Set API Key".
+   */
+  async searxngKey(): Promise<string | undefined> {
+    return (await this.secrets.get(SEARXNG_KEY)) || undefined;
+  }
+
+  async storeSearxngKey(key: string | undefined): Promise<void> {
+    if (key === undefined || key.trim() === '') await this.secrets.delete(SEARXNG_KEY);
+    else await this.secrets.store(SEARXNG_KEY, key.trim());
   }
 
   onDidChange(listener: () => void): vscode.Disposable {

@@ -62,15 +62,15 @@ export class ApprovalBroker extends Disposable {
     },
   };
 
-  /** The user's answer from the panel; false (and logged) when that call is not waiting. */
-  decide(toolUseId: string, approved: boolean): boolean {
+  /** The user's answer from the panel (`always`: a web fetch's host for this workspace); false (and logged) when that call is not waiting. */
+  decide(toolUseId: string, approved: boolean, always = false): boolean {
     const pending = this.pending.get(toolUseId);
     if (!pending) {
       this.ui.logger.warn(`approval decision for ${toolUseId}, which is not waiting for one; ignored`);
       return false;
     }
     this.pending.delete(toolUseId);
-    pending.resolve(approved ? { approved: true } : { approved: false });
+    pending.resolve(approved ? { approved: true, ...(always ? { always: true as const } : {}) } : { approved: false });
     return true;
   }
 

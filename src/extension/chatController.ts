@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewToHost, type AttachmentRequest } from '../protocol';
+import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
 import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
@@ -14,7 +14,7 @@ import { ApprovalBroker } from './approvalBroker';
 import type { ChatViewProvider } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
-import { actionsFor, errorText, extensionHint } from './errorHints';
+import { errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
@@ -29,6 +29,7 @@ import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpo
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import { ChatContextKeys } from './contextKeys';
+import { handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -85,7 +86,7 @@ export class ChatController extends Disposable {
     );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message), this.deps.logger));
-    this._register(deps.view.onMessage((message) => void this.handleWebviewMessage(message)));
+    this._register(deps.view.handleRequests((request) => this.handleWebviewMessage(request)));
     const restartLater = () => {
       this.needsRestart = true;
       void this.postState();
@@ -119,49 +120,31 @@ export class ChatController extends Disposable {
     super.dispose();
   }
 
-  /** Every message from the panel (already validated by parseWebviewMessage). */
-  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
-    switch (message.type) {
-      case 'ready':
-        await this.postState();
-        this.composer.postEditorContext();
-        return;
-      case 'sendMessage':
-        await this.sendMessage(message.text, message.requestId, message.attachments);
-        return;
-      case 'attachmentQuery':
-        this.deps.view.post({ type: 'attachmentOptions', requestId: message.requestId, options: await this.composer.options(message.query) });
-        return;
-      case 'approvalDecision':
-        this.approvals.decide(message.toolUseId, message.approved);
-        return;
-      case 'openLink':
-        await openChatLink(message.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error));
-        return;
-      case 'openSavedOutput':
-        // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
-        await openSavedOutput(message.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error));
-        return;
-      case 'openTranscriptAt':
-        await this.openArchivedTranscript({ compactionIndex: message.compactionIndex });
-        return;
-      case 'openSubagentTranscript':
-        await this.openArchivedTranscript({ childId: message.childId });
-        return;
-      case 'restoreCheckpoint':
-      case 'editMessage':
-        await restoreCheckpointFromChat(this.checkpointHost(), message.checkpoint, message.type === 'editMessage' ? 'edit' : undefined);
-        return;
-      case 'runCommand':
-        try {
-          await this.runWebviewCommand(message.command);
-          this.deps.view.post({ type: 'response', requestId: message.requestId, ok: true });
-        } catch (error) {
-          this.deps.view.post({ type: 'response', requestId: message.requestId, ok: false, error: errorText(error) });
-        }
-        return;
-    }
+  /** Every request from the panel (already validated by parseWebviewMessage): its reply's value, or a throw (the error reply). */
+  handleWebviewMessage<Name extends WebviewRequestName>(request: WebviewRequest<Name>): Promise<WebviewRequests[Name][1]> {
+    return handleWebviewRequest(this.webviewHandlers, request);
   }
+
+  private readonly webviewHandlers: WebviewRequestHandlers = {
+    ready: async () => {
+      await this.postState();
+      this.composer.postEditorContext();
+    },
+    sendMessage: (request) => this.sendMessage(request.text, request.attachments),
+    attachmentQuery: (request) => this.composer.options(request.query),
+    approvalDecision: async (request) => {
+      // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
+      this.approvals.decide(request.toolUseId, request.approved, request.always === true);
+    },
+    openLink: (request) => openChatLink(request.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
+    // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
+    openSavedOutput: (request) => openSavedOutput(request.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error)),
+    openTranscriptAt: (request) => this.openArchivedTranscript({ compactionIndex: request.compactionIndex }),
+    openSubagentTranscript: (request) => this.openArchivedTranscript({ childId: request.childId }),
+    restoreCheckpoint: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint),
+    editMessage: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint, 'edit'),
+    runCommand: (request) => this.runWebviewCommand(request.command),
+  };
 
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
     if (command === 'openSettings') {
@@ -175,7 +158,8 @@ export class ChatController extends Disposable {
     }
   }
 
-  async sendMessage(text: string, requestId?: number, attachments: readonly AttachmentRequest[] = []): Promise<void> {
+  /** A message typed in the panel (or sent by the test API): settled when its turn ends; a failure to start it throws. */
+  async sendMessage(text: string, attachments: readonly AttachmentRequest[] = []): Promise<void> {
     const compact = parseCompactCommand(text);
     if (compact) {
       // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
@@ -207,9 +191,6 @@ export class ChatController extends Disposable {
       this.scope?.track(turn);
       this.sending = false;
       await turn;
-    } catch (error) {
-      if (requestId !== undefined) this.deps.view.post({ type: 'response', requestId, ok: false, error: errorText(error), actions: actionsFor(error) });
-      else throw error;
     } finally {
       this.sending = false;
     }

@@ -1,15 +1,17 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { describeRejectedMessage, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../protocol';
+import type { HostToWebview, WebviewRequest, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
+import { answerWebviewRequest, describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
 /**
  * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
- * nothing sent during startup is lost; incoming messages are validated before use.
+ * nothing sent during startup is lost; incoming requests are validated before use, and each gets
+ * its reply (webviewRequests.ts).
  */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
@@ -18,6 +20,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly onMessageEmitter = this._register(new vscode.EventEmitter<WebviewToHost>());
   /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
   readonly onMessage = this.onMessageEmitter.event;
+  /** Who answers the panel's requests (the controller); until one is set, a request is answered with an error. */
+  private handler: ((request: WebviewRequest) => Promise<unknown>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -30,6 +34,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   get html(): string | undefined {
     return this.view?.webview.html;
+  }
+
+  /** Sets who answers the panel's requests; disposing it stops that. */
+  handleRequests(handler: (request: WebviewRequest) => Promise<unknown>): vscode.Disposable {
+    this.handler = handler;
+    return {
+      dispose: () => {
+        if (this.handler === handler) this.handler = undefined;
+      },
+    };
   }
 
   whenReady(): Promise<void> {
@@ -57,12 +71,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseWebviewMessage(raw);
         if (!message) {
-          // Ignored, since the webview is a less trusted context, but never silently.
+          // Ignored, since the webview is a less trusted context, but never silently: logged, and answered when it can be.
           this.logger.warn(`ignored ${describeRejectedMessage(raw)} from the chat webview`);
+          const requestId = requestIdOf(raw);
+          if (requestId !== undefined) this.post(refusedReply(requestId));
           return;
         }
         if (message.type === 'ready') this.flush();
         this.onMessageEmitter.fire(message);
+        void this.answer(message);
       }),
       webviewView.onDidDispose(() => {
         this.view = undefined;
@@ -70,6 +87,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         for (const subscription of subscriptions) subscription.dispose();
       }),
     ];
+  }
+
+  private answer(message: WebviewToHost): Promise<void> {
+    const handler = this.handler ?? (() => Promise.reject(new Error('Evergreen is still starting; try again in a moment.')));
+    return answerWebviewRequest(message, handler, (reply) => this.post(reply));
   }
 
   post(unredacted: HostToWebview): void {

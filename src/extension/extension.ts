@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
-import { parseWebviewMessage, type AttachmentRequest } from '../protocol';
+import type { AttachmentRequest } from '../protocol';
 import { ApiKeyStore } from './apiKey';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
@@ -10,6 +10,7 @@ import { registerCommands } from './commands';
 import { createLog } from './log';
 import { ContextStatusBar } from './statusBar';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { parseWebviewMessage } from './webviewRequests';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
@@ -72,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       storageUri: storageRoot,
       whenChatReady: () => view.whenReady(),
       chatHtml: () => view.html,
-      sendMessage: (text, attachments) => controller.sendMessage(text, undefined, attachments),
+      sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
       compact: (focus) => controller.compactNow(focus),
       undoCompaction: () => controller.undoCompactionNow(),
       pendingApproval: () => controller.pendingApprovalToolUseId(),
@@ -80,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       chatEventTypes: () => controller.chatEventTypes(),
       decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
       openSubagentTranscript: async (childId) => {
-        const message = parseWebviewMessage({ type: 'openSubagentTranscript', childId });
+        const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
         if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
         await controller.handleWebviewMessage(message);
       },

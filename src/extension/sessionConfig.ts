@@ -11,6 +11,7 @@ import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import { readMcpSettings } from './mcpConsent';
+import { WorkspaceWebDomains } from './webAccess';
 
 /**
  * What a session start takes from VS Code: the workspace folder, and the agent's config from the
@@ -57,6 +58,12 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       sandbox: settings.sandbox,
       instructions: settings.instructions,
       mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
+      web: {
+        allowedDomains: settings.web.allowedDomains,
+        memory: new WorkspaceWebDomains(mcpConsent),
+        search: settings.web.search,
+        ...(settings.web.searxngUrl ? { searxng: { url: settings.web.searxngUrl, key: await apiKeys.searxngKey() } } : {}),
+      },
     },
   };
 }

@@ -5,6 +5,8 @@
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
+import { parseWebDomains } from '../core/web/domains';
+import { parseSearxngUrl } from '../core/web/searxng';
 import { parseThinkingSetting, type ThinkingSetting } from '../core/model/thinking';
 import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../frontends/settingsTable';
 
@@ -47,6 +49,8 @@ export interface EvergreenSettings {
   subagents: Partial<SubagentLimits>;
   /** `evergreen.sandbox.*`, from the user's own settings only. */
   sandbox: { enabled: boolean; allowedDomains: string[] };
+  /** `evergreen.web.*`, from the user's own settings only: hosts web_fetch may reach unasked, whether the model may search, SearXNG's URL. */
+  web: { allowedDomains: string[]; search: boolean; searxngUrl: string | undefined };
   /** `evergreen.compression` as the user set it (parsed by the context engine's parseContextOverrides). */
   compression: unknown;
   /** `evergreen.instructions.*`: whether instruction files are read, and the user's own file (undefined: the default). */
@@ -112,6 +116,13 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   const domains = parseAllowedDomains(Array.isArray(rawDomains) ? rawDomains : [], read('sandbox.allowPackageRegistries') === true);
   if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push(`"${settingName('sandbox.allowedDomains')}" must be a list of domain names; no domains are allowed`);
   problems.push(...domains.problems.map((problem) => `"${settingName('sandbox.allowedDomains')}": ${problem}; that entry is ignored`));
+  const rawWeb = read('web.allowedDomains');
+  const webDomains = parseWebDomains(Array.isArray(rawWeb) ? rawWeb : []);
+  if (rawWeb !== undefined && !Array.isArray(rawWeb)) problems.push(`"${settingName('web.allowedDomains')}" must be a list of host names; no host is allowed beforehand`);
+  problems.push(...webDomains.problems.map((problem) => `"${settingName('web.allowedDomains')}": ${problem}; that entry is ignored`));
+  const rawSearxng = text(read('web.searxngUrl'));
+  const searxng = rawSearxng === undefined ? undefined : parseSearxngUrl(rawSearxng);
+  if (searxng && 'problem' in searxng) problems.push(`"${settingName('web.searxngUrl')}": ${searxng.problem}; web search has no SearXNG instance`);
   return {
     provider,
     model: text(read(keys.model)),
@@ -134,6 +145,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     subagents: subagents.limits,
     // Only an explicit false turns it off (a missing or odd value keeps the default, on).
     sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },
+    web: { allowedDomains: webDomains.domains, search: read('web.search') === true, searxngUrl: searxng && 'url' in searxng ? searxng.url : undefined },
     compression: read('compression'),
     // Only an explicit false turns them off, as for the sandbox.
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },

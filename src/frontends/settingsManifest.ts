@@ -151,6 +151,22 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 6,
     description: 'Also allow the common package registries (npm, PyPI, crates.io, Go modules, RubyGems, Maven Central) so installs work in the sandbox. User settings only.',
   },
+  'web.allowedDomains': {
+    category: 'approvals',
+    order: 7,
+    description:
+      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline). Private, loopback, link-local and cloud-metadata addresses are refused unless the host or address is listed here exactly (no `*.`). User settings only: a workspace can never pre-approve a host.',
+  },
+  'web.search': {
+    category: 'advanced',
+    description:
+      "Let the model search the web. Anthropic: Anthropic's server-side web search (billed per search, shown in the cost). OpenAI-compatible: your SearXNG instance at `#evergreen.web.searxngUrl#` (no search tool without one). Queries go to the search provider; results come back as untrusted text. User settings only.",
+  },
+  'web.searxngUrl': {
+    category: 'advanced',
+    description:
+      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage. User settings only.',
+  },
   'mcp.servers': {
     category: 'mcp',
     order: 1,

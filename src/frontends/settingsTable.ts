@@ -84,6 +84,11 @@ export const SETTINGS = {
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },
   'sandbox.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-domain' },
   'sandbox.allowPackageRegistries': { scope: 'application', type: 'boolean', default: false, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-package-registries' },
+  // Where web_fetch may go without asking: the user's own list (a workspace can never pre-approve a host).
+  'web.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-web' },
+  // Web search costs per search and sends queries out: the user's choice, never a repository's.
+  'web.search': { scope: 'machine', type: 'boolean', default: false, read: 'user', workspaceNotice: true, change: 'restart', cli: 'web-search' },
+  'web.searxngUrl': { scope: 'machine', type: 'string', default: '', restrictedWhenUntrusted: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'searxng-url' },
   'subagents.maxConcurrent': { scope: 'machine', type: 'integer', ...subagentRange('maxConcurrent'), default: SUBAGENT_DEFAULTS.maxConcurrent, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-concurrency' },
   'subagents.maxToolRounds': { scope: 'machine', type: 'integer', ...subagentRange('maxToolRounds'), default: SUBAGENT_DEFAULTS.maxToolRounds, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-max-tool-rounds' },
   'subagents.timeLimitMinutes': { scope: 'machine', type: 'integer', ...subagentRange('timeLimitMinutes'), default: SUBAGENT_DEFAULTS.timeLimitMs / 60_000, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-time-limit' },

@@ -10,8 +10,8 @@ type Approval = Extract<ChatItem, { kind: 'tool' }>['approval'] & object;
 
 export interface ApprovalViewDeps {
   el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K];
-  /** Sends the user's answer for this tool use to the host. */
-  decide(toolUseId: string, approved: boolean): void;
+  /** Sends the user's answer for this tool use to the host; `always`: a web fetch's host is allowed for this workspace. */
+  decide(toolUseId: string, approved: boolean, always?: boolean): void;
 }
 
 /** The panel's renderApproval; the cards whose whole command the user asked to see stay expanded across re-renders. */
@@ -41,6 +41,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   }
   // What a sandboxed command wrote that would run outside it: each path with why, and the risky lines.
   if (request.kind === 'sandbox_changes') box.append(sandboxChangesView(el, request));
+  if (request.kind === 'web') return webApproval(toolUseId, approval, request, box, deps);
   // Asked even with writes on auto: say why, so the user reads this diff with care.
   if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
   // The model chose these words; they are no summary of the command, and say so.
@@ -119,7 +120,36 @@ function approvalTitle(request: Approval['request'], outside: boolean): string {
       return 'Apply what this command wrote that would run outside the sandbox?';
     case 'write':
       return `${request.isNew ? 'Create' : 'Change'} ${request.path}?`;
+    case 'web':
+      return `Fetch a page from ${visibleDescription(request.host)}?`;
   }
+}
+
+/**
+ * A web fetch's card: the whole URL it will request (the model chose it, and a URL can carry the
+ * workspace's content out in its path or query), where a redirect came from, and three answers.
+ */
+function webApproval(toolUseId: string, approval: Approval, request: Extract<Approval['request'], { kind: 'web' }>, box: HTMLElement, deps: ApprovalViewDeps): HTMLElement {
+  const { el } = deps;
+  box.append(el('div', 'eg-muted', 'The request sends this URL to that server (its path and query included); the page comes back as untrusted text for the model:'));
+  box.append(el('pre', 'eg-command', visibleDescription(request.url)));
+  if (request.redirectedFrom !== undefined) box.append(el('div', 'eg-muted', `Redirected from ${visibleDescription(request.redirectedFrom)}`));
+  if (approval.decided !== undefined) {
+    box.append(el('div', 'eg-muted', approval.decided ? 'Allowed' : 'Declined'));
+    return box;
+  }
+  const host = visibleDescription(request.host);
+  const once = el('button', 'eg-button', 'Allow once');
+  const always = el('button', 'eg-button eg-secondary', `Always allow ${host} here`);
+  const deny = el('button', 'eg-button eg-secondary', 'Decline');
+  once.setAttribute('aria-label', `Allow this one fetch from ${host}`);
+  always.setAttribute('aria-label', `Allow fetches from ${host} in this workspace from now on`);
+  deny.setAttribute('aria-label', `Decline the fetch from ${host}`);
+  once.addEventListener('click', () => deps.decide(toolUseId, true));
+  always.addEventListener('click', () => deps.decide(toolUseId, true, true));
+  deny.addEventListener('click', () => deps.decide(toolUseId, false));
+  box.append(once, always, deny);
+  return box;
 }
 
 /** The held paths, each with why and what exactly (untrusted text, shown with invisible characters made visible). */

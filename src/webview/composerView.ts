@@ -4,7 +4,7 @@
  * removes the last chip, the active editor's selection as a chip of its own and its file as a
  * one-click suggestion, files dropped from the Explorer, and the message's size before sending.
  */
-import type { AttachmentRequest, HostToWebview, WebviewToHost } from '../protocol';
+import type { AttachmentRequest, HostToWebview, WebviewRequester } from '../protocol';
 import { fitImage } from './imageFit';
 import { addChip, chipLabel, droppedPaths, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
 
@@ -39,7 +39,7 @@ export class ComposerAttachments {
 
   constructor(
     private readonly input: HTMLTextAreaElement,
-    private readonly post: (message: WebviewToHost) => void,
+    private readonly request: WebviewRequester,
     private readonly notify: (text: string) => void,
   ) {
     this.chipList.setAttribute('role', 'list');
@@ -79,11 +79,6 @@ export class ComposerAttachments {
       return true;
     }
     return false;
-  }
-
-  onOptions(message: Extract<HostToWebview, { type: 'attachmentOptions' }>): void {
-    if (message.requestId !== this.queryId || !this.query) return;
-    this.showRows(pickerRows(this.query.query, message.options));
   }
 
   onEditorContext(context: EditorContext): void {
@@ -135,8 +130,11 @@ export class ComposerAttachments {
       return;
     }
     this.showRows(pickerRows(found.query, []));
-    this.queryId++;
-    this.post({ type: 'attachmentQuery', requestId: this.queryId, query: pickerQueryPath(found.query) });
+    const queryId = ++this.queryId;
+    void this.request('attachmentQuery', { query: pickerQueryPath(found.query) }).then((reply) => {
+      // Only the newest query's answer, while the picker is still open for it.
+      if (reply.ok && queryId === this.queryId && this.query) this.showRows(pickerRows(this.query.query, reply.value));
+    });
   }
 
   private choose(row: PickerRow): void {

@@ -2,7 +2,7 @@
  * The chat panel. Receives typed messages from the host (src/protocol.ts), folds agent events into
  * the chat model and renders only the items that changed. No node, no vscode: browser code only.
  */
-import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewToHost } from '../protocol';
+import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewReply, type WebviewRequester, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
 import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
@@ -12,6 +12,7 @@ import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
+import { HostRequests } from './hostRequests';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -22,7 +23,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('evergreen-root')!;
-let nextRequestId = 1;
+const host = new HostRequests((message) => vscode.postMessage(message));
 let chat: ChatModel = emptyChat();
 let viewState: ViewState | undefined;
 /** Text of a send the host has not started yet; restored to the input if the send fails. */
@@ -51,12 +52,20 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return element;
 }
 
-function send(message: WebviewToHost): void {
-  vscode.postMessage(message);
+/** Asks the host; a request that fails shows its error, with its next steps, in the chat. */
+const send: WebviewRequester = (type, request) =>
+  host.request(type, request).then((reply) => {
+    if (!reply.ok) showFailure(reply);
+    return reply;
+  });
+
+function showFailure(reply: Extract<WebviewReply, { ok: false }>): void {
+  pushNotice(chat, 'error', reply.error, undefined, reply.actions ?? []);
+  scheduleRender();
 }
 
 function runCommand(command: WebviewCommand): void {
-  send({ type: 'runCommand', requestId: nextRequestId++, command });
+  void send('runCommand', { command });
 }
 
 // ---- layout -------------------------------------------------------------------------------
@@ -142,7 +151,7 @@ transcript.addEventListener('click', (event) => {
   event.preventDefault();
   event.stopPropagation();
   const href = anchor.getAttribute('href');
-  if (href) send({ type: 'openLink', href });
+  if (href) void send('openLink', { href });
 });
 
 composer.addEventListener('submit', (event) => {
@@ -169,7 +178,19 @@ function submit(): void {
   pendingSend = text;
   scheduleRender();
   const attached = attachments.take();
-  send({ type: 'sendMessage', requestId: nextRequestId++, text, ...(attached.length > 0 ? { attachments: attached } : {}) });
+  void send('sendMessage', { text, ...(attached.length > 0 ? { attachments: attached } : {}) }).then((reply) => {
+    if (!reply.ok && pendingSend !== undefined) giveBackSend(pendingSend);
+  });
+}
+
+/** A send that failed before its turn started: its words and chips go back to the composer, nothing typed or attached is lost. */
+function giveBackSend(text: string): void {
+  chat.busy = false;
+  if (!input.value) input.value = text;
+  attachments.restore();
+  pendingSend = undefined;
+  vscode.setState({ draft: input.value });
+  scheduleRender();
 }
 
 // ---- rendering ----------------------------------------------------------------------------
@@ -257,7 +278,7 @@ function renderNote(item: Extract<ChatItem, { kind: 'note' }>): HTMLElement {
   // The full path stays reachable on hover; the host decides whether it may open.
   link.title = `Open the full ${saved.toolName} output (read-only): ${saved.file}`;
   link.setAttribute('aria-label', `Open the saved ${saved.toolName} output, read-only`);
-  link.addEventListener('click', () => send({ type: 'openSavedOutput', file: saved.file }));
+  link.addEventListener('click', () => void send('openSavedOutput', { file: saved.file }));
   element.append(' · ', link);
   return element;
 }
@@ -275,7 +296,7 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
   }
   const transcript = el('button', 'eg-link', 'Transcript at this point');
   transcript.title = 'Open the archived transcript of this session at this compaction';
-  transcript.addEventListener('click', () => send({ type: 'openTranscriptAt', compactionIndex: item.compactionIndex }));
+  transcript.addEventListener('click', () => void send('openTranscriptAt', { compactionIndex: item.compactionIndex }));
   actions.append(transcript);
   if (item.undoable) {
     const undo = el('button', 'eg-button eg-secondary eg-undo', 'Undo');
@@ -288,8 +309,8 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved) => send({ type: 'approvalDecision', toolUseId, approved }) });
-const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => send({ type: 'openSubagentTranscript', childId }) };
+const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
+const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
@@ -451,22 +472,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       input.focus();
       attachments.refresh();
       break;
-    case 'attachmentOptions':
-      attachments.onOptions(message);
-      break;
     case 'editorContext':
       attachments.onEditorContext(message);
       break;
-    case 'response':
-      if (!message.ok) {
-        pushNotice(chat, 'error', message.error, undefined, message.actions ?? []);
-        if (pendingSend !== undefined) {
-          chat.busy = false;
-          if (!input.value) input.value = pendingSend; // Nothing typed or attached is lost.
-          attachments.restore();
-          pendingSend = undefined;
-        }
-      }
+    case 'reply':
+      host.settle(message);
       break;
   }
   vscode.setState({ draft: input.value });
@@ -477,4 +487,4 @@ const saved = vscode.getState() as { draft?: unknown } | undefined;
 if (typeof saved?.draft === 'string') input.value = saved.draft;
 input.addEventListener('input', () => vscode.setState({ draft: input.value }));
 render();
-send({ type: 'ready' });
+void send('ready', {});

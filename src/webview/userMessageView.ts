@@ -1,10 +1,10 @@
-import { IMAGE_MEDIA_TYPES, type AttachmentChip, type WebviewToHost } from '../protocol';
+import { IMAGE_MEDIA_TYPES, type AttachmentChip, type WebviewRequester } from '../protocol';
 import type { ChatItem } from './chatModel';
 
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
 
 /** A user message: what it carried (attachment labels), its words, and Restore… when it has a checkpoint (issue 17). */
-export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el: El, send: (message: WebviewToHost) => void, isLast: boolean): HTMLElement {
+export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el: El, send: WebviewRequester, isLast: boolean): HTMLElement {
   const element = el('div', 'eg-message eg-user');
   if (item.attachments?.length) {
     const thumbnails = item.attachments.flatMap((chip) => thumbnail(chip, el) ?? []);
@@ -21,14 +21,14 @@ export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el:
     const restore = el('button', 'eg-restore', 'Restore…');
     restore.type = 'button';
     restore.title = 'Restore the files or the conversation to just before this message, or edit and resend it';
-    restore.addEventListener('click', () => send({ type: 'restoreCheckpoint', checkpoint }));
+    restore.addEventListener('click', () => void send('restoreCheckpoint', { checkpoint }));
     element.append(restore);
     if (isLast) {
       // Edit and resend: the conversation goes back to before this message, the files stay.
       const edit = el('button', 'eg-restore', 'Edit');
       edit.type = 'button';
       edit.title = 'Take this message back into the message box to change and send it again (the files stay as they are)';
-      edit.addEventListener('click', () => send({ type: 'editMessage', checkpoint }));
+      edit.addEventListener('click', () => void send('editMessage', { checkpoint }));
       element.append(edit);
     }
   }

@@ -23,6 +23,12 @@ describe('subagent cards in the chat panel (Chromium)', function () {
   standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
   const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+  /** The panel's last request to the host, without its id (a number every request carries for its reply). */
+  async function lastRequest(): Promise<Record<string, unknown>> {
+    const { requestId, ...request } = (await posted()).at(-1) ?? {};
+    assert.equal(typeof requestId, 'number');
+    return request;
+  }
   const card = (childId: string) => page.locator(`.eg-subagent[data-child-id="${childId}"]`);
 
   function started(toolUseId: string, childId: string, description: string, agentType: 'explore' | 'general'): AgentEvent[] {
@@ -56,7 +62,7 @@ describe('subagent cards in the chat panel (Chromium)', function () {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Open transcript');
     assert.equal(await page.evaluate(() => document.activeElement?.closest('.eg-subagent')?.getAttribute('data-child-id')), 'c1');
     await page.keyboard.press('Enter');
-    assert.deepEqual((await posted()).at(-1), { type: 'openSubagentTranscript', childId: 'c1' });
+    assert.deepEqual(await lastRequest(), { type: 'openSubagentTranscript', childId: 'c1' });
   });
 
   it('asks a child\'s approval inside its card and answers it by the child\'s own tool-use id', async () => {
@@ -65,7 +71,7 @@ describe('subagent cards in the chat panel (Chromium)', function () {
     assert.equal(await card('c2').locator('.eg-approval-title').textContent(), 'Change config.json?');
     assert.equal(await card('c1').locator('.eg-approval').count(), 0, 'the other cards are untouched');
     await card('c2').getByRole('button', { name: 'Apply the change to config.json' }).click();
-    assert.deepEqual((await posted()).at(-1), { type: 'approvalDecision', toolUseId: 'toolu_child_write', approved: true });
+    assert.deepEqual(await lastRequest(), { type: 'approvalDecision', toolUseId: 'toolu_child_write', approved: true });
     await post({ type: 'approval_resolved', turnId: 't1', toolUseId: 'toolu_child_write', childId: 'c2', parentToolUseId: 'tu2', approved: true });
     assert.equal(await card('c2').locator('.eg-subagent-status').textContent(), 'running');
     assert.equal(await card('c2').locator('.eg-approval .eg-muted').textContent(), 'Approved');
@@ -90,7 +96,7 @@ describe('subagent cards in the chat panel (Chromium)', function () {
     assert.equal(await page.locator('.eg-subagent').count(), 3, 'the result does not add a second card');
     assert.equal(await card('c1').locator('.eg-tool-output').count(), 0, 'the report is shown once, not again as raw output');
     await card('c3').getByRole('button', { name: /Open the transcript of the subagent: Survey test\// }).click();
-    assert.deepEqual((await posted()).at(-1), { type: 'openSubagentTranscript', childId: 'c3' });
+    assert.deepEqual(await lastRequest(), { type: 'openSubagentTranscript', childId: 'c3' });
     mkdirSync(RESULTS_DIR, { recursive: true });
     await page.screenshot({ path: path.join(RESULTS_DIR, 'subagent-cards.png'), fullPage: true });
     assert.deepEqual(errors, []);

@@ -6,6 +6,7 @@ import type { IdGenerator } from './errors';
 import { thinkingSignature } from './replies';
 import { countTextTokens, outputBlockTokens, stableJson, truncateToTokens } from './tokens';
 import type { MessageReply, ScriptedBlock, StreamControls } from './types';
+import { citation, searchBlocks } from './webSearch';
 
 export interface BuiltMessage {
   message: Anthropic.Message;
@@ -98,10 +99,20 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
   const { content: limited, truncated } = limitContent(stopped.content, a.maxOutput);
   const issuedSignatures: string[] = [];
   const issuedRedacted: string[] = [];
-  const content: Anthropic.ContentBlock[] = limited.map((b): Anthropic.ContentBlock => {
+  let searches = 0;
+  const content: Anthropic.ContentBlock[] = limited.flatMap((b): Anthropic.ContentBlock[] => {
     switch (b.type) {
+      case 'web_search':
+        searches++;
+        return searchBlocks(b.id ?? `srvtoolu_${a.ids.toolUse().slice('toolu_'.length)}`, b.query, b.error ? { error_code: b.error } : (b.results ?? []));
       case 'text':
-        return { type: 'text', text: b.text, citations: null };
+        return [{ type: 'text', text: b.text, citations: b.citations ? b.citations.map((c) => citation(c.url, c.title ?? null, c.cited_text)) : null }];
+      default:
+        return [single(b)];
+    }
+  });
+  function single(b: Exclude<ScriptedBlock, { type: 'web_search' | 'text' }>): Anthropic.ContentBlock {
+    switch (b.type) {
       case 'tool_use':
         return { type: 'tool_use', id: b.id ?? a.ids.toolUse(), name: b.name, input: b.input, caller: { type: 'direct' } };
       case 'thinking': {
@@ -115,7 +126,7 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
         issuedRedacted.push(b.data);
         return { type: 'redacted_thinking', data: b.data };
     }
-  });
+  }
   const hasToolUse = content.some((b) => b.type === 'tool_use');
   const stop_reason: Anthropic.StopReason = truncated
     ? a.windowLimited
@@ -134,6 +145,7 @@ export function buildMessage(a: BuildArgs): BuiltMessage {
     cache_read_input_tokens: o.cache_read_input_tokens ?? a.usage.cache_read_input_tokens,
     output_tokens: o.output_tokens ?? (truncated ? a.maxOutput : computedOutput),
     output_tokens_details: thinkingTokens > 0 ? { thinking_tokens: thinkingTokens } : null,
+    server_tool_use: searches > 0 ? { web_search_requests: searches, web_fetch_requests: 0 } : null,
   };
   const message: Anthropic.Message = {
     id: a.ids.message(),
@@ -202,13 +214,25 @@ export function sseEvents(m: Anthropic.Message, controls: StreamControls = {}): 
         const ev: Anthropic.RawContentBlockStartEvent = {
           type: 'content_block_start',
           index,
-          content_block: { type: 'text', text: '', citations: null },
+          content_block: { type: 'text', text: '', citations: b.citations ? [] : null },
         };
         push(ev);
         ping();
+        for (const cite of b.citations ?? []) delta({ type: 'citations_delta', citation: cite });
         for (const c of chunks(b.text, textSize)) delta({ type: 'text_delta', text: c });
         break;
       }
+      case 'server_tool_use': {
+        push({ type: 'content_block_start', index, content_block: { ...b, input: {} } } satisfies Anthropic.RawContentBlockStartEvent);
+        ping();
+        for (const c of chunks(stableJson(b.input), jsonSize)) delta({ type: 'input_json_delta', partial_json: c });
+        break;
+      }
+      case 'web_search_tool_result':
+        // The result arrives whole in its start event, as the real API sends it.
+        push({ type: 'content_block_start', index, content_block: b } satisfies Anthropic.RawContentBlockStartEvent);
+        ping();
+        break;
       case 'thinking': {
         const signed = typeof (b as { signature?: unknown }).signature === 'string';
         push({
@@ -255,7 +279,7 @@ export function sseEvents(m: Anthropic.Message, controls: StreamControls = {}): 
       cache_read_input_tokens: u.cache_read_input_tokens,
       output_tokens: u.output_tokens,
       output_tokens_details: u.output_tokens_details,
-      server_tool_use: null,
+      server_tool_use: u.server_tool_use ?? null,
     },
   };
   push(md);

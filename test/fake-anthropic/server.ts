@@ -254,6 +254,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         );
       }
     }
+    if (scripted.kind === 'message' && !v.webSearch && scripted.content.some((b) => b.type === 'web_search')) {
+      return sendError(res, rec, 500, 'api_error', 'fake-anthropic test setup: the scripted reply searches the web but the request did not declare the web_search_20250305 tool; the real model could not search.', { 'x-should-retry': 'false' });
+    }
     if (scripted.kind === 'hang') {
       rec.reply = { status: 0, kind: 'hang', requestId: '' };
       return;

@@ -24,8 +24,19 @@ export type ApiErrorType =
 
 /** A content block of a scripted assistant reply. */
 export type ScriptedBlock =
-  /** Plain text. Streamed as several `text_delta` events. */
-  | { type: 'text'; text: string }
+  /**
+   * Plain text. Streamed as several `text_delta` events. `citations`: web search results it cites
+   * (each becomes a `web_search_result_location` with the fake's `encrypted_index`, streamed as a
+   * `citations_delta`); the cited URL should be a result of a search earlier in the reply.
+   */
+  | { type: 'text'; text: string; citations?: Array<{ url: string; title?: string | null; cited_text: string }> }
+  /**
+   * A server-side web search (needs the request to declare the `web_search_20250305` tool): a
+   * `server_tool_use` block (`id` defaults to `srvtoolu_…`) and its `web_search_tool_result`, whose
+   * results carry the fake's `encrypted_content` (refused when sent back edited). `error` instead
+   * of results: a `web_search_tool_result_error` with that code. Counted in `usage.server_tool_use`.
+   */
+  | { type: 'web_search'; query: string; results?: Array<{ url: string; title: string; page_age?: string | null }>; error?: Anthropic.WebSearchToolResultErrorCode; id?: string }
   /**
    * A client tool call. `id` defaults to a generated `toolu_01…` id. `input` is streamed as
    * several `input_json_delta` events whose `partial_json` concatenate to `JSON.stringify(input)`.

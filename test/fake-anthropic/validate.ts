@@ -5,6 +5,7 @@
  * Throws `ApiFailure`; returns the typed body and the resolved model otherwise.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { webSearchHistoryProblem, webSearchToolProblem } from './webSearch';
 import { imageSize } from 'image-size';
 import { ApiFailure, invalid } from './errors';
 import { adaptiveAllowsForcedToolUse, type ModelEntry } from './models';
@@ -98,6 +99,8 @@ export interface ValidateContext {
 export interface Validated {
   body: Anthropic.MessageCreateParams;
   model: ModelEntry;
+  /** The request declares the web search server tool (a scripted search needs it). */
+  webSearch: boolean;
   /** Thinking is on: asked for, or the model's default (adaptive on Sonnet 5 and later). */
   thinkingEnabled: boolean;
   /** The thinking the request runs with (`disabled` when off). */
@@ -617,6 +620,8 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
 
   const counter: Counter = { n: 0, ttls: [], images: [] };
   const toolNames = checkTools(raw['tools'], counter);
+  const search = webSearchToolProblem(Array.isArray(raw['tools']) ? raw['tools'] : []);
+  if (search.problem) throw invalid(search.problem);
   const toolsGiven = Array.isArray(raw['tools']) && raw['tools'].length > 0;
   checkToolChoice(raw['tool_choice'], toolNames, Array.isArray(raw['tools']));
   checkSystem(raw['system'], counter);
@@ -664,6 +669,8 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     throw invalid('Requests which include `tool_use` or `tool_result` blocks must define tools.');
   }
   checkToolPairing(msgs);
+  const searchProblem = webSearchHistoryProblem(msgs as unknown as Anthropic.MessageParam[]);
+  if (searchProblem) throw invalid(searchProblem);
 
   checkCacheControl(raw['cache_control'], 'cache_control', counter);
   if (counter.n > 4) throw invalid(`A maximum of 4 blocks with cache_control may be provided. Found ${counter.n}.`);
@@ -690,5 +697,5 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
   const thinkingEnabled = thinkingMode !== 'disabled';
   checkThinkingBlocks(msgs, thinkingMode, entry, ctx);
 
-  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, thinkingEnabled, thinkingMode };
+  return { body: raw as unknown as Anthropic.MessageCreateParams, model: entry, webSearch: search.declared, thinkingEnabled, thinkingMode };
 }

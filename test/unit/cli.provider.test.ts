@@ -132,7 +132,7 @@ describe('CLI --provider', function () {
     const message = { role: 'assistant', content: [{ type: 'text', text: 'hi' }] };
     assert.equal(transcriptEntryProblem({ type: 'message', ts: 't', message }), undefined);
     assert.equal(transcriptEntryProblem({ type: 'message', ts: 't', message, provider: 'openai', model: 'gpt-4.1' }), undefined);
-    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, provider: 7 }) ?? '', /"provider" is not a string/);
-    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, model: null }) ?? '', /"model" is not a string/);
+    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, provider: 7 }) ?? '', /malformed message entry: provider: .*expected string, received number/);
+    assert.match(transcriptEntryProblem({ type: 'message', ts: 't', message, model: null }) ?? '', /malformed message entry: model: .*expected string, received null/);
   });
 });

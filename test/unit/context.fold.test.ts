@@ -164,7 +164,7 @@ describe('transcript files', () => {
     assert.deepEqual(loaded.problems.map((problem) => problem.line), [3, 5, 6, 8, 9]);
     assert.match(loaded.problems[0]!.reason, /not valid JSON/);
     assert.match(loaded.problems[1]!.reason, /unknown entry type "mystery"/);
-    assert.match(loaded.problems[2]!.reason, /malformed tier edit/);
+    assert.match(loaded.problems[2]!.reason, /malformed tier-edit entry: edits\[0\]\.action: "explode" is not a known action/);
     assert.match(loaded.problems[3]!.reason, /not a JSON object/);
     assert.match(loaded.problems[4]!.reason, /message/);
     assert.equal(loaded.skippedLines, 5);

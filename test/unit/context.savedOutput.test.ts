@@ -11,7 +11,8 @@ import { foldTranscript } from '../../src/core/agent/fold';
 import { savedOutputFile } from '../../src/core/context/tier0';
 import type { MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
-import { parseWebviewMessage, type AgentEvent } from '../../src/protocol';
+import type { AgentEvent } from '../../src/protocol';
+import { parseWebviewMessage } from '../../src/extension/webviewRequests';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { Rig } from './context.harness';
 
@@ -111,10 +112,10 @@ describe('saved output links (persist notes)', () => {
   });
 
   it('the protocol passes a saved-output request as a string path only', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'openSavedOutput', file: '/x/tool-results/a.txt' }), { type: 'openSavedOutput', file: '/x/tool-results/a.txt' });
-    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', file: 42 }), undefined);
-    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', file: '' }), undefined);
-    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', file: `/${'a'.repeat(5_000)}` }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'openSavedOutput', requestId: 9, file: '/x/tool-results/a.txt' }), { type: 'openSavedOutput', requestId: 9, file: '/x/tool-results/a.txt' });
+    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', requestId: 9, file: 42 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', requestId: 9, file: '' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openSavedOutput', requestId: 9, file: `/${'a'.repeat(5_000)}` }), undefined);
   });
 
   describe('savedOutputFile (what the host agrees to open)', () => {

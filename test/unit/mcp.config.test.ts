@@ -71,6 +71,49 @@ describe('MCP configuration', () => {
     assert.match(byWhere['/p/.vscode/mcp.json $.servers["odd name"]'] ?? '', /must be an object/);
   });
 
+  it('names every kind of bad definition at its field, in words that say what to write', () => {
+    const cases: Array<[definition: unknown, at: string, message: RegExp]> = [
+      [5, '', /^must be an object$/],
+      [['command'], '', /^must be an object$/],
+      [{ command: '  ' }, '.command', /^a stdio server needs "command" \(a string\)$/],
+      [{ type: 'stdio', url: 'https://x' }, '.command', /needs "command"/],
+      [{ command: 'x', args: 'a b' }, '.args', /^must be an array of strings$/],
+      [{ command: 'x', env: ['A=1'] }, '.env', /^must be an object of strings$/],
+      [{ command: 'x', env: { 'odd key': 1 } }, '.env["odd key"]', /^must be a string$/],
+      [{ command: 'x', cwd: 1 }, '.cwd', /^must be a string$/],
+      [{ command: 'x', cwd: '${workspaceFolder}/srv' }, '.cwd', /no folder is open/],
+      [{ command: 'x', args: ['${foo}'] }, '.args[0]', /^unknown variable \$\{foo\} \(supported: /],
+      [{ type: 3 }, '.type', /^unknown type 3 \(expected "stdio", "http" or "sse"\)$/],
+      [{ type: 'sse' }, '.url', /^an sse server needs "url" \(a string\)$/],
+      [{ url: '' }, '.url', /^an http server needs "url" \(a string\)$/],
+      [{ url: 'https://x', headers: 'Authorization: x' }, '.headers', /^must be an object of strings$/],
+      [{ url: 'https://x', headers: { A: 2 } }, '.headers.A', /^must be a string$/],
+      [{ url: 'https://${env:NOPE}/mcp' }, '.url', /NOPE is not set/],
+    ];
+    for (const [definition, at, message] of cases) {
+      const { servers, problems } = parseMcpConfigValue({ s: definition }, workspace('m'), { env: {} }, { bare: true });
+      assert.equal(servers.length, 0, JSON.stringify(definition));
+      assert.equal(problems.length, 1, JSON.stringify(definition));
+      assert.equal(problems[0]!.where, `m $.s${at}`, JSON.stringify(definition));
+      assert.match(problems[0]!.message, message, JSON.stringify(definition));
+    }
+    // Fields VS Code's file has and Evergreen does not use are no problem.
+    assert.deepEqual(parseMcpConfigValue({ s: { command: 'x', envFile: '.env', dev: { watch: 'src/**' } } }, workspace('m'), { env: {} }, { bare: true }).problems, []);
+  });
+
+  it('keeps the consent keys of before: an upgrade asks no consent again', () => {
+    const servers = parseMcpConfigValue(
+      { s: { command: 'srv', args: ['--a'], env: { T: '${env:T}' } }, h: { url: 'https://x/mcp', headers: { A: 'b' } }, e: { type: 'sse', url: 'http://127.0.0.1:1/sse' } },
+      workspace('m'),
+      { env: { T: '1' } },
+      { bare: true },
+    ).servers;
+    assert.deepEqual(
+      servers.map((server) => server.consentKey),
+      ['7281b079146897c1cd345897a1c27b8fa05e7b1634328cac3d95ba33acdf3713', 'd89d016a6336e355facc2f0a9161e1e6bbd8dbc93352cb9b2185fd1ac7de365b', 'eefe54b0f79f00052f6bc71ec857800b38b7f65bd8f89d981dc0a61e4ac19d7f'],
+    );
+  });
+
   it('reports a file that is not JSON, or of neither format, with where', () => {
     const broken = parseMcpConfigText('{ "servers": { "a": ', workspace('mcp.json'), vars);
     assert.equal(broken.servers.length, 0);

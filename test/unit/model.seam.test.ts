@@ -227,7 +227,7 @@ describe('model seam: providers', () => {
     assert.ok(backend instanceof AnthropicBackend);
     assert.equal(backend.provider, 'anthropic');
     assert.equal(backend.model, defaultModelFor('anthropic'));
-    assert.deepEqual(backend.capabilities, { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true });
+    assert.deepEqual(backend.capabilities, { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true, serverWebSearch: true });
     assert.equal(typeof backend.countTokens, 'function');
   });
 

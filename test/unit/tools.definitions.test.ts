@@ -12,6 +12,9 @@ import { createMemoryTool } from '../../src/core/tools/memory';
 import { createToolRegistry, type ApiToolSpec } from '../../src/core/tools/registry';
 import { createSkillTool } from '../../src/core/tools/skill';
 import type { ToolDefinition } from '../../src/core/tools/types';
+import { WEB_FETCH_TOOL } from '../../src/core/tools/webFetch';
+import { WEB_SEARCH_TOOL } from '../../src/core/tools/webSearch';
+import { WebAccess } from '../../src/core/web/access';
 
 const SNAPSHOT = path.join(__dirname, '..', 'fixtures', 'tools', 'definitions.json');
 
@@ -27,6 +30,9 @@ function variants(): Record<string, ApiToolSpec[]> {
     'trusted, every built-in': createToolRegistry({ trusted: true, task: true, compact: true }).list(),
     'trusted, sandbox on': createToolRegistry({ trusted: true, task: true, shell: { sandbox: SANDBOX_ON } }).list().filter((tool) => tool.name === 'run_shell'),
     untrusted: createToolRegistry({ trusted: false }).list(),
+    'web tools': createToolRegistry({ trusted: true, web: { access: new WebAccess([]) }, searxng: { url: 'http://127.0.0.1:1' } })
+      .list()
+      .filter((tool) => tool.name === WEB_FETCH_TOOL || tool.name === WEB_SEARCH_TOOL),
     // Issue 28's tools, not offered yet: pinned now, so wiring them moves nothing by accident.
     'not yet in the registry': [createMemoryTool({ folder: '/unused' }), createMemoryTool({ folder: '/unused', readOnly: true }), createSkillTool([]), createExitPlanModeTool()].map(asSpec),
   };

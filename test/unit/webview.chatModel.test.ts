@@ -3,7 +3,7 @@ import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS, toolCardName } from '../.
 import { contextGauge } from '../../src/core/context/gauge';
 import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
-import { describeRejectedMessage, parseWebviewMessage } from '../../src/protocol';
+import { describeRejectedMessage, parseWebviewMessage } from '../../src/extension/webviewRequests';
 
 function fold(events: AgentEvent[]) {
   const model = emptyChat();
@@ -266,10 +266,10 @@ describe('webview chat model: the context engine in the chat', () => {
   });
 
   it('accepts only a well-formed transcript link from the panel', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: 2 }), { type: 'openTranscriptAt', compactionIndex: 2 });
-    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: -1 }), undefined);
-    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: 1.5 }), undefined);
-    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', compactionIndex: '1' }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'openTranscriptAt', requestId: 9, compactionIndex: 2 }), { type: 'openTranscriptAt', requestId: 9, compactionIndex: 2 });
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', requestId: 9, compactionIndex: -1 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', requestId: 9, compactionIndex: 1.5 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openTranscriptAt', requestId: 9, compactionIndex: '1' }), undefined);
     assert.deepEqual(parseWebviewMessage({ type: 'runCommand', requestId: 3, command: 'undoLastCompaction' }), { type: 'runCommand', requestId: 3, command: 'undoLastCompaction' });
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { addChip, droppedPaths, messageEstimate, pickerQueryAt, pickerRows, type Chip } from '../../src/webview/composerModel';
-import { MAX_ATTACHMENTS, parseWebviewMessage } from '../../src/protocol';
+import { MAX_ATTACHMENTS } from '../../src/protocol';
+import { parseWebviewMessage } from '../../src/extension/webviewRequests';
 import { applyEvent, emptyChat, lastUserItem } from '../../src/webview/chatModel';
 
 describe('the composer attachments (issue 17)', () => {
@@ -14,8 +15,8 @@ describe('the composer attachments (issue 17)', () => {
     applyEvent(chat, { type: 'turn_started', turnId: 't2', userText: 'second', checkpoint: 2 });
     assert.equal(lastUserItem(chat)?.text, 'second');
     assert.ok(first!.rev > revBefore, 'the first message is drawn again, without its Edit button');
-    assert.deepEqual(parseWebviewMessage({ type: 'editMessage', checkpoint: 2 }), { type: 'editMessage', checkpoint: 2 });
-    assert.equal(parseWebviewMessage({ type: 'editMessage', checkpoint: 0 }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'editMessage', requestId: 9, checkpoint: 2 }), { type: 'editMessage', requestId: 9, checkpoint: 2 });
+    assert.equal(parseWebviewMessage({ type: 'editMessage', requestId: 9, checkpoint: 0 }), undefined);
   });
 
   it('opens the picker for an @ at the start of a word only, with what follows it as the query', () => {
@@ -51,10 +52,10 @@ describe('the composer attachments (issue 17)', () => {
   });
 
   it('the host refuses a malformed Restore, Edit or @ query from the panel', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'restoreCheckpoint', checkpoint: 3 }), { type: 'restoreCheckpoint', checkpoint: 3 });
+    assert.deepEqual(parseWebviewMessage({ type: 'restoreCheckpoint', requestId: 9, checkpoint: 3 }), { type: 'restoreCheckpoint', requestId: 9, checkpoint: 3 });
     for (const checkpoint of [0, -1, 1.5, '3', Number.MAX_VALUE, null]) {
-      assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', checkpoint }), undefined, String(checkpoint));
-      assert.equal(parseWebviewMessage({ type: 'editMessage', checkpoint }), undefined, String(checkpoint));
+      assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', requestId: 9, checkpoint }), undefined, String(checkpoint));
+      assert.equal(parseWebviewMessage({ type: 'editMessage', requestId: 9, checkpoint }), undefined, String(checkpoint));
     }
     assert.deepEqual(parseWebviewMessage({ type: 'attachmentQuery', requestId: 4, query: 'src/ap' }), { type: 'attachmentQuery', requestId: 4, query: 'src/ap' });
     assert.equal(parseWebviewMessage({ type: 'attachmentQuery', requestId: '4', query: 'x' }), undefined);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/protocol';
-import { parseWebviewMessage } from '../../src/protocol';
+import { parseWebviewMessage } from '../../src/extension/webviewRequests';
 import { applyEvent, emptyChat, type ChatItem, type ChatModel } from '../../src/webview/chatModel';
 import { formatElapsed, MAX_ANSWERED_APPROVALS, pendingApprovals, subagentFigures, subagentStatusText, type SubagentCard } from '../../src/webview/subagents';
 
@@ -200,10 +200,10 @@ describe('webview chat model: subagent cards', () => {
 
 describe('protocol guard: openSubagentTranscript', () => {
   it('takes a child id and refuses paths and anything else', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'openSubagentTranscript', childId: '20261123-1337-abc123' }), { type: 'openSubagentTranscript', childId: '20261123-1337-abc123' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 9, childId: '20261123-1337-abc123' }), { type: 'openSubagentTranscript', requestId: 9, childId: '20261123-1337-abc123' });
     for (const childId of ['../other', 'a/b', '/etc/passwd', 'a\\b', '', '-leading', 'x'.repeat(200), 'c1?x=1', 42, undefined]) {
-      assert.equal(parseWebviewMessage({ type: 'openSubagentTranscript', childId }), undefined, `refuses ${String(childId)}`);
+      assert.equal(parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 9, childId }), undefined, `refuses ${String(childId)}`);
     }
-    assert.equal(parseWebviewMessage({ type: 'openSubagentTranscript', path: '/s/p/subagents/c1/transcript.jsonl' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 9, path: '/s/p/subagents/c1/transcript.jsonl' }), undefined);
   });
 });

@@ -8,6 +8,7 @@ import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
+import type { WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
@@ -29,13 +30,20 @@ export type ApprovalSummary =
   /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
   /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
-  | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] };
+  | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] }
+  /**
+   * web_fetch asks to contact a host nobody allowed yet: `url` exactly as it will be requested,
+   * `host` what "always" would allow in this workspace, `redirectedFrom` the page that sent it there.
+   * The answers: once, always for `host` in this workspace, or decline.
+   */
+  | { kind: 'web'; url: string; host: string; redirectedFrom?: string };
 
 /** What a UI shows of an approval request: the full new content of a write stays out of events, replays and stream-json. */
 export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
   if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
   if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
   if (request.kind === 'sandbox_changes') return { kind: 'sandbox_changes', command: request.command, changes: request.changes.map((change) => ({ ...change })) };
+  if (request.kind === 'web') return { kind: 'web', url: request.url, host: request.host, ...(request.redirectedFrom !== undefined ? { redirectedFrom: request.redirectedFrom } : {}) };
   return {
     kind: 'shell',
     command: request.command,
@@ -86,6 +94,8 @@ export type AgentEvent =
       /** What the model receives, possibly long; UIs show a preview. */
       content: string;
       durationMs: number;
+      /** A web_fetch's final URL, status and size, for its card. */
+      web?: WebFetchDetails;
     }
   /** A subagent's requests count in the parent's totals: they arrive as usage events carrying its `childId`. */
   /** `priceUnknown`: this request's model has no known price (costUsd 0); `sessionUnpricedRequests`: how many such requests the session made (absent: none). */
@@ -132,6 +142,8 @@ export type AgentEvent =
   | { type: 'storage_warning'; message: string }
   /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
   | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string }
+  /** At session start: web search is on but this back end cannot search (no SearXNG instance given), and what to set. */
+  | { type: 'web_notice'; level: 'warning' | 'info'; message: string }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
   | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */

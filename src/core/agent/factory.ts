@@ -11,13 +11,16 @@ import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextD
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
-import type { MessageParam } from '../model/messages';
+import type { MessageParam, ServerTools } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
-import { createToolRegistry } from '../tools/registry';
+import { createToolRegistry, type ToolRegistryOptions } from '../tools/registry';
+import type { WebFetchToolOptions } from '../tools/webFetch';
+import { WebAccess, type WebDomainMemory } from '../web/access';
+import { WEB_LIMITS } from '../web/limits';
 import { NodeWorkspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
@@ -73,6 +76,21 @@ export interface AgentConfig {
   instructions?: InstructionSettings;
   /** `evergreen.thinking` / `--thinking` (issue 21); absent: off. */
   thinking?: ThinkingSetting;
+  /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
+  web?: WebSettings;
+}
+
+export interface WebSettings {
+  /** `evergreen.web.allowedDomains` and `--allow-web`, parsed (core/web/domains.ts). */
+  allowedDomains: readonly string[];
+  /** Where "always for this domain" answers are kept: the extension's workspace state; the CLI's run. */
+  memory?: WebDomainMemory;
+  /** Tests: a resolver that answers what they need, shorter limits. */
+  fetch?: Pick<WebFetchToolOptions, 'resolve' | 'maxBodyBytes' | 'timeoutMs'>;
+  /** `evergreen.web.search` / `--web-search`: Anthropic's server-side search, or the SearXNG tool on other back ends. */
+  search?: boolean;
+  /** The SearXNG instance for back ends without a server-side search; without one they offer no search. */
+  searxng?: { url: string; key?: string | undefined };
 }
 
 export interface SandboxSettings {
@@ -178,6 +196,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
     secrets,
+    ...webToolsFor(config, client),
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
@@ -215,6 +234,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
+    ...serverToolsFor(config, client),
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
     onEvent,
@@ -232,11 +252,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   parent.session = session;
   onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
   for (const notice of thinking.notices) announceThinking(notice, logger, onEvent);
-  const notice = sandbox && sandboxNotice(sandbox.state);
-  if (notice) {
-    logger.warn(notice.message);
-    onEvent({ type: 'sandbox_notice', ...notice });
-  }
+  announceTools(sandbox, config, client, logger, onEvent);
   if (mcpTools?.deferred) {
     onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
   }
@@ -383,4 +399,31 @@ async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: 
 function deferredToolHint(name: string): string | undefined {
   if (!name.startsWith(MCP_TOOL_PREFIX)) return undefined;
   return `"${name}" is not offered directly in this session: MCP tools are called through ${MCP_CALL_TOOL} ({"tool": "${name}", "arguments": {…}}); ${MCP_SEARCH_TOOL} shows each tool's input schema.`;
+}
+
+/** web_fetch always (each new host asks); web_search through SearXNG where search is on, the back end has none of its own and an instance is given. */
+function webToolsFor(config: AgentConfig, client: ModelBackend): Pick<ToolRegistryOptions, 'web' | 'searxng'> {
+  const web = { access: new WebAccess(config.web?.allowedDomains ?? [], config.web?.memory), ...config.web?.fetch, ...(config.now ? { now: config.now } : {}) };
+  const searxng = config.web?.searxng;
+  if (!config.web?.search || client.capabilities.serverWebSearch || !searxng) return { web };
+  return { web, searxng: { url: searxng.url, ...(searxng.key ? { key: searxng.key } : {}) } };
+}
+
+/** What the user must know about the session's tools at its start: the sandbox off or unavailable, web search that cannot run here. */
+function announceTools(sandbox: CommandSandbox | undefined, config: AgentConfig, client: ModelBackend, logger: Logger, onEvent: AgentEventListener): void {
+  const notice = sandbox && sandboxNotice(sandbox.state);
+  if (notice) {
+    logger.warn(notice.message);
+    onEvent({ type: 'sandbox_notice', ...notice });
+  }
+  if (config.web?.search && !client.capabilities.serverWebSearch && !config.web.searxng) {
+    const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
+    logger.warn(message);
+    onEvent({ type: 'web_notice', level: 'warning', message });
+  }
+}
+
+/** Anthropic's server-side web search, where search is on and the back end runs it. */
+function serverToolsFor(config: AgentConfig, client: ModelBackend): { serverTools?: ServerTools } {
+  return config.web?.search && client.capabilities.serverWebSearch ? { serverTools: { webSearch: { maxUses: WEB_LIMITS.searchMaxUses } } } : {};
 }

@@ -27,14 +27,22 @@ export function turnStopReason(reason: string | null): TurnStopReason {
   }
 }
 
-/** The response's blocks as request params: citations and server fields dropped, empty text removed (the API rejects it). */
+/**
+ * The response's blocks as request params: empty text removed (the API rejects it), server fields
+ * dropped; a web search's call, its result and the citations of text go in exactly as they came
+ * (the API refuses them edited; the live view decides whether they are sent back).
+ */
 export function toParams(content: ContentBlock[], usedIds: Set<string>): ContentBlockParam[] {
   const params: ContentBlockParam[] = [];
   for (const block of content) {
     switch (block.type) {
       case 'text':
         // The API rejects whitespace-only text blocks in later requests ("must contain non-whitespace text").
-        if (block.text.trim().length > 0) params.push({ type: 'text', text: block.text });
+        if (block.text.trim().length > 0) params.push({ type: 'text', text: block.text, ...(block.citations && block.citations.length > 0 ? { citations: block.citations } : {}) });
+        break;
+      case 'server_tool_use':
+      case 'web_search_tool_result':
+        params.push(block);
         break;
       case 'tool_use':
         params.push({ type: 'tool_use', id: uniqueToolUseId(block.id, usedIds), name: block.name, input: block.input });
@@ -45,8 +53,6 @@ export function toParams(content: ContentBlock[], usedIds: Set<string>): Content
       case 'redacted_thinking':
         params.push({ type: 'redacted_thinking', data: block.data });
         break;
-      default:
-        break; // Server-tool blocks are not used by Evergreen.
     }
   }
   return params;

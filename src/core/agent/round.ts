@@ -133,7 +133,7 @@ export class ToolRound {
     const started = Date.now();
     const result = await this.host.tools.executeToolCall(toolUse.name, toolUse.input, ctx);
     const content = await this.host.recordResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
-    this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started });
+    this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     await dispatchEffects(this.host.effects, result.effects ?? [], { ...site, recorded: content });
     return this.answer(call, { ...result, content });
   }

@@ -95,6 +95,7 @@ export class AgentSession {
       history: () => this.messages,
       system: options.systemPrompt,
       tools: options.tools.list(),
+      ...(options.serverTools ? { serverTools: options.serverTools } : {}),
       toolTraits: toolTraitsLookup(options.tools),
       model: options.client,
       window: options.context.window,
@@ -302,7 +303,7 @@ export class AgentSession {
       let response;
       try {
         response = await this.options.client.stream(
-          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache, ...this.thinking.forRequest(turnId, prepared.messages) },
+          { system: this.options.systemPrompt, tools: this.options.tools.list(), messages: prepared.messages, maxTokens: prepared.maxTokens, cache: prepared.cache, ...this.thinking.forRequest(turnId, prepared.messages), ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}) },
           {
             onNotice: (message) => this.thinking.notice(turnId, { level: 'warning', message }),
             onText: (delta) => {

@@ -4,7 +4,7 @@ import type { ContextEngineOptions, EngineSnapshot } from '../context/engineType
 import type { ContextDefaults } from '../context/defaults';
 import type { Logger } from '../logger';
 import type { ModelBackend } from '../model/backend';
-import type { MessageParam } from '../model/messages';
+import type { MessageParam, ServerTools } from '../model/messages';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { ToolUseBlock } from '../model/content';
@@ -44,6 +44,8 @@ export interface AgentSessionOptions {
   approver: Approver;
   approvalPolicy: ApprovalPolicy;
   systemPrompt: string;
+  /** Server-side tools every request offers (Anthropic's web search, issue 30); absent: none. */
+  serverTools?: ServerTools;
   maxOutputTokens: number;
   /** Extended thinking for every request (the setting resolved for this model); absent: none. */
   thinking?: SessionThinking;

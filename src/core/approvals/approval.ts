@@ -15,6 +15,11 @@
 //   shell/shellAnalysis.ts fully understands it (no expansion bash could evaluate, no assignment, no
 //   eval-like builtin or wrapper, no option that makes a known program run code or write files)
 //   and EVERY simple command in it starts with an allow-list entry on whole words. Anything else asks.
+// - web: a fetch from a host the user has not allowed (`evergreen.web.allowedDomains`, --allow-web,
+//   or an earlier "always for this domain") asks every time; web_fetch checks those lists itself
+//   (core/web/access.ts) and asks only for the rest, so here it always asks. No setting and no
+//   --yes grants it: a fetch can carry the workspace's content to any server in its URL, which
+//   --yes never opens (the sandbox's network needs --allow-domain too).
 import { protectedWriteReason } from './protectedPaths';
 import type { SandboxChange } from '../shell/commandSandbox';
 
@@ -71,6 +76,16 @@ export type ApprovalRequest =
       /** The command that wrote them. */
       command: string;
       changes: SandboxChange[];
+    }
+  | {
+      /** web_fetch wants to contact a host the user has not allowed yet (each redirect target asks again). */
+      kind: 'web';
+      /** The URL about to be requested (credentials removed). */
+      url: string;
+      /** The host the answer is about: "always" allows it in this workspace. */
+      host: string;
+      /** Set when the request follows a redirect: the URL that sent it here. */
+      redirectedFrom?: string;
     };
 
 /**
@@ -79,7 +94,11 @@ export type ApprovalRequest =
  */
 export type ShellIsolation = 'sandbox' | 'disabled' | 'unavailable' | 'outside';
 
-export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+/**
+ * `always`: only for a `web` request, the user allowed its host for this workspace, not just this
+ * fetch (the front end remembers it through core/web/access.ts's WebDomainMemory).
+ */
+export type ApprovalDecision = { approved: true; always?: true } | { approved: false; reason?: string };
 
 /** Which tool call an approval belongs to: a UI with several prompts open resolves each by it. */
 export interface ApprovalContext {
@@ -148,6 +167,8 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
   if (request.kind === 'write') return policy.writes === 'auto' && protectedReasonOf(request) === undefined ? 'auto' : 'ask';
   // What would run outside the sandbox is the user's own decision, every time.
   if (request.kind === 'sandbox_changes') return 'ask';
+  // A host nobody allowed: the user answers (the allow lists were applied before asking).
+  if (request.kind === 'web') return 'ask';
   // An MCP server may do anything its author wrote; its own hints (read-only, …) are claims, not checks.
   if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the

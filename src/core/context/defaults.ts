@@ -1,4 +1,5 @@
 import { DEFAULT_CHARS_PER_TOKEN } from '../model/content';
+import * as z from '../zod';
 
 /**
  * Every default number of the context engine, in one place (docs/architecture.md, "Context engine"). Settings and CLI flags
@@ -108,7 +109,7 @@ export type ContextDefaults = { readonly [K in keyof typeof CONTEXT_DEFAULTS]: n
 
 const SHARE = { min: 0, max: 1 };
 /** The engine numbers a user may override, with the range that keeps the engine working (the window split lives in the window settings). */
-export const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>> = {
+const OVERRIDABLE = {
   persistThresholdBytes: { min: 1024, max: 10 * 1024 * 1024 },
   persistMaxWindowShare: { min: 0.01, max: 1 },
   previewMaxLines: { min: 4, max: 10_000 },
@@ -135,30 +136,46 @@ export const OVERRIDABLE: Readonly<Record<string, { min: number; max: number }>>
   summaryOutputEstimate: { min: 0, max: 128_000 },
   charsPerToken: { min: 1, max: 10 },
   mcpDeferShare: SHARE,
-};
+} as const satisfies Partial<Record<keyof ContextDefaults, { min: number; max: number }>>;
+type OverridableKey = keyof typeof OVERRIDABLE;
+
+const rangeText = (key: OverridableKey): string => `a number from ${OVERRIDABLE[key].min} to ${OVERRIDABLE[key].max}`;
+
+/**
+ * `evergreen.compression` and the CLI's --context-setting: each overridable number in its range,
+ * no other key. Its JSON schema (with each default) goes into package.json (frontends/settingSchemas.ts).
+ */
+export const ContextOverridesSchema = z.strictObject(
+  Object.fromEntries(
+    (Object.keys(OVERRIDABLE) as OverridableKey[]).map((key) => [key, z.number({ error: `must be ${rangeText(key)}` }).min(OVERRIDABLE[key].min).max(OVERRIDABLE[key].max).optional().meta({ default: CONTEXT_DEFAULTS[key] })]),
+  ) as { [Key in OverridableKey]: z.ZodOptional<z.ZodNumber> },
+);
+
+/** Each key's problem, from the schema's issues: an unknown key, or a value out of its range. */
+function overrideProblems(error: z.ZodError): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const issue of error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0])];
+    for (const key of keys) {
+      problems.set(key, Object.hasOwn(OVERRIDABLE, key) ? `compression setting "${key}" must be ${rangeText(key as OverridableKey)}` : `unknown compression setting "${key}" (known: ${Object.keys(OVERRIDABLE).join(', ')})`);
+    }
+  }
+  return problems;
+}
 
 /**
  * Validates user overrides of the engine's numbers (the `evergreen.compression` setting, the
- * CLI's --context-setting): unknown keys and bad values are reported, never silently used.
+ * CLI's --context-setting): unknown keys and bad values are reported, never silently used; the
+ * good ones are used.
  */
 export function parseContextOverrides(value: unknown): { settings: Partial<ContextDefaults>; problems: string[] } {
-  const settings: Record<string, number> = {};
-  const problems: string[] = [];
-  if (value === undefined || value === null) return { settings, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) return { settings, problems: ['compression settings must be an object of numbers'] };
-  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
-    const range = OVERRIDABLE[key];
-    if (!range) {
-      problems.push(`unknown compression setting "${key}" (known: ${Object.keys(OVERRIDABLE).join(', ')})`);
-      continue;
-    }
-    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < range.min || raw > range.max) {
-      problems.push(`compression setting "${key}" must be a number from ${range.min} to ${range.max}`);
-      continue;
-    }
-    settings[key] = raw;
-  }
-  return { settings: settings as Partial<ContextDefaults>, problems };
+  if (value === undefined || value === null) return { settings: {}, problems: [] };
+  const parsed = ContextOverridesSchema.safeParse(value);
+  if (parsed.success) return { settings: parsed.data, problems: [] };
+  if (typeof value !== 'object' || Array.isArray(value)) return { settings: {}, problems: ['compression settings must be an object of numbers'] };
+  const problems = overrideProblems(parsed.error);
+  const entries = Object.entries(value as Record<string, number>);
+  return { settings: Object.fromEntries(entries.filter(([key]) => !problems.has(key))), problems: entries.flatMap(([key]) => problems.get(key) ?? []) };
 }
 
 /** Tier 0's threshold for a window: 30 KB, or less on small windows (a 40k window: 16,000 bytes). */

@@ -322,6 +322,7 @@ export class ContextEngine {
           model: this.options.model,
           system: this.options.system,
           tools: this.options.tools,
+          ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}),
           settings: this.settings,
           budget: this.budget,
           estimateTokens: (messages) => this.estimateTokens(messages),
@@ -411,7 +412,7 @@ export class ContextEngine {
     const count = this.options.model.countTokens;
     if (!count) return undefined;
     try {
-      return await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages }, signal);
+      return await count.call(this.options.model, { system: this.options.system, tools: [...this.options.tools], messages, ...(this.options.serverTools ? { serverTools: this.options.serverTools } : {}) }, signal);
     } catch (error) {
       this.options.logger.warn(`could not count the compacted context's tokens (the estimate stays calibrated on the last request): ${errorMessage(error)}`);
       return undefined;

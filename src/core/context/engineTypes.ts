@@ -1,7 +1,7 @@
 /** The context engine's public types: its events, its collaborators (model, transcript) and what it hands the session. */
 import type { ErrorAction } from '../model/errorActions';
 import type { ModelRequest, ModelResponse, StreamHandlers } from '../model/backend';
-import type { MessageParam, ToolParam } from '../model/messages';
+import type { MessageParam, ServerTools, ToolParam } from '../model/messages';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { Logger } from '../logger';
@@ -68,6 +68,8 @@ export interface ContextEngineOptions {
   history: () => readonly MessageParam[];
   system: string;
   tools: readonly ToolParam[];
+  /** Server-side tools every request offers (web search): counts and summary requests offer them too, so their prefix and their web search blocks stay valid. */
+  serverTools?: ServerTools | undefined;
   /** What each tool declared about its results (tools/registry `toolTraitsLookup`); absent: the built-in tools'. */
   toolTraits?: ToolTraitsLookup | undefined;
   model: SummaryModel;

@@ -5,6 +5,7 @@
  */
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, toolResultText, type ToolResultBlock } from '../model/content';
+import { withSearchesAsNotes } from '../model/webSearch';
 import type { CompactionRecord, ToolResultEdit } from '../storage/transcript';
 import { RECALL_TOOL, recallCall } from '../tools/recallRef';
 import { recordedTodos, todoListText } from '../todos/todos';
@@ -154,8 +155,9 @@ export function isSignedThinking(block: ContentBlockParam): boolean {
 /**
  * An assistant message as it may be sent: a completed turn's thinking is left out (the API ignores
  * it, so the estimate should too), and so is unsigned thinking anywhere; a signed block of the
- * current turn goes back as the very object the history holds, byte for byte. The same object
- * when nothing is left out.
+ * current turn goes back as the very object the history holds, byte for byte. A completed turn's
+ * web searches become notes (withSearchesAsNotes); the current turn's go back exactly. The same
+ * object when nothing is left out.
  */
 export function sendableThinking(message: MessageParam, completedTurn: boolean): MessageParam {
   if (message.role !== 'assistant' || typeof message.content === 'string') return message;
@@ -173,9 +175,11 @@ const COMPLETED_TURN_VIEW = new WeakMap<MessageParam, MessageParam>();
 const CURRENT_TURN_VIEW = new WeakMap<MessageParam, MessageParam>();
 
 function withoutUnsendableThinking(content: ContentBlockParam[], completedTurn: boolean): MessageParam | undefined {
+  const searched = completedTurn && content.some((block) => block.type === 'server_tool_use' || block.type === 'web_search_tool_result');
   const kept = content.filter((block) => (block.type !== 'thinking' && block.type !== 'redacted_thinking') || (!completedTurn && isSignedThinking(block)));
-  if (kept.length === content.length) return undefined;
-  return { role: 'assistant', content: kept.length > 0 ? kept : [{ type: 'text', text: THINKING_ONLY_TEXT }] };
+  if (kept.length === content.length && !searched) return undefined;
+  const sent = searched ? withSearchesAsNotes(kept) : kept;
+  return { role: 'assistant', content: sent.length > 0 ? sent : [{ type: 'text', text: THINKING_ONLY_TEXT }] };
 }
 
 /** The live-view index of a canonical message (undefined when it is before the boundary). */

@@ -3,9 +3,8 @@
  * prefix, fitted into the window by shrinking old tool results and then dropping the oldest rounds
  * (up to `summaryFitTries` tries, also when the API counts more than the estimate).
  */
-import { textsOf } from '../model/content';
 import { ModelError } from '../model/errors';
-import type { MessageParam, ToolParam } from '../model/messages';
+import type { MessageParam, ServerTools, ToolParam } from '../model/messages';
 import type { RequestCost } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { Logger } from '../logger';
@@ -20,6 +19,8 @@ export interface SummaryRequestDeps {
   model: SummaryModel;
   system: string;
   tools: readonly ToolParam[];
+  /** The session's server tools: the same prefix as its requests, and its web search blocks stay valid. */
+  serverTools?: ServerTools;
   settings: Pick<ContextDefaults, 'summaryMaxTokens' | 'keepRecentResults' | 'budgetHardChars' | 'summaryFitTries'>;
   budget: Pick<ContextBudget, 'window' | 'outputReserve'>;
   estimateTokens: (messages: readonly MessageParam[]) => number;
@@ -56,12 +57,12 @@ export async function requestSummary(live: MessageParam[], keptCount: number, fo
     // message keeps it free of an assistant prefill, which thinking (and the Claude 5.5 family) refuse.
     try {
       const response = await deps.model.stream(
-        { system: deps.system, tools: [...deps.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints } },
+        { system: deps.system, tools: [...deps.tools], messages: request.messages, maxTokens, cache: { system: true, messageIndexes: request.breakpoints }, ...(deps.serverTools ? { serverTools: deps.serverTools } : {}) },
         {},
         signal,
       );
       deps.onModelUsage?.(response.usage, response);
-      const text = textsOf({ role: 'assistant', content: response.content }).join('\n');
+      const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
       return { summary: extractSummary(text), requests: attempt + 1 };
     } catch (error) {
       lastError = error;

@@ -81,14 +81,6 @@ const CommandHandlerSchema = z.looseObject({
 type CommandHandler = z.infer<typeof CommandHandlerSchema>;
 const OTHER_HANDLER_TYPES = new Set(['http', 'mcp_tool', 'prompt', 'agent']);
 
-/** A zod failure as `path: message` (the first issue: one fix at a time reads better than a list). */
-export function zodProblem(error: z.ZodError, base: string): { where: string; message: string } {
-  const issue = error.issues[0];
-  if (!issue) return { where: base, message: 'is not valid' };
-  const suffix = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_][\w]*$/.test(String(key)) ? `.${String(key)}` : `[${JSON.stringify(String(key))}]`)).join('');
-  return { where: `${base}${suffix}`, message: issue.message };
-}
-
 function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, offset);
   return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
@@ -110,7 +102,7 @@ export function parseHookSettingsText(text: string, origin: HookOrigin, options:
 
 /** A settings object (`{ "hooks": {...}, "disableAllHooks": … }`), or with `bare` the `hooks` map itself (the setting `evergreen.hooks`). */
 export function parseHookSettingsValue(value: unknown, origin: HookOrigin, options: { bare?: boolean } = {}): HookSettings {
-  const failed = (error: z.ZodError): HookSettings => ({ source: origin.source, hooks: [], disableAllHooks: false, problems: [{ ...zodProblem(error, `${origin.source} $`), level: 'error' }] });
+  const failed = (error: z.ZodError): HookSettings => ({ source: origin.source, hooks: [], disableAllHooks: false, problems: [{ ...z.zodProblem(error, `${origin.source} $`), level: 'error' }] });
   let map: Record<string, unknown>;
   let disableAllHooks = false;
   if (options.bare) {
@@ -148,7 +140,7 @@ export function parseHookSettingsValue(value: unknown, origin: HookOrigin, optio
 function parseGroup(event: HookEventName, value: unknown, at: string, origin: HookOrigin, hooks: ConfiguredHook[], problems: HookConfigProblem[]): void {
   const group = GroupSchema.safeParse(value);
   if (!group.success) {
-    problems.push({ ...zodProblem(group.error, at), level: 'error' });
+    problems.push({ ...z.zodProblem(group.error, at), level: 'error' });
     return;
   }
   const matcher = group.data.matcher ?? undefined;
@@ -173,7 +165,7 @@ function parseHandler(value: unknown, where: string, problems: HookConfigProblem
   }
   const handler = CommandHandlerSchema.safeParse(value);
   if (!handler.success) {
-    problems.push({ ...zodProblem(handler.error, where), level: 'error' });
+    problems.push({ ...z.zodProblem(handler.error, where), level: 'error' });
     return undefined;
   }
   if (handler.data.async === true || handler.data.asyncRewake === true) {

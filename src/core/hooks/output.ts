@@ -5,7 +5,6 @@
  */
 import * as z from '../zod';
 import type { ConfiguredHook } from './config';
-import { zodProblem } from './config';
 import type { HookEventName } from './events';
 import type { HookProcessResult } from './runner';
 
@@ -71,7 +70,7 @@ function readStdout(stdout: string, event: HookEventName): Pick<HookReading, 'js
   }
   const parsed = HookJsonOutputSchema.safeParse(value);
   if (!parsed.success) {
-    const { where, message } = zodProblem(parsed.error, '$');
+    const { where, message } = z.zodProblem(parsed.error, '$');
     return { problem: { kind: 'invalid_output', message: `its JSON output is not valid at ${where}: ${message}; it was ignored` } };
   }
   const named = parsed.data.hookSpecificOutput?.hookEventName;

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import * as z from '../zod';
 
 /** Where a definition came from: a workspace's file needs the user's consent before it runs. */
 export interface McpOrigin {
@@ -50,9 +51,7 @@ export interface McpVariables {
   workspaceFolder?: string | undefined;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function isObject(value: unknown): value is Record<string, Json> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -73,112 +72,186 @@ export function parseMcpConfigText(text: string, origin: McpOrigin, variables: M
   return parseMcpConfigValue(value, origin, variables);
 }
 
+/** Where a file keeps its servers: VS Code's `servers`, else Claude Code's `mcpServers`. */
+function serverMapOf(value: Record<string, unknown>): { map: unknown; path: string } | undefined {
+  if ('servers' in value) return { map: value.servers, path: '$.servers' };
+  if ('mcpServers' in value) return { map: value.mcpServers, path: '$.mcpServers' };
+  return undefined;
+}
+
+/** The map of server definitions in a config (`bare`: the value is the map), or the problem that it has none. */
+function serverDefinitions(value: unknown, origin: McpOrigin, bare: boolean): { map: Record<string, unknown>; path: string } | { problem: McpConfigProblem } {
+  if (!isObject(value)) return { problem: { where: origin.source, message: 'must be a JSON object' } };
+  const found = bare ? { map: value, path: '$' } : serverMapOf(value);
+  if (!found) return { problem: { where: origin.source, message: 'has neither "servers" (VS Code\'s mcp.json) nor "mcpServers" (Claude Code\'s .mcp.json)' } };
+  return isObject(found.map) ? { map: found.map, path: found.path } : { problem: { where: `${origin.source} ${found.path}`, message: 'must be an object of server definitions' } };
+}
+
+/** A server's place in a problem: `file $.servers.name`, or `file $.servers["odd name"]`. */
+const serverWhere = (origin: McpOrigin, path: string, name: string): string => `${origin.source} ${path}${/^[A-Za-z_][\w-]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`}`;
+
 /** Parses a config already read as JSON: `{servers}` (VS Code), `{mcpServers}` (Claude Code), or the setting's map itself (`bare`). */
 export function parseMcpConfigValue(value: unknown, origin: McpOrigin, variables: McpVariables, options: { bare?: boolean } = {}): McpConfigResult {
-  const problems: McpConfigProblem[] = [];
-  if (!isObject(value)) return { servers: [], problems: [{ where: origin.source, message: 'must be a JSON object' }] };
-  let map: unknown;
-  let path: string;
-  if (options.bare) {
-    map = value;
-    path = '$';
-  } else if ('servers' in value) {
-    map = value.servers;
-    path = '$.servers';
-  } else if ('mcpServers' in value) {
-    map = value.mcpServers;
-    path = '$.mcpServers';
-  } else {
-    return { servers: [], problems: [{ where: origin.source, message: 'has neither "servers" (VS Code\'s mcp.json) nor "mcpServers" (Claude Code\'s .mcp.json)' }] };
-  }
-  if (!isObject(map)) return { servers: [], problems: [{ where: `${origin.source} ${path}`, message: 'must be an object of server definitions' }] };
-  const servers: McpServerConfig[] = [];
-  for (const [name, definition] of Object.entries(map)) {
-    const where = `${origin.source} ${path}${/^[A-Za-z_][\w-]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`}`;
-    const parsed = parseServer(name, definition, origin, variables);
-    if ('problem' in parsed) problems.push({ where: parsed.at ? `${where}.${parsed.at}` : where, message: parsed.problem });
-    else servers.push(parsed.server);
-  }
-  return { servers, problems };
-}
-
-type ServerParse = { server: McpServerConfig } | { problem: string; at?: string };
-
-function parseServer(name: string, definition: unknown, origin: McpOrigin, variables: McpVariables): ServerParse {
-  if (name.trim() === '') return { problem: 'a server needs a non-empty name' };
-  if (!isObject(definition)) return { problem: 'must be an object' };
-  const declared = definition.type;
-  if (declared !== undefined && declared !== 'stdio' && declared !== 'http' && declared !== 'sse') {
-    return { problem: `unknown type ${JSON.stringify(declared)} (expected "stdio", "http" or "sse")`, at: 'type' };
-  }
-  const type = declared ?? (definition.url !== undefined ? 'http' : 'stdio');
-  const consentKey = createHash('sha256').update(JSON.stringify([name, type, definition.command ?? null, definition.args ?? null, definition.env ?? null, definition.cwd ?? null, definition.url ?? null, definition.headers ?? null])).digest('hex');
-  const expand = (text: string, at: string): string | { problem: string; at: string } => {
-    const result = expandVariables(text, variables);
-    return typeof result === 'string' ? result : { problem: result.problem, at };
+  const found = serverDefinitions(value, origin, options.bare === true);
+  if ('problem' in found) return { servers: [], problems: [found.problem] };
+  const schemas = definitionSchemas(expandedText(variables));
+  const read = Object.entries(found.map).map(([name, definition]) => ({ where: serverWhere(origin, found.path, name), parsed: parseServer(name, definition, origin, schemas) }));
+  return {
+    servers: read.flatMap(({ parsed }) => ('server' in parsed ? [parsed.server] : [])),
+    problems: read.flatMap(({ where, parsed }) => ('problem' in parsed ? [{ where: `${where}${parsed.at}`, message: parsed.problem }] : [])),
   };
-  if (type === 'stdio') {
-    if (typeof definition.command !== 'string' || definition.command.trim() === '') return { problem: 'a stdio server needs "command" (a string)', at: 'command' };
-    const command = expand(definition.command, 'command');
-    if (typeof command !== 'string') return command;
-    const args = stringList(definition.args, 'args', expand);
-    if ('problem' in args) return args;
-    const env = stringMap(definition.env, 'env', expand);
-    if ('problem' in env) return env;
-    let cwd: string | undefined;
-    if (definition.cwd !== undefined) {
-      if (typeof definition.cwd !== 'string') return { problem: 'must be a string', at: 'cwd' };
-      const expanded = expand(definition.cwd, 'cwd');
-      if (typeof expanded !== 'string') return expanded;
-      cwd = expanded;
-    }
-    const transport: McpTransportConfig = { type: 'stdio', command, args: args.list, env: env.map, ...(cwd !== undefined ? { cwd } : {}) };
-    const rawEnv = isObject(definition.env) ? Object.entries(definition.env).map(([key, value]) => `${key}=${shellQuote(String(value))}`) : [];
-    const rawArgs = Array.isArray(definition.args) ? definition.args.map((arg) => shellQuote(String(arg))) : [];
-    return { server: { name, origin, transport, consentKey, display: [...rawEnv, shellQuote(definition.command), ...rawArgs].join(' ') } };
-  }
-  if (typeof definition.url !== 'string') return { problem: `an ${type} server needs "url" (a string)`, at: 'url' };
-  const url = expand(definition.url, 'url');
-  if (typeof url !== 'string') return url;
-  let parsedUrl: URL;
-  try {
-    parsedUrl = new URL(url);
-  } catch {
-    return { problem: `not a URL: ${JSON.stringify(url)}`, at: 'url' };
-  }
-  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { problem: `only http and https URLs are supported, not ${parsedUrl.protocol}`, at: 'url' };
-  const headers = stringMap(definition.headers, 'headers', expand);
-  if ('problem' in headers) return headers;
-  const rawHeaders = isObject(definition.headers) ? Object.entries(definition.headers).map(([key, value]) => `${key}: ${String(value)}`) : [];
-  return { server: { name, origin, transport: { type, url, headers: headers.map }, consentKey, display: `${type} ${definition.url}${rawHeaders.length > 0 ? ` (headers: ${rawHeaders.join('; ')})` : ''}` } };
 }
 
-type Expand = (text: string, at: string) => string | { problem: string; at: string };
+const SERVER_TYPES = ['stdio', 'http', 'sse'] as const;
+type ServerType = (typeof SERVER_TYPES)[number];
 
-function stringList(value: Json | undefined, at: string, expand: Expand): { list: string[] } | { problem: string; at: string } {
-  if (value === undefined) return { list: [] };
-  if (!Array.isArray(value)) return { problem: 'must be an array of strings', at };
-  const list: string[] = [];
-  for (const [index, item] of value.entries()) {
-    if (typeof item !== 'string') return { problem: 'must be a string', at: `${at}[${index}]` };
-    const expanded = expand(item, `${at}[${index}]`);
-    if (typeof expanded !== 'string') return expanded;
-    list.push(expanded);
-  }
-  return { list };
+/** A definition's object and declared type, checked before its fields (whose rules depend on the type). */
+const ServerKindSchema = z.looseObject(
+  { type: z.enum(SERVER_TYPES, { error: (issue) => `unknown type ${JSON.stringify(issue.input)} (expected "stdio", "http" or "sse")` }).optional(), url: z.unknown() },
+  { error: 'must be an object' },
+);
+
+/** As VS Code and Claude Code read a definition without `type`: a `url` makes it remote. */
+const serverTypeOf = (kind: z.infer<typeof ServerKindSchema>): ServerType => kind.type ?? (kind.url !== undefined ? 'http' : 'stdio');
+
+/** Not empty once trimmed: a server's name, a command, a URL (a pattern, so the settings editor checks it too). */
+const NOT_BLANK = /\S/;
+
+/** A server's name: the tool names and the consent are keyed by it. */
+const ServerNameSchema = z.string().regex(NOT_BLANK, 'a server needs a non-empty name');
+
+/**
+ * The fields of each kind of definition. `text` reads each string that may hold `${…}` variables:
+ * expanded for a session (expandedText), as written for the setting's JSON schema. Fields neither
+ * format uses here (VS Code's `envFile`, `dev`, …) are let through, as the editors that share the
+ * file need.
+ */
+function definitionFields(text: z.ZodType<string, string>) {
+  const list = z.array(text, { error: 'must be an array of strings' });
+  const map = z.record(z.string(), text, { error: 'must be an object of strings' });
+  const needs = (message: string) => z.string({ error: message }).regex(NOT_BLANK, message);
+  const remote = (type: 'http' | 'sse') => ({ url: needs(`an ${type} server needs "url" (a string)`).pipe(text).pipe(httpUrl), headers: map.optional() });
+  return { stdio: { command: needs('a stdio server needs "command" (a string)').pipe(text), args: list.optional(), env: map.optional(), cwd: text.optional() }, http: remote('http'), sse: remote('sse') };
 }
 
-function stringMap(value: Json | undefined, at: string, expand: Expand): { map: Record<string, string> } | { problem: string; at: string } {
-  if (value === undefined) return { map: {} };
-  if (!isObject(value)) return { problem: 'must be an object of strings', at };
-  const map: Record<string, string> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== 'string') return { problem: 'must be a string', at: `${at}.${key}` };
-    const expanded = expand(item, `${at}.${key}`);
-    if (typeof expanded !== 'string') return expanded;
-    map[key] = expanded;
-  }
-  return { map };
+/** Each kind's definition, once its kind is known (`ServerKindSchema`). */
+function definitionSchemas(text: z.ZodType<string, string>) {
+  const fields = definitionFields(text);
+  return { stdio: z.looseObject(fields.stdio), http: z.looseObject(fields.http), sse: z.looseObject(fields.sse) };
+}
+
+const stringField = z.string({ error: 'must be a string' });
+
+/** A string with its `${env:NAME}` and `${workspaceFolder}` expanded; one that cannot be is a problem at its path. */
+function expandedText(variables: McpVariables): z.ZodType<string, string> {
+  return stringField.transform((text, ctx) => {
+    const expanded = expandVariables(text, variables);
+    if (typeof expanded === 'string') return expanded;
+    ctx.addIssue({ code: 'custom', message: expanded.problem, input: text });
+    return z.NEVER;
+  });
+}
+
+const HTTP_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+function urlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return `not a URL: ${JSON.stringify(url)}`;
+  const { protocol } = new URL(url);
+  return HTTP_PROTOCOLS.has(protocol) ? undefined : `only http and https URLs are supported, not ${protocol}`;
+}
+
+/** A remote server's URL (after expansion): http or https only. */
+const httpUrl = z.string().superRefine((url, ctx) => {
+  const problem = urlProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, input: url });
+});
+
+/** What hovering a field of a definition in settings.json says. */
+const FIELD_DOCS = {
+  type: 'How Evergreen talks to the server. Unset: `http` when `url` is given, else `stdio`.',
+  command: 'stdio: the program to start.',
+  args: "stdio: the program's arguments.",
+  env: 'stdio: environment variables for the server (`${env:NAME}` is expanded).',
+  cwd: 'stdio: the folder it starts in.',
+  url: "http and sse: the server's address (http or https).",
+  headers: 'http and sse: headers sent with every request (`${env:NAME}` is expanded).',
+};
+
+/** A field a definition of this kind must not have (JSON Schema: `not: {}`). */
+const absent = z.never().optional();
+const asWritten = definitionFields(stringField);
+
+/**
+ * `evergreen.mcp.servers`: Claude Code's `mcpServers` map, server name to definition, as written
+ * (variables unexpanded), for the setting's JSON schema (frontends/settingSchemas.ts). Its five
+ * shapes say what `serverTypeOf` decides: a declared type, or, without one, `url` for http and
+ * neither for stdio. test/unit/settings.jsonSchemas.test.ts holds it to the parser.
+ */
+export const McpServersSettingSchema = z.record(
+  ServerNameSchema,
+  z
+    .union([
+      z.looseObject({ ...asWritten.stdio, type: z.literal('stdio') }),
+      z.looseObject({ ...asWritten.stdio, type: absent, url: absent }),
+      z.looseObject({ ...asWritten.http, type: z.literal('http') }),
+      z.looseObject({ ...asWritten.http, type: absent }),
+      z.looseObject({ ...asWritten.sse, type: z.literal('sse') }),
+    ])
+    .meta({ type: 'object', properties: Object.fromEntries(Object.entries(FIELD_DOCS).map(([field, markdownDescription]) => [field, { markdownDescription }])) }),
+);
+
+type ServerParse = { server: McpServerConfig } | { problem: string; at: string };
+type DefinitionSchemas = ReturnType<typeof definitionSchemas>;
+
+function parseServer(name: string, definition: unknown, origin: McpOrigin, schemas: DefinitionSchemas): ServerParse {
+  const named = ServerNameSchema.safeParse(name);
+  if (!named.success) return failure(named.error, name);
+  const kind = ServerKindSchema.safeParse(definition);
+  if (!kind.success) return failure(kind.error, definition);
+  const type = serverTypeOf(kind.data);
+  const read = type === 'stdio' ? stdioServer(schemas.stdio, definition) : remoteServer(schemas[type], type, definition);
+  if ('problem' in read) return read;
+  return { server: { name, origin, consentKey: consentKeyOf(name, type, definition as Record<string, unknown>), ...read } };
+}
+
+/** The fields a consent covers, in the order they are hashed (changing it would ask every consent again). */
+const CONSENT_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers'] as const;
+
+/** Over the definition as written: a changed variable's value needs no new consent, a changed definition does. */
+function consentKeyOf(name: string, type: ServerType, raw: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify([name, type, ...CONSENT_FIELDS.map((field) => raw[field] ?? null)])).digest('hex');
+}
+
+type TransportRead = { transport: McpTransportConfig; display: string } | { problem: string; at: string };
+
+function stdioServer(schema: DefinitionSchemas['stdio'], definition: unknown): TransportRead {
+  const parsed = schema.safeParse(definition);
+  if (!parsed.success) return failure(parsed.error, definition);
+  const { command, args = [], env = {}, cwd } = parsed.data;
+  return { transport: { type: 'stdio', command, args, env, ...(cwd !== undefined ? { cwd } : {}) }, display: stdioDisplay(definition as Record<string, unknown>) };
+}
+
+function remoteServer(schema: DefinitionSchemas['http' | 'sse'], type: 'http' | 'sse', definition: unknown): TransportRead {
+  const parsed = schema.safeParse(definition);
+  if (!parsed.success) return failure(parsed.error, definition);
+  return { transport: { type, url: parsed.data.url, headers: parsed.data.headers ?? {} }, display: remoteDisplay(type, definition as Record<string, unknown>) };
+}
+
+function failure(error: z.ZodError, definition: unknown): { problem: string; at: string } {
+  const { where, message } = z.zodProblem(error, '', definition);
+  return { problem: message, at: where };
+}
+
+/** The command line as written, environment first: what the consent prompt shows. */
+function stdioDisplay(raw: Record<string, unknown>): string {
+  const env = isObject(raw.env) ? Object.entries(raw.env).map(([key, value]) => `${key}=${shellQuote(String(value))}`) : [];
+  const args = Array.isArray(raw.args) ? raw.args.map((arg) => shellQuote(String(arg))) : [];
+  return [...env, shellQuote(String(raw.command)), ...args].join(' ');
+}
+
+function remoteDisplay(type: ServerType, raw: Record<string, unknown>): string {
+  const headers = isObject(raw.headers) ? Object.entries(raw.headers).map(([key, value]) => `${key}: ${String(value)}`) : [];
+  return `${type} ${String(raw.url)}${headers.length > 0 ? ` (headers: ${headers.join('; ')})` : ''}`;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, Mod
 import { blocksOf } from './content';
 import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
 import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
-import type { MessageParam, ToolParam } from './messages';
+import type { MessageParam, ServerTools, ToolParam, WebSearchCitation } from './messages';
+import { webSearchTool } from './webSearch';
 import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type ThinkingFacts, type UsageCounts } from './models';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { effortForBudget, fitThinking } from './thinking';
@@ -58,7 +59,7 @@ export class AnthropicBackend implements ModelBackend {
   }
 
   costOf(usage: UsageCounts): number | undefined {
-    return costOf(usage, this.price);
+    return costOf(usage, this.price, PROVIDER_FACTS.anthropic.webSearchUsdPerThousand);
   }
 
   /** The Models API entry for the configured model, fetched once. Unknown model -> ModelError. */
@@ -87,7 +88,7 @@ export class AnthropicBackend implements ModelBackend {
     this.requireKey();
     try {
       const result = await this.sdk.messages.countTokens(
-        { model: this.model, system: request.system, tools: toApiTools(request.tools), messages: apiMessages(request.messages) },
+        { model: this.model, system: request.system, tools: toApiTools(request.tools, request.serverTools), messages: apiMessages(request.messages) },
         { signal },
       );
       return result.input_tokens;
@@ -127,7 +128,7 @@ export class AnthropicBackend implements ModelBackend {
       model: this.model,
       max_tokens: request.maxTokens,
       system: [{ type: 'text', text: request.system, ...(hints.system ? { cache_control: { type: 'ephemeral' as const } } : {}) }],
-      tools: toApiTools(request.tools),
+      tools: toApiTools(request.tools, request.serverTools),
       messages,
       ...this.thinkingParams(request),
     };
@@ -161,6 +162,8 @@ export class AnthropicBackend implements ModelBackend {
     let started = false;
     // Block types by event index: deltas apply only to a block of their kind, as the SDK does.
     const blocks = new Map<number, string>();
+    // Server tool calls by event index: their input streams like a tool call's and goes into the reply whole.
+    const serverCalls = new Map<number, { id: string; json: string }>();
     for await (const event of stream) {
       if (event.type === 'message_start') {
         started = true;
@@ -172,7 +175,7 @@ export class AnthropicBackend implements ModelBackend {
         continue;
       }
       if (!started) throw new Error(`The response stream sent ${event.type} before message_start.`);
-      yield* chunksOf(event, blocks);
+      yield* chunksOf(event, blocks, serverCalls);
     }
     if (signal.aborted) throw new Anthropic.APIUserAbortError();
   }
@@ -236,16 +239,21 @@ export class AnthropicBackend implements ModelBackend {
 }
 
 /** One raw event (after message_start) as chunks; `blocks` tracks block types by index. */
-function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, string>): Generator<ModelChunk> {
+function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, string>, serverCalls: Map<number, { id: string; json: string }>): Generator<ModelChunk> {
   switch (event.type) {
     case 'content_block_start': {
       const block = event.content_block;
       blocks.set(event.index, block.type);
+      // A text block that may carry citations (after a search) stays its own block, citations and all.
+      if (block.type === 'text' && Array.isArray(block.citations)) yield { type: 'text_start' };
       if (block.type === 'text' && block.text) yield { type: 'text', text: block.text };
       else if (block.type === 'thinking' && block.thinking) yield { type: 'thinking', text: block.thinking };
       else if (block.type === 'redacted_thinking') yield { type: 'redacted_thinking', data: block.data };
       else if (block.type === 'tool_use') yield { type: 'tool_call_start', index: event.index, id: block.id, name: block.name };
-      return; // Server-tool blocks are not used by Evergreen.
+      else if (block.type === 'server_tool_use' && block.name === 'web_search') serverCalls.set(event.index, { id: block.id, json: '' });
+      // The result arrives whole in its start event; it goes back exactly as it came.
+      else if (block.type === 'web_search_tool_result') yield { type: 'server_block', block: { type: 'web_search_tool_result', tool_use_id: block.tool_use_id, content: block.content } };
+      return; // Other server tools are never offered.
     }
     case 'content_block_delta': {
       const kind = blocks.get(event.index);
@@ -254,11 +262,19 @@ function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, s
       else if (delta.type === 'thinking_delta' && kind === 'thinking') yield { type: 'thinking', text: delta.thinking };
       else if (delta.type === 'signature_delta' && kind === 'thinking') yield { type: 'thinking_signature', signature: delta.signature };
       else if (delta.type === 'input_json_delta' && kind === 'tool_use') yield { type: 'tool_call_delta', index: event.index, json: delta.partial_json };
-      return; // Citations are dropped from the history anyway.
-    }
-    case 'content_block_stop':
-      if (blocks.get(event.index) === 'tool_use') yield { type: 'tool_call_end', index: event.index };
+      else if (delta.type === 'input_json_delta' && kind === 'server_tool_use') {
+        const call = serverCalls.get(event.index);
+        if (call) call.json += delta.partial_json;
+      } else if (delta.type === 'citations_delta' && kind === 'text' && delta.citation.type === 'web_search_result_location') yield { type: 'citation', citation: webCitation(delta.citation) };
       return;
+    }
+    case 'content_block_stop': {
+      const kind = blocks.get(event.index);
+      if (kind === 'tool_use') yield { type: 'tool_call_end', index: event.index };
+      const call = serverCalls.get(event.index);
+      if (kind === 'server_tool_use' && call) yield { type: 'server_block', block: { type: 'server_tool_use', id: call.id, name: 'web_search', input: parseServerInput(call.json) } };
+      return;
+    }
     case 'message_delta': {
       // Counters other than output_tokens are whole-message totals, present only when they apply.
       const usage = event.usage;
@@ -272,6 +288,7 @@ function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, s
           ...(usage.input_tokens != null ? { inputTokens: usage.input_tokens } : {}),
           ...(usage.cache_creation_input_tokens != null ? { cacheWriteTokens: usage.cache_creation_input_tokens } : {}),
           ...(usage.cache_read_input_tokens != null ? { cacheReadTokens: usage.cache_read_input_tokens } : {}),
+          ...(usage.server_tool_use?.web_search_requests ? { webSearchRequests: usage.server_tool_use.web_search_requests } : {}),
         },
       };
       return;
@@ -311,13 +328,29 @@ function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string
   return typeof message === 'string' ? message : error.message;
 }
 
-function toApiTools(tools: readonly ToolParam[]): Anthropic.Tool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema } }));
+function toApiTools(tools: readonly ToolParam[], serverTools: ServerTools | undefined): Anthropic.ToolUnion[] {
+  const client: Anthropic.ToolUnion[] = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { ...tool.input_schema } }));
+  return serverTools?.webSearch ? [...client, webSearchTool(serverTools.webSearch)] : client;
 }
 
-/** The neutral history is Anthropic's own shape: the same object, typed for the SDK. */
+/** A citation as the history keeps it: exactly the fields the API sends back (its order of keys kept). */
+function webCitation(citation: Anthropic.CitationsWebSearchResultLocation): WebSearchCitation {
+  return { type: 'web_search_result_location', url: citation.url, title: citation.title, encrypted_index: citation.encrypted_index, cited_text: citation.cited_text };
+}
+
+/** A server tool call's streamed input; the API wrote it, so it is JSON (an unreadable one goes back as {}). */
+function parseServerInput(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json === '' ? '{}' : json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The neutral history is Anthropic's own shape: the same object, typed for the SDK (its server-tool types are wider unions of the same fields). */
 function toApiMessage(message: MessageParam): Anthropic.MessageParam {
-  return message;
+  return message as Anthropic.MessageParam;
 }
 
 /** The history as the API takes it: images it would refuse in this request become their description. */

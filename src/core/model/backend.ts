@@ -5,7 +5,7 @@
  * shared runner in stream.ts does the rest for every back end alike (retries with the same rules,
  * the idle watchdog, accumulating the reply, invalid tool inputs, cost).
  */
-import type { ContentBlock, MessageParam, StopReason, ToolParam } from './messages';
+import type { ContentBlock, MessageParam, ServerToolUseBlockParam, ServerTools, StopReason, ToolParam, WebSearchCitation, WebSearchToolResultBlockParam } from './messages';
 import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
 
 // Declared beside the table that gives each provider's (models.ts); re-exported for the seam's users.
@@ -42,6 +42,8 @@ export interface ModelRequest {
   cache?: CacheHints;
   /** Extended thinking for this request (model/thinking.ts); absent: none. */
   thinking?: ThinkingRequest;
+  /** Server-side tools (Anthropic's web search); a back end without them ignores this. */
+  serverTools?: ServerTools;
 }
 
 export interface StreamHandlers {
@@ -94,6 +96,12 @@ export type ModelChunk =
   | { type: 'tool_call_delta'; index: number; json: string }
   | { type: 'tool_call_end'; index: number }
   | { type: 'usage'; usage: Partial<UsageCounts>; thinkingTokens?: number }
+  /** A whole server-side block (a web search call or its result), in its place in the reply; it closes an open text block. */
+  | { type: 'server_block'; block: ServerToolUseBlockParam | WebSearchToolResultBlockParam }
+  /** A text block the API started on its own (one that may carry citations): the next text opens a new block. */
+  | { type: 'text_start' }
+  /** A citation of the open text block (opened if none is). */
+  | { type: 'citation'; citation: WebSearchCitation }
   | { type: 'stop'; reason: StopReason | null }
   | { type: 'done' };
 

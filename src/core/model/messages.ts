@@ -9,6 +9,43 @@
 export interface TextBlockParam {
   type: 'text';
   text: string;
+  /** Web search citations Anthropic's model attached to this text; sent back exactly, or not at all. */
+  citations?: WebSearchCitation[];
+}
+
+/** Where a cited text comes from: one result of a web search in the same reply (`encrypted_index` is opaque). */
+export interface WebSearchCitation {
+  type: 'web_search_result_location';
+  url: string;
+  title: string | null;
+  encrypted_index: string;
+  cited_text: string;
+}
+
+/** Anthropic's server-side tool call (web search): the server ran it; it goes back as it came, with its result right after it. */
+export interface ServerToolUseBlockParam {
+  type: 'server_tool_use';
+  id: string;
+  name: 'web_search';
+  input: Record<string, unknown>;
+}
+
+export interface WebSearchResultParam {
+  type: 'web_search_result';
+  url: string;
+  title: string;
+  /** Opaque; must go back unchanged (the API refuses an edited one). */
+  encrypted_content: string;
+  page_age?: string | null;
+}
+
+/** Why a search gave no results (the API reports it in the result block, with HTTP 200). */
+export type WebSearchErrorCode = 'invalid_tool_input' | 'unavailable' | 'max_uses_exceeded' | 'too_many_requests' | 'query_too_long' | 'request_too_large';
+
+export interface WebSearchToolResultBlockParam {
+  type: 'web_search_tool_result';
+  tool_use_id: string;
+  content: WebSearchResultParam[] | { type: 'web_search_tool_result_error'; error_code: WebSearchErrorCode };
 }
 
 /** The media types the APIs accept for inline images. */
@@ -46,7 +83,15 @@ export interface RedactedThinkingBlockParam {
   data: string;
 }
 
-export type ContentBlockParam = TextBlockParam | ImageBlockParam | ToolUseBlockParam | ToolResultBlockParam | ThinkingBlockParam | RedactedThinkingBlockParam;
+export type ContentBlockParam =
+  | TextBlockParam
+  | ImageBlockParam
+  | ToolUseBlockParam
+  | ToolResultBlockParam
+  | ThinkingBlockParam
+  | RedactedThinkingBlockParam
+  | ServerToolUseBlockParam
+  | WebSearchToolResultBlockParam;
 
 export interface UserMessageParam {
   role: 'user';
@@ -66,10 +111,20 @@ export type MessageParam = UserMessageParam | AssistantMessageParam;
  * the session turns these into ContentBlockParams for the history.
  */
 export type ContentBlock =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; citations?: WebSearchCitation[] | null }
+  | ServerToolUseBlockParam
+  | WebSearchToolResultBlockParam
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
+
+/**
+ * Server-side tools a request offers (Anthropic runs them itself; back ends without them ignore
+ * this): web search with its limits (model/webSearch.ts builds the API's tool).
+ */
+export interface ServerTools {
+  webSearch?: { maxUses: number; allowedDomains?: readonly string[]; blockedDomains?: readonly string[] };
+}
 
 /** A client tool as the APIs want it (JSON Schema input). */
 export interface ToolParam {

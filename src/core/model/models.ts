@@ -4,6 +4,7 @@
  * The one table of provider and model facts: back ends, the engine's cache economics, the front
  * ends and the CLI's help read it; a model id is written down nowhere else.
  */
+import * as z from '../zod';
 import type { ProviderId } from './providers';
 
 /** USD per million tokens. */
@@ -26,6 +27,8 @@ export interface BackendCapabilities {
   tokenCounting: boolean;
   /** The server can say the model's limits (getModelInfo may answer). */
   modelInfo: boolean;
+  /** The API runs a web search itself when a request offers it (Anthropic's server tool); others need a client tool (SearXNG). */
+  serverWebSearch?: true;
 }
 
 /**
@@ -59,6 +62,8 @@ export interface ProviderFacts {
   /** The window when neither a setting, the server nor the model's row says one. */
   fallbackWindow: number;
   capabilities: BackendCapabilities;
+  /** What its server-side web search costs (USD per 1,000 searches); absent: it has none. */
+  webSearchUsdPerThousand?: number;
   /**
    * By model-id prefix: for each fact the longest prefix that has it wins, so dated ids
    * (claude-…-20250929, gpt-4o-2024-08-06) inherit their family's, and gpt-5-mini its family's window.
@@ -75,7 +80,9 @@ export const PROVIDER_FACTS: Readonly<Record<ProviderId, ProviderFacts>> = {
     defaultModel: 'claude-sonnet-5-5',
     // Gateways without /v1/models: the Models API says the window of every model it knows.
     fallbackWindow: 200_000,
-    capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true },
+    capabilities: { caching: 'explicit-breakpoints', tokenCounting: true, modelInfo: true, serverWebSearch: true },
+    // Anthropic's web search: USD per 1,000 searches, on top of the tokens its results add.
+    webSearchUsdPerThousand: 10,
     models: {
       'claude-sonnet-5': { price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: ADAPTIVE },
       'claude-opus-5-5': { price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 } },
@@ -176,37 +183,54 @@ export interface UsageCounts {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Server-side web searches the request ran (Anthropic's `usage.server_tool_use.web_search_requests`); absent: none. */
+  webSearchRequests?: number;
 }
 
-/** Cost in USD; undefined for a model with no known price (never a guess: cost.ts shows it as "price unknown"). */
-export function costOf(usage: UsageCounts, price: ModelPrice | undefined): number | undefined {
+/**
+ * Cost in USD; undefined for a model with no known price (never a guess: cost.ts shows it as "price
+ * unknown"). `searchUsdPerThousand`: the provider's price of its server-side web search.
+ */
+export function costOf(usage: UsageCounts, price: ModelPrice | undefined, searchUsdPerThousand = 0): number | undefined {
   if (!price) return undefined;
   return (
     (usage.inputTokens * price.input +
       usage.outputTokens * price.output +
       usage.cacheReadTokens * price.cacheRead +
       usage.cacheWriteTokens * price.cacheWrite) /
-    1_000_000
+      1_000_000 +
+    ((usage.webSearchRequests ?? 0) * searchUsdPerThousand) / 1000
   );
 }
 
-/** Validates a user-supplied price table (a setting): bad entries are reported, never silently used. */
+const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+/** A price, with what settings.json says when the field is hovered. */
+const price = (markdownDescription: string) => z.number().nonnegative().meta({ markdownDescription });
+const ModelPriceSchema = z.object({
+  input: price('USD per million uncached input tokens.'),
+  output: price('USD per million output tokens.'),
+  cacheRead: price('USD per million tokens read from the prompt cache.'),
+  cacheWrite: price('USD per million tokens written to the prompt cache.'),
+});
+z.sameType<z.infer<typeof ModelPriceSchema>, ModelPrice>(true);
+
+/** `evergreen.pricing`: a price per model id. Its JSON schema goes into package.json (frontends/settingSchemas.ts). */
+const NOT_A_PRICE_TABLE = 'pricing must be an object keyed by model id';
+export const PriceOverridesSchema = z.record(z.string(), ModelPriceSchema, { error: NOT_A_PRICE_TABLE });
+
+/** The fields of a price that are wrong (all of them when the entry is not an object). */
+function badPriceFields(error: z.ZodError): readonly string[] {
+  return error.issues.some((issue) => issue.path.length === 0) ? PRICE_FIELDS : [...new Set(error.issues.map((issue) => String(issue.path[0])))];
+}
+
+/** Validates a user-supplied price table (a setting): bad entries are reported, never silently used; the good ones are. */
 export function parsePriceOverrides(value: unknown): { prices: Record<string, ModelPrice>; problems: string[] } {
-  const prices: Record<string, ModelPrice> = {};
-  const problems: string[] = [];
-  if (value === undefined || value === null) return { prices, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { prices, problems: ['pricing must be an object keyed by model id'] };
-  }
-  for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
-    const fields = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-    const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-    const bad = fields.filter((field) => typeof record[field] !== 'number' || !((record[field] as number) >= 0));
-    if (bad.length > 0) {
-      problems.push(`pricing for "${model}" needs non-negative numbers for ${bad.join(', ')}`);
-      continue;
-    }
-    prices[model] = { input: record.input as number, output: record.output as number, cacheRead: record.cacheRead as number, cacheWrite: record.cacheWrite as number };
-  }
-  return { prices, problems };
+  if (value === undefined || value === null) return { prices: {}, problems: [] };
+  const table = z.record(z.string(), z.unknown()).safeParse(value);
+  if (!table.success) return { prices: {}, problems: [NOT_A_PRICE_TABLE] };
+  const read = Object.entries(table.data).map(([model, entry]) => ({ model, parsed: ModelPriceSchema.safeParse(entry) }));
+  return {
+    prices: Object.fromEntries(read.flatMap(({ model, parsed }) => (parsed.success ? [[model, parsed.data]] : []))),
+    problems: read.flatMap(({ model, parsed }) => (parsed.success ? [] : [`pricing for "${model}" needs non-negative numbers for ${badPriceFields(parsed.error).join(', ')}`])),
+  };
 }

@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, ToolParam, ToolResultBlockParam, ToolUseBlockParam } from './messages';
+import { withSearchesAsNotes } from './webSearch';
 import { blocksOf, textsOf } from './content';
 import { fitImagesToRequest, imageText, REQUEST_IMAGE_LIMITS } from './images';
 
@@ -103,7 +104,8 @@ export function toChatMessages(system: string, history: readonly MessageParam[])
     const blocks = blocksOf(message);
     if (message.role === 'assistant') {
       closeOpen();
-      const text = textsOf(message).join('\n\n');
+      // Anthropic's web searches have no Chat Completions form: their notes (query, result URLs) stand in.
+      const text = textsOf({ role: 'assistant', content: withSearchesAsNotes(blocks) }).join('\n\n');
       const calls: ToolCall[] = blocks
         .filter((block): block is ToolUseBlockParam => block.type === 'tool_use')
         .map((block) => ({ id: chatCallId(block.id), type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } }));

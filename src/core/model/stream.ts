@@ -53,6 +53,18 @@ export class ReplyAccumulator {
         this.open = undefined;
         this.content.push({ type: 'redacted_thinking', data: chunk.data });
         return;
+      case 'server_block':
+        this.open = undefined;
+        this.content.push(chunk.block);
+        return;
+      case 'text_start':
+        this.open = undefined;
+        return;
+      case 'citation': {
+        const block = this.openBlock('text');
+        block.citations = [...(block.citations ?? []), chunk.citation];
+        return;
+      }
       case 'tool_call_start':
         this.open = undefined;
         if (this.tools.has(chunk.index)) throw new Error(`The response stream started tool call ${chunk.index} twice.`);
@@ -73,6 +85,7 @@ export class ReplyAccumulator {
           const value = chunk.usage[key];
           if (value !== undefined) this.usage[key] = value;
         }
+        if (chunk.usage.webSearchRequests !== undefined) this.usage.webSearchRequests = chunk.usage.webSearchRequests;
         if (chunk.thinkingTokens !== undefined) this.thinkingTokens = chunk.thinkingTokens;
         return;
       case 'stop':

@@ -14,6 +14,8 @@ export function zeroUsage(): UsageCounts {
 /** Adds `usage` into `totals` (any record that counts tokens, e.g. one that also counts cost); returns `totals`. */
 export function addUsage<T extends UsageCounts>(totals: T, usage: UsageCounts): T {
   for (const key of USAGE_KEYS) totals[key] += usage[key];
+  // Searches are counted only where some ran, so totals without any keep their shape.
+  if (usage.webSearchRequests) totals.webSearchRequests = (totals.webSearchRequests ?? 0) + usage.webSearchRequests;
   return totals;
 }
 

@@ -9,6 +9,8 @@ import { createRecallTool, type RecallToolOptions } from './recall';
 import { createRunShellTool, type RunShellOptions } from './runShell';
 import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
+import { createWebFetchTool, type WebFetchToolOptions } from './webFetch';
+import { createSearxngSearchTool, type SearxngToolOptions } from './webSearch';
 import { DEFAULT_TOOL_CONTEXT, type ToolContext, type ToolContextTraits, type ToolDefinition, type ToolInputSchema, type ReadTarget, type ToolResult, type ToolTraitsLookup } from './types';
 import { ToolExecutionError, ToolInputError, isAbortError } from '../errors';
 import { WorkspaceAccessError, isNodeError } from '../workspace/workspace';
@@ -51,6 +53,10 @@ export interface ToolRegistryOptions {
   task?: boolean;
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
+  /** Offer `web_fetch` with these hosts and limits (the session's; absent: no web access). */
+  web?: WebFetchToolOptions;
+  /** Offer `web_search` through the user's SearXNG instance (back ends without a server-side search). */
+  searxng?: SearxngToolOptions;
   /** Tools from outside (MCP servers), after the built-in ones; like write and shell tools, only in a trusted workspace. */
   externalTools?: readonly ToolDefinition<unknown>[];
   /** What to tell the model about a tool name it called that is not offered (e.g. a deferred MCP tool). */
@@ -70,6 +76,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     createEditFileTool(),
     createRunShellTool(options.shell),
     createRecallTool(options.recall),
+    ...(options.web ? [createWebFetchTool(options.web)] : []),
+    ...(options.searxng ? [createSearxngSearchTool(options.searxng)] : []),
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),

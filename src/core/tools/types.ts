@@ -42,6 +42,21 @@ export type ToolEffect =
 
 export type ToolEffectKind = ToolEffect['kind'];
 
+/** What a web_fetch card shows besides the text: the final URL, the status, the size (the saved copy is tier 0's note in the content). */
+export interface WebFetchDetails {
+  /** The URL the page came from, after redirects. */
+  url: string;
+  status: number;
+  contentType?: string;
+  /** Bytes read (after decompression). */
+  bytes: number;
+  /** The body was longer than the cap and was cut. */
+  truncated: boolean;
+  redirects?: string[];
+  /** Answered from the session's copy, not fetched again. */
+  fromCache?: true;
+}
+
 export interface ToolResult {
   content: string;
   /** Images the model sees after `content` (image blocks in the tool_result); `content` names each in words too. */
@@ -51,6 +66,11 @@ export interface ToolResult {
   cancelled?: boolean;
   /** What the call did that the session acts on once the result is in (see ToolEffect); only what really happened. */
   effects?: readonly ToolEffect[];
+  /**
+   * `web_fetch`: what its card shows (the session passes it on with tool_call_finished). Presentation
+   * of the result, like `images`, not something the session acts on (that would be an effect).
+   */
+  web?: WebFetchDetails;
 }
 
 export interface ToolContext {
