@@ -161,9 +161,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
-    started.handle.close();
-    // Every MCP server and whatever it started ends with the session.
-    await started.mcp?.stopAll();
+    // Every MCP server and whatever it started ends with the session, and its lock is released.
+    await started.close();
   }
   // No price hint here: prices are set in VS Code ("evergreen.pricing"); the CLI uses the built-in tables.
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);

@@ -8,17 +8,17 @@ import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
 import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
-import { FileSessionStore } from '../core/storage/sessionStore';
+import type { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
-import { ApprovalBroker } from './approvalBroker';
-import type { ChatViewProvider } from './chatViewProvider';
+import type { ApprovalBroker } from './approvalBroker';
+import type { ChatState } from './chatState';
+import type { ChatSurface } from './chatViewProvider';
 import { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
-import { SessionScope } from './sessionScope';
 import { settingChangeEffect } from './settingChanges';
-import { ProposedChanges } from './proposedChanges';
+import type { ProposedChanges } from './proposedChanges';
 import { pickSession } from './sessionPicker';
 import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
@@ -28,67 +28,49 @@ import { McpLogChannels, showMcpServers } from './mcpServers';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
-import { ChatContextKeys } from './contextKeys';
-import { handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
+import type { ChatContextKeys } from './contextKeys';
+import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
- * logic — it starts sessions, forwards their events and answers the user's commands.
+ * logic — it starts sessions, forwards their events and answers the user's commands — and no
+ * conversation state: the chat's is in `chat`, the session's in the core. One controller drives one
+ * chat on one surface; many chats (issue 31) would be one controller each over the same services.
  */
 export class ChatController extends Disposable {
-  private readonly store: FileSessionStore;
-  private readonly proposedChanges: ProposedChanges;
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
-  private readonly contextKeys: ChatContextKeys;
-  private current: StartedSession | undefined;
-  private starting: Promise<StartedSession> | undefined;
-  private events: AgentEvent[] = [];
-  private gauge: GaugeState | undefined;
-  private readonly approvals: ApprovalBroker;
-  /** The shown session's scope: a new one for every session start, so old events are dropped. */
-  private scope: SessionScope | undefined;
-  /** A send is between the user's Enter and the turn's start (session start, model info). */
-  private sending = false;
-  /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
-  private needsRestart = false;
 
   constructor(
     private readonly deps: {
-      view: ChatViewProvider;
+      /** Where this chat is shown (the sidebar view). */
+      surface: ChatSurface;
+      /** This chat's state: its session, its replay buffer, its flags. */
+      chat: ChatState;
+      /** This chat's open approval prompts. */
+      approvals: ApprovalBroker;
+      proposedChanges: ProposedChanges;
+      store: FileSessionStore;
       statusBar: ContextStatusBar;
       apiKeys: ApiKeyStore;
-      storageRoot: vscode.Uri;
-      extensionUri: vscode.Uri;
       logger: Logger;
       /** The redaction the log and the panel use; each session teaches it its key. */
       redactor: SecretRedactor;
+      /** The when-clause keys that follow the shown chat (a turn running). */
+      contextKeys: ChatContextKeys;
       /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
     },
   ) {
     super();
-    this.contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), deps.logger);
-    this.store = new FileSessionStore(deps.storageRoot.fsPath, undefined, deps.logger);
-    this.proposedChanges = this._register(new ProposedChanges());
     this.mcpLogs = this._register(new McpLogChannels());
-    this.approvals = this._register(
-      new ApprovalBroker({
-        logger: deps.logger,
-        show: async (request) => {
-          void this.deps.view.reveal();
-          // Writes also open in the diff editor, the way VS Code users review changes.
-          if (request.kind !== 'write' || !request.absolutePath || request.newContent === undefined) return undefined;
-          return this.proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew);
-        },
-      }),
-    );
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
-    this.composer = this._register(new ComposerContext((message) => this.deps.view.post(message), this.deps.logger));
-    this._register(deps.view.handleRequests((request) => this.handleWebviewMessage(request)));
+    this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger));
+    // Every checked request from the panel gets its reply: the handler's value, or its error in words.
+    this._register(deps.surface.onMessage((request) => void answerWebviewRequest(request, (checked) => this.handleWebviewMessage(checked), (reply) => this.deps.surface.post(reply))));
     const restartLater = () => {
-      this.needsRestart = true;
+      this.deps.chat.needsRestart = true;
       void this.postState();
     };
     this._register(deps.apiKeys.onDidChange(restartLater));
@@ -102,22 +84,14 @@ export class ChatController extends Disposable {
     );
   }
 
-  /** The panel's conversation; changing it keeps the `evergreen.chatActive` context key true to it. */
-  private get active(): StartedSession | undefined {
-    return this.current;
-  }
-
-  private set active(started: StartedSession | undefined) {
-    this.current = started;
-    this.contextKeys.chatChanged(started !== undefined);
-  }
-
   override dispose(): void {
-    this.active?.session.cancel();
-    this.active?.handle.close();
-    // The window is closing: each MCP server's group gets SIGTERM now, SIGKILL after its grace.
-    void this.active?.mcp?.stopAll();
+    // The window is closing: the turn is cancelled; each MCP server's group gets SIGTERM now, SIGKILL after its grace.
+    this.deps.chat.dispose();
     super.dispose();
+  }
+
+  private get chat(): ChatState {
+    return this.deps.chat;
   }
 
   /** Every request from the panel (already validated by parseWebviewMessage): its reply's value, or a throw (the error reply). */
@@ -134,11 +108,11 @@ export class ChatController extends Disposable {
     attachmentQuery: (request) => this.composer.options(request.query),
     approvalDecision: async (request) => {
       // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
-      this.approvals.decide(request.toolUseId, request.approved, request.always === true);
+      this.deps.approvals.decide(request.toolUseId, request.approved, request.always === true);
     },
     openLink: (request) => openChatLink(request.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
     // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
-    openSavedOutput: (request) => openSavedOutput(request.file, this.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error)),
+    openSavedOutput: (request) => openSavedOutput(request.file, this.chat.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error)),
     openTranscriptAt: (request) => this.openArchivedTranscript({ compactionIndex: request.compactionIndex }),
     openSubagentTranscript: (request) => this.openArchivedTranscript({ childId: request.childId }),
     restoreCheckpoint: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint),
@@ -171,89 +145,73 @@ export class ChatController extends Disposable {
       }
       return;
     }
-    if (this.sending || this.active?.session.busy) {
-      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
+    const { chat } = this;
+    if (chat.busy) {
+      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
       return;
     }
-    this.sending = true;
+    chat.sending = true;
     try {
-      let started = await this.ensureSession();
-      if (this.needsRestart && started.handle.transcriptWriteError) {
+      let started = await chat.ensureStarted(() => this.startSession(undefined));
+      if (chat.needsRestart && started.handle.transcriptWriteError) {
         // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
-        this.needsRestart = false;
-        this.deps.view.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
-      } else if (this.needsRestart) {
+        chat.needsRestart = false;
+        this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
+      } else if (chat.needsRestart) {
         // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
         started = await this.startSession(started.handle.id, true, true);
       }
       // Gathered at send time: the selection, problems, terminal and diff as they are now.
-      const turn = started.session.send(text, undefined, await this.composer.gather(attachments));
-      this.scope?.track(turn);
-      this.sending = false;
+      const turn = chat.track(started.session.send(text, undefined, await this.composer.gather(attachments)));
+      chat.sending = false;
       await turn;
     } finally {
-      this.sending = false;
+      chat.sending = false;
     }
   }
 
   /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
   private applyLiveSettings(): void {
-    if (!this.active) return;
-    this.active.client.setPriceOverrides(readPricing());
-    this.active.session.setApprovalPolicy(readSettings().approvals);
+    const { active } = this.chat;
+    if (!active) return;
+    active.client.setPriceOverrides(readPricing());
+    active.session.setApprovalPolicy(readSettings().approvals);
     this.deps.logger.info('applied changed pricing/approval settings to the running session');
   }
 
   /** The Retry button of a failed turn: the conversation is sent again as it stands. */
   async retry(): Promise<void> {
-    if (this.sending || this.active?.session.busy) {
-      this.deps.view.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it or wait for it to finish.' });
+    const { active } = this.chat;
+    if (this.chat.busy) {
+      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it or wait for it to finish.' });
       return;
     }
-    if (!this.active || this.active.session.history.length === 0) {
-      this.deps.view.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
+    if (!active || active.session.history.length === 0) {
+      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
       return;
     }
-    const turn = this.active.session.retry();
-    this.scope?.track(turn);
-    await turn;
-  }
-
-  private ensureSession(): Promise<StartedSession> {
-    if (this.active) return Promise.resolve(this.active);
-    this.starting ??= this.startSession(undefined).finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
-  }
-
-  /** Stops the running turn (if any) and waits for it, so its last events land before a switch. */
-  private async stopCurrentTurn(): Promise<void> {
-    if (this.active?.session.cancel()) await this.scope?.settled();
+    await this.chat.track(active.session.retry());
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
     const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
-    this.scope?.end();
-    const scope = (this.scope = new SessionScope((event) => this.onAgentEvent(event)));
+    const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
     if (!keepView) this.resetView();
-    this.needsRestart = false;
+    this.chat.needsRestart = false;
     const started = await startAgentSession({
       config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
       logger: this.deps.logger,
       redactor: this.deps.redactor,
       workspaceRoot,
-      store: this.store,
+      store: this.deps.store,
       resumeId,
-      approver: this.approvals.approver,
+      approver: this.deps.approvals.approver,
       onEvent: scope.listener,
       ...(reloadInstructions && resumeId !== undefined ? { reloadInstructions: true } : {}),
     });
-    if (this.active && this.active.handle.id !== started.handle.id) this.active.handle.close();
-    // The previous session's MCP servers (and whatever they started) end with it.
-    if (this.active && this.active !== started) void this.active.mcp?.stopAll();
-    this.active = started;
-    if (!keepView) this.events.push(...started.replay);
+    // The previous session (its MCP servers and whatever they started, its sandbox, its lock) ends with it.
+    this.chat.adopt(started);
+    if (!keepView) this.chat.replay.restore(started.replay);
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
@@ -270,29 +228,19 @@ export class ChatController extends Disposable {
   }
 
   private resetView(): void {
-    this.events = [];
-    this.gauge = undefined;
+    this.chat.replay.reset();
     this.deps.statusBar.update(undefined);
   }
 
   private onAgentEvent(core: AgentEvent): void {
     // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
     const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
-    this.contextKeys.onEvent(event);
+    this.deps.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
-    // Consecutive text (or thinking) deltas are merged so a long session's replay buffer stays small.
-    const last = this.events.at(-1);
-    if ((event.type === 'text_delta' || event.type === 'thinking_delta') && last?.type === event.type && last.turnId === event.turnId) {
-      this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
-    } else if (event.type === 'context') {
-      // Gauge updates are state, not history: only the newest matters (sent as 'gauge').
-    } else if (event.type !== 'tool_call_progress' && event.type !== 'subagent_progress') {
-      // Streamed output and a subagent's running figures are live only: the finish carries what stays.
-      this.events.push(event);
-    }
-    this.deps.view.post({ type: 'agentEvent', event });
+    this.chat.replay.record(event);
+    this.deps.surface.post({ type: 'agentEvent', event });
   }
 
   /** An error toast whose buttons are the core's next steps, run as the panel's buttons run them. */
@@ -306,74 +254,68 @@ export class ChatController extends Disposable {
   }
 
   private updateGauge(gauge: GaugeState): void {
-    this.gauge = gauge;
-    this.deps.view.post({ type: 'gauge', gauge: this.gauge });
-    this.deps.statusBar.update(this.gauge);
+    this.chat.replay.setGauge(gauge);
+    this.deps.surface.post({ type: 'gauge', gauge });
+    this.deps.statusBar.update(gauge);
   }
 
   private async postState(): Promise<void> {
+    const { active, replay } = this.chat;
     const state: ViewState = {
-      sessionId: this.active?.handle.id,
-      model: this.active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
-      providerLabel: PROVIDER_INFO[this.active?.client.provider ?? readSettings().provider].label,
-      status: this.active?.session.busy ? 'busy' : 'idle',
+      sessionId: active?.handle.id,
+      model: active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
+      providerLabel: PROVIDER_INFO[active?.client.provider ?? readSettings().provider].label,
+      status: active?.session.busy ? 'busy' : 'idle',
       // "Ready to chat": a local OpenAI-compatible server may need no key at all.
       hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined || !apiKeyRequired(readSettings(), process.env),
       trusted: vscode.workspace.isTrusted,
-      gauge: this.gauge,
-      history: this.events,
+      gauge: replay.gauge,
+      history: [...replay.history],
     };
-    this.deps.view.resetPending();
-    this.deps.view.post({ type: 'state', state });
+    this.deps.surface.resetPending();
+    this.deps.surface.post({ type: 'state', state });
   }
 
   // ---- commands ------------------------------------------------------------------------------
 
   async showMcpServers(): Promise<void> {
-    await showMcpServers(this.active?.mcp, this.mcpLogs);
+    await showMcpServers(this.chat.active?.mcp, this.mcpLogs);
   }
 
   async newChat(): Promise<void> {
-    if (this.active?.session.busy) {
+    if (this.chat.active?.session.busy) {
       const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
       if (!choice) return;
-      await this.stopCurrentTurn();
+      await this.chat.stopTurn();
     }
     // A session still starting would otherwise become active after the switch, its turn invisible.
-    await this.starting?.catch(() => undefined);
-    this.scope?.end();
-    this.scope = undefined;
-    this.closeActive();
+    await this.chat.startSettled();
+    // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
+    this.chat.close();
     this.resetView();
     await this.postState();
-    await this.deps.view.reveal();
-  }
-
-  /** Closes the chat's transcript and stops its MCP servers (and whatever they started): a chat left behind keeps no process. */
-  private closeActive(): void {
-    this.active?.handle.close();
-    void this.active?.mcp?.stopAll();
-    this.active = undefined;
+    await this.deps.surface.reveal();
   }
 
   cancel(): void {
-    if (!this.active?.session.cancel()) {
+    if (!this.chat.active?.session.cancel()) {
       void vscode.window.showInformationMessage('Evergreen: nothing is running.');
     }
   }
 
   /** "Compact Conversation": asks for optional focus instructions (unless given; '' = none), then compacts with progress. */
   async compact(focus?: string): Promise<void> {
-    if (!this.active || this.active.session.history.length === 0) {
+    const { active } = this.chat;
+    if (!active || active.session.history.length === 0) {
       void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
       return;
     }
-    if (this.active.session.busy) {
+    if (active.session.busy) {
       void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
       return;
     }
     // From the palette or the gauge: first say what it will do, then ask for the focus.
-    const chosen = focus === undefined ? await askCompactFocus(this.active.session) : { focus: focus || undefined };
+    const chosen = focus === undefined ? await askCompactFocus(active.session) : { focus: focus || undefined };
     if (!chosen) return;
     const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
@@ -382,9 +324,10 @@ export class ChatController extends Disposable {
 
   /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
   async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
-    if (!this.active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
+    const { active } = this.chat;
+    if (!active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
     try {
-      const outcome = await this.active.session.compact(focus, signal);
+      const outcome = await active.session.compact(focus, signal);
       await this.postState();
       return outcome;
     } catch (error) {
@@ -401,9 +344,10 @@ export class ChatController extends Disposable {
 
   /** The undo without UI (the command's core; also the API the integration tests use). */
   async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
-    if (!this.active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
+    const { active } = this.chat;
+    if (!active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
     try {
-      const outcome = await this.active.session.undoLastCompaction();
+      const outcome = await active.session.undoLastCompaction();
       if (outcome.ok) await this.postState();
       return outcome;
     } catch (error) {
@@ -413,43 +357,30 @@ export class ChatController extends Disposable {
 
   /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
   private async openArchivedTranscript(at: { compactionIndex: number } | { childId: string }): Promise<void> {
-    const sessionId = this.active?.handle.id;
+    const sessionId = this.chat.active?.handle.id;
     if (sessionId) await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, ...at });
   }
 
   private checkpointHost(): CheckpointRestoreHost {
     return {
-      active: () => this.active,
-      busy: () => this.sending || this.active?.session.busy === true,
-      userTextOf: (checkpoint) => this.events.flatMap((event) => (event.type === 'turn_started' && event.checkpoint === checkpoint ? [event.userText] : []))[0],
+      active: () => this.chat.active,
+      busy: () => this.chat.busy,
+      userTextOf: (checkpoint) => this.chat.replay.userTextOf(checkpoint),
       rebuild: (sessionId) => this.resumeSessionById(sessionId),
-      setComposer: (text) => this.deps.view.post({ type: 'composerText', text }),
-      diffs: this.proposedChanges,
+      setComposer: (text) => this.deps.surface.post({ type: 'composerText', text }),
+      diffs: this.deps.proposedChanges,
       logger: this.deps.logger,
     };
   }
 
-  /** The event types the chat shows, in order (what a re-created panel replays). */
-  chatEventTypes(): string[] {
-    return this.events.map((event) => event.type);
-  }
-
-  /** The tool call waiting for the user's approval, if any. */
-  pendingApprovalToolUseId(): string | undefined {
-    return this.approvals.waiting()[0];
-  }
-
-  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined } {
-    return { sessionId: this.active?.handle.id, usedTokens: this.gauge?.usedTokens, window: this.gauge?.window, tooltip: this.gauge?.reading.tooltip };
-  }
-
   /** "Reload Instructions": the open chat rebuilt on its transcript with the files read again (one cache rewrite). */
   async reloadInstructionsNow(): Promise<Outcome> {
-    await this.starting?.catch(() => undefined);
-    const refused = reloadRefusal(this.active, this.sending);
-    if (refused || !this.active) return refused ?? { ok: true, message: NO_CHAT_TO_RELOAD };
+    await this.chat.startSettled();
+    const { active } = this.chat;
+    const refused = reloadRefusal(active, this.chat.sending);
+    if (refused || !active) return refused ?? { ok: true, message: NO_CHAT_TO_RELOAD };
     try {
-      const started = await this.startSession(this.active.handle.id, true, true);
+      const started = await this.startSession(active.handle.id, true, true);
       await this.postState();
       return reloadedOutcome(started);
     } catch (error) {
@@ -458,27 +389,26 @@ export class ChatController extends Disposable {
   }
 
   async showContextBreakdown(): Promise<void> {
-    await this.breakdownDocument.showFor(this.active);
+    await this.breakdownDocument.showFor(this.chat.active);
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await pickSession(this.store, 'Resume which session?');
+    const sessionId = await pickSession(this.deps.store, 'Resume which session?');
     if (sessionId) await this.resumeSessionById(sessionId);
   }
 
   /** Resume without the picker (the command's core; also the test API). */
   async resumeSessionById(sessionId: string): Promise<void> {
-    await this.stopCurrentTurn();
-    await this.starting?.catch(() => undefined);
-    this.closeActive();
+    await this.chat.stopTurn();
+    await this.chat.startSettled();
+    this.chat.close();
     try {
-      this.active = await this.startSession(sessionId);
+      await this.startSession(sessionId);
       await this.postState();
-      await this.deps.view.reveal();
+      await this.deps.surface.reveal();
     } catch (error) {
       // The old chat is closed: the panel must not keep showing it as if it were still live.
-      this.scope?.end();
-      this.scope = undefined;
+      this.chat.close();
       this.resetView();
       await this.postState();
       this.deps.logger.error(`could not resume session ${sessionId}`, error);

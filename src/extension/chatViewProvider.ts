@@ -1,27 +1,39 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostToWebview, WebviewRequest, WebviewToHost } from '../protocol';
+import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
-import { answerWebviewRequest, describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
+import { describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
 /**
- * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
- * nothing sent during startup is lost; incoming requests are validated before use, and each gets
- * its reply (webviewRequests.ts).
+ * Where one chat is shown and answered from: the sidebar view today; an editor tab's webview panel
+ * would be another (issue 31). The controller knows no more of its view than this.
  */
-export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+export interface ChatSurface {
+  /** Fires for every checked request from the webview, including `ready`; the controller answers each (webviewRequests.ts). */
+  readonly onMessage: vscode.Event<WebviewToHost>;
+  post(message: HostToWebview): void;
+  /** Drops queued messages: used when a fresh full state replaces them. */
+  resetPending(): void;
+  reveal(): Promise<void>;
+}
+
+/**
+ * Hosts the chat webview. Messages posted before the webview says `ready` are queued, so
+ * nothing sent during startup is lost; incoming requests are checked before anyone sees them, and
+ * one that fails gets its error reply here. It keeps no chat of its own (what a reloaded webview
+ * replays is the chat's, chatState.ts) and knows no controller: its listeners answer.
+ */
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider, ChatSurface {
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private pending: HostToWebview[] = [];
   private readonly onMessageEmitter = this._register(new vscode.EventEmitter<WebviewToHost>());
   /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
   readonly onMessage = this.onMessageEmitter.event;
-  /** Who answers the panel's requests (the controller); until one is set, a request is answered with an error. */
-  private handler: ((request: WebviewRequest) => Promise<unknown>) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -34,16 +46,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   get html(): string | undefined {
     return this.view?.webview.html;
-  }
-
-  /** Sets who answers the panel's requests; disposing it stops that. */
-  handleRequests(handler: (request: WebviewRequest) => Promise<unknown>): vscode.Disposable {
-    this.handler = handler;
-    return {
-      dispose: () => {
-        if (this.handler === handler) this.handler = undefined;
-      },
-    };
   }
 
   whenReady(): Promise<void> {
@@ -79,7 +81,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         }
         if (message.type === 'ready') this.flush();
         this.onMessageEmitter.fire(message);
-        void this.answer(message);
       }),
       webviewView.onDidDispose(() => {
         this.view = undefined;
@@ -87,11 +88,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         for (const subscription of subscriptions) subscription.dispose();
       }),
     ];
-  }
-
-  private answer(message: WebviewToHost): Promise<void> {
-    const handler = this.handler ?? (() => Promise.reject(new Error('Evergreen is still starting; try again in a moment.')));
-    return answerWebviewRequest(message, handler, (reply) => this.post(reply));
   }
 
   post(unredacted: HostToWebview): void {

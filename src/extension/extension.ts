@@ -1,51 +1,28 @@
 import * as vscode from 'vscode';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
+import type { ApprovalRequest } from '../core/approvals/approval';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
-import type { AttachmentRequest } from '../protocol';
 import { ApiKeyStore } from './apiKey';
+import { ApprovalBroker } from './approvalBroker';
 import { ChatController } from './chatController';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { ChatState } from './chatState';
+import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { ChatContextKeys } from './contextKeys';
 import { createLog } from './log';
+import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
+import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
-import { parseWebviewMessage } from './webviewRequests';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
- * What activate() returns: a narrow view for the integration tests (and other extensions),
- * so they can observe the chat webview without reaching into internals.
+ * The composition root: every part is built here, in the order they need each other (nothing gets
+ * a reference to its owner after construction), and registered to be disposed. The test API is
+ * returned only to the integration tests' extension host.
  */
-export interface EvergreenApi {
-  readonly storageUri: vscode.Uri;
-  /** Resolves when the chat webview's script has run and said `ready` (proves it loaded under the CSP). */
-  whenChatReady(): Promise<void>;
-  /** The HTML the chat view was last given (CSP, nonce, script URI). */
-  chatHtml(): string | undefined;
-  /** Sends a chat message as if typed in the panel (with the composer's chips); resolves when the agent's turn ends. */
-  sendMessage(text: string, attachments?: AttachmentRequest[]): Promise<void>;
-  /** Compacts the current conversation (as the command does, without the focus prompt). */
-  compact(focus?: string): Promise<{ ok: boolean; message: string }>;
-  /** Undoes the newest compaction (as the command does, without the message toast). */
-  undoCompaction(): Promise<{ ok: boolean; message: string }>;
-  /** The tool call waiting for the user's approval, if any. */
-  pendingApproval(): string | undefined;
-  /** Resumes a saved session as "Resume Session…" does after its picker. */
-  resume(sessionId: string): Promise<void>;
-  /** The event types the chat panel shows for the current session, in order. */
-  chatEventTypes(): string[];
-  /** Answers an approval as the panel's buttons do (the same validated webview message). */
-  decideApproval(toolUseId: string, approved: boolean): Promise<void>;
-  /** A subagent card's "Open transcript", as the panel sends it (through the same message guard). */
-  openSubagentTranscript(childId: string): Promise<void>;
-  /** The current session's id and the latest context gauge. */
-  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
-  /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
-  reloadInstructions(): Promise<{ ok: boolean; message: string }>;
-}
-
-export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi | undefined> {
   try {
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
@@ -53,41 +30,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     // One redaction for the log, the panel and every session's events: the sessions teach it their keys.
     const redactor = new SecretRedactor(knownSecrets(undefined, process.env));
     const log = createLog(redactor);
-    const view = new ChatViewProvider(context.extensionUri, log.logger, redactor);
+    const logger = log.logger;
+    const store = new FileSessionStore(storageRoot.fsPath, undefined, logger);
+    const view = new ChatViewProvider(context.extensionUri, logger, redactor);
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
-    const controller = new ChatController({ view, statusBar, apiKeys, storageRoot, extensionUri: context.extensionUri, logger: log.logger, redactor, workspaceState: context.workspaceState });
+    const proposedChanges = new ProposedChanges();
+    const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
+    const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
+    const chat = new ChatState((open) => contextKeys.chatChanged(open));
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState });
+    // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
-      log.channel,
-      view,
-      statusBar,
       controller,
+      approvals,
+      proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
-      new TranscriptDocuments(new FileSessionStore(storageRoot.fsPath, undefined, log.logger), log.logger),
+      new TranscriptDocuments(store, logger),
+      view,
+      statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
-      { dispose: () => void shutdownOsSandbox().catch((error: unknown) => log.logger.error(`stopping the command sandbox failed: ${error instanceof Error ? error.message : String(error)}`)) },
+      { dispose: () => void shutdownOsSandbox().catch((error: unknown) => logger.error(`stopping the command sandbox failed: ${error instanceof Error ? error.message : String(error)}`)) },
+      log.channel,
     );
-    return {
-      storageUri: storageRoot,
-      whenChatReady: () => view.whenReady(),
-      chatHtml: () => view.html,
-      sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
-      compact: (focus) => controller.compactNow(focus),
-      undoCompaction: () => controller.undoCompactionNow(),
-      pendingApproval: () => controller.pendingApprovalToolUseId(),
-      resume: (sessionId) => controller.resumeSessionById(sessionId),
-      chatEventTypes: () => controller.chatEventTypes(),
-      decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
-      openSubagentTranscript: async (childId) => {
-        const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
-        if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
-        await controller.handleWebviewMessage(message);
-      },
-      contextState: () => controller.contextState(),
-      reloadInstructions: () => controller.reloadInstructionsNow(),
-    };
+    // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
+    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals }));
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);
@@ -96,6 +65,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     });
     throw error;
   }
+}
+
+/** An approval prompt's extra UI: the chat comes forward, and a write opens in the diff editor, the way VS Code users review changes. */
+async function showApproval(request: ApprovalRequest, surface: ChatSurface, proposedChanges: ProposedChanges): Promise<(() => void) | undefined> {
+  void surface.reveal();
+  if (request.kind !== 'write' || !request.absolutePath || request.newContent === undefined) return undefined;
+  return proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew);
 }
 
 export function deactivate(): void {

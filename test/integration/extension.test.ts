@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EvergreenApi } from '../../src/extension/extension';
+import { testApiFor, type EvergreenApi } from '../../src/extension/testApi';
 import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
@@ -31,6 +31,7 @@ async function activate(): Promise<EvergreenApi> {
   assert.ok(extension, `${EXTENSION_ID} is not installed in this extension host`);
   const api = await extension.activate();
   assert.equal(extension.isActive, true);
+  assert.ok(api, 'activate() returns the test API in the extension host that runs the integration tests');
   return api;
 }
 
@@ -46,6 +47,15 @@ describe('Evergreen in the extension host', () => {
     for (const command of COMMANDS) assert.ok(registered.has(command), `${command} is not registered`);
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string }> } };
     assert.deepEqual(manifest.contributes.commands.map((entry) => entry.command).sort(), [...COMMANDS].sort());
+  });
+
+  it('gives the test API to the integration tests alone: no other extension host mode gets it', () => {
+    const parts = () => {
+      throw new Error('the parts are not even looked at outside ExtensionMode.Test');
+    };
+    assert.equal(testApiFor(vscode.ExtensionMode.Production, parts), undefined);
+    assert.equal(testApiFor(vscode.ExtensionMode.Development, parts), undefined);
+    assert.throws(() => testApiFor(vscode.ExtensionMode.Test, parts), /not even looked at/);
   });
 
   it('has a writable storageUri', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EvergreenApi } from '../../src/extension/extension';
+import type { EvergreenApi } from '../../src/extension/testApi';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 /** The system prompt of a request the fake received, as text. */

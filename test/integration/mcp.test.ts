@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EvergreenApi } from '../../src/extension/extension';
+import type { EvergreenApi } from '../../src/extension/testApi';
 import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { waitForMarked } from '../support/processMarkers';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EvergreenApi } from '../../src/extension/extension';
+import type { EvergreenApi } from '../../src/extension/testApi';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 
 // Runs after extension.test.js (files run in name order): that suite starts with no conversation.

@@ -45,6 +45,30 @@ describe('session store', () => {
     await assert.rejects(store.open('missing-session'), /No session "missing-session"/);
   });
 
+  it('keeps the owner file while any handle of this process holds it: a chat restarted on its transcript closes the old handle after opening the new', async () => {
+    const store = new FileSessionStore(root);
+    const first = await store.create({ model: 'm' });
+    const lock = path.join(root, 'sessions', first.id, 'owner.lock');
+    const second = (await store.open(first.id)).handle;
+    first.close();
+    assert.ok(fs.existsSync(lock), 'the newer handle still holds the session');
+    first.close(); // twice is once
+    assert.ok(fs.existsSync(lock), 'a handle releases only its own hold');
+    second.close();
+    assert.equal(fs.existsSync(lock), false, 'the last handle releases the session');
+  });
+
+  it('discards a session folder, and refuses a name that is not a session id', async () => {
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    handle.close();
+    await store.discard(handle.id);
+    assert.equal(fs.existsSync(path.join(root, 'sessions', handle.id)), false);
+    assert.deepEqual(await store.list(), []);
+    await assert.rejects(store.discard('../..'), /not a session id/);
+    assert.ok(fs.existsSync(root), 'nothing outside the sessions folder is touched');
+  });
+
   it('reads a missing transcript as empty', async () => {
     assert.deepEqual(await readTranscript(path.join(root, 'nope.jsonl')), { entries: [], skippedLines: 0, problems: [], tornTail: false });
   });

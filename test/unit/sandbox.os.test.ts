@@ -210,4 +210,16 @@ for (const mechanism of ['overlay', 'placeholders'] as const) describe(`OS sandb
     assert.equal(existsSync(path.join(dirs.root, '.vscode')), false);
     assert.equal(existsSync(path.join(dirs.root, '.envrc')), false);
   });
+
+  // Last: it ends this sandbox's session.
+  it("removes the commands' private temp folder when its session closes, and only then", async () => {
+    const result = await run('echo "$TMPDIR"');
+    assert.equal(result.isError, false, result.content);
+    const privateTmp = result.content.split('\n').find((line) => line.includes('evergreen-sandbox-'))?.trim() ?? result.content;
+    assert.match(path.basename(privateTmp), /^evergreen-sandbox-/);
+    assert.ok(existsSync(privateTmp), `${privateTmp} is there while the session runs`);
+    assert.ok(sandbox.dispose, 'an OS sandbox says how its session gives it back');
+    sandbox.dispose();
+    assert.equal(existsSync(privateTmp), false, `${privateTmp} is gone once the session closed`);
+  });
 });

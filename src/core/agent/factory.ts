@@ -8,6 +8,7 @@ import { ShadowGit } from '../checkpoints/shadowGit';
 import { CheckpointStore } from '../checkpoints/store';
 import { MCP_TOOL_PREFIX } from '../approvals/approval';
 import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
+import { windowInUse } from '../context/learnedWindow';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
@@ -17,7 +18,7 @@ import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
-import { createToolRegistry, type ToolRegistryOptions } from '../tools/registry';
+import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../tools/registry';
 import type { WebFetchToolOptions } from '../tools/webFetch';
 import { WebAccess, type WebDomainMemory } from '../web/access';
 import { WEB_LIMITS } from '../web/limits';
@@ -28,10 +29,12 @@ import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type Su
 import { buildSystemPrompt, instructionsOf, workspaceRootLine } from './systemPrompt';
 import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
 import { NestedInstructions } from '../instructions/instructionFiles';
-import { DISABLED_SANDBOX, sandboxNotice, type CommandSandbox } from '../shell/commandSandbox';
+import { DISABLED_SANDBOX, type CommandSandbox } from '../shell/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
+import { StartScope } from './startScope';
+import { announceStart, type McpOffer } from './startNotices';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -116,7 +119,7 @@ const MCP_CLIENT_VERSION = '0.1.0';
 
 export interface StartedSession {
   session: AgentSession;
-  /** The session's MCP servers (undefined when none is configured): front ends list them and stop them with the session. */
+  /** The session's MCP servers (undefined when none is configured): front ends list them. */
   mcp: McpManager | undefined;
   /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
   client: ModelBackend;
@@ -129,6 +132,12 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
   /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
   checkpoints: CheckpointStore | undefined;
+  /**
+   * Gives back everything the start acquired, newest first: the MCP servers (and whatever they
+   * started), the sandbox's private folder, the transcript's lock. Cancel a running turn first;
+   * the transcript stays on disk for a resume. Once: a second call waits for the first.
+   */
+  close(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -147,67 +156,178 @@ export interface StartOptions {
   redactor?: SecretRedactor;
   /** "Reload Instructions": a resumed session reads its instruction files again and records the new system prompt. */
   reloadInstructions?: boolean;
+  /** Called as each step of START_STEPS begins; tests throw here to fail the start at that step. */
+  onStep?: (step: StartStep) => void;
 }
+
+/**
+ * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
+ * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
+ */
+export const START_STEPS = ['model', 'transcript', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export type StartStep = (typeof START_STEPS)[number];
+
+type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
 
 /**
  * Creates or resumes a session. The system prompt is recorded in the transcript so a resumed
  * session sends the same prefix it had (a changed prompt would also invalidate the cache).
+ * A start that fails leaves nothing running or locked, and no new session folder.
  */
 export async function startAgentSession(options: StartOptions): Promise<StartedSession> {
-  const { config, store } = options;
-  const { secrets, redactor, logger, onEvent } = redactedOutputs(options);
-  const client = createBackend({
-    provider: config.provider ?? 'anthropic',
-    apiKey: config.apiKey,
-    baseURL: config.baseURL,
-    model: config.model,
-    ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
-    ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
-    ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
-    ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
-    logger,
+  const outputs = redactedOutputs(options);
+  const scope = new StartScope(outputs.logger);
+  const step: RunStep = async (name, run) => {
+    options.onStep?.(name);
+    return run();
+  };
+  try {
+    return await startInOrder(options, { ...outputs, scope, step });
+  } catch (error) {
+    await scope.rollback();
+    throw error;
+  }
+}
+
+/**
+ * The session's secrets, taught to the front end's redactor, and the logger and event listener that
+ * every log line and event leaves the session through: a server's words (a refused option, a failed
+ * models call, an MCP server's error body) may quote the key back.
+ */
+function redactedOutputs(options: StartOptions): RedactedOutputs {
+  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
+  const redactor = options.redactor ?? new SecretRedactor();
+  redactor.learn(secrets);
+  return {
+    secrets,
+    redactor,
+    logger: redactingLogger(options.logger ?? silentLogger, (text) => redactor.text(text)),
+    onEvent: (event) => options.onEvent(redactor.value(event)),
+  };
+}
+
+interface RedactedOutputs {
+  secrets: KnownSecret[];
+  redactor: SecretRedactor;
+  logger: Logger;
+  onEvent: AgentEventListener;
+}
+
+async function startInOrder(options: StartOptions, { logger, secrets, redactor, onEvent, scope, step }: RedactedOutputs & { scope: StartScope; step: RunStep }): Promise<StartedSession> {
+  const { config } = options;
+  const { client, modelInfo, window } = await step('model', async () => {
+    const client = createBackend({
+      provider: config.provider ?? 'anthropic',
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      model: config.model,
+      ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
+      ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+      ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
+      ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
+      logger,
+    });
+    // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
+    // throws a ModelError here and leaves no empty session behind.
+    const modelInfo = await client.getModelInfo(options.signal);
+    return { client, modelInfo, window: await client.contextWindow(config.contextWindow, options.signal) };
   });
-  // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
-  // throws a ModelError here and leaves no empty session behind.
-  const modelInfo = await client.getModelInfo(options.signal);
-  const window = await client.contextWindow(config.contextWindow, options.signal);
-  // A child starts with the window the parent's engine uses now (smaller once a server proved it).
-  const parent: { session?: AgentSession } = {};
-  const currentWindow = () => parent.session?.context.budget?.window;
-  const opened = await openOrCreate(options, client.model, logger);
+  const opened = await step('transcript', () => openOrCreate(options, client.model, logger, scope));
   const { handle, folded, transcriptProblems } = opened;
-  const thinking = thinkingFor(config, client, window, modelInfo?.maxOutputTokens, folded);
-  const sandbox = await sandboxFor(options, handle, logger);
-  const checkpoints = await checkpointsFor(options, handle, logger);
-  const mcp = await mcpFor(options, handle, logger, redactor);
-  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
+  const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
+  const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
+  const mcp = await step('mcp', () => mcpFor(options, handle, { logger, redactor, scope }));
+  // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
+  const engineWindow = liveWindow(window, folded?.engine.learnedWindow);
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
-  const mcpTools = mcp?.tools([], Math.floor(window * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
-  // read_file pages at the persist threshold, so a read never needs persisting (tier 0 exempts it);
-  // asked per call, so a window learned from the server shrinks the pages too.
+  const { tools, mcpTools } = await step('tools', () => toolsFor(config, { client, mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers }));
+  // Instruction files are read when the prompt is built (a new session, a reload) and never again:
+  // a resumed session sends the prompt it recorded, so its cached prefix stays.
+  const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
+  const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
+  const { session, thinkingNotices } = await step('session', () =>
+    buildSession(options, { client, tools, handle, folded, checkpoints, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+  );
+  await step('notices', () => {
+    onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
+    // Web search is on, but neither this back end nor a SearXNG instance can run it.
+    const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
+    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+  });
+  // The fold is pure and knows no tools: the replayed cards get their headlines here.
+  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
+  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+}
+
+/**
+ * The window the session's engine works with now: the configured one, or the smaller one a server
+ * proved (a resumed session's from its fold, later ones from the engine's event). The tools page by
+ * it and a subagent starts with it.
+ */
+function liveWindow(configured: number, learned: number | undefined): { now(): number; watch(listener: AgentEventListener): AgentEventListener } {
+  let current = windowInUse(configured, learned);
+  return {
+    now: () => current,
+    watch: (listener) => (event) => {
+      if (event.type === 'context_window_learned') current = windowInUse(current, event.window);
+      listener(event);
+    },
+  };
+}
+
+/** The session's tools: the built-ins and its MCP servers' (offered directly or behind mcp_search/mcp_call). */
+function toolsFor(
+  config: AgentConfig,
+  parts: { client: ModelBackend; mcp: McpManager | undefined; sandbox: CommandSandbox | undefined; secrets: readonly KnownSecret[]; resolvedWindow: number; window: () => number; engineNumbers: ContextDefaults },
+): { tools: ToolRegistry; mcpTools: McpOffer | undefined } {
+  const { engineNumbers } = parts;
+  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
+  const mcpTools = parts.mcp?.tools([], Math.floor(parts.resolvedWindow * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
+  // read_file and recall page at the persist threshold, so a page never needs persisting (tier 0
+  // exempts them); asked per call, so a window learned from the server shrinks the pages too.
+  const pageChars = () => persistThresholdFor(parts.window(), engineNumbers);
   const tools = createToolRegistry({
     trusted: config.trusted,
     ripgrepPath: config.ripgrepPath,
     compact: true,
     task: true,
-    readFile: { maxOutputChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
-    // recall pages the same way: a page never needs persisting.
-    recall: { maxPageChars: () => persistThresholdFor(currentWindow() ?? window, { ...CONTEXT_DEFAULTS, ...config.contextSettings }) },
-    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox },
+    readFile: { maxOutputChars: pageChars },
+    recall: { maxPageChars: pageChars },
+    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox: parts.sandbox },
     grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    secrets,
-    ...webToolsFor(config, client),
+    secrets: parts.secrets,
+    ...webToolsFor(config, parts.client),
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   });
-  // Instruction files are read when the prompt is built (a new session, a reload) and never again:
-  // a resumed session sends the prompt it recorded, so its cached prefix stays.
-  const fileBudget = () => instructionFileBudget(currentWindow() ?? window, engineNumbers.charsPerToken);
-  const prompt = opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : await recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget());
-  const { systemPrompt } = prompt;
+  return { tools, mcpTools };
+}
+
+/** The session itself, with its subagent runner, subfolder instructions and checkpoints. */
+function buildSession(
+  options: StartOptions,
+  parts: {
+    client: ModelBackend;
+    tools: ToolRegistry;
+    handle: SessionHandle;
+    folded: FoldResult | undefined;
+    checkpoints: CheckpointStore | undefined;
+    logger: Logger;
+    /** The session's events, redacted. */
+    onEvent: AgentEventListener;
+    window: number;
+    modelMax: number | undefined;
+    systemPrompt: string;
+    fileBudget: () => number;
+    engineWindow: ReturnType<typeof liveWindow>;
+  },
+): { session: AgentSession; thinkingNotices: ThinkingNotice[] } {
+  const { config, store } = options;
+  const { client, tools, handle, folded, checkpoints, logger, window, systemPrompt } = parts;
+  const thinking = thinkingFor(config, client, window, parts.modelMax, folded);
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
-  const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), fileBudget) : undefined;
-  handle.onWriteError((message) => onEvent({ type: 'storage_warning', message }));
+  const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), parts.fileBudget) : undefined;
+  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
   const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };
@@ -220,7 +340,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
   };
   const subagents = createSubagentRunner(
     {
-      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
+      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
     },
     handle,
@@ -237,7 +357,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...serverToolsFor(config, client),
     ...thinking.sessionOptions, // maxOutputTokens, thinking, history
     store: handle,
-    onEvent,
+    onEvent: parts.engineWindow.watch(parts.onEvent),
     logger,
     context: {
       ...context,
@@ -249,41 +369,7 @@ export async function startAgentSession(options: StartOptions): Promise<StartedS
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
-  parent.session = session;
-  onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
-  for (const notice of thinking.notices) announceThinking(notice, logger, onEvent);
-  announceTools(sandbox, config, client, logger, onEvent);
-  if (mcpTools?.deferred) {
-    onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(engineNumbers.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
-  }
-  for (const notice of prompt.notices) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'instructions_notice', ...notice });
-  }
-  for (const message of mcpNotices(config.mcp, mcp)) {
-    logger.warn(message);
-    onEvent({ type: 'mcp_notice', level: 'warning', message });
-  }
-  // The fold is pure and knows no tools: the replayed cards get their headlines here.
-  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints };
-}
-
-/**
- * The session's secrets, taught to the front end's redactor, and the logger and event listener that
- * every log line and event leaves the session through: a server's words (a refused option, a failed
- * models call, an MCP server's error body) may quote the key back.
- */
-function redactedOutputs(options: StartOptions): { secrets: KnownSecret[]; redactor: SecretRedactor; logger: Logger; onEvent: AgentEventListener } {
-  const secrets = knownSecrets(options.config.apiKey, options.config.secretEnv ?? process.env);
-  const redactor = options.redactor ?? new SecretRedactor();
-  redactor.learn(secrets);
-  return {
-    secrets,
-    redactor,
-    logger: redactingLogger(options.logger ?? silentLogger, (text) => redactor.text(text)),
-    onEvent: (event) => options.onEvent(redactor.value(event)),
-  };
+  return { session, thinkingNotices: thinking.notices };
 }
 
 /**
@@ -308,11 +394,6 @@ function thinkingFor(
   return { sessionOptions: { maxOutputTokens: resolved.maxOutputTokens, ...thinking, history: resumed.messages }, notices };
 }
 
-function announceThinking(notice: ThinkingNotice, logger: Logger, onEvent: AgentEventListener): void {
-  if (notice.level === 'warning') logger.warn(notice.message);
-  onEvent({ type: 'thinking_notice', ...notice });
-}
-
 /** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
 async function recordNewPrompt(options: StartOptions, handle: SessionHandle, toolNames: string[], maxFileChars: number): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[] }> {
   const { config } = options;
@@ -333,7 +414,7 @@ async function recordNewPrompt(options: StartOptions, handle: SessionHandle, too
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
-async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logger, redactor: SecretRedactor): Promise<McpManager | undefined> {
+async function mcpFor(options: StartOptions, handle: SessionHandle, { logger, redactor, scope }: { logger: Logger; redactor: SecretRedactor; scope: StartScope }): Promise<McpManager | undefined> {
   const servers = options.config.mcp?.servers ?? [];
   if (!options.config.trusted || servers.length === 0) return undefined;
   const connection = options.config.mcp?.connection;
@@ -341,17 +422,10 @@ async function mcpFor(options: StartOptions, handle: SessionHandle, logger: Logg
   // A server's log is a log line like any other: it may print the key it was given.
   const redacted = onStderr ? { onStderr: (server: string, line: string) => onStderr(server, redactor.text(line)) } : {};
   const manager = new McpManager(servers, { logger, clientVersion: MCP_CLIENT_VERSION, filesDir: path.join(handle.dir, 'mcp-files'), ...connection, ...redacted });
+  // Before they start: a start that fails half-way still stops the servers that did start.
+  scope.onRelease('the MCP servers', () => manager.stopAll());
   await manager.startAll();
   return manager;
-}
-
-/** One line per thing the user should know about the session's MCP servers, each with what to do. */
-function mcpNotices(settings: McpSettings | undefined, manager: McpManager | undefined): string[] {
-  const notices = [...(settings?.notices ?? [])];
-  for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
-  notices.push(...(manager?.notices() ?? []));
-  for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
-  return notices;
 }
 
 /**
@@ -362,9 +436,18 @@ async function openOrCreate(
   options: StartOptions,
   model: string,
   logger: Logger,
+  scope: StartScope,
 ): Promise<{ handle: SessionHandle; folded: FoldResult | undefined; systemPrompt: string | undefined; transcriptProblems: TranscriptProblem[] }> {
-  if (!options.resumeId) return { handle: await options.store.create({ model, workspace: options.workspaceRoot }), folded: undefined, systemPrompt: undefined, transcriptProblems: [] };
-  const opened = await options.store.open(options.resumeId);
+  const { store } = options;
+  if (!options.resumeId) {
+    const handle = await store.create({ model, workspace: options.workspaceRoot });
+    // Lock released first, folder removed last: a chat that never began leaves no empty session to resume.
+    scope.onRollback('the new session folder', () => store.discard(handle.id));
+    scope.onRelease('the transcript lock', () => handle.close());
+    return { handle, folded: undefined, systemPrompt: undefined, transcriptProblems: [] };
+  }
+  const opened = await store.open(options.resumeId);
+  scope.onRelease('the transcript lock', () => opened.handle.close());
   // Resume is the fold and nothing else: the same live view, anchor and display as before.
   const folded = foldTranscript(opened.transcript.entries);
   // Reload Instructions: the prompt is rebuilt with the files as they are now (one cache rewrite).
@@ -387,12 +470,14 @@ async function checkpointsFor(options: StartOptions, handle: SessionHandle, logg
 }
 
 /** Every shell command runs in the OS sandbox; without the shell tool (untrusted) there is nothing to confine. */
-async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: Logger): Promise<CommandSandbox | undefined> {
+async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: Logger, scope: StartScope): Promise<CommandSandbox | undefined> {
   const { config, store } = options;
   if (!config.trusted) return undefined;
   const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
   if (!settings.enabled) return DISABLED_SANDBOX;
-  return (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  if (sandbox.dispose) scope.onRelease("the sandbox's session folder", () => sandbox.dispose?.());
+  return sandbox;
 }
 
 /** A deferred MCP tool called by its own name: how to call it instead. */
@@ -407,20 +492,6 @@ function webToolsFor(config: AgentConfig, client: ModelBackend): Pick<ToolRegist
   const searxng = config.web?.searxng;
   if (!config.web?.search || client.capabilities.serverWebSearch || !searxng) return { web };
   return { web, searxng: { url: searxng.url, ...(searxng.key ? { key: searxng.key } : {}) } };
-}
-
-/** What the user must know about the session's tools at its start: the sandbox off or unavailable, web search that cannot run here. */
-function announceTools(sandbox: CommandSandbox | undefined, config: AgentConfig, client: ModelBackend, logger: Logger, onEvent: AgentEventListener): void {
-  const notice = sandbox && sandboxNotice(sandbox.state);
-  if (notice) {
-    logger.warn(notice.message);
-    onEvent({ type: 'sandbox_notice', ...notice });
-  }
-  if (config.web?.search && !client.capabilities.serverWebSearch && !config.web.searxng) {
-    const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
-    logger.warn(message);
-    onEvent({ type: 'web_notice', level: 'warning', message });
-  }
 }
 
 /** Anthropic's server-side web search, where search is on and the back end runs it. */

@@ -26,7 +26,7 @@ import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
 import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
-import { windowLearnedMessage } from './learnedWindow';
+import { windowInUse, windowLearnedMessage } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
 import { buildLiveView, buildLiveView as liveViewOf, clearedText } from './liveView';
 import { cacheBreakpoints } from './cacheBreakpoints';
@@ -58,9 +58,7 @@ export class ContextEngine {
 
   /** The window split; shrinks when the server proves a smaller window (learnWindow), never grows. */
   get budget(): ContextBudget {
-    const learned = this.state.learnedWindow;
-    const window = learned !== undefined && learned > 0 && learned < this.options.window ? learned : this.options.window;
-    return contextBudget(window, this.options.maxOutputTokens, this.options.autoCompactPercent);
+    return contextBudget(windowInUse(this.options.window, this.state.learnedWindow), this.options.maxOutputTokens, this.options.autoCompactPercent);
   }
 
   get snapshot(): EngineSnapshot {

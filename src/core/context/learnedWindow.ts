@@ -17,3 +17,8 @@ export function windowLearnedMessage(window: number, assumed: number): string {
   const n = window.toLocaleString('en-US');
   return `The server's context window is ${n} tokens, smaller than the ${assumed.toLocaleString('en-US')} assumed; Evergreen now compacts for ${n}. Set evergreen.contextWindow (or --context-window) to ${window} to skip this.`;
 }
+
+/** The window the engine works with: the configured one, or a smaller one a server proved (a learned window never grows it). */
+export function windowInUse(configured: number, learned: number | undefined): number {
+  return learned !== undefined && learned > 0 && learned < configured ? learned : configured;
+}

@@ -109,6 +109,17 @@ function ownTempFolder(kind: 'sandbox' | 'socat' | 'srt-cwd'): string {
   return folder;
 }
 
+/** Removes one of this process's own temp folders now (a session closed), rather than when the process exits. */
+function removeOwnTempFolder(folder: string, logger: Logger): void {
+  const index = ownFolders.indexOf(folder);
+  if (index >= 0) ownFolders.splice(index, 1);
+  try {
+    rmSync(folder, { recursive: true, force: true });
+  } catch (error) {
+    logger.warn(`sandbox: could not remove ${folder}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Removes the temp folders of Evergreen processes that are gone (SIGKILLed, so their exit handler never ran). */
 function sweepStaleTempFolders(logger: Logger): void {
   let names: string[];
@@ -247,11 +258,16 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   sweepStaleTempFolders(options.logger);
   const privateTmp = ownTempFolder('sandbox');
   const build = (holding: Holding): CommandSandbox => buildSandbox({ ...options, workspaceRoot }, privateTmp, holding);
+  // A sandbox that cannot run gives no session a use for the folder made for its commands.
+  const unavailableNow = (problem: string): CommandSandbox => {
+    removeOwnTempFolder(privateTmp, options.logger);
+    return unavailable(problem);
+  };
   // Placeholders on macOS too: Seatbelt refuses a path by its name, so nothing is ever mounted there.
   if (process.platform !== 'linux' || options.mechanism === 'placeholders') {
     const sandbox = build({ kind: 'placeholders' });
     const problem = await probeOnce(sandbox, `placeholders:${workspaceRoot}`);
-    return problem === undefined ? sandbox : unavailable(problem);
+    return problem === undefined ? sandbox : unavailableNow(problem);
   }
   const tools = findOverlayTools();
   const reasons: string[] = typeof tools === 'string' ? [tools] : [];
@@ -270,7 +286,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   options.logger.warn(`command sandbox: ${why}; holding protected paths with placeholders`);
   const sandbox = build({ kind: 'placeholders', why });
   const problem = await probeOnce(sandbox, `placeholders:${workspaceRoot}`);
-  return problem === undefined ? sandbox : unavailable(problem);
+  return problem === undefined ? sandbox : unavailableNow(problem);
 }
 
 /** One session's sandbox, holding the workspace as `holding` says. */
@@ -295,6 +311,9 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
     });
   return {
     state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains), ...(holding.kind === 'placeholders' && holding.why ? { limitation: holding.why } : {}) },
+    dispose() {
+      removeOwnTempFolder(privateTmp, logger);
+    },
     async wrap(command, { shell, signal }): Promise<SandboxedCommand> {
       const policy = policyNow();
       const gitDir = path.join(workspaceRoot, '.git');

@@ -39,6 +39,8 @@ export interface CommandSandbox {
   readonly state: SandboxState;
   /** Wraps one shell command. Throws SandboxError when the sandbox cannot start it. */
   wrap(command: string, options: { shell: string; cwd: string; signal?: AbortSignal }): Promise<SandboxedCommand>;
+  /** Gives back what it holds for its session (the commands' private temp folder) when the session closes; absent where it holds nothing. */
+  dispose?(): void;
 }
 
 export class SandboxError extends Error {

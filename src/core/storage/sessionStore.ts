@@ -158,6 +158,12 @@ export class FileSessionStore {
     return { handle, transcript };
   }
 
+  /** Removes a session's folder: a new session whose start failed (nothing in it is the user's yet). Close its handle first. */
+  async discard(id: string): Promise<void> {
+    if (!SESSION_ID.test(id)) throw new Error(`not a session id: ${JSON.stringify(id)}`);
+    await fs.promises.rm(this.sessionDir(id), { recursive: true, force: true });
+  }
+
   async readMeta(id: string): Promise<SessionMeta> {
     const raw = await fs.promises.readFile(path.join(this.sessionDir(id), 'meta.json'), 'utf8');
     return JSON.parse(raw) as SessionMeta;
@@ -179,6 +185,9 @@ export class FileSessionStore {
     return metas.filter((meta): meta is SessionMeta => meta !== undefined).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 }
+
+/** How many open handles of this process hold each session's owner file (the file names the process, not the handle). */
+const heldLocks = new Map<string, number>();
 
 /** One open session: appends transcript entries in order and keeps meta.json current. */
 export class SessionHandle {
@@ -231,7 +240,7 @@ export class SessionHandle {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         fs.writeFileSync(this.lockPath, body, { flag: 'wx' });
-        this.lockHeld = true;
+        this.holdLock();
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -245,17 +254,32 @@ export class SessionHandle {
       // Unreadable and fresh: another process is between creating and writing it.
       if (!owner && lockAgeMs(this.lockPath) < 5_000) throw new SessionLockedError(this.id, 0);
       if (owner && owner.pid === process.pid) {
-        this.lockHeld = true;
+        this.holdLock();
         return;
       }
       fs.rmSync(this.lockPath, { force: true });
     }
   }
 
-  /** Releases the owner file (closing the session, switching chats, process exit). */
+  private holdLock(): void {
+    this.lockHeld = true;
+    heldLocks.set(this.lockPath, (heldLocks.get(this.lockPath) ?? 0) + 1);
+  }
+
+  /**
+   * Releases the owner file (closing the session, switching chats, process exit) once no other
+   * handle of this process holds it: a chat restarted on its own transcript opens the new handle
+   * before the old one is closed.
+   */
   close(): void {
     if (!this.lockHeld) return;
     this.lockHeld = false;
+    const holders = (heldLocks.get(this.lockPath) ?? 1) - 1;
+    if (holders > 0) {
+      heldLocks.set(this.lockPath, holders);
+      return;
+    }
+    heldLocks.delete(this.lockPath);
     try {
       const owner = readLockOwner(this.lockPath);
       if (owner?.pid === process.pid) fs.rmSync(this.lockPath, { force: true });

@@ -1,0 +1,69 @@
+// What a session's start tells the user once, through its (redacted) events and log: how thinking
+// was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
+// mcp_search, instruction files, MCP problems.
+import type { McpConfigProblem } from '../mcp/config';
+import type { McpManager } from '../mcp/manager';
+import type { Logger } from '../logger';
+import type { ThinkingNotice } from '../model/thinking';
+import { sandboxNotice, type CommandSandbox } from '../shell/commandSandbox';
+import type { AgentEventListener } from './events';
+
+/** The MCP servers' tools as the session offers them (directly, or behind mcp_search and mcp_call). */
+export type McpOffer = ReturnType<McpManager['tools']>;
+
+/** What the front end found in the MCP configuration and tells the user (agent/factory.ts, `McpSettings`). */
+interface McpNoticeSettings {
+  problems: readonly McpConfigProblem[];
+  notices: readonly string[];
+}
+
+export function announceStart(
+  { logger, onEvent }: { logger: Logger; onEvent: AgentEventListener },
+  what: {
+    thinking: readonly ThinkingNotice[];
+    sandbox: CommandSandbox | undefined;
+    /** Web search is on, but this back end has none of its own and no SearXNG instance is given. */
+    webSearchMissing: boolean;
+    mcp: McpManager | undefined;
+    mcpTools: McpOffer | undefined;
+    mcpSettings: McpNoticeSettings | undefined;
+    mcpDeferShare: number;
+    promptNotices: readonly { level: 'warning' | 'info'; message: string }[];
+  },
+): void {
+  const { sandbox, mcp, mcpTools } = what;
+  for (const notice of what.thinking) {
+    if (notice.level === 'warning') logger.warn(notice.message);
+    onEvent({ type: 'thinking_notice', ...notice });
+  }
+  const notice = sandbox && sandboxNotice(sandbox.state);
+  if (notice) {
+    logger.warn(notice.message);
+    onEvent({ type: 'sandbox_notice', ...notice });
+  }
+  if (what.webSearchMissing) {
+    const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
+    logger.warn(message);
+    onEvent({ type: 'web_notice', level: 'warning', message });
+  }
+  if (mcpTools?.deferred) {
+    onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
+  }
+  for (const notice of what.promptNotices) {
+    if (notice.level === 'warning') logger.warn(notice.message);
+    onEvent({ type: 'instructions_notice', ...notice });
+  }
+  for (const message of mcpNotices(what.mcpSettings, mcp)) {
+    logger.warn(message);
+    onEvent({ type: 'mcp_notice', level: 'warning', message });
+  }
+}
+
+/** One line per thing the user should know about the session's MCP servers, each with what to do. */
+function mcpNotices(settings: McpNoticeSettings | undefined, manager: McpManager | undefined): string[] {
+  const notices = [...(settings?.notices ?? [])];
+  for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
+  notices.push(...(manager?.notices() ?? []));
+  for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
+  return notices;
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { AttachmentRequest } from '../protocol';
+import type { ApprovalBroker } from './approvalBroker';
+import type { ChatController } from './chatController';
+import type { ChatState } from './chatState';
+import type { ChatViewProvider } from './chatViewProvider';
+import { parseWebviewMessage } from './webviewRequests';
+
+/**
+ * What activate() returns to the integration tests (test/integration), and only to them: in
+ * `ExtensionMode.Test`. Any other installed extension would otherwise be able to send messages
+ * and answer approvals in the user's chat.
+ */
+export interface EvergreenApi {
+  readonly storageUri: vscode.Uri;
+  /** Resolves when the chat webview's script has run and said `ready` (proves it loaded under the CSP). */
+  whenChatReady(): Promise<void>;
+  /** The HTML the chat view was last given (CSP, nonce, script URI). */
+  chatHtml(): string | undefined;
+  /** Sends a chat message as if typed in the panel (with the composer's chips); resolves when the agent's turn ends. */
+  sendMessage(text: string, attachments?: AttachmentRequest[]): Promise<void>;
+  /** Compacts the current conversation (as the command does, without the focus prompt). */
+  compact(focus?: string): Promise<{ ok: boolean; message: string }>;
+  /** Undoes the newest compaction (as the command does, without the message toast). */
+  undoCompaction(): Promise<{ ok: boolean; message: string }>;
+  /** The tool call waiting for the user's approval, if any. */
+  pendingApproval(): string | undefined;
+  /** Resumes a saved session as "Resume Session…" does after its picker. */
+  resume(sessionId: string): Promise<void>;
+  /** The event types the chat panel shows for the current session, in order. */
+  chatEventTypes(): string[];
+  /** Answers an approval as the panel's buttons do (the same validated webview message). */
+  decideApproval(toolUseId: string, approved: boolean): Promise<void>;
+  /** A subagent card's "Open transcript", as the panel sends it (through the same message guard). */
+  openSubagentTranscript(childId: string): Promise<void>;
+  /** The current session's id and the latest context gauge. */
+  contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
+  /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
+  reloadInstructions(): Promise<{ ok: boolean; message: string }>;
+}
+
+export interface TestApiParts {
+  storageUri: vscode.Uri;
+  view: ChatViewProvider;
+  controller: ChatController;
+  chat: ChatState;
+  approvals: ApprovalBroker;
+}
+
+/** The test API in the integration tests' extension host (`ExtensionMode.Test`); nothing in any other. */
+export function testApiFor(mode: vscode.ExtensionMode, parts: () => TestApiParts): EvergreenApi | undefined {
+  return mode === vscode.ExtensionMode.Test ? createTestApi(parts()) : undefined;
+}
+
+/** The test API over the parts activate() built: it reads the chat's state and broker, and drives the controller as the panel and the commands do. */
+function createTestApi(parts: TestApiParts): EvergreenApi {
+  const { view, controller, chat, approvals } = parts;
+  return {
+    storageUri: parts.storageUri,
+    whenChatReady: () => view.whenReady(),
+    chatHtml: () => view.html,
+    sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
+    compact: (focus) => controller.compactNow(focus),
+    undoCompaction: () => controller.undoCompactionNow(),
+    pendingApproval: () => approvals.waiting()[0],
+    resume: (sessionId) => controller.resumeSessionById(sessionId),
+    chatEventTypes: () => chat.replay.history.map((event) => event.type),
+    decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
+    openSubagentTranscript: async (childId) => {
+      const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
+      if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
+      await controller.handleWebviewMessage(message);
+    },
+    contextState: () => {
+      const gauge = chat.replay.gauge;
+      return { sessionId: chat.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
+    },
+    reloadInstructions: () => controller.reloadInstructionsNow(),
+  };
+}
