@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, promises as fsp } from 'n
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createPolicyApprover, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from '../../src/core/approvals/approval';
-import type { ToolContext } from '../../src/core/tools/types';
+import type { ToolContext, ToolEffect, ToolEffectKind, ToolResult } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 
 export interface TempDirs {
@@ -68,6 +68,13 @@ export function makeContext(
   };
   if (options.requestCompact) ctx.requestCompact = options.requestCompact;
   return ctx;
+}
+
+/** The effect of `kind` a result carries (undefined: none); a result with two of one kind fails the test. */
+export function effectOf<K extends ToolEffectKind>(result: ToolResult, kind: K): Extract<ToolEffect, { kind: K }> | undefined {
+  const found = (result.effects ?? []).filter((effect): effect is Extract<ToolEffect, { kind: K }> => effect.kind === kind);
+  if (found.length > 1) throw new Error(`the result carries ${found.length} ${kind} effects`);
+  return found[0];
 }
 
 /**

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { EXIT } from '../../../src/cli/run';
-import { MAX_TOOL_INPUT_DEPTH, nestedDeeperThan } from '../../../src/core/tools/args';
+import { MAX_TOOL_INPUT_DEPTH, nestedDeeperThan } from '../../../src/core/tools/toolInput';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { runCliCaptured } from '../../support/cliCapture';
 import { makeTempDirs } from '../../support/toolFixtures';
