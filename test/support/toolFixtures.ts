@@ -3,7 +3,7 @@
 import { mkdirSync, symlinkSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createPolicyApprover, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from '../../src/core/approvals/approval';
-import type { ToolContext } from '../../src/core/tools/types';
+import type { ToolContext, ToolEffect, ToolEffectKind, ToolResult } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { tempDirs } from './tempDirs';
 
@@ -69,6 +69,13 @@ export function makeContext(
   };
   if (options.requestCompact) ctx.requestCompact = options.requestCompact;
   return ctx;
+}
+
+/** The effect of `kind` a result carries (undefined: none); a result with two of one kind fails the test. */
+export function effectOf<K extends ToolEffectKind>(result: ToolResult, kind: K): Extract<ToolEffect, { kind: K }> | undefined {
+  const found = (result.effects ?? []).filter((effect): effect is Extract<ToolEffect, { kind: K }> => effect.kind === kind);
+  if (found.length > 1) throw new Error(`the result carries ${found.length} ${kind} effects`);
+  return found[0];
 }
 
 /**

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../../src/core/agent/factory';
-import { CANCELLED_BEFORE_RUN } from '../../src/core/agent/session';
+import { CANCELLED_BEFORE_RUN } from '../../src/core/agent/round';
 import { AnthropicBackend as ModelClient } from '../../src/core/model/anthropic';
 import { ModelError } from '../../src/core/model/errors';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';

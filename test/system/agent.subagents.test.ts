@@ -13,12 +13,14 @@ import { FileSessionStore, readTranscript } from '../../src/core/storage/session
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/approvals/approval';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { trackedChildCount } from '../../src/core/shell/processGroup';
-import { parseTaskInput } from '../../src/core/tools/task';
+import { createTaskTool } from '../../src/core/tools/task';
 import { ToolInputError } from '../../src/core/errors';
 import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
 import { useTempDirs } from '../support/tempDirs';
+
+const parseTaskInput = (input: unknown) => createTaskTool().parse(input);
 
 type Ev<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 

@@ -14,6 +14,10 @@ import type { ToolResult } from '../../src/core/tools/types';
 import type { RecallSource } from '../../src/core/tools/recallTypes';
 import { useTempDirs } from '../support/tempDirs';
 import { context, sessionWith, TS } from '../support/recallSessions';
+import type { RecalledSlice } from '../../src/core/tools/recallTypes';
+import { dispatchEffects, sessionEffectHandlers } from '../../src/core/agent/effects';
+import { silentLogger } from '../../src/core/logger';
+import { effectOf } from '../support/toolFixtures';
 
 describe('recall tool', function () {
   this.timeout(30_000);
@@ -49,8 +53,10 @@ describe('recall tool', function () {
     const result = await run(recall, { id: 'toolu_test3' });
     assert.equal(result.isError, undefined);
     assert.equal(result.content, output);
-    assert.ok(result.recalled, 'the result says which text it is a slice of');
-    assert.deepEqual(result.recalled.source, { kind: 'message', toolUseId: 'toolu_test3' });
+    const recalled = effectOf(result, 'recalled');
+    assert.ok(recalled, 'the result says which text it is a slice of');
+    assert.equal(recalled.content, result.content);
+    assert.deepEqual(recalled.slice.source, { kind: 'message', toolUseId: 'toolu_test3' });
     // What is appended later is read on the next call (only the new bytes).
     s.call('toolu_later', 'run_shell', { command: 'date' }, 'later output');
     assert.equal((await run(recall, { id: 'toolu_later' })).content, 'later output');
@@ -66,8 +72,9 @@ describe('recall tool', function () {
     let joined = '';
     for (let page = 0; page < 20 && offset < output.length; page++) {
       const result = await run(recall, { id: 'toolu_big', offset }, 10_000);
-      assert.ok(result.recalled);
-      const { start, end, head, tail } = result.recalled;
+      const recalled = effectOf(result, 'recalled');
+      assert.ok(recalled);
+      const { start, end, head, tail } = recalled.slice;
       assert.equal(start, offset);
       assert.equal(result.content, head + output.slice(start, end) + tail);
       joined += output.slice(start, end);
@@ -120,10 +127,11 @@ describe('recall tool', function () {
     s.call('toolu_src', 'run_shell', { command: 'cat y' }, output);
     const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
     const result = await run(recall, { id: 'toolu_src' });
-    assert.ok(result.recalled);
+    const recalled = effectOf(result, 'recalled');
+    assert.ok(recalled);
     s.handle.append({ type: 'message', ts: TS, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: RECALL_TOOL, input: { id: 'toolu_src' } }] } });
     // As the session stores it: the message the model got, with the large recall turned into a reference.
-    const stored = withRecallReferences({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: result.content }] }, new Map([['toolu_r', result.recalled]]));
+    const stored = withRecallReferences({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: result.content }] }, new Map([['toolu_r', recalled.slice]]));
     assert.ok(stored.recalls, 'a 5,000-character recall is stored as a reference');
     s.handle.append({ type: 'message', ts: TS, message: stored.message, recalls: stored.recalls });
     const raw = fs.readFileSync(s.handle.transcriptPath, 'utf8');
@@ -154,11 +162,19 @@ describe('recall tool', function () {
     const s = await sessionWith(root);
     s.call('toolu_key', 'run_shell', { command: 'env' }, `KEY=sk-ant-secret-value-123\n${'z'.repeat(3000)}`);
     const registry = createToolRegistry({ trusted: true, secrets: [{ name: 'API key', value: 'sk-ant-secret-value-123' }] });
-    const redacted = await registry.executeToolCall(RECALL_TOOL, { id: 'toolu_key' }, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
-    assert.doesNotMatch(redacted.content, /sk-ant-secret-value-123/);
-    assert.equal(redacted.recalled, undefined);
-    const clean = await registry.executeToolCall(RECALL_TOOL, { id: 'toolu_key', offset: 100 }, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
-    assert.ok(clean.recalled, 'a page without the secret keeps its reference');
+    // The session's own handler decides, on the result as recorded.
+    const pending = new Map<string, RecalledSlice>();
+    const handlers = sessionEffectHandlers({ emit: () => undefined, pendingRecalls: pending, recordWrite: undefined, logger: silentLogger });
+    const recorded = async (toolUseId: string, input: Record<string, unknown>): Promise<void> => {
+      const result = await registry.executeToolCall(RECALL_TOOL, input, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
+      assert.ok(effectOf(result, 'recalled'), 'the tool names its slice either way');
+      await dispatchEffects(handlers, result.effects ?? [], { turnId: 't', toolUseId, recorded: result.content, foldersRead: [] });
+      if (toolUseId === 'toolu_redacted') assert.doesNotMatch(result.content, /sk-ant-secret-value-123/);
+    };
+    await recorded('toolu_redacted', { id: 'toolu_key' });
+    assert.equal(pending.has('toolu_redacted'), false, 'a redacted page is no longer its slice: copied');
+    await recorded('toolu_clean', { id: 'toolu_key', offset: 100 });
+    assert.ok(pending.has('toolu_clean'), 'a page without the secret keeps its reference');
   });
 
   it('an explore subagent gets recall (it only looks); its history is its own transcript', () => {
@@ -256,7 +272,7 @@ describe('recall tool', function () {
       const recall = new TranscriptRecall({ sessionDir: s.handle.dir });
       const whole1 = await run(recall, { id: 'toolu_saved' }, 100_000);
       assert.equal(whole1.content, whole, 'the saved file, whole');
-      assert.deepEqual(whole1.recalled?.source, { kind: 'file', file });
+      assert.deepEqual(effectOf(whole1, 'recalled')?.slice.source, { kind: 'file', file });
       const found = await run(recall, { query: 'log line 2500' });
       assert.match(found.content, /toolu_saved · tool result of run_shell/, 'the search reads the saved output, not only the preview');
       fs.rmSync(file);
@@ -289,7 +305,7 @@ describe('recall tool', function () {
       const parent = new TranscriptRecall({ sessionDir: s.handle.dir });
       const byId = await run(parent, { id: 'toolu_childgrep' });
       assert.equal(byId.content, 'src/zoo.ts:3: zebra');
-      assert.deepEqual(byId.recalled?.source, { kind: 'copy' }, "a child's text is not in the parent's transcript: no reference to it");
+      assert.deepEqual(effectOf(byId, 'recalled')?.slice.source, { kind: 'copy' }, "a child's text is not in the parent's transcript: no reference to it");
       const search = await run(parent, { query: 'zebra' });
       assert.match(search.content, new RegExp(`toolu_childgrep · tool result of grep_search in subagent ${child.id}`));
       const own = await run(new TranscriptRecall({ sessionDir: child.dir }), { id: 'toolu_childgrep' });

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { EXIT } from '../../../src/cli/run';
-import { MAX_TOOL_INPUT_DEPTH, nestedDeeperThan } from '../../../src/core/tools/args';
+import { MAX_TOOL_INPUT_DEPTH, nestedDeeperThan } from '../../../src/core/tools/toolInput';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { makeTempDirs } from '../../support/toolFixtures';
 import { reply, type FakeAnthropic } from '../../fake-anthropic/server';
