@@ -3,13 +3,13 @@
 // what a search line by line finds (recall's results are the same as before the index kept whole texts).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { TranscriptRecall } from '../../src/core/recall/recallIndex';
 import { firstMatchPerLine, lineAt, linesSegments, plainTextRegex, queryLine } from '../../src/core/recall/recallSearch';
 import { mayContain, trigramFilter } from '../../src/core/recall/trigramFilter';
 import { RegexWorker } from '../../src/core/regexWorker';
+import { useTempDirs } from '../support/tempDirs';
 
 /** Case pairs, a character a case-insensitive regex never folds to ASCII (ſ, K), ones whose cases differ in UTF-8 length (ⱥ Ⱥ), newlines. */
 const CHARS = ['a', 'A', 'b', 'B', 's', 'S', 'ſ', 'k', 'K', '\u212a', 'é', 'É', 'ⱥ', 'Ⱥ', ' ', '.', '*', '\\', '"', '\n', '\n'];
@@ -114,12 +114,12 @@ describe('recall search', () => {
   });
 
   describe('saved outputs', () => {
+    const temp = useTempDirs();
     let dir: string;
     beforeEach(() => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-recall-saved-'));
+      dir = temp.make('evergreen-recall-saved-');
       fs.mkdirSync(path.join(dir, 'tool-results'));
     });
-    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('are searched from their files, as they are now: once deleted, by the preview the transcript holds (what lookup then returns)', async () => {
       const file = path.join(dir, 'tool-results', 'toolu_log.txt');
