@@ -1,4 +1,4 @@
-// Builds the three bundles (and, with --tests, the integration suite that runs inside VS Code).
+// Builds the four bundles (and, with --tests, the integration suite that runs inside VS Code).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -38,6 +38,8 @@ const nodeAliases = {
 const builds = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  // The session insights panel (issue 33): its own page, drawn from the data as SVG.
+  { ...common, entryPoints: ['src/webview/insights/main.ts'], outfile: 'dist/insights.js', platform: 'browser', format: 'iife' },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
 

@@ -10,6 +10,7 @@ import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { ChatContextKeys } from './contextKeys';
+import { InsightsPanel } from './insightsPanel';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
@@ -49,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
       new TranscriptDocuments(store, logger),
+      new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.

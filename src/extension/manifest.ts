@@ -38,6 +38,8 @@ export const COMMANDS = {
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
+  // The open chat's, or a saved session's: it applies with no chat open too.
+  showSessionInsights: { title: 'Show Session Insights', icon: '$(graph-line)' },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },

@@ -7,6 +7,7 @@ import { approvalRenderer } from './approvalView';
 import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
+import { chartIcon } from './icons';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
@@ -102,7 +103,14 @@ compactButton.type = 'button';
 compactButton.title = 'Summarize the conversation to free context';
 compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
-header.append(gaugeWrap, compactButton);
+// The session's charts over time (the insights panel), beside the gauge that shows only now.
+const insightsButton = el('button', 'eg-button eg-secondary eg-icon-button');
+insightsButton.type = 'button';
+insightsButton.title = 'Session insights: how full the context was, tokens and cost per request';
+insightsButton.setAttribute('aria-label', 'Show session insights');
+insightsButton.append(chartIcon());
+insightsButton.addEventListener('click', () => runCommand('showSessionInsights'));
+header.append(gaugeWrap, insightsButton, compactButton);
 
 const transcript = el('main', 'eg-transcript');
 // Not a live region itself: every streamed word would be read out. Finished replies, approvals
