@@ -48,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys),
+      ...registerCommands(controller, apiKeys, view),
       new TranscriptDocuments(store, logger),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       view,

@@ -17,7 +17,7 @@ import { readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { webviewHtml, webviewResourceRoots } from './webviewHtml';
 
-export const INSIGHTS_VIEW_TYPE = 'evergreen.insights';
+export const INSIGHTS_VIEW_TYPE = 'evergreen-insights';
 
 /** What the panel sends, checked before anything acts on it (the panel is the less trusted side). */
 const MessageSchema: z.ZodType<InsightsWebviewToHost> = z.discriminatedUnion('type', [
@@ -86,7 +86,7 @@ export class InsightsPanel extends Disposable {
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const panel = vscode.window.createWebviewPanel(INSIGHTS_VIEW_TYPE, 'Evergreen Insights', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) });
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'evergreen.svg');
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'insights.js', style: 'insights.css', rootId: 'insights-root', title: 'Evergreen Insights' });
     const subscriptions = [
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),

@@ -500,6 +500,14 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       input.focus();
       attachments.refresh();
       break;
+    case 'focusInput':
+      input.focus();
+      // Typed as if by the user, so "@" opens the picker as the keyboard would.
+      if (message.insert) {
+        input.setRangeText(message.insert, input.selectionStart, input.selectionEnd, 'end');
+        input.dispatchEvent(new Event('input'));
+      }
+      break;
     case 'editorContext':
       attachments.onEditorContext(message);
       break;
