@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatController } from './chatController';
+import type { ChatFolders } from './chatFolders';
 import type { ChatSurface } from './chatViewProvider';
 import type { CommandId } from './manifest';
 import { readSettings } from './settings';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
-export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, surface: ChatSurface): vscode.Disposable[] {
+export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, surface: ChatSurface, folders: ChatFolders): vscode.Disposable[] {
   const register = (id: CommandId, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
     register('undoLastCompaction', () => controller.undoLastCompaction()),
     register('newChat', () => controller.newChat()),
     register('focusChat', (args) => focusChat(surface, args)),
+    register('chooseChatFolder', () => folders.choose()),
     // The active provider's key: switch "evergreen.provider" first to set the other one.
     register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),

@@ -9,6 +9,8 @@ import { CONTEXT_KEYS } from './contextKeys';
 import { TRANSCRIPT_SCHEME } from './transcriptScheme';
 
 const { chatActive, running } = CONTEXT_KEYS;
+/** VS Code's own key (test/unit/manifest.test.ts lists the ones the manifest may read). */
+const MULTI_ROOT = 'workspaceFolderCount > 1';
 
 /** Beside Evergreen's own keys, when-clauses name only keys VS Code sets; test/unit/manifest.test.ts lists which. */
 const TRANSCRIPT_TAB = `resourceScheme == ${TRANSCRIPT_SCHEME}`;
@@ -37,6 +39,8 @@ export const COMMANDS = {
   newChat: { title: 'New Chat', icon: '$(add)' },
   // The sidebar's chat, its message box focused; the walkthrough passes `{ insert: '@' }` to open the @ picker.
   focusChat: { title: 'Focus Chat Input', icon: '$(comment-discussion)' },
+  // A multi-root workspace: which folder the next chat works in (remembered).
+  chooseChatFolder: { title: 'Choose Chat Folder…', icon: '$(root-folder)', enablement: `${MULTI_ROOT} && !${running}` },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },

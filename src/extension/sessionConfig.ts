@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { ActionableError } from '../core/model/errorActions';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -14,15 +13,11 @@ import { readMcpSettings } from './mcpConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
- * What a session start takes from VS Code: the workspace folder, and the agent's config from the
+ * What a session start takes from VS Code: the agent's config for the chat's folder (chatFolders.ts), from the
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== 'file') {
-    throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
-  }
+export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
   if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
   const apiKey = await apiKeys.get(settings.provider);
@@ -38,7 +33,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
   const compression = parseContextOverrides(settings.compression);
   if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('compression')}": ${compression.problems.join('; ')}`);
   return {
-    workspaceRoot: folder.uri.fsPath,
+    workspaceRoot,
     config: {
       provider: settings.provider,
       apiKey,
@@ -57,7 +52,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
-      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
+      mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, mcpConsent),
       web: {
         allowedDomains: settings.web.allowedDomains,
         memory: new WorkspaceWebDomains(mcpConsent),

@@ -60,7 +60,7 @@ function shown(value: string | undefined): string | undefined {
 }
 
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
-const VSCODE_KEYS = new Set(['view', 'resourceScheme']);
+const VSCODE_KEYS = new Set(['view', 'resourceScheme', 'workspaceFolderCount']);
 
 type Context = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -212,9 +212,9 @@ describe('the manifest', () => {
     for (const key of ours) assert.ok(named.has(key), `${key} is set but no when-clause reads it`);
   });
 
-  it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
+  it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab, one folder or several', () => {
     const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'showSessionInsights', 'resumeSession'];
-    const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
+    const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file', workspaceFolderCount: 1 };
     assert.deepEqual(palette(noChat).sort(), [...always].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
     assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions'].sort());
@@ -224,6 +224,9 @@ describe('the manifest', () => {
     assert.deepEqual(palette({}).sort(), [...always].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
+    // A multi-root workspace: a chat's folder can be chosen, but not while a turn runs in it.
+    assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder'].sort());
+    assert.ok(!palette({ ...running, workspaceFolderCount: 3 }).includes('chooseChatFolder'));
   });
 
   it('binds keys that run Evergreen commands, with a macOS key each, and stops a turn only while one runs', () => {
