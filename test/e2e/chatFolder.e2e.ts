@@ -2,7 +2,8 @@
 // works in the folder the user picks, asked once and remembered. Folders api/ and web/ each hold
 // an AGENTS.md with its own marker, so the system prompt of each request says which folder the
 // session was started in. The first message asks (web chosen); a New Chat uses web again without
-// asking; "Choose Chat Folder…" moves new chats to api. Build first (node esbuild.mjs), then:
+// asking; "Choose Chat Folder…" moves new chats to api; the gauge's insights button opens the
+// open chat's charts. Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/chatFolder.e2e.ts
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -88,6 +89,7 @@ describe('a chat’s folder in a multi-root workspace (code-server + Chromium)',
   it('remembers it: a New Chat works in the same folder without asking', () =>
     step(async () => {
       await runPaletteCommand(page, 'Evergreen: New Chat');
+      await chat.getByText('Which folder is this?').waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal(await sendAndReadFolder('And now?'), 'WEB-FOLDER-3K');
     }));
 
@@ -100,6 +102,25 @@ describe('a chat’s folder in a multi-root workspace (code-server + Chromium)',
       await quickPick().locator('.monaco-list-row', { hasText: 'api' }).first().click();
       // The open chat stays where it is; the notification offers a New Chat there.
       await page.locator('.notifications-toasts .monaco-button', { hasText: 'New Chat' }).first().click({ timeout: 30_000 });
+      // The new chat has replaced the old one before anything is typed into it.
+      await chat.getByText('And now?').waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal(await sendAndReadFolder('Which one now?'), 'API-FOLDER-7Q');
+    }));
+
+  // Issue 33 item 2: the insights are one click from the gauge, for the chat that is open.
+  it('opens the open chat’s session insights from the button beside the gauge', () =>
+    step(async () => {
+      await chat.getByRole('button', { name: 'Show session insights' }).click();
+      await page.locator('.tabs-container .tab', { hasText: 'Evergreen Insights' }).waitFor({ timeout: 30_000 });
+      let subtitle = '';
+      for (let waited = 0; waited < 30_000 && !subtitle; waited += 250) {
+        for (const frame of page.frames()) {
+          const found = await frame.locator('#insights-root .eg-sub').textContent({ timeout: 100 }).catch(() => null);
+          if (found) subtitle = found;
+        }
+        if (!subtitle) await page.waitForTimeout(250);
+      }
+      // The chat that is open (the third, one request), not another saved session.
+      assert.match(subtitle, /^1 request · \$/);
     }));
 });
