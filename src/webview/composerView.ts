@@ -49,6 +49,8 @@ export class ComposerAttachments {
     this.picker.id = 'eg-picker';
     this.picker.hidden = true;
     this.element.append(this.chipList, this.suggestions, this.estimate);
+    // A textarea may not carry aria-expanded (axe: a critical violation); the picker is announced
+    // through aria-controls and the active row through aria-activedescendant.
     input.setAttribute('aria-controls', this.picker.id);
     input.addEventListener('input', () => this.onInput());
     input.addEventListener('dragover', (event) => event.preventDefault());
@@ -208,7 +210,6 @@ export class ComposerAttachments {
     this.rows = rows;
     this.active = Math.min(this.active, Math.max(0, rows.length - 1));
     this.picker.hidden = rows.length === 0;
-    this.input.setAttribute('aria-expanded', String(!this.picker.hidden));
     this.renderPicker();
   }
 
@@ -219,7 +220,6 @@ export class ComposerAttachments {
     this.rows = [];
     this.active = 0;
     this.picker.hidden = true;
-    this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
 

@@ -93,7 +93,8 @@ gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
 const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
 const gaugeSecondary = el('span', 'eg-gauge-secondary');
 const gaugeText = el('span', 'eg-gauge-text');
-gaugeText.append(gaugeLabel, gaugeSecondary);
+// The space keeps the two lines two words apart for whatever reads the text (axe, a voice user's "click 200k").
+gaugeText.append(gaugeLabel, ' ', gaugeSecondary);
 gauge.append(gaugeBar, gaugeText);
 gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
 const gaugePopover = el('div', 'eg-gauge-popover');
@@ -237,7 +238,8 @@ function renderGauge(state: GaugeState | undefined): void {
   gaugeSecondary.textContent = view.secondary;
   // Which model fills this window, and who serves it (the provider can change between sessions).
   gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
-  gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
+  // The name holds what the button shows, its meter's name first (WCAG 2.5.3: a voice user says what they see).
+  gauge.setAttribute('aria-label', `Context window usage: ${[view.label, view.secondary].filter((text) => text !== '').join(', ')}. Open the context breakdown`);
 }
 
 function renderItem(item: ChatItem): HTMLElement {
