@@ -76,10 +76,6 @@ export interface CallHooks {
 const HOOK_TRIGGER = (trigger: CompactionTrigger): 'manual' | 'auto' => (trigger === 'manual' ? 'manual' : 'auto');
 const reasonsOf = (texts: readonly HookText[]): string => texts.map((text) => text.text).join('\n');
 
-/** A signal that aborts when any of them does. */
-function eitherSignal(...signals: (AbortSignal | undefined)[]): AbortSignal {
-  return AbortSignal.any(signals.filter((signal): signal is AbortSignal => signal !== undefined));
-}
 
 export class SessionHooks implements CallHooks {
   /** The hooks turned off for this chat ("Evergreen: Hooks"), by consent key; shared with its subagents. */
@@ -88,9 +84,8 @@ export class SessionHooks implements CallHooks {
   private pending: { event: HookEventName; text: HookText }[] = [];
   /** A hook asked (`continue: false`) to end the turn; the session ends it after the round. */
   private stopAsked: HookText | undefined;
-  /** Notifications run in the background; a close waits for them. */
+  /** Notifications run in the background; a close waits for them (each within its timeout). */
   private readonly background = new Set<Promise<unknown>>();
-  private readonly closing = new AbortController();
   private ended: Promise<void> | undefined;
   private notes = 0;
 
@@ -129,7 +124,7 @@ export class SessionHooks implements CallHooks {
     try {
       outcome = await runHooks(active, call, {
         session: this.options.session,
-        signal: eitherSignal(site.signal, this.closing.signal),
+        ...(site.signal ? { signal: site.signal } : {}),
         ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
         ...(this.options.env ? { env: this.options.env } : {}),
         ...(this.options.containment ? { containment: this.options.containment } : {}),
@@ -298,12 +293,12 @@ export class SessionHooks implements CallHooks {
   }
 
   /**
-   * The session closes: running notifications are stopped, then SessionEnd runs (each hook within
-   * its timeout). Once: a second call waits for the first.
+   * The session closes: notifications still running finish (a "done" notification after the last
+   * turn of a script must not be lost), then SessionEnd runs, each hook within its timeout. Once: a
+   * second call waits for the first.
    */
   end(reason: SessionEndReason = 'other'): Promise<void> {
     this.ended ??= (async () => {
-      this.closing.abort();
       await Promise.allSettled([...this.background]);
       if (!this.inSubagent) await this.fire({ event: 'SessionEnd', reason }, {});
     })();
