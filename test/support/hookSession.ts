@@ -44,12 +44,14 @@ export interface HarnessOptions {
   config?: Partial<AgentConfig>;
   /** Resume this session, in this workspace and storage. */
   resume?: { id: string; workspace: string; storage: string };
+  /** A workspace made beforehand (its hooks loaded from its files). */
+  workspace?: string;
   notices?: { level: 'warning' | 'info'; message: string }[];
 }
 
 /** Starts a session on `fake` whose hooks are `options.hooks`; close it with `started.close()` (the caller's afterEach). */
 export async function openHookSession(fake: FakeBackend, temp: TempDirs, options: HarnessOptions = {}): Promise<HookHarness> {
-  const workspace = options.resume?.workspace ?? temp.make('evergreen-hooks-ws-');
+  const workspace = options.resume?.workspace ?? options.workspace ?? temp.make('evergreen-hooks-ws-');
   const storage = options.resume?.storage ?? temp.make('evergreen-hooks-store-');
   writeTree(workspace, options.files ?? {});
   const events: AgentEvent[] = [];
