@@ -87,6 +87,8 @@ export class SessionHooks implements CallHooks {
   /** Notifications run in the background; a close waits for them (each within its timeout). */
   private readonly background = new Set<Promise<unknown>>();
   private ended: Promise<void> | undefined;
+  /** SessionStart ran: only a session that began has a SessionEnd (a start that failed before it has none). */
+  private began = false;
   private notes = 0;
 
   constructor(
@@ -177,6 +179,7 @@ export class SessionHooks implements CallHooks {
   /** SessionStart (a new chat, a resume, after a compaction): its text rides with the next message. */
   async start(source: SessionStartSource, site: HookSite = {}, model?: string): Promise<void> {
     if (this.inSubagent) return;
+    this.began = true;
     const outcome = await this.fire({ event: 'SessionStart', source, ...(model === undefined ? {} : { model }) }, site);
     this.queue('SessionStart', outcome.context);
   }
@@ -300,7 +303,7 @@ export class SessionHooks implements CallHooks {
   end(reason: SessionEndReason = 'other'): Promise<void> {
     this.ended ??= (async () => {
       await Promise.allSettled([...this.background]);
-      if (!this.inSubagent) await this.fire({ event: 'SessionEnd', reason }, {});
+      if (this.began) await this.fire({ event: 'SessionEnd', reason }, {});
     })();
     return this.ended;
   }
