@@ -10,8 +10,8 @@ import { parseHookSettingsValue, type ConfiguredHook } from '../../src/core/hook
 import { blocksOf, textsOf, toolResultsOf, toolResultText } from '../../src/core/model/content';
 import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
-import type { FakeBackend, SentRequest } from './backends';
-import { writeTree, type TempDirs } from './tempDirs';
+import type { BackendFactory, FakeBackend, SentRequest } from './backends';
+import { useTempDirs, writeTree, type TempDirs } from './tempDirs';
 
 /** The user's hooks from a settings value (`{ "PreToolUse": [ … ] }`), as ~/.claude/settings.json would define them. */
 export function userHooks(map: Record<string, unknown>): ConfiguredHook[] {
@@ -109,4 +109,34 @@ export function markerPath(workspace: string, name: string): string {
 
 export function readIfExists(file: string): string | undefined {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+}
+
+/** A hook that prints its stdin's field `field` (node reads the JSON; the hook itself is a shell line). */
+export const printField = (field: string): string => `${JSON.stringify(process.execPath)} -e 'const i=JSON.parse(require("fs").readFileSync(0,"utf8"));process.stdout.write(String(i.${field}))'`;
+
+/** A suite's hook sessions on one back end (call in a describe): a fresh fake per test, and after it every session `open` started is closed, then the fake. */
+export function useHookSessions(backend: BackendFactory): { readonly temp: TempDirs; readonly fake: FakeBackend; open(options?: HarnessOptions): Promise<HookHarness> } {
+  const temp = useTempDirs();
+  let fake: FakeBackend | undefined;
+  const opened: StartedSession[] = [];
+  beforeEach(async () => (fake = await backend.start()));
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((started) => started.close()));
+    await fake?.close();
+  });
+  const current = (): FakeBackend => {
+    assert.ok(fake, 'the fake back end exists only inside a test');
+    return fake;
+  };
+  return {
+    temp,
+    get fake() {
+      return current();
+    },
+    async open(options = {}) {
+      const harness = await openHookSession(current(), temp, options);
+      opened.push(harness.started);
+      return harness;
+    },
+  };
 }

@@ -8,48 +8,33 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StartedSession } from '../../src/core/agent/factory';
 import { textsOf } from '../../src/core/model/content';
 import type { SentRequest } from '../support/backends';
-import { BACKENDS, say, type FakeBackend } from '../support/backends';
+import { BACKENDS, say } from '../support/backends';
 import { BASH_VALIDATOR, FORMATTER } from '../support/hookFixtures';
-import { group, hookNotes, markerPath, openHookSession, readIfExists, resultsIn, userHooks, type HarnessOptions, type HookHarness } from '../support/hookSession';
+import { group, hookNotes, markerPath, readIfExists, resultsIn, userHooks, type HarnessOptions, type HookHarness, printField, useHookSessions } from '../support/hookSession';
 import { markedProcesses, markedSleep, waitForMarked } from '../support/processMarkers';
-import { useTempDirs } from '../support/tempDirs';
 
 const NODE = JSON.stringify(process.execPath);
-const printField = (field: string) => `${NODE} -e 'const i=JSON.parse(require("fs").readFileSync(0,"utf8"));process.stdout.write(String(i.${field}))'`;
 const lastUserText = (request: SentRequest): string => textsOf(request.messages.at(-1)!).join('\n');
 const SUMMARY = '<analysis>a</analysis><summary>1. Primary request: hello.</summary>';
 
 for (const backend of BACKENDS) {
   describe(`hooks in a session: limits, compaction, subagents, Claude Code's examples [${backend.name}]`, function () {
     this.timeout(60_000);
-    const temp = useTempDirs();
-    let fake: FakeBackend;
-    const opened: StartedSession[] = [];
-    beforeEach(async () => (fake = await backend.start()));
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((started) => started.close()));
-      await fake.close();
-    });
-
-    async function open(options: HarnessOptions): Promise<HookHarness> {
-      const harness = await openHookSession(fake, temp, options);
-      opened.push(harness.started);
-      return harness;
-    }
+    const sessions = useHookSessions(backend);
+    const open = (options: HarnessOptions): Promise<HookHarness> => sessions.open(options);
 
     it('a PreToolUse hook past its timeout is stopped with its grandchild; the call runs as if it had said nothing', async () => {
       const marker = `evergreen-session-hook-grandchild-${backend.name}-${process.pid}`;
       const hooks = userHooks({ PreToolUse: [group(`setsid ${markedSleep(marker)} & sleep 300`, { timeout: 1.5 })] });
       const h = await open({ hooks, files: { 'a.txt': 'alpha' } });
-      fake.enqueue(say.toolUse('read_file', { path: 'a.txt' }), say.text('Read it.'));
+      sessions.fake.enqueue(say.toolUse('read_file', { path: 'a.txt' }), say.text('Read it.'));
       const turn = h.started.session.send('read a');
       assert.equal((await waitForMarked(marker, 1)).length, 1, 'the grandchild started');
       assert.equal(await turn, 'end_turn');
       assert.deepEqual(await markedProcesses(marker), [], 'the grandchild went with the hook');
-      assert.match(resultsIn(fake.requests()[1])[0]!, /alpha/);
+      assert.match(resultsIn(sessions.fake.requests()[1])[0]!, /alpha/);
       assert.deepEqual(
         h.runs('PreToolUse').map((run) => [run.outcome, run.exitCode]),
         [['timeout', null]],
@@ -61,10 +46,10 @@ for (const backend of BACKENDS) {
       const spew = `${NODE} -e 'const b=Buffer.alloc(1<<20,97);let n=0;const w=()=>{while(n<12){n++;if(!process.stdout.write(b))return process.stdout.once("drain",w)}};w()'; sleep 30`;
       const hooks = userHooks({ UserPromptSubmit: [group(`echo '{"decision": "block", oops'`), group(spew)] });
       const h = await open({ hooks });
-      fake.enqueue(say.text('Hi.'));
+      sessions.fake.enqueue(say.text('Hi.'));
       assert.equal(await h.started.session.send('hello'), 'end_turn');
-      assert.equal(fake.requests().length, 1);
-      assert.deepEqual(hookNotes(fake.requests()[0]!.messages.at(-1)), []);
+      assert.equal(sessions.fake.requests().length, 1);
+      assert.deepEqual(hookNotes(sessions.fake.requests()[0]!.messages.at(-1)), []);
       assert.deepEqual(
         h.runs().map((run) => run.outcome),
         ['error', 'too_large'],
@@ -80,12 +65,12 @@ for (const backend of BACKENDS) {
         PostCompact: [group(`${printField('compact_summary')} > "$CLAUDE_PROJECT_DIR/summary.txt"`)],
       });
       const h = await open({ hooks });
-      fake.setResponder((request) => (lastUserText(request).includes('CONTEXT COMPACTION') ? say.text(SUMMARY) : say.text('Hello!')));
+      sessions.fake.setResponder((request) => (lastUserText(request).includes('CONTEXT COMPACTION') ? say.text(SUMMARY) : say.text('Hello!')));
       await h.started.session.send('say hello');
       await h.started.session.send('say it again');
       const outcome = await h.started.session.compact('the greetings');
       assert.ok(outcome.ok, outcome.message);
-      const instruction = lastUserText(fake.requests().at(-1)!);
+      const instruction = lastUserText(sessions.fake.requests().at(-1)!);
       assert.match(instruction, /focus on: the greetings\n\nKeep the list of failing tests\./);
       assert.match(readIfExists(markerPath(h.workspace, 'summary.txt')) ?? '', /Primary request: hello/);
       assert.deepEqual(
@@ -97,11 +82,11 @@ for (const backend of BACKENDS) {
       const b = await open({ hooks: blocking });
       await b.started.session.send('say hello');
       await b.started.session.send('say it again');
-      const requests = fake.requests().length;
+      const requests = sessions.fake.requests().length;
       const refused = await b.started.session.compact();
       assert.equal(refused.ok, false);
       assert.match(refused.message, /a PreCompact hook blocked it: not while the release runs/);
-      assert.equal(fake.requests().length, requests, 'no summary was requested');
+      assert.equal(sessions.fake.requests().length, requests, 'no summary was requested');
     });
 
     it("runs PreToolUse on a subagent's calls (with its agent_type) and SubagentStop when it ends; exit 2 keeps the child going", async () => {
@@ -110,7 +95,7 @@ for (const backend of BACKENDS) {
         SubagentStop: [group(`${printField('stop_hook_active')} | grep -q true && exit 0; echo "check the tests too" >&2; exit 2`, { matcher: 'explore' })],
       });
       const h = await open({ hooks, files: { 'a.txt': 'alpha' } });
-      fake.enqueue(
+      sessions.fake.enqueue(
         say.toolUse('task', { description: 'look around', prompt: 'Read a.txt.', agent_type: 'explore' }, { id: 'toolu_task' }),
         say.toolUse('read_file', { path: 'a.txt' }),
         say.text('a.txt says alpha.'),
@@ -119,9 +104,9 @@ for (const backend of BACKENDS) {
       );
       assert.equal(await h.started.session.send('explore'), 'end_turn');
       assert.equal(readIfExists(markerPath(h.workspace, 'agents.log')), 'explore\n');
-      const childFinal = fake.requests()[3]!;
+      const childFinal = sessions.fake.requests()[3]!;
       assert.deepEqual(hookNotes(childFinal.messages.at(-1)), ['SubagentStop: check the tests too']);
-      assert.match(resultsIn(fake.requests()[4])[0]!, /No tests here\./);
+      assert.match(resultsIn(sessions.fake.requests()[4])[0]!, /No tests here\./);
       // The child's hook lines show in the parent's chat, under the parent's turn.
       assert.deepEqual(
         h.runs().map((run) => [run.event, run.outcome]),
@@ -139,7 +124,7 @@ for (const backend of BACKENDS) {
         PostToolUse: [group(`${NODE} "$CLAUDE_PROJECT_DIR/.claude/hooks/format.js"`, { matcher: 'Edit|Write|MultiEdit', timeout: 30 })],
       });
       const e = await open({ hooks, files: { '.claude/hooks/bash_command_validator.js': BASH_VALIDATOR, '.claude/hooks/format.js': FORMATTER } });
-      fake.enqueue(
+      sessions.fake.enqueue(
         say.toolUses([
           { name: 'run_shell', input: { command: 'grep -r TODO .' }, id: 'toolu_grep' },
           { name: 'write_file', input: { path: 'src/a.ts', content: 'const a = 1;   \nconst b = 2;\t\n' }, id: 'toolu_write' },
@@ -147,7 +132,7 @@ for (const backend of BACKENDS) {
         say.text('Done.'),
       );
       await e.started.session.send('find TODOs and write a.ts');
-      const [grep, write] = resultsIn(fake.requests().at(-1));
+      const [grep, write] = resultsIn(sessions.fake.requests().at(-1));
       assert.equal(grep, "Blocked by a PreToolUse hook: • Use 'rg' (ripgrep) instead of 'grep' for better performance and features");
       assert.match(write!, /a\.ts/);
       assert.equal(fs.readFileSync(path.join(e.workspace, 'src', 'a.ts'), 'utf8'), 'const a = 1;\nconst b = 2;\n');

@@ -7,43 +7,28 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StartedSession } from '../../src/core/agent/factory';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { MAX_STOP_HOOK_CONTINUATIONS } from '../../src/core/hooks/decisions';
 import { textsOf } from '../../src/core/model/content';
 import { readTranscript } from '../../src/core/storage/sessionStore';
-import { BACKENDS, say, type FakeBackend } from '../support/backends';
-import { group, hookNotes, markerPath, openHookSession, ownTexts, readIfExists, resultsIn, userHooks, type HarnessOptions, type HookHarness } from '../support/hookSession';
-import { useTempDirs } from '../support/tempDirs';
+import { BACKENDS, say } from '../support/backends';
+import { group, hookNotes, markerPath, ownTexts, readIfExists, resultsIn, userHooks, type HarnessOptions, type HookHarness, printField, useHookSessions } from '../support/hookSession';
 
-/** A hook that prints its stdin's field `field` (node reads the JSON; the hook itself is bash). */
-const printField = (field: string) => `${JSON.stringify(process.execPath)} -e 'const i=JSON.parse(require("fs").readFileSync(0,"utf8"));process.stdout.write(String(i.${field}))'`;
 
 for (const backend of BACKENDS) {
   describe(`hooks in a session [${backend.name}]`, function () {
     this.timeout(60_000);
-    const temp = useTempDirs();
-    let fake: FakeBackend;
-    const opened: StartedSession[] = [];
-    beforeEach(async () => (fake = await backend.start()));
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((started) => started.close()));
-      await fake.close();
-    });
-
-    async function open(options: HarnessOptions): Promise<HookHarness> {
-      const harness = await openHookSession(fake, temp, options);
-      opened.push(harness.started);
-      return harness;
-    }
+    const sessions = useHookSessions(backend);
+    const { temp } = sessions;
+    const open = (options: HarnessOptions): Promise<HookHarness> => sessions.open(options);
 
     describe('SessionStart and UserPromptSubmit', () => {
       it("adds SessionStart's stdout before the first prompt and UserPromptSubmit's after it, through tier 0, recorded for a resume", async () => {
         const hooks = userHooks({ SessionStart: [group('echo "Ticket: EVG-42"; exit 0')], UserPromptSubmit: [group(printField('prompt') + ' | tr a-z A-Z')] });
         const h = await open({ hooks });
-        fake.enqueue(say.text('Noted.'));
+        sessions.fake.enqueue(say.text('Noted.'));
         assert.equal(await h.started.session.send('fix the bug'), 'end_turn');
-        const [first] = fake.requests();
+        const [first] = sessions.fake.requests();
         const message = first!.messages.at(-1);
         assert.deepEqual(hookNotes(message), ['SessionStart: Ticket: EVG-42', 'UserPromptSubmit: FIX THE BUG']);
         assert.deepEqual(ownTexts(message), ['fix the bug']);
@@ -72,9 +57,9 @@ for (const backend of BACKENDS) {
         );
         assert.equal(folded.display.filter((event) => event.type === 'turn_started').length, 1, 'the notes open no turn of their own');
         const resumed = await open({ resume: { id, workspace: h.workspace, storage: h.storage } });
-        fake.enqueue(say.text('Again.'));
+        sessions.fake.enqueue(say.text('Again.'));
         await resumed.started.session.send('and now?');
-        const again = fake.requests().at(-1)!;
+        const again = sessions.fake.requests().at(-1)!;
         assert.deepEqual(hookNotes(again.messages[0]), ['SessionStart: Ticket: EVG-42', 'UserPromptSubmit: FIX THE BUG']);
         assert.deepEqual(resumed.runs(), [], 'no hook is configured in the resumed session');
       });
@@ -82,9 +67,9 @@ for (const backend of BACKENDS) {
       it('puts a huge hook output through tier 0: the request carries a preview and the saved file has all of it', async () => {
         const hooks = userHooks({ UserPromptSubmit: [group("head -c 200000 /dev/zero | tr '\\0' 'x'; echo")] });
         const h = await open({ hooks });
-        fake.enqueue(say.text('Fine.'));
+        sessions.fake.enqueue(say.text('Fine.'));
         await h.started.session.send('hello');
-        const note = hookNotes(fake.requests()[0]!.messages.at(-1))[0]!;
+        const note = hookNotes(sessions.fake.requests()[0]!.messages.at(-1))[0]!;
         assert.ok(note.length < 20_000, `the note is ${note.length} characters`);
         assert.match(note, /Output too large for the context/);
         const saved = /(\/\S+\.txt)/.exec(note)?.[1];
@@ -98,15 +83,15 @@ for (const backend of BACKENDS) {
         const hooks = userHooks({ SessionStart: [group('echo started')], UserPromptSubmit: [group(`${printField('prompt')} | grep -q secret && { echo "prompts must not name secrets" >&2; exit 2; }; exit 0`)] });
         const h = await open({ hooks });
         assert.equal(await h.started.session.send('print the secret'), 'error');
-        assert.equal(fake.requests().length, 0, 'nothing was sent');
+        assert.equal(sessions.fake.requests().length, 0, 'nothing was sent');
         const error = h.events.find((event) => event.type === 'error');
         assert.ok(error?.type === 'error');
         assert.equal(error.kind, 'hook_blocked');
         assert.match(error.message, /blocked this prompt; it was not sent: prompts must not name secrets/);
         assert.equal(h.started.session.history.length, 0);
-        fake.enqueue(say.text('Ok.'));
+        sessions.fake.enqueue(say.text('Ok.'));
         assert.equal(await h.started.session.send('hello'), 'end_turn');
-        assert.deepEqual(hookNotes(fake.requests()[0]!.messages.at(-1)), ['SessionStart: started']);
+        assert.deepEqual(hookNotes(sessions.fake.requests()[0]!.messages.at(-1)), ['SessionStart: started']);
       });
 
       it('a JSON decision "block" blocks the prompt, additionalContext adds text, and another exit code is a notice that stops nothing', async () => {
@@ -122,9 +107,9 @@ for (const backend of BACKENDS) {
           ],
         });
         const h2 = await open({ hooks: context });
-        fake.enqueue(say.text('Ok.'));
+        sessions.fake.enqueue(say.text('Ok.'));
         assert.equal(await h2.started.session.send('format it'), 'end_turn');
-        assert.deepEqual(hookNotes(fake.requests()[0]!.messages.at(-1)), ['UserPromptSubmit: Style guide: tabs.']);
+        assert.deepEqual(hookNotes(sessions.fake.requests()[0]!.messages.at(-1)), ['UserPromptSubmit: Style guide: tabs.']);
         assert.deepEqual(
           h2.runs().map((run) => [run.outcome, run.exitCode]),
           [
@@ -142,10 +127,10 @@ for (const backend of BACKENDS) {
         const h = await open({ hooks });
         const victim = path.join(h.workspace, 'victim');
         fs.mkdirSync(victim);
-        fake.enqueue(say.toolUse('run_shell', { command: `rm -rf ${victim}` }, { id: 'toolu_rm' }), say.text('Blocked, fine.'));
+        sessions.fake.enqueue(say.toolUse('run_shell', { command: `rm -rf ${victim}` }, { id: 'toolu_rm' }), say.text('Blocked, fine.'));
         await h.started.session.send('clean up');
         assert.ok(fs.existsSync(victim), 'the command never ran');
-        assert.deepEqual(resultsIn(fake.requests()[1]), ['Blocked by a PreToolUse hook: no rm -rf here']);
+        assert.deepEqual(resultsIn(sessions.fake.requests()[1]), ['Blocked by a PreToolUse hook: no rm -rf here']);
         const finished = h.events.find((event) => event.type === 'tool_call_finished');
         assert.ok(finished?.type === 'tool_call_finished' && finished.isError);
         assert.deepEqual(
@@ -166,7 +151,7 @@ for (const backend of BACKENDS) {
           config: { approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] } },
           answer: (request) => (request.kind === 'hook' && declined.length === 0 ? (declined.push(request.tool), { approved: false }) : { approved: true }),
         });
-        fake.enqueue(
+        sessions.fake.enqueue(
           say.toolUses([
             { name: 'read_file', input: { path: 'a.txt' }, id: 'toolu_read' },
             { name: 'list_files', input: {}, id: 'toolu_list1' },
@@ -176,7 +161,7 @@ for (const backend of BACKENDS) {
           say.text('Done.'),
         );
         await h.started.session.send('go');
-        const [read, list1, list2, write] = resultsIn(fake.requests()[1]);
+        const [read, list1, list2, write] = resultsIn(sessions.fake.requests()[1]);
         assert.equal(read, 'Blocked by a PreToolUse hook: policy says deny');
         assert.match(list1!, /^Not run: a hook asked the user about this call and the user declined it\./);
         assert.match(list2!, /a\.txt/);
@@ -199,7 +184,7 @@ for (const backend of BACKENDS) {
       it("a hook's allow never covers a protected file: that write still asks", async () => {
         const hooks = userHooks({ PreToolUse: [group(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`)] });
         const h = await open({ hooks, config: { approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] } }, answer: () => ({ approved: false }) });
-        fake.enqueue(say.toolUse('write_file', { path: '.vscode/tasks.json', content: '{}' }, { id: 'toolu_tasks' }), say.text('Ok.'));
+        sessions.fake.enqueue(say.toolUse('write_file', { path: '.vscode/tasks.json', content: '{}' }, { id: 'toolu_tasks' }), say.text('Ok.'));
         await h.started.session.send('add a task');
         assert.deepEqual(
           h.asked.map((request) => request.kind === 'write' && request.protectedReason !== undefined),
@@ -217,10 +202,10 @@ for (const backend of BACKENDS) {
           ],
         });
         const h = await open({ hooks });
-        fake.enqueue(say.toolUse('write_file', { path: 'c.txt', content: 'gamma\n' }, { id: 'toolu_c' }), say.text('Ok.'));
+        sessions.fake.enqueue(say.toolUse('write_file', { path: 'c.txt', content: 'gamma\n' }, { id: 'toolu_c' }), say.text('Ok.'));
         await h.started.session.send('write c');
-        const last = fake.requests()[1]!.messages.at(-1);
-        assert.match(resultsIn(fake.requests()[1])[0]!, /c\.txt/);
+        const last = sessions.fake.requests()[1]!.messages.at(-1);
+        assert.match(resultsIn(sessions.fake.requests()[1])[0]!, /c\.txt/);
         assert.deepEqual(hookNotes(last), [`PostToolUse: ${path.join(h.workspace, 'c.txt')}`, 'PostToolUse: lint: clean']);
         assert.deepEqual(
           h.runs('PostToolUse').map((run) => run.outcome),
@@ -232,11 +217,11 @@ for (const backend of BACKENDS) {
       it('continue: false ends the turn after the round, and the user reads why', async () => {
         const hooks = userHooks({ PostToolUse: [group(`echo '{"continue":false,"stopReason":"Build broke: stop here"}'`)] });
         const h = await open({ hooks, files: { 'a.txt': 'a' } });
-        fake.enqueue(say.toolUse('read_file', { path: 'a.txt' }), say.text('never asked for'));
+        sessions.fake.enqueue(say.toolUse('read_file', { path: 'a.txt' }), say.text('never asked for'));
         assert.equal(await h.started.session.send('read it'), 'end_turn');
-        assert.equal(fake.requests().length, 1);
+        assert.equal(sessions.fake.requests().length, 1);
         assert.ok(h.notices().includes('A hook ended the turn: Build broke: stop here'), h.notices().join('\n'));
-        assert.equal(fake.pendingReplies(), 1);
+        assert.equal(sessions.fake.pendingReplies(), 1);
       });
     });
 
@@ -246,28 +231,28 @@ for (const backend of BACKENDS) {
         fs.writeFileSync(flag, '');
         const hooks = userHooks({ Stop: [group(`${printField('stop_hook_active')} | grep -q true && exit 0; test -e ${flag} && { echo "tests fail: fix them" >&2; exit 2; }; exit 0`)] });
         const h = await open({ hooks });
-        fake.enqueue(say.text('All done.'), say.text('Fixed the tests.'));
+        sessions.fake.enqueue(say.text('All done.'), say.text('Fixed the tests.'));
         assert.equal(await h.started.session.send('do it'), 'end_turn');
-        const [, second] = fake.requests();
+        const [, second] = sessions.fake.requests();
         assert.deepEqual(hookNotes(second!.messages.at(-1)), ['Stop: tests fail: fix them']);
         assert.deepEqual(
           h.runs('Stop').map((run) => run.outcome),
           ['blocked', 'ok'],
         );
-        assert.equal(fake.requests().length, 2);
+        assert.equal(sessions.fake.requests().length, 2);
       });
 
       it(`stops a Stop hook that never lets go after ${MAX_STOP_HOOK_CONTINUATIONS} continuations, with a notice`, async () => {
         const hooks = userHooks({ Stop: [group('echo "keep going" >&2; exit 2')] });
         const h = await open({ hooks });
-        for (let index = 0; index <= MAX_STOP_HOOK_CONTINUATIONS; index++) fake.enqueue(say.text(`reply ${index}`));
+        for (let index = 0; index <= MAX_STOP_HOOK_CONTINUATIONS; index++) sessions.fake.enqueue(say.text(`reply ${index}`));
         assert.equal(await h.started.session.send('go'), 'end_turn');
-        assert.equal(fake.requests().length, MAX_STOP_HOOK_CONTINUATIONS + 1);
+        assert.equal(sessions.fake.requests().length, MAX_STOP_HOOK_CONTINUATIONS + 1);
         assert.ok(h.notices().some((notice) => /kept the agent going 8 times in a row; it stops now/.test(notice)), h.notices().join('\n'));
         // The next message starts the count again.
-        for (let index = 0; index <= MAX_STOP_HOOK_CONTINUATIONS; index++) fake.enqueue(say.text(`again ${index}`));
+        for (let index = 0; index <= MAX_STOP_HOOK_CONTINUATIONS; index++) sessions.fake.enqueue(say.text(`again ${index}`));
         assert.equal(await h.started.session.send('once more'), 'end_turn');
-        assert.equal(fake.requests().length, 2 * (MAX_STOP_HOOK_CONTINUATIONS + 1));
+        assert.equal(sessions.fake.requests().length, 2 * (MAX_STOP_HOOK_CONTINUATIONS + 1));
         assert.equal(h.runs('Stop').length, 2 * (MAX_STOP_HOOK_CONTINUATIONS + 1));
       });
 
@@ -277,7 +262,7 @@ for (const backend of BACKENDS) {
           SessionEnd: [group(`${printField('reason')} > "$CLAUDE_PROJECT_DIR/ended"`)],
         });
         const h = await open({ hooks, config: { approvalPolicy: { writes: 'ask', shell: 'ask', shellAllowList: [] } } });
-        fake.enqueue(say.toolUse('write_file', { path: 'n.txt', content: 'n' }), say.text('Done.'));
+        sessions.fake.enqueue(say.toolUse('write_file', { path: 'n.txt', content: 'n' }), say.text('Done.'));
         await h.started.session.send('write n');
         await h.started.close();
         assert.deepEqual(readIfExists(markerPath(h.workspace, 'notified'))?.trim().split('\n').sort(), ['idle_prompt', 'permission_prompt']);
