@@ -43,6 +43,7 @@ export const COMMANDS = {
   chooseChatFolder: { title: 'Choose Chat Folder…', icon: '$(root-folder)', enablement: `${MULTI_ROOT} && !${running}` },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   // The open chat's, or a saved session's: it applies with no chat open too.
   showSessionInsights: { title: 'Show Session Insights', icon: '$(graph-line)' },

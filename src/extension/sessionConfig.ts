@@ -10,6 +10,7 @@ import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import { readMcpSettings } from './mcpConsent';
+import { readHookSettings } from './hookConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
@@ -17,7 +18,7 @@ import { WorkspaceWebDomains } from './webAccess';
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
   if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
   const apiKey = await apiKeys.get(settings.provider);
@@ -52,10 +53,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
-      mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, mcpConsent),
+      mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, workspaceState),
+      hooks: await readHookSettings(workspaceRoot, settings.hooks, workspaceState),
       web: {
         allowedDomains: settings.web.allowedDomains,
-        memory: new WorkspaceWebDomains(mcpConsent),
+        memory: new WorkspaceWebDomains(workspaceState),
         search: settings.web.search,
         ...(settings.web.searxngUrl ? { searxng: { url: settings.web.searxngUrl, key: await apiKeys.searxngKey() } } : {}),
       },
