@@ -21,6 +21,10 @@ const COMMANDS = [
   'evergreen.cancel',
   'evergreen.mcpServers',
   'evergreen.reloadInstructions',
+  'evergreen.showHooks',
+  'evergreen.showSessionInsights',
+  'evergreen.focusChat',
+  'evergreen.chooseChatFolder',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
