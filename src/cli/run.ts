@@ -353,6 +353,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'instructions_notice':
       case 'thinking_notice':
+      case 'customization_notice':
         breakLine();
         stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;

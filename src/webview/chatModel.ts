@@ -361,7 +361,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'customization_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
       break;
     case 'todos':
