@@ -114,6 +114,8 @@ export interface StartedSession {
   mcp: McpManager | undefined;
   /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
   client: ModelBackend;
+  /** The session's tools: a slash command's tool list is checked against them. */
+  tools: ToolRegistry;
   handle: SessionHandle;
   /** Display events for a resumed history (empty for a new session), compaction dividers included. */
   replay: AgentEvent[];
@@ -252,7 +254,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? replayedCall(tools, event) : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+  return { session, client, tools, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
 }
 
 /**
