@@ -14,6 +14,7 @@ import { INIT_PROMPT } from '../core/commands/init';
 import { renderContextBreakdown } from '../core/context/breakdownMarkdown';
 import { memoryListing } from '../core/memory/view';
 import { NodeWorkspace } from '../core/workspace/workspace';
+import { errorMessage } from '../core/logger';
 import { planSlash, prepareCommandTurn, slashHelp, type CommandCatalog } from '../frontends/slashCommands';
 
 /** What one prompt of the run does. */
@@ -45,8 +46,15 @@ export async function promptStep(prompt: string, run: SlashRun): Promise<PromptS
       return { kind: 'send', text: plan.text, attachments: [], turn: {}, notices: [] };
     case 'error':
       return { kind: 'refuse', message: `${plan.message} Nothing was sent.` };
-    case 'command': {
-      const turn = await prepareCommandTurn(plan, { catalog: run.catalog, workspace: new NodeWorkspace(run.workspaceRoot), substitution: { workspaceFolder: run.workspaceRoot }, target: { tools: run.started.tools, model: run.started.client.model } });
+    case 'command':
+    case 'skill': {
+      let turn;
+      try {
+        turn = await prepareCommandTurn(plan, { catalog: run.catalog, workspace: new NodeWorkspace(run.workspaceRoot), substitution: { workspaceFolder: run.workspaceRoot }, target: { tools: run.started.tools, model: run.started.client.model } });
+      } catch (error) {
+        // A skill this session cannot load: nothing is sent.
+        return { kind: 'refuse', message: `${errorMessage(error)} Nothing was sent.` };
+      }
       return { kind: 'send', text: turn.text, attachments: turn.attachments, turn: turn.gate ? { gate: turn.gate } : {}, notices: turn.notices };
     }
     case 'built-in':

@@ -8,7 +8,9 @@
 import { BUILT_IN_COMMANDS, type BuiltInCommand } from '../core/commands/builtin';
 import { loadFileCommands, type CommandDefinition } from '../core/commands/fileCommands';
 import { referencesToAttachments, type AttachmentRequest } from '../core/commands/references';
-import { expandCommand, resolveSlashCommand } from '../core/commands/slash';
+import { expandCommand, resolveSlashCommand, type CommandOption } from '../core/commands/slash';
+import { skillRequest, SKILL_TOOL } from '../core/skills/present';
+import { loadSkills } from '../core/skills/skills';
 import { restrictionGate, restrictionNote } from '../core/commands/toolGate';
 import type { SubstitutionContext } from '../core/commands/arguments';
 import { chooseModel } from '../core/definitions/modelChoice';
@@ -18,14 +20,25 @@ import type { OfferedTool } from '../core/definitions/toolNames';
 import type { DefinitionNotice } from '../core/definitions/types';
 import type { Workspace } from '../core/workspace/workspace';
 
-/** The command files that loaded, and what their loading found wrong. */
+/** A skill as `/` offers it: typing its name asks the agent to load it. */
+export interface SkillEntry {
+  name: string;
+  description: string;
+  /** Its SKILL.md, as the picker shows where it comes from. */
+  file: string;
+}
+
+/** The command files that loaded, what their loading found wrong, and the skills `/name` can invoke. */
 export interface CommandCatalog {
   commands: readonly CommandDefinition[];
   notices: readonly DefinitionNotice[];
+  /** A bad skill's notice is the session's to show (at its start), not the picker's. */
+  skills: readonly SkillEntry[];
 }
 
-export function loadCommandCatalog(roots: DefinitionRoots): Promise<CommandCatalog> {
-  return loadFileCommands(roots);
+export async function loadCommandCatalog(roots: DefinitionRoots): Promise<CommandCatalog> {
+  const [files, skills] = await Promise.all([loadFileCommands(roots), loadSkills(roots)]);
+  return { ...files, skills: skills.skills.map((skill) => ({ name: skill.name, description: skill.description, file: skill.origin.file })) };
 }
 
 /** What a typed prompt asks for. */
@@ -35,11 +48,13 @@ export type SlashPlan =
   | { kind: 'built-in'; command: BuiltInCommand }
   /** A command file: `prepareCommandTurn` turns it into the turn to send once the session is there. */
   | { kind: 'command'; command: CommandDefinition; args: string }
+  /** A skill: `prepareCommandTurn` asks the agent to load it with the skill tool and follow it. */
+  | { kind: 'skill'; name: string; args: string }
   /** Nothing is sent: `message` says why and what to type. */
   | { kind: 'error'; message: string };
 
 export function planSlash(text: string, catalog: CommandCatalog): SlashPlan {
-  const resolved = resolveSlashCommand(text, catalog.commands);
+  const resolved = resolveSlashCommand(text, catalog.commands, catalog.skills.map((skill) => skill.name));
   switch (resolved.kind) {
     case 'text':
       return { kind: 'message', text: resolved.text };
@@ -47,6 +62,8 @@ export function planSlash(text: string, catalog: CommandCatalog): SlashPlan {
       return { kind: 'built-in', command: resolved.command };
     case 'file':
       return { kind: 'command', command: resolved.command, args: resolved.args };
+    case 'skill':
+      return { kind: 'skill', name: resolved.name, args: resolved.args };
     case 'error':
       return { kind: 'error', message: resolved.message };
   }
@@ -76,9 +93,10 @@ export interface CommandTurn {
  * are not applied (each would rewrite the cached conversation or needs modes): the notices say so.
  */
 export async function prepareCommandTurn(
-  plan: Extract<SlashPlan, { kind: 'command' }>,
+  plan: Extract<SlashPlan, { kind: 'command' | 'skill' }>,
   where: { catalog: CommandCatalog; workspace: Workspace; substitution?: SubstitutionContext; target: CommandTarget },
 ): Promise<CommandTurn> {
+  if (plan.kind === 'skill') return skillTurn(plan, where.target);
   const { command } = plan;
   const expansion = expandCommand(command, plan.args, where.substitution ?? {});
   const references = await referencesToAttachments(expansion.references, where.workspace, command.origin.real);
@@ -102,28 +120,29 @@ export async function prepareCommandTurn(
   return { text, attachments: references.attachments, ...(gate ? { gate } : {}), notices };
 }
 
-/** Where a command comes from, as the picker and /help show it. */
-function sourceOf(command: CommandDefinition): string {
-  return command.origin.file;
-}
-
-/** One row of the `/` picker. */
-export interface CommandOption {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  /** `built-in`, or the file it comes from (`.claude/commands/review.md`, `~/.evergreen/commands/x.md`). */
-  source: string;
+/**
+ * `/skill args`: a message that asks the agent to load the skill, so its body arrives as the tool's
+ * result (through the tiers and recall like any other) and nothing is read twice. A chat whose
+ * session offers no skill tool (it began before there were skills) cannot load one: the error says
+ * what to do, and nothing is sent.
+ */
+function skillTurn(plan: Extract<SlashPlan, { kind: 'skill' }>, target: CommandTarget): CommandTurn {
+  if (!target.tools.get(SKILL_TOOL)) {
+    throw new Error(`/${plan.name} is a skill, and this chat has no skills to load (its list of skills was fixed when it began). Start a new chat to use it.`);
+  }
+  return { text: skillRequest(plan.name, plan.args), attachments: [], notices: [] };
 }
 
 /** Rows at most, so a huge folder of commands cannot flood the panel. */
 export const MAX_COMMAND_OPTIONS = 50;
 
-/** Every command, built-ins first. */
+/** Every command, built-ins first, then command files, then skills. */
 function allOptions(catalog: CommandCatalog): CommandOption[] {
   return [
     ...BUILT_IN_COMMANDS.map((command) => ({ name: command.name as string, description: command.description, ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}), source: 'built-in' })),
-    ...catalog.commands.map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}), source: sourceOf(command) })),
+    ...catalog.commands.map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}), source: command.origin.file })),
+    // A command of the same name wins (resolveSlashCommand), so its skill is not offered twice.
+    ...catalog.skills.filter((skill) => !catalog.commands.some((command) => command.name === skill.name)).map((skill) => ({ name: skill.name, description: skill.description, source: skill.file, skill: true as const })),
   ];
 }
 
@@ -151,11 +170,13 @@ const line = (option: CommandOption): string => `/${option.name}${option.argumen
 export function slashHelp(topic: string | undefined, catalog: CommandCatalog): string {
   const options = allOptions(catalog);
   if (topic === undefined) {
-    const files = options.filter((option) => option.source !== 'built-in');
+    const files = options.filter((option) => option.source !== 'built-in' && !option.skill);
+    const skills = options.filter((option) => option.skill);
     return [
       'Commands (type / in the message box to pick one):',
       ...options.filter((option) => option.source === 'built-in').map(line),
       ...(files.length > 0 ? ['', 'From your command files:', ...files.map(line)] : ['', 'Add your own as Markdown files in .evergreen/commands, .claude/commands or .github/prompts (or ~/.evergreen/commands, ~/.claude/commands).']),
+      ...(skills.length > 0 ? ['', 'Skills (/name asks the agent to load one and follow it):', ...skills.map(line)] : []),
       ...(catalog.notices.length > 0 ? ['', 'Problems with command files:', ...catalog.notices.map((notice) => `- ${notice.message}`)] : []),
       '',
       'Start a message with // to send text that begins with /.',
