@@ -16,6 +16,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
     register('resumeSession', () => controller.resumeSession()),
+    register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();
