@@ -83,6 +83,15 @@ for (const backend of BACKENDS) describe(`headless CLI: slash commands, skills a
     assert.equal(fs.existsSync(path.join(folders.workspace, 'notes.md')), false);
   });
 
+  it('invokes a skill by its name: the message asks for it, and its body arrives only as the skill tool\'s result', async () => {
+    fake.enqueue(say.toolUse('skill', { name: 'pdf-processing' }), say.text('Filled.'));
+    const run = await cli(['-p', '/pdf-processing fill in form.pdf']);
+    assert.equal(run.code, EXIT.ok, run.stderr);
+    assert.match(sent(), /^Use the skill "pdf-processing": load it with the skill tool, then follow its instructions\.\n\nfill in form\.pdf$/);
+    const result = JSON.stringify(fake.requests()[1]!.messages.at(-1));
+    assert.match(result, /Skill \\"pdf-processing\\" \(\.claude\/skills\/pdf-processing\/SKILL\.md\)/);
+  });
+
   it('stops at an unknown command, naming the near ones, and sends nothing', async () => {
     const run = await cli(['-p', '/reveiw-pr 12']);
     assert.equal(run.code, EXIT.usage);
