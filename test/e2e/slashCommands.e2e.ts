@@ -2,7 +2,8 @@
 // only: "/" offers the built-ins, the workspace's command files and its skills, typing narrows,
 // Escape closes, Enter writes the chosen command into the box; sent, a command file is expanded as
 // the CLI expands it (its arguments filled in, its @ reference attached), an unknown one sends
-// nothing and gives the words back, and /memory opens the memory picker. Screenshot of the open picker: test-results/e2e-slash-picker.png.
+// nothing and gives the words back, and /memory opens the memory picker; a memory write shows as a
+// card that asked nothing, whose Open memory lists the note. Screenshot of the open picker: test-results/e2e-slash-picker.png.
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/slashCommands.e2e.ts
 import * as assert from 'node:assert/strict';
@@ -94,6 +95,27 @@ describe('slash commands in the composer (code-server + Chromium)', function () 
       await page.keyboard.press('Enter');
       await page.keyboard.press('Enter');
       await page.locator('.quick-input-widget', { hasText: 'memory is empty' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Escape');
+      assert.deepEqual(bench!.pageErrors, []);
+    });
+  });
+
+  it("shows a memory write as a card without asking, and its Open memory lists the note to open", async function () {
+    fake.enqueue(reply.toolUse('memory', { command: 'create', path: '/memories/build.md', file_text: 'Build with npm run build.\nTests: npm test.\n' }), reply.text('Noted.'));
+    await withFailureReport(bench!, FAILURE_SCREENSHOT, async () => {
+      const { webview, input } = await openChatPanel(page);
+      await input.focus();
+      await page.keyboard.type('Remember how to build this.');
+      await page.keyboard.press('Enter');
+      await webview.locator('.eg-assistant', { hasText: 'Noted.' }).waitFor({ timeout: 60_000 });
+      const card = webview.locator('.eg-memory', { hasText: 'Memory saved /memories/build.md' });
+      await card.waitFor({ timeout: 15_000 });
+      assert.match(await card.locator('.eg-memory-preview').innerText(), /Build with npm run build\./);
+      assert.equal(await webview.locator('.eg-approval, .eg-tool-awaiting-approval').count(), 0, 'a memory write never asks');
+      await card.locator('.eg-memory-open').click();
+      const pick = page.locator('.quick-input-widget');
+      await pick.locator('.quick-input-list', { hasText: '/memories/build.md' }).waitFor({ timeout: 15_000 });
+      assert.match(await pick.innerText(), /memory of this workspace \(1 file\)/);
       await page.keyboard.press('Escape');
       assert.deepEqual(bench!.pageErrors, []);
     });
