@@ -17,6 +17,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('mcpServers', () => controller.showMcpServers()),
     register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
+    register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();

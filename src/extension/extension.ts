@@ -39,7 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState });
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,

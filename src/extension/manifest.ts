@@ -41,6 +41,8 @@ export const COMMANDS = {
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
+  // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
+  openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 

@@ -111,6 +111,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 5,
     description: 'Your own instruction file, read first into every chat (`~/` is your home folder). Empty: `~/.evergreen/AGENTS.md`. User settings only.',
   },
+  'memory.enabled': {
+    category: 'context',
+    order: 6,
+    description:
+      "Let the agent keep notes across chats of a workspace with its `memory` tool, in a folder of Evergreen's storage outside the repository, and list them (names, sizes, first lines) in each new chat. Memory holds what the model chose to write: review or edit it with **Evergreen: Open Memory** or `/memory`. Writes do not ask; each shows as a card in the chat. Read-only in an untrusted workspace. User settings only.",
+  },
   'approvals.writes': {
     category: 'approvals',
     order: 1,

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction, type HookRunView } from '../protocol';
+import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction, type HookRunView, type ToolCard } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 /**
@@ -48,6 +48,8 @@ export type ChatItem =
       approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
       /** A `task` call's child (subagents.ts): its status, approvals and report, shown in this card. */
       subagent?: SubagentCard;
+      /** A card of the tool's own (a memory write: what changed, a preview), from the call's input. */
+      card?: ToolCard;
     }
   | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined; actions: ErrorAction[] }
   /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
@@ -368,6 +370,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         output: '',
         durationMs: undefined,
         approval: undefined,
+        ...(event.card ? { card: event.card } : {}),
       });
       break;
     case 'tool_call_progress': {
@@ -422,7 +425,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice': case 'customization_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
       break;
     case 'hook_run':

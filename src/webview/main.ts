@@ -11,6 +11,8 @@ import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
+import { renderMemoryCard } from './memoryCardView';
+import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
 import { renderHookLine, type HookViewDeps } from './hookView';
@@ -134,7 +136,11 @@ cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
-composer.append(attachments.picker, attachments.element, input, buttons);
+const commands = new SlashPicker(input, send, () => {
+  attachments.refresh();
+  vscode.setState({ draft: input.value });
+});
+composer.append(commands.element, attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
 // with Enter or Space; each status is written out, never told by colour alone.
 const todoPanel = el('details', 'eg-todos');
@@ -162,7 +168,7 @@ composer.addEventListener('submit', (event) => {
   submit();
 });
 input.addEventListener('keydown', (event) => {
-  if (attachments.handleKey(event)) {
+  if (commands.handleKey(event) || attachments.handleKey(event)) {
     event.preventDefault();
     return;
   }
@@ -248,6 +254,7 @@ function renderItem(item: ChatItem): HTMLElement {
     }
     case 'tool': {
       if (item.subagent) return renderSubagentCard(item, item.subagent, subagentDeps);
+      if (item.card?.kind === 'memory') return renderMemoryCard(item, item.card, el, () => runCommand('openMemory'));
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);

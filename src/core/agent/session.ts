@@ -26,7 +26,7 @@ import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
-import { roundCalls, ToolRound, type RoundHost } from './round';
+import { roundCalls, ToolRound, type CallGate, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
 import { approvalNotification } from './hookRuns';
 
@@ -39,6 +39,12 @@ export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 export const MAX_TOOL_ROUNDS_RANGE = { min: 1, max: 100_000 } as const;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
+
+/** What one turn runs under besides the session's own settings. */
+export interface TurnOptions {
+  /** Refuses calls of tools this turn does not allow (a slash command's tool list); it never approves anything. */
+  gate?: CallGate;
+}
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -70,6 +76,8 @@ export class AgentSession {
   private readonly recall: RecallSource | undefined;
   private readonly pendingRecalls = new Map<string, RecalledSlice>();
   private readonly thinking: TurnThinking;
+  /** What the newest turn ran under (a retry of it runs under the same). */
+  private lastTurn: TurnOptions = {};
   /** What every round of this session's turns is run with: the tools, tier 0, events, the effect handlers. */
   private readonly roundHost: RoundHost;
 
@@ -240,12 +248,12 @@ export class AgentSession {
    * Runs one user turn to its end. Never throws for model or tool failures: they become events.
    * An attachment that cannot be read throws AttachmentError before anything is sent or recorded.
    */
-  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = []): Promise<TurnStopReason> {
+  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
     if (this.running) throw new SessionBusyError();
     const resolved = attachments.length === 0 ? [] : await resolveAttachments(attachments, this.options.tools, this.toolContext('attachments', 'attachment', externalSignal ?? new AbortController().signal));
-    return this.startTurn(text, externalSignal, resolved);
+    return this.startTurn(text, externalSignal, resolved, turn);
   }
 
   /**
@@ -254,12 +262,14 @@ export class AgentSession {
    */
   async retry(externalSignal?: AbortSignal): Promise<TurnStopReason> {
     if (this.messages.length === 0) throw new Error('Nothing to retry: the conversation is empty.');
-    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal);
+    // The retried turn keeps what it ran under (a command's tool list still narrows it).
+    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal, [], this.lastTurn);
   }
 
   /** `text` undefined: no new user message (a retry of what is already in the history). */
-  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = []): Promise<TurnStopReason> {
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     if (this.running) throw new SessionBusyError();
+    this.lastTurn = turn;
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
     externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
@@ -282,7 +292,7 @@ export class AgentSession {
         this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: `A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`, hint: 'Change the prompt, or the hook (its line above names its file).', actions: errorActionsFor('hook_blocked') });
       } else {
         if (text !== undefined) this.append({ role: 'user', content: [...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
-        stopReason = await this.runTurn(turnId, controller.signal);
+        stopReason = await this.runTurn(turnId, controller.signal, turn);
       }
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -301,7 +311,7 @@ export class AgentSession {
     return stopReason;
   }
 
-  private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
+  private async runTurn(turnId: string, signal: AbortSignal, turn: TurnOptions): Promise<TurnStopReason> {
     const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
     let tooLongRecoveries = 0;
     /** Times Stop hooks kept this turn going (their loop guard counts them). */
@@ -375,7 +385,7 @@ export class AgentSession {
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
+      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined, gate: turn.gate });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
       // A hook's `continue: false` ends the turn once the round's results are in.

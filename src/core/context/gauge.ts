@@ -120,6 +120,8 @@ export { formatCost } from '../model/cost';
 export const BREAKDOWN_CATEGORIES = [
   { key: 'system', label: 'System prompt' },
   { key: 'instructions', label: 'Instructions' },
+  { key: 'skills', label: 'Skills', whenPresent: true },
+  { key: 'memory', label: 'Memory', whenPresent: true },
   { key: 'tools', label: 'Tool definitions' },
   { key: 'mcpTools', label: 'MCP tools' },
   { key: 'messages', label: 'Messages' },
