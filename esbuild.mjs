@@ -1,4 +1,9 @@
-// Builds the three bundles (and, with --tests, the integration suite that runs inside VS Code).
+// Builds the bundles (and, with --tests, the integration suite that runs inside VS Code):
+// - dist/extension.js and dist/cli.js: the two Node front ends.
+// - dist/htmlWorker.js: the worker thread that turns a fetched page into markdown, with the HTML
+//   parser and converters (src/core/web/htmlWorker.ts; core/workerTask.ts finds it beside the
+//   bundle that starts it, so the front ends do not carry those libraries).
+// - dist/webview.js: the chat panel (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -35,17 +40,19 @@ const nodeAliases = {
   },
 };
 
+// tsx: only code run from the sources (tests) starts a worker through it, never a bundle.
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
+  { ...common, entryPoints: ['src/core/web/htmlWorker.ts'], outfile: 'dist/htmlWorker.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'], ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
 
 if (withTests) {
   // One file per test module so mocha inside the extension host can load them by name.
   rmSync('out/test/integration', { recursive: true, force: true }); // No stale suites from deleted files.
   const entries = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
-  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta, ...nodeAliases });
+  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases });
 }
 
 // The sandbox library is bundled into extension.js and cli.js; it finds its helper binaries in
