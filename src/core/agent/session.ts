@@ -346,6 +346,12 @@ export class AgentSession {
       const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
       if (calls.length === 0) {
+        // The API paused its own tool loop (server-side web search) mid-reply: the reply goes back
+        // as it is, as the last message, and the model continues it. It counts as a round.
+        if (response.stopReason === 'pause_turn') {
+          if (++rounds > maxRounds) return this.roundLimitReached(turnId, maxRounds);
+          continue;
+        }
         return turnStopReason(response.stopReason);
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
@@ -353,18 +359,20 @@ export class AgentSession {
       const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
-      if (overLimit) {
-        this.emit({
-          type: 'error',
-          turnId,
-          kind: 'tool_round_limit',
-          message: `Stopped after ${maxRounds} tool rounds in one turn.`,
-          hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
-          actions: errorActionsFor('tool_round_limit'),
-        });
-        return 'error';
-      }
+      if (overLimit) return this.roundLimitReached(turnId, maxRounds);
     }
+  }
+
+  private roundLimitReached(turnId: string, maxRounds: number): TurnStopReason {
+    this.emit({
+      type: 'error',
+      turnId,
+      kind: 'tool_round_limit',
+      message: `Stopped after ${maxRounds} tool rounds in one turn.`,
+      hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+      actions: errorActionsFor('tool_round_limit'),
+    });
+    return 'error';
   }
 
   /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
