@@ -13,6 +13,7 @@ import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './
 import { ComposerAttachments } from './composerView';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { renderWebCard, type WebCardDeps } from './webCardView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -253,7 +254,7 @@ function renderItem(item: ChatItem): HTMLElement {
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
-      return details;
+      return item.web ? renderWebCard(details, item, item.web, webCardDeps) : details;
     }
     case 'divider':
       return renderDivider(item);
@@ -311,6 +312,7 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 // One per panel: which cards the user expanded survives their re-renders.
 const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {

@@ -21,6 +21,7 @@ import { errorEventFor } from './errorEvent';
 import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardRecordData } from './toolCards';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
@@ -117,6 +118,7 @@ export class AgentSession {
     this.roundHost = {
       tools: options.tools,
       recordResult: (result) => this.context.onToolResult(result),
+      recordCard: (card) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOOL_CARD_RECORD, data: toolCardRecordData(card) }),
       emit: (event) => this.emit(event),
       toolContext: (turnId, toolUseId, signal) => this.toolContext(turnId, toolUseId, signal),
       effects: sessionEffectHandlers({ emit: (event) => this.emit(event), pendingRecalls: this.pendingRecalls, recordWrite: options.recordWrite, logger: this.logger }),
@@ -381,7 +383,7 @@ export class AgentSession {
       requestApproval: async (request, approvalSignal) => {
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
-        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
+        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved, ...(decision.approved && decision.always ? { always: true } : {}) });
         return decision;
       },
     };

@@ -29,8 +29,8 @@ export interface TranscriptSink {
 
 export type ContextEvent =
   | { type: 'context'; gauge: ContextGauge }
-  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
+  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path; `toolUseId`: the call whose result it is (its card links it too). */
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput & { toolUseId?: string } }
   | {
       type: 'compaction';
       /** The boundary's id (the transcript's compaction entry; what an undo names). */
