@@ -7,7 +7,8 @@
 // for it, nothing above. A folder is a subsystem; the layers below `tools` are what the tools are
 // built from, each knowing nothing of the tool contract:
 //   base     src/core/*.ts: logger, secrets, visibleText, errors (tool failures and cancellation),
-//            text (output buffers), regexWorker (a regex off the main thread, for grep and recall).
+//            text (output buffers), regexWorker (a regex off the main thread, for grep and recall),
+//            workerTask (one task in a worker thread of its own, e.g. a page turned into markdown).
 //            Leaf helpers every layer uses.
 //   model    the provider seam and back ends.
 //   workspace    confined file access: resolve, race-free opens, encodings, atomic writes, walks,
