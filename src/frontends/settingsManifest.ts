@@ -127,12 +127,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   },
   'approvals.mcp': {
     category: 'approvals',
-    order: 7,
+    order: 8,
     description: "MCP tool calls: `ask` shows the server, the tool and the arguments before each call; `auto` never asks. A server's own hints (read-only, …) never skip asking. User settings only.",
   },
   'approvals.mcpAllowList': {
     category: 'approvals',
-    order: 8,
+    order: 9,
     description: "MCP tools that run without asking: full names (`mcp__github__get_issue`) or all of one server's (`mcp__github__*`). User settings only.",
   },
   'sandbox.enabled': {
@@ -153,7 +153,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   },
   'web.allowedDomains': {
     category: 'approvals',
-    order: 9,
+    order: 7,
     description:
       'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline; "Evergreen: Web Access" lists and forgets the ones allowed always). Private, loopback, link-local and cloud-metadata addresses are refused unless listed here exactly (no `*.`): a host listed may resolve to one, and an address listed (`127.0.0.1`) may be reached under a host you approve (`localhost`). User settings only: a workspace can never pre-approve a host.',
   },

@@ -1,24 +1,12 @@
 /**
  * A fetched page's card (issue 30): the panel's model keeps the page's URL, status and size, the
- * saved copy tier 0 wrote and an "always" answer; the transcript keeps the card's details, so a
- * resumed chat (foldTranscript) shows the card as the live chat did; a malformed record is skipped.
+ * saved copy tier 0 wrote and an "always" answer, and words the page's facts. (A resumed chat's
+ * card: test/system/web.cards.test.ts.)
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { foldTranscript } from '../../src/core/agent/fold';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { readTranscript } from '../../src/core/storage/sessionStore';
-import { EXIT } from '../../src/cli/run';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { pageFacts, pageSize } from '../../src/webview/webCardView';
-import { runCliCaptured } from '../support/cliCapture';
-import { startWebServer } from '../support/webServer';
-import { reply, startFakeAnthropic } from '../fake-anthropic/server';
-
-type Finished = Extract<AgentEvent, { type: 'tool_call_finished' }>;
-type Tier = Extract<AgentEvent, { type: 'tier' }>;
 
 const web = { url: 'https://docs.example.com/guide', status: 200, contentType: 'text/html; charset=utf-8', bytes: 49_357, truncated: false, redirects: ['https://docs.example.com/old'] };
 
@@ -51,48 +39,4 @@ describe('a fetched page\'s card', () => {
     assert.equal(pageSize(1023), '1023 bytes');
   });
 
-  it('a resumed chat shows the card as the live one did: the fold puts the recorded page on the call\'s result', async function () {
-    this.timeout(60_000);
-    const fake = await startFakeAnthropic();
-    const site = await startWebServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><title>Guide</title></head><body><main><article><h1>Guide</h1>${'<p>Each call retries three times before it gives up, and says why it stopped.</p>'.repeat(600)}</article></main></body></html>`);
-    });
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cards-ws-'));
-    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-cards-store-'));
-    try {
-      fake.enqueue(reply.toolUse('web_fetch', { url: `${site.origin}/guide` }, { id: 'toolu_guide' }), reply.text('Read.'));
-      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', storage, '--no-sandbox', '--allow-web', '127.0.0.1', '--output-format', 'stream-json', '-p', 'read the guide'], { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH }, workspace);
-      assert.equal(run.code, EXIT.ok, run.stderr);
-      const live = run.events.find((event): event is Finished => event.type === 'tool_call_finished' && event.toolUseId === 'toolu_guide');
-      assert.ok(live?.web, 'the live card has the page');
-      assert.equal(live.web.url, `${site.origin}/guide`);
-      const livePersist = run.events.find((event): event is Tier => event.type === 'tier' && event.tier === 'persist');
-      assert.equal(livePersist?.savedOutput?.toolUseId, 'toolu_guide', 'the page was saved whole, and the note names its call');
-
-      const sessionId = run.events.find((event): event is Extract<AgentEvent, { type: 'session_started' }> => event.type === 'session_started')!.sessionId;
-      const file = path.join(storage, 'sessions', sessionId, 'transcript.jsonl');
-      const folded = foldTranscript((await readTranscript(file)).entries);
-      const replayed = folded.display.find((event): event is Finished => event.type === 'tool_call_finished' && event.toolUseId === 'toolu_guide');
-      assert.deepEqual(replayed?.web, live.web, 'the same page on the resumed card');
-      const replayedPersist = folded.display.find((event): event is Tier => event.type === 'tier' && event.tier === 'persist');
-      assert.deepEqual(replayedPersist?.savedOutput, livePersist?.savedOutput);
-
-      // A record that is not a card's (a bad field) is skipped: the card shows its text alone, the rest folds.
-      const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-      const at = lines.findIndex((line) => line.includes('"name":"tool_card"'));
-      assert.ok(at >= 0, 'the card is recorded');
-      lines[at] = lines[at]!.replace('"status":200', '"status":"OK"');
-      fs.writeFileSync(file, `${lines.join('\n')}\n`);
-      const refolded = foldTranscript((await readTranscript(file)).entries);
-      const plain = refolded.display.find((event): event is Finished => event.type === 'tool_call_finished' && event.toolUseId === 'toolu_guide');
-      assert.ok(plain && plain.web === undefined, 'no page from a malformed record');
-      assert.equal(refolded.canonical.length, folded.canonical.length);
-    } finally {
-      await fake.close();
-      await site.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
-    }
-  });
 });
