@@ -1,7 +1,8 @@
 // One task run in a worker thread of its own, for pure JavaScript work that takes seconds (turning
-// a 3 MB web page into markdown): on the extension host's thread it would freeze every extension
-// for that long, and on the CLI's it would stop Ctrl-C and timers. The worker starts for one task
-// and ends with its answer, on cancel, past its time budget, or when it fails — never a hang.
+// a 3 MB web page into markdown, resizing a 12-megapixel photo): on the extension host's thread it
+// would freeze every extension for that long, and on the CLI's it would stop Ctrl-C and timers. The
+// worker starts for one task and ends with its answer, on cancel, past its time budget, or when it
+// fails — never a hang.
 //
 // The worker's code is a file of its own (esbuild.mjs bundles each entry beside the main bundle),
 // not an eval'd string like the regex worker's: it needs libraries, which only the bundler joins.
@@ -44,10 +45,10 @@ function workerFile(script: WorkerScript): { file: string; execArgv: string[] } 
 
 /**
  * Runs `input` through the worker `script` and resolves to its answer. Rejects with an abort error
- * on cancel, and with WorkerTaskError past `budgetMs` or when the worker fails; either way the
- * worker is ended (terminate() interrupts even a running loop).
+ * on cancel, and with WorkerTaskError past `budgetMs` (when given) or when the worker fails; either
+ * way the worker is ended (terminate() interrupts even a running loop).
  */
-export function runWorkerTask<In, Out>(script: WorkerScript, input: In, options: { signal: AbortSignal; budgetMs: number }): Promise<Out> {
+export function runWorkerTask<In, Out>(script: WorkerScript, input: In, options: { signal: AbortSignal; budgetMs?: number }): Promise<Out> {
   const { signal, budgetMs } = options;
   if (signal.aborted) return Promise.reject(abortError());
   const entry = workerFile(script);
@@ -58,13 +59,13 @@ export function runWorkerTask<In, Out>(script: WorkerScript, input: In, options:
     const finish = (settle: () => void): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       void worker.terminate();
       settle();
     };
     const onAbort = (): void => finish(() => reject(abortError()));
-    const timer = setTimeout(() => finish(() => reject(new WorkerTaskError('timeout', `it ran longer than ${budgetMs / 1000} s`))), budgetMs);
+    const timer = budgetMs === undefined ? undefined : setTimeout(() => finish(() => reject(new WorkerTaskError('timeout', `it ran longer than ${budgetMs / 1000} s`))), budgetMs);
     signal.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (answer: Answer<Out>) => finish(() => (answer.ok ? resolve(answer.value) : reject(new WorkerTaskError('failed', answer.error)))));
     worker.on('error', (error: Error) => finish(() => reject(new WorkerTaskError('failed', `its worker failed: ${error.message}`))));
