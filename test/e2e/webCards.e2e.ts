@@ -9,8 +9,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { BenchWindow } from '../../bench/webview/page';
-import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
+import { lastPanelRequest, standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -22,13 +21,7 @@ describe('web fetch cards in the chat panel (Chromium)', function () {
   let post: StandalonePanel['post'];
   standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
-  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
-  /** The panel's last request to the host, without its id (a number every request carries for its reply). */
-  async function lastRequest(): Promise<Record<string, unknown>> {
-    const { requestId, ...request } = (await posted()).at(-1) ?? {};
-    assert.equal(typeof requestId, 'number');
-    return request;
-  }
+  const lastRequest = () => lastPanelRequest(page);
 
   it('asks with the whole URL, its host apart; a long URL must be shown whole before Allow works; the keyboard reaches every answer', async () => {
     mkdirSync(RESULTS_DIR, { recursive: true });

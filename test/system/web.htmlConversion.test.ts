@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { abortError, ToolExecutionError } from '../../src/core/errors';
 import { convertHtmlOffThread } from '../../src/core/web/htmlConversion';
 import { htmlToMarkdown } from '../../src/core/web/htmlToMarkdown';
+import { whileTicking } from '../support/eventLoop';
 
 const MB = 1024 * 1024;
 
@@ -22,28 +23,6 @@ function docsPage(bytes: number): string {
     size += next.length;
   }
   return `<!doctype html><html><head><title>API</title><script>var tracking = 1;</script></head><body><nav><a href="/a">Home</a></nav><main><article><h1>The API</h1>${sections.join('')}</article></main><footer>Footer</footer></body></html>`;
-}
-
-/** Runs `work` while a 10 ms interval measures this thread's event loop: the longest gap between its ticks, and how many there were. */
-async function whileTicking<T>(work: () => Promise<T>): Promise<{ value: T; worstGapMs: number; ticks: number; tookMs: number }> {
-  let ticks = 0;
-  let worstGapMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worstGapMs = Math.max(worstGapMs, now - last);
-    last = now;
-    ticks++;
-  }, 10);
-  const started = performance.now();
-  try {
-    const value = await work();
-    // The gap up to now counts too: a task that never let the timer run has no tick to measure it.
-    worstGapMs = Math.max(worstGapMs, performance.now() - last);
-    return { value, worstGapMs, ticks, tookMs: performance.now() - started };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 describe('HTML converted off the calling thread', function () {
