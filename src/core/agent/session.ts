@@ -58,6 +58,8 @@ export class AgentSession {
   private subagentCostUsd = 0;
   /** Requests whose model had no known price: not in sessionCostUsd, shown as "price unknown". */
   private unpricedRequests = 0;
+  /** Server-side web searches run (each billed apart from tokens; the gauge names them). */
+  private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -91,6 +93,7 @@ export class AgentSession {
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
     this.unpricedRequests = options.store?.meta.totals.unpricedRequests ?? 0;
+    this.webSearches = options.store?.meta.totals.webSearchRequests ?? 0;
     this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
@@ -111,6 +114,7 @@ export class AgentSession {
       onModelUsage: (usage, cost) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, cost, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
       unpricedRequests: () => this.unpricedRequests,
+      webSearches: () => this.webSearches,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
     };
@@ -179,6 +183,7 @@ export class AgentSession {
     this.sessionCostUsd += costUsd;
     if (origin) this.subagentCostUsd += costUsd;
     if (cost.priceUnknown) this.unpricedRequests++;
+    this.webSearches += usage.webSearchRequests ?? 0;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );

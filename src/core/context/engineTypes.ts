@@ -90,6 +90,8 @@ export interface ContextEngineOptions {
   subagentCostUsd?: () => number;
   /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
   unpricedRequests?: () => number;
+  /** Server-side web searches so far (billed per search; the gauge names them beside the cost). */
+  webSearches?: () => number;
   /** State rebuilt by foldTranscript for a resumed session (fields left out keep a new session's values). */
   initial?: Partial<EngineState> | undefined;
 }
