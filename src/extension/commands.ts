@@ -19,6 +19,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('mcpServers', () => controller.showMcpServers()),
     register('webAccess', () => showWebAccess(webDomains)),
     register('setSearxngKey', () => setSearxngKey(apiKeys)),
+    register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {

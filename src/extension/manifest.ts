@@ -39,6 +39,7 @@ export const COMMANDS = {
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
   webAccess: { title: 'Web Access', icon: '$(globe)' },
   setSearxngKey: { title: 'Set SearXNG Key', icon: '$(key)' },
+  showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
