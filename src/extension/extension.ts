@@ -15,6 +15,7 @@ import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
@@ -47,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys),
+      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState)),
       new TranscriptDocuments(store, logger),
       view,
       statusBar,

@@ -37,6 +37,8 @@ export const COMMANDS = {
   newChat: { title: 'New Chat', icon: '$(add)' },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  webAccess: { title: 'Web Access', icon: '$(globe)' },
+  setSearxngKey: { title: 'Set SearXNG Key', icon: '$(key)' },
   showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },

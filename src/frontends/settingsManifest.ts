@@ -162,7 +162,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     category: 'approvals',
     order: 7,
     description:
-      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline). Private, loopback, link-local and cloud-metadata addresses are refused unless the host or address is listed here exactly (no `*.`). User settings only: a workspace can never pre-approve a host.',
+      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline; "Evergreen: Web Access" lists and forgets the ones allowed always). Private, loopback, link-local and cloud-metadata addresses are refused unless listed here exactly (no `*.`): a host listed may resolve to one, and an address listed (`127.0.0.1`) may be reached under a host you approve (`localhost`). User settings only: a workspace can never pre-approve a host.',
   },
   'web.search': {
     category: 'advanced',
@@ -172,7 +172,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   'web.searxngUrl': {
     category: 'advanced',
     description:
-      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage. User settings only.',
+      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage ("Evergreen: Set SearXNG Key"). User settings only.',
   },
   'mcp.servers': {
     category: 'mcp',

@@ -15,6 +15,7 @@ import { renderMemoryCard } from './memoryCardView';
 import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { renderWebCard, type WebCardDeps } from './webCardView';
 import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
@@ -263,7 +264,7 @@ function renderItem(item: ChatItem): HTMLElement {
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
-      return details;
+      return item.web ? renderWebCard(details, item, item.web, webCardDeps) : details;
     }
     case 'divider':
       return renderDivider(item);
@@ -323,6 +324,7 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 // One per panel: which cards the user expanded survives their re-renders.
 const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {

@@ -110,7 +110,8 @@ export type AgentEvent =
   | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string; card?: ToolCard }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
   | ({ type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary } & SubagentOrigin)
-  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean } & SubagentOrigin)
+  /** `always`: the user allowed a web fetch's host for this workspace too, not just this once. */
+  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean; always?: true } & SubagentOrigin)
   | {
       type: 'tool_call_finished';
       turnId: string;

@@ -26,6 +26,7 @@ import type { ToolContext, ToolResult } from '../tools/types';
 import { dispatchEffects, type EffectHandlers } from './effects';
 import type { AgentEvent } from './events';
 import { invalidToolInputResult } from './responseContent';
+import type { ToolCard } from './toolCards';
 import type { CallHooks } from './hooks';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
@@ -58,6 +59,8 @@ export interface RoundHost {
   readonly tools: Pick<ToolRegistry, 'get' | 'headline' | 'card' | 'executeToolCall'>;
   /** Tier 0: the result as the history will hold it (a huge one persisted and previewed). */
   recordResult(result: { toolUseId: string; toolName: string; content: string }): Promise<string>;
+  /** What the call's card shows besides its text (web_fetch's page), kept so a resumed chat shows it too. */
+  recordCard(card: ToolCard): void;
   emit(event: AgentEvent): void;
   /** Files, approvals and capabilities for one call (the round adds `report`); `preApproved`: a hook or the user allowed the call already (approval.ts decidePreApproved). */
   toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved?: boolean): ToolContext;
@@ -155,6 +158,7 @@ export class ToolRound {
     const started = Date.now();
     const result = await this.host.tools.executeToolCall(toolUse.name, toolUse.input, ctx);
     const content = await this.host.recordResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    if (result.web) this.host.recordCard({ toolUseId: toolUse.id, web: result.web });
     this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     await dispatchEffects(this.host.effects, result.effects ?? [], { ...site, recorded: content });
     // PostToolUse sees the result as recorded; what it says rides after the round's results.

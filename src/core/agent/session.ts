@@ -22,6 +22,7 @@ import { errorEventFor } from './errorEvent';
 import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardRecordData } from './toolCards';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
@@ -65,6 +66,8 @@ export class AgentSession {
   private subagentCostUsd = 0;
   /** Requests whose model had no known price: not in sessionCostUsd, shown as "price unknown". */
   private unpricedRequests = 0;
+  /** Server-side web searches run (each billed apart from tokens; the gauge names them). */
+  private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -100,6 +103,7 @@ export class AgentSession {
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
     this.unpricedRequests = options.store?.meta.totals.unpricedRequests ?? 0;
+    this.webSearches = options.store?.meta.totals.webSearchRequests ?? 0;
     this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
@@ -120,6 +124,7 @@ export class AgentSession {
       onModelUsage: (usage, cost) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, cost, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
       unpricedRequests: () => this.unpricedRequests,
+      webSearches: () => this.webSearches,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
       ...(options.hooks ? { compactionHooks: options.hooks.compactionHooks() } : {}),
@@ -128,6 +133,7 @@ export class AgentSession {
     this.roundHost = {
       tools: options.tools,
       recordResult: (result) => this.context.onToolResult(result),
+      recordCard: (card) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOOL_CARD_RECORD, data: toolCardRecordData(card) }),
       emit: (event) => this.emit(event),
       toolContext: (turnId, toolUseId, signal, preApproved) => this.toolContext(turnId, toolUseId, signal, preApproved),
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -195,6 +201,7 @@ export class AgentSession {
     this.sessionCostUsd += costUsd;
     if (origin) this.subagentCostUsd += costUsd;
     if (cost.priceUnknown) this.unpricedRequests++;
+    this.webSearches += usage.webSearchRequests ?? 0;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );
@@ -376,6 +383,12 @@ export class AgentSession {
       const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
       if (calls.length === 0) {
+        // The API paused its own tool loop (server-side web search) mid-reply: the reply goes back
+        // as it is, as the last message, and the model continues it. It counts as a round.
+        if (response.stopReason === 'pause_turn') {
+          if (++rounds > maxRounds) return this.roundLimitReached(turnId, maxRounds);
+          continue;
+        }
         // Stop hooks may keep the turn going, their reason its next instruction (at most MAX_STOP_HOOK_CONTINUATIONS times).
         const goOn = response.stopReason === 'end_turn' ? await this.options.hooks?.onStop(turnId, textsOf({ role: 'assistant', content }).join('\n'), stopContinuations, signal, this.tier0) : undefined;
         if (!goOn || signal.aborted) return turnStopReason(response.stopReason);
@@ -390,18 +403,20 @@ export class AgentSession {
       if (signal.aborted) return 'cancelled';
       // A hook's `continue: false` ends the turn once the round's results are in.
       if (this.options.hooks?.takeStop(turnId) !== undefined) return 'end_turn';
-      if (overLimit) {
-        this.emit({
-          type: 'error',
-          turnId,
-          kind: 'tool_round_limit',
-          message: `Stopped after ${maxRounds} tool rounds in one turn.`,
-          hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
-          actions: errorActionsFor('tool_round_limit'),
-        });
-        return 'error';
-      }
+      if (overLimit) return this.roundLimitReached(turnId, maxRounds);
     }
+  }
+
+  private roundLimitReached(turnId: string, maxRounds: number): TurnStopReason {
+    this.emit({
+      type: 'error',
+      turnId,
+      kind: 'tool_round_limit',
+      message: `Stopped after ${maxRounds} tool rounds in one turn.`,
+      hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+      actions: errorActionsFor('tool_round_limit'),
+    });
+    return 'error';
   }
 
   /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
@@ -411,7 +426,7 @@ export class AgentSession {
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
         this.options.hooks?.notify('permission_prompt', approvalNotification(request), turnId);
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
-        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
+        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved, ...(decision.approved && decision.always ? { always: true } : {}) });
         return decision;
       },
     };
