@@ -1,0 +1,143 @@
+/**
+ * What a chat changed in its worktree, and bringing it home (issue 31). The changes are measured
+ * from the branch point to the worktree as it is now: its commits and its uncommitted and
+ * untracked files (not the ignored ones), as the user would see them if they opened the folder.
+ * They are read through a temporary index, so the worktree's own index (the chat's staging) is not
+ * touched. Bringing them home never resolves a conflict: `apply` changes the checkout's files
+ * only when every change applies to them as they are, `merge` undoes a merge that conflicts, and
+ * both say which files were in the way.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { GitError, gitText, nulList, runGit, userIdentity } from '../git';
+import { errorMessage } from '../logger';
+import { WorktreeError, type WorktreeRecord } from './manager';
+
+export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'type-changed';
+
+export interface ChangedFile {
+  /** Worktree-relative, `/`-separated; for a rename, the new name. */
+  path: string;
+  /** A rename's old name. */
+  from?: string;
+  status: ChangeStatus;
+}
+
+export interface WorktreeChanges {
+  record: WorktreeRecord;
+  /** The tree the worktree holds now (commits and uncommitted files): what was compared with the base. */
+  tree: string;
+  files: ChangedFile[];
+  /** Commits on the branch since the branch point. */
+  commits: number;
+}
+
+const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'deleted', M: 'modified', R: 'renamed', T: 'type-changed' };
+
+/** The worktree's whole state as a tree, through a temporary index (the worktree's own is left as it is). */
+async function currentTree(record: WorktreeRecord): Promise<string> {
+  const scratch = await fsp.mkdtemp(path.join(os.tmpdir(), 'evergreen-review-'));
+  try {
+    const git = { cwd: record.folder, env: { GIT_INDEX_FILE: path.join(scratch, 'index') } };
+    await runGit(['read-tree', 'HEAD'], git);
+    await runGit(['add', '--all', '--', '.'], git);
+    return await gitText(['write-tree'], git);
+  } finally {
+    await fsp.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** What the chat changed since the branch point, file by file. Throws WorktreeError when the folder is gone. */
+export async function worktreeChanges(record: WorktreeRecord): Promise<WorktreeChanges> {
+  let tree: string;
+  try {
+    tree = await currentTree(record);
+  } catch (error) {
+    throw new WorktreeError('git', `The changes in the worktree ${record.name} (${record.folder}) cannot be read: ${errorMessage(error)}`);
+  }
+  const git = { cwd: record.folder };
+  const listed = nulList((await runGit(['diff', '--name-status', '-z', '--find-renames', '--no-ext-diff', record.base, tree], git)).stdout);
+  const files: ChangedFile[] = [];
+  for (let index = 0; index < listed.length; index++) {
+    const code = listed[index]!;
+    const status = STATUS[code[0]!] ?? 'modified';
+    if (status === 'renamed') {
+      const from = listed[++index]!;
+      files.push({ path: listed[++index]!, from, status });
+    } else {
+      files.push({ path: listed[++index]!, status });
+    }
+  }
+  const commits = Number(await gitText(['rev-list', '--count', `${record.base}..HEAD`], git));
+  return { record, tree, files, commits };
+}
+
+/** The changes as one patch (binary files included), of every file or only of `paths`. */
+export async function changesPatch(changes: WorktreeChanges, paths?: readonly string[]): Promise<string> {
+  const run = await runGit(['diff', '--binary', '--find-renames', '--no-ext-diff', '--no-color', changes.record.base, changes.tree, '--', ...pathspecs(changes, paths)], { cwd: changes.record.folder });
+  return run.stdout.toString('utf8');
+}
+
+/** Literal pathspecs of the chosen files (a rename brings its old name along); every file when none are chosen. */
+function pathspecs(changes: WorktreeChanges, paths: readonly string[] | undefined): string[] {
+  if (paths === undefined) return [];
+  const known = new Map(changes.files.map((file) => [file.path, file]));
+  const unknown = paths.filter((file) => !known.has(file));
+  if (unknown.length > 0) throw new WorktreeError('git', `The worktree ${changes.record.name} did not change ${unknown.join(', ')}; nothing was applied.`);
+  return paths.flatMap((file) => [file, ...(known.get(file)?.from === undefined ? [] : [known.get(file)!.from!])]).map((file) => `:(literal)${file}`);
+}
+
+export type BringHomeResult = { kind: 'applied'; files: string[] } | { kind: 'merged'; commit: string } | { kind: 'conflict'; files: string[]; reason: string } | { kind: 'nothing' };
+
+/**
+ * Applies the chat's changes (all, or the files in `paths`) to the user's checkout as uncommitted
+ * changes: its index, HEAD and branch are not touched. When any change does not apply to the
+ * checkout's files as they are, nothing is changed and the files in the way are named.
+ */
+export async function applyToCheckout(changes: WorktreeChanges, paths?: readonly string[]): Promise<BringHomeResult> {
+  const patch = await changesPatch(changes, paths);
+  if (patch.trim() === '') return { kind: 'nothing' };
+  const git = { cwd: changes.record.checkout, input: patch };
+  const check = await runGit(['apply', '--check', '--whitespace=nowarn', '-'], { ...git, allowFailure: true });
+  if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: `The changes do not apply to your checkout as it is now, so nothing was changed. Git says: ${check.stderr.trim()}` };
+  await runGit(['apply', '--whitespace=nowarn', '-'], git);
+  const chosen = paths === undefined ? changes.files : changes.files.filter((file) => paths.includes(file.path));
+  return { kind: 'applied', files: chosen.map((file) => file.path) };
+}
+
+/** The files `git apply` or `git merge` named as the ones in the way. */
+function filesInTheWay(stderr: string): string[] {
+  const files = new Set<string>();
+  for (const match of stderr.matchAll(/^error: (?:patch failed: (.+):\d+|(.+): (?:already exists in working directory|does not exist in working directory|patch does not apply|does not match index))$/gm)) {
+    const file = match[1] ?? match[2];
+    if (file !== undefined) files.add(file);
+  }
+  for (const match of stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)) files.add(match[1]!);
+  return [...files].sort();
+}
+
+/**
+ * Merges the chat's branch into the branch the checkout has out (a merge commit, with the user's
+ * Git identity). Only the branch's commits come: uncommitted files in the worktree do not, which
+ * the caller says first. A merge that conflicts is undone (`git merge --abort`) and the
+ * conflicting files named; Git refuses by itself when the user's own changes are in the way.
+ */
+export async function mergeBranch(record: WorktreeRecord): Promise<BringHomeResult> {
+  const git = { cwd: record.checkout };
+  const ahead = Number(await gitText(['rev-list', '--count', `HEAD..refs/heads/${record.branch}`], git));
+  if (ahead === 0) return { kind: 'nothing' };
+  const identity = await userIdentity(record.checkout);
+  const merged = await runGit(['merge', '--no-ff', '--no-edit', '-m', `Merge ${record.branch} (Evergreen chat ${record.name})`, `refs/heads/${record.branch}`], { ...git, env: identity, allowFailure: true });
+  if (merged.code === 0) return { kind: 'merged', commit: await gitText(['rev-parse', 'HEAD'], git) };
+  const said = `${merged.stdout.toString('utf8')}\n${merged.stderr}`;
+  const inMerge = (await runGit(['rev-parse', '--verify', '--quiet', 'MERGE_HEAD'], { ...git, allowFailure: true })).code === 0;
+  if (inMerge) {
+    const conflicted = nulList((await runGit(['diff', '--name-only', '--diff-filter=U', '-z'], git)).stdout);
+    await runGit(['merge', '--abort'], git).catch((error: unknown) => {
+      throw new GitError(`The merge of ${record.branch} conflicted and could not be undone (${errorMessage(error)}); run git merge --abort in ${record.checkout}.`);
+    });
+    return { kind: 'conflict', files: conflicted, reason: `Merging ${record.branch} conflicts with your branch in ${conflicted.join(', ')}; the merge was undone and nothing changed. Merge it yourself to resolve them, or apply only the other files.` };
+  }
+  return { kind: 'conflict', files: filesInTheWay(said), reason: `Git did not merge ${record.branch}, and nothing changed: ${said.trim()}` };
+}
