@@ -13,6 +13,8 @@ import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
+import { WorktreeManager } from '../core/worktrees/manager';
+import { placeForRun, runWorktreeCommand, worktreeFailureText } from './worktrees';
 import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
@@ -94,8 +96,12 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       return fail(failure.message, failure.code);
     }
   }
+  const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
+  if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
+  const place = await placeForRun(worktrees, workspace, options, prompts[0]!, (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
+  if (typeof place === 'number') return place;
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
@@ -124,7 +130,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
-        mcp: await cliMcpSettings(options, workspace, io),
+        mcp: await cliMcpSettings(options, place.workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
         web: {
           allowedDomains: options.webDomains,
@@ -134,7 +140,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         },
       },
       logger,
-      workspaceRoot: workspace,
+      workspaceRoot: place.workspace,
+      ...(place.worktree ? { worktree: place.worktree.access } : {}),
       store,
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
@@ -149,6 +156,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   }
 
   warnAboutStart(started, options, io);
+  if (place.worktree && place.worktree.record.sessionId === undefined) await worktrees.attachSession(place.worktree.record, started.handle.id);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
   const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
   if (restoredTodos) printer(restoredTodos);
