@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discardWorktree, planDiscard } from '../../src/core/worktrees/discard';
 import { WorktreeError, WorktreeManager } from '../../src/core/worktrees/manager';
-import { applyToCheckout, mergeBranch, worktreeChanges } from '../../src/core/worktrees/review';
+import { applyHunks, applyToCheckout, fileHunks, mergeBranch, worktreeChanges } from '../../src/core/worktrees/review';
 import { tempDirs, writeTree } from '../support/tempDirs';
 
 const temp = tempDirs();
@@ -167,6 +167,33 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.deepEqual(result.files, ['a.txt']);
     assert.match(result.reason, /nothing was changed/);
     assert.deepEqual(fingerprint(checkout), before, 'src/b.txt, which would apply, was not applied either');
+  });
+
+  it('applies only the chosen hunks of a file, and refuses a hunk that is not there or a binary file', async () => {
+    const { checkout, manager } = setup();
+    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+    writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
+    git(checkout, 'add', '.');
+    git(checkout, 'commit', '-qm', 'long');
+    const record = await manager.create({ checkout, name: 'hunks' });
+    const edited = [...lines];
+    edited[1] = 'line 2 by the chat';
+    edited[27] = 'line 28 by the chat';
+    writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]) });
+    const changes = await worktreeChanges(record);
+    const file = await fileHunks(changes, 'long.txt');
+    assert.equal(file.hunks.length, 2);
+    assert.ok(file.hunks[1]!.lines.includes('+line 28 by the chat'));
+    await assert.rejects(applyHunks(changes, file, [2]), /has 2 hunk\(s\); there is no hunk 2/);
+    const result = await applyHunks(changes, file, [1]);
+    assert.equal(result.kind, 'applied');
+    const now = fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8').split('\n');
+    assert.equal(now[1], 'line 2', 'the hunk not chosen is left out');
+    assert.equal(now[27], 'line 28 by the chat');
+    // The first hunk still applies afterwards: each is found by its context.
+    assert.equal((await applyHunks(changes, file, [0])).kind, 'applied');
+    assert.equal(fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8'), `${edited.join('\n')}\n`);
+    await assert.rejects(fileHunks(changes, 'image.bin'), /no text hunks/);
   });
 
   it("merges the branch's commits into the checkout's branch, and undoes a merge that conflicts", async () => {

@@ -98,12 +98,17 @@ export type BringHomeResult = { kind: 'applied'; files: string[] } | { kind: 'me
 export async function applyToCheckout(changes: WorktreeChanges, paths?: readonly string[]): Promise<BringHomeResult> {
   const patch = await changesPatch(changes, paths);
   if (patch.trim() === '') return { kind: 'nothing' };
-  const git = { cwd: changes.record.checkout, input: patch };
-  const check = await runGit(['apply', '--check', '--whitespace=nowarn', '-'], { ...git, allowFailure: true });
-  if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: `The changes do not apply to your checkout as it is now, so nothing was changed. Git says: ${check.stderr.trim()}` };
-  await runGit(['apply', '--whitespace=nowarn', '-'], git);
   const chosen = paths === undefined ? changes.files : changes.files.filter((file) => paths.includes(file.path));
-  return { kind: 'applied', files: chosen.map((file) => file.path) };
+  return applyPatch(changes.record.checkout, patch, chosen.map((file) => file.path), 'The changes');
+}
+
+/** `git apply` of the whole patch to the checkout's files, or nothing at all when any part does not apply. */
+async function applyPatch(checkout: string, patch: string, files: string[], what: string): Promise<BringHomeResult> {
+  const git = { cwd: checkout, input: patch };
+  const check = await runGit(['apply', '--check', '--whitespace=nowarn', '-'], { ...git, allowFailure: true });
+  if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: `${what} do not apply to your checkout as it is now, so nothing was changed. Git says: ${check.stderr.trim()}` };
+  await runGit(['apply', '--whitespace=nowarn', '-'], git);
+  return { kind: 'applied', files };
 }
 
 /** The files `git apply` or `git merge` named as the ones in the way. */
@@ -140,4 +145,49 @@ export async function mergeBranch(record: WorktreeRecord): Promise<BringHomeResu
     return { kind: 'conflict', files: conflicted, reason: `Merging ${record.branch} conflicts with your branch in ${conflicted.join(', ')}; the merge was undone and nothing changed. Merge it yourself to resolve them, or apply only the other files.` };
   }
   return { kind: 'conflict', files: filesInTheWay(said), reason: `Git did not merge ${record.branch}, and nothing changed: ${said.trim()}` };
+}
+
+/** One hunk of a file's changes, as the user picks it. */
+export interface Hunk {
+  /** Its `@@ -a,b +c,d @@` line. */
+  header: string;
+  /** Its lines after the header (context, `-` and `+`), as in the patch. */
+  lines: string[];
+}
+
+/** A text file's changes split into hunks, with the patch's file header kept to build a patch of some of them. */
+export interface FileHunks {
+  path: string;
+  /** The `diff --git` header up to the first hunk. */
+  fileHeader: string;
+  hunks: Hunk[];
+}
+
+/** The hunks of one changed file; a binary file or a change without a text hunk (a mode, an empty file) throws: it is applied whole. */
+export async function fileHunks(changes: WorktreeChanges, file: string): Promise<FileHunks> {
+  const patch = await changesPatch(changes, [file]);
+  const start = patch.search(/^@@ /m);
+  if (start < 0 || /^GIT binary patch$/m.test(patch)) throw new WorktreeError('git', `${file} has no text hunks to choose from (a binary file or a change of its mode); apply it whole.`);
+  const hunks = patch
+    .slice(start)
+    .split(/^(?=@@ )/m)
+    .map((text) => {
+      const [header, ...lines] = text.replace(/\n$/, '').split('\n');
+      return { header: header!, lines };
+    });
+  return { path: file, fileHeader: patch.slice(0, start), hunks };
+}
+
+/**
+ * Applies only the chosen hunks of one file (indexes into `fileHunks`) to the checkout, as
+ * uncommitted changes; the rest are left out. As `applyToCheckout`: nothing changes when one of
+ * them does not apply. Git finds each hunk by its context, so leaving an earlier one out is fine.
+ */
+export async function applyHunks(changes: WorktreeChanges, file: FileHunks, chosen: readonly number[]): Promise<BringHomeResult> {
+  const bad = chosen.filter((index) => !Number.isInteger(index) || index < 0 || index >= file.hunks.length);
+  if (bad.length > 0) throw new WorktreeError('git', `${file.path} has ${file.hunks.length} hunk(s); there is no hunk ${bad.join(', ')}. Nothing was applied.`);
+  if (chosen.length === 0) return { kind: 'nothing' };
+  const picked = [...new Set(chosen)].sort((a, b) => a - b).map((index) => file.hunks[index]!);
+  const patch = `${file.fileHeader}${picked.map((hunk) => [hunk.header, ...hunk.lines].join('\n')).join('\n')}\n`;
+  return applyPatch(changes.record.checkout, patch, [file.path], `The chosen hunks of ${file.path}`);
 }
