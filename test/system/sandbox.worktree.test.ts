@@ -104,6 +104,8 @@ for (const mechanism of ['overlay', 'placeholders'] as const)
         `git ${ID} branch -f evergreen/other HEAD`,
         `git ${ID} tag t`,
         `echo mine > ${checkout}/a.txt`,
+        `echo 'gitdir: ${base}' > .git`,
+        `rm .git`,
         `cat ${otherSession}/transcript.jsonl`,
       ];
       for (const attempt of attempts) {
@@ -113,6 +115,7 @@ for (const mechanism of ['overlay', 'placeholders'] as const)
       assert.deepEqual(userSide(checkout), before);
       assert.equal(existsSync(path.join(base, 'pwned')), false);
       assert.equal(readFileSync(path.join(record.adminDir, 'commondir'), 'utf8').trim(), '../..');
+      assert.equal(readFileSync(path.join(record.folder, '.git'), 'utf8').trim(), `gitdir: ${record.adminDir}`, "the worktree's .git file still names its own folder");
       assert.equal(git(checkout, 'tag', '--list'), '');
       assert.equal(git(checkout, 'rev-parse', 'evergreen/other'), git(checkout, 'rev-parse', 'main'));
       // The storage around the worktree is hidden (an empty tmpfs stands in for it): a write there lands nowhere.

@@ -139,6 +139,24 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.match(git(record.folder, 'status', '--porcelain'), /^\?\? new\.txt$/m, 'new.txt is still untracked');
   });
 
+  it("reviews through the worktree's own folder in the repository, not a .git file the chat pointed elsewhere", async () => {
+    const { base, checkout, manager } = setup();
+    const record = await manager.create({ checkout, name: 'redirect' });
+    // A Git directory of the chat's making, whose filter would run a command when Git reads the files.
+    const evil = path.join(record.folder, 'evil');
+    git(record.folder, 'init', '-q', '--bare', evil);
+    const marker = path.join(base, 'filter-ran');
+    git(evil, 'config', 'filter.x.clean', `touch ${marker}; cat`);
+    writeTree(record.folder, { '.gitattributes': '* filter=x\n', 'new.txt': 'new\n' });
+    fs.writeFileSync(path.join(record.folder, '.git'), `gitdir: ${evil}\n`);
+    const changes = await worktreeChanges(record);
+    assert.equal(fs.existsSync(marker), false, 'no filter of the redirected directory ran');
+    assert.ok(changes.files.some((file) => file.path === 'new.txt'));
+    const plan = await planDiscard(record);
+    assert.ok(plan.uncommitted.includes('new.txt'));
+    assert.equal(fs.existsSync(marker), false);
+  });
+
   it("applies the changes to the checkout as uncommitted changes, all or some files, and leaves its index and HEAD alone", async () => {
     const { checkout, manager } = setup();
     const record = await manager.create({ checkout, name: 'apply' });

@@ -277,6 +277,7 @@ describe("sandbox policy: a chat's Git worktree in Evergreen's storage (issue 31
       `${ADMIN}/gitdir`,
       `${ADMIN}/config.worktree`,
       `${STORAGE}/worktrees/app-1234abcd/task.json`,
+      `${WORKTREE}/.git`,
       `${SESSION}/transcript.jsonl`,
       '/work/app/src/a.ts',
     ]) {

@@ -47,7 +47,6 @@ export interface SandboxPolicyInput {
   worktree?: WorktreeGitAccess;
 }
 
-
 export interface SandboxPolicy {
   allowWrite: string[];
   denyWrite: string[];
@@ -193,7 +192,8 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const storageAroundWorkspace = input.worktree !== undefined && isInside(root, storageRoot);
   denyWrite.push(...(storageAroundWorkspace ? [] : [storageRoot]), sessionDir, ...hidden);
   const git = input.worktree ? worktreeGitParts(input.worktree, input.exists, list) : { allowWrite: [], denyWrite: [] };
-  denyWrite.push(...git.denyWrite);
+  // The worktree's .git file names its Git directory: pointed elsewhere, another configuration would apply.
+  denyWrite.push(...git.denyWrite, ...(input.worktree ? [path.join(root, '.git')] : []));
   const inHome = (relative: string) => path.join(input.home, relative);
   return {
     allowWrite: [root, path.resolve(input.privateTmp), ...git.allowWrite],

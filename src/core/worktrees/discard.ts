@@ -8,7 +8,7 @@ import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gitText, nulList, runGit } from '../git';
 import { errorMessage } from '../logger';
-import { WorktreeError, type WorktreeManager, type WorktreeRecord } from './manager';
+import { worktreeGitOptions, WorktreeError, type WorktreeManager, type WorktreeRecord } from './manager';
 
 /** At most this many commits are listed one by one (the count is always whole). */
 export const MAX_LISTED_COMMITS = 50;
@@ -28,7 +28,7 @@ export interface DiscardPlan {
 /** What discarding the worktree would lose, for the user to confirm. */
 export async function planDiscard(record: WorktreeRecord): Promise<DiscardPlan> {
   const folderExists = existsSync(record.folder);
-  const uncommitted = folderExists ? await uncommittedFiles(record.folder) : [];
+  const uncommitted = folderExists ? await uncommittedFiles(record) : [];
   const git = { env: { GIT_DIR: record.commonDir } };
   const tip = await gitText(['rev-parse', '--verify', '--quiet', `refs/heads/${record.branch}`], git).catch(() => '');
   if (tip === '') return { record, uncommitted, commits: [], commitCount: 0, folderExists };
@@ -49,8 +49,8 @@ async function checkoutHead(record: WorktreeRecord): Promise<string[]> {
 }
 
 /** `git status` of the worktree as paths: changed, staged, deleted, untracked (a rename's both names). */
-export async function uncommittedFiles(folder: string): Promise<string[]> {
-  const run = await runGit(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none'], { cwd: folder });
+export async function uncommittedFiles(record: WorktreeRecord): Promise<string[]> {
+  const run = await runGit(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none'], worktreeGitOptions(record));
   const fields = nulList(run.stdout);
   const files: string[] = [];
   for (let index = 0; index < fields.length; index++) {

@@ -82,6 +82,15 @@ export interface CleanUpResult {
   commits: number;
 }
 
+/**
+ * How Evergreen runs Git in a chat's worktree: on the worktree's own folder in the main repository
+ * named outright, never through the worktree's `.git` file, which the chat's commands could point
+ * at a Git directory of their own (with a filter or other configuration that runs a command).
+ */
+export function worktreeGitOptions(record: WorktreeRecord, env: Readonly<Record<string, string>> = {}): { cwd: string; env: Record<string, string> } {
+  return { cwd: record.folder, env: { GIT_DIR: record.adminDir, GIT_WORK_TREE: record.folder, ...env } };
+}
+
 /** The sandbox's view of a worktree: what its Git may write in the main repository. */
 export function gitAccessOf(record: WorktreeRecord): WorktreeGitAccess {
   return { commonDir: record.commonDir, adminDir: record.adminDir, branch: record.branch };

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError, gitText, nulList, runGit, userIdentity } from '../git';
 import { errorMessage } from '../logger';
-import { WorktreeError, type WorktreeRecord } from './manager';
+import { worktreeGitOptions, WorktreeError, type WorktreeRecord } from './manager';
 
 export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'type-changed';
 
@@ -39,7 +39,7 @@ const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'deleted', M: 'mod
 async function currentTree(record: WorktreeRecord): Promise<string> {
   const scratch = await fsp.mkdtemp(path.join(os.tmpdir(), 'evergreen-review-'));
   try {
-    const git = { cwd: record.folder, env: { GIT_INDEX_FILE: path.join(scratch, 'index') } };
+    const git = worktreeGitOptions(record, { GIT_INDEX_FILE: path.join(scratch, 'index') });
     await runGit(['read-tree', 'HEAD'], git);
     await runGit(['add', '--all', '--', '.'], git);
     return await gitText(['write-tree'], git);
@@ -56,7 +56,7 @@ export async function worktreeChanges(record: WorktreeRecord): Promise<WorktreeC
   } catch (error) {
     throw new WorktreeError('git', `The changes in the worktree ${record.name} (${record.folder}) cannot be read: ${errorMessage(error)}`);
   }
-  const git = { cwd: record.folder };
+  const git = worktreeGitOptions(record);
   const listed = nulList((await runGit(['diff', '--name-status', '-z', '--find-renames', '--no-ext-diff', record.base, tree], git)).stdout);
   const files: ChangedFile[] = [];
   for (let index = 0; index < listed.length; index++) {
@@ -75,7 +75,7 @@ export async function worktreeChanges(record: WorktreeRecord): Promise<WorktreeC
 
 /** The changes as one patch (binary files included), of every file or only of `paths`. */
 export async function changesPatch(changes: WorktreeChanges, paths?: readonly string[]): Promise<string> {
-  const run = await runGit(['diff', '--binary', '--find-renames', '--no-ext-diff', '--no-color', changes.record.base, changes.tree, '--', ...pathspecs(changes, paths)], { cwd: changes.record.folder });
+  const run = await runGit(['diff', '--binary', '--find-renames', '--no-ext-diff', '--no-color', changes.record.base, changes.tree, '--', ...pathspecs(changes, paths)], worktreeGitOptions(changes.record));
   return run.stdout.toString('utf8');
 }
 
