@@ -133,7 +133,8 @@ Options:
       --worktree-changes NAME  print what the chat in worktree NAME changed since its branch point, as a patch
       --apply-worktree NAME    apply those changes to the workspace as uncommitted changes (nothing is changed
                                when one does not apply)
-      --merge-worktree NAME    merge the branch evergreen/NAME into the workspace's branch (undone on a conflict)
+      --merge-worktree NAME    merge the branch evergreen/NAME into the workspace's branch (undone on a conflict);
+                               both need --yes when the chat changed files that run commands (package.json, .vscode, …)
       --discard-worktree NAME  remove the worktree and its branch; without --yes, only prints what would be lost
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5

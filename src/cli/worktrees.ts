@@ -9,7 +9,7 @@ import { escapeLine } from '../core/visibleText';
 import { discardWorktree, planDiscard } from '../core/worktrees/discard';
 import { gitAccessOf, WorktreeError, type WorktreeManager, type WorktreeRecord } from '../core/worktrees/manager';
 import { inspectRepository } from '../core/worktrees/repository';
-import { applyToCheckout, changesPatch, mergeBranch, worktreeChanges, type BringHomeResult } from '../core/worktrees/review';
+import { applyToCheckout, changesPatch, mergeBranch, protectedChanges, worktreeChanges, type BringHomeResult } from '../core/worktrees/review';
 import type { CliOptions, WorktreeCommand } from './args';
 
 /** Where a chat runs: the workspace itself, or a worktree of it (its folder is the workspace then). */
@@ -66,9 +66,16 @@ export async function runWorktreeCommand(command: WorktreeCommand, manager: Work
       return 0;
     }
     case 'apply':
-      return report(await applyToCheckout(await worktreeChanges(record)), record, out);
-    case 'merge':
-      return report(await mergeBranch(record), record, out);
+    case 'merge': {
+      const changes = await worktreeChanges(record);
+      const guarded = protectedChanges(changes);
+      if (guarded.length > 0 && !yes) {
+        for (const file of guarded) out(`protected\t${escapeLine(file.path)}\t${file.reason}`);
+        out(`Nothing was brought home: the chat changed files that run commands or configure your tools. Look at them (--worktree-changes ${record.name}), then run again with --yes to bring them home too.`);
+        return 1;
+      }
+      return report(command.kind === 'apply' ? await applyToCheckout(changes) : await mergeBranch(record), record, out);
+    }
     case 'discard':
       return discard(manager, record, yes, out);
   }

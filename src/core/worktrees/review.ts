@@ -10,6 +10,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { protectedWriteReason } from '../approvals/protectedPaths';
 import { GitError, gitText, nulList, runGit, userIdentity } from '../git';
 import { errorMessage } from '../logger';
 import { worktreeGitOptions, WorktreeError, type WorktreeRecord } from './manager';
@@ -86,6 +87,18 @@ function pathspecs(changes: WorktreeChanges, paths: readonly string[] | undefine
   const unknown = paths.filter((file) => !known.has(file));
   if (unknown.length > 0) throw new WorktreeError('git', `The worktree ${changes.record.name} did not change ${unknown.join(', ')}; nothing was applied.`);
   return paths.flatMap((file) => [file, ...(known.get(file)?.from === undefined ? [] : [known.get(file)!.from!])]).map((file) => `:(literal)${file}`);
+}
+
+/**
+ * The changed files that a write tool could not write without asking (approvals/protectedPaths.ts:
+ * editor and Git settings, the files that configure commands): bringing them home into the
+ * checkout is the user's own decision, asked for each time, never the chat's.
+ */
+export function protectedChanges(changes: WorktreeChanges): { path: string; reason: string }[] {
+  return changes.files.flatMap((file) => {
+    const reason = [file.path, ...(file.from === undefined ? [] : [file.from])].map((name) => protectedWriteReason(name)).find((why) => why !== undefined);
+    return reason === undefined ? [] : [{ path: file.path, reason }];
+  });
 }
 
 export type BringHomeResult = { kind: 'applied'; files: string[] } | { kind: 'merged'; commit: string } | { kind: 'conflict'; files: string[]; reason: string } | { kind: 'nothing' };
