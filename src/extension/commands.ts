@@ -5,9 +5,11 @@ import type { ChatFolders } from './chatFolders';
 import type { ChatSurface } from './chatViewProvider';
 import type { CommandId } from './manifest';
 import { readSettings } from './settings';
+import type { WorkspaceWebDomains } from './webAccess';
+import { setSearxngKey, showWebAccess } from './webAccessCommand';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
-export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, surface: ChatSurface, folders: ChatFolders): vscode.Disposable[] {
+export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains, surface: ChatSurface, folders: ChatFolders): vscode.Disposable[] {
   const register = (id: CommandId, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
@@ -19,8 +21,11 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
+    register('webAccess', () => showWebAccess(webDomains)),
+    register('setSearxngKey', () => setSearxngKey(apiKeys)),
     register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
+    register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();

@@ -17,6 +17,7 @@ import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
@@ -42,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
     const folders = new ChatFolders(store, context.workspaceState, () => chat.active);
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, folders });
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
@@ -50,7 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys, view, folders),
+      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
       new TranscriptDocuments(store, logger),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       view,

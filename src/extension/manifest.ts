@@ -43,12 +43,16 @@ export const COMMANDS = {
   chooseChatFolder: { title: 'Choose Chat Folder…', icon: '$(root-folder)', enablement: `${MULTI_ROOT} && !${running}` },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  webAccess: { title: 'Web Access', icon: '$(globe)' },
+  setSearxngKey: { title: 'Set SearXNG Key', icon: '$(key)' },
   showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   // The open chat's, or a saved session's: it applies with no chat open too.
   showSessionInsights: { title: 'Show Session Insights', icon: '$(graph-line)' },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
+  // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
+  openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 

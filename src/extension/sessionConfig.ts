@@ -1,4 +1,7 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { memoryFolderFor } from '../core/memory/location';
+import type { ChatOverrides } from './chatState';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -18,7 +21,7 @@ import { WorkspaceWebDomains } from './webAccess';
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
   if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
   const apiKey = await apiKeys.get(settings.provider);
@@ -39,10 +42,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
       provider: settings.provider,
       apiKey,
       baseURL: settings.baseUrl,
-      model: settings.model,
+      // A chat's /model and /thinking win over the settings, for that chat.
+      model: chat.overrides.model ?? settings.model,
       maxOutputTokens: settings.maxOutputTokens,
       maxToolRoundsPerTurn: settings.maxToolRoundsPerTurn,
-      thinking: settings.thinking,
+      thinking: chat.overrides.thinking ?? settings.thinking,
       approvalPolicy: settings.approvals,
       trusted: vscode.workspace.isTrusted,
       ripgrepPath: bundledRipgrep(),
@@ -53,6 +57,8 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
+      skills: { home: os.homedir() },
+      ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, workspaceRoot) } } : {}),
       mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, workspaceState),
       hooks: await readHookSettings(workspaceRoot, settings.hooks, workspaceState),
       web: {

@@ -214,7 +214,7 @@ describe('the manifest', () => {
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab, one folder or several', () => {
     // Hooks with no chat says where hooks are configured.
-    const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'showHooks', 'showSessionInsights', 'resumeSession'];
+    const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'showSessionInsights', 'resumeSession', 'openMemory'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file', workspaceFolderCount: 1 };
     assert.deepEqual(palette(noChat).sort(), [...always].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
