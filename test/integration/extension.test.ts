@@ -25,6 +25,9 @@ const COMMANDS = [
   'evergreen.showSessionInsights',
   'evergreen.focusChat',
   'evergreen.chooseChatFolder',
+  'evergreen.openMemory',
+  'evergreen.webAccess',
+  'evergreen.setSearxngKey',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
