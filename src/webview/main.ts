@@ -4,7 +4,7 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewReply, type WebviewRequester, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, dismissNotice, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -265,6 +265,16 @@ function renderItem(item: ChatItem): HTMLElement {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
       element.append(...errorActions(item.actions));
+      const dismiss = el('button', 'eg-notice-dismiss', '\u00d7');
+      dismiss.type = 'button';
+      dismiss.title = 'Dismiss';
+      dismiss.setAttribute('aria-label', 'Dismiss this notice');
+      dismiss.addEventListener('click', () => {
+        dismissNotice(chat, item.key);
+        input.focus();
+        scheduleRender();
+      });
+      element.prepend(dismiss);
       return element;
     }
   }
@@ -464,7 +474,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   switch (message.type) {
     case 'state':
       viewState = message.state;
-      chat = emptyChat();
+      chat = emptyChat(chat.dismissed);
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
       renderFrom = chat.items.length;
       filling = true;

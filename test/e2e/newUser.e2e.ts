@@ -1,0 +1,47 @@
+// What a new user tripped over in the panel (issue 33, item 5), checked on the panel alone
+// (dist/webview.js and media/chat.css in headless Chromium, the webview benchmark's page).
+// Build first (node esbuild.mjs), then:
+//   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/newUser.e2e.ts
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { AgentEvent, HostToWebview, ViewState } from '../../src/protocol';
+import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
+
+function viewState(history: AgentEvent[], overrides: Partial<ViewState> = {}): ViewState {
+  return { sessionId: 's1', model: 'claude-sonnet-5-5', providerLabel: 'Anthropic', status: 'idle', hasApiKey: true, trusted: true, gauge: undefined, history, ...overrides };
+}
+
+/** Posts host messages as the host would and waits for the frame that draws them. */
+async function postHost(page: Page, ...messages: HostToWebview[]): Promise<void> {
+  await page.evaluate((list) => {
+    for (const message of list) window.postMessage(message, '*');
+  }, messages);
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
+}
+
+describe('what a new user tripped over, in the panel (Chromium)', function () {
+  this.timeout(120_000);
+  let page: Page;
+  let errors: string[] = [];
+  let post: StandalonePanel['post'];
+  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
+
+  afterEach(() => assert.deepEqual(errors, [], 'no uncaught errors in the panel'));
+
+  it('a thinking notice is quiet, can be dismissed, and stays dismissed when the chat is rebuilt (a Restore)', async () => {
+    const notice: AgentEvent = { type: 'thinking_notice', level: 'info', message: 'Thinking uses 4,096 tokens, not 8,000: the model writes at most 8,192 tokens a reply.' };
+    await postHost(page, { type: 'state', state: viewState([notice]) });
+    const shown = page.locator('.eg-notice', { hasText: 'Thinking uses' });
+    await shown.waitFor();
+    assert.equal(await shown.evaluate((element) => element.classList.contains('eg-error')), false, 'not drawn as an error');
+    await shown.getByRole('button', { name: 'Dismiss this notice' }).click();
+    await shown.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('eg-input')), true, 'focus goes back to the message box');
+    // A Restore rebuilds the chat, and the session start says the notice again.
+    await postHost(page, { type: 'state', state: viewState([notice, { type: 'turn_started', turnId: 't1', userText: 'hello' }]) });
+    await page.locator('.eg-message', { hasText: 'hello' }).first().waitFor();
+    assert.equal(await page.locator('.eg-notice').count(), 0);
+    await post({ type: 'thinking_notice', level: 'info', message: notice.message });
+    assert.equal(await page.locator('.eg-notice').count(), 0);
+  });
+});
