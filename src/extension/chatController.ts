@@ -393,8 +393,11 @@ export class ChatController extends Disposable {
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await pickSession(this.deps.store, 'Resume which session?');
-    if (sessionId) await this.resumeSessionById(sessionId);
+    const openId = this.chat.active?.handle.id;
+    const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
+    // The chat already open is shown, not restarted (a restart would re-read its instructions).
+    if (sessionId && sessionId === openId) await this.deps.surface.reveal();
+    else if (sessionId) await this.resumeSessionById(sessionId);
   }
 
   /** Resume without the picker (the command's core; also the test API). */

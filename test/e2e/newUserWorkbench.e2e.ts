@@ -1,0 +1,56 @@
+// What a new user tripped over (issue 33, item 5), in the real workbench: code-server with
+// Evergreen, the fake Messages API as the model, Chromium. (The panel-only checks are in
+// newUser.e2e.ts.) Build first (node esbuild.mjs), then:
+//   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/newUserWorkbench.e2e.ts
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { openChatPanel, openChatWorkbench, sendFromComposer, withFailureReport, type ChatWorkbench } from '../support/e2eChat';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
+
+const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
+const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-new-user-failure.png');
+
+describe('what a new user tripped over, in the workbench (code-server + Chromium)', function () {
+  this.timeout(240_000);
+  let bench: ChatWorkbench;
+  let page: Page;
+  let fake: FakeAnthropic;
+
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    bench = await openChatWorkbench({ prefix: 'e2e-new-user', files: { 'notes.txt': 'hello\n' } });
+    ({ page, fake } = bench);
+  });
+
+  after(async () => {
+    await bench?.close();
+  });
+
+  const step = (body: () => Promise<void>) => withFailureReport(bench, FAILURE_SCREENSHOT, body);
+  const quickInput = () => page.locator('.quick-input-widget');
+  /** A button of the view's title bar (a view alone in its container shows them on the container's title). */
+  const titleButton = (label: string) => page.locator(`a.action-label[aria-label="${label}"] >> visible=true`).first();
+
+  it("the view's clock resumes a past chat, its list marking the chat already open", () =>
+    step(async () => {
+      fake.enqueue(reply.text('First chat answered.'), reply.text('Second chat answered.'));
+      const { webview } = await openChatPanel(page);
+      await sendFromComposer(webview, 'The first chat of the day');
+      await webview.locator('.eg-assistant', { hasText: 'First chat answered.' }).waitFor({ timeout: 90_000 });
+      await titleButton('New Chat').click();
+      await webview.locator('.eg-user').first().waitFor({ state: 'detached', timeout: 30_000 });
+      await sendFromComposer(webview, 'The second chat of the day');
+      await webview.locator('.eg-assistant', { hasText: 'Second chat answered.' }).waitFor({ timeout: 60_000 });
+
+      await titleButton('Resume Session…').click();
+      const row = (text: string) => quickInput().locator('.quick-input-list-row', { hasText: text }).first();
+      await row('The first chat of the day').waitFor({ timeout: 30_000 });
+      assert.match(await row('The second chat of the day').innerText(), /open in the chat/);
+      assert.doesNotMatch(await row('The first chat of the day').innerText(), /open in the chat/);
+      await row('The first chat of the day').click();
+      await webview.locator('.eg-user', { hasText: 'The first chat of the day' }).waitFor({ timeout: 60_000 });
+      assert.equal(await webview.locator('.eg-user', { hasText: 'The second chat of the day' }).count(), 0);
+    }));
+});
