@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { AgentEvent, HostToWebview, ViewState } from '../../src/protocol';
+import { contextGauge } from '../../src/core/context/gauge';
 import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 function viewState(history: AgentEvent[], overrides: Partial<ViewState> = {}): ViewState {
@@ -43,5 +44,23 @@ describe('what a new user tripped over, in the panel (Chromium)', function () {
     assert.equal(await page.locator('.eg-notice').count(), 0);
     await post({ type: 'thinking_notice', level: 'info', message: notice.message });
     assert.equal(await page.locator('.eg-notice').count(), 0);
+  });
+
+  it('at 280 px the gauge shows its numbers, cache and cost whole beside Compact', async () => {
+    await page.setViewportSize({ width: 280, height: 700 });
+    const gauge = contextGauge({ window: 200_000, outputReserve: 16_000, usedTokens: 123_456, autoCompactThreshold: 171_000, cacheReadShare: 0.95, sessionCostUsd: 12.34 });
+    await postHost(page, { type: 'gauge', gauge });
+    const texts = await page.evaluate(() =>
+      ['.eg-gauge-label', '.eg-gauge-secondary'].map((selector) => {
+        const element = document.querySelector<HTMLElement>(selector)!;
+        return { text: element.textContent, cut: element.scrollWidth > element.clientWidth };
+      }),
+    );
+    assert.deepEqual(texts, [
+      { text: gauge.reading.label, cut: false },
+      { text: gauge.reading.secondary, cut: false },
+    ]);
+    assert.ok(await page.locator('.eg-header button', { hasText: 'Compact' }).isVisible());
+    await page.setViewportSize({ width: 420, height: 900 });
   });
 });
