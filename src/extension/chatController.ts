@@ -335,9 +335,15 @@ export class ChatController extends Disposable {
     }
   }
 
+  /** The chat shown, its message box focused (after a dialog or a notification took the focus). */
+  async focusInput(): Promise<void> {
+    await this.deps.surface.focusInput();
+  }
+
   /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
   async undoLastCompaction(): Promise<void> {
     const outcome = await this.undoCompactionNow();
+    if (outcome.ok) await this.focusInput();
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
     else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
   }
@@ -368,6 +374,7 @@ export class ChatController extends Disposable {
       userTextOf: (checkpoint) => this.chat.replay.userTextOf(checkpoint),
       rebuild: (sessionId) => this.resumeSessionById(sessionId),
       setComposer: (text) => this.deps.surface.post({ type: 'composerText', text }),
+      focusInput: () => this.focusInput(),
       diffs: this.deps.proposedChanges,
       logger: this.deps.logger,
     };

@@ -23,6 +23,8 @@ export interface CheckpointRestoreHost {
   rebuild(sessionId: string): Promise<void>;
   /** Puts text into the chat's composer (edit and resend). */
   setComposer(text: string): void;
+  /** Shows the chat with its message box focused (the pickers and notifications took the focus). */
+  focusInput(): Promise<void>;
   diffs: ProposedChanges;
   logger: Logger;
 }
@@ -127,6 +129,7 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
     const outcome = await restoreCheckpoint(checkpoints, started.handle, checkpoint, scope, { overwriteOutsideChanges });
     if (outcome.conversationRewound) await host.rebuild(sessionId);
     if (choice === 'edit' && text !== undefined) host.setComposer(text);
+    await host.focusInput();
     // Undo is offered only while nothing happened since (a new message would be spliced into the old conversation).
     const entriesAfterRestore = host.active()?.handle.entryCount;
     const undo = await vscode.window.showInformationMessage(`Evergreen: ${summary(outcome)}.`, 'Undo Restore');
@@ -135,6 +138,7 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
     if (!current || current.handle.id !== sessionId || host.busy() || current.handle.entryCount !== entriesAfterRestore) throw new Error('the chat moved on since the restore; it can no longer be undone');
     const undone = await undoCheckpointRestore(checkpoints, current.handle, outcome);
     if (outcome.conversationRewound) await host.rebuild(sessionId);
+    await host.focusInput();
     const failed = undone?.failed ?? [];
     void vscode.window.showInformationMessage(`Evergreen: restore undone${failed.length > 0 ? `, except ${failed.map((failure) => `${failure.path} (${failure.reason})`).join('; ')}` : ''}.`);
   } catch (error) {

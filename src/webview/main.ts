@@ -156,6 +156,22 @@ transcript.addEventListener('click', (event) => {
   if (href) void send('openLink', { href });
 });
 
+// Ctrl+Enter (Cmd+Enter) anywhere in the panel goes to the oldest approval still waiting: its first
+// answer focused and in view, so the keyboard reaches it; a second key press answers.
+document.addEventListener(
+  'keydown',
+  (event) => {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+    const waiting = transcript.querySelector<HTMLButtonElement>('.eg-approval button.eg-button:not(:disabled)');
+    if (!waiting) return;
+    event.preventDefault();
+    event.stopPropagation();
+    waiting.scrollIntoView({ block: 'nearest' });
+    waiting.focus();
+  },
+  true,
+);
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   submit();
@@ -321,7 +337,14 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
+const renderApproval = approvalRenderer({
+  el,
+  decide: (toolUseId, approved, always) => {
+    void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) });
+    // The card's buttons are gone once it is answered: the focus goes back to the message box, not to the page.
+    input.focus();
+  },
+});
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
@@ -486,7 +509,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'agentEvent':
       if (message.event.type === 'turn_started') pendingSend = undefined;
       if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
-      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
+      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
       applyEvent(chat, message.event);
@@ -501,6 +524,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       input.value = message.text;
       input.focus();
       attachments.refresh();
+      break;
+    case 'focusInput':
+      input.focus();
       break;
     case 'editorContext':
       attachments.onEditorContext(message);

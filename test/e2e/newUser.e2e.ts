@@ -63,4 +63,26 @@ describe('what a new user tripped over, in the panel (Chromium)', function () {
     assert.ok(await page.locator('.eg-header button', { hasText: 'Compact' }).isVisible());
     await page.setViewportSize({ width: 420, height: 900 });
   });
+
+  it('an approval waiting is one key away (Ctrl+Enter from the message box), and after Apply the focus is back in the box', async () => {
+    await postHost(page, { type: 'state', state: viewState([]) });
+    await post(
+      { type: 'turn_started', turnId: 't2', userText: 'Change the config' },
+      { type: 'tool_call_started', turnId: 't2', toolUseId: 'tu_write', name: 'write_file', input: { path: 'config.json' } },
+      { type: 'approval_needed', turnId: 't2', toolUseId: 'tu_write', request: { kind: 'write', path: 'config.json', diff: '--- a/config.json\n+++ b/config.json\n@@ -1 +1 @@\n-{}\n+{"debug": true}\n', isNew: false } },
+    );
+    const apply = page.getByRole('button', { name: 'Apply the change to config.json' });
+    await apply.waitFor();
+    await page.locator('textarea.eg-input').focus();
+    await page.keyboard.press('Control+Enter');
+    assert.equal(await apply.evaluate((button) => button === document.activeElement), true, 'Ctrl+Enter reaches the approval');
+    await page.keyboard.press('Enter');
+    const decisions = await page.evaluate(() =>
+      (window as unknown as { __bench: { posted: Array<{ type: string; toolUseId?: string; approved?: boolean }> } }).__bench.posted
+        .filter((message) => message.type === 'approvalDecision')
+        .map(({ toolUseId, approved }) => ({ toolUseId, approved })),
+    );
+    assert.deepEqual(decisions, [{ toolUseId: 'tu_write', approved: true }]);
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('eg-input')), true, 'the focus is back in the message box');
+  });
 });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openChatPanel, openChatWorkbench, sendFromComposer, withFailureReport, type ChatWorkbench } from '../support/e2eChat';
+import { findChatFrame, openChatPanel, openChatWorkbench, runPaletteCommand, sendFromComposer, withFailureReport, type ChatWorkbench } from '../support/e2eChat';
 import { reply, type FakeAnthropic } from '../fake-anthropic/server';
 
 const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
@@ -52,5 +52,37 @@ describe('what a new user tripped over, in the workbench (code-server + Chromium
       await row('The first chat of the day').click();
       await webview.locator('.eg-user', { hasText: 'The first chat of the day' }).waitFor({ timeout: 60_000 });
       assert.equal(await webview.locator('.eg-user', { hasText: 'The second chat of the day' }).count(), 0);
+    }));
+
+  /** Waits until the chat's message box has the focus (the page's focus inside the webview's frame). */
+  async function expectInputFocused(what: string): Promise<void> {
+    const frame = await findChatFrame(page);
+    for (let waited = 0; ; waited += 100) {
+      if (await frame.evaluate(() => document.hasFocus() && document.activeElement?.classList.contains('eg-input') === true).catch(() => false)) return;
+      if (waited > 15_000) throw new Error(`after ${what} the focus is not in the message box`);
+      await page.waitForTimeout(100);
+    }
+  }
+
+  it('after Set API Key, a Restore and its Undo the focus is back in the message box', () =>
+    step(async () => {
+      await runPaletteCommand(page, 'Evergreen: Set API Key');
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.waitFor({ timeout: 15_000 });
+      await box.fill(fake.apiKey);
+      await box.press('Enter');
+      await expectInputFocused('Set API Key');
+
+      const { webview } = await openChatPanel(page);
+      const message = webview.locator('.eg-user', { hasText: 'The first chat of the day' });
+      await message.hover();
+      await message.getByRole('button', { name: 'Restore…' }).click();
+      await quickInput().locator('.quick-input-list-row', { hasText: 'Restore conversation only' }).first().click();
+      await message.waitFor({ state: 'detached', timeout: 30_000 });
+      await expectInputFocused('a Restore');
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the conversation is back before that message' });
+      await toast.getByRole('button', { name: 'Undo Restore' }).click();
+      await webview.locator('.eg-user', { hasText: 'The first chat of the day' }).waitFor({ timeout: 30_000 });
+      await expectInputFocused('Undo Restore');
     }));
 });
