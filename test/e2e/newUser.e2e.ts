@@ -85,4 +85,20 @@ describe('what a new user tripped over, in the panel (Chromium)', function () {
     assert.deepEqual(decisions, [{ toolUseId: 'tu_write', approved: true }]);
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('eg-input')), true, 'the focus is back in the message box');
   });
+
+  it('a file reference in a reply is a link that asks the host to open the file at that line', async () => {
+    await postHost(page, { type: 'state', state: viewState([]) });
+    await post(
+      { type: 'turn_started', turnId: 't3', userText: 'Where does it crash?' },
+      { type: 'text_delta', turnId: 't3', text: 'It crashes in `src/app.ts:4`, called from lib/run.ts:12.' },
+      { type: 'turn_finished', turnId: 't3', stopReason: 'end_turn' },
+    );
+    const link = page.locator('.eg-assistant a', { hasText: 'src/app.ts:4' });
+    await link.click();
+    await page.locator('.eg-assistant a', { hasText: 'lib/run.ts:12' }).click();
+    const opened = await page.evaluate(() =>
+      (window as unknown as { __bench: { posted: Array<{ type: string; href?: string }> } }).__bench.posted.filter((message) => message.type === 'openLink').map((message) => message.href),
+    );
+    assert.deepEqual(opened, ['src/app.ts:4', 'lib/run.ts:12']);
+  });
 });
