@@ -101,4 +101,28 @@ describe('what a new user tripped over, in the panel (Chromium)', function () {
     );
     assert.deepEqual(opened, ['src/app.ts:4', 'lib/run.ts:12']);
   });
+
+  it("an approval's diff is coloured as VS Code's diff editor colours it, without the patch header", async () => {
+    await postHost(page, { type: 'state', state: viewState([]) });
+    const diff = 'Index: config.json\n===================================================================\n--- config.json\n+++ config.json\n@@ -1,3 +1,3 @@\n {\n-  "debug": false\n+  "debug": true\n }\n';
+    await post(
+      { type: 'turn_started', turnId: 't4', userText: 'Turn debugging on' },
+      { type: 'tool_call_started', turnId: 't4', toolUseId: 'tu_diff', name: 'edit_file', input: { path: 'config.json' } },
+      { type: 'approval_needed', turnId: 't4', toolUseId: 'tu_diff', request: { kind: 'write', path: 'config.json', diff, isNew: false } },
+    );
+    const block = page.locator('pre.eg-diff');
+    await block.waitFor();
+    const lines = await block.locator('.eg-diff-line').evaluateAll((spans) => spans.map((span) => ({ text: span.textContent, kind: span.className.replace('eg-diff-line ', ''), background: getComputedStyle(span).backgroundColor })));
+    assert.deepEqual(lines.map(({ text, kind }) => [kind, text]), [
+      ['eg-diff-hunk', '@@ -1,3 +1,3 @@'],
+      ['eg-diff-same', ' {'],
+      ['eg-diff-del', '-  "debug": false'],
+      ['eg-diff-add', '+  "debug": true'],
+      ['eg-diff-same', ' }'],
+    ]);
+    const background = (kind: string) => lines.find((line) => line.kind === kind)!.background;
+    assert.equal(background('eg-diff-add'), 'rgba(155, 185, 85, 0.2)', "the inserted lines' background");
+    assert.equal(background('eg-diff-del'), 'rgba(255, 0, 0, 0.2)', "the removed lines' background");
+    assert.equal(background('eg-diff-same'), 'rgba(0, 0, 0, 0)');
+  });
 });
