@@ -187,9 +187,14 @@ input.addEventListener('keydown', (event) => {
   }
 });
 
+/** No key and none needed to be set: nothing can be sent yet (the welcome offers Set API Key). */
+function needsApiKey(): boolean {
+  return viewState !== undefined && !viewState.hasApiKey;
+}
+
 function submit(): void {
   const text = input.value.trim();
-  if (!text || chat.busy) return;
+  if (!text || chat.busy || needsApiKey()) return;
   input.value = '';
   // Busy from the keypress, not from the host's turn_started: a quick second Enter is not lost.
   chat.busy = true;
@@ -410,7 +415,10 @@ function render(): void {
     }
   }
   renderTodos();
-  sendButton.disabled = chat.busy;
+  sendButton.disabled = chat.busy || needsApiKey();
+  sendButton.title = needsApiKey() ? 'Set your API key first' : '';
+  // An empty chat has nothing to compact.
+  compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;

@@ -86,3 +86,49 @@ describe('what a new user tripped over, in the workbench (code-server + Chromium
       await expectInputFocused('Undo Restore');
     }));
 });
+
+describe('a new user without an API key (code-server + Chromium)', function () {
+  this.timeout(240_000);
+  let bench: ChatWorkbench;
+  let page: Page;
+  let fake: FakeAnthropic;
+
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    bench = await openChatWorkbench({ prefix: 'e2e-no-key', files: { 'notes.txt': 'hello\n' }, withoutApiKey: true });
+    ({ page, fake } = bench);
+  });
+
+  after(async () => {
+    await bench?.close();
+  });
+
+  it('cannot send or compact an empty chat; sets the key from the welcome, with no warning left behind, and chats', () =>
+    withFailureReport(bench, FAILURE_SCREENSHOT, async () => {
+      fake.enqueue(reply.text('Hello, new user.'));
+      const { webview, input } = await openChatPanel(page);
+      const setKey = webview.getByRole('button', { name: 'Set API Key' });
+      await setKey.waitFor({ timeout: 60_000 });
+      const send = webview.getByRole('button', { name: 'Send' });
+      const compact = webview.getByRole('button', { name: /^Compact conversation/ });
+      assert.equal(await send.isDisabled(), true, 'Send waits for a key');
+      assert.equal(await compact.isDisabled(), true, 'an empty chat has nothing to compact');
+      await input.fill('Hello there');
+      await input.press('Enter');
+      await page.waitForTimeout(1_000);
+      assert.equal(await input.inputValue(), 'Hello there', 'nothing was sent: the words stay in the box');
+      assert.equal(fake.messageRequests().length, 0);
+      assert.equal(await page.locator('.notifications-toasts .notification-toast').count(), 0, 'no notification besides the panel');
+
+      await setKey.click();
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.waitFor({ timeout: 15_000 });
+      await box.fill(fake.apiKey);
+      await box.press('Enter');
+      await webview.locator('button.eg-button[type="submit"]:not([disabled])').waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'needs an' }).count(), 0);
+      await sendFromComposer(webview, 'Hello there');
+      await webview.locator('.eg-assistant', { hasText: 'Hello, new user.' }).waitFor({ timeout: 60_000 });
+      assert.equal(await compact.isDisabled(), false, 'a chat with messages can be compacted');
+    }));
+});
