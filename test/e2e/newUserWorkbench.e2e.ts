@@ -77,9 +77,13 @@ describe('what a new user tripped over, in the workbench (code-server + Chromium
       const message = webview.locator('.eg-user', { hasText: 'The first chat of the day' });
       await message.hover();
       await message.getByRole('button', { name: 'Restore…' }).click();
+      await quickInput().locator('.quick-input-list-row', { hasText: 'Restore conversation only' }).first().waitFor({ timeout: 30_000 });
+      assert.match(await quickInput().locator('.quick-input-title').innerText(), /restore before “The first chat of the day”/, 'the picker names the message, not a checkpoint number');
       await quickInput().locator('.quick-input-list-row', { hasText: 'Restore conversation only' }).first().click();
       await message.waitFor({ state: 'detached', timeout: 30_000 });
       await expectInputFocused('a Restore');
+      const { input } = await openChatPanel(page);
+      assert.equal(await input.inputValue(), 'The first chat of the day', 'the restored message is back in the box');
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the conversation is back before that message' });
       await toast.getByRole('button', { name: 'Undo Restore' }).click();
       await webview.locator('.eg-user', { hasText: 'The first chat of the day' }).waitFor({ timeout: 30_000 });
