@@ -196,6 +196,8 @@ export class ChatController extends Disposable {
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
     const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
+    // The same chat rebuilt (a Restore, its Undo) keeps what its tool cards showed live.
+    const carried = resumeId !== undefined && resumeId === this.chat.replay.sessionId ? this.chat.replay.toolRecords() : undefined;
     if (!keepView) this.resetView();
     this.chat.needsRestart = false;
     const started = await startAgentSession({
@@ -211,7 +213,8 @@ export class ChatController extends Disposable {
     });
     // The previous session (its MCP servers and whatever they started, its sandbox, its lock) ends with it.
     this.chat.adopt(started);
-    if (!keepView) this.chat.replay.restore(started.replay);
+    if (!keepView) this.chat.replay.restore(started.replay, carried);
+    this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
