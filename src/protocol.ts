@@ -6,7 +6,7 @@
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 
-export type { AgentEvent, AttachmentChip } from './core/agent/events';
+export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 

@@ -17,6 +17,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     }),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
+    register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {

@@ -37,6 +37,7 @@ export const COMMANDS = {
   newChat: { title: 'New Chat', icon: '$(add)' },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   // The view's clock reopens a past chat, as in other chat extensions; a read-only transcript is one menu away.
   resumeSession: { title: 'Resume Session…', icon: '$(history)' },

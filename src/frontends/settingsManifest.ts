@@ -18,6 +18,7 @@ export const SETTING_CATEGORIES = {
   context: 'Context',
   approvals: 'Approvals & Sandbox',
   mcp: 'MCP',
+  hooks: 'Hooks',
   attachments: 'Attachments',
   advanced: 'Advanced',
 } as const;
@@ -172,6 +173,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 1,
     description:
       "Your own MCP servers, in Claude Code's `mcpServers` shape: `{\"name\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"], \"env\": {}}}` or `{\"name\": {\"type\": \"http\", \"url\": \"https://…\", \"headers\": {}}}`. `${env:NAME}` and `${workspaceFolder}` are expanded. The workspace's `.vscode/mcp.json` and `.mcp.json` are read too, but start only with your consent. User settings only.",
+  },
+  hooks: {
+    category: 'hooks',
+    order: 1,
+    description:
+      "Your own hooks, in Claude Code's `hooks` shape: commands run at each step of the agent, e.g. `{\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/check-command.sh\", \"timeout\": 30}]}]}`. Also read: `~/.claude/settings.json`, `~/.evergreen/settings.json`, and the workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.evergreen/settings.json`, whose hooks run only with your consent and in the sandbox. The README (Hooks) lists the events and what a hook can decide. User settings only.",
   },
   'attachments.editorContext': {
     category: 'attachments',

@@ -81,6 +81,8 @@ export const SETTINGS = {
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },
   'mcp.servers': { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'mcp-config' },
+  // Hooks run commands at every step: the user's own (a workspace's are read from its files, and run only with consent).
+  hooks: { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'settings' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },
   'sandbox.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-domain' },
   'sandbox.allowPackageRegistries': { scope: 'application', type: 'boolean', default: false, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-package-registries' },

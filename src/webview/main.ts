@@ -13,6 +13,7 @@ import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './
 import { ComposerAttachments } from './composerView';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -282,6 +283,8 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'hook':
+      return renderHookLine(item, hookDeps);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -351,6 +354,7 @@ const renderApproval = approvalRenderer({
   },
 });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {

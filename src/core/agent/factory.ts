@@ -35,6 +35,7 @@ import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../m
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
 import { StartScope } from './startScope';
 import { announceStart, type McpOffer } from './startNotices';
+import { sessionHooksFor, type HooksConfig, type SessionHooks } from './hooks';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -81,6 +82,8 @@ export interface AgentConfig {
   thinking?: ThinkingSetting;
   /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
   web?: WebSettings;
+  /** The user's hooks and the workspace's consented ones (issue 29); absent: none. */
+  hooks?: HooksConfig;
 }
 
 export interface WebSettings {
@@ -132,6 +135,8 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
   /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
   checkpoints: CheckpointStore | undefined;
+  /** The session's hooks (undefined when none may run): "Evergreen: Hooks" lists them and turns one off for the chat. */
+  hooks: SessionHooks | undefined;
   /**
    * Gives back everything the start acquired, newest first: the MCP servers (and whatever they
    * started), the sandbox's private folder, the transcript's lock. Cancel a running turn first;
@@ -164,7 +169,7 @@ export interface StartOptions {
  * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
  * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
  */
-export const START_STEPS = ['model', 'transcript', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export const START_STEPS = ['model', 'transcript', 'sandbox', 'hooks', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
 export type StartStep = (typeof START_STEPS)[number];
 
 type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
@@ -235,6 +240,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   const opened = await step('transcript', () => openOrCreate(options, client.model, logger, scope));
   const { handle, folded, transcriptProblems } = opened;
   const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
+  const hooks = await step('hooks', () => sessionHooksFor(config.hooks, { handle, projectDir: options.workspaceRoot, sandbox, logger, redactor, emit: onEvent, scope, now: config.now }));
   const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
   const mcp = await step('mcp', () => mcpFor(options, handle, { logger, redactor, scope }));
   // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
@@ -246,17 +252,19 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
   const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
   const { session, thinkingNotices } = await step('session', () =>
-    buildSession(options, { client, tools, handle, folded, checkpoints, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+    buildSession(options, { client, tools, handle, folded, checkpoints, hooks, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
   );
   await step('notices', () => {
     onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
     // Web search is on, but neither this back end nor a SearXNG instance can run it.
     const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
     announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+    // Its text rides with the first message.
+    return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, hooks, close: () => scope.release() };
 }
 
 /**
@@ -312,6 +320,7 @@ function buildSession(
     handle: SessionHandle;
     folded: FoldResult | undefined;
     checkpoints: CheckpointStore | undefined;
+    hooks: SessionHooks | undefined;
     logger: Logger;
     /** The session's events, redacted. */
     onEvent: AgentEventListener;
@@ -342,6 +351,7 @@ function buildSession(
     {
       client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
+      ...(parts.hooks ? { hooks: parts.hooks } : {}),
     },
     handle,
   );
@@ -366,6 +376,7 @@ function buildSession(
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
     ...(nested ? { instructions: nested } : {}),
+    ...(parts.hooks ? { hooks: parts.hooks } : {}),
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });

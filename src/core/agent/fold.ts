@@ -19,6 +19,7 @@ import type { TodoItem } from '../todos/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import { hookEventFromRecord } from './hookRuns';
 import type { MessageOrigin } from './thinkingTurn';
 
 export interface FoldTotals extends UsageCounts {
@@ -61,6 +62,7 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
       if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;
       return { ...persistNote({ toolName: entry.toolName, toolUseId: entry.toolUseId, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
     case 'event':
+      if (entry.name === 'hook_run' || entry.name === 'hook_notice') return hookEventFromRecord(entry.name, entry.data, turnId);
       return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
     default:
       return undefined;

@@ -8,6 +8,7 @@ import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../instructions/instructionFiles';
+import { hookNoteEvent } from '../hooks/notes';
 import { instructionsNoteMessage } from './instructions';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
@@ -33,7 +34,9 @@ export class DisplayBuilder {
     const chips: AttachmentChip[] = [];
     for (const block of blocksOf(message)) {
       const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
-      if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
+      if (message.role === 'user' && block.type === 'text' && hookNoteEvent(block.text) !== undefined) {
+        // A hook's text for the model: its run's recorded line already shows it.
+      } else if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
         this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
       } else if (attachment) {
