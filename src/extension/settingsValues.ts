@@ -57,6 +57,8 @@ export interface EvergreenSettings {
   compression: unknown;
   /** `evergreen.instructions.*`: whether instruction files are read, and the user's own file (undefined: the default). */
   instructions: { enabled: boolean; userFile: string | undefined };
+  /** `evergreen.memory.enabled`: whether the agent keeps and reads its notes for the workspace. */
+  memory: { enabled: boolean };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -152,6 +154,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     compression: read('compression'),
     // Only an explicit false turns them off, as for the sandbox.
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
+    memory: { enabled: read('memory.enabled') !== false },
     problems,
   };
 }

@@ -19,6 +19,7 @@ import type { TodoItem } from '../todos/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardFromRecord } from './toolCards';
 import { hookEventFromRecord } from './hookRuns';
 import type { MessageOrigin } from './thinkingTurn';
 
@@ -143,6 +144,12 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
       case 'system_prompt':
         systemPrompt = entry.text;
         break;
+      case 'event': {
+        // A tool card's details: shown on the card when the call's result comes.
+        const card = entry.name === TOOL_CARD_RECORD ? toolCardFromRecord(entry.data) : undefined;
+        if (card) display.card(card);
+        break;
+      }
       default:
         break;
     }
