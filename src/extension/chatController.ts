@@ -455,6 +455,8 @@ export class ChatController extends Disposable {
 
   async resumeSession(): Promise<void> {
     const openId = this.chat.active?.handle.id;
+    // The open chat's title and counts may still be on their way to disk: the list reads them there.
+    await this.chat.active?.handle.flushMeta();
     const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
     // The chat already open is shown, not restarted (a restart would re-read its instructions).
     if (sessionId && sessionId === openId) await this.deps.surface.reveal();
