@@ -48,7 +48,7 @@ export type HostToWebview =
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /** Edit and resend: the message's text goes back into the composer. */
   | { type: 'composerText'; text: string }
-  /** "Focus Chat Input" (its keybinding, the walkthrough): the message box takes the focus; `insert` is typed at the caret (`@` opens the picker). */
+  /** The message box takes the focus: after a host dialog the panel opened (a key, a Restore, an Undo), or from "Focus Chat Input" (its keybinding, the walkthrough), which may type `insert` at the caret (`@` opens the picker). */
   | { type: 'focusInput'; insert?: string }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
   | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
