@@ -29,6 +29,7 @@ import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpo
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
+import type { ChatFolders } from './chatFolders';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
 import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
 import { planSlash } from '../frontends/slashCommands';
@@ -68,6 +69,8 @@ export class ChatController extends Disposable {
       contextKeys: ChatContextKeys;
       /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
+      /** Which workspace folder the chat works in (multi-root workspaces). */
+      folders: ChatFolders;
       /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
       memoryRoot: string;
     },
@@ -75,7 +78,7 @@ export class ChatController extends Disposable {
     super();
     this.mcpLogs = this._register(new McpLogChannels());
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
-    this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger));
+    this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger, () => this.deps.folders.current()));
     // The built-in commands act through this chat's own actions.
     this.slash = new ChatSlashCommands({
       chat: this.deps.chat,
@@ -134,7 +137,7 @@ export class ChatController extends Disposable {
       // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
       this.deps.approvals.decide(request.toolUseId, request.approved, request.always === true);
     },
-    openLink: (request) => openChatLink(request.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
+    openLink: (request) => openChatLink(request.href, this.deps.folders.current(), this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
     // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
     openSavedOutput: (request) => openSavedOutput(request.file, this.chat.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error)),
     openTranscriptAt: (request) => this.openArchivedTranscript({ compactionIndex: request.compactionIndex }),
@@ -240,7 +243,7 @@ export class ChatController extends Disposable {
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
-    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot });
+    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot }, await this.deps.folders.forStart(resumeId));
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
     // The same chat rebuilt (a Restore, its Undo) keeps what its tool cards showed live.
     const carried = resumeId !== undefined && resumeId === this.chat.replay.sessionId ? this.chat.replay.toolRecords() : undefined;

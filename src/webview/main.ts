@@ -7,6 +7,7 @@ import { approvalRenderer } from './approvalView';
 import { applyEvent, dismissNotice, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
+import { chartIcon } from './icons';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
@@ -96,7 +97,8 @@ gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
 const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
 const gaugeSecondary = el('span', 'eg-gauge-secondary');
 const gaugeText = el('span', 'eg-gauge-text');
-gaugeText.append(gaugeLabel, gaugeSecondary);
+// The space keeps the two lines two words apart for whatever reads the text (axe, a voice user's "click 200k").
+gaugeText.append(gaugeLabel, ' ', gaugeSecondary);
 gauge.append(gaugeBar, gaugeText);
 gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
 const gaugePopover = el('div', 'eg-gauge-popover');
@@ -108,7 +110,14 @@ compactButton.type = 'button';
 compactButton.title = 'Summarize the conversation to free context';
 compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
-header.append(gaugeWrap, compactButton);
+// The session's charts over time (the insights panel), beside the gauge that shows only now.
+const insightsButton = el('button', 'eg-button eg-secondary eg-icon-button');
+insightsButton.type = 'button';
+insightsButton.title = 'Session insights: how full the context was, tokens and cost per request';
+insightsButton.setAttribute('aria-label', 'Show session insights');
+insightsButton.append(chartIcon());
+insightsButton.addEventListener('click', () => runCommand('showSessionInsights'));
+header.append(gaugeWrap, insightsButton, compactButton);
 
 const transcript = el('main', 'eg-transcript');
 // Not a live region itself: every streamed word would be read out. Finished replies, approvals
@@ -258,7 +267,8 @@ function renderGauge(state: GaugeState | undefined): void {
   gaugeSecondary.textContent = view.secondary;
   // Which model fills this window, and who serves it (the provider can change between sessions).
   gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
-  gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
+  // The name holds what the button shows, its meter's name first (WCAG 2.5.3: a voice user says what they see).
+  gauge.setAttribute('aria-label', `Context window usage: ${[view.label, view.secondary].filter((text) => text !== '').join(', ')}. Open the context breakdown`);
 }
 
 function renderItem(item: ChatItem): HTMLElement {
@@ -548,6 +558,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'focusInput':
       input.focus();
+      // Typed as if by the user, so "@" opens the picker as the keyboard would.
+      if (message.insert) {
+        input.setRangeText(message.insert, input.selectionStart, input.selectionEnd, 'end');
+        input.dispatchEvent(new Event('input'));
+      }
       break;
     case 'editorContext':
       attachments.onEditorContext(message);
