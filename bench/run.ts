@@ -17,6 +17,8 @@
  *   whole on disk, tokens a page adds (bench/web.ts; run it alone with `node --require tsx/cjs bench/web.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
+ * - session insights: a 10,000-request session read, turned into the charts' series and drawn by
+ *   the panel in headless Chromium (bench/insights.ts; run it alone with `node --require tsx/cjs bench/insights.ts`);
  * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
  *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`);
  * - recall's index on two 50 MB transcripts: memory kept, build, search and lookup times
@@ -38,6 +40,7 @@ import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runImagesBench } from './images';
+import { runInsightsBench } from './insights';
 import { runMcpBench } from './mcp';
 import { runPackageBench } from './package';
 import { runWebBench } from './web';
@@ -162,6 +165,7 @@ async function main(): Promise<void> {
   console.log(await runMcpBench([]));
   console.log(await runWebBench());
   console.log(await runWebviewBench([]));
+  console.log(await runInsightsBench([]));
   console.log(await runSandboxBench());
   console.log(await runPackageBench([]));
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.

@@ -1,7 +1,8 @@
 /**
  * The files written from the tables (issue 27 item 7, issue 33's conventions): package.json's
- * commands, command-palette entries, settings (`contributes.configuration`, by category) and
- * untrusted-workspace restrictions; package.nls.json, the English of every string the manifest
+ * commands, command-palette entries, keybindings, walkthrough, settings (`contributes.configuration`,
+ * by category), untrusted-workspace restrictions and Marketplace fields (icon, banner, categories,
+ * keywords); package.nls.json, the English of every string the manifest
  * shows; and the settings reference's tables (docs/settings.md). The sources: src/frontends/settingsTable.ts (what each
  * setting does), settingsManifest.ts (what the user reads about it), settingSchemas.ts (the object
  * settings' shapes), src/extension/manifest.ts (commands and names). Everything else in
@@ -12,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, MANIFEST_TEXT, type CommandSpec } from '../src/extension/manifest';
+import { COMMANDS, KEYBINDINGS, MANIFEST_TEXT, MARKETPLACE, WALKTHROUGH, type CommandSpec, type WalkthroughStep } from '../src/extension/manifest';
 import { SETTING_CATEGORIES, SETTING_TEXT, type SettingCategory } from '../src/frontends/settingsManifest';
 import { SETTING_JSON_SCHEMAS, type SettingJsonSchema } from '../src/frontends/settingSchemas';
 import { cliFlag, SETTING_KEYS, SETTINGS, settingName, type SettingKey, type SettingSpec } from '../src/frontends/settingsTable';
@@ -126,10 +127,35 @@ function commands(strings: Strings): { list: Json[]; palette: Json[] } {
   };
 }
 
+function keybindings(): Json[] {
+  return KEYBINDINGS.map((binding) => ({ command: `evergreen.${binding.command}`, key: binding.key, mac: binding.mac, ...(binding.when !== undefined ? { when: binding.when } : {}) }));
+}
+
+/** The walkthrough, its words as `%key%`s; a step's media is a file under media/walkthrough/ (test/unit/manifest.test.ts checks each is there). */
+function walkthroughs(strings: Strings): Json[] {
+  const base = `walkthrough.${WALKTHROUGH.id.replace(/\./g, '_')}`;
+  const step = (item: WalkthroughStep): JsonObject => {
+    const key = `${base}.step.${item.id}`;
+    const media: JsonObject = 'markdown' in item.media ? { markdown: item.media.markdown } : { svg: item.media.svg, altText: strings.ref(`${key}.altText`, item.media.altText) };
+    return {
+      id: item.id,
+      title: strings.ref(`${key}.title`, item.title),
+      description: strings.ref(`${key}.description`, item.description),
+      media,
+      ...(item.completionEvents ? { completionEvents: [...item.completionEvents] } : {}),
+    };
+  };
+  return [{ id: WALKTHROUGH.id, title: strings.ref(`${base}.title`, WALKTHROUGH.title), description: strings.ref(`${base}.description`, WALKTHROUGH.description), steps: WALKTHROUGH.steps.map(step) }];
+}
+
 export function renderPackageJson(pkg: JsonObject, strings: Strings): JsonObject {
   const out = structuredClone(pkg);
   out.displayName = strings.ref('displayName', MANIFEST_TEXT.displayName);
   out.description = strings.ref('description', MANIFEST_TEXT.description);
+  out.icon = MARKETPLACE.icon;
+  out.galleryBanner = { ...MARKETPLACE.galleryBanner };
+  out.categories = [...MARKETPLACE.categories];
+  out.keywords = [...MARKETPLACE.keywords];
   const capabilities = objectAt(out, 'capabilities', 'capabilities');
   const untrusted = objectAt(capabilities, 'untrustedWorkspaces', 'capabilities.untrustedWorkspaces');
   untrusted.description = strings.ref('capabilities.untrustedWorkspaces.description', MANIFEST_TEXT.untrustedWorkspaces);
@@ -144,6 +170,8 @@ export function renderPackageJson(pkg: JsonObject, strings: Strings): JsonObject
   contributes.commands = list;
   const { commandPalette: _old, ...otherMenus } = objectAt(contributes, 'menus', 'contributes.menus');
   contributes.menus = { commandPalette: palette, ...otherMenus };
+  contributes.keybindings = keybindings();
+  contributes.walkthroughs = walkthroughs(strings);
   contributes.configuration = configuration(strings);
   return out;
 }

@@ -5,8 +5,12 @@
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
+import type { SessionInsights } from './core/insights/sessionInsights';
+import type { CommandOption } from './core/commands/slash';
 
-export type { AgentEvent, AttachmentChip } from './core/agent/events';
+export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
+/** A card a tool has of its own (a memory write), from the call's input. */
+export type { ToolCard } from './core/tools/types';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
@@ -44,13 +48,15 @@ export type HostToWebview =
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /** Edit and resend: the message's text goes back into the composer. */
   | { type: 'composerText'; text: string }
+  /** The message box takes the focus: after a host dialog the panel opened (a key, a Restore, an Undo), or from "Focus Chat Input" (its keybinding, the walkthrough), which may type `insert` at the caret (`@` opens the picker). */
+  | { type: 'focusInput'; insert?: string }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
   | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
   /** The answer to the panel's request `requestId` (WebviewRequests). */
   | WebviewReply;
 
 /** The commands the panel may run (its buttons and the errors' next steps); the host refuses any other. */
-export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'] as const;
+export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'showSessionInsights', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction', 'openMemory'] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
@@ -87,6 +93,9 @@ export interface AttachmentOption {
   tokens?: number;
 }
 
+/** One row of the composer's / picker (the host's answer to `commandQuery`). */
+export type { CommandOption };
+
 /** What of the active editor a new message carries by itself (`evergreen.attachments.editorContext`); the rest is offered. */
 export type EditorAutoAttach = 'selection' | 'fileAndSelection' | 'none';
 
@@ -121,6 +130,8 @@ export interface WebviewRequests {
   sendMessage: [{ text: string; attachments?: AttachmentRequest[] }, void];
   /** The @ picker's query (what follows the @): the matching workspace files and folders. */
   attachmentQuery: [{ query: string }, AttachmentOption[]];
+  /** The / picker's query (what follows the /): the matching commands, built-in and from files. */
+  commandQuery: [{ query: string }, CommandOption[]];
   /** `always`: a web fetch's host is allowed for this workspace too (ignored for other approvals). */
   approvalDecision: [{ toolUseId: string; approved: boolean; always?: boolean }, void];
   runCommand: [{ command: WebviewCommand }, void];
@@ -153,3 +164,30 @@ export type WebviewReply<Name extends WebviewRequestName = WebviewRequestName> =
 
 /** How the panel asks the host: a request of one kind, settled by its reply. */
 export type WebviewRequester = <Name extends WebviewRequestName>(type: Name, request: WebviewRequests[Name][0]) => Promise<WebviewReply<Name>>;
+
+// ---- The session insights panel (issue 33): its own webview (extension/insightsPanel.ts,
+// webview/insights/), its own few messages. The host checks what the panel sends (zod, there).
+
+export type { SessionInsights, InsightsAction, InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
+export { INSIGHTS_ACTION_KINDS, INSIGHTS_ACTION_NAMES, type InsightsActionKind } from './core/insights/actionKinds';
+/** How a token count reads (one definition for the core and both panels). */
+export { formatTokens } from './core/model/usage';
+
+/** What the insights panel shows: one session's series and the words around them. */
+export interface InsightsView {
+  sessionId: string;
+  title: string;
+  /** The chat open in the sidebar (Refresh reads its newest requests). */
+  current: boolean;
+  /** Where the window and the threshold come from, in words ("from the open chat", "assumed: …"). */
+  budgetNote: string;
+  insights: SessionInsights;
+}
+
+export type InsightsHostToWebview = { type: 'insights'; view: InsightsView } | { type: 'insightsLoading'; title: string } | { type: 'insightsError'; message: string };
+
+/** The two tables the panel offers as CSV. */
+export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
+export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
+
+export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };

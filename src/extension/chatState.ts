@@ -3,13 +3,31 @@
 // several of these records. Imports no `vscode`, so it runs in plain node (test/unit/extension.chatState.test.ts).
 import type { StartedSession } from '../core/agent/factory';
 import type { AgentEvent, GaugeState } from '../protocol';
+import type { ThinkingSetting } from '../core/model/thinking';
 import { SessionScope } from './sessionScope';
+
+type ApprovalEvent = Extract<AgentEvent, { type: 'approval_needed' | 'approval_resolved' }>;
+
+/**
+ * What a tool card showed live that the transcript does not keep: how long the call ran and the
+ * approval asked and answered, by tool-use id. A chat rebuilt on its transcript (a Restore, its
+ * Undo) gets them back from the replay it replaces.
+ */
+export type ToolRecords = ReadonlyMap<string, { durationMs?: number; approvals: ApprovalEvent[] }>;
+
+/** A chat's own choices that win over the settings. */
+export interface ChatOverrides {
+  model?: string;
+  thinking?: ThinkingSetting;
+}
 
 /**
  * What a chat's panel replays when its webview (re)loads: the events in order and the newest gauge.
  * It belongs to the chat, not to the view: a view may show another chat, and a chat another view.
  */
 export class ChatReplay {
+  /** The session these events are of (set when one starts): a rebuild of the same one carries its tool records. */
+  sessionId: string | undefined;
   private events: AgentEvent[] = [];
   private latestGauge: GaugeState | undefined;
 
@@ -40,9 +58,32 @@ export class ChatReplay {
     }
   }
 
-  /** A resumed session's history, as the fold rebuilt it. */
-  restore(events: readonly AgentEvent[]): void {
-    this.events.push(...events);
+  /** The tool cards' live records in this replay (the chat's own calls; a subagent's stay in its transcript). */
+  toolRecords(): ToolRecords {
+    const records = new Map<string, { durationMs?: number; approvals: ApprovalEvent[] }>();
+    const of = (id: string) => records.get(id) ?? records.set(id, { approvals: [] }).get(id)!;
+    for (const event of this.events) {
+      if ((event.type === 'approval_needed' || event.type === 'approval_resolved') && event.childId === undefined) of(event.toolUseId).approvals.push(event);
+      else if (event.type === 'tool_call_finished') of(event.toolUseId).durationMs = event.durationMs;
+    }
+    return records;
+  }
+
+  /**
+   * A resumed session's history, as the fold rebuilt it; `carried`: the records of the replay it
+   * replaces (the same chat rebuilt), each put back on its card: the duration, and the approval
+   * before the result.
+   */
+  restore(events: readonly AgentEvent[], carried?: ToolRecords): void {
+    for (const event of events) {
+      const record = event.type === 'tool_call_finished' ? carried?.get(event.toolUseId) : undefined;
+      if (!record || event.type !== 'tool_call_finished') {
+        this.events.push(event);
+        continue;
+      }
+      for (const approval of record.approvals) this.events.push({ ...approval, turnId: event.turnId });
+      this.events.push(record.durationMs === undefined ? event : { ...event, durationMs: record.durationMs });
+    }
   }
 
   reset(): void {
@@ -68,10 +109,14 @@ export class ChatState {
   sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   needsRestart = false;
+  /** What this chat runs with in place of the settings (`/model`, `/thinking`), until New Chat or a resume of another. */
+  overrides: ChatOverrides = {};
   private current: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   /** The shown session's scope: a new one for every session start, so old events are dropped. */
   private scope: SessionScope | undefined;
+  /** The scope of a session being started: it becomes the shown one when the session is adopted. */
+  private pendingScope: SessionScope | undefined;
 
   /** `sessionChanged`: told whenever the chat gets a session or loses it (the `evergreen.chatActive` context key follows it). */
   constructor(private readonly sessionChanged: (open: boolean) => void = () => undefined) {}
@@ -100,11 +145,15 @@ export class ChatState {
     await this.starting?.catch(() => undefined);
   }
 
-  /** A scope for the session about to start: from now on the previous one's late events (a cancelled turn's last words) are dropped. */
+  /**
+   * A scope for the session about to start. The shown session keeps its own until the new one is
+   * adopted: then the previous one's late events (a cancelled turn's last words) are dropped, and a
+   * restart that fails (a mistyped /model) leaves the chat on its session, its events still shown.
+   */
   beginScope(onEvent: (event: AgentEvent) => void): SessionScope {
-    this.scope?.end();
-    this.scope = new SessionScope(onEvent);
-    return this.scope;
+    this.pendingScope?.end();
+    this.pendingScope = new SessionScope(onEvent);
+    return this.pendingScope;
   }
 
   /**
@@ -112,6 +161,11 @@ export class ChatState {
    * stopped, its lock released unless the new one, a restart on the same transcript, holds it too).
    */
   adopt(started: StartedSession): void {
+    if (this.pendingScope) {
+      this.scope?.end();
+      this.scope = this.pendingScope;
+      this.pendingScope = undefined;
+    }
     const previous = this.current;
     this.current = started;
     this.sessionChanged(true);
@@ -142,7 +196,9 @@ export class ChatState {
 
   private release(): void {
     this.scope?.end();
+    this.pendingScope?.end();
     this.scope = undefined;
+    this.pendingScope = undefined;
     const closing = this.current;
     this.current = undefined;
     void closing?.close();

@@ -6,15 +6,18 @@ import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatController } from './chatController';
+import { ChatFolders } from './chatFolders';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { ChatContextKeys } from './contextKeys';
+import { InsightsPanel } from './insightsPanel';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
@@ -39,7 +42,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState });
+    const folders = new ChatFolders(store, context.workspaceState, () => chat.active);
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
@@ -47,8 +51,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys),
+      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
       new TranscriptDocuments(store, logger),
+      new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.

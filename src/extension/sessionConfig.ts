@@ -1,5 +1,7 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { ActionableError } from '../core/model/errorActions';
+import { memoryFolderFor } from '../core/memory/location';
+import type { ChatOverrides } from './chatState';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -11,42 +13,38 @@ import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import { readMcpSettings } from './mcpConsent';
+import { readHookSettings } from './hookConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
- * What a session start takes from VS Code: the workspace folder, and the agent's config from the
+ * What a session start takes from VS Code: the agent's config for the chat's folder (chatFolders.ts), from the
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== 'file') {
-    throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
-  }
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
   if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
   const apiKey = await apiKeys.get(settings.provider);
   if (!apiKey && apiKeyRequired(settings, process.env)) {
     const label = PROVIDER_INFO[settings.provider].label;
-    // Not awaited: a toast left open must not hold the send (and every later one) hostage.
-    void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
-    });
+    // Said once, where the user acted: the panel shows this error with its Set API Key button, and
+    // Resume's own message names it. A toast besides said it twice and outlived the saved key.
     throw new ModelError('no_api_key', `No ${label} API key is set.`, errorHint(settings.provider, 'noApiKey'));
   }
   const prices = readPricing();
   const compression = parseContextOverrides(settings.compression);
   if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('compression')}": ${compression.problems.join('; ')}`);
   return {
-    workspaceRoot: folder.uri.fsPath,
+    workspaceRoot,
     config: {
       provider: settings.provider,
       apiKey,
       baseURL: settings.baseUrl,
-      model: settings.model,
+      // A chat's /model and /thinking win over the settings, for that chat.
+      model: chat.overrides.model ?? settings.model,
       maxOutputTokens: settings.maxOutputTokens,
       maxToolRoundsPerTurn: settings.maxToolRoundsPerTurn,
-      thinking: settings.thinking,
+      thinking: chat.overrides.thinking ?? settings.thinking,
       approvalPolicy: settings.approvals,
       trusted: vscode.workspace.isTrusted,
       ripgrepPath: bundledRipgrep(),
@@ -57,10 +55,13 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
-      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
+      skills: { home: os.homedir() },
+      ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, workspaceRoot) } } : {}),
+      mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, workspaceState),
+      hooks: await readHookSettings(workspaceRoot, settings.hooks, workspaceState),
       web: {
         allowedDomains: settings.web.allowedDomains,
-        memory: new WorkspaceWebDomains(mcpConsent),
+        memory: new WorkspaceWebDomains(workspaceState),
         search: settings.web.search,
         ...(settings.web.searxngUrl ? { searxng: { url: settings.web.searxngUrl, key: await apiKeys.searxngKey() } } : {}),
       },

@@ -4,15 +4,20 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewReply, type WebviewRequester, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, dismissNotice, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
+import { chartIcon } from './icons';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
+import { renderMemoryCard } from './memoryCardView';
+import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { renderWebCard, type WebCardDeps } from './webCardView';
+import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -92,7 +97,8 @@ gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
 const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
 const gaugeSecondary = el('span', 'eg-gauge-secondary');
 const gaugeText = el('span', 'eg-gauge-text');
-gaugeText.append(gaugeLabel, gaugeSecondary);
+// The space keeps the two lines two words apart for whatever reads the text (axe, a voice user's "click 200k").
+gaugeText.append(gaugeLabel, ' ', gaugeSecondary);
 gauge.append(gaugeBar, gaugeText);
 gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
 const gaugePopover = el('div', 'eg-gauge-popover');
@@ -104,7 +110,14 @@ compactButton.type = 'button';
 compactButton.title = 'Summarize the conversation to free context';
 compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
-header.append(gaugeWrap, compactButton);
+// The session's charts over time (the insights panel), beside the gauge that shows only now.
+const insightsButton = el('button', 'eg-button eg-secondary eg-icon-button');
+insightsButton.type = 'button';
+insightsButton.title = 'Session insights: how full the context was, tokens and cost per request';
+insightsButton.setAttribute('aria-label', 'Show session insights');
+insightsButton.append(chartIcon());
+insightsButton.addEventListener('click', () => runCommand('showSessionInsights'));
+header.append(gaugeWrap, insightsButton, compactButton);
 
 const transcript = el('main', 'eg-transcript');
 // Not a live region itself: every streamed word would be read out. Finished replies, approvals
@@ -133,7 +146,11 @@ cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
-composer.append(attachments.picker, attachments.element, input, buttons);
+const commands = new SlashPicker(input, send, () => {
+  attachments.refresh();
+  vscode.setState({ draft: input.value });
+});
+composer.append(commands.element, attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
 // with Enter or Space; each status is written out, never told by colour alone.
 const todoPanel = el('details', 'eg-todos');
@@ -156,12 +173,28 @@ transcript.addEventListener('click', (event) => {
   if (href) void send('openLink', { href });
 });
 
+// Ctrl+Enter (Cmd+Enter) anywhere in the panel goes to the oldest approval still waiting: its first
+// answer focused and in view, so the keyboard reaches it; a second key press answers.
+document.addEventListener(
+  'keydown',
+  (event) => {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+    const waiting = transcript.querySelector<HTMLButtonElement>('.eg-approval button.eg-button:not(:disabled)');
+    if (!waiting) return;
+    event.preventDefault();
+    event.stopPropagation();
+    waiting.scrollIntoView({ block: 'nearest' });
+    waiting.focus();
+  },
+  true,
+);
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   submit();
 });
 input.addEventListener('keydown', (event) => {
-  if (attachments.handleKey(event)) {
+  if (commands.handleKey(event) || attachments.handleKey(event)) {
     event.preventDefault();
     return;
   }
@@ -171,9 +204,14 @@ input.addEventListener('keydown', (event) => {
   }
 });
 
+/** No key and none needed to be set: nothing can be sent yet (the welcome offers Set API Key). */
+function needsApiKey(): boolean {
+  return viewState !== undefined && !viewState.hasApiKey;
+}
+
 function submit(): void {
   const text = input.value.trim();
-  if (!text || chat.busy) return;
+  if (!text || chat.busy || needsApiKey()) return;
   input.value = '';
   // Busy from the keypress, not from the host's turn_started: a quick second Enter is not lost.
   chat.busy = true;
@@ -229,7 +267,8 @@ function renderGauge(state: GaugeState | undefined): void {
   gaugeSecondary.textContent = view.secondary;
   // Which model fills this window, and who serves it (the provider can change between sessions).
   gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
-  gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
+  // The name holds what the button shows, its meter's name first (WCAG 2.5.3: a voice user says what they see).
+  gauge.setAttribute('aria-label', `Context window usage: ${[view.label, view.secondary].filter((text) => text !== '').join(', ')}. Open the context breakdown`);
 }
 
 function renderItem(item: ChatItem): HTMLElement {
@@ -247,6 +286,7 @@ function renderItem(item: ChatItem): HTMLElement {
     }
     case 'tool': {
       if (item.subagent) return renderSubagentCard(item, item.subagent, subagentDeps);
+      if (item.card?.kind === 'memory') return renderMemoryCard(item, item.card, el, () => runCommand('openMemory'));
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
@@ -255,16 +295,28 @@ function renderItem(item: ChatItem): HTMLElement {
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
-      return details;
+      return item.web ? renderWebCard(details, item, item.web, webCardDeps) : details;
     }
     case 'divider':
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'hook':
+      return renderHookLine(item, hookDeps);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
       element.append(...errorActions(item.actions));
+      const dismiss = el('button', 'eg-notice-dismiss', '\u00d7');
+      dismiss.type = 'button';
+      dismiss.title = 'Dismiss';
+      dismiss.setAttribute('aria-label', 'Dismiss this notice');
+      dismiss.addEventListener('click', () => {
+        dismissNotice(chat, item.key);
+        input.focus();
+        scheduleRender();
+      });
+      element.prepend(dismiss);
       return element;
     }
   }
@@ -311,8 +363,17 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
+const renderApproval = approvalRenderer({
+  el,
+  decide: (toolUseId, approved, always) => {
+    void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) });
+    // The card's buttons are gone once it is answered: the focus goes back to the message box, not to the page.
+    input.focus();
+  },
+});
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
+const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
@@ -377,7 +438,10 @@ function render(): void {
     }
   }
   renderTodos();
-  sendButton.disabled = chat.busy;
+  sendButton.disabled = chat.busy || needsApiKey();
+  sendButton.title = needsApiKey() ? 'Set your API key first' : '';
+  // An empty chat has nothing to compact.
+  compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
@@ -464,7 +528,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   switch (message.type) {
     case 'state':
       viewState = message.state;
-      chat = emptyChat();
+      chat = emptyChat(chat.dismissed);
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
       renderFrom = chat.items.length;
       filling = true;
@@ -476,7 +540,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'agentEvent':
       if (message.event.type === 'turn_started') pendingSend = undefined;
       if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
-      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
+      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
       applyEvent(chat, message.event);
@@ -491,6 +555,14 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       input.value = message.text;
       input.focus();
       attachments.refresh();
+      break;
+    case 'focusInput':
+      input.focus();
+      // Typed as if by the user, so "@" opens the picker as the keyboard would.
+      if (message.insert) {
+        input.setRangeText(message.insert, input.selectionStart, input.selectionEnd, 'end');
+        input.dispatchEvent(new Event('input'));
+      }
       break;
     case 'editorContext':
       attachments.onEditorContext(message);

@@ -161,6 +161,8 @@ export interface ChatWorkbench {
 export async function openChatWorkbench(options: {
   prefix: string;
   files: Record<string, string>;
+  /** One of `files`, a .code-workspace file, opened instead of the folder (a multi-root workspace). */
+  workspaceFile?: string;
   settings?: Record<string, unknown>;
   /** The model in the user's settings (default claude-sonnet-4-6). */
   model?: string;
@@ -176,6 +178,8 @@ export async function openChatWorkbench(options: {
   /** Browser permissions the user granted code-server (e.g. the clipboard). */
   permissions?: string[];
   onPage?: (page: Page) => void;
+  /** A new user's first start: no API key anywhere (the fake's key is what they will type). */
+  withoutApiKey?: boolean;
 }): Promise<ChatWorkbench> {
   for (const file of ['dist/extension.js', 'dist/webview.js']) {
     if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: build first with \`node esbuild.mjs\``);
@@ -197,13 +201,14 @@ export async function openChatWorkbench(options: {
     mkdirSync(path.join(userDataDir, 'extensions'), { recursive: true });
     symlinkSync(REPO_ROOT, path.join(userDataDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
   }
-  const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
+  const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ...(options.withoutApiKey ? {} : { ANTHROPIC_API_KEY: fake.apiKey }) } });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, permissions: options.permissions ?? [] });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   options.onPage?.(page);
-  await page.goto(workbenchUrl(server.url, options.installed ? { folder: workspace } : { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  const opened = options.workspaceFile ? { workspace: path.join(workspace, options.workspaceFile) } : { folder: workspace };
+  await page.goto(workbenchUrl(server.url, options.installed ? opened : { ...opened, extensionDevelopmentPath: REPO_ROOT }));
   return {
     tmp,
     workspace,

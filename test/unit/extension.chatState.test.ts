@@ -9,6 +9,7 @@ import type { StartedSession } from '../../src/core/agent/factory';
 import { contextGauge } from '../../src/core/context/gauge';
 import { ChatReplay, ChatState } from '../../src/extension/chatState';
 import type { AgentEvent } from '../../src/protocol';
+import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 
 const gauge = (usedTokens: number) => contextGauge({ window: 1_000, outputReserve: 100, usedTokens, autoCompactThreshold: 800, cacheReadShare: 0, sessionCostUsd: 0 });
 
@@ -92,6 +93,46 @@ describe('ChatReplay: what a reloaded panel replays', () => {
   });
 });
 
+describe('ChatReplay: a chat rebuilt on its transcript (a Restore, its Undo)', () => {
+  const request = { kind: 'write' as const, path: 'a.txt', diff: '+alpha', isNew: true };
+  const live: AgentEvent[] = [
+    { type: 'turn_started', turnId: 'turn-1', userText: 'Write a.txt', checkpoint: 1 },
+    { type: 'tool_call_started', turnId: 'turn-1', toolUseId: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+    { type: 'approval_needed', turnId: 'turn-1', toolUseId: 'toolu_a', request },
+    { type: 'approval_resolved', turnId: 'turn-1', toolUseId: 'toolu_a', approved: true },
+    { type: 'tool_call_finished', turnId: 'turn-1', toolUseId: 'toolu_a', name: 'write_file', isError: false, content: 'wrote a.txt', durationMs: 1_234 },
+    { type: 'turn_finished', turnId: 'turn-1', stopReason: 'end_turn' },
+  ];
+  // What the fold rebuilds from the transcript: no duration, no approval.
+  const folded: AgentEvent[] = [
+    { type: 'turn_started', turnId: 'replay-1', userText: 'Write a.txt', checkpoint: 1 },
+    { type: 'tool_call_started', turnId: 'replay-1', toolUseId: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+    { type: 'tool_call_finished', turnId: 'replay-1', toolUseId: 'toolu_a', name: 'write_file', isError: false, content: 'wrote a.txt', durationMs: 0 },
+    { type: 'turn_finished', turnId: 'replay-1', stopReason: 'end_turn' },
+  ];
+  const toolCard = (events: readonly AgentEvent[]) => {
+    const model = emptyChat();
+    for (const event of events) applyEvent(model, event);
+    const card = model.items.find((item) => item.kind === 'tool');
+    assert.equal(card?.kind, 'tool');
+    return card?.kind === 'tool' ? card : undefined;
+  };
+
+  it('keeps what its tool cards showed live: how long each call ran and the approval asked and answered', () => {
+    const before = new ChatReplay();
+    for (const event of live) before.record(event);
+    const rebuilt = new ChatReplay();
+    rebuilt.restore(folded, before.toolRecords());
+    const card = toolCard(rebuilt.history);
+    assert.equal(card?.durationMs, 1_234);
+    assert.deepEqual(card?.approval, { request, decided: true });
+    // Without the records (another session), the fold's events go in as they are.
+    const other = new ChatReplay();
+    other.restore(folded);
+    assert.deepEqual(other.history, folded);
+  });
+});
+
 describe('ChatState: one chat, held apart from its controller', () => {
   it('starts the session once however many ask while it starts, and again after a failed start', async () => {
     const chat = new ChatState();
@@ -137,6 +178,25 @@ describe('ChatState: one chat, held apart from its controller', () => {
     assert.deepEqual(shown, ['second:turn_started'], 'only the current scope’s events, and none after close');
     assert.equal(two.closed(), 1);
     assert.equal(chat.active, undefined);
+  });
+
+  it('a restart that fails (never adopted) leaves the chat on its session, its events still shown; the next start drops the failed one’s', () => {
+    const chat = new ChatState();
+    const shown: string[] = [];
+    const one = fakeStarted('s1');
+    const firstScope = chat.beginScope((event) => shown.push(`first:${event.type}`));
+    chat.adopt(one.started);
+    const failed = chat.beginScope((event) => shown.push(`failed:${event.type}`));
+    failed.listener({ type: 'session_started', sessionId: 'x', model: 'm', resumed: true });
+    // The start threw: nothing is adopted.
+    firstScope.listener({ type: 'turn_started', turnId: 'still', userText: '' });
+    const next = chat.beginScope((event) => shown.push(`next:${event.type}`));
+    failed.listener({ type: 'turn_started', turnId: 'late', userText: '' });
+    chat.adopt(fakeStarted('s2').started);
+    next.listener({ type: 'turn_started', turnId: 'now', userText: '' });
+    firstScope.listener({ type: 'turn_started', turnId: 'old', userText: '' });
+    assert.deepEqual(shown, ['failed:session_started', 'first:turn_started', 'next:turn_started']);
+    assert.equal(one.closed(), 1);
   });
 
   it('is busy while a send is between Enter and its turn, and while the turn runs; stopTurn cancels and waits for the tracked turn', async () => {

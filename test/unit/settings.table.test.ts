@@ -13,6 +13,7 @@ import { parseCliArgs, USAGE } from '../../src/cli/args';
 import { parseContextOverrides } from '../../src/core/context/defaults';
 import { parsePriceOverrides } from '../../src/core/model/models';
 import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
+import { WALKTHROUGH } from '../../src/extension/manifest';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { parseSettings } from '../../src/extension/settingsValues';
 import { SETTING_TEXT } from '../../src/frontends/settingsManifest';
@@ -127,12 +128,12 @@ describe('settings table', () => {
   });
 
   it('names only real settings wherever a source file, the README or the docs mention one', () => {
-    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands
-    // and views, the context keys, and two the extension creates (the SecretStorage keys, the
+    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands,
+    // views and walkthrough, the context keys, and two the extension creates (the SecretStorage keys, the
     // status bar item).
     const { contributes, publisher, name: packageName } = manifest as unknown as { publisher: string; name: string; contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
     const views = Object.values(contributes.views).flat().map((view) => view.id);
-    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.searxngKey', 'evergreen.context']);
+    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), WALKTHROUGH.id, 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.searxngKey', 'evergreen.context']);
     const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
     const walk = (dir: string): void => {
       for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
