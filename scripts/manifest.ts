@@ -3,7 +3,7 @@
  * commands, command-palette entries, keybindings, walkthrough, settings (`contributes.configuration`,
  * by category), untrusted-workspace restrictions and Marketplace fields (icon, banner, categories,
  * keywords); package.nls.json, the English of every string the manifest
- * shows; and the README's settings tables. The sources: src/frontends/settingsTable.ts (what each
+ * shows; and the settings reference's tables (docs/settings.md). The sources: src/frontends/settingsTable.ts (what each
  * setting does), settingsManifest.ts (what the user reads about it), settingSchemas.ts (the object
  * settings' shapes), src/extension/manifest.ts (commands and names). Everything else in
  * package.json is kept as written.
@@ -20,9 +20,9 @@ import { cliFlag, SETTING_KEYS, SETTINGS, settingName, type SettingKey, type Set
 
 export const GENERATE_COMMAND = 'npm run generate:manifest';
 
-/** Where the README's generated settings tables begin and end; the text between is replaced. */
-export const README_BEGIN = `<!-- settings: generated from src/frontends/settingsTable.ts and settingsManifest.ts by \`${GENERATE_COMMAND}\`; edit those, not this -->`;
-export const README_END = '<!-- settings: end -->';
+/** Where the settings reference's generated tables begin and end; the text between is replaced. */
+export const SETTINGS_DOC_BEGIN = `<!-- settings: generated from src/frontends/settingsTable.ts and settingsManifest.ts by \`${GENERATE_COMMAND}\`; edit those, not this -->`;
+export const SETTINGS_DOC_END = '<!-- settings: end -->';
 
 export interface GeneratedFile {
   /** From the repository's root. */
@@ -72,7 +72,7 @@ function localizeSchema(value: unknown, key: string, strings: Strings): Json {
   return out;
 }
 
-/** A category's settings in the order the Settings editor and the README show them: by `order`, then the table's. */
+/** A category's settings in the order the Settings editor and the settings reference show them: by `order`, then the table's. */
 function settingsIn(category: SettingCategory): SettingKey[] {
   const keys = SETTING_KEYS.filter((key) => SETTING_TEXT[key].category === category);
   return keys.sort((a, b) => (SETTING_TEXT[a].order ?? Infinity) - (SETTING_TEXT[b].order ?? Infinity) || SETTING_KEYS.indexOf(a) - SETTING_KEYS.indexOf(b));
@@ -194,7 +194,7 @@ function range(spec: SettingSpec): string | undefined {
   return spec.max === undefined ? undefined : `at most ${spec.max.toLocaleString('en-US')}`;
 }
 
-export function renderReadmeSettings(): string {
+export function renderSettingsTables(): string {
   const sections = (Object.keys(SETTING_CATEGORIES) as SettingCategory[]).map((category) => {
     const rows = settingsIn(category).map((key) => {
       const spec: SettingSpec = SETTINGS[key];
@@ -210,14 +210,17 @@ export function renderReadmeSettings(): string {
   return sections.join('\n\n');
 }
 
-export function renderReadme(readme: string): string {
-  const begin = readme.indexOf(README_BEGIN);
-  const end = readme.indexOf(README_END);
-  if (begin < 0 || end < begin) throw new Error(`README.md has no settings block: put the lines\n${README_BEGIN}\n${README_END}\nwhere the settings tables go`);
-  return `${readme.slice(0, begin + README_BEGIN.length)}\n${renderReadmeSettings()}\n${readme.slice(end)}`;
+/** The settings reference the README links to; the generator rewrites only between its markers. */
+export const SETTINGS_DOC = 'docs/settings.md';
+
+export function renderSettingsDoc(doc: string): string {
+  const begin = doc.indexOf(SETTINGS_DOC_BEGIN);
+  const end = doc.indexOf(SETTINGS_DOC_END);
+  if (begin < 0 || end < begin) throw new Error(`${SETTINGS_DOC} has no settings block: put the lines\n${SETTINGS_DOC_BEGIN}\n${SETTINGS_DOC_END}\nwhere the settings tables go`);
+  return `${doc.slice(0, begin + SETTINGS_DOC_BEGIN.length)}\n${renderSettingsTables()}\n${doc.slice(end)}`;
 }
 
-/** Every generated file, rendered from the tables and the committed package.json and README.md under `root`. */
+/** Every generated file, rendered from the tables and the committed package.json and settings reference under `root`. */
 export function renderManifestFiles(root: string): GeneratedFile[] {
   const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
   const strings = new Strings();
@@ -226,6 +229,6 @@ export function renderManifestFiles(root: string): GeneratedFile[] {
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: 'package.nls.json', content: `${JSON.stringify(nls, null, 2)}\n` },
-    { path: 'README.md', content: renderReadme(read('README.md')) },
+    { path: SETTINGS_DOC, content: renderSettingsDoc(read(SETTINGS_DOC)) },
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * What the user reads about each setting: its category in the Settings editor, its place there,
  * and its description (markdown, English). scripts/manifest.ts writes these into package.json's
- * `contributes.configuration` (as `%key%` references into package.nls.json) and into the README's
+ * `contributes.configuration` (as `%key%` references into package.nls.json) and into docs/settings.md's
  * settings tables, beside what settingsTable.ts says about the setting's behaviour. Only the
  * generator imports this file, so no bundle carries the prose. Numbers the core owns are read
  * from it, so a description cannot name a stale default.

@@ -3,7 +3,7 @@
  * type, range or choices, default, how the extension reads it, what a change does, and the CLI
  * flag that sets the same thing. The extension's settings reader, its change handler and the CLI
  * parser take names, defaults and ranges from here; package.json's `contributes.configuration`
- * (the manifest VS Code reads, with the descriptions users see) and the README's settings table
+ * (the manifest VS Code reads, with the descriptions users see) and docs/settings.md's settings table
  * are checked against it by test/unit/settings.table.test.ts. Defaults that belong to a part of
  * the core (the output reserve, the subagent limits, the providers) are read from that part, so
  * each number is still written once. It sits in src/frontends, beside the core it reads those
