@@ -41,6 +41,8 @@ export interface SandboxPolicyInput {
   hiddenFolders?: readonly string[];
   /** The home folder the sandbox runtime itself uses for its default writable folders (os.homedir()); default `home`. */
   runtimeHome?: string;
+  /** Plan mode: nothing of the workspace is writable, only the command's temp folder (so no protected path needs holding). */
+  readOnlyWorkspace?: boolean;
 }
 
 export interface SandboxPolicy {
@@ -135,6 +137,16 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const root = path.resolve(input.workspaceRoot);
   const storageRoot = path.resolve(input.storageRoot);
   const sessionDir = path.resolve(input.sessionDir);
+  const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
+  const inHome = (relative: string) => path.join(input.home, relative);
+  const reads = {
+    // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
+    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
+    allowRead: [sessionDir],
+    allowedDomains: normalizeDomains(input.allowedDomains),
+  };
+  // Everything but the command's temp folder stays as read-only as the root is: nothing to hold, nothing placed in the workspace.
+  if (input.readOnlyWorkspace) return { allowWrite: [path.resolve(input.privateTmp)], denyWrite: [], ...reads };
   const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot });
   const listings = new Map<string, readonly DirEntry[]>();
   const list = (dir: string): readonly DirEntry[] => {
@@ -182,17 +194,8 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     const gitDir = path.join(root, '.git');
     if (!input.exists(gitDir)) denyWrite.push(gitDir);
   }
-  const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
   denyWrite.push(storageRoot, sessionDir, ...hidden);
-  const inHome = (relative: string) => path.join(input.home, relative);
-  return {
-    allowWrite: [root, path.resolve(input.privateTmp)],
-    denyWrite: unique(denyWrite),
-    // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
-    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
-    allowRead: [sessionDir],
-    allowedDomains: normalizeDomains(input.allowedDomains),
-  };
+  return { allowWrite: [root, path.resolve(input.privateTmp)], denyWrite: unique(denyWrite), ...reads };
 }
 
 /**
