@@ -24,6 +24,7 @@ type Resource = 'session folder' | 'transcript lock' | 'sandbox folder' | 'MCP s
 const ACQUIRES: Record<StartStep, readonly Resource[]> = {
   model: [],
   transcript: ['session folder', 'transcript lock'],
+  modes: [],
   sandbox: ['sandbox folder'],
   checkpoints: [],
   mcp: ['MCP server'],

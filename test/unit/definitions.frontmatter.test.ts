@@ -90,9 +90,9 @@ describe('definitions: tool lists', () => {
   });
 
   it('reports names it does not know and entries that would grant approvals elsewhere', () => {
-    const { notices } = parseToolList(['Read', 'WebFetch', 'githubRepo', 'Bash(npm test:*)', 'Read(./src/**)', 'execute/runInTerminal'], where);
+    const { notices } = parseToolList(['Read', 'NotebookEdit', 'githubRepo', 'Bash(npm test:*)', 'Read(./src/**)', 'execute/runInTerminal'], where);
     assert.deepEqual(notices.map((item) => [item.kind, item.entries]), [
-      ['unknown-tool', ['WebFetch', 'githubRepo']],
+      ['unknown-tool', ['NotebookEdit', 'githubRepo']],
       ['grant-ignored', ['Bash(npm test:*)', 'Read(./src/**)']],
     ]);
     assert.deepEqual(allowed(['Bash(npm test:*)']), ['run_shell', 'recall', 'compact'], 'the tool is offered, the pattern grants nothing');

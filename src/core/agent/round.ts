@@ -13,7 +13,8 @@
  *
  * Hooks around a call have their places here: PreToolUse between the refusal and the run (deny: a
  * refusal; ask: an approval; allow: no prompt for this call), PostToolUse after tier 0 (its text
- * goes after the round's results, like a folder's instructions).
+ * goes after the round's results, like a folder's instructions). The session's mode refuses a call
+ * at the same place (`RoundHost.refusal`), and a call's effect may end the turn after the round.
  */
 import type { ContentBlockParam, ImageBlockParam } from '../model/messages';
 import type { ModelResponse } from '../model/backend';
@@ -53,6 +54,8 @@ export interface RoundHost {
   readonly effects: EffectHandlers;
   /** Notes that ride after the results: the instruction files of the folders read, not yet in view (none: []). */
   notesAfter(round: ToolRound): Promise<ContentBlockParam[]>;
+  /** Why the session's mode refuses a call (agent/modes.ts), told to the model as its result; absent or undefined: it may run. */
+  refusal?(toolUse: ToolUseBlock): string | undefined;
 }
 
 /**
@@ -80,6 +83,8 @@ export function roundCalls(response: Pick<ModelResponse, 'content' | 'invalidToo
 export class ToolRound {
   /** Folders this round's calls read (`folders_read` effects): their instruction files come after the results. */
   readonly foldersRead: string[] = [];
+  /** A call's effect asked the turn to end after this round (a plan proposed for the user's decision). */
+  endsTurn = false;
 
   readonly turnId: string;
   readonly calls: readonly RoundCall[];
@@ -120,12 +125,13 @@ export class ToolRound {
     if (notRun !== undefined) return this.answer(call, { content: notRun, isError: true });
     const base = { turnId: this.turnId, toolUseId: toolUse.id, name: toolUse.name };
     this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input) });
-    if (call.refusal !== undefined) {
+    const refusal = call.refusal ?? this.host.refusal?.(toolUse);
+    if (refusal !== undefined) {
       // An answer for the model, not a failed request: retrying would not change what it wrote.
-      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: call.refusal, durationMs: 0 });
-      return this.answer(call, { content: call.refusal, isError: true });
+      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: refusal, durationMs: 0 });
+      return this.answer(call, { content: refusal, isError: true });
     }
-    const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead };
+    const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead, endTurn: () => void (this.endsTurn = true) };
     const ctx: ToolContext = {
       ...this.host.toolContext(this.turnId, toolUse.id, this.signal),
       report: (effect) => dispatchEffects(this.host.effects, [effect], { ...site, recorded: undefined }),

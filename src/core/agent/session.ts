@@ -27,6 +27,8 @@ import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
 import { roundCalls, ToolRound, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
+import { PlanDecisionError, type SessionModes } from './modes';
+import type { PlanDecisionKind } from '../todos/planDecision';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -123,6 +125,7 @@ export class AgentSession {
       // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
       notesAfter: async ({ foldersRead, turnId }) =>
         options.instructions ? instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [],
+      refusal: (toolUse) => options.modes?.refusal(toolUse),
     };
   }
 
@@ -204,6 +207,22 @@ export class AgentSession {
     return this.options.tools.list();
   }
 
+  /** The session's mode (absent in a subagent): switch it between turns; the model is told with the next message. */
+  get modes(): SessionModes | undefined {
+    return this.options.modes;
+  }
+
+  /**
+   * The user's decision on the proposed plan (the plan card's Build it / Keep planning): the mode
+   * switches as the decision says and the next turn starts with it, `note` as the user's words.
+   * Throws PlanDecisionError when no plan waits for it, SessionBusyError while a turn runs.
+   */
+  async decidePlan(decision: PlanDecisionKind, options: { toolUseId?: string; note?: string } = {}, signal?: AbortSignal): Promise<TurnStopReason> {
+    if (this.running) throw new SessionBusyError();
+    if (!this.options.modes) throw new PlanDecisionError('This session has no modes, so it has no plan to decide on.');
+    return this.send(this.options.modes.decidePlan(this.messages, decision, options), signal);
+  }
+
   /** Changed approval settings apply from the next tool call on, without restarting the session. */
   setApprovalPolicy(policy: ApprovalPolicy): void {
     this.approvalPolicy = policy;
@@ -265,7 +284,11 @@ export class AgentSession {
       this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
       // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
       const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
-      if (text !== undefined) this.append({ role: 'user', content: await userMessageContent(text, attachments, persist) }, checkpoint);
+      if (text !== undefined) {
+        const content = await userMessageContent(text, attachments, persist);
+        // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
+        this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...content] }, checkpoint);
+      }
       stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -353,6 +376,7 @@ export class AgentSession {
       const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
+      if (round.endsTurn) return 'end_turn';
       if (overLimit) {
         this.emit({
           type: 'error',
@@ -378,6 +402,7 @@ export class AgentSession {
       },
     };
     const approver = createPolicyApprover(this.approvalPolicy, interactive);
+    const restrictions = this.options.modes?.restrictions();
     return {
       workspace: this.options.workspace,
       toolUseId,
@@ -387,6 +412,7 @@ export class AgentSession {
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
       ...(this.recall ? { recall: this.recall } : {}),
+      ...(restrictions ? { restrictions } : {}),
     };
   }
 

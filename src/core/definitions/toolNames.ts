@@ -17,7 +17,7 @@ const SHELL = ['run_shell'];
 const SEARCH = [...GREP, ...LIST, ...READ];
 
 /** Evergreen's own tool names: a definition may use them as they are. */
-export const EVERGREEN_TOOL_NAMES = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write', 'task', 'skill', 'memory', 'exit_plan_mode'] as const;
+export const EVERGREEN_TOOL_NAMES = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write', 'task', 'skill', 'memory', 'exit_plan_mode', 'web_fetch', 'web_search'] as const;
 
 /**
  * Other tools' names for Evergreen's tools, exactly as they write them (Claude Code capitalizes,
@@ -39,6 +39,8 @@ const ALIASES: Readonly<Record<string, readonly string[]>> = {
   TodoWrite: ['todo_write'],
   Skill: ['skill'],
   ExitPlanMode: ['exit_plan_mode'],
+  WebFetch: ['web_fetch'],
+  WebSearch: ['web_search'],
   // GitHub Copilot (VS Code): tool sets and tools, current and earlier names
   read: READ,
   'read/readFile': READ,
@@ -68,6 +70,10 @@ const ALIASES: Readonly<Record<string, readonly string[]>> = {
   'agent/runSubagent': ['task'],
   todos: ['todo_write'],
   todo: ['todo_write'],
+  // Copilot's web tool set: fetching pages (web_search is the SearXNG tool, where a session has it).
+  web: ['web_fetch', 'web_search'],
+  fetch: ['web_fetch'],
+  'web/fetch': ['web_fetch'],
 };
 
 /** Copilot's built-in tool sets: `set/tool` under one of them is a built-in tool, not an MCP server's. */

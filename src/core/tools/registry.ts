@@ -2,6 +2,7 @@ import { nestedDeeperThan, tooDeepInputMessage } from './toolInput';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
 import { createEditFileTool } from './editFile';
+import { createExitPlanModeTool } from './exitPlanMode';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
@@ -51,6 +52,11 @@ export interface ToolRegistryOptions {
   todos?: boolean;
   /** Offer the `task` tool (subagents): only when the agent provides them (never inside a subagent). */
   task?: boolean;
+  /**
+   * Offer `exit_plan_mode`: in a session with modes, in every mode (the tool list is one for all of
+   * them, so a switch keeps the cached prefix); the mode's gate refuses it outside plan mode.
+   */
+  exitPlanMode?: boolean;
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
   /** Offer `web_fetch` with these hosts and limits (the session's; absent: no web access). */
@@ -81,6 +87,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
+    ...(options.exitPlanMode === true ? [createExitPlanModeTool()] : []),
   ];
   const builtIn = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
   const tools = [...builtIn, ...(options.trusted ? (options.externalTools ?? []) : [])];
