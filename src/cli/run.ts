@@ -25,6 +25,8 @@ import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 import { redactedOutput } from './redactedOutput';
+import { isModeEvent, modeEventText, planHint } from './modes';
+import { PlanDecisionError, UnknownModeError } from '../core/agent/modes';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -94,8 +96,9 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       return fail(failure.message, failure.code);
     }
   }
-  const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
-  if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
+  // --build-plan is a turn of its own: a prompt is only its note.
+  const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
+  if (prompts.length === 0 && !options.buildPlan) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
@@ -124,6 +127,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
+        modes: { start: options.mode, planMcpTools: options.planMcpTools, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
         web: {
@@ -182,6 +186,7 @@ function startFailure(error: unknown): { message: string; code: number } {
     };
   }
   if (error instanceof ModelError) return error.kind === 'cancelled' ? { message: 'cancelled', code: EXIT.cancelled } : { message: oneLine(error), code: EXIT.failed };
+  if (error instanceof UnknownModeError) return { message: `--mode: ${error.message}`, code: EXIT.usage };
   return { message: error instanceof Error ? error.message : String(error), code: EXIT.failed };
 }
 
@@ -202,7 +207,9 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
 
 /** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
 async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
-  for (const [index, prompt] of prompts.entries()) {
+  const turns: (string | undefined)[] = options.buildPlan ? [undefined, ...prompts.slice(1)] : [...prompts];
+  for (const [index, next] of turns.entries()) {
+    const prompt = next ?? prompts[0] ?? '';
     if (io.interrupt?.aborted) return EXIT.cancelled;
     const compact = parseCompactCommand(prompt);
     if (compact) {
@@ -214,9 +221,13 @@ async function runPrompts(prompts: readonly string[], started: StartedSession, o
     }
     let stop: TurnStopReason;
     try {
-      // --attach goes with the first message.
-      stop = await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
+      // --attach goes with the first message; --build-plan's turn carries the first -p as its note.
+      stop = next === undefined ? await started.session.decidePlan('build', { note: prompt }) : await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
     } catch (error) {
+      if (error instanceof PlanDecisionError) {
+        io.stderr.write(`evergreen: ${line(error.message)}\n`);
+        return EXIT.failed;
+      }
       if (!(error instanceof AttachmentError)) throw error;
       io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
       return EXIT.usage;
@@ -230,6 +241,8 @@ async function runPrompts(prompts: readonly string[], started: StartedSession, o
       return EXIT.failed;
     }
   }
+  const hint = planHint(started.session.history, started.handle.id);
+  if (hint) io.stderr.write(`evergreen: ${line(hint)}\n`);
   return EXIT.ok;
 }
 
@@ -378,6 +391,12 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         break;
       default:
+        if (isModeEvent(event)) {
+          breakLine();
+          const text = modeEventText(event);
+          if (text.stdout) stdout.write(text.stdout);
+          if (text.stderr) stderr.write(text.stderr);
+        }
         break;
     }
   };
