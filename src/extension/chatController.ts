@@ -30,6 +30,7 @@ import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
+import { ChatModes } from './chatModes';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -41,6 +42,7 @@ export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
+  private readonly modes: ChatModes;
 
   constructor(
     private readonly deps: {
@@ -67,6 +69,7 @@ export class ChatController extends Disposable {
     this.mcpLogs = this._register(new McpLogChannels());
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger));
+    this.modes = new ChatModes(deps.chat, (message) => this.deps.surface.post({ type: 'notice', level: 'info', message }));
     // Every checked request from the panel gets its reply: the handler's value, or its error in words.
     this._register(deps.surface.onMessage((request) => void answerWebviewRequest(request, (checked) => this.handleWebviewMessage(checked), (reply) => this.deps.surface.post(reply))));
     const restartLater = () => {
@@ -118,6 +121,8 @@ export class ChatController extends Disposable {
     restoreCheckpoint: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint),
     editMessage: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint, 'edit'),
     runCommand: (request) => this.runWebviewCommand(request.command),
+    setMode: (request) => this.modes.switchTo(request.mode),
+    planDecision: (request) => this.decidePlan(request),
   };
 
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
@@ -152,19 +157,44 @@ export class ChatController extends Disposable {
     }
     chat.sending = true;
     try {
-      let started = await chat.ensureStarted(() => this.startSession(undefined));
-      if (chat.needsRestart && started.handle.transcriptWriteError) {
-        // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
-        chat.needsRestart = false;
-        this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
-      } else if (chat.needsRestart) {
-        // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
-        started = await this.startSession(started.handle.id, true, true);
-      }
+      const started = await this.readySession();
       // Gathered at send time: the selection, problems, terminal and diff as they are now.
       const turn = chat.track(started.session.send(text, undefined, await this.composer.gather(attachments)));
       chat.sending = false;
       await turn;
+    } finally {
+      chat.sending = false;
+    }
+  }
+
+  /** The chat's session, started, or restarted on its transcript when settings, the key, trust or the mode's model changed. */
+  private async readySession(): Promise<StartedSession> {
+    const { chat } = this;
+    const started = await chat.ensureStarted(() => this.startSession(undefined));
+    if (chat.needsRestart && started.handle.transcriptWriteError) {
+      // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
+      chat.needsRestart = false;
+      this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
+    } else if (chat.needsRestart) {
+      // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
+      return this.startSession(started.handle.id, true, true);
+    }
+    return started;
+  }
+
+  /** A plan card's Build it or Keep planning: the session switches as decided and goes on (settled when that turn ends). */
+  private async decidePlan(request: WebviewRequests['planDecision'][0]): Promise<void> {
+    const { chat } = this;
+    if (!chat.active) throw new Error('This plan belongs to a chat that is no longer open; resume its session to decide on it.');
+    if (chat.busy) throw new Error('Evergreen is still working on the previous message. Cancel it or wait for it to finish.');
+    chat.sending = true;
+    try {
+      const started = await this.readySession();
+      const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
+      chat.sending = false;
+      await turn;
+      // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
+      if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
     } finally {
       chat.sending = false;
     }
@@ -198,8 +228,10 @@ export class ChatController extends Disposable {
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
     if (!keepView) this.resetView();
     this.chat.needsRestart = false;
+    // A new chat starts in the mode the picker shows; a resumed or restarted one goes on in its own.
+    const modes = { ...config.modes, ...(resumeId === undefined ? { start: await this.modes.startMode() } : {}) };
     const started = await startAgentSession({
-      config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
+      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : {}) },
       logger: this.deps.logger,
       redactor: this.deps.redactor,
       workspaceRoot,
@@ -271,6 +303,7 @@ export class ChatController extends Disposable {
       trusted: vscode.workspace.isTrusted,
       gauge: replay.gauge,
       history: [...replay.history],
+      modes: await this.modes.picker(),
     };
     this.deps.surface.resetPending();
     this.deps.surface.post({ type: 'state', state });
@@ -290,11 +323,18 @@ export class ChatController extends Disposable {
     }
     // A session still starting would otherwise become active after the switch, its turn invisible.
     await this.chat.startSettled();
+    // The new chat starts in the mode the picker shows now.
+    this.chat.nextMode = this.chat.active?.session.modes?.current.name ?? this.chat.nextMode;
     // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
     this.chat.close();
     this.resetView();
     await this.postState();
     await this.deps.surface.reveal();
+  }
+
+  /** "Evergreen: Switch Mode…". */
+  async switchMode(): Promise<void> {
+    await this.modes.pick();
   }
 
   cancel(): void {

@@ -68,6 +68,8 @@ export class ChatState {
   sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   needsRestart = false;
+  /** The mode picked before the chat's session began (the next one after New Chat); undefined: `evergreen.defaultMode`. */
+  nextMode: string | undefined;
   private current: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   /** The shown session's scope: a new one for every session start, so old events are dropped. */

@@ -17,6 +17,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('mcpServers', () => controller.showMcpServers()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
+    register('switchMode', () => controller.switchMode()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();
       if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);

@@ -40,6 +40,8 @@ export const COMMANDS = {
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
+  // Without a chat it picks the next chat's mode.
+  switchMode: { title: 'Switch Mode…', icon: '$(list-selection)', enablement: `!${running}` },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 

@@ -57,6 +57,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
+      modes: { planMcpTools: settings.modes.planMcpTools },
       mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
       web: {
         allowedDomains: settings.web.allowedDomains,

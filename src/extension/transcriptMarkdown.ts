@@ -22,6 +22,9 @@ import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
 import { recordedTodos, todoListText } from '../core/todos/todos';
 import { nestedNoteFile } from '../core/instructions/instructionFiles';
+
+/** Why the mode changed, as the transcript tab says it. */
+const MODE_REASON_TEXT = { start: 'the session started in it', switch: 'the user switched to it', build: 'the user built the proposed plan' } as const;
 import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
 
 export interface TranscriptRenderOptions {
@@ -275,6 +278,10 @@ export class TranscriptMarkdownWriter {
         return;
       case 'compact_scheduled':
         this.emit('', `*The model asked for a compaction${entry.focus ? ` (focus: ${entry.focus})` : ''} · ${entry.ts}*`);
+        return;
+      case 'mode':
+        // A custom mode's name is a file's text: shown as code, so it cannot break out of the line.
+        this.emit('', `*Mode ${inlineCode(entry.mode)} · ${entry.ts}: ${MODE_REASON_TEXT[entry.reason]}; the model is told with the next message.*`);
         return;
       case 'event':
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;

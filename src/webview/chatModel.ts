@@ -68,7 +68,15 @@ export type ChatItem =
    * A quiet line: what a lighter tier saved, or that a compaction was undone. `savedOutput`: a
    * persisted result's file, shown as a short "saved output" link (the host opens it read-only).
    */
-  | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } };
+  | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } }
+  /**
+   * A plan the model proposed (exit_plan_mode): its Markdown and steps, and where the user's
+   * decision stands: `pending` (Build it / Keep planning offered), decided, or `closed` (the
+   * conversation went on without a decision, so it can no longer be built from here).
+   */
+  | { kind: 'plan'; key: string; rev: number; toolUseId: string; plan: string; steps: TodoEntry[]; state: PlanCardState };
+
+export type PlanCardState = 'pending' | 'build' | 'keep_planning' | 'closed';
 
 export interface ChatModel {
   items: ChatItem[];
@@ -76,10 +84,12 @@ export interface ChatModel {
   nextKey: number;
   /** Undefined until the session writes (or a replay restores) a task list. */
   todos: TodoPanel | undefined;
+  /** The mode the newest mode_changed event named (the picker follows it); undefined: none since the state. */
+  mode: string | undefined;
 }
 
 export function emptyChat(): ChatModel {
-  return { items: [], busy: false, nextKey: 0, todos: undefined };
+  return { items: [], busy: false, nextKey: 0, todos: undefined, mode: undefined };
 }
 
 const TODO_STATUS_TEXT: Record<TodoEntry['status'], string> = { pending: 'pending', in_progress: 'in progress', done: 'done' };
@@ -257,17 +267,60 @@ export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user'
   return undefined;
 }
 
+/** The plan card of an exit_plan_mode call. */
+function findPlan(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind: 'plan' }> | undefined {
+  const item = model.items.find((candidate) => candidate.kind === 'plan' && candidate.toolUseId === toolUseId);
+  return item?.kind === 'plan' ? item : undefined;
+}
+
+/** Modes and plans (issue 28): a mode's line, the plan card, the decision on it. */
+function applyModeEvent(model: ChatModel, event: Extract<AgentEvent, { type: 'mode_changed' | 'plan_proposed' | 'plan_decided' }>): void {
+  switch (event.type) {
+    case 'mode_changed':
+      model.mode = event.mode;
+      closeAssistant(model);
+      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Mode: ${event.mode}${event.reason === 'build' ? ' (building the plan)' : ''}${event.description ? ` — ${event.description}` : ''}` });
+      break;
+    case 'plan_proposed':
+      closeAssistant(model);
+      model.items.push({ kind: 'plan', key: `plan:${event.toolUseId}`, rev: 0, toolUseId: event.toolUseId, plan: event.plan, steps: event.steps.map((step) => ({ ...step })), state: 'pending' });
+      break;
+    case 'plan_decided': {
+      const plan = findPlan(model, event.toolUseId);
+      if (plan) {
+        plan.state = event.decision;
+        plan.rev++;
+      }
+      break;
+    }
+  }
+}
+
+/** A turn began without a decision on a pending plan: its buttons go (the session would refuse them). */
+function closePendingPlans(model: ChatModel): void {
+  for (const item of model.items) {
+    if (item.kind === 'plan' && item.state === 'pending') {
+      item.state = 'closed';
+      item.rev++;
+    }
+  }
+}
+
+/** A turn began: the user's message (the one before loses its Edit button), and a pending plan no longer decided from here. */
+function turnStarted(model: ChatModel, event: Extract<AgentEvent, { type: 'turn_started' }>): void {
+  model.busy = true;
+  closePendingPlans(model);
+  if (event.userText === '') return;
+  const previous = lastUserItem(model);
+  if (previous) previous.rev++;
+  model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
-      model.busy = true;
-      if (event.userText !== '') {
-        // The message that was last loses its Edit button: it must be drawn again.
-        const previous = lastUserItem(model);
-        if (previous) previous.rev++;
-      }
-      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+      turnStarted(model, event);
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -361,12 +414,15 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'mode_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
       break;
     case 'todos':
       // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.
       model.todos = { items: event.items.map((item) => ({ ...item })), rev: (model.todos?.rev ?? 0) + 1 };
+      break;
+    case 'mode_changed': case 'plan_proposed': case 'plan_decided':
+      applyModeEvent(model, event);
       break;
     case 'session_started':
     case 'request_started':

@@ -13,6 +13,8 @@ import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './
 import { ComposerAttachments } from './composerView';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { ModePickerView } from './modePickerView';
+import { planCardDeps, renderPlanCard } from './planCardView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -129,7 +131,8 @@ const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
 cancelButton.type = 'button';
 cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
-buttons.append(cancelButton, sendButton);
+const modePicker = new ModePickerView(el, send, announce);
+buttons.append(modePicker.element, cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
 composer.append(attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
@@ -259,6 +262,8 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'plan':
+      return renderPlanCard(item, planDeps);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -311,6 +316,8 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 // One per panel: which cards the user expanded survives their re-renders.
 const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+// A decision starts a turn, like a sent message: busy at once, settled when the turn ends.
+const planDeps = planCardDeps(el, send, (busy) => void ((chat.busy = busy), scheduleRender()));
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
@@ -376,6 +383,7 @@ function render(): void {
   renderTodos();
   sendButton.disabled = chat.busy;
   cancelButton.hidden = !chat.busy;
+  modePicker.sync(chat.busy, chat.mode);
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
   if (renderFrom > 0) scheduleBackfill();
@@ -449,6 +457,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
       renderFrom = Math.max(0, chat.items.length - TAIL_ITEMS);
       chat.busy = message.state.status === 'busy';
+      modePicker.update(message.state.modes);
       renderGauge(message.state.gauge);
       transcript.replaceChildren();
       rendered.clear();
@@ -459,6 +468,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
+      if (message.event.type === 'plan_proposed') announce('Evergreen proposes a plan: Build it, or keep planning.');
       applyEvent(chat, message.event);
       break;
     case 'gauge':
