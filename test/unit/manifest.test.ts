@@ -189,13 +189,14 @@ describe('the manifest', () => {
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
     const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'resumeSession'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
-    assert.deepEqual(palette(noChat).sort(), [...always].sort());
+    // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
+    assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
-    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions'].sort());
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode'].sort());
     const running = { ...idle, [CONTEXT_KEYS.running]: true };
     assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
     // Before activation no key is set at all: as with no chat.
-    assert.deepEqual(palette({}).sort(), [...always].sort());
+    assert.deepEqual(palette({}).sort(), [...always, 'switchMode'].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
   });
