@@ -89,7 +89,9 @@ export interface ChatModel {
 }
 
 export function emptyChat(): ChatModel {
-  return { items: [], busy: false, nextKey: 0, todos: undefined, mode: undefined };
+  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined, mode: undefined };
+  indexes.set(model, { tools: new Map(), streaming: new Set(), plans: new Map() });
+  return model;
 }
 
 const TODO_STATUS_TEXT: Record<TodoEntry['status'], string> = { pending: 'pending', in_progress: 'in progress', done: 'done' };
@@ -113,9 +115,50 @@ function bounded(text: string): string {
   return text.length <= MAX_TOOL_OUTPUT_CHARS ? text : `…${text.slice(text.length - MAX_TOOL_OUTPUT_CHARS)}`;
 }
 
-function findTool(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind: 'tool' }> | undefined {
-  const item = model.items.find((candidate) => candidate.kind === 'tool' && candidate.key === `tool:${toolUseId}`);
-  return item?.kind === 'tool' ? item : undefined;
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
+type PlanItem = Extract<ChatItem, { kind: 'plan' }>;
+
+/**
+ * What events look up, kept beside a model so that folding a restored chat of thousands of items is
+ * linear (bench/webview.ts): tool cards by key, and the replies still streaming. Every item enters
+ * the model through pushItem, which keeps it.
+ */
+interface ModelIndex {
+  tools: Map<string, ToolItem>;
+  streaming: Set<AssistantItem>;
+  /** Plan cards by their exit_plan_mode call's id (few: a turn's start closes the pending ones). */
+  plans: Map<string, PlanItem>;
+}
+const indexes = new WeakMap<ChatModel, ModelIndex>();
+
+function indexOf(model: ChatModel): ModelIndex {
+  let index = indexes.get(model);
+  if (!index) {
+    // A model made without emptyChat: indexed once from its items.
+    index = { tools: new Map(), streaming: new Set(), plans: new Map() };
+    for (const item of model.items) noteItem(index, item);
+    indexes.set(model, index);
+  }
+  return index;
+}
+
+function noteItem(index: ModelIndex, item: ChatItem): void {
+  // A repeated id stays with its first card, as a search from the top found it.
+  if (item.kind === 'tool') {
+    if (!index.tools.has(item.key)) index.tools.set(item.key, item);
+  }
+  else if (item.kind === 'assistant' && item.streaming) index.streaming.add(item);
+  else if (item.kind === 'plan' && !index.plans.has(item.toolUseId)) index.plans.set(item.toolUseId, item);
+}
+
+function pushItem(model: ChatModel, item: ChatItem): void {
+  noteItem(indexOf(model), item);
+  model.items.push(item);
+}
+
+function findTool(model: ChatModel, toolUseId: string): ToolItem | undefined {
+  return indexOf(model).tools.get(`tool:${toolUseId}`);
 }
 
 /** The streaming reply to append to, or a new one; `forThinking`: a reply that already has text is closed first (interleaved thinking). */
@@ -126,26 +169,32 @@ function openAssistant(model: ChatModel, forThinking = false): Extract<ChatItem,
     last.streaming = false;
     last.rev++;
   }
-  const item: ChatItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', redactedThinking: 0, streaming: true };
-  model.items.push(item);
+  const item: AssistantItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', redactedThinking: 0, streaming: true };
+  pushItem(model, item);
   return item;
 }
 
 function closeAssistant(model: ChatModel): void {
-  for (const item of model.items) {
-    if (item.kind === 'assistant' && item.streaming) {
+  const { streaming } = indexOf(model);
+  // In the order they came, as the chat holds them; one closed before (or taken out) is passed over.
+  for (const item of streaming) {
+    if (item.streaming) {
       item.streaming = false;
       item.rev++;
     }
   }
+  streaming.clear();
 }
 
+/** One formatter: toLocaleString would build one per call, a few hundred times when a long chat is restored. */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 function formatCount(tokens: number): string {
-  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : COUNT_FORMAT.format(tokens);
 }
 
 export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string, actions: ErrorAction[] = []): void {
-  model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
+  pushItem(model, { kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
 }
 
 /** A child's approval belongs to the card of the parent's `task` call; it is answered by its own tool-use id. */
@@ -209,7 +258,7 @@ function pushCompaction(model: ChatModel, event: Extract<AgentEvent, { type: 'co
       item.rev++;
     }
   }
-  model.items.push({
+  pushItem(model, {
     kind: 'divider',
     key: `divider:${model.nextKey++}`,
     rev: 0,
@@ -234,7 +283,7 @@ function compactionUndone(model: ChatModel, event: Extract<AgentEvent, { type: '
       item.rev++;
     }
   }
-  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
 }
 
 /** What a lighter tier saved, as a quiet note (a persisted output names its tool; the view links the file). */
@@ -244,7 +293,7 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   // A persisted result's path is long and says little here: the note names the tool and the view links the file.
   const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
   const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
-  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
 /**
@@ -268,9 +317,8 @@ export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user'
 }
 
 /** The plan card of an exit_plan_mode call. */
-function findPlan(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind: 'plan' }> | undefined {
-  const item = model.items.find((candidate) => candidate.kind === 'plan' && candidate.toolUseId === toolUseId);
-  return item?.kind === 'plan' ? item : undefined;
+function findPlan(model: ChatModel, toolUseId: string): PlanItem | undefined {
+  return indexOf(model).plans.get(toolUseId);
 }
 
 /** Modes and plans (issue 28): a mode's line, the plan card, the decision on it. */
@@ -279,11 +327,11 @@ function applyModeEvent(model: ChatModel, event: Extract<AgentEvent, { type: 'mo
     case 'mode_changed':
       model.mode = event.mode;
       closeAssistant(model);
-      model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Mode: ${event.mode}${event.reason === 'build' ? ' (building the plan)' : ''}${event.description ? ` — ${event.description}` : ''}` });
+      pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Mode: ${event.mode}${event.reason === 'build' ? ' (building the plan)' : ''}${event.description ? ` — ${event.description}` : ''}` });
       break;
     case 'plan_proposed':
       closeAssistant(model);
-      model.items.push({ kind: 'plan', key: `plan:${event.toolUseId}`, rev: 0, toolUseId: event.toolUseId, plan: event.plan, steps: event.steps.map((step) => ({ ...step })), state: 'pending' });
+      pushItem(model, { kind: 'plan', key: `plan:${event.toolUseId}`, rev: 0, toolUseId: event.toolUseId, plan: event.plan, steps: event.steps.map((step) => ({ ...step })), state: 'pending' });
       break;
     case 'plan_decided': {
       const plan = findPlan(model, event.toolUseId);
@@ -298,8 +346,8 @@ function applyModeEvent(model: ChatModel, event: Extract<AgentEvent, { type: 'mo
 
 /** A turn began without a decision on a pending plan: its buttons go (the session would refuse them). */
 function closePendingPlans(model: ChatModel): void {
-  for (const item of model.items) {
-    if (item.kind === 'plan' && item.state === 'pending') {
+  for (const item of indexOf(model).plans.values()) {
+    if (item.state === 'pending') {
       item.state = 'closed';
       item.rev++;
     }
@@ -313,7 +361,17 @@ function turnStarted(model: ChatModel, event: Extract<AgentEvent, { type: 'turn_
   if (event.userText === '') return;
   const previous = lastUserItem(model);
   if (previous) previous.rev++;
-  model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+  pushItem(model, { kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+}
+
+/** A request is sent again: the failed attempt's partial text is discarded by the host too; the retry is shown instead. */
+function retrying(model: ChatModel, event: Extract<AgentEvent, { type: 'retrying' }>): void {
+  const last = model.items.at(-1);
+  if (last?.kind === 'assistant' && last.streaming) {
+    model.items.pop();
+    indexOf(model).streaming.delete(last);
+  }
+  pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
 }
 
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
@@ -332,16 +390,12 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'thinking_redacted':
       thinking(model, event);
       break;
-    case 'retrying': {
-      // The failed attempt's partial text is discarded by the host too; show the retry instead.
-      const last = model.items.at(-1);
-      if (last?.kind === 'assistant' && last.streaming) model.items.pop();
-      pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
+    case 'retrying':
+      retrying(model, event);
       break;
-    }
     case 'tool_call_started':
       closeAssistant(model);
-      model.items.push({
+      pushItem(model, {
         kind: 'tool',
         key: `tool:${event.toolUseId}`,
         rev: 0,
