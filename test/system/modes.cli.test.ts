@@ -18,9 +18,10 @@ const PLAN = '# Greeting\n\nChange the greeting.\n\n## Steps\n1. Edit a.txt\n2. 
 
 /** The text blocks of a request's last user message (the mode's block opens it). */
 function lastUserTexts(request: SentRequest | undefined): string[] {
-  const last = request?.messages.filter((message) => message.role === 'user').at(-1);
-  if (!last || typeof last.content === 'string') return last ? [last.content] : [];
-  return last.content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  const content = request?.messages.filter((message) => message.role === 'user').at(-1)?.content;
+  if (content === undefined) return [];
+  if (typeof content === 'string') return [content];
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
 }
 
 /** What the model was told of a tool call, by the call's id. */
