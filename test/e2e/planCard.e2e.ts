@@ -5,7 +5,6 @@
 // refusal, the decision in words, and a pending card closed by a turn without a decision.
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { BenchWindow } from '../../bench/webview/page';
 import type { AgentEvent } from '../../src/protocol';
 import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
@@ -16,9 +15,9 @@ describe('the plan card in the chat panel (Chromium)', function () {
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
+  let posted: StandalonePanel['posted'];
+  standalonePanelForSuite((panel) => ({ page, errors, post, posted } = panel));
 
-  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
   const card = () => page.locator('section.eg-plan').last();
   const proposed = (toolUseId: string): AgentEvent => ({ type: 'plan_proposed', turnId: 't1', toolUseId, plan: PLAN, steps: [{ id: '1', text: 'Add the limiter', status: 'pending' }, { id: '2', text: 'Test it', status: 'pending' }] });
 

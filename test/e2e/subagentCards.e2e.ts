@@ -7,7 +7,6 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { BenchWindow } from '../../bench/webview/page';
 import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 import type { AgentEvent } from '../../src/protocol';
 
@@ -20,9 +19,9 @@ describe('subagent cards in the chat panel (Chromium)', function () {
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
+  let posted: StandalonePanel['posted'];
+  standalonePanelForSuite((panel) => ({ page, errors, post, posted } = panel));
 
-  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
   /** The panel's last request to the host, without its id (a number every request carries for its reply). */
   async function lastRequest(): Promise<Record<string, unknown>> {
     const { requestId, ...request } = (await posted()).at(-1) ?? {};

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/vscode-harness.mjs';
-import { loadPanelPage } from '../../bench/webview/page';
+import { loadPanelPage, type BenchWindow } from '../../bench/webview/page';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -18,6 +18,8 @@ export interface StandalonePanel {
   errors: string[];
   /** Posts the events as the host would and waits for the frame that draws them. */
   post(...events: AgentEvent[]): Promise<void>;
+  /** What the panel posted to the host so far (its requests carry a numeric requestId). */
+  posted(): Promise<Array<Record<string, unknown>>>;
 }
 
 /** Opens the built panel (dist/webview.js, media/chat.css) at 420x900 and waits for its `ready`. */
@@ -34,7 +36,8 @@ export async function openStandalonePanel(): Promise<StandalonePanel> {
     // One render per animation frame: wait for the frame after the messages.
     await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
   };
-  return { browser, page, errors, post };
+  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+  return { browser, page, errors, post, posted };
 }
 
 /**
