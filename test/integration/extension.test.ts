@@ -21,6 +21,7 @@ const COMMANDS = [
   'evergreen.cancel',
   'evergreen.mcpServers',
   'evergreen.reloadInstructions',
+  'evergreen.switchMode',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
