@@ -7,7 +7,7 @@ import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { PlanDecisionKind } from './core/todos/planDecision';
 
-export type { AgentEvent, AttachmentChip } from './core/agent/events';
+export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
 export type { PlanDecisionKind } from './core/todos/planDecision';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';

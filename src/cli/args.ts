@@ -57,6 +57,10 @@ export interface CliOptions {
   mcpConfigFiles: string[];
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
+  /** --settings FILE or JSON (repeatable): hooks in Claude Code's settings format (`evergreen.hooks`). */
+  settings: string[];
+  /** --trust-workspace-hooks: the workspace's own hooks may run (in the sandbox). */
+  trustWorkspaceHooks: boolean;
   resume: string | undefined;
   /** --attach and --image: what the first message carries. */
   attachments: AttachmentSpec[];
@@ -105,6 +109,11 @@ Options:
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
       --trust-workspace-mcp    also start the servers the workspace defines (.vscode/mcp.json, .mcp.json): they
                                run commands the repository chose, so they never start without this flag
+      --settings FILE          hooks from FILE (repeatable), in Claude Code's settings.json format ({"hooks": …});
+                               ~/.claude/settings.json and ~/.evergreen/settings.json are read too
+      --trust-workspace-hooks  also run the hooks the workspace defines (.claude/settings.json,
+                               .claude/settings.local.json, .evergreen/settings.json), in the sandbox:
+                               they run commands the repository chose, so they never run without this flag
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
                                Linux, Seatbelt on macOS); warned at every session start
       --allow-domain DOMAIN    let sandboxed commands reach DOMAIN (repeatable; "*.example.com" for its
@@ -196,6 +205,7 @@ const FLAG = {
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
+  settings: SETTINGS.hooks.cli,
   noInstructions: SETTINGS['instructions.enabled'].cli,
   allowWeb: SETTINGS['web.allowedDomains'].cli,
   webSearch: SETTINGS['web.search'].cli,
@@ -280,6 +290,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.planMcpTool]: { type: 'string', multiple: true },
         'build-plan': { type: 'boolean', default: false },
         'trust-workspace-mcp': { type: 'boolean', default: false },
+        [FLAG.settings]: { type: 'string', multiple: true },
+        'trust-workspace-hooks': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
         image: { type: 'string', multiple: true },
@@ -330,6 +342,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     webSearch: values[FLAG.webSearch] ?? false,
     searxngUrl: searxngUrl(values[FLAG.searxngUrl]),
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
+    settings: values[FLAG.settings] ?? [],
+    trustWorkspaceHooks: values['trust-workspace-hooks'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
     attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],

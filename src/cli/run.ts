@@ -27,6 +27,7 @@ import { escapeLine, escapeText, jsonLine } from './terminalText';
 import { redactedOutput } from './redactedOutput';
 import { isModeEvent, modeEventText, planHint } from './modes';
 import { PlanDecisionError, UnknownModeError } from '../core/agent/modes';
+import { cliHooksConfig, hookRunLine } from './hooks';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -129,6 +130,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         modes: { start: options.mode, planMcpTools: options.planMcpTools, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         mcp: await cliMcpSettings(options, workspace, io),
+        hooks: await cliHooksConfig(options, workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
         web: {
           allowedDomains: options.webDomains,
@@ -364,8 +366,13 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
+      case 'hook_run':
+        breakLine();
+        stderr.write(`${hookRunLine(event.run)}\n`);
+        break;
       case 'instructions_notice':
       case 'thinking_notice':
+      case 'hook_notice':
         breakLine();
         stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;
@@ -435,6 +442,10 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (allow the host with --allow-web ${escapeLine(request.host)}; --yes does not cover web fetches)\n`);
           return { approved: false, reason: `Not approved: ${request.host} is not allowed and there is no terminal to ask on. The user can allow it with --allow-web ${request.host}; --yes does not cover web fetches.` };
         }
+        if (request.kind === 'hook') {
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (a hook asked for your answer; --yes does not give it)\n`);
+          return { approved: false, reason: 'Not approved: a hook asked the user to decide on this call, and there is no terminal to ask on (--yes does not answer for the user).' };
+        }
         if (request.kind === 'sandbox_changes') {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
           return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
@@ -445,12 +456,13 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       // What the user approves must read as what runs: a diff keeps its lines; a command is shown
       // line by line with its real newlines marked, padding folded and its size said, and a long
       // one is cut with the rest one answer away (20,000 spaces cannot push it off the screen).
-      const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
+      const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : request.kind === 'hook' ? commandView(request.input) : undefined;
       const preview = view ? commandPreview(view) : undefined;
       if (request.kind === 'mcp') {
         io.stderr.write(`\nMCP server ${escapeLine(request.server)}, tool ${escapeLine(request.tool)}, with these arguments:`);
         if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`);
       }
+      if (request.kind === 'hook') io.stderr.write(`\nA PreToolUse hook asks you to decide on this ${escapeLine(request.tool)} call${request.reasons.length > 0 ? ` (its words, not a check: ${request.reasons.map(visibleDescription).join('; ')})` : ''}. Its input:`);
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
@@ -479,7 +491,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
               resolve(reply);
             });
           });
-        const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        const question = view && request.kind !== 'hook' ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
         if (request.kind === 'web') {
           const reply = (await ask(`${question} [y/N/a] (a: always for ${escapeLine(request.host)}, for the rest of this run) `)).trim();
           if (/^a(lways)?$/i.test(reply)) return { approved: true, always: true };
@@ -519,6 +531,7 @@ function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
   if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
+  if (request.kind === 'hook') return `the ${escapeLine(request.tool)} call a hook asked about`;
   if (request.kind === 'web') return `fetching ${escapeLine(request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });

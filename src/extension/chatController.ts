@@ -25,6 +25,7 @@ import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
+import { showHooks } from './hooksList';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
@@ -61,7 +62,7 @@ export class ChatController extends Disposable {
       redactor: SecretRedactor;
       /** The when-clause keys that follow the shown chat (a turn running). */
       contextKeys: ChatContextKeys;
-      /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
+      /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
     },
   ) {
@@ -313,6 +314,10 @@ export class ChatController extends Disposable {
 
   async showMcpServers(): Promise<void> {
     await showMcpServers(this.chat.active?.mcp, this.mcpLogs);
+  }
+
+  async showHooks(): Promise<void> {
+    await showHooks(this.chat.active?.hooks);
   }
 
   async newChat(): Promise<void> {

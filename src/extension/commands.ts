@@ -15,6 +15,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
+    register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
     register('cancel', () => controller.cancel()),
     register('switchMode', () => controller.switchMode()),

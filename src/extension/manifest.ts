@@ -37,6 +37,7 @@ export const COMMANDS = {
   newChat: { title: 'New Chat', icon: '$(add)' },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },

@@ -11,6 +11,7 @@ import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import { readMcpSettings } from './mcpConsent';
+import { readHookSettings } from './hookConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
@@ -18,7 +19,7 @@ import { WorkspaceWebDomains } from './webAccess';
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') {
     throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
@@ -58,10 +59,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       sandbox: settings.sandbox,
       instructions: settings.instructions,
       modes: { planMcpTools: settings.modes.planMcpTools },
-      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
+      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, workspaceState),
+      hooks: await readHookSettings(folder.uri.fsPath, settings.hooks, workspaceState),
       web: {
         allowedDomains: settings.web.allowedDomains,
-        memory: new WorkspaceWebDomains(mcpConsent),
+        memory: new WorkspaceWebDomains(workspaceState),
         search: settings.web.search,
         ...(settings.web.searxngUrl ? { searxng: { url: settings.web.searxngUrl, key: await apiKeys.searxngKey() } } : {}),
       },

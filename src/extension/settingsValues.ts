@@ -46,6 +46,8 @@ export interface EvergreenSettings {
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[]; mcp: 'ask' | 'auto'; mcpAllowList: string[] };
   /** `evergreen.mcp.servers` as the user set it (parsed by the MCP loader, which names every problem). */
   mcpServers: unknown;
+  /** `evergreen.hooks` as the user set it (parsed by the hooks loader, which names every problem). */
+  hooks: unknown;
   /** `evergreen.subagents.*` limits that were set and valid (the rest keep the core's defaults). */
   subagents: Partial<SubagentLimits>;
   /** `evergreen.sandbox.*`, from the user's own settings only. */
@@ -153,6 +155,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       mcpAllowList: stringList(read('approvals.mcpAllowList')),
     },
     mcpServers: read('mcp.servers'),
+    hooks: read('hooks'),
     subagents: subagents.limits,
     // Only an explicit false turns it off (a missing or odd value keeps the default, on).
     sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },

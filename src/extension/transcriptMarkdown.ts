@@ -22,10 +22,12 @@ import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
 import { recordedTodos, todoListText } from '../core/todos/todos';
 import { nestedNoteFile } from '../core/instructions/instructionFiles';
+import { hookNoteEvent } from '../core/hooks/notes';
+
+import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
 
 /** Why the mode changed, as the transcript tab says it. */
 const MODE_REASON_TEXT = { start: 'the session started in it', switch: 'the user switched to it', build: 'the user built the proposed plan' } as const;
-import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
@@ -300,7 +302,7 @@ export class TranscriptMarkdownWriter {
     const role = entry.message.role;
     const blocks = blocksOf(entry.message);
     // A subfolder's instructions ride with the results they came from: not the user's words.
-    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' || (block.type === 'text' && nestedNoteFile(block.text) !== undefined));
+    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' || (block.type === 'text' && (nestedNoteFile(block.text) !== undefined || hookNoteEvent(block.text) !== undefined)));
     // Who wrote a reply (recorded since the provider seam): a session may change provider on its way.
     const origin = role === 'assistant' && entry.model ? ` · ${inlineCode(entry.provider ? `${entry.provider}/${entry.model}` : entry.model)}` : '';
     this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}${origin}`);
@@ -312,6 +314,9 @@ export class TranscriptMarkdownWriter {
       case 'text': {
         const note = role === 'user' ? nestedNoteFile(content.text) : undefined;
         if (note !== undefined) return `**Instructions from ${inlineCode(note)}**, added for the folder\n\n${this.foldedBlock(content.text, 'prose')}`;
+        // What a hook added for the model: its words, not the user's.
+        const hook = role === 'user' ? hookNoteEvent(content.text) : undefined;
+        if (hook !== undefined) return `**Added by a ${escapeInline(hook)} hook**\n\n${this.foldedBlock(content.text, 'code', 'text')}`;
         const text = this.foldedBlock(content.text, 'prose');
         return role === 'user' ? text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') : text;
       }

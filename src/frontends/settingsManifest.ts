@@ -18,6 +18,7 @@ export const SETTING_CATEGORIES = {
   context: 'Context',
   approvals: 'Approvals & Sandbox',
   mcp: 'MCP',
+  hooks: 'Hooks',
   attachments: 'Attachments',
   advanced: 'Advanced',
 } as const;
@@ -183,6 +184,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     category: 'advanced',
     description:
       'The mode a new chat starts in: `agent` (works on the task), `plan` (researches and proposes a plan, changing nothing until you build it) or the name of a custom mode (`.evergreen/modes/*.md`, `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`). The mode picker in the chat switches at any time; a resumed chat keeps its own. A name that no longer exists starts in `agent`, with a warning. CLI: `--mode`. User settings only.',
+  },
+  hooks: {
+    category: 'hooks',
+    order: 1,
+    description:
+      "Your own hooks, in Claude Code's `hooks` shape: commands run at each step of the agent, e.g. `{\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/check-command.sh\", \"timeout\": 30}]}]}`. Also read: `~/.claude/settings.json`, `~/.evergreen/settings.json`, and the workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.evergreen/settings.json`, whose hooks run only with your consent and in the sandbox. The README (Hooks) lists the events and what a hook can decide. User settings only.",
   },
   'attachments.editorContext': {
     category: 'attachments',

@@ -85,6 +85,8 @@ export const SETTINGS = {
   'plan.mcpTools': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'plan-mcp-tool' },
   // A mode may pick its own model, which decides what requests cost: the user's choice, never a repository's.
   defaultMode: { scope: 'machine', type: 'string', default: 'agent', read: 'user', workspaceNotice: true, change: 'live', cli: 'mode' },
+  // Hooks run commands at every step: the user's own (a workspace's are read from its files, and run only with consent).
+  hooks: { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'settings' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },
   'sandbox.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-domain' },
   'sandbox.allowPackageRegistries': { scope: 'application', type: 'boolean', default: false, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-package-registries' },

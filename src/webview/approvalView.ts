@@ -26,7 +26,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   const request = approval.request;
   const outside = request.kind === 'shell' && request.outsideReason !== undefined;
   // An MCP call's arguments are shown like a command: whole, line by line, before it can be approved.
-  const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
+  const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : request.kind === 'hook' ? commandView(request.input) : undefined;
   const title = el('div', 'eg-approval-title', approvalTitle(request, outside));
   if (view) title.append(' ', el('span', 'eg-command-size', `(${commandSize(view)})`));
   box.append(title);
@@ -38,6 +38,11 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   if (request.kind === 'mcp') {
     box.append(el('div', 'eg-muted', 'The server runs this call with whatever access it has; these are its arguments:'));
     if (request.serverHints?.length) box.append(el('div', 'eg-muted', `The server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`));
+  }
+  // A hook asks for the user's own answer: its reasons are its words, the input below is what runs.
+  if (request.kind === 'hook') {
+    box.append(el('div', 'eg-muted', `A PreToolUse hook asks you to decide on this call${request.reasons.length > 0 ? `: ${request.reasons.map(visibleDescription).join('; ')}` : '.'}`));
+    box.append(el('div', 'eg-muted', 'Its input:'));
   }
   // What a sandboxed command wrote that would run outside it: each path with why, and the risky lines.
   if (request.kind === 'sandbox_changes') box.append(sandboxChangesView(el, request));
@@ -68,13 +73,15 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     }
   }
   if (approval.decided === undefined) {
-    const verb = request.kind === 'shell' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
+    const verb = request.kind === 'shell' || request.kind === 'hook' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
     const approve = el('button', 'eg-button', verb);
     const deny = el('button', 'eg-button eg-secondary', 'Decline');
     // The visible labels are short; a screen reader hears what they act on.
     const subject =
       request.kind === 'mcp'
         ? `${request.tool} on the MCP server ${request.server}`
+        : request.kind === 'hook'
+          ? `the ${request.tool} call a hook asked about`
         : request.kind === 'sandbox_changes'
           ? `the ${request.changes.length} held changes to the workspace`
           : view
@@ -122,6 +129,8 @@ function approvalTitle(request: Approval['request'], outside: boolean): string {
       return `${request.isNew ? 'Create' : 'Change'} ${request.path}?`;
     case 'web':
       return `Fetch a page from ${visibleDescription(request.host)}?`;
+    case 'hook':
+      return `Run ${visibleDescription(request.tool)}? A hook asks you first.`;
   }
 }
 

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
+import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction, type HookRunView } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 /**
@@ -74,7 +74,9 @@ export type ChatItem =
    * decision stands: `pending` (Build it / Keep planning offered), decided, or `closed` (the
    * conversation went on without a decision, so it can no longer be built from here).
    */
-  | { kind: 'plan'; key: string; rev: number; toolUseId: string; plan: string; steps: TodoEntry[]; state: PlanCardState };
+  | { kind: 'plan'; key: string; rev: number; toolUseId: string; plan: string; steps: TodoEntry[]; state: PlanCardState }
+  /** A hook ran: its small line (event, command, time, outcome) opens its output (hookView.ts). */
+  | { kind: 'hook'; key: string; rev: number; run: HookRunView };
 
 export type PlanCardState = 'pending' | 'build' | 'keep_planning' | 'closed';
 
@@ -307,6 +309,22 @@ function thinking(model: ChatModel, event: Extract<AgentEvent, { type: 'thinking
   item.rev++;
 }
 
+function finishTool(model: ChatModel, event: Extract<AgentEvent, { type: 'tool_call_finished' }>): void {
+  const tool = findTool(model, event.toolUseId);
+  if (!tool) return;
+  tool.status = event.isError ? 'error' : 'done';
+  tool.output = bounded(event.content);
+  tool.durationMs = event.durationMs;
+  if (tool.subagent) endWithParentResult(tool.subagent, tool.output, event.isError);
+  tool.rev++;
+}
+
+/** A hook run's line; text after it (a Stop hook kept the turn going) starts below it. */
+function pushHookLine(model: ChatModel, run: HookRunView): void {
+  closeAssistant(model);
+  model.items.push({ kind: 'hook', key: `hook:${model.nextKey++}`, rev: 0, run });
+}
+
 /** The newest user message (the one Edit and resend applies to). */
 export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user' }> | undefined {
   for (let index = model.items.length - 1; index >= 0; index--) {
@@ -420,17 +438,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'approval_resolved':
       approval(model, event);
       break;
-    case 'tool_call_finished': {
-      const tool = findTool(model, event.toolUseId);
-      if (tool) {
-        tool.status = event.isError ? 'error' : 'done';
-        tool.output = bounded(event.content);
-        tool.durationMs = event.durationMs;
-        if (tool.subagent) endWithParentResult(tool.subagent, tool.output, event.isError);
-        tool.rev++;
-      }
+    case 'tool_call_finished':
+      finishTool(model, event);
       break;
-    }
     case 'subagent_started':
     case 'subagent_progress':
     case 'subagent_finished': {
@@ -468,8 +478,11 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'mode_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice': case 'mode_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
+      break;
+    case 'hook_run':
+      pushHookLine(model, event.run);
       break;
     case 'todos':
       // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.

@@ -15,6 +15,7 @@ import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
 import { ModePickerView } from './modePickerView';
 import { planCardDeps, renderPlanCard } from './planCardView';
+import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -266,6 +267,8 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderNote(item);
     case 'plan':
       return renderPlanCard(item, planDeps);
+    case 'hook':
+      return renderHookLine(item, hookDeps);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -320,6 +323,7 @@ const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, alwa
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 // A decision starts a turn, like a sent message: busy at once, settled when the turn ends.
 const planDeps = planCardDeps(el, send, (busy) => void ((chat.busy = busy), scheduleRender()));
+const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {

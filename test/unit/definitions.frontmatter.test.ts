@@ -98,6 +98,13 @@ describe('definitions: tool lists', () => {
     assert.deepEqual(allowed(['Bash(npm test:*)']), ['run_shell', 'recall', 'compact'], 'the tool is offered, the pattern grants nothing');
   });
 
+  it("knows every Claude Code name of the shared table, the web tools' too, and no name of Object's prototype", () => {
+    const { restriction, notices } = parseToolList(['WebFetch', 'WebSearch', 'MultiEdit', 'Agent', 'web_fetch'], where);
+    assert.deepEqual(notices, []);
+    assert.deepEqual([...restriction.tools].sort(), ['edit_file', 'task', 'web_fetch', 'web_search']);
+    assert.deepEqual(parseToolList(['constructor', 'toString'], where).notices.map((item) => [item.kind, item.entries]), [['unknown-tool', ['constructor', 'toString']]]);
+  });
+
   it('never widens: each restriction only removes', () => {
     const plan = offered.filter((tool) => !['write_file', 'edit_file', 'run_shell'].includes(tool.name));
     const wide = parseToolList(['Write', 'Bash', 'Read'], where).restriction;

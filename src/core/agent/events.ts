@@ -14,6 +14,9 @@ import type { WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
+import type { HookEventName } from '../hooks/events';
+import type { HookRunOutcome } from '../hooks/decisions';
+import type { HookScope } from '../hooks/config';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
@@ -36,6 +39,8 @@ export type ApprovalSummary =
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
   /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
   | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] }
+  /** A PreToolUse hook answered "ask": the call (its tool and input as pretty JSON) runs only if the user agrees; `reasons`: the hooks' words. */
+  | { kind: 'hook'; tool: string; input: string; reasons: string[] }
   /**
    * web_fetch asks to contact a host nobody allowed yet: `url` exactly as it will be requested,
    * `host` what "always" would allow in this workspace, `redirectedFrom` the page that sent it there.
@@ -48,6 +53,7 @@ export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
   if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
   if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
   if (request.kind === 'sandbox_changes') return { kind: 'sandbox_changes', command: request.command, changes: request.changes.map((change) => ({ ...change })) };
+  if (request.kind === 'hook') return { kind: 'hook', tool: request.tool, input: request.input, reasons: [...request.reasons] };
   if (request.kind === 'web') return { kind: 'web', url: request.url, host: request.host, ...(request.redirectedFrom !== undefined ? { redirectedFrom: request.redirectedFrom } : {}) };
   return {
     kind: 'shell',
@@ -71,6 +77,26 @@ export const SUBAGENT_STATUS_TEXT: Readonly<Record<SubagentStatus, string>> = { 
 export interface SubagentOrigin {
   childId?: string;
   parentToolUseId?: string;
+}
+
+/** One hook run as the chat's small line shows it (event, command, time, outcome) and the output it opens. */
+export interface HookRunView {
+  event: HookEventName;
+  /** The command line that ran, as written. */
+  command: string;
+  scope: HookScope;
+  /** The file or setting it came from, as the user reads it (`.claude/settings.json`). */
+  source: string;
+  sandboxed: boolean;
+  durationMs: number;
+  outcome: HookRunOutcome;
+  exitCode: number | null;
+  /** What it wrote (stdout, then stderr), cut to a preview; absent when it wrote nothing or asked not to be shown (suppressOutput). */
+  output?: string;
+  /** All of it, in the session's tool-results folder (the line's link opens it). */
+  outputFile?: string;
+  /** What the sandbox said about the run (a write it kept aside). */
+  sandboxNote?: string;
 }
 
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'context_window_exceeded' | 'cancelled' | 'error';
@@ -169,6 +195,10 @@ export type AgentEvent =
   /** `exit_plan_mode` proposed `plan` (Markdown; `steps` its task list if built): the chat's plan card, replayed on resume. */
   | { type: 'plan_proposed'; turnId: string; toolUseId: string; plan: string; steps: TodoItem[] }
   /** The user decided on the plan of `toolUseId`: built it, or asked to keep planning (the note is the next message). */
-  | { type: 'plan_decided'; turnId?: string; toolUseId: string; decision: PlanDecisionKind };
+  | { type: 'plan_decided'; turnId?: string; toolUseId: string; decision: PlanDecisionKind }
+  /** A hook ran (issue 29): recorded in the transcript, so a resumed chat shows the same line. */
+  | { type: 'hook_run'; turnId?: string; run: HookRunView }
+  /** What the user should know about hooks: a failed or blocked run, a decision refused, settings with problems, hooks left out. */
+  | { type: 'hook_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

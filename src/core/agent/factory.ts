@@ -37,6 +37,7 @@ import { StartScope } from './startScope';
 import type { SessionModes } from './modes';
 import { sessionModes, startingMode, type ModeSettings } from './modeStart';
 import { announceStart, type McpOffer } from './startNotices';
+import { sessionHooksFor, type HooksConfig, type SessionHooks } from './hooks';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -85,6 +86,8 @@ export interface AgentConfig {
   web?: WebSettings;
   /** Modes (issue 28): the mode to start in, plan mode's MCP tools; absent: the recorded mode (else agent), no MCP tool in plan mode. */
   modes?: ModeSettings;
+  /** The user's hooks and the workspace's consented ones (issue 29); absent: none. */
+  hooks?: HooksConfig;
 }
 
 export interface WebSettings {
@@ -136,6 +139,8 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
   /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
   checkpoints: CheckpointStore | undefined;
+  /** The session's hooks (undefined when none may run): "Evergreen: Hooks" lists them and turns one off for the chat. */
+  hooks: SessionHooks | undefined;
   /**
    * Gives back everything the start acquired, newest first: the MCP servers (and whatever they
    * started), the sandbox's private folder, the transcript's lock. Cancel a running turn first;
@@ -168,7 +173,7 @@ export interface StartOptions {
  * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
  * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
  */
-export const START_STEPS = ['model', 'transcript', 'modes', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export const START_STEPS = ['model', 'transcript', 'modes', 'sandbox', 'hooks', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
 export type StartStep = (typeof START_STEPS)[number];
 
 type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
@@ -229,6 +234,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   const starting = await step('modes', () => startingMode({ settings: config.modes, workspaceRoot: options.workspaceRoot, trusted: config.trusted, folded: folded?.mode, connected: configured, connect, logger }));
   const { client, modelInfo, window } = starting.connected;
   const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
+  const hooks = await step('hooks', () => sessionHooksFor(config.hooks, { handle, projectDir: options.workspaceRoot, sandbox, logger, redactor, emit: onEvent, scope, now: config.now }));
   const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
   const mcp = await step('mcp', () => mcpFor(options, handle, { logger, redactor, scope }));
   // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
@@ -240,7 +246,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
   const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
   const { session, thinkingNotices } = await step('session', () =>
-    buildSession(options, { client, tools, handle, folded, checkpoints, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow, modes: sessionModes(starting, { planMcpTools: config.modes?.planMcpTools ?? [], tools, sandbox, handle, onEvent, client, now: config.now ?? Date.now }) }),
+    buildSession(options, { client, tools, handle, folded, checkpoints, hooks, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow, modes: sessionModes(starting, { planMcpTools: config.modes?.planMcpTools ?? [], tools, sandbox, handle, onEvent, client, now: config.now ?? Date.now }) }),
   );
   await step('notices', () => {
     onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
@@ -249,10 +255,12 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
     announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
     for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice });
     if (starting.recordStart) session.modes?.switchTo(starting.mode.name, 'start');
+    // Its text rides with the first message.
+    return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
   const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, hooks, close: () => scope.release() };
 }
 
 /**
@@ -309,6 +317,7 @@ function buildSession(
     handle: SessionHandle;
     folded: FoldResult | undefined;
     checkpoints: CheckpointStore | undefined;
+    hooks: SessionHooks | undefined;
     logger: Logger;
     /** The session's events, redacted. */
     onEvent: AgentEventListener;
@@ -340,6 +349,7 @@ function buildSession(
     {
       client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
+      ...(parts.hooks ? { hooks: parts.hooks } : {}),
     },
     handle,
   );
@@ -364,6 +374,7 @@ function buildSession(
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
     ...(nested ? { instructions: nested } : {}),
+    ...(parts.hooks ? { hooks: parts.hooks } : {}),
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
     modes: parts.modes,

@@ -21,6 +21,7 @@ import { AGENT_MODE } from '../modes/modes';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import { hookEventFromRecord } from './hookRuns';
 import type { MessageOrigin } from './thinkingTurn';
 
 export interface FoldTotals extends UsageCounts {
@@ -72,6 +73,7 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
       if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;
       return { ...persistNote({ toolName: entry.toolName, toolUseId: entry.toolUseId, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
     case 'event':
+      if (entry.name === 'hook_run' || entry.name === 'hook_notice') return hookEventFromRecord(entry.name, entry.data, turnId);
       return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
     case 'mode':
       return { type: 'mode_changed', turnId, mode: entry.mode, reason: entry.reason };

@@ -12,6 +12,7 @@ import { MODE_SWITCH_MARK } from '../modes/modes';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../instructions/instructionFiles';
+import { hookNoteEvent } from '../hooks/notes';
 import { instructionsNoteMessage } from './instructions';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
@@ -44,6 +45,8 @@ export class DisplayBuilder {
       const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
       if (message.role === 'user' && block.type === 'text' && index < ownText && this.sessionNote(block.text)) {
         // A mode switch (its mode entry showed it) or a plan decision (shown by sessionNote).
+      } else if (message.role === 'user' && block.type === 'text' && hookNoteEvent(block.text) !== undefined) {
+        // A hook's text for the model: its run's recorded line already shows it.
       } else if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
         this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });

@@ -11,10 +11,11 @@
  *
  * After the results, in the same user message: the instruction files of the folders the calls read.
  *
- * Hooks around a call have their places here: PreToolUse between the refusal and the run (deny: a
- * refusal; ask: an approval; allow: no prompt for this call), PostToolUse after tier 0 (its text
- * goes after the round's results, like a folder's instructions). The session's mode refuses a call
- * at the same place (`RoundHost.refusal`), and a call's effect may end the turn after the round.
+ * Hooks around a call (agent/hooks.ts): PreToolUse between the refusal and the run (deny: a
+ * refusal; ask: an approval; allow: no prompt for this call, except what never goes unasked),
+ * PostToolUse after tier 0 and the effects (its text goes after the round's results, with a folder's
+ * instructions, through the session's notesAfter). The session's mode refuses a call
+ * before them (`RoundHost.refusal`), and a call's effect may end the turn after the round.
  */
 import type { ContentBlockParam, ImageBlockParam } from '../model/messages';
 import type { ModelResponse } from '../model/backend';
@@ -25,6 +26,7 @@ import type { ToolContext, ToolResult } from '../tools/types';
 import { dispatchEffects, type EffectHandlers } from './effects';
 import type { AgentEvent } from './events';
 import { invalidToolInputResult } from './responseContent';
+import type { CallHooks } from './hooks';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
 export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
@@ -49,8 +51,10 @@ export interface RoundHost {
   /** Tier 0: the result as the history will hold it (a huge one persisted and previewed). */
   recordResult(result: { toolUseId: string; toolName: string; content: string }): Promise<string>;
   emit(event: AgentEvent): void;
-  /** Files, approvals and capabilities for one call (the round adds `report`). */
-  toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext;
+  /** Files, approvals and capabilities for one call (the round adds `report`); `preApproved`: a hook or the user allowed the call already (approval.ts decidePreApproved). */
+  toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved?: boolean): ToolContext;
+  /** PreToolUse and PostToolUse (agent/hooks.ts); absent: no hooks. */
+  readonly hooks?: CallHooks;
   readonly effects: EffectHandlers;
   /** Notes that ride after the results: the instruction files of the folders read, not yet in view (none: []). */
   notesAfter(round: ToolRound): Promise<ContentBlockParam[]>;
@@ -131,9 +135,15 @@ export class ToolRound {
       this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: refusal, durationMs: 0 });
       return this.answer(call, { content: refusal, isError: true });
     }
+    // PreToolUse: deny is the call's refusal, ask an approval, allow no prompt for this call.
+    const gate = this.host.hooks ? await this.host.hooks.beforeCall({ turnId: this.turnId, toolUse, signal: this.signal, approve: (request) => this.host.toolContext(this.turnId, toolUse.id, this.signal).approve(request) }) : { preApproved: false };
+    if ('refusal' in gate) {
+      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: gate.refusal, durationMs: 0 });
+      return this.answer(call, { content: gate.refusal, isError: true });
+    }
     const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead, endTurn: () => void (this.endsTurn = true) };
     const ctx: ToolContext = {
-      ...this.host.toolContext(this.turnId, toolUse.id, this.signal),
+      ...this.host.toolContext(this.turnId, toolUse.id, this.signal, gate.preApproved),
       report: (effect) => dispatchEffects(this.host.effects, [effect], { ...site, recorded: undefined }),
     };
     const started = Date.now();
@@ -141,6 +151,8 @@ export class ToolRound {
     const content = await this.host.recordResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
     this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     await dispatchEffects(this.host.effects, result.effects ?? [], { ...site, recorded: content });
+    // PostToolUse sees the result as recorded; what it says rides after the round's results.
+    await this.host.hooks?.afterCall({ turnId: this.turnId, toolUse, result: { content, isError: result.isError === true }, signal: this.signal });
     return this.answer(call, { ...result, content });
   }
 

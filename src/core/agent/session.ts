@@ -4,6 +4,7 @@ import type { ContextEngineOptions, PreparedRequest } from '../context/engineTyp
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
+import { textsOf } from '../model/content';
 import type { MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../approvals/approval';
 import type { TaskInput } from '../tools/taskInput';
@@ -29,6 +30,7 @@ import { roundCalls, ToolRound, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
 import { PlanDecisionError, type SessionModes } from './modes';
 import type { PlanDecisionKind } from '../todos/planDecision';
+import { approvalNotification } from './hookRuns';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -114,20 +116,28 @@ export class AgentSession {
       unpricedRequests: () => this.unpricedRequests,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
+      ...(options.hooks ? { compactionHooks: options.hooks.compactionHooks() } : {}),
     };
     this.context = options.context.strategy ? options.context.strategy(engineOptions) : new ContextEngine(engineOptions);
     this.roundHost = {
       tools: options.tools,
       recordResult: (result) => this.context.onToolResult(result),
       emit: (event) => this.emit(event),
-      toolContext: (turnId, toolUseId, signal) => this.toolContext(turnId, toolUseId, signal),
+      toolContext: (turnId, toolUseId, signal, preApproved) => this.toolContext(turnId, toolUseId, signal, preApproved),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
       effects: sessionEffectHandlers({ emit: (event) => this.emit(event), pendingRecalls: this.pendingRecalls, recordWrite: options.recordWrite, logger: this.logger }),
       // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
-      notesAfter: async ({ foldersRead, turnId }) =>
-        options.instructions ? instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [],
+      notesAfter: async ({ foldersRead, turnId }) => [
+        ...(options.instructions ? await instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : []),
+        // What the round's hooks added for the model (PreToolUse, PostToolUse), through tier 0.
+        ...((await options.hooks?.takeNotes(turnId, this.tier0)) ?? []),
+      ],
       refusal: (toolUse) => options.modes?.refusal(toolUse),
     };
   }
+
+  /** Tier 0 for what the session adds besides tool results (attachments, hooks' text). */
+  private readonly tier0 = (input: { toolUseId: string; toolName: string; content: string }): Promise<string> => this.context.onToolResult(input);
 
   /**
    * Manual compaction ("Compact Conversation", /compact): summarizes now, between turns. Refused
@@ -283,18 +293,23 @@ export class AgentSession {
       const chips = attachments.map(({ kind, label, image }) => ({ kind, label, ...(image ? { image: { mediaType: image.mediaType, data: image.data } } : {}) }));
       this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
       // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
-      const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
-      if (text !== undefined) {
-        const content = await userMessageContent(text, attachments, persist);
+      const persist = (attachment: ResolvedAttachment, index: number) => this.tier0({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
+      // UserPromptSubmit may block the prompt (nothing is recorded or sent) or add text around it.
+      const hooked = text === undefined || !this.options.hooks ? { before: [], after: [] } : await this.options.hooks.beforePrompt(text, turnId, controller.signal, this.tier0);
+      if ('blocked' in hooked) {
+        stopReason = 'error';
+        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: `A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`, hint: 'Change the prompt, or the hook (its line above names its file).', actions: errorActionsFor('hook_blocked') });
+      } else {
         // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
-        this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...content] }, checkpoint);
+        if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
+        stopReason = await this.runTurn(turnId, controller.signal);
       }
-      stopReason = await this.runTurn(turnId, controller.signal);
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
       if (stopReason === 'error') this.emitError(turnId, error);
     }
     await this.options.checkpoints?.end().catch((error: unknown) => this.logger.error('could not record the checkpoint after the turn', error));
+    if (stopReason !== 'cancelled') this.options.hooks?.notify('idle_prompt', 'Evergreen is waiting for your input', turnId);
     try {
       await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error)); // first: a session list opened at "turn over" shows it
       this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
@@ -309,6 +324,8 @@ export class AgentSession {
   private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
     const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
     let tooLongRecoveries = 0;
+    /** Times Stop hooks kept this turn going (their loop guard counts them). */
+    let stopContinuations = 0;
     for (let requestIndex = 0, rounds = 0; ; requestIndex++) {
       if (signal.aborted) return 'cancelled';
       // Before every request, also deep inside a long tool-driven turn: tiers and compaction.
@@ -369,7 +386,12 @@ export class AgentSession {
       const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
       if (calls.length === 0) {
-        return turnStopReason(response.stopReason);
+        // Stop hooks may keep the turn going, their reason its next instruction (at most MAX_STOP_HOOK_CONTINUATIONS times).
+        const goOn = response.stopReason === 'end_turn' ? await this.options.hooks?.onStop(turnId, textsOf({ role: 'assistant', content }).join('\n'), stopContinuations, signal, this.tier0) : undefined;
+        if (!goOn || signal.aborted) return turnStopReason(response.stopReason);
+        stopContinuations++;
+        this.append({ role: 'user', content: goOn });
+        continue;
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
@@ -377,6 +399,8 @@ export class AgentSession {
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
       if (round.endsTurn) return 'end_turn';
+      // A hook's `continue: false` ends the turn once the round's results are in.
+      if (this.options.hooks?.takeStop(turnId) !== undefined) return 'end_turn';
       if (overLimit) {
         this.emit({
           type: 'error',
@@ -392,16 +416,17 @@ export class AgentSession {
   }
 
   /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
-  private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
+  private toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved = false): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
+        this.options.hooks?.notify('permission_prompt', approvalNotification(request), turnId);
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
         this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
         return decision;
       },
     };
-    const approver = createPolicyApprover(this.approvalPolicy, interactive);
+    const approver = createPolicyApprover(this.approvalPolicy, interactive, { preApproved });
     const restrictions = this.options.modes?.restrictions();
     return {
       workspace: this.options.workspace,

@@ -19,6 +19,7 @@ import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import type { SessionThinking } from './thinkingTurn';
 import type { SessionModes } from './modes';
+import type { SessionHooks } from './hooks';
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
@@ -72,6 +73,8 @@ export interface AgentSessionOptions {
   recordWrite?: (absolutePath: string, prior: Buffer | undefined) => Promise<void>;
   /** The session's mode (agent/modes.ts): its gate, its limits, the switch told at the next turn; absent in a subagent (no modes). */
   modes?: SessionModes;
+  /** The user's hooks at each step (agent/hooks.ts); absent: none configured. */
+  hooks?: SessionHooks;
 }
 
 /** What the session needs of a checkpoint store. */

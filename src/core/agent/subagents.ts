@@ -25,6 +25,7 @@ import { AgentSession, type AgentSessionOptions } from './session';
 import type { SubagentCall, SubagentRunner } from './sessionOptions';
 import type { SubagentLimits } from './subagentLimits';
 import { buildSystemPrompt } from './systemPrompt';
+import type { SessionHooks } from './hooks';
 
 // The limits and their defaults live with their parser (settings and CLI flags share it).
 export { SUBAGENT_DEFAULTS, type SubagentLimits } from './subagentLimits';
@@ -51,6 +52,8 @@ export interface SubagentBlueprint {
   limits: SubagentLimits;
   /** The parent's instructions: its prompt's section (as the parent read it) and the subfolder notes. */
   instructions?: { section: () => string | undefined; nested?: AgentSessionOptions['instructions'] };
+  /** The parent's hooks: a child's calls go through them too, and its end is SubagentStop. */
+  hooks?: SessionHooks;
 }
 
 export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {
@@ -309,6 +312,7 @@ class SubagentLauncher implements SubagentRunner {
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
         ...(blueprint.instructions?.nested ? { instructions: blueprint.instructions.nested } : {}),
         ...(call.recordWrite ? { recordWrite: call.recordWrite } : {}),
+        ...(blueprint.hooks ? { hooks: blueprint.hooks.forSubagent({ id: childId, type: input.agentType, transcriptPath }, { emit: onEvent, store: handle }) } : {}),
       });
       if (call.signal.aborted) controller.abort();
       this.running.add(child);
@@ -405,6 +409,15 @@ function watchChild(call: SubagentCall, childId: string, started: number, clock:
         break;
       case 'tool_call_finished':
         clock.resume(); // also when an approval ended without a decision (the tool failed)
+        break;
+      case 'hook_run': {
+        // The child's hooks show in the parent's chat too (recorded in the child's transcript, whose folder keeps their output).
+        const { outputFile: _inChildFolder, ...run } = event.run;
+        call.emit({ ...event, turnId: call.turnId, run });
+        break;
+      }
+      case 'hook_notice':
+        call.emit({ ...event, turnId: call.turnId });
         break;
       case 'approval_resolved':
         clock.resume();

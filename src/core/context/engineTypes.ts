@@ -92,6 +92,16 @@ export interface ContextEngineOptions {
   unpricedRequests?: () => number;
   /** State rebuilt by foldTranscript for a resumed session (fields left out keep a new session's values). */
   initial?: Partial<EngineState> | undefined;
+  /** The PreCompact and PostCompact hooks around each summary (agent/hooks.ts); absent: none. */
+  compactionHooks?: CompactionHooks | undefined;
+}
+
+/** What the engine asks around a summary: the session's hooks answer (PreCompact, PostCompact). */
+export interface CompactionHooks {
+  /** Before the summary request: the focus to use (the hooks' text added to it), or a reason to skip this compaction. */
+  before(trigger: CompactionTrigger, focus: string | undefined, signal: AbortSignal): Promise<{ focus: string | undefined } | { skip: string }>;
+  /** After it: told the summary. */
+  after(trigger: CompactionTrigger, summary: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface CompactionOutcome {
