@@ -22,6 +22,7 @@ const COMMANDS = [
   'evergreen.mcpServers',
   'evergreen.reloadInstructions',
   'evergreen.switchMode',
+  'evergreen.showHooks',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
