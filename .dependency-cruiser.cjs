@@ -8,6 +8,7 @@
 // built from, each knowing nothing of the tool contract:
 //   base     src/core/*.ts: logger, secrets, visibleText, errors (tool failures and cancellation),
 //            text (output buffers), regexWorker (a regex off the main thread, for grep and recall),
+//            workerTask (one task in a worker thread of its own, e.g. a page turned into markdown).
 //            toolNames (the built-in tools' names and Claude Code's, for hooks and tool lists).
 //            Leaf helpers every layer uses.
 //   model    the provider seam and back ends.

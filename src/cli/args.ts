@@ -53,6 +53,8 @@ export interface CliOptions {
   planMcpTools: string[];
   /** --build-plan (with --resume): build the plan the session proposed; the first -p, if any, goes with it. */
   buildPlan: boolean;
+  /** --no-memory: no memory tool and no memory listing in the prompt. */
+  memory: boolean;
   /** --mcp-config files (user-level MCP servers). */
   mcpConfigFiles: string[];
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
@@ -138,6 +140,8 @@ Options:
       --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
+      --no-memory              no memory: the model neither reads nor writes the notes it keeps for this
+                               workspace (by default in <storage-dir>/memory/, listed in each new session)
       --resume SESSION_ID      continue a stored session
       --list-checkpoints       with --resume: print the session's checkpoints (one before each message)
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
@@ -207,6 +211,7 @@ const FLAG = {
   mcpConfig: SETTINGS['mcp.servers'].cli,
   settings: SETTINGS.hooks.cli,
   noInstructions: SETTINGS['instructions.enabled'].cli,
+  noMemory: SETTINGS['memory.enabled'].cli,
   allowWeb: SETTINGS['web.allowedDomains'].cli,
   webSearch: SETTINGS['web.search'].cli,
   searxngUrl: SETTINGS['web.searxngUrl'].cli,
@@ -280,6 +285,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.allowCommand]: { type: 'string', multiple: true },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
         [FLAG.noInstructions]: { type: 'boolean', default: false },
+        [FLAG.noMemory]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
@@ -336,6 +342,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     mode: modeArg(values[FLAG.mode], values['build-plan'] === true),
     planMcpTools: planMcpTools(values[FLAG.planMcpTool] ?? []),
     buildPlan: buildPlanArg(values['build-plan'] === true, values.resume),
+    memory: !(values[FLAG.noMemory] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     webDomains: webDomains(values[FLAG.allowWeb] ?? []),

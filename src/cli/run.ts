@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
-import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
 import { errorMessage, lineLogger, silentLogger } from '../core/logger';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
@@ -21,6 +20,9 @@ import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { runMemory } from '../core/web/access';
 import { todoCountsText } from '../core/todos/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { promptStep, type SlashRun } from './slash';
+import { loadCommandCatalog } from '../frontends/slashCommands';
+import { memoryFolderFor } from '../core/memory/location';
 import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
@@ -86,7 +88,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const workspace = path.resolve(io.cwd, options.workspace);
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) return fail(`workspace "${workspace}" is not a directory`);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
-  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  const storageRoot = options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen');
+  const store = new FileSessionStore(storageRoot, undefined, logger);
   if (options.checkpointCommand && options.resume !== undefined) {
     try {
       await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
@@ -107,6 +110,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   // block the process started with; only the sandbox keeps commands from reading it.)
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   delete io.env[SEARXNG_KEY_ENV];
+  const memoryFolder = options.memory ? memoryFolderFor(storageRoot, workspace) : undefined;
   let started: StartedSession | undefined;
   try {
     started = await startAgentSession({
@@ -129,6 +133,9 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         modes: { start: options.mode, planMcpTools: options.planMcpTools, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
+        // The CLI trusts the workspace it is given for skills and commands, as for AGENTS.md: they are text, not code.
+        skills: { home: home(io) },
+        ...(memoryFolder ? { memory: { folder: memoryFolder } } : {}),
         mcp: await cliMcpSettings(options, workspace, io),
         hooks: await cliHooksConfig(options, workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
@@ -163,7 +170,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
   try {
-    exitCode = await runPrompts(prompts, started, options, io);
+    const catalog = await loadCommandCatalog({ workspaceRoot: workspace, workspaceTrusted: true, home: home(io) });
+    exitCode = await runPrompts(prompts, { started, catalog, workspaceRoot: workspace, memoryFolder, thinking: String(options.thinking) }, options, io);
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
@@ -207,45 +215,78 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
   }
 }
 
-/** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
-async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
-  const turns: (string | undefined)[] = options.buildPlan ? [undefined, ...prompts.slice(1)] : [...prompts];
-  for (const [index, next] of turns.entries()) {
-    const prompt = next ?? prompts[0] ?? '';
+/** The home folder `~` means for skills and commands: the environment's, as for instruction files. */
+function home(io: CliIO): string {
+  return io.env.HOME ?? os.homedir();
+}
+
+/** Sends the prompts in order (a slash command acts or expands first, slash.ts); stops at the first that does not end well. */
+async function runPrompts(prompts: readonly string[], run: SlashRun, options: CliOptions, io: CliIO): Promise<number> {
+  const { started } = run;
+  if (options.buildPlan) {
+    // --build-plan's turn comes first and carries the first -p as its note; the other prompts follow.
+    const code = await buildPlanTurn(prompts[0], started, options, io);
+    if (code !== undefined) return code;
+  }
+  for (const [index, prompt] of (options.buildPlan ? prompts.slice(1) : prompts).entries()) {
     if (io.interrupt?.aborted) return EXIT.cancelled;
-    const compact = parseCompactCommand(prompt);
-    if (compact) {
+    const step = await promptStep(prompt, run);
+    if (step.kind === 'refuse') {
+      io.stderr.write(`evergreen: ${line(step.message)}\n`);
+      return EXIT.usage;
+    }
+    if (step.kind === 'print') {
+      // stream-json's stdout holds events only: a command's answer goes beside its notes there.
+      (options.outputFormat === 'text' ? io.stdout : io.stderr).write(`${escapeText(step.text)}\n`);
+      continue;
+    }
+    if (step.kind === 'compact') {
       // As in the chat: compact now, with the optional focus; the engine's events report it.
-      const outcome = await started.session.compact(compact.focus, io.interrupt);
+      const outcome = await started.session.compact(step.focus, io.interrupt);
       io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
       if (!outcome.ok) return EXIT.failed;
       continue;
     }
+    for (const notice of step.notices) io.stderr.write(`note: ${line(notice)}\n`);
     let stop: TurnStopReason;
     try {
-      // --attach goes with the first message; --build-plan's turn carries the first -p as its note.
-      stop = next === undefined ? await started.session.decidePlan('build', { note: prompt }) : await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
+      // --attach goes with the first message, before what a command attaches.
+      stop = await started.session.send(step.text, undefined, [...(index === 0 ? options.attachments : []), ...step.attachments], step.turn);
     } catch (error) {
-      if (error instanceof PlanDecisionError) {
-        io.stderr.write(`evergreen: ${line(error.message)}\n`);
-        return EXIT.failed;
-      }
       if (!(error instanceof AttachmentError)) throw error;
       io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
       return EXIT.usage;
     }
-    if (stop === 'cancelled') return EXIT.cancelled;
-    if (stop === 'error') return EXIT.failed;
-    const incomplete = await incompleteReply(stop, started, options);
-    if (incomplete) {
-      // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
-      io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
-      return EXIT.failed;
-    }
+    const code = await turnOutcome(stop, started, options, io);
+    if (code !== undefined) return code;
   }
   const hint = planHint(started.session.history, started.handle.id);
   if (hint) io.stderr.write(`evergreen: ${line(hint)}\n`);
   return EXIT.ok;
+}
+
+/** --build-plan: builds the plan the session proposed, `note` going with it; an exit code when the run stops here. */
+async function buildPlanTurn(note: string | undefined, started: StartedSession, options: CliOptions, io: CliIO): Promise<number | undefined> {
+  let stop: TurnStopReason;
+  try {
+    stop = await started.session.decidePlan('build', { ...(note !== undefined ? { note } : {}) });
+  } catch (error) {
+    if (!(error instanceof PlanDecisionError)) throw error;
+    io.stderr.write(`evergreen: ${line(error.message)}\n`);
+    return EXIT.failed;
+  }
+  return turnOutcome(stop, started, options, io);
+}
+
+/** How a turn ended, as the run's exit code when it must stop (cancelled, failed, a cut reply); undefined: go on. */
+async function turnOutcome(stop: TurnStopReason, started: StartedSession, options: CliOptions, io: CliIO): Promise<number | undefined> {
+  if (stop === 'cancelled') return EXIT.cancelled;
+  if (stop === 'error') return EXIT.failed;
+  const incomplete = await incompleteReply(stop, started, options);
+  if (!incomplete) return undefined;
+  // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
+  io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
+  return EXIT.failed;
 }
 
 function oneLine(error: ModelError): string {
@@ -373,6 +414,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
       case 'instructions_notice':
       case 'thinking_notice':
       case 'hook_notice':
+      case 'customization_notice':
         breakLine();
         stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;

@@ -60,6 +60,8 @@ export interface EvergreenSettings {
   instructions: { enabled: boolean; userFile: string | undefined };
   /** `evergreen.defaultMode` (the mode a new chat starts in; checked against the modes there are when a chat starts) and `evergreen.plan.mcpTools`. */
   modes: { defaultMode: string; planMcpTools: string[] };
+  /** `evergreen.memory.enabled`: whether the agent keeps and reads its notes for the workspace. */
+  memory: { enabled: boolean };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -164,6 +166,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     // Only an explicit false turns them off, as for the sandbox.
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
     modes: { defaultMode: text(read('defaultMode')) ?? SETTINGS.defaultMode.default, planMcpTools: planMcpTools() },
+    memory: { enabled: read('memory.enabled') !== false },
     problems,
   };
 }

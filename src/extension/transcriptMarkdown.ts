@@ -20,6 +20,7 @@ import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../core/sto
 import type { CompactionRecord, TranscriptEntry } from '../core/storage/transcript';
 import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
+import { TOOL_CARD_RECORD, toolCardFromRecord } from '../core/agent/toolCards';
 import { recordedTodos, todoListText } from '../core/todos/todos';
 import { nestedNoteFile } from '../core/instructions/instructionFiles';
 import { hookNoteEvent } from '../core/hooks/notes';
@@ -288,6 +289,7 @@ export class TranscriptMarkdownWriter {
       case 'event':
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;
         if (entry.name === SUBAGENT_OF_EVENT && this.subagentOf(entry)) return;
+        if (entry.name === TOOL_CARD_RECORD && this.toolCard(entry)) return;
         this.emit('', `*Event ${inlineCode(entry.name)} · ${entry.ts}*`, '', this.foldedBlock(JSON.stringify(entry.data, null, 2), 'code', 'json'));
         return;
       default: {
@@ -389,6 +391,16 @@ export class TranscriptMarkdownWriter {
       formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
     this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
+    return true;
+  }
+
+  /** A fetched page's card (written when the call ended, before its result): where the page came from, its status and size. */
+  private toolCard(entry: Extract<TranscriptEntry, { type: 'event' }>): boolean {
+    const card = toolCardFromRecord(entry.data);
+    if (!card) return false; // A malformed record is shown as it is (the generic event block).
+    const { web } = card;
+    const redirects = web.redirects?.length ? ` · after ${fmt(web.redirects.length)} redirect(s) from ${escapeInline(web.redirects[0]!)}` : '';
+    this.emit('', `*Page fetched by ${inlineCode(card.toolUseId)}: ${escapeInline(web.url)} · HTTP ${web.status}${web.contentType ? ` · ${escapeInline(web.contentType)}` : ''} · ${fmt(web.bytes)} bytes${web.truncated ? ' (cut at the cap)' : ''}${redirects}${web.fromCache ? " · from the session's copy" : ''} · ${entry.ts}*`);
     return true;
   }
 

@@ -111,6 +111,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 5,
     description: 'Your own instruction file, read first into every chat (`~/` is your home folder). Empty: `~/.evergreen/AGENTS.md`. User settings only.',
   },
+  'memory.enabled': {
+    category: 'context',
+    order: 6,
+    description:
+      "Let the agent keep notes across chats of a workspace with its `memory` tool, in a folder of Evergreen's storage outside the repository, and list them (names, sizes, first lines) in each new chat. Memory holds what the model chose to write: review or edit it with **Evergreen: Open Memory** or `/memory`. Writes do not ask; each shows as a card in the chat. Read-only in an untrusted workspace. User settings only.",
+  },
   'approvals.writes': {
     category: 'approvals',
     order: 1,
@@ -156,7 +162,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     category: 'approvals',
     order: 7,
     description:
-      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline). Private, loopback, link-local and cloud-metadata addresses are refused unless the host or address is listed here exactly (no `*.`). User settings only: a workspace can never pre-approve a host.',
+      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline; "Evergreen: Web Access" lists and forgets the ones allowed always). Private, loopback, link-local and cloud-metadata addresses are refused unless listed here exactly (no `*.`): a host listed may resolve to one, and an address listed (`127.0.0.1`) may be reached under a host you approve (`localhost`). User settings only: a workspace can never pre-approve a host.',
   },
   'web.search': {
     category: 'advanced',
@@ -166,7 +172,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   'web.searxngUrl': {
     category: 'advanced',
     description:
-      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage. User settings only.',
+      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage ("Evergreen: Set SearXNG Key"). User settings only.',
   },
   'mcp.servers': {
     category: 'mcp',

@@ -72,6 +72,8 @@ export const SETTINGS = {
   // What goes into every request's prefix: the user's choice, never a repository's (its files are read only when trusted).
   'instructions.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-instructions' },
   'instructions.userFile': { scope: 'machine', type: 'string', default: '', read: 'user', workspaceNotice: true, change: 'restart' },
+  // What the model keeps across chats and reads into each new one: the user's choice, never a repository's.
+  'memory.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-memory' },
   // Approvals and the sandbox are boundaries a repository must not be able to lower: application
   // scope in the manifest, and read from the user's own settings here as well.
   'approvals.writes': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },

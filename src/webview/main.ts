@@ -11,10 +11,13 @@ import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
+import { renderMemoryCard } from './memoryCardView';
+import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
 import { ModePickerView } from './modePickerView';
 import { planCardDeps, renderPlanCard } from './planCardView';
+import { renderWebCard, type WebCardDeps } from './webCardView';
 import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
@@ -137,7 +140,11 @@ const buttons = el('div', 'eg-composer-buttons');
 const modePicker = new ModePickerView(el, send, announce);
 buttons.append(modePicker.element, cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
-composer.append(attachments.picker, attachments.element, input, buttons);
+const commands = new SlashPicker(input, send, () => {
+  attachments.refresh();
+  vscode.setState({ draft: input.value });
+});
+composer.append(commands.element, attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
 // with Enter or Space; each status is written out, never told by colour alone.
 const todoPanel = el('details', 'eg-todos');
@@ -165,7 +172,7 @@ composer.addEventListener('submit', (event) => {
   submit();
 });
 input.addEventListener('keydown', (event) => {
-  if (attachments.handleKey(event)) {
+  if (commands.handleKey(event) || attachments.handleKey(event)) {
     event.preventDefault();
     return;
   }
@@ -251,6 +258,7 @@ function renderItem(item: ChatItem): HTMLElement {
     }
     case 'tool': {
       if (item.subagent) return renderSubagentCard(item, item.subagent, subagentDeps);
+      if (item.card?.kind === 'memory') return renderMemoryCard(item, item.card, el, () => runCommand('openMemory'));
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
@@ -259,7 +267,7 @@ function renderItem(item: ChatItem): HTMLElement {
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
-      return details;
+      return item.web ? renderWebCard(details, item, item.web, webCardDeps) : details;
     }
     case 'divider':
       return renderDivider(item);
@@ -323,6 +331,7 @@ const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, alwa
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 // A decision starts a turn, like a sent message: busy at once, settled when the turn ends.
 const planDeps = planCardDeps(el, send, (busy) => void ((chat.busy = busy), scheduleRender()));
+const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {

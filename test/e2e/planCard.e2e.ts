@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { AgentEvent } from '../../src/protocol';
-import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
+import { panelPosted, standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 const PLAN = '# Rate limits\n\n<img src=x onerror="window.__owned=1">Why: the API has none.\n\n## Steps\n1. Add the limiter\n2. Test it\n';
 
@@ -15,8 +15,7 @@ describe('the plan card in the chat panel (Chromium)', function () {
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-  let posted: StandalonePanel['posted'];
-  standalonePanelForSuite((panel) => ({ page, errors, post, posted } = panel));
+  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
   const card = () => page.locator('section.eg-plan').last();
   const proposed = (toolUseId: string): AgentEvent => ({ type: 'plan_proposed', turnId: 't1', toolUseId, plan: PLAN, steps: [{ id: '1', text: 'Add the limiter', status: 'pending' }, { id: '2', text: 'Test it', status: 'pending' }] });
@@ -37,7 +36,7 @@ describe('the plan card in the chat panel (Chromium)', function () {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Build it');
     await page.keyboard.press('Enter');
-    const { requestId, ...request } = (await posted()).at(-1) ?? {};
+    const { requestId, ...request } = (await panelPosted(page)).at(-1) ?? {};
     assert.deepEqual(request, { type: 'planDecision', toolUseId: 'toolu_a', decision: 'build', note: 'Start with the tests.' });
     assert.equal(await card().getByRole('button', { name: 'Build it' }).isDisabled(), true, 'no second decision while the host decides');
     await page.evaluate((id) => window.postMessage({ type: 'reply', requestId: id, ok: false, error: 'That plan is no longer the one waiting for a decision.' }, '*'), requestId as number);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
+import { lastPanelRequest, standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -19,15 +19,9 @@ describe('subagent cards in the chat panel (Chromium)', function () {
   let page: Page;
   let errors: string[] = [];
   let post: StandalonePanel['post'];
-  let posted: StandalonePanel['posted'];
-  standalonePanelForSuite((panel) => ({ page, errors, post, posted } = panel));
+  standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
-  /** The panel's last request to the host, without its id (a number every request carries for its reply). */
-  async function lastRequest(): Promise<Record<string, unknown>> {
-    const { requestId, ...request } = (await posted()).at(-1) ?? {};
-    assert.equal(typeof requestId, 'number');
-    return request;
-  }
+  const lastRequest = () => lastPanelRequest(page);
   const card = (childId: string) => page.locator(`.eg-subagent[data-child-id="${childId}"]`);
 
   function started(toolUseId: string, childId: string, description: string, agentType: 'explore' | 'general'): AgentEvent[] {

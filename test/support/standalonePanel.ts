@@ -18,8 +18,6 @@ export interface StandalonePanel {
   errors: string[];
   /** Posts the events as the host would and waits for the frame that draws them. */
   post(...events: AgentEvent[]): Promise<void>;
-  /** What the panel posted to the host so far (its requests carry a numeric requestId). */
-  posted(): Promise<Array<Record<string, unknown>>>;
 }
 
 /** Opens the built panel (dist/webview.js, media/chat.css) at 420x900 and waits for its `ready`. */
@@ -36,8 +34,7 @@ export async function openStandalonePanel(): Promise<StandalonePanel> {
     // One render per animation frame: wait for the frame after the messages.
     await page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()), 0)));
   };
-  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
-  return { browser, page, errors, post, posted };
+  return { browser, page, errors, post };
 }
 
 /**
@@ -53,4 +50,17 @@ export function standalonePanelForSuite(onOpen: (panel: StandalonePanel) => void
   after(async () => {
     await panel?.browser.close().catch(() => {});
   });
+}
+
+/** The panel's last request to the host, without its id (a number every request carries for its reply). */
+/** What the panel posted to the host so far (its requests carry a numeric requestId). */
+export function panelPosted(page: Page): Promise<Array<Record<string, unknown>>> {
+  return page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+}
+
+export async function lastPanelRequest(page: Page): Promise<Record<string, unknown>> {
+  const posted = await panelPosted(page);
+  const { requestId, ...request } = posted.at(-1) ?? {};
+  assert.equal(typeof requestId, 'number');
+  return request;
 }

@@ -188,7 +188,7 @@ describe('the manifest', () => {
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
     // Hooks with no chat says where hooks are configured.
-    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'showHooks', 'resumeSession'];
+    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'resumeSession', 'openMemory'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
     // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
     assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());

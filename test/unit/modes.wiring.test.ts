@@ -94,6 +94,7 @@ describe('the session mode: one tool list, a gate per call', () => {
     for (const name of ['write_file', 'edit_file', 'mcp__jira__create_issue']) assert.match(modes.refusal({ name, input: {} })!, new RegExp(`^${name} is not available in the plan mode\\. Plan mode changes nothing`));
     for (const name of ['read_file', 'grep_search', 'run_shell', 'task', 'exit_plan_mode', 'mcp__github__get_issue']) assert.equal(modes.refusal({ name, input: {} }), undefined, name);
     assert.equal(JSON.stringify(tools.list()), before, 'the tool list sent to the API is the same in every mode');
+    assert.equal(modes.refusal({ name: 'no_such_tool', input: {} }), undefined, 'an unknown name is left to the registry, which names the tools there are');
   });
 
   it('plan mode offers run_shell only where the sandbox works, and then with the workspace read-only; subagents explore only', () => {

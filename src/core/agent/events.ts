@@ -10,7 +10,7 @@ import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
 import type { PlanDecisionKind } from '../todos/planDecision';
 import type { MODE_CHANGE_REASONS } from '../storage/transcript';
-import type { WebFetchDetails } from '../tools/types';
+import type { ToolCard, WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
@@ -111,11 +111,12 @@ export type AgentEvent =
   | { type: 'thinking_delta'; turnId: string; text: string }
   /** A redacted thinking block (the provider encrypted it; it goes back to the model as it came): the chat shows "(redacted)". */
   | { type: 'thinking_redacted'; turnId: string }
-  /** `headline`: the tool's own one-line description of the call, for its card. */
-  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string }
+  /** `headline`: the tool's own one-line description of the call, for its card; `card`: a card of the tool's own (memory). */
+  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string; card?: ToolCard }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
   | ({ type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary } & SubagentOrigin)
-  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean } & SubagentOrigin)
+  /** `always`: the user allowed a web fetch's host for this workspace too, not just this once. */
+  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean; always?: true } & SubagentOrigin)
   | {
       type: 'tool_call_finished';
       turnId: string;
@@ -177,6 +178,11 @@ export type AgentEvent =
   | { type: 'web_notice'; level: 'warning' | 'info'; message: string }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
   | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
+  /**
+   * Slash commands, skills and memory (issue 28): a command, mode or skill file that could not be
+   * used as written (each message names the file and what to do), memory that cannot be read.
+   */
+  | { type: 'customization_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */
   | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
   /**

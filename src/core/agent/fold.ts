@@ -21,6 +21,7 @@ import { AGENT_MODE } from '../modes/modes';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardFromRecord } from './toolCards';
 import { hookEventFromRecord } from './hookRuns';
 import type { MessageOrigin } from './thinkingTurn';
 
@@ -162,6 +163,12 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
       case 'mode':
         mode = { current: entry.mode, told: mode?.told ?? AGENT_MODE };
         break;
+      case 'event': {
+        // A tool card's details: shown on the card when the call's result comes.
+        const card = entry.name === TOOL_CARD_RECORD ? toolCardFromRecord(entry.data) : undefined;
+        if (card) display.card(card);
+        break;
+      }
       default:
         break;
     }

@@ -107,6 +107,8 @@ export class SessionModes {
 
   /** Why the mode refuses this call (the model's answer), or undefined when it may run. */
   refusal(call: { name: string; input: unknown }): string | undefined {
+    // A name the session has no tool for is the registry's to answer (it names the tools there are).
+    if (!this.options.tools.get(call.name)) return undefined;
     const refused = this.setFor(this.mode).gate(call.name);
     if (refused !== undefined || call.name !== MCP_CALL_TOOL) return refused;
     // mcp_call stands for every deferred MCP tool: the one it names must be one the mode offers.

@@ -14,11 +14,14 @@ import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../instructions/instructionFiles';
 import { hookNoteEvent } from '../hooks/notes';
 import { instructionsNoteMessage } from './instructions';
+import type { ToolCard } from './toolCards';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
 export class DisplayBuilder {
   readonly events: AgentEvent[] = [];
   private readonly names = new Map<string, string>();
+  /** Cards' details recorded before their call's result (toolCards.ts), by tool-use id. */
+  private readonly cards = new Map<string, ToolCard>();
   /** todo_write inputs waiting for their result: an accepted call replaces the task list. */
   private readonly todoInputs = new Map<string, unknown>();
   private todoList: TodoItem[] | undefined;
@@ -72,6 +75,8 @@ export class DisplayBuilder {
         if (block.name === EXIT_PLAN_MODE_TOOL) this.planInputs.set(block.id, block.input);
         this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
       } else if (block.type === 'tool_result') {
+        const card = this.cards.get(block.tool_use_id);
+        this.cards.delete(block.tool_use_id);
         this.events.push({
           type: 'tool_call_finished',
           turnId: this.turnId,
@@ -80,6 +85,7 @@ export class DisplayBuilder {
           isError: block.is_error === true,
           content: toolResultText(block),
           durationMs: 0,
+          ...(card ? { web: card.web } : {}),
         });
         const todoInput = this.todoInputs.get(block.tool_use_id);
         this.todoInputs.delete(block.tool_use_id);
@@ -115,6 +121,11 @@ export class DisplayBuilder {
       this.events.push({ type: 'todos', turnId: this.turnId, items: steps });
     }
     return true;
+  }
+
+  /** A call's card details, recorded when it ended: its `tool_call_finished` carries them. */
+  card(card: ToolCard): void {
+    this.cards.set(card.toolUseId, card);
   }
 
   push(event: AgentEvent): void {

@@ -3,7 +3,8 @@
  * results the next request sends. A call's path through the round:
  *
  *   not run at all (the reply was cut off, the turn's round limit, cancelled): answered with why
- *   → `tool_call_started` → refused (its input is not JSON or nests too deeply): answered with why
+ *   → `tool_call_started` → refused (its input is not JSON or nests too deeply, or the turn's gate
+ *     does not allow the tool): answered with why
  *   → run through the registry (approvals happen inside, through `ctx.approve`; effects a tool
  *     reports during its run, through `ctx.report`, are handled before it goes on)
  *   → tier 0 (the result as the history will record it) → `tool_call_finished`
@@ -26,6 +27,7 @@ import type { ToolContext, ToolResult } from '../tools/types';
 import { dispatchEffects, type EffectHandlers } from './effects';
 import type { AgentEvent } from './events';
 import { invalidToolInputResult } from './responseContent';
+import type { ToolCard } from './toolCards';
 import type { CallHooks } from './hooks';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
@@ -45,11 +47,21 @@ export interface RoundCall {
 /** Why no call of the round runs (each is answered with the reason); undefined: they run. */
 export type RoundStop = 'max_tokens' | 'round_limit' | undefined;
 
+/**
+ * Refuses calls of tools the turn does not allow (a slash command's `allowed-tools`), in words for
+ * the model; undefined: the call may run. The tool list sent stays the same for every turn, so a
+ * narrower turn does not rewrite the cached prefix: the gate holds it per call. It only refuses:
+ * what it lets through still goes through every approval.
+ */
+export type CallGate = (toolName: string) => string | undefined;
+
 /** What the session lends a round. */
 export interface RoundHost {
-  readonly tools: Pick<ToolRegistry, 'get' | 'headline' | 'executeToolCall'>;
+  readonly tools: Pick<ToolRegistry, 'get' | 'headline' | 'card' | 'executeToolCall'>;
   /** Tier 0: the result as the history will hold it (a huge one persisted and previewed). */
   recordResult(result: { toolUseId: string; toolName: string; content: string }): Promise<string>;
+  /** What the call's card shows besides its text (web_fetch's page), kept so a resumed chat shows it too. */
+  recordCard(card: ToolCard): void;
   emit(event: AgentEvent): void;
   /** Files, approvals and capabilities for one call (the round adds `report`); `preApproved`: a hook or the user allowed the call already (approval.ts decidePreApproved). */
   toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved?: boolean): ToolContext;
@@ -94,12 +106,13 @@ export class ToolRound {
   readonly calls: readonly RoundCall[];
   private readonly signal: AbortSignal;
   private readonly stop: RoundStop;
+  private readonly gate: CallGate | undefined;
 
   constructor(
     private readonly host: RoundHost,
-    round: { turnId: string; calls: readonly RoundCall[]; signal: AbortSignal; stop?: RoundStop },
+    round: { turnId: string; calls: readonly RoundCall[]; signal: AbortSignal; stop?: RoundStop; gate?: CallGate | undefined },
   ) {
-    ({ turnId: this.turnId, calls: this.calls, signal: this.signal, stop: this.stop } = round);
+    ({ turnId: this.turnId, calls: this.calls, signal: this.signal, stop: this.stop, gate: this.gate } = round);
   }
 
   /**
@@ -128,8 +141,9 @@ export class ToolRound {
     const notRun = this.signal.aborted ? CANCELLED_BEFORE_RUN : this.stop === 'max_tokens' ? MAX_TOKENS_TOOL_RESULT : this.stop === 'round_limit' ? ROUND_LIMIT_TOOL_RESULT : undefined;
     if (notRun !== undefined) return this.answer(call, { content: notRun, isError: true });
     const base = { turnId: this.turnId, toolUseId: toolUse.id, name: toolUse.name };
-    this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input) });
-    const refusal = call.refusal ?? this.host.refusal?.(toolUse);
+    const card = this.host.tools.card(toolUse.name, toolUse.input);
+    this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input), ...(card ? { card } : {}) });
+    const refusal = call.refusal ?? this.host.refusal?.(toolUse) ?? this.gate?.(toolUse.name);
     if (refusal !== undefined) {
       // An answer for the model, not a failed request: retrying would not change what it wrote.
       this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: refusal, durationMs: 0 });
@@ -149,6 +163,7 @@ export class ToolRound {
     const started = Date.now();
     const result = await this.host.tools.executeToolCall(toolUse.name, toolUse.input, ctx);
     const content = await this.host.recordResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    if (result.web) this.host.recordCard({ toolUseId: toolUse.id, web: result.web });
     this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     await dispatchEffects(this.host.effects, result.effects ?? [], { ...site, recorded: content });
     // PostToolUse sees the result as recorded; what it says rides after the round's results.

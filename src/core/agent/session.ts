@@ -22,11 +22,12 @@ import { errorEventFor } from './errorEvent';
 import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardRecordData } from './toolCards';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
-import { roundCalls, ToolRound, type RoundHost } from './round';
+import { roundCalls, ToolRound, type CallGate, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
 import { PlanDecisionError, type SessionModes } from './modes';
 import type { PlanDecisionKind } from '../todos/planDecision';
@@ -41,6 +42,12 @@ export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 export const MAX_TOOL_ROUNDS_RANGE = { min: 1, max: 100_000 } as const;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
+
+/** What one turn runs under besides the session's own settings. */
+export interface TurnOptions {
+  /** Refuses calls of tools this turn does not allow (a slash command's tool list); it never approves anything. */
+  gate?: CallGate;
+}
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -61,6 +68,8 @@ export class AgentSession {
   private subagentCostUsd = 0;
   /** Requests whose model had no known price: not in sessionCostUsd, shown as "price unknown". */
   private unpricedRequests = 0;
+  /** Server-side web searches run (each billed apart from tokens; the gauge names them). */
+  private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -72,6 +81,8 @@ export class AgentSession {
   private readonly recall: RecallSource | undefined;
   private readonly pendingRecalls = new Map<string, RecalledSlice>();
   private readonly thinking: TurnThinking;
+  /** What the newest turn ran under (a retry of it runs under the same). */
+  private lastTurn: TurnOptions = {};
   /** What every round of this session's turns is run with: the tools, tier 0, events, the effect handlers. */
   private readonly roundHost: RoundHost;
 
@@ -94,6 +105,7 @@ export class AgentSession {
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
     this.unpricedRequests = options.store?.meta.totals.unpricedRequests ?? 0;
+    this.webSearches = options.store?.meta.totals.webSearchRequests ?? 0;
     this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
@@ -114,6 +126,7 @@ export class AgentSession {
       onModelUsage: (usage, cost) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, cost, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
       unpricedRequests: () => this.unpricedRequests,
+      webSearches: () => this.webSearches,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
       ...(options.hooks ? { compactionHooks: options.hooks.compactionHooks() } : {}),
@@ -122,6 +135,7 @@ export class AgentSession {
     this.roundHost = {
       tools: options.tools,
       recordResult: (result) => this.context.onToolResult(result),
+      recordCard: (card) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOOL_CARD_RECORD, data: toolCardRecordData(card) }),
       emit: (event) => this.emit(event),
       toolContext: (turnId, toolUseId, signal, preApproved) => this.toolContext(turnId, toolUseId, signal, preApproved),
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -190,6 +204,7 @@ export class AgentSession {
     this.sessionCostUsd += costUsd;
     if (origin) this.subagentCostUsd += costUsd;
     if (cost.priceUnknown) this.unpricedRequests++;
+    this.webSearches += usage.webSearchRequests ?? 0;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );
@@ -259,12 +274,12 @@ export class AgentSession {
    * Runs one user turn to its end. Never throws for model or tool failures: they become events.
    * An attachment that cannot be read throws AttachmentError before anything is sent or recorded.
    */
-  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = []): Promise<TurnStopReason> {
+  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
     if (this.running) throw new SessionBusyError();
     const resolved = attachments.length === 0 ? [] : await resolveAttachments(attachments, this.options.tools, this.toolContext('attachments', 'attachment', externalSignal ?? new AbortController().signal));
-    return this.startTurn(text, externalSignal, resolved);
+    return this.startTurn(text, externalSignal, resolved, turn);
   }
 
   /**
@@ -273,12 +288,14 @@ export class AgentSession {
    */
   async retry(externalSignal?: AbortSignal): Promise<TurnStopReason> {
     if (this.messages.length === 0) throw new Error('Nothing to retry: the conversation is empty.');
-    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal);
+    // The retried turn keeps what it ran under (a command's tool list still narrows it).
+    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal, [], this.lastTurn);
   }
 
   /** `text` undefined: no new user message (a retry of what is already in the history). */
-  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = []): Promise<TurnStopReason> {
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     if (this.running) throw new SessionBusyError();
+    this.lastTurn = turn;
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
     externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
@@ -302,7 +319,7 @@ export class AgentSession {
       } else {
         // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
         if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
-        stopReason = await this.runTurn(turnId, controller.signal);
+        stopReason = await this.runTurn(turnId, controller.signal, turn);
       }
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
@@ -321,7 +338,7 @@ export class AgentSession {
     return stopReason;
   }
 
-  private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
+  private async runTurn(turnId: string, signal: AbortSignal, turn: TurnOptions): Promise<TurnStopReason> {
     const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
     let tooLongRecoveries = 0;
     /** Times Stop hooks kept this turn going (their loop guard counts them). */
@@ -386,6 +403,12 @@ export class AgentSession {
       const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
       if (calls.length === 0) {
+        // The API paused its own tool loop (server-side web search) mid-reply: the reply goes back
+        // as it is, as the last message, and the model continues it. It counts as a round.
+        if (response.stopReason === 'pause_turn') {
+          if (++rounds > maxRounds) return this.roundLimitReached(turnId, maxRounds);
+          continue;
+        }
         // Stop hooks may keep the turn going, their reason its next instruction (at most MAX_STOP_HOOK_CONTINUATIONS times).
         const goOn = response.stopReason === 'end_turn' ? await this.options.hooks?.onStop(turnId, textsOf({ role: 'assistant', content }).join('\n'), stopContinuations, signal, this.tier0) : undefined;
         if (!goOn || signal.aborted) return turnStopReason(response.stopReason);
@@ -395,24 +418,26 @@ export class AgentSession {
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
+      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined, gate: turn.gate });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
       if (round.endsTurn) return 'end_turn';
       // A hook's `continue: false` ends the turn once the round's results are in.
       if (this.options.hooks?.takeStop(turnId) !== undefined) return 'end_turn';
-      if (overLimit) {
-        this.emit({
-          type: 'error',
-          turnId,
-          kind: 'tool_round_limit',
-          message: `Stopped after ${maxRounds} tool rounds in one turn.`,
-          hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
-          actions: errorActionsFor('tool_round_limit'),
-        });
-        return 'error';
-      }
+      if (overLimit) return this.roundLimitReached(turnId, maxRounds);
     }
+  }
+
+  private roundLimitReached(turnId: string, maxRounds: number): TurnStopReason {
+    this.emit({
+      type: 'error',
+      turnId,
+      kind: 'tool_round_limit',
+      message: `Stopped after ${maxRounds} tool rounds in one turn.`,
+      hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+      actions: errorActionsFor('tool_round_limit'),
+    });
+    return 'error';
   }
 
   /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
@@ -422,7 +447,7 @@ export class AgentSession {
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
         this.options.hooks?.notify('permission_prompt', approvalNotification(request), turnId);
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
-        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
+        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved, ...(decision.approved && decision.always ? { always: true } : {}) });
         return decision;
       },
     };

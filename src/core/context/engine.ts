@@ -118,7 +118,7 @@ export class ContextEngine {
   }
 
   private costs(): GaugeCosts {
-    return { sessionCostUsd: this.options.sessionCostUsd?.() ?? 0, subagentCostUsd: this.options.subagentCostUsd?.(), unpricedRequests: this.options.unpricedRequests?.() ?? 0 };
+    return { sessionCostUsd: this.options.sessionCostUsd?.() ?? 0, subagentCostUsd: this.options.subagentCostUsd?.(), unpricedRequests: this.options.unpricedRequests?.() ?? 0, webSearches: this.options.webSearches?.() };
   }
 
   /** What tiers 1-3 and a summary would free if they ran now (the breakdown document). Read-only. */

@@ -155,7 +155,7 @@ const RecallReferenceSchema: z.ZodType<RecallReference> = z
   .refine((ref) => ref.end >= ref.start, { message: 'ends before it starts', path: ['end'] });
 
 /** The names of display-only `event` entries; each is decoded with a validator where it is shown. */
-export const DISPLAY_RECORD_NAMES = ['subagent_started', 'subagent_finished', 'subagent_of', 'hook_run', 'hook_notice'] as const;
+export const DISPLAY_RECORD_NAMES = ['subagent_started', 'subagent_finished', 'subagent_of', 'hook_run', 'hook_notice', 'tool_card'] as const;
 export type DisplayRecordName = (typeof DISPLAY_RECORD_NAMES)[number];
 
 /** The fields every entry has, and its type. */
@@ -229,7 +229,7 @@ const rewindEntry = entry('rewind', { checkpoint: z.number().int(), toEntry: ind
 export const MODE_CHANGE_REASONS = ['start', 'switch', 'build'] as const;
 const modeEntry = entry('mode', { mode: z.string().min(1).max(200), reason: z.enum(MODE_CHANGE_REASONS) });
 
-/** Display-only records (they change no state): what the chat showed about subagents and hook runs. */
+/** Display-only records (they change no state): what the chat showed about subagents and hook runs, and a tool card's details (agent/toolCards.ts). */
 const displayEventEntry = entry('event', { name: z.enum(DISPLAY_RECORD_NAMES), data: z.record(z.string(), z.unknown()) });
 
 /**
