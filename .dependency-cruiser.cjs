@@ -49,6 +49,8 @@
 //   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
 //            (issue 17). Beside storage: it writes workspace files back through the confined
 //            writer; only the agent starts one.
+//   worktrees    the chats' Git worktrees (issue 31): made, found, reviewed, brought home, cleaned
+//            up, discarded. Above the sandbox, whose view of a worktree's Git (sandbox/worktreeGit.ts) it fills in.
 //   context  the context engine: reads transcript entries, never the agent; knows a hook's note
 //            (hooks/notes.ts) from the user's words, and asks the session's hooks around a summary
 //            through a seam (it runs none itself).
@@ -101,6 +103,7 @@ const CORE_LAYERS = [
   { name: 'mcp', path: dir('mcp'), may: TOOLS_AND_BELOW },
   { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },
+  { name: 'worktrees', path: dir('worktrees'), may: [...TOOLS_AND_BELOW, dir('sandbox')] },
   { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall'), dir('hooks')] },
   { name: 'modes', path: dir('modes'), may: TOOLS_AND_BELOW },
   { name: 'commands', path: dir('commands'), may: TOOLS_AND_BELOW },

@@ -68,9 +68,15 @@ export interface CliOptions {
   attachments: AttachmentSpec[];
   /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
   checkpointCommand: CheckpointCommand | undefined;
+  /** --worktree [NAME]: run in a new Git worktree of the workspace ('' : a name made from the prompt). */
+  worktree: string | undefined;
+  /** --list-worktrees, --worktree-changes/--apply-worktree/--merge-worktree/--discard-worktree NAME: a worktree command instead of prompts. */
+  worktreeCommand: WorktreeCommand | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
 }
+
+export type WorktreeCommand = { kind: 'list' } | { kind: 'changes' | 'apply' | 'merge' | 'discard'; name: string };
 
 export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
 
@@ -147,6 +153,16 @@ Options:
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
                                (--files-only or --conversation-only for one of them); files changed
                                outside Evergreen since then are kept and listed
+      --worktree [NAME]        work in a new Git worktree on the branch evergreen/NAME (a name made from the
+                               prompt when none is given), outside the workspace; the workspace is not touched.
+                               Prints the branch and folder; --resume finds the worktree again
+      --list-worktrees         print the worktrees Evergreen made for this workspace's repository
+      --worktree-changes NAME  print what the chat in worktree NAME changed since its branch point, as a patch
+      --apply-worktree NAME    apply those changes to the workspace as uncommitted changes (nothing is changed
+                               when one does not apply)
+      --merge-worktree NAME    merge the branch evergreen/NAME into the workspace's branch (undone on a conflict);
+                               both need --yes when the chat changed files that run commands (package.json, .vscode, …)
+      --discard-worktree NAME  remove the worktree and its branch; without --yes, only prints what would be lost
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
       --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
@@ -262,7 +278,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: bareWorktreeFlag(argv),
       allowPositionals: false,
       options: {
         prompt: { type: 'string', short: 'p', multiple: true },
@@ -305,6 +321,12 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'restore-checkpoint': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
+        worktree: { type: 'string' },
+        'list-worktrees': { type: 'boolean', default: false },
+        'worktree-changes': { type: 'string' },
+        'apply-worktree': { type: 'string' },
+        'merge-worktree': { type: 'string' },
+        'discard-worktree': { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -353,6 +375,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     trustWorkspaceHooks: values['trust-workspace-hooks'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
+    worktree: values.worktree?.trim(),
+    worktreeCommand: worktreeCommand(values),
     attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
     outputFormat: format,
     help: values.help ?? false,
@@ -393,6 +417,27 @@ function attachmentArg(value: string): AttachmentSpec {
   } catch (error) {
     throw new UsageError(`--attach: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** `--worktree` takes an optional name: given bare (last, or before another option), it means "a name made from the prompt". */
+function bareWorktreeFlag(argv: string[]): string[] {
+  return argv.map((arg, index) => (arg === '--worktree' && (index + 1 >= argv.length || argv[index + 1]!.startsWith('-')) ? '--worktree=' : arg));
+}
+
+const WORKTREE_FLAGS = { 'worktree-changes': 'changes', 'apply-worktree': 'apply', 'merge-worktree': 'merge', 'discard-worktree': 'discard' } as const;
+
+function worktreeCommand(values: { 'list-worktrees'?: boolean; worktree?: string; resume?: string } & Partial<Record<keyof typeof WORKTREE_FLAGS, string>>): WorktreeCommand | undefined {
+  if (values.worktree !== undefined && values.resume !== undefined) throw new UsageError('--resume finds the session\'s worktree by itself: leave out --worktree');
+  const given = (Object.keys(WORKTREE_FLAGS) as (keyof typeof WORKTREE_FLAGS)[]).filter((flag) => values[flag] !== undefined);
+  const commands = [...(values['list-worktrees'] ? ['list-worktrees'] : []), ...given];
+  if (commands.length > 1) throw new UsageError(`give one worktree command at a time, got ${commands.map((flag) => `--${flag}`).join(' and ')}`);
+  if (commands.length === 1 && (values.worktree !== undefined || values.resume !== undefined)) throw new UsageError(`--${commands[0]} runs no chat: leave out --worktree and --resume`);
+  if (values['list-worktrees']) return { kind: 'list' };
+  const flag = given[0];
+  if (flag === undefined) return undefined;
+  const name = values[flag]!.trim();
+  if (name === '') throw new UsageError(`--${flag} needs a worktree's name (--list-worktrees shows them)`);
+  return { kind: WORKTREE_FLAGS[flag], name };
 }
 
 function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boolean; 'restore-checkpoint'?: string; 'files-only'?: boolean; 'conversation-only'?: boolean }): CheckpointCommand | undefined {

@@ -12,6 +12,8 @@ import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
+import { WorktreeManager } from '../core/worktrees/manager';
+import { placeForRun, runWorktreeCommand, worktreeFailureText } from './worktrees';
 import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
@@ -91,18 +93,18 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const storageRoot = options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen');
   const store = new FileSessionStore(storageRoot, undefined, logger);
   if (options.checkpointCommand && options.resume !== undefined) {
-    try {
-      await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof CheckpointError) return fail(error.message);
-      const failure = startFailure(error);
-      return fail(failure.message, failure.code);
-    }
+    return runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger).then(
+      () => EXIT.ok,
+      (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : fail(startFailure(error).message, startFailure(error).code)),
+    );
   }
+  const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
+  if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   // --build-plan is a turn of its own: a prompt is only its note.
   const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0 && !options.buildPlan) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
+  const place = await placeForRun(worktrees, workspace, options, prompts[0] ?? '', (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
+  if (typeof place === 'number') return place;
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
@@ -136,8 +138,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         // The CLI trusts the workspace it is given for skills and commands, as for AGENTS.md: they are text, not code.
         skills: { home: home(io) },
         ...(memoryFolder ? { memory: { folder: memoryFolder } } : {}),
-        mcp: await cliMcpSettings(options, workspace, io),
-        hooks: await cliHooksConfig(options, workspace, io),
+        mcp: await cliMcpSettings(options, place.workspace, io),
+        hooks: await cliHooksConfig(options, place.workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
         web: {
           allowedDomains: options.webDomains,
@@ -147,7 +149,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         },
       },
       logger,
-      workspaceRoot: workspace,
+      workspaceRoot: place.workspace,
+      ...(place.worktree ? { worktree: place.worktree.access } : {}),
       store,
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
@@ -162,6 +165,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   }
 
   warnAboutStart(started, options, io);
+  if (place.worktree && place.worktree.record.sessionId === undefined) await worktrees.attachSession(place.worktree.record, started.handle.id);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
   const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
   if (restoredTodos) printer(restoredTodos);
@@ -170,8 +174,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
   try {
-    const catalog = await loadCommandCatalog({ workspaceRoot: workspace, workspaceTrusted: true, home: home(io) });
-    exitCode = await runPrompts(prompts, { started, catalog, workspaceRoot: workspace, memoryFolder, thinking: String(options.thinking) }, options, io);
+    const catalog = await loadCommandCatalog({ workspaceRoot: place.workspace, workspaceTrusted: true, home: home(io) });
+    exitCode = await runPrompts(prompts, { started, catalog, workspaceRoot: place.workspace, memoryFolder, thinking: String(options.thinking) }, options, io);
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));

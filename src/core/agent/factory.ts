@@ -160,6 +160,8 @@ export interface StartOptions {
   reloadInstructions?: boolean;
   /** Called as each step of START_STEPS begins; tests throw here to fail the start at that step. */
   onStep?: (step: StartStep) => void;
+  /** The workspace is this chat's Git worktree (issue 31): its Git may write its part of the main repository, and the storage around it does not make it read-only. */
+  worktree?: OsSandboxOptions['worktree'];
 }
 
 /**
@@ -321,7 +323,7 @@ function buildSession(
   };
   const subagents = createSubagentRunner(
     {
-      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
+      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, worktree: options.worktree !== undefined, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
       ...(parts.hooks ? { hooks: parts.hooks } : {}),
       // A child lists the skills and memory its parent listed, reads the same skill folders, and an explore child only views memory.
@@ -335,7 +337,7 @@ function buildSession(
     // Read-only access to this session's own folder: persisted outputs and the transcript a summary points to.
     // Evergreen's storage (every session) is protected: a write there always asks.
     // The user's own skills' folders too, so read_file opens the files a loaded skill lists.
-    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir, ...parts.readRoots], { sessionStorage: store.rootDir }),
+    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir, ...parts.readRoots], { sessionStorage: store.rootDir, worktree: options.worktree !== undefined }),
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
@@ -391,7 +393,7 @@ function thinkingFor(
 ): { sessionOptions: { maxOutputTokens: number; thinking?: SessionThinking; history: MessageParam[] }; notices: ThinkingNotice[] } {
   const reserveCap = Math.floor(window * CONTEXT_DEFAULTS.maxReserveShare);
   const outputCap = modelMax ? Math.min(reserveCap, modelMax) : reserveCap;
-  const resolved = resolveThinking(config.thinking ?? 'off', { provider: client.provider, model: client.model, maxOutputTokens: config.maxOutputTokens, outputCap });
+  const resolved = resolveThinking(config.thinking ?? 'off', { provider: client.provider, model: client.model, maxOutputTokens: config.maxOutputTokens, outputCap, ...(modelMax ? { modelOutputLimit: modelMax } : {}) });
   const resumed = folded ? withoutForeignThinking(folded.canonical, folded.origins, client) : { messages: [], foreign: [] };
   const notices = [resolved.notice, resumed.foreign.length > 0 ? foreignThinkingNotice(resumed.foreign, client) : undefined].filter((notice): notice is ThinkingNotice => notice !== undefined);
   const thinking = resolved.request ? { thinking: { request: resolved.request, form: resolved.facts.form } } : {};
@@ -491,7 +493,7 @@ async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: 
   if (!config.trusted) return undefined;
   const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
   if (!settings.enabled) return DISABLED_SANDBOX;
-  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger, worktree: options.worktree });
   if (sandbox.dispose) scope.onRelease("the sandbox's session folder", () => sandbox.dispose?.());
   return sandbox;
 }

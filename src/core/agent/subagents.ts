@@ -43,6 +43,8 @@ export interface SubagentBlueprint {
   workspaceRoot: string;
   /** The parent's session storage root: protected from a child's writes as from the parent's. */
   sessionStorage?: string | undefined;
+  /** The workspace is the parent chat's Git worktree (issue 31): writable as the parent's is. */
+  worktree?: boolean;
   /** The front end's interactive approver: a child's prompts reach the same UI, keyed by the child's tool-use id. */
   approver: AgentSessionOptions['approver'];
   maxOutputTokens: number;
@@ -322,7 +324,7 @@ class SubagentLauncher implements SubagentRunner {
         client: blueprint.client,
         tools,
         // Read-only access to its own folder: its persisted outputs (tier 0 writes them there).
-        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir, ...(customization?.readRoots ?? [])], { sessionStorage: blueprint.sessionStorage }),
+        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir, ...(customization?.readRoots ?? [])], { sessionStorage: blueprint.sessionStorage, worktree: blueprint.worktree === true }),
         approver: { requestApproval: (request, signal, context) => blueprint.approver.requestApproval(request, signal, { toolUseId: context?.toolUseId ?? call.toolUseId, subagent: input.description }) },
         approvalPolicy: call.approvalPolicy,
         systemPrompt,

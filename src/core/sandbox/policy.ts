@@ -8,6 +8,8 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { protectedLocations, type ProtectedLocation } from '../approvals/protectedPaths';
+import { isInside } from '../workspace/workspace';
+import { worktreeGitParts, type WorktreeGitAccess } from './worktreeGit';
 
 /** One entry of a folder; a symbolic link is not a directory here (it is not followed). */
 export interface DirEntry {
@@ -43,6 +45,8 @@ export interface SandboxPolicyInput {
   runtimeHome?: string;
   /** Plan mode: nothing of the workspace is writable, only the command's temp folder (so no protected path needs holding). */
   readOnlyWorkspace?: boolean;
+  /** The workspace is a Git worktree Evergreen made for this chat (issue 31): what of the main repository's Git directory its commits need. */
+  worktree?: WorktreeGitAccess;
 }
 
 export interface SandboxPolicy {
@@ -147,7 +151,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   };
   // Everything but the command's temp folder stays as read-only as the root is: nothing to hold, nothing placed in the workspace.
   if (input.readOnlyWorkspace) return { allowWrite: [path.resolve(input.privateTmp)], denyWrite: [], ...reads };
-  const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot });
+  const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot, ...(input.worktree ? { worktree: root } : {}) });
   const listings = new Map<string, readonly DirEntry[]>();
   const list = (dir: string): readonly DirEntry[] => {
     let entries = listings.get(dir);
@@ -194,8 +198,18 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     const gitDir = path.join(root, '.git');
     if (!input.exists(gitDir)) denyWrite.push(gitDir);
   }
-  denyWrite.push(storageRoot, sessionDir, ...hidden);
-  return { allowWrite: [root, path.resolve(input.privateTmp)], denyWrite: unique(denyWrite), ...reads };
+  // A worktree in Evergreen's storage is this chat's workspace: the storage around it stays
+  // read-only as everything outside the writable roots is, and hidden (denyRead below).
+  const storageAroundWorkspace = input.worktree !== undefined && isInside(root, storageRoot);
+  denyWrite.push(...(storageAroundWorkspace ? [] : [storageRoot]), sessionDir, ...hidden);
+  const git = input.worktree ? worktreeGitParts(input.worktree, input.exists, list) : { allowWrite: [], denyWrite: [] };
+  // The worktree's .git file names its Git directory: pointed elsewhere, another configuration would apply.
+  denyWrite.push(...git.denyWrite, ...(input.worktree ? [path.join(root, '.git')] : []));
+  return {
+    allowWrite: [root, path.resolve(input.privateTmp), ...git.allowWrite],
+    denyWrite: unique(denyWrite),
+    ...reads,
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type Sa
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
 import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
 import { finishOverlayCommand } from './overlayResult';
+import { prepareWorktreeGit, worktreeWriteNote, type WorktreeGitAccess } from './worktreeGit';
 
 export interface OsSandboxOptions {
   workspaceRoot: string;
@@ -32,6 +33,8 @@ export interface OsSandboxOptions {
    * fallback where an overlay cannot be mounted, and what tests of that fallback ask for).
    */
   mechanism?: 'overlay' | 'placeholders';
+  /** The workspace is a Git worktree Evergreen made for this chat: what its Git may write in the main repository (worktreeGit.ts). */
+  worktree?: WorktreeGitAccess;
 }
 
 /** How long the start-up probe (one `true` in the sandbox) may take before the sandbox counts as broken. */
@@ -154,7 +157,7 @@ function installHint(): string {
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;
 const NETWORK_FAILURE = /Could not resolve host|Temporary failure in name resolution|getaddrinfo|ENOTFOUND|EAI_AGAIN|Network is unreachable|ENETUNREACH|ECONNREFUSED|Connection refused|403 Forbidden|Connection blocked by network allowlist|tunnel (connection )?failed/i;
 
-export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = [], readOnlyWorkspace = false): string | undefined {
+export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = [], readOnlyWorkspace = false, worktree?: WorktreeGitAccess): string | undefined {
   const reasons: string[] = undone.map(
     (file) => `The command created ${file}, which would make Git outside the sandbox read another configuration; it was moved out of .git.`,
   );
@@ -163,7 +166,8 @@ export function describeSandboxFailure(output: string, allowedDomains: readonly 
     reasons.push(
       readOnlyWorkspace
         ? 'The sandbox refused a write: in this mode the whole workspace is read-only for commands (only $TMPDIR is writable), so a command can look but not change anything.'
-        : 'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.',
+        : 'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.' +
+        (worktree ? ` ${worktreeWriteNote(worktree)}` : ''),
     );
   }
   if (NETWORK_FAILURE.test(output)) {
@@ -312,6 +316,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       runtimeHome: os.homedir(),
       hiddenFolders: sessionOverlay ? [sessionOverlay.parent] : [],
       readOnlyWorkspace,
+      ...(options.worktree ? { worktree: options.worktree } : {}),
     });
   return {
     state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains), ...(holding.kind === 'placeholders' && holding.why ? { limitation: holding.why } : {}) },
@@ -319,6 +324,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       removeOwnTempFolder(privateTmp, logger);
     },
     async wrap(command, { shell, signal, readOnlyWorkspace = false }): Promise<SandboxedCommand> {
+      if (options.worktree) prepareWorktreeGit(options.worktree, logger);
       const policy = policyNow(readOnlyWorkspace);
       // A read-only workspace needs no overlay to check writes in, and cannot get a Git redirect.
       const overlay = readOnlyWorkspace ? undefined : sessionOverlay;
@@ -366,7 +372,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
             );
           }
           const undone = undoGitRedirects(gitDir, watched, privateTmp, logger);
-          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone, readOnlyWorkspace) : undefined;
+          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone, readOnlyWorkspace, options.worktree) : undefined;
           const lines = [...notes.map((note) => `[sandbox] ${note}`), ...(failure ? [failure] : [])];
           return lines.length === 0 ? undefined : lines.join('\n');
         },
