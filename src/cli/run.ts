@@ -100,8 +100,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   }
   const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
   if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
-  // --build-plan is a turn of its own: a prompt is only its note.
-  const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
+  const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0); // --build-plan is a turn of its own: a prompt is only its note
   if (prompts.length === 0 && !options.buildPlan) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
   const place = await placeForRun(worktrees, workspace, options, prompts[0] ?? '', (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   if (typeof place === 'number') return place;
