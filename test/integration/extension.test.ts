@@ -23,6 +23,9 @@ const COMMANDS = [
   'evergreen.reloadInstructions',
   'evergreen.switchMode',
   'evergreen.showHooks',
+  'evergreen.openMemory',
+  'evergreen.setSearxngKey',
+  'evergreen.webAccess',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
