@@ -25,6 +25,8 @@
  *   (bench/recall.ts; run it alone with `node --require tsx/cjs bench/recall.ts`);
  * - an attached 12-megapixel photo made fit: how long the event loop stalls meanwhile
  *   (bench/images.ts; run it alone with `node --require tsx/cjs bench/images.ts`);
+ * - mode switches: the tokens a switch's block adds and the cached share of the request after it, on
+ *   both back ends (bench/modes.ts; run it alone with `node --require tsx/cjs bench/modes.ts`);
  * - the .vsix: `npm run package` and each file's share of it (bench/package.ts; run it alone with
  *   `node --require tsx/cjs bench/package.ts`).
  */
@@ -42,6 +44,7 @@ import { runContextBench } from './context';
 import { runImagesBench } from './images';
 import { runInsightsBench } from './insights';
 import { runMcpBench } from './mcp';
+import { runModesBench } from './modes';
 import { runPackageBench } from './package';
 import { runWebBench } from './web';
 import { runProvidersBench } from './providers';
@@ -164,6 +167,7 @@ async function main(): Promise<void> {
   console.log(await runProvidersBench([]));
   console.log(await runMcpBench([]));
   console.log(await runWebBench());
+  console.log(await runModesBench());
   console.log(await runWebviewBench([]));
   console.log(await runInsightsBench([]));
   console.log(await runSandboxBench());

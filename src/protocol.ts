@@ -6,11 +6,13 @@
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
+import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
 
 export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
 /** A card a tool has of its own (a memory write), from the call's input. */
 export type { ToolCard } from './core/tools/types';
+export type { PlanDecisionKind } from './core/todos/planDecision';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
@@ -36,6 +38,22 @@ export interface ViewState {
   gauge: GaugeState | undefined;
   /** Events of the current session so far, replayed when the view is (re)created. */
   history: AgentEvent[];
+  /** The composer's mode picker: the mode on (or the next chat's), and every mode to pick from. */
+  modes: ModePicker;
+}
+
+/** The modes a chat can be in (issue 28), as the composer's picker shows them. */
+export interface ModePicker {
+  current: string;
+  options: ModeOption[];
+}
+
+export interface ModeOption {
+  name: string;
+  /** One line (the mode's description, or its file's first line). */
+  description: string;
+  /** Where a custom mode comes from (`.github/agents/reviewer.agent.md`); absent for agent and plan. */
+  source?: string;
 }
 
 /** Next steps the core offers for an error (rendered as buttons). */
@@ -147,6 +165,10 @@ export interface WebviewRequests {
   restoreCheckpoint: [{ checkpoint: number }, void];
   /** "Edit" on the last user message: the conversation goes back to before it (files stay) and its text returns to the composer. */
   editMessage: [{ checkpoint: number }, void];
+  /** The composer's mode picker: the chat's mode from now on (the next chat's, before one began); the answer is the picker as it now stands. */
+  setMode: [{ mode: string }, ModePicker];
+  /** A plan card's Build it or Keep planning (with the note typed on it): settled when the turn it starts ends. */
+  planDecision: [{ toolUseId: string; decision: PlanDecisionKind; note?: string }, void];
 }
 
 export type WebviewRequestName = keyof WebviewRequests;

@@ -29,6 +29,7 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('resumeSession', () => controller.resumeSession()),
     register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
+    register('switchMode', () => controller.switchMode()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();
       if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);

@@ -52,6 +52,8 @@ export const COMMANDS = {
   // The view's clock reopens a past chat, as in other chat extensions; a read-only transcript is one menu away.
   resumeSession: { title: 'Resume Session…', icon: '$(history)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
+  // Without a chat it picks the next chat's mode.
+  switchMode: { title: 'Switch Mode…', icon: '$(list-selection)', enablement: `!${running}` },
   // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
   openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },

@@ -55,6 +55,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
+      modes: { planMcpTools: settings.modes.planMcpTools },
       skills: { home: os.homedir() },
       ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, workspaceRoot) } } : {}),
       mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, workspaceState),

@@ -83,6 +83,10 @@ export const SETTINGS = {
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },
   'mcp.servers': { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'mcp-config' },
+  // Plan mode's promise is "changes nothing": an MCP tool may do anything its server's author wrote, so only the user may name the ones it offers.
+  'plan.mcpTools': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'plan-mcp-tool' },
+  // A mode may pick its own model, which decides what requests cost: the user's choice, never a repository's.
+  defaultMode: { scope: 'machine', type: 'string', default: 'agent', read: 'user', workspaceNotice: true, change: 'live', cli: 'mode' },
   // Hooks run commands at every step: the user's own (a workspace's are read from its files, and run only with consent).
   hooks: { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'settings' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },

@@ -16,6 +16,8 @@ import { renderMemoryCard } from './memoryCardView';
 import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { ModePickerView } from './modePickerView';
+import { planCardDeps, renderPlanCard } from './planCardView';
 import { renderWebCard, type WebCardDeps } from './webCardView';
 import { renderHookLine, type HookViewDeps } from './hookView';
 
@@ -144,7 +146,8 @@ const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
 cancelButton.type = 'button';
 cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
-buttons.append(cancelButton, sendButton);
+const modePicker = new ModePickerView(el, send, announce);
+buttons.append(modePicker.element, cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
 const commands = new SlashPicker(input, send, () => {
   attachments.refresh();
@@ -301,6 +304,8 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'plan':
+      return renderPlanCard(item, planDeps);
     case 'hook':
       return renderHookLine(item, hookDeps);
     case 'notice': {
@@ -372,6 +377,8 @@ const renderApproval = approvalRenderer({
   },
 });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+// A decision starts a turn, like a sent message: busy at once, settled when the turn ends.
+const planDeps = planCardDeps(el, send, (busy) => void ((chat.busy = busy), scheduleRender()));
 const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
@@ -443,6 +450,7 @@ function render(): void {
   // An empty chat has nothing to compact.
   compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
+  modePicker.sync(chat.busy, chat.mode);
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
   if (renderFrom > 0) scheduleBackfill();
@@ -533,6 +541,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       renderFrom = chat.items.length;
       filling = true;
       chat.busy = message.state.status === 'busy';
+      modePicker.update(message.state.modes);
       renderGauge(message.state.gauge);
       transcript.replaceChildren();
       rendered.clear();
@@ -543,6 +552,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
+      if (message.event.type === 'plan_proposed') announce('Evergreen proposes a plan: Build it, or keep planning.');
       applyEvent(chat, message.event);
       break;
     case 'gauge':

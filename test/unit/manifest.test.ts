@@ -216,17 +216,18 @@ describe('the manifest', () => {
     // Hooks with no chat says where hooks are configured.
     const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'showSessionInsights', 'resumeSession', 'openMemory'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file', workspaceFolderCount: 1 };
-    assert.deepEqual(palette(noChat).sort(), [...always].sort());
+    // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
+    assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
-    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions'].sort());
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode'].sort());
     const running = { ...idle, [CONTEXT_KEYS.running]: true };
     assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
     // Before activation no key is set at all: as with no chat.
-    assert.deepEqual(palette({}).sort(), [...always].sort());
+    assert.deepEqual(palette({}).sort(), [...always, 'switchMode'].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
     // A multi-root workspace: a chat's folder can be chosen, but not while a turn runs in it.
-    assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder'].sort());
+    assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder', 'switchMode'].sort());
     assert.ok(!palette({ ...running, workspaceFolderCount: 3 }).includes('chooseChatFolder'));
   });
 
