@@ -94,6 +94,7 @@ export class ChatController extends Disposable {
       compact: (focus) => this.compact(focus),
       showContextBreakdown: () => this.showContextBreakdown(),
       openMemory: () => this.openMemory(),
+      modes: this.modes,
       send: (text) => this.sendMessage(text),
     });
     // Every checked request from the panel gets its reply: the handler's value, or its error in words.
