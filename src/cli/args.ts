@@ -55,9 +55,13 @@ export interface CliOptions {
   attachments: AttachmentSpec[];
   /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
   checkpointCommand: CheckpointCommand | undefined;
+  /** --export-session ID FILE / --import-session FILE: a session archive command instead of prompts. */
+  archiveCommand: ArchiveCommand | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
 }
+
+export type ArchiveCommand = { kind: 'export'; sessionId: string; file: string } | { kind: 'import'; file: string };
 
 export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
 
@@ -120,6 +124,10 @@ Options:
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
                                (--files-only or --conversation-only for one of them); files changed
                                outside Evergreen since then are kept and listed
+      --export-session ID FILE write session ID (transcript, saved outputs, images, checkpoints' records)
+                               to FILE as a .zip, the same archive a GitHub Actions run uploads
+      --import-session FILE    import a session archive (a run's artifact .zip as GitHub serves it, or
+                               its unpacked folder) into the storage; continue it with --resume ID
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
       --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
@@ -227,7 +235,21 @@ function percent(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
-export function parseCliArgs(argv: string[], cwd: string): CliOptions {
+/** `--export-session ID FILE` takes two words, which parseArgs cannot express: taken out of argv first. */
+function takeExportSession(argv: readonly string[]): { rest: string[]; command: ArchiveCommand | undefined } {
+  const at = argv.indexOf('--export-session');
+  if (at < 0) return { rest: [...argv], command: undefined };
+  const [sessionId, file] = [argv[at + 1], argv[at + 2]];
+  if (sessionId === undefined || file === undefined || sessionId.startsWith('-') || file.startsWith('-')) throw new UsageError('--export-session takes a session id and a file: --export-session ID FILE.zip');
+  if (sessionId.trim() === '') throw new UsageError('--export-session needs a session id, got an empty string');
+  const rest = [...argv.slice(0, at), ...argv.slice(at + 3)];
+  if (rest.includes('--export-session')) throw new UsageError('give --export-session once');
+  return { rest, command: { kind: 'export', sessionId, file } };
+}
+
+export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
+  const exported = takeExportSession(rawArgv);
+  const argv = exported.rest;
   let parsed;
   try {
     parsed = parseArgs({
@@ -268,6 +290,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'restore-checkpoint': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
+        'import-session': { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -309,6 +332,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
+    archiveCommand: archiveCommand(exported.command, values['import-session'], values.resume !== undefined || values['list-checkpoints'] === true || values['restore-checkpoint'] !== undefined),
     attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
     outputFormat: format,
     help: values.help ?? false,
@@ -345,6 +369,14 @@ function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boole
   if (list) return { kind: 'list' };
   const number = positiveInteger('--restore-checkpoint', restore)!;
   return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
+}
+
+function archiveCommand(exported: ArchiveCommand | undefined, importFile: string | undefined, otherCommand: boolean): ArchiveCommand | undefined {
+  if (exported && importFile !== undefined) throw new UsageError('give --export-session or --import-session, not both');
+  const command = exported ?? (importFile === undefined ? undefined : { kind: 'import' as const, file: importFile });
+  if (command && otherCommand) throw new UsageError(`--${command.kind}-session runs alone: not with --resume or a checkpoint command`);
+  if (command?.kind === 'import' && command.file.trim() === '') throw new UsageError('--import-session needs a file or folder, got an empty string');
+  return command;
 }
 
 /** --allow-command: each must be one plain command prefix, or the setting would ignore it silently. */

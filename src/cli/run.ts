@@ -13,6 +13,7 @@ import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
+import { runArchiveCommand } from './sessionArchive';
 import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
@@ -84,6 +85,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) return fail(`workspace "${workspace}" is not a directory`);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
+  if (options.archiveCommand) return runArchiveCommand(options.archiveCommand, store, workspace, io.cwd, { say: (text) => io.stdout.write(`${line(text)}\n`), warn: (text) => io.stderr.write(`${line(text)}\n`) });
   if (options.checkpointCommand && options.resume !== undefined) {
     try {
       await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
