@@ -36,6 +36,8 @@ export interface CliOptions {
   shellAllowList: string[];
   /** --no-sandbox: shell commands run unconfined (warned at every session start). */
   sandbox: boolean;
+  /** --require-sandbox: stop before the first prompt (exit 3) when the sandbox cannot run here. */
+  requireSandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
   /** --allow-web: hosts web_fetch may fetch from without asking (exact ones may be private addresses). */
@@ -104,6 +106,8 @@ Options:
                                run commands the repository chose, so they never start without this flag
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
                                Linux, Seatbelt on macOS); warned at every session start
+      --require-sandbox        stop before anything is sent (exit code 3) when the sandbox cannot run here,
+                               saying why and how to fix it, instead of asking before every command (CI)
       --allow-domain DOMAIN    let sandboxed commands reach DOMAIN (repeatable; "*.example.com" for its
                                subdomains); without any, commands have no network
       --allow-package-registries
@@ -283,6 +287,7 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
         [FLAG.webSearch]: { type: 'boolean', default: false },
         [FLAG.searxngUrl]: { type: 'string' },
         'trust-workspace-mcp': { type: 'boolean', default: false },
+        'require-sandbox': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
         image: { type: 'string', multiple: true },
@@ -303,6 +308,7 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
   if (values.resume !== undefined && values.resume.trim() === '') throw new UsageError('--resume needs a session id, got an empty string (run without --resume to start a new session)');
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
+  if (values['require-sandbox'] && values[FLAG.noSandbox]) throw new UsageError(`give --require-sandbox or ${dashed(FLAG.noSandbox)}, not both`);
   const provider = values[FLAG.provider] === undefined ? SETTINGS.provider.default : parseProvider(values[FLAG.provider]);
   if (!provider) throw new UsageError(`${dashed(FLAG.provider)} must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values[FLAG.provider]}"`);
   return {
@@ -323,6 +329,7 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
     yes: values[FLAG.yes] ?? false,
     shellAllowList: allowCommands(values[FLAG.allowCommand] ?? []),
     sandbox: !(values[FLAG.noSandbox] ?? false),
+    requireSandbox: values['require-sandbox'] ?? false,
     instructions: !(values[FLAG.noInstructions] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],

@@ -40,7 +40,7 @@ export interface CliIO {
 /** The SearXNG instance's key for --searxng-url (removed from the environment once read, like the API keys). */
 const SEARXNG_KEY_ENV = 'EVERGREEN_SEARXNG_KEY';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, sandbox: 3, cancelled: 130 } as const;
 
 /**
  * The headless runner: same engine as the extension, events printed as text or JSON lines. Every
@@ -106,6 +106,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   delete io.env[SEARXNG_KEY_ENV];
   let started: StartedSession | undefined;
+  // --require-sandbox: the start's warning that the sandbox cannot run here (its cause and fix).
+  let sandboxWarning: string | undefined;
   try {
     started = await startAgentSession({
       config: {
@@ -141,7 +143,10 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
       approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
-      onEvent: printer,
+      onEvent: (event) => {
+        if (event.type === 'sandbox_notice' && event.level === 'warning') sandboxWarning = event.message;
+        printer(event);
+      },
       redactor,
       signal: io.interrupt,
     });
@@ -150,6 +155,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
     return fail(failure.message, failure.code);
   }
 
+  if (options.requireSandbox && sandboxWarning !== undefined) return refuseUnsandboxed(started, store, sandboxWarning, fail);
   warnAboutStart(started, options, io);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
   const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
@@ -170,6 +176,13 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
   return exitCode;
+}
+
+/** --require-sandbox without a sandbox: nothing was sent, so the session (a system prompt only) is not kept. */
+async function refuseUnsandboxed(started: StartedSession, store: FileSessionStore, warning: string, fail: (message: string, code: number) => number): Promise<number> {
+  await started.close();
+  await store.discard(started.handle.id);
+  return fail(`${warning} --require-sandbox stopped the run before anything was sent to the model.`, EXIT.sandbox);
 }
 
 /** Why the session could not start, in the terminal's words, and the exit code that says so. */
