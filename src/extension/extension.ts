@@ -9,6 +9,7 @@ import { ChatController } from './chatController';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { registerOpenRun } from './openRun';
 import { ChatContextKeys } from './contextKeys';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
@@ -48,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys),
+      registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
       new TranscriptDocuments(store, logger),
       view,
       statusBar,

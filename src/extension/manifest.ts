@@ -39,6 +39,7 @@ export const COMMANDS = {
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
+  openRun: { title: 'Open Run…', icon: '$(cloud-download)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
 } as const satisfies Readonly<Record<string, CommandSpec>>;

@@ -3,7 +3,7 @@
  * library will produce: `../` names, absolute paths, symbolic links, wrong checksums. Stored
  * entries only (no compression), UTF-8 names, Unix mode bits in the external attributes.
  */
-import * as crc32 from 'buffer-crc32';
+import { crc32 } from 'node:zlib';
 
 export interface RawZipEntry {
   name: string;
@@ -21,7 +21,7 @@ export function rawZip(entries: readonly RawZipEntry[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
     const data = Buffer.isBuffer(entry.data) ? entry.data : Buffer.from(entry.data, 'utf8');
-    const crc = entry.crc32 ?? crc32.unsigned(data);
+    const crc = entry.crc32 ?? crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as crc32 from 'buffer-crc32';
+import { crc32 } from 'node:zlib';
 import { openArchive } from '../../src/core/archive/archiveReader';
 import { exportSessionToFolder, exportSessionToZip } from '../../src/core/archive/exportSession';
 import { importSessionArchive, inspectSessionArchive } from '../../src/core/archive/importSession';
@@ -261,5 +261,5 @@ async function zipEntriesOf(zip: string): Promise<RawZipEntry[]> {
 }
 
 function crcOf(data: Buffer | string): number {
-  return crc32.unsigned(data);
+  return crc32(data);
 }

@@ -187,7 +187,7 @@ describe('the manifest', () => {
   });
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
-    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'resumeSession'];
+    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'resumeSession', 'openRun'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
     assert.deepEqual(palette(noChat).sort(), [...always].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import * as crc32 from 'buffer-crc32';
+import * as zlib from 'node:zlib';
 import { readTranscript, type FileSessionStore, type TranscriptProblem } from '../storage/sessionStore';
 import { openArchive, type ArchiveEntry, type OpenedArchive } from './archiveReader';
 import { archiveNameProblem, ARCHIVE_LIMITS, MANIFEST_NAME, parseManifest, SESSION_FOLDER, SessionArchiveError, type ArchiveManifest } from './layout';
@@ -120,6 +120,12 @@ async function readWhole(entry: ArchiveEntry, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * The zip's CRC-32, where this Node has it (20.15 and later; VS Code's has): a second check beside
+ * the manifest's SHA-256, which alone already refuses any changed byte.
+ */
+const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
 /** Writes one file under `staging`, checking size, CRC-32 and SHA-256 as the bytes pass. */
 async function unpack(entry: ArchiveEntry, expected: { bytes: number; sha256: string }, staging: string): Promise<void> {
   // The name passed layout.ts's pattern: relative, no `..`, only names a session has; the staging
@@ -136,8 +142,14 @@ async function unpack(entry: ArchiveEntry, expected: { bytes: number; sha256: st
         done(new SessionArchiveError('corrupt', `${entry.name} holds more than the ${expected.bytes} bytes ${MANIFEST_NAME} lists`));
         return;
       }
-      hash.update(chunk);
-      crc = crc32.unsigned(chunk, crc);
+      // A throw here would escape the pipeline (it is called from the source's 'data' event).
+      try {
+        hash.update(chunk);
+        if (crc32) crc = crc32(chunk, crc ?? 0);
+      } catch (error) {
+        done(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
       done(null, chunk);
     },
   });
@@ -148,7 +160,7 @@ async function unpack(entry: ArchiveEntry, expected: { bytes: number; sha256: st
     throw new SessionArchiveError('corrupt', `${entry.name} could not be unpacked (${error instanceof Error ? error.message : String(error)}): the archive is damaged or truncated`);
   }
   if (bytes !== expected.bytes) throw new SessionArchiveError('corrupt', `${entry.name} is truncated: ${bytes} of ${expected.bytes} bytes`);
-  if (entry.crc32 !== undefined && (crc ?? 0) !== entry.crc32) throw new SessionArchiveError('corrupt', `${entry.name} fails the zip's checksum: the archive is damaged`);
+  if (crc32 && entry.crc32 !== undefined && (crc ?? 0) !== entry.crc32) throw new SessionArchiveError('corrupt', `${entry.name} fails the zip's checksum: the archive is damaged`);
   if (hash.digest('hex') !== expected.sha256) throw new SessionArchiveError('corrupt', `${entry.name} does not match the SHA-256 in ${MANIFEST_NAME}: the archive is damaged or was changed`);
 }
 
