@@ -12,6 +12,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { exportSessionToFolder } from '../../core/archive/exportSession';
 import { githubRepository } from '../../core/archive/repository';
 import { errorMessage } from '../../core/logger';
+import { knownSecrets, SecretRedactor } from '../../core/secrets';
 import { PROVIDER_INFO } from '../../core/model/backend';
 import { FileSessionStore, readTranscript } from '../../core/storage/sessionStore';
 import { EXIT, runCli } from '../run';
@@ -50,9 +51,11 @@ export async function runGithubAction(io: ActionIO): Promise<number> {
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(storage, { recursive: true });
 
+  // What this step writes itself (summary, pull request) passes the same redaction as the CLI's output.
+  const redactor = new SecretRedactor(knownSecrets(inputs.apiKey, { EVERGREEN_GITHUB_TOKEN: inputs.githubToken }));
   const run = await runAgent(io, facts, inputs, storage);
   const state: RunState = { ok: run.failure === undefined, failure: run.failure, report: run.report, changed: [], branch: undefined, commit: undefined, pullRequestUrl: undefined };
-  if (run.started) await pushChanges(io, facts, inputs, state);
+  if (run.started) await pushChanges(io, facts, inputs, state, redactor);
   const artifactPath = state.report ? await writeArtifact(facts, state, storage, artifact) : undefined;
   appendTo(
     facts.outputFile,
@@ -67,7 +70,7 @@ export async function runGithubAction(io: ActionIO): Promise<number> {
       outcome: state.ok ? 'success' : 'failure',
     }),
   );
-  appendTo(facts.summaryFile, summaryMarkdown({ ok: state.ok, failure: state.failure, prompt: inputs.prompt, report: state.report, changed: state.changed, branch: state.branch, pullRequestUrl: state.pullRequestUrl, artifactName, runId: facts.runId }));
+  appendTo(facts.summaryFile, redactor.text(summaryMarkdown({ ok: state.ok, failure: state.failure, prompt: inputs.prompt, report: state.report, changed: state.changed, branch: state.branch, pullRequestUrl: state.pullRequestUrl, artifactName, runId: facts.runId })));
   if (!state.ok) io.stderr.write(`::error title=Evergreen::${oneLine(state.failure ?? 'the run failed')}\n`);
   return state.ok ? EXIT.ok : run.code === EXIT.sandbox ? EXIT.sandbox : EXIT.failed;
 }
@@ -131,7 +134,7 @@ async function runAgent(io: ActionIO, facts: RunFacts, inputs: ActionInputs, sto
 }
 
 /** The changes on a new branch, pushed; a pull request when asked and the run went well. Failures are the run's. */
-async function pushChanges(io: ActionIO, facts: RunFacts, inputs: ActionInputs, state: RunState): Promise<void> {
+async function pushChanges(io: ActionIO, facts: RunFacts, inputs: ActionInputs, state: RunState, redactor: SecretRedactor): Promise<void> {
   try {
     state.changed = await changedFiles(facts.workspace);
     if (state.changed.length === 0 || !state.report) return;
@@ -142,7 +145,7 @@ async function pushChanges(io: ActionIO, facts: RunFacts, inputs: ActionInputs, 
     io.stderr.write(`evergreen: pushed ${state.changed.length} changed file(s) to ${inputs.branch}\n`);
     if (!inputs.openPullRequest || !state.ok) return;
     if (!inputs.githubToken || !facts.repository || !facts.baseRef) throw new Error('a pull request needs the github-token input, GITHUB_REPOSITORY and the branch the run started from');
-    state.pullRequestUrl = await openPullRequest({ apiUrl: facts.apiUrl, repository: facts.repository, token: inputs.githubToken, head: inputs.branch, base: facts.baseRef, title, body: pullRequestBody(state.report.answer, facts.runUrl, state.report.sessionId) });
+    state.pullRequestUrl = await openPullRequest({ apiUrl: facts.apiUrl, repository: facts.repository, token: inputs.githubToken, head: inputs.branch, base: facts.baseRef, title, body: redactor.text(pullRequestBody(state.report.answer, facts.runUrl, state.report.sessionId)) });
   } catch (error) {
     state.ok = false;
     state.failure = [state.failure, `Publishing the changes failed: ${errorMessage(error)}`].filter(Boolean).join(' ');
