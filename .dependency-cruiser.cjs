@@ -1,5 +1,5 @@
 // Import walls of src, checked by dependency-cruiser in `npm run lint` (docs/architecture.md,
-// "Imports and lint walls"; test/unit/lint.layers.test.ts proves each kind of rule bites).
+// "Imports and lint walls"; test/system/lint.layers.test.ts proves each kind of rule bites).
 // The vscode and webview walls stay in eslint.config.mjs (it also sees import('vscode') and
 // require('vscode')); this file owns the order of the layers and the ban on cycles.
 //

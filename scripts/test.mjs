@@ -14,7 +14,10 @@ const steps = [
   { name: 'build', cmd: ['node', 'esbuild.mjs', '--tests'], counts: false },
   { name: 'lint', cmd: ['node', 'node_modules/eslint/bin/eslint.js', '.'], counts: 'exit' },
   { name: 'type check', cmd: ['node', 'node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], counts: 'exit' },
-  { name: 'unit', cmd: ['node', ...mocha], counts: 'file' },
+  // The fast tier (test/unit: no processes, servers or real clocks), then the system tier
+  // (test/system: real git, bash, ripgrep, sandboxes, MCP servers, the CLI against the fake APIs).
+  { name: 'unit (fast tier)', cmd: ['node', ...mocha], counts: 'file' },
+  { name: 'system', cmd: ['node', ...mocha, '--config', 'test/system/.mocharc.json'], counts: 'file' },
   { name: 'integration (VS Code extension host)', cmd: ['node', 'scripts/run-integration.mjs'], counts: 'file' },
   { name: 'e2e (Chromium + VS Code)', cmd: ['node', ...mocha, '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '300000', 'test/e2e/**/*.e2e.ts'], counts: 'file' },
   // Last: `npm run package` rebuilds dist/ in production mode, which the suites above must not run on.

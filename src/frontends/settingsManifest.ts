@@ -127,12 +127,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   },
   'approvals.mcp': {
     category: 'approvals',
-    order: 7,
+    order: 8,
     description: "MCP tool calls: `ask` shows the server, the tool and the arguments before each call; `auto` never asks. A server's own hints (read-only, …) never skip asking. User settings only.",
   },
   'approvals.mcpAllowList': {
     category: 'approvals',
-    order: 8,
+    order: 9,
     description: "MCP tools that run without asking: full names (`mcp__github__get_issue`) or all of one server's (`mcp__github__*`). User settings only.",
   },
   'sandbox.enabled': {

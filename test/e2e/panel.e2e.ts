@@ -7,14 +7,14 @@
 // extensionDevelopmentPath payload, so the current build is always what runs. A webview view
 // is two nested iframes: iframe.webview (tagged with the extension id) > iframe#active-frame.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Browser, Page } from 'playwright-core';
-import { findExtensionHostLog, launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import type { Page } from 'playwright-core';
+import { findExtensionHostLog, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
-import { sendFromComposer } from '../support/e2eChat';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { openChatWorkbench, sendFromComposer, type ChatWorkbench } from '../support/e2eChat';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -41,44 +41,21 @@ function lastToolResults(body: MessagesRequestBody): Anthropic.ToolResultBlockPa
 describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
   this.timeout(180_000);
 
-  let tmp: string;
+  let bench: ChatWorkbench | undefined;
   let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let fake: FakeAnthropic;
   let workspace: string;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   before(async function () {
-    for (const file of ['dist/extension.js', 'dist/webview.js']) {
-      assert.ok(existsSync(path.join(REPO_ROOT, file)), `${file} is missing: build first with \`node esbuild.mjs\``);
-    }
-    tmp = makeTempDir('e2e');
-    workspace = path.join(tmp, 'workspace');
-    mkdirSync(workspace);
-    writeFileSync(path.join(workspace, 'README.md'), '# Evergreen e2e workspace\n');
-    writeFileSync(path.join(workspace, 'subagent-notes.txt'), 'The notes say CHILD-SAW-THIS.\n');
     // The chat talks to the fake Messages API: base URL in user settings, key from the environment.
-    fake = await startFakeAnthropic();
-    const userDataDir = path.join(tmp, 'user-data');
-    mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6' }));
-    server = await startCodeServer({
-      folder: workspace,
-      userDataDir,
-      env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+    bench = await openChatWorkbench({ prefix: 'e2e', files: { 'README.md': '# Evergreen e2e workspace\n', 'subagent-notes.txt': 'The notes say CHILD-SAW-THIS.\n' } });
+    ({ server, page, fake, workspace, pageErrors } = bench);
   });
 
   after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await fake?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    await bench?.close();
   });
 
   /** The extension host log's report of a failed activation, the usual cause of a blank panel. */

@@ -12,13 +12,14 @@
 // The model is the fake Messages API (test/fake-anthropic) playing a script; summary requests are
 // recognised by their instruction, so they may come whenever the engine decides to compact.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
+import type { Frame, Page } from 'playwright-core';
+import { type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { evergreenLogTail, findChatFrame, runPaletteCommand } from '../support/e2eChat';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { reply, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
+import { openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -77,17 +78,15 @@ function percentOf(label: string): number {
 for (const theme of THEMES) {
   describe(`issue 8 scenario in the ${theme.name} theme (code-server + Chromium)`, function () {
     this.timeout(120_000);
-    let tmp: string;
+    let bench: ChatWorkbench | undefined;
     let workspace: string;
     let server: CodeServer | undefined;
-    let browser: Browser | undefined;
     let page: Page;
-    let fake: FakeAnthropic;
     let chat: Frame;
     /** What the model answers next; summary requests are answered apart. */
     const script: ScriptedReply[] = [];
     let summaryRequests = 0;
-    const pageErrors: string[] = [];
+    let pageErrors: string[] = [];
     let broken = false;
 
     const shot = (step: string) => path.join(RESULTS_DIR, `scenario-${theme.name}-${step}.png`);
@@ -95,51 +94,38 @@ for (const theme of THEMES) {
     before(async function () {
       mkdirSync(RESULTS_DIR, { recursive: true });
       for (const file of readdirSync(RESULTS_DIR)) if (file.startsWith(`scenario-${theme.name}-`)) rmSync(path.join(RESULTS_DIR, file), { force: true });
-      tmp = makeTempDir(`e2e-scenario-${theme.name}`);
-      workspace = path.join(tmp, 'workspace');
-      mkdirSync(path.join(workspace, 'src'), { recursive: true });
-      writeFileSync(path.join(workspace, 'README.md'), '# scenario workspace\n');
-      writeFileSync(path.join(workspace, 'src', 'config.ts'), "// Release settings.\nexport const VERSION = '1.0.0';\nexport const CODENAME = 'BLUE-HERON';\n");
-      for (let index = 1; index <= MODULES; index++) writeFileSync(path.join(workspace, 'src', `module${index}.ts`), moduleSource(index));
-
-      fake = await startFakeAnthropic();
-      fake.setModel(MODEL, { max_input_tokens: WINDOW, max_tokens: 64_000 });
-      fake.setResponder((body) => {
-        if (lastUserText(body).includes('CONTEXT COMPACTION')) {
-          summaryRequests++;
-          return reply.text(
-            '<analysis>Walked the history.</analysis><summary>1. Primary request: review the modules under src/ and bump the release version (codename BLUE-HERON).\n' +
-              '3. Files and code: src/config.ts (VERSION now 1.1.0), src/module1.ts … src/module4.ts (lookup tables).\n' +
-              '8. Current work: reviewing the modules one by one.\n9. Next step: report what each module exports.</summary>',
-          );
-        }
-        return script.shift() ?? reply.text('(the scenario script has no reply for this request)');
+      const files: Record<string, string> = {
+        'README.md': '# scenario workspace\n',
+        'src/config.ts': "// Release settings.\nexport const VERSION = '1.0.0';\nexport const CODENAME = 'BLUE-HERON';\n",
+      };
+      for (let index = 1; index <= MODULES; index++) files[`src/module${index}.ts`] = moduleSource(index);
+      bench = await openChatWorkbench({
+        prefix: `e2e-scenario-${theme.name}`,
+        files,
+        model: MODEL,
+        settings: { 'workbench.colorTheme': theme.colorTheme },
+        // Installed, not loaded as in development: only then does the workbench apply the theme.
+        installed: true,
+        onFake: (scripted) => {
+          scripted.setModel(MODEL, { max_input_tokens: WINDOW, max_tokens: 64_000 });
+          scripted.setResponder((body) => {
+            if (lastUserText(body).includes('CONTEXT COMPACTION')) {
+              summaryRequests++;
+              return reply.text(
+                '<analysis>Walked the history.</analysis><summary>1. Primary request: review the modules under src/ and bump the release version (codename BLUE-HERON).\n' +
+                  '3. Files and code: src/config.ts (VERSION now 1.1.0), src/module1.ts … src/module4.ts (lookup tables).\n' +
+                  '8. Current work: reviewing the modules one by one.\n9. Next step: report what each module exports.</summary>',
+              );
+            }
+            return script.shift() ?? reply.text('(the scenario script has no reply for this request)');
+          });
+        },
       });
-
-      const userDataDir = path.join(tmp, 'user-data');
-      mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-      writeFileSync(
-        path.join(userDataDir, 'User', 'settings.json'),
-        JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': MODEL, 'workbench.colorTheme': theme.colorTheme }),
-      );
-      // Installed (a link to this checkout, so the current build runs), not loaded through the
-      // extensionDevelopmentPath payload: in extension-development mode code-server's workbench
-      // registers no built-in color theme and ignores workbench.colorTheme.
-      const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-      mkdirSync(path.join(userDataDir, 'extensions'), { recursive: true });
-      symlinkSync(REPO_ROOT, path.join(userDataDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
-      server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
-      browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      await page.goto(workbenchUrl(server.url, { folder: workspace }));
+      ({ workspace, server, page, pageErrors } = bench);
     });
 
     after(async function () {
-      await browser?.close().catch(() => {});
-      await server?.stop();
-      await fake?.close();
-      if (tmp && !process.env.KEEP_E2E_TMP) rmSync(tmp, { recursive: true, force: true });
+      await bench?.close();
     });
 
     // Every step builds on the one before: after a failure the rest only add noise.

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { testApiFor, type EvergreenApi } from '../../src/extension/testApi';
 import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { waitFor } from '../support/waitFor';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
 const COMMANDS = [
@@ -251,7 +252,7 @@ describe('Evergreen in the extension host', () => {
       const edit = new vscode.WorkspaceEdit();
       edit.insert(document.uri, new vscode.Position(0, 0), 'tampered ');
       await vscode.workspace.applyEdit(edit);
-      for (let tries = 0; tries < 100 && document.getText() !== text; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => document.getText() === text, { what: 'the read-only transcript to undo an API edit', timeoutMs: 5_000 });
       assert.equal(document.getText(), text, 'an API edit of the transcript stayed');
       assert.equal(document.isDirty, false);
 
@@ -370,7 +371,7 @@ describe('Evergreen in the extension host', () => {
       const target = path.join(folder.uri.fsPath, 'approved.txt');
       fake.enqueue(reply.toolUse('run_shell', { command: 'echo approved > approved.txt' }), reply.text('Ran it.'));
       const turn = api.sendMessage('Run the command.');
-      for (let tries = 0; tries < 200 && api.pendingApproval() === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => api.pendingApproval() !== undefined, { what: 'the approval prompt' });
       const toolUseId = api.pendingApproval();
       assert.ok(toolUseId, 'no approval prompt appeared');
       await api.decideApproval('toolu_someone_else', true);
@@ -392,7 +393,7 @@ describe('Evergreen in the extension host', () => {
       const outside = path.join(os.tmpdir(), `evergreen-integration-escape-${process.pid}.txt`);
       fake.enqueue(reply.toolUse('run_shell', { command: `echo in > sandboxed.txt; echo out > '${outside}'` }), reply.text('Tried both.'));
       const turn = api.sendMessage('Write both files.');
-      for (let tries = 0; tries < 200 && api.pendingApproval() === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => api.pendingApproval() !== undefined, { what: 'the approval prompt' });
       const toolUseId = api.pendingApproval();
       assert.ok(toolUseId, 'no approval prompt appeared');
       await api.decideApproval(toolUseId, true);
@@ -413,14 +414,10 @@ describe('Evergreen in the extension host', () => {
       fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
       // What a cloned repository (or an agent with writes on auto) could ship.
       fs.writeFileSync(settingsFile, JSON.stringify({ 'evergreen.approvals.shell': 'auto', 'evergreen.approvals.shellAllowList': ['echo'], 'evergreen.model': 'claude-opus-4-6', 'editor.tabSize': 7 }));
-      const waitFor = async (what: string, check: () => boolean): Promise<void> => {
-        for (let tries = 0; tries < 200 && !check(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.ok(check(), `${what} did not happen within 10 s`);
-      };
       try {
         // Proof that VS Code read the file: a window-scoped setting of another extension applies
         // (every evergreen.* setting is user-only, so none of them can show it).
-        await waitFor('the workspace settings loading', () => vscode.workspace.getConfiguration('editor').get('tabSize') === 7);
+        await waitFor(() => vscode.workspace.getConfiguration('editor').get('tabSize') === 7, { what: 'the workspace settings loading' });
         const attempts: Array<[string, Record<string, unknown>, string]> = [
           // A plain `echo` (no redirection, which would ask anyway): only the workspace's allow-list could let it through.
           ['run_shell', { command: 'echo pwned' }, 'pwned.txt'],
@@ -431,7 +428,7 @@ describe('Evergreen in the extension host', () => {
           const before = fake.messageRequests().length;
           fake.enqueue(reply.toolUse(tool, input)); // The cancel ends the turn: no second reply is asked for.
           const turn = api.sendMessage(`Use ${tool}.`);
-          await waitFor(`an approval prompt for ${tool}`, () => api.pendingApproval() !== undefined);
+          await waitFor(() => api.pendingApproval() !== undefined, { what: `an approval prompt for ${tool}` });
           // evergreen.model is machine-scoped: the repository's expensive choice is not used.
           assert.notEqual((fake.messageRequests()[before]?.body as { model: string }).model, 'claude-opus-4-6');
           assert.equal(fs.existsSync(path.join(root, target)), false, `${target} was written without asking`);
@@ -442,7 +439,7 @@ describe('Evergreen in the extension host', () => {
         }
       } finally {
         fs.rmSync(path.join(root, '.vscode'), { recursive: true, force: true });
-        await waitFor('the workspace settings going away', () => vscode.workspace.getConfiguration('editor').get('tabSize') !== 7);
+        await waitFor(() => vscode.workspace.getConfiguration('editor').get('tabSize') !== 7, { what: 'the workspace settings going away' });
       }
     });
   });

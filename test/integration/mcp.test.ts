@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/testApi';
 import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { waitFor } from '../support/waitFor';
 import { waitForMarked } from '../support/processMarkers';
 
 // The user's MCP server (evergreen.mcp.servers) in the real extension host: its tool is offered,
@@ -32,10 +33,7 @@ describe('an MCP server in the extension host (issue 16)', () => {
     fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'through the card' }, { id: 'toolu_mcp_echo' }), reply.text('The server echoed it.'));
     const sent = api.sendMessage('Echo something through MCP.');
     // The call waits for the user: the card's approval event arrives, then the panel's answer.
-    for (let waited = 0; !api.chatEventTypes().includes('approval_needed'); waited += 50) {
-      assert.ok(waited < 30_000, `no approval was asked: ${api.chatEventTypes().join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(() => api.chatEventTypes().includes('approval_needed'), { what: 'an approval to be asked', timeoutMs: 30_000 }).catch(() => assert.fail(`no approval was asked: ${api.chatEventTypes().join(', ')}`));
     assert.equal(fake.messageRequests().length, 1, 'nothing ran before the answer');
     await api.decideApproval('toolu_mcp_echo', true);
     await sent;

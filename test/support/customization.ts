@@ -4,8 +4,8 @@
  * keep), in fresh temp folders each test may change.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDirs } from './tempDirs';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'customization');
 
@@ -20,7 +20,8 @@ export interface CustomizationFolders {
 }
 
 export function customizationFolders(options: { fixtures?: boolean } = {}): CustomizationFolders {
-  const make = (name: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `evergreen-custom-${name}-`)));
+  const dirs = tempDirs();
+  const make = (name: string) => dirs.make(`evergreen-custom-${name}-`);
   const workspace = make('ws');
   const home = make('home');
   const outside = make('out');
@@ -38,8 +39,6 @@ export function customizationFolders(options: { fixtures?: boolean } = {}): Cust
       fs.writeFileSync(target, content);
       return target;
     },
-    cleanup() {
-      for (const dir of [workspace, home, outside]) fs.rmSync(dir, { recursive: true, force: true });
-    },
+    cleanup: () => dirs.clean(),
   };
 }

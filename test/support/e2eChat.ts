@@ -1,6 +1,6 @@
 // What the browser tests share about the chat in the real VS Code webview: finding its frame and
 // reading the extension's own log for a failure's message.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchChromium, makeTempDir, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/vscode-harness.mjs';
@@ -147,18 +147,31 @@ export interface ChatWorkbench {
   browser: Browser;
   page: Page;
   fake: FakeAnthropic;
+  /** What the page threw (uncaught errors in the workbench or a webview). */
+  pageErrors: string[];
   /** Closes the browser, code-server and the fake, and removes the temp folder (kept with KEEP_E2E_TMP). */
   close(): Promise<void>;
 }
 
 /**
  * code-server with Evergreen from this repository, a workspace holding `files`, the fake API as the
- * model (plus `settings` in the user's settings.json), and Chromium on the workbench.
+ * model (plus `settings` in the user's settings.json), and Chromium on the workbench. The one setup
+ * of every browser test.
  */
 export async function openChatWorkbench(options: {
   prefix: string;
   files: Record<string, string>;
   settings?: Record<string, unknown>;
+  /** The model in the user's settings (default claude-sonnet-4-6). */
+  model?: string;
+  /** Scripts the fake before VS Code starts (models, a responder). */
+  onFake?: (fake: FakeAnthropic) => void;
+  /**
+   * Installs the extension (a link to this checkout in the profile's extensions) instead of loading
+   * it as in development: in extension-development mode code-server's workbench registers no
+   * built-in color theme and ignores workbench.colorTheme.
+   */
+  installed?: boolean;
   viewport?: { width: number; height: number };
   /** Browser permissions the user granted code-server (e.g. the clipboard). */
   permissions?: string[];
@@ -175,14 +188,22 @@ export async function openChatWorkbench(options: {
     writeFileSync(path.join(workspace, name), content);
   }
   const fake = await startFakeAnthropic();
+  options.onFake?.(fake);
   const userDataDir = path.join(tmp, 'user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': 'claude-sonnet-4-6', ...options.settings }));
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': options.model ?? 'claude-sonnet-4-6', ...options.settings }));
+  if (options.installed) {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    mkdirSync(path.join(userDataDir, 'extensions'), { recursive: true });
+    symlinkSync(REPO_ROOT, path.join(userDataDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
+  }
   const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, permissions: options.permissions ?? [] });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
   options.onPage?.(page);
-  await page.goto(workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  await page.goto(workbenchUrl(server.url, options.installed ? { folder: workspace } : { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
   return {
     tmp,
     workspace,
@@ -190,6 +211,7 @@ export async function openChatWorkbench(options: {
     browser,
     page,
     fake,
+    pageErrors,
     async close() {
       await browser.close().catch(() => {});
       await server.stop();

@@ -1,5 +1,5 @@
-// Root hooks for the unit suite: the sandbox library's proxy servers (started by the first
-// sandboxed command) would keep mocha alive after the last test.
+// Root hooks of the system tier (test/system): the sandbox library's proxy servers (started by the
+// first sandboxed command) would keep a mocha worker alive after the file's last test.
 import { shutdownOsSandbox } from '../../src/core/sandbox/srt';
 
 export const mochaHooks = {

@@ -3,6 +3,7 @@
 // (`exec -a MARKER sleep 300`) and look for it in /proc/*/cmdline.
 import { promises as fsp } from 'node:fs';
 import { isProcessAlive } from '../../src/core/shell/processGroup';
+import { pollUntil } from './waitFor';
 
 /** A shell fragment that starts a long sleep whose argv[0] is `marker`. */
 export const markedSleep = (marker: string): string => `bash -c 'exec -a ${marker} sleep 300'`;
@@ -33,12 +34,6 @@ export const processesWhoseCommandLineIncludes = async (text: string): Promise<n
   (await processesWhoseArgv((argv) => argv.join(' ').includes(text))).filter((pid) => pid !== process.pid);
 
 /** Waits (bounded) until `count` marked processes run, or until none do when count is 0; returns the last look. */
-export async function waitForMarked(marker: string, count: number, timeoutMs = 15_000): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  let pids = await markedProcesses(marker);
-  while (Date.now() < deadline && (count === 0 ? pids.length > 0 : pids.length < count)) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    pids = await markedProcesses(marker);
-  }
-  return pids;
+export function waitForMarked(marker: string, count: number, timeoutMs = 15_000): Promise<number[]> {
+  return pollUntil(() => markedProcesses(marker), (pids) => (count === 0 ? pids.length === 0 : pids.length >= count), { timeoutMs });
 }

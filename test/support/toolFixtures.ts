@@ -1,11 +1,11 @@
 // Shared fixtures for the tools tests (temp workspaces, a recording ToolContext);
 // test/unit/tools.fixtures.test.ts keeps them honest.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, promises as fsp } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, symlinkSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createPolicyApprover, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from '../../src/core/approvals/approval';
-import type { ToolContext } from '../../src/core/tools/types';
+import type { ToolContext, ToolEffect, ToolEffectKind, ToolResult } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
+import { tempDirs } from './tempDirs';
 
 export interface TempDirs {
   /** Real path of the workspace root. */
@@ -19,7 +19,8 @@ export interface TempDirs {
 }
 
 export function makeTempDirs(): TempDirs {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'evergreen-tools-')));
+  const dirs = tempDirs();
+  const base = dirs.make('evergreen-tools-');
   const root = path.join(base, 'ws');
   const outside = path.join(base, 'outside');
   const readOnly = path.join(base, 'storage', 'tool-results');
@@ -29,7 +30,7 @@ export function makeTempDirs(): TempDirs {
     outside,
     readOnly,
     workspace: new NodeWorkspace(root, [readOnly]),
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: () => dirs.clean(),
   };
 }
 
@@ -70,6 +71,13 @@ export function makeContext(
   return ctx;
 }
 
+/** The effect of `kind` a result carries (undefined: none); a result with two of one kind fails the test. */
+export function effectOf<K extends ToolEffectKind>(result: ToolResult, kind: K): Extract<ToolEffect, { kind: K }> | undefined {
+  const found = (result.effects ?? []).filter((effect): effect is Extract<ToolEffect, { kind: K }> => effect.kind === kind);
+  if (found.length > 1) throw new Error(`the result carries ${found.length} ${kind} effects`);
+  return found[0];
+}
+
 /**
  * A context whose approvals go through the real policy (`createPolicyApprover`); `asked` records
  * what reached the interactive side, which declines.
@@ -84,4 +92,27 @@ export function policyContext(workspace: NodeWorkspace, policy: ApprovalPolicy):
   });
   const controller = new AbortController();
   return { workspace, asked, signal: controller.signal, onProgress: () => undefined, approve: (request) => approver.requestApproval(request, controller.signal) };
+}
+
+/** The search tests' tree: ignored, nested-ignored, binary, hidden and linked-out files, all holding "needle". */
+export async function makeSearchTree(dirs: TempDirs): Promise<void> {
+  await writeFiles(dirs.root, {
+    '.gitignore': 'dist/\n*.log\n/secret.ts\n',
+    'src/.gitignore': 'generated/\n!keep.log\n',
+    'a.ts': 'export const needle = 1;\n',
+    'a/z.ts': 'needle in a dir\n',
+    'secret.ts': 'needle secret\n',
+    'b.log': 'needle in an ignored log\n',
+    'src/keep.log': 'needle kept\n',
+    'src/app.ts': '// Needle upper\nconst needle = 2;\n',
+    'src/generated/gen.ts': 'needle gen\n',
+    'src/sub/deep.ts': 'needle deep\n',
+    'dist/out.js': 'needle dist\n',
+    'node_modules/pkg/index.js': 'needle nm\n',
+    '.git/config': 'needle git\n',
+    '.github/workflows/ci.yml': 'needle hidden\n',
+    'img.bin': Buffer.concat([Buffer.from('needle binary'), Buffer.from([0, 1, 2, 3])]),
+  });
+  await writeFiles(dirs.outside, { 'o.ts': 'needle outside\n' });
+  symlinkSync(dirs.outside, path.join(dirs.root, 'link-out'));
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { openArchive } from '../../src/core/archive/archiveReader';
@@ -11,6 +10,7 @@ import { archiveNameProblem, MANIFEST_NAME, SessionArchiveError, type ArchivePro
 import { githubRepository, normalizeRepository } from '../../src/core/archive/repository';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { rawZip, type RawZipEntry } from '../support/rawZip';
+import { useTempDirs } from '../support/tempDirs';
 
 const REPO = 'github.com/acme/widgets';
 
@@ -30,13 +30,14 @@ function filesOf(dir: string): Map<string, string> {
 }
 
 describe('session archives (issue 32): export, then an all-or-nothing import', () => {
+  const temp = useTempDirs();
   let base: string;
   let source: FileSessionStore;
   let target: FileSessionStore;
   let sessionId: string;
 
   beforeEach(async () => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-archive-')));
+    base = temp.make('evergreen-archive-');
     source = new FileSessionStore(path.join(base, 'runner-storage'));
     target = new FileSessionStore(path.join(base, 'local-storage'));
     const handle = await source.create({ model: 'claude-sonnet-4-6', workspace: '/home/runner/work/widgets/widgets' });
@@ -64,7 +65,6 @@ describe('session archives (issue 32): export, then an all-or-nothing import', (
     fs.writeFileSync(path.join(dir, 'held-by-sandbox', 'hook'), '#!/bin/sh');
     fs.symlinkSync('/etc/passwd', path.join(dir, 'tool-results', 'link.txt'));
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   /** The session's files an archive carries, as the source has them. */
   function carried(): Map<string, string> {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileOnceAtomic } from '../../src/core/workspace/atomicWrite';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('writeFileOnceAtomic (content-addressed files: checkpoint blobs, session images)', () => {
+  const temp = useTempDirs();
   let dir: string;
-  beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'evergreen-once-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => (dir = temp.make('evergreen-once-')));
 
   it('creates the file and its folders, leaving no temporary file behind', async () => {
     const file = path.join(dir, 'blobs', 'abc');

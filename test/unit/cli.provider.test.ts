@@ -4,15 +4,8 @@
  * transcript records the provider and model that wrote it, and transcripts from before still load.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { parseCliArgs, UsageError, USAGE } from '../../src/cli/args';
-import { EXIT } from '../../src/cli/run';
 import { transcriptEntryProblem } from '../../src/core/storage/transcript';
-import { runCliCaptured } from '../support/cliCapture';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { reply as openaiReply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 
 describe('CLI --provider', function () {
   this.timeout(30_000);
@@ -28,104 +21,6 @@ describe('CLI --provider', function () {
     assert.match(USAGE, /OPENAI_BASE_URL/);
     // The window an OpenAI-compatible session falls back to, not only Anthropic's.
     assert.match(USAGE, /--context-window N[^]*200000 on anthropic[^]*128000/);
-  });
-
-  describe('against the fake Anthropic API', () => {
-    let fake: FakeAnthropic;
-    let workspace: string;
-    let storage: string;
-    beforeEach(async () => {
-      fake = await startFakeAnthropic();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-store-'));
-    });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
-    });
-
-    const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...args], { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH, ...env }, workspace);
-
-    it('exits with a usage error for an unknown provider, before any request', async () => {
-      const run = await cli(['--provider', 'gemini', '-p', 'hi']);
-      assert.equal(run.code, EXIT.usage);
-      assert.match(run.stderr, /--provider must be "anthropic" or "openai", got "gemini"/);
-      assert.equal(fake.messageRequests().length, 0);
-    });
-
-    it('records the provider and model of every assistant message, and not of user messages', async () => {
-      fake.enqueue(reply.text('Hello there.'));
-      const run = await cli(['--provider', 'anthropic', '--model', 'claude-sonnet-4-6', '-p', 'hi']);
-      assert.equal(run.code, EXIT.ok, run.stderr);
-      const [id] = fs.readdirSync(path.join(storage, 'sessions'));
-      const lines = fs.readFileSync(path.join(storage, 'sessions', id!, 'transcript.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      const messages = lines.filter((entry) => entry.type === 'message') as Array<{ message: { role: string }; provider?: string; model?: string }>;
-      assert.deepEqual(
-        messages.map((entry) => [entry.message.role, entry.provider, entry.model]),
-        [
-          ['user', undefined, undefined],
-          ['assistant', 'anthropic', 'claude-sonnet-4-6'],
-        ],
-      );
-    });
-  });
-
-  describe('with --provider openai', () => {
-    let anthropic: FakeAnthropic;
-    let openai: FakeOpenAI;
-    let workspace: string;
-    let storage: string;
-    beforeEach(async () => {
-      anthropic = await startFakeAnthropic();
-      openai = await startFakeOpenAI();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-provider-store-'));
-    });
-    afterEach(async () => {
-      await Promise.all([anthropic.close(), openai.close()]);
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
-    });
-
-    /** Both providers' variables are set: only the chosen one's may be used. */
-    const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
-      runCliCaptured(
-        ['--workspace', workspace, '--storage-dir', storage, ...args],
-        { ANTHROPIC_API_KEY: anthropic.apiKey, ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.url, PATH: process.env.PATH, ...env },
-        workspace,
-      );
-
-    it('talks to OPENAI_BASE_URL with OPENAI_API_KEY, and a resumed session goes on with the other provider', async () => {
-      openai.enqueue(openaiReply.text('GPT says hi.'));
-      const first = await cli(['--provider', 'openai', '--model', 'gpt-4.1-mini', '-p', 'hi']);
-      assert.equal(first.code, 0, first.stderr);
-      assert.equal(openai.completionRequests().length, 1);
-      assert.equal(anthropic.messageRequests().length, 0);
-      const [id] = fs.readdirSync(path.join(storage, 'sessions'));
-
-      anthropic.enqueue(reply.text('Claude goes on.'));
-      const second = await cli(['--resume', id!, '--model', 'claude-sonnet-4-6', '-p', 'and now?']);
-      assert.equal(second.code, 0, second.stderr);
-      const sent = anthropic.messageRequests()[0]?.body as { messages: Array<{ role: string; content: unknown }> };
-      assert.deepEqual(
-        sent.messages.map((message) => message.role),
-        ['user', 'assistant', 'user'],
-      );
-      const entries = fs.readFileSync(path.join(storage, 'sessions', id!, 'transcript.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: { role: string }; provider?: string; model?: string });
-      const replies = entries.filter((entry) => entry.type === 'message' && entry.message?.role === 'assistant').map((entry) => `${entry.provider}/${entry.model}`);
-      assert.deepEqual(replies, ['openai/gpt-4.1-mini', 'anthropic/claude-sonnet-4-6']);
-    });
-
-    it('without OPENAI_API_KEY against OpenAI itself, fails before any request and names the variable', async () => {
-      const run = await cli(['--provider', 'openai', '-p', 'hi'], { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined });
-      assert.equal(run.code, EXIT.failed);
-      assert.match(run.stderr, /OPENAI_API_KEY/);
-      assert.doesNotMatch(run.stderr, /ANTHROPIC/);
-      assert.equal(openai.requests.length, 0);
-      assert.equal(anthropic.messageRequests().length, 0);
-    });
   });
 
   it('reads message entries without provider and model (older transcripts), and refuses ones of the wrong type', () => {

@@ -4,7 +4,6 @@
  * wins a name, an untrusted workspace, and every kind of bad file, each a notice while the rest loads.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadFileCommands, type CommandDefinition } from '../../src/core/commands/fileCommands';
@@ -111,38 +110,6 @@ describe('commands: loading from files', function () {
     const untrusted = noticesOf(notices, 'untrusted');
     assert.equal(untrusted.length, 1);
     assert.match(untrusted[0]!.message, /\.evergreen\/commands, \.claude\/commands, \.github\/prompts/);
-  });
-
-  it('turns every bad file into a notice and loads the rest', async () => {
-    const { workspace, outside, write } = folders;
-    write(workspace, '.claude/commands/broken.md', '---\ndescription: a\ndescription: b\n---\nbody');
-    write(workspace, '.claude/commands/unclosed.md', '---\ndescription: never closed\nbody');
-    write(workspace, '.claude/commands/list.md', '---\n- a\n- b\n---\nbody');
-    write(workspace, '.claude/commands/binary.md', Buffer.from([0x2d, 0x2d, 0x00, 0x01]));
-    write(workspace, '.claude/commands/latin1.md', Buffer.from('R\xe9sum\xe9 the changes.\n', 'latin1'));
-    write(workspace, '.claude/commands/huge.md', `${'x'.repeat(300 * 1024)}\n`);
-    write(workspace, '.claude/commands/my command.md', 'Spaces cannot be typed.');
-    write(outside, 'secret.md', 'SECRET FROM OUTSIDE');
-    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(workspace, '.claude/commands/leak.md'));
-    execFileSync('mkfifo', [path.join(workspace, '.claude/commands/pipe.md')]);
-    const { commands, notices } = await load();
-    const names = commands.map((command) => command.name);
-    for (const bad of ['broken', 'unclosed', 'list', 'binary', 'huge', 'leak', 'pipe']) assert.ok(!names.includes(bad), `${bad} must not load`);
-    assert.ok(names.includes('review-pr') && names.includes('latin1'), 'the good files still load');
-    assert.equal(named(commands, 'latin1').body.trim(), 'Résumé the changes.');
-    const about = (file: string) => notices.filter((item) => item.file === `.claude/commands/${file}`);
-    assert.match(about('broken.md')[0]!.message, /not valid YAML.*line 3/);
-    assert.equal(about('broken.md')[0]!.kind, 'invalid-frontmatter');
-    assert.match(about('unclosed.md')[0]!.message, /never closed/);
-    assert.match(about('list.md')[0]!.message, /must be a mapping/);
-    assert.match(about('binary.md')[0]!.message, /binary/);
-    assert.equal(about('latin1.md')[0]!.kind, 'not-utf8');
-    assert.match(about('huge.md')[0]!.message, /larger than 256 KB/);
-    assert.match(about('my command.md')[0]!.message, /cannot be typed/);
-    assert.equal(about('leak.md')[0]!.kind, 'unreadable');
-    assert.match(about('leak.md')[0]!.message, /outside the workspace root/);
-    assert.match(about('pipe.md')[0]!.message, /named pipe/);
-    assert.ok(!JSON.stringify(commands).includes('SECRET FROM OUTSIDE'));
   });
 
   it("refuses a workspace's .claude that is a link out of it, and follows the user's own folder into a dotfiles repository", async () => {

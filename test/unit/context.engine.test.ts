@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextWindowTooSmallError } from '../../src/core/context/engineTypes';
 import { dropOldestRounds, OMITTED_RESULT_TEXT, shrinkToolResults } from '../../src/core/context/compactionHelpers';
@@ -18,6 +17,7 @@ import { ModelError } from '../../src/core/model/errors';
 import type { MessageParam } from '../../src/core/model/messages';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { assertApiValid, bulk, goodSummary, Rig, SYSTEM, textOf, tooLongError, TOOLS, type RigOptions } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const signal = () => new AbortController().signal;
 /** No cost-driven clearing below the thresholds these tests steer (tier 3 then clears only on a cold cache). */
@@ -459,11 +459,11 @@ describe('context engine: the compact tool', () => {
 });
 
 describe('context engine: restored files', () => {
+  const temp = useTempDirs();
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-restore-'));
+    root = temp.make('evergreen-restore-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('restores up to 5 of the most recently read files, newest first, each capped, deduplicated', async () => {
     for (let i = 1; i <= 7; i++) fs.writeFileSync(path.join(root, `f${i}.ts`), `export const f${i} = ${i};\n`.repeat(i === 6 ? 4_000 : 20));

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { ContextEngine } from '../../src/core/context/engine';
@@ -19,6 +18,7 @@ import type { ModelRequest } from '../../src/core/model/backend';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { assertApiValid, goodSummary, Rig, SYSTEM, tooLongError, TOOLS } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 type ToolName = 'read_file' | 'grep_search' | 'list_files' | 'run_shell';
 interface Call {
@@ -288,12 +288,13 @@ async function runScenario(scenario: Scenario, dir: string): Promise<Rig> {
 }
 
 describe('context engine properties (random sessions)', function () {
+  const suiteTemp = useTempDirs('all');
   // Passing runs take seconds; a failure's shrinking over long sessions can take minutes.
   this.timeout(900_000);
   let root: string;
   let run = 0;
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-ctx-prop-'));
+    root = suiteTemp.make('evergreen-ctx-prop-');
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { savedOutputFile } from '../../src/core/context/tier0';
@@ -15,6 +14,7 @@ import type { AgentEvent } from '../../src/protocol';
 import { parseWebviewMessage } from '../../src/extension/webviewRequests';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { Rig } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const bigOutput = Array.from({ length: 2_000 }, (_, i) => `line ${i + 1} `.padEnd(60, '=')).join('\n');
 
@@ -25,14 +25,14 @@ function chatOf(events: readonly AgentEvent[]) {
 }
 
 describe('saved output links (persist notes)', () => {
+  const temp = useTempDirs();
   let root: string;
   let toolResultsDir: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-saved-'));
+    root = temp.make('evergreen-saved-');
     toolResultsDir = path.join(root, 'sessions', 's1', 'tool-results');
     fs.mkdirSync(toolResultsDir, { recursive: true });
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('the engine carries the file as data; the chat note is short and links it; the model and CLI detail keep the full path', async () => {
     const rig = new Rig({ window: 200_000, toolResultsDir });

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { CONTEXT_DEFAULTS } from '../../src/core/context/defaults';
 import { CLEARED_MARK, clearedText, editedResultText, SNIP_PREFIX } from '../../src/core/context/liveView';
@@ -16,18 +15,19 @@ import { createReadFileTool } from '../../src/core/tools/readFile';
 import type { ToolContext } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { Rig } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const numberedLines = (count: number, width = 60) => Array.from({ length: count }, (_, i) => `line ${i + 1} `.padEnd(width, '=')).join('\n');
 
 describe('tier 0: persist and truncate large tool results', () => {
+  const temp = useTempDirs();
   let root: string;
   let toolResultsDir: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-tier0-'));
+    root = temp.make('evergreen-tier0-');
     toolResultsDir = path.join(root, 'storage', 'tool-results');
     fs.mkdirSync(path.join(root, 'ws'));
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('persists a result over 30 KB, previews head and tail (<= 200 lines, <= 4 KB) naming the path, and read_file reads it back with offset/limit', async () => {
     const rig = new Rig({ window: 200_000, toolResultsDir });

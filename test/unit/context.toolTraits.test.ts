@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextEngine } from '../../src/core/context/engine';
 import { PERSISTED_MARK } from '../../src/core/context/tier0';
@@ -18,6 +17,7 @@ import { DEFAULT_TOOL_CONTEXT, type ToolDefinition, type ToolTraitsLookup } from
 import { ToolInputError } from '../../src/core/errors';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { bulk, Rig } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const MCP_FETCH = 'mcp__srv__fetch';
 
@@ -73,6 +73,8 @@ const docCall = (doc: string, page = 1): Call => ({ name: 'open_doc', input: { d
 const filler = (): Call => ({ name: MCP_FETCH, input: { url: 'https://example.com/other' }, chars: 10 });
 
 describe('tool traits: a tool the engine does not know (MCP)', () => {
+  const temp = useTempDirs();
+
   it('gets the default traits: other, clearable, persisted when huge', () => {
     assert.deepEqual(traits(MCP_FETCH), DEFAULT_TOOL_CONTEXT);
     assert.equal(DEFAULT_TOOL_CONTEXT.kind, 'other');
@@ -102,27 +104,25 @@ describe('tool traits: a tool the engine does not know (MCP)', () => {
   });
 
   it('is persisted by tier 0 when huge, and never restored after a compaction although its input has a path', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-traits-'));
-    try {
-      fs.writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
-      const toolResultsDir = path.join(root, 'tool-results');
-      const r = new Rig({ window: 200_000, toolResultsDir, workspace: new NodeWorkspace(root), settings: { clearUtilization: 1 } });
-      r.engine = new ContextEngine(r.engineOptions({ toolTraits: traits }));
-      const shown = await r.engine.onToolResult({ toolUseId: 'toolu_big', toolName: MCP_FETCH, content: bulk(40_000) });
-      assert.ok(shown.startsWith(PERSISTED_MARK), shown.slice(0, 80));
-      r.user('Fetch.');
-      r.round([{ name: MCP_FETCH, input: { path: 'a.ts' }, result: 'fetched' }]);
-      r.assistant('Done.');
-      const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
-      assert.equal(outcome.ok, true, outcome.message);
-      assert.deepEqual(outcome.record?.restoredFiles, [], 'an undeclared tool is never assumed to have read a file');
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    const root = temp.make('evergreen-traits-');
+    fs.writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
+    const toolResultsDir = path.join(root, 'tool-results');
+    const r = new Rig({ window: 200_000, toolResultsDir, workspace: new NodeWorkspace(root), settings: { clearUtilization: 1 } });
+    r.engine = new ContextEngine(r.engineOptions({ toolTraits: traits }));
+    const shown = await r.engine.onToolResult({ toolUseId: 'toolu_big', toolName: MCP_FETCH, content: bulk(40_000) });
+    assert.ok(shown.startsWith(PERSISTED_MARK), shown.slice(0, 80));
+    r.user('Fetch.');
+    r.round([{ name: MCP_FETCH, input: { path: 'a.ts' }, result: 'fetched' }]);
+    r.assistant('Done.');
+    const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
+    assert.equal(outcome.ok, true, outcome.message);
+    assert.deepEqual(outcome.record?.restoredFiles, [], 'an undeclared tool is never assumed to have read a file');
   });
 });
 
 describe('tool traits: a made-up tool that declares kind read', () => {
+  const temp = useTempDirs();
+
   it('has its older read of the same document part snipped, naming the document; other parts kept', () => {
     const canonical = history([docCall('docs/guide.md'), docCall('docs/guide.md', 2), docCall('./docs/guide.md'), filler(), filler(), filler()]);
     const snips = plan(canonical, 0.65, false, traits);
@@ -151,30 +151,26 @@ describe('tool traits: a made-up tool that declares kind read', () => {
   });
 
   it('has the documents it read restored after a compaction, newest first', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-traits-'));
-    try {
-      fs.writeFileSync(path.join(root, 'one.md'), '# One\n');
-      fs.writeFileSync(path.join(root, 'two.md'), '# Two\n');
-      const r = new Rig({ window: 200_000, workspace: new NodeWorkspace(root), settings: { clearUtilization: 1 } });
-      r.engine = new ContextEngine(r.engineOptions({ toolTraits: traits }));
-      r.user('Read the docs.');
-      r.round([{ name: 'open_doc', input: { doc: 'one.md' }, result: '# One' }]);
-      r.round([{ name: 'open_doc', input: { doc: 'two.md' }, result: '# Two' }]);
-      // read_file is unknown to this lookup, so it is no read here (else one.md, read last, would come first).
-      r.round([{ name: 'read_file', input: { path: 'one.md' }, result: '# One' }]);
-      r.assistant('Read them.');
-      const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
-      assert.equal(outcome.ok, true, outcome.message);
-      assert.deepEqual(
-        outcome.record?.restoredFiles.map((file) => [file.path, file.content]),
-        [
-          ['two.md', '# Two\n'],
-          ['one.md', '# One\n'],
-        ],
-      );
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    const root = temp.make('evergreen-traits-');
+    fs.writeFileSync(path.join(root, 'one.md'), '# One\n');
+    fs.writeFileSync(path.join(root, 'two.md'), '# Two\n');
+    const r = new Rig({ window: 200_000, workspace: new NodeWorkspace(root), settings: { clearUtilization: 1 } });
+    r.engine = new ContextEngine(r.engineOptions({ toolTraits: traits }));
+    r.user('Read the docs.');
+    r.round([{ name: 'open_doc', input: { doc: 'one.md' }, result: '# One' }]);
+    r.round([{ name: 'open_doc', input: { doc: 'two.md' }, result: '# Two' }]);
+    // read_file is unknown to this lookup, so it is no read here (else one.md, read last, would come first).
+    r.round([{ name: 'read_file', input: { path: 'one.md' }, result: '# One' }]);
+    r.assistant('Read them.');
+    const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
+    assert.equal(outcome.ok, true, outcome.message);
+    assert.deepEqual(
+      outcome.record?.restoredFiles.map((file) => [file.path, file.content]),
+      [
+        ['two.md', '# Two\n'],
+        ['one.md', '# One\n'],
+      ],
+    );
   });
 });
 

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ContextEngine } from '../../src/core/context/engine';
 import { foldTranscript } from '../../src/core/agent/fold';
@@ -15,6 +14,7 @@ import { describeCompactionPreview } from '../../src/core/context/compactionPrev
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { assertApiValid, bulk, Rig, tooLongError, type RigOptions } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const signal = () => new AbortController().signal;
 
@@ -50,9 +50,10 @@ function checkFold(r: Rig, where: string): void {
 }
 
 describe('context engine: compaction preview', () => {
+  const suiteTemp = useTempDirs('all');
   let root: string;
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-preview-'));
+    root = suiteTemp.make('evergreen-preview-');
     fs.writeFileSync(path.join(root, 'a.ts'), bulk(3_000, 'a'));
     fs.writeFileSync(path.join(root, 'b.ts'), bulk(2_000, 'b'));
   });

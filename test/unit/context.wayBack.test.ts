@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { droppedCallsOf, DROPPED_CALLS_LISTED } from '../../src/core/context/compactionPlanning';
 import { buildLiveView, CLEARED_MARK, clearedText, editedResultText, RECALL_LINE, SNIP_PREFIX } from '../../src/core/context/liveView';
 import { persistNote } from '../../src/core/context/persistNote';
@@ -20,11 +18,14 @@ import type { CompactionRecord } from '../../src/core/storage/transcript';
 import { recallCall } from '../../src/core/tools/recallRef';
 import { countTextTokens } from '../fake-anthropic/tokens';
 import { bulk, Rig, textOf, tooLongError } from './context.harness';
+import { useTempDirs } from '../support/tempDirs';
 
 const ID = 'toolu_01A09q90qw90lq917835lq9';
 const signal = () => new AbortController().signal;
 
 describe('context engine: every removal names the way back', () => {
+  const temp = useTempDirs();
+
   it('a cleared result says recall with its own id, in fewer tokens than the old "run the tool again" note despite a real-length id', () => {
     const text = editedResultText(bulk(5_000), { toolUseId: ID, action: 'clear' });
     assert.equal(text, clearedText(ID));
@@ -49,18 +50,14 @@ describe('context engine: every removal names the way back', () => {
   });
 
   it('a persisted output names its id and its file, in the context and in the chat note', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-wayback-'));
-    try {
-      const outcome = await applyTier0({ toolUseId: ID, toolName: 'run_shell', content: bulk(40_000, 'out') }, dir, TIER0_DEFAULTS, silentLogger);
-      assert.ok(outcome.persisted, 'persisted');
-      assert.ok(outcome.content.includes(outcome.persisted.file), 'the path');
-      assert.ok(outcome.content.includes(recallCall(ID)), 'the id');
-      assert.equal(fs.readFileSync(outcome.persisted.file, 'utf8').length, 40_000);
-      const note = persistNote({ toolName: 'run_shell', toolUseId: ID, file: outcome.persisted.file, tokensBefore: 10_000, tokensAfter: 1_000 });
-      assert.ok(note.detail.includes(ID) && note.detail.includes(outcome.persisted.file), note.detail);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = temp.make('evergreen-wayback-');
+    const outcome = await applyTier0({ toolUseId: ID, toolName: 'run_shell', content: bulk(40_000, 'out') }, dir, TIER0_DEFAULTS, silentLogger);
+    assert.ok(outcome.persisted, 'persisted');
+    assert.ok(outcome.content.includes(outcome.persisted.file), 'the path');
+    assert.ok(outcome.content.includes(recallCall(ID)), 'the id');
+    assert.equal(fs.readFileSync(outcome.persisted.file, 'utf8').length, 40_000);
+    const note = persistNote({ toolName: 'run_shell', toolUseId: ID, file: outcome.persisted.file, tokensBefore: 10_000, tokensAfter: 1_000 });
+    assert.ok(note.detail.includes(ID) && note.detail.includes(outcome.persisted.file), note.detail);
   });
 
   it('a summary ends with one line saying the full history is searchable with recall', async () => {

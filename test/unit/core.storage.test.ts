@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileSessionStore, readTranscript, transcriptLines } from '../../src/core/storage/sessionStore';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('session store', () => {
+  const temp = useTempDirs();
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-store-'));
+    root = temp.make('evergreen-store-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('creates the session folder layout (transcript.jsonl, meta.json, tool-results/) and keeps meta totals current', async () => {
     const store = new FileSessionStore(root);

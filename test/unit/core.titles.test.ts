@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { cutGraphemes, fileNameTitle, SESSION_TITLE_MAX, sessionTitle } from '../../src/core/storage/titles';
+import { useTempDirs } from '../support/tempDirs';
 
 /** What no file system accepts in a name, plus what would split the tab's URI path. */
 const REFUSED = /[/\\:*?"<>|\p{Cc}]/u;
@@ -52,22 +50,20 @@ describe('titles as file names (transcript tabs)', () => {
 });
 
 describe('session titles', () => {
+  const temp = useTempDirs();
+
   it('are the first message on one line, cut at SESSION_TITLE_MAX graphemes without splitting an emoji', async () => {
     assert.equal(sessionTitle('Turn 1/1:\n  continue'), 'Turn 1/1: continue');
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-titles-'));
-    try {
-      const store = new FileSessionStore(root);
-      const handle = await store.create({ model: 'm' });
-      // 79 letters then an astral emoji: a cut at 80 UTF-16 units would keep half of it.
-      const text = `${'x'.repeat(79)}🚀 and more`;
-      handle.append({ type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'text', text }] } });
-      await handle.flushMeta();
-      const title = (await store.readMeta(handle.id)).title;
-      assert.doesNotMatch(title, /\p{Cs}/u);
-      assert.equal(graphemes(title), SESSION_TITLE_MAX);
-      assert.equal(title, `${'x'.repeat(79)}…`);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    const root = temp.make('evergreen-titles-');
+    const store = new FileSessionStore(root);
+    const handle = await store.create({ model: 'm' });
+    // 79 letters then an astral emoji: a cut at 80 UTF-16 units would keep half of it.
+    const text = `${'x'.repeat(79)}🚀 and more`;
+    handle.append({ type: 'message', ts: 't', message: { role: 'user', content: [{ type: 'text', text }] } });
+    await handle.flushMeta();
+    const title = (await store.readMeta(handle.id)).title;
+    assert.doesNotMatch(title, /\p{Cs}/u);
+    assert.equal(graphemes(title), SESSION_TITLE_MAX);
+    assert.equal(title, `${'x'.repeat(79)}…`);
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyTotals, type SessionMeta, type TranscriptLine } from '../../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
+import { useTempDirs } from '../support/tempDirs';
 
 const meta: SessionMeta = {
   id: '20250101-120000-parent',
@@ -24,16 +24,16 @@ const usage = { inputTokens: 1_000, outputTokens: 250, cacheReadTokens: 500, cac
 const href = (target: { sessionId: string; childId?: string; title: string }) => `evergreen-transcript:/${target.sessionId}${target.childId ? `/subagents/${target.childId}` : ''}/${encodeURIComponent(target.title)}.md`;
 
 describe('archived transcript rendering: subagents', () => {
+  const temp = useTempDirs();
   let dir: string;
   let childTranscript: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-render-sub-'));
+    dir = temp.make('evergreen-render-sub-');
     childTranscript = path.join(dir, 'subagents', 'child-1', 'transcript.jsonl');
     fs.mkdirSync(path.dirname(childTranscript), { recursive: true });
     // Only ever linked, never read: its text must not appear in the parent's document.
     fs.writeFileSync(childTranscript, `${JSON.stringify({ type: 'message', ts: 'c1', message: { role: 'user', content: 'CHILD-ONLY TEXT' } })}\n`);
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   function parentEntries(report: string, status = 'done', description = 'Find the *config* loader'): TranscriptEntry[] {
     return [

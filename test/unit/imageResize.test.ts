@@ -5,44 +5,12 @@
  * refused naming the file, before anything is sent.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { decode as decodeJpeg, encode as encodeJpeg } from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { EXIT } from '../../src/cli/run';
 import { readImage, type ImageFacts } from '../../src/core/model/images';
 import { fitImageToLimits, MAX_DECODE_PIXELS } from '../../src/core/model/imageResize';
-import { BACKENDS, say } from '../support/backends';
-import { runCliCaptured } from '../support/cliCapture';
-import { gifBase64, pngBytes } from '../support/images';
-
-/**
- * RGBA pixels: a diagonal gradient with `noise` levels of seeded noise on top (noise keeps the files
- * large, as photos are), in the first `noisyRows` rows; flat grey below (as most of a screenshot is).
- */
-function pixels(width: number, height: number, noise: number, noisyRows = height): Buffer {
-  const data = Buffer.alloc(width * height * 4, 128);
-  let seed = 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = (y * width + x) * 4;
-      for (let c = 0; c < 3 && y < noisyRows; c++) {
-        seed = (seed * 1103515245 + 12345) >>> 0;
-        data[at + c] = ((x * 7 + y * 3 + c * 50) / 20 + ((seed >>> 24) % noise)) & 255;
-      }
-      data[at + 3] = 255;
-    }
-  }
-  return data;
-}
-
-function png(width: number, height: number, data: Buffer, colorType: 2 | 6 = 2): Buffer {
-  const image = new PNG({ width, height });
-  image.data = data;
-  return PNG.sync.write(image, { colorType });
-}
+import { pngBytes } from '../support/images';
+import { pixels, png, pngClaiming } from '../support/images';
 
 /** A JPEG with an EXIF block that says how it is shown (orientation 1-8). */
 function withOrientation(jpeg: Buffer, orientation: number): Buffer {
@@ -51,15 +19,6 @@ function withOrientation(jpeg: Buffer, orientation: number): Buffer {
   const length = Buffer.alloc(2);
   length.writeUInt16BE(body.length + 2);
   return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xe1]), length, body, jpeg.subarray(2)]);
-}
-
-/** A valid PNG whose header claims `width` x `height` (its pixel data is of a 1x1 image). */
-function pngClaiming(width: number, height: number): Buffer {
-  const bytes = Buffer.from(pngBytes(1, 1));
-  bytes.writeUInt32BE(width, 16);
-  bytes.writeUInt32BE(height, 20);
-  bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
-  return bytes;
 }
 
 /** A JPEG whose frame header claims `width` x `height` (its data is of an 8x8 image). */
@@ -85,90 +44,6 @@ function decoded(data: string, mediaType: string): { width: number; height: numb
   const bytes = Buffer.from(data, 'base64');
   return mediaType === 'image/png' ? PNG.sync.read(bytes) : decodeJpeg(bytes, { useTArray: true, formatAsRGBA: true });
 }
-
-describe('image files over the limits in the CLI', () => {
-  // Made once: a 4000x3000 PNG and JPEG, both over the 5 MB of base64 the models take (the PNG's noisy
-  // part small enough to stay a PNG once resized).
-  let bigPng: Buffer;
-  let bigJpeg: Buffer;
-  before(function () {
-    this.timeout(120_000);
-    bigPng = png(4000, 3000, pixels(4000, 3000, 4, 1200));
-    bigJpeg = Buffer.from(encodeJpeg({ width: 4000, height: 3000, data: pixels(4000, 3000, 24) }, 90).data);
-    assert.ok(bigPng.toString('base64').length > 5 * 1024 * 1024 && bigJpeg.toString('base64').length > 5 * 1024 * 1024, 'both are over the limit');
-  });
-
-  for (const backend of BACKENDS) describe(`[${backend.name}]`, function () {
-    this.timeout(120_000);
-    let workspace: string;
-    let storage: string;
-    let fake: Awaited<ReturnType<typeof backend.start>>;
-
-    beforeEach(async () => {
-      fake = await backend.start();
-      workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-ws-'));
-      storage = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-resize-store-'));
-    });
-    afterEach(async () => {
-      await fake.close();
-      fs.rmSync(workspace, { recursive: true, force: true });
-      fs.rmSync(storage, { recursive: true, force: true });
-    });
-
-    const cli = (args: string[]) =>
-      runCliCaptured(['--workspace', workspace, '--storage-dir', storage, ...fake.cliArgs(), '--model', fake.model, '--output-format', 'stream-json', ...args], { ...fake.cliEnv(), PATH: process.env.PATH }, workspace);
-
-    it('a 4000x3000 PNG and JPEG are sent resized to 1568x1176 and say so; a small image is sent byte for byte', async () => {
-      const small = png(40, 30, pixels(40, 30, 4));
-      fs.writeFileSync(path.join(workspace, 'big.png'), bigPng);
-      fs.writeFileSync(path.join(workspace, 'photo.jpg'), bigJpeg);
-      fs.writeFileSync(path.join(workspace, 'small.png'), small);
-      fake.enqueue(say.text('Three pictures.'));
-      const run = await cli(['--image', 'big.png', '--attach', 'photo.jpg', '--image', 'small.png', '-p', 'What do these show?']);
-      assert.equal(run.code, EXIT.ok, run.stderr);
-      const content = fake.requests()[0]!.messages[0]!.content;
-      assert.ok(Array.isArray(content));
-      assert.deepEqual(content.map((block) => block.type), ['text', 'image', 'text', 'image', 'text', 'image', 'text']);
-      // Each image block comes after the text that names it (--attach's before --image's).
-      const sent = new Map<string, { text: string; mediaType: string; data: string }>();
-      content.forEach((block, index) => {
-        const named = content[index - 1];
-        if (block.type !== 'image' || block.source.type !== 'base64' || named?.type !== 'text') return;
-        sent.set(/label="([^"]+)"/.exec(named.text)?.[1] ?? '', { text: named.text, mediaType: block.source.media_type, data: block.source.data });
-      });
-      assert.deepEqual([...sent.keys()].sort(), ['big.png', 'photo.jpg', 'small.png']);
-      for (const [name, mediaType] of [['big.png', 'image/png'], ['photo.jpg', 'image/jpeg']] as const) {
-        const image = sent.get(name)!;
-        const read = readImage(image.data);
-        assert.ok(!('problem' in read), `${name}: ${'problem' in read ? read.problem : ''}`);
-        assert.deepEqual([read.mediaType, read.width, read.height], [mediaType, 1568, 1176], name);
-        assert.equal(image.mediaType, mediaType);
-        assert.ok(image.data.length <= 5 * 1024 * 1024);
-        assert.ok(image.text.endsWith(`\n[image: ${mediaType}, 1568x1176 px, resized from 4000x3000]\n</attachment>`), image.text);
-      }
-      assert.equal(sent.get('small.png')!.data, small.toString('base64'), 'an image that fits is not touched');
-      assert.match(sent.get('small.png')!.text, /\[image: image\/png, 40x30 px\]/);
-    });
-
-    it('a GIF over the limit, a corrupt PNG and a header claiming too many pixels stop the run, naming the file; nothing is sent', async () => {
-      fs.writeFileSync(path.join(workspace, 'wide.gif'), Buffer.from(gifBase64(9000, 10), 'base64'));
-      const broken = Buffer.from(pngBytes(9000, 100));
-      broken.fill(0x5a, 41, broken.length - 12); // The pixel data (after the 8-byte signature, the header chunk and the data chunk's own 8 bytes).
-      fs.writeFileSync(path.join(workspace, 'broken.png'), broken);
-      fs.writeFileSync(path.join(workspace, 'bomb.png'), pngClaiming(60_000, 60_000));
-      for (const [file, expected] of [
-        ['wide.gif', /cannot attach wide\.gif: it is 9000x10 px; the models take at most 8000 px a side, and Evergreen resizes only PNG and JPEG images: convert it to PNG or JPEG, or make it smaller, first; nothing was sent/],
-        ['broken.png', /cannot attach broken\.png: .*its PNG data cannot be decoded to resize it \(.+\): resize it, or save it again, first/],
-        ['bomb.png', /cannot attach bomb\.png: it is 60000x60000 px \(3600 megapixels\); Evergreen resizes images of at most 50 megapixels/],
-      ] as const) {
-        const refused = await cli(['--image', file, '-p', 'Look']);
-        assert.equal(refused.code, EXIT.usage, `${file}: ${refused.stderr}`);
-        assert.match(refused.stderr, expected);
-      }
-      assert.equal(fake.requests().length, 0, 'no refused image reached the model');
-    });
-  });
-});
 
 describe('fitImageToLimits', () => {
   it('leaves an image that fits as it is, whatever its size under the limits', () => {

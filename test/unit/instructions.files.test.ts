@@ -4,9 +4,7 @@
  * an import cycle, non-UTF-8. Each bad file gives a notice and the rest is still read.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   findImports,
@@ -19,22 +17,21 @@ import {
   type LoadedInstructions,
 } from '../../src/core/instructions/instructionFiles';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
+import { useTempDirs } from '../support/tempDirs';
 
 const BUDGET = 20_000;
 
 describe('instruction files', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let workspace: string;
   let home: string;
   let outside: string;
 
   beforeEach(() => {
-    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-ws-')));
-    home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-home-')));
-    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-instr-out-')));
-  });
-  afterEach(() => {
-    for (const dir of [workspace, home, outside]) fs.rmSync(dir, { recursive: true, force: true });
+    workspace = temp.make('evergreen-instr-ws-');
+    home = temp.make('evergreen-instr-home-');
+    outside = temp.make('evergreen-instr-out-');
   });
 
   const write = (root: string, file: string, content: string | Buffer) => {
@@ -201,15 +198,6 @@ describe('instruction files', function () {
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.text), ['STILL READ']);
       assert.match(loaded.notices.join('\n'), /AGENTS\.md was not read: .*symbolic link.*outside the workspace root/);
-    });
-
-    it('refuses a FIFO at once instead of waiting for a writer', async function () {
-      if (process.platform === 'win32') this.skip();
-      execFileSync('mkfifo', [path.join(workspace, 'AGENTS.md')]);
-      write(workspace, 'CLAUDE.md', 'STILL READ');
-      const loaded = await load();
-      assert.deepEqual(loaded.files.map((file) => file.text), ['STILL READ']);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md is not a regular file \(a named pipe\); it was not read/);
     });
 
     it('reads a file that is not UTF-8 as Windows-1252, and says so', async () => {

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadMcpConfig } from '../../src/core/mcp/load';
 import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpOrigin } from '../../src/core/mcp/config';
 import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
 import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
+import { useTempDirs } from '../support/tempDirs';
 
 const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });
 const vars = { env: { TOKEN: 's3cret', HOME: '/home/u' }, workspaceFolder: '/work/proj' };
@@ -184,29 +184,23 @@ describe('MCP approvals', () => {
 });
 
 describe('MCP configuration files', () => {
+  const temp = useTempDirs();
+
   it('a --mcp-config file that does not exist is a problem naming it; missing workspace files are not', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-load-'));
-    try {
-      const missing = path.join(dir, 'nope.json');
-      const loaded = await loadMcpConfig({ workspaceRoot: dir, readWorkspace: true, userFiles: [missing], env: {} });
-      assert.deepEqual(loaded.servers, []);
-      assert.equal(loaded.problems.length, 1, JSON.stringify(loaded.problems));
-      assert.equal(loaded.problems[0]!.where, missing);
-      assert.match(loaded.problems[0]!.message, /cannot be read: .*ENOENT/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = temp.make('evergreen-mcp-load-');
+    const missing = path.join(dir, 'nope.json');
+    const loaded = await loadMcpConfig({ workspaceRoot: dir, readWorkspace: true, userFiles: [missing], env: {} });
+    assert.deepEqual(loaded.servers, []);
+    assert.equal(loaded.problems.length, 1, JSON.stringify(loaded.problems));
+    assert.equal(loaded.problems[0]!.where, missing);
+    assert.match(loaded.problems[0]!.message, /cannot be read: .*ENOENT/);
   });
 
   it("reads the workspace's files only when told to (an untrusted workspace's are never read)", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-mcp-load-'));
-    try {
-      fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'x' } } }));
-      assert.deepEqual((await loadMcpConfig({ workspaceRoot: dir, readWorkspace: false, env: {} })).servers, []);
-      const read = await loadMcpConfig({ workspaceRoot: dir, readWorkspace: true, env: {} });
-      assert.deepEqual(read.servers.map((server) => [server.name, server.origin.scope]), [['repo', 'workspace']]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = temp.make('evergreen-mcp-load-');
+    fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'x' } } }));
+    assert.deepEqual((await loadMcpConfig({ workspaceRoot: dir, readWorkspace: false, env: {} })).servers, []);
+    const read = await loadMcpConfig({ workspaceRoot: dir, readWorkspace: true, env: {} });
+    assert.deepEqual(read.servers.map((server) => [server.name, server.origin.scope]), [['repo', 'workspace']]);
   });
 });

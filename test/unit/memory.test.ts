@@ -5,22 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { memoryCardOf, type MemoryInput } from '../../src/core/memory/commands';
 import { MEMORY_LIMITS } from '../../src/core/memory/paths';
 import { MEMORY_MARK, memoryListing } from '../../src/core/memory/view';
 import { createMemoryTool } from '../../src/core/tools/memory';
 import { memorySession } from '../support/memory';
+import { useTempDirs } from '../support/tempDirs';
 
 describe('memory: the tool', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let base: string;
   let folder: string;
   let call: ReturnType<typeof memorySession>['call'];
   let approvals: number;
   beforeEach(() => {
-    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-memory-')));
+    base = temp.make('evergreen-memory-');
     folder = path.join(base, 'workspace-1', 'memories');
     const session = memorySession(folder);
     approvals = 0;
@@ -30,7 +31,6 @@ describe('memory: the tool', function () {
     };
     call = session.call;
   });
-  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   it('views an empty memory before any folder exists, then creates a file (and the folder, owner-only) without asking', async () => {
     const empty = await call({ command: 'view', path: '/memories' });
@@ -127,11 +127,11 @@ describe('memory: the tool', function () {
 
 describe('memory: the listing for a new chat', function () {
   this.timeout(30_000);
+  const temp = useTempDirs();
   let folder: string;
   beforeEach(() => {
-    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-memlist-')));
+    folder = temp.make('evergreen-memlist-');
   });
-  afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
   const write = (file: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
     fs.writeFileSync(path.join(folder, file), text);

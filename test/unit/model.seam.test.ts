@@ -12,6 +12,7 @@ import { defaultModelFor, openAIContextWindowFor, priceFor } from '../../src/cor
 import { cliHint } from '../../src/cli/errorHints';
 import { extensionHint } from '../../src/extension/errorHints';
 import { ReplyAccumulator, streamWithRetries, type AttemptSource, type RetryRules } from '../../src/core/model/stream';
+import { settleWithClock, useFakeClock } from '../support/clock';
 
 const NO_COST = () => 0;
 
@@ -115,10 +116,12 @@ describe('model seam: the shared reply accumulator', () => {
 });
 
 describe('model seam: the shared retry runner', () => {
+  const clock = useFakeClock();
+
   it('retries a retryable failure, telling onRetry, and returns the next complete reply', async () => {
     const source = scripted([new ModelError('overloaded', 'busy', undefined, 529), DONE]);
     const retries: string[] = [];
-    const reply = await streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${reason}`) });
+    const reply = await settleWithClock(clock(), streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${reason}`) }));
     assert.equal(reply.content[0]?.type, 'text');
     assert.deepEqual(retries, ['1:busy']);
     assert.equal(source.calls, 2);
@@ -127,8 +130,13 @@ describe('model seam: the shared retry runner', () => {
   it("waits the server's retry-after, and obeys x-should-retry: false", async () => {
     const delays: number[] = [];
     const waited = scripted([new ModelError('rate_limited', 'slow down', undefined, 429, { retryAfterMs: 20 }), DONE]);
-    await streamWithRetries(waited, RULES, { onRetry: ({ delayMs }) => delays.push(delayMs) });
+    const retried = streamWithRetries(waited, RULES, { onRetry: ({ delayMs }) => delays.push(delayMs) });
+    await clock().tickAsync(19);
+    assert.equal(waited.calls, 1, 'no second attempt before the retry-after is over');
+    await clock().tickAsync(1);
+    await retried;
     assert.deepEqual(delays, [20]);
+    assert.equal(waited.calls, 2);
 
     const refused = scripted([new ModelError('server', 'down', undefined, 500, { shouldRetry: false }), DONE]);
     await assert.rejects(streamWithRetries(refused, RULES), (error: unknown) => error instanceof ModelError && error.kind === 'server');
@@ -141,14 +149,18 @@ describe('model seam: the shared retry runner', () => {
     assert.equal(bad.calls, 1);
     const failing = new ModelError('server', 'boom', undefined, 500);
     const down = scripted([failing, failing, failing, DONE]);
-    await assert.rejects(streamWithRetries(down, RULES), (error: unknown) => error === failing);
+    await assert.rejects(settleWithClock(clock(), streamWithRetries(down, RULES)), (error: unknown) => error === failing);
     assert.equal(down.calls, 3);
   });
 
   it('aborts a stalled stream and retries it as a dropped connection', async () => {
     const source = scripted(['hang', DONE]);
     const reasons: string[] = [];
-    await streamWithRetries(source, { ...RULES, streamIdleTimeoutMs: 50 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    const retried = streamWithRetries(source, { ...RULES, streamIdleTimeoutMs: 50 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    await clock().tickAsync(49);
+    assert.deepEqual(reasons, [], 'still waiting for data');
+    await clock().runAllAsync();
+    await retried;
     assert.equal(reasons.length, 1);
     assert.match(reasons[0]!, /stalled: no data for 50 ms\./);
   });
@@ -166,7 +178,9 @@ describe('model seam: the shared retry runner', () => {
       costOf: NO_COST,
     };
     const reasons: string[] = [];
-    const reply = await streamWithRetries(slowStart, { ...RULES, streamIdleTimeoutMs: 50, firstOutputTimeoutMs: 1_000 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    const slowReply = streamWithRetries(slowStart, { ...RULES, streamIdleTimeoutMs: 50, firstOutputTimeoutMs: 1_000 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    await clock().tickAsync(150);
+    const reply = await slowReply;
     assert.deepEqual(reasons, []);
     assert.equal(slowStart.calls, 1);
     assert.deepEqual(reply.content, [{ type: 'text', text: 'ok' }]);
@@ -183,7 +197,11 @@ describe('model seam: the shared retry runner', () => {
       costOf: NO_COST,
     };
     const silentReasons: string[] = [];
-    await streamWithRetries(silent, { ...RULES, streamIdleTimeoutMs: 20, firstOutputTimeoutMs: 100 }, { onRetry: ({ reason }) => silentReasons.push(reason) });
+    const silentReply = streamWithRetries(silent, { ...RULES, streamIdleTimeoutMs: 20, firstOutputTimeoutMs: 100 }, { onRetry: ({ reason }) => silentReasons.push(reason) });
+    await clock().tickAsync(99);
+    assert.deepEqual(silentReasons, [], 'the longer wait is not over');
+    await clock().runAllAsync();
+    await silentReply;
     assert.deepEqual(silentReasons, ['The server sent no reply within 100 ms.']);
     assert.equal(silent.calls, 2);
   });
@@ -192,13 +210,17 @@ describe('model seam: the shared retry runner', () => {
     const controller = new AbortController();
     const hanging = scripted(['hang']);
     const pending = streamWithRetries(hanging, RULES, {}, controller.signal);
+    const cancelled = assert.rejects(pending, (error: unknown) => error instanceof ModelError && error.kind === 'cancelled');
     setTimeout(() => controller.abort(), 20);
-    await assert.rejects(pending, (error: unknown) => error instanceof ModelError && error.kind === 'cancelled');
+    await clock().tickAsync(20);
+    await cancelled;
 
     const waiting = new AbortController();
     const slow = scripted([new ModelError('rate_limited', 'wait', undefined, 429, { retryAfterMs: 60_000 }), DONE]);
     const retrying = streamWithRetries(slow, RULES, { onRetry: () => setTimeout(() => waiting.abort(), 10) }, waiting.signal);
-    await assert.rejects(retrying, (error: unknown) => error instanceof ModelError && error.kind === 'cancelled');
+    const cancelledWhileWaiting = assert.rejects(retrying, (error: unknown) => error instanceof ModelError && error.kind === 'cancelled');
+    await clock().tickAsync(10);
+    await cancelledWhileWaiting;
     assert.equal(slow.calls, 1);
   });
 

@@ -17,7 +17,7 @@ import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
 import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/todos/todos';
-import { makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
+import { effectOf, makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 import { bulk, Rig, tooLongError } from './context.harness';
 
 const plan: TodoItem[] = [
@@ -61,12 +61,12 @@ describe('todo_write: validation', () => {
     const result = await registry.executeToolCall('todo_write', { todos: plan }, ctx);
     assert.equal(result.isError, undefined);
     assert.equal(result.content, 'Task list updated: 3 items: 1 done, 1 in progress, 1 pending.');
-    assert.deepEqual(result.todos, plan);
+    assert.deepEqual(effectOf(result, 'todos_changed')?.items, plan);
     assert.deepEqual(ctx.approvals, []);
     assert.equal(registry.headline('todo_write', { todos: plan }), '1/3 done · Write the failing test');
     const cleared = await registry.executeToolCall('todo_write', { todos: [] }, ctx);
     assert.equal(cleared.content, 'Task list cleared.');
-    assert.deepEqual(cleared.todos, []);
+    assert.deepEqual(effectOf(cleared, 'todos_changed')?.items, []);
   });
 
   it('duplicate ids: an error naming each, nothing changed', async () => {
@@ -79,7 +79,7 @@ describe('todo_write: validation', () => {
     assert.equal(result.isError, true);
     assert.match(result.content, /The task list was not changed/);
     assert.match(result.content, /duplicate ids "2", "3"/);
-    assert.equal(result.todos, undefined);
+    assert.equal(result.effects, undefined);
   });
 
   it('1,000 items: an error saying the cap, nothing changed', async () => {
@@ -87,7 +87,7 @@ describe('todo_write: validation', () => {
     const result = await createToolRegistry({ trusted: true }).executeToolCall('todo_write', { todos: many }, makeContext(dirs.workspace));
     assert.equal(result.isError, true);
     assert.match(result.content, new RegExp(`has 1000 items; a task list holds at most ${TODO_DEFAULTS.maxItems}`));
-    assert.equal(result.todos, undefined);
+    assert.equal(result.effects, undefined);
   });
 
   // [input, expected message]

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { foldTranscript } from '../../src/core/agent/fold';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { parseTranscriptEntry, type TranscriptEntry } from '../../src/core/storage/transcript';
+import { useTempDirs } from '../support/tempDirs';
 
 const ts = '2026-01-01T00:00:00.000Z';
 const mark = { canonicalCount: 4, liveCount: 3, liveChars: 9_000 };
@@ -59,6 +59,7 @@ function entryOf(value: unknown): TranscriptEntry {
 }
 
 describe('transcript schemas', () => {
+  const temp = useTempDirs();
   it('reads every entry type back exactly as the current version writes it', () => {
     const types = new Set(GOOD.map((entry) => entry.type));
     assert.equal(types.size, 15, 'one of every entry type');
@@ -87,18 +88,14 @@ describe('transcript schemas', () => {
       assert.match(problemOf({ type: 'usage', ts, model: 'm', usage: {}, costUsd: 0.5 }), /^a malformed usage entry: usage\.inputTokens: .*expected number, received undefined$/);
       assert.match(problemOf({ type: 'usage', ts, model: 'm', usage: { ...usage, outputTokens: '5' }, costUsd: 0.5 }), /usage\.outputTokens/);
       assert.match(problemOf({ type: 'usage', ts, model: 'm', usage, costUsd: -1 }), /costUsd: Too small/);
-      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evergreen-schema-'));
-      try {
-        const file = path.join(root, 'transcript.jsonl');
-        const lines = [{ type: 'usage', ts, model: 'm', usage, costUsd: 0.25 }, { type: 'usage', ts, model: 'm', usage: {}, costUsd: 0.5 }];
-        fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
-        const loaded = await readTranscript(file);
-        assert.deepEqual(loaded.problems.map((problem) => problem.line), [2]);
-        const { totals } = foldTranscript(loaded.entries);
-        assert.deepEqual({ input: totals.inputTokens, output: totals.outputTokens, cost: totals.costUsd, requests: totals.requests }, { input: 10, output: 5, cost: 0.25, requests: 1 });
-      } finally {
-        fs.rmSync(root, { recursive: true, force: true });
-      }
+      const root = temp.make('evergreen-schema-');
+      const file = path.join(root, 'transcript.jsonl');
+      const lines = [{ type: 'usage', ts, model: 'm', usage, costUsd: 0.25 }, { type: 'usage', ts, model: 'm', usage: {}, costUsd: 0.5 }];
+      fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+      const loaded = await readTranscript(file);
+      assert.deepEqual(loaded.problems.map((problem) => problem.line), [2]);
+      const { totals } = foldTranscript(loaded.entries);
+      assert.deepEqual({ input: totals.inputTokens, output: totals.outputTokens, cost: totals.costUsd, requests: totals.requests }, { input: 10, output: 5, cost: 0.25, requests: 1 });
     });
 
     it('a usage entry whose request mark is not one (it becomes the token anchor)', () => {

@@ -4,9 +4,8 @@ import type { ContextEngineOptions, PreparedRequest } from '../context/engineTyp
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
-import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolParam } from '../model/messages';
+import type { MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../approvals/approval';
-import { nestedDeeperThan, tooDeepInputMessage } from '../tools/args';
 import type { TaskInput } from '../tools/taskInput';
 import type { ToolContext, ToolResult } from '../tools/types';
 import type { RecalledSlice, RecallSource } from '../tools/recallTypes';
@@ -23,16 +22,14 @@ import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
-import { invalidToolInputResult, toolUseIdsIn, toParams, turnStopReason } from './responseContent';
+import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
+import { roundCalls, ToolRound, type RoundHost } from './round';
+import { sessionEffectHandlers } from './effects';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
-
-export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
-export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
-export const MAX_TOKENS_TOOL_RESULT = 'Not run: your reply hit the output token limit before this tool call was complete. Retry with a smaller input (for large files, write them in parts).';
 
 /** A model that keeps asking for tools stops here; the user is told and can say "continue". */
 export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
@@ -71,6 +68,8 @@ export class AgentSession {
   private readonly recall: RecallSource | undefined;
   private readonly pendingRecalls = new Map<string, RecalledSlice>();
   private readonly thinking: TurnThinking;
+  /** What every round of this session's turns is run with: the tools, tier 0, events, the effect handlers. */
+  private readonly roundHost: RoundHost;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -115,6 +114,16 @@ export class AgentSession {
       initial: options.context.initial,
     };
     this.context = options.context.strategy ? options.context.strategy(engineOptions) : new ContextEngine(engineOptions);
+    this.roundHost = {
+      tools: options.tools,
+      recordResult: (result) => this.context.onToolResult(result),
+      emit: (event) => this.emit(event),
+      toolContext: (turnId, toolUseId, signal) => this.toolContext(turnId, toolUseId, signal),
+      effects: sessionEffectHandlers({ emit: (event) => this.emit(event), pendingRecalls: this.pendingRecalls, recordWrite: options.recordWrite, logger: this.logger }),
+      // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
+      notesAfter: async ({ foldersRead, turnId }) =>
+        options.instructions ? instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [],
+    };
   }
 
   /**
@@ -274,11 +283,6 @@ export class AgentSession {
     return stopReason;
   }
 
-  /** The write goes on when its checkpoint record fails (logged): that file alone cannot be restored. */
-  private async recordWrite(file: string, prior: Buffer | undefined): Promise<void> {
-    await this.options.recordWrite?.(file, prior).catch((error: unknown) => this.logger.error(`could not keep ${file}'s content for its checkpoint`, error));
-  }
-
   private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
     const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
     let tooLongRecoveries = 0;
@@ -339,32 +343,15 @@ export class AgentSession {
 
       const content = toParams(response.content, toolUseIdsIn(this.messages));
       for (const block of response.content) if (block.type === 'redacted_thinking') this.emit({ type: 'thinking_redacted', turnId });
-      const toolUses = content.filter((block): block is Extract<ContentBlockParam, { type: 'tool_use' }> => block.type === 'tool_use');
-      // toParams keeps the tool calls in order (ids may be rewritten), so the i-th matches the i-th.
-      const refusals = response.content.flatMap((block, index) => {
-        if (block.type !== 'tool_use') return [];
-        const invalid = response.invalidToolInputs?.get(index);
-        return [invalid ? invalidToolInputResult(invalid) : undefined];
-      });
-      // An input nested too deeply is refused before it is recorded or run: recording it would
-      // overflow JSON.stringify's stack and stop the transcript while the tool still ran. Its
-      // tool_use carries {} like an input that did not parse, and the refusal is its result.
-      toolUses.forEach((toolUse, i) => {
-        if (refusals[i] !== undefined || !nestedDeeperThan(toolUse.input)) return;
-        toolUse.input = {};
-        refusals[i] = `Not run: ${tooDeepInputMessage()}`;
-      });
+      const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
-      if (toolUses.length === 0) {
+      if (calls.length === 0) {
         return turnStopReason(response.stopReason);
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const readFolders: string[] = [];
-      const results = await this.runTools(turnId, toolUses, truncated, overLimit, signal, refusals, readFolders);
-      // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
-      const notes = signal.aborted || !this.options.instructions ? [] : await instructionNotes(this.options.instructions, readFolders, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger);
-      this.append({ role: 'user', content: [...results, ...notes] });
+      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
+      this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
       if (overLimit) {
         this.emit({
@@ -380,68 +367,7 @@ export class AgentSession {
     }
   }
 
-  private async runTools(
-    turnId: string,
-    toolUses: Array<Extract<ContentBlockParam, { type: 'tool_use' }>>,
-    truncated: boolean,
-    overLimit: boolean,
-    signal: AbortSignal,
-    refusals: ReadonlyArray<string | undefined>,
-    readFolders: string[],
-  ): Promise<ContentBlockParam[]> {
-    const results: ContentBlockParam[] = [];
-    const parallel = (position: number) => this.options.tools.get(toolUses[position]!.name)?.parallel === true;
-    for (let position = 0; position < toolUses.length; ) {
-      // Calls of a parallel tool (`task`) that follow each other run at once; every other call runs
-      // alone, in order. Results keep the calls' order either way.
-      let end = position + 1;
-      if (parallel(position)) while (end < toolUses.length && parallel(end)) end++;
-      const batch = await Promise.allSettled(
-        toolUses.slice(position, end).map((toolUse, offset) => this.runTool(turnId, toolUse, truncated, overLimit, signal, refusals[position + offset], readFolders)),
-      );
-      for (const outcome of batch) {
-        if (outcome.status === 'rejected') throw outcome.reason;
-        results.push(outcome.value);
-      }
-      position = end;
-    }
-    return results;
-  }
-
-  private async runTool(
-    turnId: string,
-    toolUse: Extract<ContentBlockParam, { type: 'tool_use' }>,
-    truncated: boolean,
-    overLimit: boolean,
-    signal: AbortSignal,
-    /** The answer for a call whose input cannot be used (not JSON, nested too deeply): it is not run. */
-    refusal: string | undefined,
-    readFolders: string[], // collects the folders the call read or listed in
-  ): Promise<ContentBlockParam> {
-    if (signal.aborted || truncated || overLimit) {
-      const why = truncated ? MAX_TOKENS_TOOL_RESULT : overLimit ? ROUND_LIMIT_TOOL_RESULT : CANCELLED_BEFORE_RUN;
-      return { type: 'tool_result', tool_use_id: toolUse.id, content: why, is_error: true };
-    }
-    this.emit({ type: 'tool_call_started', turnId, toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input, headline: this.options.tools.headline(toolUse.name, toolUse.input) });
-    if (refusal !== undefined) {
-      // An answer for the model, not a failed request: retrying would not change what it wrote.
-      const content = refusal;
-      this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: true, content, durationMs: 0 });
-      return { type: 'tool_result', tool_use_id: toolUse.id, content, is_error: true };
-    }
-    const started = Date.now();
-    const result = await this.options.tools.executeToolCall(toolUse.name, toolUse.input, this.toolContext(turnId, toolUse.id, signal));
-    // Tier 0 runs before the result enters the history: a huge output is persisted and previewed.
-    const content = await this.context.onToolResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
-    if (result.recalled && content === result.content) this.pendingRecalls.set(toolUse.id, result.recalled);
-    this.emit({ type: 'tool_call_finished', turnId, toolUseId: toolUse.id, name: toolUse.name, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
-    if (result.todos && result.isError !== true) this.emit({ type: 'todos', turnId, items: [...result.todos] });
-    if (result.readFolders && result.isError !== true) readFolders.push(...result.readFolders);
-    // Images travel as image blocks after the text (tier 0 saw only the text: no base64 is ever inlined as words).
-    const images = (result.images ?? []).map((image): ImageBlockParam => ({ type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } }));
-    return { type: 'tool_result', tool_use_id: toolUse.id, content: images.length > 0 ? [{ type: 'text', text: content }, ...images] : content, ...(result.isError ? { is_error: true } : {}) };
-  }
-
+  /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
   private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
@@ -459,7 +385,6 @@ export class AgentSession {
       onProgress: (chunk) => this.emit({ type: 'tool_call_progress', turnId, toolUseId, chunk }),
       approve: (request) => approver.requestApproval(request, signal),
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
-      ...(this.options.recordWrite ? { beforeWrite: (file: string, prior: Buffer | undefined) => this.recordWrite(file, prior) } : {}),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
       ...(this.recall ? { recall: this.recall } : {}),
     };
@@ -476,7 +401,7 @@ export class AgentSession {
       emit: (event) => this.emit(event),
       record: (event) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: event.type, data: subagentRecordData(event) }),
       recordUsage: (usage, cost, childId) => this.recordUsage(turnId, usage, cost, undefined, this.now(), { childId, parentToolUseId: toolUseId }),
-      recordWrite: (file, prior) => this.recordWrite(file, prior),
+      ...(this.options.recordWrite ? { recordWrite: this.options.recordWrite } : {}),
     });
   }
 

@@ -1,15 +1,24 @@
-import { Args } from './args';
+import * as z from '../zod';
 import { approveAndWrite, readForChange } from './fileChange';
 import { numberedLine } from '../text';
+import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
-import { ToolExecutionError, ToolInputError } from '../errors';
+import { ToolExecutionError } from '../errors';
 
-export interface EditFileInput {
-  path: string;
-  old_string: string;
-  new_string: string;
-  replace_all: boolean;
-}
+const editFileInput = z
+  .object({
+    path: nonBlankString().describe('File path, relative to the workspace root (or absolute inside it).'),
+    old_string: z
+      .string()
+      .refine((text) => text !== '', 'must not be empty; to create a file use write_file')
+      .describe('The exact text to replace.'),
+    new_string: z.string().describe('The replacement text (must differ from old_string).'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+  })
+  .refine((input) => input.old_string !== input.new_string, 'old_string and new_string are identical; there is nothing to change.')
+  .transform(({ replace_all = false, ...input }) => ({ ...input, replace_all }));
+
+export type EditFileInput = z.output<typeof editFileInput>;
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;
@@ -39,7 +48,7 @@ function snippet(text: string, startIndex: number, insertedLength: number): stri
 }
 
 export function createEditFileTool(): ToolDefinition<EditFileInput> {
-  return {
+  return defineTool({
     name: 'edit_file',
     kind: 'write',
     context: { kind: 'write' },
@@ -47,29 +56,8 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
       'Replace an exact string in an existing file. old_string must match the file exactly (including whitespace and indentation, ' +
       'without the line-number prefix read_file shows) and must occur exactly once unless replace_all is true; include enough ' +
       'surrounding lines to make it unique. The user sees a diff and may decline. Read the file first.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        old_string: { type: 'string', description: 'The exact text to replace.' },
-        new_string: { type: 'string', description: 'The replacement text (must differ from old_string).' },
-        replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring exactly one (default false).' },
-      },
-      required: ['path', 'old_string', 'new_string'],
-    },
+    input: editFileInput,
     headline: (input) => (input.replace_all ? `${input.path} (all occurrences)` : input.path),
-    parse(input) {
-      const args = Args.from(input, ['path', 'old_string', 'new_string', 'replace_all']);
-      const parsed = {
-        path: args.requiredString('path', { nonEmpty: true }),
-        old_string: args.requiredString('old_string'),
-        new_string: args.requiredString('new_string'),
-        replace_all: args.optionalBoolean('replace_all') ?? false,
-      };
-      if (parsed.old_string === '') throw new ToolInputError('Parameter "old_string" must not be empty; to create a file use write_file.');
-      if (parsed.old_string === parsed.new_string) throw new ToolInputError('old_string and new_string are identical; there is nothing to change.');
-      return parsed;
-    },
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);
@@ -116,5 +104,5 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
         details: `Around the ${input.replace_all && count > 1 ? 'first ' : ''}change:\n${snippet(text, firstIndex, newString.length)}`,
       });
     },
-  };
+  });
 }

@@ -1,11 +1,12 @@
 /**
  * `exit_plan_mode` (`{ "plan": "<markdown>" }`): how the model ends planning. The call changes
  * nothing; the front end shows the plan as a card (Build it: switch to agent mode with the plan's
- * steps as the task list, todos/planSteps.ts; Keep planning: a note back).
+ * steps as the task list, todos/planSteps.ts; Keep planning: a note back). Wiring it is a
+ * `ToolEffect` kind (the plan proposed) and its handler, not a field on the result.
  */
-import { ToolInputError } from '../errors';
 import { planSteps } from '../todos/planSteps';
-import { Args } from './args';
+import * as z from '../zod';
+import { defineTool, nonBlankString, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
 
 export const EXIT_PLAN_MODE_TOOL = 'exit_plan_mode';
@@ -13,12 +14,21 @@ export const EXIT_PLAN_MODE_TOOL = 'exit_plan_mode';
 /** A plan longer than this is refused (the model is asked to shorten it): the card and the saved session stay readable. */
 export const MAX_PLAN_CHARS = 50_000;
 
-export interface ExitPlanModeInput {
-  plan: string;
-}
+const exitPlanModeInput = z
+  .object({
+    plan: nonBlankString()
+      .superRefine((plan, ctx) => {
+        if (plan.length > MAX_PLAN_CHARS) refuse(ctx, `The plan is ${plan.length} characters long; at most ${MAX_PLAN_CHARS}. Keep the plan to decisions and steps, and leave details for the work itself.`);
+      })
+      .describe('The plan, in Markdown, with a numbered list of steps.'),
+  })
+  // The model is told no other parameter exists; one it adds anyway is dropped.
+  .meta({ additionalProperties: false });
+
+export type ExitPlanModeInput = z.output<typeof exitPlanModeInput>;
 
 export function createExitPlanModeTool(): ToolDefinition<ExitPlanModeInput> {
-  return {
+  return defineTool({
     name: EXIT_PLAN_MODE_TOOL,
     kind: 'meta',
     context: { kind: 'other', clearable: false },
@@ -26,17 +36,7 @@ export function createExitPlanModeTool(): ToolDefinition<ExitPlanModeInput> {
       'End planning: present your plan to the user for approval. Call it once you have researched enough to propose a concrete plan. ' +
       '`plan` is Markdown: what will change and why, the risks, and a numbered list of steps (one line each; they become the task list when the user builds the plan). ' +
       'The user either builds it (the session switches to agent mode and you carry it out) or asks you to keep planning with a note. After calling it, stop and wait.',
-    inputSchema: {
-      type: 'object',
-      properties: { plan: { type: 'string', description: 'The plan, in Markdown, with a numbered list of steps.' } },
-      required: ['plan'],
-      additionalProperties: false,
-    },
-    parse(input) {
-      const plan = Args.from(input, ['plan']).requiredString('plan', { nonEmpty: true });
-      if (plan.length > MAX_PLAN_CHARS) throw new ToolInputError(`The plan is ${plan.length} characters long; at most ${MAX_PLAN_CHARS}. Keep the plan to decisions and steps, and leave details for the work itself.`);
-      return { plan };
-    },
+    input: exitPlanModeInput,
     headline(input) {
       const first = input.plan.split('\n').map((line) => line.replace(/^#+\s*/, '').trim()).find((line) => line !== '') ?? '';
       const steps = planSteps(input.plan).length;
@@ -50,5 +50,5 @@ export function createExitPlanModeTool(): ToolDefinition<ExitPlanModeInput> {
           'Stop here and wait: the user will build it (the session then switches to agent mode) or ask you to keep planning.',
       };
     },
-  };
+  });
 }

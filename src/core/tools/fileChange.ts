@@ -122,7 +122,8 @@ export async function approveAndWrite(ctx: ToolContext, change: ChangeOptions): 
   if (!unchanged) {
     throw new ToolExecutionError(`${shown} changed on disk while waiting for approval; nothing was written. Read it again and redo the change.`);
   }
-  await ctx.beforeWrite?.(file, current);
+  // Before the write, and waited for: the turn's checkpoint keeps these bytes before they are gone.
+  await ctx.report?.({ kind: 'file_will_change', path: file, prior: current });
   await writeFileAtomicConfined(ctx.workspace.root, file, encoded.bytes);
   const { added, removed } = diffStats(diff);
   const stats = isNew ? `created, ${plural(added, 'line')}` : `+${added} -${removed} lines`;

@@ -5,25 +5,42 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Args } from './args';
+import * as z from '../zod';
 import { childProcessEnv } from '../secrets';
 import { BINARY_SNIFF_BYTES } from '../workspace/fileio';
 import { trackChildProcess } from '../shell/processGroup';
 import { GitignoreFilter } from '../workspace/gitignore';
 import { plural, truncateHeadTail } from '../text';
-import type { ToolDefinition } from './types';
-import { ToolExecutionError, ToolInputError, abortError } from '../errors';
+import { defineTool, inputCheck, schemaPerSetting } from './toolInput';
+import type { ToolDefinition, ToolEffect } from './types';
+import { ToolExecutionError, abortError } from '../errors';
 import { checkGlobPattern, comparePaths, findFiles } from '../workspace/walk';
 import { RegexTimeoutError, RegexWorker } from '../regexWorker';
 import { isInside, isNodeError, openConfinedFile } from '../workspace/workspace';
 
-export interface GrepInput {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  case_insensitive: boolean;
-  max_results: number;
-}
+const grepInput = schemaPerSetting(String, (defaultMaxResults: number) =>
+  z
+    .object({
+      pattern: z
+        .string()
+        .refine((pattern) => pattern !== '', 'must not be empty')
+        .describe('Regular expression to search for, e.g. "function\\s+\\w+".'),
+      path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: the root).'),
+      glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts".'),
+      case_insensitive: z.boolean().optional().describe('Ignore case (default false).'),
+      max_results: z.int().min(1).max(MAX_RESULTS_LIMIT).optional().describe(`Maximum matching lines to return (default ${defaultMaxResults}).`),
+    })
+    .superRefine(inputCheck(({ glob }) => glob !== undefined && checkGlobPattern(glob, 'glob')))
+    .transform(({ pattern, path: dir, glob, case_insensitive = false, max_results = defaultMaxResults }) => ({
+      pattern,
+      ...(dir !== undefined && dir.trim() !== '' ? { path: dir } : {}),
+      ...(glob !== undefined ? { glob } : {}),
+      case_insensitive,
+      max_results,
+    })),
+);
+
+export type GrepInput = z.output<ReturnType<typeof grepInput>>;
 
 export interface GrepOptions {
   /** ripgrep binary; undefined = always use the JS implementation. */
@@ -331,7 +348,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
   const maxLineChars = options.maxLineChars ?? 300;
   const maxOutputChars = options.maxOutputChars ?? 50_000;
   let ripgrepPath = options.ripgrepPath;
-  return {
+  return defineTool({
     name: 'grep_search',
     kind: 'read',
     context: { kind: 'search' },
@@ -339,33 +356,8 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       'Search file contents with a regular expression (ripgrep / Rust regex syntax; no look-around). Returns matching lines as ' +
       '"path:line:text", paths relative to the workspace root, sorted by path. Honours .gitignore, skips binary files, .git and node_modules. ' +
       'Narrow with "path" (a directory or file) and "glob" (e.g. "*.ts" matches at any depth, "src/**/*.{ts,tsx}" relative to path).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', description: 'Regular expression to search for, e.g. "function\\s+\\w+".' },
-        path: { type: 'string', description: 'File or directory to search, relative to the workspace root (default: the root).' },
-        glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.ts".' },
-        case_insensitive: { type: 'boolean', description: 'Ignore case (default false).' },
-        max_results: { type: 'integer', minimum: 1, maximum: MAX_RESULTS_LIMIT, description: `Maximum matching lines to return (default ${defaultMaxResults}).` },
-      },
-      required: ['pattern'],
-    },
+    input: grepInput(defaultMaxResults),
     headline: (input) => `/${input.pattern}/ in ${input.path ?? '.'}${input.glob !== undefined ? ` (${input.glob})` : ''}`,
-    parse(input) {
-      const args = Args.from(input, ['pattern', 'path', 'glob', 'case_insensitive', 'max_results']);
-      const pattern = args.requiredString('pattern');
-      if (pattern === '') throw new ToolInputError('Parameter "pattern" must not be empty.');
-      const glob = args.optionalString('glob');
-      if (glob !== undefined) checkGlobPattern(glob, 'glob');
-      const dir = args.optionalString('path');
-      return {
-        pattern,
-        ...(dir !== undefined && dir.trim() !== '' ? { path: dir } : {}),
-        ...(glob !== undefined ? { glob } : {}),
-        case_insensitive: args.optionalBoolean('case_insensitive') ?? false,
-        max_results: args.optionalInteger('max_results', { min: 1, max: MAX_RESULTS_LIMIT }) ?? defaultMaxResults,
-      };
-    },
     async run(input, ctx) {
       const target = await ctx.workspace.resolve(input.path ?? '.');
       const shownTarget = ctx.workspace.displayPath(target);
@@ -396,9 +388,9 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       }
       outcome ??= await grepWithJs(params, options.regexBudgetMs);
       const where = shownTarget === '.' ? 'the workspace' : shownTarget;
-      const readFolders = [params.targetIsFile ? path.dirname(target) : target];
+      const effects: ToolEffect[] = [{ kind: 'folders_read', folders: [params.targetIsFile ? path.dirname(target) : target] }];
       if (outcome.matches.length === 0) {
-        return { content: `No matches for /${input.pattern}/ in ${where}${input.glob !== undefined ? ` (glob ${input.glob})` : ''}.`, readFolders };
+        return { content: `No matches for /${input.pattern}/ in ${where}${input.glob !== undefined ? ` (glob ${input.glob})` : ''}.`, effects };
       }
       const sorted = [...outcome.matches].sort((a, b) => comparePaths(ctx.workspace.displayPath(a.file), ctx.workspace.displayPath(b.file)) || a.line - b.line);
       const lines = formatGrepMatches(sorted, (f) => ctx.workspace.displayPath(f), maxLineChars);
@@ -406,7 +398,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       if (outcome.more) {
         content += `\n[Showing the first ${plural(outcome.matches.length, 'matching line')}; there are more. Narrow the pattern, path or glob, or raise max_results (up to ${MAX_RESULTS_LIMIT}).]`;
       }
-      return { content, readFolders };
+      return { content, effects };
     },
-  };
+  });
 }

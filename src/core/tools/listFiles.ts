@@ -1,15 +1,23 @@
 import { promises as fsp } from 'node:fs';
-import { Args } from './args';
+import * as z from '../zod';
 import { plural } from '../text';
-import type { ToolDefinition } from './types';
+import { defineTool, inputCheck } from './toolInput';
+import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError } from '../errors';
 import { checkGlobPattern, findFiles } from '../workspace/walk';
 import { openConfinedDir, rootOf } from '../workspace/workspace';
 
-export interface ListFilesInput {
-  pattern: string;
-  path?: string;
-}
+const DEFAULT_PATTERN = '**/*';
+
+const listFilesInput = z
+  .object({
+    pattern: z.string().optional().describe(`Glob pattern, e.g. "**/*.ts" (default "${DEFAULT_PATTERN}").`),
+    path: z.string().optional().describe('Directory to search in, relative to the workspace root (default: the root).'),
+  })
+  .superRefine(inputCheck(({ pattern }) => checkGlobPattern(pattern ?? DEFAULT_PATTERN, 'pattern')))
+  .transform(({ pattern = DEFAULT_PATTERN, path }) => (path === undefined || path.trim() === '' ? { pattern } : { pattern, path }));
+
+export type ListFilesInput = z.output<typeof listFilesInput>;
 
 export interface ListFilesOptions {
   maxEntries?: number;
@@ -17,7 +25,7 @@ export interface ListFilesOptions {
 
 export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinition<ListFilesInput> {
   const maxEntries = options.maxEntries ?? 1000;
-  return {
+  return defineTool({
     name: 'list_files',
     kind: 'read',
     context: { kind: 'search' },
@@ -25,21 +33,8 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       'List files in the workspace matching a glob pattern (default "**/*", i.e. everything, recursively). ' +
       'Patterns are relative to "path" (default: the workspace root); "*.ts" matches only that directory, "**/*.ts" recursively; ' +
       `braces like "src/**/*.{ts,tsx}" work. Honours .gitignore and skips .git and node_modules. Paths are returned relative to the workspace root, sorted; at most ${maxEntries}.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', description: 'Glob pattern, e.g. "**/*.ts" (default "**/*").' },
-        path: { type: 'string', description: 'Directory to search in, relative to the workspace root (default: the root).' },
-      },
-    },
+    input: listFilesInput,
     headline: (input) => `${input.path ?? '.'} ${input.pattern}`,
-    parse(input) {
-      const args = Args.from(input, ['pattern', 'path']);
-      const pattern = args.optionalString('pattern') ?? '**/*';
-      checkGlobPattern(pattern, 'pattern');
-      const dir = args.optionalString('path');
-      return dir === undefined || dir.trim() === '' ? { pattern } : { pattern, path: dir };
-    },
     async run(input, ctx) {
       const dir = await ctx.workspace.resolve(input.path ?? '.');
       const shownDir = ctx.workspace.displayPath(dir);
@@ -55,12 +50,13 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       await stillConfined();
       if (ctx.signal.aborted) return { content: 'Listing cancelled.', isError: true, cancelled: true };
       const where = shownDir === '.' ? 'the workspace' : shownDir;
-      if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).`, readFolders: [dir] };
+      const folderRead: ToolEffect = { kind: 'folders_read', folders: [dir] };
+      if (files.length === 0) return { content: `No files match "${input.pattern}" in ${where} (.gitignored files, .git and node_modules are skipped).`, effects: [folderRead] };
       const shown = files.slice(0, maxEntries).map((f) => ctx.workspace.displayPath(f));
       if (files.length > maxEntries) {
         shown.push(`[... and ${plural(files.length - maxEntries, 'more file')} not shown (${files.length} in total). Use a narrower pattern or path.]`);
       }
-      return { content: shown.join('\n'), readFolders: [dir] };
+      return { content: shown.join('\n'), effects: [folderRead] };
     },
-  };
+  });
 }

@@ -7,7 +7,8 @@ import { ToolInputError } from '../errors';
 import { MEMORY_COMMANDS, runMemoryCommand, type MemoryInput } from '../memory/commands';
 import { MEMORY_LIMITS, MEMORY_ROOT, parseMemoryPath } from '../memory/paths';
 import { formatSize, MemoryStore } from '../memory/store';
-import { Args, type InputObject } from './args';
+import * as z from '../zod';
+import { defineTool, inputCheck, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
 
 export const MEMORY_TOOL = 'memory';
@@ -19,53 +20,83 @@ export interface MemoryToolOptions {
   readOnly?: boolean;
 }
 
-function parseViewRange(raw: unknown): readonly [number, number] | undefined {
-  if (raw === undefined || raw === null) return undefined;
+function checkViewRange(raw: unknown): void {
   const ok = Array.isArray(raw) && raw.length === 2 && raw.every((value) => Number.isSafeInteger(value));
   if (!ok) throw new ToolInputError('"view_range" must be two whole numbers [first line, last line] (last -1: to the end), e.g. [1, 20].');
   const [first, last] = raw as [number, number];
   if (first < 1 || (last !== -1 && last < first)) throw new ToolInputError(`"view_range" [${first}, ${last}] is not a range of lines: the first line is 1 or more and the last is at least the first (or -1 for the end).`);
-  return [first, last];
 }
 
-function parseInput(input: unknown): MemoryInput {
-  const fields = ['command', 'path', 'view_range', 'file_text', 'old_str', 'new_str', 'insert_line', 'insert_text', 'old_path', 'new_path'];
-  const args = Args.from(input, fields);
-  const command = args.requiredString('command');
-  const memoryPath = () => parseMemoryPath(args.requiredString('path', { nonEmpty: true }), 'path');
-  switch (command) {
+/** Every parameter of every command; which ones a command needs is checked per command (memoryInputOf). */
+const memoryFields = z.object({
+  command: z.enum(MEMORY_COMMANDS),
+  path: z.string().optional().describe(`A path under ${MEMORY_ROOT}, e.g. ${MEMORY_ROOT}/project.md (${MEMORY_ROOT} itself to list it).`),
+  // Checked in words first ("two whole numbers [first line, last line]"); the array schema is what the model is told.
+  view_range: z
+    .preprocess((raw, ctx) => {
+      inputCheck(checkViewRange)(raw, ctx);
+      return raw;
+    }, z.array(z.int()).min(2).max(2))
+    .optional()
+    .describe('view: [first line, last line]; -1 as the last means to the end.'),
+  file_text: z.string().optional().describe('create: the whole file.'),
+  old_str: z.string().optional().describe('str_replace: the exact text to replace (it must appear once).'),
+  new_str: z.string().optional().describe('str_replace: what replaces it.'),
+  insert_line: z.int().min(0).optional().describe('insert: the line after which to insert (0: at the top).'),
+  insert_text: z.string().optional().describe('insert: the text to insert.'),
+  old_path: z.string().optional().describe('rename: the file or folder to move.'),
+  new_path: z.string().optional().describe('rename: where it goes.'),
+});
+
+type MemoryFields = z.output<typeof memoryFields>;
+
+function required<K extends keyof MemoryFields>(fields: MemoryFields, key: K, options: { nonEmpty?: boolean } = {}): NonNullable<MemoryFields[K]> {
+  const value = fields[key];
+  if (value === undefined) throw new ToolInputError(`Missing required parameter "${key}".`);
+  if (options.nonEmpty && typeof value === 'string' && value.trim() === '') throw new ToolInputError(`Parameter "${key}" must not be empty.`);
+  return value as NonNullable<MemoryFields[K]>;
+}
+
+/** The command with what it needs, paths checked as memory paths (ToolInputError with what to fix). */
+function memoryInputOf(fields: MemoryFields): MemoryInput {
+  const memoryPath = (key: 'path' | 'old_path' | 'new_path') => parseMemoryPath(required(fields, key, { nonEmpty: true }), key);
+  switch (fields.command) {
     case 'view':
-      return { command, path: memoryPath(), ...optionalRange((input as InputObject).view_range) };
+      return { command: 'view', path: memoryPath('path'), ...(fields.view_range ? { viewRange: [fields.view_range[0]!, fields.view_range[1]!] as const } : {}) };
     case 'create':
-      return { command, path: memoryPath(), fileText: args.requiredString('file_text') };
+      return { command: 'create', path: memoryPath('path'), fileText: required(fields, 'file_text') };
     case 'str_replace': {
-      const oldStr = args.requiredString('old_str');
+      const oldStr = required(fields, 'old_str');
       if (oldStr === '') throw new ToolInputError('"old_str" must not be empty: give the exact text to replace (use insert to add text).');
-      return { command, path: memoryPath(), oldStr, newStr: args.requiredString('new_str') };
+      return { command: 'str_replace', path: memoryPath('path'), oldStr, newStr: required(fields, 'new_str') };
     }
-    case 'insert': {
-      const insertLine = args.optionalInteger('insert_line', { min: 0 });
-      if (insertLine === undefined) throw new ToolInputError('Missing required parameter "insert_line": the line after which to insert (0: at the top).');
-      return { command, path: memoryPath(), insertLine, insertText: args.requiredString('insert_text') };
-    }
+    case 'insert':
+      if (fields.insert_line === undefined) throw new ToolInputError('Missing required parameter "insert_line": the line after which to insert (0: at the top).');
+      return { command: 'insert', path: memoryPath('path'), insertLine: fields.insert_line, insertText: required(fields, 'insert_text') };
     case 'delete':
-      return { command, path: memoryPath() };
+      return { command: 'delete', path: memoryPath('path') };
     case 'rename':
-      return { command, oldPath: parseMemoryPath(args.requiredString('old_path', { nonEmpty: true }), 'old_path'), newPath: parseMemoryPath(args.requiredString('new_path', { nonEmpty: true }), 'new_path') };
-    default:
-      throw new ToolInputError(`"command" must be one of ${MEMORY_COMMANDS.join(', ')}, got ${JSON.stringify(command)}.`);
+      return { command: 'rename', oldPath: memoryPath('old_path'), newPath: memoryPath('new_path') };
   }
 }
 
-function optionalRange(raw: unknown): { viewRange?: readonly [number, number] } {
-  const range = parseViewRange(raw);
-  return range ? { viewRange: range } : {};
-}
+const memoryInput = memoryFields.transform((fields, ctx): MemoryInput => {
+  try {
+    return memoryInputOf(fields);
+  } catch (error) {
+    if (!(error instanceof ToolInputError)) throw error;
+    refuse(ctx, error.message);
+    return z.NEVER;
+  }
+});
+
+/** A read-only agent is offered `view` alone; a write it asks for anyway is refused with why when it runs. */
+const readOnlyOffer = memoryFields.pick({ command: true, path: true, view_range: true }).extend({ command: z.enum(['view']) });
 
 export function createMemoryTool(options: MemoryToolOptions): ToolDefinition<MemoryInput> {
   const store = new MemoryStore(options.folder);
   const readOnly = options.readOnly === true;
-  return {
+  return defineTool({
     name: MEMORY_TOOL,
     kind: 'meta',
     context: { kind: 'other' },
@@ -76,32 +107,13 @@ export function createMemoryTool(options: MemoryToolOptions): ToolDefinition<Mem
         'str_replace (path, old_str that appears exactly once, new_str), insert (path, insert_line: after that line, 0 = top; insert_text), delete (a file or folder), rename (old_path, new_path). ' +
         'Record what a later chat needs and cannot find in the code: decisions and why, the user\'s preferences, how to build and test, work in progress. Keep it short and current: update or delete notes that no longer hold. ' +
         `Never store secrets. Limits: ${formatSize(MEMORY_LIMITS.fileBytes)} a file, ${formatSize(MEMORY_LIMITS.folderBytes)} in all. The user can read and edit these files.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', enum: readOnly ? ['view'] : [...MEMORY_COMMANDS] },
-        path: { type: 'string', description: `A path under ${MEMORY_ROOT}, e.g. ${MEMORY_ROOT}/project.md (${MEMORY_ROOT} itself to list it).` },
-        view_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'view: [first line, last line]; -1 as the last means to the end.' },
-        ...(readOnly
-          ? {}
-          : {
-              file_text: { type: 'string', description: 'create: the whole file.' },
-              old_str: { type: 'string', description: 'str_replace: the exact text to replace (it must appear once).' },
-              new_str: { type: 'string', description: 'str_replace: what replaces it.' },
-              insert_line: { type: 'integer', minimum: 0, description: 'insert: the line after which to insert (0: at the top).' },
-              insert_text: { type: 'string', description: 'insert: the text to insert.' },
-              old_path: { type: 'string', description: 'rename: the file or folder to move.' },
-              new_path: { type: 'string', description: 'rename: where it goes.' },
-            }),
-      },
-      required: ['command'],
-    },
-    parse: parseInput,
+    input: memoryInput,
+    ...(readOnly ? { offered: readOnlyOffer } : {}),
     headline(input) {
       return input.command === 'rename' ? `rename ${input.oldPath.shown} → ${input.newPath.shown}` : `${input.command} ${input.path.shown}`;
     },
     async run(input) {
       return { content: await runMemoryCommand(store, input, { readOnly }) };
     },
-  };
+  });
 }

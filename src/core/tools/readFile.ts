@@ -1,17 +1,22 @@
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Args } from './args';
+import * as z from '../zod';
 import { detectEncoding, readLines, type LineEncoding, type ReadLinesResult } from '../workspace/fileio';
 import { numberedLine, plural } from '../text';
-import type { ToolDefinition } from './types';
+import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
+import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError } from '../errors';
 import { isNodeError, openForRead } from '../workspace/workspace';
 
-export interface ReadFileInput {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
+const readFileInput = schemaPerSetting(String, (defaultLimit: number) =>
+  z.object({
+    path: nonBlankString().describe('File path, relative to the workspace root (or absolute inside it).'),
+    offset: z.int().min(1).optional().describe('1-based line number to start reading from (default 1).'),
+    limit: z.int().min(1).optional().describe(`Maximum number of lines to return (default ${defaultLimit}).`),
+  }),
+);
+
+export type ReadFileInput = z.output<ReturnType<typeof readFileInput>>;
 
 export interface ReadFileOptions {
   defaultLimit?: number;
@@ -30,7 +35,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
   const maxLineChars = options.maxLineChars ?? READ_FILE_DEFAULTS.maxLineChars;
   const outputBudget = options.maxOutputChars ?? READ_FILE_DEFAULTS.maxOutputChars;
   const maxOutputChars = (): number => (typeof outputBudget === 'function' ? outputBudget() : outputBudget);
-  return {
+  return defineTool({
     name: 'read_file',
     kind: 'read',
     // Superseded by a later read of the same lines, restored after a compaction; it pages itself (capped at the persist size).
@@ -40,24 +45,8 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       `Returns lines prefixed with their 1-based line number and a tab, like \`cat -n\` (the prefix is not part of the file). ` +
       `By default up to ${defaultLimit} lines from the start; use offset/limit to page through large files — the result says which offset to use next. ` +
       `Lines longer than ${maxLineChars} characters are cut. Binary files are refused.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        offset: { type: 'integer', minimum: 1, description: '1-based line number to start reading from (default 1).' },
-        limit: { type: 'integer', minimum: 1, description: `Maximum number of lines to return (default ${defaultLimit}).` },
-      },
-      required: ['path'],
-    },
+    input: readFileInput(defaultLimit),
     headline: (input) => (input.offset !== undefined || input.limit !== undefined ? `${input.path} (from line ${input.offset ?? 1})` : input.path),
-    parse(input) {
-      const args = Args.from(input, ['path', 'offset', 'limit']);
-      return {
-        path: args.requiredString('path', { nonEmpty: true }),
-        offset: args.optionalInteger('offset', { min: 1 }),
-        limit: args.optionalInteger('limit', { min: 1 }),
-      };
-    },
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path);
       const shown = ctx.workspace.displayPath(file);
@@ -72,6 +61,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
         if (isNodeError(error) && error.code === 'EISDIR') throw new ToolExecutionError(`${shown} is a directory, not a file. Use list_files to see its contents.`);
         throw error;
       }
+      const folderRead: ToolEffect = { kind: 'folders_read', folders: [path.dirname(file)] };
       const offset = input.offset ?? 1;
       const limit = input.limit ?? defaultLimit;
       let result: ReadLinesResult;
@@ -89,7 +79,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       }
 
       if (result.lines.length === 0) {
-        if (result.totalLines === 0) return { content: `${shown} is empty.`, readFolders: [path.dirname(file)] };
+        if (result.totalLines === 0) return { content: `${shown} is empty.`, effects: [folderRead] };
         return {
           content: `${shown} has only ${plural(result.totalLines ?? 0, 'line')}; offset ${offset} is past the end of the file.`,
           isError: true,
@@ -115,7 +105,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       } else if (result.nonUtf8Lines) {
         notes.push(`[Some lines shown are not valid UTF-8; they are decoded as Windows-1252 (Latin-1), one character per byte.]`);
       }
-      return { content: [...body, ...notes].join('\n'), readFolders: [path.dirname(file)] };
+      return { content: [...body, ...notes].join('\n'), effects: [folderRead] };
     },
-  };
+  });
 }

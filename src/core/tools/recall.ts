@@ -4,14 +4,12 @@
  * the session's whole history. The history itself is read by a `RecallSource` the agent provides
  * (recall/recallIndex.ts reads the transcript): this tool only checks input and words the answer.
  */
-import { Args } from './args';
+import * as z from '../zod';
 import { RECALL_TOOL } from './recallRef';
-import type { RecallQuery, RecallSearchOutcome, RecallSource, RecalledSlice } from './recallTypes';
+import type { RecallQuery, RecallSearchOutcome, RecallSource } from './recallTypes';
+import { defineTool, refuse } from './toolInput';
 import type { ToolDefinition, ToolResult } from './types';
 import { ToolInputError } from '../errors';
-
-
-export type RecallInput = { id: string; offset: number; limit?: number } | { query: string; limit: number };
 
 export interface RecallToolOptions {
   /** Characters a page holds at most (asked per call: the persist threshold, which shrinks with a learned window). */
@@ -19,6 +17,40 @@ export interface RecallToolOptions {
 }
 
 export const RECALL_DEFAULTS = { maxPageChars: 30_000, defaultResults: 10, maxResults: 50, maxQueryChars: 1_000 } as const;
+
+/** Two calls in one: `{id}` (an earlier result, paged by offset and limit) or `{query}` (a search, limit = matches). */
+const recallInput = z
+  .object({
+    id: z.string().optional().describe('The tool_use id of an earlier tool call whose result you want back exactly (placeholders and notes name it).'),
+    query: z
+      .string()
+      .optional()
+      .describe('Search the history: plain text (case-insensitive), or a JavaScript regular expression written /pattern/flags (flags i, m, s, u). Matches are counted per line.'),
+    offset: z.int().min(0).optional().describe('With id: the character offset to start from (default 0); a paged result names the next offset.'),
+    limit: z
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        `With id: characters per page (default and maximum: the page size, about ${RECALL_DEFAULTS.maxPageChars.toLocaleString('en-US')}). With query: how many matches to return (default ${RECALL_DEFAULTS.defaultResults}, at most ${RECALL_DEFAULTS.maxResults}).`,
+      ),
+  })
+  .superRefine(({ id, query, offset, limit }, ctx) => {
+    if ((id === undefined) === (query === undefined)) return refuse(ctx, 'Pass exactly one of "id" (an earlier tool result, exactly) or "query" (a search of the history).');
+    if (id !== undefined) {
+      if (id.trim() === '') ctx.addIssue({ code: 'custom', message: 'must not be empty: give the tool_use id of an earlier call', path: ['id'], input: id });
+      return;
+    }
+    if (offset !== undefined) refuse(ctx, '"offset" pages a result recalled by id; a query takes only "limit" (how many matches).');
+    if (query!.trim() === '') ctx.addIssue({ code: 'custom', message: 'must not be empty', path: ['query'], input: query });
+    if (query!.length > RECALL_DEFAULTS.maxQueryChars) refuse(ctx, `The query is longer than ${RECALL_DEFAULTS.maxQueryChars} characters: search for a distinctive part of it.`);
+    if (limit !== undefined && limit > RECALL_DEFAULTS.maxResults) ctx.addIssue({ code: 'too_big', origin: 'int', maximum: RECALL_DEFAULTS.maxResults, inclusive: true, path: ['limit'], input: limit });
+  })
+  .transform(({ id, query, offset = 0, limit }) =>
+    id !== undefined ? { id: id.trim(), offset, ...(limit !== undefined ? { limit } : {}) } : { query: query!, limit: limit ?? RECALL_DEFAULTS.defaultResults },
+  );
+
+export type RecallInput = z.output<typeof recallInput>;
 
 /**
  * A query written `/pattern/flags` (flags among g, i, m, s, u, y) is a regular expression; g and y mean nothing
@@ -40,7 +72,7 @@ export function parseRecallQuery(raw: string): RecallQuery {
 export function createRecallTool(options: RecallToolOptions = {}): ToolDefinition<RecallInput> {
   const budget = options.maxPageChars ?? RECALL_DEFAULTS.maxPageChars;
   const maxPageChars = (): number => Math.max(1_000, typeof budget === 'function' ? budget() : budget);
-  return {
+  return defineTool({
     name: RECALL_TOOL,
     kind: 'read',
     // A recalled result is a normal result: tiers may clear it again (it can be recalled again). It pages
@@ -53,40 +85,8 @@ export function createRecallTool(options: RecallToolOptions = {}): ToolDefinitio
       'recall {"query": "..."} searches the whole history (messages, tool calls with their inputs, tool results, summaries) and returns the best matches, ' +
       'each with its tool-use id or message position, time and an excerpt. Use it instead of re-running a command whose output may have changed, ' +
       'or when a summary left out a detail. Pass exactly one of id or query.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { type: 'string', description: 'The tool_use id of an earlier tool call whose result you want back exactly (placeholders and notes name it).' },
-        query: {
-          type: 'string',
-          description: 'Search the history: plain text (case-insensitive), or a JavaScript regular expression written /pattern/flags (flags i, m, s, u). Matches are counted per line.',
-        },
-        offset: { type: 'integer', minimum: 0, description: 'With id: the character offset to start from (default 0); a paged result names the next offset.' },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          description: `With id: characters per page (default and maximum: the page size, about ${RECALL_DEFAULTS.maxPageChars.toLocaleString('en-US')}). With query: how many matches to return (default ${RECALL_DEFAULTS.defaultResults}, at most ${RECALL_DEFAULTS.maxResults}).`,
-        },
-      },
-    },
+    input: recallInput,
     headline: (input) => ('id' in input ? (input.offset > 0 ? `${input.id} (from character ${input.offset})` : input.id) : input.query),
-    parse(input) {
-      const args = Args.from(input, ['id', 'query', 'offset', 'limit']);
-      const id = args.optionalString('id');
-      const query = args.optionalString('query');
-      if ((id === undefined) === (query === undefined)) throw new ToolInputError('Pass exactly one of "id" (an earlier tool result, exactly) or "query" (a search of the history).');
-      const offset = args.optionalInteger('offset', { min: 0 });
-      if (id !== undefined) {
-        if (id.trim() === '') throw new ToolInputError('Parameter "id" must not be empty: give the tool_use id of an earlier call.');
-        const limit = args.optionalInteger('limit', { min: 1 });
-        return { id: id.trim(), offset: offset ?? 0, ...(limit !== undefined ? { limit } : {}) };
-      }
-      if (offset !== undefined) throw new ToolInputError('"offset" pages a result recalled by id; a query takes only "limit" (how many matches).');
-      if (query!.trim() === '') throw new ToolInputError('Parameter "query" must not be empty.');
-      if (query!.length > RECALL_DEFAULTS.maxQueryChars) throw new ToolInputError(`The query is longer than ${RECALL_DEFAULTS.maxQueryChars} characters: search for a distinctive part of it.`);
-      const limit = args.optionalInteger('limit', { min: 1, max: RECALL_DEFAULTS.maxResults }) ?? RECALL_DEFAULTS.defaultResults;
-      return { query: query!, limit };
-    },
     async run(input, ctx) {
       if (!ctx.recall) return { content: 'recall is not available here: this session keeps no transcript on disk.', isError: true };
       if ('id' in input) return recallById(ctx.recall, input, Math.min(input.limit ?? maxPageChars(), maxPageChars()), ctx.signal);
@@ -94,7 +94,7 @@ export function createRecallTool(options: RecallToolOptions = {}): ToolDefinitio
       const outcome = await ctx.recall.search(query, input.limit, ctx.signal);
       return { content: searchText(input.query, query, outcome) };
     },
-  };
+  });
 }
 
 async function recallById(source: RecallSource, input: { id: string; offset: number }, pageChars: number, signal: AbortSignal): Promise<ToolResult> {
@@ -115,8 +115,8 @@ async function recallById(source: RecallSource, input: { id: string; offset: num
       ? `[${found.toolUseId}${found.toolName ? ` (${found.toolName})` : ''}: characters ${start.toLocaleString('en-US')}-${end.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}]\n`
       : '');
   const tail = end < total ? `\n[${(total - end).toLocaleString('en-US')} more characters: recall {"id":${JSON.stringify(found.toolUseId)},"offset":${end}}]` : '';
-  const recalled: RecalledSlice = { source: found.source, start, end, head, tail };
-  return { content: head + found.text.slice(start, end) + tail, recalled };
+  const content = head + found.text.slice(start, end) + tail;
+  return { content, effects: [{ kind: 'recalled', slice: { source: found.source, start, end, head, tail }, content }] };
 }
 
 function alignToChar(text: string, index: number): number {

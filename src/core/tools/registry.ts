@@ -1,4 +1,4 @@
-import { nestedDeeperThan, tooDeepInputMessage } from './args';
+import { nestedDeeperThan, tooDeepInputMessage } from './toolInput';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
 import { createEditFileTool } from './editFile';
@@ -105,10 +105,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     const rest = progress.flush();
     if (rest !== '') ctx.onProgress(rest);
     const content = redactSecrets(result.content, secrets);
-    if (content === result.content) return result;
-    // A redacted recall is no longer the slice its reference names: the transcript must keep this text.
-    const { recalled: _recalled, ...unreferenced } = result;
-    return { ...unreferenced, content };
+    // A redacted recall is no longer the slice its `recalled` effect names: that effect compares and keeps this text.
+    return content === result.content ? result : { ...result, content };
   };
   const executeUnguarded = async (name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const tool = byName.get(name);

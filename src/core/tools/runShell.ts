@@ -2,24 +2,47 @@
 // tree is terminated on timeout, on cancel, and when the command finishes (leftover background
 // jobs would otherwise outlive the tool call and keep our pipes open).
 import { spawn } from 'node:child_process';
-import { Args } from './args';
+import * as z from '../zod';
 import type { CommandSandbox, SandboxChange, SandboxedCommand } from '../shell/commandSandbox';
 import { childProcessEnv } from '../secrets';
 import { terminateGroup, trackChildProcess } from '../shell/processGroup';
 import { NON_INTERACTIVE_ENV, watchChild, type ChildEnd } from '../shell/processTree';
 import { HeadTailBuffer } from '../text';
 import { stripAnsi } from '../visibleText';
+import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolResult } from './types';
 import type { ShellIsolation } from '../approvals/approval';
 import { throwIfAborted } from '../errors';
 
-export interface RunShellInput {
-  command: string;
-  timeout_ms: number;
-  description?: string;
-  /** The model asks to run this one command outside the sandbox, and says why: always asked, never auto-approved. */
-  outside_sandbox_reason?: string;
+interface ShellInputSettings {
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  sandboxed: boolean;
 }
+
+/** What run_shell accepts; `offered` is what the model is shown (outside_sandbox_reason only where a sandbox runs). */
+const runShellInput = schemaPerSetting(JSON.stringify, ({ defaultTimeoutMs, maxTimeoutMs, sandboxed }: ShellInputSettings) => {
+  const fields = z.object({
+    command: nonBlankString().describe('The bash command line to run.'),
+    timeout_ms: z.int().min(1).max(maxTimeoutMs).optional().describe(`Timeout in milliseconds (default ${defaultTimeoutMs}).`),
+    description: z.string().optional().describe('A short description of what the command does, shown to the user.'),
+    /** The model asks to run this one command outside the sandbox, and says why: always asked, never auto-approved. */
+    outside_sandbox_reason: z.string().optional().describe('Only for a command that cannot work in the sandbox: why it must run outside it (shown to the user, who must approve).'),
+  });
+  const input = fields.transform(({ command, timeout_ms = defaultTimeoutMs, description, outside_sandbox_reason }) => {
+    const outsideReason = outside_sandbox_reason?.trim();
+    return {
+      command,
+      timeout_ms,
+      ...(description === undefined ? {} : { description }),
+      ...(outsideReason ? { outside_sandbox_reason: outsideReason } : {}),
+    };
+  });
+  // Without a sandbox no command runs inside one, so none is offered a way out (isolationFor ignores a reason there).
+  return { input, offered: sandboxed ? fields : fields.omit({ outside_sandbox_reason: true }) };
+});
+
+export type RunShellInput = z.output<ReturnType<typeof runShellInput>['input']>;
 
 export interface RunShellOptions {
   /** Default 'bash'. */
@@ -49,7 +72,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
   const maxTimeoutMs = options.maxTimeoutMs ?? RUN_SHELL_DEFAULTS.maxTimeoutMs;
   const sandbox = options.sandbox;
   const sandboxed = sandbox?.state.kind === 'on';
-  return {
+  return defineTool({
     name: 'run_shell',
     kind: 'shell',
     context: { kind: 'shell' },
@@ -62,32 +85,8 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         ? ' Commands run in a sandbox: they may write only inside the workspace and $TMPDIR (not .git/config, .git/hooks, .vscode or the files that configure commands), ' +
           'have no network except the domains the user allowed, and see no other processes. Only when a command cannot work there, set outside_sandbox_reason to say why; the user must approve that run.'
         : ''),
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', description: 'The bash command line to run.' },
-        timeout_ms: { type: 'integer', minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds (default ${defaultTimeoutMs}).` },
-        description: { type: 'string', description: 'A short description of what the command does, shown to the user.' },
-        ...(sandboxed
-          ? { outside_sandbox_reason: { type: 'string', description: 'Only for a command that cannot work in the sandbox: why it must run outside it (shown to the user, who must approve).' } }
-          : {}),
-      },
-      required: ['command'],
-    },
+    ...runShellInput({ defaultTimeoutMs, maxTimeoutMs, sandboxed }),
     headline: (input) => input.description ?? input.command,
-    parse(input) {
-      const args = Args.from(input, ['command', 'timeout_ms', 'description', 'outside_sandbox_reason']);
-      const command = args.requiredString('command', { nonEmpty: true });
-      const timeout = args.optionalInteger('timeout_ms', { min: 1, max: maxTimeoutMs }) ?? defaultTimeoutMs;
-      const description = args.optionalString('description');
-      const outsideReason = args.optionalString('outside_sandbox_reason')?.trim();
-      return {
-        command,
-        timeout_ms: timeout,
-        ...(description === undefined ? {} : { description }),
-        ...(outsideReason ? { outside_sandbox_reason: outsideReason } : {}),
-      };
-    },
     async run(input, ctx) {
       throwIfAborted(ctx.signal);
       const isolation = isolationFor(sandbox, input.outside_sandbox_reason);
@@ -122,7 +121,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
         confined?.release();
       }
     },
-  };
+  });
 }
 
 /** How commands are started: the shell, how much output is kept, the kill grace, extra environment, the sandbox's wrapping. */

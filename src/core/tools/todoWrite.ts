@@ -1,19 +1,40 @@
-import { Args } from './args';
-import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoItem, type TodoLimits } from '../todos/todos';
+import * as z from '../zod';
+import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoLimits } from '../todos/todos';
+import { defineTool, refuse, schemaPerSetting } from './toolInput';
 import type { ToolDefinition } from './types';
-import { ToolInputError } from '../errors';
 
-export interface TodoWriteInput {
-  todos: TodoItem[];
-}
+/**
+ * The list is checked by todos/ (parseTodoList, which replay uses too: ids that are whole numbers
+ * are taken, whitespace collapses, the limits hold, every problem is listed); the item schema
+ * gives its type and what the model is told.
+ */
+const todoWriteInput = schemaPerSetting(JSON.stringify, (limits: TodoLimits) => {
+  const item = z.object({
+    id: z.string().describe('A short unique id ("1", "tests").'),
+    text: z.string().describe('The step, in one line.'),
+    status: z.enum(TODO_STATUSES),
+  });
+  const checked = (value: unknown, ctx: z.RefinementCtx): unknown => {
+    if (value === undefined) return void refuse(ctx, 'Missing required parameter "todos": the complete task list, an array of {id, text, status}.');
+    const parsed = parseTodoList(value, limits);
+    if (parsed.ok) return parsed.items;
+    refuse(ctx, parsed.problem);
+    return value;
+  };
+  return z.object({
+    todos: z.preprocess(checked, z.array(item)).describe('The complete task list, in order.'),
+  });
+});
+
+export type TodoWriteInput = z.output<ReturnType<typeof todoWriteInput>>;
 
 /**
  * `todo_write`: replaces the session's task list whole (like Claude Code's TodoWrite). It touches
- * no file, so it needs no approval; the session turns its result's `todos` into a `todos` event.
+ * no file, so it needs no approval; the session turns its `todos_changed` effect into a `todos` event.
  * Several items may be in progress at once (parallel subagents work on several steps).
  */
 export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDefinition<TodoWriteInput> {
-  return {
+  return defineTool({
     name: TODO_WRITE_TOOL,
     kind: 'meta',
     context: { kind: 'other' },
@@ -23,33 +44,7 @@ export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDef
       'Use it for tasks of several steps: write the plan first, mark a step in_progress when you start it and done as soon as it is finished. ' +
       'The list is shown to the user and kept in your context after the conversation is summarized, so it is how you keep track of a long task. ' +
       `At most ${limits.maxItems} items of at most ${limits.maxTextChars} characters; ids must be unique. Send an empty list to clear it.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        todos: {
-          type: 'array',
-          description: 'The complete task list, in order.',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string', description: 'A short unique id ("1", "tests").' },
-              text: { type: 'string', description: 'The step, in one line.' },
-              status: { type: 'string', enum: [...TODO_STATUSES] },
-            },
-            required: ['id', 'text', 'status'],
-          },
-        },
-      },
-      required: ['todos'],
-    },
-    parse(input) {
-      Args.from(input, ['todos']); // throws a clear error when the input is no object
-      const raw = (input as Record<string, unknown>).todos;
-      if (raw === undefined || raw === null) throw new ToolInputError('Missing required parameter "todos": the complete task list, an array of {id, text, status}.');
-      const parsed = parseTodoList(raw, limits);
-      if (!parsed.ok) throw new ToolInputError(parsed.problem);
-      return { todos: parsed.items };
-    },
+    input: todoWriteInput(limits),
     headline(input) {
       const counts = todoCounts(input.todos);
       const current = input.todos.find((item) => item.status === 'in_progress');
@@ -57,7 +52,7 @@ export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDef
     },
     async run(input) {
       const summary = input.todos.length === 0 ? 'Task list cleared.' : `Task list updated: ${todoCountsText(input.todos)}.`;
-      return { content: summary, todos: input.todos };
+      return { content: summary, effects: [{ kind: 'todos_changed', items: input.todos }] };
     },
-  };
+  });
 }

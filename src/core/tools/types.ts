@@ -17,6 +17,31 @@ export interface ToolImage {
   data: string;
 }
 
+/**
+ * What a call did that the session acts on, beyond its result text: the tool states the fact, the
+ * session dispatches each kind to its one handler (agent/effects.ts). A new feature that only
+ * informs the session adds a kind here and a handler there, not a field on ToolResult or ToolContext.
+ */
+export type ToolEffect =
+  /** `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
+  | { kind: 'todos_changed'; items: readonly TodoItem[] }
+  /** Real paths of the workspace folders whose files the call read or listed (after the round, the session adds their AGENTS.md / CLAUDE.md). */
+  | { kind: 'folders_read'; folders: readonly string[] }
+  /**
+   * `recall`: `content` (the result the tool returned) is a slice of a text already on disk, so the
+   * transcript stores a reference to it rather than a second copy, as long as the recorded result is
+   * still exactly `content` (not redacted, not cut by tier 0).
+   */
+  | { kind: 'recalled'; slice: RecalledSlice; content: string }
+  /**
+   * A write tool is about to replace `path` (a real path), whose bytes are `prior` now (undefined:
+   * absent): the turn's checkpoint keeps them. Reported through `ctx.report` before the write, not
+   * with the result: the bytes must be kept before they are gone, in the order the writes happen.
+   */
+  | { kind: 'file_will_change'; path: string; prior: Buffer | undefined };
+
+export type ToolEffectKind = ToolEffect['kind'];
+
 /** What a web_fetch card shows besides the text: the final URL, the status, the size (the saved copy is tier 0's note in the content). */
 export interface WebFetchDetails {
   /** The URL the page came from, after redirects. */
@@ -39,16 +64,12 @@ export interface ToolResult {
   isError?: boolean;
   /** Set when the call stopped because ctx.signal was aborted (lets the agent tell cancel from failure). */
   cancelled?: boolean;
-  /** Set by `todo_write`: the task list as it is now (the session emits it as a `todos` event). */
-  todos?: readonly TodoItem[];
-  /** Real paths of the workspace folders whose files the call read or listed (the session adds their AGENTS.md / CLAUDE.md). */
-  readFolders?: readonly string[];
+  /** What the call did that the session acts on once the result is in (see ToolEffect); only what really happened. */
+  effects?: readonly ToolEffect[];
   /**
-   * Set by `recall`: `content` is a slice of a text already on disk, so the transcript stores a reference to it
-   * rather than a second copy. Only valid while `content` is exactly what the tool returned (dropped otherwise).
+   * `web_fetch`: what its card shows (the session passes it on with tool_call_finished). Presentation
+   * of the result, like `images`, not something the session acts on (that would be an effect).
    */
-  recalled?: RecalledSlice;
-  /** Set by `web_fetch`: what its card shows (the session puts it on tool_call_finished). */
   web?: WebFetchDetails;
 }
 
@@ -63,14 +84,19 @@ export interface ToolContext {
   onProgress(chunk: string): void;
   /** Already wraps the approval policy; tools call it before writing / running. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
-  // What the agent running the call offers any tool beyond files and approvals; absent where it cannot
-  // (no context engine, inside a subagent). A tool that needs one says so in its result when it is absent.
-  /** Summarizes the conversation before the next request (the `compact` tool); resolves to what happened, in words. */
+  /**
+   * An effect the session must handle before the tool goes on (today: `file_will_change`); resolves
+   * once it is handled. Every other effect goes with the result. Absent where no session listens.
+   */
+  report?(effect: ToolEffect): Promise<void>;
+  // Capabilities: what a tool asks of the agent running it, during its run, because the answer is
+  // its result. Absent where the agent cannot offer it (no context engine, inside a subagent); a tool
+  // that needs one says so in its result when it is absent. A tool that only informs the agent
+  // returns an effect instead; one that needs a service of its own gets it when it is created.
+  /** Summarizes the conversation before the next request (the `compact` tool); resolves to what the engine decided, in words. */
   requestCompact?(focus: string | undefined): Promise<string>;
-  /** Runs a child agent on the request and resolves to its report (the `task` tool). */
+  /** Runs a child agent on the request and resolves to its report (the `task` tool): the child works during the call, under its signal. */
   runSubagent?(input: TaskInput): Promise<ToolResult>;
-  /** Called just before a write tool replaces `absolutePath`, with its bytes then (undefined: absent), so a checkpoint can restore it. */
-  beforeWrite?(absolutePath: string, prior: Buffer | undefined): Promise<void>;
   /** The session's full history on disk (the `recall` tool); absent when nothing is saved. */
   recall?: RecallSource;
 }
@@ -145,9 +171,9 @@ export interface ToolDefinition<Input> {
   context?: ToolContextDeclaration<Input>;
   /** Calls of this tool that follow each other in one response run at the same time (`task`). */
   parallel?: boolean;
-  /** JSON schema sent to the API. */
+  /** JSON schema sent to the API. A built-in tool derives it from its zod schema (defineTool, toolInput.ts). */
   inputSchema: ToolInputSchema;
-  /** Throws ToolInputError with a clear message for missing / wrongly typed args. */
+  /** Throws ToolInputError with a clear message for missing / wrongly typed args (a built-in tool: its zod schema's check). */
   parse(input: unknown): Input;
   /** One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters. */
   headline(input: Input): string;

@@ -1,33 +1,25 @@
-import { Args } from './args';
+import * as z from '../zod';
 import { approveAndWrite, readForChange } from './fileChange';
+import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
 
-export interface WriteFileInput {
-  path: string;
-  content: string;
-}
+const writeFileInput = z.object({
+  path: nonBlankString().describe('File path, relative to the workspace root (or absolute inside it).'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export type WriteFileInput = z.output<typeof writeFileInput>;
 
 export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
-  return {
+  return defineTool({
     name: 'write_file',
     kind: 'write',
     context: { kind: 'write' },
     description:
       'Create a file, or replace the whole content of an existing one, inside the workspace. Parent directories are created. ' +
       'The user sees a diff and may decline. To change part of an existing file prefer edit_file; read a file before overwriting it.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        content: { type: 'string', description: 'The complete new content of the file.' },
-      },
-      required: ['path', 'content'],
-    },
+    input: writeFileInput,
     headline: (input) => input.path,
-    parse(input) {
-      const args = Args.from(input, ['path', 'content']);
-      return { path: args.requiredString('path', { nonEmpty: true }), content: args.requiredString('content') };
-    },
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);
@@ -47,5 +39,5 @@ export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
         summary: existing.content === undefined ? `Created ${shown}` : `Wrote ${shown}`,
       });
     },
-  };
+  });
 }

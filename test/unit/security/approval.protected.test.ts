@@ -99,35 +99,6 @@ describe('security: writes to files that configure commands always ask', () => {
     assert.match(fs.readFileSync(path.join(dirs.root, '.git', 'config'), 'utf8'), /bare = false/);
   });
 
-  it('a fake repository layout in a folder that is not a repository: the HEAD write asks, so an allowed `git status` runs nothing', async () => {
-    // The workspace itself must not be a repository for this attack: drop the fixture's .git.
-    fs.rmSync(path.join(dirs.root, '.git'), { recursive: true, force: true });
-    const policy: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: ['git status'] };
-    const recorded: ApprovalRequest[] = [];
-    const approver = createPolicyApprover(policy, {
-      requestApproval: async (request) => {
-        recorded.push(request);
-        return { approved: false };
-      },
-    });
-    const controller = new AbortController();
-    const ctx: ToolContext = { workspace: dirs.workspace, signal: controller.signal, onProgress: () => undefined, approve: (request) => approver.requestApproval(request, controller.signal) };
-    const writes: Record<string, string> = {
-      HEAD: 'ref: refs/heads/main\n',
-      'objects/.keep': '',
-      'refs/.keep': '',
-      config: '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = touch pwned\n',
-    };
-    for (const [file, content] of Object.entries(writes)) await tools.executeToolCall('write_file', { path: file, content }, ctx);
-    assert.deepEqual(
-      recorded.map((request) => request.kind === 'write' && request.path),
-      ['HEAD'],
-    );
-    const result = await tools.executeToolCall('run_shell', { command: 'git status' }, ctx);
-    assert.match(result.content, /Exit code/, 'git status was allowed to run');
-    assert.equal(fs.existsSync(path.join(dirs.root, 'pwned')), false, 'the fake repository config ran a command');
-  });
-
   it('ordinary files stay on auto', async () => {
     for (const target of ['src/a.ts', 'gitconfig.txt', '.github/ISSUE_TEMPLATE/bug.md', 'docs/vscode.md', 'package.json.bak', 'my.git/notes.txt']) {
       const result = await tools.executeToolCall('write_file', { path: target, content: 'x\n' }, context());

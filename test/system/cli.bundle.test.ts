@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { useTempDirs } from '../support/tempDirs';
+
+// The bundle is what users run: esbuild's CJS output can break where the TS sources work
+// (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
+describe('dist/cli.js bundle', () => {
+  const temp = useTempDirs();
+
+  it('starts and prints its usage', function () {
+    this.timeout(20_000);
+    assert.ok(fs.existsSync('dist/cli.js'), 'dist/cli.js is missing: run `npm run build` first');
+    const run = spawnSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^Usage: evergreen \[options\]/);
+  });
+
+  it('fails a bad flag with exit 2 and the usage', () => {
+    const run = spawnSync(process.execPath, ['dist/cli.js', '--frobnicate'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^evergreen: Unknown option '--frobnicate'/);
+  });
+
+  it('runs a shell command in the sandbox from the bundle (the library and its seccomp helper found next to cli.js)', async function () {
+    this.timeout(60_000);
+    if (process.platform !== 'linux') this.skip();
+    const fake = await startFakeAnthropic();
+    const base = temp.make('evergreen-bundle-sandbox-');
+    const workspace = path.join(base, 'ws');
+    const outside = path.join(base, 'outside.txt');
+    fs.mkdirSync(workspace);
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.toolUse('run_shell', { command: `echo in > inside.txt; echo out > '${outside}'` }), reply.text('done'));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['-p', 'write both']);
+      assert.equal(code, 0, stderr);
+      assert.doesNotMatch(stderr, /sandbox cannot run/, stderr);
+      assert.equal(fs.readFileSync(path.join(workspace, 'inside.txt'), 'utf8'), 'in\n');
+      assert.equal(fs.existsSync(outside), false, 'the bundled CLI ran the command unconfined');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into cli.js)', async function () {
+    this.timeout(60_000);
+    const fake = await startFakeAnthropic();
+    const base = temp.make('evergreen-bundle-mcp-');
+    const workspace = path.join(base, 'ws');
+    fs.mkdirSync(workspace);
+    // A comment: VS Code's format allows them, which plain JSON.parse would refuse.
+    fs.writeFileSync(path.join(workspace, '.mcp.json'), `{ // the repository's server\n "servers": { "everything": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(require.resolve('@modelcontextprotocol/server-everything/dist/index.js'))}, "stdio"] } } }`);
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.toolUse('mcp__everything__echo', { message: 'from the bundle' }), reply.text('done'));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['--trust-workspace-mcp', '-p', 'echo']);
+      assert.equal(code, 0, stderr);
+      const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
+      // The server's own words, not the model's input echoed back in its tool_use.
+      assert.match(answered, /Echo: from the bundle/, stderr);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+/** The bundled CLI on `workspace` against the fake API, with --yes: its exit code and stderr. */
+async function runBundled(fake: FakeAnthropic, base: string, workspace: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const cli = spawn(process.execPath, ['dist/cli.js', '--workspace', workspace, '--storage-dir', path.join(base, 'storage'), '--model', 'claude-sonnet-4-6', '--yes', ...args], {
+    env: { PATH: process.env.PATH, HOME: base, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+  return { code, stderr };
+}
