@@ -1,7 +1,12 @@
-// Builds the three bundles (and, with --tests, the integration suite that runs inside VS Code).
+// Builds the bundles (and, with --tests, the integration suite that runs inside VS Code):
+// - dist/extension.js: both Node front ends over one copy of the core (src/nodeEntry.ts): VS Code
+//   loads it as the extension; dist/cli.js is the CLI's launcher, which runs the CLI from it.
+// - dist/imageWorker.js: the worker thread that resizes an attached image, with the decoders
+//   (src/core/model/imageResizeWorker.ts; found next to the bundle that starts it).
+// - dist/webview.js: the chat panel (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -26,20 +31,29 @@ const cjsImportMeta = {
 // its ES module build is the same code, bundled whole.
 // Turndown's browser build is the same converter without its own DOM (domino, 230 KB): the web
 // layer hands it linkedom's nodes. linkedom's CSS object model is only built for a <style>'s
-// `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs).
+// `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs). node-forge only makes the
+// certificate authority of the sandbox library's TLS termination, which Evergreen never turns on
+// (scripts/stubs/node-forge.cjs; 300 KB).
 const nodeAliases = {
   alias: {
     'jsonc-parser': 'jsonc-parser/lib/esm/main.js',
     turndown: 'turndown/lib/turndown.browser.cjs.js',
     'cssomnom/parse': './scripts/stubs/cssomnom-parse.cjs',
+    'node-forge': './scripts/stubs/node-forge.cjs',
   },
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'], ...cjsImportMeta, ...nodeAliases },
+  // tsx: only code run from the sources (tests) loads the image worker through it, never the bundle.
+  { ...common, entryPoints: ['src/nodeEntry.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
+  { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', ...cjsImportMeta, ...nodeAliases, banner: { js: `#!/usr/bin/env node\n${cjsImportMeta.banner.js}` } },
 ];
+
+// The CLI (package.json's `bin`, `node dist/cli.js`): the bundle above, run as the command line.
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\n// The Evergreen CLI: its code is in extension.js, with the extension's (esbuild.mjs).\nrequire('./extension.js').runCli();\n");
+chmodSync('dist/cli.js', 0o755);
 
 if (withTests) {
   // One file per test module so mocha inside the extension host can load them by name.
@@ -48,7 +62,7 @@ if (withTests) {
   builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta, ...nodeAliases });
 }
 
-// The sandbox library is bundled into extension.js and cli.js; it finds its helper binaries in
+// The sandbox library is bundled into extension.js; it finds its helper binaries in
 // vendor/ next to the file that holds it (the seccomp filter that stops sandboxed commands from
 // opening Unix sockets, the JVM proxy agent). Its Windows helper is left out: Windows commands are
 // not sandboxed (the session says so and asks every time).

@@ -18,7 +18,13 @@
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
  * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
- *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`).
+ *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`);
+ * - recall's index on two 50 MB transcripts: memory kept, build, search and lookup times
+ *   (bench/recall.ts; run it alone with `node --require tsx/cjs bench/recall.ts`);
+ * - an attached 12-megapixel photo made fit: how long the event loop stalls meanwhile
+ *   (bench/images.ts; run it alone with `node --require tsx/cjs bench/images.ts`);
+ * - the .vsix: `npm run package` and each file's share of it (bench/package.ts; run it alone with
+ *   `node --require tsx/cjs bench/package.ts`).
  */
 import { shutdownOsSandbox } from '../src/core/sandbox/srt';
 import * as fs from 'node:fs';
@@ -31,9 +37,12 @@ import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
+import { runImagesBench } from './images';
 import { runMcpBench } from './mcp';
+import { runPackageBench } from './package';
 import { runWebBench } from './web';
 import { runProvidersBench } from './providers';
+import { runRecallBench } from './recall';
 import { runSandboxBench } from './sandbox';
 import { runSubagentBench } from './subagents';
 import { runWebviewBench } from './webview';
@@ -144,6 +153,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), report);
   console.log(report);
   // Each appends its own section to RESULTS.md.
+  // The images first: the recall benchmark leaves a large heap behind.
+  console.log(await runImagesBench([]));
+  console.log(await runRecallBench([]));
   console.log(await runContextBench([]));
   console.log(await runSubagentBench([]));
   console.log(await runProvidersBench([]));
@@ -151,6 +163,7 @@ async function main(): Promise<void> {
   console.log(await runWebBench());
   console.log(await runWebviewBench([]));
   console.log(await runSandboxBench());
+  console.log(await runPackageBench([]));
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.
   await shutdownOsSandbox();
 }

@@ -6,17 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** Mulberry32: small, fast, deterministic. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../random';
+
+// The generator the context benchmark's files use (bench/random.ts), named here for them.
+export { prng };
 
 const WORDS = (
   'cache token window budget request reply module parser lexer buffer stream socket worker queue retry backoff ' +

@@ -7,30 +7,10 @@
 import { contextGauge } from '../../src/core/context/gauge';
 import type { AgentEvent, GaugeState } from '../../src/protocol';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
+import { prng, sentence, WORDS } from '../random';
 
 /** Text of the last item (an error notice): the page waits for it to know the render is done. */
 export const LAST_ITEM_MARKER = 'bench: last restored item';
-
-function rng(seed: number): () => number {
-  // mulberry32: tiny, deterministic, good enough for varied fixture text.
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = 'context window token gauge summary compaction transcript session tool result file module test build error cache request reply stream model boundary tier budget history workspace path line offset limit'.split(' ');
-
-function sentence(random: () => number, words: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(random() * WORDS.length)]!);
-  const text = out.join(' ');
-  return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
-}
 
 function codeBlock(random: () => number, lines: number): string {
   const body: string[] = [];
@@ -71,7 +51,7 @@ export function benchGauge(): GaugeState {
  * compaction divider, every 8th after a tier note, every 9th ends cancelled (a notice).
  */
 export function restoredHistory(items: number): AgentEvent[] {
-  const random = rng(8);
+  const random = prng(8);
   const events: AgentEvent[] = [];
   const model = emptyChat();
   const push = (...batch: AgentEvent[]) => {
@@ -144,7 +124,7 @@ export function itemMix(history: AgentEvent[]): Record<string, number> {
 
 /** One long markdown reply cut into token-sized deltas of 4-40 characters. */
 export function streamedDeltas(count: number): string[] {
-  const random = rng(200);
+  const random = prng(200);
   const deltas: string[] = [];
   let section = 0;
   while (deltas.length < count) {

@@ -15,26 +15,62 @@ import { abortError } from './errors';
 
 /**
  * Plain JavaScript (no bundler helpers can leak in): compiles the pattern once, answers which lines of each batch
- * match (an array of lines), or also where the first match of each is (\`{ find: lines }\`: index, start, length).
+ * match (an array of lines), or where in texts of whole lines the first match of each line is (\`{ find: texts }\`:
+ * text index, the line's start in it, the match's start in the line, its length), or the same in files it reads
+ * itself (\`{ files: paths }\`: per file its hits, line start, match start and length each, and its first matching
+ * line; or why it could not be read). A text is split at each newline here, so the caller sends a few long strings
+ * instead of a string per line; a file is read and decoded here, off the caller's thread (ASCII as Latin-1: the
+ * same string, decoded faster).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const regex = new RegExp(workerData.pattern, workerData.flags);
-parentPort.on('message', (message) => {
-  const hits = [];
-  if (Array.isArray(message)) {
-    for (let i = 0; i < message.length; i++) if (regex.test(message[i])) hits.push(i);
-  } else {
-    const lines = message.find;
-    for (let i = 0; i < lines.length; i++) {
-      regex.lastIndex = 0;
-      const match = regex.exec(lines[i]);
-      if (match) hits.push(i, match.index, match[0].length);
-    }
+function eachLineMatch(text, onMatch) {
+  for (let start = 0; ; ) {
+    const end = text.indexOf('\\n', start);
+    regex.lastIndex = 0;
+    const line = end < 0 ? text.slice(start) : text.slice(start, end);
+    const match = regex.exec(line);
+    if (match) onMatch(start, match.index, match[0].length, line);
+    if (end < 0) break;
+    start = end + 1;
   }
-  parentPort.postMessage(hits);
+}
+function readText(file) {
+  const bytes = require('node:fs').readFileSync(file);
+  return require('node:buffer').isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+parentPort.on('message', (message) => {
+  if (Array.isArray(message)) {
+    const hits = [];
+    for (let i = 0; i < message.length; i++) if (regex.test(message[i])) hits.push(i);
+    parentPort.postMessage(hits);
+  } else if (message.find) {
+    const hits = [];
+    message.find.forEach((text, t) => eachLineMatch(text, (lineStart, start, length) => hits.push(t, lineStart, start, length)));
+    parentPort.postMessage(hits);
+  } else {
+    parentPort.postMessage(message.files.map((file) => {
+      let text;
+      try {
+        text = readText(file);
+      } catch (error) {
+        return { error: error.code === 'ENOENT' ? 'ENOENT' : String(error.message) };
+      }
+      const hits = [];
+      let first;
+      eachLineMatch(text, (lineStart, start, length, line) => {
+        if (first === undefined) first = line;
+        hits.push(lineStart, start, length);
+      });
+      return first === undefined ? { hits } : { hits, first };
+    }));
+  }
 });
 `;
+
+/** What the worker found in one file: its matching lines (line start, match start, match length, flat) and the first of them; or why it was not read. */
+export type FileMatches = { hits: number[]; first?: string } | { error: string };
 
 /** A batch of lines took longer than the budget: the pattern backtracks catastrophically (or the input is huge). */
 export class RegexTimeoutError extends Error {
@@ -76,20 +112,26 @@ export class RegexWorker {
   }
 
   /**
-   * The first match of each line that matches, flat: line index, match start, match length, for each. Bounded
-   * like `test`. (recall's search: one pass finds the lines and the excerpts' places.)
+   * The first match of each line of `texts` (each one or more whole lines, joined by newlines) that matches,
+   * flat: text index, line start in the text, match start in the line, match length, for each. Bounded like
+   * `test`. (recall's search: one pass finds the lines and the excerpts' places.)
    */
-  find(lines: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
-    return this.ask({ find: lines }, budgetMs, signal);
+  find(texts: readonly string[], budgetMs: number, signal: AbortSignal): Promise<number[]> {
+    return this.ask<number[]>({ find: texts }, budgetMs, signal);
   }
 
-  private ask(message: readonly string[] | { find: readonly string[] }, budgetMs: number, signal: AbortSignal): Promise<number[]> {
+  /** `find` in files the worker reads itself (an error of `ENOENT` means the file is gone). Bounded like `test`. */
+  findInFiles(files: readonly string[], budgetMs: number, signal: AbortSignal): Promise<FileMatches[]> {
+    return this.ask<FileMatches[]>({ files }, budgetMs, signal);
+  }
+
+  private ask<Answer = number[]>(message: readonly string[] | { find: readonly string[] } | { files: readonly string[] }, budgetMs: number, signal: AbortSignal): Promise<Answer> {
     if (signal.aborted) {
       this.close();
       return Promise.reject(abortError());
     }
     if (this.ended) return Promise.reject(new Error('the regex worker has ended'));
-    return new Promise<number[]>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       const settle = (finish: () => void): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
@@ -98,7 +140,7 @@ export class RegexWorker {
         this.worker.off('exit', onExit);
         finish();
       };
-      const onMessage = (hits: number[]): void => settle(() => resolve(hits));
+      const onMessage = (answer: Answer): void => settle(() => resolve(answer));
       const onError = (error: Error): void => settle(() => reject(error));
       const onExit = (code: number): void => settle(() => reject(new Error(`the regex worker stopped (exit code ${code})`)));
       const onAbort = (): void =>

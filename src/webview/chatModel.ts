@@ -79,7 +79,9 @@ export interface ChatModel {
 }
 
 export function emptyChat(): ChatModel {
-  return { items: [], busy: false, nextKey: 0, todos: undefined };
+  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined };
+  indexes.set(model, { tools: new Map(), streaming: new Set() });
+  return model;
 }
 
 const TODO_STATUS_TEXT: Record<TodoEntry['status'], string> = { pending: 'pending', in_progress: 'in progress', done: 'done' };
@@ -103,9 +105,46 @@ function bounded(text: string): string {
   return text.length <= MAX_TOOL_OUTPUT_CHARS ? text : `…${text.slice(text.length - MAX_TOOL_OUTPUT_CHARS)}`;
 }
 
-function findTool(model: ChatModel, toolUseId: string): Extract<ChatItem, { kind: 'tool' }> | undefined {
-  const item = model.items.find((candidate) => candidate.kind === 'tool' && candidate.key === `tool:${toolUseId}`);
-  return item?.kind === 'tool' ? item : undefined;
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
+
+/**
+ * What events look up, kept beside a model so that folding a restored chat of thousands of items is
+ * linear (bench/webview.ts): tool cards by key, and the replies still streaming. Every item enters
+ * the model through pushItem, which keeps it.
+ */
+interface ModelIndex {
+  tools: Map<string, ToolItem>;
+  streaming: Set<AssistantItem>;
+}
+const indexes = new WeakMap<ChatModel, ModelIndex>();
+
+function indexOf(model: ChatModel): ModelIndex {
+  let index = indexes.get(model);
+  if (!index) {
+    // A model made without emptyChat: indexed once from its items.
+    index = { tools: new Map(), streaming: new Set() };
+    for (const item of model.items) noteItem(index, item);
+    indexes.set(model, index);
+  }
+  return index;
+}
+
+function noteItem(index: ModelIndex, item: ChatItem): void {
+  // A repeated id stays with its first card, as a search from the top found it.
+  if (item.kind === 'tool') {
+    if (!index.tools.has(item.key)) index.tools.set(item.key, item);
+  }
+  else if (item.kind === 'assistant' && item.streaming) index.streaming.add(item);
+}
+
+function pushItem(model: ChatModel, item: ChatItem): void {
+  noteItem(indexOf(model), item);
+  model.items.push(item);
+}
+
+function findTool(model: ChatModel, toolUseId: string): ToolItem | undefined {
+  return indexOf(model).tools.get(`tool:${toolUseId}`);
 }
 
 /** The streaming reply to append to, or a new one; `forThinking`: a reply that already has text is closed first (interleaved thinking). */
@@ -116,26 +155,32 @@ function openAssistant(model: ChatModel, forThinking = false): Extract<ChatItem,
     last.streaming = false;
     last.rev++;
   }
-  const item: ChatItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', redactedThinking: 0, streaming: true };
-  model.items.push(item);
+  const item: AssistantItem = { kind: 'assistant', key: `assistant:${model.nextKey++}`, rev: 0, text: '', thinking: '', redactedThinking: 0, streaming: true };
+  pushItem(model, item);
   return item;
 }
 
 function closeAssistant(model: ChatModel): void {
-  for (const item of model.items) {
-    if (item.kind === 'assistant' && item.streaming) {
+  const { streaming } = indexOf(model);
+  // In the order they came, as the chat holds them; one closed before (or taken out) is passed over.
+  for (const item of streaming) {
+    if (item.streaming) {
       item.streaming = false;
       item.rev++;
     }
   }
+  streaming.clear();
 }
 
+/** One formatter: toLocaleString would build one per call, a few hundred times when a long chat is restored. */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 function formatCount(tokens: number): string {
-  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : COUNT_FORMAT.format(tokens);
 }
 
 export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string, actions: ErrorAction[] = []): void {
-  model.items.push({ kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
+  pushItem(model, { kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
 }
 
 /** A child's approval belongs to the card of the parent's `task` call; it is answered by its own tool-use id. */
@@ -199,7 +244,7 @@ function pushCompaction(model: ChatModel, event: Extract<AgentEvent, { type: 'co
       item.rev++;
     }
   }
-  model.items.push({
+  pushItem(model, {
     kind: 'divider',
     key: `divider:${model.nextKey++}`,
     rev: 0,
@@ -224,7 +269,7 @@ function compactionUndone(model: ChatModel, event: Extract<AgentEvent, { type: '
       item.rev++;
     }
   }
-  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
 }
 
 /** What a lighter tier saved, as a quiet note (a persisted output names its tool; the view links the file). */
@@ -234,7 +279,7 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   // A persisted result's path is long and says little here: the note names the tool and the view links the file.
   const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
   const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
-  model.items.push({ kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
 /**
@@ -257,6 +302,16 @@ export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user'
   return undefined;
 }
 
+/** A request is sent again: the failed attempt's partial text is discarded by the host too; the retry is shown instead. */
+function retrying(model: ChatModel, event: Extract<AgentEvent, { type: 'retrying' }>): void {
+  const last = model.items.at(-1);
+  if (last?.kind === 'assistant' && last.streaming) {
+    model.items.pop();
+    indexOf(model).streaming.delete(last);
+  }
+  pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
+}
+
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
@@ -267,7 +322,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         const previous = lastUserItem(model);
         if (previous) previous.rev++;
       }
-      if (event.userText !== '') model.items.push({ kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+      if (event.userText !== '') pushItem(model, { kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -279,16 +334,12 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'thinking_redacted':
       thinking(model, event);
       break;
-    case 'retrying': {
-      // The failed attempt's partial text is discarded by the host too; show the retry instead.
-      const last = model.items.at(-1);
-      if (last?.kind === 'assistant' && last.streaming) model.items.pop();
-      pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
+    case 'retrying':
+      retrying(model, event);
       break;
-    }
     case 'tool_call_started':
       closeAssistant(model);
-      model.items.push({
+      pushItem(model, {
         kind: 'tool',
         key: `tool:${event.toolUseId}`,
         rev: 0,

@@ -30,12 +30,12 @@ let viewState: ViewState | undefined;
 let pendingSend: string | undefined;
 const rendered = new Map<string, { element: HTMLElement; rev: number }>();
 /**
- * Index of the first chat item in the DOM: items before it are not rendered yet. A restored chat
- * renders only its newest TAIL_ITEMS at once (what the user sees at the bottom), then backfill()
- * adds the older ones above in short idle slices, so a 2,000-item history neither blocks the
- * panel for a second nor leaves old items unsearchable (bench/webview.ts).
+ * Index of the first chat item in the DOM. A restored chat renders at once only the newest items
+ * that fill the view (fillView, once `filling`), then backfill() adds the older ones above in idle
+ * slices: a 2,000-item history neither blocks the panel nor stays unsearchable (bench/webview.ts).
  */
 let renderFrom = 0;
+let filling = false;
 /**
  * The newest items are always laid out; older ones get `eg-far` (content-visibility: auto in
  * chat.css), so the browser skips their layout and paint while they are off screen. Keeping the
@@ -44,6 +44,8 @@ let renderFrom = 0;
 const TAIL_ITEMS = 40;
 /** Longest stretch of one backfill slice: well under the 50 ms that makes a long task. */
 const BACKFILL_SLICE_MS = 8;
+/** Items fillView renders between two measurements of the height they take. */
+const FILL_STEP = 4;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
@@ -341,6 +343,7 @@ function render(): void {
   } else {
     if (welcome.isConnected) welcome.remove();
     renderFrom = Math.min(renderFrom, chat.items.length);
+    if (filling) fillView();
     const keys = new Set(chat.items.map((item) => item.key));
     for (const [key, entry] of rendered) {
       if (!keys.has(key)) {
@@ -379,6 +382,21 @@ function render(): void {
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
   if (renderFrom > 0) scheduleBackfill();
+}
+
+/** After a new state: the newest items, bottom up, until twice the view's height (a layout per step) or the whole tail. */
+function fillView(): void {
+  filling = false;
+  const tailStart = Math.max(0, chat.items.length - TAIL_ITEMS);
+  while (renderFrom > tailStart) {
+    for (let step = 0; step < FILL_STEP && renderFrom > tailStart; step++) {
+      const item = chat.items[--renderFrom]!;
+      const element = renderItem(item);
+      rendered.set(item.key, { element, rev: item.rev });
+      transcript.prepend(element);
+    }
+    if (transcript.scrollHeight >= 2 * transcript.clientHeight) return;
+  }
 }
 
 /** The list is rebuilt only when a `todos` event replaced it (a new object each time, also after a new state). */
@@ -430,7 +448,8 @@ function backfill(): void {
   while (renderFrom > 0 && performance.now() - started < BACKFILL_SLICE_MS) {
     const item = chat.items[--renderFrom]!;
     const element = renderItem(item);
-    element.classList.add('eg-far'); // Backfilled items are never in the tail.
+    // The rest of the tail (fillView stopped when the view was full) is laid out; older items are far.
+    element.classList.toggle('eg-far', renderFrom < chat.items.length - TAIL_ITEMS);
     rendered.set(item.key, { element, rev: item.rev });
     fragment.prepend(element);
   }
@@ -447,7 +466,8 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       viewState = message.state;
       chat = emptyChat();
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
-      renderFrom = Math.max(0, chat.items.length - TAIL_ITEMS);
+      renderFrom = chat.items.length;
+      filling = true;
       chat.busy = message.state.status === 'busy';
       renderGauge(message.state.gauge);
       transcript.replaceChildren();

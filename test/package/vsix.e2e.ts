@@ -21,7 +21,8 @@ const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'vsix-failure.png');
 const EXPECTED_FILES = path.join(__dirname, 'expected-files.txt');
 const VSIX = path.join(REPO_ROOT, 'evergreen-agent.vsix');
-const MAX_VSIX_BYTES = 2 * 1024 * 1024;
+// Issue 27: 1.5 MB, with room for the dependencies coming (bench/package.ts prints what is left).
+const MAX_VSIX_BYTES = 1.5 * 1024 * 1024;
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 interface Manifest {

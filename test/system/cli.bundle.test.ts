@@ -3,10 +3,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { pngBytes } from '../support/images';
 import { useTempDirs } from '../support/tempDirs';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
+// dist/cli.js is a launcher: the CLI's code is in dist/extension.js, with the extension's (esbuild.mjs).
 describe('dist/cli.js bundle', () => {
   const temp = useTempDirs();
 
@@ -45,7 +47,7 @@ describe('dist/cli.js bundle', () => {
     }
   });
 
-  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into cli.js)', async function () {
+  it('talks to an MCP server from the bundle (the SDK, jsonc-parser and ajv bundled into extension.js)', async function () {
     this.timeout(60_000);
     const fake = await startFakeAnthropic();
     const base = temp.make('evergreen-bundle-mcp-');
@@ -61,6 +63,40 @@ describe('dist/cli.js bundle', () => {
       const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
       // The server's own words, not the model's input echoed back in its tool_use.
       assert.match(answered, /Echo: from the bundle/, stderr);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe("what the bundle leaves out of its dependencies (esbuild.mjs's aliases)", () => {
+  it('node-forge: the sandbox library loads with the stub in its place, and using it says why it is not there', () => {
+    // The sandbox library reads these when it loads (mitm-ca.js, mitm-leaf.js): no throw.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const forge = require('../../scripts/stubs/node-forge.cjs') as { pki: { getTBSCertificate: unknown; createCertificate(): unknown }; asn1: { Class: unknown } };
+    const { pki, asn1 } = forge;
+    assert.ok(pki.getTBSCertificate !== undefined && asn1.Class !== undefined);
+    assert.throws(() => pki.createCertificate(), /node-forge is not in this build: the sandbox's TLS termination is not used by Evergreen/);
+    assert.ok(!fs.readFileSync('dist/extension.js', 'utf8').includes('PKCS#12 MAC could not be verified'), 'node-forge itself (its PKCS#12 code) is not bundled');
+  });
+});
+
+describe('dist/imageWorker.js', () => {
+  const temp = useTempDirs();
+
+  it('resizes an image attached to the bundled CLI in its worker, found next to the bundle', async function () {
+    this.timeout(60_000);
+    const fake = await startFakeAnthropic();
+    const base = temp.make('evergreen-bundle-image-');
+    const workspace = path.join(base, 'ws');
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, 'wide.png'), pngBytes(9000, 60));
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.text('A wide picture.'));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['--image', 'wide.png', '-p', 'Look']);
+      assert.equal(code, 0, stderr);
+      assert.match(JSON.stringify(fake.requests.at(-1)?.body ?? ''), /\[image: image\/png, 1568x10 px, resized from 9000x60\]/, stderr);
     } finally {
       await fake.close();
     }

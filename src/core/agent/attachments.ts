@@ -15,8 +15,7 @@ import type { ContentBlockParam, TextBlockParam } from '../model/messages';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolImage } from '../tools/types';
 import { openForRead } from '../workspace/workspace';
-import { readImage } from '../model/images';
-import { fitImageToLimits } from '../model/imageResize';
+import { fitImageOffThread } from '../model/imageFitOffThread';
 
 /** What a front end asks to attach. Lines are 1-based and inclusive. */
 export type AttachmentSpec =
@@ -79,7 +78,7 @@ export async function resolveAttachments(specs: readonly AttachmentSpec[], tools
     const label = labelOf(spec);
     if (spec.kind === 'image' || (spec.kind === 'file' && spec.fromLine === undefined && IMAGE_FILE.test(spec.path))) {
       const data = spec.kind === 'image' && 'data' in spec ? spec.data : await readImageFile(spec.path, label, ctx);
-      resolved.push(imageAttachment(label, data));
+      resolved.push(await imageAttachment(label, data, ctx.signal));
       continue;
     }
     if (spec.kind !== 'file' && spec.kind !== 'folder') {
@@ -125,11 +124,9 @@ async function readImageFile(file: string, label: string, ctx: ToolContext): Pro
   }
 }
 
-/** An image the models can take (resized when it is over their limits), named in words; anything else is refused with why and what to do. */
-function imageAttachment(label: string, data: string): ResolvedAttachment {
-  const facts = readImage(data);
-  if ('problem' in facts) throw new AttachmentError(`cannot attach ${label}: ${facts.problem}`);
-  const fitted = fitImageToLimits(data, facts);
+/** An image the models can take (resized off this thread when it is over their limits), named in words; anything else is refused with why and what to do. */
+async function imageAttachment(label: string, data: string, signal: AbortSignal): Promise<ResolvedAttachment> {
+  const fitted = await fitImageOffThread(data, signal);
   if ('problem' in fitted) throw new AttachmentError(`cannot attach ${label}: ${fitted.problem}`);
   const { original } = fitted;
   const was = !original ? '' : original.width !== fitted.width || original.height !== fitted.height ? `, resized from ${original.width}x${original.height}` : `, recompressed from ${original.mediaType}`;

@@ -1,4 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, NotFoundError } from '@anthropic-ai/sdk/error';
+import { AnthropicClient } from './anthropicClient';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
 import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
@@ -24,7 +26,7 @@ export class AnthropicBackend implements ModelBackend {
   readonly provider: ProviderId = 'anthropic';
   readonly capabilities: BackendCapabilities = { ...PROVIDER_FACTS.anthropic.capabilities };
   readonly model: string;
-  private readonly sdk: Anthropic;
+  private readonly sdk: AnthropicClient;
   private readonly apiKey: string | undefined;
   private readonly rules: RetryRules;
   private price: ModelPrice | undefined;
@@ -42,7 +44,7 @@ export class AnthropicBackend implements ModelBackend {
     this.price = priceFor(this.model, options.priceOverrides, 'anthropic');
     const timeouts = timeoutsFrom(options);
     this.modelInfoTimeoutMs = timeouts.modelInfoMs;
-    this.sdk = new Anthropic({
+    this.sdk = new AnthropicClient({
       apiKey: this.apiKey ?? 'missing-api-key', // Never sent: requests are refused below without a real key.
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
       maxRetries: 0,
@@ -177,7 +179,7 @@ export class AnthropicBackend implements ModelBackend {
       if (!started) throw new Error(`The response stream sent ${event.type} before message_start.`);
       yield* chunksOf(event, blocks, serverCalls);
     }
-    if (signal.aborted) throw new Anthropic.APIUserAbortError();
+    if (signal.aborted) throw new APIUserAbortError();
   }
 
   private async fetchModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined> {
@@ -187,11 +189,11 @@ export class AnthropicBackend implements ModelBackend {
       const info = await this.sdk.models.retrieve(this.model, {}, { signal, timeout: this.modelInfoTimeoutMs });
       return { id: info.id, maxInputTokens: info.max_input_tokens ?? undefined, maxOutputTokens: info.max_tokens ?? undefined };
     } catch (raw) {
-      if (raw instanceof Anthropic.APIConnectionTimeoutError && !signal?.aborted) {
+      if (raw instanceof APIConnectionTimeoutError && !signal?.aborted) {
         this.modelInfoProblem = `The Models API did not answer within ${this.modelInfoTimeoutMs / 1000} s, so the model's limits are unknown.`;
         return undefined;
       }
-      if (raw instanceof Anthropic.NotFoundError) {
+      if (raw instanceof NotFoundError) {
         // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
         if (/model/i.test(raw.message)) {
           throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, hint('unknownModel'), 404);
@@ -216,11 +218,11 @@ export class AnthropicBackend implements ModelBackend {
 
   private classifyUnredacted(error: unknown, signal?: AbortSignal): ModelError {
     if (error instanceof ModelError) return error;
-    if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
-    if (error instanceof Anthropic.APIConnectionError) {
+    if (signal?.aborted || error instanceof APIUserAbortError) return cancelledError();
+    if (error instanceof APIConnectionError) {
       return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
     }
-    if (error instanceof Anthropic.APIError) {
+    if (error instanceof APIError) {
       const detail = apiErrorMessage(error);
       // An `event: error` inside an SSE stream has no HTTP status; its error type says what it was.
       const status = error.status ?? statusForErrorType(apiErrorType(error));
@@ -301,7 +303,7 @@ function* chunksOf(event: Anthropic.RawMessageStreamEvent, blocks: Map<number, s
   }
 }
 
-function apiErrorType(error: InstanceType<typeof Anthropic.APIError>): string | undefined {
+function apiErrorType(error: APIError): string | undefined {
   const body = error.error as { error?: { type?: unknown }; type?: unknown } | undefined;
   const type = body?.error?.type ?? body?.type;
   return typeof type === 'string' ? type : undefined;
@@ -322,7 +324,7 @@ function statusForErrorType(type: string | undefined): number {
   }
 }
 
-function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+function apiErrorMessage(error: APIError): string {
   const body = error.error as { error?: { message?: unknown } } | undefined;
   const message = body?.error?.message;
   return typeof message === 'string' ? message : error.message;

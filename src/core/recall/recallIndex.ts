@@ -5,32 +5,37 @@
  * Why an index and not ripgrep over the JSONL: a transcript line is JSON, so text with a quote, a
  * backslash or a newline is escaped there and a plain query would miss it, and a match would be a
  * whole line of up to megabytes. The index holds the decoded texts (one document per message text,
- * tool call, tool result and summary), split into lines once; each call reads only the bytes
- * appended since the last one. A plain-text query runs on the calling thread (an escaped literal
- * cannot backtrack); a regular expression runs in the regex worker (core/regexWorker.ts) with a
- * time budget, so a catastrophic one ends with a clear error instead of freezing the host.
+ * tool call, tool result and summary), each as one string (a string per line would cost more than
+ * the text); each call reads only the bytes appended since the last one. A saved output (tier 0's
+ * file) is not held: it is on disk already, and a session's saved outputs can be many times its
+ * transcript. The index keeps its trigram filter (trigramFilter.ts) and reads the file when a search
+ * may match it. A plain-text query runs on the calling thread (an escaped literal cannot backtrack;
+ * recallSearch.ts); a regular expression runs in the regex worker (core/regexWorker.ts) with a time
+ * budget, so a catastrophic one ends with a clear error instead of freezing the host. Either way a
+ * match is a line's first one, and lines are the text split at newlines.
  */
-import { promises as fsp } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '../logger';
 import { blocksOf, toolResultText } from '../model/content';
 import { RECALL_TOOL } from '../tools/recallRef';
 import type { RecallHit, RecallLookup, RecallQuery, RecallSearchOutcome, RecallSource } from '../tools/recallTypes';
-import { RegexTimeoutError, RegexWorker } from '../regexWorker';
-import { throwIfAborted, ToolExecutionError } from '../errors';
+import { throwIfAborted } from '../errors';
 import { recalledText, savedOutputIn } from '../storage/recalledEntries';
 import { parseTranscriptEntry, type RecallReference, type TranscriptEntry } from '../storage/transcript';
 import { TranscriptFile } from '../storage/transcriptTail';
-
+import { nearestIds } from './nearestIds';
+import { findRegexPlaces, firstMatchPerLine, lineAt, plainTextRegex, queryLine, type Place } from './recallSearch';
+import { mayContain, trigramFilter, type TrigramFilter } from './trigramFilter';
 
 export const RECALL_INDEX_LIMITS = {
   /** A regex's time on one batch of lines, and on the whole search. */
   batchBudgetMs: 2_000,
   searchBudgetMs: 10_000,
-  /** Bytes of a transcript read at once (a longer line is read whole). */
-  readChunkBytes: 32 * 1024 * 1024,
-  /** Lines and characters sent to the worker at once. */
-  batchLines: 20_000,
+  /** Bytes of a transcript read at once (a longer line is read whole): what is parsed at a time, so the build's peak stays small. */
+  readChunkBytes: 4 * 1024 * 1024,
+  /** Characters sent to the worker at once (whole lines; a longer line goes alone). */
   batchChars: 2_000_000,
   /** Characters of an excerpt around its match. */
   excerptBefore: 80,
@@ -67,7 +72,10 @@ interface Doc {
   toolName?: string;
   subagent?: string;
   ts: string;
+  /** What is searched; for a saved output, the transcript's preview (searched if the file can no longer be read). */
   text: string;
+  /** A saved output: searched from its file (`bytes` when indexed), which the filter says may hold a plain query. */
+  saved?: { file: string; bytes: number; filter: TrigramFilter };
   entry: number;
 }
 
@@ -90,10 +98,6 @@ export class TranscriptRecall implements RecallSource {
   private readonly rewound = new Map<number, { from: number; to: number }>();
   private lastMessageEntry = -1;
   private readonly docs: Doc[] = [];
-  /** Every document's lines, in order, and the document each belongs to (split when first searched). */
-  private readonly lines: string[] = [];
-  private readonly lineDoc: number[] = [];
-  private linedDocs = 0;
   private readonly problems: string[] = [];
   private refreshing: Promise<void> | undefined;
   private readonly logger: Logger;
@@ -144,27 +148,18 @@ export class TranscriptRecall implements RecallSource {
 
   async search(query: RecallQuery, limit: number, signal: AbortSignal): Promise<RecallSearchOutcome> {
     await this.refresh(signal);
-    this.splitNewDocs();
-    const found = query.kind === 'text' ? this.findText(query.text, signal) : await this.findRegex(query, signal);
-    // One entry per place (document): its matching lines and its first match.
-    const places = new Map<number, { matches: number; line: number; start: number; length: number }>();
+    // What a checkpoint restore took back is left out before anything is read.
+    const docs = this.docs.map((_, doc) => doc).filter((doc) => !this.isRewound(this.docs[doc]!.entry, this.docs[doc]!.subagent));
+    const places = query.kind === 'text' ? await this.findText(query.text, docs, signal) : await this.findRegex(query, docs, signal);
     let totalMatches = 0;
-    for (let i = 0; i < found.length; i += 3) {
-      const line = found[i]!;
-      const doc = this.lineDoc[line]!;
-      if (this.isRewound(this.docs[doc]!.entry, this.docs[doc]!.subagent)) continue;
-      const place = places.get(doc);
-      totalMatches++;
-      if (place) place.matches++;
-      else places.set(doc, { matches: 1, line, start: found[i + 1]!, length: found[i + 2]! });
-    }
+    for (const place of places.values()) totalMatches += place.matches;
     const exact = query.kind === 'text' ? query.text : undefined;
     const newest = Math.max(1, this.docs.length - 1);
     const scored = [...places].map(([doc, place]) => {
       const d = this.docs[doc]!;
       // More matching lines count, with diminishing weight; what people and tools said outranks echoes of it
       // (the call's input, the summary); an exact-case match and recency break ties.
-      const caseBonus = exact !== undefined && this.lines[place.line]!.slice(place.start, place.start + place.length) === exact ? 0.5 : 0;
+      const caseBonus = exact !== undefined && place.line.slice(place.start, place.start + place.length) === exact ? 0.5 : 0;
       return { doc, place, score: Math.log2(1 + place.matches) + WHAT_WEIGHT[d.what] + caseBonus + doc / newest };
     });
     scored.sort((a, b) => b.score - a.score);
@@ -178,7 +173,7 @@ export class TranscriptRecall implements RecallSource {
         ...(d.subagent ? { subagent: d.subagent } : {}),
         ts: d.ts,
         matches: place.matches,
-        excerpt: this.excerpt(this.lines[place.line]!, place.start, place.length),
+        excerpt: this.excerpt(place.line, place.start, place.length),
       };
     });
     return { totalMatches, totalPlaces: places.size, hits, problems: this.currentProblems() };
@@ -289,8 +284,8 @@ export class TranscriptRecall implements RecallSource {
         const toolName = this.calls.get(id)?.name;
         // A recall's result repeats an earlier one: searching it too would only double every hit.
         if (toolName === RECALL_TOOL) continue;
-        const full = file_ ? await this.savedText(file_) : undefined;
-        this.docs.push({ ref: id, toolUseId: id, what: 'tool result', ...(toolName ? { toolName } : {}), ts: entry.ts, text: full ?? text, ...where });
+        const saved = file_ ? await this.savedFilter(file_) : undefined;
+        this.docs.push({ ref: id, toolUseId: id, what: 'tool result', ...(toolName ? { toolName } : {}), ts: entry.ts, text, ...(saved ? { saved } : {}), ...where });
       }
     }
   }
@@ -315,68 +310,74 @@ export class TranscriptRecall implements RecallSource {
     return false;
   }
 
-  /** A saved output's whole text for the search (its preview stands in when it is gone or huge). */
+  /** A saved output read once for its filter; undefined when it is gone or huge (its preview stands in). */
+  private async savedFilter(file: string): Promise<Doc['saved']> {
+    const text = await this.savedText(file);
+    return text === undefined ? undefined : { file, bytes: Buffer.byteLength(text), filter: trigramFilter(text) };
+  }
+
   private async savedText(file: string): Promise<string | undefined> {
     try {
       const stat = await fsp.stat(file);
       if (stat.size > this.limits.maxIndexedFileBytes) return undefined;
       return await fsp.readFile(file, 'utf8');
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`recall: cannot read the saved output ${file}: ${errorMessage(error)}`);
       return undefined;
+    }
+  }
+
+  /**
+   * What a search reads of a document: its text, or its saved output's (the preview if the file is gone since).
+   * Read synchronously, as the plain search scans on the calling thread anyway: a saved output was written by
+   * this session and is in the page cache, where one read costs less than the event loop's turns of an
+   * asynchronous one. An ASCII file (most tool output) is decoded as Latin-1: the same string, decoded faster.
+   */
+  private textOf(doc: number): string {
+    const d = this.docs[doc]!;
+    if (!d.saved) return d.text;
+    try {
+      const bytes = readFileSync(d.saved.file);
+      return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`recall: cannot read the saved output ${d.saved.file}: ${errorMessage(error)}`);
+      return d.text;
     }
   }
 
   // ---- searching -------------------------------------------------------------------------------
 
-  private splitNewDocs(): void {
-    for (; this.linedDocs < this.docs.length; this.linedDocs++) {
-      for (const line of this.docs[this.linedDocs]!.text.split('\n')) {
-        this.lines.push(line);
-        this.lineDoc.push(this.linedDocs);
+  /** Plain text, case-insensitive: each matching line's first match, by document. */
+  private async findText(text: string, docs: readonly number[], signal: AbortSignal): Promise<Map<number, Place>> {
+    const needle = queryLine(text);
+    const regex = plainTextRegex(needle);
+    const places = new Map<number, Place>();
+    // A saved output whose filter rules the query out is never read.
+    const candidates = docs.filter((doc) => !this.docs[doc]!.saved || mayContain(this.docs[doc]!.saved!.filter, needle));
+    let scanned = 0;
+    for (const doc of candidates) {
+      const body = this.textOf(doc);
+      // Checked about every million characters, as the search was before: cancel stops it soon.
+      if ((scanned += body.length) > 1_000_000) {
+        throwIfAborted(signal);
+        scanned = 0;
       }
+      let place: Place | undefined;
+      firstMatchPerLine(body, regex, (lineStart, start, length) => {
+        if (place) place.matches++;
+        else place = { matches: 1, line: lineAt(body, lineStart), start, length };
+      });
+      if (place) places.set(doc, place);
     }
+    return places;
   }
 
-  /** Plain text, case-insensitive: line index, start, length of each matching line's first match. */
-  private findText(text: string, signal: AbortSignal): number[] {
-    // Lines never contain a newline, so a query that spans lines is searched by its longest line.
-    const needle = text.includes('\n') ? text.split('\n').reduce((a, b) => (b.length > a.length ? b : a)) : text;
-    const regex = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-    const found: number[] = [];
-    for (let i = 0; i < this.lines.length; i++) {
-      if (i % 100_000 === 0) throwIfAborted(signal);
-      const match = regex.exec(this.lines[i]!);
-      if (match) found.push(i, match.index, match[0].length);
-    }
-    return found;
-  }
-
-  private async findRegex(query: Extract<RecallQuery, { kind: 'regex' }>, signal: AbortSignal): Promise<number[]> {
-    const worker = await RegexWorker.start(query.pattern, query.flags, signal);
-    const started = Date.now();
-    const found: number[] = [];
-    try {
-      for (let from = 0; from < this.lines.length; ) {
-        let to = from;
-        for (let chars = 0; to < this.lines.length && to - from < this.limits.batchLines && chars < this.limits.batchChars; to++) chars += this.lines[to]!.length;
-        const left = this.limits.searchBudgetMs - (Date.now() - started);
-        if (left <= 0) throw new RegexTimeoutError(this.limits.searchBudgetMs);
-        const hits = await worker.find(this.lines.slice(from, to), Math.min(this.limits.batchBudgetMs, left), signal);
-        for (let i = 0; i < hits.length; i += 3) found.push(from + hits[i]!, hits[i + 1]!, hits[i + 2]!);
-        from = to;
-      }
-    } catch (error) {
-      if (error instanceof RegexTimeoutError) {
-        throw new ToolExecutionError(
-          `The regular expression /${query.pattern}/${query.flags} ran longer than ${error.budgetMs.toLocaleString('en-US')} ms and was stopped: ` +
-            'it backtracks catastrophically (nested quantifiers such as (a+)+) or is too slow for this history. Simplify it, or search plain text (no slashes).',
-        );
-      }
-      throw error;
-    } finally {
-      worker.close();
-    }
-    return found;
+  private findRegex(query: Extract<RecallQuery, { kind: 'regex' }>, docs: readonly number[], signal: AbortSignal): Promise<Map<number, Place>> {
+    const searched = docs.map((doc) => {
+      const { text, saved } = this.docs[doc]!;
+      return { key: doc, text, ...(saved ? { saved: { file: saved.file, bytes: saved.bytes } } : {}) };
+    });
+    return findRegexPlaces(query, searched, { limits: this.limits, logger: this.logger }, signal);
   }
 
   private excerpt(line: string, start: number, length: number): string {
@@ -425,28 +426,6 @@ export class TranscriptRecall implements RecallSource {
 }
 
 const WHAT_WEIGHT: Record<DocWhat, number> = { 'tool result': 1, user: 1, assistant: 0.6, summary: 0.6, 'tool call': 0.4 };
-
-/**
- * The `count` ids closest to `id` by edit distance (ties: the newer first). A small DP is enough: ids are
- * short, there are at most a few thousand, and this runs only when the model names an id that is not here.
- */
-export function nearestIds(id: string, ids: readonly string[], count: number): string[] {
-  const scored = ids.map((candidate, index) => ({ candidate, index, distance: editDistance(id, candidate) }));
-  scored.sort((a, b) => a.distance - b.distance || b.index - a.index);
-  return scored.slice(0, count).map((item) => item.candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  const x = a.slice(0, 200);
-  const y = b.slice(0, 200);
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[y.length]!;
-}
 
 /** A recall source for a session folder (the agent makes one per session). */
 export function transcriptRecall(sessionDir: string, logger?: Logger): RecallSource {
