@@ -15,6 +15,8 @@ import { useTempDirs } from '../support/tempDirs';
 // its summary, the pushed branch and the artifact folder are read back as GitHub would read them.
 const MAIN = path.resolve(__dirname, '../../src/cli/main.ts');
 const TSX = require.resolve('tsx/cjs');
+/** What action.yml's run step starts: the built launcher of the one Node bundle (`node esbuild.mjs` first). */
+const BUILT_CLI = path.resolve(__dirname, '../../dist/cli.js');
 const PROMPT = 'Fix the greeting in hello.txt';
 
 interface ActionRun {
@@ -94,7 +96,7 @@ describe('the GitHub Action run step (evergreen github-action) against a local r
     await github.close();
   });
 
-  async function runAction(inputs: Record<string, string>, pathDirs = process.env.PATH ?? ''): Promise<ActionRun> {
+  async function runAction(inputs: Record<string, string>, pathDirs = process.env.PATH ?? '', cli: readonly string[] = ['--require', TSX, MAIN]): Promise<ActionRun> {
     const outputFile = path.join(temp, 'output.txt');
     const summaryFile = path.join(temp, 'summary.md');
     fs.writeFileSync(outputFile, '');
@@ -123,7 +125,7 @@ describe('the GitHub Action run step (evergreen github-action) against a local r
       EVERGREEN_GITHUB_TOKEN: 'ghs_fakeTokenForTheTest0123456789',
       ...inputs,
     };
-    const child = spawn(process.execPath, ['--require', TSX, MAIN, 'github-action'], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cli, 'github-action'], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -184,6 +186,18 @@ describe('the GitHub Action run step (evergreen github-action) against a local r
     // The token was never written where the agent's commands or the artifact could carry it.
     assert.equal(git(workspace, 'config', '--local', '--list').includes('ghs_'), false);
     assert.equal(JSON.stringify(fake.requests().map((request) => request.raw)).includes('ghs_fakeToken'), false);
+  });
+
+  it('runs the same from the built bundle, as action.yml starts it (node dist/cli.js github-action)', async () => {
+    assert.ok(fs.existsSync(BUILT_CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first');
+    fake.enqueue(say.toolUse('edit_file', { path: 'hello.txt', old_string: 'helo', new_string: 'hello' }, { id: 'toolu_edit' }), say.text('Fixed the typo.'));
+    const run = await runAction({}, process.env.PATH, [BUILT_CLI]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.outputs.branch, 'evergreen/4242');
+    assert.equal(git(remote, 'show', 'evergreen/4242:hello.txt'), 'hello world');
+    assert.deepEqual(run.outputs['changed-files']!.split('\n'), ['hello.txt']);
+    assert.match(run.summary, /## ✅ Evergreen finished/);
+    assert.ok(fs.existsSync(path.join(run.outputs['artifact-path']!, MANIFEST_NAME)));
   });
 
   it('a model failure is reported, fails the step, and the session still comes home', async () => {
