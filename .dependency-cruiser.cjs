@@ -7,7 +7,9 @@
 // for it, nothing above. A folder is a subsystem; the layers below `tools` are what the tools are
 // built from, each knowing nothing of the tool contract:
 //   base     src/core/*.ts: logger, secrets, visibleText, errors (tool failures and cancellation),
-//            text (output buffers), regexWorker (a regex off the main thread, for grep and recall).
+//            text (output buffers), regexWorker (a regex off the main thread, for grep and recall),
+//            workerTask (one task in a worker thread of its own, e.g. a page turned into markdown).
+//            toolNames (the built-in tools' names and Claude Code's, for hooks and tool lists).
 //            Leaf helpers every layer uses.
 //   model    the provider seam and back ends.
 //   workspace    confined file access: resolve, race-free opens, encodings, atomic writes, walks,
@@ -50,7 +52,11 @@
 //   checkpoints  the workspace's checkpoints: tool records and a shadow Git snapshot per turn
 //            (issue 17). Beside storage: it writes workspace files back through the confined
 //            writer; only the agent starts one.
-//   context  the context engine: reads transcript entries, never the agent.
+//   worktrees    the chats' Git worktrees (issue 31): made, found, reviewed, brought home, cleaned
+//            up, discarded. Above the sandbox, whose view of a worktree's Git (sandbox/worktreeGit.ts) it fills in.
+//   context  the context engine: reads transcript entries, never the agent; knows a hook's note
+//            (hooks/notes.ts) from the user's words, and asks the session's hooks around a summary
+//            through a seam (it runs none itself).
 //   modes, commands  the session's modes (plan's tool rules) and slash commands: above the tools,
 //            whose kinds and subagent types they name; neither knows the other.
 //   agent    the session loop, subagents and events: the top of the core.
@@ -101,7 +107,8 @@ const CORE_LAYERS = [
   { name: 'mcp', path: dir('mcp'), may: TOOLS_AND_BELOW },
   { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },
-  { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall')] },
+  { name: 'worktrees', path: dir('worktrees'), may: [...TOOLS_AND_BELOW, dir('sandbox')] },
+  { name: 'context', path: dir('context'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('recall'), dir('hooks')] },
   { name: 'modes', path: dir('modes'), may: TOOLS_AND_BELOW },
   { name: 'commands', path: dir('commands'), may: TOOLS_AND_BELOW },
   {

@@ -3,6 +3,9 @@
 //   loads it as the extension; dist/cli.js is the CLI's launcher, which runs the CLI from it.
 // - dist/imageWorker.js: the worker thread that resizes an attached image, with the decoders
 //   (src/core/model/imageResizeWorker.ts; found next to the bundle that starts it).
+// - dist/htmlWorker.js: the worker thread that turns a fetched page into markdown, with the HTML
+//   parser and converters (src/core/web/htmlWorker.ts; core/workerTask.ts finds it next to the
+//   bundle that starts it, so the main bundle does not carry those libraries).
 // - dist/webview.js: the chat panel (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
@@ -43,10 +46,11 @@ const nodeAliases = {
   },
 };
 
+// tsx: only code run from the sources (tests) starts a worker through it, never a bundle.
 const builds = [
-  // tsx: only code run from the sources (tests) loads the image worker through it, never the bundle.
   { ...common, entryPoints: ['src/nodeEntry.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
-  { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs' },
+  { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'] },
+  { ...common, entryPoints: ['src/core/web/htmlWorker.ts'], outfile: 'dist/htmlWorker.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ];
 
@@ -59,7 +63,7 @@ if (withTests) {
   // One file per test module so mocha inside the extension host can load them by name.
   rmSync('out/test/integration', { recursive: true, force: true }); // No stale suites from deleted files.
   const entries = readdirSync('test/integration').filter((f) => f.endsWith('.ts')).map((f) => `test/integration/${f}`);
-  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer'], ...cjsImportMeta, ...nodeAliases });
+  builds.push({ ...common, entryPoints: entries, outdir: 'out/test/integration', platform: 'node', format: 'cjs', external: ['vscode', 'mocha', '@anthropic-ai/tokenizer', 'tsx/cjs'], ...cjsImportMeta, ...nodeAliases });
 }
 
 // The sandbox library is bundled into extension.js; it finds its helper binaries in

@@ -5,8 +5,11 @@
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
+import type { CommandOption } from './core/commands/slash';
 
-export type { AgentEvent, AttachmentChip } from './core/agent/events';
+export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
+/** A card a tool has of its own (a memory write), from the call's input. */
+export type { ToolCard } from './core/tools/types';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
@@ -50,7 +53,7 @@ export type HostToWebview =
   | WebviewReply;
 
 /** The commands the panel may run (its buttons and the errors' next steps); the host refuses any other. */
-export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction'] as const;
+export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction', 'openMemory'] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
@@ -87,6 +90,9 @@ export interface AttachmentOption {
   tokens?: number;
 }
 
+/** One row of the composer's / picker (the host's answer to `commandQuery`). */
+export type { CommandOption };
+
 /** What of the active editor a new message carries by itself (`evergreen.attachments.editorContext`); the rest is offered. */
 export type EditorAutoAttach = 'selection' | 'fileAndSelection' | 'none';
 
@@ -121,6 +127,8 @@ export interface WebviewRequests {
   sendMessage: [{ text: string; attachments?: AttachmentRequest[] }, void];
   /** The @ picker's query (what follows the @): the matching workspace files and folders. */
   attachmentQuery: [{ query: string }, AttachmentOption[]];
+  /** The / picker's query (what follows the /): the matching commands, built-in and from files. */
+  commandQuery: [{ query: string }, CommandOption[]];
   /** `always`: a web fetch's host is allowed for this workspace too (ignored for other approvals). */
   approvalDecision: [{ toolUseId: string; approved: boolean; always?: boolean }, void];
   runCommand: [{ command: WebviewCommand }, void];

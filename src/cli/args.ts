@@ -48,10 +48,16 @@ export interface CliOptions {
   searxngUrl: string | undefined;
   /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
   instructions: boolean;
+  /** --no-memory: no memory tool and no memory listing in the prompt. */
+  memory: boolean;
   /** --mcp-config files (user-level MCP servers). */
   mcpConfigFiles: string[];
   /** --trust-workspace-mcp: the workspace's own MCP servers may start. */
   trustWorkspaceMcp: boolean;
+  /** --settings FILE or JSON (repeatable): hooks in Claude Code's settings format (`evergreen.hooks`). */
+  settings: string[];
+  /** --trust-workspace-hooks: the workspace's own hooks may run (in the sandbox). */
+  trustWorkspaceHooks: boolean;
   resume: string | undefined;
   /** --attach and --image: what the first message carries. */
   attachments: AttachmentSpec[];
@@ -59,11 +65,16 @@ export interface CliOptions {
   checkpointCommand: CheckpointCommand | undefined;
   /** --export-session ID FILE / --import-session FILE: a session archive command instead of prompts. */
   archiveCommand: ArchiveCommand | undefined;
+  /** --worktree [NAME]: run in a new Git worktree of the workspace ('' : a name made from the prompt). */
+  worktree: string | undefined;
+  /** --list-worktrees, --worktree-changes/--apply-worktree/--merge-worktree/--discard-worktree NAME: a worktree command instead of prompts. */
+  worktreeCommand: WorktreeCommand | undefined;
   outputFormat: 'text' | 'stream-json';
   help: boolean;
 }
 
 export type ArchiveCommand = { kind: 'export'; sessionId: string; file: string } | { kind: 'import'; file: string };
+export type WorktreeCommand = { kind: 'list' } | { kind: 'changes' | 'apply' | 'merge' | 'discard'; name: string };
 
 export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
 
@@ -104,6 +115,11 @@ Options:
       --mcp-config FILE        MCP servers to use (repeatable): VS Code's mcp.json or Claude Code's .mcp.json format
       --trust-workspace-mcp    also start the servers the workspace defines (.vscode/mcp.json, .mcp.json): they
                                run commands the repository chose, so they never start without this flag
+      --settings FILE          hooks from FILE (repeatable), in Claude Code's settings.json format ({"hooks": …});
+                               ~/.claude/settings.json and ~/.evergreen/settings.json are read too
+      --trust-workspace-hooks  also run the hooks the workspace defines (.claude/settings.json,
+                               .claude/settings.local.json, .evergreen/settings.json), in the sandbox:
+                               they run commands the repository chose, so they never run without this flag
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
                                Linux, Seatbelt on macOS); warned at every session start
       --require-sandbox        stop before anything is sent (exit code 3) when the sandbox cannot run here,
@@ -123,6 +139,8 @@ Options:
       --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
+      --no-memory              no memory: the model neither reads nor writes the notes it keeps for this
+                               workspace (by default in <storage-dir>/memory/, listed in each new session)
       --resume SESSION_ID      continue a stored session
       --list-checkpoints       with --resume: print the session's checkpoints (one before each message)
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
@@ -132,6 +150,16 @@ Options:
                                to FILE as a .zip, the same archive a GitHub Actions run uploads
       --import-session FILE    import a session archive (a run's artifact .zip as GitHub serves it, or
                                its unpacked folder) into the storage; continue it with --resume ID
+      --worktree [NAME]        work in a new Git worktree on the branch evergreen/NAME (a name made from the
+                               prompt when none is given), outside the workspace; the workspace is not touched.
+                               Prints the branch and folder; --resume finds the worktree again
+      --list-worktrees         print the worktrees Evergreen made for this workspace's repository
+      --worktree-changes NAME  print what the chat in worktree NAME changed since its branch point, as a patch
+      --apply-worktree NAME    apply those changes to the workspace as uncommitted changes (nothing is changed
+                               when one does not apply)
+      --merge-worktree NAME    merge the branch evergreen/NAME into the workspace's branch (undone on a conflict);
+                               both need --yes when the chat changed files that run commands (package.json, .vscode, …)
+      --discard-worktree NAME  remove the worktree and its branch; without --yes, only prints what would be lost
       --output-format FORMAT   text (default) or stream-json (one JSON event per line)
       --context-setting K=V    override one of the context engine's numbers (repeatable), e.g. snipUtilization=0.5
       --subagent-concurrency N subagents running at once (${SETTINGS['subagents.maxConcurrent'].min}-${SETTINGS['subagents.maxConcurrent'].max}, default ${SETTINGS['subagents.maxConcurrent'].default})
@@ -194,7 +222,9 @@ const FLAG = {
   allowDomain: SETTINGS['sandbox.allowedDomains'].cli,
   allowPackageRegistries: SETTINGS['sandbox.allowPackageRegistries'].cli,
   mcpConfig: SETTINGS['mcp.servers'].cli,
+  settings: SETTINGS.hooks.cli,
   noInstructions: SETTINGS['instructions.enabled'].cli,
+  noMemory: SETTINGS['memory.enabled'].cli,
   allowWeb: SETTINGS['web.allowedDomains'].cli,
   webSearch: SETTINGS['web.search'].cli,
   searxngUrl: SETTINGS['web.searxngUrl'].cli,
@@ -257,7 +287,7 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: bareWorktreeFlag(argv),
       allowPositionals: false,
       options: {
         prompt: { type: 'string', short: 'p', multiple: true },
@@ -280,6 +310,7 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
         [FLAG.allowCommand]: { type: 'string', multiple: true },
         [FLAG.noSandbox]: { type: 'boolean', default: false },
         [FLAG.noInstructions]: { type: 'boolean', default: false },
+        [FLAG.noMemory]: { type: 'boolean', default: false },
         [FLAG.allowDomain]: { type: 'string', multiple: true },
         [FLAG.allowPackageRegistries]: { type: 'boolean', default: false },
         [FLAG.mcpConfig]: { type: 'string', multiple: true },
@@ -288,6 +319,8 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
         [FLAG.searxngUrl]: { type: 'string' },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         'require-sandbox': { type: 'boolean', default: false },
+        [FLAG.settings]: { type: 'string', multiple: true },
+        'trust-workspace-hooks': { type: 'boolean', default: false },
         resume: { type: 'string' },
         attach: { type: 'string', multiple: true },
         image: { type: 'string', multiple: true },
@@ -296,6 +329,12 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
         'import-session': { type: 'string' },
+        worktree: { type: 'string' },
+        'list-worktrees': { type: 'boolean', default: false },
+        'worktree-changes': { type: 'string' },
+        'apply-worktree': { type: 'string' },
+        'merge-worktree': { type: 'string' },
+        'discard-worktree': { type: 'string' },
         'output-format': { type: 'string', default: 'text' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -331,15 +370,20 @@ export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
     sandbox: !(values[FLAG.noSandbox] ?? false),
     requireSandbox: values['require-sandbox'] ?? false,
     instructions: !(values[FLAG.noInstructions] ?? false),
+    memory: !(values[FLAG.noMemory] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
     webDomains: webDomains(values[FLAG.allowWeb] ?? []),
     webSearch: values[FLAG.webSearch] ?? false,
     searxngUrl: searxngUrl(values[FLAG.searxngUrl]),
     trustWorkspaceMcp: values['trust-workspace-mcp'] ?? false,
+    settings: values[FLAG.settings] ?? [],
+    trustWorkspaceHooks: values['trust-workspace-hooks'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
     archiveCommand: archiveCommand(exported.command, values['import-session'], values.resume !== undefined || values['list-checkpoints'] === true || values['restore-checkpoint'] !== undefined),
+    worktree: values.worktree?.trim(),
+    worktreeCommand: worktreeCommand(values),
     attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
     outputFormat: format,
     help: values.help ?? false,
@@ -361,6 +405,27 @@ function attachmentArg(value: string): AttachmentSpec {
   } catch (error) {
     throw new UsageError(`--attach: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** `--worktree` takes an optional name: given bare (last, or before another option), it means "a name made from the prompt". */
+function bareWorktreeFlag(argv: string[]): string[] {
+  return argv.map((arg, index) => (arg === '--worktree' && (index + 1 >= argv.length || argv[index + 1]!.startsWith('-')) ? '--worktree=' : arg));
+}
+
+const WORKTREE_FLAGS = { 'worktree-changes': 'changes', 'apply-worktree': 'apply', 'merge-worktree': 'merge', 'discard-worktree': 'discard' } as const;
+
+function worktreeCommand(values: { 'list-worktrees'?: boolean; worktree?: string; resume?: string } & Partial<Record<keyof typeof WORKTREE_FLAGS, string>>): WorktreeCommand | undefined {
+  if (values.worktree !== undefined && values.resume !== undefined) throw new UsageError('--resume finds the session\'s worktree by itself: leave out --worktree');
+  const given = (Object.keys(WORKTREE_FLAGS) as (keyof typeof WORKTREE_FLAGS)[]).filter((flag) => values[flag] !== undefined);
+  const commands = [...(values['list-worktrees'] ? ['list-worktrees'] : []), ...given];
+  if (commands.length > 1) throw new UsageError(`give one worktree command at a time, got ${commands.map((flag) => `--${flag}`).join(' and ')}`);
+  if (commands.length === 1 && (values.worktree !== undefined || values.resume !== undefined)) throw new UsageError(`--${commands[0]} runs no chat: leave out --worktree and --resume`);
+  if (values['list-worktrees']) return { kind: 'list' };
+  const flag = given[0];
+  if (flag === undefined) return undefined;
+  const name = values[flag]!.trim();
+  if (name === '') throw new UsageError(`--${flag} needs a worktree's name (--list-worktrees shows them)`);
+  return { kind: WORKTREE_FLAGS[flag], name };
 }
 
 function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boolean; 'restore-checkpoint'?: string; 'files-only'?: boolean; 'conversation-only'?: boolean }): CheckpointCommand | undefined {

@@ -4,9 +4,8 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
-import { parseCompactCommand } from '../core/agent/compactCommand';
 import { contextBudget } from '../core/context/gauge';
-import { errorMessage, lineLogger, silentLogger } from '../core/logger';
+import { errorMessage, lineLogger, silentLogger, type Logger } from '../core/logger';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
@@ -14,6 +13,8 @@ import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
 import { runArchiveCommand } from './sessionArchive';
+import { WorktreeManager } from '../core/worktrees/manager';
+import { placeForRun, runWorktreeCommand, worktreeFailureText } from './worktrees';
 import { AttachmentError } from '../core/agent/attachments';
 import { FileSessionStore, SessionLockedError, SessionNotFoundError } from '../core/storage/sessionStore';
 import { applyConsent, loadMcpConfig } from '../core/mcp/load';
@@ -22,10 +23,14 @@ import { findRipgrepOnPath } from '../core/tools/grepSearch';
 import { runMemory } from '../core/web/access';
 import { todoCountsText } from '../core/todos/todos';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './args';
+import { promptStep, type SlashRun } from './slash';
+import { loadCommandCatalog } from '../frontends/slashCommands';
+import { memoryFolderFor } from '../core/memory/location';
 import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 import { redactedOutput } from './redactedOutput';
+import { cliHooksConfig, hookRunLine } from './hooks';
 
 export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -84,20 +89,16 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const workspace = path.resolve(io.cwd, options.workspace);
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) return fail(`workspace "${workspace}" is not a directory`);
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
-  const store = new FileSessionStore(options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen'), undefined, logger);
-  if (options.archiveCommand) return runArchiveCommand(options.archiveCommand, store, workspace, io.cwd, { say: (text) => io.stdout.write(`${line(text)}\n`), warn: (text) => io.stderr.write(`${line(text)}\n`) });
-  if (options.checkpointCommand && options.resume !== undefined) {
-    try {
-      await runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger);
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof CheckpointError) return fail(error.message);
-      const failure = startFailure(error);
-      return fail(failure.message, failure.code);
-    }
-  }
+  const storageRoot = options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen');
+  const store = new FileSessionStore(storageRoot, undefined, logger);
+  const storedSessionRun = storedSessionCommand(options, store, workspace, io, logger, fail);
+  if (storedSessionRun) return storedSessionRun;
+  const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
+  if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
   if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
+  const place = await placeForRun(worktrees, workspace, options, prompts[0]!, (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
+  if (typeof place === 'number') return place;
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
   // Once read, the keys leave this process's environment: code that runs later in it, and any child
@@ -105,9 +106,9 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   // block the process started with; only the sandbox keeps commands from reading it.)
   for (const { apiKeyEnv } of Object.values(PROVIDER_INFO)) delete io.env[apiKeyEnv];
   delete io.env[SEARXNG_KEY_ENV];
+  const memoryFolder = options.memory ? memoryFolderFor(storageRoot, workspace) : undefined;
   let started: StartedSession | undefined;
-  // --require-sandbox: the start's warning that the sandbox cannot run here (its cause and fix).
-  let sandboxWarning: string | undefined;
+  let sandboxWarning: string | undefined; // --require-sandbox refuses a start that warned the sandbox cannot run here.
   try {
     started = await startAgentSession({
       config: {
@@ -128,7 +129,11 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
-        mcp: await cliMcpSettings(options, workspace, io),
+        // The CLI trusts the workspace it is given for skills and commands, as for AGENTS.md: they are text, not code.
+        skills: { home: home(io) },
+        ...(memoryFolder ? { memory: { folder: memoryFolder } } : {}),
+        mcp: await cliMcpSettings(options, place.workspace, io),
+        hooks: await cliHooksConfig(options, place.workspace, io),
         // --allow-web pre-approves; an "a" answer at the prompt lasts for this run only.
         web: {
           allowedDomains: options.webDomains,
@@ -138,7 +143,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         },
       },
       logger,
-      workspaceRoot: workspace,
+      workspaceRoot: place.workspace,
+      ...(place.worktree ? { worktree: place.worktree.access } : {}),
       store,
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
@@ -157,6 +163,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
 
   if (options.requireSandbox && sandboxWarning !== undefined) return refuseUnsandboxed(started, store, sandboxWarning, fail);
   warnAboutStart(started, options, io);
+  if (place.worktree && place.worktree.record.sessionId === undefined) await worktrees.attachSession(place.worktree.record, started.handle.id);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
   const restoredTodos = started.replay.filter((event) => event.type === 'todos').at(-1);
   if (restoredTodos) printer(restoredTodos);
@@ -165,7 +172,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const session = started.session;
   const unsubscribe = onAbort(io.interrupt, () => session.cancel());
   try {
-    exitCode = await runPrompts(prompts, started, options, io);
+    const catalog = await loadCommandCatalog({ workspaceRoot: place.workspace, workspaceTrusted: true, home: home(io) });
+    exitCode = await runPrompts(prompts, { started, catalog, workspaceRoot: place.workspace, memoryFolder, thinking: String(options.thinking) }, options, io);
   } finally {
     unsubscribe();
     await started.handle.flushMeta().catch((error: unknown) => logger.error('could not write meta.json', error));
@@ -176,6 +184,16 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
   return exitCode;
+}
+
+/** The archive and checkpoint commands, which run on stored sessions instead of prompts; undefined when none was asked for. */
+function storedSessionCommand(options: CliOptions, store: FileSessionStore, workspace: string, io: CliIO, logger: Logger, fail: (message: string, code?: number) => number): Promise<number> | undefined {
+  if (options.archiveCommand) return runArchiveCommand(options.archiveCommand, store, workspace, io.cwd, { say: (text) => io.stdout.write(`${line(text)}\n`), warn: (text) => io.stderr.write(`${line(text)}\n`) });
+  if (options.checkpointCommand === undefined || options.resume === undefined) return undefined;
+  return runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger).then(
+    () => EXIT.ok,
+    (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : fail(startFailure(error).message, startFailure(error).code)),
+  );
 }
 
 /** --require-sandbox without a sandbox: nothing was sent, so the session (a system prompt only) is not kept. */
@@ -215,22 +233,38 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
   }
 }
 
-/** Sends the prompts in order (a "/compact [focus]" compacts instead); stops at the first that does not end well. */
-async function runPrompts(prompts: readonly string[], started: StartedSession, options: CliOptions, io: CliIO): Promise<number> {
+/** The home folder `~` means for skills and commands: the environment's, as for instruction files. */
+function home(io: CliIO): string {
+  return io.env.HOME ?? os.homedir();
+}
+
+/** Sends the prompts in order (a slash command acts or expands first, slash.ts); stops at the first that does not end well. */
+async function runPrompts(prompts: readonly string[], run: SlashRun, options: CliOptions, io: CliIO): Promise<number> {
+  const { started } = run;
   for (const [index, prompt] of prompts.entries()) {
     if (io.interrupt?.aborted) return EXIT.cancelled;
-    const compact = parseCompactCommand(prompt);
-    if (compact) {
+    const step = await promptStep(prompt, run);
+    if (step.kind === 'refuse') {
+      io.stderr.write(`evergreen: ${line(step.message)}\n`);
+      return EXIT.usage;
+    }
+    if (step.kind === 'print') {
+      // stream-json's stdout holds events only: a command's answer goes beside its notes there.
+      (options.outputFormat === 'text' ? io.stdout : io.stderr).write(`${escapeText(step.text)}\n`);
+      continue;
+    }
+    if (step.kind === 'compact') {
       // As in the chat: compact now, with the optional focus; the engine's events report it.
-      const outcome = await started.session.compact(compact.focus, io.interrupt);
+      const outcome = await started.session.compact(step.focus, io.interrupt);
       io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
       if (!outcome.ok) return EXIT.failed;
       continue;
     }
+    for (const notice of step.notices) io.stderr.write(`note: ${line(notice)}\n`);
     let stop: TurnStopReason;
     try {
-      // --attach goes with the first message.
-      stop = await started.session.send(prompt, undefined, index === 0 ? options.attachments : []);
+      // --attach goes with the first message, before what a command attaches.
+      stop = await started.session.send(step.text, undefined, [...(index === 0 ? options.attachments : []), ...step.attachments], step.turn);
     } catch (error) {
       if (!(error instanceof AttachmentError)) throw error;
       io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
@@ -366,8 +400,14 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         stderr.write(`warning: ${line(event.message)}\n`);
         break;
+      case 'hook_run':
+        breakLine();
+        stderr.write(`${hookRunLine(event.run)}\n`);
+        break;
       case 'instructions_notice':
       case 'thinking_notice':
+      case 'hook_notice':
+      case 'customization_notice':
         breakLine();
         stderr.write(`${event.level === 'warning' ? 'warning' : 'note'}: ${line(event.message)}\n`);
         break;
@@ -431,6 +471,10 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (allow the host with --allow-web ${escapeLine(request.host)}; --yes does not cover web fetches)\n`);
           return { approved: false, reason: `Not approved: ${request.host} is not allowed and there is no terminal to ask on. The user can allow it with --allow-web ${request.host}; --yes does not cover web fetches.` };
         }
+        if (request.kind === 'hook') {
+          io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (a hook asked for your answer; --yes does not give it)\n`);
+          return { approved: false, reason: 'Not approved: a hook asked the user to decide on this call, and there is no terminal to ask on (--yes does not answer for the user).' };
+        }
         if (request.kind === 'sandbox_changes') {
           io.stderr.write(`evergreen: declined ${describe(request)}${asker}: no terminal to ask on (--yes never approves what would run outside the sandbox)\n`);
           return { approved: false, reason: 'Not approved: what would run outside the sandbox needs a person to approve it at a terminal; --yes does not cover it.' };
@@ -441,12 +485,13 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       // What the user approves must read as what runs: a diff keeps its lines; a command is shown
       // line by line with its real newlines marked, padding folded and its size said, and a long
       // one is cut with the rest one answer away (20,000 spaces cannot push it off the screen).
-      const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
+      const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : request.kind === 'hook' ? commandView(request.input) : undefined;
       const preview = view ? commandPreview(view) : undefined;
       if (request.kind === 'mcp') {
         io.stderr.write(`\nMCP server ${escapeLine(request.server)}, tool ${escapeLine(request.tool)}, with these arguments:`);
         if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`);
       }
+      if (request.kind === 'hook') io.stderr.write(`\nA PreToolUse hook asks you to decide on this ${escapeLine(request.tool)} call${request.reasons.length > 0 ? ` (its words, not a check: ${request.reasons.map(visibleDescription).join('; ')})` : ''}. Its input:`);
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
       if (request.kind === 'write') io.stderr.write(`\n${escapeText(request.diff)}\n`);
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
@@ -475,7 +520,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
               resolve(reply);
             });
           });
-        const question = view ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
+        const question = view && request.kind !== 'hook' ? `Allow running this command (${commandSize(view)})${asker}${outside ? ' OUTSIDE the sandbox' : ''}?` : `Allow ${describe(request)}${asker}?`;
         if (request.kind === 'web') {
           const reply = (await ask(`${question} [y/N/a] (a: always for ${escapeLine(request.host)}, for the rest of this run) `)).trim();
           if (/^a(lways)?$/i.test(reply)) return { approved: true, always: true };
@@ -515,6 +560,7 @@ function describe(request: ApprovalRequest): string {
   if (request.kind === 'write') return `${request.isNew ? 'creating' : 'changing'} ${escapeLine(request.path)}`;
   if (request.kind === 'sandbox_changes') return `applying ${request.changes.length} held change${request.changes.length === 1 ? '' : 's'} a sandboxed command wrote`;
   if (request.kind === 'mcp') return `calling ${escapeLine(request.tool)} on the MCP server ${escapeLine(request.server)}`;
+  if (request.kind === 'hook') return `the ${escapeLine(request.tool)} call a hook asked about`;
   if (request.kind === 'web') return `fetching ${escapeLine(request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url)}`;
   const view = commandView(request.command);
   const first = commandPreview(view, { lines: 1, chars: 80 });

@@ -38,7 +38,7 @@ export class ApiKeyStore {
 
   /**
    * The optional key for the user's SearXNG instance (sent as a bearer token to a proxy in front of
-   * it); the command that sets it is the lead's to wire, next to "Set API Key".
+   * it); "Evergreen: Set SearXNG Key" sets and removes it (webAccessCommand.ts).
    */
   async searxngKey(): Promise<string | undefined> {
     return (await this.secrets.get(SEARXNG_KEY)) || undefined;
@@ -49,8 +49,9 @@ export class ApiKeyStore {
     else await this.secrets.store(SEARXNG_KEY, key.trim());
   }
 
+  /** A provider's key or the SearXNG key changed (a session reads them when it starts). */
   onDidChange(listener: () => void): vscode.Disposable {
-    const keys = new Set(Object.values(SECRET_KEYS));
+    const keys = new Set([...Object.values(SECRET_KEYS), SEARXNG_KEY]);
     return this.secrets.onDidChange((event) => {
       if (keys.has(event.key)) listener();
     });

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
-import { parseCompactCommand } from '../core/agent/compactCommand';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
@@ -25,11 +24,16 @@ import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
 import { McpLogChannels, showMcpServers } from './mcpServers';
+import { showHooks } from './hooksList';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
+import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
+import { planSlash } from '../frontends/slashCommands';
+import { memoryFolderFor } from '../core/memory/location';
+import { openMemoryFolder } from './memoryFolder';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -41,6 +45,9 @@ export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
+  private readonly commandFiles = new CommandFiles(() => ({ workspaceRoot: workspaceFolder(), trusted: vscode.workspace.isTrusted }));
+  private readonly slash: ChatSlashCommands;
+
 
   constructor(
     private readonly deps: {
@@ -59,14 +66,30 @@ export class ChatController extends Disposable {
       redactor: SecretRedactor;
       /** The when-clause keys that follow the shown chat (a turn running). */
       contextKeys: ChatContextKeys;
-      /** Where the consent to a workspace's MCP servers is remembered (the workspace's state). */
+      /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
+      /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
+      memoryRoot: string;
     },
   ) {
     super();
     this.mcpLogs = this._register(new McpLogChannels());
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger));
+    // The built-in commands act through this chat's own actions.
+    this.slash = new ChatSlashCommands({
+      chat: this.deps.chat,
+      store: this.deps.store,
+      say: (level, message) => this.say(level, message),
+      restart: (sessionId) => this.startSession(sessionId, true),
+      newChat: () => this.newChat(),
+      resumeSession: () => this.resumeSession(),
+      resumeSessionById: (sessionId) => this.resumeSessionById(sessionId),
+      compact: (focus) => this.compact(focus),
+      showContextBreakdown: () => this.showContextBreakdown(),
+      openMemory: () => this.openMemory(),
+      send: (text) => this.sendMessage(text),
+    });
     // Every checked request from the panel gets its reply: the handler's value, or its error in words.
     this._register(deps.surface.onMessage((request) => void answerWebviewRequest(request, (checked) => this.handleWebviewMessage(checked), (reply) => this.deps.surface.post(reply))));
     const restartLater = () => {
@@ -106,6 +129,7 @@ export class ChatController extends Disposable {
     },
     sendMessage: (request) => this.sendMessage(request.text, request.attachments),
     attachmentQuery: (request) => this.composer.options(request.query),
+    commandQuery: (request) => this.commandFiles.options(request.query),
     approvalDecision: async (request) => {
       // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
       this.deps.approvals.decide(request.toolUseId, request.approved, request.always === true);
@@ -132,14 +156,19 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** A message typed in the panel (or sent by the test API): settled when its turn ends; a failure to start it throws. */
+  /**
+   * A message typed in the panel (or sent by the test API): settled when its turn ends; a failure
+   * to start it throws. A slash command runs here (a built-in), or becomes the turn it starts (a
+   * command file); an unknown one throws, so the panel gives the text back.
+   */
   async sendMessage(text: string, attachments: readonly AttachmentRequest[] = []): Promise<void> {
-    const compact = parseCompactCommand(text);
-    if (compact) {
-      // Typed in the chat: the focus (possibly none) is already given, no input box; the panel's
-      // pending send is always settled by a fresh state.
+    const catalog = await this.commandFiles.catalog();
+    const plan = planSlash(text, catalog);
+    if (plan.kind === 'error') throw new Error(plan.message);
+    if (plan.kind === 'built-in') {
+      // The panel's pending send is always settled by a fresh state.
       try {
-        await this.compact(compact.focus ?? '');
+        await this.slash.run(plan.command, catalog);
       } finally {
         await this.postState();
       }
@@ -161,13 +190,30 @@ export class ChatController extends Disposable {
         // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
         started = await this.startSession(started.handle.id, true, true);
       }
-      // Gathered at send time: the selection, problems, terminal and diff as they are now.
-      const turn = chat.track(started.session.send(text, undefined, await this.composer.gather(attachments)));
+      const turn = await this.slash.turnOf(plan, catalog, started);
+      for (const notice of turn.notices) this.say('info', notice);
+      // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
+      const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
       chat.sending = false;
-      await turn;
+      await sent;
     } finally {
       chat.sending = false;
     }
+  }
+
+  /** A line in the chat that stays when the panel reloads (a command's answer, what it could not apply). */
+  private say(level: 'info' | 'warning', message: string): void {
+    this.onAgentEvent({ type: 'customization_notice', level, message });
+  }
+
+  /** "Evergreen: Open Memory" and /memory: this workspace's memory folder, its notes to open and edit. */
+  async openMemory(): Promise<void> {
+    const root = workspaceFolder();
+    if (!root) {
+      void vscode.window.showInformationMessage('Evergreen: open a folder first; memory is kept per workspace folder.');
+      return;
+    }
+    await openMemoryFolder(memoryFolderFor(this.deps.memoryRoot, root), readSettings().memory.enabled);
   }
 
   /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
@@ -194,7 +240,7 @@ export class ChatController extends Disposable {
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
-    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState);
+    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot });
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
     if (!keepView) this.resetView();
     this.chat.needsRestart = false;
@@ -282,6 +328,10 @@ export class ChatController extends Disposable {
     await showMcpServers(this.chat.active?.mcp, this.mcpLogs);
   }
 
+  async showHooks(): Promise<void> {
+    await showHooks(this.chat.active?.hooks);
+  }
+
   async newChat(): Promise<void> {
     if (this.chat.active?.session.busy) {
       const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
@@ -292,6 +342,7 @@ export class ChatController extends Disposable {
     await this.chat.startSettled();
     // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
     this.chat.close();
+    this.chat.overrides = {};
     this.resetView();
     await this.postState();
     await this.deps.surface.reveal();
@@ -399,6 +450,8 @@ export class ChatController extends Disposable {
 
   /** Resume without the picker (the command's core; also the test API). */
   async resumeSessionById(sessionId: string): Promise<void> {
+    // Another chat runs with the settings again; the same one (a checkpoint's rebuild) keeps its /model and /thinking.
+    if (sessionId !== this.chat.active?.handle.id) this.chat.overrides = {};
     await this.chat.stopTurn();
     await this.chat.startSettled();
     this.chat.close();
@@ -416,3 +469,4 @@ export class ChatController extends Disposable {
     }
   }
 }
+

@@ -3,7 +3,14 @@
 // several of these records. Imports no `vscode`, so it runs in plain node (test/unit/extension.chatState.test.ts).
 import type { StartedSession } from '../core/agent/factory';
 import type { AgentEvent, GaugeState } from '../protocol';
+import type { ThinkingSetting } from '../core/model/thinking';
 import { SessionScope } from './sessionScope';
+
+/** A chat's own choices that win over the settings. */
+export interface ChatOverrides {
+  model?: string;
+  thinking?: ThinkingSetting;
+}
 
 /**
  * What a chat's panel replays when its webview (re)loads: the events in order and the newest gauge.
@@ -68,10 +75,14 @@ export class ChatState {
   sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   needsRestart = false;
+  /** What this chat runs with in place of the settings (`/model`, `/thinking`), until New Chat or a resume of another. */
+  overrides: ChatOverrides = {};
   private current: StartedSession | undefined;
   private starting: Promise<StartedSession> | undefined;
   /** The shown session's scope: a new one for every session start, so old events are dropped. */
   private scope: SessionScope | undefined;
+  /** The scope of a session being started: it becomes the shown one when the session is adopted. */
+  private pendingScope: SessionScope | undefined;
 
   /** `sessionChanged`: told whenever the chat gets a session or loses it (the `evergreen.chatActive` context key follows it). */
   constructor(private readonly sessionChanged: (open: boolean) => void = () => undefined) {}
@@ -100,11 +111,15 @@ export class ChatState {
     await this.starting?.catch(() => undefined);
   }
 
-  /** A scope for the session about to start: from now on the previous one's late events (a cancelled turn's last words) are dropped. */
+  /**
+   * A scope for the session about to start. The shown session keeps its own until the new one is
+   * adopted: then the previous one's late events (a cancelled turn's last words) are dropped, and a
+   * restart that fails (a mistyped /model) leaves the chat on its session, its events still shown.
+   */
   beginScope(onEvent: (event: AgentEvent) => void): SessionScope {
-    this.scope?.end();
-    this.scope = new SessionScope(onEvent);
-    return this.scope;
+    this.pendingScope?.end();
+    this.pendingScope = new SessionScope(onEvent);
+    return this.pendingScope;
   }
 
   /**
@@ -112,6 +127,11 @@ export class ChatState {
    * stopped, its lock released unless the new one, a restart on the same transcript, holds it too).
    */
   adopt(started: StartedSession): void {
+    if (this.pendingScope) {
+      this.scope?.end();
+      this.scope = this.pendingScope;
+      this.pendingScope = undefined;
+    }
     const previous = this.current;
     this.current = started;
     this.sessionChanged(true);
@@ -142,7 +162,9 @@ export class ChatState {
 
   private release(): void {
     this.scope?.end();
+    this.pendingScope?.end();
     this.scope = undefined;
+    this.pendingScope = undefined;
     const closing = this.current;
     this.current = undefined;
     void closing?.close();

@@ -3,9 +3,11 @@ import type { ApiKeyStore } from './apiKey';
 import type { ChatController } from './chatController';
 import type { CommandId } from './manifest';
 import { readSettings } from './settings';
+import type { WorkspaceWebDomains } from './webAccess';
+import { setSearxngKey, showWebAccess } from './webAccessCommand';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
-export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore): vscode.Disposable[] {
+export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains): vscode.Disposable[] {
   const register = (id: CommandId, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
@@ -15,7 +17,11 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
+    register('webAccess', () => showWebAccess(webDomains)),
+    register('setSearxngKey', () => setSearxngKey(apiKeys)),
+    register('showHooks', () => controller.showHooks()),
     register('resumeSession', () => controller.resumeSession()),
+    register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();

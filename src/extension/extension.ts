@@ -16,6 +16,7 @@ import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
+import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
 
 /**
@@ -40,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState });
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
@@ -48,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys),
+      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState)),
       registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
       new TranscriptDocuments(store, logger),
       view,

@@ -37,10 +37,15 @@ export const COMMANDS = {
   newChat: { title: 'New Chat', icon: '$(add)' },
   setApiKey: { title: 'Set API Key', icon: '$(key)' },
   mcpServers: { title: 'MCP Servers', icon: '$(plug)' },
+  webAccess: { title: 'Web Access', icon: '$(globe)' },
+  setSearxngKey: { title: 'Set SearXNG Key', icon: '$(key)' },
+  showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
   resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
   openRun: { title: 'Open Run…', icon: '$(cloud-download)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
+  // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
+  openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 

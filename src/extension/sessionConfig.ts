@@ -1,4 +1,7 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { memoryFolderFor } from '../core/memory/location';
+import type { ChatOverrides } from './chatState';
 import { ActionableError } from '../core/model/errorActions';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
@@ -11,6 +14,7 @@ import { bundledRipgrep } from './ripgrep';
 import { readRawSetting, readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import { readMcpSettings } from './mcpConsent';
+import { readHookSettings } from './hookConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
@@ -18,7 +22,7 @@ import { WorkspaceWebDomains } from './webAccess';
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode.Memento): Promise<{ workspaceRoot: string; config: AgentConfig }> {
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') {
     throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
@@ -43,10 +47,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       provider: settings.provider,
       apiKey,
       baseURL: settings.baseUrl,
-      model: settings.model,
+      // A chat's /model and /thinking win over the settings, for that chat.
+      model: chat.overrides.model ?? settings.model,
       maxOutputTokens: settings.maxOutputTokens,
       maxToolRoundsPerTurn: settings.maxToolRoundsPerTurn,
-      thinking: settings.thinking,
+      thinking: chat.overrides.thinking ?? settings.thinking,
       approvalPolicy: settings.approvals,
       trusted: vscode.workspace.isTrusted,
       ripgrepPath: bundledRipgrep(),
@@ -57,10 +62,13 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, mcpConsent: vscode
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
-      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, mcpConsent),
+      skills: { home: os.homedir() },
+      ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, folder.uri.fsPath) } } : {}),
+      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, workspaceState),
+      hooks: await readHookSettings(folder.uri.fsPath, settings.hooks, workspaceState),
       web: {
         allowedDomains: settings.web.allowedDomains,
-        memory: new WorkspaceWebDomains(mcpConsent),
+        memory: new WorkspaceWebDomains(workspaceState),
         search: settings.web.search,
         ...(settings.web.searxngUrl ? { searxng: { url: settings.web.searxngUrl, key: await apiKeys.searxngKey() } } : {}),
       },

@@ -45,6 +45,8 @@ export interface EvergreenSettings {
   approvals: { writes: 'ask' | 'auto'; shell: 'ask' | 'auto'; shellAllowList: string[]; mcp: 'ask' | 'auto'; mcpAllowList: string[] };
   /** `evergreen.mcp.servers` as the user set it (parsed by the MCP loader, which names every problem). */
   mcpServers: unknown;
+  /** `evergreen.hooks` as the user set it (parsed by the hooks loader, which names every problem). */
+  hooks: unknown;
   /** `evergreen.subagents.*` limits that were set and valid (the rest keep the core's defaults). */
   subagents: Partial<SubagentLimits>;
   /** `evergreen.sandbox.*`, from the user's own settings only. */
@@ -55,6 +57,8 @@ export interface EvergreenSettings {
   compression: unknown;
   /** `evergreen.instructions.*`: whether instruction files are read, and the user's own file (undefined: the default). */
   instructions: { enabled: boolean; userFile: string | undefined };
+  /** `evergreen.memory.enabled`: whether the agent keeps and reads its notes for the workspace. */
+  memory: { enabled: boolean };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -142,6 +146,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
       mcpAllowList: stringList(read('approvals.mcpAllowList')),
     },
     mcpServers: read('mcp.servers'),
+    hooks: read('hooks'),
     subagents: subagents.limits,
     // Only an explicit false turns it off (a missing or odd value keeps the default, on).
     sandbox: { enabled: read('sandbox.enabled') !== false, allowedDomains: domains.domains },
@@ -149,6 +154,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     compression: read('compression'),
     // Only an explicit false turns them off, as for the sandbox.
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
+    memory: { enabled: read('memory.enabled') !== false },
     problems,
   };
 }

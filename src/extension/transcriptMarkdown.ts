@@ -20,8 +20,10 @@ import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../core/sto
 import type { CompactionRecord, TranscriptEntry } from '../core/storage/transcript';
 import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
+import { TOOL_CARD_RECORD, toolCardFromRecord } from '../core/agent/toolCards';
 import { recordedTodos, todoListText } from '../core/todos/todos';
 import { nestedNoteFile } from '../core/instructions/instructionFiles';
+import { hookNoteEvent } from '../core/hooks/notes';
 import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
 
 export interface TranscriptRenderOptions {
@@ -279,6 +281,7 @@ export class TranscriptMarkdownWriter {
       case 'event':
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;
         if (entry.name === SUBAGENT_OF_EVENT && this.subagentOf(entry)) return;
+        if (entry.name === TOOL_CARD_RECORD && this.toolCard(entry)) return;
         this.emit('', `*Event ${inlineCode(entry.name)} · ${entry.ts}*`, '', this.foldedBlock(JSON.stringify(entry.data, null, 2), 'code', 'json'));
         return;
       default: {
@@ -293,7 +296,7 @@ export class TranscriptMarkdownWriter {
     const role = entry.message.role;
     const blocks = blocksOf(entry.message);
     // A subfolder's instructions ride with the results they came from: not the user's words.
-    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' || (block.type === 'text' && nestedNoteFile(block.text) !== undefined));
+    const onlyResults = role === 'user' && blocks.length > 0 && blocks.every((block) => block.type === 'tool_result' || (block.type === 'text' && (nestedNoteFile(block.text) !== undefined || hookNoteEvent(block.text) !== undefined)));
     // Who wrote a reply (recorded since the provider seam): a session may change provider on its way.
     const origin = role === 'assistant' && entry.model ? ` · ${inlineCode(entry.provider ? `${entry.provider}/${entry.model}` : entry.model)}` : '';
     this.emit('', onlyResults ? `### Tool results · ${entry.ts}` : `## ${role === 'user' ? 'User' : 'Assistant'} · ${entry.ts}${origin}`);
@@ -305,6 +308,9 @@ export class TranscriptMarkdownWriter {
       case 'text': {
         const note = role === 'user' ? nestedNoteFile(content.text) : undefined;
         if (note !== undefined) return `**Instructions from ${inlineCode(note)}**, added for the folder\n\n${this.foldedBlock(content.text, 'prose')}`;
+        // What a hook added for the model: its words, not the user's.
+        const hook = role === 'user' ? hookNoteEvent(content.text) : undefined;
+        if (hook !== undefined) return `**Added by a ${escapeInline(hook)} hook**\n\n${this.foldedBlock(content.text, 'code', 'text')}`;
         const text = this.foldedBlock(content.text, 'prose');
         return role === 'user' ? text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') : text;
       }
@@ -377,6 +383,16 @@ export class TranscriptMarkdownWriter {
       formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
     this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
+    return true;
+  }
+
+  /** A fetched page's card (written when the call ended, before its result): where the page came from, its status and size. */
+  private toolCard(entry: Extract<TranscriptEntry, { type: 'event' }>): boolean {
+    const card = toolCardFromRecord(entry.data);
+    if (!card) return false; // A malformed record is shown as it is (the generic event block).
+    const { web } = card;
+    const redirects = web.redirects?.length ? ` · after ${fmt(web.redirects.length)} redirect(s) from ${escapeInline(web.redirects[0]!)}` : '';
+    this.emit('', `*Page fetched by ${inlineCode(card.toolUseId)}: ${escapeInline(web.url)} · HTTP ${web.status}${web.contentType ? ` · ${escapeInline(web.contentType)}` : ''} · ${fmt(web.bytes)} bytes${web.truncated ? ' (cut at the cap)' : ''}${redirects}${web.fromCache ? " · from the session's copy" : ''} · ${entry.ts}*`);
     return true;
   }
 

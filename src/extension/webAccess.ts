@@ -7,7 +7,8 @@ const WEB_DOMAINS_KEY = 'webAllowedHosts';
 /**
  * The hosts the user allowed "always" for this workspace (web_fetch asks for the others). Kept in
  * the workspace's state, which VS Code stores outside the folder: nothing in a repository can add to
- * it. "Evergreen: Web Access" (the lead's command) lists and forgets them through this class.
+ * it. "Evergreen: Web Access" (webAccessCommand.ts) lists and forgets them through this class; a
+ * running session reads the same state, so a host forgotten there is asked for again at once.
  */
 export class WorkspaceWebDomains implements WebDomainMemory {
   constructor(private readonly state: vscode.Memento) {}
@@ -26,4 +27,21 @@ export class WorkspaceWebDomains implements WebDomainMemory {
   async forget(host: string): Promise<void> {
     await this.state.update(WEB_DOMAINS_KEY, this.list().filter((entry) => entry !== host.toLowerCase()));
   }
+}
+
+/** One row of "Evergreen: Web Access": a host this workspace allowed (it can be forgotten), or an entry of the user's setting (edited there). */
+export type WebAccessRow = { kind: 'workspace'; host: string; description: string } | { kind: 'setting'; entry: string; description: string };
+
+/**
+ * The rows the command lists, workspace's first: the hosts allowed "always" here, then the user
+ * setting's entries, each marked as such (a host in both is listed in both: forgetting it here
+ * leaves the setting's). No rows: nothing is allowed, and every host asks.
+ */
+export function webAccessRows(remembered: readonly string[], settingEntries: readonly string[]): WebAccessRow[] {
+  const rows: WebAccessRow[] = [...remembered].sort().map((host) => ({ kind: 'workspace', host, description: 'allowed in this workspace ("Always allow")' }));
+  for (const entry of settingEntries) {
+    const what = entry.startsWith('*.') ? `${entry.slice(2)} and its subdomains` : 'this host only; it may be a private address';
+    rows.push({ kind: 'setting', entry, description: `your setting evergreen.web.allowedDomains: ${what}` });
+  }
+  return rows;
 }

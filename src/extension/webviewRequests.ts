@@ -39,6 +39,7 @@ const REQUEST_SCHEMAS = {
   ready: z.object({}).transform((): Record<never, never> => ({})),
   sendMessage: z.object({ text: z.string(), attachments: z.array(AttachmentRequestSchema).max(MAX_ATTACHMENTS).optional() }),
   attachmentQuery: z.object({ query: z.string().max(MAX_LINK_CHARS) }),
+  commandQuery: z.object({ query: z.string().max(MAX_LINK_CHARS) }),
   approvalDecision: z.object({ toolUseId: z.string(), approved: z.boolean(), always: z.boolean().optional() }),
   runCommand: z.object({ command: z.enum(WEBVIEW_COMMANDS) }),
   openTranscriptAt: z.object({ compactionIndex: z.number().int().nonnegative() }),

@@ -5,6 +5,7 @@
  * the settings table (settingsTable.ts) of the same key.
  */
 import { ContextOverridesSchema } from '../core/context/defaults';
+import { HooksSettingSchema } from '../core/hooks/config';
 import { McpServersSettingSchema } from '../core/mcp/config';
 import { PriceOverridesSchema } from '../core/model/models';
 import * as z from '../core/zod';
@@ -18,7 +19,9 @@ export type SettingJsonSchema = Readonly<Record<string, unknown>>;
  * which a property of the manifest does not take.
  */
 function settingJsonSchema(schema: z.ZodType): SettingJsonSchema {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' });
+  // A shared part's `id` names its entry in `definitions`; draft 7 would read it as a base URI.
+  const override = (context: { jsonSchema: Record<string, unknown> }) => void delete context.jsonSchema.id;
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override });
   return jsonSchema;
 }
 
@@ -27,4 +30,5 @@ export const SETTING_JSON_SCHEMAS = {
   pricing: settingJsonSchema(PriceOverridesSchema),
   compression: settingJsonSchema(ContextOverridesSchema),
   'mcp.servers': settingJsonSchema(McpServersSettingSchema),
+  hooks: settingJsonSchema(HooksSettingSchema),
 } as const satisfies Partial<Record<SettingKey, SettingJsonSchema>>;

@@ -18,6 +18,7 @@ export const SETTING_CATEGORIES = {
   context: 'Context',
   approvals: 'Approvals & Sandbox',
   mcp: 'MCP',
+  hooks: 'Hooks',
   attachments: 'Attachments',
   advanced: 'Advanced',
 } as const;
@@ -110,6 +111,12 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 5,
     description: 'Your own instruction file, read first into every chat (`~/` is your home folder). Empty: `~/.evergreen/AGENTS.md`. User settings only.',
   },
+  'memory.enabled': {
+    category: 'context',
+    order: 6,
+    description:
+      "Let the agent keep notes across chats of a workspace with its `memory` tool, in a folder of Evergreen's storage outside the repository, and list them (names, sizes, first lines) in each new chat. Memory holds what the model chose to write: review or edit it with **Evergreen: Open Memory** or `/memory`. Writes do not ask; each shows as a card in the chat. Read-only in an untrusted workspace. User settings only.",
+  },
   'approvals.writes': {
     category: 'approvals',
     order: 1,
@@ -155,7 +162,7 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     category: 'approvals',
     order: 7,
     description:
-      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline). Private, loopback, link-local and cloud-metadata addresses are refused unless the host or address is listed here exactly (no `*.`). User settings only: a workspace can never pre-approve a host.',
+      'Hosts `web_fetch` may fetch from without asking, e.g. `docs.python.org` or `*.mozilla.org` (its subdomains). Other hosts ask each time (allow once, always for that host in this workspace, or decline; "Evergreen: Web Access" lists and forgets the ones allowed always). Private, loopback, link-local and cloud-metadata addresses are refused unless listed here exactly (no `*.`): a host listed may resolve to one, and an address listed (`127.0.0.1`) may be reached under a host you approve (`localhost`). User settings only: a workspace can never pre-approve a host.',
   },
   'web.search': {
     category: 'advanced',
@@ -165,13 +172,19 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
   'web.searxngUrl': {
     category: 'advanced',
     description:
-      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage. User settings only.',
+      'Base URL of a SearXNG instance with its JSON API on (`search.formats: [json]`), e.g. `http://localhost:8888`, used for web search on the OpenAI-compatible back end. An optional key for a proxy in front of it is kept in SecretStorage ("Evergreen: Set SearXNG Key"). User settings only.',
   },
   'mcp.servers': {
     category: 'mcp',
     order: 1,
     description:
       "Your own MCP servers, in Claude Code's `mcpServers` shape: `{\"name\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"], \"env\": {}}}` or `{\"name\": {\"type\": \"http\", \"url\": \"https://…\", \"headers\": {}}}`. `${env:NAME}` and `${workspaceFolder}` are expanded. The workspace's `.vscode/mcp.json` and `.mcp.json` are read too, but start only with your consent. User settings only.",
+  },
+  hooks: {
+    category: 'hooks',
+    order: 1,
+    description:
+      "Your own hooks, in Claude Code's `hooks` shape: commands run at each step of the agent, e.g. `{\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/check-command.sh\", \"timeout\": 30}]}]}`. Also read: `~/.claude/settings.json`, `~/.evergreen/settings.json`, and the workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.evergreen/settings.json`, whose hooks run only with your consent and in the sandbox. The README (Hooks) lists the events and what a hook can decide. User settings only.",
   },
   'attachments.editorContext': {
     category: 'attachments',

@@ -72,6 +72,8 @@ export const SETTINGS = {
   // What goes into every request's prefix: the user's choice, never a repository's (its files are read only when trusted).
   'instructions.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-instructions' },
   'instructions.userFile': { scope: 'machine', type: 'string', default: '', read: 'user', workspaceNotice: true, change: 'restart' },
+  // What the model keeps across chats and reads into each new one: the user's choice, never a repository's.
+  'memory.enabled': { scope: 'machine', type: 'boolean', default: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'no-memory' },
   // Approvals and the sandbox are boundaries a repository must not be able to lower: application
   // scope in the manifest, and read from the user's own settings here as well.
   'approvals.writes': { scope: 'application', type: 'string', enum: ['ask', 'auto'], default: 'ask', restrictedWhenUntrusted: true, read: 'user', change: 'live', cli: 'yes' },
@@ -81,6 +83,8 @@ export const SETTINGS = {
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },
   'mcp.servers': { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'mcp-config' },
+  // Hooks run commands at every step: the user's own (a workspace's are read from its files, and run only with consent).
+  hooks: { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'settings' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },
   'sandbox.allowedDomains': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-domain' },
   'sandbox.allowPackageRegistries': { scope: 'application', type: 'boolean', default: false, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'allow-package-registries' },

@@ -26,7 +26,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   const request = approval.request;
   const outside = request.kind === 'shell' && request.outsideReason !== undefined;
   // An MCP call's arguments are shown like a command: whole, line by line, before it can be approved.
-  const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : undefined;
+  const view = request.kind === 'shell' ? commandView(request.command) : request.kind === 'mcp' ? commandView(request.arguments) : request.kind === 'hook' ? commandView(request.input) : undefined;
   const title = el('div', 'eg-approval-title', approvalTitle(request, outside));
   if (view) title.append(' ', el('span', 'eg-command-size', `(${commandSize(view)})`));
   box.append(title);
@@ -39,9 +39,14 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     box.append(el('div', 'eg-muted', 'The server runs this call with whatever access it has; these are its arguments:'));
     if (request.serverHints?.length) box.append(el('div', 'eg-muted', `The server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`));
   }
+  // A hook asks for the user's own answer: its reasons are its words, the input below is what runs.
+  if (request.kind === 'hook') {
+    box.append(el('div', 'eg-muted', `A PreToolUse hook asks you to decide on this call${request.reasons.length > 0 ? `: ${request.reasons.map(visibleDescription).join('; ')}` : '.'}`));
+    box.append(el('div', 'eg-muted', 'Its input:'));
+  }
   // What a sandboxed command wrote that would run outside it: each path with why, and the risky lines.
   if (request.kind === 'sandbox_changes') box.append(sandboxChangesView(el, request));
-  if (request.kind === 'web') return webApproval(toolUseId, approval, request, box, deps);
+  if (request.kind === 'web') return webApproval(toolUseId, approval, request, box, expandedCommands, deps);
   // Asked even with writes on auto: say why, so the user reads this diff with care.
   if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
   // The model chose these words; they are no summary of the command, and say so.
@@ -68,13 +73,15 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     }
   }
   if (approval.decided === undefined) {
-    const verb = request.kind === 'shell' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
+    const verb = request.kind === 'shell' || request.kind === 'hook' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
     const approve = el('button', 'eg-button', verb);
     const deny = el('button', 'eg-button eg-secondary', 'Decline');
     // The visible labels are short; a screen reader hears what they act on.
     const subject =
       request.kind === 'mcp'
         ? `${request.tool} on the MCP server ${request.server}`
+        : request.kind === 'hook'
+          ? `the ${request.tool} call a hook asked about`
         : request.kind === 'sandbox_changes'
           ? `the ${request.changes.length} held changes to the workspace`
           : view
@@ -122,23 +129,38 @@ function approvalTitle(request: Approval['request'], outside: boolean): string {
       return `${request.isNew ? 'Create' : 'Change'} ${request.path}?`;
     case 'web':
       return `Fetch a page from ${visibleDescription(request.host)}?`;
+    case 'hook':
+      return `Run ${visibleDescription(request.tool)}? A hook asks you first.`;
   }
 }
 
 /**
  * A web fetch's card: the whole URL it will request (the model chose it, and a URL can carry the
- * workspace's content out in its path or query), where a redirect came from, and three answers.
+ * workspace's content out in its path or query) with its host set apart, where a redirect came
+ * from, and three answers. A URL too long to show at once is cut like a long command, and neither
+ * Allow answer works until all of it was shown.
  */
-function webApproval(toolUseId: string, approval: Approval, request: Extract<Approval['request'], { kind: 'web' }>, box: HTMLElement, deps: ApprovalViewDeps): HTMLElement {
+function webApproval(toolUseId: string, approval: Approval, request: Extract<Approval['request'], { kind: 'web' }>, box: HTMLElement, expandedUrls: Set<string>, deps: ApprovalViewDeps): HTMLElement {
   const { el } = deps;
-  box.append(el('div', 'eg-muted', 'The request sends this URL to that server (its path and query included); the page comes back as untrusted text for the model:'));
-  box.append(el('pre', 'eg-command', visibleDescription(request.url)));
-  if (request.redirectedFrom !== undefined) box.append(el('div', 'eg-muted', `Redirected from ${visibleDescription(request.redirectedFrom)}`));
+  const host = visibleDescription(request.host);
+  const view = commandView(request.url);
+  const preview = commandPreview(view);
+  const cut = preview.hiddenChars > 0 && !expandedUrls.has(toolUseId);
+  box.append(el('div', 'eg-muted', 'This whole URL goes to that server, its path and query included (check they carry nothing from your workspace); the page comes back as untrusted text for the model:'));
+  const block = el('pre', 'eg-command eg-web-url');
+  block.setAttribute('aria-label', `The URL to fetch (${commandSize(view)})`);
+  fillUrl(el, block, cut ? (preview.shown[0] ?? '') : (view.lines[0] ?? ''), request.url);
+  box.append(block);
+  if (request.redirectedFrom !== undefined) {
+    box.append(el('div', 'eg-muted', 'The server of the page before sent the fetch here; it came from:'));
+    const from = commandView(request.redirectedFrom);
+    const fromPreview = commandPreview(from);
+    box.append(el('pre', 'eg-command eg-web-url', `${fromPreview.shown[0] ?? ''}${fromPreview.hiddenChars > 0 ? ` … (${hiddenText(fromPreview)})` : ''}`));
+  }
   if (approval.decided !== undefined) {
-    box.append(el('div', 'eg-muted', approval.decided ? 'Allowed' : 'Declined'));
+    box.append(el('div', 'eg-muted', approval.decided ? (approval.always ? `Allowed, and from now on for ${host} in this workspace` : 'Allowed once') : 'Declined'));
     return box;
   }
-  const host = visibleDescription(request.host);
   const once = el('button', 'eg-button', 'Allow once');
   const always = el('button', 'eg-button eg-secondary', `Always allow ${host} here`);
   const deny = el('button', 'eg-button eg-secondary', 'Decline');
@@ -148,8 +170,45 @@ function webApproval(toolUseId: string, approval: Approval, request: Extract<App
   once.addEventListener('click', () => deps.decide(toolUseId, true));
   always.addEventListener('click', () => deps.decide(toolUseId, true, true));
   deny.addEventListener('click', () => deps.decide(toolUseId, false));
+  if (cut) {
+    const more = el('button', 'eg-command-more', `${hiddenText(preview)} not shown: show the whole URL`);
+    for (const allow of [once, always]) {
+      allow.disabled = true;
+      allow.title = 'Show the whole URL first';
+    }
+    more.addEventListener('click', () => {
+      expandedUrls.add(toolUseId);
+      fillUrl(el, block, view.lines[0] ?? '', request.url);
+      more.remove();
+      for (const allow of [once, always]) {
+        allow.disabled = false;
+        allow.removeAttribute('title');
+      }
+      // Focus goes to the URL, not to Allow: a second Enter must not allow what was just revealed.
+      block.tabIndex = -1;
+      block.focus();
+    });
+    box.append(more);
+  }
   box.append(once, always, deny);
   return box;
+}
+
+/** The URL as shown (made visible, maybe cut), its host (and port) in bold: where the request really goes. */
+function fillUrl(el: ApprovalViewDeps['el'], block: HTMLElement, shown: string, url: string): void {
+  block.replaceChildren();
+  let host = '';
+  try {
+    host = new URL(url).host;
+  } catch {
+    host = '';
+  }
+  const start = shown.indexOf('//') + 2;
+  if (host === '' || start < 2 || shown.slice(start, start + host.length) !== host) {
+    block.append(shown);
+    return;
+  }
+  block.append(shown.slice(0, start), el('strong', 'eg-web-host', host), shown.slice(start + host.length));
 }
 
 /** The held paths, each with why and what exactly (untrusted text, shown with invisible characters made visible). */

@@ -2,7 +2,7 @@
  * The chat as data: agent events folded into a list of display items. Pure, so it is unit-tested
  * in node; the DOM layer only renders items whose revision changed.
  */
-import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction } from '../protocol';
+import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction, type HookRunView, type ToolCard } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
 
 /**
@@ -17,6 +17,8 @@ export function toolCardName(name: string, input: unknown): string {
 }
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
+/** A fetched page's card details: its final URL, status, type and size (web_fetch). */
+export type WebPageFacts = NonNullable<Extract<AgentEvent, { type: 'tool_call_finished' }>['web']>;
 export type TodoEntry = Extract<AgentEvent, { type: 'todos' }>['items'][number];
 
 /** The task list above the composer: the newest `todos` event's items, and a revision for the view. */
@@ -45,9 +47,16 @@ export type ChatItem =
       status: 'running' | 'awaiting-approval' | 'done' | 'error';
       output: string;
       durationMs: number | undefined;
-      approval: { request: ApprovalRequest; decided: boolean | undefined } | undefined;
+      /** `always`: the user allowed a web fetch's host for this workspace, not just once. */
+      approval: { request: ApprovalRequest; decided: boolean | undefined; always?: true } | undefined;
       /** A `task` call's child (subagents.ts): its status, approvals and report, shown in this card. */
       subagent?: SubagentCard;
+      /** A card of the tool's own (a memory write: what changed, a preview), from the call's input. */
+      card?: ToolCard;
+      /** A web_fetch's page (webCardView.ts shows it). */
+      web?: WebPageFacts;
+      /** Tier 0 saved this call's whole result to this file (the host opens it read-only). */
+      savedOutput?: string;
     }
   | { kind: 'notice'; key: string; rev: number; level: 'info' | 'error'; text: string; hint: string | undefined; actions: ErrorAction[] }
   /** A compaction boundary: tokens before -> after, which tier, and the summary that replaced the history. */
@@ -68,7 +77,9 @@ export type ChatItem =
    * A quiet line: what a lighter tier saved, or that a compaction was undone. `savedOutput`: a
    * persisted result's file, shown as a short "saved output" link (the host opens it read-only).
    */
-  | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } };
+  | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } }
+  /** A hook ran: its small line (event, command, time, outcome) opens its output (hookView.ts). */
+  | { kind: 'hook'; key: string; rev: number; run: HookRunView };
 
 export interface ChatModel {
   items: ChatItem[];
@@ -209,6 +220,7 @@ function approval(model: ChatModel, event: Extract<AgentEvent, { type: 'approval
     tool.approval = { request: event.request, decided: undefined };
   } else if (tool.approval) {
     tool.approval.decided = event.approved;
+    if (event.always) tool.approval.always = true;
     tool.status = 'running';
   } else {
     return;
@@ -279,6 +291,12 @@ function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier
   // A persisted result's path is long and says little here: the note names the tool and the view links the file.
   const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
   const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
+  // The call's own card links the saved copy too (a fetched page's card shows it).
+  const tool = event.savedOutput?.toolUseId !== undefined ? findTool(model, event.savedOutput.toolUseId) : undefined;
+  if (tool && event.savedOutput) {
+    tool.savedOutput = event.savedOutput.file;
+    tool.rev++;
+  }
   pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
 }
 
@@ -291,6 +309,23 @@ function thinking(model: ChatModel, event: Extract<AgentEvent, { type: 'thinking
   if (event.type === 'thinking_delta') item.thinking += event.text;
   else item.redactedThinking++;
   item.rev++;
+}
+
+function finishTool(model: ChatModel, event: Extract<AgentEvent, { type: 'tool_call_finished' }>): void {
+  const tool = findTool(model, event.toolUseId);
+  if (!tool) return;
+  tool.status = event.isError ? 'error' : 'done';
+  tool.output = bounded(event.content);
+  tool.durationMs = event.durationMs;
+  if (event.web) tool.web = event.web;
+  if (tool.subagent) endWithParentResult(tool.subagent, tool.output, event.isError);
+  tool.rev++;
+}
+
+/** A hook run's line; text after it (a Stop hook kept the turn going) starts below it. */
+function pushHookLine(model: ChatModel, run: HookRunView): void {
+  closeAssistant(model);
+  model.items.push({ kind: 'hook', key: `hook:${model.nextKey++}`, rev: 0, run });
 }
 
 /** The newest user message (the one Edit and resend applies to). */
@@ -350,6 +385,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
         output: '',
         durationMs: undefined,
         approval: undefined,
+        ...(event.card ? { card: event.card } : {}),
       });
       break;
     case 'tool_call_progress': {
@@ -364,17 +400,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'approval_resolved':
       approval(model, event);
       break;
-    case 'tool_call_finished': {
-      const tool = findTool(model, event.toolUseId);
-      if (tool) {
-        tool.status = event.isError ? 'error' : 'done';
-        tool.output = bounded(event.content);
-        tool.durationMs = event.durationMs;
-        if (tool.subagent) endWithParentResult(tool.subagent, tool.output, event.isError);
-        tool.rev++;
-      }
+    case 'tool_call_finished':
+      finishTool(model, event);
       break;
-    }
     case 'subagent_started':
     case 'subagent_progress':
     case 'subagent_finished': {
@@ -412,8 +440,11 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice': case 'customization_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
+      break;
+    case 'hook_run':
+      pushHookLine(model, event.run);
       break;
     case 'todos':
       // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.

@@ -7,6 +7,7 @@
 import type { AttachmentRequest, HostToWebview, WebviewRequester } from '../protocol';
 import { fitImage } from './imageFit';
 import { addChip, chipLabel, droppedPaths, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
+import { Listbox } from './listbox';
 
 type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
 
@@ -20,14 +21,11 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
 export class ComposerAttachments {
   /** Chips, suggestions and the size line: goes above the message box. */
   readonly element = el('div', 'eg-attachments');
-  /** The @ picker: goes above the composer. */
-  readonly picker = el('div', 'eg-picker');
+  private readonly listbox: Listbox<PickerRow>;
   private readonly chipList = el('div', 'eg-chips');
   private readonly suggestions = el('div', 'eg-suggestions');
   private readonly estimate = el('div', 'eg-estimate eg-muted');
   private chips: Chip[] = [];
-  private rows: PickerRow[] = [];
-  private active = 0;
   private query: { start: number; query: string } | undefined;
   private queryId = 0;
   private editor: EditorContext | undefined;
@@ -44,12 +42,8 @@ export class ComposerAttachments {
   ) {
     this.chipList.setAttribute('role', 'list');
     this.chipList.setAttribute('aria-label', 'Attached to this message');
-    this.picker.setAttribute('role', 'listbox');
-    this.picker.setAttribute('aria-label', 'Attach');
-    this.picker.id = 'eg-picker';
-    this.picker.hidden = true;
+    this.listbox = new Listbox<PickerRow>(input, 'eg-picker', 'Attach', (row) => this.choose(row), () => this.forgetQuery());
     this.element.append(this.chipList, this.suggestions, this.estimate);
-    input.setAttribute('aria-controls', this.picker.id);
     input.addEventListener('input', () => this.onInput());
     input.addEventListener('dragover', (event) => event.preventDefault());
     input.addEventListener('drop', (event) => this.onDrop(event));
@@ -57,23 +51,14 @@ export class ComposerAttachments {
     this.render();
   }
 
+  /** The @ picker: goes above the composer. */
+  get picker(): HTMLElement {
+    return this.listbox.element;
+  }
+
   /** Keys the picker or the chips take; true when the key was used (the composer must not act on it). */
   handleKey(event: KeyboardEvent): boolean {
-    if (!this.picker.hidden && this.rows.length > 0) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        this.active = (this.active + (event.key === 'ArrowDown' ? 1 : this.rows.length - 1)) % this.rows.length;
-        this.renderPicker();
-        return true;
-      }
-      if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
-        this.choose(this.rows[this.active]!);
-        return true;
-      }
-    }
-    if (!this.picker.hidden && event.key === 'Escape') {
-      this.closePicker();
-      return true;
-    }
+    if (this.listbox.handleKey(event)) return true;
     if (event.key === 'Backspace' && this.input.selectionStart === 0 && this.input.selectionEnd === 0 && this.chips.length > 0) {
       this.remove(this.chips.length - 1);
       return true;
@@ -205,40 +190,18 @@ export class ComposerAttachments {
   }
 
   private showRows(rows: PickerRow[]): void {
-    this.rows = rows;
-    this.active = Math.min(this.active, Math.max(0, rows.length - 1));
-    this.picker.hidden = rows.length === 0;
-    this.input.setAttribute('aria-expanded', String(!this.picker.hidden));
-    this.renderPicker();
+    this.listbox.show(rows);
   }
 
   private closePicker(): void {
-    // A closed picker stays closed: the host's answer to the query still in flight is ignored.
-    this.query = undefined;
-    this.queryId++;
-    this.rows = [];
-    this.active = 0;
-    this.picker.hidden = true;
-    this.input.setAttribute('aria-expanded', 'false');
-    this.input.removeAttribute('aria-activedescendant');
+    this.listbox.close();
+    this.forgetQuery();
   }
 
-  private renderPicker(): void {
-    this.picker.replaceChildren(
-      ...this.rows.map((row, index) => {
-        const option = el('div', `eg-picker-row${index === this.active ? ' eg-active' : ''}`);
-        option.id = `eg-picker-${index}`;
-        option.setAttribute('role', 'option');
-        option.setAttribute('aria-selected', String(index === this.active));
-        option.append(el('span', 'eg-picker-label', row.label), el('span', 'eg-muted', ` ${row.detail}`));
-        option.addEventListener('mousedown', (event) => {
-          event.preventDefault(); // keep the focus in the message box
-          this.choose(row);
-        });
-        return option;
-      }),
-    );
-    if (!this.picker.hidden) this.input.setAttribute('aria-activedescendant', `eg-picker-${this.active}`);
+  /** A closed picker stays closed: the host's answer to the query still in flight is ignored. */
+  private forgetQuery(): void {
+    this.query = undefined;
+    this.queryId++;
   }
 
   private render(): void {

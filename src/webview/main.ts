@@ -11,8 +11,12 @@ import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
 import { ComposerAttachments } from './composerView';
+import { renderMemoryCard } from './memoryCardView';
+import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { renderWebCard, type WebCardDeps } from './webCardView';
+import { renderHookLine, type HookViewDeps } from './hookView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -133,7 +137,11 @@ cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
 buttons.append(cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
-composer.append(attachments.picker, attachments.element, input, buttons);
+const commands = new SlashPicker(input, send, () => {
+  attachments.refresh();
+  vscode.setState({ draft: input.value });
+});
+composer.append(commands.element, attachments.picker, attachments.element, input, buttons);
 // The task list (todo_write) above the composer: a <details>, so it is one Tab stop and opens
 // with Enter or Space; each status is written out, never told by colour alone.
 const todoPanel = el('details', 'eg-todos');
@@ -161,7 +169,7 @@ composer.addEventListener('submit', (event) => {
   submit();
 });
 input.addEventListener('keydown', (event) => {
-  if (attachments.handleKey(event)) {
+  if (commands.handleKey(event) || attachments.handleKey(event)) {
     event.preventDefault();
     return;
   }
@@ -247,6 +255,7 @@ function renderItem(item: ChatItem): HTMLElement {
     }
     case 'tool': {
       if (item.subagent) return renderSubagentCard(item, item.subagent, subagentDeps);
+      if (item.card?.kind === 'memory') return renderMemoryCard(item, item.card, el, () => runCommand('openMemory'));
       const details = el('details', `eg-tool eg-tool-${item.status}`);
       details.open = item.status === 'awaiting-approval';
       const summary = el('summary', undefined);
@@ -255,12 +264,14 @@ function renderItem(item: ChatItem): HTMLElement {
       details.append(summary);
       if (item.approval) details.append(renderApproval(item.key.slice('tool:'.length), item.approval));
       if (item.output) details.append(el('pre', 'eg-tool-output', item.output));
-      return details;
+      return item.web ? renderWebCard(details, item, item.web, webCardDeps) : details;
     }
     case 'divider':
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'hook':
+      return renderHookLine(item, hookDeps);
     case 'notice': {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
@@ -313,6 +324,8 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 // One per panel: which cards the user expanded survives their re-renders.
 const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
+const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {

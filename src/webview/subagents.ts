@@ -15,6 +15,8 @@ export interface ChildApproval {
   toolUseId: string;
   request: ApprovalRequest;
   decided: boolean | undefined;
+  /** A web fetch's host allowed for this workspace, not just once. */
+  always?: true;
 }
 
 export interface SubagentCard {
@@ -102,6 +104,7 @@ export function applyChildApproval(card: SubagentCard | undefined, event: ChildA
   const approval = card?.approvals.find((candidate) => candidate.toolUseId === event.toolUseId);
   if (!card || !approval) return undefined;
   approval.decided = event.approved;
+  if (event.always) approval.always = true;
   const answered = card.approvals.filter((candidate) => candidate.decided !== undefined);
   const dropped = new Set(answered.slice(0, Math.max(0, answered.length - MAX_ANSWERED_APPROVALS)));
   card.approvals = card.approvals.filter((candidate) => !dropped.has(candidate));

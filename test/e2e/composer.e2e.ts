@@ -49,7 +49,7 @@ describe('attaching context in the composer (code-server + Chromium)', function 
 
       // "@" alone offers the kinds VS Code gathers first.
       await page.keyboard.type('@');
-      const picker = webview.locator('.eg-picker');
+      const picker = webview.locator('#eg-picker');
       await picker.locator('.eg-picker-row', { hasText: '@selection' }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Escape');
       await picker.waitFor({ state: 'hidden', timeout: 5_000 });

@@ -7,8 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { BenchWindow } from '../../bench/webview/page';
-import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
+import { lastPanelRequest, standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -22,13 +21,7 @@ describe('subagent cards in the chat panel (Chromium)', function () {
   let post: StandalonePanel['post'];
   standalonePanelForSuite((panel) => ({ page, errors, post } = panel));
 
-  const posted = () => page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
-  /** The panel's last request to the host, without its id (a number every request carries for its reply). */
-  async function lastRequest(): Promise<Record<string, unknown>> {
-    const { requestId, ...request } = (await posted()).at(-1) ?? {};
-    assert.equal(typeof requestId, 'number');
-    return request;
-  }
+  const lastRequest = () => lastPanelRequest(page);
   const card = (childId: string) => page.locator(`.eg-subagent[data-child-id="${childId}"]`);
 
   function started(toolUseId: string, childId: string, description: string, agentType: 'explore' | 'general'): AgentEvent[] {

@@ -35,6 +35,7 @@ import type {
   StreamControls,
 } from './types';
 import { validateRequest } from './validate';
+import { continuesPausedReply, pausedReplyProblem, replyBlockKeys } from './webSearch';
 
 export * from './types';
 export { reply, thinkingSignature } from './replies';
@@ -139,9 +140,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (writer !== undefined) return 'foreign';
     return issuedSignatureValues.has(signature) || isFakeSignature(signature) ? 'edited' : 'foreign';
   };
+  /** Each reply sent with `pause_turn`, as the keys of its blocks: sent back as they are, they continue the turn. */
+  const pausedReplies: string[][] = [];
   const thinkingChecks = (rec: RecordedRequest) => ({
     betas: (rec.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter((b) => b.length > 0),
     ...(verifySignatures ? { signatureStatus, issuedRedacted: (data: string): boolean => issuedRedacted.has(data) } : {}),
+    continuesPausedTurn: (blocks: readonly unknown[]) => continuesPausedReply(blocks, pausedReplies),
   });
 
   // -------------------------------------------------------------------------------------------
@@ -257,6 +261,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (scripted.kind === 'message' && !v.webSearch && scripted.content.some((b) => b.type === 'web_search')) {
       return sendError(res, rec, 500, 'api_error', 'fake-anthropic test setup: the scripted reply searches the web but the request did not declare the web_search_20250305 tool; the real model could not search.', { 'x-should-retry': 'false' });
     }
+    const paused = scripted.kind === 'message' ? pausedReplyProblem(scripted, v.webSearch) : undefined;
+    if (paused) return sendError(res, rec, 500, 'api_error', `fake-anthropic test setup: ${paused}`, { 'x-should-retry': 'false' });
     if (scripted.kind === 'hang') {
       rec.reply = { status: 0, kind: 'hang', requestId: '' };
       return;
@@ -327,6 +333,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
     for (const d of built.issuedRedacted) issuedRedacted.add(d);
     const message = built.message;
+    if (message.stop_reason === 'pause_turn') pausedReplies.push(replyBlockKeys(message.content));
     const requestId = ids.request();
 
     if (body.stream !== true) {

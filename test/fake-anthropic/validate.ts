@@ -92,6 +92,8 @@ export interface ValidateContext {
   signatureStatus?(thinking: string, signature: string, model: ModelEntry): 'valid' | 'edited' | 'foreign';
   /** Whether the fake sent this redacted_thinking `data`. */
   issuedRedacted?(data: string): boolean;
+  /** Whether a final assistant message's blocks end with a reply the fake paused (`pause_turn`): the turn's continuation, not a prefill. */
+  continuesPausedTurn?(blocks: readonly unknown[]): boolean;
   /** The `anthropic-beta` header's values. */
   betas?: readonly string[];
 }
@@ -689,7 +691,8 @@ export function validateRequest(raw: unknown, ctx: ValidateContext): Validated {
     );
   }
 
-  if (!entry.supports_prefill && msgs[msgs.length - 1]?.['role'] === 'assistant') {
+  const final = msgs[msgs.length - 1];
+  if (!entry.supports_prefill && final?.['role'] === 'assistant' && !ctx.continuesPausedTurn?.(blocksOf(final))) {
     throw invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
   }
   checkOutputConfig(raw['output_config']);

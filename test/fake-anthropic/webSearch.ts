@@ -123,3 +123,60 @@ export function webSearchHistoryProblem(messages: readonly Anthropic.MessagePara
   }
   return undefined;
 }
+
+/**
+ * A paused turn (`stop_reason: "pause_turn"`): the API paused its server-side tool loop between two
+ * iterations and the client continues the turn by sending the reply back as it is, as the last
+ * message. The fake models it strictly: only a request that declared the search tool can pause,
+ * a paused reply holds no client tool call (those end with `tool_use`) and ends after a search (the
+ * loop's iteration), and on models that refuse a prefill a final assistant message is accepted only
+ * when it ends with a paused reply exactly as it was sent (an edited one is a prefill, refused).
+ */
+export function pausedReplyProblem(reply: { content: readonly { type: string }[]; stop_reason?: string | null }, searchDeclared: boolean): string | undefined {
+  if (reply.stop_reason !== 'pause_turn') return undefined;
+  if (!searchDeclared) return 'the scripted reply pauses the turn (pause_turn) but the request declared no server tool; only the API\'s own tool loop pauses.';
+  if (reply.content.some((block) => block.type === 'tool_use')) return 'the scripted reply pauses the turn (pause_turn) but calls a client tool; a reply that calls one ends with tool_use.';
+  if (reply.content.at(-1)?.type !== 'web_search') return 'the scripted reply pauses the turn (pause_turn) but does not end with a web_search; the loop pauses between its searches.';
+  return undefined;
+}
+
+/**
+ * What identifies each block of a reply when it comes back (the client may drop fields the API
+ * added, like `caller`, and must drop whitespace-only text, which the API refuses in a request).
+ */
+export function replyBlockKeys(blocks: readonly unknown[]): string[] {
+  const keys: string[] = [];
+  for (const block of blocks) {
+    if (typeof block !== 'object' || block === null) {
+      keys.push('?');
+      continue;
+    }
+    const b = block as Record<string, unknown>;
+    switch (b['type']) {
+      case 'text':
+        if (String(b['text']).trim() !== '') keys.push(`text:${String(b['text'])}:${(Array.isArray(b['citations']) ? b['citations'] : []).map((cite) => String((cite as Record<string, unknown>)['encrypted_index'])).join(',')}`);
+        break;
+      case 'server_tool_use':
+        keys.push(`server_tool_use:${String(b['id'])}`);
+        break;
+      case 'web_search_tool_result':
+        keys.push(`web_search_tool_result:${String(b['tool_use_id'])}`);
+        break;
+      case 'thinking':
+        keys.push(`thinking:${String(b['signature'])}`);
+        break;
+      case 'redacted_thinking':
+        keys.push(`redacted_thinking:${String(b['data'])}`);
+        break;
+      default:
+        keys.push(`${String(b['type'])}:${JSON.stringify(b)}`);
+    }
+  }
+  return keys;
+}
+
+/** Whether `blocks` (a final assistant message) end with one of the paused replies, block for block. */
+export function continuesPausedReply(blocks: readonly unknown[], paused: readonly (readonly string[])[]): boolean {
+  const keys = replyBlockKeys(blocks);
+  return paused.some((reply) => reply.length > 0 && reply.length <= keys.length && reply.every((key, i) => keys[keys.length - reply.length + i] === key));
+}

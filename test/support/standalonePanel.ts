@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/vscode-harness.mjs';
-import { loadPanelPage } from '../../bench/webview/page';
+import { loadPanelPage, type BenchWindow } from '../../bench/webview/page';
 import type { AgentEvent } from '../../src/protocol';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -50,4 +50,12 @@ export function standalonePanelForSuite(onOpen: (panel: StandalonePanel) => void
   after(async () => {
     await panel?.browser.close().catch(() => {});
   });
+}
+
+/** The panel's last request to the host, without its id (a number every request carries for its reply). */
+export async function lastPanelRequest(page: Page): Promise<Record<string, unknown>> {
+  const posted = await page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+  const { requestId, ...request } = posted.at(-1) ?? {};
+  assert.equal(typeof requestId, 'number');
+  return request;
 }

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { START_STEPS, startAgentSession, type StartStep, type StartedSession } from '../../src/core/agent/factory';
 import { parseMcpConfigValue, type McpServerConfig } from '../../src/core/mcp/config';
+import { parseHookSettingsValue, type ConfiguredHook } from '../../src/core/hooks/config';
 import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { BACKENDS, type FakeBackend } from '../support/backends';
@@ -23,6 +24,8 @@ const ACQUIRES: Record<StartStep, readonly Resource[]> = {
   model: [],
   transcript: ['session folder', 'transcript lock'],
   sandbox: ['sandbox folder'],
+  // Its SessionEnd runs on close only for a session whose SessionStart ran (the last step).
+  hooks: [],
   checkpoints: [],
   mcp: ['MCP server'],
   tools: [],
@@ -92,7 +95,7 @@ describe('a session start gives back what it acquired (issue 27)', function () {
 
   async function start(options: { resumeId?: string; onStep?: (step: StartStep) => void } = {}): Promise<StartedSession> {
     const started = await startAgentSession({
-      config: fake.config({ sandbox, mcp: { servers: [mcpServer()], problems: [], notices: [] } }),
+      config: fake.config({ sandbox, mcp: { servers: [mcpServer()], problems: [], notices: [] }, hooks: { hooks: sessionEndHook(), notices: [] } }),
       workspaceRoot: workspace,
       store,
       approver: { requestApproval: () => Promise.resolve({ approved: false }) },
@@ -102,6 +105,15 @@ describe('a session start gives back what it acquired (issue 27)', function () {
     opened.push(started);
     return started;
   }
+
+  /** A SessionEnd hook that notes whether the session's transcript was still locked when it ran. */
+  function sessionEndHook(): ConfiguredHook[] {
+    const note = `${JSON.stringify(process.execPath)} -e 'const i=JSON.parse(require("fs").readFileSync(0,"utf8"));const p=require("path");require("fs").appendFileSync(${JSON.stringify(path.join(base, 'ended.log'))},String(require("fs").existsSync(p.join(p.dirname(i.transcript_path),"owner.lock")))+"\\n")'`;
+    const parsed = parseHookSettingsValue({ SessionEnd: [{ hooks: [{ type: 'command', command: note }] }] }, { scope: 'user', source: 'test', label: 'test' }, { bare: true });
+    assert.deepEqual(parsed.problems, []);
+    return parsed.hooks;
+  }
+  const sessionEnds = () => (fs.existsSync(path.join(base, 'ended.log')) ? fs.readFileSync(path.join(base, 'ended.log'), 'utf8').split('\n').filter(Boolean) : []);
 
   const sessionFolders = () => fs.readdirSync(path.join(base, 'storage', 'sessions')).sort();
   const mcpProcesses = () => processesWhoseCommandLineIncludes(marker);
@@ -133,6 +145,7 @@ describe('a session start gives back what it acquired (issue 27)', function () {
       // Newest first: the sandbox goes back while the session it was made for is still locked.
       assert.deepEqual(sandboxes.lockHeldAtDispose, acquired.has('sandbox folder') ? [true] : []);
       assert.deepEqual(await mcpProcesses(), [], 'no MCP server runs on');
+      assert.deepEqual(sessionEnds(), [], 'a session that never began runs no SessionEnd hook');
     });
   }
 
@@ -186,6 +199,7 @@ describe('a session start gives back what it acquired (issue 27)', function () {
     await Promise.all([started.close(), started.close()]);
     assert.deepEqual(await mcpProcesses(), []);
     assert.deepEqual(sandboxes, { created: 1, disposed: 1, lockHeldAtDispose: [true] });
+    assert.deepEqual(sessionEnds(), ['true'], 'SessionEnd ran once, while the transcript was still locked');
     assert.equal(fs.existsSync(lock), false);
     assert.deepEqual(sessionFolders(), [started.handle.id], 'a closed session can be resumed');
   });

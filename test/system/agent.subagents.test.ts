@@ -591,7 +591,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const asked: string[] = [];
     const approver: Approver = {
       requestApproval: async (request) => {
-        asked.push(request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.fullName);
+        asked.push(request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName);
         return { approved: false, reason: 'Writes need a look now.' };
       },
     };
@@ -689,7 +689,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const asked: Array<{ what: string; protectedReason: string | undefined; toolUseId: string | undefined }> = [];
     const approver: Approver = {
       requestApproval: async (request, _signal, context) => {
-        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.fullName, protectedReason: request.kind === 'write' ? request.protectedReason : undefined, toolUseId: context?.toolUseId });
+        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName, protectedReason: request.kind === 'write' ? request.protectedReason : undefined, toolUseId: context?.toolUseId });
         return { approved: false, reason: 'No.' };
       },
     };

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { pngBytes } from '../support/images';
 import { useTempDirs } from '../support/tempDirs';
+import { startWebServer } from '../support/webServer';
 
 // The bundle is what users run: esbuild's CJS output can break where the TS sources work
 // (an ESM dependency reading import.meta.url did once). `npm test` builds before this suite.
@@ -65,6 +66,30 @@ describe('dist/cli.js bundle', () => {
       assert.match(answered, /Echo: from the bundle/, stderr);
     } finally {
       await fake.close();
+    }
+  });
+
+  it('turns a fetched HTML page into markdown from the bundle (its worker, dist/htmlWorker.js, found next to cli.js)', async function () {
+    this.timeout(60_000);
+    const fake = await startFakeAnthropic();
+    const site = await startWebServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Guide</title><script>var tracking = 1;</script></head><body><nav>Home</nav><main><article><h1>The guide</h1><h2>Retries</h2><p>${'Each call retries three times before it gives up. '.repeat(20)}</p></article></main></body></html>`);
+    });
+    const base = temp.make('evergreen-bundle-web-');
+    const workspace = path.join(base, 'ws');
+    fs.mkdirSync(workspace);
+    try {
+      fake.setModel('claude-sonnet-4-6', { max_input_tokens: 200_000, max_tokens: 64_000 });
+      fake.enqueue(reply.toolUse('web_fetch', { url: `${site.origin}/guide.html` }), reply.text('done'));
+      const { code, stderr } = await runBundled(fake, base, workspace, ['--allow-web', '127.0.0.1', '-p', 'read the guide']);
+      assert.equal(code, 0, stderr);
+      const answered = JSON.stringify(fake.requests.at(-1)?.body ?? '');
+      assert.match(answered, /## Retries\\n\\nEach call retries three times/, answered.slice(-1500));
+      assert.doesNotMatch(answered, /tracking/);
+    } finally {
+      await fake.close();
+      await site.close();
     }
   });
 });

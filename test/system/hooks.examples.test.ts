@@ -9,66 +9,10 @@ import { runHooks, type HookDispatchOptions } from '../../src/core/hooks/dispatc
 import type { HookCallFor } from '../../src/core/hooks/events';
 import { loadHooks } from '../../src/core/hooks/load';
 import type { ConfiguredHook } from '../../src/core/hooks/config';
+import { BASH_VALIDATOR, BLOCK_RM, FORMATTER, PROTECT_FILES, TESTS_MUST_PASS } from '../support/hookFixtures';
 import { useTempDirs } from '../support/tempDirs';
 
 const NODE = JSON.stringify(process.execPath);
-
-/** examples/hooks/bash_command_validator_example.py, in node: checks tool_name, reads tool_input.command, exit 2 with the issues. */
-const BASH_VALIDATOR = `
-const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-if (input.tool_name !== 'Bash') process.exit(0);
-const command = (input.tool_input || {}).command || '';
-const rules = [
-  [/^grep\\b(?!.*\\|)/, "Use 'rg' (ripgrep) instead of 'grep' for better performance and features"],
-  [/^find\\s+\\S+\\s+-name\\b/, "Use 'rg --files | rg pattern' or 'rg --files -g pattern' instead of 'find -name' for better performance"],
-];
-const issues = rules.filter(([pattern]) => pattern.test(command)).map(([, message]) => message);
-if (issues.length > 0) {
-  for (const message of issues) console.error('• ' + message);
-  process.exit(2);
-}
-`;
-
-/** The reference's block-rm.sh: a JSON deny from a PreToolUse hook on Bash. */
-const BLOCK_RM = `
-const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-if (input.tool_input.command.includes('rm -rf')) {
-  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Destructive command blocked by hook' } }));
-}
-`;
-
-/** examples/hooks/post_edit_auto_format_example.py, in node: formats the file tool_input.file_path names after Edit or Write. */
-const FORMATTER = `
-const fs = require('fs');
-const input = JSON.parse(fs.readFileSync(0, 'utf8'));
-if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name)) process.exit(0);
-const file = (input.tool_input || {}).file_path || '';
-if (!file || !fs.existsSync(file)) process.exit(0);
-fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => line.trimEnd()).join('\\n'));
-console.error('Auto-formatted ' + require('path').basename(file));
-`;
-
-/** The guide's protect-files hook: exit 2 for edits to protected files. */
-const PROTECT_FILES = `
-const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-const file = input.tool_input.file_path || '';
-for (const pattern of ['.env', 'package-lock.json', '.git/']) {
-  if (file.includes(pattern)) {
-    console.error('Blocked: ' + file + " matches protected pattern '" + pattern + "'");
-    process.exit(2);
-  }
-}
-`;
-
-/** A Stop hook that checks stop_hook_active, as the reference tells every Stop hook to. */
-const TESTS_MUST_PASS = `
-const fs = require('fs');
-const input = JSON.parse(fs.readFileSync(0, 'utf8'));
-if (input.stop_hook_active) process.exit(0);
-if (fs.existsSync(process.env.CLAUDE_PROJECT_DIR + '/FAILING')) {
-  console.log(JSON.stringify({ decision: 'block', reason: 'Tests are failing: fix them before you stop.' }));
-}
-`;
 
 describe("hooks: Claude Code's examples, unchanged", function () {
   this.timeout(60_000);

@@ -10,6 +10,7 @@ import { abortError } from '../../src/core/errors';
 import { readImage } from '../../src/core/model/images';
 import { fitImageOffThread } from '../../src/core/model/imageFitOffThread';
 import { fitImageToLimits } from '../../src/core/model/imageResize';
+import { whileTicking } from '../support/eventLoop';
 import { pngBase64 } from '../support/images';
 
 /** A 3000x2000 JPEG of seeded noise: over the 5 MB limit, and about a second of work to resize. */
@@ -42,23 +43,7 @@ describe('images made fit off the calling thread', function () {
   const signal = () => new AbortController().signal;
 
   it('answers what fitImageToLimits answers, byte for byte, while this thread keeps answering pings', async () => {
-    let pings = 0;
-    let worst = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      worst = Math.max(worst, now - last);
-      last = now;
-      pings++;
-    }, 10);
-    const started = performance.now();
-    let fitted;
-    try {
-      fitted = await fitImageOffThread(photo, signal());
-    } finally {
-      clearInterval(timer);
-    }
-    const took = performance.now() - started;
+    const { value: fitted, worstGapMs: worst, ticks: pings, tookMs: took } = await whileTicking(() => fitImageOffThread(photo, signal()));
     assert.deepEqual(fitted, onThisThread(photo));
     assert.ok(!('problem' in fitted) && fitted.width === 1568 && fitted.original?.width === 3000);
     // On this thread the resize would be one task as long as `took`: no ping at all meanwhile. (Loose

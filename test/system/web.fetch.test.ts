@@ -133,7 +133,8 @@ describe('web_fetch (local servers)', function () {
     const targets = ['http://localhost:1/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/admin', 'http://[::1]:1/', 'http://[::ffff:127.0.0.1]:1/', 'http://100.64.0.1/', 'http://[fd00:ec2::254]/'];
     const server = await serve((req, res) => res.writeHead(302, { location: targets[Number(req.url?.slice(1))] }).end());
     const resolved: string[] = [];
-    const web = rig(dirs, { resolve: async (host) => (resolved.push(host), [{ address: '127.0.0.1', family: 4 }]) });
+    // localhost resolves to a loopback address the user did not name (127.0.0.1, named to reach the test's server, would be reachable).
+    const web = rig(dirs, { resolve: async (host) => (resolved.push(host), [{ address: '127.0.0.53', family: 4 }]) });
     for (const [index, target] of targets.entries()) {
       const result = await web.fetch(`${server.origin}/${index}`);
       assert.equal(result.isError, true, target);
@@ -257,6 +258,27 @@ describe('web_fetch (local servers)', function () {
     const loopback = await asking.fetch(`${server.origin}/plain`);
     assert.match(loopback.content, /^Refused: 127\.0\.0\.1 is loopback/);
     assert.deepEqual(asking.approvals.map((request) => request.kind === 'web' && request.url), [`${server.origin}/plain`], 'it asked, the user said yes, and the address was still refused');
+  });
+
+  it('reaches a private address the user named exactly under a host the user approved (a local server as localhost); remembering the host never unlocks another address', async () => {
+    const server = await serve((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`local page for ${req.headers.host}`));
+    const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    const memory = runMemory();
+    const web = rig(dirs, { access: new WebAccess(['127.0.0.1'], memory), resolve: toLoopback, decide: () => ({ approved: true, always: true }) });
+    const approved = await web.fetch(`http://dev.local.test:${server.port}/`);
+    assert.equal(approved.isError, undefined, approved.content);
+    assert.match(approved.content, new RegExp(`local page for dev\\.local\\.test:${server.port}`));
+    assert.deepEqual(web.approvals.map((request) => request.kind === 'web' && request.host), ['dev.local.test'], 'the host was not in the setting: it asked');
+    assert.deepEqual(memory.list(), ['dev.local.test']);
+    // The same remembered host, now resolving to an address nobody named: refused.
+    const elsewhere = rig(dirs, { access: new WebAccess(['127.0.0.1'], memory), resolve: async () => [{ address: '127.0.0.2', family: 4 }] });
+    const refused = await elsewhere.fetch(`http://dev.local.test:${server.port}/`);
+    assert.match(refused.content, /^Refused: dev\.local\.test resolves to 127\.0\.0\.2, loopback[\s\S]*names the host or that address exactly/);
+    assert.equal(elsewhere.approvals.length, 0, 'remembered: no question, and still no way in');
+    // A name with one named and one unnamed private answer is refused whole.
+    const mixed = await rig(dirs, { allowed: ['127.0.0.1'], resolve: async () => [{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.9', family: 4 }] }).fetch(`http://mixed.test:${server.port}/`);
+    assert.match(mixed.content, /^Refused: mixed\.test resolves to 10\.0\.0\.9/);
+    assert.equal(server.requests.length, 1);
   });
 
   it('remembers "always" through the front end\'s memory, and a redirect to a new host asks with where it came from', async () => {

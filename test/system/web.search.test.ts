@@ -119,7 +119,7 @@ describe('web search and web_fetch', function () {
     // The transcript keeps the blocks: a resumed session reads every line and sends the note again.
     const sessionId = run.events.find((event): event is Extract<AgentEvent, { type: 'session_started' }> => event.type === 'session_started')!.sessionId;
     anthropic.enqueue(reply.text('Resumed.'));
-    const resumed = await cli(['--web-search', '--resume', sessionId, '-p', 'once more']);
+    const resumed = await cli(['--web-search', '--output-format', 'stream-json', '--resume', sessionId, '-p', 'once more']);
     assert.equal(resumed.code, EXIT.ok, resumed.stderr);
     assert.doesNotMatch(resumed.stderr, /unreadable line/);
     assert.deepEqual(okBodies().at(-1)!.messages[1]!.content, later, 'the resumed request sends the searched reply as before');
@@ -127,6 +127,10 @@ describe('web search and web_fetch', function () {
     assert.equal(usage[0]?.usage.webSearchRequests, 1);
     const tokensOnly = usage[0]!.costUsd - PROVIDER_FACTS.anthropic.webSearchUsdPerThousand! / 1000;
     assert.ok(tokensOnly > 0 && tokensOnly < usage[0]!.costUsd, `the search's $0.01 is in the request's cost (${usage[0]!.costUsd})`);
+    // The gauge names the search beside the cost, and a resumed session still counts it.
+    const gauges = (events: AgentEvent[]) => events.filter((event): event is Extract<AgentEvent, { type: 'context' }> => event.type === 'context');
+    assert.match(gauges(run.events).at(-1)?.gauge.reading.tooltip ?? '', /session cost \$[\d.]+ \(1 web search\)$/m);
+    assert.equal(gauges(resumed.events).at(-1)?.gauge.webSearches, 1);
   });
 
   it('OpenAI-compatible: --web-search with --searxng-url offers web_search, answered by SearXNG as untrusted text; without an instance it says so and offers none', async () => {

@@ -76,6 +76,7 @@ function rig(overrides: Partial<RoundHost> = {}): Rig {
     tools,
     // Tier 0 as a visible change, so a handler can be shown to see the recorded text.
     recordResult: async ({ content }) => `${content} [recorded]`,
+    recordCard: () => undefined,
     emit: (event) => {
       events.push(event);
       log.push({ at: 'event', type: event.type, ...('toolUseId' in event ? { toolUseId: event.toolUseId } : {}) });

@@ -50,8 +50,8 @@ describe('context gauge: the numbers people read', () => {
   });
 
   it('the hover lists every breakdown category and the cost; a stale reading is never carried over', () => {
-    const breakdown = { system: 2_000, instructions: 0, tools: 3_000, mcpTools: 1_500, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, subagents: 0, thinking: 1_000, total: 39_000 };
-    const gauge = contextGauge({ ...base, usedTokens: 39_000, breakdown });
+    const breakdown = { system: 2_000, instructions: 0, skills: 800, memory: 200, tools: 3_000, mcpTools: 1_500, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, subagents: 0, thinking: 1_000, total: 40_000 };
+    const gauge = contextGauge({ ...base, usedTokens: 40_000, breakdown });
     for (const { label } of BREAKDOWN_CATEGORIES) assert.match(gauge.reading.tooltip, new RegExp(`${label}: `));
     assert.match(gauge.reading.tooltip, /Tool results: 20k \(10%\)/);
     assert.match(gauge.reading.tooltip, /session cost \$0\.42/);

@@ -106,7 +106,7 @@ describe('saved output links (persist notes)', () => {
     );
     const note = display[2];
     assert.ok(note?.type === 'tier');
-    assert.deepEqual(note.savedOutput, { toolName: 'grep_search', file });
+    assert.deepEqual(note.savedOutput, { toolName: 'grep_search', file, toolUseId: 'toolu_old' });
     assert.equal(note.tokensBefore, 10_000);
     assert.equal(note.tokensAfter, 1_000);
   });

@@ -183,6 +183,16 @@ describe('archived transcript rendering', () => {
     assert.ok(rendered.text.indexOf('SUMMARY ONE') < rendered.text.indexOf('second question'));
   });
 
+  it("notes a fetched page's card in one line (URL, status, type, size, redirects), escaped; a malformed one as a plain event", async () => {
+    const entries: TranscriptEntry[] = [
+      { type: 'event', ts: 't1', name: 'tool_card', data: { toolUseId: 'toolu_1', web: { url: 'https://docs.example.com/a_*b*', status: 200, contentType: 'text/html', bytes: 49_357, truncated: false, redirects: ['https://docs.example.com/old'] } } },
+      { type: 'event', ts: 't2', name: 'tool_card', data: { toolUseId: 'toolu_2', web: { url: 'https://x.example/', status: 'OK' } } },
+    ];
+    const { text } = await renderTranscript(meta, numbered(entries));
+    assert.ok(text.includes('*Page fetched by `toolu_1`: https://docs.example.com/a\\_\\*b\\* · HTTP 200 · text/html · 49,357 bytes · after 1 redirect(s) from https://docs.example.com/old · t1*'), text);
+    assert.ok(text.includes('*Event `tool_card` · t2*'), 'the malformed record is shown as it is');
+  });
+
   it('notes an undone compaction in one line, naming the boundary it took back', async () => {
     const entries: TranscriptEntry[] = [
       { type: 'message', ts: 't1', message: { role: 'user', content: 'first question' } },

@@ -90,12 +90,19 @@ describe('definitions: tool lists', () => {
   });
 
   it('reports names it does not know and entries that would grant approvals elsewhere', () => {
-    const { notices } = parseToolList(['Read', 'WebFetch', 'githubRepo', 'Bash(npm test:*)', 'Read(./src/**)', 'execute/runInTerminal'], where);
+    const { notices } = parseToolList(['Read', 'NotebookEdit', 'githubRepo', 'Bash(npm test:*)', 'Read(./src/**)', 'execute/runInTerminal'], where);
     assert.deepEqual(notices.map((item) => [item.kind, item.entries]), [
-      ['unknown-tool', ['WebFetch', 'githubRepo']],
+      ['unknown-tool', ['NotebookEdit', 'githubRepo']],
       ['grant-ignored', ['Bash(npm test:*)', 'Read(./src/**)']],
     ]);
     assert.deepEqual(allowed(['Bash(npm test:*)']), ['run_shell', 'recall', 'compact'], 'the tool is offered, the pattern grants nothing');
+  });
+
+  it("knows every Claude Code name of the shared table, the web tools' too, and no name of Object's prototype", () => {
+    const { restriction, notices } = parseToolList(['WebFetch', 'WebSearch', 'MultiEdit', 'Agent', 'web_fetch'], where);
+    assert.deepEqual(notices, []);
+    assert.deepEqual([...restriction.tools].sort(), ['edit_file', 'task', 'web_fetch', 'web_search']);
+    assert.deepEqual(parseToolList(['constructor', 'toString'], where).notices.map((item) => [item.kind, item.entries]), [['unknown-tool', ['constructor', 'toString']]]);
   });
 
   it('never widens: each restriction only removes', () => {

@@ -139,6 +139,25 @@ describe('ChatState: one chat, held apart from its controller', () => {
     assert.equal(chat.active, undefined);
   });
 
+  it('a restart that fails (never adopted) leaves the chat on its session, its events still shown; the next start drops the failed one’s', () => {
+    const chat = new ChatState();
+    const shown: string[] = [];
+    const one = fakeStarted('s1');
+    const firstScope = chat.beginScope((event) => shown.push(`first:${event.type}`));
+    chat.adopt(one.started);
+    const failed = chat.beginScope((event) => shown.push(`failed:${event.type}`));
+    failed.listener({ type: 'session_started', sessionId: 'x', model: 'm', resumed: true });
+    // The start threw: nothing is adopted.
+    firstScope.listener({ type: 'turn_started', turnId: 'still', userText: '' });
+    const next = chat.beginScope((event) => shown.push(`next:${event.type}`));
+    failed.listener({ type: 'turn_started', turnId: 'late', userText: '' });
+    chat.adopt(fakeStarted('s2').started);
+    next.listener({ type: 'turn_started', turnId: 'now', userText: '' });
+    firstScope.listener({ type: 'turn_started', turnId: 'old', userText: '' });
+    assert.deepEqual(shown, ['failed:session_started', 'first:turn_started', 'next:turn_started']);
+    assert.equal(one.closed(), 1);
+  });
+
   it('is busy while a send is between Enter and its turn, and while the turn runs; stopTurn cancels and waits for the tracked turn', async () => {
     const chat = new ChatState();
     const one = fakeStarted('s1');

@@ -30,7 +30,7 @@ const runningTurn: MessageParam[] = [
 const costs = { sessionCostUsd: 0.5, subagentCostUsd: undefined, unpricedRequests: 0 };
 
 function baseGauge(): ContextGauge {
-  const breakdown = { system: 1_000, instructions: 0, tools: 2_000, mcpTools: 0, messages: 3_000, toolResults: 4_000, summaries: 0, persistedPreviews: 0, subagents: 0, thinking: 0, total: 10_000 };
+  const breakdown = { system: 1_000, instructions: 0, skills: 0, memory: 0, tools: 2_000, mcpTools: 0, messages: 3_000, toolResults: 4_000, summaries: 0, persistedPreviews: 0, subagents: 0, thinking: 0, total: 10_000 };
   return contextGauge({ window: 200_000, outputReserve: 32_000, usedTokens: 10_000, autoCompactThreshold: 155_000, cacheReadShare: 0, sessionCostUsd: 0.5, breakdown });
 }
 

@@ -288,6 +288,7 @@ describe('hooks: configuration', () => {
         defineHook('PreToolUse', 'agent-hook', { matcher: 'Agent' }),
         defineHook('PreToolUse', 'own-name-hook', { matcher: 'run_shell' }),
         defineHook('PreToolUse', 'mcp-hook', { matcher: 'mcp__github__.*' }),
+        defineHook('PreToolUse', 'web-hook', { matcher: 'WebFetch' }),
         defineHook('PreToolUse', 'all-hook'),
       ];
       const selected = (name: string) => hooksFor(hooks, tool(name)).map((hook) => hook.command);
@@ -299,6 +300,7 @@ describe('hooks: configuration', () => {
       assert.deepEqual(selected('list_files'), ['search-hook', 'all-hook']);
       assert.deepEqual(selected('task'), ['agent-hook', 'all-hook']);
       assert.deepEqual(selected('mcp__github__search'), ['mcp-hook', 'all-hook']);
+      assert.deepEqual(selected('web_fetch'), ['web-hook', 'all-hook']);
       assert.deepEqual(selected('recall'), ['all-hook']);
     });
 

@@ -146,10 +146,10 @@ describe('the manifest', () => {
     const categories = manifest.contributes.configuration;
     assert.deepEqual(
       categories.map((category) => shown(category.title)),
-      ['Model', 'Context', 'Approvals & Sandbox', 'MCP', 'Attachments', 'Advanced'],
+      ['Model', 'Context', 'Approvals & Sandbox', 'MCP', 'Hooks', 'Attachments', 'Advanced'],
     );
     assert.deepEqual(Object.values(SETTING_CATEGORIES), categories.map((category) => shown(category.title)));
-    assert.deepEqual(categories.map((category) => category.order), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(categories.map((category) => category.order), [1, 2, 3, 4, 5, 6, 7]);
     const placed = categories.flatMap((category) => Object.keys(category.properties));
     assert.deepEqual([...placed].sort(), SETTING_KEYS.map(settingName).sort(), 'each setting in exactly one category');
     for (const category of categories) {
@@ -187,7 +187,8 @@ describe('the manifest', () => {
   });
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
-    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'resumeSession', 'openRun'];
+    // Hooks with no chat says where hooks are configured.
+    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'resumeSession', 'openMemory', 'openRun'];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
     assert.deepEqual(palette(noChat).sort(), [...always].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };

@@ -16,7 +16,7 @@ import {
   type SandboxPolicy,
   type SandboxPolicyInput,
 } from '../../src/core/sandbox/policy';
-import { protectedLocations, type ProtectedLocation } from '../../src/core/approvals/protectedPaths';
+import { protectedLocations, protectedWriteReasonAt, type ProtectedLocation } from '../../src/core/approvals/protectedPaths';
 import { isInside } from '../../src/core/workspace/workspace';
 
 type Kind = 'file' | 'dir' | 'link';
@@ -239,5 +239,73 @@ describe('sandbox policy: the read-only set is protectedLocations()', () => {
   it('normalizes the allowed domains: trimmed, lower-case, no empties, no repeats', () => {
     const policy = policyFor(new FakeDisk(), { allowedDomains: [' Registry.NPMjs.org ', '', 'registry.npmjs.org', '*.Example.com', '   '] });
     assert.deepEqual(policy.allowedDomains, ['registry.npmjs.org', '*.example.com']);
+  });
+});
+
+describe("sandbox policy: a chat's Git worktree in Evergreen's storage (issue 31)", () => {
+  const COMMON = '/work/app/.git';
+  const ADMIN = `${COMMON}/worktrees/task`;
+  const WORKTREE = `${STORAGE}/worktrees/app-1234abcd/task`;
+  const access = { commonDir: COMMON, adminDir: ADMIN, branch: 'evergreen/task' };
+
+  function worktreeDisk(): FakeDisk {
+    const disk = new FakeDisk();
+    addGitDir(disk, COMMON);
+    for (const name of ['refs/heads/evergreen/task', 'refs/heads/evergreen/other', 'logs/refs/heads/evergreen/task', 'logs/refs/heads/evergreen/other', 'objects/info/packs', 'worktrees/task/commondir', 'worktrees/task/gitdir', 'worktrees/task/config.worktree', 'worktrees/task/HEAD', 'worktrees/other/HEAD']) disk.add(path.join(COMMON, name));
+    disk.add(`${WORKTREE}/.git`);
+    disk.add(`${WORKTREE}/src/a.ts`);
+    disk.add(`${STORAGE}/worktrees/app-1234abcd/task.json`);
+    return disk;
+  }
+
+  it("lets Git write its objects, the chat's branch and the worktree's own folder, and nothing that configures it", () => {
+    const policy = policyFor(worktreeDisk(), { workspaceRoot: WORKTREE, worktree: access });
+    for (const target of [`${WORKTREE}/src/a.ts`, `${WORKTREE}/new.txt`, `${COMMON}/objects/ab/0123`, `${COMMON}/refs/heads/evergreen/task`, `${COMMON}/refs/heads/evergreen/task.lock`, `${COMMON}/logs/refs/heads/evergreen/task`, `${ADMIN}/HEAD`, `${ADMIN}/index`]) {
+      assert.ok(writable(policy, target), `${target} must be writable`);
+    }
+    for (const target of [
+      `${COMMON}/config`,
+      `${COMMON}/hooks/pre-commit`,
+      `${COMMON}/objects/info/alternates`,
+      `${COMMON}/refs/heads/main`,
+      `${COMMON}/refs/heads/evergreen/other`,
+      `${COMMON}/logs/refs/heads/evergreen/other`,
+      `${COMMON}/refs/tags/v1`,
+      `${COMMON}/packed-refs`,
+      `${COMMON}/worktrees/other/HEAD`,
+      `${ADMIN}/commondir`,
+      `${ADMIN}/gitdir`,
+      `${ADMIN}/config.worktree`,
+      `${STORAGE}/worktrees/app-1234abcd/task.json`,
+      `${WORKTREE}/.git`,
+      `${SESSION}/transcript.jsonl`,
+      '/work/app/src/a.ts',
+    ]) {
+      assert.ok(!writable(policy, target), `${target} must be read-only`);
+    }
+    // The workspace's own rules still hold inside the worktree, and the storage stays hidden.
+    assert.ok(policy.denyWrite.includes(`${WORKTREE}/.vscode`));
+    assert.ok(policy.denyRead.includes(STORAGE));
+  });
+
+  it('keeps a folder in the storage read-only when it is not declared a worktree', () => {
+    const policy = policyFor(worktreeDisk(), { workspaceRoot: WORKTREE });
+    assert.ok(!writable(policy, `${WORKTREE}/src/a.ts`));
+    assert.ok(!writable(policy, `${COMMON}/refs/heads/evergreen/task`));
+  });
+});
+
+describe("protected writes in a chat's worktree (issue 31)", () => {
+  const worktree = `${STORAGE}/worktrees/app-1234abcd/task`;
+  const scope = { workspaceRoot: worktree, home: HOME, sessionStorage: STORAGE };
+
+  it("asks for nothing in the chat's own worktree but what the workspace rules protect, and still protects the storage around it", async () => {
+    assert.match((await protectedWriteReasonAt(`${worktree}/src/a.ts`, scope)) ?? '', /session storage/, 'without the worktree flag the storage protects it');
+    const inWorktree = { ...scope, worktree };
+    assert.equal(await protectedWriteReasonAt(`${worktree}/src/a.ts`, inWorktree), undefined);
+    assert.ok(await protectedWriteReasonAt(`${worktree}/.vscode/settings.json`, inWorktree));
+    assert.ok(await protectedWriteReasonAt(`${STORAGE}/worktrees/app-1234abcd/task.json`, inWorktree));
+    assert.ok(await protectedWriteReasonAt(`${STORAGE}/sessions/other/meta.json`, inWorktree));
+    assert.ok(await protectedWriteReasonAt(`${HOME}/.bashrc`, inWorktree));
   });
 });

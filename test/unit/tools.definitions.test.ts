@@ -15,6 +15,7 @@ import type { ToolDefinition } from '../../src/core/tools/types';
 import { WEB_FETCH_TOOL } from '../../src/core/tools/webFetch';
 import { WEB_SEARCH_TOOL } from '../../src/core/tools/webSearch';
 import { WebAccess } from '../../src/core/web/access';
+import { BUILTIN_TOOL_NAMES } from '../../src/core/toolNames';
 
 const SNAPSHOT = path.join(__dirname, '..', 'fixtures', 'tools', 'definitions.json');
 
@@ -62,5 +63,11 @@ describe('tool definitions as sent to the API', () => {
       assert.equal(tool.input_schema.type, 'object', tool.name);
       assert.equal('$schema' in tool.input_schema, false, tool.name);
     }
+  });
+
+  it('are named as the one table of tool names says (hooks and tool lists read it), each table name a real tool', () => {
+    const defined = new Set(Object.values(variants()).flatMap((tools) => tools.map((tool) => tool.name)));
+    assert.ok(defined.size >= 10, `only ${defined.size} tools built: the scan is broken`);
+    assert.deepEqual([...defined].sort(), [...BUILTIN_TOOL_NAMES].sort());
   });
 });

@@ -8,10 +8,13 @@ import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
-import type { WebFetchDetails } from '../tools/types';
+import type { ToolCard, WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
 import type { ImageMediaType } from '../model/messages';
+import type { HookEventName } from '../hooks/events';
+import type { HookRunOutcome } from '../hooks/decisions';
+import type { HookScope } from '../hooks/config';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
@@ -31,6 +34,8 @@ export type ApprovalSummary =
   | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
   /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
   | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] }
+  /** A PreToolUse hook answered "ask": the call (its tool and input as pretty JSON) runs only if the user agrees; `reasons`: the hooks' words. */
+  | { kind: 'hook'; tool: string; input: string; reasons: string[] }
   /**
    * web_fetch asks to contact a host nobody allowed yet: `url` exactly as it will be requested,
    * `host` what "always" would allow in this workspace, `redirectedFrom` the page that sent it there.
@@ -43,6 +48,7 @@ export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
   if (request.kind === 'write') return { kind: 'write', path: request.path, diff: request.diff, isNew: request.isNew, ...(request.protectedReason ? { protectedReason: request.protectedReason } : {}) };
   if (request.kind === 'mcp') return { kind: 'mcp', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.serverHints?.length ? { serverHints: request.serverHints } : {}) };
   if (request.kind === 'sandbox_changes') return { kind: 'sandbox_changes', command: request.command, changes: request.changes.map((change) => ({ ...change })) };
+  if (request.kind === 'hook') return { kind: 'hook', tool: request.tool, input: request.input, reasons: [...request.reasons] };
   if (request.kind === 'web') return { kind: 'web', url: request.url, host: request.host, ...(request.redirectedFrom !== undefined ? { redirectedFrom: request.redirectedFrom } : {}) };
   return {
     kind: 'shell',
@@ -68,6 +74,26 @@ export interface SubagentOrigin {
   parentToolUseId?: string;
 }
 
+/** One hook run as the chat's small line shows it (event, command, time, outcome) and the output it opens. */
+export interface HookRunView {
+  event: HookEventName;
+  /** The command line that ran, as written. */
+  command: string;
+  scope: HookScope;
+  /** The file or setting it came from, as the user reads it (`.claude/settings.json`). */
+  source: string;
+  sandboxed: boolean;
+  durationMs: number;
+  outcome: HookRunOutcome;
+  exitCode: number | null;
+  /** What it wrote (stdout, then stderr), cut to a preview; absent when it wrote nothing or asked not to be shown (suppressOutput). */
+  output?: string;
+  /** All of it, in the session's tool-results folder (the line's link opens it). */
+  outputFile?: string;
+  /** What the sandbox said about the run (a write it kept aside). */
+  sandboxNote?: string;
+}
+
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'context_window_exceeded' | 'cancelled' | 'error';
 
 export type AgentEvent =
@@ -80,11 +106,12 @@ export type AgentEvent =
   | { type: 'thinking_delta'; turnId: string; text: string }
   /** A redacted thinking block (the provider encrypted it; it goes back to the model as it came): the chat shows "(redacted)". */
   | { type: 'thinking_redacted'; turnId: string }
-  /** `headline`: the tool's own one-line description of the call, for its card. */
-  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string }
+  /** `headline`: the tool's own one-line description of the call, for its card; `card`: a card of the tool's own (memory). */
+  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string; card?: ToolCard }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
   | ({ type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary } & SubagentOrigin)
-  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean } & SubagentOrigin)
+  /** `always`: the user allowed a web fetch's host for this workspace too, not just this once. */
+  | ({ type: 'approval_resolved'; turnId: string; toolUseId: string; approved: boolean; always?: true } & SubagentOrigin)
   | {
       type: 'tool_call_finished';
       turnId: string;
@@ -146,6 +173,11 @@ export type AgentEvent =
   | { type: 'web_notice'; level: 'warning' | 'info'; message: string }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
   | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
+  /**
+   * Slash commands, skills and memory (issue 28): a command, mode or skill file that could not be
+   * used as written (each message names the file and what to do), memory that cannot be read.
+   */
+  | { type: 'customization_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */
   | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
   /**
@@ -153,6 +185,10 @@ export type AgentEvent =
    * (model without thinking, budget lowered to fit, resumed thinking another model wrote); during a
    * turn, thinking turned off for the rest of it, or a server that refused reasoning_effort.
    */
-  | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
+  | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  /** A hook ran (issue 29): recorded in the transcript, so a resumed chat shows the same line. */
+  | { type: 'hook_run'; turnId?: string; run: HookRunView }
+  /** What the user should know about hooks: a failed or blocked run, a decision refused, settings with problems, hooks left out. */
+  | { type: 'hook_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -2,31 +2,26 @@ import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
-import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from '../mcp/deferred';
 import { McpManager } from '../mcp/manager';
 import { ShadowGit } from '../checkpoints/shadowGit';
 import { CheckpointStore } from '../checkpoints/store';
-import { MCP_TOOL_PREFIX } from '../approvals/approval';
-import { cacheEconomicsFor, CONTEXT_DEFAULTS, persistThresholdFor, type ContextDefaults } from '../context/defaults';
+import { cacheEconomicsFor, CONTEXT_DEFAULTS, type ContextDefaults } from '../context/defaults';
 import { windowInUse } from '../context/learnedWindow';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
 import type { ModelBackend, ProviderId } from '../model/backend';
-import type { MessageParam, ServerTools } from '../model/messages';
+import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
 import { knownSecrets, SecretRedactor, type KnownSecret } from '../secrets';
 import type { FileSessionStore, SessionHandle, TranscriptProblem } from '../storage/sessionStore';
 import type { ApprovalPolicy, Approver } from '../approvals/approval';
-import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../tools/registry';
-import type { WebFetchToolOptions } from '../tools/webFetch';
-import { WebAccess, type WebDomainMemory } from '../web/access';
-import { WEB_LIMITS } from '../web/limits';
+import type { ToolRegistry } from '../tools/registry';
 import { NodeWorkspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
-import { buildSystemPrompt, instructionsOf, workspaceRootLine } from './systemPrompt';
+import { buildSystemPrompt, customizationSectionsOf, instructionsOf, workspaceRootLine } from './systemPrompt';
 import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
 import { NestedInstructions } from '../instructions/instructionFiles';
 import { DISABLED_SANDBOX, type CommandSandbox } from '../shell/commandSandbox';
@@ -34,7 +29,12 @@ import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
 import { StartScope } from './startScope';
-import { announceStart, type McpOffer } from './startNotices';
+import { announceStart } from './startNotices';
+import { sessionHooksFor, type HooksConfig, type SessionHooks } from './hooks';
+import { customizationSections, loadSessionSkills, type CustomizationNotice, type MemorySettings, type SessionSkills, type SkillSettings } from './customization';
+import { serverToolsFor, sessionTools, type WebSettings } from './sessionTools';
+
+export type { WebSettings } from './sessionTools';
 
 /** Everything a front end (VS Code, CLI) decides; the core builds the rest the same way for both. */
 export interface AgentConfig {
@@ -81,20 +81,14 @@ export interface AgentConfig {
   thinking?: ThinkingSetting;
   /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
   web?: WebSettings;
+  /** The user's hooks and the workspace's consented ones (issue 29); absent: none. */
+  hooks?: HooksConfig;
+  /** Skills (issue 28): listed in a new chat's prompt, loaded with the `skill` tool; absent: none. */
+  skills?: SkillSettings;
+  /** Memory (issue 28): the `memory` tool over a per-workspace folder, its listing in a new chat's prompt; absent: none. */
+  memory?: MemorySettings;
 }
 
-export interface WebSettings {
-  /** `evergreen.web.allowedDomains` and `--allow-web`, parsed (core/web/domains.ts). */
-  allowedDomains: readonly string[];
-  /** Where "always for this domain" answers are kept: the extension's workspace state; the CLI's run. */
-  memory?: WebDomainMemory;
-  /** Tests: a resolver that answers what they need, shorter limits. */
-  fetch?: Pick<WebFetchToolOptions, 'resolve' | 'maxBodyBytes' | 'timeoutMs'>;
-  /** `evergreen.web.search` / `--web-search`: Anthropic's server-side search, or the SearXNG tool on other back ends. */
-  search?: boolean;
-  /** The SearXNG instance for back ends without a server-side search; without one they offer no search. */
-  searxng?: { url: string; key?: string | undefined };
-}
 
 export interface SandboxSettings {
   /** `evergreen.sandbox.enabled` / `--no-sandbox`: off runs commands unconfined, with a warning at every session start. */
@@ -123,6 +117,8 @@ export interface StartedSession {
   mcp: McpManager | undefined;
   /** The model back end (Anthropic or OpenAI-compatible): front ends see only the neutral interface. */
   client: ModelBackend;
+  /** The session's tools: a slash command's tool list is checked against them. */
+  tools: ToolRegistry;
   handle: SessionHandle;
   /** Display events for a resumed history (empty for a new session), compaction dividers included. */
   replay: AgentEvent[];
@@ -132,6 +128,8 @@ export interface StartedSession {
   transcriptProblems: TranscriptProblem[];
   /** The session's checkpoints (undefined in an untrusted workspace or when turned off): front ends list and restore them. */
   checkpoints: CheckpointStore | undefined;
+  /** The session's hooks (undefined when none may run): "Evergreen: Hooks" lists them and turns one off for the chat. */
+  hooks: SessionHooks | undefined;
   /**
    * Gives back everything the start acquired, newest first: the MCP servers (and whatever they
    * started), the sandbox's private folder, the transcript's lock. Cancel a running turn first;
@@ -158,13 +156,15 @@ export interface StartOptions {
   reloadInstructions?: boolean;
   /** Called as each step of START_STEPS begins; tests throw here to fail the start at that step. */
   onStep?: (step: StartStep) => void;
+  /** The workspace is this chat's Git worktree (issue 31): its Git may write its part of the main repository, and the storage around it does not make it read-only. */
+  worktree?: OsSandboxOptions['worktree'];
 }
 
 /**
  * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
  * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
  */
-export const START_STEPS = ['model', 'transcript', 'sandbox', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export const START_STEPS = ['model', 'transcript', 'sandbox', 'hooks', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
 export type StartStep = (typeof START_STEPS)[number];
 
 type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
@@ -235,28 +235,36 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
   const opened = await step('transcript', () => openOrCreate(options, client.model, logger, scope));
   const { handle, folded, transcriptProblems } = opened;
   const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
+  const hooks = await step('hooks', () => sessionHooksFor(config.hooks, { handle, projectDir: options.workspaceRoot, sandbox, logger, redactor, emit: onEvent, scope, now: config.now }));
   const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
   const mcp = await step('mcp', () => mcpFor(options, handle, { logger, redactor, scope }));
   // Built before what reads it (tools, instructions, subagents), so none needs the session itself.
   const engineWindow = liveWindow(window, folded?.engine.learnedWindow);
   const engineNumbers = { ...CONTEXT_DEFAULTS, ...config.contextSettings };
-  const { tools, mcpTools } = await step('tools', () => toolsFor(config, { client, mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers }));
+  const { tools, mcpTools, skills, readOnlyMemory } = await step('tools', async () => {
+    const skills = await loadSessionSkills(config.skills, { workspaceRoot: options.workspaceRoot, trusted: config.trusted, recordedPrompt: opened.systemPrompt });
+    return { skills, ...sessionTools(config, { client, mcp, sandbox, secrets, resolvedWindow: window, window: engineWindow.now, engineNumbers, skills: skills.offered }) };
+  });
   // Instruction files are read when the prompt is built (a new session, a reload) and never again:
   // a resumed session sends the prompt it recorded, so its cached prefix stays.
   const fileBudget = () => instructionFileBudget(engineWindow.now(), engineNumbers.charsPerToken);
-  const prompt = await step('prompt', () => (opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [] } : recordNewPrompt(options, handle, tools.list().map((tool) => tool.name), fileBudget())));
+  const prompt = await step('prompt', () =>
+    opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [], customization: [] } : recordNewPrompt(options, handle, { toolNames: tools.list().map((tool) => tool.name), maxFileChars: fileBudget(), skills, secrets, logger }),
+  );
   const { session, thinkingNotices } = await step('session', () =>
-    buildSession(options, { client, tools, handle, folded, checkpoints, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+    buildSession(options, { client, tools, readOnlyMemory, readRoots: skills.readRoots, handle, folded, checkpoints, hooks, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
   );
   await step('notices', () => {
     onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
     // Web search is on, but neither this back end nor a SearXNG instance can run it.
     const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
-    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices });
+    announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices, customization: [...skills.notices, ...prompt.customization] });
+    // Its text rides with the first message.
+    return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);
   });
   // The fold is pure and knows no tools: the replayed cards get their headlines here.
-  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? { ...event, headline: tools.headline(event.name, event.input) } : event));
-  return { session, client, handle, replay, window, transcriptProblems, mcp, checkpoints, close: () => scope.release() };
+  const replay = (folded?.display ?? []).map((event) => redactor.value(event.type === 'tool_call_started' ? replayedCall(tools, event) : event));
+  return { session, client, tools, handle, replay, window, transcriptProblems, mcp, checkpoints, hooks, close: () => scope.release() };
 }
 
 /**
@@ -275,33 +283,6 @@ function liveWindow(configured: number, learned: number | undefined): { now(): n
   };
 }
 
-/** The session's tools: the built-ins and its MCP servers' (offered directly or behind mcp_search/mcp_call). */
-function toolsFor(
-  config: AgentConfig,
-  parts: { client: ModelBackend; mcp: McpManager | undefined; sandbox: CommandSandbox | undefined; secrets: readonly KnownSecret[]; resolvedWindow: number; window: () => number; engineNumbers: ContextDefaults },
-): { tools: ToolRegistry; mcpTools: McpOffer | undefined } {
-  const { engineNumbers } = parts;
-  // MCP names all start with mcp__, which no built-in tool's does: only they can collide, and are numbered apart.
-  const mcpTools = parts.mcp?.tools([], Math.floor(parts.resolvedWindow * engineNumbers.mcpDeferShare), engineNumbers.charsPerToken);
-  // read_file and recall page at the persist threshold, so a page never needs persisting (tier 0
-  // exempts them); asked per call, so a window learned from the server shrinks the pages too.
-  const pageChars = () => persistThresholdFor(parts.window(), engineNumbers);
-  const tools = createToolRegistry({
-    trusted: config.trusted,
-    ripgrepPath: config.ripgrepPath,
-    compact: true,
-    task: true,
-    readFile: { maxOutputChars: pageChars },
-    recall: { maxPageChars: pageChars },
-    shell: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars, sandbox: parts.sandbox },
-    grep: { maxOutputChars: CONTEXT_DEFAULTS.toolOutputCaptureChars },
-    secrets: parts.secrets,
-    ...webToolsFor(config, parts.client),
-    ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
-    ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
-  });
-  return { tools, mcpTools };
-}
 
 /** The session itself, with its subagent runner, subfolder instructions and checkpoints. */
 function buildSession(
@@ -309,9 +290,14 @@ function buildSession(
   parts: {
     client: ModelBackend;
     tools: ToolRegistry;
+    /** The tools with a memory that only views (explore subagents); undefined: no memory. */
+    readOnlyMemory: ToolRegistry | undefined;
+    /** Folders outside the workspace read_file may read (the user's own skills). */
+    readRoots: readonly string[];
     handle: SessionHandle;
     folded: FoldResult | undefined;
     checkpoints: CheckpointStore | undefined;
+    hooks: SessionHooks | undefined;
     logger: Logger;
     /** The session's events, redacted. */
     onEvent: AgentEventListener;
@@ -340,8 +326,11 @@ function buildSession(
   };
   const subagents = createSubagentRunner(
     {
-      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
+      client, tools, workspaceRoot: options.workspaceRoot, sessionStorage: store.rootDir, worktree: options.worktree !== undefined, approver: options.approver, maxOutputTokens: config.maxOutputTokens, context, currentWindow: parts.engineWindow.now, logger, limits: { ...SUBAGENT_DEFAULTS, ...config.subagents },
       instructions: { section: () => instructionsOf(systemPrompt), ...(nested ? { nested } : {}) },
+      ...(parts.hooks ? { hooks: parts.hooks } : {}),
+      // A child lists the skills and memory its parent listed, reads the same skill folders, and an explore child only views memory.
+      customization: { sections: customizationSectionsOf(systemPrompt), readRoots: parts.readRoots, ...(parts.readOnlyMemory ? { readOnlyMemory: parts.readOnlyMemory } : {}) },
     },
     handle,
   );
@@ -350,7 +339,8 @@ function buildSession(
     tools,
     // Read-only access to this session's own folder: persisted outputs and the transcript a summary points to.
     // Evergreen's storage (every session) is protected: a write there always asks.
-    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir], { sessionStorage: store.rootDir }),
+    // The user's own skills' folders too, so read_file opens the files a loaded skill lists.
+    workspace: new NodeWorkspace(options.workspaceRoot, [handle.dir, ...parts.readRoots], { sessionStorage: store.rootDir, worktree: options.worktree !== undefined }),
     approver: options.approver,
     approvalPolicy: config.approvalPolicy,
     systemPrompt,
@@ -366,6 +356,7 @@ function buildSession(
     ...(config.maxToolRoundsPerTurn !== undefined ? { maxToolRoundsPerTurn: config.maxToolRoundsPerTurn } : {}),
     subagents,
     ...(nested ? { instructions: nested } : {}),
+    ...(parts.hooks ? { hooks: parts.hooks } : {}),
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
   });
@@ -394,23 +385,35 @@ function thinkingFor(
   return { sessionOptions: { maxOutputTokens: resolved.maxOutputTokens, ...thinking, history: resumed.messages }, notices };
 }
 
-/** A new (or reloaded) session's system prompt, recorded, with the instruction files read as they are now. */
-async function recordNewPrompt(options: StartOptions, handle: SessionHandle, toolNames: string[], maxFileChars: number): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[] }> {
+/** A new (or reloaded) session's system prompt, recorded, with the instruction files, skills and memory as they are now. */
+async function recordNewPrompt(
+  options: StartOptions,
+  handle: SessionHandle,
+  parts: { toolNames: string[]; maxFileChars: number; skills: SessionSkills; secrets: readonly KnownSecret[]; logger: Logger },
+): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[]; customization: CustomizationNotice[] }> {
   const { config } = options;
-  const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars });
+  const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars: parts.maxFileChars });
   const notices: { level: 'warning' | 'info'; message: string }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
   const verb = options.reloadInstructions ? 'reloaded' : 'read';
   if (instructions.files.length > 0) notices.push({ level: 'info', message: `Project instructions ${verb}: ${instructions.files.join(', ')}.` });
   else if (options.reloadInstructions) notices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
+  const customization = await customizationSections(parts.skills, config.memory, parts.secrets, parts.logger);
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,
     platform: `${os.platform()} ${os.arch()}`,
     date: new Date().toISOString().slice(0, 10),
-    toolNames,
+    toolNames: parts.toolNames,
+    ...customization.sections,
     instructions: instructions.section,
   });
   handle.append({ type: 'system_prompt', ts: new Date().toISOString(), text: systemPrompt });
-  return { systemPrompt, notices };
+  return { systemPrompt, notices, customization: customization.notices };
+}
+
+/** A replayed call's card as the live one had it: the tool's headline, and its own card (memory), from the recorded input. */
+function replayedCall(tools: ToolRegistry, event: Extract<AgentEvent, { type: 'tool_call_started' }>): AgentEvent {
+  const card = tools.card(event.name, event.input);
+  return { ...event, headline: tools.headline(event.name, event.input), ...(card ? { card } : {}) };
 }
 
 /** The session's MCP servers, started (only in a trusted workspace: they run commands); undefined when none is configured. */
@@ -475,26 +478,10 @@ async function sandboxFor(options: StartOptions, handle: SessionHandle, logger: 
   if (!config.trusted) return undefined;
   const settings = config.sandbox ?? { enabled: true, allowedDomains: [] };
   if (!settings.enabled) return DISABLED_SANDBOX;
-  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger });
+  const sandbox = await (settings.create ?? createOsSandbox)({ workspaceRoot: options.workspaceRoot, storageRoot: store.rootDir, sessionDir: handle.dir, allowedDomains: settings.allowedDomains, logger, worktree: options.worktree });
   if (sandbox.dispose) scope.onRelease("the sandbox's session folder", () => sandbox.dispose?.());
   return sandbox;
 }
 
-/** A deferred MCP tool called by its own name: how to call it instead. */
-function deferredToolHint(name: string): string | undefined {
-  if (!name.startsWith(MCP_TOOL_PREFIX)) return undefined;
-  return `"${name}" is not offered directly in this session: MCP tools are called through ${MCP_CALL_TOOL} ({"tool": "${name}", "arguments": {…}}); ${MCP_SEARCH_TOOL} shows each tool's input schema.`;
-}
 
-/** web_fetch always (each new host asks); web_search through SearXNG where search is on, the back end has none of its own and an instance is given. */
-function webToolsFor(config: AgentConfig, client: ModelBackend): Pick<ToolRegistryOptions, 'web' | 'searxng'> {
-  const web = { access: new WebAccess(config.web?.allowedDomains ?? [], config.web?.memory), ...config.web?.fetch, ...(config.now ? { now: config.now } : {}) };
-  const searxng = config.web?.searxng;
-  if (!config.web?.search || client.capabilities.serverWebSearch || !searxng) return { web };
-  return { web, searxng: { url: searxng.url, ...(searxng.key ? { key: searxng.key } : {}) } };
-}
 
-/** Anthropic's server-side web search, where search is on and the back end runs it. */
-function serverToolsFor(config: AgentConfig, client: ModelBackend): { serverTools?: ServerTools } {
-  return config.web?.search && client.capabilities.serverWebSearch ? { serverTools: { webSearch: { maxUses: WEB_LIMITS.searchMaxUses } } } : {};
-}

@@ -19,6 +19,8 @@ import type { TodoItem } from '../todos/todos';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardFromRecord } from './toolCards';
+import { hookEventFromRecord } from './hookRuns';
 import type { MessageOrigin } from './thinkingTurn';
 
 export interface FoldTotals extends UsageCounts {
@@ -61,6 +63,7 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
       if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;
       return { ...persistNote({ toolName: entry.toolName, toolUseId: entry.toolUseId, file: entry.file, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }), turnId };
     case 'event':
+      if (entry.name === 'hook_run' || entry.name === 'hook_notice') return hookEventFromRecord(entry.name, entry.data, turnId);
       return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
     default:
       return undefined;
@@ -141,6 +144,12 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
       case 'system_prompt':
         systemPrompt = entry.text;
         break;
+      case 'event': {
+        // A tool card's details: shown on the card when the call's result comes.
+        const card = entry.name === TOOL_CARD_RECORD ? toolCardFromRecord(entry.data) : undefined;
+        if (card) display.card(card);
+        break;
+      }
       default:
         break;
     }

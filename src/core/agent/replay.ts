@@ -8,12 +8,16 @@ import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../instructions/instructionFiles';
+import { hookNoteEvent } from '../hooks/notes';
 import { instructionsNoteMessage } from './instructions';
+import type { ToolCard } from './toolCards';
 
 /** Builds display events from messages, one at a time (each user text opens a turn). */
 export class DisplayBuilder {
   readonly events: AgentEvent[] = [];
   private readonly names = new Map<string, string>();
+  /** Cards' details recorded before their call's result (toolCards.ts), by tool-use id. */
+  private readonly cards = new Map<string, ToolCard>();
   /** todo_write inputs waiting for their result: an accepted call replaces the task list. */
   private readonly todoInputs = new Map<string, unknown>();
   private todoList: TodoItem[] | undefined;
@@ -33,7 +37,9 @@ export class DisplayBuilder {
     const chips: AttachmentChip[] = [];
     for (const block of blocksOf(message)) {
       const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
-      if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
+      if (message.role === 'user' && block.type === 'text' && hookNoteEvent(block.text) !== undefined) {
+        // A hook's text for the model: its run's recorded line already shows it.
+      } else if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
         this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
       } else if (attachment) {
@@ -57,6 +63,8 @@ export class DisplayBuilder {
         if (block.name === TODO_WRITE_TOOL) this.todoInputs.set(block.id, block.input);
         this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
       } else if (block.type === 'tool_result') {
+        const card = this.cards.get(block.tool_use_id);
+        this.cards.delete(block.tool_use_id);
         this.events.push({
           type: 'tool_call_finished',
           turnId: this.turnId,
@@ -65,6 +73,7 @@ export class DisplayBuilder {
           isError: block.is_error === true,
           content: toolResultText(block),
           durationMs: 0,
+          ...(card ? { web: card.web } : {}),
         });
         const todoInput = this.todoInputs.get(block.tool_use_id);
         this.todoInputs.delete(block.tool_use_id);
@@ -75,6 +84,11 @@ export class DisplayBuilder {
         }
       }
     }
+  }
+
+  /** A call's card details, recorded when it ended: its `tool_call_finished` carries them. */
+  card(card: ToolCard): void {
+    this.cards.set(card.toolUseId, card);
   }
 
   push(event: AgentEvent): void {

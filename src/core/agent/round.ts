@@ -3,7 +3,8 @@
  * results the next request sends. A call's path through the round:
  *
  *   not run at all (the reply was cut off, the turn's round limit, cancelled): answered with why
- *   → `tool_call_started` → refused (its input is not JSON or nests too deeply): answered with why
+ *   → `tool_call_started` → refused (its input is not JSON or nests too deeply, or the turn's gate
+ *     does not allow the tool): answered with why
  *   → run through the registry (approvals happen inside, through `ctx.approve`; effects a tool
  *     reports during its run, through `ctx.report`, are handled before it goes on)
  *   → tier 0 (the result as the history will record it) → `tool_call_finished`
@@ -11,9 +12,10 @@
  *
  * After the results, in the same user message: the instruction files of the folders the calls read.
  *
- * Hooks around a call have their places here: PreToolUse between the refusal and the run (deny: a
- * refusal; ask: an approval; allow: no prompt for this call), PostToolUse after tier 0 (its text
- * goes after the round's results, like a folder's instructions).
+ * Hooks around a call (agent/hooks.ts): PreToolUse between the refusal and the run (deny: a
+ * refusal; ask: an approval; allow: no prompt for this call, except what never goes unasked),
+ * PostToolUse after tier 0 and the effects (its text goes after the round's results, with a folder's
+ * instructions, through the session's notesAfter).
  */
 import type { ContentBlockParam, ImageBlockParam } from '../model/messages';
 import type { ModelResponse } from '../model/backend';
@@ -24,6 +26,8 @@ import type { ToolContext, ToolResult } from '../tools/types';
 import { dispatchEffects, type EffectHandlers } from './effects';
 import type { AgentEvent } from './events';
 import { invalidToolInputResult } from './responseContent';
+import type { ToolCard } from './toolCards';
+import type { CallHooks } from './hooks';
 
 export const CANCELLED_BEFORE_RUN = 'Cancelled by the user before this tool call ran.';
 export const ROUND_LIMIT_TOOL_RESULT = 'Not run: this turn reached its limit of tool rounds. Summarize where the task stands; the user can say "continue".';
@@ -42,14 +46,26 @@ export interface RoundCall {
 /** Why no call of the round runs (each is answered with the reason); undefined: they run. */
 export type RoundStop = 'max_tokens' | 'round_limit' | undefined;
 
+/**
+ * Refuses calls of tools the turn does not allow (a slash command's `allowed-tools`), in words for
+ * the model; undefined: the call may run. The tool list sent stays the same for every turn, so a
+ * narrower turn does not rewrite the cached prefix: the gate holds it per call. It only refuses:
+ * what it lets through still goes through every approval.
+ */
+export type CallGate = (toolName: string) => string | undefined;
+
 /** What the session lends a round. */
 export interface RoundHost {
-  readonly tools: Pick<ToolRegistry, 'get' | 'headline' | 'executeToolCall'>;
+  readonly tools: Pick<ToolRegistry, 'get' | 'headline' | 'card' | 'executeToolCall'>;
   /** Tier 0: the result as the history will hold it (a huge one persisted and previewed). */
   recordResult(result: { toolUseId: string; toolName: string; content: string }): Promise<string>;
+  /** What the call's card shows besides its text (web_fetch's page), kept so a resumed chat shows it too. */
+  recordCard(card: ToolCard): void;
   emit(event: AgentEvent): void;
-  /** Files, approvals and capabilities for one call (the round adds `report`). */
-  toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext;
+  /** Files, approvals and capabilities for one call (the round adds `report`); `preApproved`: a hook or the user allowed the call already (approval.ts decidePreApproved). */
+  toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved?: boolean): ToolContext;
+  /** PreToolUse and PostToolUse (agent/hooks.ts); absent: no hooks. */
+  readonly hooks?: CallHooks;
   readonly effects: EffectHandlers;
   /** Notes that ride after the results: the instruction files of the folders read, not yet in view (none: []). */
   notesAfter(round: ToolRound): Promise<ContentBlockParam[]>;
@@ -85,12 +101,13 @@ export class ToolRound {
   readonly calls: readonly RoundCall[];
   private readonly signal: AbortSignal;
   private readonly stop: RoundStop;
+  private readonly gate: CallGate | undefined;
 
   constructor(
     private readonly host: RoundHost,
-    round: { turnId: string; calls: readonly RoundCall[]; signal: AbortSignal; stop?: RoundStop },
+    round: { turnId: string; calls: readonly RoundCall[]; signal: AbortSignal; stop?: RoundStop; gate?: CallGate | undefined },
   ) {
-    ({ turnId: this.turnId, calls: this.calls, signal: this.signal, stop: this.stop } = round);
+    ({ turnId: this.turnId, calls: this.calls, signal: this.signal, stop: this.stop, gate: this.gate } = round);
   }
 
   /**
@@ -119,22 +136,33 @@ export class ToolRound {
     const notRun = this.signal.aborted ? CANCELLED_BEFORE_RUN : this.stop === 'max_tokens' ? MAX_TOKENS_TOOL_RESULT : this.stop === 'round_limit' ? ROUND_LIMIT_TOOL_RESULT : undefined;
     if (notRun !== undefined) return this.answer(call, { content: notRun, isError: true });
     const base = { turnId: this.turnId, toolUseId: toolUse.id, name: toolUse.name };
-    this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input) });
-    if (call.refusal !== undefined) {
+    const card = this.host.tools.card(toolUse.name, toolUse.input);
+    this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input), ...(card ? { card } : {}) });
+    const refusal = call.refusal ?? this.gate?.(toolUse.name);
+    if (refusal !== undefined) {
       // An answer for the model, not a failed request: retrying would not change what it wrote.
-      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: call.refusal, durationMs: 0 });
-      return this.answer(call, { content: call.refusal, isError: true });
+      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: refusal, durationMs: 0 });
+      return this.answer(call, { content: refusal, isError: true });
+    }
+    // PreToolUse: deny is the call's refusal, ask an approval, allow no prompt for this call.
+    const gate = this.host.hooks ? await this.host.hooks.beforeCall({ turnId: this.turnId, toolUse, signal: this.signal, approve: (request) => this.host.toolContext(this.turnId, toolUse.id, this.signal).approve(request) }) : { preApproved: false };
+    if ('refusal' in gate) {
+      this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: gate.refusal, durationMs: 0 });
+      return this.answer(call, { content: gate.refusal, isError: true });
     }
     const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead };
     const ctx: ToolContext = {
-      ...this.host.toolContext(this.turnId, toolUse.id, this.signal),
+      ...this.host.toolContext(this.turnId, toolUse.id, this.signal, gate.preApproved),
       report: (effect) => dispatchEffects(this.host.effects, [effect], { ...site, recorded: undefined }),
     };
     const started = Date.now();
     const result = await this.host.tools.executeToolCall(toolUse.name, toolUse.input, ctx);
     const content = await this.host.recordResult({ toolUseId: toolUse.id, toolName: toolUse.name, content: result.content || '(no output)' });
+    if (result.web) this.host.recordCard({ toolUseId: toolUse.id, web: result.web });
     this.host.emit({ type: 'tool_call_finished', ...base, isError: result.isError === true, content, durationMs: Date.now() - started, ...(result.web ? { web: result.web } : {}) });
     await dispatchEffects(this.host.effects, result.effects ?? [], { ...site, recorded: content });
+    // PostToolUse sees the result as recorded; what it says rides after the round's results.
+    await this.host.hooks?.afterCall({ turnId: this.turnId, toolUse, result: { content, isError: result.isError === true }, signal: this.signal });
     return this.answer(call, { ...result, content });
   }
 

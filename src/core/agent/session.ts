@@ -4,6 +4,7 @@ import type { ContextEngineOptions, PreparedRequest } from '../context/engineTyp
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
 import { ModelError } from '../model/errors';
+import { textsOf } from '../model/content';
 import type { MessageParam, ToolParam } from '../model/messages';
 import { createPolicyApprover, type ApprovalPolicy, type Approver } from '../approvals/approval';
 import type { TaskInput } from '../tools/taskInput';
@@ -21,12 +22,14 @@ import { errorEventFor } from './errorEvent';
 import { streamingGauge } from './streamingGauge';
 import { resolveAttachments, userMessageContent, type AttachmentSpec, type ResolvedAttachment } from './attachments';
 import { subagentRecordData } from './subagentEvents';
+import { TOOL_CARD_RECORD, toolCardRecordData } from './toolCards';
 import type { AgentSessionOptions, ContextStrategy } from './sessionOptions';
 import { toolUseIdsIn, toParams, turnStopReason } from './responseContent';
 import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
-import { roundCalls, ToolRound, type RoundHost } from './round';
+import { roundCalls, ToolRound, type CallGate, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
+import { approvalNotification } from './hookRuns';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
 export type { AgentSessionOptions, ContextConfig, ContextStrategy } from './sessionOptions';
@@ -37,6 +40,12 @@ export const DEFAULT_MAX_TOOL_ROUNDS_PER_TURN = 500;
 export const MAX_TOOL_ROUNDS_RANGE = { min: 1, max: 100_000 } as const;
 /** "Prompt is too long" recoveries tried for one request before the error reaches the user. */
 const MAX_TOO_LONG_RECOVERIES = 2;
+
+/** What one turn runs under besides the session's own settings. */
+export interface TurnOptions {
+  /** Refuses calls of tools this turn does not allow (a slash command's tool list); it never approves anything. */
+  gate?: CallGate;
+}
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -57,6 +66,8 @@ export class AgentSession {
   private subagentCostUsd = 0;
   /** Requests whose model had no known price: not in sessionCostUsd, shown as "price unknown". */
   private unpricedRequests = 0;
+  /** Server-side web searches run (each billed apart from tokens; the gauge names them). */
+  private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
   readonly context: ContextStrategy;
@@ -68,6 +79,8 @@ export class AgentSession {
   private readonly recall: RecallSource | undefined;
   private readonly pendingRecalls = new Map<string, RecalledSlice>();
   private readonly thinking: TurnThinking;
+  /** What the newest turn ran under (a retry of it runs under the same). */
+  private lastTurn: TurnOptions = {};
   /** What every round of this session's turns is run with: the tools, tier 0, events, the effect handlers. */
   private readonly roundHost: RoundHost;
 
@@ -90,6 +103,7 @@ export class AgentSession {
     }
     this.sessionCostUsd = options.store?.meta.totals.costUsd ?? 0;
     this.unpricedRequests = options.store?.meta.totals.unpricedRequests ?? 0;
+    this.webSearches = options.store?.meta.totals.webSearchRequests ?? 0;
     this.subagentCostUsd = options.subagentCostUsd ?? 0;
     const engineOptions: ContextEngineOptions = {
       history: () => this.messages,
@@ -110,21 +124,31 @@ export class AgentSession {
       onModelUsage: (usage, cost) => this.recordUsage(this.currentTurnId ?? 'compaction', usage, cost, undefined),
       sessionCostUsd: () => this.sessionCostUsd,
       unpricedRequests: () => this.unpricedRequests,
+      webSearches: () => this.webSearches,
       subagentCostUsd: () => this.subagentCostUsd,
       initial: options.context.initial,
+      ...(options.hooks ? { compactionHooks: options.hooks.compactionHooks() } : {}),
     };
     this.context = options.context.strategy ? options.context.strategy(engineOptions) : new ContextEngine(engineOptions);
     this.roundHost = {
       tools: options.tools,
       recordResult: (result) => this.context.onToolResult(result),
+      recordCard: (card) => this.options.store?.append({ type: 'event', ts: new Date(this.now()).toISOString(), name: TOOL_CARD_RECORD, data: toolCardRecordData(card) }),
       emit: (event) => this.emit(event),
-      toolContext: (turnId, toolUseId, signal) => this.toolContext(turnId, toolUseId, signal),
+      toolContext: (turnId, toolUseId, signal, preApproved) => this.toolContext(turnId, toolUseId, signal, preApproved),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
       effects: sessionEffectHandlers({ emit: (event) => this.emit(event), pendingRecalls: this.pendingRecalls, recordWrite: options.recordWrite, logger: this.logger }),
       // A subfolder's AGENTS.md / CLAUDE.md rides in this turn after the results: recorded, so replays send the same.
-      notesAfter: async ({ foldersRead, turnId }) =>
-        options.instructions ? instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : [],
+      notesAfter: async ({ foldersRead, turnId }) => [
+        ...(options.instructions ? await instructionNotes(options.instructions, foldersRead, () => this.context.liveView(), (event) => this.emit({ ...event, turnId }), this.logger) : []),
+        // What the round's hooks added for the model (PreToolUse, PostToolUse), through tier 0.
+        ...((await options.hooks?.takeNotes(turnId, this.tier0)) ?? []),
+      ],
     };
   }
+
+  /** Tier 0 for what the session adds besides tool results (attachments, hooks' text). */
+  private readonly tier0 = (input: { toolUseId: string; toolName: string; content: string }): Promise<string> => this.context.onToolResult(input);
 
   /**
    * Manual compaction ("Compact Conversation", /compact): summarizes now, between turns. Refused
@@ -177,6 +201,7 @@ export class AgentSession {
     this.sessionCostUsd += costUsd;
     if (origin) this.subagentCostUsd += costUsd;
     if (cost.priceUnknown) this.unpricedRequests++;
+    this.webSearches += usage.webSearchRequests ?? 0;
     this.logger.info(
       `usage (${turnId}): ${usage.inputTokens} in, ${usage.cacheReadTokens} cache read, ${usage.cacheWriteTokens} cache write, ${usage.outputTokens} out, ${formatCost(costUsd, cost.priceUnknown ? 1 : 0, 4)}`,
     );
@@ -230,12 +255,12 @@ export class AgentSession {
    * Runs one user turn to its end. Never throws for model or tool failures: they become events.
    * An attachment that cannot be read throws AttachmentError before anything is sent or recorded.
    */
-  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = []): Promise<TurnStopReason> {
+  async send(userText: string, externalSignal?: AbortSignal, attachments: readonly AttachmentSpec[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     const text = userText.trim();
     if (!text) throw new Error('The message is empty.');
     if (this.running) throw new SessionBusyError();
     const resolved = attachments.length === 0 ? [] : await resolveAttachments(attachments, this.options.tools, this.toolContext('attachments', 'attachment', externalSignal ?? new AbortController().signal));
-    return this.startTurn(text, externalSignal, resolved);
+    return this.startTurn(text, externalSignal, resolved, turn);
   }
 
   /**
@@ -244,12 +269,14 @@ export class AgentSession {
    */
   async retry(externalSignal?: AbortSignal): Promise<TurnStopReason> {
     if (this.messages.length === 0) throw new Error('Nothing to retry: the conversation is empty.');
-    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal);
+    // The retried turn keeps what it ran under (a command's tool list still narrows it).
+    return this.startTurn(this.messages.at(-1)?.role === 'assistant' ? 'Continue.' : undefined, externalSignal, [], this.lastTurn);
   }
 
   /** `text` undefined: no new user message (a retry of what is already in the history). */
-  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = []): Promise<TurnStopReason> {
+  private async startTurn(text: string | undefined, externalSignal?: AbortSignal, attachments: readonly ResolvedAttachment[] = [], turn: TurnOptions = {}): Promise<TurnStopReason> {
     if (this.running) throw new SessionBusyError();
+    this.lastTurn = turn;
     const controller = new AbortController();
     const onExternalAbort = () => controller.abort();
     externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
@@ -264,14 +291,22 @@ export class AgentSession {
       const chips = attachments.map(({ kind, label, image }) => ({ kind, label, ...(image ? { image: { mediaType: image.mediaType, data: image.data } } : {}) }));
       this.emit({ type: 'turn_started', turnId, userText: text ?? '', ...(checkpoint ? { checkpoint } : {}), ...(chips.length > 0 ? { attachments: chips } : {}) });
       // Inside the try: a failed transcript write must not leave the session busy forever. Attachments go through tier 0 like tool output.
-      const persist = (attachment: ResolvedAttachment, index: number) => this.context.onToolResult({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
-      if (text !== undefined) this.append({ role: 'user', content: await userMessageContent(text, attachments, persist) }, checkpoint);
-      stopReason = await this.runTurn(turnId, controller.signal);
+      const persist = (attachment: ResolvedAttachment, index: number) => this.tier0({ toolUseId: `${turnId}-attachment-${index + 1}`, toolName: `@${attachment.kind}`, content: attachment.text });
+      // UserPromptSubmit may block the prompt (nothing is recorded or sent) or add text around it.
+      const hooked = text === undefined || !this.options.hooks ? { before: [], after: [] } : await this.options.hooks.beforePrompt(text, turnId, controller.signal, this.tier0);
+      if ('blocked' in hooked) {
+        stopReason = 'error';
+        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: `A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`, hint: 'Change the prompt, or the hook (its line above names its file).', actions: errorActionsFor('hook_blocked') });
+      } else {
+        if (text !== undefined) this.append({ role: 'user', content: [...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
+        stopReason = await this.runTurn(turnId, controller.signal, turn);
+      }
     } catch (error) {
       stopReason = controller.signal.aborted ? 'cancelled' : 'error';
       if (stopReason === 'error') this.emitError(turnId, error);
     }
     await this.options.checkpoints?.end().catch((error: unknown) => this.logger.error('could not record the checkpoint after the turn', error));
+    if (stopReason !== 'cancelled') this.options.hooks?.notify('idle_prompt', 'Evergreen is waiting for your input', turnId);
     try {
       await this.options.store?.flushMeta().catch((error: unknown) => this.logger.error('could not write meta.json', error)); // first: a session list opened at "turn over" shows it
       this.emit({ type: 'turn_finished', turnId, stopReason, ...(stopReason === 'context_window_exceeded' ? { actions: errorActionsFor('context_window_exceeded') } : {}) });
@@ -283,9 +318,11 @@ export class AgentSession {
     return stopReason;
   }
 
-  private async runTurn(turnId: string, signal: AbortSignal): Promise<TurnStopReason> {
+  private async runTurn(turnId: string, signal: AbortSignal, turn: TurnOptions): Promise<TurnStopReason> {
     const maxRounds = this.options.maxToolRoundsPerTurn ?? DEFAULT_MAX_TOOL_ROUNDS_PER_TURN;
     let tooLongRecoveries = 0;
+    /** Times Stop hooks kept this turn going (their loop guard counts them). */
+    let stopContinuations = 0;
     for (let requestIndex = 0, rounds = 0; ; requestIndex++) {
       if (signal.aborted) return 'cancelled';
       // Before every request, also deep inside a long tool-driven turn: tiers and compaction.
@@ -346,38 +383,54 @@ export class AgentSession {
       const calls = roundCalls(response, content); // before the message is recorded: an unusable input is recorded as {}
       if (content.length > 0) this.append({ role: 'assistant', content });
       if (calls.length === 0) {
-        return turnStopReason(response.stopReason);
+        // The API paused its own tool loop (server-side web search) mid-reply: the reply goes back
+        // as it is, as the last message, and the model continues it. It counts as a round.
+        if (response.stopReason === 'pause_turn') {
+          if (++rounds > maxRounds) return this.roundLimitReached(turnId, maxRounds);
+          continue;
+        }
+        // Stop hooks may keep the turn going, their reason its next instruction (at most MAX_STOP_HOOK_CONTINUATIONS times).
+        const goOn = response.stopReason === 'end_turn' ? await this.options.hooks?.onStop(turnId, textsOf({ role: 'assistant', content }).join('\n'), stopContinuations, signal, this.tier0) : undefined;
+        if (!goOn || signal.aborted) return turnStopReason(response.stopReason);
+        stopContinuations++;
+        this.append({ role: 'user', content: goOn });
+        continue;
       }
       const truncated = response.stopReason === 'max_tokens' || response.stopReason === 'model_context_window_exceeded';
       const overLimit = ++rounds > maxRounds;
-      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined });
+      const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined, gate: turn.gate });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
-      if (overLimit) {
-        this.emit({
-          type: 'error',
-          turnId,
-          kind: 'tool_round_limit',
-          message: `Stopped after ${maxRounds} tool rounds in one turn.`,
-          hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
-          actions: errorActionsFor('tool_round_limit'),
-        });
-        return 'error';
-      }
+      // A hook's `continue: false` ends the turn once the round's results are in.
+      if (this.options.hooks?.takeStop(turnId) !== undefined) return 'end_turn';
+      if (overLimit) return this.roundLimitReached(turnId, maxRounds);
     }
   }
 
+  private roundLimitReached(turnId: string, maxRounds: number): TurnStopReason {
+    this.emit({
+      type: 'error',
+      turnId,
+      kind: 'tool_round_limit',
+      message: `Stopped after ${maxRounds} tool rounds in one turn.`,
+      hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+      actions: errorActionsFor('tool_round_limit'),
+    });
+    return 'error';
+  }
+
   /** Files, approvals and the capabilities this session offers, for one call (a round adds `report`). */
-  private toolContext(turnId: string, toolUseId: string, signal: AbortSignal): ToolContext {
+  private toolContext(turnId: string, toolUseId: string, signal: AbortSignal, preApproved = false): ToolContext {
     const interactive: Approver = {
       requestApproval: async (request, approvalSignal) => {
         this.emit({ type: 'approval_needed', turnId, toolUseId, request: approvalSummaryOf(request) });
+        this.options.hooks?.notify('permission_prompt', approvalNotification(request), turnId);
         const decision = await this.options.approver.requestApproval(request, approvalSignal, { toolUseId });
-        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved });
+        this.emit({ type: 'approval_resolved', turnId, toolUseId, approved: decision.approved, ...(decision.approved && decision.always ? { always: true } : {}) });
         return decision;
       },
     };
-    const approver = createPolicyApprover(this.approvalPolicy, interactive);
+    const approver = createPolicyApprover(this.approvalPolicy, interactive, { preApproved });
     return {
       workspace: this.options.workspace,
       toolUseId,

@@ -18,6 +18,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import type { SessionThinking } from './thinkingTurn';
+import type { SessionHooks } from './hooks';
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
 export type ContextStrategy = Pick<ContextEngine, 'prepareRequest' | 'onResponse' | 'onToolResult' | 'recoverFromTooLong' | 'compact' | 'requestCompactFromTool' | 'gauge' | 'liveView'> &
@@ -69,6 +70,8 @@ export interface AgentSessionOptions {
   checkpoints?: TurnCheckpoints;
   /** Told before a write tool replaces a workspace file, with its bytes then (undefined: absent): the checkpoint keeps them. */
   recordWrite?: (absolutePath: string, prior: Buffer | undefined) => Promise<void>;
+  /** The user's hooks at each step (agent/hooks.ts); absent: none configured. */
+  hooks?: SessionHooks;
 }
 
 /** What the session needs of a checkpoint store. */

@@ -1,6 +1,6 @@
 // What a session's start tells the user once, through its (redacted) events and log: how thinking
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
-// mcp_search, instruction files, MCP problems.
+// mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
@@ -29,6 +29,8 @@ export function announceStart(
     mcpSettings: McpNoticeSettings | undefined;
     mcpDeferShare: number;
     promptNotices: readonly { level: 'warning' | 'info'; message: string }[];
+    /** Skills that could not be used as written, memory that could not be listed. */
+    customization: readonly { level: 'warning' | 'info'; message: string }[];
   },
 ): void {
   const { sandbox, mcp, mcpTools } = what;
@@ -52,6 +54,10 @@ export function announceStart(
   for (const notice of what.promptNotices) {
     if (notice.level === 'warning') logger.warn(notice.message);
     onEvent({ type: 'instructions_notice', ...notice });
+  }
+  for (const notice of what.customization) {
+    if (notice.level === 'warning') logger.warn(notice.message);
+    onEvent({ type: 'customization_notice', ...notice });
   }
   for (const message of mcpNotices(what.mcpSettings, mcp)) {
     logger.warn(message);

@@ -23,7 +23,10 @@ import type { SubagentRecordedEvent } from './subagentEvents';
 import { AgentSession, type AgentSessionOptions } from './session';
 import type { SubagentCall, SubagentRunner } from './sessionOptions';
 import type { SubagentLimits } from './subagentLimits';
-import { buildSystemPrompt } from './systemPrompt';
+import { buildSystemPrompt, promptSectionLines, type PromptSections } from './systemPrompt';
+import type { SessionHooks } from './hooks';
+import { MEMORY_TOOL } from '../tools/memory';
+import { SKILL_TOOL } from '../tools/skill';
 
 // The limits and their defaults live with their parser (settings and CLI flags share it).
 export { SUBAGENT_DEFAULTS, type SubagentLimits } from './subagentLimits';
@@ -39,6 +42,8 @@ export interface SubagentBlueprint {
   workspaceRoot: string;
   /** The parent's session storage root: protected from a child's writes as from the parent's. */
   sessionStorage?: string | undefined;
+  /** The workspace is the parent chat's Git worktree (issue 31): writable as the parent's is. */
+  worktree?: boolean;
   /** The front end's interactive approver: a child's prompts reach the same UI, keyed by the child's tool-use id. */
   approver: AgentSessionOptions['approver'];
   maxOutputTokens: number;
@@ -50,6 +55,10 @@ export interface SubagentBlueprint {
   limits: SubagentLimits;
   /** The parent's instructions: its prompt's section (as the parent read it) and the subfolder notes. */
   instructions?: { section: () => string | undefined; nested?: AgentSessionOptions['instructions'] };
+  /** The parent's hooks: a child's calls go through them too, and its end is SubagentStop. */
+  hooks?: SessionHooks;
+  /** The parent's skills and memory: its prompt's sections, the skill folders read_file may read, the tools with a memory that only views (explore). */
+  customization?: { sections: Pick<PromptSections, 'skills' | 'memory'>; readRoots: readonly string[]; readOnlyMemory?: ToolRegistry };
 }
 
 export function createSubagentRunner(blueprint: SubagentBlueprint, parent: SessionHandle): SubagentRunner {
@@ -61,17 +70,17 @@ export function transcriptLine(transcriptPath: string): string {
   return `Subagent transcript (everything it did): ${transcriptPath}`;
 }
 
-export function buildSubagentPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; agentType: SubagentType; instructions?: string | undefined }): string {
+export function buildSubagentPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; agentType: SubagentType } & PromptSections): string {
   return [
-    buildSystemPrompt({ ...options, instructions: undefined }),
+    buildSystemPrompt({ workspaceRoot: options.workspaceRoot, platform: options.platform, date: options.date, toolNames: options.toolNames }),
     '',
     'You are a subagent: the main agent handed you the task in the first message. No user reads along and nobody answers questions, so decide for yourself and keep going until the task is done.',
     options.agentType === 'explore'
       ? 'You can only read (read_file, list_files, grep_search): you change nothing. Search broadly, read what matters, and keep only what answers the task.'
       : 'Your edits and commands go through the same approvals as the main agent\'s; if one is declined, report it instead of working around it.',
     'Finish with a concise report, your last message: what you found or did, with paths and line numbers where they help, and anything left open. That report is all the main agent receives, so put everything it needs in it and nothing else.',
-    // The project's rules bind a child as they bind its parent; last, as in every prompt.
-    ...(options.instructions ? ['', options.instructions] : []),
+    // The parent's skills and memory, then the project's rules, which bind a child as they bind its parent; last, as in every prompt.
+    ...promptSectionLines(options),
   ].join('\n');
 }
 
@@ -83,6 +92,7 @@ export function restrictTools(tools: ToolRegistry, allowed: (name: string) => bo
     list,
     get: (name) => (allowed(name) ? tools.get(name) : undefined),
     headline: (name, input) => (allowed(name) ? tools.headline(name, input) : ''),
+    card: (name, input) => (allowed(name) ? tools.card(name, input) : undefined),
     executeToolCall: async (name, input, ctx) => {
       if (!allowed(name)) {
         const available = list().map((spec) => spec.name).join(', ');
@@ -93,18 +103,33 @@ export function restrictTools(tools: ToolRegistry, allowed: (name: string) => bo
   };
 }
 
+/** `tools` with one tool served by `from` instead (its definition, its card and its runs). */
+function replaceTool(tools: ToolRegistry, name: string, from: ToolRegistry): ToolRegistry {
+  const served = (tool: string) => (tool === name ? from : tools);
+  return {
+    trusted: tools.trusted,
+    list: () => tools.list().map((spec) => (spec.name === name ? (from.list().find((replacement) => replacement.name === name) ?? spec) : spec)),
+    get: (tool) => served(tool).get(tool),
+    headline: (tool, input) => served(tool).headline(tool, input),
+    card: (tool, input) => served(tool).card(tool, input),
+    executeToolCall: (tool, input, ctx) => served(tool).executeToolCall(tool, input, ctx),
+  };
+}
+
 /**
- * The tools a child gets. An explore child only looks: the read-only built-ins, plus the MCP tools
- * the user allow-listed (`mcpAllowList`: they run without asking, so the user vouched for them).
+ * The tools a child gets. An explore child only looks: the read-only built-ins, a skill's
+ * instructions, memory that only views (`readOnlyMemory`), plus the MCP tools the user allow-listed
+ * (`mcpAllowList`: they run without asking, so the user vouched for them).
  */
-export function subagentTools(tools: ToolRegistry, agentType: SubagentType, mcpAllowList: readonly string[] = []): ToolRegistry {
+export function subagentTools(tools: ToolRegistry, agentType: SubagentType, mcpAllowList: readonly string[] = [], readOnlyMemory?: ToolRegistry): ToolRegistry {
   if (agentType !== 'explore') return restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
-  return restrictTools(tools, (name) => {
-    if (EXPLORE_TOOL_NAMES.includes(name)) return true;
+  const looking = restrictTools(tools, (name) => {
+    if (EXPLORE_TOOL_NAMES.includes(name) || name === SKILL_TOOL || (name === MEMORY_TOOL && readOnlyMemory !== undefined)) return true;
     const tool = tools.get(name);
     const identity = tool && mcpIdentityOf(tool);
     return identity !== undefined && matchMcpAllowList(identity, mcpAllowList);
   });
+  return readOnlyMemory ? replaceTool(looking, MEMORY_TOOL, readOnlyMemory) : looking;
 }
 
 /** The last thing the child said: its report (a child cut off by a limit may have said it before its last tool call). */
@@ -265,13 +290,15 @@ class SubagentLauncher implements SubagentRunner {
     const handle = await this.store.create({ model: blueprint.client.model, workspace: blueprint.workspaceRoot, title: input.description });
     const childId = handle.id;
     const transcriptPath = handle.transcriptPath;
-    const tools = subagentTools(blueprint.tools, input.agentType, call.approvalPolicy.mcpAllowList);
+    const customization = blueprint.customization;
+    const tools = subagentTools(blueprint.tools, input.agentType, call.approvalPolicy.mcpAllowList, customization?.readOnlyMemory);
     const systemPrompt = buildSubagentPrompt({
       workspaceRoot: blueprint.workspaceRoot,
       platform: `${os.platform()} ${os.arch()}`,
       date: new Date().toISOString().slice(0, 10),
       toolNames: tools.list().map((tool) => tool.name),
       agentType: input.agentType,
+      ...customization?.sections,
       instructions: blueprint.instructions?.section(),
     });
     const ts = () => new Date().toISOString();
@@ -295,7 +322,7 @@ class SubagentLauncher implements SubagentRunner {
         client: blueprint.client,
         tools,
         // Read-only access to its own folder: its persisted outputs (tier 0 writes them there).
-        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir], { sessionStorage: blueprint.sessionStorage }),
+        workspace: new NodeWorkspace(blueprint.workspaceRoot, [handle.dir, ...(customization?.readRoots ?? [])], { sessionStorage: blueprint.sessionStorage, worktree: blueprint.worktree === true }),
         approver: { requestApproval: (request, signal, context) => blueprint.approver.requestApproval(request, signal, { toolUseId: context?.toolUseId ?? call.toolUseId, subagent: input.description }) },
         approvalPolicy: call.approvalPolicy,
         systemPrompt,
@@ -307,6 +334,7 @@ class SubagentLauncher implements SubagentRunner {
         maxToolRoundsPerTurn: blueprint.limits.maxToolRounds,
         ...(blueprint.instructions?.nested ? { instructions: blueprint.instructions.nested } : {}),
         ...(call.recordWrite ? { recordWrite: call.recordWrite } : {}),
+        ...(blueprint.hooks ? { hooks: blueprint.hooks.forSubagent({ id: childId, type: input.agentType, transcriptPath }, { emit: onEvent, store: handle }) } : {}),
       });
       if (call.signal.aborted) controller.abort();
       this.running.add(child);
@@ -403,6 +431,15 @@ function watchChild(call: SubagentCall, childId: string, started: number, clock:
         break;
       case 'tool_call_finished':
         clock.resume(); // also when an approval ended without a decision (the tool failed)
+        break;
+      case 'hook_run': {
+        // The child's hooks show in the parent's chat too (recorded in the child's transcript, whose folder keeps their output).
+        const { outputFile: _inChildFolder, ...run } = event.run;
+        call.emit({ ...event, turnId: call.turnId, run });
+        break;
+      }
+      case 'hook_notice':
+        call.emit({ ...event, turnId: call.turnId });
         break;
       case 'approval_resolved':
         clock.resume();

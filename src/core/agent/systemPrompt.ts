@@ -1,11 +1,25 @@
+import { SYSTEM_PROMPT_SECTIONS } from '../context/breakdown';
 import { INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
+import { MEMORY_MARK } from '../memory/view';
+import { sectionStart, sectionText } from '../promptSections';
+import { SKILLS_MARK } from '../skills/present';
 import { RECALL_TOOL } from '../tools/recallRef';
+
+/** The sections after the base prompt (promptSections.ts), each absent when there is nothing to say. */
+export interface PromptSections {
+  /** The skills' names and descriptions (skills/present.ts, `skillsListing`). */
+  skills?: string | undefined;
+  /** What memory holds (memory/view.ts, `memoryListing`), as the chat starts. */
+  memory?: string | undefined;
+  /** The project instruction files: always last. */
+  instructions?: string | undefined;
+}
 
 /**
  * The system prompt is built once per session and never changes afterwards: it sits in the
  * cached prefix, so any per-request variation would cost a full cache rewrite every call.
  */
-export function buildSystemPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[]; instructions?: string | undefined }): string {
+export function buildSystemPrompt(options: { workspaceRoot: string; platform: string; date: string; toolNames: readonly string[] } & PromptSections): string {
   return [
     'You are Evergreen, a careful coding agent working inside the user\'s workspace.',
     workspaceRootLine(options.workspaceRoot),
@@ -24,14 +38,23 @@ export function buildSystemPrompt(options: { workspaceRoot: string; platform: st
     ...(options.toolNames.includes('todo_write') ? ['- For a task of several steps, keep your plan with todo_write (send the whole list each time) and update it as steps start and finish.'] : []),
     '',
     `Tools available: ${options.toolNames.join(', ')}.`,
-    // Last, always: the breakdown counts the instructions from their mark to the end.
-    ...(options.instructions ? ['', options.instructions] : []),
+    ...promptSectionLines(options),
   ].join('\n');
+}
+
+/** The sections in their order, each after a blank line (the breakdown finds each by its mark there); the instructions last, always. */
+export function promptSectionLines(sections: PromptSections): string[] {
+  return [sections.skills, sections.memory, sections.instructions].flatMap((section) => (section ? ['', section] : []));
+}
+
+/** The skills and memory sections of a recorded system prompt (a subagent gets its parent's, as they were read). */
+export function customizationSectionsOf(systemPrompt: string): Pick<PromptSections, 'skills' | 'memory'> {
+  return { skills: sectionText(systemPrompt, SKILLS_MARK, SYSTEM_PROMPT_SECTIONS), memory: sectionText(systemPrompt, MEMORY_MARK, SYSTEM_PROMPT_SECTIONS) };
 }
 
 /** The instructions section of a recorded system prompt (a child gets its parent's, as the parent read them). */
 export function instructionsOf(systemPrompt: string): string | undefined {
-  const at = systemPrompt.indexOf(INSTRUCTIONS_MARK);
+  const at = sectionStart(systemPrompt, INSTRUCTIONS_MARK);
   return at < 0 ? undefined : systemPrompt.slice(at);
 }
 

@@ -78,6 +78,19 @@ export type ApprovalRequest =
       changes: SandboxChange[];
     }
   | {
+      /**
+       * A PreToolUse hook answered "ask" for this call: the user decides before it runs (no setting,
+       * no --yes and no allow-list answers for them: the hook asked for a person).
+       */
+      kind: 'hook';
+      /** The tool the model called. */
+      tool: string;
+      /** Its input as pretty-printed JSON. */
+      input: string;
+      /** Why the hooks ask, in their words (not a check). */
+      reasons: string[];
+    }
+  | {
       /** web_fetch wants to contact a host the user has not allowed yet (each redirect target asks again). */
       kind: 'web';
       /** The URL about to be requested (credentials removed). */
@@ -169,6 +182,8 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
   if (request.kind === 'sandbox_changes') return 'ask';
   // A host nobody allowed: the user answers (the allow lists were applied before asking).
   if (request.kind === 'web') return 'ask';
+  // A hook asked for the user's own answer.
+  if (request.kind === 'hook') return 'ask';
   // An MCP server may do anything its author wrote; its own hints (read-only, …) are claims, not checks.
   if (request.kind === 'mcp') return policy.mcp === 'auto' || matchMcpAllowList(request, policy.mcpAllowList ?? []) ? 'auto' : 'ask';
   // The allow-list and `auto` judge a command's text; they are only safe where the kernel holds the
@@ -179,10 +194,23 @@ export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto'
   return matchShellAllowList(request.command, policy.shellAllowList, { readOnly: request.isolation !== 'sandbox' }).allowed ? 'auto' : 'ask';
 }
 
-export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approver): Approver {
+/**
+ * A call the user or a PreToolUse hook already allowed (issue 29): it asks no more, except for what
+ * never goes unasked whatever a setting says — a file that configures what commands run, a command
+ * outside the sandbox or without one, what a sandboxed command wrote that would run outside it, a
+ * host nobody allowed, another hook's question. An allow never widens the sandbox.
+ */
+export function decidePreApproved(request: ApprovalRequest): 'auto' | 'ask' {
+  if (request.kind === 'write') return protectedReasonOf(request) === undefined ? 'auto' : 'ask';
+  if (request.kind === 'shell') return request.isolation === 'sandbox' ? 'auto' : 'ask';
+  return request.kind === 'mcp' ? 'auto' : 'ask';
+}
+
+/** `preApproved`: this call was allowed before it ran (decidePreApproved says what still asks). */
+export function createPolicyApprover(policy: ApprovalPolicy, interactive: Approver, options: { preApproved?: boolean } = {}): Approver {
   return {
     requestApproval(request, signal, context) {
-      if (decide(policy, request) === 'auto') return Promise.resolve({ approved: true });
+      if (decide(policy, request) === 'auto' || (options.preApproved === true && decidePreApproved(request) === 'auto')) return Promise.resolve({ approved: true });
       const protectedReason = request.kind === 'write' ? protectedReasonOf(request) : undefined;
       if (request.kind === 'write' && protectedReason !== undefined) return interactive.requestApproval({ ...request, protectedReason }, signal, context);
       return interactive.requestApproval(request, signal, context);

@@ -188,6 +188,18 @@ export interface ProtectedScope {
   home: string;
   /** Evergreen's session storage root (all sessions, not only the current one), when there is one. */
   sessionStorage?: string | undefined;
+  /**
+   * The folder of this chat's Git worktree (issue 31), when the chat runs in one: a protected
+   * location that contains the whole folder (Evergreen's storage, VS Code's user folder that holds
+   * the extension's storage) does not protect what is inside it, which is the chat's workspace.
+   * The workspace rules still apply inside it.
+   */
+  worktree?: string | undefined;
+}
+
+/** Whether `location` would protect all of the chat's worktree, which it then leaves to the workspace rules. */
+function containsWorktree(location: string, scope: ProtectedScope): boolean {
+  return scope.worktree !== undefined && isInside(path.resolve(scope.worktree), path.resolve(location));
 }
 
 /**
@@ -221,7 +233,8 @@ export function protectedLocations(scope: ProtectedScope): ProtectedLocation[] {
     const flags = { ...(rule.filesOnly ? { filesOnly: rule.filesOnly } : {}), ...(rule.notInSandbox ? { notInSandbox: rule.notInSandbox } : {}) };
     for (const pattern of rule.patterns) out.push({ kind: 'pattern', root: scope.workspaceRoot, pattern, why: rule.why, ...flags });
   }
-  return out;
+  // A location around the chat's worktree would make the whole workspace read-only.
+  return out.filter((location) => !(location.kind === 'path' && containsWorktree(location.path, scope)));
 }
 
 const GIT_DIR_WHY = 'it is inside a Git directory (a folder with HEAD, objects and refs), whatever its name: Git reads its config and hooks';
@@ -240,22 +253,25 @@ export async function protectedWriteReasonAt(target: string, scope: ProtectedSco
     const byName = protectedWriteReason(path.relative(root, target));
     if (byName) return byName;
   }
+  // Inside the chat's own worktree, a location that holds the whole worktree protects nothing (containsWorktree).
+  const inWorktree = scope.worktree !== undefined && isInside(target, path.resolve(scope.worktree));
+  const aroundWorktree = (location: string) => inWorktree && containsWorktree(location, scope);
   // The target is a real path; the home folder may be reached through a link (/home/me -> /data/me).
   const realHome = await realpathLoose(scope.home).catch(() => scope.home);
   for (const home of new Set([scope.home, realHome])) {
     if (!isInside(target, home)) continue;
     const byHome = reasonIn(HOME_MATCHERS, path.relative(home, target));
-    if (byHome) return byHome;
+    if (byHome && !(inWorktree && reasonIn(HOME_MATCHERS, path.relative(home, path.resolve(scope.worktree as string))) !== undefined)) return byHome;
   }
   if (scope.sessionStorage !== undefined) {
     const storage = path.resolve(scope.sessionStorage);
-    if (isInside(target, storage) || isInside(target, await realpathLoose(storage).catch(() => storage))) return SESSION_STORAGE_WHY;
+    for (const where of new Set([storage, await realpathLoose(storage).catch(() => storage)])) if (isInside(target, where) && !aroundWorktree(where)) return SESSION_STORAGE_WHY;
   }
   // Home entries that are links elsewhere (a dotfiles folder: ~/.bashrc -> ~/dotfiles/bashrc).
   for (const location of protectedLocations({ workspaceRoot: root, home: scope.home })) {
     if (location.kind !== 'path') continue;
     const real = await realpathLoose(location.path).catch(() => undefined);
-    if (real !== undefined && real !== location.path && isInside(target, real)) return location.why;
+    if (real !== undefined && real !== location.path && isInside(target, real) && !aroundWorktree(real)) return location.why;
   }
   if (isInside(target, root)) return insideWorkspaceByDisk(target, root);
   return undefined;

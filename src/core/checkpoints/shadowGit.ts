@@ -10,10 +10,9 @@
  * repositories and ignored files are not snapshotted, and each snapshot says which were skipped.
  * Snapshots are trees kept alive by refs (refs/evergreen/<name>); nothing is ever committed.
  */
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { childProcessEnv } from '../secrets';
+import { GitError, nulList, runGit, type GitRun } from '../git';
 
 /** Files larger than this are not snapshotted (one build artifact must not fill the user's disk). */
 export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
@@ -38,19 +37,6 @@ export interface TreeEntry {
 }
 
 export type TreeChange = { path: string; status: 'added' | 'deleted' | 'modified' };
-
-interface GitRun {
-  stdout: Buffer;
-  stderr: string;
-  code: number;
-}
-
-const ISOLATED_CONFIG: Record<string, string> = {
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: process.platform === 'win32' ? 'NUL' : '/dev/null',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_OPTIONAL_LOCKS: '0',
-};
 
 /** Settings of the shadow repository: byte-exact snapshots, no background work, no hooks. */
 const REPO_CONFIG: [string, string][] = [
@@ -88,7 +74,7 @@ export class ShadowGit {
   static available(gitPath = 'git'): Promise<boolean> {
     let known = gitProbes.get(gitPath);
     if (!known) {
-      known = runProcess(gitPath, ['--version'], childProcessEnv(process.env), undefined).then(
+      known = runGit(['--version'], { gitPath, allowFailure: true }).then(
         (run) => run.code === 0,
         () => false,
       );
@@ -97,21 +83,13 @@ export class ShadowGit {
     return known;
   }
 
-  private env(): NodeJS.ProcessEnv {
-    const env = childProcessEnv(process.env);
-    for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key];
-    return { ...env, ...ISOLATED_CONFIG, GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree };
-  }
-
+  /** Git isolated as every Git Evergreen runs (core/git.ts), on the shadow repository with the workspace as its work tree. */
   private async git(args: string[], input?: Buffer | string, allowFailure = false): Promise<GitRun> {
-    let run: GitRun;
     try {
-      run = await runProcess(this.gitPath, args, this.env(), input, this.workTree);
+      return await runGit(args, { env: { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workTree }, ...(input === undefined ? {} : { input }), cwd: this.workTree, allowFailure, gitPath: this.gitPath });
     } catch (error) {
-      throw new ShadowGitError(`could not run git (${error instanceof Error ? error.message : String(error)}); is Git installed?`);
+      throw error instanceof GitError ? new ShadowGitError(error.message) : error;
     }
-    if (run.code !== 0 && !allowFailure) throw new ShadowGitError(`git ${args[0]} failed: ${run.stderr.trim() || `exit code ${run.code}`}`);
-    return run;
   }
 
   private init(): Promise<void> {
@@ -190,22 +168,4 @@ export class ShadowGit {
     await this.init();
     return (await this.git(['cat-file', '-e', `${tree}^{tree}`], undefined, true)).code === 0;
   }
-}
-
-function nulList(buffer: Buffer): string[] {
-  return buffer.toString('utf8').split('\0').filter((item) => item.length > 0);
-}
-
-function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv, input: Buffer | string | undefined, cwd?: string): Promise<GitRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? 1 }));
-    child.stdin.on('error', () => undefined); // git may exit before reading all input; its exit code says what happened
-    child.stdin.end(input ?? '');
-  });
 }

@@ -27,16 +27,31 @@ export function parseSlashInput(prompt: string): SlashInput | undefined {
   return { name: match[1]!, args: prompt.slice(match[0].length).replace(/^\s+/, '').trimEnd() };
 }
 
+/** One row of the composer's `/` picker and one line of /help: a built-in command, a command file or a skill. */
+export interface CommandOption {
+  /** What follows the `/` (`review`, `frontend:component`). */
+  name: string;
+  description: string;
+  /** What may follow the name (`[pr-number] [priority]`). */
+  argumentHint?: string;
+  /** `built-in`, or the file it comes from (`.claude/commands/review.md`, `~/.evergreen/commands/x.md`, `.claude/skills/x/SKILL.md`). */
+  source: string;
+  /** A skill: typing it asks the agent to load and follow the skill. */
+  skill?: true;
+}
+
 export type SlashResolution =
   /** Not a command: send `text` as the user's message. */
   | { kind: 'text'; text: string }
   | { kind: 'built-in'; command: BuiltInCommand }
   | { kind: 'file'; command: CommandDefinition; args: string }
+  /** A skill invoked by its name (a command of the same name wins). */
+  | { kind: 'skill'; name: string; args: string }
   /** Not sent: `message` says why and what to type; `suggestions` are the near names (without `/`). */
   | { kind: 'error'; message: string; suggestions: string[] };
 
-/** What a prompt asks for, given the file commands that loaded (loadFileCommands). */
-export function resolveSlashCommand(prompt: string, commands: readonly CommandDefinition[]): SlashResolution {
+/** What a prompt asks for, given the file commands that loaded (loadFileCommands) and the skills' names. */
+export function resolveSlashCommand(prompt: string, commands: readonly CommandDefinition[], skills: readonly string[] = []): SlashResolution {
   if (/^\s*\/\//.test(prompt)) return { kind: 'text', text: prompt.replace(/^(\s*)\//, '$1') };
   const input = parseSlashInput(prompt);
   if (!input) return { kind: 'text', text: prompt };
@@ -54,7 +69,8 @@ export function resolveSlashCommand(prompt: string, commands: readonly CommandDe
       suggestions: names,
     };
   }
-  const all = [...BUILT_IN_COMMANDS.map((command) => command.name as string), ...commands.map((command) => command.name)];
+  if (skills.includes(input.name)) return { kind: 'skill', name: input.name, args: input.args };
+  const all = [...BUILT_IN_COMMANDS.map((command) => command.name as string), ...commands.map((command) => command.name), ...skills];
   const near = nearNames(input.name, all);
   const hint = near.length > 0 ? ` Did you mean ${wordList(near.map((name) => `/${name}`))}?` : '';
   return { kind: 'error', message: `Unknown command /${input.name}.${hint} Type /help for the list of commands (start with // to send text that begins with /).`, suggestions: near };

@@ -4,14 +4,24 @@ import { builtInToolTraits } from '../tools/registry';
 import type { ToolTraitsLookup } from '../tools/types';
 import { TASK_LIST_MARK } from '../todos/todos';
 import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
+import { MEMORY_MARK } from '../memory/view';
+import { sectionSpans } from '../promptSections';
+import { SKILLS_MARK } from '../skills/present';
 import { SUMMARY_MARK } from './summary';
 import { PERSISTED_MARK } from './tier0';
+
+/** The system prompt's sections after its base, in their order (promptSections.ts); the instructions are last. */
+export const SYSTEM_PROMPT_SECTIONS: readonly string[] = [SKILLS_MARK, MEMORY_MARK, INSTRUCTIONS_MARK];
 
 /** Where the context's characters go; the engine scales them to tokens with its calibrated ratio. */
 export interface ContextBreakdown {
   system: number;
   /** Project instruction files: the system prompt's section and subfolders' notes. */
   instructions: number;
+  /** The system prompt's list of skills (names and descriptions; a loaded skill is a tool result). */
+  skills: number;
+  /** The system prompt's listing of memory (a note read is a tool result). */
+  memory: number;
   tools: number;
   /** Definitions of tools from outside Evergreen (MCP servers), or of mcp_search/mcp_call when they are deferred. */
   mcpTools: number;
@@ -34,11 +44,15 @@ export interface ContextBreakdown {
 export function contextBreakdownChars(system: string, tools: readonly ToolParam[], messages: readonly MessageParam[], toolTraits: ToolTraitsLookup = builtInToolTraits): ContextBreakdown {
   const external = tools.filter((tool) => toolTraits(tool.name).external === true);
   const own = tools.filter((tool) => toolTraits(tool.name).external !== true);
-  // The instructions section is always last in the system prompt (agent/instructions.ts).
-  const section = system.indexOf(INSTRUCTIONS_MARK);
-  const instructions = section < 0 ? 0 : system.length - section;
+  // Each section from its mark to the next (the instructions, last, to the end); the rest is the base prompt.
+  const spans = sectionSpans(system, SYSTEM_PROMPT_SECTIONS);
+  const sized = (mark: string) => {
+    const span = spans.get(mark);
+    return span ? span.end - span.start : 0;
+  };
+  const [skills, memory, instructions] = [sized(SKILLS_MARK), sized(MEMORY_MARK), sized(INSTRUCTIONS_MARK)];
   // The tools array as sent: its brackets and commas count with Evergreen's own definitions.
-  const breakdown: ContextBreakdown = { system: system.length - instructions, instructions, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, thinking: 0, total: 0 };
+  const breakdown: ContextBreakdown = { system: system.length - instructions - skills - memory, instructions, skills, memory, tools: JSON.stringify(own).length, mcpTools: external.length === 0 ? 0 : JSON.stringify(external).length - 1, messages: 0, toolResults: 0, summaries: 0, persistedPreviews: 0, subagents: 0, thinking: 0, total: 0 };
   const taskCalls = new Set<string>();
   const subagentTools = new Set(tools.filter((tool) => toolTraits(tool.name).kind === 'subagent').map((tool) => tool.name));
   for (const message of messages) {
@@ -63,7 +77,7 @@ export function contextBreakdownChars(system: string, tools: readonly ToolParam[
       }
     }
   }
-  breakdown.total = breakdown.system + breakdown.instructions + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents + breakdown.thinking;
+  breakdown.total = breakdown.system + breakdown.instructions + breakdown.skills + breakdown.memory + breakdown.tools + breakdown.mcpTools + breakdown.messages + breakdown.toolResults + breakdown.summaries + breakdown.persistedPreviews + breakdown.subagents + breakdown.thinking;
   return breakdown;
 }
 
@@ -74,6 +88,8 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
   const scaled = {
     system: scale(chars.system),
     instructions: scale(chars.instructions),
+    skills: scale(chars.skills),
+    memory: scale(chars.memory),
     tools: scale(chars.tools),
     mcpTools: scale(chars.mcpTools),
     messages: scale(chars.messages),
@@ -84,6 +100,6 @@ export function scaleBreakdown(chars: ContextBreakdown, totalTokens: number): Co
     thinking: scale(chars.thinking),
     total: 0,
   };
-  scaled.total = scaled.system + scaled.instructions + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents + scaled.thinking;
+  scaled.total = scaled.system + scaled.instructions + scaled.skills + scaled.memory + scaled.tools + scaled.mcpTools + scaled.messages + scaled.toolResults + scaled.summaries + scaled.persistedPreviews + scaled.subagents + scaled.thinking;
   return scaled;
 }

@@ -5,7 +5,7 @@
  */
 import { editTier } from './tiers';
 import { priceUnknownHint } from '../model/cost';
-import { breakdownLines, formatCost, subagentCost, type ContextGauge } from './gauge';
+import { breakdownLines, formatCost, subagentCost, webSearchCount, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
 
 export interface BreakdownDocumentInput {
@@ -63,7 +63,7 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
     `- Usable for the conversation: ${n(gauge.window - gauge.outputReserve)} tokens`,
     `- Auto-compact threshold: ${n(gauge.autoCompactThreshold)} tokens (${share(gauge.autoCompactThreshold)} of the window)`,
     `- Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last request's prompt came from the prompt cache`,
-    `- Session cost so far: ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}`,
+    `- Session cost so far: ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}${webSearchCount(gauge)}`,
     ...(gauge.unpricedRequests ? [`  - ${priceUnknownHint(gauge.unpricedRequests)}`] : []),
     '',
   );

@@ -10,6 +10,7 @@ import { latestTodos } from '../todos/todos';
 import { isCleanStart } from './liveView';
 import { SUMMARY_MARK } from './summary';
 import { NESTED_INSTRUCTIONS_MARK } from '../instructions/instructionFiles';
+import { HOOK_NOTE_MARK } from '../hooks/notes';
 import { headTail } from './text';
 
 /** The task list as of a new boundary, for its record (the live view shows it next to the summary). */
@@ -56,8 +57,8 @@ export function userTexts(messages: readonly MessageParam[]): string[] {
   for (const message of messages) {
     if (message.role !== 'user') continue;
     for (const text of textsOf(message)) {
-      // A subfolder's instructions came with tool results, not from the user.
-      if (text.startsWith(SUMMARY_MARK) || text.startsWith(NESTED_INSTRUCTIONS_MARK)) continue;
+      // A subfolder's instructions came with tool results, and a hook's text from the hook: not from the user.
+      if (text.startsWith(SUMMARY_MARK) || text.startsWith(NESTED_INSTRUCTIONS_MARK) || text.startsWith(HOOK_NOTE_MARK)) continue;
       // Words carried by an earlier drop are carried again (one by one), never lost.
       if (text.startsWith(CARRIED_MARK)) texts.push(...text.split('\n- ').slice(1));
       else texts.push(text);

@@ -118,7 +118,7 @@ export class ContextEngine {
   }
 
   private costs(): GaugeCosts {
-    return { sessionCostUsd: this.options.sessionCostUsd?.() ?? 0, subagentCostUsd: this.options.subagentCostUsd?.(), unpricedRequests: this.options.unpricedRequests?.() ?? 0 };
+    return { sessionCostUsd: this.options.sessionCostUsd?.() ?? 0, subagentCostUsd: this.options.subagentCostUsd?.(), unpricedRequests: this.options.unpricedRequests?.() ?? 0, webSearches: this.options.webSearches?.() };
   }
 
   /** What tiers 1-3 and a summary would free if they ran now (the breakdown document). Read-only. */
@@ -310,6 +310,10 @@ export class ContextEngine {
     const plan = costPlan ? { ok: true as const, keptFrom: costPlan.keptFrom } : planCompaction(this.planningView(), trigger === 'manual' || trigger === 'tool');
     if (!plan.ok && plan.blocker === 'waiting') return this.fail(trigger, 'a tool call is still waiting for its result; compaction runs before the next request instead', false);
     if (!plan.ok) return { ok: false, message: NOTHING_TO_COMPACT };
+    // PreCompact hooks add to the focus, or skip this compaction (a failure like any other).
+    const hooked = await this.options.compactionHooks?.before(trigger, focus, signal);
+    if (hooked && 'skip' in hooked) return this.fail(trigger, hooked.skip, trigger !== 'manual' && trigger !== 'tool');
+    if (hooked) focus = hooked.focus;
     let run: SummaryCompaction;
     try {
       const view = this.planningView();
@@ -340,6 +344,7 @@ export class ContextEngine {
     const { tokensBefore, tokensAfter, messagesSummarized, messagesKept } = record.stats;
     const message = `Compacted (${trigger}): ~${tokensBefore.toLocaleString('en-US')} -> ~${tokensAfter.toLocaleString('en-US')} tokens; ${messagesSummarized} message(s) summarized, ${messagesKept} kept verbatim, ${record.restoredFiles.length} file(s) restored.`;
     this.options.logger.info(message);
+    await this.options.compactionHooks?.after(trigger, record.summary ?? '', signal);
     return { ok: true, message, record };
   }
 

@@ -29,8 +29,8 @@ export interface TranscriptSink {
 
 export type ContextEvent =
   | { type: 'context'; gauge: ContextGauge }
-  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path. */
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput }
+  /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path; `toolUseId`: the call whose result it is (its card links it too). */
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput & { toolUseId?: string } }
   | {
       type: 'compaction';
       /** The boundary's id (the transcript's compaction entry; what an undo names). */
@@ -90,8 +90,20 @@ export interface ContextEngineOptions {
   subagentCostUsd?: () => number;
   /** Requests so far whose model had no known price (the gauge says the cost is unknown). */
   unpricedRequests?: () => number;
+  /** Server-side web searches so far (billed per search; the gauge names them beside the cost). */
+  webSearches?: () => number;
   /** State rebuilt by foldTranscript for a resumed session (fields left out keep a new session's values). */
   initial?: Partial<EngineState> | undefined;
+  /** The PreCompact and PostCompact hooks around each summary (agent/hooks.ts); absent: none. */
+  compactionHooks?: CompactionHooks | undefined;
+}
+
+/** What the engine asks around a summary: the session's hooks answer (PreCompact, PostCompact). */
+export interface CompactionHooks {
+  /** Before the summary request: the focus to use (the hooks' text added to it), or a reason to skip this compaction. */
+  before(trigger: CompactionTrigger, focus: string | undefined, signal: AbortSignal): Promise<{ focus: string | undefined } | { skip: string }>;
+  /** After it: told the summary. */
+  after(trigger: CompactionTrigger, summary: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface CompactionOutcome {

@@ -19,6 +19,8 @@ export interface GaugeNumbers {
   subagentCostUsd?: number;
   /** Requests whose model had no known price, left out of sessionCostUsd (absent or 0: none). */
   unpricedRequests?: number;
+  /** Server-side web searches the session ran, each priced in sessionCostUsd (absent or 0: none). */
+  webSearches?: number;
   /** Where the tokens go (estimates scaled to the measured total). */
   breakdown?: ContextBreakdown;
   /** True when usedTokens includes an estimate of what was appended since the last response. */
@@ -120,6 +122,8 @@ export { formatCost } from '../model/cost';
 export const BREAKDOWN_CATEGORIES = [
   { key: 'system', label: 'System prompt' },
   { key: 'instructions', label: 'Instructions' },
+  { key: 'skills', label: 'Skills', whenPresent: true },
+  { key: 'memory', label: 'Memory', whenPresent: true },
   { key: 'tools', label: 'Tool definitions' },
   { key: 'mcpTools', label: 'MCP tools' },
   { key: 'messages', label: 'Messages' },
@@ -165,7 +169,7 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
     lines.push('');
     for (const { key, label: name } of breakdownLines(gauge.breakdown)) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
   }
-  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}`);
+  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}${webSearchCount(gauge)}`);
   const hint = priceUnknownHint(gauge.unpricedRequests);
   if (hint) lines.push(hint);
   return {
@@ -186,7 +190,11 @@ export function subagentCost(gauge: Pick<GaugeNumbers, 'subagentCostUsd'>): stri
   return gauge.subagentCostUsd ? ` (subagents ${formatCost(gauge.subagentCostUsd)})` : '';
 }
 
-/** Tokens a request's prompt held: uncached input plus cache reads and writes. */
+/** " (3 web searches)" when the session ran server-side searches: billed per search, apart from tokens. */
+export function webSearchCount(gauge: Pick<GaugeNumbers, 'webSearches'>): string {
+  const searches = gauge.webSearches ?? 0;
+  return searches > 0 ? ` (${searches} web search${searches === 1 ? '' : 'es'})` : '';
+}
 
 /** What a request's usage says the context holds: everything sent plus what the model wrote back. */
 export function contextTokensFromUsage(usage: UsageCounts): number {
@@ -208,10 +216,12 @@ export interface GaugeCosts {
   sessionCostUsd: number;
   subagentCostUsd: number | undefined;
   unpricedRequests: number;
+  webSearches?: number | undefined;
 }
 
-function costFields(costs: GaugeCosts): { sessionCostUsd: number; subagentCostUsd?: number; unpricedRequests?: number } {
-  return { sessionCostUsd: costs.sessionCostUsd, ...(costs.subagentCostUsd !== undefined ? { subagentCostUsd: costs.subagentCostUsd } : {}), ...(costs.unpricedRequests > 0 ? { unpricedRequests: costs.unpricedRequests } : {}) };
+function costFields(costs: GaugeCosts): { sessionCostUsd: number; subagentCostUsd?: number; unpricedRequests?: number; webSearches?: number } {
+  const searches = costs.webSearches ?? 0;
+  return { sessionCostUsd: costs.sessionCostUsd, ...(costs.subagentCostUsd !== undefined ? { subagentCostUsd: costs.subagentCostUsd } : {}), ...(costs.unpricedRequests > 0 ? { unpricedRequests: costs.unpricedRequests } : {}), ...(searches > 0 ? { webSearches: searches } : {}) };
 }
 
 /** The engine's gauge: the window split, what is used (and what of it is what), and the spending. */

@@ -13,6 +13,6 @@ export function persistNote(input: SavedOutput & { toolUseId: string; tokensBefo
     tokensBefore: input.tokensBefore,
     tokensAfter: input.tokensAfter,
     detail: `${input.toolName} output ${input.toolUseId} saved to ${input.file} (${recallCall(input.toolUseId)} returns it)`,
-    savedOutput: { toolName: input.toolName, file: input.file },
+    savedOutput: { toolName: input.toolName, file: input.file, toolUseId: input.toolUseId },
   };
 }

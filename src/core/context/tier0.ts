@@ -50,8 +50,8 @@ function safeFileStem(toolUseId: string): string {
   return stem || 'result';
 }
 
-/** Writes the full output with O_EXCL so an existing file (a duplicate id) is never overwritten. */
-async function writeNew(dir: string, stem: string, content: string): Promise<string> {
+/** Writes the full output with O_EXCL so an existing file (a duplicate id) is never overwritten (hooks save their runs' output with it too). */
+export async function writeNew(dir: string, stem: string, content: string): Promise<string> {
   await fsp.mkdir(dir, { recursive: true });
   for (let attempt = 0; attempt < 100; attempt++) {
     const file = path.join(dir, attempt === 0 ? `${stem}.txt` : `${stem}-${attempt}.txt`);

@@ -7,6 +7,7 @@
  * tools; names with no equivalent are reported and left out.
  */
 import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName, toolForClaudeCodeName } from '../toolNames';
 import { notice, type DefinitionNotice } from './types';
 
 const READ = ['read_file'];
@@ -16,29 +17,12 @@ const WRITE = ['write_file', 'edit_file'];
 const SHELL = ['run_shell'];
 const SEARCH = [...GREP, ...LIST, ...READ];
 
-/** Evergreen's own tool names: a definition may use them as they are. */
-export const EVERGREEN_TOOL_NAMES = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write', 'task', 'skill', 'memory', 'exit_plan_mode'] as const;
-
 /**
- * Other tools' names for Evergreen's tools, exactly as they write them (Claude Code capitalizes,
- * Copilot uses camelCase and `set/tool`). Copilot's `edit` is its edit tool set (create and edit
- * files); Claude Code's `Edit` is one tool.
+ * Copilot's names for Evergreen's tools, exactly as it writes them (camelCase and `set/tool`); its
+ * `edit` is its edit tool set (create and edit files). Evergreen's own names and Claude Code's come
+ * from the one table of tool names (src/core/toolNames.ts).
  */
-const ALIASES: Readonly<Record<string, readonly string[]>> = {
-  // Claude Code
-  Read: READ,
-  Write: ['write_file'],
-  Edit: ['edit_file'],
-  MultiEdit: ['edit_file'],
-  Bash: SHELL,
-  Grep: GREP,
-  Glob: LIST,
-  LS: LIST,
-  Task: ['task'],
-  Agent: ['task'],
-  TodoWrite: ['todo_write'],
-  Skill: ['skill'],
-  ExitPlanMode: ['exit_plan_mode'],
+const COPILOT_ALIASES: Readonly<Record<string, readonly string[]>> = {
   // GitHub Copilot (VS Code): tool sets and tools, current and earlier names
   read: READ,
   'read/readFile': READ,
@@ -117,8 +101,10 @@ function parseEntry(entry: string): Parsed {
     const parsed = parseEntry(call[1]!);
     return parsed.kind === 'tools' ? { ...parsed, grant: true } : parsed;
   }
-  if ((EVERGREEN_TOOL_NAMES as readonly string[]).includes(entry)) return { kind: 'tools', tools: [entry] };
-  const alias = ALIASES[entry];
+  if (isBuiltinToolName(entry)) return { kind: 'tools', tools: [entry] };
+  const claudeCode = toolForClaudeCodeName(entry);
+  if (claudeCode) return { kind: 'tools', tools: [claudeCode] };
+  const alias = Object.hasOwn(COPILOT_ALIASES, entry) ? COPILOT_ALIASES[entry] : undefined;
   if (alias) return { kind: 'tools', tools: alias };
   if (entry.startsWith(MCP_TOOL_PREFIX)) {
     const rest = entry.slice(MCP_TOOL_PREFIX.length);
@@ -157,7 +143,7 @@ export function parseToolList(entries: readonly string[], where: { file: string;
       notice(
         'unknown-tool',
         where.file,
-        `${where.file}: "${where.field}" names ${unknown.map((name) => `"${name}"`).join(', ')}, which Evergreen does not have; ${unknown.length === 1 ? 'it is' : 'they are'} left out. Evergreen's tools: ${EVERGREEN_TOOL_NAMES.join(', ')}, and MCP tools as mcp__server__tool.`,
+        `${where.file}: "${where.field}" names ${unknown.map((name) => `"${name}"`).join(', ')}, which Evergreen does not have; ${unknown.length === 1 ? 'it is' : 'they are'} left out. Evergreen's tools: ${BUILTIN_TOOL_NAMES.join(', ')}, and MCP tools as mcp__server__tool.`,
         { entries: unknown },
       ),
     );

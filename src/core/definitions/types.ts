@@ -64,3 +64,12 @@ export interface DefinitionNotice {
 export function notice(kind: DefinitionNoticeKind, file: string, message: string, extra: Omit<DefinitionNotice, 'kind' | 'file' | 'message'> = {}): DefinitionNotice {
   return { kind, file, message, ...extra };
 }
+
+/**
+ * How loud a notice is for the user: what only explains (a file hidden by another of the same name,
+ * an untrusted workspace's folders not read, a field Evergreen does not act on) is information;
+ * a file or field that could not be used as written is a warning.
+ */
+export function definitionNoticeLevel(notice: Pick<DefinitionNotice, 'kind'>): 'warning' | 'info' {
+  return notice.kind === 'shadowed' || notice.kind === 'untrusted' || notice.kind === 'unsupported-field' ? 'info' : 'warning';
+}

@@ -67,7 +67,8 @@ export interface HookSettings {
 const HooksMapSchema = z.record(z.string(), z.unknown());
 const SettingsSchema = z.looseObject({ hooks: HooksMapSchema.optional(), disableAllHooks: z.boolean().optional() });
 const GroupSchema = z.looseObject({ matcher: z.string().nullish(), hooks: z.array(z.unknown()) });
-const nonBlank = z.string().refine((value) => value.trim() !== '', 'must not be empty');
+// A pattern, not a refine: the setting's JSON schema (derived from these) can say it too.
+const nonBlank = z.string().regex(/\S/, 'must not be empty');
 const CommandHandlerSchema = z.looseObject({
   type: z.literal('command'),
   command: nonBlank,
@@ -79,7 +80,23 @@ const CommandHandlerSchema = z.looseObject({
   if: z.string().optional(),
 });
 type CommandHandler = z.infer<typeof CommandHandlerSchema>;
-const OTHER_HANDLER_TYPES = new Set(['http', 'mcp_tool', 'prompt', 'agent']);
+const OTHER_HANDLER_TYPE_NAMES = ['http', 'mcp_tool', 'prompt', 'agent'] as const;
+const OTHER_HANDLER_TYPES: ReadonlySet<string> = new Set(OTHER_HANDLER_TYPE_NAMES);
+
+/**
+ * The setting `evergreen.hooks` as its JSON schema describes it (settingSchemas.ts derives the
+ * Settings editor's check from it): a value passes exactly when `parseHookSettingsValue(value, …,
+ * { bare: true })` reports no error, except for what a JSON schema cannot say (a matcher that is
+ * not a valid regular expression). Claude Code's other handler types and events are accepted, as
+ * the parser accepts them (info problems), since the same hooks serve Claude Code.
+ */
+const SettingGroupsSchema = z
+  .array(GroupSchema.extend({ hooks: z.array(z.discriminatedUnion('type', [CommandHandlerSchema, z.looseObject({ type: z.enum(OTHER_HANDLER_TYPE_NAMES) })])) }))
+  // One definition the events refer to, not ten copies in package.json.
+  .meta({ id: 'hookMatcherGroups' });
+export const HooksSettingSchema = z.strictObject(
+  Object.fromEntries([...HOOK_EVENTS.map((event) => [event, SettingGroupsSchema.optional()] as const), ...[...CLAUDE_ONLY_EVENTS].map((event) => [event, z.unknown().optional()] as const)]),
+);
 
 function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, offset);

@@ -5,7 +5,7 @@
  * always in the OS sandbox (dispatch.ts). The front ends ask (VS Code: a modal showing each command;
  * the CLI: `--trust-workspace-hooks`); this module only sorts.
  */
-import { describeHook, type ConfiguredHook } from './config';
+import { describeHook, type ConfiguredHook, type HookConfigProblem } from './config';
 
 export interface ConsentState {
   /** The keys the user consented to in this workspace. */
@@ -50,4 +50,17 @@ export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: Cons
 export function withheldHooksNotice(withheld: readonly ConfiguredHook[], howToAllow: string): string | undefined {
   if (withheld.length === 0) return undefined;
   return `This workspace defines hooks that do not run: ${withheld.map(describeHook).join('; ')}. A workspace hook runs a command the repository chose, so it needs your consent: ${howToAllow}`;
+}
+
+/**
+ * What a session's start tells the user about its hooks, the same on every front end: settings with
+ * problems (an error drops its entry; info is what Claude Code runs and Evergreen does not), workspace
+ * hooks of an untrusted workspace, and those left out for want of consent, with how to allow them.
+ */
+export function hookStartNotices(problems: readonly HookConfigProblem[], sorted: HooksByConsent, howToAllow: string): { level: 'warning' | 'info'; message: string }[] {
+  const notices = problems.map((problem) => ({ level: problem.level === 'error' ? ('warning' as const) : ('info' as const), message: `Hook settings ${problem.where}: ${problem.message}.` }));
+  for (const message of sorted.notices) notices.push({ level: 'info', message });
+  const withheld = withheldHooksNotice(sorted.needConsent, howToAllow);
+  if (withheld) notices.push({ level: 'warning', message: withheld });
+  return notices;
 }

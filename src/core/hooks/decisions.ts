@@ -39,7 +39,8 @@ export interface HookText {
   scope: HookScope;
 }
 
-export type HookRunOutcome = 'ok' | 'blocked' | 'denied' | 'asked' | 'allowed' | 'allow_refused' | 'stopped' | 'error' | 'timeout' | 'too_large' | 'not_started' | 'cancelled';
+export const HOOK_RUN_OUTCOMES = ['ok', 'blocked', 'denied', 'asked', 'allowed', 'allow_refused', 'stopped', 'error', 'timeout', 'too_large', 'not_started', 'cancelled'] as const;
+export type HookRunOutcome = (typeof HOOK_RUN_OUTCOMES)[number];
 
 /** One run, for the chat's small line (event, command, time, outcome) and the output it opens. */
 export interface HookRunRecord {

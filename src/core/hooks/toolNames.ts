@@ -1,15 +1,15 @@
 /**
- * Evergreen's tools under Claude Code's names, so a hook written for Claude Code works unchanged:
- * its matcher (`Bash`, `Write|Edit`) selects the equivalent tool, and what it reads from stdin
- * (`tool_name == "Bash"`, `tool_input.command`, `tool_input.file_path`) is there. Evergreen's own
- * names and fields stay too: a matcher may say `run_shell`, a hook may read `tool_input.path`.
+ * Evergreen's tools as Claude Code's hooks see them, so a hook written for Claude Code works
+ * unchanged: its matcher (`Bash`, `Write|Edit`) selects the equivalent tool, and what it reads from
+ * stdin (`tool_name == "Bash"`, `tool_input.command`, `tool_input.file_path`) is there. Evergreen's
+ * own names and fields stay too: a matcher may say `run_shell`, a hook may read `tool_input.path`.
  *
- * Only honest equivalents are listed: the same action with the same arguments. `list_files` is a
- * glob over the workspace like `Glob`; `grep_search` a regex search like `Grep`; `task` a subagent
- * like Claude Code's `Task` (renamed `Agent` in newer versions, so both names match). `recall`,
- * `compact`, `todo_write` and MCP tools (already named `mcp__server__tool`) keep their own names.
+ * The names come from the one table of tool names (src/core/toolNames.ts); this module adds
+ * Claude Code's fields for the arguments and results of the tools that have them. MCP tools are
+ * already named `mcp__server__tool`.
  */
 import * as path from 'node:path';
+import { claudeCodeNamesOf, type BuiltinToolName } from '../toolNames';
 
 /** What a tool call's result looks like to a PostToolUse hook. */
 export interface HookToolResult {
@@ -17,11 +17,7 @@ export interface HookToolResult {
   isError: boolean;
 }
 
-interface ClaudeEquivalent {
-  /** The name hooks receive as `tool_name`. */
-  name: string;
-  /** Other Claude Code names a matcher may use for the same tool. */
-  aliases?: readonly string[];
+interface ClaudeFields {
   /** Claude Code's fields for the same arguments (file paths absolute, as Claude Code sends them). */
   input(input: Readonly<Record<string, unknown>>, projectDir: string): Record<string, unknown>;
   /** Claude Code's fields of the tool's response, beside Evergreen's `content` and `is_error`. */
@@ -39,60 +35,53 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
 const fileResponse = (result: HookToolResult, input: Readonly<Record<string, unknown>>, projectDir: string): Record<string, unknown> =>
   defined({ filePath: absolute(input.path, projectDir), success: !result.isError });
 
-const EQUIVALENTS: Readonly<Record<string, ClaudeEquivalent>> = {
+const FIELDS: Readonly<Partial<Record<BuiltinToolName, ClaudeFields>>> = {
   run_shell: {
-    name: 'Bash',
     input: (input) => defined({ command: text(input.command), description: text(input.description), timeout: input.timeout_ms }),
     // run_shell returns stdout and stderr together, as the terminal showed them.
     response: (result) => ({ stdout: result.content, stderr: '', interrupted: false }),
   },
   write_file: {
-    name: 'Write',
     input: (input, projectDir) => defined({ file_path: absolute(input.path, projectDir), content: text(input.content) }),
     response: fileResponse,
   },
   edit_file: {
-    name: 'Edit',
     input: (input, projectDir) => defined({ file_path: absolute(input.path, projectDir), old_string: text(input.old_string), new_string: text(input.new_string), replace_all: input.replace_all }),
     response: fileResponse,
   },
   read_file: {
-    name: 'Read',
     input: (input, projectDir) => defined({ file_path: absolute(input.path, projectDir), offset: input.offset, limit: input.limit }),
   },
-  // `pattern` and `path` (a folder, relative to the workspace) already carry Claude Code's names.
-  list_files: { name: 'Glob', input: () => ({}) },
+  // list_files: `pattern` and `path` (a folder, relative to the workspace) already carry Claude Code's names.
   grep_search: {
-    name: 'Grep',
     input: (input) => defined({ '-i': input.case_insensitive, head_limit: input.max_results, output_mode: 'content' }),
   },
   task: {
-    name: 'Task',
-    aliases: ['Agent'],
     input: (input) => defined({ subagent_type: text(input.agent_type) }),
   },
 };
 
+const fieldsOf = (evergreenName: string): ClaudeFields | undefined => (Object.hasOwn(FIELDS, evergreenName) ? FIELDS[evergreenName as BuiltinToolName] : undefined);
+
 /** The name a hook sees as `tool_name`: Claude Code's for an equivalent tool, the tool's own otherwise. */
 export function claudeToolName(evergreenName: string): string {
-  return EQUIVALENTS[evergreenName]?.name ?? evergreenName;
+  return claudeCodeNamesOf(evergreenName)[0] ?? evergreenName;
 }
 
 /** Every name a matcher may use for the tool: Claude Code's, its aliases, and Evergreen's. */
 export function toolMatchNames(evergreenName: string): readonly string[] {
-  const equivalent = EQUIVALENTS[evergreenName];
-  return equivalent ? [equivalent.name, ...(equivalent.aliases ?? []), evergreenName] : [evergreenName];
+  return [...claudeCodeNamesOf(evergreenName), evergreenName];
 }
 
 /** `tool_input` for a hook: Evergreen's arguments plus Claude Code's names for them. */
 export function hookToolInput(evergreenName: string, input: Readonly<Record<string, unknown>>, projectDir: string): Record<string, unknown> {
-  const equivalent = EQUIVALENTS[evergreenName];
-  return equivalent ? { ...input, ...equivalent.input(input, projectDir) } : { ...input };
+  const fields = fieldsOf(evergreenName);
+  return fields ? { ...input, ...fields.input(input, projectDir) } : { ...input };
 }
 
 /** `tool_response` for a PostToolUse hook. */
 export function hookToolResponse(evergreenName: string, input: Readonly<Record<string, unknown>>, result: HookToolResult, projectDir: string): Record<string, unknown> {
   const own = { content: result.content, is_error: result.isError };
-  const equivalent = EQUIVALENTS[evergreenName];
-  return equivalent?.response ? { ...own, ...equivalent.response(result, input, projectDir) } : own;
+  const fields = fieldsOf(evergreenName);
+  return fields?.response ? { ...own, ...fields.response(result, input, projectDir) } : own;
 }

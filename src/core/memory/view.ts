@@ -83,22 +83,41 @@ async function firstLineOf(store: MemoryStore, root: string, entry: ListedEntry,
   }
 }
 
+/** One file in memory: its `/memories/…` path, where it is on disk, its size and its first line. */
+export interface MemoryFile {
+  shown: string;
+  absolute: string;
+  bytes: number;
+  firstLine: string;
+}
+
+/** Every file in the memory folder `folder`, sorted by path, with its first line (none when the folder does not exist yet). */
+export async function listMemoryFiles(folder: string): Promise<MemoryFile[]> {
+  const store = new MemoryStore(folder);
+  const root = await store.root(false);
+  if (root === undefined) return [];
+  const entries = (await listEntries(root, MEMORY_LIMITS.depth + 1)).filter((entry) => !entry.folder);
+  const files: MemoryFile[] = [];
+  for (const entry of entries) {
+    const shown = `${MEMORY_ROOT}/${entry.relative}`;
+    files.push({ shown, absolute: entry.absolute, bytes: entry.bytes, firstLine: await firstLineOf(store, root, entry, shown) });
+  }
+  return files;
+}
+
 /**
  * The listing for a new chat's system prompt (the memory folder `folder`): what is in memory and
  * how to use it, each file with its size and first line, sorted by path, within `maxChars`.
  */
 export async function memoryListing(folder: string, maxChars: number = MEMORY_LIMITS.listingChars): Promise<string> {
-  const store = new MemoryStore(folder);
-  const root = await store.root(false);
-  const files = root === undefined ? [] : (await listEntries(root, MEMORY_LIMITS.depth + 1)).filter((entry) => !entry.folder);
+  const files = await listMemoryFiles(folder);
   const head = `${MEMORY_MARK}Your memory: notes you kept in earlier chats of this workspace, under ${MEMORY_ROOT} (the memory tool reads and updates them; the user can read and edit them too). Read a note when the task touches it; keep notes short and current.`;
   if (files.length === 0) return `${head}\n(Memory is empty.)`;
   const lines: string[] = [];
   let used = head.length;
   for (let index = 0; index < files.length; index++) {
-    const entry = files[index]!;
-    const shown = `${MEMORY_ROOT}/${entry.relative}`;
-    const line = `- ${shown} (${formatSize(entry.bytes)}): ${await firstLineOf(store, root!, entry, shown)}`;
+    const file = files[index]!;
+    const line = `- ${file.shown} (${formatSize(file.bytes)}): ${file.firstLine}`;
     const rest = files.length - index - 1;
     const tail = rest > 0 ? `- … and ${rest} more file${rest === 1 ? '' : 's'} (view ${MEMORY_ROOT} to see them all)`.length + 1 : 0;
     if (used + line.length + 1 + tail > maxChars) {

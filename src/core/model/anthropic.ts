@@ -131,7 +131,7 @@ export class AnthropicBackend implements ModelBackend {
       max_tokens: request.maxTokens,
       system: [{ type: 'text', text: request.system, ...(hints.system ? { cache_control: { type: 'ephemeral' as const } } : {}) }],
       tools: toApiTools(request.tools, request.serverTools),
-      messages,
+      messages: joinedReplies(messages),
       ...this.thinkingParams(request),
     };
   }
@@ -357,7 +357,27 @@ function toApiMessage(message: MessageParam): Anthropic.MessageParam {
 
 /** The history as the API takes it: images it would refuse in this request become their description. */
 function apiMessages(messages: readonly MessageParam[]): Anthropic.MessageParam[] {
-  return fitImagesToRequest(messages, REQUEST_IMAGE_LIMITS.anthropic).map(toApiMessage);
+  return joinedReplies(fitImagesToRequest(messages, REQUEST_IMAGE_LIMITS.anthropic).map(toApiMessage));
+}
+
+/**
+ * A reply the API paused (`pause_turn`) and its continuation are one assistant turn, kept in the
+ * history as two messages in a row: they are sent as one, so the last message is the whole reply
+ * so far and each tool call's results follow the message that holds it (the API would join them,
+ * but its rules are about the joined turn).
+ */
+function joinedReplies(messages: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const joined: Anthropic.MessageParam[] = [];
+  for (const message of messages) {
+    const previous = joined.at(-1);
+    if (previous?.role === 'assistant' && message.role === 'assistant') joined[joined.length - 1] = { role: 'assistant', content: [...apiBlocks(previous), ...apiBlocks(message)] };
+    else joined.push(message);
+  }
+  return joined;
+}
+
+function apiBlocks(message: Anthropic.MessageParam): Anthropic.ContentBlockParam[] {
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }
 
 function withCacheBreakpoint(message: MessageParam): Anthropic.MessageParam {

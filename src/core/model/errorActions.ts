@@ -12,6 +12,8 @@ export type ErrorKind =
   | 'context_window_exceeded'
   | 'compaction_failed'
   | 'tool_round_limit'
+  /** A UserPromptSubmit hook blocked the prompt: nothing was sent (issue 29). */
+  | 'hook_blocked'
   | 'no_workspace'
   | 'internal';
 
@@ -34,6 +36,8 @@ const ACTIONS: Record<ErrorKind, readonly ErrorAction[]> = {
   compaction_failed: ['compact', 'newChat'],
   no_workspace: ['openFolder'],
   tool_round_limit: ['retry', 'newChat'],
+  // The prompt was not sent: there is nothing to retry, the user words it again (or changes the hook).
+  hook_blocked: [],
   internal: ['retry', 'newChat'],
 };
 

@@ -8,6 +8,8 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { protectedLocations, type ProtectedLocation } from '../approvals/protectedPaths';
+import { isInside } from '../workspace/workspace';
+import { worktreeGitParts, type WorktreeGitAccess } from './worktreeGit';
 
 /** One entry of a folder; a symbolic link is not a directory here (it is not followed). */
 export interface DirEntry {
@@ -41,6 +43,8 @@ export interface SandboxPolicyInput {
   hiddenFolders?: readonly string[];
   /** The home folder the sandbox runtime itself uses for its default writable folders (os.homedir()); default `home`. */
   runtimeHome?: string;
+  /** The workspace is a Git worktree Evergreen made for this chat (issue 31): what of the main repository's Git directory its commits need. */
+  worktree?: WorktreeGitAccess;
 }
 
 export interface SandboxPolicy {
@@ -135,7 +139,7 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const root = path.resolve(input.workspaceRoot);
   const storageRoot = path.resolve(input.storageRoot);
   const sessionDir = path.resolve(input.sessionDir);
-  const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot });
+  const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot, ...(input.worktree ? { worktree: root } : {}) });
   const listings = new Map<string, readonly DirEntry[]>();
   const list = (dir: string): readonly DirEntry[] => {
     let entries = listings.get(dir);
@@ -183,10 +187,16 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     if (!input.exists(gitDir)) denyWrite.push(gitDir);
   }
   const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
-  denyWrite.push(storageRoot, sessionDir, ...hidden);
+  // A worktree in Evergreen's storage is this chat's workspace: the storage around it stays
+  // read-only as everything outside the writable roots is, and hidden (denyRead below).
+  const storageAroundWorkspace = input.worktree !== undefined && isInside(root, storageRoot);
+  denyWrite.push(...(storageAroundWorkspace ? [] : [storageRoot]), sessionDir, ...hidden);
+  const git = input.worktree ? worktreeGitParts(input.worktree, input.exists, list) : { allowWrite: [], denyWrite: [] };
+  // The worktree's .git file names its Git directory: pointed elsewhere, another configuration would apply.
+  denyWrite.push(...git.denyWrite, ...(input.worktree ? [path.join(root, '.git')] : []));
   const inHome = (relative: string) => path.join(input.home, relative);
   return {
-    allowWrite: [root, path.resolve(input.privateTmp)],
+    allowWrite: [root, path.resolve(input.privateTmp), ...git.allowWrite],
     denyWrite: unique(denyWrite),
     // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
     denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),

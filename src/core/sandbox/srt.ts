@@ -30,6 +30,7 @@ const procReader: HostReader = {
   },
   exists: existsSync,
 };
+import { prepareWorktreeGit, worktreeWriteNote, type WorktreeGitAccess } from './worktreeGit';
 
 export interface OsSandboxOptions {
   workspaceRoot: string;
@@ -45,6 +46,8 @@ export interface OsSandboxOptions {
    * fallback where an overlay cannot be mounted, and what tests of that fallback ask for).
    */
   mechanism?: 'overlay' | 'placeholders';
+  /** The workspace is a Git worktree Evergreen made for this chat: what its Git may write in the main repository (worktreeGit.ts). */
+  worktree?: WorktreeGitAccess;
 }
 
 /** How long the start-up probe (one `true` in the sandbox) may take before the sandbox counts as broken. */
@@ -167,14 +170,15 @@ function installHint(): string {
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;
 const NETWORK_FAILURE = /Could not resolve host|Temporary failure in name resolution|getaddrinfo|ENOTFOUND|EAI_AGAIN|Network is unreachable|ENETUNREACH|ECONNREFUSED|Connection refused|403 Forbidden|Connection blocked by network allowlist|tunnel (connection )?failed/i;
 
-export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = []): string | undefined {
+export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = [], worktree?: WorktreeGitAccess): string | undefined {
   const reasons: string[] = undone.map(
     (file) => `The command created ${file}, which would make Git outside the sandbox read another configuration; it was moved out of .git.`,
   );
   if (violations.trim() !== '') reasons.push(violations.trim());
   if (READ_ONLY_FAILURE.test(output)) {
     reasons.push(
-      'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.',
+      'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.' +
+        (worktree ? ` ${worktreeWriteNote(worktree)}` : ''),
     );
   }
   if (NETWORK_FAILURE.test(output)) {
@@ -322,6 +326,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       holdsNewPaths: overlay ? 'after' : 'placeholders',
       runtimeHome: os.homedir(),
       hiddenFolders: overlay ? [overlay.parent] : [],
+      ...(options.worktree ? { worktree: options.worktree } : {}),
     });
   return {
     state: { kind: 'on', allowedDomains: normalizeDomains(options.allowedDomains), ...(holding.kind === 'placeholders' && holding.why ? { limitation: holding.why } : {}) },
@@ -329,6 +334,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       removeOwnTempFolder(privateTmp, logger);
     },
     async wrap(command, { shell, signal }): Promise<SandboxedCommand> {
+      if (options.worktree) prepareWorktreeGit(options.worktree, logger);
       const policy = policyNow();
       const gitDir = path.join(workspaceRoot, '.git');
       const watched = !overlay && existsSync(gitDir) ? GIT_WATCHED.filter((name) => !existsSync(path.join(gitDir, name))) : [];
@@ -374,7 +380,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
             );
           }
           const undone = undoGitRedirects(gitDir, watched, privateTmp, logger);
-          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone) : undefined;
+          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone, options.worktree) : undefined;
           const lines = [...notes.map((note) => `[sandbox] ${note}`), ...(failure ? [failure] : [])];
           return lines.length === 0 ? undefined : lines.join('\n');
         },

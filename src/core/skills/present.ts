@@ -89,6 +89,11 @@ export async function skillResultText(skill: SkillDefinition): Promise<string> {
   return parts.join('\n');
 }
 
+/** The message `/name args` sends for a skill: the agent loads it with the tool, so its body comes once, as a tool result. */
+export function skillRequest(name: string, args: string): string {
+  const ask = `Use the skill "${name}": load it with the ${SKILL_TOOL} tool, then follow its instructions.`;
+  return args === '' ? ask : `${ask}\n\n${args}`;
+}
 
 /** The skill a name picks; a ToolExecutionError naming the near ones when there is none. */
 export function findSkill(skills: readonly SkillDefinition[], name: string): SkillDefinition {

@@ -155,7 +155,7 @@ const RecallReferenceSchema: z.ZodType<RecallReference> = z
   .refine((ref) => ref.end >= ref.start, { message: 'ends before it starts', path: ['end'] });
 
 /** The names of display-only `event` entries; each is decoded with a validator where it is shown. */
-export const DISPLAY_RECORD_NAMES = ['subagent_started', 'subagent_finished', 'subagent_of'] as const;
+export const DISPLAY_RECORD_NAMES = ['subagent_started', 'subagent_finished', 'subagent_of', 'hook_run', 'hook_notice', 'tool_card'] as const;
 export type DisplayRecordName = (typeof DISPLAY_RECORD_NAMES)[number];
 
 /** The fields every entry has, and its type. */
@@ -221,7 +221,7 @@ const windowLearnedEntry = entry('window_learned', windowLearnedFields);
  */
 const rewindEntry = entry('rewind', { checkpoint: z.number().int(), toEntry: index, files: z.enum(['restored', 'kept']) });
 
-/** Display-only records (they change no state): what the chat showed about subagents. */
+/** Display-only records (they change no state): what the chat showed about subagents and hook runs, and a tool card's details (agent/toolCards.ts). */
 const displayEventEntry = entry('event', { name: z.enum(DISPLAY_RECORD_NAMES), data: z.record(z.string(), z.unknown()) });
 
 /**

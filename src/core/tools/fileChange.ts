@@ -108,7 +108,8 @@ export async function approveAndWrite(ctx: ToolContext, change: ChangeOptions): 
   const diff = unifiedDiff(shown, before, after, label ? { old: label, new: label } : {});
   throwIfAborted(ctx.signal);
   // Judged where the write really lands (approvals/protectedPaths.ts): the policy asks whenever a reason is set.
-  const protectedReason = await protectedWriteReasonAt(file, { workspaceRoot: ctx.workspace.root, home: ctx.workspace.home, sessionStorage: ctx.workspace.sessionStorage });
+  const { root, home, sessionStorage, worktree } = ctx.workspace;
+  const protectedReason = await protectedWriteReasonAt(file, { workspaceRoot: root, home, sessionStorage, ...(worktree ? { worktree: root } : {}) });
   const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after, ...(protectedReason ? { protectedReason } : {}) });
   throwIfAborted(ctx.signal);
   if (!decision.approved) {

@@ -4,7 +4,7 @@
  * never ask; `readOnly` leaves only `view` (subagents other than general).
  */
 import { ToolInputError } from '../errors';
-import { MEMORY_COMMANDS, runMemoryCommand, type MemoryInput } from '../memory/commands';
+import { MEMORY_COMMANDS, memoryCardOf, runMemoryCommand, type MemoryInput } from '../memory/commands';
 import { MEMORY_LIMITS, MEMORY_ROOT, parseMemoryPath } from '../memory/paths';
 import { formatSize, MemoryStore } from '../memory/store';
 import * as z from '../zod';
@@ -112,6 +112,8 @@ export function createMemoryTool(options: MemoryToolOptions): ToolDefinition<Mem
     headline(input) {
       return input.command === 'rename' ? `rename ${input.oldPath.shown} → ${input.newPath.shown}` : `${input.command} ${input.path.shown}`;
     },
+    // Writes do not ask: the chat shows each as a card of its own, kept through a resume (built from the input).
+    card: (input) => ({ kind: 'memory', ...memoryCardOf(input) }),
     async run(input) {
       return { content: await runMemoryCommand(store, input, { readOnly }) };
     },

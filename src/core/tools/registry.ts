@@ -1,6 +1,9 @@
 import { nestedDeeperThan, tooDeepInputMessage } from './toolInput';
 import { redactSecrets, SecretRedactingStream, type KnownSecret } from '../secrets';
 import { createCompactTool } from './compact';
+import { createMemoryTool, type MemoryToolOptions } from './memory';
+import { createSkillTool } from './skill';
+import type { SkillDefinition } from '../skills/skills';
 import { createEditFileTool } from './editFile';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
@@ -11,7 +14,7 @@ import { createTaskTool } from './task';
 import { createTodoWriteTool } from './todoWrite';
 import { createWebFetchTool, type WebFetchToolOptions } from './webFetch';
 import { createSearxngSearchTool, type SearxngToolOptions } from './webSearch';
-import { DEFAULT_TOOL_CONTEXT, type ToolContext, type ToolContextTraits, type ToolDefinition, type ToolInputSchema, type ReadTarget, type ToolResult, type ToolTraitsLookup } from './types';
+import { DEFAULT_TOOL_CONTEXT, type ToolCard, type ToolContext, type ToolContextTraits, type ToolDefinition, type ToolInputSchema, type ReadTarget, type ToolResult, type ToolTraitsLookup } from './types';
 import { ToolExecutionError, ToolInputError, isAbortError } from '../errors';
 import { WorkspaceAccessError, isNodeError } from '../workspace/workspace';
 import { createWriteFileTool } from './writeFile';
@@ -30,6 +33,8 @@ export interface ToolRegistry {
   get(name: string): ToolDefinition<unknown> | undefined;
   /** The card headline for a call (first line only, bounded); '' when the input does not parse. */
   headline(name: string, rawInput: unknown): string;
+  /** A card of the tool's own for a call (memory); undefined when it has none or the input does not parse. */
+  card(name: string, rawInput: unknown): ToolCard | undefined;
   /** Never throws: unknown tools, bad input and failures become is_error results; aborts a cancelled result. */
   executeToolCall(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -51,6 +56,10 @@ export interface ToolRegistryOptions {
   todos?: boolean;
   /** Offer the `task` tool (subagents): only when the agent provides them (never inside a subagent). */
   task?: boolean;
+  /** Offer `memory` over this folder (`evergreen.memory.enabled`; absent: no memory). */
+  memory?: MemoryToolOptions;
+  /** Offer `skill` over these skills (absent: no skill tool; the system prompt lists them). */
+  skills?: readonly SkillDefinition[];
   /** Values no tool result may carry to the model (the API key in use, provider keys in the environment). */
   secrets?: readonly KnownSecret[];
   /** Offer `web_fetch` with these hosts and limits (the session's; absent: no web access). */
@@ -81,6 +90,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
+    ...(options.skills ? [createSkillTool(options.skills)] : []),
+    ...(options.memory ? [createMemoryTool(options.memory)] : []),
   ];
   const builtIn = all.filter((t) => options.trusted || (t.kind !== 'write' && t.kind !== 'shell'));
   const tools = [...builtIn, ...(options.trusted ? (options.externalTools ?? []) : [])];
@@ -145,7 +156,16 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       return ''; // Bad input is reported by the call itself.
     }
   };
-  return { trusted: options.trusted, list, get: (name) => byName.get(name), headline, executeToolCall };
+  const card = (name: string, rawInput: unknown): ToolCard | undefined => {
+    const tool = byName.get(name);
+    if (!tool?.card) return undefined;
+    try {
+      return tool.card(tool.parse(rawInput));
+    } catch {
+      return undefined; // Bad input is reported by the call itself.
+    }
+  };
+  return { trusted: options.trusted, list, get: (name) => byName.get(name), headline, card, executeToolCall };
 }
 
 const traitsByTool = new WeakMap<ToolDefinition<unknown>, ToolContextTraits>();

@@ -6,6 +6,7 @@ import type { TodoItem } from '../todos/todos';
 import type { RecalledSlice, RecallSource } from './recallTypes';
 import type { TaskInput } from './taskInput';
 import type { Workspace } from '../workspace/workspace';
+import type { MemoryCard } from '../memory/commands';
 
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
@@ -56,6 +57,13 @@ export interface WebFetchDetails {
   /** Answered from the session's copy, not fetched again. */
   fromCache?: true;
 }
+
+/**
+ * What a call's card shows beyond its headline, worked out from the call's input alone (so a resumed
+ * chat shows the same card): presentation, which the session passes on with `tool_call_started` and
+ * never acts on. One kind per tool that has a card of its own.
+ */
+export type ToolCard = { kind: 'memory' } & MemoryCard;
 
 export interface ToolResult {
   content: string;
@@ -177,5 +185,7 @@ export interface ToolDefinition<Input> {
   parse(input: unknown): Input;
   /** One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters. */
   headline(input: Input): string;
+  /** A card of its own for the chat (memory writes), from the parsed input; absent: the plain tool card. */
+  card?(input: Input): ToolCard;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -12,7 +12,7 @@ import type { WebAccess } from '../web/access';
 import { decodeBody, type DecodedBody } from '../web/decode';
 import { parseWebUrl } from '../web/domains';
 import { fetchPage, WebFetchError, type FetchedPage, type Resolver } from '../web/fetcher';
-import { htmlToMarkdown } from '../web/htmlToMarkdown';
+import { convertHtmlOffThread } from '../web/htmlConversion';
 import { WEB_LIMITS } from '../web/limits';
 import { PageCache } from '../web/pageCache';
 
@@ -85,7 +85,7 @@ export function createWebFetchTool(options: WebFetchToolOptions): ToolDefinition
         return withPrompt({ content: note + cached.value.content, web: { ...cached.value.details, fromCache: true }, ...(cached.value.isError ? { isError: true } : {}) }, input.prompt);
       }
       const page = await fetchApproved(input.url, options, ctx);
-      const result = render(page, decodeBody(page.body, page.contentType));
+      const result = await render(page, decodeBody(page.body, page.contentType), ctx.signal);
       if (!result.isError) cache.set(key, result);
       return withPrompt({ content: result.content, web: result.details, ...(result.isError ? { isError: true } : {}) }, input.prompt);
     },
@@ -121,7 +121,7 @@ async function fetchApproved(url: string, options: WebFetchToolOptions, ctx: Too
 }
 
 /** The text the model reads: what was fetched, from where, then the page quoted as untrusted. */
-function render(page: FetchedPage, body: DecodedBody): CachedResult {
+async function render(page: FetchedPage, body: DecodedBody, signal: AbortSignal): Promise<CachedResult> {
   const isError = page.status >= 400;
   const details: WebFetchDetails = {
     url: page.url,
@@ -142,7 +142,7 @@ function render(page: FetchedPage, body: DecodedBody): CachedResult {
   let text = body.text;
   let how = body.kind === 'json' ? 'JSON as sent' : body.kind === 'text' ? 'text as sent' : '';
   if (body.kind === 'html') {
-    const markdown = htmlToMarkdown(body.text, page.url);
+    const markdown = await convertHtmlOffThread(body.text, page.url, signal);
     text = markdown.title && !markdown.markdown.startsWith(`# ${markdown.title}`) ? `# ${markdown.title}\n\n${markdown.markdown}` : markdown.markdown;
     how = markdown.extracted ? 'HTML, its main content as markdown' : 'HTML, the whole page as markdown';
   }

@@ -42,7 +42,7 @@ export class WebAccess {
     return undefined;
   }
 
-  /** Hosts the user named exactly (no wildcard): the only ones that may resolve to private addresses. Remembered approvals never count. */
+  /** Hosts and addresses the user named exactly (no wildcard): the only ways to a private address (fetcher.ts). Remembered approvals never count. */
   get explicitHosts(): readonly string[] {
     return this.allowedDomains.filter((entry) => !entry.startsWith('*.'));
   }

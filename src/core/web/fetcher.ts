@@ -54,7 +54,11 @@ export type Authorization = { ok: true } | { ok: false; reason: string };
 export interface FetchPageOptions {
   /** Asked before each host is contacted (the first URL, then every redirect target): the approval. */
   authorize(host: string, url: URL): Promise<Authorization>;
-  /** Hosts the user named exactly (setting or flag): only they may resolve to a private address. */
+  /**
+   * Hosts and addresses the user named exactly (setting or flag): a host named may resolve to a
+   * private address, and an address named may be reached under any host the user approved (a
+   * local server under `localhost`); nothing else reaches one.
+   */
   explicitHosts: readonly string[];
   signal: AbortSignal;
   resolve?: Resolver;
@@ -155,10 +159,11 @@ async function checkedAddress(host: string, options: FetchPageOptions, signal: A
   if (!explicit) {
     // Every answer, not just the first: a name that also points inside the network is refused whole.
     for (const entry of addresses) {
-      const reason = privateAddressReason(entry.address);
+      // The user allowed that very address: reaching it under this name adds nothing to reaching it directly.
+      const reason = namesHostExactly(entry.address, options.explicitHosts) ? undefined : privateAddressReason(entry.address);
       if (reason !== undefined) {
         const how = literal !== 0 ? `${host} is` : `${host} resolves to ${entry.address},`;
-        throw new WebFetchError('private_address', `Refused: ${how} ${reason}. Web fetches do not reach private, loopback, link-local or metadata addresses unless the user names the host exactly in evergreen.web.allowedDomains (or --allow-web ${host}).`);
+        throw new WebFetchError('private_address', `Refused: ${how} ${reason}. Web fetches do not reach private, loopback, link-local or metadata addresses unless the user names the host or that address exactly in evergreen.web.allowedDomains (or --allow-web ${host}).`);
       }
     }
   }

@@ -4,6 +4,8 @@ export const WEB_LIMITS = {
   maxBodyBytes: 10 * 1024 * 1024,
   /** One fetch, every redirect and the whole body included. */
   timeoutMs: 30_000,
+  /** Turning one page's HTML into markdown (in a worker, htmlConversion.ts): a page that takes longer is not shown. */
+  conversionTimeoutMs: 60_000,
   /** Redirects followed before the fetch gives up (each target is checked again). */
   maxRedirects: 5,
   /** The same URL fetched again within this long in one session is answered from the session's cache. */

@@ -21,6 +21,8 @@ export interface Workspace {
   readonly home: string;
   /** Evergreen's session storage root (all sessions), whose files a write never changes unasked. */
   readonly sessionStorage: string | undefined;
+  /** The root is a Git worktree Evergreen made for this chat (issue 31): the storage or user folder around it does not protect it. */
+  readonly worktree?: true;
   /**
    * Resolves a tool-supplied path to an absolute real path (symlinks resolved, also for
    * not-yet-existing files) and throws WorkspaceAccessError if it is outside the allowed roots.
@@ -76,10 +78,12 @@ export class NodeWorkspace implements Workspace {
 
   readonly home: string;
   readonly sessionStorage: string | undefined;
+  readonly worktree?: true;
 
-  constructor(root: string, readOnlyRoots: readonly string[] = [], protection: { home?: string; sessionStorage?: string | undefined } = {}) {
+  constructor(root: string, readOnlyRoots: readonly string[] = [], protection: { home?: string; sessionStorage?: string | undefined; worktree?: boolean } = {}) {
     this.home = path.resolve(protection.home ?? os.homedir());
     this.sessionStorage = protection.sessionStorage === undefined ? undefined : path.resolve(protection.sessionStorage);
+    if (protection.worktree === true) this.worktree = true;
     this.givenRoot = path.resolve(root);
     // The root must exist: a workspace without a folder has no tools to confine.
     this.root = realpathSync(this.givenRoot);

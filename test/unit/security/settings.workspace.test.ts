@@ -20,6 +20,8 @@ const HOSTILE: Record<string, unknown> = {
   // A repository must neither switch the user's instructions off nor make Evergreen read another file on the disk.
   'instructions.enabled': false,
   'instructions.userFile': '/etc/passwd',
+  // A repository must not switch off the user's memory, nor turn it on when the user switched it off.
+  'memory.enabled': false,
   // A repository must not make every reply think (and bill) 60,000 tokens.
   thinking: '60000',
   // A repository must neither turn on searches billed to the user nor send them to a server it chose.
@@ -44,6 +46,7 @@ describe("security: a repository's settings cannot choose cost or what is sent",
       assert.equal(settings.compression, undefined);
       assert.deepEqual(settings.subagents, {});
       assert.deepEqual(settings.instructions, { enabled: true, userFile: undefined });
+      assert.equal(settings.memory.enabled, true, `${provider}: the workspace switched memory off`);
       assert.notEqual(settings.maxToolRoundsPerTurn, 100_000, `${provider}: the workspace's round cap was used`);
       assert.equal(settings.thinking, 'off', `${provider}: the workspace's thinking budget was used`);
       assert.deepEqual(settings.web, { allowedDomains: [], search: false, searxngUrl: undefined }, `${provider}: the workspace's web settings were used`);

@@ -1,0 +1,39 @@
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import { formatSize } from '../core/memory/store';
+import { listMemoryFiles } from '../core/memory/view';
+import { settingName } from '../frontends/settingsTable';
+
+interface MemoryItem extends vscode.QuickPickItem {
+  run(): Promise<unknown>;
+}
+
+/**
+ * "Evergreen: Open Memory" and `/memory`: what the agent remembers of this workspace, one file a
+ * row (its path, size and first line), opened in an editor to read or change; the folder itself can
+ * be opened in a window of its own or its path copied. Memory is the model's notes: this is how the
+ * user reviews what it chose to keep.
+ */
+export async function openMemoryFolder(folder: string, enabled: boolean): Promise<void> {
+  const files = await listMemoryFiles(folder);
+  const off = enabled ? '' : ` Memory is off ("${settingName('memory.enabled')}"): new chats neither read nor write it.`;
+  const items: MemoryItem[] = [
+    ...files.map((file) => ({
+      label: file.shown,
+      description: formatSize(file.bytes),
+      detail: file.firstLine,
+      run: async () => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file.absolute)), { preview: false }),
+    })),
+    { label: '$(folder-opened) Open the memory folder in a new window', detail: folder, run: () => openFolder(folder) },
+    { label: '$(copy) Copy the memory folder’s path', detail: folder, run: () => Promise.resolve(vscode.env.clipboard.writeText(folder)) },
+  ];
+  const title = files.length === 0 ? `Evergreen: memory is empty. The agent writes it with its memory tool.${off}` : `Evergreen: memory of this workspace (${files.length} file${files.length === 1 ? '' : 's'}).${off}`;
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, matchOnDetail: true, placeHolder: 'A note to open and edit, or the folder' });
+  await picked?.run();
+}
+
+async function openFolder(folder: string): Promise<void> {
+  // The folder exists once the agent has written; before that, it is made (owner-only, as memory makes it) so the window has something to open.
+  await fsp.mkdir(folder, { recursive: true, mode: 0o700 });
+  await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
+}

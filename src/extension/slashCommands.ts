@@ -1,0 +1,161 @@
+/**
+ * Slash commands in the chat: the command files as the picker and a send see them (read again at
+ * most every few seconds, so a file saved a moment ago is there), a command file's turn with what
+ * the editor knows, and the built-in commands, each run through the chat it was typed in. Reading
+ * what was typed and a command file's turn are the front ends' shared code (frontends/slashCommands.ts).
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { StartedSession } from '../core/agent/factory';
+import type { BuiltInCommand } from '../core/commands/builtin';
+import { INIT_FILE, INIT_PROMPT } from '../core/commands/init';
+import { defaultModelFor } from '../core/model/models';
+import type { FileSessionStore } from '../core/storage/sessionStore';
+import { NodeWorkspace } from '../core/workspace/workspace';
+import { commandOptions, loadCommandCatalog, prepareCommandTurn, slashHelp, type CommandCatalog, type CommandTurn, type SlashPlan } from '../frontends/slashCommands';
+import type { CommandOption } from '../protocol';
+import type { ChatOverrides, ChatState } from './chatState';
+import { errorText } from './errorHints';
+import { reloadRefusal } from './instructionsReload';
+import { readSettings } from './settings';
+
+/** How long a read of the command folders is reused: the picker asks at every keystroke. */
+const CATALOG_TTL_MS = 2_000;
+
+/** The command files of the open workspace (only the user's own when it is not trusted). */
+export class CommandFiles {
+  private cached: { at: number; key: string; catalog: Promise<CommandCatalog> } | undefined;
+
+  constructor(
+    private readonly where: () => { workspaceRoot: string | undefined; trusted: boolean },
+    private readonly home: string = os.homedir(),
+  ) {}
+
+  catalog(): Promise<CommandCatalog> {
+    const { workspaceRoot, trusted } = this.where();
+    const key = `${workspaceRoot ?? ''}\0${trusted}`;
+    const now = Date.now();
+    if (!this.cached || this.cached.key !== key || now - this.cached.at > CATALOG_TTL_MS) {
+      this.cached = { at: now, key, catalog: loadCommandCatalog({ workspaceRoot, workspaceTrusted: trusted, home: this.home }) };
+    }
+    return this.cached.catalog;
+  }
+
+  async options(query: string): Promise<CommandOption[]> {
+    return commandOptions(query, await this.catalog());
+  }
+}
+
+/** What the chat lends its commands (the controller's own actions). */
+export interface SlashCommandHost {
+  chat: ChatState;
+  store: FileSessionStore;
+  /** A line in the chat that stays when the panel reloads. */
+  say(level: 'info' | 'warning', message: string): void;
+  /** The chat rebuilt on its own transcript with what it runs with now (its overrides). */
+  restart(sessionId: string): Promise<StartedSession>;
+  newChat(): Promise<void>;
+  resumeSession(): Promise<void>;
+  resumeSessionById(sessionId: string): Promise<void>;
+  compact(focus: string): Promise<void>;
+  showContextBreakdown(): Promise<void>;
+  openMemory(): Promise<void>;
+  /** Sends `text` as the user's message. */
+  send(text: string): Promise<void>;
+}
+
+/** The workspace folder Evergreen works in (the first, on disk); undefined without one. */
+export function workspaceFolder(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+}
+
+export class ChatSlashCommands {
+  constructor(private readonly host: SlashCommandHost) {}
+
+  /** Runs a built-in command (its arguments already checked by the parser). */
+  async run(command: BuiltInCommand, catalog: CommandCatalog): Promise<void> {
+    const { host } = this;
+    switch (command.name) {
+      case 'help':
+        return host.say('info', slashHelp(command.topic, catalog));
+      case 'new':
+        return host.newChat();
+      case 'resume':
+        return this.resume(command.query);
+      case 'compact':
+        return host.compact(command.focus ?? '');
+      case 'context':
+        return host.showContextBreakdown();
+      case 'memory':
+        return host.openMemory();
+      case 'model':
+        return this.switchChat('model', command.model);
+      case 'thinking':
+        return this.switchChat('thinking', command.setting);
+      case 'mode':
+        return host.say('info', `Modes are not available yet: this chat works as the agent${command.mode ? `, so "${command.mode}" was not switched to` : ''}.`);
+      case 'init':
+        // The model writes the file with write_file: the user sees the diff and approves it like any write.
+        if (!vscode.workspace.isTrusted) return host.say('warning', `/init writes ${INIT_FILE}, and this workspace is not trusted: Evergreen does not write files here. Trust the workspace, then run /init again.`);
+        return host.send(INIT_PROMPT);
+    }
+  }
+
+  /** What a message or a command file sends, on the session that runs it (a command gets the editor's file and selection). */
+  async turnOf(plan: Extract<SlashPlan, { kind: 'message' | 'command' | 'skill' }>, catalog: CommandCatalog, started: StartedSession): Promise<CommandTurn> {
+    if (plan.kind === 'message') return { text: plan.text, attachments: [], notices: [] };
+    const root = workspaceFolder();
+    if (!root) throw new Error('Open a folder first: a command works on the files of a workspace folder.');
+    const editor = vscode.window.activeTextEditor;
+    const file = editor?.document.uri;
+    const selection = editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {};
+    return prepareCommandTurn(plan, {
+      catalog,
+      workspace: new NodeWorkspace(root),
+      substitution: { workspaceFolder: root, ...(file?.scheme === 'file' ? { editor: { file: file.fsPath, ...selection } } : {}) },
+      target: { tools: started.tools, model: started.client.model },
+    });
+  }
+
+  /**
+   * `/model id`, `/thinking x`: this chat runs with it from the next message, rebuilt on its own
+   * transcript now (a model that cannot be used is refused here, and the chat stays as it was).
+   * Without a value: what it runs with.
+   */
+  private async switchChat<K extends keyof ChatOverrides>(key: K, value: ChatOverrides[K] | undefined): Promise<void> {
+    const { chat, say } = this.host;
+    const { active, overrides } = chat;
+    const settings = readSettings();
+    const label = key === 'model' ? 'Model' : 'Thinking';
+    const current = String(key === 'model' ? (active?.client.model ?? overrides.model ?? settings.model ?? defaultModelFor(settings.provider)) : (overrides.thinking ?? settings.thinking));
+    if (value === undefined) {
+      const how = key === 'model' ? 'Switch this chat with /model followed by a model id' : 'Change it for this chat with /thinking off, auto or a budget in tokens';
+      return say('info', `${label}: ${current}. ${how}; your settings keep their value.`);
+    }
+    if (String(value) === current) return say('info', `${label} is ${current} already.`);
+    const refused = reloadRefusal(active, chat.sending);
+    if (refused) return say('warning', refused.message.replace('reload the instructions', `switch ${key === 'model' ? 'the model' : 'thinking'}`));
+    const previous = overrides[key];
+    overrides[key] = value;
+    if (!active) return say('info', `${label}: ${String(value)} for this chat, from its first message.`);
+    try {
+      await this.host.restart(active.handle.id);
+      const cost = key === 'model' ? 'the next request reads the conversation again without the cache' : 'the next request may write the cache again once';
+      say('info', `${label}: ${String(value)} for this chat, from the next message (${cost}). New Chat goes back to your settings.`);
+    } catch (error) {
+      overrides[key] = previous;
+      say('warning', `${label} stays ${current}: ${errorText(error)}`);
+    }
+  }
+
+  /** `/resume query`: the one session whose id or title matches, else the picker. */
+  private async resume(query: string | undefined): Promise<void> {
+    const { host } = this;
+    const wanted = query?.toLowerCase();
+    const matches = wanted === undefined ? [] : (await host.store.list()).filter((meta) => meta.id === query || meta.title.toLowerCase().includes(wanted));
+    if (matches.length === 1) return host.resumeSessionById(matches[0]!.id);
+    if (query !== undefined) host.say('info', matches.length === 0 ? `No saved session matches "${query}": pick one.` : `${matches.length} sessions match "${query}": pick one.`);
+    return host.resumeSession();
+  }
+}
