@@ -60,7 +60,9 @@ describe('Open Run… on a CI run\'s artifact (code-server + Chromium)', functio
       // The run, as the action's CLI made it on a runner: its own storage, then its artifact.
       const runnerStorage = path.join(tmp, 'runner-storage');
       fake.enqueue(reply.toolUse('read_file', { path: 'notes.txt' }, { id: 'toolu_notes' }), reply.text('The codename is **BLUE-HERON**.'));
-      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', runnerStorage, '--base-url', fake.url, '--model', 'claude-sonnet-4-6', '--output-format', 'stream-json', '--yes', '-p', 'What is the release codename?'], { ANTHROPIC_API_KEY: fake.apiKey, PATH: process.env.PATH }, workspace);
+      // In this process, so without the OS sandbox: its network bridge lives as long as the process that
+      // started it and would keep mocha from exiting (the run only reads a file; the sandbox has its own tests).
+      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', runnerStorage, '--base-url', fake.url, '--model', 'claude-sonnet-4-6', '--output-format', 'stream-json', '--yes', '--no-sandbox', '-p', 'What is the release codename?'], { ANTHROPIC_API_KEY: fake.apiKey, PATH: process.env.PATH }, workspace);
       assert.equal(run.code, 0, run.stderr);
       const sessionId = run.events.find((event) => event.type === 'session_started')?.sessionId;
       assert.ok(sessionId);
