@@ -38,7 +38,18 @@ const cjsImportMeta = {
 // `.sheet`, which nothing reads (scripts/stubs/cssomnom-parse.cjs). node-forge only makes the
 // certificate authority of the sandbox library's TLS termination, which Evergreen never turns on
 // (scripts/stubs/node-forge.cjs; 300 KB).
+// The sandbox library's Windows back ends are left out the same way (scripts/stubs/sandbox-windows.mjs):
+// Windows commands are not sandboxed.
+const sandboxWithoutWindows = {
+  name: 'sandbox-without-windows',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(sandbox\/)?(windows|mxc)-sandbox-utils\.js$/ }, (args) =>
+      args.importer.includes('@anthropic-ai/sandbox-runtime') ? { path: new URL('./scripts/stubs/sandbox-windows.mjs', import.meta.url).pathname } : undefined,
+    );
+  },
+};
 const nodeAliases = {
+  plugins: [sandboxWithoutWindows],
   alias: {
     'jsonc-parser': 'jsonc-parser/lib/esm/main.js',
     turndown: 'turndown/lib/turndown.browser.cjs.js',

@@ -104,6 +104,16 @@ describe("what the bundle leaves out of its dependencies (esbuild.mjs's aliases)
     assert.throws(() => pki.createCertificate(), /node-forge is not in this build: the sandbox's TLS termination is not used by Evergreen/);
     assert.ok(!fs.readFileSync('dist/extension.js', 'utf8').includes('PKCS#12 MAC could not be verified'), 'node-forge itself (its PKCS#12 code) is not bundled');
   });
+
+  it("the sandbox library's Windows back ends: the constants and error class it reads elsewhere keep their values, their functions say why they are not there", async () => {
+    const windows = await import('../../scripts/stubs/sandbox-windows.mjs');
+    assert.deepEqual(windows.DEFAULT_WINDOWS_PROXY_PORT_RANGE, [60080, 60089]);
+    const error = new windows.WindowsSandboxError('not_provisioned', 'x');
+    assert.ok(error instanceof Error && error.code === 'not_provisioned' && error.name === 'WindowsSandboxError');
+    assert.throws(() => windows.wrapCommandWithSandboxWindows(), /wrapCommandWithSandboxWindows: the sandbox library's Windows support is not in this build/);
+    // Its own text (the loopback warning of windows-sandbox-utils.js) is not in the bundle; the bundle's sandboxed command above ran.
+    assert.ok(!fs.readFileSync('dist/extension.js', 'utf8').includes('Loopback is open: sandboxed commands can connect'), 'the Windows back end itself is not bundled');
+  });
 });
 
 describe('dist/imageWorker.js', () => {
