@@ -5,6 +5,8 @@ import type { ApprovalRequest } from '../core/approvals/approval';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
+import { registerBackgroundChatActions } from './backgroundChatActions';
+import { BackgroundChatsView } from './backgroundChatsView';
 import { ChatController } from './chatController';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
@@ -17,6 +19,7 @@ import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
 import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
+import { WorktreeManager } from '../core/worktrees/manager';
 
 /**
  * The composition root: every part is built here, in the order they need each other (nothing gets
@@ -40,6 +43,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
+    // The worktree chats' records and (by default) their folders live in this workspace's storage.
+    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger);
+    backgroundChats.register();
     const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
@@ -50,6 +56,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState)),
       new TranscriptDocuments(store, logger),
+      backgroundChats,
+      ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
@@ -57,7 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       log.channel,
     );
     // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
-    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals }));
+    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals, backgroundChats }));
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../protocol';
 import type { ApprovalBroker } from './approvalBroker';
+import type { BackgroundChatsView } from './backgroundChatsView';
 import type { ChatController } from './chatController';
 import type { ChatState } from './chatState';
 import type { ChatViewProvider } from './chatViewProvider';
@@ -37,6 +38,8 @@ export interface EvergreenApi {
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
   /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
   reloadInstructions(): Promise<{ ok: boolean; message: string }>;
+  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
+  backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
 }
 
 export interface TestApiParts {
@@ -45,6 +48,7 @@ export interface TestApiParts {
   controller: ChatController;
   chat: ChatState;
   approvals: ApprovalBroker;
+  backgroundChats: BackgroundChatsView;
 }
 
 /** The test API in the integration tests' extension host (`ExtensionMode.Test`); nothing in any other. */
@@ -76,5 +80,15 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       return { sessionId: chat.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
     },
     reloadInstructions: () => controller.reloadInstructionsNow(),
+    backgroundChats: async () => {
+      const tree = parts.backgroundChats;
+      tree.refresh();
+      const records = await tree.getChildren();
+      const rows = records.map((record) => {
+        const item = tree.getTreeItem(record);
+        return { name: record.name, label: String(item.label), description: String(item.description), contextValue: item.contextValue ?? '' };
+      });
+      return { rows, message: (await tree.current()).message };
+    },
   };
 }

@@ -21,6 +21,15 @@ const COMMANDS = [
   'evergreen.cancel',
   'evergreen.mcpServers',
   'evergreen.reloadInstructions',
+  'evergreen.openMemory',
+  'evergreen.webAccess',
+  'evergreen.setSearxngKey',
+  'evergreen.showHooks',
+  'evergreen.refreshBackgroundChats',
+  'evergreen.reviewBackgroundChanges',
+  'evergreen.applyBackgroundChanges',
+  'evergreen.mergeBackgroundBranch',
+  'evergreen.discardBackgroundChat',
 ];
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -41,7 +41,9 @@ function shown(value: string | undefined): string | undefined {
 }
 
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
-const VSCODE_KEYS = new Set(['view', 'resourceScheme']);
+const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme']);
+/** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
+const BACKGROUND_CHAT_COMMANDS = ['refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
 type Context = Readonly<Record<string, string | boolean | undefined>>;
 
@@ -188,7 +190,7 @@ describe('the manifest', () => {
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
     // Hooks with no chat says where hooks are configured.
-    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'resumeSession', 'openMemory'];
+    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'resumeSession', 'openMemory', ...BACKGROUND_CHAT_COMMANDS];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
     assert.deepEqual(palette(noChat).sort(), [...always].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };

@@ -1,0 +1,101 @@
+/**
+ * The Background Chats view in the real extension host (issue 31): the workspace becomes a Git
+ * repository, a worktree chat is made with the core's WorktreeManager in the extension's storage
+ * (as the CLI's --worktree makes one), and the view lists it; Review Changes opens VS Code's diff
+ * editor on the base and the worktree's file, and Apply Changes brings the chat's changes into the
+ * checkout. The file runs last (by name): it leaves the workspace as it found it.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { discardWorktree, planDiscard } from '../../src/core/worktrees/discard';
+import { WorktreeManager, type WorktreeRecord } from '../../src/core/worktrees/manager';
+import type { EvergreenApi } from '../../src/extension/testApi';
+import { waitFor } from '../support/waitFor';
+
+const EXTENSION_ID = 'evergreen.evergreen-agent';
+const CHAT = 'ui-review';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Evergreen Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+}
+
+describe('Background Chats view (worktree chats)', function () {
+  this.timeout(60_000);
+  let api: EvergreenApi;
+  let workspace: string;
+  let manager: WorktreeManager;
+  let record: WorktreeRecord | undefined;
+  let readmeBefore: string;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<EvergreenApi>(EXTENSION_ID);
+    assert.ok(extension);
+    const activated = await extension.activate();
+    assert.ok(activated, 'the test API is returned in the test extension host');
+    api = activated;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the integration workspace is open');
+    workspace = folder.uri.fsPath;
+    readmeBefore = fs.readFileSync(path.join(workspace, 'README.md'), 'utf8');
+    manager = new WorktreeManager({ storageRoot: api.storageUri.fsPath });
+  });
+
+  after(async () => {
+    if (record) await discardWorktree(manager, await planDiscard(record));
+    fs.writeFileSync(path.join(workspace, 'README.md'), readmeBefore);
+    fs.rmSync(path.join(workspace, 'notes.txt'), { force: true });
+    fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('is contributed to the Evergreen container, and says why it is empty in a folder that is not a Git repository', async () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: { evergreen: Array<{ id: string }> } } };
+    assert.deepEqual(manifest.contributes.views.evergreen.map((view) => view.id), ['evergreen.chat', 'evergreen.backgroundChats']);
+    const empty = await api.backgroundChats();
+    assert.deepEqual(empty.rows, []);
+    assert.match(empty.message ?? '', /is not in a Git repository/);
+  });
+
+  it('lists a worktree chat with its branch, state and files changed, and follows its changes', async () => {
+    git(workspace, 'init', '--quiet');
+    git(workspace, 'add', 'README.md');
+    git(workspace, 'commit', '--quiet', '-m', 'Start');
+    assert.match((await api.backgroundChats()).message ?? '', /No background chats in this repository yet/);
+
+    record = await manager.create({ checkout: workspace, name: CHAT, task: 'Rewrite the readme' });
+    await waitFor(async () => (await api.backgroundChats()).rows.length === 1, { what: 'the new chat in the view' });
+    let { rows } = await api.backgroundChats();
+    assert.equal(rows[0]!.label, CHAT);
+    assert.equal(rows[0]!.description, `evergreen/${CHAT} · ready · 0 files changed`);
+    assert.equal(rows[0]!.contextValue, 'backgroundChat.ready');
+
+    fs.writeFileSync(path.join(record.folder, 'README.md'), '# Rewritten by the background chat\n');
+    fs.writeFileSync(path.join(record.folder, 'notes.txt'), 'a new file\n');
+    ({ rows } = await api.backgroundChats());
+    assert.equal(rows[0]!.description, `evergreen/${CHAT} · ready · 2 files changed`);
+  });
+
+  it('Review Changes opens the diff editor: the base on the left (read-only), the worktree on the right', async () => {
+    assert.ok(record);
+    await vscode.commands.executeCommand('evergreen.reviewBackgroundChanges', CHAT, 'README.md');
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, { what: 'the diff editor' });
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.scheme, 'evergreen-worktree-base');
+    assert.equal(input.modified.fsPath, path.join(record.folder, 'README.md'));
+    const base = await vscode.workspace.openTextDocument(input.original);
+    assert.equal(base.getText(), readmeBefore);
+  });
+
+  it('Apply Changes brings every change into the checkout as uncommitted changes, its HEAD untouched', async () => {
+    assert.ok(record);
+    const head = git(workspace, 'rev-parse', 'HEAD');
+    await vscode.commands.executeCommand('evergreen.applyBackgroundChanges', CHAT);
+    assert.equal(fs.readFileSync(path.join(workspace, 'README.md'), 'utf8'), '# Rewritten by the background chat\n');
+    assert.equal(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'a new file\n');
+    assert.equal(git(workspace, 'rev-parse', 'HEAD'), head);
+    assert.match(git(workspace, 'status', '--porcelain'), / M README\.md/);
+  });
+});
