@@ -6,6 +6,7 @@ import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
 import { registerBackgroundChatActions } from './backgroundChatActions';
+import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
 import { ChatController } from './chatController';
 import { ChatState } from './chatState';
@@ -44,12 +45,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
     // The worktree chats' records and (by default) their folders live in this workspace's storage.
-    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger);
+    // The view asks the runner which chats work; the runner refreshes the view (read only once both exist: register() below).
+    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running());
+    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor });
     backgroundChats.register();
     const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
+      // Stopped with the panel's chat, before the services they share.
+      runner,
       approvals,
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
@@ -58,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       new TranscriptDocuments(store, logger),
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
+      registerNewBackgroundChat(runner, logger, () => log.channel.show()),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
@@ -65,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       log.channel,
     );
     // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
-    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals, backgroundChats }));
+    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals, backgroundChats, backgroundRunner: runner }));
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);

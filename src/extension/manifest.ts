@@ -47,6 +47,7 @@ export const COMMANDS = {
   openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
   // The Background Chats view's (issue 31): from the palette each asks which chat.
+  newBackgroundChat: { title: 'New Background Chat…', icon: '$(add)' },
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },
   reviewBackgroundChanges: { title: 'Review Changes', icon: '$(diff)' },
   applyBackgroundChanges: { title: 'Apply Changes', icon: '$(check-all)' },

@@ -5,6 +5,8 @@
  * files and wrote the commits): each goes through escapeLine, which shows control and format
  * characters instead of letting them act.
  */
+import type { TurnStopReason } from '../core/agent/events';
+import type { ApprovalRequest } from '../core/approvals/approval';
 import { escapeLine } from '../core/visibleText';
 import type { DiscardPlan } from '../core/worktrees/discard';
 import type { WorktreeHealth, WorktreeRecord } from '../core/worktrees/manager';
@@ -94,4 +96,42 @@ export function bringHomeText(record: WorktreeRecord, result: BringHomeResult): 
     case 'conflict':
       return { level: 'error', message: `${escapeLine(result.reason)}${result.files.length > 0 ? ` In the way: ${result.files.slice(0, MAX_LISTED_FILES).map(escapeLine).join(', ')}.` : ''}` };
   }
+}
+
+/** What a background chat tells the model when it asks for something the user would be asked about. */
+export const BACKGROUND_REFUSAL = "This chat runs in the background, where nothing that needs the user's approval is allowed. Do what you can without it, and say what you would have needed.";
+
+/** How a background chat's one turn ended, for the notification and the tests. */
+export interface BackgroundOutcome {
+  name: string;
+  stop: TurnStopReason | 'failed';
+  /** The last error the chat reported, or why it could not run. */
+  error: string | undefined;
+  /** What was refused because it needed an approval, in the words of its request. */
+  refused: string[];
+}
+
+/** A refused request in a few words (its command, path or host are the model's: shown escaped). */
+export function describeRequest(request: ApprovalRequest): string {
+  switch (request.kind) {
+    case 'write':
+      return `write ${escapeLine(request.path)}`;
+    case 'shell':
+    case 'sandbox_changes':
+      return `run ${escapeLine(request.command)}`;
+    case 'web':
+      return `fetch from ${escapeLine(request.host)}`;
+    case 'mcp':
+    case 'hook':
+      return `use ${escapeLine(request.tool)}`;
+  }
+}
+
+/** The finishing notification's words: how the turn ended, and what was refused. */
+export function outcomeText(outcome: BackgroundOutcome): { message: string; failed: boolean } {
+  const failed = outcome.stop === 'failed' || outcome.stop === 'error';
+  const how = failed ? `stopped with an error: ${outcome.error ?? 'the log has the details'}` : outcome.stop === 'end_turn' ? 'finished' : `stopped (${outcome.stop})`;
+  const shown = outcome.refused.slice(0, 3).join('; ') + (outcome.refused.length > 3 ? '; …' : '');
+  const refused = outcome.refused.length > 0 ? ` It was refused ${outcome.refused.length} action(s) that need your approval (${shown}); do that part in the panel's chat.` : '';
+  return { message: escapeLine(`Evergreen: the background chat ${outcome.name} ${how}.${refused}`), failed };
 }

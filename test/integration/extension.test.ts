@@ -25,6 +25,7 @@ const COMMANDS = [
   'evergreen.webAccess',
   'evergreen.setSearxngKey',
   'evergreen.showHooks',
+  'evergreen.newBackgroundChat',
   'evergreen.refreshBackgroundChats',
   'evergreen.reviewBackgroundChanges',
   'evergreen.applyBackgroundChanges',

@@ -13,6 +13,8 @@ import * as vscode from 'vscode';
 import { discardWorktree, planDiscard } from '../../src/core/worktrees/discard';
 import { WorktreeManager, type WorktreeRecord } from '../../src/core/worktrees/manager';
 import type { EvergreenApi } from '../../src/extension/testApi';
+import { BACKGROUND_REFUSAL } from '../../src/frontends/backgroundChats';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
@@ -29,6 +31,8 @@ describe('Background Chats view (worktree chats)', function () {
   let manager: WorktreeManager;
   let record: WorktreeRecord | undefined;
   let readmeBefore: string;
+  let fake: FakeAnthropic | undefined;
+  const others: WorktreeRecord[] = [];
 
   before(async () => {
     const extension = vscode.extensions.getExtension<EvergreenApi>(EXTENSION_ID);
@@ -44,7 +48,11 @@ describe('Background Chats view (worktree chats)', function () {
   });
 
   after(async () => {
-    if (record) await discardWorktree(manager, await planDiscard(record));
+    for (const made of [record, ...others]) if (made) await discardWorktree(manager, await planDiscard(made));
+    if (fake) {
+      await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await fake.close();
+    }
     fs.writeFileSync(path.join(workspace, 'README.md'), readmeBefore);
     fs.rmSync(path.join(workspace, 'notes.txt'), { force: true });
     fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
@@ -97,5 +105,34 @@ describe('Background Chats view (worktree chats)', function () {
     assert.equal(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'a new file\n');
     assert.equal(git(workspace, 'rev-parse', 'HEAD'), head);
     assert.match(git(workspace, 'status', '--porcelain'), / M README\.md/);
+  });
+
+  it('New Background Chat runs a chat in a new worktree beside the panel, refusing what would need an approval', async () => {
+    fake = await startFakeAnthropic();
+    process.env.ANTHROPIC_API_KEY = fake.apiKey; // The documented fallback when SecretStorage has no key.
+    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+    fake.enqueue(reply.toolUse('write_file', { path: 'bg.txt', content: 'from the background\n' }, { preamble: 'Writing it.' }), reply.text('I was not allowed to write bg.txt.'));
+
+    const name = await vscode.commands.executeCommand<string | undefined>('evergreen.newBackgroundChat', 'Write bg.txt');
+    assert.ok(name, 'the command returns the new chat');
+    const made = await manager.find(workspace, name);
+    assert.ok(made);
+    others.push(made);
+    const outcome = await api.backgroundOutcome(name);
+    assert.ok(outcome, 'the runner knows the chat it started');
+    assert.equal(outcome.stop, 'end_turn');
+    assert.deepEqual(outcome.refused, ['write bg.txt']);
+
+    // The write needed an approval: refused, told to the model, never shown in the panel's chat.
+    assert.equal(fs.existsSync(path.join(made.folder, 'bg.txt')), false);
+    assert.equal(fs.existsSync(path.join(workspace, 'bg.txt')), false);
+    assert.equal(api.pendingApproval(), undefined);
+    const requests = fake.messageRequests();
+    assert.equal(requests.length, 2);
+    assert.ok(JSON.stringify(requests[1]!.body).includes(BACKGROUND_REFUSAL), 'the model reads why the write was refused');
+    // The chat's session is on its worktree's record (a resume finds the worktree), and the view lists it.
+    assert.ok((await manager.find(workspace, name))?.sessionId);
+    const { rows } = await api.backgroundChats();
+    assert.equal(rows.find((row) => row.name === name)?.description, `evergreen/${name} · ready · 0 files changed`);
   });
 });

@@ -4,9 +4,10 @@
  * file names and commit subjects shown, never obeyed.
  */
 import assert from 'node:assert/strict';
+import type { ApprovalRequest } from '../../src/core/approvals/approval';
 import type { DiscardPlan } from '../../src/core/worktrees/discard';
 import type { WorktreeRecord } from '../../src/core/worktrees/manager';
-import { bringHomeText, CHAT_ITEM_CONTEXT, chatRow, discardWarning, MAX_LISTED_FILES, protectedWarning } from '../../src/frontends/backgroundChats';
+import { bringHomeText, CHAT_ITEM_CONTEXT, chatRow, describeRequest, discardWarning, MAX_LISTED_FILES, outcomeText, protectedWarning } from '../../src/frontends/backgroundChats';
 
 const record: WorktreeRecord = {
   version: 1,
@@ -92,5 +93,22 @@ describe('front ends: the Background Chats view', () => {
     const { message, detail } = protectedWarning(record, [{ path: '.vscode/tasks.json', reason: 'it defines tasks' }]);
     assert.match(message, /changed 1 file\(s\) that run commands or configure your tools/);
     assert.equal(detail, '.vscode/tasks.json: it defines tasks');
+  });
+
+  it("tells how a background chat's turn ended, naming what it was refused", () => {
+    assert.deepEqual(outcomeText({ name: 'fix-login', stop: 'end_turn', error: undefined, refused: [] }), { message: 'Evergreen: the background chat fix-login finished.', failed: false });
+    const refused = outcomeText({ name: 'fix-login', stop: 'end_turn', error: undefined, refused: ['write a.ts', 'run make', 'fetch from example.com', 'run rm -rf x'] });
+    assert.equal(refused.failed, false);
+    assert.match(refused.message, /It was refused 4 action\(s\) that need your approval \(write a\.ts; run make; fetch from example\.com; …\); do that part in the panel's chat\.$/);
+    const failed = outcomeText({ name: 'fix-login', stop: 'failed', error: 'No API key.', refused: [] });
+    assert.equal(failed.failed, true);
+    assert.equal(failed.message, 'Evergreen: the background chat fix-login stopped with an error: No API key..');
+    assert.equal(outcomeText({ name: 'x', stop: 'cancelled', error: undefined, refused: [] }).message, 'Evergreen: the background chat x stopped (cancelled).');
+  });
+
+  it('words a refused request by what it would have done, the model\'s words escaped', () => {
+    // Only the fields describeRequest reads: a real request carries more.
+    assert.equal(describeRequest({ kind: 'shell', command: 'echo \u001b[31mred' } as ApprovalRequest), 'run echo \\x1b[31mred');
+    assert.equal(describeRequest({ kind: 'write', path: 'src/a.ts' } as ApprovalRequest), 'write src/a.ts');
   });
 });

@@ -43,7 +43,7 @@ function shown(value: string | undefined): string | undefined {
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
 const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
-const BACKGROUND_CHAT_COMMANDS = ['refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
+const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
 type Context = Readonly<Record<string, string | boolean | undefined>>;
 
