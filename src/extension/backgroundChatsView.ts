@@ -39,7 +39,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     private readonly running: () => ReadonlySet<string> = () => new Set(),
   ) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(manager.recordsRoot), '**/*.json')));
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(manager.recordsRoot), '*/*.json')));
     for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(event(() => this.refresh()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
   }

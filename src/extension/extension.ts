@@ -49,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running());
     const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor });
     backgroundChats.register();
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath });
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,

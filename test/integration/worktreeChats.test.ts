@@ -134,5 +134,10 @@ describe('Background Chats view (worktree chats)', function () {
     assert.ok((await manager.find(workspace, name))?.sessionId);
     const { rows } = await api.backgroundChats();
     assert.equal(rows.find((row) => row.name === name)?.description, `evergreen/${name} · ready · 0 files changed`);
+
+    // The panel does not resume it in the checkout, where its next edits would land.
+    const sessionId = (await manager.find(workspace, name))!.sessionId!;
+    await api.resume(sessionId);
+    assert.notEqual(api.contextState().sessionId, sessionId);
   });
 });
