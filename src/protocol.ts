@@ -47,6 +47,8 @@ export type HostToWebview =
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /** Edit and resend: the message's text goes back into the composer. */
   | { type: 'composerText'; text: string }
+  /** After a host dialog the panel opened (a key, a Restore, an Undo): the message box takes the focus back. */
+  | { type: 'focusInput' }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
   | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
   /** The answer to the panel's request `requestId` (WebviewRequests). */

@@ -244,6 +244,8 @@ export class ChatController extends Disposable {
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
     const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot });
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
+    // The same chat rebuilt (a Restore, its Undo) keeps what its tool cards showed live.
+    const carried = resumeId !== undefined && resumeId === this.chat.replay.sessionId ? this.chat.replay.toolRecords() : undefined;
     if (!keepView) this.resetView();
     this.chat.needsRestart = false;
     const started = await startAgentSession({
@@ -259,7 +261,8 @@ export class ChatController extends Disposable {
     });
     // The previous session (its MCP servers and whatever they started, its sandbox, its lock) ends with it.
     this.chat.adopt(started);
-    if (!keepView) this.chat.replay.restore(started.replay);
+    if (!keepView) this.chat.replay.restore(started.replay, carried);
+    this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
     const modelInfoWarning = started.client.modelInfoWarning;
@@ -388,9 +391,15 @@ export class ChatController extends Disposable {
     }
   }
 
+  /** The chat shown, its message box focused (after a dialog or a notification took the focus). */
+  async focusInput(): Promise<void> {
+    await this.deps.surface.focusInput();
+  }
+
   /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
   async undoLastCompaction(): Promise<void> {
     const outcome = await this.undoCompactionNow();
+    if (outcome.ok) await this.focusInput();
     if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
     else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
   }
@@ -421,6 +430,7 @@ export class ChatController extends Disposable {
       userTextOf: (checkpoint) => this.chat.replay.userTextOf(checkpoint),
       rebuild: (sessionId) => this.resumeSessionById(sessionId),
       setComposer: (text) => this.deps.surface.post({ type: 'composerText', text }),
+      focusInput: () => this.focusInput(),
       diffs: this.deps.proposedChanges,
       logger: this.deps.logger,
     };
@@ -446,8 +456,13 @@ export class ChatController extends Disposable {
   }
 
   async resumeSession(): Promise<void> {
-    const sessionId = await pickSession(this.deps.store, 'Resume which session?');
-    if (sessionId) await this.resumeSessionById(sessionId);
+    const openId = this.chat.active?.handle.id;
+    // The open chat's title and counts may still be on their way to disk: the list reads them there.
+    await this.chat.active?.handle.flushMeta();
+    const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
+    // The chat already open is shown, not restarted (a restart would re-read its instructions).
+    if (sessionId && sessionId === openId) await this.deps.surface.reveal();
+    else if (sessionId) await this.resumeSessionById(sessionId);
   }
 
   /** Resume without the picker (the command's core; also the test API). */

@@ -6,6 +6,15 @@ import type { AgentEvent, GaugeState } from '../protocol';
 import type { ThinkingSetting } from '../core/model/thinking';
 import { SessionScope } from './sessionScope';
 
+type ApprovalEvent = Extract<AgentEvent, { type: 'approval_needed' | 'approval_resolved' }>;
+
+/**
+ * What a tool card showed live that the transcript does not keep: how long the call ran and the
+ * approval asked and answered, by tool-use id. A chat rebuilt on its transcript (a Restore, its
+ * Undo) gets them back from the replay it replaces.
+ */
+export type ToolRecords = ReadonlyMap<string, { durationMs?: number; approvals: ApprovalEvent[] }>;
+
 /** A chat's own choices that win over the settings. */
 export interface ChatOverrides {
   model?: string;
@@ -17,6 +26,8 @@ export interface ChatOverrides {
  * It belongs to the chat, not to the view: a view may show another chat, and a chat another view.
  */
 export class ChatReplay {
+  /** The session these events are of (set when one starts): a rebuild of the same one carries its tool records. */
+  sessionId: string | undefined;
   private events: AgentEvent[] = [];
   private latestGauge: GaugeState | undefined;
 
@@ -47,9 +58,32 @@ export class ChatReplay {
     }
   }
 
-  /** A resumed session's history, as the fold rebuilt it. */
-  restore(events: readonly AgentEvent[]): void {
-    this.events.push(...events);
+  /** The tool cards' live records in this replay (the chat's own calls; a subagent's stay in its transcript). */
+  toolRecords(): ToolRecords {
+    const records = new Map<string, { durationMs?: number; approvals: ApprovalEvent[] }>();
+    const of = (id: string) => records.get(id) ?? records.set(id, { approvals: [] }).get(id)!;
+    for (const event of this.events) {
+      if ((event.type === 'approval_needed' || event.type === 'approval_resolved') && event.childId === undefined) of(event.toolUseId).approvals.push(event);
+      else if (event.type === 'tool_call_finished') of(event.toolUseId).durationMs = event.durationMs;
+    }
+    return records;
+  }
+
+  /**
+   * A resumed session's history, as the fold rebuilt it; `carried`: the records of the replay it
+   * replaces (the same chat rebuilt), each put back on its card: the duration, and the approval
+   * before the result.
+   */
+  restore(events: readonly AgentEvent[], carried?: ToolRecords): void {
+    for (const event of events) {
+      const record = event.type === 'tool_call_finished' ? carried?.get(event.toolUseId) : undefined;
+      if (!record || event.type !== 'tool_call_finished') {
+        this.events.push(event);
+        continue;
+      }
+      for (const approval of record.approvals) this.events.push({ ...approval, turnId: event.turnId });
+      this.events.push(record.durationMs === undefined ? event : { ...event, durationMs: record.durationMs });
+    }
   }
 
   reset(): void {

@@ -19,6 +19,8 @@ export interface ChatSurface {
   /** Drops queued messages: used when a fresh full state replaces them. */
   resetPending(): void;
   reveal(): Promise<void>;
+  /** Shows the chat and puts the focus in its message box (after a dialog took it). */
+  focusInput(): Promise<void>;
 }
 
 /**
@@ -106,6 +108,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  async focusInput(): Promise<void> {
+    await this.reveal();
+    this.post({ type: 'focusInput' });
   }
 
   private flush(): void {

@@ -23,6 +23,8 @@ export interface CheckpointRestoreHost {
   rebuild(sessionId: string): Promise<void>;
   /** Puts text into the chat's composer (edit and resend). */
   setComposer(text: string): void;
+  /** Shows the chat with its message box focused (the pickers and notifications took the focus). */
+  focusInput(): Promise<void>;
   diffs: ProposedChanges;
   logger: Logger;
 }
@@ -31,7 +33,14 @@ type Choice = RestoreScope | 'edit';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-async function chooseScope(plan: RestorePlan, checkpoint: number): Promise<Choice | undefined> {
+/** How the pickers name a checkpoint: the message it goes back before, in the user's words (one line, cut). */
+export function checkpointName(checkpoint: number, userText: string | undefined): string {
+  const line = userText?.replace(/\s+/g, ' ').trim();
+  if (!line) return `checkpoint ${checkpoint}`;
+  return `before “${line.length > 60 ? `${line.slice(0, 59)}…` : line}”`;
+}
+
+async function chooseScope(plan: RestorePlan, name: string): Promise<Choice | undefined> {
   const files = plan.files.length === 0 ? 'no file changed since then' : plural(plan.files.length, 'file');
   const items: (vscode.QuickPickItem & { choice: Choice })[] = [
     { label: 'Restore files and conversation', description: files, detail: 'The workspace and the chat go back to just before this message.', choice: 'files-and-conversation' },
@@ -39,12 +48,12 @@ async function chooseScope(plan: RestorePlan, checkpoint: number): Promise<Choic
     { label: 'Restore conversation only', description: 'files stay as they are', detail: 'The chat goes back to just before this message.', choice: 'conversation' },
     { label: 'Edit and resend this message', description: 'files stay as they are', detail: 'The chat goes back to just before this message, and its text is put in the message box.', choice: 'edit' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Evergreen: restore checkpoint ${checkpoint}`, placeHolder: 'What should go back to just before this message?' });
+  const picked = await vscode.window.showQuickPick(items, { title: `Evergreen: restore ${name}`, placeHolder: 'What should go back to just before this message?' });
   return picked?.choice;
 }
 
 /** The files that will change, each opening its diff; resolves to whether to overwrite outside changes, or undefined to cancel. */
-function confirmFiles(host: CheckpointRestoreHost, started: StartedSession, plan: RestorePlan): Promise<{ overwriteOutsideChanges: boolean } | undefined> {
+function confirmFiles(host: CheckpointRestoreHost, started: StartedSession, plan: RestorePlan, name: string): Promise<{ overwriteOutsideChanges: boolean } | undefined> {
   const root = started.checkpoints?.workspaceRoot ?? '';
   const outside = plan.files.filter((file) => file.changedOutside);
   type Item = vscode.QuickPickItem & { action?: 'restore' | 'overwrite'; file?: string };
@@ -62,7 +71,7 @@ function confirmFiles(host: CheckpointRestoreHost, started: StartedSession, plan
   ];
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Item>();
-    pick.title = `Evergreen: restore checkpoint ${plan.checkpoint}: ${plural(plan.files.length, 'file')} will change`;
+    pick.title = `Evergreen: restore ${name}: ${plural(plan.files.length, 'file')} will change`;
     pick.items = items;
     pick.ignoreFocusOut = true;
     let settled = false;
@@ -112,12 +121,13 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
   const checkpoints = started.checkpoints;
   try {
     const plan = await checkpoints.planRestore(checkpoint);
-    const choice = preset ?? (await chooseScope(plan, checkpoint));
+    const name = checkpointName(checkpoint, host.userTextOf(checkpoint));
+    const choice = preset ?? (await chooseScope(plan, name));
     if (!choice) return;
     const scope: RestoreScope = choice === 'edit' ? 'conversation' : choice;
     let overwriteOutsideChanges = false;
     if (scope !== 'conversation' && plan.files.length > 0) {
-      const confirmed = await confirmFiles(host, started, plan);
+      const confirmed = await confirmFiles(host, started, plan, name);
       if (!confirmed) return;
       overwriteOutsideChanges = confirmed.overwriteOutsideChanges;
     }
@@ -126,7 +136,10 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
     const sessionId = started.handle.id;
     const outcome = await restoreCheckpoint(checkpoints, started.handle, checkpoint, scope, { overwriteOutsideChanges });
     if (outcome.conversationRewound) await host.rebuild(sessionId);
-    if (choice === 'edit' && text !== undefined) host.setComposer(text);
+    // The conversation went back before this message: its words come back to the box, to send
+    // again as they are or changed (a blank chat with an empty box lost the user's place).
+    if (outcome.conversationRewound && text !== undefined) host.setComposer(text);
+    await host.focusInput();
     // Undo is offered only while nothing happened since (a new message would be spliced into the old conversation).
     const entriesAfterRestore = host.active()?.handle.entryCount;
     const undo = await vscode.window.showInformationMessage(`Evergreen: ${summary(outcome)}.`, 'Undo Restore');
@@ -135,6 +148,7 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
     if (!current || current.handle.id !== sessionId || host.busy() || current.handle.entryCount !== entriesAfterRestore) throw new Error('the chat moved on since the restore; it can no longer be undone');
     const undone = await undoCheckpointRestore(checkpoints, current.handle, outcome);
     if (outcome.conversationRewound) await host.rebuild(sessionId);
+    await host.focusInput();
     const failed = undone?.failed ?? [];
     void vscode.window.showInformationMessage(`Evergreen: restore undone${failed.length > 0 ? `, except ${failed.map((failure) => `${failure.path} (${failure.reason})`).join('; ')}` : ''}.`);
   } catch (error) {

@@ -14,7 +14,9 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('undoLastCompaction', () => controller.undoLastCompaction()),
     register('newChat', () => controller.newChat()),
     // The active provider's key: switch "evergreen.provider" first to set the other one.
-    register('setApiKey', () => apiKeys.promptAndStore(readSettings().provider)),
+    register('setApiKey', async () => {
+      if (await apiKeys.promptAndStore(readSettings().provider)) await controller.focusInput();
+    }),
     register('showContextBreakdown', () => controller.showContextBreakdown()),
     register('mcpServers', () => controller.showMcpServers()),
     register('webAccess', () => showWebAccess(webDomains)),

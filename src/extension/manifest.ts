@@ -31,7 +31,7 @@ export interface CommandSpec {
 export const COMMANDS = {
   compactConversation: { title: 'Compact Conversation', icon: '$(fold)', enablement: `${chatActive} && !${running}` },
   undoLastCompaction: { title: 'Undo Last Compaction', icon: '$(discard)', enablement: `${chatActive} && !${running}` },
-  openArchivedTranscript: { title: 'Open Archived Transcript…', icon: '$(history)' },
+  openArchivedTranscript: { title: 'Open Archived Transcript…', icon: '$(book)' },
   // Its button is on the transcript tab's title bar; in the palette it is offered beside an open chat too.
   openRawTranscript: { title: 'Open Raw JSONL', icon: '$(json)', palette: `${chatActive} || ${TRANSCRIPT_TAB}` },
   newChat: { title: 'New Chat', icon: '$(add)' },
@@ -41,7 +41,8 @@ export const COMMANDS = {
   setSearxngKey: { title: 'Set SearXNG Key', icon: '$(key)' },
   showHooks: { title: 'Hooks', icon: '$(zap)' },
   showContextBreakdown: { title: 'Show Context Breakdown', icon: '$(graph)', enablement: chatActive },
-  resumeSession: { title: 'Resume Session…', icon: '$(debug-continue)' },
+  // The view's clock reopens a past chat, as in other chat extensions; a read-only transcript is one menu away.
+  resumeSession: { title: 'Resume Session…', icon: '$(history)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
   // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
   openMemory: { title: 'Open Memory', icon: '$(notebook)' },

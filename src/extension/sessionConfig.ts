@@ -32,10 +32,8 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
   const apiKey = await apiKeys.get(settings.provider);
   if (!apiKey && apiKeyRequired(settings, process.env)) {
     const label = PROVIDER_INFO[settings.provider].label;
-    // Not awaited: a toast left open must not hold the send (and every later one) hostage.
-    void vscode.window.showWarningMessage(`Evergreen needs an ${label} API key.`, 'Set API Key').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('evergreen.setApiKey');
-    });
+    // Said once, where the user acted: the panel shows this error with its Set API Key button, and
+    // Resume's own message names it. A toast besides said it twice and outlived the saved key.
     throw new ModelError('no_api_key', `No ${label} API key is set.`, errorHint(settings.provider, 'noApiKey'));
   }
   const prices = readPricing();

@@ -14,12 +14,16 @@ export function formatBytes(bytes: number): string {
 
 const plural = (count: number, word: string) => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
 
-async function items(store: FileSessionStore, sessions: SessionMeta[]): Promise<SessionItem[]> {
+/** What marks the chat already open in the panel, in its row's description. */
+export const OPEN_CHAT_MARK = 'open in the chat';
+
+async function items(store: FileSessionStore, sessions: SessionMeta[], openId: string | undefined): Promise<SessionItem[]> {
   // Sizes come from stat calls only, so a long list of big sessions still opens at once.
   const sizes = await Promise.all(sessions.map((meta) => store.diskUsage(meta.id).catch(() => undefined)));
   return sessions.map((meta, index) => {
     const size = sizes[index];
     const parts = [
+      ...(meta.id === openId ? [OPEN_CHAT_MARK] : []),
       new Date(meta.updatedAt).toLocaleString(),
       plural(meta.messageCount, 'message'),
       // Metas from before the counter say nothing until the session is opened once.
@@ -30,13 +34,13 @@ async function items(store: FileSessionStore, sessions: SessionMeta[]): Promise<
   });
 }
 
-/** The workspace's sessions, newest first, for Resume and Open Archived Transcript. */
-export async function pickSession(store: FileSessionStore, title: string): Promise<string | undefined> {
+/** The workspace's sessions, newest first, for Resume and Open Archived Transcript; `openId`: the chat open in the panel, marked. */
+export async function pickSession(store: FileSessionStore, title: string, openId?: string): Promise<string | undefined> {
   const sessions = await store.list();
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage('Evergreen: no saved sessions yet. Every chat is saved here once you send a message.');
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items(store, sessions), { title: `Evergreen: ${title}`, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items(store, sessions, openId), { title: `Evergreen: ${title}`, matchOnDescription: true, matchOnDetail: true });
   return picked?.sessionId;
 }

@@ -56,9 +56,8 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
     said.title = 'The model wrote this description; only the command below is what runs.';
     box.append(said);
   }
-  // The patch header's "Index:" / "====" lines say nothing the title does not.
-  const diff = request.kind === 'write' ? request.diff.replace(/^(Index:.*\n)?=+\n/, '') : '';
-  const block = el('pre', request.kind === 'write' ? 'eg-diff' : 'eg-command', request.kind === 'write' ? diff : undefined);
+  const block = el('pre', request.kind === 'write' ? 'eg-diff' : 'eg-command');
+  if (request.kind === 'write') fillDiff(el, block, request.diff);
   if (request.kind === 'sandbox_changes') fillCommand(el, block, commandView(request.command).lines, commandView(request.command).lines.length);
   box.append(block);
   // A long command shows its head and a "+N more lines" button; Run waits until all of it was shown.
@@ -227,6 +226,21 @@ function sandboxChangesView(el: ApprovalViewDeps['el'], request: Extract<Approva
     el('div', 'eg-muted', 'Written by this command:'),
   );
   return section;
+}
+
+/**
+ * A unified diff as VS Code's diff editor colours it: added and removed lines on the theme's
+ * inserted and removed backgrounds, hunk headers muted. The patch header ("Index:", "====", "---",
+ * "+++") says nothing the card's title does not, and is left out.
+ */
+function fillDiff(el: ApprovalViewDeps['el'], block: HTMLElement, diff: string): void {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  let body = 0;
+  while (body < lines.length && !lines[body]!.startsWith('@@') && /^(Index:|={3,}|--- |\+\+\+ |diff |new file|deleted file)/.test(lines[body]!)) body++;
+  for (const line of lines.slice(body)) {
+    const kind = line.startsWith('+') ? 'eg-diff-add' : line.startsWith('-') ? 'eg-diff-del' : line.startsWith('@@') ? 'eg-diff-hunk' : 'eg-diff-same';
+    block.append(el('span', `eg-diff-line ${kind}`, line));
+  }
 }
 
 /** The command's lines, each real newline shown as a marker at its line's end. */

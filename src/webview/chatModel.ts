@@ -87,10 +87,13 @@ export interface ChatModel {
   nextKey: number;
   /** Undefined until the session writes (or a replay restores) a task list. */
   todos: TodoPanel | undefined;
+  /** Notices the user dismissed, by text: a chat rebuilt (Restore, Undo, a reload) says them again, and they stay dismissed. */
+  dismissed?: Set<string>;
 }
 
-export function emptyChat(): ChatModel {
-  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined };
+/** `dismissed`: the previous model's, when a new state replaces the chat. */
+export function emptyChat(dismissed: Set<string> = new Set()): ChatModel {
+  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined, dismissed };
   indexes.set(model, { tools: new Map(), streaming: new Set() });
   return model;
 }
@@ -191,7 +194,16 @@ function formatCount(tokens: number): string {
 }
 
 export function pushNotice(model: ChatModel, level: 'info' | 'error', text: string, hint?: string, actions: ErrorAction[] = []): void {
+  if (model.dismissed?.has(text)) return;
   pushItem(model, { kind: 'notice', key: `notice:${model.nextKey++}`, rev: 0, level, text, hint, actions });
+}
+
+/** The user closed a notice: it leaves the chat, and the same words said again stay away. */
+export function dismissNotice(model: ChatModel, key: string): void {
+  const index = model.items.findIndex((item) => item.key === key && item.kind === 'notice');
+  if (index < 0) return;
+  const [item] = model.items.splice(index, 1);
+  if (item?.kind === 'notice') (model.dismissed ??= new Set()).add(item.text);
 }
 
 /** A child's approval belongs to the card of the parent's `task` call; it is answered by its own tool-use id. */

@@ -4,7 +4,7 @@
  */
 import { ERROR_ACTION_COMMANDS, visibleCommandLine, type ErrorAction, type GaugeState, type HostToWebview, type ViewState, type WebviewCommand, type WebviewReply, type WebviewRequester, type WebviewToHost } from '../protocol';
 import { approvalRenderer } from './approvalView';
-import { applyEvent, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
+import { applyEvent, dismissNotice, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
@@ -164,6 +164,22 @@ transcript.addEventListener('click', (event) => {
   if (href) void send('openLink', { href });
 });
 
+// Ctrl+Enter (Cmd+Enter) anywhere in the panel goes to the oldest approval still waiting: its first
+// answer focused and in view, so the keyboard reaches it; a second key press answers.
+document.addEventListener(
+  'keydown',
+  (event) => {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+    const waiting = transcript.querySelector<HTMLButtonElement>('.eg-approval button.eg-button:not(:disabled)');
+    if (!waiting) return;
+    event.preventDefault();
+    event.stopPropagation();
+    waiting.scrollIntoView({ block: 'nearest' });
+    waiting.focus();
+  },
+  true,
+);
+
 composer.addEventListener('submit', (event) => {
   event.preventDefault();
   submit();
@@ -179,9 +195,14 @@ input.addEventListener('keydown', (event) => {
   }
 });
 
+/** No key and none needed to be set: nothing can be sent yet (the welcome offers Set API Key). */
+function needsApiKey(): boolean {
+  return viewState !== undefined && !viewState.hasApiKey;
+}
+
 function submit(): void {
   const text = input.value.trim();
-  if (!text || chat.busy) return;
+  if (!text || chat.busy || needsApiKey()) return;
   input.value = '';
   // Busy from the keypress, not from the host's turn_started: a quick second Enter is not lost.
   chat.busy = true;
@@ -276,6 +297,16 @@ function renderItem(item: ChatItem): HTMLElement {
       const element = el('div', `eg-notice eg-${item.level}`, item.text);
       if (item.hint) element.append(el('div', 'eg-hint', item.hint));
       element.append(...errorActions(item.actions));
+      const dismiss = el('button', 'eg-notice-dismiss', '\u00d7');
+      dismiss.type = 'button';
+      dismiss.title = 'Dismiss';
+      dismiss.setAttribute('aria-label', 'Dismiss this notice');
+      dismiss.addEventListener('click', () => {
+        dismissNotice(chat, item.key);
+        input.focus();
+        scheduleRender();
+      });
+      element.prepend(dismiss);
       return element;
     }
   }
@@ -322,7 +353,14 @@ function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElemen
 }
 
 // One per panel: which cards the user expanded survives their re-renders.
-const renderApproval = approvalRenderer({ el, decide: (toolUseId, approved, always) => void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) }) });
+const renderApproval = approvalRenderer({
+  el,
+  decide: (toolUseId, approved, always) => {
+    void send('approvalDecision', { toolUseId, approved, ...(always ? { always: true } : {}) });
+    // The card's buttons are gone once it is answered: the focus goes back to the message box, not to the page.
+    input.focus();
+  },
+});
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
 const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
@@ -390,7 +428,10 @@ function render(): void {
     }
   }
   renderTodos();
-  sendButton.disabled = chat.busy;
+  sendButton.disabled = chat.busy || needsApiKey();
+  sendButton.title = needsApiKey() ? 'Set your API key first' : '';
+  // An empty chat has nothing to compact.
+  compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
@@ -477,7 +518,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   switch (message.type) {
     case 'state':
       viewState = message.state;
-      chat = emptyChat();
+      chat = emptyChat(chat.dismissed);
       for (const agentEvent of message.state.history) applyEvent(chat, agentEvent);
       renderFrom = chat.items.length;
       filling = true;
@@ -489,7 +530,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'agentEvent':
       if (message.event.type === 'turn_started') pendingSend = undefined;
       if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
-      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval.');
+      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
       applyEvent(chat, message.event);
@@ -504,6 +545,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       input.value = message.text;
       input.focus();
       attachments.refresh();
+      break;
+    case 'focusInput':
+      input.focus();
       break;
     case 'editorContext':
       attachments.onEditorContext(message);

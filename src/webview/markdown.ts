@@ -2,8 +2,9 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { markdownBlocks } from './markdownBlocks';
+import { fileReferences } from './fileReferences';
 
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false });
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false }).use(fileReferences);
 
 // Links are opened by the host (which asks before a web link and opens workspace files only): keep
 // http(s) links and scheme-less relative paths, drop every other scheme (javascript:, command:,

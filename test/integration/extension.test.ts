@@ -7,31 +7,11 @@ import { testApiFor, type EvergreenApi } from '../../src/extension/testApi';
 import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
+import { COMMANDS as MANIFEST_COMMANDS } from '../../src/extension/manifest';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
-const COMMANDS = [
-  'evergreen.compactConversation',
-  'evergreen.undoLastCompaction',
-  'evergreen.openArchivedTranscript',
-  'evergreen.openRawTranscript',
-  'evergreen.newChat',
-  'evergreen.setApiKey',
-  'evergreen.showContextBreakdown',
-  'evergreen.resumeSession',
-  'evergreen.cancel',
-  'evergreen.mcpServers',
-  'evergreen.reloadInstructions',
-  'evergreen.openMemory',
-  'evergreen.webAccess',
-  'evergreen.setSearxngKey',
-  'evergreen.showHooks',
-  'evergreen.newBackgroundChat',
-  'evergreen.refreshBackgroundChats',
-  'evergreen.reviewBackgroundChanges',
-  'evergreen.applyBackgroundChanges',
-  'evergreen.mergeBackgroundBranch',
-  'evergreen.discardBackgroundChat',
-];
+// The manifest's own list (the generator writes package.json's commands from it): every one must be registered.
+const COMMANDS = Object.keys(MANIFEST_COMMANDS).map((id) => `evergreen.${id}`);
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);

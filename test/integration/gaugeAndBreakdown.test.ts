@@ -32,10 +32,10 @@ describe('Show Context Breakdown after a turn', () => {
     assert.equal(document.isUntitled, false);
     assert.equal(document.languageId, 'markdown');
     const text = document.getText();
-    for (const category of ['System prompt', 'Tool definitions', 'Messages', 'Tool results', 'Summaries and task list', 'Persisted-output previews', 'Reserved for the reply', 'Free', '**Window**']) {
+    for (const category of ['System prompt', 'Tool definitions', 'Messages', 'Tool results', 'Summaries and task list', 'Previews of large outputs', 'Reserved for the reply', 'Free', '**Window**']) {
       assert.ok(text.includes(`| ${category} |`), `the table has no "${category}" row:\n${text}`);
     }
-    for (const tier of [/\| Tier 1 \(budget\) \|/, /\| Tier 2 \(snip\) \|/, /\| Tier 3 \(microcompact\) \|/, /\| Tier 4 \(summary\) \|/]) assert.match(text, tier);
+    for (const step of [/\| Trim old tool results \|/, /\| Snip superseded reads and old searches \|/, /\| Clear old tool results \|/, /\| Summarize the conversation: /, /^## How it works$/m]) assert.match(text, step);
     assert.match(text, /Auto-compact threshold: [\d,]+ tokens/);
     assert.match(text, /Session cost so far: \$/);
     // Read-only: a read-only file system, so the editor refuses typing and nothing can be saved.

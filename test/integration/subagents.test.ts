@@ -42,8 +42,10 @@ describe('a subagent in the extension host (issue 10)', () => {
     assert.equal(requests.length, 4, JSON.stringify(requests.map((request) => request.reply)));
     assert.ok(requests.every((request) => request.reply?.status === 200));
     // The child's requests carry only the read-only tools and its own conversation.
-    const child = requests[1]!.body as { tools?: Array<{ name: string }>; messages: Array<{ role: string; content: unknown }> };
-    assert.deepEqual(child.tools?.map((tool) => tool.name).sort(), ['grep_search', 'list_files', 'read_file', 'recall']);
+    const child = requests[1]!.body as { tools?: Array<{ name: string; input_schema?: { properties?: { command?: { enum?: string[] } } } }>; messages: Array<{ role: string; content: unknown }> };
+    assert.deepEqual(child.tools?.map((tool) => tool.name).sort(), ['grep_search', 'list_files', 'memory', 'read_file', 'recall']);
+    // Memory is the workspace's: an explore child may read it, never change it.
+    assert.deepEqual(child.tools?.find((tool) => tool.name === 'memory')?.input_schema?.properties?.command?.enum, ['view']);
     assert.equal(JSON.stringify(child.messages).includes('What do the notes say'), false, 'the child sees nothing of the parent conversation');
     // The parent got the report and a line naming the child transcript, nothing of the child's reads.
     const parentAfter = JSON.stringify((requests[3]!.body as { messages: unknown[] }).messages);

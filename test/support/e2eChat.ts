@@ -176,6 +176,8 @@ export async function openChatWorkbench(options: {
   /** Browser permissions the user granted code-server (e.g. the clipboard). */
   permissions?: string[];
   onPage?: (page: Page) => void;
+  /** A new user's first start: no API key anywhere (the fake's key is what they will type). */
+  withoutApiKey?: boolean;
 }): Promise<ChatWorkbench> {
   for (const file of ['dist/extension.js', 'dist/webview.js']) {
     if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: build first with \`node esbuild.mjs\``);
@@ -197,7 +199,7 @@ export async function openChatWorkbench(options: {
     mkdirSync(path.join(userDataDir, 'extensions'), { recursive: true });
     symlinkSync(REPO_ROOT, path.join(userDataDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
   }
-  const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ANTHROPIC_API_KEY: fake.apiKey } });
+  const server = await startCodeServer({ folder: workspace, userDataDir, env: { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), ...(options.withoutApiKey ? {} : { ANTHROPIC_API_KEY: fake.apiKey }) } });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, permissions: options.permissions ?? [] });
   const pageErrors: string[] = [];

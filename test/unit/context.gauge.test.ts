@@ -194,9 +194,22 @@ describe('tier savings: what each tier would free now', () => {
     assert.match(text, /Auto-compact threshold: /);
     assert.match(text, /Cache reads: \d+%/);
     assert.match(text, /Session cost so far: \$/);
-    for (const line of [/^\| Tier 1 \(budget\) \| trim/m, /^\| Tier 2 \(snip\) \| snip/m, /^\| Tier 3 \(microcompact\) \| clear old tool results \| ~[\d,]+ tokens \(8 results\)/m, /^\| Tier 4 \(summary\) \| summarize/m]) {
+    for (const line of [/^\| Trim old tool results \| /m, /^\| Snip superseded reads and old searches \| /m, /^\| Clear old tool results \| ~[\d,]+ tokens \(8 results\)/m, /^\| Summarize the conversation: \d+ message\(s\) summarized/m]) {
       assert.match(text, line);
     }
+  });
+
+  it("the breakdown speaks the user's words, the engine's names only under How it works, one link away", async () => {
+    const rig = scripted();
+    const prepared = await rig.prepare();
+    rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0) });
+    const [body, mechanism] = text.split(/^## How it works$/m);
+    assert.ok(mechanism, 'a How it works section');
+    assert.match(body!, /\[How each step works\]\(#how-it-works\)/);
+    for (const jargon of [/\btier\b/i, /pays for itself/, /persisted/i, /microcompact|\bsnip\b|\bbudget\b/]) assert.doesNotMatch(body!, jargon);
+    assert.match(body!, /^\| Previews of large outputs \| /m);
+    for (const name of [/tier 1 \(`budget`\)/, /tier 2 \(`snip`\)/, /tier 3 \(`microcompact`\)/, /tier 4/, /tier 0/]) assert.match(mechanism, name);
   });
 });
 

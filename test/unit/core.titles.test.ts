@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { cutGraphemes, fileNameTitle, SESSION_TITLE_MAX, sessionTitle } from '../../src/core/storage/titles';
+import { attachmentBlock } from '../../src/core/agent/attachments';
 import { useTempDirs } from '../support/tempDirs';
 
 /** What no file system accepts in a name, plus what would split the tab's URI path. */
@@ -65,5 +66,28 @@ describe('session titles', () => {
     assert.doesNotMatch(title, /\p{Cs}/u);
     assert.equal(graphemes(title), SESSION_TITLE_MAX);
     assert.equal(title, `${'x'.repeat(79)}…`);
+  });
+});
+
+describe('a session titled by its first message with an attachment', () => {
+  const temp = useTempDirs();
+
+  const titleOf = async (content: { type: 'text'; text: string }[]): Promise<string> => {
+    const store = new FileSessionStore(temp.make('evergreen-titles-'));
+    const handle = await store.create({ model: 'm' });
+    handle.append({ type: 'message', ts: 't', message: { role: 'user', content } });
+    await handle.flushMeta();
+    return (await store.readMeta(handle.id)).title;
+  };
+
+  it('is the user\'s own words, never the attachment\'s markup or file text', async () => {
+    const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import { run } from "./run";\n2 run();');
+    assert.equal(await titleOf([file, { type: 'text', text: 'Why does\nthis crash?' }]), 'Why does this crash?');
+  });
+
+  it('with no words of the user, is the attachments\' labels', async () => {
+    const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import x');
+    const folder = attachmentBlock({ kind: 'folder', label: 'src/' }, 'a.ts');
+    assert.equal(await titleOf([file, folder, { type: 'text', text: ' ' }]), 'src/app.ts, src/');
   });
 });

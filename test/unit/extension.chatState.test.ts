@@ -9,6 +9,7 @@ import type { StartedSession } from '../../src/core/agent/factory';
 import { contextGauge } from '../../src/core/context/gauge';
 import { ChatReplay, ChatState } from '../../src/extension/chatState';
 import type { AgentEvent } from '../../src/protocol';
+import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 
 const gauge = (usedTokens: number) => contextGauge({ window: 1_000, outputReserve: 100, usedTokens, autoCompactThreshold: 800, cacheReadShare: 0, sessionCostUsd: 0 });
 
@@ -89,6 +90,46 @@ describe('ChatReplay: what a reloaded panel replays', () => {
     replay.reset();
     assert.deepEqual(replay.history, []);
     assert.equal(replay.gauge, undefined);
+  });
+});
+
+describe('ChatReplay: a chat rebuilt on its transcript (a Restore, its Undo)', () => {
+  const request = { kind: 'write' as const, path: 'a.txt', diff: '+alpha', isNew: true };
+  const live: AgentEvent[] = [
+    { type: 'turn_started', turnId: 'turn-1', userText: 'Write a.txt', checkpoint: 1 },
+    { type: 'tool_call_started', turnId: 'turn-1', toolUseId: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+    { type: 'approval_needed', turnId: 'turn-1', toolUseId: 'toolu_a', request },
+    { type: 'approval_resolved', turnId: 'turn-1', toolUseId: 'toolu_a', approved: true },
+    { type: 'tool_call_finished', turnId: 'turn-1', toolUseId: 'toolu_a', name: 'write_file', isError: false, content: 'wrote a.txt', durationMs: 1_234 },
+    { type: 'turn_finished', turnId: 'turn-1', stopReason: 'end_turn' },
+  ];
+  // What the fold rebuilds from the transcript: no duration, no approval.
+  const folded: AgentEvent[] = [
+    { type: 'turn_started', turnId: 'replay-1', userText: 'Write a.txt', checkpoint: 1 },
+    { type: 'tool_call_started', turnId: 'replay-1', toolUseId: 'toolu_a', name: 'write_file', input: { path: 'a.txt' } },
+    { type: 'tool_call_finished', turnId: 'replay-1', toolUseId: 'toolu_a', name: 'write_file', isError: false, content: 'wrote a.txt', durationMs: 0 },
+    { type: 'turn_finished', turnId: 'replay-1', stopReason: 'end_turn' },
+  ];
+  const toolCard = (events: readonly AgentEvent[]) => {
+    const model = emptyChat();
+    for (const event of events) applyEvent(model, event);
+    const card = model.items.find((item) => item.kind === 'tool');
+    assert.equal(card?.kind, 'tool');
+    return card?.kind === 'tool' ? card : undefined;
+  };
+
+  it('keeps what its tool cards showed live: how long each call ran and the approval asked and answered', () => {
+    const before = new ChatReplay();
+    for (const event of live) before.record(event);
+    const rebuilt = new ChatReplay();
+    rebuilt.restore(folded, before.toolRecords());
+    const card = toolCard(rebuilt.history);
+    assert.equal(card?.durationMs, 1_234);
+    assert.deepEqual(card?.approval, { request, decided: true });
+    // Without the records (another session), the fold's events go in as they are.
+    const other = new ChatReplay();
+    other.restore(folded);
+    assert.deepEqual(other.history, folded);
   });
 });
 

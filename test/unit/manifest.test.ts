@@ -211,3 +211,16 @@ describe('the manifest', () => {
     assert.throws(() => parseWhen('a && '), /when-clause/);
   });
 });
+
+describe("manifest: the chat view's title bar", () => {
+  it('its clock reopens a past chat (Resume), as other chat views do; the read-only transcript is in the ... menu', () => {
+    const bar = manifest.contributes.menus['view/title'] ?? [];
+    const entry = (id: string) => bar.find((candidate) => candidate.command === `evergreen.${id}`) as { command: string; group?: string } | undefined;
+    const iconOf = (id: string) => (manifest.contributes.commands.find((command) => command.command === `evergreen.${id}`) as { icon?: string } | undefined)?.icon;
+    assert.match(entry('resumeSession')?.group ?? '', /^navigation/, 'Resume is a button of the title bar');
+    assert.equal(iconOf('resumeSession'), '$(history)');
+    assert.notEqual(iconOf('openArchivedTranscript'), '$(history)', 'one clock, and it resumes');
+    assert.ok(entry('openArchivedTranscript'), 'the transcript stays reachable from the view');
+    assert.doesNotMatch(entry('openArchivedTranscript')?.group ?? '', /^navigation/, 'in the overflow menu');
+  });
+});

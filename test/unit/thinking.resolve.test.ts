@@ -97,12 +97,36 @@ describe('thinking: resolution', () => {
     const lowered = resolveThinking(60_000, context);
     assert.deepEqual(lowered.request, { budgetTokens: 40_000 - THINKING_DEFAULTS.minReplyTokens });
     assert.equal(lowered.maxOutputTokens, 40_000);
-    assert.equal(lowered.notice?.level, 'warning');
-    assert.match(lowered.notice!.message, /lowered from 60,000 to 35,904/);
+    assert.equal(lowered.notice?.level, 'info');
+    assert.match(lowered.notice!.message, /uses 35,904 tokens, not 60,000.*raise "evergreen\.contextWindow"/);
     const tiny = resolveThinking(2048, { ...context, maxOutputTokens: 4096, outputCap: 4096 });
     assert.equal(tiny.request, undefined);
     assert.equal(tiny.maxOutputTokens, 4096);
     assert.match(tiny.notice!.message, /Thinking is off/);
+  });
+
+  it('a budget lowered by the model\'s own output limit is information that names the limit, never advice to raise the window', () => {
+    const limited = { ...context, outputCap: 8_192, modelOutputLimit: 8_192 };
+    const lowered = resolveThinking('auto', limited);
+    assert.deepEqual(lowered.request, { budgetTokens: 8_192 - THINKING_DEFAULTS.minReplyTokens });
+    assert.equal(lowered.notice?.level, 'info');
+    assert.match(lowered.notice!.message, /uses 4,096 tokens, not 8,000: claude-sonnet-4-5 writes at most 8,192 tokens a reply/);
+    assert.doesNotMatch(lowered.notice!.message, /contextWindow/);
+    const off = resolveThinking('auto', { ...limited, outputCap: 4_096, modelOutputLimit: 4_096 });
+    assert.equal(off.request, undefined);
+    assert.doesNotMatch(off.notice!.message, /contextWindow/);
+  });
+
+  it('adaptive and effort models, which are sent an effort and no budget, hear of a lowered budget only when the effort changes', () => {
+    for (const [provider, model] of [['anthropic', 'claude-sonnet-5-5'], ['openai', 'gpt-5']] as const) {
+      const same = resolveThinking('auto', { ...context, provider, model, outputCap: 8_192, modelOutputLimit: 8_192 });
+      assert.deepEqual(same.request, { budgetTokens: 4_096 }, model);
+      assert.equal(same.notice, undefined, `${model}: medium effort either way, nothing to say`);
+      const lower = resolveThinking(20_000, { ...context, provider, model, outputCap: 8_192, modelOutputLimit: 8_192 });
+      assert.equal(lower.notice?.level, 'info', model);
+      assert.match(lower.notice!.message, /^Thinking effort is medium, not high: /, model);
+      assert.doesNotMatch(lower.notice!.message, /budget|tokens, not/, model);
+    }
   });
 
   it('fits a budget to a smaller final max_tokens, or drops it under 1024', () => {

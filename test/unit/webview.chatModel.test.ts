@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyEvent, emptyChat, MAX_TOOL_OUTPUT_CHARS, toolCardName } from '../../src/webview/chatModel';
+import { applyEvent, dismissNotice, emptyChat, MAX_TOOL_OUTPUT_CHARS, toolCardName } from '../../src/webview/chatModel';
 import { contextGauge } from '../../src/core/context/gauge';
 import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
@@ -12,6 +12,20 @@ function fold(events: AgentEvent[]) {
 }
 
 describe('webview chat model', () => {
+  it('a dismissed notice leaves the chat and stays away when the chat is rebuilt with it (Restore, Undo, a reload)', () => {
+    const notice: AgentEvent = { type: 'thinking_notice', level: 'info', message: 'Thinking uses 4,096 tokens, not 8,000.' };
+    const model = fold([notice, { type: 'turn_started', turnId: 't1', userText: 'hi' }]);
+    const item = model.items[0]!;
+    assert.equal(item.kind, 'notice');
+    dismissNotice(model, item.key);
+    assert.deepEqual(model.items.map((each) => each.kind), ['user']);
+    // The host restarts the session after a Restore and says its start notices again.
+    const rebuilt = emptyChat(model.dismissed);
+    applyEvent(rebuilt, notice);
+    applyEvent(rebuilt, { type: 'thinking_notice', level: 'info', message: 'Another notice.' });
+    assert.deepEqual(rebuilt.items.map((each) => each.kind === 'notice' && each.text), ['Another notice.']);
+  });
+
   it("names the MCP tool a deferred call calls, so its card names the server; other tools keep their name", () => {
     assert.equal(toolCardName('mcp_call', { tool: 'mcp__github__get_issue', arguments: { number: 1 } }), 'mcp_call mcp__github__get_issue');
     assert.equal(toolCardName('mcp__everything__echo', { message: 'hi' }), 'mcp__everything__echo');

@@ -12,6 +12,7 @@
 import { promises as fsp } from 'node:fs';
 import { splitLineRange } from './lineRange';
 import type { ContentBlockParam, TextBlockParam } from '../model/messages';
+import { ATTACHMENT_CLOSE, ATTACHMENT_OPEN, attachmentOfText } from '../model/content';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolImage } from '../tools/types';
 import { openForRead } from '../workspace/workspace';
@@ -49,8 +50,8 @@ export class AttachmentError extends Error {}
 /** Files in a folder's listing, at most (the rest are counted). */
 const FOLDER_LISTING_MAX = 500;
 
-const OPEN = '<attachment ';
-const CLOSE = '</attachment>';
+const OPEN = ATTACHMENT_OPEN;
+const CLOSE = ATTACHMENT_CLOSE;
 
 /** `path`, `path:12` or `path:10-40` (the CLI's --attach and the composer's @file). */
 export function parseFileAttachment(value: string): Extract<AttachmentSpec, { kind: 'file' }> {
@@ -160,12 +161,5 @@ export async function userMessageContent(text: string, attachments: readonly Res
 
 /** What an attachment block is (for the chat's chips and the transcript), or undefined for the user's own text. */
 export function attachmentOfBlock(block: ContentBlockParam): { kind: string; label: string } | undefined {
-  if (block.type !== 'text' || !block.text.startsWith(OPEN) || !block.text.endsWith(CLOSE)) return undefined;
-  const match = /^<attachment kind="([a-z-]+)" label=("(?:[^"\\]|\\.)*")>\n/.exec(block.text);
-  if (!match) return undefined;
-  try {
-    return { kind: match[1]!, label: JSON.parse(match[2]!) as string };
-  } catch {
-    return undefined;
-  }
+  return block.type === 'text' ? attachmentOfText(block.text) : undefined;
 }

@@ -378,7 +378,7 @@ function thinkingFor(
 ): { sessionOptions: { maxOutputTokens: number; thinking?: SessionThinking; history: MessageParam[] }; notices: ThinkingNotice[] } {
   const reserveCap = Math.floor(window * CONTEXT_DEFAULTS.maxReserveShare);
   const outputCap = modelMax ? Math.min(reserveCap, modelMax) : reserveCap;
-  const resolved = resolveThinking(config.thinking ?? 'off', { provider: client.provider, model: client.model, maxOutputTokens: config.maxOutputTokens, outputCap });
+  const resolved = resolveThinking(config.thinking ?? 'off', { provider: client.provider, model: client.model, maxOutputTokens: config.maxOutputTokens, outputCap, ...(modelMax ? { modelOutputLimit: modelMax } : {}) });
   const resumed = folded ? withoutForeignThinking(folded.canonical, folded.origins, client) : { messages: [], foreign: [] };
   const notices = [resolved.notice, resumed.foreign.length > 0 ? foreignThinkingNotice(resumed.foreign, client) : undefined].filter((notice): notice is ThinkingNotice => notice !== undefined);
   const thinking = resolved.request ? { thinking: { request: resolved.request, form: resolved.facts.form } } : {};

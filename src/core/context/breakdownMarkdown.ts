@@ -3,9 +3,9 @@
  * where the tokens go, the window's split, and what each tier would free if it ran now. Pure, so
  * the VS Code document and the tests render the same text.
  */
-import { editTier } from './tiers';
+import { editTier, type EditTier } from './tiers';
 import { priceUnknownHint } from '../model/cost';
-import { breakdownLines, formatCost, subagentCost, webSearchCount, type ContextGauge } from './gauge';
+import { breakdownLines, formatCost, PERSISTED_PREVIEWS_LABEL, subagentCost, webSearchCount, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
 
 export interface BreakdownDocumentInput {
@@ -68,36 +68,55 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
     '',
   );
 
-  lines.push('## What each tier would free now', '');
+  lines.push('## What Evergreen could free now', '');
   if (!savings) {
-    lines.push('This session\'s context strategy has no tier preview.');
+    lines.push('This session\'s context strategy has no preview of what it could free.');
     return lines.join('\n') + '\n';
   }
   lines.push(
-    'Estimates for running each tier alone right now; tiers 1-3 run by themselves when their condition is met and the cache rewrite pays for itself, and never touch the newest tool results.',
+    'Estimates if each step ran alone right now. Evergreen takes the first three by itself when their condition is met and they save more than they cost (a changed old result makes the next request read the conversation at full price once), and never touches the newest tool results. [How each step works](#how-it-works).',
     '',
-    '| tier | what | would free | condition met now | runs |',
-    '|---|---|---:|---|---|',
+    '| step | would free | due now | when it runs |',
+    '|---|---:|---|---|',
   );
   for (const tier of savings.tiers) {
     const what = tier.items === 0 ? 'nothing to do' : `~${n(tier.tokens)} tokens (${tier.items} result${tier.items === 1 ? '' : 's'})`;
-    lines.push(`| Tier ${tier.level} (${tier.tier}) | ${editTier(tier.tier).title} | ${what} | ${tier.due ? 'yes' : 'no'} | ${tier.when} |`);
+    lines.push(`| ${sentence(editTier(tier.tier).title)} | ${what} | ${tier.due ? 'yes' : 'no'} | ${tier.when} |`);
   }
   const compaction = savings.summary;
+  const manual = 'past the auto-compact threshold, or Compact Conversation / `/compact [focus]`';
   if (compaction.possible) {
     const after = `~${n(savings.usedTokens)} → ~${n(compaction.tokensAfter.min)}–${n(compaction.tokensAfter.max)}`;
     const frees = compaction.frees.max === 0 ? `nothing now (${after})` : `~${n(compaction.frees.min)}–${n(compaction.frees.max)} tokens (${after})`;
-    lines.push(
-      `| Tier 4 (summary) | summarize ${compaction.messagesSummarized} message(s), keep the newest ${compaction.messagesKept} verbatim | ${frees} | ${used > gauge.autoCompactThreshold ? 'yes' : 'no'} | above the auto-compact threshold, or Compact Conversation / \`/compact [focus]\` |`,
-    );
+    lines.push(`| Summarize the conversation: ${compaction.messagesSummarized} message(s) summarized, the newest ${compaction.messagesKept} kept word for word | ${frees} | ${used > gauge.autoCompactThreshold ? 'yes' : 'no'} | ${manual} |`);
   } else {
-    lines.push(`| Tier 4 (summary) | not possible now: ${compaction.reason} | — | no | above the auto-compact threshold, or Compact Conversation / \`/compact [focus]\` |`);
+    lines.push(`| Summarize the conversation: not possible now, ${compaction.reason} | — | no | ${manual} |`);
   }
   lines.push(
     '',
     compaction.possible
-      ? `After a summary: ~${n(compaction.keptTokens)} tokens kept verbatim (system and tools included), ~${n(compaction.restoredTokens)} in restored files, and the summary itself (up to ${n(compaction.summaryMaxTokens)}). The full transcript always stays on disk.`
+      ? `After a summary: ~${n(compaction.keptTokens)} tokens kept word for word (system and tools included), ~${n(compaction.restoredTokens)} in files read again, and the summary itself (up to ${n(compaction.summaryMaxTokens)}). The full transcript always stays on disk.`
       : 'The full transcript always stays on disk.',
+    '',
+    ...howItWorks(savings.tiers.map((tier) => editTier(tier.tier))),
   );
   return lines.join('\n') + '\n';
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The mechanism behind the steps, in the engine's own names (README, "Context engine"), for those who want it. */
+function howItWorks(tiers: readonly EditTier[]): string[] {
+  return [
+    '## How it works',
+    '',
+    'The steps are the context engine\'s tiers (README, "Context engine"):',
+    '',
+    `- ${PERSISTED_PREVIEWS_LABEL}: tier 0. A tool result too large for the conversation is saved whole in the session's folder; the conversation keeps its size, path and a head-and-tail preview, and the model reads on with \`read_file\`.`,
+    ...tiers.map((tier) => `- ${sentence(tier.title)}: tier ${tier.level} (\`${tier.name}\`). Its edits are recorded in the transcript; the original results stay there, and the model can read them back with \`recall\`.`),
+    '- Summarize the conversation: tier 4 (compaction). The model writes a summary; the newest messages stay word for word, recently read files are read again, and the user\'s own words are never dropped.',
+    '- "Save more than they cost": the prompt cache makes a request re-read an unchanged conversation at a tenth of the price. An edit to an old result means the next request pays to write the cache again from that point, so tiers 1-3 wait until what they free repays that.',
+  ];
 }

@@ -115,6 +115,9 @@ export function formatTokens(tokens: number): string {
 /** How costs read (one definition of "price unknown", cost.ts). */
 export { formatCost } from '../model/cost';
 
+/** Previews of tool outputs too large for the conversation, saved whole on disk (tier 0), in the user's words. */
+export const PERSISTED_PREVIEWS_LABEL = 'Previews of large outputs';
+
 /**
  * The breakdown's categories in display order, with the names every front end uses. `whenPresent`:
  * a line only while it holds tokens (thinking is in the context only while its turn runs).
@@ -130,7 +133,7 @@ export const BREAKDOWN_CATEGORIES = [
   { key: 'thinking', label: 'Thinking', whenPresent: true },
   { key: 'toolResults', label: 'Tool results' },
   { key: 'summaries', label: 'Summaries and task list' },
-  { key: 'persistedPreviews', label: 'Persisted-output previews' },
+  { key: 'persistedPreviews', label: PERSISTED_PREVIEWS_LABEL },
   { key: 'subagents', label: 'Subagent reports' },
 ] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string; whenPresent?: true }>;
 

@@ -78,7 +78,33 @@ export function textsOf(message: MessageParam): string[] {
   return blocksOf(message).flatMap((block) => (block.type === 'text' ? [block.text] : []));
 }
 
-/** First text of a message (a user prompt's words), if any. */
-export function firstText(message: MessageParam): string | undefined {
-  return textsOf(message)[0];
+/**
+ * How an attachment's block opens and closes in a user message (agent/attachments.ts writes and
+ * parses them); here so storage can tell an attachment from the user's own words.
+ */
+export const ATTACHMENT_OPEN = '<attachment ';
+export const ATTACHMENT_CLOSE = '</attachment>';
+
+/** The kind and label of an attachment's block, or undefined for anything else (the user's own words). */
+export function attachmentOfText(text: string): { kind: string; label: string } | undefined {
+  if (!text.startsWith(ATTACHMENT_OPEN) || !text.endsWith(ATTACHMENT_CLOSE)) return undefined;
+  const match = /^<attachment kind="([a-z-]+)" label=("(?:[^"\\]|\\.)*")>\n/.exec(text);
+  if (!match) return undefined;
+  try {
+    return { kind: match[1]!, label: JSON.parse(match[2]!) as string };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a user prompt is called (a session's title): the user's own words, never an attachment's
+ * markup or file text; with no words, the attachments' labels.
+ */
+export function promptTitleText(message: MessageParam): string | undefined {
+  const texts = textsOf(message);
+  const words = texts.filter((text) => !attachmentOfText(text) && text.trim()).join(' ');
+  if (words) return words;
+  const labels = texts.flatMap((text) => attachmentOfText(text)?.label ?? []);
+  return labels.length ? labels.join(', ') : undefined;
 }

@@ -83,6 +83,31 @@ export interface ThinkingContext {
   maxOutputTokens: number;
   /** The most max_tokens may be: the reserve's cap in this window, and the model's own output limit when known. */
   outputCap: number;
+  /** The model's own output limit, when known: a larger window cannot lift it, so the advice differs. */
+  modelOutputLimit?: number;
+}
+
+/** What would make room for more thinking: a larger window lifts the reserve's cap, never the model's own limit. */
+function roomAdvice(context: ThinkingContext): string {
+  const modelBound = context.modelOutputLimit !== undefined && context.outputCap >= context.modelOutputLimit;
+  return modelBound
+    ? `${context.model} writes at most ${context.outputCap.toLocaleString('en-US')} tokens a reply; a model with a larger output limit has room for more.`
+    : `the reply reserve is at most 20% of the context window; raise "evergreen.contextWindow" for a larger one.`;
+}
+
+/**
+ * The notice for a budget lowered to fit, true for what is sent: the budget form sends the budget;
+ * the adaptive and effort forms send only the effort it reads as, so a lowered budget that reads
+ * as the same effort changes nothing and says nothing. Information, not a warning: the session
+ * thinks as well as this model can here.
+ */
+function loweredNotice(form: ThinkingFacts['form'], wanted: number, budgetTokens: number, context: ThinkingContext): ThinkingNotice | undefined {
+  if (form === 'budget') {
+    return { level: 'info', message: `Thinking uses ${budgetTokens.toLocaleString('en-US')} tokens, not ${wanted.toLocaleString('en-US')}: ${roomAdvice(context)}` };
+  }
+  const [asked, sent] = [effortForBudget(wanted), effortForBudget(budgetTokens)];
+  if (asked === sent) return undefined;
+  return { level: 'info', message: `Thinking effort is ${sent}, not ${asked}: ${roomAdvice(context)}` };
 }
 
 /**
@@ -103,15 +128,13 @@ export function resolveThinking(setting: ThinkingSetting, context: ThinkingConte
   const replyFloor = Math.min(context.maxOutputTokens, THINKING_DEFAULTS.minReplyTokens);
   const room = Math.min(context.outputCap - replyFloor, wanted);
   if (room < THINKING_DEFAULTS.minBudgetTokens) {
-    return none({ level: 'warning', message: `Thinking is off: with ${context.outputCap.toLocaleString('en-US')} tokens for the reply and its thinking, no budget of ${THINKING_DEFAULTS.minBudgetTokens} tokens fits beside a ${replyFloor.toLocaleString('en-US')}-token reply. Raise "evergreen.contextWindow" (the reserve is at most 20% of it) or use a model with a larger output limit.` });
+    return none({ level: 'warning', message: `Thinking is off: with ${context.outputCap.toLocaleString('en-US')} tokens for the reply and its thinking, no budget of ${THINKING_DEFAULTS.minBudgetTokens} tokens fits beside a ${replyFloor.toLocaleString('en-US')}-token reply; ${roomAdvice(context)}` });
   }
   const budgetTokens = room;
   const maxOutputTokens = Math.min(context.maxOutputTokens + budgetTokens, Math.max(context.maxOutputTokens, context.outputCap));
   const request = { budgetTokens };
-  if (budgetTokens < wanted) {
-    return { request, maxOutputTokens, facts, notice: { level: 'warning', message: `Thinking budget lowered from ${wanted.toLocaleString('en-US')} to ${budgetTokens.toLocaleString('en-US')} tokens: the reply and its thinking share at most ${context.outputCap.toLocaleString('en-US')} tokens here. Lower "evergreen.thinking", or raise "evergreen.contextWindow" for a larger reserve.` } };
-  }
-  return { request, maxOutputTokens, facts };
+  const notice = budgetTokens < wanted ? loweredNotice(facts.form, wanted, budgetTokens, context) : undefined;
+  return { request, maxOutputTokens, facts, ...(notice ? { notice } : {}) };
 }
 
 /**

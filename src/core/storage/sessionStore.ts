@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { writeFileAtomic } from '../workspace/atomicWrite';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { firstText } from '../model/content';
+import { promptTitleText } from '../model/content';
 import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
@@ -335,7 +335,7 @@ export class SessionHandle {
     if (entry.type === 'message') {
       this.currentMeta.messageCount++;
       if (this.currentMeta.title === 'New chat' && entry.message.role === 'user') {
-        const text = firstText(entry.message);
+        const text = promptTitleText(entry.message);
         if (text) this.currentMeta.title = sessionTitle(text);
       }
     } else if (isSummaryBoundary(entry)) {
