@@ -109,7 +109,8 @@ async function review(chat: WorktreeRecord, only: string | undefined): Promise<v
     await vscode.commands.executeCommand('vscode.diff', left, right, `${escapeLine(file.path)} (${escapeLine(chat.name)}: base ↔ worktree)`, { preview: false });
     return;
   }
-  await vscode.commands.executeCommand('vscode.changes', `Evergreen: ${escapeLine(chat.name)} (${files.length} files)`, sides.map(({ right, left }) => [right, left, right]));
+  // VS Code adds the count of files to the title itself.
+  await vscode.commands.executeCommand('vscode.changes', `Evergreen: ${escapeLine(chat.name)}`, sides.map(({ right, left }) => [right, left, right]));
 }
 
 /** Asks before files that run commands or configure tools come home; true when none did or the user agreed. */

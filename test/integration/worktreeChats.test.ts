@@ -95,6 +95,10 @@ describe('Background Chats view (worktree chats)', function () {
     assert.equal(input.modified.fsPath, path.join(record.folder, 'README.md'));
     const base = await vscode.workspace.openTextDocument(input.original);
     assert.equal(base.getText(), readmeBefore);
+
+    // Without a file named: every changed file, in one multi-file diff editor (VS Code counts them in its title).
+    await vscode.commands.executeCommand('evergreen.reviewBackgroundChanges', CHAT);
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `Evergreen: ${CHAT} (2 files)`, { what: 'the multi-file diff of both changes' });
   });
 
   it('Apply Changes brings every change into the checkout as uncommitted changes, its HEAD untouched', async () => {
