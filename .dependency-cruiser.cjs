@@ -56,7 +56,10 @@
 //            through a seam (it runs none itself).
 //   modes, commands  the session's modes (plan's tool rules) and slash commands: above the tools,
 //            whose kinds and subagent types they name; neither knows the other.
-//   agent    the session loop, subagents and events: the top of the core.
+//   agent    the session loop, subagents and events.
+//   insights what a session's transcript says about it over time, for the insights panel (issue
+//            33): reads transcript entries and the engine's budget and words, and the agent's
+//            rule of what a restore discards. Nothing below knows it: the top of the core.
 // Above the core: src/protocol.ts (core types the webview needs), src/frontends (front-end code the
 // extension and the CLI share, such as the settings table: it imports only the core), src/extension,
 // src/cli; the webview sees only src/protocol.ts.
@@ -112,6 +115,7 @@ const CORE_LAYERS = [
     path: dir('agent'),
     may: [...TOOLS_AND_BELOW, dir('sandbox'), dir('storage'), dir('recall'), dir('mcp'), dir('hooks'), dir('checkpoints'), dir('context'), dir('modes'), dir('commands')],
   },
+  { name: 'insights', path: dir('insights'), may: [...TOOLS_AND_BELOW, dir('storage'), dir('context'), dir('agent')] },
 ];
 
 const layerRules = CORE_LAYERS.map((layer) => ({

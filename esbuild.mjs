@@ -7,6 +7,7 @@
 //   parser and converters (src/core/web/htmlWorker.ts; core/workerTask.ts finds it next to the
 //   bundle that starts it, so the main bundle does not carry those libraries).
 // - dist/webview.js: the chat panel (browser).
+// - dist/insights.js: the session insights panel (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +53,8 @@ const builds = [
   { ...common, entryPoints: ['src/core/model/imageResizeWorker.ts'], outfile: 'dist/imageWorker.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'] },
   { ...common, entryPoints: ['src/core/web/htmlWorker.ts'], outfile: 'dist/htmlWorker.js', platform: 'node', format: 'cjs', external: ['tsx/cjs'], ...cjsImportMeta, ...nodeAliases },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  // The session insights panel (issue 33): its own page, drawn from the data as SVG.
+  { ...common, entryPoints: ['src/webview/insights/main.ts'], outfile: 'dist/insights.js', platform: 'browser', format: 'iife' },
 ];
 
 // The CLI (package.json's `bin`, `node dist/cli.js`): the bundle above, run as the command line.

@@ -17,12 +17,16 @@
  *   whole on disk, tokens a page adds (bench/web.ts; run it alone with `node --require tsx/cjs bench/web.ts`);
  * - the webview benchmark: restoring 2,000 chat items and streaming 200 deltas/s in headless Chromium
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
+ * - session insights: a 10,000-request session read, turned into the charts' series and drawn by
+ *   the panel in headless Chromium (bench/insights.ts; run it alone with `node --require tsx/cjs bench/insights.ts`);
  * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
  *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`);
  * - recall's index on two 50 MB transcripts: memory kept, build, search and lookup times
  *   (bench/recall.ts; run it alone with `node --require tsx/cjs bench/recall.ts`);
  * - an attached 12-megapixel photo made fit: how long the event loop stalls meanwhile
  *   (bench/images.ts; run it alone with `node --require tsx/cjs bench/images.ts`);
+ * - mode switches: the tokens a switch's block adds and the cached share of the request after it, on
+ *   both back ends (bench/modes.ts; run it alone with `node --require tsx/cjs bench/modes.ts`);
  * - the .vsix: `npm run package` and each file's share of it (bench/package.ts; run it alone with
  *   `node --require tsx/cjs bench/package.ts`).
  */
@@ -38,7 +42,9 @@ import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runImagesBench } from './images';
+import { runInsightsBench } from './insights';
 import { runMcpBench } from './mcp';
+import { runModesBench } from './modes';
 import { runPackageBench } from './package';
 import { runWebBench } from './web';
 import { runProvidersBench } from './providers';
@@ -161,7 +167,9 @@ async function main(): Promise<void> {
   console.log(await runProvidersBench([]));
   console.log(await runMcpBench([]));
   console.log(await runWebBench());
+  console.log(await runModesBench());
   console.log(await runWebviewBench([]));
+  console.log(await runInsightsBench([]));
   console.log(await runSandboxBench());
   console.log(await runPackageBench([]));
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.

@@ -1,6 +1,6 @@
 /**
  * `npm run generate:manifest`: writes package.json's generated parts, package.nls.json and the
- * README's settings tables from the tables (scripts/manifest.ts says which). `--check` writes
+ * settings reference's tables (docs/settings.md) from the tables (scripts/manifest.ts says which). `--check` writes
  * nothing and exits 1 when a committed file differs, naming it.
  */
 import * as fs from 'node:fs';

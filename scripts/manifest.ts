@@ -1,8 +1,9 @@
 /**
  * The files written from the tables (issue 27 item 7, issue 33's conventions): package.json's
- * commands, command-palette entries, settings (`contributes.configuration`, by category) and
- * untrusted-workspace restrictions; package.nls.json, the English of every string the manifest
- * shows; and the README's settings tables. The sources: src/frontends/settingsTable.ts (what each
+ * commands, command-palette entries, keybindings, walkthrough, settings (`contributes.configuration`,
+ * by category), untrusted-workspace restrictions and Marketplace fields (icon, banner, categories,
+ * keywords); package.nls.json, the English of every string the manifest
+ * shows; and the settings reference's tables (docs/settings.md). The sources: src/frontends/settingsTable.ts (what each
  * setting does), settingsManifest.ts (what the user reads about it), settingSchemas.ts (the object
  * settings' shapes), src/extension/manifest.ts (commands and names). Everything else in
  * package.json is kept as written.
@@ -12,16 +13,16 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, MANIFEST_TEXT, type CommandSpec } from '../src/extension/manifest';
+import { COMMANDS, KEYBINDINGS, MANIFEST_TEXT, MARKETPLACE, WALKTHROUGH, type CommandSpec, type WalkthroughStep } from '../src/extension/manifest';
 import { SETTING_CATEGORIES, SETTING_TEXT, type SettingCategory } from '../src/frontends/settingsManifest';
 import { SETTING_JSON_SCHEMAS, type SettingJsonSchema } from '../src/frontends/settingSchemas';
 import { cliFlag, SETTING_KEYS, SETTINGS, settingName, type SettingKey, type SettingSpec } from '../src/frontends/settingsTable';
 
 export const GENERATE_COMMAND = 'npm run generate:manifest';
 
-/** Where the README's generated settings tables begin and end; the text between is replaced. */
-export const README_BEGIN = `<!-- settings: generated from src/frontends/settingsTable.ts and settingsManifest.ts by \`${GENERATE_COMMAND}\`; edit those, not this -->`;
-export const README_END = '<!-- settings: end -->';
+/** Where the settings reference's generated tables begin and end; the text between is replaced. */
+export const SETTINGS_DOC_BEGIN = `<!-- settings: generated from src/frontends/settingsTable.ts and settingsManifest.ts by \`${GENERATE_COMMAND}\`; edit those, not this -->`;
+export const SETTINGS_DOC_END = '<!-- settings: end -->';
 
 export interface GeneratedFile {
   /** From the repository's root. */
@@ -71,7 +72,7 @@ function localizeSchema(value: unknown, key: string, strings: Strings): Json {
   return out;
 }
 
-/** A category's settings in the order the Settings editor and the README show them: by `order`, then the table's. */
+/** A category's settings in the order the Settings editor and the settings reference show them: by `order`, then the table's. */
 function settingsIn(category: SettingCategory): SettingKey[] {
   const keys = SETTING_KEYS.filter((key) => SETTING_TEXT[key].category === category);
   return keys.sort((a, b) => (SETTING_TEXT[a].order ?? Infinity) - (SETTING_TEXT[b].order ?? Infinity) || SETTING_KEYS.indexOf(a) - SETTING_KEYS.indexOf(b));
@@ -126,10 +127,35 @@ function commands(strings: Strings): { list: Json[]; palette: Json[] } {
   };
 }
 
+function keybindings(): Json[] {
+  return KEYBINDINGS.map((binding) => ({ command: `evergreen.${binding.command}`, key: binding.key, mac: binding.mac, ...(binding.when !== undefined ? { when: binding.when } : {}) }));
+}
+
+/** The walkthrough, its words as `%key%`s; a step's media is a file under media/walkthrough/ (test/unit/manifest.test.ts checks each is there). */
+function walkthroughs(strings: Strings): Json[] {
+  const base = `walkthrough.${WALKTHROUGH.id.replace(/\./g, '_')}`;
+  const step = (item: WalkthroughStep): JsonObject => {
+    const key = `${base}.step.${item.id}`;
+    const media: JsonObject = 'markdown' in item.media ? { markdown: item.media.markdown } : { svg: item.media.svg, altText: strings.ref(`${key}.altText`, item.media.altText) };
+    return {
+      id: item.id,
+      title: strings.ref(`${key}.title`, item.title),
+      description: strings.ref(`${key}.description`, item.description),
+      media,
+      ...(item.completionEvents ? { completionEvents: [...item.completionEvents] } : {}),
+    };
+  };
+  return [{ id: WALKTHROUGH.id, title: strings.ref(`${base}.title`, WALKTHROUGH.title), description: strings.ref(`${base}.description`, WALKTHROUGH.description), steps: WALKTHROUGH.steps.map(step) }];
+}
+
 export function renderPackageJson(pkg: JsonObject, strings: Strings): JsonObject {
   const out = structuredClone(pkg);
   out.displayName = strings.ref('displayName', MANIFEST_TEXT.displayName);
   out.description = strings.ref('description', MANIFEST_TEXT.description);
+  out.icon = MARKETPLACE.icon;
+  out.galleryBanner = { ...MARKETPLACE.galleryBanner };
+  out.categories = [...MARKETPLACE.categories];
+  out.keywords = [...MARKETPLACE.keywords];
   const capabilities = objectAt(out, 'capabilities', 'capabilities');
   const untrusted = objectAt(capabilities, 'untrustedWorkspaces', 'capabilities.untrustedWorkspaces');
   untrusted.description = strings.ref('capabilities.untrustedWorkspaces.description', MANIFEST_TEXT.untrustedWorkspaces);
@@ -145,6 +171,8 @@ export function renderPackageJson(pkg: JsonObject, strings: Strings): JsonObject
   contributes.commands = list;
   const { commandPalette: _old, ...otherMenus } = objectAt(contributes, 'menus', 'contributes.menus');
   contributes.menus = { commandPalette: palette, ...otherMenus };
+  contributes.keybindings = keybindings();
+  contributes.walkthroughs = walkthroughs(strings);
   contributes.configuration = configuration(strings);
   return out;
 }
@@ -167,7 +195,7 @@ function range(spec: SettingSpec): string | undefined {
   return spec.max === undefined ? undefined : `at most ${spec.max.toLocaleString('en-US')}`;
 }
 
-export function renderReadmeSettings(): string {
+export function renderSettingsTables(): string {
   const sections = (Object.keys(SETTING_CATEGORIES) as SettingCategory[]).map((category) => {
     const rows = settingsIn(category).map((key) => {
       const spec: SettingSpec = SETTINGS[key];
@@ -183,14 +211,17 @@ export function renderReadmeSettings(): string {
   return sections.join('\n\n');
 }
 
-export function renderReadme(readme: string): string {
-  const begin = readme.indexOf(README_BEGIN);
-  const end = readme.indexOf(README_END);
-  if (begin < 0 || end < begin) throw new Error(`README.md has no settings block: put the lines\n${README_BEGIN}\n${README_END}\nwhere the settings tables go`);
-  return `${readme.slice(0, begin + README_BEGIN.length)}\n${renderReadmeSettings()}\n${readme.slice(end)}`;
+/** The settings reference the README links to; the generator rewrites only between its markers. */
+export const SETTINGS_DOC = 'docs/settings.md';
+
+export function renderSettingsDoc(doc: string): string {
+  const begin = doc.indexOf(SETTINGS_DOC_BEGIN);
+  const end = doc.indexOf(SETTINGS_DOC_END);
+  if (begin < 0 || end < begin) throw new Error(`${SETTINGS_DOC} has no settings block: put the lines\n${SETTINGS_DOC_BEGIN}\n${SETTINGS_DOC_END}\nwhere the settings tables go`);
+  return `${doc.slice(0, begin + SETTINGS_DOC_BEGIN.length)}\n${renderSettingsTables()}\n${doc.slice(end)}`;
 }
 
-/** Every generated file, rendered from the tables and the committed package.json and README.md under `root`. */
+/** Every generated file, rendered from the tables and the committed package.json and settings reference under `root`. */
 export function renderManifestFiles(root: string): GeneratedFile[] {
   const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
   const strings = new Strings();
@@ -199,6 +230,6 @@ export function renderManifestFiles(root: string): GeneratedFile[] {
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: 'package.nls.json', content: `${JSON.stringify(nls, null, 2)}\n` },
-    { path: 'README.md', content: renderReadme(read('README.md')) },
+    { path: SETTINGS_DOC, content: renderSettingsDoc(read(SETTINGS_DOC)) },
   ];
 }

@@ -35,5 +35,5 @@ export function makeTempDir(prefix: string): string;
 export function findExtensionHostLog(userDataDir: string): string | undefined;
 export function workbenchUrl(
   serverUrl: string,
-  options?: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
+  options?: { folder?: string; workspace?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
 ): string;

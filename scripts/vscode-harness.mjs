@@ -297,16 +297,18 @@ function remoteUri(serverUrl, absPath) {
 }
 
 /**
- * Workbench URL opening `folder`, optionally with extension-development payload entries
- * (extensionDevelopmentPath loads an unpacked extension, extensionTestsPath runs tests).
+ * Workbench URL opening `folder` (or `workspace`, a .code-workspace file: a multi-root workspace),
+ * optionally with extension-development payload entries (extensionDevelopmentPath loads an
+ * unpacked extension, extensionTestsPath runs tests).
  */
-export function workbenchUrl(serverUrl, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
+export function workbenchUrl(serverUrl, { folder, workspace, extensionDevelopmentPath, extensionTestsPath } = {}) {
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remoteUri(serverUrl, extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(serverUrl, extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
   const query = [];
-  if (folder) query.push(`folder=${encodeURIComponent(folder)}`);
+  if (workspace) query.push(`workspace=${encodeURIComponent(workspace)}`);
+  else if (folder) query.push(`folder=${encodeURIComponent(folder)}`);
   query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${serverUrl}/?${query.join('&')}`;
 }

@@ -5,11 +5,14 @@
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
+import type { SessionInsights } from './core/insights/sessionInsights';
+import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
 
 export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
 /** A card a tool has of its own (a memory write), from the call's input. */
 export type { ToolCard } from './core/tools/types';
+export type { PlanDecisionKind } from './core/todos/planDecision';
 /** A subagent's outcome in words (one table for the chat and the archived transcript). */
 export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
@@ -35,6 +38,22 @@ export interface ViewState {
   gauge: GaugeState | undefined;
   /** Events of the current session so far, replayed when the view is (re)created. */
   history: AgentEvent[];
+  /** The composer's mode picker: the mode on (or the next chat's), and every mode to pick from. */
+  modes: ModePicker;
+}
+
+/** The modes a chat can be in (issue 28), as the composer's picker shows them. */
+export interface ModePicker {
+  current: string;
+  options: ModeOption[];
+}
+
+export interface ModeOption {
+  name: string;
+  /** One line (the mode's description, or its file's first line). */
+  description: string;
+  /** Where a custom mode comes from (`.github/agents/reviewer.agent.md`); absent for agent and plan. */
+  source?: string;
 }
 
 /** Next steps the core offers for an error (rendered as buttons). */
@@ -47,15 +66,15 @@ export type HostToWebview =
   | { type: 'notice'; level: 'info' | 'error'; message: string }
   /** Edit and resend: the message's text goes back into the composer. */
   | { type: 'composerText'; text: string }
-  /** After a host dialog the panel opened (a key, a Restore, an Undo): the message box takes the focus back. */
-  | { type: 'focusInput' }
+  /** The message box takes the focus: after a host dialog the panel opened (a key, a Restore, an Undo), or from "Focus Chat Input" (its keybinding, the walkthrough), which may type `insert` at the caret (`@` opens the picker). */
+  | { type: 'focusInput'; insert?: string }
   /** The active editor, for the composer's one-click chips (the file, and the selection when there is one). */
   | { type: 'editorContext'; root?: string; file?: string; selection?: { path: string; fromLine: number; toLine: number }; autoAttach: EditorAutoAttach }
   /** The answer to the panel's request `requestId` (WebviewRequests). */
   | WebviewReply;
 
 /** The commands the panel may run (its buttons and the errors' next steps); the host refuses any other. */
-export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction', 'openMemory'] as const;
+export const WEBVIEW_COMMANDS = ['newChat', 'compactConversation', 'setApiKey', 'showContextBreakdown', 'showSessionInsights', 'cancel', 'openSettings', 'openFolder', 'retry', 'undoLastCompaction', 'openMemory'] as const;
 export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
@@ -146,6 +165,10 @@ export interface WebviewRequests {
   restoreCheckpoint: [{ checkpoint: number }, void];
   /** "Edit" on the last user message: the conversation goes back to before it (files stay) and its text returns to the composer. */
   editMessage: [{ checkpoint: number }, void];
+  /** The composer's mode picker: the chat's mode from now on (the next chat's, before one began); the answer is the picker as it now stands. */
+  setMode: [{ mode: string }, ModePicker];
+  /** A plan card's Build it or Keep planning (with the note typed on it): settled when the turn it starts ends. */
+  planDecision: [{ toolUseId: string; decision: PlanDecisionKind; note?: string }, void];
 }
 
 export type WebviewRequestName = keyof WebviewRequests;
@@ -163,3 +186,30 @@ export type WebviewReply<Name extends WebviewRequestName = WebviewRequestName> =
 
 /** How the panel asks the host: a request of one kind, settled by its reply. */
 export type WebviewRequester = <Name extends WebviewRequestName>(type: Name, request: WebviewRequests[Name][0]) => Promise<WebviewReply<Name>>;
+
+// ---- The session insights panel (issue 33): its own webview (extension/insightsPanel.ts,
+// webview/insights/), its own few messages. The host checks what the panel sends (zod, there).
+
+export type { SessionInsights, InsightsAction, InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
+export { INSIGHTS_ACTION_KINDS, INSIGHTS_ACTION_NAMES, type InsightsActionKind } from './core/insights/actionKinds';
+/** How a token count reads (one definition for the core and both panels). */
+export { formatTokens } from './core/model/usage';
+
+/** What the insights panel shows: one session's series and the words around them. */
+export interface InsightsView {
+  sessionId: string;
+  title: string;
+  /** The chat open in the sidebar (Refresh reads its newest requests). */
+  current: boolean;
+  /** Where the window and the threshold come from, in words ("from the open chat", "assumed: …"). */
+  budgetNote: string;
+  insights: SessionInsights;
+}
+
+export type InsightsHostToWebview = { type: 'insights'; view: InsightsView } | { type: 'insightsLoading'; title: string } | { type: 'insightsError'; message: string };
+
+/** The two tables the panel offers as CSV. */
+export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
+export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
+
+export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };

@@ -10,6 +10,7 @@ import { parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend
 import { PROVIDER_FACTS } from '../core/model/models';
 import { SETTINGS } from '../frontends/settingsTable';
 import { parseThinkingSetting, THINKING_DEFAULTS, type ThinkingSetting } from '../core/model/thinking';
+import { isMcpToolEntry } from '../core/modes/modeTools';
 
 export interface CliOptions {
   prompts: string[];
@@ -46,6 +47,12 @@ export interface CliOptions {
   searxngUrl: string | undefined;
   /** --no-instructions: no AGENTS.md, CLAUDE.md or other instruction file is read. */
   instructions: boolean;
+  /** --mode NAME: the mode to start (or, with --resume, go on) in; undefined: a new session's agent, a resumed one's own. */
+  mode: string | undefined;
+  /** --plan-mcp-tool: the MCP tools plan mode offers. */
+  planMcpTools: string[];
+  /** --build-plan (with --resume): build the plan the session proposed; the first -p, if any, goes with it. */
+  buildPlan: boolean;
   /** --no-memory: no memory tool and no memory listing in the prompt. */
   memory: boolean;
   /** --mcp-config files (user-level MCP servers). */
@@ -129,6 +136,13 @@ Options:
                                search; with --provider openai, the SearXNG instance of --searxng-url)
       --searxng-url URL        a SearXNG instance (JSON API on) for web search on the openai back end;
                                EVERGREEN_SEARXNG_KEY, if set, is sent to it as a bearer token
+      --mode NAME              start in this mode: agent (default), plan (researches and proposes a plan,
+                               changing nothing: no file writes, commands only in the sandbox with the
+                               workspace read-only) or a custom mode from .evergreen/modes, .github/agents
+                               or .github/chatmodes (and ~/.evergreen/modes); with --resume, go on in it
+      --plan-mcp-tool NAME     an MCP tool plan mode may offer (repeatable): mcp__server__tool or mcp__server__*
+      --build-plan             with --resume: build the plan the session proposed (exit_plan_mode): switch to
+                               the agent mode with its steps as the task list and go on; a -p goes with it
       --no-instructions        read no instruction file (by default ~/.evergreen/AGENTS.md, then the
                                workspace's AGENTS.md, CLAUDE.md, .github/copilot-instructions.md and a
                                subfolder's AGENTS.md or CLAUDE.md when the agent works there)
@@ -217,6 +231,8 @@ const FLAG = {
   allowWeb: SETTINGS['web.allowedDomains'].cli,
   webSearch: SETTINGS['web.search'].cli,
   searxngUrl: SETTINGS['web.searxngUrl'].cli,
+  mode: SETTINGS.defaultMode.cli,
+  planMcpTool: SETTINGS['plan.mcpTools'].cli,
 } as const;
 
 const dashed = (flag: string): string => `--${flag}`;
@@ -292,6 +308,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.allowWeb]: { type: 'string', multiple: true },
         [FLAG.webSearch]: { type: 'boolean', default: false },
         [FLAG.searxngUrl]: { type: 'string' },
+        [FLAG.mode]: { type: 'string' },
+        [FLAG.planMcpTool]: { type: 'string', multiple: true },
+        'build-plan': { type: 'boolean', default: false },
         'trust-workspace-mcp': { type: 'boolean', default: false },
         [FLAG.settings]: { type: 'string', multiple: true },
         'trust-workspace-hooks': { type: 'boolean', default: false },
@@ -320,6 +339,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
   if (values.resume !== undefined && values.resume.trim() === '') throw new UsageError('--resume needs a session id, got an empty string (run without --resume to start a new session)');
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
+  if (values['build-plan'] === true && ((values.attach?.length ?? 0) > 0 || (values.image?.length ?? 0) > 0)) throw new UsageError('--attach and --image go with a prompt, not with --build-plan (build the plan, then attach with the next --resume)');
   const provider = values[FLAG.provider] === undefined ? SETTINGS.provider.default : parseProvider(values[FLAG.provider]);
   if (!provider) throw new UsageError(`${dashed(FLAG.provider)} must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values[FLAG.provider]}"`);
   return {
@@ -341,6 +361,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     shellAllowList: allowCommands(values[FLAG.allowCommand] ?? []),
     sandbox: !(values[FLAG.noSandbox] ?? false),
     instructions: !(values[FLAG.noInstructions] ?? false),
+    mode: modeArg(values[FLAG.mode], values['build-plan'] === true),
+    planMcpTools: planMcpTools(values[FLAG.planMcpTool] ?? []),
+    buildPlan: buildPlanArg(values['build-plan'] === true, values.resume),
     memory: !(values[FLAG.noMemory] ?? false),
     allowedDomains: allowedDomains(values[FLAG.allowDomain] ?? [], values[FLAG.allowPackageRegistries] ?? false),
     mcpConfigFiles: values[FLAG.mcpConfig] ?? [],
@@ -358,6 +381,25 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     outputFormat: format,
     help: values.help ?? false,
   };
+}
+
+/** --mode: a name (which modes exist is known once the workspace's files are read: an unknown one stops the run then, naming them). */
+function modeArg(value: string | undefined, buildPlan: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`${dashed(FLAG.mode)} needs a mode name, e.g. "plan" (an empty one would quietly keep the session's mode)`);
+  if (buildPlan) throw new UsageError(`give ${dashed(FLAG.mode)} or --build-plan, not both (building a plan switches to the agent mode)`);
+  return value.trim();
+}
+
+function planMcpTools(entries: readonly string[]): string[] {
+  const bad = entries.filter((entry) => !isMcpToolEntry(entry.trim()));
+  if (bad.length > 0) throw new UsageError(`${dashed(FLAG.planMcpTool)} takes an MCP tool name such as mcp__github__get_issue or mcp__github__*, got ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`);
+  return entries.map((entry) => entry.trim());
+}
+
+function buildPlanArg(buildPlan: boolean, resume: string | undefined): boolean {
+  if (buildPlan && resume === undefined) throw new UsageError('--build-plan needs --resume SESSION_ID (the session whose plan to build)');
+  return buildPlan;
 }
 
 /** --thinking: "off", "auto" or a budget of at least 1024 tokens; anything else stops the run, saying what is accepted. */

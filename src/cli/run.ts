@@ -29,6 +29,8 @@ import { cliHint } from './errorHints';
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription } from '../core/visibleText';
 import { escapeLine, escapeText, jsonLine } from './terminalText';
 import { redactedOutput } from './redactedOutput';
+import { isModeEvent, modeEventText, planHint } from './modes';
+import { PlanDecisionError, UnknownModeError } from '../core/agent/modes';
 import { cliHooksConfig, hookRunLine } from './hooks';
 
 export interface CliIO {
@@ -98,9 +100,9 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   }
   const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
   if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
-  const prompts = options.prompts.length > 0 ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0);
-  if (prompts.length === 0) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
-  const place = await placeForRun(worktrees, workspace, options, prompts[0]!, (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
+  const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0); // --build-plan is a turn of its own: a prompt is only its note
+  if (prompts.length === 0 && !options.buildPlan) return fail('no prompt: pass -p TEXT or pipe the prompt on standard input', EXIT.usage);
+  const place = await placeForRun(worktrees, workspace, options, prompts[0] ?? '', (text) => io.stderr.write(`evergreen: ${line(text)}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   if (typeof place === 'number') return place;
 
   const printer = options.outputFormat === 'stream-json' ? jsonPrinter(io.stdout, io.stderr) : textPrinter(io.stdout, io.stderr);
@@ -131,6 +133,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
         subagents: options.subagents,
         sandbox: { enabled: options.sandbox, allowedDomains: options.allowedDomains },
         instructions: { enabled: options.instructions, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
+        modes: { start: options.mode, planMcpTools: options.planMcpTools, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
         // The CLI trusts the workspace it is given for skills and commands, as for AGENTS.md: they are text, not code.
         skills: { home: home(io) },
         ...(memoryFolder ? { memory: { folder: memoryFolder } } : {}),
@@ -196,6 +199,7 @@ function startFailure(error: unknown): { message: string; code: number } {
     };
   }
   if (error instanceof ModelError) return error.kind === 'cancelled' ? { message: 'cancelled', code: EXIT.cancelled } : { message: oneLine(error), code: EXIT.failed };
+  if (error instanceof UnknownModeError) return { message: `--mode: ${error.message}`, code: EXIT.usage };
   return { message: error instanceof Error ? error.message : String(error), code: EXIT.failed };
 }
 
@@ -222,7 +226,12 @@ function home(io: CliIO): string {
 /** Sends the prompts in order (a slash command acts or expands first, slash.ts); stops at the first that does not end well. */
 async function runPrompts(prompts: readonly string[], run: SlashRun, options: CliOptions, io: CliIO): Promise<number> {
   const { started } = run;
-  for (const [index, prompt] of prompts.entries()) {
+  if (options.buildPlan) {
+    // --build-plan's turn comes first and carries the first -p as its note; the other prompts follow.
+    const code = await buildPlanTurn(prompts[0], started, options, io);
+    if (code !== undefined) return code;
+  }
+  for (const [index, prompt] of (options.buildPlan ? prompts.slice(1) : prompts).entries()) {
     if (io.interrupt?.aborted) return EXIT.cancelled;
     const step = await promptStep(prompt, run);
     if (step.kind === 'refuse') {
@@ -251,16 +260,36 @@ async function runPrompts(prompts: readonly string[], run: SlashRun, options: Cl
       io.stderr.write(`evergreen: ${line(error.message)}; nothing was sent\n`);
       return EXIT.usage;
     }
-    if (stop === 'cancelled') return EXIT.cancelled;
-    if (stop === 'error') return EXIT.failed;
-    const incomplete = await incompleteReply(stop, started, options);
-    if (incomplete) {
-      // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
-      io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
-      return EXIT.failed;
-    }
+    const code = await turnOutcome(stop, started, options, io);
+    if (code !== undefined) return code;
   }
+  const hint = planHint(started.session.history, started.handle.id);
+  if (hint) io.stderr.write(`evergreen: ${line(hint)}\n`);
   return EXIT.ok;
+}
+
+/** --build-plan: builds the plan the session proposed, `note` going with it; an exit code when the run stops here. */
+async function buildPlanTurn(note: string | undefined, started: StartedSession, options: CliOptions, io: CliIO): Promise<number | undefined> {
+  let stop: TurnStopReason;
+  try {
+    stop = await started.session.decidePlan('build', { ...(note !== undefined ? { note } : {}) });
+  } catch (error) {
+    if (!(error instanceof PlanDecisionError)) throw error;
+    io.stderr.write(`evergreen: ${line(error.message)}\n`);
+    return EXIT.failed;
+  }
+  return turnOutcome(stop, started, options, io);
+}
+
+/** How a turn ended, as the run's exit code when it must stop (cancelled, failed, a cut reply); undefined: go on. */
+async function turnOutcome(stop: TurnStopReason, started: StartedSession, options: CliOptions, io: CliIO): Promise<number | undefined> {
+  if (stop === 'cancelled') return EXIT.cancelled;
+  if (stop === 'error') return EXIT.failed;
+  const incomplete = await incompleteReply(stop, started, options);
+  if (!incomplete) return undefined;
+  // A cut reply is not an answer: scripts must not mistake it for one (the webview says so too).
+  io.stderr.write(options.outputFormat === 'text' ? textError(incomplete.message, incomplete.hint) : jsonError(incomplete.message, incomplete.hint));
+  return EXIT.failed;
 }
 
 function oneLine(error: ModelError): string {
@@ -414,6 +443,12 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         breakLine();
         break;
       default:
+        if (isModeEvent(event)) {
+          breakLine();
+          const text = modeEventText(event);
+          if (text.stdout) stdout.write(text.stdout);
+          if (text.stderr) stderr.write(text.stderr);
+        }
         break;
     }
   };

@@ -1,8 +1,8 @@
 /**
  * Slash commands in `-p`: each prompt is read as the chat reads what is typed
  * (frontends/slashCommands.ts). A command file is expanded into the turn it starts; the built-ins
- * that make sense for one run act here (/help, /compact, /context, /memory, /init, and /model,
- * /thinking and /mode to show what the session runs with); those that switch a chat say which flag
+ * that make sense for one run act here (/help, /compact, /context, /memory, /init, /mode, and /model
+ * and /thinking to show what the session runs with); those that switch a chat say which flag
  * does it in the terminal. An unknown command stops the run before anything is sent, naming the
  * near ones.
  */
@@ -15,6 +15,7 @@ import { renderContextBreakdown } from '../core/context/breakdownMarkdown';
 import { memoryListing } from '../core/memory/view';
 import { NodeWorkspace } from '../core/workspace/workspace';
 import { errorMessage } from '../core/logger';
+import { UnknownModeError } from '../core/agent/modes';
 import { planSlash, prepareCommandTurn, slashHelp, type CommandCatalog } from '../frontends/slashCommands';
 
 /** What one prompt of the run does. */
@@ -85,9 +86,22 @@ async function builtInStep(command: BuiltInCommand, run: SlashRun): Promise<Prom
       if (command.setting === undefined) return { kind: 'print', text: `Thinking: ${run.thinking}` };
       return { kind: 'refuse', message: `/thinking changes a chat's setting; in the terminal, start the run with --thinking ${command.setting}.` };
     case 'mode':
-      return command.mode === undefined ? { kind: 'print', text: 'Mode: agent (modes are not available yet).' } : { kind: 'refuse', message: 'Modes are not available yet: this run works as the agent.' };
+      return modeStep(command.mode, started);
     case 'new':
     case 'resume':
       return { kind: 'refuse', message: `/${command.name} switches chats in VS Code; in the terminal, run without --resume for a new session, or with --resume SESSION_ID to go on with one.` };
+  }
+}
+
+/** `/mode` prints the session's mode and the others; `/mode NAME` switches for the prompts that follow (an unknown name stops the run, naming the modes). */
+function modeStep(name: string | undefined, started: StartedSession): PromptStep {
+  const modes = started.session.modes;
+  if (!modes) return { kind: 'refuse', message: 'This session has no modes.' };
+  if (name === undefined) return { kind: 'print', text: `Mode: ${modes.current.name}. The modes: ${modes.all.map((mode) => mode.name).join(', ')}.` };
+  try {
+    return { kind: 'print', text: `Mode: ${modes.switchTo(name, 'switch').name} (from the next prompt).` };
+  } catch (error) {
+    if (error instanceof UnknownModeError) return { kind: 'refuse', message: error.message };
+    throw error;
   }
 }

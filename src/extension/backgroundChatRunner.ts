@@ -13,7 +13,6 @@ import type { ApiKeyStore } from './apiKey';
 import type { BackgroundChatsView } from './backgroundChatsView';
 import type { CommandId } from './manifest';
 import { readSessionConfig } from './sessionConfig';
-import { workspaceFolder } from './slashCommands';
 
 
 /**
@@ -39,6 +38,8 @@ export class BackgroundChatRunner implements vscode.Disposable {
       memoryRoot: string;
       logger: Logger;
       redactor: SecretRedactor;
+      /** The workspace folder a new chat works in (in a multi-root workspace, the panel's choice; may ask). */
+      folderForStart: () => Promise<string>;
     },
   ) {}
 
@@ -59,9 +60,9 @@ export class BackgroundChatRunner implements vscode.Disposable {
    * session's own start error; a worktree whose session could not start is removed again.
    */
   async start(task: string): Promise<WorktreeRecord> {
-    const folder = workspaceFolder();
-    if (!folder) throw new WorktreeError('unavailable', 'Open a folder in a Git repository first: a background chat works in a worktree of it.');
-    const { config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: {}, memoryRoot: this.deps.memoryRoot });
+    const folder = await this.deps.folderForStart();
+    // The settings, memory and consents of the checkout's folder; the session itself works in the worktree.
+    const { config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: {}, memoryRoot: this.deps.memoryRoot }, folder);
     const { mcp: _mcp, hooks: _hooks, ...withoutCommands } = config;
     let record = await this.deps.view.manager.create({ checkout: folder, task });
     const refused: string[] = [];

@@ -6,7 +6,6 @@ import { inspectRepository } from '../core/worktrees/repository';
 import { worktreeChanges } from '../core/worktrees/review';
 import { chatRow, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
 import { Disposable } from './disposable';
-import { workspaceFolder } from './slashCommands';
 
 export const BACKGROUND_CHATS_VIEW_ID = 'evergreen.backgroundChats';
 
@@ -36,7 +35,9 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     readonly manager: WorktreeManager,
     private readonly logger: Logger,
     /** The chats working now (by worktree name): their state reads "working". */
-    private readonly running: () => ReadonlySet<string> = () => new Set(),
+    private readonly running: () => ReadonlySet<string>,
+    /** The workspace folder whose repository's chats are listed (the panel's chat folder in a multi-root workspace). */
+    private readonly folder: () => string | undefined,
   ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(manager.recordsRoot), '*/*.json')));
@@ -67,7 +68,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   }
 
   private async read(): Promise<BackgroundChatsSnapshot> {
-    const folder = workspaceFolder();
+    const folder = this.folder();
     if (!folder) return { checkout: undefined, chats: [], message: 'Open a folder in a Git repository to run chats in their own worktrees.' };
     const repository = await inspectRepository(folder);
     if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: repository.reason };

@@ -29,7 +29,9 @@ import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpo
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
+import type { ChatFolders } from './chatFolders';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
+import { ChatModes } from './chatModes';
 import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
 import { planSlash } from '../frontends/slashCommands';
 import { memoryFolderFor } from '../core/memory/location';
@@ -45,6 +47,7 @@ export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
   private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
+  private readonly modes: ChatModes;
   private readonly commandFiles = new CommandFiles(() => ({ workspaceRoot: workspaceFolder(), trusted: vscode.workspace.isTrusted }));
   private readonly slash: ChatSlashCommands;
 
@@ -68,6 +71,8 @@ export class ChatController extends Disposable {
       contextKeys: ChatContextKeys;
       /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
+      /** Which workspace folder the chat works in (multi-root workspaces). */
+      folders: ChatFolders;
       /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
       memoryRoot: string;
       /** The background chat a session belongs to (its worktree's name), which the panel must not resume in the checkout. */
@@ -77,7 +82,8 @@ export class ChatController extends Disposable {
     super();
     this.mcpLogs = this._register(new McpLogChannels());
     this.breakdownDocument = this._register(new ContextBreakdownDocument());
-    this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger));
+    this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger, () => this.deps.folders.current()));
+    this.modes = new ChatModes(deps.chat, (message) => this.deps.surface.post({ type: 'notice', level: 'info', message }));
     // The built-in commands act through this chat's own actions.
     this.slash = new ChatSlashCommands({
       chat: this.deps.chat,
@@ -90,6 +96,7 @@ export class ChatController extends Disposable {
       compact: (focus) => this.compact(focus),
       showContextBreakdown: () => this.showContextBreakdown(),
       openMemory: () => this.openMemory(),
+      modes: this.modes,
       send: (text) => this.sendMessage(text),
     });
     // Every checked request from the panel gets its reply: the handler's value, or its error in words.
@@ -136,7 +143,7 @@ export class ChatController extends Disposable {
       // A decision for a card already settled (answered elsewhere, or its turn cancelled) changes nothing.
       this.deps.approvals.decide(request.toolUseId, request.approved, request.always === true);
     },
-    openLink: (request) => openChatLink(request.href, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
+    openLink: (request) => openChatLink(request.href, this.deps.folders.current(), this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a chat link', error)),
     // Only the shown session's own folder: a resumed session's is the same folder its notes came from.
     openSavedOutput: (request) => openSavedOutput(request.file, this.chat.active?.handle.toolResultsDir, this.deps.logger).catch((error: unknown) => this.deps.logger.error('could not open a saved output', error)),
     openTranscriptAt: (request) => this.openArchivedTranscript({ compactionIndex: request.compactionIndex }),
@@ -144,6 +151,8 @@ export class ChatController extends Disposable {
     restoreCheckpoint: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint),
     editMessage: (request) => restoreCheckpointFromChat(this.checkpointHost(), request.checkpoint, 'edit'),
     runCommand: (request) => this.runWebviewCommand(request.command),
+    setMode: (request) => this.modes.switchTo(request.mode),
+    planDecision: (request) => this.decidePlan(request),
   };
 
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
@@ -183,21 +192,46 @@ export class ChatController extends Disposable {
     }
     chat.sending = true;
     try {
-      let started = await chat.ensureStarted(() => this.startSession(undefined));
-      if (chat.needsRestart && started.handle.transcriptWriteError) {
-        // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
-        chat.needsRestart = false;
-        this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
-      } else if (chat.needsRestart) {
-        // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
-        started = await this.startSession(started.handle.id, true, true);
-      }
+      const started = await this.readySession();
       const turn = await this.slash.turnOf(plan, catalog, started);
       for (const notice of turn.notices) this.say('info', notice);
       // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
       const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
       chat.sending = false;
       await sent;
+    } finally {
+      chat.sending = false;
+    }
+  }
+
+  /** The chat's session, started, or restarted on its transcript when settings, the key, trust or the mode's model changed. */
+  private async readySession(): Promise<StartedSession> {
+    const { chat } = this;
+    const started = await chat.ensureStarted(() => this.startSession(undefined));
+    if (chat.needsRestart && started.handle.transcriptWriteError) {
+      // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
+      chat.needsRestart = false;
+      this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
+    } else if (chat.needsRestart) {
+      // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
+      return this.startSession(started.handle.id, true, true);
+    }
+    return started;
+  }
+
+  /** A plan card's Build it or Keep planning: the session switches as decided and goes on (settled when that turn ends). */
+  private async decidePlan(request: WebviewRequests['planDecision'][0]): Promise<void> {
+    const { chat } = this;
+    if (!chat.active) throw new Error('This plan belongs to a chat that is no longer open; resume its session to decide on it.');
+    if (chat.busy) throw new Error('Evergreen is still working on the previous message. Cancel it or wait for it to finish.');
+    chat.sending = true;
+    try {
+      const started = await this.readySession();
+      const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
+      chat.sending = false;
+      await turn;
+      // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
+      if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
     } finally {
       chat.sending = false;
     }
@@ -242,14 +276,16 @@ export class ChatController extends Disposable {
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
-    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot });
+    const { workspaceRoot, config } = await readSessionConfig(this.deps.apiKeys, this.deps.workspaceState, { overrides: this.chat.overrides, memoryRoot: this.deps.memoryRoot }, await this.deps.folders.forStart(resumeId));
     const scope = this.chat.beginScope((event) => this.onAgentEvent(event));
     // The same chat rebuilt (a Restore, its Undo) keeps what its tool cards showed live.
     const carried = resumeId !== undefined && resumeId === this.chat.replay.sessionId ? this.chat.replay.toolRecords() : undefined;
     if (!keepView) this.resetView();
     this.chat.needsRestart = false;
+    // A new chat starts in the mode the picker shows; a resumed or restarted one goes on in its own.
+    const modes = { ...config.modes, ...(resumeId === undefined ? { start: await this.modes.startMode() } : {}) };
     const started = await startAgentSession({
-      config: config.mcp ? { ...config, mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : config,
+      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : {}) },
       logger: this.deps.logger,
       redactor: this.deps.redactor,
       workspaceRoot,
@@ -322,6 +358,7 @@ export class ChatController extends Disposable {
       trusted: vscode.workspace.isTrusted,
       gauge: replay.gauge,
       history: [...replay.history],
+      modes: await this.modes.picker(),
     };
     this.deps.surface.resetPending();
     this.deps.surface.post({ type: 'state', state });
@@ -345,12 +382,19 @@ export class ChatController extends Disposable {
     }
     // A session still starting would otherwise become active after the switch, its turn invisible.
     await this.chat.startSettled();
+    // The new chat starts in the mode the picker shows now.
+    this.chat.nextMode = this.chat.active?.session.modes?.current.name ?? this.chat.nextMode;
     // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
     this.chat.close();
     this.chat.overrides = {};
     this.resetView();
     await this.postState();
     await this.deps.surface.reveal();
+  }
+
+  /** "Evergreen: Switch Mode…". */
+  async switchMode(): Promise<void> {
+    await this.modes.pick();
   }
 
   cancel(): void {

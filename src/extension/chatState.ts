@@ -109,6 +109,8 @@ export class ChatState {
   sending = false;
   /** Key, settings or trust changed: the next message restarts the session on its own transcript. */
   needsRestart = false;
+  /** The mode picked before the chat's session began (the next one after New Chat); undefined: `evergreen.defaultMode`. */
+  nextMode: string | undefined;
   /** What this chat runs with in place of the settings (`/model`, `/thinking`), until New Chat or a resume of another. */
   overrides: ChatOverrides = {};
   private current: StartedSession | undefined;

@@ -1,9 +1,9 @@
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
+import { webviewHtml, webviewResourceRoots } from './webviewHtml';
 import { describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
@@ -66,10 +66,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.view = webviewView;
     this.ready = false;
     const webview = webviewView.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    };
+    webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
     webview.html = this.renderHtml(webview);
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -123,29 +120,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private renderHtml(webview: vscode.Webview): string {
-    const nonce = crypto.randomBytes(16).toString('base64');
-    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const styleUri = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      // Thumbnails of the user's own image attachments (userMessageView.ts); model markdown never has <img>.
-      'img-src data:',
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${csp}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link href="${styleUri}" rel="stylesheet">
-  <title>Evergreen</title>
-</head>
-<body>
-  <div id="evergreen-root"></div>
-  <script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+    // Thumbnails of the user's own image attachments (userMessageView.ts); model markdown never has <img>.
+    return webviewHtml(webview, this.extensionUri, { script: 'webview.js', style: 'chat.css', rootId: 'evergreen-root', title: 'Evergreen', imgSrc: 'data:' });
   }
 }

@@ -1,18 +1,22 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
 import type { ChatController } from './chatController';
+import type { ChatFolders } from './chatFolders';
+import type { ChatSurface } from './chatViewProvider';
 import type { CommandId } from './manifest';
 import { readSettings } from './settings';
 import type { WorkspaceWebDomains } from './webAccess';
 import { setSearxngKey, showWebAccess } from './webAccessCommand';
 
 /** The command palette surface (category "Evergreen"); each command delegates to the controller. */
-export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains): vscode.Disposable[] {
-  const register = (id: CommandId, run: () => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
+export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains, surface: ChatSurface, folders: ChatFolders): vscode.Disposable[] {
+  const register = (id: CommandId, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   return [
     register('compactConversation', () => controller.compact()),
     register('undoLastCompaction', () => controller.undoLastCompaction()),
     register('newChat', () => controller.newChat()),
+    register('focusChat', (args) => focusChat(surface, args)),
+    register('chooseChatFolder', () => folders.choose()),
     // The active provider's key: switch "evergreen.provider" first to set the other one.
     register('setApiKey', async () => {
       if (await apiKeys.promptAndStore(readSettings().provider)) await controller.focusInput();
@@ -25,10 +29,22 @@ export function registerCommands(controller: ChatController, apiKeys: ApiKeyStor
     register('resumeSession', () => controller.resumeSession()),
     register('openMemory', () => controller.openMemory()),
     register('cancel', () => controller.cancel()),
+    register('switchMode', () => controller.switchMode()),
     register('reloadInstructions', async () => {
       const outcome = await controller.reloadInstructionsNow();
       if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
       else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
     }),
   ];
+}
+
+/** What `focusChat` may type for its caller: the characters that open the composer's pickers, nothing else. */
+const FOCUS_INSERTS = new Set(['@', '/']);
+
+/** The chat's message box, focused; `{ insert: '@' }` (the walkthrough's "Attach a File") types it there. */
+async function focusChat(surface: ChatSurface, args: unknown): Promise<void> {
+  const asked = typeof args === 'object' && args !== null ? (args as { insert?: unknown }).insert : undefined;
+  const insert = typeof asked === 'string' && FOCUS_INSERTS.has(asked) ? asked : undefined;
+  await surface.reveal();
+  surface.post({ type: 'focusInput', ...(insert ? { insert } : {}) });
 }

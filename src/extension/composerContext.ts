@@ -32,6 +32,8 @@ export class ComposerContext extends Disposable {
   constructor(
     private readonly post: (message: HostToWebview) => void,
     private readonly logger: Logger,
+    /** The chat's folder (chatFolders.ts): paths are relative to it, the @ picker lists it. */
+    private readonly chatFolder: () => string | undefined,
   ) {
     super();
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.postEditorContext()));
@@ -55,7 +57,7 @@ export class ComposerContext extends Disposable {
   }
 
   private root(): string | undefined {
-    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return this.chatFolder();
   }
 
   private relative(file: string): string | undefined {
@@ -88,7 +90,7 @@ export class ComposerContext extends Disposable {
     for (const request of requests) {
       if (request.kind === 'file' || request.kind === 'folder' || request.kind === 'image') specs.push(request);
       else if (request.kind === 'selection') specs.push(this.selection());
-      else if (request.kind === 'problems') specs.push(problems());
+      else if (request.kind === 'problems') specs.push(problems(this.root()));
       else if (request.kind === 'terminal') specs.push(await this.terminal());
       else specs.push(await this.gitChanges());
     }
@@ -164,8 +166,7 @@ const workbenchTerminalCopy: WorkbenchTerminalCopy = {
   },
 };
 
-function problems(): AttachmentSpec {
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+function problems(root: string | undefined): AttachmentSpec {
   const rows: { severity: number; text: string }[] = [];
   const names = ['error', 'warning', 'info', 'hint'];
   for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {

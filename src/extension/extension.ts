@@ -9,10 +9,13 @@ import { registerBackgroundChatActions } from './backgroundChatActions';
 import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
 import { ChatController } from './chatController';
+import { ChatFolders } from './chatFolders';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { workspaceFolder } from './slashCommands';
 import { ChatContextKeys } from './contextKeys';
+import { InsightsPanel } from './insightsPanel';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
 import { ContextStatusBar } from './statusBar';
@@ -44,12 +47,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
+    const folders = new ChatFolders(store, context.workspaceState, () => chat.active);
     // The worktree chats' records and (by default) their folders live in this workspace's storage.
     // The view asks the runner which chats work; the runner refreshes the view (read only once both exist: register() below).
-    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running());
-    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor });
+    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running(), () => folders.current() ?? workspaceFolder());
+    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor, folderForStart: () => folders.forStart(undefined) });
     backgroundChats.register();
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name });
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
@@ -59,8 +63,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState)),
+      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
       new TranscriptDocuments(store, logger),
+      new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
       registerNewBackgroundChat(runner, logger, () => log.channel.show()),

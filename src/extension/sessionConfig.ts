@@ -2,7 +2,6 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { memoryFolderFor } from '../core/memory/location';
 import type { ChatOverrides } from './chatState';
-import { ActionableError } from '../core/model/errorActions';
 import type { AgentConfig } from '../core/agent/factory';
 import { parseContextOverrides } from '../core/context/defaults';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -18,15 +17,11 @@ import { readHookSettings } from './hookConsent';
 import { WorkspaceWebDomains } from './webAccess';
 
 /**
- * What a session start takes from VS Code: the workspace folder, and the agent's config from the
+ * What a session start takes from VS Code: the agent's config for the chat's folder (chatFolders.ts), from the
  * settings, the stored key and the workspace trust. Settings it ignores are shown as warnings;
  * when no session can start it throws an error that names the next step.
  */
-export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }): Promise<{ workspaceRoot: string; config: AgentConfig }> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== 'file') {
-    throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
-  }
+export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
   if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
   const apiKey = await apiKeys.get(settings.provider);
@@ -40,7 +35,7 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
   const compression = parseContextOverrides(settings.compression);
   if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('compression')}": ${compression.problems.join('; ')}`);
   return {
-    workspaceRoot: folder.uri.fsPath,
+    workspaceRoot,
     config: {
       provider: settings.provider,
       apiKey,
@@ -60,10 +55,11 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
       subagents: settings.subagents,
       sandbox: settings.sandbox,
       instructions: settings.instructions,
+      modes: { planMcpTools: settings.modes.planMcpTools },
       skills: { home: os.homedir() },
-      ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, folder.uri.fsPath) } } : {}),
-      mcp: await readMcpSettings(folder.uri.fsPath, settings.mcpServers, workspaceState),
-      hooks: await readHookSettings(folder.uri.fsPath, settings.hooks, workspaceState),
+      ...(settings.memory.enabled ? { memory: { folder: memoryFolderFor(chat.memoryRoot, workspaceRoot) } } : {}),
+      mcp: await readMcpSettings(workspaceRoot, settings.mcpServers, workspaceState),
+      hooks: await readHookSettings(workspaceRoot, settings.hooks, workspaceState),
       web: {
         allowedDomains: settings.web.allowedDomains,
         memory: new WorkspaceWebDomains(workspaceState),

@@ -8,6 +8,7 @@ import { parseAllowedDomains } from '../core/sandbox/policy';
 import { parseWebDomains } from '../core/web/domains';
 import { parseSearxngUrl } from '../core/web/searxng';
 import { parseThinkingSetting, type ThinkingSetting } from '../core/model/thinking';
+import { isMcpToolEntry } from '../core/modes/modeTools';
 import { PROVIDER_SETTINGS, SETTING_KEYS, settingName, SETTINGS, type SettingKey, type SettingSpec } from '../frontends/settingsTable';
 
 /** Where raw values come from. */
@@ -57,6 +58,8 @@ export interface EvergreenSettings {
   compression: unknown;
   /** `evergreen.instructions.*`: whether instruction files are read, and the user's own file (undefined: the default). */
   instructions: { enabled: boolean; userFile: string | undefined };
+  /** `evergreen.defaultMode` (the mode a new chat starts in; checked against the modes there are when a chat starts) and `evergreen.plan.mcpTools`. */
+  modes: { defaultMode: string; planMcpTools: string[] };
   /** `evergreen.memory.enabled`: whether the agent keeps and reads its notes for the workspace. */
   memory: { enabled: boolean };
   /** Values that could not be used, each with what was used instead (for a warning). */
@@ -124,6 +127,14 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   const webDomains = parseWebDomains(Array.isArray(rawWeb) ? rawWeb : []);
   if (rawWeb !== undefined && !Array.isArray(rawWeb)) problems.push(`"${settingName('web.allowedDomains')}" must be a list of host names; no host is allowed beforehand`);
   problems.push(...webDomains.problems.map((problem) => `"${settingName('web.allowedDomains')}": ${problem}; that entry is ignored`));
+  const planMcpTools = (): string[] => {
+    const raw = read('plan.mcpTools');
+    const entries = stringList(raw).map((entry) => entry.trim());
+    // An entry that names no MCP tool would quietly offer nothing: said, and left out.
+    const bad = entries.filter((entry) => !isMcpToolEntry(entry));
+    if ((raw !== undefined && !Array.isArray(raw)) || bad.length > 0) problems.push(`"${settingName('plan.mcpTools')}" takes MCP tool names such as mcp__github__get_issue or mcp__github__*; ignoring ${bad.length > 0 ? bad.map((entry) => JSON.stringify(entry)).join(', ') : 'it'}`);
+    return entries.filter((entry) => !bad.includes(entry));
+  };
   const rawSearxng = text(read('web.searxngUrl'));
   const searxng = rawSearxng === undefined ? undefined : parseSearxngUrl(rawSearxng);
   if (searxng && 'problem' in searxng) problems.push(`"${settingName('web.searxngUrl')}": ${searxng.problem}; web search has no SearXNG instance`);
@@ -154,6 +165,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     compression: read('compression'),
     // Only an explicit false turns them off, as for the sandbox.
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
+    modes: { defaultMode: text(read('defaultMode')) ?? SETTINGS.defaultMode.default, planMcpTools: planMcpTools() },
     memory: { enabled: read('memory.enabled') !== false },
     problems,
   };

@@ -15,6 +15,7 @@ import { NodeWorkspace } from '../core/workspace/workspace';
 import { commandOptions, loadCommandCatalog, prepareCommandTurn, slashHelp, type CommandCatalog, type CommandTurn, type SlashPlan } from '../frontends/slashCommands';
 import type { CommandOption } from '../protocol';
 import type { ChatOverrides, ChatState } from './chatState';
+import type { ChatModes } from './chatModes';
 import { errorText } from './errorHints';
 import { reloadRefusal } from './instructionsReload';
 import { readSettings } from './settings';
@@ -60,6 +61,8 @@ export interface SlashCommandHost {
   compact(focus: string): Promise<void>;
   showContextBreakdown(): Promise<void>;
   openMemory(): Promise<void>;
+  /** The chat's modes: `/mode` shows them or switches, as the picker does. */
+  modes: Pick<ChatModes, 'picker' | 'switchTo'>;
   /** Sends `text` as the user's message. */
   send(text: string): Promise<void>;
 }
@@ -94,11 +97,26 @@ export class ChatSlashCommands {
       case 'thinking':
         return this.switchChat('thinking', command.setting);
       case 'mode':
-        return host.say('info', `Modes are not available yet: this chat works as the agent${command.mode ? `, so "${command.mode}" was not switched to` : ''}.`);
+        return this.mode(command.mode);
       case 'init':
         // The model writes the file with write_file: the user sees the diff and approves it like any write.
         if (!vscode.workspace.isTrusted) return host.say('warning', `/init writes ${INIT_FILE}, and this workspace is not trusted: Evergreen does not write files here. Trust the workspace, then run /init again.`);
         return host.send(INIT_PROMPT);
+    }
+  }
+
+  /** `/mode` alone names the chat's mode and the others; `/mode NAME` switches as the picker does (refused while a turn runs, an unknown name listing the modes). */
+  private async mode(name: string | undefined): Promise<void> {
+    const { host } = this;
+    if (name === undefined) {
+      const picker = await host.modes.picker();
+      return host.say('info', `Mode: ${picker.current}. The modes: ${picker.options.map((option) => option.name).join(', ')}. Switch with /mode followed by a name.`);
+    }
+    try {
+      const picker = await host.modes.switchTo(name);
+      host.say('info', `The ${picker.current} mode is on${host.chat.active ? ' from your next message' : ' for the next chat'}.`);
+    } catch (error) {
+      host.say('warning', error instanceof Error ? error.message : String(error));
     }
   }
 

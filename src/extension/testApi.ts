@@ -36,6 +36,8 @@ export interface EvergreenApi {
   decideApproval(toolUseId: string, approved: boolean): Promise<void>;
   /** A subagent card's "Open transcript", as the panel sends it (through the same message guard). */
   openSubagentTranscript(childId: string): Promise<void>;
+  /** Any request as the panel sends it (the mode picker's setMode, a plan card's planDecision), through the same message guard; its reply's value. */
+  panelRequest(request: Record<string, unknown>): Promise<unknown>;
   /** The current session's id and the latest context gauge. */
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
   /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
@@ -79,6 +81,11 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
       if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
       await controller.handleWebviewMessage(message);
+    },
+    panelRequest: async (request) => {
+      const message = parseWebviewMessage({ ...request, requestId: 0 });
+      if (!message) throw new Error(`the panel's message guard would refuse ${JSON.stringify(request)}`);
+      return controller.handleWebviewMessage(message);
     },
     contextState: () => {
       const gauge = chat.replay.gauge;

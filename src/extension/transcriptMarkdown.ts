@@ -24,7 +24,11 @@ import { TOOL_CARD_RECORD, toolCardFromRecord } from '../core/agent/toolCards';
 import { recordedTodos, todoListText } from '../core/todos/todos';
 import { nestedNoteFile } from '../core/instructions/instructionFiles';
 import { hookNoteEvent } from '../core/hooks/notes';
+
 import { saveSessionImage, sessionImagePath, type SessionImage } from '../core/storage/sessionImages';
+
+/** Why the mode changed, as the transcript tab says it. */
+const MODE_REASON_TEXT = { start: 'the session started in it', switch: 'the user switched to it', build: 'the user built the proposed plan' } as const;
 
 export interface TranscriptRenderOptions {
   /** transcript.jsonl itself, for "full text" links to the line a folded block came from. */
@@ -277,6 +281,10 @@ export class TranscriptMarkdownWriter {
         return;
       case 'compact_scheduled':
         this.emit('', `*The model asked for a compaction${entry.focus ? ` (focus: ${entry.focus})` : ''} · ${entry.ts}*`);
+        return;
+      case 'mode':
+        // A custom mode's name is a file's text: shown as code, so it cannot break out of the line.
+        this.emit('', `*Mode ${inlineCode(entry.mode)} · ${entry.ts}: ${MODE_REASON_TEXT[entry.reason]}; the model is told with the next message.*`);
         return;
       case 'event':
         if (SUBAGENT_EVENT_NAMES.has(entry.name) && this.subagent(entry)) return;

@@ -13,6 +13,8 @@ import { actionsFor, errorText } from './errorHints';
 const MAX_LINK_CHARS = 4096;
 /** A pasted image larger than this never leaves the panel (the models take 5 MB of base64; the host says why when it is over). */
 const MAX_IMAGE_CHARS = 32 * 1024 * 1024;
+/** A plan card's note: a message, not a document. */
+const MAX_NOTE_CHARS = 100_000;
 /** Base64 as a pasted image's bytes are sent. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -50,6 +52,9 @@ const REQUEST_SCHEMAS = {
   openSavedOutput: z.object({ file: z.string().min(1).max(MAX_LINK_CHARS) }),
   restoreCheckpoint: checkpoint,
   editMessage: checkpoint,
+  // Shape only: the host looks the name up among the modes there are.
+  setMode: z.object({ mode: z.string().min(1).max(200) }),
+  planDecision: z.object({ toolUseId: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'is not a tool-use id'), decision: z.enum(['build', 'keep_planning']), note: z.string().max(MAX_NOTE_CHARS).optional() }),
 };
 type RequestSchemas = typeof REQUEST_SCHEMAS;
 z.sameType<{ [Name in WebviewRequestName]: z.infer<RequestSchemas[Name]> }, { [Name in WebviewRequestName]: WebviewRequests[Name][0] }>(true);
@@ -102,7 +107,7 @@ export function handleWebviewRequest<Name extends WebviewRequestName>(handlers: 
  * Key, Retry, New Chat, …); any other request's failure is its message alone (a Retry button would
  * send the conversation again).
  */
-const TURN_REQUESTS: ReadonlySet<WebviewRequestName> = new Set(['sendMessage']);
+const TURN_REQUESTS: ReadonlySet<WebviewRequestName> = new Set(['sendMessage', 'planDecision']);
 
 /** Runs a checked request and answers it: its value, or its error in words (with next steps, for a turn). */
 export async function answerWebviewRequest(message: WebviewToHost, handle: (request: WebviewRequest) => Promise<unknown>, post: (reply: WebviewReply) => void): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * What the user reads about each setting: its category in the Settings editor, its place there,
  * and its description (markdown, English). scripts/manifest.ts writes these into package.json's
- * `contributes.configuration` (as `%key%` references into package.nls.json) and into the README's
+ * `contributes.configuration` (as `%key%` references into package.nls.json) and into docs/settings.md's
  * settings tables, beside what settingsTable.ts says about the setting's behaviour. Only the
  * generator imports this file, so no bundle carries the prose. Numbers the core owns are read
  * from it, so a description cannot name a stale default.
@@ -179,6 +179,17 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 1,
     description:
       "Your own MCP servers, in Claude Code's `mcpServers` shape: `{\"name\": {\"command\": \"npx\", \"args\": [\"-y\", \"some-server\"], \"env\": {}}}` or `{\"name\": {\"type\": \"http\", \"url\": \"https://…\", \"headers\": {}}}`. `${env:NAME}` and `${workspaceFolder}` are expanded. The workspace's `.vscode/mcp.json` and `.mcp.json` are read too, but start only with your consent. User settings only.",
+  },
+  'plan.mcpTools': {
+    category: 'mcp',
+    order: 2,
+    description:
+      "MCP tools plan mode offers: full names (`mcp__github__get_issue`) or all of one server's (`mcp__github__*`). Plan mode changes nothing, and an MCP tool may change anything its server can reach, so by default it offers none; list only tools that only read. Their calls still ask as `#evergreen.approvals.mcp#` says. CLI: `--plan-mcp-tool`. User settings only.",
+  },
+  defaultMode: {
+    category: 'advanced',
+    description:
+      'The mode a new chat starts in: `agent` (works on the task), `plan` (researches and proposes a plan, changing nothing until you build it) or the name of a custom mode (`.evergreen/modes/*.md`, `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`). The mode picker in the chat switches at any time; a resumed chat keeps its own. A name that no longer exists starts in `agent`, with a warning. CLI: `--mode`. User settings only.',
   },
   hooks: {
     category: 'hooks',

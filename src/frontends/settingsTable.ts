@@ -3,7 +3,7 @@
  * type, range or choices, default, how the extension reads it, what a change does, and the CLI
  * flag that sets the same thing. The extension's settings reader, its change handler and the CLI
  * parser take names, defaults and ranges from here; package.json's `contributes.configuration`
- * (the manifest VS Code reads, with the descriptions users see) and the README's settings table
+ * (the manifest VS Code reads, with the descriptions users see) and docs/settings.md's settings table
  * are checked against it by test/unit/settings.table.test.ts. Defaults that belong to a part of
  * the core (the output reserve, the subagent limits, the providers) are read from that part, so
  * each number is still written once. It sits in src/frontends, beside the core it reads those
@@ -83,6 +83,10 @@ export const SETTINGS = {
   'approvals.mcpAllowList': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'live' },
   'attachments.editorContext': { scope: 'machine', type: 'string', enum: ['selection', 'fileAndSelection', 'none'], default: 'selection', read: 'effective', change: 'live' },
   'mcp.servers': { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'mcp-config' },
+  // Plan mode's promise is "changes nothing": an MCP tool may do anything its server's author wrote, so only the user may name the ones it offers.
+  'plan.mcpTools': { scope: 'application', type: 'array', items: 'string', default: [], restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'plan-mcp-tool' },
+  // A mode may pick its own model, which decides what requests cost: the user's choice, never a repository's.
+  defaultMode: { scope: 'machine', type: 'string', default: 'agent', read: 'user', workspaceNotice: true, change: 'live', cli: 'mode' },
   // Hooks run commands at every step: the user's own (a workspace's are read from its files, and run only with consent).
   hooks: { scope: 'application', type: 'object', default: {}, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'settings' },
   'sandbox.enabled': { scope: 'application', type: 'boolean', default: true, restrictedWhenUntrusted: true, read: 'user', change: 'restart', cli: 'no-sandbox' },

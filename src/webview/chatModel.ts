@@ -78,8 +78,16 @@ export type ChatItem =
    * persisted result's file, shown as a short "saved output" link (the host opens it read-only).
    */
   | { kind: 'note'; key: string; rev: number; text: string; savedOutput?: { toolName: string; file: string } }
+  /**
+   * A plan the model proposed (exit_plan_mode): its Markdown and steps, and where the user's
+   * decision stands: `pending` (Build it / Keep planning offered), decided, or `closed` (the
+   * conversation went on without a decision, so it can no longer be built from here).
+   */
+  | { kind: 'plan'; key: string; rev: number; toolUseId: string; plan: string; steps: TodoEntry[]; state: PlanCardState }
   /** A hook ran: its small line (event, command, time, outcome) opens its output (hookView.ts). */
   | { kind: 'hook'; key: string; rev: number; run: HookRunView };
+
+export type PlanCardState = 'pending' | 'build' | 'keep_planning' | 'closed';
 
 export interface ChatModel {
   items: ChatItem[];
@@ -87,14 +95,16 @@ export interface ChatModel {
   nextKey: number;
   /** Undefined until the session writes (or a replay restores) a task list. */
   todos: TodoPanel | undefined;
+  /** The mode the newest mode_changed event named (the picker follows it); undefined: none since the state. */
+  mode: string | undefined;
   /** Notices the user dismissed, by text: a chat rebuilt (Restore, Undo, a reload) says them again, and they stay dismissed. */
   dismissed?: Set<string>;
 }
 
 /** `dismissed`: the previous model's, when a new state replaces the chat. */
 export function emptyChat(dismissed: Set<string> = new Set()): ChatModel {
-  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined, dismissed };
-  indexes.set(model, { tools: new Map(), streaming: new Set() });
+  const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined, mode: undefined, dismissed };
+  indexes.set(model, { tools: new Map(), streaming: new Set(), plans: new Map() });
   return model;
 }
 
@@ -121,6 +131,7 @@ function bounded(text: string): string {
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
+type PlanItem = Extract<ChatItem, { kind: 'plan' }>;
 
 /**
  * What events look up, kept beside a model so that folding a restored chat of thousands of items is
@@ -130,6 +141,8 @@ type AssistantItem = Extract<ChatItem, { kind: 'assistant' }>;
 interface ModelIndex {
   tools: Map<string, ToolItem>;
   streaming: Set<AssistantItem>;
+  /** Plan cards by their exit_plan_mode call's id (few: a turn's start closes the pending ones). */
+  plans: Map<string, PlanItem>;
 }
 const indexes = new WeakMap<ChatModel, ModelIndex>();
 
@@ -137,7 +150,7 @@ function indexOf(model: ChatModel): ModelIndex {
   let index = indexes.get(model);
   if (!index) {
     // A model made without emptyChat: indexed once from its items.
-    index = { tools: new Map(), streaming: new Set() };
+    index = { tools: new Map(), streaming: new Set(), plans: new Map() };
     for (const item of model.items) noteItem(index, item);
     indexes.set(model, index);
   }
@@ -150,6 +163,7 @@ function noteItem(index: ModelIndex, item: ChatItem): void {
     if (!index.tools.has(item.key)) index.tools.set(item.key, item);
   }
   else if (item.kind === 'assistant' && item.streaming) index.streaming.add(item);
+  else if (item.kind === 'plan' && !index.plans.has(item.toolUseId)) index.plans.set(item.toolUseId, item);
 }
 
 function pushItem(model: ChatModel, item: ChatItem): void {
@@ -349,6 +363,54 @@ export function lastUserItem(model: ChatModel): Extract<ChatItem, { kind: 'user'
   return undefined;
 }
 
+/** The plan card of an exit_plan_mode call. */
+function findPlan(model: ChatModel, toolUseId: string): PlanItem | undefined {
+  return indexOf(model).plans.get(toolUseId);
+}
+
+/** Modes and plans (issue 28): a mode's line, the plan card, the decision on it. */
+function applyModeEvent(model: ChatModel, event: Extract<AgentEvent, { type: 'mode_changed' | 'plan_proposed' | 'plan_decided' }>): void {
+  switch (event.type) {
+    case 'mode_changed':
+      model.mode = event.mode;
+      closeAssistant(model);
+      pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Mode: ${event.mode}${event.reason === 'build' ? ' (building the plan)' : ''}${event.description ? ` — ${event.description}` : ''}` });
+      break;
+    case 'plan_proposed':
+      closeAssistant(model);
+      pushItem(model, { kind: 'plan', key: `plan:${event.toolUseId}`, rev: 0, toolUseId: event.toolUseId, plan: event.plan, steps: event.steps.map((step) => ({ ...step })), state: 'pending' });
+      break;
+    case 'plan_decided': {
+      const plan = findPlan(model, event.toolUseId);
+      if (plan) {
+        plan.state = event.decision;
+        plan.rev++;
+      }
+      break;
+    }
+  }
+}
+
+/** A turn began without a decision on a pending plan: its buttons go (the session would refuse them). */
+function closePendingPlans(model: ChatModel): void {
+  for (const item of indexOf(model).plans.values()) {
+    if (item.state === 'pending') {
+      item.state = 'closed';
+      item.rev++;
+    }
+  }
+}
+
+/** A turn began: the user's message (the one before loses its Edit button), and a pending plan no longer decided from here. */
+function turnStarted(model: ChatModel, event: Extract<AgentEvent, { type: 'turn_started' }>): void {
+  model.busy = true;
+  closePendingPlans(model);
+  if (event.userText === '') return;
+  const previous = lastUserItem(model);
+  if (previous) previous.rev++;
+  pushItem(model, { kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+}
+
 /** A request is sent again: the failed attempt's partial text is discarded by the host too; the retry is shown instead. */
 function retrying(model: ChatModel, event: Extract<AgentEvent, { type: 'retrying' }>): void {
   const last = model.items.at(-1);
@@ -363,13 +425,7 @@ function retrying(model: ChatModel, event: Extract<AgentEvent, { type: 'retrying
 export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
   switch (event.type) {
     case 'turn_started':
-      model.busy = true;
-      if (event.userText !== '') {
-        // The message that was last loses its Edit button: it must be drawn again.
-        const previous = lastUserItem(model);
-        if (previous) previous.rev++;
-      }
-      if (event.userText !== '') pushItem(model, { kind: 'user', key: `user:${event.turnId}`, rev: 0, text: event.userText, ...(event.checkpoint !== undefined ? { checkpoint: event.checkpoint } : {}), ...(event.attachments?.length ? { attachments: event.attachments } : {}) });
+      turnStarted(model, event);
       break;
     case 'text_delta': {
       const item = openAssistant(model);
@@ -452,7 +508,7 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
       pushNotice(model, 'error', event.message);
       break;
     case 'sandbox_notice':
-    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice': case 'customization_notice':
+    case 'mcp_notice': case 'instructions_notice': case 'thinking_notice': case 'web_notice': case 'hook_notice': case 'customization_notice': case 'mode_notice':
       pushNotice(model, event.level === 'warning' ? 'error' : 'info', event.message);
       break;
     case 'hook_run':
@@ -461,6 +517,9 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
     case 'todos':
       // Replaces the whole list, as todo_write does; copies, so a later event cannot alias it.
       model.todos = { items: event.items.map((item) => ({ ...item })), rev: (model.todos?.rev ?? 0) + 1 };
+      break;
+    case 'mode_changed': case 'plan_proposed': case 'plan_decided':
+      applyModeEvent(model, event);
       break;
     case 'session_started':
     case 'request_started':

@@ -59,8 +59,9 @@ export class Listbox<Row extends ListboxRow> {
     this.rows = rows;
     this.active = Math.min(this.active, Math.max(0, rows.length - 1));
     this.element.hidden = rows.length === 0;
+    // No aria-expanded: a textarea may not carry it (axe: a critical violation); the listbox is
+    // announced through aria-controls and its active row through aria-activedescendant.
     this.input.setAttribute('aria-controls', this.id);
-    this.input.setAttribute('aria-expanded', String(this.open));
     this.render();
   }
 
@@ -68,7 +69,6 @@ export class Listbox<Row extends ListboxRow> {
     this.rows = [];
     this.active = 0;
     this.element.hidden = true;
-    this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
 

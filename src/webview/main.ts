@@ -7,6 +7,7 @@ import { approvalRenderer } from './approvalView';
 import { applyEvent, dismissNotice, emptyChat, lastUserItem, pushNotice, todoStatusText, todoSummary, toolCardName, toolStatusText, type ChatItem, type ChatModel } from './chatModel';
 import { renderUserMessage } from './userMessageView';
 import { gaugeView } from './gauge';
+import { chartIcon } from './icons';
 import { renderMarkdown, renderMarkdownBlocks } from './markdown';
 import { outcomeText } from './subagents';
 import { patchSubagentCard, renderSubagentCard, type SubagentViewDeps } from './subagentView';
@@ -15,6 +16,8 @@ import { renderMemoryCard } from './memoryCardView';
 import { SlashPicker } from './slashPicker';
 import { hasThinking, patchThinking, renderThinking } from './thinkingView';
 import { HostRequests } from './hostRequests';
+import { ModePickerView } from './modePickerView';
+import { planCardDeps, renderPlanCard } from './planCardView';
 import { renderWebCard, type WebCardDeps } from './webCardView';
 import { renderHookLine, type HookViewDeps } from './hookView';
 
@@ -96,7 +99,8 @@ gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
 const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
 const gaugeSecondary = el('span', 'eg-gauge-secondary');
 const gaugeText = el('span', 'eg-gauge-text');
-gaugeText.append(gaugeLabel, gaugeSecondary);
+// The space keeps the two lines two words apart for whatever reads the text (axe, a voice user's "click 200k").
+gaugeText.append(gaugeLabel, ' ', gaugeSecondary);
 gauge.append(gaugeBar, gaugeText);
 gauge.addEventListener('click', () => runCommand('showContextBreakdown'));
 const gaugePopover = el('div', 'eg-gauge-popover');
@@ -108,7 +112,14 @@ compactButton.type = 'button';
 compactButton.title = 'Summarize the conversation to free context';
 compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
-header.append(gaugeWrap, compactButton);
+// The session's charts over time (the insights panel), beside the gauge that shows only now.
+const insightsButton = el('button', 'eg-button eg-secondary eg-icon-button');
+insightsButton.type = 'button';
+insightsButton.title = 'Session insights: how full the context was, tokens and cost per request';
+insightsButton.setAttribute('aria-label', 'Show session insights');
+insightsButton.append(chartIcon());
+insightsButton.addEventListener('click', () => runCommand('showSessionInsights'));
+header.append(gaugeWrap, insightsButton, compactButton);
 
 const transcript = el('main', 'eg-transcript');
 // Not a live region itself: every streamed word would be read out. Finished replies, approvals
@@ -135,7 +146,8 @@ const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
 cancelButton.type = 'button';
 cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
-buttons.append(cancelButton, sendButton);
+const modePicker = new ModePickerView(el, send, announce);
+buttons.append(modePicker.element, cancelButton, sendButton);
 const attachments = new ComposerAttachments(input, send, announce);
 const commands = new SlashPicker(input, send, () => {
   attachments.refresh();
@@ -258,7 +270,8 @@ function renderGauge(state: GaugeState | undefined): void {
   gaugeSecondary.textContent = view.secondary;
   // Which model fills this window, and who serves it (the provider can change between sessions).
   gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
-  gauge.setAttribute('aria-label', `Context ${view.label}. Open the context breakdown`);
+  // The name holds what the button shows, its meter's name first (WCAG 2.5.3: a voice user says what they see).
+  gauge.setAttribute('aria-label', `Context window usage: ${[view.label, view.secondary].filter((text) => text !== '').join(', ')}. Open the context breakdown`);
 }
 
 function renderItem(item: ChatItem): HTMLElement {
@@ -291,6 +304,8 @@ function renderItem(item: ChatItem): HTMLElement {
       return renderDivider(item);
     case 'note':
       return renderNote(item);
+    case 'plan':
+      return renderPlanCard(item, planDeps);
     case 'hook':
       return renderHookLine(item, hookDeps);
     case 'notice': {
@@ -362,6 +377,8 @@ const renderApproval = approvalRenderer({
   },
 });
 const subagentDeps: SubagentViewDeps = { el, renderApproval, openTranscript: (childId) => void send('openSubagentTranscript', { childId }) };
+// A decision starts a turn, like a sent message: busy at once, settled when the turn ends.
+const planDeps = planCardDeps(el, send, (busy) => void ((chat.busy = busy), scheduleRender()));
 const webCardDeps: WebCardDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openSavedOutput', { file }) };
 
@@ -433,6 +450,7 @@ function render(): void {
   // An empty chat has nothing to compact.
   compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
+  modePicker.sync(chat.busy, chat.mode);
   root.dataset.status = chat.busy ? 'busy' : 'idle';
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
   if (renderFrom > 0) scheduleBackfill();
@@ -523,6 +541,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       renderFrom = chat.items.length;
       filling = true;
       chat.busy = message.state.status === 'busy';
+      modePicker.update(message.state.modes);
       renderGauge(message.state.gauge);
       transcript.replaceChildren();
       rendered.clear();
@@ -533,6 +552,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
       if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
       if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
+      if (message.event.type === 'plan_proposed') announce('Evergreen proposes a plan: Build it, or keep planning.');
       applyEvent(chat, message.event);
       break;
     case 'gauge':
@@ -548,6 +568,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'focusInput':
       input.focus();
+      // Typed as if by the user, so "@" opens the picker as the keyboard would.
+      if (message.insert) {
+        input.setRangeText(message.insert, input.selectionStart, input.selectionEnd, 'end');
+        input.dispatchEvent(new Event('input'));
+      }
       break;
     case 'editorContext':
       attachments.onEditorContext(message);

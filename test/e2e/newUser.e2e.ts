@@ -9,7 +9,7 @@ import { contextGauge } from '../../src/core/context/gauge';
 import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 function viewState(history: AgentEvent[], overrides: Partial<ViewState> = {}): ViewState {
-  return { sessionId: 's1', model: 'claude-sonnet-5-5', providerLabel: 'Anthropic', status: 'idle', hasApiKey: true, trusted: true, gauge: undefined, history, ...overrides };
+  return { sessionId: 's1', model: 'claude-sonnet-5-5', providerLabel: 'Anthropic', status: 'idle', hasApiKey: true, trusted: true, gauge: undefined, history, modes: { current: 'agent', options: [{ name: 'agent', description: 'Works on the task.' }] }, ...overrides };
 }
 
 /** Posts host messages as the host would and waits for the frame that draws them. */

@@ -22,7 +22,7 @@ describe('a long chat restored in the panel (Chromium)', function () {
 
   it('paints the bottom of the chat full first, then has every item in order, the view still at the bottom', async () => {
     const history = restoredHistory(ITEMS);
-    const state: ViewState = { sessionId: 's', model: 'claude-sonnet-4-6', providerLabel: 'Anthropic', status: 'idle', hasApiKey: true, trusted: true, gauge: benchGauge(), history };
+    const state: ViewState = { sessionId: 's', model: 'claude-sonnet-4-6', providerLabel: 'Anthropic', status: 'idle', hasApiKey: true, trusted: true, gauge: benchGauge(), history, modes: { current: 'agent', options: [{ name: 'agent', description: 'Works on the task.' }] } };
     const first = await page.evaluate(
       (message) =>
         new Promise<{ count: number; lastText: string; scrollHeight: number; clientHeight: number; bottomGap: number }>((resolve) => {

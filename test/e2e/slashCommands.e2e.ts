@@ -56,7 +56,9 @@ describe('slash commands in the composer (code-server + Chromium)', function () 
       await rows.filter({ hasText: '/compact' }).waitFor({ timeout: 15_000 });
       await rows.filter({ hasText: '(.claude/commands/review.md)' }).waitFor({ timeout: 15_000 });
       await rows.filter({ hasText: '/tidy-imports' }).filter({ hasText: '.claude/skills/tidy-imports/SKILL.md' }).waitFor({ timeout: 15_000 });
-      assert.equal(await input.getAttribute('aria-expanded'), 'true');
+      // The box names the open listbox and its active row (a textarea may not carry aria-expanded).
+      assert.equal(await input.getAttribute('aria-controls'), 'eg-slash-picker');
+      assert.match((await input.getAttribute('aria-activedescendant')) ?? '', /^eg-slash-picker/);
       await page.keyboard.press('Escape');
       await picker.waitFor({ state: 'hidden', timeout: 5_000 });
       assert.equal(await input.inputValue(), '/', 'Escape closes the picker and keeps what was typed');

@@ -161,6 +161,8 @@ export interface ChatWorkbench {
 export async function openChatWorkbench(options: {
   prefix: string;
   files: Record<string, string>;
+  /** One of `files`, a .code-workspace file, opened instead of the folder (a multi-root workspace). */
+  workspaceFile?: string;
   settings?: Record<string, unknown>;
   /** The model in the user's settings (default claude-sonnet-4-6). */
   model?: string;
@@ -205,7 +207,8 @@ export async function openChatWorkbench(options: {
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   options.onPage?.(page);
-  await page.goto(workbenchUrl(server.url, options.installed ? { folder: workspace } : { folder: workspace, extensionDevelopmentPath: REPO_ROOT }));
+  const opened = options.workspaceFile ? { workspace: path.join(workspace, options.workspaceFile) } : { folder: workspace };
+  await page.goto(workbenchUrl(server.url, options.installed ? opened : { ...opened, extensionDevelopmentPath: REPO_ROOT }));
   return {
     tmp,
     workspace,

@@ -53,8 +53,13 @@ export function standalonePanelForSuite(onOpen: (panel: StandalonePanel) => void
 }
 
 /** The panel's last request to the host, without its id (a number every request carries for its reply). */
+/** What the panel posted to the host so far (its requests carry a numeric requestId). */
+export function panelPosted(page: Page): Promise<Array<Record<string, unknown>>> {
+  return page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+}
+
 export async function lastPanelRequest(page: Page): Promise<Record<string, unknown>> {
-  const posted = await page.evaluate(() => (window as unknown as BenchWindow).__bench.posted as unknown as Array<Record<string, unknown>>);
+  const posted = await panelPosted(page);
   const { requestId, ...request } = posted.at(-1) ?? {};
   assert.equal(typeof requestId, 'number');
   return request;

@@ -23,6 +23,7 @@ type Resource = 'session folder' | 'transcript lock' | 'sandbox folder' | 'MCP s
 const ACQUIRES: Record<StartStep, readonly Resource[]> = {
   model: [],
   transcript: ['session folder', 'transcript lock'],
+  modes: [],
   sandbox: ['sandbox folder'],
   // Its SessionEnd runs on close only for a session whose SessionStart ran (the last step).
   hooks: [],

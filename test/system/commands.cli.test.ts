@@ -17,6 +17,7 @@ import type { MessageParam } from '../../src/core/model/messages';
 import { runCliCaptured } from '../support/cliCapture';
 import { BACKENDS, say, textOfMessage, type FakeBackend } from '../support/backends';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { MODE_SWITCH_MARK } from '../../src/core/modes/modes';
 
 /** Everything the first user message carried, attachments included, as text. */
 function firstUserText(messages: readonly MessageParam[]): string {
@@ -144,6 +145,22 @@ for (const backend of BACKENDS) describe(`headless CLI: slash commands, skills a
     assert.equal(fresh.code, EXIT.usage);
     assert.match(fresh.stderr, /run without --resume for a new session/);
     assert.equal(fake.requests().length, 0);
+  });
+
+  it('/mode names the modes, switches the next prompt to one, and stops on an unknown name', async () => {
+    const shown = await cli(['-p', '/mode']);
+    assert.equal(shown.code, EXIT.ok, shown.stderr);
+    assert.match(shown.stdout, /^Mode: agent\. The modes: .*\bplan\b/m);
+    fake.enqueue(say.text('Planned.'));
+    const switched = await cli(['-p', '/mode plan', '-p', 'Look around']);
+    assert.equal(switched.code, EXIT.ok, switched.stderr);
+    assert.match(switched.stdout, /^Mode: plan \(from the next prompt\)\.$/m);
+    assert.equal(fake.requests().length, 1);
+    assert.ok(JSON.stringify(fake.requests()[0]!.messages).includes(`${MODE_SWITCH_MARK}plan mode`), 'the prompt after /mode plan tells the model of the switch');
+    const unknown = await cli(['-p', '/mode nope', '-p', 'Look around']);
+    assert.equal(unknown.code, EXIT.usage);
+    assert.match(unknown.stderr, /There is no mode "nope"\. The modes are: .*plan/);
+    assert.equal(fake.requests().length, 1, 'nothing sent after an unknown mode');
   });
 
   it('keeps memory for the workspace across runs, lists it in the next one, and --no-memory turns it off', async () => {

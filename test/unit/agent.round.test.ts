@@ -71,7 +71,7 @@ function rig(overrides: Partial<RoundHost> = {}): Rig {
     handled.push(site);
     return (real[kind] as (effect: Extract<ToolEffect, { kind: K }>, site: EffectSite) => void | Promise<void>)(effect, site);
   };
-  const effects: EffectHandlers = { todos_changed: logged('todos_changed'), folders_read: logged('folders_read'), recalled: logged('recalled'), file_will_change: logged('file_will_change') };
+  const effects: EffectHandlers = { todos_changed: logged('todos_changed'), folders_read: logged('folders_read'), recalled: logged('recalled'), file_will_change: logged('file_will_change'), plan_proposed: logged('plan_proposed') };
   const host: RoundHost = {
     tools,
     // Tier 0 as a visible change, so a handler can be shown to see the recorded text.
@@ -166,7 +166,7 @@ describe('a round of tool calls', () => {
 });
 
 describe("a call's effects", () => {
-  const site = (recorded: string | undefined, foldersRead: string[] = []): EffectSite => ({ turnId: 't', toolUseId: 'toolu_r', recorded, foldersRead });
+  const site = (recorded: string | undefined, foldersRead: string[] = []): EffectSite => ({ turnId: 't', toolUseId: 'toolu_r', recorded, foldersRead, endTurn: () => undefined });
   const slice: RecalledSlice = { source: { kind: 'message', toolUseId: 'toolu_src' }, start: 0, end: 5, head: '', tail: '' };
 
   it('a recall is kept as a reference only while the recorded result is exactly its slice', async () => {

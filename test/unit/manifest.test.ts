@@ -21,10 +21,29 @@ interface Command {
   category?: string;
   enablement?: string;
 }
+interface Keybinding {
+  command: string;
+  key: string;
+  mac?: string;
+  when?: string;
+}
+interface WalkthroughStep {
+  id: string;
+  title: string;
+  description: string;
+  media: { markdown?: string; svg?: string; image?: string; altText?: string };
+  completionEvents?: string[];
+}
 interface Manifest {
   displayName: string;
+  icon?: string;
+  galleryBanner?: { color?: string; theme?: string };
+  categories?: string[];
+  keywords?: string[];
   contributes: {
     commands: Command[];
+    keybindings: Keybinding[];
+    walkthroughs: Array<{ id: string; title: string; description: string; steps: WalkthroughStep[] }>;
     menus: Record<string, Array<{ command: string; when?: string }>>;
     configuration: Array<{ title?: string; order?: number; properties: Record<string, { order?: number; markdownDescription?: string }> }>;
   };
@@ -41,19 +60,19 @@ function shown(value: string | undefined): string | undefined {
 }
 
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
-const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme']);
+const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'workspaceFolderCount']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
 const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
-type Context = Readonly<Record<string, string | boolean | undefined>>;
+type Context = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
  * A when-clause as VS Code reads it, for the forms the manifest uses: `a`, `!a`, `a == value`,
- * `a != value`, `&&`, `||` (`&&` binds tighter) and parentheses. Anything else throws, so a
+ * `a != value`, `a > n` (and `<`, `>=`, `<=`), `&&`, `||` (`&&` binds tighter) and parentheses. Anything else throws, so a
  * clause this test cannot judge fails it rather than passing unread.
  */
 function parseWhen(clause: string): { keys: string[]; evaluate: (context: Context) => boolean } {
-  const tokens = clause.match(/\s*(&&|\|\||==|!=|!|\(|\)|[^\s!=&|()]+)/g)?.map((token) => token.trim()) ?? [];
+  const tokens = clause.match(/\s*(&&|\|\||==|!=|>=|<=|>|<|!|\(|\)|[^\s!=&|()<>]+)/g)?.map((token) => token.trim()) ?? [];
   if (tokens.join('').replace(/\s/g, '') !== clause.replace(/\s/g, '')) throw new Error(`unreadable when-clause: ${clause}`);
   const keys: string[] = [];
   let at = 0;
@@ -83,6 +102,13 @@ function parseWhen(clause: string): { keys: string[]; evaluate: (context: Contex
       const equal = take() === '==';
       const value = take();
       return (context) => (String(context[key]) === value) === equal;
+    }
+    if (['>', '<', '>=', '<='].includes(peek() ?? '')) {
+      const operator = take();
+      const bound = Number(take());
+      if (!Number.isFinite(bound)) throw new Error(`when-clause "${clause}": ${operator} needs a number`);
+      const compare = { '>': (a: number) => a > bound, '<': (a: number) => a < bound, '>=': (a: number) => a >= bound, '<=': (a: number) => a <= bound }[operator]!;
+      return (context) => compare(Number(context[key] ?? 0));
     }
     return (context) => Boolean(context[key]);
   };
@@ -188,19 +214,84 @@ describe('the manifest', () => {
     for (const key of ours) assert.ok(named.has(key), `${key} is set but no when-clause reads it`);
   });
 
-  it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab', () => {
+  it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab, one folder or several', () => {
     // Hooks with no chat says where hooks are configured.
-    const always = ['openArchivedTranscript', 'newChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'resumeSession', 'openMemory', ...BACKGROUND_CHAT_COMMANDS];
-    const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file' };
-    assert.deepEqual(palette(noChat).sort(), [...always].sort());
+    const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'showSessionInsights', 'resumeSession', 'openMemory', ...BACKGROUND_CHAT_COMMANDS];
+    const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file', workspaceFolderCount: 1 };
+    // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
+    assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
-    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions'].sort());
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode'].sort());
     const running = { ...idle, [CONTEXT_KEYS.running]: true };
     assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
     // Before activation no key is set at all: as with no chat.
-    assert.deepEqual(palette({}).sort(), [...always].sort());
+    assert.deepEqual(palette({}).sort(), [...always, 'switchMode'].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
+    // A multi-root workspace: a chat's folder can be chosen, but not while a turn runs in it.
+    assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder', 'switchMode'].sort());
+    assert.ok(!palette({ ...running, workspaceFolderCount: 3 }).includes('chooseChatFolder'));
+  });
+
+  it('binds keys that run Evergreen commands, with a macOS key each, and stops a turn only while one runs', () => {
+    const commands = new Set(manifest.contributes.commands.map((command) => command.command));
+    const bindings = manifest.contributes.keybindings;
+    assert.deepEqual(bindings.map((binding) => binding.command).sort(), ['evergreen.cancel', 'evergreen.focusChat', 'evergreen.newChat']);
+    for (const binding of bindings) {
+      assert.ok(commands.has(binding.command), `${binding.command} is bound but not contributed`);
+      assert.match(binding.key, /^ctrl\+k [a-z]$/, `${binding.command}: a Ctrl+K chord, never Ctrl+Alt (AltGr on Windows)`);
+      assert.equal(binding.mac, binding.key.replace('ctrl+', 'cmd+'), `${binding.command}: its macOS key`);
+    }
+    assert.equal(new Set(bindings.map((binding) => binding.key)).size, bindings.length, 'two commands on one key');
+    const cancel = bindings.find((binding) => binding.command === 'evergreen.cancel')!;
+    assert.equal(parseWhen(cancel.when!).evaluate({ [CONTEXT_KEYS.running]: true }), true);
+    assert.equal(parseWhen(cancel.when!).evaluate({ [CONTEXT_KEYS.running]: false }), false);
+  });
+
+  it('has a walkthrough whose every step has words, a button that runs a command, and its picture or text in the package', () => {
+    const [walkthrough, ...others] = manifest.contributes.walkthroughs;
+    assert.equal(others.length, 0);
+    assert.equal(walkthrough!.id, 'evergreen.start');
+    assert.ok(shown(walkthrough!.title)?.trim() && shown(walkthrough!.description)?.trim());
+    const commands = new Set(manifest.contributes.commands.map((command) => command.command));
+    const ids = walkthrough!.steps.map((step) => step.id);
+    assert.deepEqual(ids, ['key', 'chat', 'attach', 'gauge', 'compact', 'mcp', 'sandbox']);
+    const ignored = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
+    for (const step of walkthrough!.steps) {
+      const description = shown(step.description) ?? '';
+      assert.ok(shown(step.title)?.trim(), `${step.id} has no title`);
+      // A line that is only a command link is a button.
+      const buttons = description.split('\n').flatMap((line) => [.../^\[[^\]]+\]\(command:([\w.]+)(?:\?([^)]*))?\)$/.exec(line) ? [/^\[[^\]]+\]\(command:([\w.]+)(?:\?([^)]*))?\)$/.exec(line)!] : []]);
+      assert.ok(buttons.length > 0, `${step.id} has no button`);
+      for (const [, command, args] of buttons) {
+        assert.ok(commands.has(command!) || command === 'workbench.action.openSettings', `${step.id}'s button runs ${command}, which is neither Evergreen's nor the settings editor`);
+        if (args !== undefined) JSON.parse(decodeURIComponent(args));
+        if (command === 'workbench.action.openSettings') assert.match(decodeURIComponent(args ?? ''), /^\["evergreen\.[\w.]+"\]$/, `${step.id}: the settings button opens an Evergreen setting`);
+      }
+      const media = step.media.markdown ?? step.media.svg ?? step.media.image;
+      assert.ok(media?.startsWith('media/walkthrough/'), `${step.id}: media under media/walkthrough/`);
+      assert.ok(fs.existsSync(path.join(ROOT, media!)), `${step.id}: ${media} is missing`);
+      assert.ok(fs.statSync(path.join(ROOT, media!)).size < 4_096, `${step.id}: ${media} is over 4 KB (the .vsix has a size target)`);
+      if (!step.media.markdown) assert.ok(shown(step.media.altText)?.trim(), `${step.id}: a picture needs its alt text`);
+      for (const event of step.completionEvents ?? []) {
+        const [kind, name] = event.split(/:(.*)/s);
+        if (kind === 'onCommand') assert.ok(commands.has(name!), `${step.id}: ${event} names no contributed command`);
+        else if (kind === 'onContext') assert.ok((Object.values(CONTEXT_KEYS) as string[]).includes(name!), `${step.id}: ${event} names no Evergreen context key`);
+        else if (kind === 'onSettingChanged') assert.ok(SETTING_KEYS.map(settingName).includes(name!), `${step.id}: ${event} names no Evergreen setting`);
+        else assert.fail(`${step.id}: unexpected completion event ${event}`);
+      }
+    }
+    assert.match(ignored, /^!media\/\*\*$/m, 'the walkthrough media ship in the .vsix');
+  });
+
+  it('has what the Marketplace shows: a 128 px PNG icon, a banner, categories and keywords', () => {
+    const icon = fs.readFileSync(path.join(ROOT, manifest.icon ?? 'missing'));
+    assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128]);
+    assert.match(manifest.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
+    assert.ok(manifest.galleryBanner?.theme === 'dark' || manifest.galleryBanner?.theme === 'light');
+    assert.deepEqual(manifest.categories, ['AI', 'Chat']);
+    assert.ok((manifest.keywords?.length ?? 0) >= 5 && (manifest.keywords?.length ?? 0) <= 30, 'vsce allows at most 30 keywords');
   });
 
   it('reads the when-clause forms it judges, and refuses the ones it cannot', () => {

@@ -125,7 +125,8 @@ describe('modes: custom modes from files', function () {
     assert.deepEqual(offered('Security Reviewer'), ['compact', 'grep_search', 'list_files', 'mcp__github__get_issue', 'mcp_search', 'read_file', 'recall', 'run_shell']);
     assert.deepEqual(offered('docs'), ['compact', 'edit_file', 'grep_search', 'list_files', 'read_file', 'recall', 'write_file']);
     const unknown = notices.find((item) => item.kind === 'unknown-tool' && item.file === '.github/chatmodes/Planner.chatmode.md');
-    assert.deepEqual(unknown?.entries, ['fetch', 'findTestFiles', 'githubRepo', 'usages']);
+    assert.deepEqual(unknown?.entries, ['findTestFiles', 'githubRepo', 'usages'], 'Copilot\'s fetch is web_fetch');
+    assert.deepEqual([...findMode(modes, 'Planner')!.tools!.tools].sort(), ['grep_search', 'list_files', 'read_file', 'web_fetch']);
     assert.ok(notices.some((item) => item.kind === 'unsupported-field' && item.file === '.github/agents/reviewer.agent.md' && item.entries?.includes('handoffs')));
   });
 

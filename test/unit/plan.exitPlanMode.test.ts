@@ -74,6 +74,11 @@ describe('plan: steps and exit_plan_mode', () => {
     const result = await registry.executeToolCall('exit_plan_mode', { plan: PLAN }, ctx);
     assert.equal(result.isError, undefined);
     assert.match(result.content, /^The plan was shown to the user \(4 steps for the task list\)\. Stop here and wait/);
+    // The plan reaches the session as an effect: its card, and the turn's end.
+    const proposed = result.effects?.find((effect) => effect.kind === 'plan_proposed');
+    assert.ok(proposed?.kind === 'plan_proposed');
+    assert.equal(proposed.plan.markdown, PLAN);
+    assert.equal(proposed.plan.steps.length, 4);
     assert.equal(registry.headline('exit_plan_mode', { plan: PLAN }), 'Add rate limiting to the public API · 4 steps');
     const missing = await registry.executeToolCall('exit_plan_mode', {}, ctx);
     assert.equal(missing.isError, true);
@@ -81,6 +86,6 @@ describe('plan: steps and exit_plan_mode', () => {
     const huge = await registry.executeToolCall('exit_plan_mode', { plan: `1. x\n${'y'.repeat(MAX_PLAN_CHARS)}` }, ctx);
     assert.match(huge.content, /at most 50000/);
     const none = await registry.executeToolCall('exit_plan_mode', { plan: 'I would refactor it.' }, ctx);
-    assert.match(none.content, /no numbered list of steps was found/);
+    assert.match(none.content, /no list of steps was found in it, so building it leaves the task list as it is/);
   });
 });

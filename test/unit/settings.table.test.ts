@@ -1,6 +1,6 @@
 /**
  * The settings table (src/frontends/settingsTable.ts) is the one place a setting's name, scope, type,
- * range, default and CLI flag are written. package.json's settings, package.nls.json and the README's
+ * range, default and CLI flag are written. package.json's settings, package.nls.json and the settings reference's
  * settings tables are generated from it (scripts/manifest.ts); these checks fail when a committed
  * file is stale, when the generator misrenders a row, or when the CLI or the extension's reader
  * drift from the table.
@@ -8,11 +8,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GENERATE_COMMAND, README_BEGIN, README_END, renderManifestFiles } from '../../scripts/manifest';
+import { GENERATE_COMMAND, SETTINGS_DOC, SETTINGS_DOC_BEGIN, SETTINGS_DOC_END, renderManifestFiles } from '../../scripts/manifest';
 import { parseCliArgs, USAGE } from '../../src/cli/args';
 import { parseContextOverrides } from '../../src/core/context/defaults';
 import { parsePriceOverrides } from '../../src/core/model/models';
 import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
+import { WALKTHROUGH } from '../../src/extension/manifest';
 import { settingChangeEffect } from '../../src/extension/settingChanges';
 import { parseSettings } from '../../src/extension/settingsValues';
 import { SETTING_TEXT } from '../../src/frontends/settingsManifest';
@@ -32,16 +33,16 @@ function exampleIn(description: string): unknown {
   return JSON.parse(example);
 }
 
-/** The rows of the README's generated settings tables: setting name -> [default cell, description cell]. */
+/** The rows of the settings reference's generated settings tables: setting name -> [default cell, description cell]. */
 function readmeRows(): Map<string, [string, string]> {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = readme.slice(readme.indexOf(README_BEGIN), readme.indexOf(README_END));
-  assert.ok(block.length > 0, 'the README has no generated settings block');
+  const readme = fs.readFileSync(path.join(ROOT, SETTINGS_DOC), 'utf8');
+  const block = readme.slice(readme.indexOf(SETTINGS_DOC_BEGIN), readme.indexOf(SETTINGS_DOC_END));
+  assert.ok(block.length > 0, 'the settings reference has no generated settings block');
   const rows = new Map<string, [string, string]>();
   for (const line of block.split('\n').filter((row) => row.startsWith('| `'))) {
     const cells = line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, ''));
     const name = /^`([^`]+)`$/.exec(cells[0] ?? '')?.[1];
-    assert.ok(name && cells.length === 3, `unreadable README row: ${line}`);
+    assert.ok(name && cells.length === 3, `unreadable settings row: ${line}`);
     assert.ok(!rows.has(name), `${name} has two rows`);
     rows.set(name, [cells[1]!, cells[2]!]);
   }
@@ -49,7 +50,7 @@ function readmeRows(): Map<string, [string, string]> {
 }
 
 describe('settings table', () => {
-  it('has package.json, package.nls.json and the README as the generator writes them from the tables', () => {
+  it('has package.json, package.nls.json and the settings reference as the generator writes them from the tables', () => {
     for (const file of renderManifestFiles(ROOT)) {
       const committed = fs.readFileSync(path.join(ROOT, file.path), 'utf8');
       // Not assert.equal: a diff of the whole package.json would bury the one thing to do.
@@ -82,7 +83,7 @@ describe('settings table', () => {
     assert.equal(Object.keys(pricing.prices).length, 1);
   });
 
-  it("lists every setting in the README's tables, with its default, its CLI flag and its scope", () => {
+  it("lists every setting in the settings reference's tables, with its default, its CLI flag and its scope", () => {
     const rows = readmeRows();
     assert.deepEqual([...rows.keys()].sort(), SETTING_KEYS.map(settingName).sort());
     for (const key of SETTING_KEYS) {
@@ -93,9 +94,9 @@ describe('settings table', () => {
       else if (value === null || value === '') assert.equal(defaultCell, 'empty', key);
       else assert.equal(defaultCell, `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``, key);
       const flag = cliFlag(key);
-      if (flag) assert.ok(description.includes(`\`${flag}\``), `${key}: the README does not name ${flag}`);
-      assert.ok(description.endsWith(`${row.scope} scope)`), `${key}: the README does not give its scope`);
-      if (row.min !== undefined && row.max !== undefined) assert.ok(description.includes(`(${row.min.toLocaleString('en-US')}-${row.max.toLocaleString('en-US')}; `), `${key}: the README does not give its range`);
+      if (flag) assert.ok(description.includes(`\`${flag}\``), `${key}: the settings reference does not name ${flag}`);
+      assert.ok(description.endsWith(`${row.scope} scope)`), `${key}: the settings reference does not give its scope`);
+      if (row.min !== undefined && row.max !== undefined) assert.ok(description.includes(`(${row.min.toLocaleString('en-US')}-${row.max.toLocaleString('en-US')}; `), `${key}: the settings reference does not give its range`);
     }
   });
 
@@ -127,12 +128,12 @@ describe('settings table', () => {
   });
 
   it('names only real settings wherever a source file, the README or the docs mention one', () => {
-    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands
-    // and views, the context keys, and two the extension creates (the SecretStorage keys, the
+    // Ids under evergreen. that are not settings: the extension's own id, the manifest's commands,
+    // views and walkthrough, the context keys, and two the extension creates (the SecretStorage keys, the
     // status bar item).
     const { contributes, publisher, name: packageName } = manifest as unknown as { publisher: string; name: string; contributes: { commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> } };
     const views = Object.values(contributes.views).flat().map((view) => view.id);
-    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.searxngKey', 'evergreen.context']);
+    const otherIds = new Set([`${publisher}.${packageName}`, ...contributes.commands.map((command) => command.command), ...views, ...views.map((id) => `${id}.focus`), ...Object.values(CONTEXT_KEYS), WALKTHROUGH.id, 'evergreen.anthropicApiKey', 'evergreen.openaiApiKey', 'evergreen.searxngKey', 'evergreen.context']);
     const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => path.join('docs', name))];
     const walk = (dir: string): void => {
       for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CommandSandbox } from '../../src/core/shell/commandSandbox';
-import { createExitPlanModeTool } from '../../src/core/tools/exitPlanMode';
 import { createMemoryTool } from '../../src/core/tools/memory';
 import { createToolRegistry, type ApiToolSpec } from '../../src/core/tools/registry';
 import { createSkillTool } from '../../src/core/tools/skill';
@@ -28,14 +27,14 @@ const SANDBOX_ON: CommandSandbox = {
 /** The registries a session can offer, keyed by what differs. */
 function variants(): Record<string, ApiToolSpec[]> {
   return {
-    'trusted, every built-in': createToolRegistry({ trusted: true, task: true, compact: true }).list(),
+    'trusted, every built-in': createToolRegistry({ trusted: true, task: true, compact: true, exitPlanMode: true }).list(),
     'trusted, sandbox on': createToolRegistry({ trusted: true, task: true, shell: { sandbox: SANDBOX_ON } }).list().filter((tool) => tool.name === 'run_shell'),
     untrusted: createToolRegistry({ trusted: false }).list(),
     'web tools': createToolRegistry({ trusted: true, web: { access: new WebAccess([]) }, searxng: { url: 'http://127.0.0.1:1' } })
       .list()
       .filter((tool) => tool.name === WEB_FETCH_TOOL || tool.name === WEB_SEARCH_TOOL),
     // Issue 28's tools, not offered yet: pinned now, so wiring them moves nothing by accident.
-    'not yet in the registry': [createMemoryTool({ folder: '/unused' }), createMemoryTool({ folder: '/unused', readOnly: true }), createSkillTool([]), createExitPlanModeTool()].map(asSpec),
+    'not yet in the registry': [createMemoryTool({ folder: '/unused' }), createMemoryTool({ folder: '/unused', readOnly: true }), createSkillTool([])].map(asSpec),
   };
 }
 

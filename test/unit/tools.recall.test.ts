@@ -168,7 +168,7 @@ describe('recall tool', function () {
     const recorded = async (toolUseId: string, input: Record<string, unknown>): Promise<void> => {
       const result = await registry.executeToolCall(RECALL_TOOL, input, context(new TranscriptRecall({ sessionDir: s.handle.dir }), workspace));
       assert.ok(effectOf(result, 'recalled'), 'the tool names its slice either way');
-      await dispatchEffects(handlers, result.effects ?? [], { turnId: 't', toolUseId, recorded: result.content, foldersRead: [] });
+      await dispatchEffects(handlers, result.effects ?? [], { turnId: 't', toolUseId, recorded: result.content, foldersRead: [], endTurn: () => undefined });
       if (toolUseId === 'toolu_redacted') assert.doesNotMatch(result.content, /sk-ant-secret-value-123/);
     };
     await recorded('toolu_redacted', { id: 'toolu_key' });

@@ -16,7 +16,8 @@ import { emptyTotals } from '../../src/core/storage/sessionStore';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { createTodoWriteTool } from '../../src/core/tools/todoWrite';
-import { latestTodos, parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/todos/todos';
+import { parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListText, type TodoItem } from '../../src/core/todos/todos';
+import { latestTodos } from '../../src/core/todos/taskList';
 import { effectOf, makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 import { bulk, Rig, tooLongError } from './context.harness';
 

@@ -48,7 +48,7 @@ describe('chat model lookups', () => {
   });
 
   it('works on a model made without emptyChat', () => {
-    const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined };
+    const model: ChatModel = { items: [], busy: false, nextKey: 0, todos: undefined, mode: undefined };
     fold([started('a'), { type: 'text_delta', turnId: 't', text: 'x' }, finished('a', 'out')], model);
     assert.equal(tools(model)[0]?.output, 'out');
   });

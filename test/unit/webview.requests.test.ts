@@ -25,6 +25,8 @@ const GOOD: { [Name in WebviewRequestName]: WebviewRequests[Name][0] } = {
   openSavedOutput: { file: '/s/tool-results/a.txt' },
   restoreCheckpoint: { checkpoint: 1 },
   editMessage: { checkpoint: 2 },
+  setMode: { mode: 'plan' },
+  planDecision: { toolUseId: 'toolu_plan', decision: 'keep_planning', note: 'Cover the migration too.' },
 };
 const NAMES = Object.keys(GOOD) as WebviewRequestName[];
 
@@ -42,6 +44,8 @@ const BAD: { [Name in WebviewRequestName]: Array<Record<string, unknown>> } = {
   openSavedOutput: [{ file: 42 }],
   restoreCheckpoint: [{ checkpoint: 0 }],
   editMessage: [{ checkpoint: 1.5 }],
+  setMode: [{ mode: '' }, { mode: 'x'.repeat(201) }, {}],
+  planDecision: [{ toolUseId: 'toolu_plan', decision: 'build it' }, { toolUseId: '../x', decision: 'build' }, { toolUseId: 'toolu_plan', decision: 'build', note: 'x'.repeat(100_001) }],
 };
 
 describe('webview requests', () => {

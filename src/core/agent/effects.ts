@@ -21,6 +21,8 @@ export interface EffectSite {
   recorded: string | undefined;
   /** The folders this round's calls read, which the session gives their instruction files after the round's results. */
   foldersRead: string[];
+  /** The turn ends after this round (its results recorded): the user has something to decide. */
+  endTurn(): void;
 }
 
 type EffectOf<K extends ToolEffectKind> = Extract<ToolEffect, { kind: K }>;
@@ -47,6 +49,11 @@ export function sessionEffectHandlers(host: SessionEffectsHost): EffectHandlers 
     // The write goes on when its checkpoint record fails (logged): that file alone cannot be restored.
     file_will_change: async (effect) => {
       await host.recordWrite?.(effect.path, effect.prior).catch((error: unknown) => host.logger.error(`could not keep ${effect.path}'s content for its checkpoint`, error));
+    },
+    // The plan card; the turn ends so the user can build it or keep planning (agent/modes.ts takes the decision).
+    plan_proposed: (effect, site) => {
+      host.emit({ type: 'plan_proposed', turnId: site.turnId, toolUseId: site.toolUseId, plan: effect.plan.markdown, steps: effect.plan.steps.map((step) => ({ ...step })) });
+      site.endTurn();
     },
   };
 }

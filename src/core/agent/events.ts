@@ -8,6 +8,8 @@ import type { ErrorHint } from '../model/errors';
 import type { UsageCounts } from '../model/models';
 import type { ApprovalRequest, SandboxChange } from '../approvals/approval';
 import type { TodoItem } from '../todos/todos';
+import type { PlanDecisionKind } from '../todos/planDecision';
+import type { MODE_CHANGE_REASONS } from '../storage/transcript';
 import type { ToolCard, WebFetchDetails } from '../tools/types';
 import type { SubagentType } from '../tools/taskInput';
 import type { ErrorAction, ErrorKind } from '../model/errorActions';
@@ -17,6 +19,9 @@ import type { HookRunOutcome } from '../hooks/decisions';
 import type { HookScope } from '../hooks/config';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
+
+/** Why the mode changed: a session started in it, the user picked it, or the user built a plan. */
+export type ModeChangeReason = (typeof MODE_CHANGE_REASONS)[number];
 
 /** What the chat shows of an attachment: its kind and a short label ("src/app.ts:10-40"). */
 export interface AttachmentChip {
@@ -186,6 +191,17 @@ export type AgentEvent =
    * turn, thinking turned off for the rest of it, or a server that refused reasoning_effort.
    */
   | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  /**
+   * Modes (issue 28): the session's mode from now on (`reason` as the transcript's `mode` entry
+   * records it), live and replayed on resume. `description`: the mode's one line, when it is known.
+   */
+  | { type: 'mode_changed'; turnId?: string; mode: string; reason: ModeChangeReason; description?: string }
+  /** At session start: custom mode files that could not be used, a mode's model that cannot be served here. */
+  | { type: 'mode_notice'; level: 'warning' | 'info'; message: string }
+  /** `exit_plan_mode` proposed `plan` (Markdown; `steps` its task list if built): the chat's plan card, replayed on resume. */
+  | { type: 'plan_proposed'; turnId: string; toolUseId: string; plan: string; steps: TodoItem[] }
+  /** The user decided on the plan of `toolUseId`: built it, or asked to keep planning (the note is the next message). */
+  | { type: 'plan_decided'; turnId?: string; toolUseId: string; decision: PlanDecisionKind }
   /** A hook ran (issue 29): recorded in the transcript, so a resumed chat shows the same line. */
   | { type: 'hook_run'; turnId?: string; run: HookRunView }
   /** What the user should know about hooks: a failed or blocked run, a decision refused, settings with problems, hooks left out. */

@@ -9,7 +9,7 @@ import { cacheEconomicsFor, CONTEXT_DEFAULTS, type ContextDefaults } from '../co
 import { windowInUse } from '../context/learnedWindow';
 import { foldTranscript, type FoldResult } from './fold';
 import { redactingLogger, silentLogger, type Logger } from '../logger';
-import type { ModelBackend, ProviderId } from '../model/backend';
+import type { ModelBackend, ModelInfo, ProviderId } from '../model/backend';
 import type { MessageParam } from '../model/messages';
 import { createBackend } from '../model/createBackend';
 import { priceFor, type ModelPrice } from '../model/models';
@@ -29,6 +29,8 @@ import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
 import { foreignThinkingNotice, withoutForeignThinking, type SessionThinking } from './thinkingTurn';
 import { StartScope } from './startScope';
+import type { SessionModes } from './modes';
+import { sessionModes, startingMode, type ModeSettings } from './modeStart';
 import { announceStart } from './startNotices';
 import { sessionHooksFor, type HooksConfig, type SessionHooks } from './hooks';
 import { customizationSections, loadSessionSkills, type CustomizationNotice, type MemorySettings, type SessionSkills, type SkillSettings } from './customization';
@@ -81,6 +83,8 @@ export interface AgentConfig {
   thinking?: ThinkingSetting;
   /** The web tools (issue 30); absent: web_fetch with no host allowed beforehand (each asks), no search. */
   web?: WebSettings;
+  /** Modes (issue 28): the mode to start in, plan mode's MCP tools; absent: the recorded mode (else agent), no MCP tool in plan mode. */
+  modes?: ModeSettings;
   /** The user's hooks and the workspace's consented ones (issue 29); absent: none. */
   hooks?: HooksConfig;
   /** Skills (issue 28): listed in a new chat's prompt, loaded with the `skill` tool; absent: none. */
@@ -164,7 +168,7 @@ export interface StartOptions {
  * The steps of a start, in order. Any of them may fail; what the steps before it acquired is then
  * given back, newest first (test/unit/agent.startCleanup.test.ts fails the start at each one).
  */
-export const START_STEPS = ['model', 'transcript', 'sandbox', 'hooks', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
+export const START_STEPS = ['model', 'transcript', 'modes', 'sandbox', 'hooks', 'checkpoints', 'mcp', 'tools', 'prompt', 'session', 'notices'] as const;
 export type StartStep = (typeof START_STEPS)[number];
 
 type RunStep = <T>(step: StartStep, run: () => T | Promise<T>) => Promise<T>;
@@ -215,25 +219,15 @@ interface RedactedOutputs {
 
 async function startInOrder(options: StartOptions, { logger, secrets, redactor, onEvent, scope, step }: RedactedOutputs & { scope: StartScope; step: RunStep }): Promise<StartedSession> {
   const { config } = options;
-  const { client, modelInfo, window } = await step('model', async () => {
-    const client = createBackend({
-      provider: config.provider ?? 'anthropic',
-      apiKey: config.apiKey,
-      baseURL: config.baseURL,
-      model: config.model,
-      ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
-      ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
-      ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
-      ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
-      logger,
-    });
-    // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
-    // throws a ModelError here and leaves no empty session behind.
-    const modelInfo = await client.getModelInfo(options.signal);
-    return { client, modelInfo, window: await client.contextWindow(config.contextWindow, options.signal) };
-  });
-  const opened = await step('transcript', () => openOrCreate(options, client.model, logger, scope));
+  const connect = (model: string | undefined) => connectModel(config, model, logger, options.signal);
+  // Fail fast, before anything is written: a wrong key, an unreachable server or an unknown model
+  // throws a ModelError here and leaves no empty session behind.
+  const configured = await step('model', () => connect(config.model));
+  const opened = await step('transcript', () => openOrCreate(options, configured.client.model, logger, scope));
   const { handle, folded, transcriptProblems } = opened;
+  // The mode to start in (asked for, or the one recorded) may run on a model of its own.
+  const starting = await step('modes', () => startingMode({ settings: config.modes, workspaceRoot: options.workspaceRoot, trusted: config.trusted, folded: folded?.mode, connected: configured, connect, logger }));
+  const { client, modelInfo, window } = starting.connected;
   const sandbox = await step('sandbox', () => sandboxFor(options, handle, logger, scope));
   const hooks = await step('hooks', () => sessionHooksFor(config.hooks, { handle, projectDir: options.workspaceRoot, sandbox, logger, redactor, emit: onEvent, scope, now: config.now }));
   const checkpoints = await step('checkpoints', () => checkpointsFor(options, handle, logger));
@@ -252,13 +246,15 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
     opened.systemPrompt !== undefined ? { systemPrompt: opened.systemPrompt, notices: [], customization: [] } : recordNewPrompt(options, handle, { toolNames: tools.list().map((tool) => tool.name), maxFileChars: fileBudget(), skills, secrets, logger }),
   );
   const { session, thinkingNotices } = await step('session', () =>
-    buildSession(options, { client, tools, readOnlyMemory, readRoots: skills.readRoots, handle, folded, checkpoints, hooks, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow }),
+    buildSession(options, { client, tools, readOnlyMemory, readRoots: skills.readRoots, handle, folded, checkpoints, hooks, logger, onEvent, window, modelMax: modelInfo?.maxOutputTokens, systemPrompt: prompt.systemPrompt, fileBudget, engineWindow, modes: sessionModes(starting, { planMcpTools: config.modes?.planMcpTools ?? [], tools, sandbox, handle, onEvent, client, now: config.now ?? Date.now }) }),
   );
   await step('notices', () => {
     onEvent({ type: 'session_started', sessionId: handle.id, model: client.model, resumed: options.resumeId !== undefined });
     // Web search is on, but neither this back end nor a SearXNG instance can run it.
     const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
     announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices, customization: [...skills.notices, ...prompt.customization] });
+    for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice });
+    if (starting.recordStart) session.modes?.switchTo(starting.mode.name, 'start');
     // Its text rides with the first message.
     return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);
   });
@@ -306,6 +302,7 @@ function buildSession(
     systemPrompt: string;
     fileBudget: () => number;
     engineWindow: ReturnType<typeof liveWindow>;
+    modes: SessionModes;
   },
 ): { session: AgentSession; thinkingNotices: ThinkingNotice[] } {
   const { config, store } = options;
@@ -359,8 +356,26 @@ function buildSession(
     ...(parts.hooks ? { hooks: parts.hooks } : {}),
     ...(checkpoints ? { checkpoints: { begin: async (message: string, entries: number) => (await checkpoints.begin(message, entries)).number, end: () => checkpoints.end() }, recordWrite: (file: string, prior: Buffer | undefined) => checkpoints.beforeWrite(file, prior) } : {}),
     ...(folded ? { interruptedToolResult: interruptedTaskResult(folded.display), subagentCostUsd: folded.totals.subagentCostUsd } : {}),
+    modes: parts.modes,
   });
   return { session, thinkingNotices: thinking.notices };
+}
+
+/** The back end for `model` (undefined: the provider's default), with the model's info and window: an unknown model fails here. */
+async function connectModel(config: AgentConfig, model: string | undefined, logger: Logger, signal: AbortSignal | undefined): Promise<{ client: ModelBackend; modelInfo: ModelInfo | undefined; window: number }> {
+  const client = createBackend({
+    provider: config.provider ?? 'anthropic',
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    model,
+    ...(config.priceOverrides ? { priceOverrides: config.priceOverrides } : {}),
+    ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+    ...(config.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: config.retryBaseDelayMs } : {}),
+    ...(config.modelInfoTimeoutMs !== undefined ? { modelInfoTimeoutMs: config.modelInfoTimeoutMs } : {}),
+    logger,
+  });
+  const modelInfo = await client.getModelInfo(signal);
+  return { client, modelInfo, window: await client.contextWindow(config.contextWindow, signal) };
 }
 
 /**

@@ -16,6 +16,8 @@ import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import type { TranscriptEntry } from '../storage/transcript';
 import type { TodoItem } from '../todos/todos';
+import { opensTurn } from '../todos/planDecision';
+import { AGENT_MODE } from '../modes/modes';
 import type { AgentEvent } from './events';
 import { DisplayBuilder } from './replay';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from './subagentEvents';
@@ -42,8 +44,17 @@ export interface FoldResult {
   display: AgentEvent[];
   compactions: number;
   persistedOutputs: Array<{ toolUseId: string; file: string }>;
-  /** The task list: the newest accepted todo_write call's (undefined when none was accepted). */
+  /** The task list: the newest accepted todo_write call's or built plan's (undefined when there is none). */
   todos: TodoItem[] | undefined;
+  /** The newest `mode` entry's mode, and the mode the model was last told of (the one on when the newest turn opened); undefined: none recorded (agent). */
+  mode: FoldedMode | undefined;
+}
+
+/** A session's mode after its transcript (agent/modes.ts continues from it). */
+export interface FoldedMode {
+  current: string;
+  /** The session tells the model of a switch at the start of the next turn's message: until then it still works by this one. */
+  told: string;
 }
 
 /** What the chat showed for an entry that changed the engine's state (`before` -> `after`). */
@@ -65,6 +76,8 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
     case 'event':
       if (entry.name === 'hook_run' || entry.name === 'hook_notice') return hookEventFromRecord(entry.name, entry.data, turnId);
       return SUBAGENT_EVENT_NAMES.has(entry.name) ? subagentEventFromRecord(entry.name, entry.data, turnId) : undefined;
+    case 'mode':
+      return { type: 'mode_changed', turnId, mode: entry.mode, reason: entry.reason };
     default:
       return undefined;
   }
@@ -114,6 +127,7 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
   /** Persisted outputs recorded without the note's token figures, until their tool result arrives. */
   const unsizedPersists = new Map<string, Extract<TranscriptEntry, { type: 'persisted_output' }>>();
   for (const entry of discardedUsage) countUsage(totals, entry);
+  let mode: FoldedMode | undefined;
   for (const entry of entries) {
     const before = engine;
     engine = applyEntry(engine, entry);
@@ -130,6 +144,8 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
           display.push({ ...persistNote({ toolName: older.toolName, toolUseId: older.toolUseId, file: older.file, tokensBefore, tokensAfter: estimateTokens(toolResultText(block)) }), turnId: display.currentTurnId });
         }
         display.message(entry.message, entry.checkpoint);
+        // A turn's message carries any switch the model had not been told of (agent/modes.ts).
+        if (mode && opensTurn(entry.message)) mode = { current: mode.current, told: mode.current };
         continue;
       case 'usage':
         countUsage(totals, entry);
@@ -143,6 +159,9 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
         break;
       case 'system_prompt':
         systemPrompt = entry.text;
+        break;
+      case 'mode':
+        mode = { current: entry.mode, told: mode?.told ?? AGENT_MODE };
         break;
       case 'event': {
         // A tool card's details: shown on the card when the call's result comes.
@@ -166,5 +185,6 @@ export function foldTranscript(allEntries: readonly TranscriptEntry[]): FoldResu
     compactions,
     persistedOutputs,
     todos: display.todos,
+    mode,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Project instructions in a session (README "Project instructions"): the root files go into the
+ * Project instructions in a session (docs/guide.md, "Project instructions"): the root files go into the
  * system prompt once (factory.ts), a subfolder's files into the tool results' turn as a note
  * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */

@@ -5,6 +5,10 @@
 import { blocksOf, toolResultText } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
+import { EXIT_PLAN_MODE_TOOL, planDecisionOf, planOfInput } from '../todos/planDecision';
+import { planSteps } from '../todos/planSteps';
+import { builtSteps } from '../todos/taskList';
+import { MODE_SWITCH_MARK } from '../modes/modes';
 import type { AgentEvent, AttachmentChip } from './events';
 import { attachmentOfBlock } from './attachments';
 import { nestedNoteFile } from '../instructions/instructionFiles';
@@ -21,6 +25,8 @@ export class DisplayBuilder {
   /** todo_write inputs waiting for their result: an accepted call replaces the task list. */
   private readonly todoInputs = new Map<string, unknown>();
   private todoList: TodoItem[] | undefined;
+  /** exit_plan_mode inputs by call: a successful call shows its plan card, and a later Build it makes its steps the task list. */
+  private readonly planInputs = new Map<string, unknown>();
   private turn = 0;
   private turnId = 'replay-0';
 
@@ -35,9 +41,14 @@ export class DisplayBuilder {
   /** `checkpoint`: the checkpoint a user message was recorded with (its Restore). */
   message(message: MessageParam, checkpoint?: number): void {
     const chips: AttachmentChip[] = [];
-    for (const block of blocksOf(message)) {
+    const blocks = blocksOf(message);
+    // The user's own words are a user message's last text block; the session's notes come before them.
+    const ownText = blocks.reduce((last, block, index) => (block.type === 'text' ? index : last), -1);
+    for (const [index, block] of blocks.entries()) {
       const attachment = message.role === 'user' ? attachmentOfBlock(block) : undefined;
-      if (message.role === 'user' && block.type === 'text' && hookNoteEvent(block.text) !== undefined) {
+      if (message.role === 'user' && block.type === 'text' && index < ownText && this.sessionNote(block.text)) {
+        // A mode switch (its mode entry showed it) or a plan decision (shown by sessionNote).
+      } else if (message.role === 'user' && block.type === 'text' && hookNoteEvent(block.text) !== undefined) {
         // A hook's text for the model: its run's recorded line already shows it.
       } else if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
@@ -61,6 +72,7 @@ export class DisplayBuilder {
       } else if (block.type === 'tool_use') {
         this.names.set(block.id, block.name);
         if (block.name === TODO_WRITE_TOOL) this.todoInputs.set(block.id, block.input);
+        if (block.name === EXIT_PLAN_MODE_TOOL) this.planInputs.set(block.id, block.input);
         this.events.push({ type: 'tool_call_started', turnId: this.turnId, toolUseId: block.id, name: block.name, input: block.input });
       } else if (block.type === 'tool_result') {
         const card = this.cards.get(block.tool_use_id);
@@ -82,8 +94,33 @@ export class DisplayBuilder {
           this.todoList = items;
           this.events.push({ type: 'todos', turnId: this.turnId, items });
         }
+        this.planProposed(block.tool_use_id, block.is_error === true);
       }
     }
+  }
+
+  /** A successful exit_plan_mode call's card, as the live session showed it after the call. */
+  private planProposed(toolUseId: string, failed: boolean): void {
+    const plan = planOfInput(this.planInputs.get(toolUseId));
+    if (failed || plan === undefined) {
+      this.planInputs.delete(toolUseId);
+      return;
+    }
+    this.events.push({ type: 'plan_proposed', turnId: this.turnId, toolUseId, plan, steps: planSteps(plan) });
+  }
+
+  /** Whether a text block before the user's words is the session's own (a mode switch, a plan decision); a decision is shown as the live chat showed it. */
+  private sessionNote(text: string): boolean {
+    if (text.startsWith(MODE_SWITCH_MARK)) return true;
+    const decision = planDecisionOf(text);
+    if (!decision) return false;
+    this.events.push({ type: 'plan_decided', turnId: this.turnId, toolUseId: decision.toolUseId, decision: decision.kind });
+    const steps = decision.kind === 'build' ? builtSteps(this.planInputs.get(decision.toolUseId)) : undefined;
+    if (steps) {
+      this.todoList = steps;
+      this.events.push({ type: 'todos', turnId: this.turnId, items: steps });
+    }
+    return true;
   }
 
   /** A call's card details, recorded when it ended: its `tool_call_finished` carries them. */

@@ -15,7 +15,8 @@
  * Hooks around a call (agent/hooks.ts): PreToolUse between the refusal and the run (deny: a
  * refusal; ask: an approval; allow: no prompt for this call, except what never goes unasked),
  * PostToolUse after tier 0 and the effects (its text goes after the round's results, with a folder's
- * instructions, through the session's notesAfter).
+ * instructions, through the session's notesAfter). The session's mode refuses a call
+ * before them (`RoundHost.refusal`), and a call's effect may end the turn after the round.
  */
 import type { ContentBlockParam, ImageBlockParam } from '../model/messages';
 import type { ModelResponse } from '../model/backend';
@@ -69,6 +70,8 @@ export interface RoundHost {
   readonly effects: EffectHandlers;
   /** Notes that ride after the results: the instruction files of the folders read, not yet in view (none: []). */
   notesAfter(round: ToolRound): Promise<ContentBlockParam[]>;
+  /** Why the session's mode refuses a call (agent/modes.ts), told to the model as its result; absent or undefined: it may run. */
+  refusal?(toolUse: ToolUseBlock): string | undefined;
 }
 
 /**
@@ -96,6 +99,8 @@ export function roundCalls(response: Pick<ModelResponse, 'content' | 'invalidToo
 export class ToolRound {
   /** Folders this round's calls read (`folders_read` effects): their instruction files come after the results. */
   readonly foldersRead: string[] = [];
+  /** A call's effect asked the turn to end after this round (a plan proposed for the user's decision). */
+  endsTurn = false;
 
   readonly turnId: string;
   readonly calls: readonly RoundCall[];
@@ -138,7 +143,7 @@ export class ToolRound {
     const base = { turnId: this.turnId, toolUseId: toolUse.id, name: toolUse.name };
     const card = this.host.tools.card(toolUse.name, toolUse.input);
     this.host.emit({ type: 'tool_call_started', ...base, input: toolUse.input, headline: this.host.tools.headline(toolUse.name, toolUse.input), ...(card ? { card } : {}) });
-    const refusal = call.refusal ?? this.gate?.(toolUse.name);
+    const refusal = call.refusal ?? this.host.refusal?.(toolUse) ?? this.gate?.(toolUse.name);
     if (refusal !== undefined) {
       // An answer for the model, not a failed request: retrying would not change what it wrote.
       this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: refusal, durationMs: 0 });
@@ -150,7 +155,7 @@ export class ToolRound {
       this.host.emit({ type: 'tool_call_finished', ...base, isError: true, content: gate.refusal, durationMs: 0 });
       return this.answer(call, { content: gate.refusal, isError: true });
     }
-    const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead };
+    const site = { turnId: this.turnId, toolUseId: toolUse.id, foldersRead: this.foldersRead, endTurn: () => void (this.endsTurn = true) };
     const ctx: ToolContext = {
       ...this.host.toolContext(this.turnId, toolUse.id, this.signal, gate.preApproved),
       report: (effect) => dispatchEffects(this.host.effects, [effect], { ...site, recorded: undefined }),

@@ -29,6 +29,8 @@ import { instructionNotes } from './instructions';
 import { TurnThinking } from './thinkingTurn';
 import { roundCalls, ToolRound, type CallGate, type RoundHost } from './round';
 import { sessionEffectHandlers } from './effects';
+import { PlanDecisionError, type SessionModes } from './modes';
+import type { PlanDecisionKind } from '../todos/planDecision';
 import { approvalNotification } from './hookRuns';
 
 // The session's option types and response conversion live in their own modules; re-exported so callers keep importing from here.
@@ -144,6 +146,7 @@ export class AgentSession {
         // What the round's hooks added for the model (PreToolUse, PostToolUse), through tier 0.
         ...((await options.hooks?.takeNotes(turnId, this.tier0)) ?? []),
       ],
+      refusal: (toolUse) => options.modes?.refusal(toolUse),
     };
   }
 
@@ -229,6 +232,22 @@ export class AgentSession {
     return this.options.tools.list();
   }
 
+  /** The session's mode (absent in a subagent): switch it between turns; the model is told with the next message. */
+  get modes(): SessionModes | undefined {
+    return this.options.modes;
+  }
+
+  /**
+   * The user's decision on the proposed plan (the plan card's Build it / Keep planning): the mode
+   * switches as the decision says and the next turn starts with it, `note` as the user's words.
+   * Throws PlanDecisionError when no plan waits for it, SessionBusyError while a turn runs.
+   */
+  async decidePlan(decision: PlanDecisionKind, options: { toolUseId?: string; note?: string } = {}, signal?: AbortSignal): Promise<TurnStopReason> {
+    if (this.running) throw new SessionBusyError();
+    if (!this.options.modes) throw new PlanDecisionError('This session has no modes, so it has no plan to decide on.');
+    return this.send(this.options.modes.decidePlan(this.messages, decision, options), signal);
+  }
+
   /** Changed approval settings apply from the next tool call on, without restarting the session. */
   setApprovalPolicy(policy: ApprovalPolicy): void {
     this.approvalPolicy = policy;
@@ -298,7 +317,8 @@ export class AgentSession {
         stopReason = 'error';
         this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: `A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`, hint: 'Change the prompt, or the hook (its line above names its file).', actions: errorActionsFor('hook_blocked') });
       } else {
-        if (text !== undefined) this.append({ role: 'user', content: [...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
+        // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
+        if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
         stopReason = await this.runTurn(turnId, controller.signal, turn);
       }
     } catch (error) {
@@ -401,6 +421,7 @@ export class AgentSession {
       const round = new ToolRound(this.roundHost, { turnId, calls, signal, stop: truncated ? 'max_tokens' : overLimit ? 'round_limit' : undefined, gate: turn.gate });
       this.append({ role: 'user', content: await round.run() });
       if (signal.aborted) return 'cancelled';
+      if (round.endsTurn) return 'end_turn';
       // A hook's `continue: false` ends the turn once the round's results are in.
       if (this.options.hooks?.takeStop(turnId) !== undefined) return 'end_turn';
       if (overLimit) return this.roundLimitReached(turnId, maxRounds);
@@ -431,6 +452,7 @@ export class AgentSession {
       },
     };
     const approver = createPolicyApprover(this.approvalPolicy, interactive, { preApproved });
+    const restrictions = this.options.modes?.restrictions();
     return {
       workspace: this.options.workspace,
       toolUseId,
@@ -440,6 +462,7 @@ export class AgentSession {
       requestCompact: async (focus: string | undefined) => this.context.requestCompactFromTool(focus),
       ...(this.options.subagents ? { runSubagent: (input: TaskInput) => this.runSubagent(input, turnId, toolUseId, signal) } : {}),
       ...(this.recall ? { recall: this.recall } : {}),
+      ...(restrictions ? { restrictions } : {}),
     };
   }
 

@@ -18,6 +18,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { AgentEvent, AgentEventListener } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import type { SessionThinking } from './thinkingTurn';
+import type { SessionModes } from './modes';
 import type { SessionHooks } from './hooks';
 
 /** How the session's context is managed; the seeds' strategies in the benchmark implement the same seam. */
@@ -70,6 +71,8 @@ export interface AgentSessionOptions {
   checkpoints?: TurnCheckpoints;
   /** Told before a write tool replaces a workspace file, with its bytes then (undefined: absent): the checkpoint keeps them. */
   recordWrite?: (absolutePath: string, prior: Buffer | undefined) => Promise<void>;
+  /** The session's mode (agent/modes.ts): its gate, its limits, the switch told at the next turn; absent in a subagent (no modes). */
+  modes?: SessionModes;
   /** The user's hooks at each step (agent/hooks.ts); absent: none configured. */
   hooks?: SessionHooks;
 }

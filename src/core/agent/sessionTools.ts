@@ -73,6 +73,8 @@ export function sessionTools(
     ...webToolsFor(config, parts.client),
     ...(parts.skills ? { skills: parts.skills } : {}),
     ...(memory ? { memory } : {}),
+    // In every mode (one tool list, so a switch keeps the cached prefix); the mode's gate refuses it outside plan mode.
+    exitPlanMode: true,
     ...(mcpTools ? { externalTools: mcpTools.tools } : {}),
     ...(mcpTools?.deferred ? { unknownToolHint: deferredToolHint } : {}),
   };

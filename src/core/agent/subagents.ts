@@ -14,6 +14,7 @@ import { addUsage, zeroUsage } from '../model/usage';
 import { subagentStoreIn, type FileSessionStore, type SessionHandle } from '../storage/sessionStore';
 import { matchMcpAllowList, mcpIdentityOf, type ApprovalPolicy } from '../approvals/approval';
 import type { ApiToolSpec, ToolRegistry } from '../tools/registry';
+import { EXIT_PLAN_MODE_TOOL } from '../tools/exitPlanMode';
 import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME } from '../tools/task';
 import type { SubagentType, TaskInput } from '../tools/taskInput';
 import type { ToolResult } from '../tools/types';
@@ -122,7 +123,8 @@ function replaceTool(tools: ToolRegistry, name: string, from: ToolRegistry): Too
  * (`mcpAllowList`: they run without asking, so the user vouched for them).
  */
 export function subagentTools(tools: ToolRegistry, agentType: SubagentType, mcpAllowList: readonly string[] = [], readOnlyMemory?: ToolRegistry): ToolRegistry {
-  if (agentType !== 'explore') return restrictTools(tools, (name) => name !== TASK_TOOL_NAME);
+  // A child has no modes: it neither launches children nor proposes plans to a user who is not there.
+  if (agentType !== 'explore') return restrictTools(tools, (name) => name !== TASK_TOOL_NAME && name !== EXIT_PLAN_MODE_TOOL);
   const looking = restrictTools(tools, (name) => {
     if (EXPLORE_TOOL_NAMES.includes(name) || name === SKILL_TOOL || (name === MEMORY_TOOL && readOnlyMemory !== undefined)) return true;
     const tool = tools.get(name);

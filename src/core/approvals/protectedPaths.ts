@@ -14,7 +14,7 @@
 // The same list is what the shell sandbox keeps read-only: protectedLocations(), held by
 // src/core/sandbox/policy.ts.
 //
-// Not covered, and said so in the README: an allow-listed command that runs the project's own code
+// Not covered, and said so in docs/security.md: an allow-listed command that runs the project's own code
 // (`npm test` runs the test files) trusts every file that code loads.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';

@@ -6,7 +6,7 @@
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { blocksOf, textsOf, toolResultsOf, toolResultText, toolUsesOf } from '../model/content';
 import type { CompactionRecord } from '../storage/transcript';
-import { latestTodos } from '../todos/todos';
+import { latestTodos } from '../todos/taskList';
 import { isCleanStart } from './liveView';
 import { SUMMARY_MARK } from './summary';
 import { NESTED_INSTRUCTIONS_MARK } from '../instructions/instructionFiles';

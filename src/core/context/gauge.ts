@@ -2,7 +2,7 @@ import { formatCost, priceUnknownHint } from '../model/cost';
 import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
-import { promptTokensFromUsage } from '../model/usage';
+import { formatTokens, promptTokensFromUsage } from '../model/usage';
 
 // The one definition lives with the other usage arithmetic; re-exported for the engine's callers.
 export { promptTokensFromUsage };
@@ -105,12 +105,8 @@ export function gaugeLevel(gauge: Pick<GaugeNumbers, 'usedTokens' | 'window' | '
   return 'ok';
 }
 
-export function formatTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
-  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
-  if (tokens >= 1000) return `${(tokens / 1000).toFixed(1)}k`;
-  return String(Math.round(tokens));
-}
+/** How a token count reads (one definition, with the other token arithmetic: the webviews show it too). */
+export { formatTokens };
 
 /** How costs read (one definition of "price unknown", cost.ts). */
 export { formatCost } from '../model/cost';

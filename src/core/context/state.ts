@@ -112,6 +112,7 @@ export function applyEntry(state: EngineState, entry: TranscriptEntry): EngineSt
     case 'repair':
     case 'system_prompt':
     case 'event':
+    case 'mode':
       return state;
   }
 }

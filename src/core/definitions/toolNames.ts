@@ -52,6 +52,10 @@ const COPILOT_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'agent/runSubagent': ['task'],
   todos: ['todo_write'],
   todo: ['todo_write'],
+  // Copilot's web tool set: fetching pages (web_search is the SearXNG tool, where a session has it).
+  web: ['web_fetch', 'web_search'],
+  fetch: ['web_fetch'],
+  'web/fetch': ['web_fetch'],
 };
 
 /** Copilot's built-in tool sets: `set/tool` under one of them is a built-in tool, not an MCP server's. */

@@ -144,6 +144,11 @@ export function knownWindowFor(provider: ProviderId, model: string): number | un
   return longestPrefix(model, factTable(provider, 'window'));
 }
 
+/** Whether the provider's table knows `model`'s family (a row's id is a prefix of it): a model the provider serves. */
+export function knownModel(provider: ProviderId, model: string): boolean {
+  return Object.keys(PROVIDER_FACTS[provider].models).some((prefix) => model.startsWith(prefix));
+}
+
 /** The window of an OpenAI(-compatible) model: the table, else 128,000. */
 export function openAIContextWindowFor(model: string): number {
   return contextWindowFor('openai', model);

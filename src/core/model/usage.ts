@@ -30,3 +30,11 @@ export function isUsageCounts(value: unknown): value is UsageCounts {
   const usage = value as Record<string, unknown>;
   return USAGE_KEYS.every((key) => typeof usage[key] === 'number');
 }
+
+/** How a token count reads everywhere: "950", "9.5k", "95k", "1.2M". */
+export function formatTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
+  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
+  if (tokens >= 1000) return `${(tokens / 1000).toFixed(1)}k`;
+  return String(Math.round(tokens));
+}

@@ -13,6 +13,11 @@ import { SUBAGENT_TYPES, type SubagentType } from '../tools/taskInput';
 import type { ToolKind } from '../tools/types';
 import { PLAN_MODE, type ModeDefinition } from './modes';
 
+/** Whether an entry of plan mode's MCP list names MCP tools: `mcp__server__tool` or `mcp__server__*` (anything else would quietly offer nothing). */
+export function isMcpToolEntry(entry: string): boolean {
+  return /^mcp__.+__.+$/.test(entry);
+}
+
 export interface ModeToolOptions {
   /** The OS sandbox can run commands here (plan mode offers run_shell only then). */
   sandboxAvailable: boolean;

@@ -111,12 +111,15 @@ export function findMode(modes: readonly ModeDefinition[], name: string): ModeDe
   return modes.find((mode) => mode.name === wanted) ?? modes.find((mode) => mode.name.toLowerCase() === lower) ?? modes.find((mode) => mode.fileName?.toLowerCase() === lower);
 }
 
+/** How a switch's block begins (the chat's replay knows it by this, before the user's own words). */
+export const MODE_SWITCH_MARK = 'The user switched to the ';
+
 /**
  * The text that tells the model a mode is now on: one small block the session appends to the
  * conversation (never a rewrite of the system prompt, so the cached prefix stays as it is).
  */
 export function modeSwitchText(mode: ModeDefinition): string {
-  const header = `The user switched to the ${mode.name} mode${mode.origin ? ` (defined in ${mode.origin.file})` : ''}.`;
+  const header = `${MODE_SWITCH_MARK}${mode.name} mode${mode.origin ? ` (defined in ${mode.origin.file})` : ''}.`;
   // A custom mode built on plan keeps plan's rules (and its way out, exit_plan_mode) under its own words.
   const rules = mode.origin && mode.base === PLAN_MODE ? PLAN_MODE_INSTRUCTIONS : undefined;
   const parts = [rules, mode.instructions].filter((part): part is string => part !== undefined);

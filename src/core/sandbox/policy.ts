@@ -43,6 +43,8 @@ export interface SandboxPolicyInput {
   hiddenFolders?: readonly string[];
   /** The home folder the sandbox runtime itself uses for its default writable folders (os.homedir()); default `home`. */
   runtimeHome?: string;
+  /** Plan mode: nothing of the workspace is writable, only the command's temp folder (so no protected path needs holding). */
+  readOnlyWorkspace?: boolean;
   /** The workspace is a Git worktree Evergreen made for this chat (issue 31): what of the main repository's Git directory its commits need. */
   worktree?: WorktreeGitAccess;
 }
@@ -139,6 +141,16 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const root = path.resolve(input.workspaceRoot);
   const storageRoot = path.resolve(input.storageRoot);
   const sessionDir = path.resolve(input.sessionDir);
+  const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
+  const inHome = (relative: string) => path.join(input.home, relative);
+  const reads = {
+    // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
+    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
+    allowRead: [sessionDir],
+    allowedDomains: normalizeDomains(input.allowedDomains),
+  };
+  // Everything but the command's temp folder stays as read-only as the root is: nothing to hold, nothing placed in the workspace.
+  if (input.readOnlyWorkspace) return { allowWrite: [path.resolve(input.privateTmp)], denyWrite: [], ...reads };
   const locations = protectedLocations({ workspaceRoot: root, home: path.resolve(input.home), sessionStorage: storageRoot, ...(input.worktree ? { worktree: root } : {}) });
   const listings = new Map<string, readonly DirEntry[]>();
   const list = (dir: string): readonly DirEntry[] => {
@@ -186,7 +198,6 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     const gitDir = path.join(root, '.git');
     if (!input.exists(gitDir)) denyWrite.push(gitDir);
   }
-  const hidden = (input.hiddenFolders ?? []).map((folder) => path.resolve(folder));
   // A worktree in Evergreen's storage is this chat's workspace: the storage around it stays
   // read-only as everything outside the writable roots is, and hidden (denyRead below).
   const storageAroundWorkspace = input.worktree !== undefined && isInside(root, storageRoot);
@@ -194,14 +205,10 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const git = input.worktree ? worktreeGitParts(input.worktree, input.exists, list) : { allowWrite: [], denyWrite: [] };
   // The worktree's .git file names its Git directory: pointed elsewhere, another configuration would apply.
   denyWrite.push(...git.denyWrite, ...(input.worktree ? [path.join(root, '.git')] : []));
-  const inHome = (relative: string) => path.join(input.home, relative);
   return {
     allowWrite: [root, path.resolve(input.privateTmp), ...git.allowWrite],
     denyWrite: unique(denyWrite),
-    // Storage as a whole is hidden; this session's own folder is opened again (allowRead wins).
-    denyRead: unique([...HOME_READ_DENIED.map(inHome), ...HOME_DEFAULT_WRITABLE_HIDDEN.map((relative) => path.join(input.runtimeHome ?? input.home, relative)), storageRoot, ...hidden]),
-    allowRead: [sessionDir],
-    allowedDomains: normalizeDomains(input.allowedDomains),
+    ...reads,
   };
 }
 

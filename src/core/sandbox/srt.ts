@@ -157,14 +157,16 @@ function installHint(): string {
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;
 const NETWORK_FAILURE = /Could not resolve host|Temporary failure in name resolution|getaddrinfo|ENOTFOUND|EAI_AGAIN|Network is unreachable|ENETUNREACH|ECONNREFUSED|Connection refused|403 Forbidden|Connection blocked by network allowlist|tunnel (connection )?failed/i;
 
-export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = [], worktree?: WorktreeGitAccess): string | undefined {
+export function describeSandboxFailure(output: string, allowedDomains: readonly string[], violations: string, undone: readonly string[] = [], readOnlyWorkspace = false, worktree?: WorktreeGitAccess): string | undefined {
   const reasons: string[] = undone.map(
     (file) => `The command created ${file}, which would make Git outside the sandbox read another configuration; it was moved out of .git.`,
   );
   if (violations.trim() !== '') reasons.push(violations.trim());
   if (READ_ONLY_FAILURE.test(output)) {
     reasons.push(
-      'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.' +
+      readOnlyWorkspace
+        ? 'The sandbox refused a write: in this mode the whole workspace is read-only for commands (only $TMPDIR is writable), so a command can look but not change anything.'
+        : 'The sandbox refused a write: commands may write only inside the workspace and $TMPDIR, and not to .git/config, .git/hooks, .vscode, the files that configure commands (package.json, Makefile, …) or Evergreen\'s session storage.' +
         (worktree ? ` ${worktreeWriteNote(worktree)}` : ''),
     );
   }
@@ -176,7 +178,8 @@ export function describeSandboxFailure(output: string, allowedDomains: readonly 
     );
   }
   if (reasons.length === 0) return undefined;
-  return `[sandbox] ${reasons.join('\n[sandbox] ')}\nIf the command really needs this, run it again with outside_sandbox_reason set to why; the user must approve that run.`;
+  const wayOut = readOnlyWorkspace ? 'Propose the change in your plan instead.' : 'If the command really needs this, run it again with outside_sandbox_reason set to why; the user must approve that run.';
+  return `[sandbox] ${reasons.join('\n[sandbox] ')}\n${wayOut}`;
 }
 
 /** Moves Git redirect files a command created out of `.git` (into the private temp dir); returns the ones it moved. */
@@ -298,8 +301,8 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
   const { workspaceRoot, logger } = options;
   const home = options.home ?? os.homedir();
   const listDir = listDirFor(logger);
-  const overlay = holding.kind === 'overlay' ? holding : undefined;
-  const policyNow = (): SandboxPolicy =>
+  const sessionOverlay = holding.kind === 'overlay' ? holding : undefined;
+  const policyNow = (readOnlyWorkspace: boolean): SandboxPolicy =>
     buildSandboxPolicy({
       workspaceRoot,
       home,
@@ -309,9 +312,10 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
       allowedDomains: options.allowedDomains,
       exists: existsSync,
       listDir,
-      holdsNewPaths: overlay ? 'after' : 'placeholders',
+      holdsNewPaths: sessionOverlay ? 'after' : 'placeholders',
       runtimeHome: os.homedir(),
-      hiddenFolders: overlay ? [overlay.parent] : [],
+      hiddenFolders: sessionOverlay ? [sessionOverlay.parent] : [],
+      readOnlyWorkspace,
       ...(options.worktree ? { worktree: options.worktree } : {}),
     });
   return {
@@ -319,11 +323,13 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
     dispose() {
       removeOwnTempFolder(privateTmp, logger);
     },
-    async wrap(command, { shell, signal }): Promise<SandboxedCommand> {
+    async wrap(command, { shell, signal, readOnlyWorkspace = false }): Promise<SandboxedCommand> {
       if (options.worktree) prepareWorktreeGit(options.worktree, logger);
-      const policy = policyNow();
+      const policy = policyNow(readOnlyWorkspace);
+      // A read-only workspace needs no overlay to check writes in, and cannot get a Git redirect.
+      const overlay = readOnlyWorkspace ? undefined : sessionOverlay;
       const gitDir = path.join(workspaceRoot, '.git');
-      const watched = !overlay && existsSync(gitDir) ? GIT_WATCHED.filter((name) => !existsSync(path.join(gitDir, name))) : [];
+      const watched = !overlay && !readOnlyWorkspace && existsSync(gitDir) ? GIT_WATCHED.filter((name) => !existsSync(path.join(gitDir, name))) : [];
       // 128 random bits: the proxy reads this id from inside the sandbox to pick the domain list.
       const commandId = randomBytes(16).toString('base64url');
       let wrapped: string;
@@ -366,7 +372,7 @@ function buildSandbox(options: OsSandboxOptions, privateTmp: string, holding: Ho
             );
           }
           const undone = undoGitRedirects(gitDir, watched, privateTmp, logger);
-          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone, options.worktree) : undefined;
+          const failure = failed || undone.length > 0 ? describeSandboxFailure(failed ? output : '', policy.allowedDomains, failed ? SandboxManager.annotateStderrWithSandboxFailures(commandId, '') : '', undone, readOnlyWorkspace, options.worktree) : undefined;
           const lines = [...notes.map((note) => `[sandbox] ${note}`), ...(failure ? [failure] : [])];
           return lines.length === 0 ? undefined : lines.join('\n');
         },

@@ -35,10 +35,21 @@ export interface SandboxedCommand {
   release(): void;
 }
 
+export interface WrapOptions {
+  shell: string;
+  cwd: string;
+  signal?: AbortSignal;
+  /**
+   * Plan mode: the whole workspace is read-only for the command and only its own temp folder
+   * ($TMPDIR) is writable; nothing it does is applied afterwards (no overlay).
+   */
+  readOnlyWorkspace?: boolean;
+}
+
 export interface CommandSandbox {
   readonly state: SandboxState;
   /** Wraps one shell command. Throws SandboxError when the sandbox cannot start it. */
-  wrap(command: string, options: { shell: string; cwd: string; signal?: AbortSignal }): Promise<SandboxedCommand>;
+  wrap(command: string, options: WrapOptions): Promise<SandboxedCommand>;
   /** Gives back what it holds for its session (the commands' private temp folder) when the session closes; absent where it holds nothing. */
   dispose?(): void;
 }

@@ -221,6 +221,14 @@ const windowLearnedEntry = entry('window_learned', windowLearnedFields);
  */
 const rewindEntry = entry('rewind', { checkpoint: z.number().int(), toEntry: index, files: z.enum(['restored', 'kept']) });
 
+/**
+ * The session's mode from here on (issue 28): `start` when a session began (or resumed) in it,
+ * `switch` when the user picked it, `build` when the user built a proposed plan. A resume continues
+ * in the newest one. The model is told in the next user message (agent/modes.ts), not here.
+ */
+export const MODE_CHANGE_REASONS = ['start', 'switch', 'build'] as const;
+const modeEntry = entry('mode', { mode: z.string().min(1).max(200), reason: z.enum(MODE_CHANGE_REASONS) });
+
 /** Display-only records (they change no state): what the chat showed about subagents and hook runs, and a tool card's details (agent/toolCards.ts). */
 const displayEventEntry = entry('event', { name: z.enum(DISPLAY_RECORD_NAMES), data: z.record(z.string(), z.unknown()) });
 
@@ -276,6 +284,7 @@ const ENTRY_SCHEMAS = {
   rewind: rewindEntry,
   /** "Undo" right after a restore: the rewind at entry index `rewindEntry` no longer applies (only while nothing came after it). */
   rewind_undone: entry('rewind_undone', { rewindEntry: index }),
+  mode: modeEntry,
   event: EventEntrySchema.transform(upgradeLegacyEvent),
 };
 

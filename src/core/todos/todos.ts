@@ -1,12 +1,10 @@
 /**
  * The session's task list (the `todo_write` tool). The list is state derived from the transcript:
  * each accepted `todo_write` call replaces it whole, so the newest accepted call's input is the
- * list (`latestTodos`), a rejected call changes nothing, and resume rebuilds it with the rest of
- * the fold. A compaction copies the list into its boundary so it reaches the context next to the
+ * list (`latestTodos`, taskList.ts, which also knows a built plan's steps), a rejected call changes
+ * nothing, and resume rebuilds it with the rest of the fold. A compaction copies the list into its boundary so it reaches the context next to the
  * summary (`todoListText`).
  */
-import type { MessageParam } from '../model/messages';
-import { blocksOf } from '../model/content';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
 export const TODO_STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'done'];
@@ -120,33 +118,6 @@ export function recordedTodos(value: unknown): TodoItem[] | undefined {
 export function todosOfInput(input: unknown): TodoItem[] | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   return recordedTodos((input as Record<string, unknown>).todos);
-}
-
-/**
- * The current list: the input of the newest `todo_write` call whose result is not an error
- * (a rejected, cancelled or never-answered call changed nothing). Undefined when none was accepted.
- */
-export function latestTodos(messages: readonly MessageParam[]): TodoItem[] | undefined {
-  const failed = new Set<string>();
-  const answered = new Set<string>();
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    for (const block of blocksOf(message)) {
-      if (block.type === 'tool_result') {
-        answered.add(block.tool_use_id);
-        if (block.is_error) failed.add(block.tool_use_id);
-      }
-    }
-    if (message.role !== 'assistant') continue;
-    const blocks = blocksOf(message);
-    for (let b = blocks.length - 1; b >= 0; b--) {
-      const block = blocks[b]!;
-      if (block.type !== 'tool_use' || block.name !== TODO_WRITE_TOOL || !answered.has(block.id) || failed.has(block.id)) continue;
-      const items = todosOfInput(block.input);
-      if (items) return items;
-    }
-  }
-  return undefined;
 }
 
 export function todoCounts(items: readonly TodoItem[]): Record<TodoStatus, number> {

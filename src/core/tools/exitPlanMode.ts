@@ -1,15 +1,16 @@
 /**
  * `exit_plan_mode` (`{ "plan": "<markdown>" }`): how the model ends planning. The call changes
- * nothing; the front end shows the plan as a card (Build it: switch to agent mode with the plan's
- * steps as the task list, todos/planSteps.ts; Keep planning: a note back). Wiring it is a
- * `ToolEffect` kind (the plan proposed) and its handler, not a field on the result.
+ * nothing: it states the plan as a `plan_proposed` effect, on which the session ends the turn and
+ * the front end shows the plan as a card (Build it: the agent mode with the plan's steps as the task
+ * list, todos/planSteps.ts; Keep planning: a note back; todos/planDecision.ts words either).
  */
-import { planSteps } from '../todos/planSteps';
+import { EXIT_PLAN_MODE_TOOL } from '../todos/planDecision';
+import { planSteps, proposedPlan } from '../todos/planSteps';
 import * as z from '../zod';
 import { defineTool, nonBlankString, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
 
-export const EXIT_PLAN_MODE_TOOL = 'exit_plan_mode';
+export { EXIT_PLAN_MODE_TOOL } from '../todos/planDecision';
 
 /** A plan longer than this is refused (the model is asked to shorten it): the card and the saved session stay readable. */
 export const MAX_PLAN_CHARS = 50_000;
@@ -43,10 +44,12 @@ export function createExitPlanModeTool(): ToolDefinition<ExitPlanModeInput> {
       return `${first}${steps > 0 ? ` · ${steps} step${steps === 1 ? '' : 's'}` : ''}`;
     },
     async run(input) {
-      const steps = planSteps(input.plan).length;
+      const plan = proposedPlan(input.plan);
+      const steps = plan.steps.length;
       return {
+        effects: [{ kind: 'plan_proposed', plan }],
         content:
-          `The plan was shown to the user${steps > 0 ? ` (${steps} step${steps === 1 ? '' : 's'} for the task list)` : ' (no numbered list of steps was found in it, so the task list will be empty)'}. ` +
+          `The plan was shown to the user${steps > 0 ? ` (${steps} step${steps === 1 ? '' : 's'} for the task list)` : ' (no list of steps was found in it, so building it leaves the task list as it is)'}. ` +
           'Stop here and wait: the user will build it (the session then switches to agent mode) or ask you to keep planning.',
       };
     },

@@ -5,6 +5,7 @@ import { createMemoryTool, type MemoryToolOptions } from './memory';
 import { createSkillTool } from './skill';
 import type { SkillDefinition } from '../skills/skills';
 import { createEditFileTool } from './editFile';
+import { createExitPlanModeTool } from './exitPlanMode';
 import { createGrepSearchTool, type GrepOptions } from './grepSearch';
 import { createListFilesTool, type ListFilesOptions } from './listFiles';
 import { createReadFileTool, type ReadFileOptions } from './readFile';
@@ -56,6 +57,11 @@ export interface ToolRegistryOptions {
   todos?: boolean;
   /** Offer the `task` tool (subagents): only when the agent provides them (never inside a subagent). */
   task?: boolean;
+  /**
+   * Offer `exit_plan_mode`: in a session with modes, in every mode (the tool list is one for all of
+   * them, so a switch keeps the cached prefix); the mode's gate refuses it outside plan mode.
+   */
+  exitPlanMode?: boolean;
   /** Offer `memory` over this folder (`evergreen.memory.enabled`; absent: no memory). */
   memory?: MemoryToolOptions;
   /** Offer `skill` over these skills (absent: no skill tool; the system prompt lists them). */
@@ -90,6 +96,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     ...(options.compact === false ? [] : [createCompactTool()]),
     ...(options.task === true ? [createTaskTool()] : []),
     ...(options.todos === false ? [] : [createTodoWriteTool()]),
+    ...(options.exitPlanMode === true ? [createExitPlanModeTool()] : []),
     ...(options.skills ? [createSkillTool(options.skills)] : []),
     ...(options.memory ? [createMemoryTool(options.memory)] : []),
   ];

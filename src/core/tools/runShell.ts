@@ -89,6 +89,12 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
     headline: (input) => input.description ?? input.command,
     async run(input, ctx) {
       throwIfAborted(ctx.signal);
+      const readOnlyWorkspace = ctx.restrictions?.readOnlyWorkspace === true;
+      if (readOnlyWorkspace) {
+        // The mode's promise is the kernel's: a command runs only where the sandbox holds the workspace read-only.
+        const refused = readOnlyRefusal(sandbox, input.outside_sandbox_reason);
+        if (refused) return { content: refused, isError: true };
+      }
       const isolation = isolationFor(sandbox, input.outside_sandbox_reason);
       const decision = await ctx.approve({
         kind: 'shell',
@@ -105,7 +111,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
       let confined: SandboxedCommand | undefined;
       if (isolation === 'sandbox' && sandbox) {
         try {
-          confined = await sandbox.wrap(input.command, { shell: shellPath, cwd: ctx.workspace.root, signal: ctx.signal });
+          confined = await sandbox.wrap(input.command, { shell: shellPath, cwd: ctx.workspace.root, signal: ctx.signal, ...(readOnlyWorkspace ? { readOnlyWorkspace } : {}) });
         } catch (error) {
           if (ctx.signal.aborted) return { content: 'The command was cancelled by the user before it started.', isError: true, cancelled: true };
           // Never fall back to running it unconfined: the approval was given for a sandboxed run.
@@ -212,6 +218,13 @@ async function execute(runner: ShellRunner, input: RunShellInput, cwd: string, s
   }
   const exit = status.code !== null ? `Exit code: ${status.code}` : `Killed by signal ${status.signal ?? 'unknown'}`;
   return { content: `${exit}\n${body}${note}`, isError: failed };
+}
+
+/** Why a command cannot run with the workspace read-only (plan mode), or undefined when it can. */
+function readOnlyRefusal(sandbox: CommandSandbox | undefined, outsideReason: string | undefined): string | undefined {
+  if (sandbox?.state.kind !== 'on') return 'Commands cannot run in this mode: it keeps the workspace read-only, which only the OS sandbox can hold, and the sandbox is not available in this session.';
+  if (outsideReason) return 'Not run: in this mode a command runs only in the sandbox, with the workspace read-only; outside_sandbox_reason is not available. Run a command that only reads, or propose the change in your plan.';
+  return undefined;
 }
 
 /** How one command will run: the approval policy trusts the allow-list and `auto` only inside a working sandbox. */

@@ -56,6 +56,10 @@ export function createTaskTool(): ToolDefinition<TaskInput> {
     headline: (input) => `${input.agentType}: ${input.description}`,
     async run(input, ctx) {
       if (!ctx.runSubagent) return { content: 'Subagents are not available here (a subagent cannot launch another one).', isError: true };
+      const allowed = ctx.restrictions?.subagentTypes;
+      if (allowed && !allowed.includes(input.agentType)) {
+        return { content: `A "${input.agentType}" subagent cannot be started in this mode; only ${allowed.map((type) => `"${type}"`).join(' or ')}. Plan mode changes nothing: use an "explore" subagent to look.`, isError: true };
+      }
       // A capability, not an effect: the child works during the call, under its signal, and its report is the result.
       return ctx.runSubagent(input);
     },

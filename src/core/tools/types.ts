@@ -2,9 +2,10 @@
 // file of src/core/tools (the VS Code layer adapts these interfaces).
 import type { ImageMediaType } from '../model/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval';
+import type { PlanProposal } from '../todos/planSteps';
 import type { TodoItem } from '../todos/todos';
 import type { RecalledSlice, RecallSource } from './recallTypes';
-import type { TaskInput } from './taskInput';
+import type { SubagentType, TaskInput } from './taskInput';
 import type { Workspace } from '../workspace/workspace';
 import type { MemoryCard } from '../memory/commands';
 
@@ -39,7 +40,9 @@ export type ToolEffect =
    * absent): the turn's checkpoint keeps them. Reported through `ctx.report` before the write, not
    * with the result: the bytes must be kept before they are gone, in the order the writes happen.
    */
-  | { kind: 'file_will_change'; path: string; prior: Buffer | undefined };
+  | { kind: 'file_will_change'; path: string; prior: Buffer | undefined }
+  /** `exit_plan_mode`: the model proposes this plan; the session shows it for the user's decision and ends the turn. */
+  | { kind: 'plan_proposed'; plan: PlanProposal };
 
 export type ToolEffectKind = ToolEffect['kind'];
 
@@ -107,6 +110,19 @@ export interface ToolContext {
   runSubagent?(input: TaskInput): Promise<ToolResult>;
   /** The session's full history on disk (the `recall` tool); absent when nothing is saved. */
   recall?: RecallSource;
+  /** What the session's mode forbids this call (plan mode); absent: nothing beyond the tool's own rules. */
+  restrictions?: CallRestrictions;
+}
+
+/**
+ * Limits a mode puts on calls of tools it still offers (modes/modeTools.ts decides them): the tool
+ * list stays one for every mode, so a tool honours these per call.
+ */
+export interface CallRestrictions {
+  /** run_shell: the whole workspace read-only for the command (the sandbox's flag), and never outside the sandbox. */
+  readOnlyWorkspace: boolean;
+  /** task: the subagent types it may start. */
+  subagentTypes: readonly SubagentType[];
 }
 
 export interface ToolInputSchema {

@@ -2,7 +2,7 @@
  * A web page as readable markdown: the main content found by Mozilla's Readability (Firefox's
  * Reader View), converted by Turndown with GitHub-flavoured tables, both on linkedom's DOM. None of
  * them runs a script or loads a resource: the page's scripts, styles and frames are text here.
- * Chosen by quality and bundle size (README "Web" and the merge report give the numbers): jsdom is
+ * Chosen by quality and bundle size (docs/web.md and the merge report give the numbers): jsdom is
  * several megabytes; Turndown's own DOM (domino) breaks Readability; node-html-markdown brings a
  * second parser. linkedom's CSS parser is left out of the bundles (scripts/stubs/cssomnom-parse.cjs).
  */

@@ -1,4 +1,4 @@
-/** The web tools' numbers, each defined once (README "Web" quotes them). */
+/** The web tools' numbers, each defined once (docs/web.md quotes them). */
 export const WEB_LIMITS = {
   /** Bytes of a response body read (after decompression); the rest is never read. */
   maxBodyBytes: 10 * 1024 * 1024,

@@ -91,7 +91,7 @@ describe('security: an MCP server leaves nothing running (issue 26)', function (
     await transport.close();
     assert.deepEqual(await waitForMarked(`${gc}-plain`, 0, 5_000), [], "the server's child outlived the group");
     // The setsid grandchild is not: `setsid` forked it and exited, so no parent chain leads to it any
-    // more. That is the fallback's documented gap (README, MCP servers); afterEach ends it by pid.
+    // more. That is the fallback's documented gap (docs/mcp.md); afterEach ends it by pid.
   });
 
   it('a server that fails to start takes its grandchild along', async () => {
