@@ -44,8 +44,10 @@ export function registerBackgroundChatActions(view: BackgroundChatsView, logger:
 
 /** The chat an action is for: the row's record, the named chat, or one the user picks. */
 async function resolveChat(view: BackgroundChatsView, argument: ChatArgument): Promise<WorktreeRecord | undefined> {
-  const { chats, message } = await view.current();
   if (typeof argument === 'object') return argument;
+  // Read afresh: a chat made a moment ago may not be in the view's last reading yet.
+  view.refresh();
+  const { chats, message } = await view.current();
   if (typeof argument === 'string') {
     const found = chats.find((chat) => chat.record.name === argument);
     if (!found) throw new WorktreeError('name', `There is no background chat named "${argument}" in this repository; the Background Chats view lists them.`);

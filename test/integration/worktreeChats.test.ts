@@ -55,6 +55,7 @@ describe('Background Chats view (worktree chats)', function () {
     }
     fs.writeFileSync(path.join(workspace, 'README.md'), readmeBefore);
     fs.rmSync(path.join(workspace, 'notes.txt'), { force: true });
+    fs.rmSync(path.join(workspace, 'merged.txt'), { force: true });
     fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -143,5 +144,21 @@ describe('Background Chats view (worktree chats)', function () {
     const sessionId = (await manager.find(workspace, name))!.sessionId!;
     await api.resume(sessionId);
     assert.notEqual(api.contextState().sessionId, sessionId);
+  });
+
+  it("Merge Branch merges the chat's commits into the checkout's branch as a merge commit", async () => {
+    const merging = await manager.create({ checkout: workspace, name: 'ui-merge', task: 'Add merged.txt' });
+    others.push(merging);
+    fs.writeFileSync(path.join(merging.folder, 'merged.txt'), 'committed by the chat\n');
+    git(merging.folder, 'add', 'merged.txt');
+    git(merging.folder, 'commit', '--quiet', '-m', 'Add merged.txt');
+    // The merge commit is the user's: Evergreen takes their identity from their Git config.
+    git(workspace, 'config', 'user.name', 'Evergreen Test');
+    git(workspace, 'config', 'user.email', 'test@example.invalid');
+    const before = git(workspace, 'rev-parse', 'HEAD').trim();
+    await vscode.commands.executeCommand('evergreen.mergeBackgroundBranch', 'ui-merge');
+    assert.equal(fs.readFileSync(path.join(workspace, 'merged.txt'), 'utf8'), 'committed by the chat\n');
+    assert.equal(git(workspace, 'rev-parse', 'HEAD^1').trim(), before, 'a merge commit on the branch the checkout had out');
+    assert.equal(git(workspace, 'rev-parse', 'HEAD^2').trim(), git(workspace, 'rev-parse', 'refs/heads/evergreen/ui-merge').trim());
   });
 });
