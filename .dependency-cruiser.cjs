@@ -40,6 +40,9 @@
 //            the transcript names the recall tool's shapes, tools/recallTypes.ts).
 //   recall   the index `recall` searches: it reads transcripts, so it sits above storage (and
 //            storage's own reading of recalled entries, storage/recalledEntries.ts, stays below).
+//   archive  a session as one archive and back (issue 32): the manifest and the names an archive
+//            may hold, export to a folder or .zip, an all-or-nothing import. Above storage, whose
+//            sessions and transcript reader it packs and checks.
 //   mcp      MCP servers: their configuration, connections and tools. Beside sandbox and storage:
 //            it builds tools (the tools' contract) and starts processes (shell/processGroup.ts);
 //            only the agent's factory starts its servers.
@@ -103,6 +106,7 @@ const CORE_LAYERS = [
   { name: 'sandbox', path: dir('sandbox'), may: TOOLS_AND_BELOW },
   { name: 'storage', path: dir('storage'), may: TOOLS_AND_BELOW },
   { name: 'recall', path: dir('recall'), may: [...TOOLS_AND_BELOW, dir('storage')] },
+  { name: 'archive', path: dir('archive'), may: [...TOOLS_AND_BELOW, dir('storage')] },
   { name: 'mcp', path: dir('mcp'), may: TOOLS_AND_BELOW },
   { name: 'hooks', path: dir('hooks'), may: [BASE, dir('shell')] },
   { name: 'checkpoints', path: dir('checkpoints'), may: TOOLS_AND_BELOW },

@@ -37,6 +37,8 @@ export interface CliOptions {
   shellAllowList: string[];
   /** --no-sandbox: shell commands run unconfined (warned at every session start). */
   sandbox: boolean;
+  /** --require-sandbox: stop before the first prompt (exit 3) when the sandbox cannot run here. */
+  requireSandbox: boolean;
   /** --allow-domain (and --allow-package-registries): what sandboxed commands may reach. */
   allowedDomains: string[];
   /** --allow-web: hosts web_fetch may fetch from without asking (exact ones may be private addresses). */
@@ -68,6 +70,8 @@ export interface CliOptions {
   attachments: AttachmentSpec[];
   /** --list-checkpoints / --restore-checkpoint N (with --resume): a checkpoint command instead of prompts. */
   checkpointCommand: CheckpointCommand | undefined;
+  /** --export-session ID FILE / --import-session FILE: a session archive command instead of prompts. */
+  archiveCommand: ArchiveCommand | undefined;
   /** --worktree [NAME]: run in a new Git worktree of the workspace ('' : a name made from the prompt). */
   worktree: string | undefined;
   /** --list-worktrees, --worktree-changes/--apply-worktree/--merge-worktree/--discard-worktree NAME: a worktree command instead of prompts. */
@@ -76,6 +80,7 @@ export interface CliOptions {
   help: boolean;
 }
 
+export type ArchiveCommand = { kind: 'export'; sessionId: string; file: string } | { kind: 'import'; file: string };
 export type WorktreeCommand = { kind: 'list' } | { kind: 'changes' | 'apply' | 'merge' | 'discard'; name: string };
 
 export type CheckpointCommand = { kind: 'list' } | { kind: 'restore'; number: number; scope: 'files-and-conversation' | 'files' | 'conversation' };
@@ -124,6 +129,8 @@ Options:
                                they run commands the repository chose, so they never run without this flag
       --no-sandbox             run shell commands unconfined instead of in the OS sandbox (bubblewrap on
                                Linux, Seatbelt on macOS); warned at every session start
+      --require-sandbox        stop before anything is sent (exit code 3) when the sandbox cannot run here,
+                               saying why and how to fix it, instead of asking before every command (CI)
       --allow-domain DOMAIN    let sandboxed commands reach DOMAIN (repeatable; "*.example.com" for its
                                subdomains); without any, commands have no network
       --allow-package-registries
@@ -153,6 +160,10 @@ Options:
       --restore-checkpoint N   with --resume: put the files and the conversation back to checkpoint N
                                (--files-only or --conversation-only for one of them); files changed
                                outside Evergreen since then are kept and listed
+      --export-session ID FILE write session ID (transcript, saved outputs, images, checkpoints' records)
+                               to FILE as a .zip, the same archive a GitHub Actions run uploads
+      --import-session FILE    import a session archive (a run's artifact .zip as GitHub serves it, or
+                               its unpacked folder) into the storage; continue it with --resume ID
       --worktree [NAME]        work in a new Git worktree on the branch evergreen/NAME (a name made from the
                                prompt when none is given), outside the workspace; the workspace is not touched.
                                Prints the branch and folder; --resume finds the worktree again
@@ -274,7 +285,21 @@ function percent(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
-export function parseCliArgs(argv: string[], cwd: string): CliOptions {
+/** `--export-session ID FILE` takes two words, which parseArgs cannot express: taken out of argv first. */
+function takeExportSession(argv: readonly string[]): { rest: string[]; command: ArchiveCommand | undefined } {
+  const at = argv.indexOf('--export-session');
+  if (at < 0) return { rest: [...argv], command: undefined };
+  const [sessionId, file] = [argv[at + 1], argv[at + 2]];
+  if (sessionId === undefined || file === undefined || sessionId.startsWith('-') || file.startsWith('-')) throw new UsageError('--export-session takes a session id and a file: --export-session ID FILE.zip');
+  if (sessionId.trim() === '') throw new UsageError('--export-session needs a session id, got an empty string');
+  const rest = [...argv.slice(0, at), ...argv.slice(at + 3)];
+  if (rest.includes('--export-session')) throw new UsageError('give --export-session once');
+  return { rest, command: { kind: 'export', sessionId, file } };
+}
+
+export function parseCliArgs(rawArgv: string[], cwd: string): CliOptions {
+  const exported = takeExportSession(rawArgv);
+  const argv = exported.rest;
   let parsed;
   try {
     parsed = parseArgs({
@@ -312,6 +337,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         [FLAG.planMcpTool]: { type: 'string', multiple: true },
         'build-plan': { type: 'boolean', default: false },
         'trust-workspace-mcp': { type: 'boolean', default: false },
+        'require-sandbox': { type: 'boolean', default: false },
         [FLAG.settings]: { type: 'string', multiple: true },
         'trust-workspace-hooks': { type: 'boolean', default: false },
         resume: { type: 'string' },
@@ -321,6 +347,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
         'restore-checkpoint': { type: 'string' },
         'files-only': { type: 'boolean', default: false },
         'conversation-only': { type: 'boolean', default: false },
+        'import-session': { type: 'string' },
         worktree: { type: 'string' },
         'list-worktrees': { type: 'boolean', default: false },
         'worktree-changes': { type: 'string' },
@@ -340,6 +367,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
   const format = values['output-format'];
   if (format !== 'text' && format !== 'stream-json') throw new UsageError(`--output-format must be "text" or "stream-json", got "${format}"`);
   if (values['build-plan'] === true && ((values.attach?.length ?? 0) > 0 || (values.image?.length ?? 0) > 0)) throw new UsageError('--attach and --image go with a prompt, not with --build-plan (build the plan, then attach with the next --resume)');
+  if (values['require-sandbox'] && values[FLAG.noSandbox]) throw new UsageError(`give --require-sandbox or ${dashed(FLAG.noSandbox)}, not both`);
   const provider = values[FLAG.provider] === undefined ? SETTINGS.provider.default : parseProvider(values[FLAG.provider]);
   if (!provider) throw new UsageError(`${dashed(FLAG.provider)} must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got "${values[FLAG.provider]}"`);
   return {
@@ -360,6 +388,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     yes: values[FLAG.yes] ?? false,
     shellAllowList: allowCommands(values[FLAG.allowCommand] ?? []),
     sandbox: !(values[FLAG.noSandbox] ?? false),
+    requireSandbox: values['require-sandbox'] ?? false,
     instructions: !(values[FLAG.noInstructions] ?? false),
     mode: modeArg(values[FLAG.mode], values['build-plan'] === true),
     planMcpTools: planMcpTools(values[FLAG.planMcpTool] ?? []),
@@ -375,6 +404,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliOptions {
     trustWorkspaceHooks: values['trust-workspace-hooks'] ?? false,
     resume: values.resume,
     checkpointCommand: checkpointCommand(values),
+    archiveCommand: archiveCommand(exported.command, values['import-session'], values.resume !== undefined || values['list-checkpoints'] === true || values['restore-checkpoint'] !== undefined),
     worktree: values.worktree?.trim(),
     worktreeCommand: worktreeCommand(values),
     attachments: [...(values.attach ?? []).map(attachmentArg), ...(values.image ?? []).map((file): AttachmentSpec => ({ kind: 'image', path: file }))],
@@ -453,6 +483,14 @@ function checkpointCommand(values: { resume?: string; 'list-checkpoints'?: boole
   if (list) return { kind: 'list' };
   const number = positiveInteger('--restore-checkpoint', restore)!;
   return { kind: 'restore', number, scope: filesOnly ? 'files' : conversationOnly ? 'conversation' : 'files-and-conversation' };
+}
+
+function archiveCommand(exported: ArchiveCommand | undefined, importFile: string | undefined, otherCommand: boolean): ArchiveCommand | undefined {
+  if (exported && importFile !== undefined) throw new UsageError('give --export-session or --import-session, not both');
+  const command = exported ?? (importFile === undefined ? undefined : { kind: 'import' as const, file: importFile });
+  if (command && otherCommand) throw new UsageError(`--${command.kind}-session runs alone: not with --resume or a checkpoint command`);
+  if (command?.kind === 'import' && command.file.trim() === '') throw new UsageError('--import-session needs a file or folder, got an empty string');
+  return command;
 }
 
 /** --allow-command: each must be one plain command prefix, or the setting would ignore it silently. */

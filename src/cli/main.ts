@@ -1,6 +1,7 @@
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { killTrackedChildren } from '../core/shell/processGroup';
 import { runCli } from './run';
+import { runGithubAction } from './githubAction/run';
 
 const interrupt = new AbortController();
 let interrupts = 0;
@@ -36,7 +37,13 @@ process.on('exit', () => {
   killTrackedChildren();
 });
 
-const running = runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal })
+// `evergreen github-action`: the GitHub Action's run step (action.yml), configured by its environment.
+const args = process.argv.slice(2);
+const running = (
+  args[0] === 'github-action' && args.length === 1
+    ? runGithubAction({ env: process.env, stdout: process.stdout, stderr: process.stderr, interrupt: interrupt.signal })
+    : runCli(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), interrupt: interrupt.signal })
+)
   .then((code) => {
     process.exitCode = code;
   })

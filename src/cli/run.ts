@@ -5,13 +5,14 @@ import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
-import { errorMessage, lineLogger, silentLogger } from '../core/logger';
+import { errorMessage, lineLogger, silentLogger, type Logger } from '../core/logger';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { formatCost } from '../core/model/cost';
 import { ModelError, redactUrlSecrets } from '../core/model/errors';
 import { CheckpointError } from '../core/checkpoints/store';
 import { runCheckpointCommand } from './checkpoints';
+import { runArchiveCommand } from './sessionArchive';
 import { WorktreeManager } from '../core/worktrees/manager';
 import { placeForRun, runWorktreeCommand, worktreeFailureText } from './worktrees';
 import { AttachmentError } from '../core/agent/attachments';
@@ -46,7 +47,7 @@ export interface CliIO {
 /** The SearXNG instance's key for --searxng-url (removed from the environment once read, like the API keys). */
 const SEARXNG_KEY_ENV = 'EVERGREEN_SEARXNG_KEY';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, sandbox: 3, cancelled: 130 } as const;
 
 /**
  * The headless runner: same engine as the extension, events printed as text or JSON lines. Every
@@ -66,7 +67,8 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
   }
 }
 
-async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
+/** The parsed flags, or the exit code when the run ends here (a usage error, --help). */
+function optionsOrExit(argv: string[], io: CliIO): CliOptions | number {
   let options: CliOptions;
   try {
     options = parseCliArgs(argv, io.cwd);
@@ -81,6 +83,12 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
+  return options;
+}
+
+async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, redactor: SecretRedactor): Promise<number> {
+  const options = optionsOrExit(argv, io);
+  if (typeof options === 'number') return options;
   redactor.learn(knownSecrets(secretEnv[PROVIDER_INFO[options.provider].apiKeyEnv], secretEnv));
   const fail = (message: string, code: number = EXIT.failed): number => {
     io.stderr.write(`evergreen: ${line(message)}\n`);
@@ -92,12 +100,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   const logger = options.verbose ? lineLogger((text) => io.stderr.write(`evergreen: ${line(text)}\n`)) : silentLogger;
   const storageRoot = options.storageDir ? path.resolve(io.cwd, options.storageDir) : path.join(os.homedir(), '.evergreen');
   const store = new FileSessionStore(storageRoot, undefined, logger);
-  if (options.checkpointCommand && options.resume !== undefined) {
-    return runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger).then(
-      () => EXIT.ok,
-      (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : fail(startFailure(error).message, startFailure(error).code)),
-    );
-  }
+  const storedSessionRun = storedSessionCommand(options, store, workspace, io, logger, fail);
+  if (storedSessionRun) return storedSessionRun;
   const worktrees = new WorktreeManager({ storageRoot: store.rootDir, logger });
   if (options.worktreeCommand) return runWorktreeCommand(options.worktreeCommand, worktrees, workspace, options.yes, (text) => io.stdout.write(`${text}\n`)).catch((error: unknown) => fail(worktreeFailureText(error)));
   const prompts = options.prompts.length > 0 || options.buildPlan ? options.prompts : [await readStdin(io.stdin)].filter((text) => text.trim().length > 0); // --build-plan is a turn of its own: a prompt is only its note
@@ -113,6 +117,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   delete io.env[SEARXNG_KEY_ENV];
   const memoryFolder = options.memory ? memoryFolderFor(storageRoot, workspace) : undefined;
   let started: StartedSession | undefined;
+  let sandboxWarning: string | undefined; // --require-sandbox refuses a start that warned the sandbox cannot run here.
   try {
     started = await startAgentSession({
       config: {
@@ -154,7 +159,10 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
       approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
-      onEvent: printer,
+      onEvent: (event) => {
+        if (event.type === 'sandbox_notice' && event.level === 'warning') sandboxWarning = event.message;
+        printer(event);
+      },
       redactor,
       signal: io.interrupt,
     });
@@ -163,6 +171,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
     return fail(failure.message, failure.code);
   }
 
+  if (options.requireSandbox && sandboxWarning !== undefined) return refuseUnsandboxed(started, store, sandboxWarning, fail);
   warnAboutStart(started, options, io);
   if (place.worktree && place.worktree.record.sessionId === undefined) await worktrees.attachSession(place.worktree.record, started.handle.id);
   // A resumed session's task list, once: a script reading stream-json learns the plan it goes on with.
@@ -185,6 +194,23 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
   if (options.outputFormat === 'text') io.stderr.write(`\n[session ${started.handle.id} · ${formatCost(started.session.costUsd, started.session.unpricedRequestCount, 4)}]\n`);
   if (exitCode === EXIT.cancelled) io.stderr.write('evergreen: cancelled\n');
   return exitCode;
+}
+
+/** The archive and checkpoint commands, which run on stored sessions instead of prompts; undefined when none was asked for. */
+function storedSessionCommand(options: CliOptions, store: FileSessionStore, workspace: string, io: CliIO, logger: Logger, fail: (message: string, code?: number) => number): Promise<number> | undefined {
+  if (options.archiveCommand) return runArchiveCommand(options.archiveCommand, store, workspace, io.cwd, { say: (text) => io.stdout.write(`${line(text)}\n`), warn: (text) => io.stderr.write(`${line(text)}\n`) });
+  if (options.checkpointCommand === undefined || options.resume === undefined) return undefined;
+  return runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger).then(
+    () => EXIT.ok,
+    (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : fail(startFailure(error).message, startFailure(error).code)),
+  );
+}
+
+/** --require-sandbox without a sandbox: nothing was sent, so the session (a system prompt only) is not kept. */
+async function refuseUnsandboxed(started: StartedSession, store: FileSessionStore, warning: string, fail: (message: string, code: number) => number): Promise<number> {
+  await started.close();
+  await store.discard(started.handle.id);
+  return fail(`${warning} --require-sandbox stopped the run before anything was sent to the model.`, EXIT.sandbox);
 }
 
 /** Why the session could not start, in the terminal's words, and the exit code that says so. */

@@ -13,6 +13,7 @@ import { ChatFolders } from './chatFolders';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
+import { registerOpenRun } from './openRun';
 import { workspaceFolder } from './slashCommands';
 import { ChatContextKeys } from './contextKeys';
 import { InsightsPanel } from './insightsPanel';
@@ -64,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
+      registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
       new TranscriptDocuments(store, logger),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       backgroundChats,

@@ -51,6 +51,7 @@ export const COMMANDS = {
   showSessionInsights: { title: 'Show Session Insights', icon: '$(graph-line)' },
   // The view's clock reopens a past chat, as in other chat extensions; a read-only transcript is one menu away.
   resumeSession: { title: 'Resume Session…', icon: '$(history)' },
+  openRun: { title: 'Open Run…', icon: '$(cloud-download)' },
   reloadInstructions: { title: 'Reload Instructions', icon: '$(refresh)', enablement: `${chatActive} && !${running}` },
   // Without a chat it picks the next chat's mode.
   switchMode: { title: 'Switch Mode…', icon: '$(list-selection)', enablement: `!${running}` },

@@ -6,7 +6,7 @@
 // CLI's), which the sandbox suite checks with real bubblewrap.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
@@ -17,6 +17,19 @@ import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type Sa
 import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type SandboxPolicy } from './policy';
 import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
 import { finishOverlayCommand } from './overlayResult';
+import { userNamespaceFix, type HostReader } from './hostDiagnosis';
+
+/** This host's /proc, for the diagnosis of a sandbox that is installed but cannot run. */
+const procReader: HostReader = {
+  read: (file) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+  exists: existsSync,
+};
 import { prepareWorktreeGit, worktreeWriteNote, type WorktreeGitAccess } from './worktreeGit';
 
 export interface OsSandboxOptions {
@@ -246,8 +259,9 @@ function mountPointsInside(workspaceRoot: string, policy: SandboxPolicy, exists:
 
 /** Probes the platform and dependencies, then runs one command for real: only a sandbox that worked is reported on. */
 export async function createOsSandbox(options: OsSandboxOptions): Promise<CommandSandbox> {
-  const unavailable = (problem: string): CommandSandbox => {
-    const state: SandboxState = { kind: 'unavailable', problem, installHint: installHint() };
+  // Installed but failing to run: on Linux the usual cause is the host refusing user namespaces.
+  const unavailable = (problem: string, hint = installHint()): CommandSandbox => {
+    const state: SandboxState = { kind: 'unavailable', problem, installHint: hint };
     options.logger.warn(`command sandbox unavailable: ${problem}`);
     return { state, wrap: () => Promise.reject(new SandboxError(`The sandbox cannot run here: ${problem}`)) };
   };
@@ -268,7 +282,7 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   // A sandbox that cannot run gives no session a use for the folder made for its commands.
   const unavailableNow = (problem: string): CommandSandbox => {
     removeOwnTempFolder(privateTmp, options.logger);
-    return unavailable(problem);
+    return unavailable(problem, (process.platform === 'linux' ? userNamespaceFix(procReader) : undefined) ?? installHint());
   };
   // Placeholders on macOS too: Seatbelt refuses a path by its name, so nothing is ever mounted there.
   if (process.platform !== 'linux' || options.mechanism === 'placeholders') {

@@ -57,7 +57,7 @@ export interface LoadedTranscript {
 /** One line of transcript.jsonl as read: a checked entry or the reason it was skipped (1-based line numbers). */
 export type TranscriptLine = { line: number; entry: TranscriptEntry } | { line: number; problem: string };
 
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,100}$/;
 
 export class SessionLockedError extends Error {
   constructor(readonly sessionId: string, readonly ownerPid: number) {
@@ -96,7 +96,7 @@ export class FileSessionStore {
   }
 
   sessionDir(id: string): string {
-    if (!SESSION_ID.test(id)) throw new Error(`Invalid session id "${id}": only letters, digits, "-" and "_" are allowed.`);
+    if (!SESSION_ID_PATTERN.test(id)) throw new Error(`Invalid session id "${id}": only letters, digits, "-" and "_" are allowed.`);
     return path.join(this.sessionsDir, id);
   }
 
@@ -160,7 +160,7 @@ export class FileSessionStore {
 
   /** Removes a session's folder: a new session whose start failed (nothing in it is the user's yet). Close its handle first. */
   async discard(id: string): Promise<void> {
-    if (!SESSION_ID.test(id)) throw new Error(`not a session id: ${JSON.stringify(id)}`);
+    if (!SESSION_ID_PATTERN.test(id)) throw new Error(`not a session id: ${JSON.stringify(id)}`);
     await fs.promises.rm(this.sessionDir(id), { recursive: true, force: true });
   }
 
@@ -181,7 +181,7 @@ export class FileSessionStore {
   /** Newest first; sessions whose meta cannot be read are left out rather than failing the list. */
   async list(): Promise<SessionMeta[]> {
     const names = await fs.promises.readdir(this.sessionsDir).catch(() => [] as string[]);
-    const metas = await Promise.all(names.filter((name) => SESSION_ID.test(name)).map((name) => this.readMeta(name).catch(() => undefined)));
+    const metas = await Promise.all(names.filter((name) => SESSION_ID_PATTERN.test(name)).map((name) => this.readMeta(name).catch(() => undefined)));
     return metas.filter((meta): meta is SessionMeta => meta !== undefined).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 }

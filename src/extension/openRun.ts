@@ -1,0 +1,104 @@
+/**
+ * "Evergreen: Open Run…" (issue 32): a CI run's artifact (the .zip GitHub serves, or its unpacked
+ * folder) imported into this workspace's session storage and opened as a chat with its whole
+ * history, gauge and cost; then the run's branch fetched and checked out if the user wants it.
+ * The import and every refusal are the core's (core/archive); this module asks and shows.
+ */
+import { execFile } from 'node:child_process';
+import * as vscode from 'vscode';
+import { importSessionArchive, type ImportResult } from '../core/archive/importSession';
+import { SessionArchiveError } from '../core/archive/layout';
+import { workspaceRepository } from '../core/archive/repository';
+import type { Logger } from '../core/logger';
+import { childProcessEnv } from '../core/secrets';
+import type { FileSessionStore } from '../core/storage/sessionStore';
+
+export interface OpenRunDeps {
+  store: FileSessionStore;
+  /** Opens a stored session as the chat (what "Resume Session…" does after its picker). */
+  resume(sessionId: string): Promise<void>;
+  logger: Logger;
+}
+
+export function registerOpenRun(deps: OpenRunDeps): vscode.Disposable {
+  return vscode.commands.registerCommand('evergreen.openRun', async (target?: vscode.Uri) => {
+    const source = target ?? (await pickRun());
+    if (source) await openRun(source.fsPath, deps);
+  });
+}
+
+/** Windows and Linux dialogs pick files or folders, not both: the user says which first. */
+async function pickRun(): Promise<vscode.Uri | undefined> {
+  const kind = await vscode.window.showQuickPick(
+    [
+      { label: 'A downloaded .zip', description: 'the artifact as GitHub serves it', folder: false },
+      { label: 'An unpacked folder', description: 'the folder that holds evergreen-run.json', folder: true },
+    ],
+    { title: 'Open an Evergreen run', placeHolder: 'What did you download?' },
+  );
+  if (!kind) return undefined;
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Open an Evergreen run',
+    openLabel: 'Open Run',
+    canSelectFiles: !kind.folder,
+    canSelectFolders: kind.folder,
+    canSelectMany: false,
+    ...(kind.folder ? {} : { filters: { 'Evergreen run': ['zip'] } }),
+  });
+  return picked?.[0];
+}
+
+async function openRun(source: string, deps: OpenRunDeps): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  let result: ImportResult;
+  try {
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Evergreen: importing the run…' }, async () =>
+      importSessionArchive(deps.store, source, {
+        workspaceRepository: folder ? await workspaceRepository(folder) : undefined,
+        confirm: async (warnings) => (await vscode.window.showWarningMessage(warnings.join('\n'), { modal: true }, 'Import Anyway')) === 'Import Anyway',
+      }),
+    );
+  } catch (error) {
+    if (error instanceof SessionArchiveError && error.kind === 'already-imported') {
+      const id = /session (\S+)/.exec(error.message)?.[1];
+      const choice = await vscode.window.showInformationMessage(`Evergreen: ${error.message}.`, ...(id ? ['Open It'] : []));
+      if (choice === 'Open It' && id) await deps.resume(id);
+      return;
+    }
+    deps.logger.error(`could not import the run ${source}`, error);
+    const reason = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`Evergreen did not import the run: ${reason}. Nothing was added to this workspace's chats.`);
+    return;
+  }
+  if (result.status !== 'imported') return;
+  await deps.resume(result.sessionId);
+  if (result.transcriptProblems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${result.transcriptProblems.length} line(s) of the run's transcript cannot be read; the chat was restored without them.`);
+  const branch = result.manifest.run?.branch;
+  if (branch && folder) void offerCheckout(branch, folder, deps.logger);
+}
+
+/** A branch name a run's manifest may give: nothing Git could read as an option or a revision expression. */
+const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
+
+async function offerCheckout(branch: string, folder: string, logger: Logger): Promise<void> {
+  if (!BRANCH.test(branch)) {
+    logger.warn(`the run names a branch Evergreen will not check out: ${JSON.stringify(branch)}`);
+    return;
+  }
+  const choice = await vscode.window.showInformationMessage(`The run's changes are on the branch ${branch}.`, 'Fetch and Check Out', 'Not Now');
+  if (choice !== 'Fetch and Check Out') return;
+  try {
+    await git(folder, ['fetch', 'origin', `refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+    await git(folder, ['switch', branch]);
+    void vscode.window.showInformationMessage(`Evergreen: checked out ${branch}; the chat continues on its files.`);
+  } catch (error) {
+    logger.error(`could not check out ${branch}`, error);
+    void vscode.window.showErrorMessage(`Evergreen could not check out ${branch}: ${error instanceof Error ? error.message : String(error)} Commit or stash your changes, then run git fetch origin ${branch} && git switch ${branch}.`);
+  }
+}
+
+function git(cwd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: { ...childProcessEnv(process.env), GIT_TERMINAL_PROMPT: '0' }, timeout: 120_000 }, (error, _stdout, stderr) => (error ? reject(new Error(String(stderr || error.message).trim())) : resolve()));
+  });
+}
