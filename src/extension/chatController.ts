@@ -75,6 +75,8 @@ export class ChatController extends Disposable {
       folders: ChatFolders;
       /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
       memoryRoot: string;
+      /** The background chat a session belongs to (its worktree's name), which the panel must not resume in the checkout. */
+      backgroundChatOf: (sessionId: string) => Promise<string | undefined>;
     },
   ) {
     super();
@@ -509,6 +511,12 @@ export class ChatController extends Disposable {
 
   /** Resume without the picker (the command's core; also the test API). */
   async resumeSessionById(sessionId: string): Promise<void> {
+    const background = await this.deps.backgroundChatOf(sessionId);
+    if (background !== undefined) {
+      // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
+      void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
+      return;
+    }
     // Another chat runs with the settings again; the same one (a checkpoint's rebuild) keeps its /model and /thinking.
     if (sessionId !== this.chat.active?.handle.id) this.chat.overrides = {};
     await this.chat.stopTurn();

@@ -5,12 +5,16 @@ import type { ApprovalRequest } from '../core/approvals/approval';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
 import { ApprovalBroker } from './approvalBroker';
+import { registerBackgroundChatActions } from './backgroundChatActions';
+import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
+import { BackgroundChatsView } from './backgroundChatsView';
 import { ChatController } from './chatController';
 import { ChatFolders } from './chatFolders';
 import { ChatState } from './chatState';
 import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { registerOpenRun } from './openRun';
+import { workspaceFolder } from './slashCommands';
 import { ChatContextKeys } from './contextKeys';
 import { InsightsPanel } from './insightsPanel';
 import { createLog } from './log';
@@ -20,6 +24,7 @@ import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
 import { WorkspaceWebDomains } from './webAccess';
 import { killTrackedChildren } from '../core/shell/processGroup';
+import { WorktreeManager } from '../core/worktrees/manager';
 
 /**
  * The composition root: every part is built here, in the order they need each other (nothing gets
@@ -44,10 +49,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
     const chat = new ChatState((open) => contextKeys.chatChanged(open));
     const folders = new ChatFolders(store, context.workspaceState, () => chat.active);
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders });
+    // The worktree chats' records and (by default) their folders live in this workspace's storage.
+    // The view asks the runner which chats work; the runner refreshes the view (read only once both exist: register() below).
+    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running(), () => folders.current() ?? workspaceFolder());
+    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor, folderForStart: () => folders.forStart(undefined) });
+    backgroundChats.register();
+    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name });
     // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
     context.subscriptions.push(
       controller,
+      // Stopped with the panel's chat, before the services they share.
+      runner,
       approvals,
       proposedChanges,
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
@@ -56,6 +68,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
       new TranscriptDocuments(store, logger),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
+      backgroundChats,
+      ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
+      registerNewBackgroundChat(runner, logger, () => log.channel.show()),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
@@ -63,7 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       log.channel,
     );
     // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
-    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals }));
+    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals, backgroundChats, backgroundRunner: runner }));
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);

@@ -58,6 +58,13 @@ export const COMMANDS = {
   // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
   openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
+  // The Background Chats view's (issue 31): from the palette each asks which chat.
+  newBackgroundChat: { title: 'New Background Chat…', icon: '$(add)' },
+  refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },
+  reviewBackgroundChanges: { title: 'Review Changes', icon: '$(diff)' },
+  applyBackgroundChanges: { title: 'Apply Changes', icon: '$(check-all)' },
+  mergeBackgroundBranch: { title: 'Merge Branch', icon: '$(git-merge)' },
+  discardBackgroundChat: { title: 'Discard…', icon: '$(trash)' },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 
 export type CommandId = keyof typeof COMMANDS;
@@ -69,6 +76,7 @@ export const MANIFEST_TEXT = {
   /** The commands' category in the palette, the view container's title (activity bar) and the view's contextual title. */
   extensionName: 'Evergreen',
   chatViewName: 'Chat',
+  backgroundChatsViewName: 'Background Chats',
   untrustedWorkspaces: 'In an untrusted workspace Evergreen can read and answer, but its file-writing and shell tools are turned off.',
   virtualWorkspaces: 'Evergreen runs tools against files on disk.',
 } as const;

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../protocol';
 import type { ApprovalBroker } from './approvalBroker';
+import type { BackgroundOutcome } from '../frontends/backgroundChats';
+import type { BackgroundChatRunner } from './backgroundChatRunner';
+import type { BackgroundChatsView } from './backgroundChatsView';
 import type { ChatController } from './chatController';
 import type { ChatState } from './chatState';
 import type { ChatViewProvider } from './chatViewProvider';
@@ -39,6 +42,10 @@ export interface EvergreenApi {
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
   /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
   reloadInstructions(): Promise<{ ok: boolean; message: string }>;
+  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
+  /** How a background chat started in this window ended (undefined: none of that name is running). */
+  backgroundOutcome(name: string): Promise<BackgroundOutcome> | undefined;
+  backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
 }
 
 export interface TestApiParts {
@@ -47,6 +54,8 @@ export interface TestApiParts {
   controller: ChatController;
   chat: ChatState;
   approvals: ApprovalBroker;
+  backgroundChats: BackgroundChatsView;
+  backgroundRunner: BackgroundChatRunner;
 }
 
 /** The test API in the integration tests' extension host (`ExtensionMode.Test`); nothing in any other. */
@@ -83,5 +92,16 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       return { sessionId: chat.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
     },
     reloadInstructions: () => controller.reloadInstructionsNow(),
+    backgroundOutcome: (name) => parts.backgroundRunner.outcome(name),
+    backgroundChats: async () => {
+      const tree = parts.backgroundChats;
+      tree.refresh();
+      const records = await tree.getChildren();
+      const rows = records.map((record) => {
+        const item = tree.getTreeItem(record);
+        return { name: record.name, label: String(item.label), description: String(item.description), contextValue: item.contextValue ?? '' };
+      });
+      return { rows, message: (await tree.current()).message };
+    },
   };
 }

@@ -204,3 +204,12 @@ export async function applyHunks(changes: WorktreeChanges, file: FileHunks, chos
   const patch = `${file.fileHeader}${picked.map((hunk) => [hunk.header, ...hunk.lines].join('\n')).join('\n')}\n`;
   return applyPatch(changes.record.checkout, patch, [file.path], `The chosen hunks of ${file.path}`);
 }
+
+/**
+ * A file's bytes at the branch point, for the left side of a diff (`cat-file`, which runs no
+ * filter or textconv the repository's attributes might name). A file that did not exist there is empty.
+ */
+export async function fileAtBase(record: WorktreeRecord, file: string): Promise<Buffer> {
+  const run = await runGit(['cat-file', 'blob', `${record.base}:${file}`], { ...worktreeGitOptions(record), allowFailure: true });
+  return run.code === 0 ? run.stdout : Buffer.alloc(0);
+}

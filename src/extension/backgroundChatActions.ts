@@ -1,0 +1,164 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { GitError } from '../core/git';
+import { errorMessage, type Logger } from '../core/logger';
+import { discardWorktree, planDiscard, uncommittedFiles } from '../core/worktrees/discard';
+import { WorktreeError, type WorktreeRecord } from '../core/worktrees/manager';
+import { applyToCheckout, fileAtBase, mergeBranch, protectedChanges, worktreeChanges, type ChangedFile, type WorktreeChanges } from '../core/worktrees/review';
+import { bringHomeText, discardWarning, MAX_LISTED_FILES, protectedWarning } from '../frontends/backgroundChats';
+import { escapeLine } from '../core/visibleText';
+import type { BackgroundChatsView } from './backgroundChatsView';
+import type { CommandId } from './manifest';
+
+/** The read-only left side of a review diff: a file as it was at the chat's branch point. */
+export const WORKTREE_BASE_SCHEME = 'evergreen-worktree-base';
+
+/** What the view's actions are given: the row's record, or a chat's name (from the palette, the tests). */
+type ChatArgument = WorktreeRecord | string | undefined;
+
+/**
+ * The Background Chats view's actions (issue 31): review, apply, merge and discard, each a thin
+ * adapter over core/worktrees with the user's confirmation where something is brought home or lost.
+ */
+export function registerBackgroundChatActions(view: BackgroundChatsView, logger: Logger, showLog: () => void): vscode.Disposable[] {
+  const register = (id: CommandId, run: (chat: WorktreeRecord, ...rest: unknown[]) => Promise<void>) =>
+    vscode.commands.registerCommand(`evergreen.${id}`, async (argument: ChatArgument, ...rest: unknown[]) => {
+      try {
+        const chat = await resolveChat(view, argument);
+        if (chat) await run(chat, ...rest);
+      } catch (error) {
+        reportFailure(error, logger, showLog);
+      } finally {
+        view.refresh();
+      }
+    });
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(WORKTREE_BASE_SCHEME, new BaseContent(view)),
+    vscode.commands.registerCommand(`evergreen.${'refreshBackgroundChats' satisfies CommandId}`, () => view.refresh()),
+    register('reviewBackgroundChanges', (chat, file) => review(chat, typeof file === 'string' ? file : undefined)),
+    register('applyBackgroundChanges', apply),
+    register('mergeBackgroundBranch', merge),
+    register('discardBackgroundChat', (chat) => discard(view, chat)),
+  ];
+}
+
+/** The chat an action is for: the row's record, the named chat, or one the user picks. */
+async function resolveChat(view: BackgroundChatsView, argument: ChatArgument): Promise<WorktreeRecord | undefined> {
+  if (typeof argument === 'object') return argument;
+  // Read afresh: a chat made a moment ago may not be in the view's last reading yet.
+  view.refresh();
+  const { chats, message } = await view.current();
+  if (typeof argument === 'string') {
+    const found = chats.find((chat) => chat.record.name === argument);
+    if (!found) throw new WorktreeError('name', `There is no background chat named "${argument}" in this repository; the Background Chats view lists them.`);
+    return found.record;
+  }
+  if (chats.length === 0) {
+    void vscode.window.showInformationMessage(`Evergreen: ${message ?? 'No background chats in this repository.'}`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    chats.map((chat) => ({ label: chat.row.label, description: chat.row.description, record: chat.record })),
+    { title: 'Evergreen: which background chat?' },
+  );
+  return picked?.record;
+}
+
+function reportFailure(error: unknown, logger: Logger, showLog: () => void): void {
+  logger.error('a background chat action failed', error);
+  // The core's errors already say what to do next; anything else points at the log.
+  const known = error instanceof WorktreeError || error instanceof GitError;
+  const text = known ? error.message : `${errorMessage(error)}. The log has the details.`;
+  void vscode.window.showErrorMessage(`Evergreen: ${escapeLine(text)}`, 'Show Logs').then((choice) => {
+    if (choice) showLog();
+  });
+}
+
+function baseUri(chat: WorktreeRecord, file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: WORKTREE_BASE_SCHEME, path: `/${file}`, query: new URLSearchParams({ chat: chat.name, checkout: chat.checkout }).toString() });
+}
+
+/** The worktree's side of a diff: its file on disk, or an empty base-scheme document for a deleted one. */
+function worktreeUri(chat: WorktreeRecord, file: ChangedFile): vscode.Uri {
+  if (file.status === 'deleted') return vscode.Uri.from({ scheme: WORKTREE_BASE_SCHEME, path: `/${file.path}`, query: new URLSearchParams({ chat: chat.name, checkout: chat.checkout, empty: '1' }).toString() });
+  return vscode.Uri.file(path.join(chat.folder, ...file.path.split('/')));
+}
+
+class BaseContent implements vscode.TextDocumentContentProvider {
+  constructor(private readonly view: BackgroundChatsView) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const query = new URLSearchParams(uri.query);
+    if (query.get('empty') === '1') return '';
+    const chat = await this.view.manager.find(query.get('checkout') ?? '', query.get('chat') ?? '');
+    if (!chat) return `(The background chat ${query.get('chat') ?? ''} is gone; its base cannot be shown.)`;
+    return (await fileAtBase(chat, uri.path.slice(1))).toString('utf8');
+  }
+}
+
+/** Each changed file in VS Code's diff editor, base on the left: one file on its own, several in one multi-file diff. */
+async function review(chat: WorktreeRecord, only: string | undefined): Promise<void> {
+  const changes = await worktreeChanges(chat);
+  const files = only === undefined ? changes.files : changes.files.filter((file) => file.path === only);
+  if (only !== undefined && files.length === 0) throw new WorktreeError('name', `The chat ${chat.name} did not change ${only}; Review Changes lists what it changed.`);
+  if (files.length === 0) {
+    void vscode.window.showInformationMessage(`Evergreen: ${escapeLine(chat.branch)} has not changed anything yet.`);
+    return;
+  }
+  const sides = files.map((file) => ({ file, left: baseUri(chat, file.from ?? file.path), right: worktreeUri(chat, file) }));
+  if (sides.length === 1) {
+    const [{ file, left, right }] = sides as [(typeof sides)[number]];
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${escapeLine(file.path)} (${escapeLine(chat.name)}: base ↔ worktree)`, { preview: false });
+    return;
+  }
+  // VS Code adds the count of files to the title itself.
+  await vscode.commands.executeCommand('vscode.changes', `Evergreen: ${escapeLine(chat.name)}`, sides.map(({ right, left }) => [right, left, right]));
+}
+
+/** Asks before files that run commands or configure tools come home; true when none did or the user agreed. */
+async function protectedAgreed(chat: WorktreeRecord, changes: WorktreeChanges, action: string): Promise<boolean> {
+  const guarded = protectedChanges(changes);
+  if (guarded.length === 0) return true;
+  const { message, detail } = protectedWarning(chat, guarded);
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+}
+
+function tell(chat: WorktreeRecord, result: Parameters<typeof bringHomeText>[1]): void {
+  const { level, message } = bringHomeText(chat, result);
+  if (level === 'info') void vscode.window.showInformationMessage(`Evergreen: ${message}`);
+  else void vscode.window.showErrorMessage(`Evergreen: ${message}`);
+}
+
+async function apply(chat: WorktreeRecord): Promise<void> {
+  const changes = await worktreeChanges(chat);
+  if (!(await protectedAgreed(chat, changes, 'Apply All'))) return;
+  tell(chat, await applyToCheckout(changes));
+}
+
+async function merge(chat: WorktreeRecord): Promise<void> {
+  const changes = await worktreeChanges(chat);
+  const left = await uncommittedFiles(chat);
+  if (left.length > 0) {
+    const action = 'Merge Commits Only';
+    const files = left.slice(0, MAX_LISTED_FILES).map(escapeLine).join('\n') + (left.length > MAX_LISTED_FILES ? `\n… and ${left.length - MAX_LISTED_FILES} more` : '');
+    const detail = `A merge brings the branch's commits only. These ${left.length} uncommitted file(s) of the worktree stay behind (Apply Changes brings them as uncommitted changes):\n${files}`;
+    if ((await vscode.window.showWarningMessage(`Merge ${escapeLine(chat.branch)} without its uncommitted files?`, { modal: true, detail }, action)) !== action) return;
+  }
+  if (!(await protectedAgreed(chat, changes, 'Merge'))) return;
+  tell(chat, await mergeBranch(chat));
+}
+
+async function discard(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
+  const health = await view.manager.health(chat);
+  if (health.kind === 'repository-missing') {
+    const forget = 'Forget It';
+    if ((await vscode.window.showWarningMessage(`${escapeLine(health.reason)} Forget the background chat ${escapeLine(chat.name)}?`, { modal: true }, forget)) === forget) await view.manager.forget(chat);
+    return;
+  }
+  const plan = await planDiscard(chat);
+  const { message, detail } = discardWarning(plan);
+  const action = 'Discard';
+  if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
+  await discardWorktree(view.manager, plan);
+  void vscode.window.showInformationMessage(`Evergreen: discarded ${escapeLine(chat.name)}; its worktree and ${escapeLine(chat.branch)} are gone.`);
+}
