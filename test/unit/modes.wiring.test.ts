@@ -58,7 +58,7 @@ function modesRig(options: Partial<SessionModesOptions> & { sandbox?: boolean; d
   const github = mcpTool('mcp__github__get_issue', 'github');
   const jira = mcpTool('mcp__jira__create_issue', 'jira');
   const external = options.deferred ? [mcpCall([github, jira])] : [github, jira];
-  const tools = createToolRegistry({ trusted: true, task: true, exitPlanMode: true, externalTools: external });
+  const tools = createToolRegistry({ trusted: true, task: true, exitPlanMode: true, externalTools: external, memory: { folder: '/nonexistent/memory' } });
   const modes = new SessionModes({
     modes: BUILT_IN_MODES,
     current: mode('agent'),
@@ -95,6 +95,17 @@ describe('the session mode: one tool list, a gate per call', () => {
     for (const name of ['read_file', 'grep_search', 'run_shell', 'task', 'exit_plan_mode', 'mcp__github__get_issue']) assert.equal(modes.refusal({ name, input: {} }), undefined, name);
     assert.equal(JSON.stringify(tools.list()), before, 'the tool list sent to the API is the same in every mode');
     assert.equal(modes.refusal({ name: 'no_such_tool', input: {} }), undefined, 'an unknown name is left to the registry, which names the tools there are');
+  });
+
+  it('plan mode lets memory be viewed, never written; agent mode writes it', () => {
+    const { modes } = modesRig();
+    assert.equal(modes.refusal({ name: 'memory', input: { command: 'create', path: '/memories/a.md', file_text: 'x' } }), undefined);
+    modes.switchTo('plan', 'switch');
+    assert.equal(modes.refusal({ name: 'memory', input: { command: 'view', path: '/memories' } }), undefined);
+    for (const command of ['create', 'str_replace', 'insert', 'delete', 'rename']) {
+      assert.match(modes.refusal({ name: 'memory', input: { command, path: '/memories/a.md' } })!, new RegExp(`^memory ${command} is not available in the plan mode: plan mode changes nothing`));
+    }
+    assert.match(modes.refusal({ name: 'memory', input: 'not an object' })!, /^memory writes are not available in the plan mode/);
   });
 
   it('plan mode offers run_shell only where the sandbox works, and then with the workspace read-only; subagents explore only', () => {

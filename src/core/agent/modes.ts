@@ -10,6 +10,7 @@
  * Plan decisions (Build it, Keep planning) arrive here too: they switch the mode and queue the
  * block that tells the model, in the same message as the switch.
  */
+import { MEMORY_TOOL } from '../tools/memory';
 import { MCP_CALL_TOOL } from '../mcp/deferredNames';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { chooseModel } from '../definitions/modelChoice';
@@ -110,12 +111,21 @@ export class SessionModes {
     // A name the session has no tool for is the registry's to answer (it names the tools there are).
     if (!this.options.tools.get(call.name)) return undefined;
     const refused = this.setFor(this.mode).gate(call.name);
+    if (refused === undefined && call.name === MEMORY_TOOL) return this.memoryRefusal(call.input);
     if (refused !== undefined || call.name !== MCP_CALL_TOOL) return refused;
     // mcp_call stands for every deferred MCP tool: the one it names must be one the mode offers.
     const target = this.deferredTarget(call.input);
     if (!target || toolsForMode(this.mode, [target], this.options.toolOptions).tools.length > 0) return undefined;
     const why = this.mode.base === PLAN_MODE ? ' Plan mode offers only the MCP tools the user allowed for it.' : '';
     return `${target.name} is not available in the ${this.mode.name} mode.${why}`;
+  }
+
+  /** A mode that changes nothing (plan) changes no memory either: the notes may be viewed, not written (the set's `memoryReadOnly`). */
+  private memoryRefusal(input: unknown): string | undefined {
+    if (!this.setFor(this.mode).set.memoryReadOnly) return undefined;
+    const command = typeof input === 'object' && input !== null && 'command' in input ? (input as { command: unknown }).command : undefined;
+    if (command === 'view') return undefined;
+    return `memory ${typeof command === 'string' ? `${command} is` : 'writes are'} not available in the ${this.mode.name} mode: plan mode changes nothing, memory included. View notes now; save new ones after the plan is built.`;
   }
 
   /** The limits the current mode puts on the tools it offers; undefined when it puts none. */
