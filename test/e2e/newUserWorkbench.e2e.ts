@@ -31,7 +31,8 @@ describe('what a new user tripped over, in the workbench (code-server + Chromium
   const step = (body: () => Promise<void>) => withFailureReport(bench, FAILURE_SCREENSHOT, body);
   const quickInput = () => page.locator('.quick-input-widget');
   /** A button of the view's title bar (a view alone in its container shows them on the container's title). */
-  const titleButton = (label: string) => page.locator(`a.action-label[aria-label="${label}"] >> visible=true`).first();
+  // A command with a key binding is labelled with it too ("New Chat (Ctrl+K N)").
+  const titleButton = (label: string) => page.locator(`a.action-label[aria-label="${label}"], a.action-label[aria-label^="${label} ("] >> visible=true`).first();
 
   it("the view's clock resumes a past chat, its list marking the chat already open", () =>
     step(async () => {

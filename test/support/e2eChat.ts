@@ -69,8 +69,11 @@ export async function runPaletteCommand(page: Page, title: string): Promise<void
   const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.waitFor({ timeout: 15_000 });
   await box.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // The row whose label is the title itself: another command may rank first ("New Background Chat…" for "New Chat").
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
 }
 
 /**
