@@ -120,6 +120,8 @@ describe('the session insights panel (Chromium)', function () {
     assert.match((await focused()) ?? '', /^Data table \(300 rows\)$/);
     await page.keyboard.press('Enter');
     const table = page.locator('.eg-chart').first().locator('table');
+    // Enter draws the table on the panel's next frame.
+    await table.locator('tbody tr').first().waitFor({ timeout: 15_000 });
     assert.equal(await table.locator('tbody tr').count(), 100);
     assert.equal(await table.locator('caption').textContent(), 'Context window use per request');
     assert.equal(await table.locator('th[scope="col"]').count(), 6);

@@ -69,8 +69,8 @@ export async function runPaletteCommand(page: Page, title: string): Promise<void
   const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.waitFor({ timeout: 15_000 });
   await box.fill(`>${title}`);
-  // The row whose label is the title itself: another command may rank first ("New Background Chat…" for "New Chat").
-  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  // The row whose label is the title itself (an ellipsis may follow): another command may rank first ("New Background Chat…" for "New Chat").
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(…|\\.\\.\\.)?$`);
   const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   await row.waitFor({ timeout: 15_000 });
   await row.click();
