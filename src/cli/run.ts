@@ -167,8 +167,7 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       signal: io.interrupt,
     });
   } catch (error) {
-    const failure = startFailure(error);
-    return fail(failure.message, failure.code);
+    return failStart(error, fail);
   }
 
   if (options.requireSandbox && sandboxWarning !== undefined) return refuseUnsandboxed(started, store, sandboxWarning, fail);
@@ -202,7 +201,7 @@ function storedSessionCommand(options: CliOptions, store: FileSessionStore, work
   if (options.checkpointCommand === undefined || options.resume === undefined) return undefined;
   return runCheckpointCommand(options.checkpointCommand, options.resume, store, workspace, (text) => io.stdout.write(`${text}\n`), logger).then(
     () => EXIT.ok,
-    (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : fail(startFailure(error).message, startFailure(error).code)),
+    (error: unknown) => (error instanceof CheckpointError ? fail(error.message) : failStart(error, fail)),
   );
 }
 
@@ -211,6 +210,12 @@ async function refuseUnsandboxed(started: StartedSession, store: FileSessionStor
   await started.close();
   await store.discard(started.handle.id);
   return fail(`${warning} --require-sandbox stopped the run before anything was sent to the model.`, EXIT.sandbox);
+}
+
+/** Says why the session could not start and gives the exit code that says so. */
+function failStart(error: unknown, fail: (message: string, code: number) => number): number {
+  const failure = startFailure(error);
+  return fail(failure.message, failure.code);
 }
 
 /** Why the session could not start, in the terminal's words, and the exit code that says so. */
