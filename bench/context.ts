@@ -19,7 +19,7 @@ import { measureOverhead, type OverheadRow } from './context/overhead';
 import { FACTS, runOne, type Mode, type RunResult, type RunSpec } from './context/run';
 import { STRATEGY_LABELS, type StrategyId } from './context/strategies';
 import { createWorkspace } from './context/workspace';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- context-bench:start -->';
 const END = '<!-- context-bench:end -->';
@@ -328,12 +328,6 @@ function render(results: RunResult[], longResults: RunResult[], overhead: Overhe
 }
 
 if (require.main === module) {
-  runContextBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    })
-    // Something (a keep-alive socket of the fake API) can hold the event loop open after the last run.
-    .finally(() => process.exit());
+  // Something (a keep-alive socket of the fake API) can hold the event loop open after the last run.
+  runAsScript(() => runContextBench(process.argv.slice(2)), () => process.exit());
 }

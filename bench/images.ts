@@ -25,7 +25,7 @@ import { createToolRegistry } from '../src/core/tools/registry';
 import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/workspace/workspace';
 import { collectGarbage } from './gc';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 import { median, prng } from './random';
 
 const START = '<!-- images-bench:start -->';
@@ -186,10 +186,5 @@ export async function runImagesBench(argv: string[] = []): Promise<string> {
 }
 
 if (require.main === module) {
-  runImagesBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  runAsScript(() => runImagesBench(process.argv.slice(2)));
 }

@@ -27,7 +27,7 @@ import { launchChromium } from '../scripts/vscode-harness.mjs';
 import { SYNTHETIC_BUDGET, syntheticSession } from '../test/support/insightsSession';
 import { loadInsightsPage, type HostWindow } from './insights/page';
 import { median } from './random';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- insights-bench:start -->';
 const END = '<!-- insights-bench:end -->';
@@ -132,10 +132,5 @@ export async function runInsightsBench(argv: string[] = []): Promise<string> {
 }
 
 if (require.main === module) {
-  runInsightsBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  runAsScript(() => runInsightsBench(process.argv.slice(2)));
 }

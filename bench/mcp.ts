@@ -30,7 +30,7 @@ import { promptTokensFromUsage } from '../src/core/model/usage';
 import { FileSessionStore } from '../src/core/storage/sessionStore';
 import { reply, startFakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../test/fake-anthropic/server';
 import { countTextTokens } from '../test/fake-anthropic/tokens';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- mcp-bench:start -->';
 const END = '<!-- mcp-bench:end -->';
@@ -320,12 +320,6 @@ function render(r: Result, options: Options, wallMs: number, argv: string[]): st
 }
 
 if (require.main === module) {
-  void runMcpBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    // The session started the OS sandbox's proxies; they would keep the process alive.
-    .then(() => shutdownOsSandbox())
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  // The session started the OS sandbox's proxies; they would keep the process alive.
+  runAsScript(() => runMcpBench(process.argv.slice(2)), () => shutdownOsSandbox());
 }

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { startAgentSession } from '../src/core/agent/factory';
 import { FileSessionStore } from '../src/core/storage/sessionStore';
 import { BACKENDS, say, type BackendFactory, type SentRequest } from '../test/support/backends';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- modes: start -->';
 const END = '<!-- modes: end -->';
@@ -155,5 +155,5 @@ export async function runModesBench(): Promise<string> {
 }
 
 if (require.main === module) {
-  void runModesBench().then((section) => console.log(section));
+  runAsScript(() => runModesBench());
 }

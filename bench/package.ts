@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- package-bench:start -->';
 const END = '<!-- package-bench:end -->';
@@ -76,10 +76,5 @@ export async function runPackageBench(argv: string[] = []): Promise<string> {
 }
 
 if (require.main === module) {
-  runPackageBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  runAsScript(() => runPackageBench(process.argv.slice(2)));
 }

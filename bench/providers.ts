@@ -20,7 +20,7 @@ import { startAgentSession } from '../src/core/agent/factory';
 import type { ProviderId } from '../src/core/model/backend';
 import { FileSessionStore, readTranscript } from '../src/core/storage/sessionStore';
 import { BACKENDS, say, textOfMessage, type NeutralReply, type SentRequest } from '../test/support/backends';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- providers-bench:start -->';
 const END = '<!-- providers-bench:end -->';
@@ -204,12 +204,6 @@ function render(results: Result[], options: Options, wallMs: number, argv: strin
 }
 
 if (require.main === module) {
-  void runProvidersBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    // The sessions started the OS sandbox's proxies; they would keep the process alive.
-    .then(() => shutdownOsSandbox())
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  // The sessions started the OS sandbox's proxies; they would keep the process alive.
+  runAsScript(() => runProvidersBench(process.argv.slice(2)), () => shutdownOsSandbox());
 }

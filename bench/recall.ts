@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { TranscriptRecall } from '../src/core/recall/recallIndex';
 import type { RecallQuery } from '../src/core/tools/recallTypes';
 import { collectGarbage } from './gc';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 import { median, prng, sentence, WORDS } from './random';
 
 const START = '<!-- recall-bench:start -->';
@@ -313,10 +313,5 @@ function formatSection(options: Options, measured: Measured[], load: number[]): 
 export const __scenarios = { grep: grepResults, working: workingSession };
 
 if (require.main === module) {
-  runRecallBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  runAsScript(() => runRecallBench(process.argv.slice(2)));
 }

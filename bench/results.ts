@@ -12,3 +12,18 @@ export function writeResultsSection(section: string, start: string, end: string)
   const next = from >= 0 && to > from ? existing.slice(0, from) + section + existing.slice(to + end.length) : `${existing.trimEnd()}\n\n${section}\n`;
   fs.writeFileSync(RESULTS_FILE, next);
 }
+
+/**
+ * A bench run as a script (`node --require tsx/cjs bench/<name>.ts`): prints its section, or the
+ * error with exit code 1; `after` runs either way (the OS sandbox's proxies, or a keep-alive socket,
+ * would otherwise keep the process alive).
+ */
+export function runAsScript(run: () => Promise<string>, after?: () => unknown): void {
+  run()
+    .then((section) => console.log(section))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    })
+    .finally(() => after?.());
+}

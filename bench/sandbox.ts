@@ -14,7 +14,7 @@ import type { CommandSandbox } from '../src/core/shell/commandSandbox';
 import { createRunShellTool } from '../src/core/tools/runShell';
 import type { ToolContext } from '../src/core/tools/types';
 import { NodeWorkspace } from '../src/core/workspace/workspace';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- sandbox-bench:start -->';
 const END = '<!-- sandbox-bench:end -->';
@@ -98,11 +98,5 @@ export async function runSandboxBench(): Promise<string> {
 }
 
 if (require.main === module) {
-  void runSandboxBench()
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    })
-    .finally(() => void shutdownOsSandbox());
+  runAsScript(() => runSandboxBench(), () => shutdownOsSandbox());
 }

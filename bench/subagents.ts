@@ -22,7 +22,7 @@ import { textsOf } from '../src/core/model/content';
 import { promptTokensFromUsage } from '../src/core/model/usage';
 import { readTranscript, FileSessionStore } from '../src/core/storage/sessionStore';
 import { reply, startFakeAnthropic, type MessagesRequestBody, type ScriptedReply } from '../test/fake-anthropic/server';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const START = '<!-- subagent-bench:start -->';
 const END = '<!-- subagent-bench:end -->';
@@ -227,12 +227,6 @@ function render(results: Result[], options: Options, wallMs: number, argv: strin
 }
 
 if (require.main === module) {
-  void runSubagentBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    // The sessions started the OS sandbox's proxies; they would keep the process alive.
-    .then(() => shutdownOsSandbox())
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  // The sessions started the OS sandbox's proxies; they would keep the process alive.
+  runAsScript(() => runSubagentBench(process.argv.slice(2)), () => shutdownOsSandbox());
 }

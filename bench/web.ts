@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { runCliCaptured } from '../test/support/cliCapture';
 import { startWebServer } from '../test/support/webServer';
 import { reply, startFakeAnthropic, type MessagesRequestBody } from '../test/fake-anthropic/server';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 
 const PAGES = 100;
 const WINDOW = 64_000;
@@ -100,5 +100,5 @@ export async function runWebBench(): Promise<string> {
 }
 
 if (require.main === module) {
-  void runWebBench().then((section) => console.log(section));
+  runAsScript(() => runWebBench());
 }

@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ViewState } from '../src/protocol';
 import { launchChromium } from '../scripts/vscode-harness.mjs';
-import { writeResultsSection } from './results';
+import { writeResultsSection, runAsScript } from './results';
 import { LAST_ITEM_MARKER, benchGauge, itemMix, restoredHistory, streamedDeltas } from './webview/fixtures';
 import { loadPanelPage, type BenchWindow, type RenderSample, type StreamSample } from './webview/page';
 
@@ -234,10 +234,5 @@ function formatSection(options: Options, m: Measured): string {
 }
 
 if (require.main === module) {
-  runWebviewBench(process.argv.slice(2))
-    .then((section) => console.log(section))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
+  runAsScript(() => runWebviewBench(process.argv.slice(2)));
 }
