@@ -219,3 +219,60 @@ export function assertApiValid(messages: readonly MessageParam[], where = 'reque
 export function tooLongError(promptTokens: number, maxTokens: number): ModelError {
   return new ModelError('prompt_too_long', `prompt is too long: ${promptTokens} tokens > ${maxTokens} maximum`, undefined, 400, {}, { promptTokens, maxTokens });
 }
+
+/** A turn of a random session (the property tests): its tool rounds, and the idle time before it. */
+export interface RandomTurn<R extends RandomRound> {
+  rounds: R[];
+  idleMs: number;
+}
+export interface RandomRound {
+  /** Tool calls in this round, each with its result size in characters. */
+  results: number[];
+  /** After this round's results, the user compacts by hand (between requests of the same turn). */
+  compact: boolean;
+}
+
+/**
+ * Drives one random session through the rig: per turn a user message and its rounds, each a request
+ * (`onRequest` sees it), then a reply that opens with `lead`'s blocks and calls read_file once per
+ * result, then the results; a compaction where a round asks. `check` sees every request, summary
+ * requests included. Returns the tier edits and the compactions (by hand, and recorded) that ran.
+ */
+export async function driveRandomSession<R extends RandomRound>(
+  rig: Rig,
+  turns: readonly RandomTurn<R>[],
+  options: {
+    task: (turn: number) => string;
+    check: (messages: readonly MessageParam[], where: string) => void;
+    onRequest: (prepared: PreparedRequest, turn: number) => void;
+    lead: (round: R, ids: readonly string[]) => ContentBlockParam[];
+  },
+): Promise<{ edits: number; compactions: number }> {
+  let compactions = 0;
+  for (const [t, turn] of turns.entries()) {
+    rig.user(options.task(t));
+    rig.advance(turn.idleMs);
+    for (const round of turn.rounds) {
+      const prepared = await rig.prepare();
+      options.check(prepared.messages, `turn ${t}`);
+      options.onRequest(prepared, t);
+      rig.respond(prepared);
+      const ids = round.results.map(() => rig.nextId());
+      rig.push({ role: 'assistant', content: [...options.lead(round, ids), { type: 'text', text: `Calling ${ids.length} tool(s).` }, ...ids.map((id): ContentBlockParam => ({ type: 'tool_use', id, name: 'read_file', input: { path: `src/${id}.ts` } }))] });
+      rig.push({ role: 'user', content: ids.map((id, i): ContentBlockParam => ({ type: 'tool_result', tool_use_id: id, content: bulk(round.results[i]!, id) })) });
+      if (round.compact) {
+        const outcome = await rig.engine.compact(undefined, 'manual', new AbortController().signal);
+        if (outcome.ok) compactions++;
+      }
+    }
+    const final = await rig.prepare();
+    options.check(final.messages, `turn ${t} (last request)`);
+    rig.respond(final);
+    rig.assistant(`Turn ${t} done.`);
+  }
+  for (const request of rig.summaryRequests) options.check(request.messages, 'summary request');
+  return {
+    edits: rig.entries.filter((entry) => entry.type === 'tier_edit').length,
+    compactions: compactions + rig.entries.filter((entry) => entry.type === 'compaction').length,
+  };
+}

@@ -9,20 +9,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { currentTurnStart } from '../../src/core/context/liveView';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
-import { bulk, goodSummary, Rig } from './context.harness';
+import { driveRandomSession, goodSummary, Rig, type RandomTurn } from './context.harness';
 
-interface Round {
-  /** Tool calls in this round, each with its result size in characters. */
-  results: number[];
-  /** After this round's results, the user compacts by hand (between requests of the same turn). */
-  compact: boolean;
-}
-interface Turn {
-  rounds: Round[];
-  idleMs: number;
-}
-
-const turnArb: fc.Arbitrary<Turn> = fc.record({
+const turnArb: fc.Arbitrary<RandomTurn<{ results: number[]; compact: boolean }>> = fc.record({
   rounds: fc.array(
     fc.record({ results: fc.array(fc.integer({ min: 200, max: 12_000 }), { minLength: 1, maxLength: 3 }), compact: fc.integer({ min: 0, max: 7 }).map((n) => n === 0) }),
     { minLength: 1, maxLength: 6 },
@@ -47,12 +36,10 @@ describe('thinking blocks under tiers and compaction (random sessions)', functio
           for (const block of thinkingOf(messages)) assert.ok(written.has(JSON.stringify(block)), `${where}: a thinking block the model did not write: ${JSON.stringify(block).slice(0, 120)}`);
         };
         let n = 0;
-        for (const [t, turn] of turns.entries()) {
-          rig.user(`Task ${t}: work through the files.`);
-          rig.advance(turn.idleMs);
-          for (const round of turn.rounds) {
-            const prepared = await rig.prepare();
-            check(prepared.messages, `turn ${t}`);
+        const ran = await driveRandomSession(rig, turns, {
+          task: (t) => `Task ${t}: work through the files.`,
+          check,
+          onRequest: (prepared, t) => {
             // The current turn's replies that the request still holds (after any boundary) keep their thinking, first and unchanged.
             const canonical = rig.history;
             const keptFrom = Math.min(rig.engine.snapshot.live.boundary?.keptFrom ?? 0, canonical.length);
@@ -64,25 +51,15 @@ describe('thinking blocks under tiers and compaction (random sessions)', functio
               const at = message.content.findIndex((block) => block.type === 'thinking');
               assert.ok(at <= 0, `turn ${t}: thinking moved inside its reply`);
             }
-            rig.respond(prepared);
-            const ids = round.results.map(() => rig.nextId());
+          },
+          lead: (_round, ids) => {
             const thinking: ContentBlockParam = { type: 'thinking', thinking: `Round ${++n}: I will call ${ids.join(', ')}.\n${'reasoning '.repeat(n % 7)}`, signature: `sig-${n}-${'x'.repeat(n % 5)}` };
             written.add(JSON.stringify(thinking));
-            rig.push({ role: 'assistant', content: [thinking, { type: 'text', text: `Calling ${ids.length} tool(s).` }, ...ids.map((id): ContentBlockParam => ({ type: 'tool_use', id, name: 'read_file', input: { path: `src/${id}.ts` } }))] });
-            rig.push({ role: 'user', content: ids.map((id, i): ContentBlockParam => ({ type: 'tool_result', tool_use_id: id, content: bulk(round.results[i]!, id) })) });
-            if (round.compact) {
-              const outcome = await rig.engine.compact(undefined, 'manual', new AbortController().signal);
-              if (outcome.ok) compactions++;
-            }
-          }
-          const final = await rig.prepare();
-          check(final.messages, `turn ${t} (last request)`);
-          rig.respond(final);
-          rig.assistant(`Turn ${t} done.`);
-        }
-        for (const request of rig.summaryRequests) check(request.messages, 'summary request');
-        edits += rig.entries.filter((entry) => entry.type === 'tier_edit').length;
-        compactions += rig.entries.filter((entry) => entry.type === 'compaction').length;
+            return [thinking];
+          },
+        });
+        edits += ran.edits;
+        compactions += ran.compactions;
       }),
       { numRuns: 25, seed: 2_026_1126 },
     );

@@ -11,13 +11,11 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { currentTurnStart } from '../../src/core/context/liveView';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { citation, searchBlocks, webSearchHistoryProblem } from '../fake-anthropic/webSearch';
-import { bulk, goodSummary, Rig } from './context.harness';
+import { driveRandomSession, goodSummary, Rig, type RandomRound } from './context.harness';
 
-interface Round {
-  results: number[];
+interface Round extends RandomRound {
   /** This round's reply searched the web first (how many results). */
   search: number | undefined;
-  compact: boolean;
 }
 
 const roundArb: fc.Arbitrary<Round> = fc.record({
@@ -44,43 +42,30 @@ describe('web search blocks under tiers and compaction (random sessions)', funct
           assert.equal(problem, undefined, `${where}: ${problem}`);
         };
         let n = 0;
-        for (const [t, turn] of turns.entries()) {
-          rig.user(`Task ${t}: look things up and work through the files.`);
-          rig.advance(turn.idleMs);
-          for (const round of turn.rounds) {
-            const prepared = await rig.prepare();
-            check(prepared.messages, `turn ${t}`);
+        const ran = await driveRandomSession(rig, turns, {
+          task: (t) => `Task ${t}: look things up and work through the files.`,
+          check,
+          onRequest: (prepared, t) => {
             const canonical = rig.history;
             const keptFrom = Math.min(rig.engine.snapshot.live.boundary?.keptFrom ?? 0, canonical.length);
             const expected = searchBlocksOf(canonical.slice(Math.max(keptFrom, currentTurnStart(canonical))));
             assert.deepEqual(searchBlocksOf(prepared.messages), expected, `turn ${t}: the request's search blocks are exactly the current turn's`);
-            rig.respond(prepared);
-            const ids = round.results.map(() => rig.nextId());
-            const content: ContentBlockParam[] = [];
-            if (round.search !== undefined) {
-              searches++;
-              const results = Array.from({ length: round.search }, (_, i) => ({ url: `https://docs.example/${n}/${i}`, title: `Page ${i}` }));
-              const [call, result] = searchBlocks(`srvtoolu_${++n}`, `query ${n}`, results);
-              content.push({ type: 'server_tool_use', id: call.id, name: 'web_search', input: call.input as Record<string, unknown> }, { type: 'web_search_tool_result', tool_use_id: result.tool_use_id, content: result.content as Extract<ContentBlockParam, { type: 'web_search_tool_result' }>['content'] });
-              const cited = results[0];
-              content.push(cited ? { type: 'text', text: `Found ${results.length}.`, citations: [citation(cited.url, cited.title, 'a cited line')] } : { type: 'text', text: 'Nothing found.' });
-            }
-            content.push({ type: 'text', text: `Calling ${ids.length} tool(s).` }, ...ids.map((id): ContentBlockParam => ({ type: 'tool_use', id, name: 'read_file', input: { path: `src/${id}.ts` } })));
-            rig.push({ role: 'assistant', content });
-            rig.push({ role: 'user', content: ids.map((id, i): ContentBlockParam => ({ type: 'tool_result', tool_use_id: id, content: bulk(round.results[i]!, id) })) });
-            if (round.compact) {
-              const outcome = await rig.engine.compact(undefined, 'manual', new AbortController().signal);
-              if (outcome.ok) compactions++;
-            }
-          }
-          const final = await rig.prepare();
-          check(final.messages, `turn ${t} (last request)`);
-          rig.respond(final);
-          rig.assistant(`Turn ${t} done.`);
-        }
-        for (const request of rig.summaryRequests) check(request.messages, 'summary request');
-        edits += rig.entries.filter((entry) => entry.type === 'tier_edit').length;
-        compactions += rig.entries.filter((entry) => entry.type === 'compaction').length;
+          },
+          lead: (round) => {
+            if (round.search === undefined) return [];
+            searches++;
+            const results = Array.from({ length: round.search }, (_, i) => ({ url: `https://docs.example/${n}/${i}`, title: `Page ${i}` }));
+            const [call, result] = searchBlocks(`srvtoolu_${++n}`, `query ${n}`, results);
+            const cited = results[0];
+            return [
+              { type: 'server_tool_use', id: call.id, name: 'web_search', input: call.input as Record<string, unknown> },
+              { type: 'web_search_tool_result', tool_use_id: result.tool_use_id, content: result.content as Extract<ContentBlockParam, { type: 'web_search_tool_result' }>['content'] },
+              cited ? { type: 'text', text: `Found ${results.length}.`, citations: [citation(cited.url, cited.title, 'a cited line')] } : { type: 'text', text: 'Nothing found.' },
+            ];
+          },
+        });
+        edits += ran.edits;
+        compactions += ran.compactions;
       }),
       { numRuns: 25, seed: 2_026_1130 },
     );
