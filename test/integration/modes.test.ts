@@ -66,4 +66,23 @@ describe('plan mode in the extension host (issue 28)', () => {
     const after = (await api.panelRequest({ type: 'setMode', mode: 'agent' })) as ModePicker;
     assert.equal(after.current, 'agent', 'Build it left the chat in agent mode');
   });
+  it('/mode switches the chat as the picker does; an unknown name leaves the mode as it was', async () => {
+    const extension = vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent');
+    assert.ok(extension);
+    const api = await extension.activate();
+    await vscode.commands.executeCommand('evergreen.newChat');
+    const sent = fake.messageRequests().length;
+    const notices = () => api.chatEventTypes().filter((type) => type === 'customization_notice').length;
+    const before = notices();
+    await api.sendMessage('/mode plan');
+    assert.equal(fake.messageRequests().length, sent, '/mode sends nothing to the model');
+    assert.equal(notices(), before + 1, '/mode says what it did');
+    await api.sendMessage('/mode nope');
+    assert.equal(notices(), before + 2, 'an unknown mode is said in the chat');
+    fake.enqueue(reply.text('Looking.'));
+    await api.sendMessage('Look around.');
+    assert.match(lastTexts(fake.messageRequests().at(-1)!.body)[0] ?? '', /^The user switched to the plan mode\./);
+    const picker = (await api.panelRequest({ type: 'setMode', mode: 'agent' })) as ModePicker;
+    assert.equal(picker.current, 'agent');
+  });
 });
