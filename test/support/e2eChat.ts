@@ -198,7 +198,14 @@ export async function openChatWorkbench(options: {
   options.onFake?.(fake);
   const userDataDir = path.join(tmp, 'user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': options.model ?? 'claude-sonnet-4-6', ...options.settings }));
+  // The workbench's terminals start in a home folder of their own: the machine's shell startup
+  // files (root's ~/.bashrc here waits 60 s on a stale pyenv lock) must not decide a test.
+  const terminalHome = path.join(tmp, 'terminal-home');
+  mkdirSync(terminalHome);
+  writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ 'evergreen.baseUrl': fake.url, 'evergreen.model': options.model ?? 'claude-sonnet-4-6', 'terminal.integrated.env.linux': { HOME: terminalHome }, ...options.settings }),
+  );
   if (options.installed) {
     const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     mkdirSync(path.join(userDataDir, 'extensions'), { recursive: true });
