@@ -60,7 +60,7 @@ function shown(value: string | undefined): string | undefined {
 }
 
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
-const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'workspaceFolderCount']);
+const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'activeWebviewPanelId', 'workspaceFolderCount']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
 const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 

@@ -1,0 +1,168 @@
+import * as vscode from 'vscode';
+import { errorMessage, type Logger } from '../core/logger';
+import * as z from '../core/zod';
+import type { TranscriptHostToWebview, TranscriptWebviewToHost } from '../protocol';
+import { Disposable } from './disposable';
+import { isTranscriptLink, transcriptHtml } from './transcriptHtml';
+import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from './transcriptScheme';
+import { webviewHtml, webviewResourceRoots } from './webviewHtml';
+
+/**
+ * Past this many characters of markdown a transcript opens as source instead. Measured on generated
+ * sessions (prose, tool calls, folded outputs) on a 2-core machine under load: 1.7 MB of markdown
+ * took 0.8 s to render to HTML in the extension host (synchronous, so the host waits) and 2.1 s to
+ * load and lay out in Chromium (50,000 elements); 3.5 MB took 1.4 s and 3.2 s, 12 MB (a 50 MB
+ * transcript) 3.5 s and 14 s. The source editor opens any of them at once and searches them.
+ */
+export const RENDERED_TRANSCRIPT_MAX_CHARS = 2_000_000;
+
+/** What the page sends, checked before anything acts on it (the page shows model text). */
+const MessageSchema: z.ZodType<TranscriptWebviewToHost> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),
+  z.object({ type: z.literal('openSource') }),
+  z.object({ type: z.literal('openRaw') }),
+]);
+
+/** One transcript as the rendered tab shows it. */
+export interface RenderedView<Address> {
+  /** The transcript's identity: one tab each. */
+  key: string;
+  address: Address;
+  title: string;
+  markdown: string;
+  /** The transcript's version the markdown was rendered from: a re-open with a newer one renders again. */
+  version: string;
+  /** A heading's 0-based source line to scroll to. */
+  revealLine?: number;
+}
+
+export interface TranscriptViewActions<Address> {
+  openSource(address: Address, revealLine?: number): Promise<void>;
+  openRaw(address: Address): Promise<void>;
+  /** A link to another transcript (`evergreen-transcript:`), to open rendered in its own tab. */
+  openTranscript(uri: vscode.Uri): Promise<void>;
+}
+
+interface Panel<Address> {
+  panel: vscode.WebviewPanel;
+  address: Address;
+  version: string;
+  revealLine?: number;
+  ready: boolean;
+}
+
+/**
+ * The archived transcript rendered, in an editor tab of its own (issue 33): its markdown made into
+ * HTML by transcriptHtml.ts (no raw HTML, no images, only the link schemes the tab opens), under
+ * the extension's webview policy (webviewHtml.ts: one nonce'd script, no network). The source is
+ * one click away: the page's "Open Source" button and the tab's title bar.
+ */
+export class TranscriptViews<Address> extends Disposable {
+  private readonly panels = new Map<string, Panel<Address>>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly logger: Logger,
+    private readonly actions: TranscriptViewActions<Address>,
+  ) {
+    super();
+  }
+
+  override dispose(): void {
+    for (const { panel } of [...this.panels.values()]) panel.dispose();
+    super.dispose();
+  }
+
+  /** The transcript of the active rendered tab, if one is active. */
+  activeAddress(): Address | undefined {
+    for (const shown of this.panels.values()) if (shown.panel.active) return shown.address;
+    return undefined;
+  }
+
+  /** Shows `view` in its tab (made if needed), rendering again only when the transcript changed. */
+  show(view: RenderedView<Address>): void {
+    const shown = this.panels.get(view.key) ?? this.createPanel(view);
+    const panel = shown.panel;
+    shown.revealLine = view.revealLine;
+    panel.title = view.title;
+    if (shown.version !== view.version) {
+      shown.version = view.version;
+      shown.ready = false;
+      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'transcript.js', style: 'transcript.css', rootId: 'transcript-root', title: 'Transcript', body: pageBody(view.markdown) });
+    } else if (shown.ready) {
+      this.reveal(shown);
+    }
+    panel.reveal(undefined, false);
+  }
+
+  private createPanel(view: RenderedView<Address>): Panel<Address> {
+    const panel = vscode.window.createWebviewPanel(TRANSCRIPT_VIEW_TYPE, view.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      enableScripts: true,
+      enableCommandUris: false,
+      // Ctrl+F searches the transcript, as it did in the source editor.
+      enableFindWidget: true,
+      localResourceRoots: webviewResourceRoots(this.extensionUri),
+    });
+    const shown: Panel<Address> = { panel, address: view.address, version: '', ready: false };
+    this.panels.set(view.key, shown);
+    panel.onDidDispose(() => this.panels.delete(view.key));
+    panel.webview.onDidReceiveMessage((raw: unknown) => {
+      void this.onMessage(shown, raw).catch((error: unknown) => {
+        this.logger.warn(`transcript tab: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`Evergreen could not open that link: ${errorMessage(error)}`);
+      });
+    });
+    return shown;
+  }
+
+  private reveal(shown: Panel<Address>): void {
+    if (shown.revealLine === undefined) return;
+    const message: TranscriptHostToWebview = { type: 'reveal', line: shown.revealLine };
+    void shown.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(shown: Panel<Address>, raw: unknown): Promise<void> {
+    const parsed = MessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.logger.warn(`transcript tab: ignoring a malformed message ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'ready') {
+      shown.ready = true;
+      this.reveal(shown);
+    } else if (message.type === 'openSource') {
+      await this.actions.openSource(shown.address, shown.revealLine);
+    } else if (message.type === 'openRaw') {
+      await this.actions.openRaw(shown.address);
+    } else {
+      await this.openLink(message.href);
+    }
+  }
+
+  /** A link clicked in the page: checked again here, since the page is where model text is. */
+  private async openLink(href: string): Promise<void> {
+    if (!isTranscriptLink(href)) {
+      this.logger.warn(`transcript tab: a link to ${JSON.stringify(href.slice(0, 200))} was not opened (not a file, transcript or web link)`);
+      return;
+    }
+    const uri = vscode.Uri.parse(href, true);
+    if (uri.scheme === TRANSCRIPT_SCHEME) return this.actions.openTranscript(uri);
+    if (uri.scheme !== 'file') {
+      // The workbench asks before it opens a site the user has not trusted.
+      await vscode.env.openExternal(uri);
+      return;
+    }
+    // fileLink() writes a line as #L<n> (1-based), as VS Code's own markdown links do.
+    const line = /^L(\d+)$/.exec(uri.fragment)?.[1];
+    const at = line === undefined ? undefined : new vscode.Position(Math.max(0, Number(line) - 1), 0);
+    await vscode.commands.executeCommand('vscode.open', uri.with({ fragment: '' }), at ? { selection: new vscode.Range(at, at), preview: false } : { preview: false });
+  }
+}
+
+/** The page: the two ways to the source, then the transcript. */
+function pageBody(markdown: string): string {
+  const toolbar = `<div class="eg-toolbar" role="toolbar" aria-label="Transcript"><button type="button" class="eg-button" data-action="openSource" title="The markdown this page is rendered from, in a read-only editor">Open Source</button><button type="button" class="eg-button" data-action="openRaw" title="transcript.jsonl itself: every entry whole">Open Raw JSONL</button></div>`;
+  return `${toolbar}\n<main>${transcriptHtml(markdown)}</main>`;
+}

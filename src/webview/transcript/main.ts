@@ -1,0 +1,35 @@
+/**
+ * The rendered archived transcript's page: the host renders its HTML (extension/transcriptHtml.ts);
+ * this script only hands clicks to the host, which decides what a link may open, and scrolls to
+ * a compaction's heading when asked. Browser code only; it sees the host through src/protocol.ts.
+ */
+import type { TranscriptHostToWebview, TranscriptWebviewToHost } from '../../protocol';
+
+interface VsCodeApi {
+  postMessage(message: TranscriptWebviewToHost): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('a[href], button[data-action]') : null;
+  if (!target) return;
+  // A webview would follow the link itself (or do nothing, for file: and the transcript scheme).
+  event.preventDefault();
+  const action = target.getAttribute('data-action');
+  if (action === 'openSource' || action === 'openRaw') vscode.postMessage({ type: action });
+  else vscode.postMessage({ type: 'openLink', href: target.getAttribute('href') ?? '' });
+});
+
+window.addEventListener('message', (event: MessageEvent<TranscriptHostToWebview>) => {
+  const message = event.data;
+  if (message?.type !== 'reveal') return;
+  const heading = document.querySelector<HTMLElement>(`[data-line="${Number(message.line)}"]`);
+  if (!heading) return;
+  heading.scrollIntoView({ block: 'start' });
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+});
+
+vscode.postMessage({ type: 'ready' });
