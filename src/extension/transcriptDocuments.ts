@@ -63,6 +63,14 @@ function describeAddress(address: TranscriptAddress): string {
   return address.childId ? `subagent ${address.childId} of session ${address.sessionId}` : `session ${address.sessionId}`;
 }
 
+/** The transcript a command's argument names: its document's URI, or `{ sessionId, childId? }`. */
+function addressOf(arg: unknown): TranscriptAddress | undefined {
+  if (arg instanceof vscode.Uri) return transcriptAddress(arg);
+  const given = parseOpenArgs(arg);
+  if (!given) return undefined;
+  return given.childId ? { sessionId: given.sessionId, childId: given.childId } : { sessionId: given.sessionId };
+}
+
 function parseOpenArgs(value: unknown): OpenTranscriptArgs | undefined {
   if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return undefined;
   const { sessionId, childId, compactionIndex } = value as Record<string, unknown>;
@@ -109,7 +117,8 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     this._register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
     this._register(vscode.commands.registerCommand('evergreen.openArchivedTranscript', (args?: unknown) => this.open(args)));
     this._register(vscode.commands.registerCommand('evergreen.openRawTranscript', (uri?: unknown) => this.openRaw(uri)));
-    this._register(vscode.commands.registerCommand('evergreen.openTranscriptSource', (uri?: unknown) => this.openSource((uri instanceof vscode.Uri && transcriptAddress(uri)) || this.views.activeAddress())));
+    // From the rendered tab's title bar (no transcript URI: the active tab's), or given a transcript's URI or { sessionId, childId }.
+    this._register(vscode.commands.registerCommand('evergreen.openTranscriptSource', (arg?: unknown) => this.openSource(addressOf(arg) ?? this.views.activeAddress())));
     this._register(vscode.commands.registerCommand('evergreen.openTranscriptRendered', (uri?: unknown) => this.openRendered(uri)));
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.served.delete(document.uri.toString())));
     // The editor refuses typing, but the API lets any extension edit a provider's document
@@ -196,7 +205,7 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   }
 
   /** "Open Source" (the rendered tab's title bar and its button): the markdown the tab shows, at the boundary it was opened at. */
-  private async openSource(address: TranscriptAddress | undefined, revealLine?: number): Promise<void> {
+  private async openSource(address: TranscriptAddress | undefined, revealLine = address && this.views.revealLineOf(addressKey(address))): Promise<void> {
     if (!address) return this.open(undefined, 'source');
     const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
     await this.showSource(address, meta.title, current, revealLine);
@@ -204,9 +213,8 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
 
   /** "Open Rendered" (the source tab's title bar): the document given or active, else a picked session. */
   private openRendered(arg?: unknown): Promise<void> {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    const address = uri && transcriptAddress(uri);
-    return this.open(address);
+    const active = vscode.window.activeTextEditor?.document.uri;
+    return this.open(addressOf(arg) ?? (active && transcriptAddress(active)));
   }
 
   /** "Open Raw JSONL": transcript.jsonl itself, for the transcript tab given (or active) or a picked session. */

@@ -80,6 +80,11 @@ export class TranscriptViews<Address> extends Disposable {
     return undefined;
   }
 
+  /** The heading line `key`'s rendered tab was last opened at, if it is open. */
+  revealLineOf(key: string): number | undefined {
+    return this.panels.get(key)?.revealLine;
+  }
+
   /** Shows `view` in its tab (made if needed), rendering again only when the transcript changed. */
   show(view: RenderedView<Address>): void {
     const shown = this.panels.get(view.key) ?? this.createPanel(view);
