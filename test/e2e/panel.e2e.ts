@@ -15,6 +15,7 @@ import { findExtensionHostLog, type CodeServer } from '../../scripts/vscode-harn
 import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { openChatWorkbench, sendFromComposer, type ChatWorkbench } from '../support/e2eChat';
+import { findTranscriptFrame } from '../support/e2eTranscript';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -183,14 +184,20 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       const open = card.getByRole('button', { name: 'Open the transcript of the subagent: Read the notes' });
       assert.equal(await open.innerText(), 'Open transcript');
       await open.click();
-      // The tab is the child's transcript document: evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md
-      // (its label's aria-label is the URI path; a file on disk would show the workspace path).
+      // It opens rendered, in a tab named by the child's description: what the child did, not the parent.
+      await page.locator('.tabs-container .tab.active', { hasText: 'Read the notes' }).waitFor({ timeout: 30_000 });
+      const rendered = await findTranscriptFrame(page, 'The notes say CHILD-SAW-THIS.');
+      await rendered.locator('#transcript-root p', { hasText: /^Tool call read_file \(toolu_child_read\)/ }).first().waitFor({ timeout: 15_000 });
+      assert.equal(await rendered.locator('#transcript-root strong', { hasText: 'Tool call read_file' }).count(), 1, 'the markdown was rendered');
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-subagent-transcript-rendered.png') });
+      // Its source, from the page's own button: the child's transcript document,
+      // evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md (its label's aria-label is the URI path).
+      await rendered.getByRole('button', { name: 'Open Source' }).click();
       const tab = page.locator('.tabs-container .tab.active', { hasText: 'Read the notes.md' });
       await tab.waitFor({ timeout: 30_000 });
       const sessionId = sessionOf(childId);
       assert.equal(await tab.locator('.monaco-icon-label').getAttribute('aria-label'), `/${sessionId}/subagents/${childId}/Read the notes.md`);
-      // What the child did, not the parent: its read_file call and the file it read. (Monaco renders
-      // spaces as no-break spaces: \s matches both.)
+      // (Monaco renders spaces as no-break spaces: \s matches both.)
       const lines = page.locator('.editor-instance .view-lines');
       await lines.filter({ hasText: /\*\*Tool\s+call\s+`read_file`\*\*\s+\(toolu_child_read\)/ }).waitFor({ timeout: 15_000 });
       await lines.filter({ hasText: /The\s+notes\s+say\s+CHILD-SAW-THIS\./ }).waitFor({ timeout: 15_000 });
