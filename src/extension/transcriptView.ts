@@ -48,7 +48,10 @@ interface Panel<Address> {
   panel: vscode.WebviewPanel;
   address: Address;
   version: string;
+  /** The heading the tab was last opened at ("Open Source" opens the source there too). */
   revealLine?: number;
+  /** Scroll there when the page is ready: set by each show(), so a tab shown again by a click keeps the reader's place. */
+  revealPending: boolean;
   ready: boolean;
 }
 
@@ -90,6 +93,7 @@ export class TranscriptViews<Address> extends Disposable {
     const shown = this.panels.get(view.key) ?? this.createPanel(view);
     const panel = shown.panel;
     shown.revealLine = view.revealLine;
+    shown.revealPending = view.revealLine !== undefined;
     panel.title = view.title;
     if (shown.version !== view.version) {
       shown.version = view.version;
@@ -109,20 +113,32 @@ export class TranscriptViews<Address> extends Disposable {
       enableFindWidget: true,
       localResourceRoots: webviewResourceRoots(this.extensionUri),
     });
-    const shown: Panel<Address> = { panel, address: view.address, version: '', ready: false };
+    const shown: Panel<Address> = { panel, address: view.address, version: '', revealPending: false, ready: false };
     this.panels.set(view.key, shown);
-    panel.onDidDispose(() => this.panels.delete(view.key));
-    panel.webview.onDidReceiveMessage((raw: unknown) => {
-      void this.onMessage(shown, raw).catch((error: unknown) => {
-        this.logger.warn(`transcript tab: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`Evergreen could not open that link: ${errorMessage(error)}`);
-      });
-    });
+    const subscriptions: vscode.Disposable[] = [
+      // A hidden page is unloaded (no retainContextWhenHidden: a transcript's page can be large); shown again, it says ready anew.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) shown.ready = false;
+      }),
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        void this.onMessage(shown, raw).catch((error: unknown) => {
+          this.logger.warn(`transcript tab: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(`Evergreen could not do that from the transcript tab: ${errorMessage(error)}`);
+        });
+      }),
+    ];
+    subscriptions.push(
+      panel.onDidDispose(() => {
+        this.panels.delete(view.key);
+        for (const subscription of subscriptions) subscription.dispose();
+      }),
+    );
     return shown;
   }
 
   private reveal(shown: Panel<Address>): void {
-    if (shown.revealLine === undefined) return;
+    if (!shown.revealPending || shown.revealLine === undefined) return;
+    shown.revealPending = false;
     const message: TranscriptHostToWebview = { type: 'reveal', line: shown.revealLine };
     void shown.panel.webview.postMessage(message);
   }

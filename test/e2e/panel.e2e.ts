@@ -186,16 +186,23 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await open.click();
       // It opens rendered, in a tab named by the child's description: what the child did, not the parent.
       await page.locator('.tabs-container .tab.active', { hasText: 'Read the notes' }).waitFor({ timeout: 30_000 });
-      const rendered = await findTranscriptFrame(page, 'The notes say CHILD-SAW-THIS.');
+      const childText = /The notes say CHILD-SAW-THIS\./;
+      let rendered = await findTranscriptFrame(page, childText);
       await rendered.locator('#transcript-root p', { hasText: /^Tool call read_file \(toolu_child_read\)/ }).first().waitFor({ timeout: 15_000 });
       assert.equal(await rendered.locator('#transcript-root strong', { hasText: 'Tool call read_file' }).count(), 1, 'the markdown was rendered');
       await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-subagent-transcript-rendered.png') });
-      // Its source, from the page's own button: the child's transcript document,
+      // A link in the page, through the host: the parent's transcript, rendered in a tab of its own.
+      const sessionId = sessionOf(childId);
+      await rendered.locator('#transcript-root a', { hasText: `session ${sessionId}` }).click();
+      const parentPage = await findTranscriptFrame(page, 'Asking a subagent.');
+      await parentPage.locator('#transcript-root strong', { hasText: 'Tool call task' }).first().waitFor({ timeout: 15_000 });
+      // Back on the child's tab, its source from the page's own button: the child's transcript document,
       // evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md (its label's aria-label is the URI path).
+      await page.locator('.tabs-container .tab', { hasText: 'Read the notes' }).first().click();
+      rendered = await findTranscriptFrame(page, childText);
       await rendered.getByRole('button', { name: 'Open Source' }).click();
       const tab = page.locator('.tabs-container .tab.active', { hasText: 'Read the notes.md' });
       await tab.waitFor({ timeout: 30_000 });
-      const sessionId = sessionOf(childId);
       assert.equal(await tab.locator('.monaco-icon-label').getAttribute('aria-label'), `/${sessionId}/subagents/${childId}/Read the notes.md`);
       // (Monaco renders spaces as no-break spaces: \s matches both.)
       const lines = page.locator('.editor-instance .view-lines');

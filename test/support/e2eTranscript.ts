@@ -3,14 +3,14 @@
 import type { Frame, Page } from 'playwright-core';
 
 /** The rendered transcript's own document (the webview's inner frame), once `text` shows in it. */
-export async function findTranscriptFrame(page: Page, text: string, timeoutMs = 30_000): Promise<Frame> {
+export async function findTranscriptFrame(page: Page, text: string | RegExp, timeoutMs = 30_000): Promise<Frame> {
   for (let waited = 0; waited < timeoutMs; waited += 200) {
     for (const frame of page.frames()) {
       if (await frame.locator('#transcript-root', { hasText: text }).count().catch(() => 0)) return frame;
     }
     await page.waitForTimeout(200);
   }
-  throw new Error(`no rendered transcript showing "${text}"`);
+  throw new Error(`no rendered transcript showing ${String(text)}`);
 }
 
 /** Clicks the rendered tab's "Open Transcript Source" on the editor's title bar (shown only on that tab). */

@@ -5,8 +5,15 @@
  */
 import type { TranscriptHostToWebview, TranscriptWebviewToHost } from '../../protocol';
 
+/** What the page keeps while its tab is hidden (it is reloaded when shown again). */
+interface PageState {
+  scrollY: number;
+}
+
 interface VsCodeApi {
   postMessage(message: TranscriptWebviewToHost): void;
+  getState(): PageState | undefined;
+  setState(state: PageState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -30,6 +37,17 @@ window.addEventListener('message', (event: MessageEvent<TranscriptHostToWebview>
   heading.scrollIntoView({ block: 'start' });
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });
+});
+
+// Back where the reader was when the tab was hidden; the host then scrolls only when asked anew.
+const saved = vscode.getState();
+if (saved) window.scrollTo(0, saved.scrollY);
+let saving: number | undefined;
+window.addEventListener('scroll', () => {
+  saving ??= window.setTimeout(() => {
+    saving = undefined;
+    vscode.setState({ scrollY: window.scrollY });
+  }, 200);
 });
 
 vscode.postMessage({ type: 'ready' });
