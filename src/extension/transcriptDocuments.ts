@@ -9,7 +9,8 @@ import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
 import { pickSession } from './sessionPicker';
 import { TRANSCRIPT_SCHEME } from './transcriptScheme';
-import { RENDERED_TRANSCRIPT_MAX_CHARS, TranscriptViews } from './transcriptView';
+import { RENDERED_TRANSCRIPT_MAX_CHARS } from './transcriptHtml';
+import { TranscriptViews } from './transcriptView';
 
 /**
  * Archived transcripts as real, read-only editor documents (docs/architecture.md, "Storage layout"):

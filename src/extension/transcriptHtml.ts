@@ -33,6 +33,16 @@ function transcriptMarkdownIt(): MarkdownIt {
   return md;
 }
 
+/**
+ * Past this many characters of markdown a transcript opens as source instead. Measured
+ * (bench/transcriptView.ts, bench/RESULTS.md) on a shared 2-core machine: a 5 MB transcript's 1.8
+ * million characters become HTML in 0.6 s in the extension host (synchronous: the host waits) and
+ * lay out in 1.4 s in Chromium (50,000 elements); a 10 MB one's 3.5 million take 0.6 s and 3.4 s;
+ * a 50 MB one's 12 million 1.6 s and 6 s (14 s under load). The source editor opens any of them at
+ * once, and searches them.
+ */
+export const RENDERED_TRANSCRIPT_MAX_CHARS = 2_000_000;
+
 let renderer: MarkdownIt | undefined;
 
 export function transcriptHtml(markdown: string): string {

@@ -7,15 +7,6 @@ import { isTranscriptLink, transcriptHtml } from './transcriptHtml';
 import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from './transcriptScheme';
 import { webviewHtml, webviewResourceRoots } from './webviewHtml';
 
-/**
- * Past this many characters of markdown a transcript opens as source instead. Measured on generated
- * sessions (prose, tool calls, folded outputs) on a 2-core machine under load: 1.7 MB of markdown
- * took 0.8 s to render to HTML in the extension host (synchronous, so the host waits) and 2.1 s to
- * load and lay out in Chromium (50,000 elements); 3.5 MB took 1.4 s and 3.2 s, 12 MB (a 50 MB
- * transcript) 3.5 s and 14 s. The source editor opens any of them at once and searches them.
- */
-export const RENDERED_TRANSCRIPT_MAX_CHARS = 2_000_000;
-
 /** What the page sends, checked before anything acts on it (the page shows model text). */
 const MessageSchema: z.ZodType<TranscriptWebviewToHost> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),

@@ -8,7 +8,7 @@ import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
 import { renderedTranscriptTabs } from '../support/transcriptTabs';
-import { RENDERED_TRANSCRIPT_MAX_CHARS } from '../../src/extension/transcriptView';
+import { RENDERED_TRANSCRIPT_MAX_CHARS } from '../../src/extension/transcriptHtml';
 import { COMMANDS as MANIFEST_COMMANDS } from '../../src/extension/manifest';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
