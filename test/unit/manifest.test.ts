@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
-import { TRANSCRIPT_SCHEME } from '../../src/extension/transcriptScheme';
+import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from '../../src/extension/transcriptScheme';
 import { SETTING_CATEGORIES } from '../../src/frontends/settingsManifest';
 import { SETTING_KEYS, settingName } from '../../src/frontends/settingsTable';
 
@@ -228,6 +228,10 @@ describe('the manifest', () => {
     assert.deepEqual(palette({}).sort(), [...always, 'switchMode'].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
+    // The transcript opens rendered: its source, and from the source the rendered tab, are one command away.
+    assert.deepEqual(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).filter((id) => id.startsWith('openTranscript')), ['openTranscriptRendered']);
+    const renderedTab = { ...noChat, resourceScheme: undefined, activeWebviewPanelId: TRANSCRIPT_VIEW_TYPE };
+    assert.deepEqual(palette(renderedTab).filter((id) => /^open(Transcript|Raw)/.test(id)).sort(), ['openRawTranscript', 'openTranscriptSource']);
     // A multi-root workspace: a chat's folder can be chosen, but not while a turn runs in it.
     assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder', 'switchMode'].sort());
     assert.ok(!palette({ ...running, workspaceFolderCount: 3 }).includes('chooseChatFolder'));
