@@ -10,7 +10,7 @@ import { fireAndAwaitReread } from './documentReread';
 import { pickSession } from './sessionPicker';
 import { TRANSCRIPT_SCHEME } from './transcriptScheme';
 import { RENDERED_TRANSCRIPT_MAX_CHARS } from './transcriptHtml';
-import { TranscriptViews } from './transcriptView';
+import { TranscriptViews, type RenderedView } from './transcriptView';
 
 /**
  * Archived transcripts as real, read-only editor documents (docs/architecture.md, "Storage layout"):
@@ -113,7 +113,7 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
         openSource: (address, revealLine) => this.openSource(address, revealLine),
         openRaw: (address) => this.openRawOf(address),
         openTranscript: async (uri) => this.open(transcriptAddress(uri)),
-      }),
+      }, (kept) => this.restoredView(addressOf(kept))),
     );
     this._register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
     this._register(vscode.commands.registerCommand('evergreen.openArchivedTranscript', (args?: unknown) => this.open(args)));
@@ -185,6 +185,14 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     }
     if (as === 'source') return this.showSource(address, title, current, revealLine);
     this.views.show({ key: addressKey(address), address, title, markdown: text, version: current.version, revealLine });
+  }
+
+  /** A rendered tab VS Code brought back after a reload, as the transcript is now (undefined: closed, e.g. past the size limit). */
+  private async restoredView(address: TranscriptAddress | undefined): Promise<RenderedView<TranscriptAddress> | undefined> {
+    if (!address) return undefined;
+    const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
+    if (current.rendered.text.length > RENDERED_TRANSCRIPT_MAX_CHARS) return undefined;
+    return { key: addressKey(address), address, title: meta.title, markdown: current.rendered.text, version: current.version };
   }
 
   /** The markdown source in a read-only editor: one tab per transcript, even if its title changed since it was opened. */

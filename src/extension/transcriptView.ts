@@ -7,6 +7,8 @@ import { isTranscriptLink, transcriptHtml } from './transcriptHtml';
 import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from './transcriptScheme';
 import { webviewHtml, webviewResourceRoots } from './webviewHtml';
 
+const WEBVIEW_OPTIONS = (extensionUri: vscode.Uri): vscode.WebviewOptions => ({ enableScripts: true, enableCommandUris: false, localResourceRoots: webviewResourceRoots(extensionUri) });
+
 /** What the page sends, checked before anything acts on it (the page shows model text). */
 const MessageSchema: z.ZodType<TranscriptWebviewToHost> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -59,8 +61,28 @@ export class TranscriptViews<Address> extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
     private readonly actions: TranscriptViewActions<Address>,
+    /** The view of a tab VS Code brings back after a reload, from what its page kept (unchecked); undefined closes the tab. */
+    restore: (kept: unknown) => Promise<RenderedView<Address> | undefined>,
   ) {
     super();
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          const kept = typeof state === 'object' && state !== null ? (state as Record<string, unknown>).transcript : undefined;
+          const view = await restore(kept).catch((error: unknown) => {
+            this.logger.warn(`transcript tab: not restored (${errorMessage(error)})`);
+            return undefined;
+          });
+          if (!view || this.panels.has(view.key)) {
+            panel.dispose();
+            return;
+          }
+          panel.webview.options = WEBVIEW_OPTIONS(this.extensionUri);
+          this.adopt(panel, view);
+          this.show(view);
+        },
+      }),
+    );
   }
 
   override dispose(): void {
@@ -89,7 +111,7 @@ export class TranscriptViews<Address> extends Disposable {
     if (shown.version !== view.version) {
       shown.version = view.version;
       shown.ready = false;
-      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'transcript.js', style: 'transcript.css', rootId: 'transcript-root', title: 'Transcript', body: pageBody(view.markdown) });
+      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'transcript.js', style: 'transcript.css', rootId: 'transcript-root', title: 'Transcript', body: pageBody(view.markdown, view.address) });
     } else if (shown.ready) {
       this.reveal(shown);
     }
@@ -98,12 +120,15 @@ export class TranscriptViews<Address> extends Disposable {
 
   private createPanel(view: RenderedView<Address>): Panel<Address> {
     const panel = vscode.window.createWebviewPanel(TRANSCRIPT_VIEW_TYPE, view.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      enableCommandUris: false,
+      ...WEBVIEW_OPTIONS(this.extensionUri),
       // Ctrl+F searches the transcript, as it did in the source editor.
       enableFindWidget: true,
-      localResourceRoots: webviewResourceRoots(this.extensionUri),
     });
+    return this.adopt(panel, view);
+  }
+
+  /** A new tab, or one VS Code restored: its listeners, and its place among the transcripts' tabs. */
+  private adopt(panel: vscode.WebviewPanel, view: RenderedView<Address>): Panel<Address> {
     const shown: Panel<Address> = { panel, address: view.address, version: '', revealPending: false, ready: false };
     this.panels.set(view.key, shown);
     const subscriptions: vscode.Disposable[] = [
@@ -174,7 +199,9 @@ export class TranscriptViews<Address> extends Disposable {
 }
 
 /** The page: the two ways to the source, then the transcript. */
-function pageBody(markdown: string): string {
-  const toolbar = `<div class="eg-toolbar" role="toolbar" aria-label="Transcript"><button type="button" class="eg-button" data-action="openSource" title="The markdown this page is rendered from, in a read-only editor">Open Source</button><button type="button" class="eg-button" data-action="openRaw" title="transcript.jsonl itself: every entry whole">Open Raw JSONL</button></div>`;
+function pageBody(markdown: string, address: unknown): string {
+  // The page keeps which transcript it shows in its state, for VS Code to hand back after a reload.
+  const kept = JSON.stringify(address).replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
+  const toolbar = `<div class="eg-toolbar" role="toolbar" aria-label="Transcript" data-transcript="${kept}"><button type="button" class="eg-button" data-action="openSource" title="The markdown this page is rendered from, in a read-only editor">Open Source</button><button type="button" class="eg-button" data-action="openRaw" title="transcript.jsonl itself: every entry whole">Open Raw JSONL</button></div>`;
   return `${toolbar}\n<main>${transcriptHtml(markdown)}</main>`;
 }

@@ -211,6 +211,12 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await page.mouse.move(900, 880);
       await page.waitForTimeout(300);
       await page.screenshot({ path: SUBAGENT_SCREENSHOT });
+      // The window reloaded: the rendered tab comes back showing its transcript (its page kept which one).
+      await page.reload();
+      const renderedTab = page.locator('.tabs-container .tab').filter({ hasText: 'Read the notes' }).filter({ hasNotText: '.md' });
+      await renderedTab.waitFor({ timeout: 90_000 });
+      await renderedTab.click();
+      await (await findTranscriptFrame(page, childText, 60_000)).locator('#transcript-root h1', { hasText: 'Read the notes' }).waitFor({ timeout: 15_000 });
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
       throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);

@@ -8,6 +8,8 @@ import type { TranscriptHostToWebview, TranscriptWebviewToHost } from '../../pro
 /** What the page keeps while its tab is hidden (it is reloaded when shown again). */
 interface PageState {
   scrollY: number;
+  /** Which transcript (the host's address, as it wrote it in the page): VS Code hands it back to the host after a reload. */
+  transcript: unknown;
 }
 
 interface VsCodeApi {
@@ -42,11 +44,15 @@ window.addEventListener('message', (event: MessageEvent<TranscriptHostToWebview>
 // Back where the reader was when the tab was hidden; the host then scrolls only when asked anew.
 const saved = vscode.getState();
 if (saved) window.scrollTo(0, saved.scrollY);
+const kept = document.querySelector('[data-transcript]')?.getAttribute('data-transcript');
+const transcript: unknown = kept ? JSON.parse(kept) : undefined;
+const save = () => vscode.setState({ scrollY: window.scrollY, transcript });
+save();
 let saving: number | undefined;
 window.addEventListener('scroll', () => {
   saving ??= window.setTimeout(() => {
     saving = undefined;
-    vscode.setState({ scrollY: window.scrollY });
+    save();
   }, 200);
 });
 
