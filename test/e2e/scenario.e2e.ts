@@ -9,7 +9,7 @@
 //     would be over the threshold again);
 //     /compact, then Undo on the newest divider -> the gauge rises again and an "undone" note appears
 //   6 the divider's "Transcript at this point" -> the archived transcript opens rendered at that compaction;
-//     the tab's "Open Transcript Source" opens its markdown source
+//     axe-core finds nothing serious in it; the tab's "Open Transcript Source" opens its markdown source
 // The model is the fake Messages API (test/fake-anthropic) playing a script; summary requests are
 // recognised by their instruction, so they may come whenever the engine decides to compact.
 import * as assert from 'node:assert/strict';
@@ -22,6 +22,7 @@ import { evergreenLogTail, findChatFrame, runPaletteCommand } from '../support/e
 import { reply, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 import { openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
 import { findTranscriptFrame, openSourceFromTitleBar } from '../support/e2eTranscript';
+import { describeFindings, seriousAxeViolations } from '../support/axe';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -395,6 +396,8 @@ for (const theme of THEMES) {
         assert.ok(await boundary.isVisible());
         await rendered.locator('#transcript-root', { hasText: /Primary request: review the modules/ }).waitFor({ timeout: 15_000 });
         assert.equal(await rendered.locator('#transcript-root').getByText('## Context compacted').count(), 0, 'the markdown was not rendered');
+        const findings = await seriousAxeViolations(rendered);
+        assert.deepEqual(findings, [], describeFindings(findings));
         await screenshot('6-transcript-rendered');
 
         // The source, from the tab's title bar: the session's transcript document, evergreen-transcript:/<sessionId>/<title>.md
