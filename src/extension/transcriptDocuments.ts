@@ -216,8 +216,12 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   /** "Open Source" (the rendered tab's title bar and its button): the markdown the tab shows, at the boundary it was opened at. */
   private async openSource(address: TranscriptAddress | undefined, revealLine = address && this.views.revealLineOf(addressKey(address))): Promise<void> {
     if (!address) return this.open(undefined, 'source');
-    const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
-    await this.showSource(address, meta.title, current, revealLine);
+    try {
+      const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
+      await this.showSource(address, meta.title, current, revealLine);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Evergreen could not open the transcript source of ${describeAddress(address)}: ${errorMessage(error)}. Run Evergreen: Open Archived Transcript… to pick a saved session.`);
+    }
   }
 
   /** "Open Rendered" (the source tab's title bar): the document given or active, else a picked session. */

@@ -7,7 +7,10 @@ import { isTranscriptLink, transcriptHtml } from './transcriptHtml';
 import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from './transcriptScheme';
 import { webviewHtml, webviewResourceRoots } from './webviewHtml';
 
-const WEBVIEW_OPTIONS = (extensionUri: vscode.Uri): vscode.WebviewOptions => ({ enableScripts: true, enableCommandUris: false, localResourceRoots: webviewResourceRoots(extensionUri) });
+/** The page's one script is its click handler (the CSP admits no other); no `command:` link runs, whatever the page holds. */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, enableCommandUris: false, localResourceRoots: webviewResourceRoots(extensionUri) };
+}
 
 /** What the page sends, checked before anything acts on it (the page shows model text). */
 const MessageSchema: z.ZodType<TranscriptWebviewToHost> = z.discriminatedUnion('type', [
@@ -77,7 +80,7 @@ export class TranscriptViews<Address> extends Disposable {
             panel.dispose();
             return;
           }
-          panel.webview.options = WEBVIEW_OPTIONS(this.extensionUri);
+          panel.webview.options = webviewOptions(this.extensionUri);
           this.adopt(panel, view);
           this.show(view);
         },
@@ -120,7 +123,7 @@ export class TranscriptViews<Address> extends Disposable {
 
   private createPanel(view: RenderedView<Address>): Panel<Address> {
     const panel = vscode.window.createWebviewPanel(TRANSCRIPT_VIEW_TYPE, view.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      ...WEBVIEW_OPTIONS(this.extensionUri),
+      ...webviewOptions(this.extensionUri),
       // Ctrl+F searches the transcript, as it did in the source editor.
       enableFindWidget: true,
     });
