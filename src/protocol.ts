@@ -213,3 +213,11 @@ export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
 export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
 
 export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };
+
+// ---- The rendered archived transcript (extension/transcriptView.ts, webview/transcript/): the
+// page is rendered by the host; the panel only reports clicks, which the host checks.
+
+/** Where the tab should scroll: the heading on this 0-based line of the markdown source. */
+export type TranscriptHostToWebview = { type: 'reveal'; line: number };
+
+export type TranscriptWebviewToHost = { type: 'ready' } | { type: 'openLink'; href: string } | { type: 'openSource' } | { type: 'openRaw' };

@@ -66,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
       registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
-      new TranscriptDocuments(store, logger),
+      new TranscriptDocuments(store, logger, context.extensionUri),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),

@@ -9,6 +9,8 @@ export interface WebviewPage {
   title: string;
   /** Image sources beyond none (the chat shows the user's own image attachments as data: URLs). */
   imgSrc?: string;
+  /** HTML the host rendered and made inert (the archived transcript's), placed inside the root element. */
+  body?: string;
 }
 
 /** Where a page's files may load from: the bundles and the styles, nothing else of the extension or the disk. */
@@ -36,7 +38,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   <title>${page.title}</title>
 </head>
 <body>
-  <div id="${page.rootId}"></div>
+  <div id="${page.rootId}">${page.body ?? ''}</div>
   <script nonce="${nonce}" src="${scriptUri}"></script>
 </body>
 </html>`;
