@@ -213,3 +213,119 @@ export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
 export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
 
 export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };
+
+// ---- The chat panel's words (issue 27 item 6). The panel never words a sentence itself: it
+// looks each up by key, as the host gave it (extension/webviewStrings.ts passes every English text
+// below through vscode.l10n.t and puts the table into the page), falling back to this English.
+// `{0}`, `{1}` are filled by the panel (webview/strings.ts), so a language may reorder them.
+// scripts/l10n.ts puts these texts into l10n/bundle.l10n.json; a text is its own key there, as
+// for every vscode.l10n.t call.
+
+export const WEBVIEW_STRINGS = {
+  // The header: the gauge and its buttons.
+  'gauge.meter': 'Context window usage',
+  'gauge.empty': 'No conversation yet',
+  'gauge.emptyTooltip': 'The context gauge fills in after the first message. Click for the breakdown.',
+  'gauge.tooltip': '{0}\n\nClick (or Enter) for the breakdown document.',
+  'gauge.ariaLabel': 'Context window usage: {0}. Open the context breakdown',
+  'header.compact': 'Compact',
+  'header.compactTitle': 'Summarize the conversation to free context',
+  'header.compactAria': 'Compact conversation: summarize it to free context',
+  'header.insightsTitle': 'Session insights: how full the context was, tokens and cost per request',
+  'header.insightsAria': 'Show session insights',
+  // The transcript and the welcome.
+  'transcript.label': 'Conversation',
+  'welcome.title': 'Evergreen',
+  'welcome.tagline': 'A coding agent whose conversation never runs out of context.',
+  'welcome.model': 'Model: {0} via {1}',
+  'welcome.setApiKey': 'Set API Key',
+  'welcome.needsKey': 'Set your API key to start.',
+  'welcome.untrusted': 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.',
+  // The composer.
+  'composer.placeholder': 'Ask Evergreen to read, change or run something… (Enter to send, Shift+Enter for a new line)',
+  'composer.inputLabel': 'Message to Evergreen',
+  'composer.send': 'Send',
+  'composer.cancel': 'Cancel',
+  'composer.needsKey': 'Set your API key first',
+  'composer.chips': 'Attached to this message',
+  'composer.attachPicker': 'Attach',
+  'composer.removed': 'Removed {0}.',
+  'composer.removedUnnamed': 'Removed the attachment.',
+  'composer.attachFailed': 'Could not attach {0}: {1}.',
+  'composer.removeChip': 'Remove {0}',
+  'composer.attachEditorFile': 'Attach the file open in the editor',
+  'todos.label': 'Task list',
+  // Notices, notes and compaction dividers.
+  'notice.dismiss': 'Dismiss',
+  'notice.dismissAria': 'Dismiss this notice',
+  'note.savedOutput': 'saved output',
+  'note.savedOutputTitle': 'Open the full {0} output (read-only): {1}',
+  'note.savedOutputAria': 'Open the saved {0} output, read-only',
+  'divider.undone': '{0} — undone',
+  'divider.summary': 'Summary',
+  'divider.transcript': 'Transcript at this point',
+  'divider.transcriptTitle': 'Open the archived transcript of this session at this compaction',
+  'divider.undo': 'Undo',
+  'divider.undoTitle': 'Send the conversation as it was before this compaction again (refused if it would no longer fit)',
+  // What a screen reader is told.
+  'announce.cancelled': 'Cancelled.',
+  'announce.finished': 'Evergreen finished replying.',
+  'announce.approval': 'Evergreen asks for approval. Ctrl+Enter goes to it.',
+  'announce.error': 'Error: {0}',
+  'announce.subagent': 'Subagent {0}.',
+  'announce.plan': 'Evergreen proposes a plan: Build it, or keep planning.',
+  // Approval cards.
+  'approval.outsideWarning': 'It will run with your full permissions: any file, the network, your credentials.',
+  'approval.outsideReason': "The model's reason (its words, not a check): {0}",
+  'approval.mcpArguments': 'The server runs this call with whatever access it has; these are its arguments:',
+  'approval.mcpHints': 'The server says (its claim, not a check): {0}',
+  'approval.hookAsksBecause': 'A PreToolUse hook asks you to decide on this call: {0}',
+  'approval.hookAsks': 'A PreToolUse hook asks you to decide on this call.',
+  'approval.hookInput': 'Its input:',
+  'approval.protectedFile': 'This file configures what commands run: {0}.',
+  'approval.modelDescription': 'The model wrote this description; only the command below is what runs.',
+  'approval.run': 'Run',
+  'approval.call': 'Call',
+  'approval.applyThem': 'Apply them',
+  'approval.apply': 'Apply',
+  'approval.decline': 'Decline',
+  'approval.verbAria': '{0} {1}',
+  'approval.declineAria': 'Decline {0}',
+  'approval.showCommandFirst': 'Show the whole command first',
+  'approval.moreCommand': '{0} not shown: show the whole command',
+  'approval.subjectMcp': '{0} on the MCP server {1}',
+  'approval.subjectHook': 'the {0} call a hook asked about',
+  'approval.subjectSandbox': 'the {0} held changes to the workspace',
+  'approval.subjectCommand': 'the command {0} ({1})',
+  'approval.subjectWrite': 'the change to {0}',
+  'approval.approved': 'Approved',
+  'approval.declined': 'Declined',
+  'approval.titleShellOutside': 'Run this command OUTSIDE the sandbox?',
+  'approval.titleShell': 'Run this command?',
+  'approval.titleMcp': 'Call {0} on the MCP server {1}?',
+  'approval.titleSandboxChanges': 'Apply what this command wrote that would run outside the sandbox?',
+  'approval.titleCreate': 'Create {0}?',
+  'approval.titleChange': 'Change {0}?',
+  'approval.titleWeb': 'Fetch a page from {0}?',
+  'approval.titleHook': 'Run {0}? A hook asks you first.',
+  'approval.webUrl': 'This whole URL goes to that server, its path and query included (check they carry nothing from your workspace); the page comes back as untrusted text for the model:',
+  'approval.webUrlAria': 'The URL to fetch ({0})',
+  'approval.webRedirect': 'The server of the page before sent the fetch here; it came from:',
+  'approval.webAllowedAlways': 'Allowed, and from now on for {0} in this workspace',
+  'approval.webAllowedOnce': 'Allowed once',
+  'approval.webOnce': 'Allow once',
+  'approval.webAlways': 'Always allow {0} here',
+  'approval.webOnceAria': 'Allow this one fetch from {0}',
+  'approval.webAlwaysAria': 'Allow fetches from {0} in this workspace from now on',
+  'approval.webDeclineAria': 'Decline the fetch from {0}',
+  'approval.showUrlFirst': 'Show the whole URL first',
+  'approval.sandboxWarning':
+    'The command ran in the sandbox, but these would make programs outside it (Git, VS Code, your shell) run commands. If you decline, they are kept aside in the session folder and the rest of what it wrote is applied.',
+  'approval.sandboxWritten': 'Written by this command:',
+} as const;
+
+export type WebviewStringKey = keyof typeof WEBVIEW_STRINGS;
+/** The panel's words in the user's language, by key (English where a language lacks one). */
+export type WebviewStrings = Readonly<Record<WebviewStringKey, string>>;
+/** The id of the page's JSON block that carries the table (a data block: CSP runs no script from it). */
+export const WEBVIEW_STRINGS_ELEMENT_ID = 'evergreen-strings';
