@@ -7,17 +7,18 @@ import { describeCompactionPreview } from '../core/context/compactionPreview';
 export async function askCompactFocus(session: AgentSession): Promise<{ focus: string | undefined } | undefined> {
   const preview = session.previewCompaction();
   if (preview && !preview.ok) {
-    void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', preview.message));
     return undefined;
   }
   if (preview) {
-    const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
-    if (choice !== 'Compact') return undefined;
+    const compact = vscode.l10n.t('Compact');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: compact the conversation?'), { modal: true, detail: describeCompactionPreview(preview) }, compact);
+    if (choice !== compact) return undefined;
   }
   const typed = await vscode.window.showInputBox({
-    title: 'Evergreen: Compact Conversation',
-    prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
-    placeHolder: 'e.g. the failing tests and the API decisions',
+    title: vscode.l10n.t('Evergreen: Compact Conversation'),
+    prompt: vscode.l10n.t('Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)'),
+    placeHolder: vscode.l10n.t('e.g. the failing tests and the API decisions'),
   });
   if (typed === undefined) return undefined;
   return { focus: typed.trim() || undefined };
