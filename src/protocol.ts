@@ -322,6 +322,47 @@ export const WEBVIEW_STRINGS = {
   'approval.sandboxWarning':
     'The command ran in the sandbox, but these would make programs outside it (Git, VS Code, your shell) run commands. If you decline, they are kept aside in the session folder and the rest of what it wrote is applied.',
   'approval.sandboxWritten': 'Written by this command:',
+  // A proposed plan's card.
+  'plan.label': 'Proposed plan',
+  'plan.titleNoSteps': 'Proposed plan · no list of steps',
+  'plan.titleOneStep': 'Proposed plan · 1 step',
+  'plan.titleSteps': 'Proposed plan · {0} steps',
+  'plan.stateBuild': 'Building this plan: the agent mode is on and its steps are the task list.',
+  'plan.stateKeepPlanning': 'Planning goes on with your note.',
+  'plan.stateClosed': 'The conversation went on without a decision on this plan.',
+  'plan.note': 'Note (what to change, or anything to keep in mind while building)',
+  'plan.build': 'Build it',
+  'plan.buildTitle': 'Switch to the agent mode and carry out the plan; its steps become the task list',
+  'plan.keep': 'Keep planning',
+  'plan.keepTitle': 'Stay in plan mode; the note tells the model what to change',
+  // A user message's buttons and pictures.
+  'user.restore': 'Restore…',
+  'user.restoreTitle': 'Restore the files or the conversation to just before this message, or edit and resend it',
+  'user.edit': 'Edit',
+  'user.editTitle': 'Take this message back into the message box to change and send it again (the files stay as they are)',
+  'user.imageTitle': '{0} (click to enlarge)',
+  // A memory write's card: "Memory saved /memories/a.md".
+  'memory.view': 'Memory read {0}',
+  'memory.create': 'Memory saved {0}',
+  'memory.str_replace': 'Memory updated {0}',
+  'memory.insert': 'Memory added to {0}',
+  'memory.delete': 'Memory deleted {0}',
+  'memory.rename': 'Memory moved {0}',
+  'memory.open': 'Open memory',
+  'memory.openTitle': 'Review and edit what the agent keeps for this workspace (Evergreen: Open Memory)',
+  // A subagent's card.
+  'subagent.label': 'Subagent: {0}. {1}',
+  'subagent.labelTyped': 'Subagent ({0}): {1}. {2}',
+  'subagent.task': 'task',
+  'subagent.noReport': '(no report)',
+  'subagent.report': 'Report',
+  'subagent.openTranscript': 'Open transcript',
+  'subagent.openTranscriptTitle': 'Open everything this subagent did in the transcript tab',
+  'subagent.openTranscriptAria': 'Open the transcript of the subagent: {0}',
+  // The composer's pickers and file links in model text.
+  'mode.label': 'Mode',
+  'slash.picker': 'Commands',
+  'fileReference.title': 'Open {0} at line {1}',
 } as const;
 
 export type WebviewStringKey = keyof typeof WEBVIEW_STRINGS;
