@@ -1,7 +1,8 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { WEBVIEW_STRINGS_ELEMENT_ID } from '../protocol';
-import { jsonForScriptElement, webviewStrings } from './webviewStrings';
+import { jsonForScriptElement } from './scriptJson';
+import { webviewStrings } from './webviewStrings';
 
 /** What a webview page of the extension loads: its bundle under dist/, its style under media/, the element it renders into. */
 export interface WebviewPage {

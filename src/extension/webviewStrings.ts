@@ -12,8 +12,3 @@ export function webviewStrings(): WebviewStrings {
   for (const [key, english] of Object.entries(WEBVIEW_STRINGS) as [WebviewStringKey, string][]) table[key] = vscode.l10n.t(english);
   return table;
 }
-
-/** JSON that cannot end the <script> element it sits in, nor break out of it (`<`, `>`, `&` and the JS line separators escaped). */
-export function jsonForScriptElement(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

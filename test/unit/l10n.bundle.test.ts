@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { L10N_BUNDLE, renderL10nBundle } from '../../scripts/l10n';
+import { jsonForScriptElement } from '../../src/extension/scriptJson';
 import { WEBVIEW_STRINGS } from '../../src/protocol';
 import { fillPlaceholders, stringsFrom } from '../../src/webview/strings';
 
@@ -79,5 +80,13 @@ describe('localization (issue 27 item 6)', () => {
     assert.deepEqual(stringsFrom('null'), WEBVIEW_STRINGS);
     assert.deepEqual(stringsFrom(undefined), WEBVIEW_STRINGS);
     assert.equal(fillPlaceholders('{0} and {2}', ['a']), 'a and {2}', 'a placeholder without a value stays as written');
+  });
+
+  it('puts the table into the page so that no text can end its element', () => {
+    const hostile = { 'composer.send': '</script><script>alert(1)</script><!-- & \u2028' };
+    const json = jsonForScriptElement(hostile);
+    assert.doesNotMatch(json, /[<>&\u2028]/);
+    assert.deepEqual(JSON.parse(json), hostile, 'read back unchanged');
+    assert.equal(stringsFrom(json)['composer.send'], hostile['composer.send']);
   });
 });
