@@ -58,6 +58,17 @@ describe('localization (issue 27 item 6)', () => {
     assert.ok('Evergreen: {0} API key saved.' in bundle, "the extension's vscode.l10n.t calls are in the bundle");
   });
 
+  it("calls vscode.l10n.t with a literal message, which the bundle's extraction can see (the panel's table aside)", () => {
+    const dir = path.join(ROOT, 'src', 'extension');
+    const hidden: string[] = [];
+    for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      // A quote opens the message; a template literal or a variable would be missing from the bundle.
+      for (const match of text.matchAll(/vscode\.l10n\.t\(\s*(?![\s'"])([^,)]{0,60})/g)) hidden.push(`${file}: ${match[1]}`);
+    }
+    assert.deepEqual(hidden, ['webviewStrings.ts: english']);
+  });
+
   it('accepts a translated bundle only with keys the English one has and the same placeholders', () => {
     const english = JSON.parse(fs.readFileSync(path.join(ROOT, L10N_BUNDLE), 'utf8')) as Record<string, unknown>;
     const translations = fs.readdirSync(path.join(ROOT, 'l10n')).filter((name) => /^bundle\.l10n\..+\.json$/.test(name));
