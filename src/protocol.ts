@@ -3,7 +3,7 @@
  * sides import. Host -> webview messages carry agent events verbatim, so the webview renders
  * the same stream the CLI prints with `--output-format stream-json`.
  */
-import type { AgentEvent, ErrorAction } from './core/agent/events';
+import { SUBAGENT_STATUS_TEXT as SUBAGENT_STATUS_ENGLISH, type AgentEvent, type ErrorAction } from './core/agent/events';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
@@ -13,8 +13,6 @@ export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/event
 /** A card a tool has of its own (a memory write), from the call's input. */
 export type { ToolCard } from './core/tools/types';
 export type { PlanDecisionKind } from './core/todos/planDecision';
-/** A subagent's outcome in words (one table for the chat and the archived transcript). */
-export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** How a cost reads, "price unknown" included (one definition for the core and the panel). */
 export { formatCost } from './core/model/cost';
@@ -364,6 +362,17 @@ export const WEBVIEW_STRINGS = {
   'subagent.label': 'Subagent: {0}. {1}',
   'subagent.labelTyped': 'Subagent ({0}): {1}. {2}',
   'subagent.task': 'task',
+  // The core's words for an outcome (one English for the CLI, the transcript and the panel).
+  'subagent.done': SUBAGENT_STATUS_ENGLISH.done,
+  'subagent.limit': SUBAGENT_STATUS_ENGLISH.limit,
+  'subagent.error': SUBAGENT_STATUS_ENGLISH.error,
+  'subagent.cancelled': SUBAGENT_STATUS_ENGLISH.cancelled,
+  'subagent.needsApproval': 'needs approval',
+  'subagent.running': 'running',
+  'subagent.oneToolCall': '1 tool call',
+  'subagent.toolCalls': '{0} tool calls',
+  'subagent.tokensInContext': '{0} tokens in context',
+  'subagent.lastTool': 'last: {0}',
   'subagent.noReport': '(no report)',
   'subagent.report': 'Report',
   'subagent.openTranscript': 'Open transcript',
