@@ -263,6 +263,18 @@ export const WEBVIEW_STRINGS = {
   'composer.tooMany': 'a message carries at most {0} attachments',
   'composer.estimate': 'this message: ~{0} tokens',
   'composer.estimateUnmeasured': 'this message: ~{0} tokens + {1} measured when sent',
+  'composer.pastedImage': 'pasted image',
+  'composer.outsideWorkspace': '{0} is outside the workspace; only workspace files can be attached.',
+  'image.unreadable': 'the image could not be read',
+  'image.noCanvas': 'this panel cannot draw images, so it cannot resize this one',
+  'image.tooLarge': 'it stays over {0} MB even at {1}x{2}',
+  // An error's next steps as buttons (the host's toasts use ERROR_ACTION_COMMANDS' English too).
+  'action.setApiKey': ERROR_ACTION_COMMANDS.setApiKey.label,
+  'action.retry': ERROR_ACTION_COMMANDS.retry.label,
+  'action.compact': ERROR_ACTION_COMMANDS.compact.label,
+  'action.newChat': ERROR_ACTION_COMMANDS.newChat.label,
+  'action.openSettings': ERROR_ACTION_COMMANDS.openSettings.label,
+  'action.openFolder': ERROR_ACTION_COMMANDS.openFolder.label,
   // Notices, notes and compaction dividers.
   'notice.dismiss': 'Dismiss',
   'notice.dismissAria': 'Dismiss this notice',

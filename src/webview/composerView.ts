@@ -155,7 +155,7 @@ export class ComposerAttachments {
   }
 
   private addImage(file: File): void {
-    const name = (file.name || 'pasted image').slice(0, 120);
+    const name = (file.name || t('composer.pastedImage')).slice(0, 120);
     fitImage(file).then(
       (fitted) => {
         const request: AttachmentRequest = { kind: 'image', name: fitted.resized ? `${name} (resized ${fitted.resized})` : name, data: fitted.data };
@@ -181,7 +181,7 @@ export class ComposerAttachments {
     const { inside, outside } = droppedPaths((type) => transfer.getData(type), root);
     if (inside.length === 0 && outside.length === 0) return;
     event.preventDefault();
-    for (const file of outside) this.notify(`${file} is outside the workspace; only workspace files can be attached.`);
+    for (const file of outside) this.notify(t('composer.outsideWorkspace', file));
     for (const relative of inside) {
       const request: AttachmentRequest = { kind: 'file', path: relative };
       const problem = addChip(this.chips, { request, label: chipLabel(request) });

@@ -386,8 +386,8 @@ const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openS
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
     // The core chooses an error's next steps; the panel only turns them into buttons.
-    const { label, command } = ERROR_ACTION_COMMANDS[action];
-    const button = el('button', 'eg-button eg-secondary', label);
+    const { command } = ERROR_ACTION_COMMANDS[action];
+    const button = el('button', 'eg-button eg-secondary', t(`action.${action}`));
     button.addEventListener('click', () => runCommand(command));
     return button;
   });
