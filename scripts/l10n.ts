@@ -1,7 +1,7 @@
 /**
  * The English message bundle, l10n/bundle.l10n.json (issue 27 item 6): every `vscode.l10n.t('…')`
  * in src/extension, as @vscode/l10n-dev's `export` finds them, and the chat panel's words
- * (WEBVIEW_STRINGS in src/protocol.ts), which the host passes through `vscode.l10n.t` by value, so no
+ * (WEBVIEW_STRINGS in src/protocolStrings.ts), which the host passes through `vscode.l10n.t` by value, so no
  * scan could see them. A language is `l10n/bundle.l10n.<locale>.json` with the same keys.
  *
  * `npm run generate:l10n` writes it (scripts/generate-l10n.ts, `--check` to only compare);

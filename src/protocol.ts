@@ -3,7 +3,8 @@
  * sides import. Host -> webview messages carry agent events verbatim, so the webview renders
  * the same stream the CLI prints with `--output-format stream-json`.
  */
-import { SUBAGENT_STATUS_TEXT as SUBAGENT_STATUS_ENGLISH, type AgentEvent, type ErrorAction } from './core/agent/events';
+import type { AgentEvent, ErrorAction } from './core/agent/events';
+import { WEBVIEW_STRINGS } from './protocolStrings';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
@@ -77,13 +78,16 @@ export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
 export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string; command: WebviewCommand }>> = {
-  setApiKey: { label: 'Set API Key', command: 'setApiKey' },
-  retry: { label: 'Retry', command: 'retry' },
-  compact: { label: 'Compact', command: 'compactConversation' },
-  newChat: { label: 'New Chat', command: 'newChat' },
-  openSettings: { label: 'Open Settings', command: 'openSettings' },
-  openFolder: { label: 'Open Folder', command: 'openFolder' },
+  setApiKey: { label: WEBVIEW_STRINGS['action.setApiKey'], command: 'setApiKey' },
+  retry: { label: WEBVIEW_STRINGS['action.retry'], command: 'retry' },
+  compact: { label: WEBVIEW_STRINGS['action.compact'], command: 'compactConversation' },
+  newChat: { label: WEBVIEW_STRINGS['action.newChat'], command: 'newChat' },
+  openSettings: { label: WEBVIEW_STRINGS['action.openSettings'], command: 'openSettings' },
+  openFolder: { label: WEBVIEW_STRINGS['action.openFolder'], command: 'openFolder' },
 };
+
+/** The panel's words (src/protocolStrings.ts): English by key, sent by the host in the user's language. */
+export { WEBVIEW_STRINGS, WEBVIEW_STRINGS_ELEMENT_ID, type WebviewStringKey, type WebviewStrings } from './protocolStrings';
 
 /**
  * What the composer asks to attach (issue 17). Files and folders are read by the host's tools at
@@ -211,262 +215,3 @@ export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
 export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
 
 export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };
-
-// ---- The chat panel's words (issue 27 item 6). The panel never words a sentence itself: it
-// looks each up by key, as the host gave it (extension/webviewStrings.ts passes every English text
-// below through vscode.l10n.t and puts the table into the page), falling back to this English.
-// `{0}`, `{1}` are filled by the panel (webview/strings.ts), so a language may reorder them.
-// scripts/l10n.ts puts these texts into l10n/bundle.l10n.json; a text is its own key there, as
-// for every vscode.l10n.t call.
-
-export const WEBVIEW_STRINGS = {
-  // The header: the gauge and its buttons.
-  'gauge.meter': 'Context window usage',
-  'gauge.empty': 'No conversation yet',
-  'gauge.emptyTooltip': 'The context gauge fills in after the first message. Click for the breakdown.',
-  'gauge.tooltip': '{0}\n\nClick (or Enter) for the breakdown document.',
-  'gauge.ariaLabel': 'Context window usage: {0}. Open the context breakdown',
-  'header.compact': 'Compact',
-  'header.compactTitle': 'Summarize the conversation to free context',
-  'header.compactAria': 'Compact conversation: summarize it to free context',
-  'header.insightsTitle': 'Session insights: how full the context was, tokens and cost per request',
-  'header.insightsAria': 'Show session insights',
-  // The transcript and the welcome.
-  'transcript.label': 'Conversation',
-  'welcome.title': 'Evergreen',
-  'welcome.tagline': 'A coding agent whose conversation never runs out of context.',
-  'welcome.model': 'Model: {0} via {1}',
-  'welcome.setApiKey': 'Set API Key',
-  'welcome.needsKey': 'Set your API key to start.',
-  'welcome.untrusted': 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.',
-  // The composer.
-  'composer.placeholder': 'Ask Evergreen to read, change or run something… (Enter to send, Shift+Enter for a new line)',
-  'composer.inputLabel': 'Message to Evergreen',
-  'composer.send': 'Send',
-  'composer.cancel': 'Cancel',
-  'composer.needsKey': 'Set your API key first',
-  'composer.chips': 'Attached to this message',
-  'composer.attachPicker': 'Attach',
-  'composer.removed': 'Removed {0}.',
-  'composer.removedUnnamed': 'Removed the attachment.',
-  'composer.attachFailed': 'Could not attach {0}: {1}.',
-  'composer.removeChip': 'Remove {0}',
-  'composer.attachEditorFile': 'Attach the file open in the editor',
-  'todos.label': 'Task list',
-  'composer.gatheredSelection': "the active editor's selection",
-  'composer.gatheredProblems': "the workspace's problems, errors first",
-  'composer.gatheredTerminal': "the active terminal's last command and output",
-  'composer.gatheredGitChanges': 'the working tree diff',
-  'composer.rowFolder': 'folder (a listing)',
-  'composer.rowFile': 'file',
-  'composer.alreadyAttached': '{0} is attached already',
-  'composer.tooMany': 'a message carries at most {0} attachments',
-  'composer.estimate': 'this message: ~{0} tokens',
-  'composer.estimateUnmeasured': 'this message: ~{0} tokens + {1} measured when sent',
-  'composer.pastedImage': 'pasted image',
-  'composer.outsideWorkspace': '{0} is outside the workspace; only workspace files can be attached.',
-  'image.unreadable': 'the image could not be read',
-  'image.noCanvas': 'this panel cannot draw images, so it cannot resize this one',
-  'image.tooLarge': 'it stays over {0} MB even at {1}x{2}',
-  // An error's next steps as buttons (the host's toasts use ERROR_ACTION_COMMANDS' English too).
-  'action.setApiKey': ERROR_ACTION_COMMANDS.setApiKey.label,
-  'action.retry': ERROR_ACTION_COMMANDS.retry.label,
-  'action.compact': ERROR_ACTION_COMMANDS.compact.label,
-  'action.newChat': ERROR_ACTION_COMMANDS.newChat.label,
-  'action.openSettings': ERROR_ACTION_COMMANDS.openSettings.label,
-  'action.openFolder': ERROR_ACTION_COMMANDS.openFolder.label,
-  // Notices, notes and compaction dividers.
-  'notice.dismiss': 'Dismiss',
-  'notice.dismissAria': 'Dismiss this notice',
-  'note.savedOutput': 'saved output',
-  'note.savedOutputTitle': 'Open the full {0} output (read-only): {1}',
-  'note.savedOutputAria': 'Open the saved {0} output, read-only',
-  'divider.undone': '{0} — undone',
-  'divider.summary': 'Summary',
-  'divider.transcript': 'Transcript at this point',
-  'divider.transcriptTitle': 'Open the archived transcript of this session at this compaction',
-  'divider.undo': 'Undo',
-  'divider.undoTitle': 'Send the conversation as it was before this compaction again (refused if it would no longer fit)',
-  // What a screen reader is told.
-  'announce.cancelled': 'Cancelled.',
-  'announce.finished': 'Evergreen finished replying.',
-  'announce.approval': 'Evergreen asks for approval. Ctrl+Enter goes to it.',
-  'announce.error': 'Error: {0}',
-  'announce.subagent': 'Subagent {0}.',
-  'announce.plan': 'Evergreen proposes a plan: Build it, or keep planning.',
-  // Approval cards.
-  'approval.outsideWarning': 'It will run with your full permissions: any file, the network, your credentials.',
-  'approval.outsideReason': "The model's reason (its words, not a check): {0}",
-  'approval.mcpArguments': 'The server runs this call with whatever access it has; these are its arguments:',
-  'approval.mcpHints': 'The server says (its claim, not a check): {0}',
-  'approval.hookAsksBecause': 'A PreToolUse hook asks you to decide on this call: {0}',
-  'approval.hookAsks': 'A PreToolUse hook asks you to decide on this call.',
-  'approval.hookInput': 'Its input:',
-  'approval.protectedFile': 'This file configures what commands run: {0}.',
-  'approval.modelDescription': 'The model wrote this description; only the command below is what runs.',
-  'approval.run': 'Run',
-  'approval.call': 'Call',
-  'approval.applyThem': 'Apply them',
-  'approval.apply': 'Apply',
-  'approval.decline': 'Decline',
-  'approval.verbAria': '{0} {1}',
-  'approval.declineAria': 'Decline {0}',
-  'approval.showCommandFirst': 'Show the whole command first',
-  'approval.moreCommand': '{0} not shown: show the whole command',
-  'approval.subjectMcp': '{0} on the MCP server {1}',
-  'approval.subjectHook': 'the {0} call a hook asked about',
-  'approval.subjectSandbox': 'the {0} held changes to the workspace',
-  'approval.subjectCommand': 'the command {0} ({1})',
-  'approval.subjectWrite': 'the change to {0}',
-  'approval.approved': 'Approved',
-  'approval.declined': 'Declined',
-  'approval.titleShellOutside': 'Run this command OUTSIDE the sandbox?',
-  'approval.titleShell': 'Run this command?',
-  'approval.titleMcp': 'Call {0} on the MCP server {1}?',
-  'approval.titleSandboxChanges': 'Apply what this command wrote that would run outside the sandbox?',
-  'approval.titleCreate': 'Create {0}?',
-  'approval.titleChange': 'Change {0}?',
-  'approval.titleWeb': 'Fetch a page from {0}?',
-  'approval.titleHook': 'Run {0}? A hook asks you first.',
-  'approval.webUrl': 'This whole URL goes to that server, its path and query included (check they carry nothing from your workspace); the page comes back as untrusted text for the model:',
-  'approval.webUrlAria': 'The URL to fetch ({0})',
-  'approval.webRedirect': 'The server of the page before sent the fetch here; it came from:',
-  'approval.webAllowedAlways': 'Allowed, and from now on for {0} in this workspace',
-  'approval.webAllowedOnce': 'Allowed once',
-  'approval.webOnce': 'Allow once',
-  'approval.webAlways': 'Always allow {0} here',
-  'approval.webOnceAria': 'Allow this one fetch from {0}',
-  'approval.webAlwaysAria': 'Allow fetches from {0} in this workspace from now on',
-  'approval.webDeclineAria': 'Decline the fetch from {0}',
-  'approval.showUrlFirst': 'Show the whole URL first',
-  'approval.sandboxWarning':
-    'The command ran in the sandbox, but these would make programs outside it (Git, VS Code, your shell) run commands. If you decline, they are kept aside in the session folder and the rest of what it wrote is applied.',
-  'approval.sandboxWritten': 'Written by this command:',
-  // A proposed plan's card.
-  'plan.label': 'Proposed plan',
-  'plan.titleNoSteps': 'Proposed plan · no list of steps',
-  'plan.titleOneStep': 'Proposed plan · 1 step',
-  'plan.titleSteps': 'Proposed plan · {0} steps',
-  'plan.stateBuild': 'Building this plan: the agent mode is on and its steps are the task list.',
-  'plan.stateKeepPlanning': 'Planning goes on with your note.',
-  'plan.stateClosed': 'The conversation went on without a decision on this plan.',
-  'plan.note': 'Note (what to change, or anything to keep in mind while building)',
-  'plan.build': 'Build it',
-  'plan.buildTitle': 'Switch to the agent mode and carry out the plan; its steps become the task list',
-  'plan.keep': 'Keep planning',
-  'plan.keepTitle': 'Stay in plan mode; the note tells the model what to change',
-  // A user message's buttons and pictures.
-  'user.restore': 'Restore…',
-  'user.restoreTitle': 'Restore the files or the conversation to just before this message, or edit and resend it',
-  'user.edit': 'Edit',
-  'user.editTitle': 'Take this message back into the message box to change and send it again (the files stay as they are)',
-  'user.imageTitle': '{0} (click to enlarge)',
-  // A memory write's card: "Memory saved /memories/a.md".
-  'memory.view': 'Memory read {0}',
-  'memory.create': 'Memory saved {0}',
-  'memory.str_replace': 'Memory updated {0}',
-  'memory.insert': 'Memory added to {0}',
-  'memory.delete': 'Memory deleted {0}',
-  'memory.rename': 'Memory moved {0}',
-  'memory.open': 'Open memory',
-  'memory.openTitle': 'Review and edit what the agent keeps for this workspace (Evergreen: Open Memory)',
-  // A subagent's card.
-  'subagent.label': 'Subagent: {0}. {1}',
-  'subagent.labelTyped': 'Subagent ({0}): {1}. {2}',
-  'subagent.task': 'task',
-  // The core's words for an outcome (one English for the CLI, the transcript and the panel).
-  'subagent.done': SUBAGENT_STATUS_ENGLISH.done,
-  'subagent.limit': SUBAGENT_STATUS_ENGLISH.limit,
-  'subagent.error': SUBAGENT_STATUS_ENGLISH.error,
-  'subagent.cancelled': SUBAGENT_STATUS_ENGLISH.cancelled,
-  'subagent.needsApproval': 'needs approval',
-  'subagent.running': 'running',
-  'subagent.oneToolCall': '1 tool call',
-  'subagent.toolCalls': '{0} tool calls',
-  'subagent.tokensInContext': '{0} tokens in context',
-  'subagent.lastTool': 'last: {0}',
-  'subagent.noReport': '(no report)',
-  'subagent.report': 'Report',
-  'subagent.openTranscript': 'Open transcript',
-  'subagent.openTranscriptTitle': 'Open everything this subagent did in the transcript tab',
-  'subagent.openTranscriptAria': 'Open the transcript of the subagent: {0}',
-  // The composer's pickers and file links in model text.
-  'mode.label': 'Mode',
-  'slash.picker': 'Commands',
-  'fileReference.title': 'Open {0} at line {1}',
-  // What a turn's end, a retry, a compaction or a lighter tier says in the transcript.
-  'notice.cancelled': 'Cancelled.',
-  'notice.refusal': 'The model declined to continue this request.',
-  'notice.refusalHint': 'Rephrase the request or start a New Chat.',
-  'notice.maxTokens': 'The reply hit the output token limit.',
-  'notice.maxTokensHint': 'Say "continue" or raise evergreen.maxOutputTokens.',
-  'notice.contextFull': 'The conversation filled the context window.',
-  'notice.contextFullHint': 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).',
-  'notice.retrying': 'Retrying (attempt {0}) in {1}s: {2}',
-  'compaction.drop': 'oldest messages dropped to fit the window',
-  'compaction.trigger': '{0} summary',
-  'compaction.divider': 'Context compacted ({0}): ~{1} → ~{2} tokens; {3} message(s) summarized, {4} kept',
-  // Appended to compaction.divider when files came back or the user gave a focus.
-  'compaction.restoredPart': ', {0} file(s) restored',
-  'compaction.focusPart': '; focus: {0}',
-  'compaction.undone': 'Compaction undone: ~{0} → ~{1} tokens; the summarized messages are sent verbatim again.',
-  'tier.saved': 'saved ~{0} tokens (~{1} → ~{2})',
-  'tier.movedOut': '{0} output moved out of the context',
-  'tier.note': 'Context {0}: {1} — {2}',
-  // The task list, tool cards and thinking.
-  'todos.pending': 'pending',
-  'todos.in_progress': 'in progress',
-  'todos.done': 'done',
-  'todos.summary': 'Tasks {0}/{1} done',
-  'todos.summaryNow': 'Tasks {0}/{1} done · now: {2}',
-  'tool.needsApproval': 'needs approval',
-  'tool.failed': 'failed',
-  'tool.done': 'done',
-  'thinking.live': 'Thinking…',
-  'thinking.label': 'Thinking',
-  'thinking.oneToken': '~1 token',
-  'thinking.tokens': '~{0} tokens',
-  'thinking.redacted': '(redacted)',
-  // A fetched page's card.
-  'web.oneByte': '1 byte',
-  'web.bytes': '{0} bytes',
-  'web.http': 'HTTP {0}',
-  'web.readCut': '{0} read, the rest cut',
-  'web.fromCache': "from this session's copy",
-  'web.label': 'Fetched page {0}: {1}',
-  'web.redirectedFrom': 'Redirected from {0}',
-  'web.fromUrl': 'The page came from this URL',
-  'web.bytesRead': '{0} bytes read',
-  'web.bytesReadCap': '{0} bytes read (the cap; the rest was not read)',
-  'web.afterRedirect': 'after 1 redirect',
-  'web.afterRedirects': 'after {0} redirects',
-  'web.savedCopy': 'saved copy',
-  'web.savedCopyTitle': 'Open the page as the model got it, whole (read-only): {0}',
-  'web.savedCopyAria': 'Open the saved copy of the page, read-only',
-  // A hook run's line: "PreToolUse hook … denied the call (exit 2)".
-  'hook.ok': 'ok',
-  'hook.blocked': 'blocked',
-  'hook.denied': 'denied the call',
-  'hook.asked': 'asked you',
-  'hook.allowed': 'allowed the call',
-  'hook.allow_refused': 'its allow was refused',
-  'hook.stopped': 'stopped the agent',
-  'hook.error': 'failed',
-  'hook.timeout': 'timed out',
-  'hook.too_large': 'too much output',
-  'hook.not_started': 'did not run',
-  'hook.cancelled': 'cancelled',
-  'hook.exitCode': '{0} (exit {1})',
-  'hook.event': '{0} hook',
-  'hook.from': 'From {0}.',
-  'hook.fromWorkspace': "From {0} (the workspace's, run in the sandbox).",
-  'hook.noOutput': '(no output shown)',
-  'hook.fullOutput': 'full output',
-  'hook.fullOutputTitle': 'Open the whole output of this run (read-only): {0}',
-} as const;
-
-export type WebviewStringKey = keyof typeof WEBVIEW_STRINGS;
-/** The panel's words in the user's language, by key (English where a language lacks one). */
-export type WebviewStrings = Readonly<Record<WebviewStringKey, string>>;
-/** The id of the page's JSON block that carries the table (a data block: CSP runs no script from it). */
-export const WEBVIEW_STRINGS_ELEMENT_ID = 'evergreen-strings';
