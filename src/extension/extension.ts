@@ -82,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(`Evergreen failed to start: ${message}`, 'Show Logs').then((choice) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen failed to start: {0}', message), vscode.l10n.t('Show Logs')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.showLogs');
     });
     throw error;

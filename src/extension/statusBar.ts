@@ -8,7 +8,7 @@ export class ContextStatusBar extends Disposable {
 
   constructor() {
     super();
-    this.item.name = 'Evergreen Context';
+    this.item.name = vscode.l10n.t('Evergreen Context');
     this.item.command = 'evergreen.chat.focus';
     this.update(undefined);
     this.item.show();
@@ -17,14 +17,14 @@ export class ContextStatusBar extends Disposable {
   update(gauge: GaugeState | undefined): void {
     if (!gauge) {
       this.item.text = '$(pulse) Evergreen';
-      this.item.tooltip = 'Evergreen: no conversation yet';
+      this.item.tooltip = vscode.l10n.t('Evergreen: no conversation yet');
       this.item.backgroundColor = undefined;
       return;
     }
     // The core's reading: the same whole-window percent and level the panel shows.
     const { reading } = gauge;
     this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%`;
-    this.item.tooltip = `${reading.tooltip}\n\nClick to open the Evergreen chat.`;
+    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', reading.tooltip);
     this.item.backgroundColor =
       reading.level === 'over'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -13,6 +13,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Page } from 'playwright-core';
 import { findExtensionHostLog, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
+import { WEBVIEW_STRINGS, WEBVIEW_STRINGS_ELEMENT_ID } from '../../src/protocol';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { openChatWorkbench, sendFromComposer, type ChatWorkbench } from '../support/e2eChat';
 import { findTranscriptFrame } from '../support/e2eTranscript';
@@ -87,6 +88,11 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await webview.locator('#evergreen-root textarea.eg-input').waitFor({ timeout: 60_000 }).catch(() => {
         throw new Error('the evergreen.chat webview never rendered its composer (not registered, or its script failed)');
       });
+      // The panel's words came from the host (vscode.l10n.t over every key; English here), in the page
+      // as a data block: a broken hand-over would go unseen otherwise, the panel falling back to the same English.
+      const table = JSON.parse((await webview.locator(`script#${WEBVIEW_STRINGS_ELEMENT_ID}`).textContent()) ?? 'null') as unknown;
+      assert.deepEqual(table, WEBVIEW_STRINGS, "the host's table of the panel's words, in English");
+      assert.equal(await webview.locator('html').getAttribute('lang'), 'en', "the page's language is VS Code's");
       // The panel says which model and provider will answer (the provider is a setting that can change).
       await webview.locator('.eg-welcome .eg-model', { hasText: 'Model: claude-sonnet-4-6 via Anthropic' }).waitFor({ timeout: 15_000 });
       // Move the pointer off the activity bar so its hover tooltip is not in the screenshot.
