@@ -5,7 +5,12 @@ import type { WorktreeManager, WorktreeRecord } from '../core/worktrees/manager'
 import { inspectRepository } from '../core/worktrees/repository';
 import { worktreeChanges } from '../core/worktrees/review';
 import { chatRow, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { ChangeDecisions, reviewFiles } from '../frontends/hunkReview';
+import { changeItem, fileNodes, hunkNodes, type ChangeNode } from './backgroundChanges';
 import { Disposable } from './disposable';
+
+/** A row of the tree: a chat (its record), or one of its changed files or hunks. */
+export type BackgroundChatsElement = WorktreeRecord | ChangeNode;
 
 export const BACKGROUND_CHATS_VIEW_ID = 'evergreen.backgroundChats';
 
@@ -13,7 +18,8 @@ export const BACKGROUND_CHATS_VIEW_ID = 'evergreen.backgroundChats';
 export interface BackgroundChatsSnapshot {
   /** The checkout whose chats are listed (undefined: no folder, or not a Git repository). */
   checkout: string | undefined;
-  chats: { record: WorktreeRecord; row: ChatRow }[];
+  /** `changed`: whether it changed any file (its row then opens on its Changes). */
+  chats: { record: WorktreeRecord; row: ChatRow; changed: boolean }[];
   /** Shown above the (empty) tree: why there is nothing, with what to do. */
   message: string | undefined;
 }
@@ -24,12 +30,14 @@ export interface BackgroundChatsSnapshot {
  * Read again when a record changes (the watcher), when the view is shown, after an action, and on
  * Refresh; a chat's files changing in its worktree show on the next of those.
  */
-export class BackgroundChatsView extends Disposable implements vscode.TreeDataProvider<WorktreeRecord> {
+export class BackgroundChatsView extends Disposable implements vscode.TreeDataProvider<BackgroundChatsElement> {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changed.event;
   private snapshot: Promise<BackgroundChatsSnapshot> | undefined;
-  private readonly rows = new Map<string, ChatRow>();
-  private treeView: vscode.TreeView<WorktreeRecord> | undefined;
+  private readonly rows = new Map<string, { row: ChatRow; changed: boolean }>();
+  private treeView: vscode.TreeView<BackgroundChatsElement> | undefined;
+  /** What the user accepted and rejected of each chat's changes, for the window's life. */
+  readonly decisions = new ChangeDecisions();
 
   constructor(
     readonly manager: WorktreeManager,
@@ -46,11 +54,16 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   }
 
   /** Registers the tree view; it reads again whenever it becomes visible. */
-  register(): vscode.TreeView<WorktreeRecord> {
+  register(): vscode.TreeView<BackgroundChatsElement> {
     const view = this._register(vscode.window.createTreeView(BACKGROUND_CHATS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
     this._register(view.onDidChangeVisibility((event) => event.visible && this.refresh()));
     this.treeView = view;
     return view;
+  }
+
+  /** Shows the rows again without reading the chats again (a decision changed, nothing on disk). */
+  redraw(): void {
+    this.changed.fire();
   }
 
   refresh(): void {
@@ -78,7 +91,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
       worktrees.map(async (record) => {
         const health = await this.manager.health(record);
         const changes: ChangesCount = health.kind === 'ready' ? await countChanges(record) : { kind: 'not-read' };
-        return { record, row: chatRow(record, health, changes, working.has(record.name)) };
+        return { record, row: chatRow(record, health, changes, working.has(record.name)), changed: changes.kind === 'count' && changes.files > 0 };
       }),
     );
     const unreadable = problems.length > 0 ? ` ${problems.length} record(s) could not be read; the log names them.` : '';
@@ -86,18 +99,32 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     return { checkout: repository.top, chats, message };
   }
 
-  async getChildren(element?: WorktreeRecord): Promise<WorktreeRecord[]> {
-    if (element) return [];
+  async getChildren(element?: BackgroundChatsElement): Promise<BackgroundChatsElement[]> {
+    if (element && 'kind' in element) return hunkNodes(element);
+    if (element) return this.changesOf(element);
     const snapshot = await this.current();
     if (this.treeView) this.treeView.message = snapshot.message;
     this.rows.clear();
-    for (const chat of snapshot.chats) this.rows.set(chat.record.name, chat.row);
+    for (const chat of snapshot.chats) this.rows.set(chat.record.name, { row: chat.row, changed: chat.changed });
     return snapshot.chats.map((chat) => chat.record);
   }
 
-  getTreeItem(record: WorktreeRecord): vscode.TreeItem {
-    const row = this.rows.get(record.name);
-    const item = new vscode.TreeItem(row?.label ?? record.name, vscode.TreeItemCollapsibleState.None);
+  /** A chat's changed files, each with its hunks (read when the chat's row is expanded). */
+  async changesOf(record: WorktreeRecord): Promise<ChangeNode[]> {
+    try {
+      return fileNodes(record, await reviewFiles(await worktreeChanges(record)));
+    } catch (error) {
+      this.logger.error(`the changes of ${record.name} could not be read`, error);
+      void vscode.window.showErrorMessage(`Evergreen: the changes of ${record.name} could not be read: ${errorMessage(error)}. Refresh to try again.`);
+      return [];
+    }
+  }
+
+  getTreeItem(element: BackgroundChatsElement): vscode.TreeItem {
+    if ('kind' in element) return changeItem(element, this.decisions);
+    const record = element;
+    const { row, changed } = this.rows.get(record.name) ?? { row: undefined, changed: false };
+    const item = new vscode.TreeItem(row?.label ?? record.name, changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `${record.checkout}\0${record.name}`;
     item.description = row?.description;
     item.tooltip = row?.tooltip;

@@ -62,7 +62,7 @@ function shown(value: string | undefined): string | undefined {
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
 const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'workspaceFolderCount']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
-const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
+const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'applyAcceptedBackgroundChanges', 'openBackgroundWorktree', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
 type Context = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -96,6 +96,8 @@ function parseWhen(clause: string): { keys: string[]; evaluate: (context: Contex
       return inner;
     }
     const key = take();
+    // VS Code's literals: `false` keeps a command out of the palette (a row's inline button).
+    if (key === 'true' || key === 'false') return () => key === 'true';
     if (!/^[\w.-]+$/.test(key)) throw new Error(`when-clause "${clause}": "${key}" is not a context key`);
     keys.push(key);
     if (peek() === '==' || peek() === '!=') {
