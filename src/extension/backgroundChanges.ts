@@ -38,7 +38,7 @@ export function changeItem(node: ChangeNode, decisions: ChangeDecisions): vscode
   if (node.kind === 'file') {
     const row = fileRow(file, fileKeys(file).map((key) => decisions.decision(record, key)));
     const item = new vscode.TreeItem(row.label, file.hunks === undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `${record.checkout}\0${record.name}\0${file.path}`;
+    item.id = JSON.stringify([record.checkout, record.name, file.path]);
     item.description = row.description;
     item.tooltip = row.tooltip;
     item.resourceUri = vscode.Uri.file(path.join(record.folder, ...file.path.split('/')));
@@ -49,7 +49,7 @@ export function changeItem(node: ChangeNode, decisions: ChangeDecisions): vscode
   const decision = decisions.decision(record, changeKey(file.path, node.hunk));
   const row = hunkRow(node.hunk, decision);
   const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-  item.id = `${record.checkout}\0${record.name}\0${file.path}\0${node.index}\0${changeKey(file.path, node.hunk)}`;
+  item.id = JSON.stringify([record.checkout, record.name, file.path, node.index, changeKey(file.path, node.hunk)]);
   item.description = row.description;
   item.tooltip = row.tooltip;
   item.contextValue = CHANGE_ITEM_CONTEXT.hunk(decision);

@@ -23,7 +23,8 @@ type ChatArgument = WorktreeRecord | ChangeNode | string | undefined;
  * adapter over core/worktrees with the user's confirmation where something is brought home or lost.
  */
 export function registerBackgroundChatActions(view: BackgroundChatsView, logger: Logger, showLog: () => void): vscode.Disposable[] {
-  const register = (id: CommandId, run: (chat: WorktreeRecord, ...rest: unknown[]) => Promise<void>) =>
+  // `changes`: whether the action can change the chats (then the view reads them again); a review changes nothing.
+  const register = (id: CommandId, run: (chat: WorktreeRecord, ...rest: unknown[]) => Promise<void>, changes = true) =>
     vscode.commands.registerCommand(`evergreen.${id}`, async (argument: ChatArgument, ...rest: unknown[]) => {
       try {
         const chat = await resolveChat(view, argument);
@@ -31,17 +32,17 @@ export function registerBackgroundChatActions(view: BackgroundChatsView, logger:
       } catch (error) {
         reportFailure(error, logger, showLog);
       } finally {
-        view.refresh();
+        if (changes) view.refresh();
       }
     });
   return [
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_BASE_SCHEME, new BaseContent(view)),
     vscode.commands.registerCommand(`evergreen.${'refreshBackgroundChats' satisfies CommandId}`, () => view.refresh()),
-    register('reviewBackgroundChanges', (chat, file, line) => review(chat, typeof file === 'string' ? file : undefined, typeof line === 'number' ? line : undefined)),
+    register('reviewBackgroundChanges', (chat, file, line) => review(chat, typeof file === 'string' ? file : undefined, typeof line === 'number' ? line : undefined), false),
     register('applyBackgroundChanges', apply),
     register('applyAcceptedBackgroundChanges', (chat) => applyAccepted(view, chat)),
     register('mergeBackgroundBranch', merge),
-    register('openBackgroundWorktree', (chat) => openInNewWindow(view, chat)),
+    register('openBackgroundWorktree', (chat) => openInNewWindow(view, chat), false),
     registerDecision(view, 'acceptBackgroundChange', 'accepted'),
     registerDecision(view, 'rejectBackgroundChange', 'rejected'),
     register('discardBackgroundChat', (chat) => discard(view, chat)),

@@ -4,7 +4,7 @@ import { errorMessage } from '../core/logger';
 import type { WorktreeManager, WorktreeRecord } from '../core/worktrees/manager';
 import { inspectRepository } from '../core/worktrees/repository';
 import { worktreeChanges } from '../core/worktrees/review';
-import { chatRow, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { chatRow, cleanedUpText, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
 import { ChangeDecisions, reviewFiles } from '../frontends/hunkReview';
 import { changeItem, fileNodes, hunkNodes, type ChangeNode } from './backgroundChanges';
 import { Disposable } from './disposable';
@@ -87,16 +87,32 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: repository.reason };
     const { worktrees, problems } = await this.manager.list(repository.top);
     const working = this.running();
-    const chats = await Promise.all(
+    const listed = await Promise.all(
       worktrees.map(async (record) => {
         const health = await this.manager.health(record);
+        // A folder deleted by hand is noticed here: Git's record of it is pruned, its branch kept if it holds commits.
+        if (health.kind === 'folder-missing' && !working.has(record.name) && (await this.cleanUp(record))) return undefined;
         const changes: ChangesCount = health.kind === 'ready' ? await countChanges(record) : { kind: 'not-read' };
         return { record, row: chatRow(record, health, changes, working.has(record.name)), changed: changes.kind === 'count' && changes.files > 0 };
       }),
     );
+    const chats = listed.filter((chat) => chat !== undefined);
     const unreadable = problems.length > 0 ? ` ${problems.length} record(s) could not be read; the log names them.` : '';
     const message = chats.length === 0 ? `No background chats in this repository yet.${unreadable}` : unreadable.trim() || undefined;
     return { checkout: repository.top, chats, message };
+  }
+
+  /** Cleans up a worktree whose folder is gone and says so; false (it stays listed, Discard offered) when that fails. */
+  private async cleanUp(record: WorktreeRecord): Promise<boolean> {
+    try {
+      const result = await this.manager.cleanUpMissing(record);
+      this.decisions.forget(record);
+      void vscode.window.showInformationMessage(cleanedUpText(result));
+      return true;
+    } catch (error) {
+      this.logger.error(`the worktree ${record.name}, whose folder is gone, could not be cleaned up`, error);
+      return false;
+    }
   }
 
   async getChildren(element?: BackgroundChatsElement): Promise<BackgroundChatsElement[]> {
@@ -125,7 +141,8 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     const record = element;
     const { row, changed } = this.rows.get(record.name) ?? { row: undefined, changed: false };
     const item = new vscode.TreeItem(row?.label ?? record.name, changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = `${record.checkout}\0${record.name}`;
+    // JSON, not a NUL between the parts: a NUL in the id loses the row's element on its way to a menu's command.
+    item.id = JSON.stringify([record.checkout, record.name]);
     item.description = row?.description;
     item.tooltip = row?.tooltip;
     item.contextValue = row?.contextValue;
