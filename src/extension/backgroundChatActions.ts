@@ -197,7 +197,9 @@ async function discard(view: BackgroundChatsView, chat: WorktreeRecord): Promise
     return;
   }
   const plan = await planDiscard(chat);
-  const { message, detail } = discardWarning(plan);
+  const { message, detail: lost } = discardWarning(plan);
+  const accepted = view.decisions.acceptedNotApplied(chat);
+  const detail = accepted > 0 ? `${lost}\nYou accepted ${accepted} change(s) of it that are not applied to your checkout yet (Apply Accepted Changes brings them home first).` : lost;
   const action = 'Discard';
   if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
   await discardWorktree(view.manager, plan);

@@ -68,6 +68,8 @@ export const COMMANDS = {
   rejectBackgroundChange: { title: 'Reject', icon: '$(close)', palette: 'false' },
   applyAcceptedBackgroundChanges: { title: 'Apply Accepted Changes', icon: '$(check)' },
   openBackgroundWorktree: { title: 'Open Worktree in New Window', icon: '$(empty-window)' },
+  // The panel's chat, hunk by hunk since a checkpoint (issue 31): it says why when no chat is open.
+  reviewCheckpointChanges: { title: 'Review Changes Since Checkpoint…', icon: '$(diff)', enablement: `${chatActive} && !${running}` },
   mergeBackgroundBranch: { title: 'Merge Branch', icon: '$(git-merge)' },
   discardBackgroundChat: { title: 'Discard…', icon: '$(trash)' },
 } as const satisfies Readonly<Record<string, CommandSpec>>;

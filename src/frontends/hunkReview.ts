@@ -84,6 +84,11 @@ export class ChangeDecisions {
     this.byChat.set(this.chatKey(record), decided);
   }
 
+  /** How many changes are accepted and not applied yet (the discard modal says they would be lost). */
+  acceptedNotApplied(record: WorktreeRecord): number {
+    return [...(this.byChat.get(this.chatKey(record))?.values() ?? [])].filter((decision) => decision === 'accepted').length;
+  }
+
   /** A discarded chat's decisions go with it. */
   forget(record: WorktreeRecord): void {
     this.byChat.delete(this.chatKey(record));

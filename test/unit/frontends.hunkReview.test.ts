@@ -51,12 +51,17 @@ describe('front ends: per-hunk review of a background chat', () => {
     assert.deepEqual(decisions.plan(record, [text]).choices, [{ path: 'src/a.ts', hunks: 'all' }], 'every hunk accepted: the file comes whole');
   });
 
-  it('keeps each chat’s decisions apart, and forgets a discarded chat’s', () => {
+  it('keeps each chat’s decisions apart, counts what is accepted and not applied yet, and forgets a discarded chat’s', () => {
     const decisions = new ChangeDecisions();
     decisions.decide(record, fileKeys(text), 'accepted');
     assert.deepEqual(decisions.plan(other, [text]).choices, []);
+    assert.equal(decisions.acceptedNotApplied(record), 2);
+    assert.equal(decisions.acceptedNotApplied(other), 0);
+    decisions.markApplied(record, [changeKey(text.path, first)]);
+    assert.equal(decisions.acceptedNotApplied(record), 1, 'an applied change is not lost by a discard');
     decisions.forget(record);
     assert.deepEqual(decisions.plan(record, [text]).choices, []);
+    assert.equal(decisions.acceptedNotApplied(record), 0);
   });
 
   it('does not apply an applied hunk again, and a decision cannot undo it', () => {
