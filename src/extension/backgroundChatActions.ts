@@ -153,7 +153,7 @@ function registerDecision(view: BackgroundChatsView, id: CommandId, decision: 'a
       return;
     }
     view.decisions.decide(node.record, nodeKeys(node), decision);
-    view.redraw();
+    view.redraw(node);
   });
 }
 

@@ -31,11 +31,14 @@ export interface BackgroundChatsSnapshot {
  * Refresh; a chat's files changing in its worktree show on the next of those.
  */
 export class BackgroundChatsView extends Disposable implements vscode.TreeDataProvider<BackgroundChatsElement> {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new vscode.EventEmitter<BackgroundChatsElement | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private snapshot: Promise<BackgroundChatsSnapshot> | undefined;
   private readonly rows = new Map<string, { row: ChatRow; changed: boolean }>();
   private treeView: vscode.TreeView<BackgroundChatsElement> | undefined;
+  /** Each chat's Changes rows as last read (by the chat's name), and each file row's hunk rows: read again on refresh only. */
+  private readonly changeCache = new Map<string, Promise<ChangeNode[]>>();
+  private readonly hunkCache = new Map<ChangeNode, ChangeNode[]>();
   /** What the user accepted and rejected of each chat's changes, for the window's life. */
   readonly decisions = new ChangeDecisions();
 
@@ -61,14 +64,21 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     return view;
   }
 
-  /** Shows the rows again without reading the chats again (a decision changed, nothing on disk). */
-  redraw(): void {
-    this.changed.fire();
+  /**
+   * Shows a decision: the file's row and its hunks' again, from what was read (nothing on disk
+   * changed). The same element objects come back, so VS Code keeps resolving the rows' buttons to
+   * them; re-reading the whole tree would leave a click in the meantime with no element.
+   */
+  redraw(node: ChangeNode): void {
+    const file = [...this.hunkCache.keys()].find((candidate) => candidate.record === node.record && candidate.file === node.file);
+    this.changed.fire(file);
   }
 
   refresh(): void {
     this.snapshot = undefined;
-    this.changed.fire();
+    this.changeCache.clear();
+    this.hunkCache.clear();
+    this.changed.fire(undefined);
   }
 
   /** The rows as the view shows them (read once per refresh). */
@@ -116,7 +126,11 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   }
 
   async getChildren(element?: BackgroundChatsElement): Promise<BackgroundChatsElement[]> {
-    if (element && 'kind' in element) return hunkNodes(element);
+    if (element && 'kind' in element) {
+      const hunks = this.hunkCache.get(element) ?? hunkNodes(element);
+      this.hunkCache.set(element, hunks);
+      return hunks;
+    }
     if (element) return this.changesOf(element);
     const snapshot = await this.current();
     if (this.treeView) this.treeView.message = snapshot.message;
@@ -126,7 +140,13 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   }
 
   /** A chat's changed files, each with its hunks (read when the chat's row is expanded). */
-  async changesOf(record: WorktreeRecord): Promise<ChangeNode[]> {
+  changesOf(record: WorktreeRecord): Promise<ChangeNode[]> {
+    const cached = this.changeCache.get(record.name) ?? this.readChanges(record);
+    this.changeCache.set(record.name, cached);
+    return cached;
+  }
+
+  private async readChanges(record: WorktreeRecord): Promise<ChangeNode[]> {
     try {
       return fileNodes(record, await reviewFiles(await worktreeChanges(record)));
     } catch (error) {

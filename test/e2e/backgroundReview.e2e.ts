@@ -3,6 +3,7 @@
 // Background Chats view opens on its Changes (the file, then its two hunks); a hunk's row opens
 // the diff editor; one hunk is accepted and the other rejected with their inline buttons; Apply
 // Accepted Changes brings only the accepted one into the checkout, as an uncommitted change.
+// Writes test-results/e2e-background-review.png (docs/screenshot-background-review.png is a copy).
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/backgroundReview.e2e.ts
 import * as assert from 'node:assert/strict';
@@ -12,11 +13,13 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { CodeServer } from '../../scripts/vscode-harness.mjs';
 import { reply } from '../fake-anthropic/server';
-import { openChatWorkbench, runPaletteCommand, showEvergreenView, withFailureReport, type ChatWorkbench } from '../support/e2eChat';
+import { openChatWorkbench, showEvergreenView, withFailureReport, type ChatWorkbench } from '../support/e2eChat';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 const FAILURE_SCREENSHOT = path.join(RESULTS_DIR, 'e2e-background-review-failure.png');
+/** The Changes with one hunk accepted and one rejected, beside the diff (docs/screenshot-background-review.png is a copy). */
+const SCREENSHOT = path.join(RESULTS_DIR, 'e2e-background-review.png');
 
 const LINES = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
 const EDITED = LINES.map((line, index) => (index === 1 ? 'line 2 by the chat' : index === 27 ? 'line 28 by the chat' : line));
@@ -67,7 +70,9 @@ describe('a background chat’s changes, hunk by hunk (code-server + Chromium)',
       const header = pane().locator('.pane-header');
       await header.waitFor({ timeout: 60_000 });
       if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-      await runPaletteCommand(page, 'Evergreen: New Background Chat…');
+      // The view's + (New Background Chat…), shown on its title bar.
+      await header.hover();
+      await header.locator('.action-label[aria-label="New Background Chat…"]').click({ timeout: 30_000 });
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await page.locator('.quick-input-widget', { hasText: 'What should the chat do?' }).waitFor({ timeout: 60_000 });
       await box.fill('Change lines 2 and 28 of long.txt');
@@ -99,6 +104,10 @@ describe('a background chat’s changes, hunk by hunk (code-server + Chromium)',
       assert.match((await row('Lines 1–5').textContent()) ?? '', /\+1 −1 · accepted/);
       assert.match((await row('Lines 25–30').textContent()) ?? '', /\+1 −1 · rejected/);
       assert.match((await row('long.txt').textContent()) ?? '', /1 of 2 accepted/);
+      // The toasts so far (the chat finished, Git's own prompt) would cover the diff in the picture.
+      for (const clear of await page.locator('.notification-toast .action-label[aria-label^="Clear Notification"]').all()) await clear.click().catch(() => {});
+      await page.mouse.move(900, 700);
+      await page.screenshot({ path: SCREENSHOT });
 
       await inline(row('1 file changed'), 'Apply Accepted Changes');
       await page.locator('.notifications-toasts', { hasText: 'Applied 1 accepted change(s)' }).waitFor({ timeout: 30_000 });
