@@ -30,6 +30,19 @@ function setup() {
   return { base, checkout, storage, manager: new WorktreeManager({ storageRoot: storage }) };
 }
 
+/** A chat that changed lines 2 and 28 of a 30-line long.txt (two hunks) and the bytes of image.bin. */
+async function twoHunkChat(name: string) {
+  const { checkout, manager } = setup();
+  const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+  writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
+  git(checkout, 'add', '.');
+  git(checkout, 'commit', '-qm', 'long');
+  const record = await manager.create({ checkout, name });
+  const edited = lines.map((line, index) => (index === 1 ? 'line 2 by the chat' : index === 27 ? 'line 28 by the chat' : line));
+  writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]) });
+  return { checkout, record, lines, edited };
+}
+
 /** Every file of the checkout and the parts of its Git directory a worktree must not change, hashed. */
 function fingerprint(checkout: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -189,16 +202,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
   });
 
   it('applies only the chosen hunks of a file, and refuses a hunk that is not there or a binary file', async () => {
-    const { checkout, manager } = setup();
-    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
-    writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
-    git(checkout, 'add', '.');
-    git(checkout, 'commit', '-qm', 'long');
-    const record = await manager.create({ checkout, name: 'hunks' });
-    const edited = [...lines];
-    edited[1] = 'line 2 by the chat';
-    edited[27] = 'line 28 by the chat';
-    writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]) });
+    const { checkout, record, edited } = await twoHunkChat('hunks');
     const changes = await worktreeChanges(record);
     const file = await fileHunks(changes, 'long.txt');
     assert.equal(file.hunks.length, 2);
@@ -216,16 +220,8 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
   });
 
   it('applies the accepted hunks of several files as one patch, or nothing, naming the very hunk in the way of the user’s own change', async () => {
-    const { checkout, manager } = setup();
-    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
-    writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
-    git(checkout, 'add', '.');
-    git(checkout, 'commit', '-qm', 'long');
-    const record = await manager.create({ checkout, name: 'accepted' });
-    const edited = [...lines];
-    edited[1] = 'line 2 by the chat';
-    edited[27] = 'line 28 by the chat';
-    writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]), 'new.txt': 'new\n' });
+    const { checkout, record, lines } = await twoHunkChat('accepted');
+    writeTree(record.folder, { 'new.txt': 'new\n' });
     const changes = await worktreeChanges(record);
     const files = await reviewFiles(changes);
     assert.deepEqual(
