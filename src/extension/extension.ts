@@ -8,6 +8,7 @@ import { ApprovalBroker } from './approvalBroker';
 import { registerBackgroundChatActions } from './backgroundChatActions';
 import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
+import { registerCheckpointReview } from './checkpointReview';
 import { ChatController } from './chatController';
 import { ChatFolders } from './chatFolders';
 import { ChatState } from './chatState';
@@ -71,6 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
       registerNewBackgroundChat(runner, logger, () => log.channel.show()),
+      registerCheckpointReview(chat, logger),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.

@@ -68,6 +68,13 @@ export const COMMANDS = {
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },
   reviewBackgroundChanges: { title: 'Review Changes', icon: '$(diff)' },
   applyBackgroundChanges: { title: 'Apply Changes', icon: '$(check-all)' },
+  // Per hunk (issue 31): Accept and Reject on the rows of a chat's Changes, then Apply Accepted on the chat.
+  acceptBackgroundChange: { title: 'Accept', icon: '$(check)', palette: 'false' },
+  rejectBackgroundChange: { title: 'Reject', icon: '$(close)', palette: 'false' },
+  applyAcceptedBackgroundChanges: { title: 'Apply Accepted Changes', icon: '$(check)' },
+  openBackgroundWorktree: { title: 'Open Worktree in New Window', icon: '$(empty-window)' },
+  // The panel's chat, hunk by hunk since a checkpoint (issue 31): it says why when no chat is open.
+  reviewCheckpointChanges: { title: 'Review Changes Since Checkpoint…', icon: '$(diff)', enablement: `${chatActive} && !${running}` },
   mergeBackgroundBranch: { title: 'Merge Branch', icon: '$(git-merge)' },
   discardBackgroundChat: { title: 'Discard…', icon: '$(trash)' },
 } as const satisfies Readonly<Record<string, CommandSpec>>;

@@ -62,7 +62,7 @@ function shown(value: string | undefined): string | undefined {
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
 const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'activeWebviewPanelId', 'workspaceFolderCount']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
-const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
+const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'applyAcceptedBackgroundChanges', 'openBackgroundWorktree', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
 type Context = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -96,6 +96,8 @@ function parseWhen(clause: string): { keys: string[]; evaluate: (context: Contex
       return inner;
     }
     const key = take();
+    // VS Code's literals: `false` keeps a command out of the palette (a row's inline button).
+    if (key === 'true' || key === 'false') return () => key === 'true';
     if (!/^[\w.-]+$/.test(key)) throw new Error(`when-clause "${clause}": "${key}" is not a context key`);
     keys.push(key);
     if (peek() === '==' || peek() === '!=') {
@@ -221,7 +223,7 @@ describe('the manifest', () => {
     // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
     assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
-    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode'].sort());
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode', 'reviewCheckpointChanges'].sort());
     const running = { ...idle, [CONTEXT_KEYS.running]: true };
     assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
     // Before activation no key is set at all: as with no chat.
