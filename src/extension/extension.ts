@@ -66,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
-      registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger }),
+      registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger, worktrees: backgroundChats.manager, worktreeMade: () => backgroundChats.refresh() }),
       new TranscriptDocuments(store, logger, context.extensionUri),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
       backgroundChats,

@@ -1,6 +1,7 @@
 // "Evergreen: Open Run…" in the real workbench (code-server + Chromium), issue 32: a CI run's
 // artifact .zip, picked through the palette and VS Code's own file dialog, opens as the chat with
-// its history, gauge and cost; the run's branch, offered, is fetched and checked out; one more message continues
+// its history, gauge and cost; the run's branch, offered, is fetched and checked out (or opened in a worktree of
+// its own for review); one more message continues
 // the conversation with the whole history sent. Screenshot: test-results/e2e-open-run.png.
 // Build first (node esbuild.mjs), then:
 //   npx mocha --no-config --require tsx/cjs --extension ts --timeout 300000 test/e2e/openRun.e2e.ts
@@ -52,6 +53,21 @@ describe('Open Run… on a CI run\'s artifact (code-server + Chromium)', functio
     await bench?.close();
   });
 
+  /** Open Run… on `zip`: the palette, the kind of download, then VS Code's own file dialog (code-server's is a quick input taking a path). */
+  async function openRunZip(zip: string): Promise<void> {
+    const { page } = bench!;
+    await runPaletteCommand(page, 'Evergreen: Open Run…');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'A downloaded .zip' }).click({ timeout: 15_000 });
+    const pathBox = page.locator('.quick-input-widget .quick-input-box input');
+    await pathBox.waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await pathBox.fill(zip);
+    await page.waitForTimeout(500);
+    await pathBox.press('Enter');
+    // This workspace's origin is a local repository, not the run's github.com/acme/widgets: the import warns, and goes on when told to.
+    await page.getByRole('button', { name: 'Import Anyway' }).click({ timeout: 30_000 });
+  }
+
   it('imports the .zip, shows the chat with its history, gauge and cost, checks out the run\'s branch, and continues it', async () => {
     const { page, fake, workspace, tmp } = bench!;
     mkdirSync(RESULTS_DIR, { recursive: true });
@@ -72,18 +88,7 @@ describe('Open Run… on a CI run\'s artifact (code-server + Chromium)', functio
 
       // The workbench has loaded Evergreen once its view shows.
       await showChat(page);
-      // The palette, the kind of download, then VS Code's own file dialog (code-server's is a quick input taking a path).
-      await runPaletteCommand(page, 'Evergreen: Open Run…');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'A downloaded .zip' }).click({ timeout: 15_000 });
-      const pathBox = page.locator('.quick-input-widget .quick-input-box input');
-      await pathBox.waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(500);
-      await pathBox.fill(zip);
-      await page.waitForTimeout(500);
-      await pathBox.press('Enter');
-      // This workspace's origin is a local repository, not the run's github.com/acme/widgets: the import warns, and goes on when told to.
-      const importAnyway = page.getByRole('button', { name: 'Import Anyway' });
-      await importAnyway.click({ timeout: 30_000 });
+      await openRunZip(zip);
 
       const { webview } = await openChatPanel(page);
       await webview.locator('.eg-assistant strong', { hasText: 'BLUE-HERON' }).waitFor({ timeout: 60_000 });
@@ -108,6 +113,41 @@ describe('Open Run… on a CI run\'s artifact (code-server + Chromium)', functio
       assert.equal(sent.length, 1);
       const body = JSON.stringify(sent[0]!.body);
       assert.ok(body.includes('What is the release codename?') && body.includes('toolu_notes') && body.includes('Say the codename once more.'), 'the continued request lost the imported history');
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+  it("opens another run's branch in a worktree of its own for review, leaving the checkout on its branch", async () => {
+    const { page, fake, workspace, tmp } = bench!;
+    await withFailureReport({ ...bench!, pageErrors }, FAILURE_SCREENSHOT, async () => {
+      const runnerStorage = path.join(tmp, 'runner-storage-2');
+      fake.enqueue(reply.text('Nothing to read this time.'));
+      const run = await runCliCaptured(['--workspace', workspace, '--storage-dir', runnerStorage, '--base-url', fake.url, '--model', 'claude-sonnet-4-6', '--output-format', 'stream-json', '--yes', '--no-sandbox', '-p', 'Add a second file.'], { ANTHROPIC_API_KEY: fake.apiKey, PATH: process.env.PATH }, workspace);
+      assert.equal(run.code, 0, run.stderr);
+      const sessionId = run.events.find((event) => event.type === 'session_started')?.sessionId;
+      assert.ok(sessionId);
+      // The second run forked from main on the runner and pushed evergreen/4343 with a file of its own.
+      const runner = path.join(tmp, 'runner-checkout');
+      git(runner, 'switch', '-q', '-c', 'second', 'origin/main');
+      writeFileSync(path.join(runner, 'second-run.txt'), 'from the second run\n');
+      git(runner, 'add', '-A');
+      git(runner, 'commit', '-q', '-m', 'the second run');
+      git(runner, 'push', '-q', 'origin', 'HEAD:refs/heads/evergreen/4343');
+      const zip = path.join(tmp, 'evergreen-4343.zip');
+      await exportSessionToZip({ store: new FileSessionStore(runnerStorage), sessionId, repository: 'github.com/acme/widgets', run: { id: '4343', branch: 'evergreen/4343' } }, zip);
+
+      await openRunZip(zip);
+      const offer = page.locator('.notifications-toasts .notification-toast', { hasText: "The run's changes are on the branch evergreen/4343." });
+      await offer.getByRole('button', { name: 'Review in a Worktree' }).click({ timeout: 60_000 });
+      const done = page.locator('.notifications-toasts .notification-toast', { hasText: "the run's changes are in the worktree" });
+      await done.waitFor({ timeout: 60_000 });
+      const folder = /in the worktree (\/\S+) on evergreen\/4343/.exec(await done.innerText())?.[1];
+      assert.ok(folder, await done.innerText());
+      assert.equal(readFileSync(path.join(folder, 'second-run.txt'), 'utf8'), 'from the second run\n');
+      assert.equal(git(workspace, 'rev-parse', '--abbrev-ref', 'HEAD'), 'evergreen/4242', 'the checkout stays on its branch');
+      assert.equal(existsSync(path.join(workspace, 'second-run.txt')), false, "the run's file is not in the checkout until applied");
+      // The Background Chats view lists it with its one changed file, ready for review.
+      await done.getByRole('button', { name: 'Show Background Chats' }).click();
+      await page.locator('.monaco-list-row', { hasText: 'evergreen/4343' }).first().waitFor({ timeout: 30_000 });
       assert.deepEqual(pageErrors, []);
     });
   });

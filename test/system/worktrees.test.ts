@@ -153,6 +153,32 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.match(git(record.folder, 'status', '--porcelain'), /^\?\? new\.txt$/m, 'new.txt is still untracked');
   });
 
+  it("starts from a fetched branch (a CI run's) when asked: its commits are the changes, counted from where it forked, the checkout untouched", async () => {
+    const { checkout, manager } = setup();
+    // The run's branch (fetched, so a remote-tracking ref) forked at "start"; main moved on since with a commit of the user's.
+    git(checkout, 'switch', '-qc', 'run');
+    writeTree(checkout, { 'a.txt': 'one\nTWO by the run\nthree\n' });
+    git(checkout, 'commit', '-qam', 'the run');
+    git(checkout, 'switch', '-q', 'main');
+    git(checkout, 'update-ref', 'refs/remotes/origin/evergreen/run-7', 'run');
+    git(checkout, 'branch', '-qD', 'run');
+    writeTree(checkout, { 'src/b.txt': 'bee by the user\n' });
+    git(checkout, 'commit', '-qam', 'the user');
+    const forkPoint = git(checkout, 'rev-parse', 'main~1').trim();
+    const before = fingerprint(checkout);
+    const record = await manager.create({ checkout, name: 'run-7', task: 'the run', startPoint: 'refs/remotes/origin/evergreen/run-7' });
+    assert.equal(record.base, forkPoint, 'the base is where the run forked, not the moved HEAD');
+    assert.equal(fs.readFileSync(path.join(record.folder, 'a.txt'), 'utf8'), 'one\nTWO by the run\nthree\n');
+    const changes = await worktreeChanges(record);
+    assert.equal(changes.commits, 1);
+    assert.deepEqual(changes.files.map((file) => `${file.status} ${file.path}`), ['modified a.txt'], "only the run's change, not the user's later commit undone");
+    assert.deepEqual(fingerprint(checkout), before);
+
+    await assert.rejects(manager.create({ checkout, name: 'nothing', startPoint: 'refs/remotes/origin/nope' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'git' && /no commit at refs\/remotes\/origin\/nope.*fetch it first/.test(error.message));
+    await assert.rejects(manager.create({ checkout, name: 'option', startPoint: '--output=/tmp/x' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'name');
+    assert.equal(fs.existsSync(path.join(path.dirname(record.folder), 'nothing')), false, 'a refused start makes no folder');
+  });
+
   it("reviews through the worktree's own folder in the repository, not a .git file the chat pointed elsewhere", async () => {
     const { base, checkout, manager } = setup();
     const record = await manager.create({ checkout, name: 'redirect' });

@@ -70,6 +70,11 @@ export interface CreateWorktreeOptions {
   /** The short name (`--worktree NAME`); absent: made from the task. A given name is never changed. */
   name?: string | undefined;
   task?: string | undefined;
+  /**
+   * A branch to start from instead of the checkout's HEAD (a CI run's fetched branch): the chat's
+   * branch starts at its tip, and its base, what a review compares with, is where it forked from HEAD.
+   */
+  startPoint?: string | undefined;
 }
 
 /** What cleaning up a worktree whose folder was deleted did. */
@@ -131,13 +136,13 @@ export class WorktreeManager {
       if (problem) throw new WorktreeError('name', `Cannot name a worktree "${given}": ${problem}.`);
       const taken = await this.taken(repository, given, parent);
       if (taken) throw new WorktreeError('name', `A worktree named "${given}" cannot be made: ${taken}. Pick another name, or leave it out to have one made from the task.`);
-      return this.add(repository, given, parent, options.task);
+      return this.add(repository, given, parent, options);
     }
     const stem = nameFromTask(options.task ?? '');
     for (let attempt = 1; attempt <= MAX_NAME_SUFFIX; attempt++) {
       const name = numberedName(stem, attempt);
       if (await this.taken(repository, name, parent)) continue;
-      return this.add(repository, name, parent, options.task);
+      return this.add(repository, name, parent, options);
     }
     throw new WorktreeError('name', `Every name from "${stem}" to "${numberedName(stem, MAX_NAME_SUFFIX)}" is taken; give the worktree a name.`);
   }
@@ -152,12 +157,13 @@ export class WorktreeManager {
     return undefined;
   }
 
-  private async add(repository: Extract<RepositoryState, { kind: 'repository' }>, name: string, parent: string, task: string | undefined): Promise<WorktreeRecord> {
+  private async add(repository: Extract<RepositoryState, { kind: 'repository' }>, name: string, parent: string, { task, startPoint }: CreateWorktreeOptions): Promise<WorktreeRecord> {
     const branch = `${BRANCH_PREFIX}${name}`;
+    const { start, base } = await this.startOf(repository, startPoint);
     await fsp.mkdir(parent, { recursive: true });
     const target = path.join(realpathSync(parent), name);
     try {
-      await runGit(['worktree', 'add', '--quiet', '-b', branch, target, repository.head], { cwd: repository.top });
+      await runGit(['worktree', 'add', '--quiet', '-b', branch, target, start], { cwd: repository.top });
     } catch (error) {
       throw new WorktreeError('git', `Git could not make the worktree ${target} on ${branch}: ${errorMessage(error)}`);
     }
@@ -172,7 +178,7 @@ export class WorktreeManager {
         checkout: repository.top,
         commonDir: repository.commonDir,
         adminDir,
-        base: repository.head,
+        base,
         ...(repository.branch ? { baseBranch: repository.branch } : {}),
         createdAt: new Date().toISOString(),
         ...(task ? { task } : {}),
@@ -186,6 +192,18 @@ export class WorktreeManager {
     }
     this.logger.info(`worktrees: made ${record.folder} on ${branch} from ${repository.head.slice(0, 12)}`);
     return record;
+  }
+
+  /** The commit a new worktree starts at, and the base its changes are counted from. */
+  private async startOf(repository: Extract<RepositoryState, { kind: 'repository' }>, startPoint: string | undefined): Promise<{ start: string; base: string }> {
+    if (startPoint === undefined) return { start: repository.head, base: repository.head };
+    // A ref name only, resolved here to a commit: nothing Git would read as an option.
+    if (startPoint.startsWith('-')) throw new WorktreeError('name', `"${startPoint}" is not a branch to start from.`);
+    const start = await gitText(['rev-parse', '--verify', '--quiet', '--end-of-options', `${startPoint}^{commit}`], { cwd: repository.top }).catch(() => '');
+    if (start === '') throw new WorktreeError('git', `There is no commit at ${startPoint} in ${repository.top}; fetch it first.`);
+    const base = await gitText(['merge-base', repository.head, start], { cwd: repository.top }).catch(() => '');
+    if (base === '') throw new WorktreeError('git', `${startPoint} shares no history with the checkout's HEAD, so its changes cannot be reviewed against it.`);
+    return { start, base };
   }
 
   /** Records the chat's session on its worktree, so a resume finds the worktree by the session's id. */
