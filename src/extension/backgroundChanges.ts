@@ -34,7 +34,7 @@ const DECISION_ICONS = { accepted: 'check', rejected: 'close', applied: 'pass-fi
 
 export function changeItem(node: ChangeNode, decisions: ChangeDecisions): vscode.TreeItem {
   const { record, file } = node;
-  const review = (line?: number): vscode.Command => ({ title: 'Review Changes', command: 'evergreen.reviewBackgroundChanges', arguments: [record, file.path, line] });
+  const review = (line?: number): vscode.Command => ({ title: vscode.l10n.t('Review Changes'), command: 'evergreen.reviewBackgroundChanges', arguments: [record, file.path, line] });
   if (node.kind === 'file') {
     const row = fileRow(file, fileKeys(file).map((key) => decisions.decision(record, key)));
     const item = new vscode.TreeItem(row.label, file.hunks === undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);

@@ -58,16 +58,16 @@ async function resolveChat(view: BackgroundChatsView, argument: ChatArgument): P
   const { chats, message } = await view.current();
   if (typeof argument === 'string') {
     const found = chats.find((chat) => chat.record.name === argument);
-    if (!found) throw new WorktreeError('name', `There is no background chat named "${argument}" in this repository; the Background Chats view lists them.`);
+    if (!found) throw new WorktreeError('name', vscode.l10n.t('There is no background chat named "{0}" in this repository; the Background Chats view lists them.', argument));
     return found.record;
   }
   if (chats.length === 0) {
-    void vscode.window.showInformationMessage(`Evergreen: ${message ?? 'No background chats in this repository.'}`);
+    void vscode.window.showInformationMessage(message === undefined ? vscode.l10n.t('Evergreen: No background chats in this repository.') : vscode.l10n.t('Evergreen: {0}', message));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
     chats.map((chat) => ({ label: chat.row.label, description: chat.row.description, record: chat.record })),
-    { title: 'Evergreen: which background chat?' },
+    { title: vscode.l10n.t('Evergreen: which background chat?') },
   );
   return picked?.record;
 }
@@ -76,9 +76,10 @@ function reportFailure(error: unknown, logger: Logger, showLog: () => void): voi
   logger.error('a background chat action failed', error);
   // The core's errors already say what to do next; anything else points at the log.
   const known = error instanceof WorktreeError || error instanceof GitError;
-  const text = known ? error.message : `${errorMessage(error)}. The log has the details.`;
-  void vscode.window.showErrorMessage(`Evergreen: ${escapeLine(text)}`, 'Show Logs').then((choice) => {
-    if (choice) showLog();
+  const text = known ? vscode.l10n.t('Evergreen: {0}', escapeLine(error.message)) : vscode.l10n.t('Evergreen: {0}. The log has the details.', escapeLine(errorMessage(error)));
+  const showLogs = vscode.l10n.t('Show Logs');
+  void vscode.window.showErrorMessage(text, showLogs).then((choice) => {
+    if (choice === showLogs) showLog();
   });
 }
 
@@ -99,7 +100,7 @@ class BaseContent implements vscode.TextDocumentContentProvider {
     const query = new URLSearchParams(uri.query);
     if (query.get('empty') === '1') return '';
     const chat = await this.view.manager.find(query.get('checkout') ?? '', query.get('chat') ?? '');
-    if (!chat) return `(The background chat ${query.get('chat') ?? ''} is gone; its base cannot be shown.)`;
+    if (!chat) return vscode.l10n.t('(The background chat {0} is gone; its base cannot be shown.)', query.get('chat') ?? '');
     return (await fileAtBase(chat, uri.path.slice(1))).toString('utf8');
   }
 }
@@ -108,9 +109,9 @@ class BaseContent implements vscode.TextDocumentContentProvider {
 async function review(chat: WorktreeRecord, only: string | undefined, line: number | undefined): Promise<void> {
   const changes = await worktreeChanges(chat);
   const files = only === undefined ? changes.files : changes.files.filter((file) => file.path === only);
-  if (only !== undefined && files.length === 0) throw new WorktreeError('name', `The chat ${chat.name} did not change ${only}; Review Changes lists what it changed.`);
+  if (only !== undefined && files.length === 0) throw new WorktreeError('name', vscode.l10n.t('The chat {0} did not change {1}; Review Changes lists what it changed.', chat.name, only));
   if (files.length === 0) {
-    void vscode.window.showInformationMessage(`Evergreen: ${escapeLine(chat.branch)} has not changed anything yet.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0} has not changed anything yet.', escapeLine(chat.branch)));
     return;
   }
   const sides = files.map((file) => ({ file, left: baseUri(chat, file.from ?? file.path), right: worktreeUri(chat, file) }));
@@ -118,11 +119,11 @@ async function review(chat: WorktreeRecord, only: string | undefined, line: numb
     const [{ file, left, right }] = sides as [(typeof sides)[number]];
     // A hunk's row opens its file at the hunk's first line.
     const at = line === undefined ? {} : { selection: new vscode.Range(Math.max(0, line - 1), 0, Math.max(0, line - 1), 0) };
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${escapeLine(file.path)} (${escapeLine(chat.name)}: base ↔ worktree)`, { preview: false, ...at });
+    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} ({1}: base ↔ worktree)', escapeLine(file.path), escapeLine(chat.name)), { preview: false, ...at });
     return;
   }
   // VS Code adds the count of files to the title itself.
-  await vscode.commands.executeCommand('vscode.changes', `Evergreen: ${escapeLine(chat.name)}`, sides.map(({ right, left }) => [right, left, right]));
+  await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Evergreen: {0}', escapeLine(chat.name)), sides.map(({ right, left }) => [right, left, right]));
 }
 
 /** Asks before files that run commands or configure tools come home; true when none did or the user agreed. */
@@ -135,13 +136,13 @@ async function protectedAgreed(chat: WorktreeRecord, changes: WorktreeChanges, a
 
 function tell(chat: WorktreeRecord, result: Parameters<typeof bringHomeText>[1]): void {
   const { level, message } = bringHomeText(chat, result);
-  if (level === 'info') void vscode.window.showInformationMessage(`Evergreen: ${message}`);
-  else void vscode.window.showErrorMessage(`Evergreen: ${message}`);
+  if (level === 'info') void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', message));
+  else void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: {0}', message));
 }
 
 async function apply(chat: WorktreeRecord): Promise<void> {
   const changes = await worktreeChanges(chat);
-  if (!(await protectedAgreed(chat, changes, 'Apply All'))) return;
+  if (!(await protectedAgreed(chat, changes, vscode.l10n.t('Apply All')))) return;
   tell(chat, await applyToCheckout(changes));
 }
 
@@ -149,7 +150,7 @@ async function apply(chat: WorktreeRecord): Promise<void> {
 function registerDecision(view: BackgroundChatsView, id: CommandId, decision: 'accepted' | 'rejected'): vscode.Disposable {
   return vscode.commands.registerCommand(`evergreen.${id}`, (node: unknown) => {
     if (!isChangeNode(node)) {
-      void vscode.window.showInformationMessage('Evergreen: accept or reject a hunk or a file with its buttons in the Changes of a background chat (expand the chat in the Background Chats view).');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: accept or reject a hunk or a file with its buttons in the Changes of a background chat (expand the chat in the Background Chats view).'));
       return;
     }
     view.decisions.decide(node.record, nodeKeys(node), decision);
@@ -161,18 +162,18 @@ function registerDecision(view: BackgroundChatsView, id: CommandId, decision: 'a
 async function applyAccepted(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
   const changes = await worktreeChanges(chat);
   const plan = view.decisions.plan(chat, await reviewFiles(changes));
-  if (plan.choices.length > 0 && !(await protectedAgreed(chat, changes, 'Apply Accepted', new Set(plan.choices.map((choice) => choice.path))))) return;
+  if (plan.choices.length > 0 && !(await protectedAgreed(chat, changes, vscode.l10n.t('Apply Accepted'), new Set(plan.choices.map((choice) => choice.path))))) return;
   const result = plan.choices.length === 0 ? ({ kind: 'nothing' } as const) : await applyChoices(changes, plan.choices);
   if (result.kind === 'applied') view.decisions.markApplied(chat, plan.keys);
   const { level, message } = applyAcceptedText(chat, plan, result);
-  if (level === 'info') void vscode.window.showInformationMessage(`Evergreen: ${message}`);
-  else void vscode.window.showErrorMessage(`Evergreen: ${message}`);
+  if (level === 'info') void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', message));
+  else void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: {0}', message));
 }
 
 /** The worktree as a workspace of its own, in a new window (to run or test the chat's work there). */
 async function openInNewWindow(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
   const health = await view.manager.health(chat);
-  if (health.kind !== 'ready') throw new WorktreeError('git', `${health.reason} Discard it to clean it up.`);
+  if (health.kind !== 'ready') throw new WorktreeError('git', vscode.l10n.t('{0} Discard it to clean it up.', health.reason));
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(chat.folder), { forceNewWindow: true });
 }
 
@@ -180,29 +181,30 @@ async function merge(chat: WorktreeRecord): Promise<void> {
   const changes = await worktreeChanges(chat);
   const left = await uncommittedFiles(chat);
   if (left.length > 0) {
-    const action = 'Merge Commits Only';
-    const files = left.slice(0, MAX_LISTED_FILES).map(escapeLine).join('\n') + (left.length > MAX_LISTED_FILES ? `\n… and ${left.length - MAX_LISTED_FILES} more` : '');
-    const detail = `A merge brings the branch's commits only. These ${left.length} uncommitted file(s) of the worktree stay behind (Apply Changes brings them as uncommitted changes):\n${files}`;
-    if ((await vscode.window.showWarningMessage(`Merge ${escapeLine(chat.branch)} without its uncommitted files?`, { modal: true, detail }, action)) !== action) return;
+    const action = vscode.l10n.t('Merge Commits Only');
+    const listed = left.slice(0, MAX_LISTED_FILES).map(escapeLine).join('\n');
+    const files = left.length > MAX_LISTED_FILES ? vscode.l10n.t('{0}\n… and {1} more', listed, left.length - MAX_LISTED_FILES) : listed;
+    const detail = vscode.l10n.t("A merge brings the branch's commits only. These {0} uncommitted file(s) of the worktree stay behind (Apply Changes brings them as uncommitted changes):\n{1}", left.length, files);
+    if ((await vscode.window.showWarningMessage(vscode.l10n.t('Merge {0} without its uncommitted files?', escapeLine(chat.branch)), { modal: true, detail }, action)) !== action) return;
   }
-  if (!(await protectedAgreed(chat, changes, 'Merge'))) return;
+  if (!(await protectedAgreed(chat, changes, vscode.l10n.t('Merge')))) return;
   tell(chat, await mergeBranch(chat));
 }
 
 async function discard(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
   const health = await view.manager.health(chat);
   if (health.kind === 'repository-missing') {
-    const forget = 'Forget It';
-    if ((await vscode.window.showWarningMessage(`${escapeLine(health.reason)} Forget the background chat ${escapeLine(chat.name)}?`, { modal: true }, forget)) === forget) await view.manager.forget(chat);
+    const forget = vscode.l10n.t('Forget It');
+    if ((await vscode.window.showWarningMessage(vscode.l10n.t('{0} Forget the background chat {1}?', escapeLine(health.reason), escapeLine(chat.name)), { modal: true }, forget)) === forget) await view.manager.forget(chat);
     return;
   }
   const plan = await planDiscard(chat);
   const { message, detail: lost } = discardWarning(plan);
   const accepted = view.decisions.acceptedNotApplied(chat);
-  const detail = accepted > 0 ? `${lost}\nYou accepted ${accepted} change(s) of it that are not applied to your checkout yet (Apply Accepted Changes brings them home first).` : lost;
-  const action = 'Discard';
+  const detail = accepted > 0 ? vscode.l10n.t('{0}\nYou accepted {1} change(s) of it that are not applied to your checkout yet (Apply Accepted Changes brings them home first).', lost, accepted) : lost;
+  const action = vscode.l10n.t('Discard');
   if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
   await discardWorktree(view.manager, plan);
   view.decisions.forget(chat);
-  void vscode.window.showInformationMessage(`Evergreen: discarded ${escapeLine(chat.name)}; its worktree and ${escapeLine(chat.branch)} are gone.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: discarded {0}; its worktree and {1} are gone.', escapeLine(chat.name), escapeLine(chat.branch)));
 }

@@ -29,18 +29,18 @@ export function registerCheckpointReview(chat: { readonly active: StartedSession
   return vscode.commands.registerCommand(`evergreen.${'reviewCheckpointChanges' satisfies CommandId}`, async (checkpoint?: unknown, reject?: unknown) => {
     try {
       const store = chat.active?.checkpoints;
-      if (!store) return void vscode.window.showInformationMessage('Evergreen: no chat with checkpoints is open. Open a chat (its checkpoints are on in a trusted workspace), then review what it changed.');
-      if (chat.busy) return void vscode.window.showInformationMessage('Evergreen: the chat is working; review its changes when its turn has ended.');
+      if (!store) return void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: no chat with checkpoints is open. Open a chat (its checkpoints are on in a trusted workspace), then review what it changed.'));
+      if (chat.busy) return void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: the chat is working; review its changes when its turn has ended.'));
       const number = typeof checkpoint === 'number' ? checkpoint : await pickCheckpoint(store);
       if (number === undefined) return;
       const files = await changesSince(store, number);
-      if (files.length === 0) return void vscode.window.showInformationMessage(`Evergreen: no text file changed since checkpoint ${number}.`);
+      if (files.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: no text file changed since checkpoint {0}.', number));
       const chosen = Array.isArray(reject) ? (reject as RejectedHunk[]) : await pickHunks(files, number);
       if (chosen === undefined || chosen.length === 0) return;
       await rejectHunks(store.workspaceRoot, files, chosen);
     } catch (error) {
       logger.error('reviewing the changes since a checkpoint failed', error);
-      void vscode.window.showErrorMessage(`Evergreen: the changes since the checkpoint could not be reviewed: ${escapeLine(errorMessage(error))}. The log has the details.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the changes since the checkpoint could not be reviewed: {0}. The log has the details.', escapeLine(errorMessage(error))));
     }
   });
 }
@@ -48,12 +48,12 @@ export function registerCheckpointReview(chat: { readonly active: StartedSession
 async function pickCheckpoint(store: CheckpointStore): Promise<number | undefined> {
   const records = [...(await store.list())].reverse();
   if (records.length === 0) {
-    void vscode.window.showInformationMessage('Evergreen: this chat has no checkpoint yet; one is made before each message you send.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: this chat has no checkpoint yet; one is made before each message you send.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    records.map((record) => ({ label: checkpointName(record.number, record.preview), description: `checkpoint ${record.number}`, number: record.number })),
-    { title: 'Evergreen: review the changes since which message?' },
+    records.map((record) => ({ label: checkpointName(record.number, record.preview), description: vscode.l10n.t('checkpoint {0}', record.number), number: record.number })),
+    { title: vscode.l10n.t('Evergreen: review the changes since which message?') },
   );
   return picked?.number;
 }
@@ -92,8 +92,8 @@ async function pickHunks(files: readonly CheckpointFileChanges[], number: number
     }),
   ]);
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Evergreen: changes since checkpoint ${number}`,
-    placeHolder: 'Pick the hunks to reject: their lines go back as they were; the others stay.',
+    title: vscode.l10n.t('Evergreen: changes since checkpoint {0}', number),
+    placeHolder: vscode.l10n.t('Pick the hunks to reject: their lines go back as they were; the others stay.'),
     canPickMany: true,
     matchOnDescription: true,
   });
@@ -110,13 +110,13 @@ async function rejectHunks(root: string, files: readonly CheckpointFileChanges[]
     const target = path.join(root, ...file.path.split('/'));
     // The path came from the checkpoint's records: it must still be a plain file in the workspace, not a link out of it.
     if (!isInside(target, root) || (await fsp.lstat(target).catch(() => undefined))?.isSymbolicLink()) {
-      inTheWay.push(`${escapeLine(file.path)} (not a plain file in the workspace)`);
+      inTheWay.push(vscode.l10n.t('{0} (not a plain file in the workspace)', escapeLine(file.path)));
       continue;
     }
     const current = await readIfThere(target);
     const result = revertHunks(file, indexes, current?.toString('utf8'));
     if (result.kind === 'conflict') {
-      inTheWay.push(`${escapeLine(file.path)} (its lines changed again since the list was read)`);
+      inTheWay.push(vscode.l10n.t('{0} (its lines changed again since the list was read)', escapeLine(file.path)));
       continue;
     }
     if (result.delete) await fsp.rm(target, { force: true });
@@ -127,7 +127,18 @@ async function rejectHunks(root: string, files: readonly CheckpointFileChanges[]
     reverted.push(file.path);
   }
   const count = chosen.filter((hunk) => reverted.includes(hunk.path)).length;
-  const done = reverted.length > 0 ? `Rejected ${count} hunk(s) in ${reverted.length} file(s): their lines are back as they were at the checkpoint. ` : '';
-  if (inTheWay.length > 0) void vscode.window.showErrorMessage(`Evergreen: ${done}Nothing was put back in ${inTheWay.join(', ')}; review again.`);
-  else void vscode.window.showInformationMessage(`Evergreen: ${done.trim()}`);
+  const leftAlone = inTheWay.join(', ');
+  // Whole sentences for each outcome, so a translation is never glued from pieces.
+  if (inTheWay.length > 0 && reverted.length > 0) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Evergreen: Rejected {0} hunk(s) in {1} file(s): their lines are back as they were at the checkpoint. Nothing was put back in {2}; review again.', count, reverted.length, leftAlone),
+    );
+  } else if (inTheWay.length > 0) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: Nothing was put back in {0}; review again.', leftAlone));
+  } else if (reverted.length > 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: Rejected {0} hunk(s) in {1} file(s): their lines are back as they were at the checkpoint.', count, reverted.length));
+  } else {
+    // Only from the command's arguments (the pickers list real hunks): it used to show a bare "Evergreen: ".
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: none of the hunks given is among the changes since the checkpoint; nothing was put back.'));
+  }
 }

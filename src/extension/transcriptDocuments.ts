@@ -60,10 +60,6 @@ function addressKey(address: TranscriptAddress): string {
   return address.childId ? `${address.sessionId}/subagents/${address.childId}` : address.sessionId;
 }
 
-function describeAddress(address: TranscriptAddress): string {
-  return address.childId ? `subagent ${address.childId} of session ${address.sessionId}` : `session ${address.sessionId}`;
-}
-
 /** The transcript a command's argument names: its document's URI, or `{ sessionId, childId? }`. */
 function addressOf(arg: unknown): TranscriptAddress | undefined {
   if (arg instanceof vscode.Uri) return transcriptAddress(arg);
@@ -139,14 +135,14 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const address = transcriptAddress(uri);
     try {
-      if (!address) throw new Error('the address names no session');
+      if (!address) throw new Error(vscode.l10n.t('the address names no session'));
       const { version, rendered } = await this.render(address);
       this.served.set(uri.toString(), version);
       return rendered.text;
     } catch (error) {
       // A tab restored after the session was deleted: say so in the document rather than an error popup.
       this.logger.warn(`transcript ${uri.toString()}: ${errorMessage(error)}`);
-      return `# Transcript unavailable\n\n${errorMessage(error)}\n\nRun **Evergreen: Open Archived Transcript…** to pick a saved session.\n`;
+      return vscode.l10n.t('# Transcript unavailable\n\n{0}\n\nRun **Evergreen: Open Archived Transcript…** to pick a saved session.\n', errorMessage(error));
     }
   }
 
@@ -157,30 +153,37 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   async open(args?: unknown, as: 'rendered' | 'source' = 'rendered'): Promise<void> {
     const given = parseOpenArgs(args);
     if (args !== undefined && !given && !(args instanceof vscode.Uri)) this.logger.warn(`openArchivedTranscript: ignoring unexpected arguments ${JSON.stringify(args)}`);
-    const sessionId = given?.sessionId ?? (await pickSession(this.store, 'Open which transcript?'));
+    const sessionId = given?.sessionId ?? (await pickSession(this.store, vscode.l10n.t('Open which transcript?')));
     if (!sessionId) return;
     const address: TranscriptAddress = given?.childId ? { sessionId, childId: given.childId } : { sessionId };
     let current: CachedRender;
     let title: string;
     try {
-      [current, title] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Evergreen: rendering the transcript…' }, () =>
+      [current, title] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Evergreen: rendering the transcript…') }, () =>
         Promise.all([this.render(address), this.readMeta(address).then((meta) => meta.title)]),
       );
     } catch (error) {
-      const choice = await vscode.window.showErrorMessage(`Evergreen could not open the transcript of ${describeAddress(address)}: ${errorMessage(error)}`, 'Pick Another Session');
-      if (choice) await this.open(undefined, as);
+      const pickAnother = vscode.l10n.t('Pick Another Session');
+      const reason = errorMessage(error);
+      const text = address.childId
+        ? vscode.l10n.t('Evergreen could not open the transcript of subagent {0} of session {1}: {2}', address.childId, address.sessionId, reason)
+        : vscode.l10n.t('Evergreen could not open the transcript of session {0}: {1}', address.sessionId, reason);
+      if ((await vscode.window.showErrorMessage(text, pickAnother)) === pickAnother) await this.open(undefined, as);
       return;
     }
     const { compactionLines, text } = current.rendered;
     let revealLine: number | undefined;
     if (given?.compactionIndex !== undefined) {
       revealLine = compactionLines[given.compactionIndex];
-      if (revealLine === undefined) void vscode.window.showInformationMessage(`Evergreen: this transcript has ${compactionLines.length} compaction(s); showing it from the top.`);
+      if (revealLine === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: this transcript has {0} compaction(s); showing it from the top.', compactionLines.length));
     }
     if (as === 'rendered' && text.length > RENDERED_TRANSCRIPT_MAX_CHARS) {
       as = 'source';
       void vscode.window.showInformationMessage(
-        `Evergreen: this transcript is ${(text.length / 1_000_000).toFixed(1)} million characters, so it opened as markdown source (rendered, it would take many seconds to draw). Ctrl+F searches it.`,
+        vscode.l10n.t(
+          'Evergreen: this transcript is {0} million characters, so it opened as markdown source (rendered, it would take many seconds to draw). Ctrl+F searches it.',
+          (text.length / 1_000_000).toFixed(1),
+        ),
       );
     }
     if (as === 'source') return this.showSource(address, title, current, revealLine);
@@ -220,7 +223,12 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
       const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
       await this.showSource(address, meta.title, current, revealLine);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Evergreen could not open the transcript source of ${describeAddress(address)}: ${errorMessage(error)}. Run Evergreen: Open Archived Transcript… to pick a saved session.`);
+      const reason = errorMessage(error);
+      void vscode.window.showErrorMessage(
+        address.childId
+          ? vscode.l10n.t('Evergreen could not open the transcript source of subagent {0} of session {1}: {2}. Run Evergreen: Open Archived Transcript… to pick a saved session.', address.childId, address.sessionId, reason)
+          : vscode.l10n.t('Evergreen could not open the transcript source of session {0}: {1}. Run Evergreen: Open Archived Transcript… to pick a saved session.', address.sessionId, reason),
+      );
     }
   }
 
@@ -234,13 +242,12 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   async openRaw(arg?: unknown): Promise<void> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const shown = (uri && transcriptAddress(uri)) || this.views.activeAddress();
-    const picked = shown ? undefined : await pickSession(this.store, 'Open which raw transcript?');
+    const picked = shown ? undefined : await pickSession(this.store, vscode.l10n.t('Open which raw transcript?'));
     const address = shown ?? (picked ? { sessionId: picked } : undefined);
     if (address) await this.openRawOf(address);
   }
 
   private async openRawOf(address: TranscriptAddress): Promise<void> {
-    const sessionId = describeAddress(address);
     try {
       const file = this.storeFor(address).transcriptPath(address.childId ?? address.sessionId);
       await fs.promises.access(file);
@@ -248,7 +255,12 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
       // The transcript is append-only: a stray keystroke saved into it would change what resume rebuilds.
       await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
     } catch (error) {
-      void vscode.window.showErrorMessage(`Evergreen could not open the raw transcript of ${sessionId}: ${errorMessage(error)}`);
+      const reason = errorMessage(error);
+      void vscode.window.showErrorMessage(
+        address.childId
+          ? vscode.l10n.t('Evergreen could not open the raw transcript of subagent {0} of session {1}: {2}', address.childId, address.sessionId, reason)
+          : vscode.l10n.t('Evergreen could not open the raw transcript of session {0}: {1}', address.sessionId, reason),
+      );
     }
   }
 

@@ -114,7 +114,7 @@ export class TranscriptViews<Address> extends Disposable {
     if (shown.version !== view.version) {
       shown.version = view.version;
       shown.ready = false;
-      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'transcript.js', style: 'transcript.css', rootId: 'transcript-root', title: 'Transcript', body: pageBody(view.markdown, view.address) });
+      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'transcript.js', style: 'transcript.css', rootId: 'transcript-root', title: vscode.l10n.t('Transcript'), body: pageBody(view.markdown, view.address) });
     } else if (shown.ready) {
       this.reveal(shown);
     }
@@ -142,7 +142,7 @@ export class TranscriptViews<Address> extends Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         void this.onMessage(shown, raw).catch((error: unknown) => {
           this.logger.warn(`transcript tab: ${errorMessage(error)}`);
-          void vscode.window.showErrorMessage(`Evergreen could not do that from the transcript tab: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen could not do that from the transcript tab: {0}', errorMessage(error)));
         });
       }),
     ];
@@ -204,7 +204,18 @@ export class TranscriptViews<Address> extends Disposable {
 /** The page: the two ways to the source, then the transcript. */
 function pageBody(markdown: string, address: unknown): string {
   // The page keeps which transcript it shows in its state, for VS Code to hand back after a reload.
-  const kept = JSON.stringify(address).replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
-  const toolbar = `<div class="eg-toolbar" role="toolbar" aria-label="Transcript" data-transcript="${kept}"><button type="button" class="eg-button" data-action="openSource" title="The markdown this page is rendered from, in a read-only editor">Open Source</button><button type="button" class="eg-button" data-action="openRaw" title="transcript.jsonl itself: every entry whole">Open Raw JSONL</button></div>`;
+  const kept = escapeHtml(JSON.stringify(address));
+  // A translation is text, never markup: escaped like the state.
+  const label = escapeHtml(vscode.l10n.t('Transcript'));
+  const openSource = escapeHtml(vscode.l10n.t('Open Source'));
+  const openSourceTitle = escapeHtml(vscode.l10n.t('The markdown this page is rendered from, in a read-only editor'));
+  const openRaw = escapeHtml(vscode.l10n.t('Open Raw JSONL'));
+  const openRawTitle = escapeHtml(vscode.l10n.t('transcript.jsonl itself: every entry whole'));
+  const toolbar = `<div class="eg-toolbar" role="toolbar" aria-label="${label}" data-transcript="${kept}"><button type="button" class="eg-button" data-action="openSource" title="${openSourceTitle}">${openSource}</button><button type="button" class="eg-button" data-action="openRaw" title="${openRawTitle}">${openRaw}</button></div>`;
   return `${toolbar}\n<main>${transcriptHtml(markdown)}</main>`;
+}
+
+/** Text made safe inside an attribute or an element of the page. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 }
