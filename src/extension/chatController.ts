@@ -29,6 +29,7 @@ import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpo
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
+import type { ChatRunSlot } from '../frontends/chatBoard';
 import type { ChatFolders } from './chatFolders';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
 import { ChatModes } from './chatModes';
@@ -41,7 +42,8 @@ import { openMemoryFolder } from './memoryFolder';
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
  * logic — it starts sessions, forwards their events and answers the user's commands — and no
  * conversation state: the chat's is in `chat`, the session's in the core. One controller drives one
- * chat on one surface; many chats (issue 31) would be one controller each over the same services.
+ * chat on one surface; several chats (issue 31, chats.ts) are one controller each over the same
+ * services, each surface showing in the panel only while its chat is the one shown.
  */
 export class ChatController extends Disposable {
   private readonly mcpLogs: McpLogChannels;
@@ -54,7 +56,7 @@ export class ChatController extends Disposable {
 
   constructor(
     private readonly deps: {
-      /** Where this chat is shown (the sidebar view). */
+      /** Where this chat is shown (the sidebar view while it is the chat shown there). */
       surface: ChatSurface;
       /** This chat's state: its session, its replay buffer, its flags. */
       chat: ChatState;
@@ -62,13 +64,14 @@ export class ChatController extends Disposable {
       approvals: ApprovalBroker;
       proposedChanges: ProposedChanges;
       store: FileSessionStore;
-      statusBar: ContextStatusBar;
+      /** The status bar's gauge: this chat's only while it is shown. */
+      statusBar: Pick<ContextStatusBar, 'update'>;
       apiKeys: ApiKeyStore;
       logger: Logger;
       /** The redaction the log and the panel use; each session teaches it its key. */
       redactor: SecretRedactor;
-      /** The when-clause keys that follow the shown chat (a turn running). */
-      contextKeys: ChatContextKeys;
+      /** The when-clause keys that follow the shown chat (a turn running): this chat's events only while it is shown. */
+      contextKeys: Pick<ChatContextKeys, 'onEvent'>;
       /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
       /** Which workspace folder the chat works in (multi-root workspaces). */
@@ -77,6 +80,12 @@ export class ChatController extends Disposable {
       memoryRoot: string;
       /** The background chat a session belongs to (its worktree's name), which the panel must not resume in the checkout. */
       backgroundChatOf: (sessionId: string) => Promise<string | undefined>;
+      /** A turn starts only in a run slot (`evergreen.chats.maxRunning`): it waits here while the slots are taken. */
+      runSlot: ChatRunSlot;
+      /** Every event of this chat, after the panel's wording: the Chats list and the attention follow it. */
+      onEvent: (event: AgentEvent) => void;
+      /** The chats around this one: New Chat opens another, a resumed session opens in a chat of its own (or the one that has it). */
+      chats: { newChat(): Promise<void>; openSession(sessionId: string): Promise<void> };
     },
   ) {
     super();
@@ -90,9 +99,9 @@ export class ChatController extends Disposable {
       store: this.deps.store,
       say: (level, message) => this.say(level, message),
       restart: (sessionId) => this.startSession(sessionId, true),
-      newChat: () => this.newChat(),
+      newChat: () => this.deps.chats.newChat(),
       resumeSession: () => this.resumeSession(),
-      resumeSessionById: (sessionId) => this.resumeSessionById(sessionId),
+      resumeSessionById: (sessionId) => this.deps.chats.openSession(sessionId),
       compact: (focus) => this.compact(focus),
       showContextBreakdown: () => this.showContextBreakdown(),
       openMemory: () => this.openMemory(),
@@ -132,10 +141,7 @@ export class ChatController extends Disposable {
   }
 
   private readonly webviewHandlers: WebviewRequestHandlers = {
-    ready: async () => {
-      await this.postState();
-      this.composer.postEditorContext();
-    },
+    ready: () => this.showInPanel(),
     sendMessage: (request) => this.sendMessage(request.text, request.attachments),
     attachmentQuery: (request) => this.composer.options(request.query),
     commandQuery: (request) => this.commandFiles.options(request.query),
@@ -192,15 +198,30 @@ export class ChatController extends Disposable {
     }
     chat.sending = true;
     try {
-      const started = await this.readySession();
-      const turn = await this.slash.turnOf(plan, catalog, started);
-      for (const notice of turn.notices) this.say('info', notice);
-      // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
-      const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
-      chat.sending = false;
-      await sent;
+      await this.inRunSlot(async () => {
+        const started = await this.readySession();
+        const turn = await this.slash.turnOf(plan, catalog, started);
+        for (const notice of turn.notices) this.say('info', notice);
+        // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
+        const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
+        chat.sending = false;
+        await sent;
+      });
     } finally {
       chat.sending = false;
+    }
+  }
+
+  /**
+   * A turn runs in a run slot: while every slot is taken by other chats' turns it waits (the list
+   * shows it queued, Cancel takes it out of the queue), and its slot is freed when it ends.
+   */
+  private async inRunSlot<T>(turn: () => Promise<T>): Promise<T> {
+    await this.deps.runSlot.acquire();
+    try {
+      return await turn();
+    } finally {
+      this.deps.runSlot.release();
     }
   }
 
@@ -226,12 +247,14 @@ export class ChatController extends Disposable {
     if (chat.busy) throw new Error('Evergreen is still working on the previous message. Cancel it or wait for it to finish.');
     chat.sending = true;
     try {
-      const started = await this.readySession();
-      const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
-      chat.sending = false;
-      await turn;
-      // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
-      if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
+      await this.inRunSlot(async () => {
+        const started = await this.readySession();
+        const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
+        chat.sending = false;
+        await turn;
+        // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
+        if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
+      });
     } finally {
       chat.sending = false;
     }
@@ -272,7 +295,15 @@ export class ChatController extends Disposable {
       this.deps.surface.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
       return;
     }
-    await this.chat.track(active.session.retry());
+    this.chat.sending = true;
+    try {
+      await this.inRunSlot(() => {
+        this.chat.sending = false;
+        return this.chat.track(active.session.retry());
+      });
+    } finally {
+      this.chat.sending = false;
+    }
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
@@ -328,6 +359,7 @@ export class ChatController extends Disposable {
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
     this.chat.replay.record(event);
     this.deps.surface.post({ type: 'agentEvent', event });
+    this.deps.onEvent(event);
   }
 
   /** An error toast whose buttons are the core's next steps, run as the panel's buttons run them. */
@@ -346,13 +378,21 @@ export class ChatController extends Disposable {
     this.deps.statusBar.update(gauge);
   }
 
+  /** The chat comes into the panel (its webview loaded, or the chat switched to): its whole state replayed, the editor's context offered. */
+  async showInPanel(): Promise<void> {
+    this.deps.statusBar.update(this.chat.replay.gauge);
+    await this.postState();
+    this.composer.postEditorContext();
+  }
+
   private async postState(): Promise<void> {
     const { active, replay } = this.chat;
     const state: ViewState = {
       sessionId: active?.handle.id,
       model: active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
       providerLabel: PROVIDER_INFO[active?.client.provider ?? readSettings().provider].label,
-      status: active?.session.busy ? 'busy' : 'idle',
+      // A send still starting or queued for a run slot is busy too: its Cancel takes it back.
+      status: this.chat.busy ? 'busy' : 'idle',
       // "Ready to chat": a local OpenAI-compatible server may need no key at all.
       hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined || !apiKeyRequired(readSettings(), process.env),
       trusted: vscode.workspace.isTrusted,
@@ -374,30 +414,13 @@ export class ChatController extends Disposable {
     await showHooks(this.chat.active?.hooks);
   }
 
-  async newChat(): Promise<void> {
-    if (this.chat.active?.session.busy) {
-      const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
-      if (!choice) return;
-      await this.chat.stopTurn();
-    }
-    // A session still starting would otherwise become active after the switch, its turn invisible.
-    await this.chat.startSettled();
-    // The new chat starts in the mode the picker shows now.
-    this.chat.nextMode = this.chat.active?.session.modes?.current.name ?? this.chat.nextMode;
-    // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
-    this.chat.close();
-    this.chat.overrides = {};
-    this.resetView();
-    await this.postState();
-    await this.deps.surface.reveal();
-  }
-
   /** "Evergreen: Switch Mode…". */
   async switchMode(): Promise<void> {
     await this.modes.pick();
   }
 
   cancel(): void {
+    if (this.deps.runSlot.leave()) return;
     if (!this.chat.active?.session.cancel()) {
       void vscode.window.showInformationMessage('Evergreen: nothing is running.');
     }
@@ -504,19 +527,14 @@ export class ChatController extends Disposable {
     // The open chat's title and counts may still be on their way to disk: the list reads them there.
     await this.chat.active?.handle.flushMeta();
     const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
-    // The chat already open is shown, not restarted (a restart would re-read its instructions).
+    // The chat already open is shown, not restarted (a restart would re-read its instructions); another opens in a chat of its own.
     if (sessionId && sessionId === openId) await this.deps.surface.reveal();
-    else if (sessionId) await this.resumeSessionById(sessionId);
+    else if (sessionId) await this.deps.chats.openSession(sessionId);
   }
 
-  /** Resume without the picker (the command's core; also the test API). */
+  /** Resume in this chat, in place of its session, without the picker (chats.ts opens a resumed session in a chat; a checkpoint rebuilds the same one). */
   async resumeSessionById(sessionId: string): Promise<void> {
-    const background = await this.deps.backgroundChatOf(sessionId);
-    if (background !== undefined) {
-      // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
-      void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
-      return;
-    }
+    if (await refusedBackgroundResume(this.deps.backgroundChatOf, sessionId)) return;
     // Another chat runs with the settings again; the same one (a checkpoint's rebuild) keeps its /model and /thinking.
     if (sessionId !== this.chat.active?.handle.id) this.chat.overrides = {};
     await this.chat.stopTurn();
@@ -537,3 +555,11 @@ export class ChatController extends Disposable {
   }
 }
 
+/** A background (worktree) chat's session is refused in the checkout, with why and what to do; true when refused. */
+export async function refusedBackgroundResume(backgroundChatOf: (sessionId: string) => Promise<string | undefined>, sessionId: string): Promise<boolean> {
+  const background = await backgroundChatOf(sessionId);
+  if (background === undefined) return false;
+  // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
+  void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
+  return true;
+}

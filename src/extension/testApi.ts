@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../protocol';
-import type { ApprovalBroker } from './approvalBroker';
 import type { BackgroundOutcome } from '../frontends/backgroundChats';
+import type { ChatActivity } from '../frontends/chatBoard';
 import type { BackgroundChatRunner } from './backgroundChatRunner';
 import type { BackgroundChatsView } from './backgroundChatsView';
-import type { ChatController } from './chatController';
-import type { ChatState } from './chatState';
+import type { Chats } from './chats';
+import type { ChatsView } from './chatsView';
 import type { ChatViewProvider } from './chatViewProvider';
 import { parseWebviewMessage } from './webviewRequests';
 
@@ -42,18 +42,21 @@ export interface EvergreenApi {
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
   /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
   reloadInstructions(): Promise<{ ok: boolean; message: string }>;
-  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
   /** How a background chat started in this window ended (undefined: none of that name is running). */
   backgroundOutcome(name: string): Promise<BackgroundOutcome> | undefined;
+  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
   backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
+  /** The Chats list's rows as its tree shows them, oldest chat first (the panel's calls above act on the shown one). */
+  openChats(): Array<{ id: string; label: string; description: string; activity: ChatActivity; shown: boolean; waiting: string[] }>;
+  /** The badges of the chat view and the Chats view (undefined: none). */
+  chatBadges(): { chat: number | undefined; chats: number | undefined };
 }
 
 export interface TestApiParts {
   storageUri: vscode.Uri;
   view: ChatViewProvider;
-  controller: ChatController;
-  chat: ChatState;
-  approvals: ApprovalBroker;
+  chats: Chats;
+  chatsView: ChatsView;
   backgroundChats: BackgroundChatsView;
   backgroundRunner: BackgroundChatRunner;
 }
@@ -63,35 +66,38 @@ export function testApiFor(mode: vscode.ExtensionMode, parts: () => TestApiParts
   return mode === vscode.ExtensionMode.Test ? createTestApi(parts()) : undefined;
 }
 
-/** The test API over the parts activate() built: it reads the chat's state and broker, and drives the controller as the panel and the commands do. */
+/** The test API over the parts activate() built: it reads the shown chat's state and broker, and drives its controller as the panel and the commands do. */
 function createTestApi(parts: TestApiParts): EvergreenApi {
-  const { view, controller, chat, approvals } = parts;
+  const { view, chats } = parts;
+  // Read at each call: New Chat and the Chats list change which chat is shown.
+  const shown = () => chats.shown;
   return {
     storageUri: parts.storageUri,
     whenChatReady: () => view.whenReady(),
     chatHtml: () => view.html,
-    sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
-    compact: (focus) => controller.compactNow(focus),
-    undoCompaction: () => controller.undoCompactionNow(),
-    pendingApproval: () => approvals.waiting()[0],
-    resume: (sessionId) => controller.resumeSessionById(sessionId),
-    chatEventTypes: () => chat.replay.history.map((event) => event.type),
-    decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
+    sendMessage: (text, attachments) => shown().controller.sendMessage(text, attachments),
+    compact: (focus) => shown().controller.compactNow(focus),
+    undoCompaction: () => shown().controller.undoCompactionNow(),
+    pendingApproval: () => shown().approvals.waiting()[0],
+    resume: (sessionId) => chats.openSession(sessionId),
+    chatEventTypes: () => shown().state.replay.history.map((event) => event.type),
+    decideApproval: (toolUseId, approved) => shown().controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
     openSubagentTranscript: async (childId) => {
       const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
       if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
-      await controller.handleWebviewMessage(message);
+      await shown().controller.handleWebviewMessage(message);
     },
     panelRequest: async (request) => {
       const message = parseWebviewMessage({ ...request, requestId: 0 });
       if (!message) throw new Error(`the panel's message guard would refuse ${JSON.stringify(request)}`);
-      return controller.handleWebviewMessage(message);
+      return shown().controller.handleWebviewMessage(message);
     },
     contextState: () => {
-      const gauge = chat.replay.gauge;
-      return { sessionId: chat.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
+      const { state } = shown();
+      const gauge = state.replay.gauge;
+      return { sessionId: state.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
     },
-    reloadInstructions: () => controller.reloadInstructionsNow(),
+    reloadInstructions: () => shown().controller.reloadInstructionsNow(),
     backgroundOutcome: (name) => parts.backgroundRunner.outcome(name),
     backgroundChats: async () => {
       const tree = parts.backgroundChats;
@@ -103,5 +109,12 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       });
       return { rows, message: (await tree.current()).message };
     },
+    openChats: () =>
+      chats.all.map((chat) => {
+        const item = parts.chatsView.getTreeItem(chat);
+        const label = typeof item.label === 'object' ? item.label.label : String(item.label);
+        return { id: chat.id, label, description: String(item.description), activity: chats.activityOf(chat), shown: chat === chats.shown, waiting: chat.approvals.waiting() };
+      }),
+    chatBadges: () => ({ chat: view.badgeCount, chats: parts.chatsView.treeView.badge?.value }),
   };
 }
