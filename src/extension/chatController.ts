@@ -12,7 +12,7 @@ import type { ApiKeyStore } from './apiKey';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ChatState } from './chatState';
 import type { ChatSurface } from './chatViewProvider';
-import { ContextBreakdownDocument } from './contextBreakdownDocument';
+import type { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
@@ -23,7 +23,7 @@ import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
-import { McpLogChannels, showMcpServers } from './mcpServers';
+import { showMcpServers, type McpLogChannels } from './mcpServers';
 import { showHooks } from './hooksList';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
 import { askCompactFocus, withCancellableProgress } from './compactDialog';
@@ -46,8 +46,6 @@ import { openMemoryFolder } from './memoryFolder';
  * services, each surface showing in the panel only while its chat is the one shown.
  */
 export class ChatController extends Disposable {
-  private readonly mcpLogs: McpLogChannels;
-  private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
   private readonly modes: ChatModes;
   private readonly commandFiles = new CommandFiles(() => ({ workspaceRoot: workspaceFolder(), trusted: vscode.workspace.isTrusted }));
@@ -78,6 +76,10 @@ export class ChatController extends Disposable {
       folders: ChatFolders;
       /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
       memoryRoot: string;
+      /** The MCP servers' output channels, one per server name for every chat. */
+      mcpLogs: McpLogChannels;
+      /** The one "Show Context Breakdown" document (its file system scheme is registered once). */
+      breakdownDocument: ContextBreakdownDocument;
       /** The background chat a session belongs to (its worktree's name), which the panel must not resume in the checkout. */
       backgroundChatOf: (sessionId: string) => Promise<string | undefined>;
       /** A turn starts only in a run slot (`evergreen.chats.maxRunning`): it waits here while the slots are taken. */
@@ -89,8 +91,6 @@ export class ChatController extends Disposable {
     },
   ) {
     super();
-    this.mcpLogs = this._register(new McpLogChannels());
-    this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger, () => this.deps.folders.current()));
     this.modes = new ChatModes(deps.chat, (message) => this.deps.surface.post({ type: 'notice', level: 'info', message }));
     // The built-in commands act through this chat's own actions.
@@ -316,7 +316,7 @@ export class ChatController extends Disposable {
     // A new chat starts in the mode the picker shows; a resumed or restarted one goes on in its own.
     const modes = { ...config.modes, ...(resumeId === undefined ? { start: await this.modes.startMode() } : {}) };
     const started = await startAgentSession({
-      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : {}) },
+      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.deps.mcpLogs.write } } } : {}) },
       logger: this.deps.logger,
       redactor: this.deps.redactor,
       workspaceRoot,
@@ -407,7 +407,7 @@ export class ChatController extends Disposable {
   // ---- commands ------------------------------------------------------------------------------
 
   async showMcpServers(): Promise<void> {
-    await showMcpServers(this.chat.active?.mcp, this.mcpLogs);
+    await showMcpServers(this.chat.active?.mcp, this.deps.mcpLogs);
   }
 
   async showHooks(): Promise<void> {
@@ -519,7 +519,7 @@ export class ChatController extends Disposable {
   }
 
   async showContextBreakdown(): Promise<void> {
-    await this.breakdownDocument.showFor(this.chat.active);
+    await this.deps.breakdownDocument.showFor(this.chat.active);
   }
 
   async resumeSession(): Promise<void> {

@@ -20,6 +20,8 @@ import { ProposedChanges } from './proposedChanges';
 import { readSettings } from './settings';
 import { settingName } from '../frontends/settingsTable';
 import { ContextStatusBar } from './statusBar';
+import { ContextBreakdownDocument } from './contextBreakdownDocument';
+import { McpLogChannels } from './mcpServers';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
 import { WorkspaceWebDomains } from './webAccess';
@@ -53,8 +55,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     backgroundChats.register();
     // Every open chat (each its own state, approvals, folder and controller) over the services they share.
     const badges: Array<(count: number) => void> = [(count) => view.setBadge(count)];
+    const mcpLogs = new McpLogChannels();
+    const breakdownDocument = new ContextBreakdownDocument();
     const chats: Chats = new Chats(
-      { proposedChanges, store, apiKeys, logger, redactor, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name, chats: { newChat: () => chats.newChat(), openSession: (sessionId) => chats.openSession(sessionId) } },
+      { mcpLogs, breakdownDocument, proposedChanges, store, apiKeys, logger, redactor, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name, chats: { newChat: () => chats.newChat(), openSession: (sessionId) => chats.openSession(sessionId) } },
       { view, contextKeys, statusBar, workspaceState: context.workspaceState, showProposedChange: (request) => showProposedChange(request, proposedChanges) },
       { logger, maxRunning: readSettings().chats.maxRunning, setBadge: (count) => badges.forEach((set) => set(count)) },
     );
@@ -66,6 +70,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       // Stopped with the panel's chats, before the services they share.
       runner,
       proposedChanges,
+      mcpLogs,
+      breakdownDocument,
       chatsView,
       ...registerChatsCommands(chats),
       vscode.workspace.onDidChangeConfiguration((event) => {

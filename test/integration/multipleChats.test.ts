@@ -1,0 +1,126 @@
+/**
+ * Several chats at once in the real extension host (issue 31): a chat keeps its turn and its
+ * approval while another is shown, its approval never reaches the shown chat, it calls for
+ * attention with a badge, the Chats list shows each one's state, switching back shows its card,
+ * `evergreen.chats.maxRunning` queues a turn, and Close Chat ends a chat.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { EvergreenApi } from '../../src/extension/testApi';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { waitFor } from '../support/waitFor';
+
+const config = () => vscode.workspace.getConfiguration('evergreen');
+
+describe('several chats at once (issue 31)', function () {
+  this.timeout(90_000);
+  let fake: FakeAnthropic;
+  let api: EvergreenApi;
+  let target: string;
+
+  before(async () => {
+    fake = await startFakeAnthropic();
+    process.env.ANTHROPIC_API_KEY = fake.apiKey;
+    await config().update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+    const extension = vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent');
+    assert.ok(extension);
+    api = await extension.activate();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    target = path.join(folder.uri.fsPath, 'from-chat-a.txt');
+  });
+
+  after(async () => {
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('chats.maxRunning', undefined, vscode.ConfigurationTarget.Global);
+    // Leave one empty chat, as a fresh window has (an approval still waiting is declined first: the test host shows no dialog).
+    for (const chat of api.openChats()) {
+      await vscode.commands.executeCommand('evergreen.showChat', chat.id);
+      for (const toolUseId of chat.waiting) await api.decideApproval(toolUseId, false);
+      await vscode.commands.executeCommand('evergreen.closeChat', chat.id);
+    }
+    fs.rmSync(target, { force: true });
+    await fake.close();
+  });
+
+  const shownId = () => api.openChats().find((chat) => chat.shown)?.id;
+  const chatById = (id: string | undefined) => api.openChats().find((chat) => chat.id === id);
+
+  it('keeps a chat waiting for its approval while another works, and calls for it with a badge', async () => {
+    await vscode.commands.executeCommand('evergreen.newChat');
+    // Chat A's reply comes late, when chat B is shown: its approval is asked out of sight.
+    fake.enqueue(reply.toolUse('write_file', { path: 'from-chat-a.txt', content: 'A wrote this\n' }, { id: 'toolu_chat_a', delayMs: 1500 }), reply.text('A is done.'));
+    const sentA = api.sendMessage('Write from-chat-a.txt');
+    const chatA = shownId();
+    await waitFor(() => chatById(chatA)?.activity === 'working', { what: 'chat A to start its turn', timeoutMs: 30_000 });
+    await vscode.commands.executeCommand('evergreen.newChat');
+    const chatB = shownId();
+    assert.ok(chatA && chatB && chatA !== chatB, `New Chat opened no second chat: ${JSON.stringify(api.openChats())}`);
+    assert.ok(chatById(chatA), 'New Chat closed the chat that was working');
+
+    await waitFor(() => chatById(chatA)?.activity === 'waiting', { what: 'chat A to wait for its approval', timeoutMs: 30_000 });
+    assert.deepEqual(chatById(chatA)?.waiting, ['toolu_chat_a']);
+    assert.deepEqual(api.chatBadges(), { chat: 1, chats: 1 }, 'the views show no badge for the chat waiting out of sight');
+    // The shown chat (B) has no card and no approval of A's: answering there would answer nothing.
+    assert.ok(!api.chatEventTypes().includes('approval_needed'), api.chatEventTypes().join(','));
+    assert.equal(api.pendingApproval(), undefined);
+
+    // B works and finishes while A still waits.
+    fake.enqueue(reply.text('B answered.'));
+    await api.sendMessage('Hello from B');
+    assert.equal(chatById(chatB)?.activity, 'done');
+    assert.equal(chatById(chatA)?.activity, 'waiting');
+    assert.ok(!fs.existsSync(target), 'A wrote before its approval');
+
+    // Switched to A: its card is there, the badge is seen, and the answer goes to A.
+    await vscode.commands.executeCommand('evergreen.showChat', chatA);
+    assert.equal(shownId(), chatA);
+    assert.deepEqual(api.chatBadges(), { chat: undefined, chats: undefined });
+    assert.ok(api.chatEventTypes().includes('approval_needed'), api.chatEventTypes().join(','));
+    assert.equal(api.pendingApproval(), 'toolu_chat_a');
+    await api.decideApproval('toolu_chat_a', true);
+    await sentA;
+    assert.equal(fs.readFileSync(target, 'utf8'), 'A wrote this\n');
+    assert.equal(chatById(chatA)?.activity, 'done');
+    // B's conversation is its own: it never saw A's tool call.
+    await vscode.commands.executeCommand('evergreen.showChat', chatB);
+    assert.ok(!api.chatEventTypes().includes('tool_call_started'), api.chatEventTypes().join(','));
+    assert.match(chatById(chatB)?.description ?? '', /^done · \d+% · \$/);
+  });
+
+  it('queues a turn beyond evergreen.chats.maxRunning and starts it when the running one ends', async () => {
+    await config().update('chats.maxRunning', 1, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('evergreen.newChat');
+    fake.enqueue(reply.text('First, slowly.', { delayMs: 2000 }), reply.text('Second.'));
+    const first = api.sendMessage('Run first');
+    const firstId = shownId();
+    await waitFor(() => chatById(firstId)?.activity === 'working', { what: 'the first chat to work', timeoutMs: 30_000 });
+    await vscode.commands.executeCommand('evergreen.newChat');
+    const secondId = shownId();
+    const requestsBefore = fake.messageRequests().length;
+    const second = api.sendMessage('Run second');
+    await waitFor(() => chatById(secondId)?.activity === 'queued', { what: 'the second chat to be queued' });
+    assert.equal(fake.messageRequests().length, requestsBefore, 'the queued chat sent its request');
+    await first;
+    await second;
+    assert.equal(chatById(secondId)?.activity, 'done');
+    assert.equal(chatById(firstId)?.activity, 'done');
+  });
+
+  it('Close Chat ends a chat and shows another; the last one closed leaves a new empty chat', async () => {
+    const before = api.openChats();
+    const shown = shownId();
+    await vscode.commands.executeCommand('evergreen.closeChat', shown);
+    const after = api.openChats();
+    assert.equal(after.length, before.length - 1);
+    assert.ok(!chatById(shown));
+    assert.equal(after.filter((chat) => chat.shown).length, 1);
+    for (const chat of api.openChats()) await vscode.commands.executeCommand('evergreen.closeChat', chat.id);
+    const fresh = api.openChats();
+    assert.equal(fresh.length, 1);
+    assert.equal(fresh[0]?.activity, 'idle');
+    assert.equal(api.contextState().sessionId, undefined);
+  });
+});
