@@ -69,7 +69,8 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
 export function registerChatsCommands(chats: Chats): vscode.Disposable[] {
   const byId = (arg: unknown): OpenChat | undefined => chats.all.find((chat) => chat === arg || chat.id === arg);
   const pick = async (title: string): Promise<OpenChat | undefined> => {
-    const items = chats.all.map((chat) => {
+    // The chat shown first: Enter acts on the chat in front of the user.
+    const items = [chats.shown, ...chats.all.filter((chat) => chat !== chats.shown)].map((chat) => {
       const row = chatListRow({ title: chat.title, activity: chats.activityOf(chat), shown: chat.slot.shown });
       return { label: row.label, description: row.description, chat };
     });
