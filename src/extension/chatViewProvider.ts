@@ -33,7 +33,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private pending: HostToWebview[] = [];
-  private badge: vscode.ViewBadge | undefined;
   private readonly onMessageEmitter = this._register(new vscode.EventEmitter<WebviewToHost>());
   /** Fires for every valid message from the webview, including `ready` (the host then sends state). */
   readonly onMessage = this.onMessageEmitter.event;
@@ -66,7 +65,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   resolveWebviewView(webviewView: vscode.WebviewView): void {
     this.view = webviewView;
     this.ready = false;
-    webviewView.badge = this.badge;
     const webview = webviewView.webview;
     webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
     webview.html = this.renderHtml(webview);
@@ -98,17 +96,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     } else {
       this.pending.push(message);
     }
-  }
-
-  /** The number on the view's badge (undefined: none). */
-  get badgeCount(): number | undefined {
-    return this.badge?.value;
-  }
-
-  /** The view's badge: how many chats out of sight ask for the user (none: undefined). */
-  setBadge(count: number): void {
-    this.badge = count > 0 ? { value: count, tooltip: `${count} other chat${count === 1 ? '' : 's'} need${count === 1 ? 's' : ''} your attention` } : undefined;
-    if (this.view) this.view.badge = this.badge;
   }
 
   /** Drops queued messages: used when a fresh full state replaces them. */

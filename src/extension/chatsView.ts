@@ -54,7 +54,7 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
       shown: chat.slot.shown,
       ...(gauge ? { contextPercent: gauge.reading.percent, costUsd: gauge.sessionCostUsd } : {}),
     });
-    const item = new vscode.TreeItem(chat.slot.shown ? { label: row.label, highlights: [[0, row.label.length]] } : row.label, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = chat.id;
     item.description = row.description;
     item.tooltip = row.tooltip;

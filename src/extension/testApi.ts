@@ -48,8 +48,8 @@ export interface EvergreenApi {
   backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
   /** The Chats list's rows as its tree shows them, oldest chat first (the panel's calls above act on the shown one). */
   openChats(): Array<{ id: string; label: string; description: string; activity: ChatActivity; shown: boolean; waiting: string[] }>;
-  /** The badges of the chat view and the Chats view (undefined: none). */
-  chatBadges(): { chat: number | undefined; chats: number | undefined };
+  /** The Chats view's badge (undefined: none), which VS Code adds to the Evergreen icon's. */
+  chatsBadge(): number | undefined;
 }
 
 export interface TestApiParts {
@@ -115,6 +115,6 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
         const label = typeof item.label === 'object' ? item.label.label : String(item.label);
         return { id: chat.id, label, description: String(item.description), activity: chats.activityOf(chat), shown: chat === chats.shown, waiting: chat.approvals.waiting() };
       }),
-    chatBadges: () => ({ chat: view.badgeCount, chats: parts.chatsView.treeView.badge?.value }),
+    chatsBadge: () => parts.chatsView.treeView.badge?.value,
   };
 }

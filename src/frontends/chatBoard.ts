@@ -116,7 +116,7 @@ export function chatListRow(facts: ChatListFacts): ChatListRow {
   const title = escapeLine(facts.title);
   return {
     label: title,
-    description: [state, ...figures].join(' · '),
+    description: [state, ...figures, ...(facts.shown ? ['shown'] : [])].join(' · '),
     tooltip: [`${title} (${state})`, ...(figures.length > 0 ? [`Context ${figures.join(', cost ')}`] : []), facts.shown ? 'Shown in the chat panel.' : 'Click to show it in the chat panel.'].join('\n'),
   };
 }

@@ -50,8 +50,13 @@ describe('several chats at once (issue 31)', function () {
 
   it('keeps a chat waiting for its approval while another works, and calls for it with a badge', async () => {
     await vscode.commands.executeCommand('evergreen.newChat');
-    // Chat A's reply comes late, when chat B is shown: its approval is asked out of sight.
-    fake.enqueue(reply.toolUse('write_file', { path: 'from-chat-a.txt', content: 'A wrote this\n' }, { id: 'toolu_chat_a', delayMs: 1500 }), reply.text('A is done.'));
+    // Each chat gets its own replies whatever the order of their requests; chat A's first comes
+    // late, when chat B is shown: its approval is asked out of sight.
+    fake.setResponder((body) => {
+      const conversation = JSON.stringify(body.messages);
+      if (!conversation.includes('from-chat-a')) return reply.text('B answered.');
+      return conversation.includes('tool_result') ? reply.text('A is done.') : reply.toolUse('write_file', { path: 'from-chat-a.txt', content: 'A wrote this\n' }, { id: 'toolu_chat_a', delayMs: 1500 });
+    });
     const sentA = api.sendMessage('Write from-chat-a.txt');
     const chatA = shownId();
     await waitFor(() => chatById(chatA)?.activity === 'working', { what: 'chat A to start its turn', timeoutMs: 30_000 });
@@ -62,14 +67,15 @@ describe('several chats at once (issue 31)', function () {
 
     await waitFor(() => chatById(chatA)?.activity === 'waiting', { what: 'chat A to wait for its approval', timeoutMs: 30_000 });
     assert.deepEqual(chatById(chatA)?.waiting, ['toolu_chat_a']);
-    assert.deepEqual(api.chatBadges(), { chat: 1, chats: 1 }, 'the views show no badge for the chat waiting out of sight');
+    assert.equal(api.chatsBadge(), 1, 'the Chats view shows no badge for the chat waiting out of sight');
     // The shown chat (B) has no card and no approval of A's: answering there would answer nothing.
     assert.ok(!api.chatEventTypes().includes('approval_needed'), api.chatEventTypes().join(','));
     assert.equal(api.pendingApproval(), undefined);
 
-    // B works and finishes while A still waits.
-    fake.enqueue(reply.text('B answered.'));
+    // B works and finishes while A still waits; each chat's requests carry only its own conversation.
     await api.sendMessage('Hello from B');
+    const bRequest = JSON.stringify(fake.messageRequests().at(-1)?.body);
+    assert.ok(bRequest.includes('Hello from B') && !bRequest.includes('from-chat-a'), 'chat B\'s request carries chat A\'s conversation');
     assert.equal(chatById(chatB)?.activity, 'done');
     assert.equal(chatById(chatA)?.activity, 'waiting');
     assert.ok(!fs.existsSync(target), 'A wrote before its approval');
@@ -77,12 +83,16 @@ describe('several chats at once (issue 31)', function () {
     // Switched to A: its card is there, the badge is seen, and the answer goes to A.
     await vscode.commands.executeCommand('evergreen.showChat', chatA);
     assert.equal(shownId(), chatA);
-    assert.deepEqual(api.chatBadges(), { chat: undefined, chats: undefined });
+    assert.equal(api.chatsBadge(), undefined, 'the badge stays once the chat was shown');
     assert.ok(api.chatEventTypes().includes('approval_needed'), api.chatEventTypes().join(','));
     assert.equal(api.pendingApproval(), 'toolu_chat_a');
     await api.decideApproval('toolu_chat_a', true);
     await sentA;
+    fake.setResponder(undefined);
     assert.equal(fs.readFileSync(target, 'utf8'), 'A wrote this\n');
+    assert.ok(api.chatEventTypes().includes('text_delta'));
+    const aRequest = JSON.stringify(fake.messageRequests().at(-1)?.body);
+    assert.ok(aRequest.includes('tool_result') && !aRequest.includes('Hello from B'), 'chat A\'s request carries chat B\'s conversation');
     assert.equal(chatById(chatA)?.activity, 'done');
     // B's conversation is its own: it never saw A's tool call.
     await vscode.commands.executeCommand('evergreen.showChat', chatB);

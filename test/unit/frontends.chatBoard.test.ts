@@ -82,7 +82,7 @@ describe('the chats board: states, queue and attention (issue 31)', () => {
       assert.equal(row.description, 'waiting for approval · 42% · $0.50');
       assert.ok(!row.label.includes('\u202e'), row.label);
       assert.match(row.tooltip, /Click to show it/);
-      assert.equal(chatListRow({ title: 'New chat', activity: 'idle', shown: true }).description, 'new');
+      assert.equal(chatListRow({ title: 'New chat', activity: 'idle', shown: true }).description, 'new · shown');
     });
   });
 
