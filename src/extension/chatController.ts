@@ -18,7 +18,7 @@ import { errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { settingChangeEffect } from './settingChanges';
 import type { ProposedChanges } from './proposedChanges';
-import { pickSession } from './sessionPicker';
+import { pickSession, refusedBackgroundResume } from './sessionPicker';
 import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
@@ -26,7 +26,7 @@ import type { ContextStatusBar } from './statusBar';
 import { showMcpServers, type McpLogChannels } from './mcpServers';
 import { showHooks } from './hooksList';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
-import { askCompactFocus, withCancellableProgress } from './compactDialog';
+import { ChatCompaction } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
 import type { ChatRunSlot } from '../frontends/chatBoard';
@@ -35,8 +35,7 @@ import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers
 import { ChatModes } from './chatModes';
 import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
 import { planSlash } from '../frontends/slashCommands';
-import { memoryFolderFor } from '../core/memory/location';
-import { openMemoryFolder } from './memoryFolder';
+import { openWorkspaceMemory } from './memoryFolder';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -50,6 +49,8 @@ export class ChatController extends Disposable {
   private readonly modes: ChatModes;
   private readonly commandFiles = new CommandFiles(() => ({ workspaceRoot: workspaceFolder(), trusted: vscode.workspace.isTrusted }));
   private readonly slash: ChatSlashCommands;
+  /** Compact Conversation and Undo Last Compaction on this chat. */
+  readonly compaction: ChatCompaction;
 
 
   constructor(
@@ -92,6 +93,7 @@ export class ChatController extends Disposable {
   ) {
     super();
     this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger, () => this.deps.folders.current()));
+    this.compaction = new ChatCompaction(deps.chat, () => this.postState(), () => this.focusInput());
     this.modes = new ChatModes(deps.chat, (message) => this.deps.surface.post({ type: 'notice', level: 'info', message }));
     // The built-in commands act through this chat's own actions.
     this.slash = new ChatSlashCommands({
@@ -102,7 +104,7 @@ export class ChatController extends Disposable {
       newChat: () => this.deps.chats.newChat(),
       resumeSession: () => this.resumeSession(),
       resumeSessionById: (sessionId) => this.deps.chats.openSession(sessionId),
-      compact: (focus) => this.compact(focus),
+      compact: (focus) => this.compaction.compact(focus),
       showContextBreakdown: () => this.showContextBreakdown(),
       openMemory: () => this.openMemory(),
       modes: this.modes,
@@ -265,14 +267,9 @@ export class ChatController extends Disposable {
     this.onAgentEvent({ type: 'customization_notice', level, message });
   }
 
-  /** "Evergreen: Open Memory" and /memory: this workspace's memory folder, its notes to open and edit. */
-  async openMemory(): Promise<void> {
-    const root = workspaceFolder();
-    if (!root) {
-      void vscode.window.showInformationMessage('Evergreen: open a folder first; memory is kept per workspace folder.');
-      return;
-    }
-    await openMemoryFolder(memoryFolderFor(this.deps.memoryRoot, root), readSettings().memory.enabled);
+  /** "Evergreen: Open Memory" and /memory: this workspace's memory folder. */
+  openMemory(): Promise<void> {
+    return openWorkspaceMemory(this.deps.memoryRoot);
   }
 
   /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
@@ -426,62 +423,9 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** "Compact Conversation": asks for optional focus instructions (unless given; '' = none), then compacts with progress. */
-  async compact(focus?: string): Promise<void> {
-    const { active } = this.chat;
-    if (!active || active.session.history.length === 0) {
-      void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
-      return;
-    }
-    if (active.session.busy) {
-      void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
-      return;
-    }
-    // From the palette or the gauge: first say what it will do, then ask for the focus.
-    const chosen = focus === undefined ? await askCompactFocus(active.session) : { focus: focus || undefined };
-    if (!chosen) return;
-    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
-  }
-
-  /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
-  async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
-    const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
-    try {
-      const outcome = await active.session.compact(focus, signal);
-      await this.postState();
-      return outcome;
-    } catch (error) {
-      return { ok: false, message: errorText(error) };
-    }
-  }
-
   /** The chat shown, its message box focused (after a dialog or a notification took the focus). */
   async focusInput(): Promise<void> {
     await this.deps.surface.focusInput();
-  }
-
-  /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
-  async undoLastCompaction(): Promise<void> {
-    const outcome = await this.undoCompactionNow();
-    if (outcome.ok) await this.focusInput();
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
-  }
-
-  /** The undo without UI (the command's core; also the API the integration tests use). */
-  async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
-    const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
-    try {
-      const outcome = await active.session.undoLastCompaction();
-      if (outcome.ok) await this.postState();
-      return outcome;
-    } catch (error) {
-      return { ok: false, message: errorText(error) };
-    }
   }
 
   /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
@@ -553,13 +497,4 @@ export class ChatController extends Disposable {
       void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
     }
   }
-}
-
-/** A background (worktree) chat's session is refused in the checkout, with why and what to do; true when refused. */
-export async function refusedBackgroundResume(backgroundChatOf: (sessionId: string) => Promise<string | undefined>, sessionId: string): Promise<boolean> {
-  const background = await backgroundChatOf(sessionId);
-  if (background === undefined) return false;
-  // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
-  void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
-  return true;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { activityCounts, attentionFor, attentionText, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot } from '../frontends/chatBoard';
-import { refusedBackgroundResume } from './chatController';
+import { refusedBackgroundResume } from './sessionPicker';
 import { Disposable } from './disposable';
 import { OpenChat, type OpenChatHost, type SharedChatServices } from './openChat';
 
@@ -29,8 +29,6 @@ export class Chats extends Disposable {
     private readonly options: {
       logger: Logger;
       maxRunning: number;
-      /** The badge on the views: how many chats out of sight wait for the user to look. */
-      setBadge(count: number): void;
     },
   ) {
     super();
@@ -42,6 +40,11 @@ export class Chats extends Disposable {
   /** The chat the panel shows (the commands act on it). */
   get shown(): OpenChat {
     return this.shownChat;
+  }
+
+  /** Chats out of sight that asked for the user and were not looked at since (the badge counts them). */
+  get unseen(): number {
+    return this.open.filter((chat) => chat.unseen).length;
   }
 
   /** The open chats, oldest first. */
@@ -155,7 +158,6 @@ export class Chats extends Disposable {
 
   private fireChanged(): void {
     this.host.statusBar.setActivity(activityCounts(this.open.map((chat) => this.activityOf(chat))));
-    this.options.setBadge(this.open.filter((chat) => chat.unseen).length);
     this.changedEmitter.fire();
   }
 

@@ -33,12 +33,21 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
   constructor(private readonly chats: Chats) {
     super();
     this.treeView = this._register(vscode.window.createTreeView(CHATS_VIEW_ID, { treeDataProvider: this }));
-    this._register(chats.onDidChange(() => this.changed.fire()));
+    this._register(
+      chats.onDidChange(() => {
+        this.showBadge(chats.unseen);
+        this.changed.fire();
+      }),
+    );
   }
 
-  /** The badge on the Chats view: chats out of sight that asked for the user and were not looked at since. */
-  setBadge(count: number): void {
-    this.treeView.badge = count > 0 ? { value: count, tooltip: `${count} chat${count === 1 ? '' : 's'} need${count === 1 ? 's' : ''} your attention` } : undefined;
+  /**
+   * The badge on the Chats view, which VS Code also adds to the Evergreen icon's: chats out of sight
+   * that asked for the user and were not looked at since. One view has it, so no chat counts twice.
+   */
+  private showBadge(count: number): void {
+    const badge = count > 0 ? { value: count, tooltip: `${count} chat${count === 1 ? '' : 's'} need${count === 1 ? 's' : ''} your attention` } : undefined;
+    if (badge?.value !== this.treeView.badge?.value) this.treeView.badge = badge;
   }
 
   getChildren(element?: OpenChat): OpenChat[] {

@@ -12,8 +12,8 @@ export function registerCommands(chats: Chats, apiKeys: ApiKeyStore, webDomains:
   const register = (id: CommandId, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
   const controller = () => chats.shown.controller;
   return [
-    register('compactConversation', () => controller().compact()),
-    register('undoLastCompaction', () => controller().undoLastCompaction()),
+    register('compactConversation', () => controller().compaction.compact()),
+    register('undoLastCompaction', () => controller().compaction.undoLastCompaction()),
     register('newChat', () => chats.newChat()),
     register('focusChat', (args) => focusChat(surface, args)),
     register('chooseChatFolder', () => chats.shown.folders.choose()),

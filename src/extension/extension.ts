@@ -56,14 +56,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     // Every open chat (each its own state, approvals, folder and controller) over the services they share.
     const mcpLogs = new McpLogChannels();
     const breakdownDocument = new ContextBreakdownDocument();
-    // The Chats view's badge, which VS Code adds to the Evergreen icon's; the view is built over the chats, just below.
-    let chatsView: ChatsView | undefined;
     const chats: Chats = new Chats(
       { mcpLogs, breakdownDocument, proposedChanges, store, apiKeys, logger, redactor, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name, chats: { newChat: () => chats.newChat(), openSession: (sessionId) => chats.openSession(sessionId) } },
       { view, contextKeys, statusBar, workspaceState: context.workspaceState, showProposedChange: (request) => showProposedChange(request, proposedChanges) },
-      { logger, maxRunning: readSettings().chats.maxRunning, setBadge: (count) => chatsView?.setBadge(count) },
+      { logger, maxRunning: readSettings().chats.maxRunning },
     );
-    chatsView = new ChatsView(chats);
+    const chatsView = new ChatsView(chats);
     // Disposed in this order: the chats first (their turns cancelled, their sessions closed), then what they used.
     context.subscriptions.push(
       chats,
