@@ -3,7 +3,14 @@ import type { Logger } from '../core/logger';
 import { activityCounts, attentionFor, attentionText, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot } from '../frontends/chatBoard';
 import { refusedBackgroundResume } from './sessionPicker';
 import { Disposable } from './disposable';
-import { OpenChat, type OpenChatHost, type SharedChatServices } from './openChat';
+import { OpenChat, PanelSlot, type ChatPlace, type OpenChatHost, type SharedChatServices } from './openChat';
+import { ChatEditorTab } from './chatEditorTab';
+
+/** A sidebar chat's slot (the chats the panel switches between). */
+function sidebarSlot(chat: OpenChat): PanelSlot {
+  if (!(chat.slot instanceof PanelSlot)) throw new Error(`chat ${chat.id} is in an editor tab, not in the sidebar`);
+  return chat.slot;
+}
 
 /** The button of an attention notification. */
 const OPEN_CHAT = 'Open Chat';
@@ -25,7 +32,10 @@ export class Chats extends Disposable {
 
   constructor(
     private readonly services: SharedChatServices,
-    private readonly host: Omit<OpenChatHost, 'runSlot' | 'changed'>,
+    private readonly host: Omit<OpenChatHost, 'runSlot' | 'changed'> & {
+      /** A new editor tab for a chat ("Open Chat in Editor"). */
+      editorTab(): ChatEditorTab;
+    },
     private readonly options: {
       logger: Logger;
       maxRunning: number;
@@ -34,7 +44,7 @@ export class Chats extends Disposable {
     super();
     this.queue = new RunQueue(options.maxRunning, () => this.fireChanged());
     this.shownChat = this.create(undefined);
-    this.shownChat.slot.shown = true;
+    sidebarSlot(this.shownChat).shown = true;
   }
 
   /** The chat the panel shows (the commands act on it). */
@@ -62,19 +72,38 @@ export class Chats extends Disposable {
     this.queue.setMax(max);
   }
 
-  /** Shows the chat in the panel: the panel replays its buffer, and its attention is seen. */
+  /** Shows the chat in the panel (an editor tab's chat: its tab): the panel replays its buffer, and its attention is seen. */
   async show(chat: OpenChat, reveal = true): Promise<void> {
     if (!this.open.includes(chat)) return;
-    if (chat !== this.shownChat) {
-      this.shownChat.slot.shown = false;
-      this.shownChat = chat;
-      chat.slot.shown = true;
-      this.host.contextKeys.showChat(chat.state.active !== undefined, chat.state.active?.session.busy === true);
-      await chat.controller.showInPanel();
+    if (!chat.inSidebar) {
+      chat.unseen = false;
+      this.fireChanged();
+      await chat.slot.reveal();
+      return;
     }
+    if (chat !== this.shownChat) await this.putInPanel(chat);
     chat.unseen = false;
     this.fireChanged();
     if (reveal) await this.host.view.reveal();
+  }
+
+  /** "Open Chat in Editor": a new chat in an editor tab of its own; closing the tab closes the chat. */
+  async openInEditor(): Promise<OpenChat> {
+    const tab = this.host.editorTab();
+    const chat = this.create(this.shownChat.state.nextMode, tab);
+    // The tab closed by the user closes its chat (its turn stopped); the chat closed here closes its tab.
+    tab.onDidClose(() => void this.close(chat, false));
+    await tab.reveal();
+    return chat;
+  }
+
+  /** The sidebar panel shows `chat` instead of the chat it showed (that one goes on out of sight). */
+  private async putInPanel(chat: OpenChat): Promise<void> {
+    if (this.open.includes(this.shownChat)) sidebarSlot(this.shownChat).shown = false;
+    this.shownChat = chat;
+    sidebarSlot(chat).shown = true;
+    this.host.contextKeys.showChat(chat.state.active !== undefined, chat.state.active?.session.busy === true);
+    await chat.controller.showInPanel();
   }
 
   /** "New Chat": the chat shown stays open in the list (its turn goes on); an empty one is reused rather than another opened. */
@@ -106,9 +135,9 @@ export class Chats extends Disposable {
    * Closes a chat: a turn still running is stopped, and an approval still waiting is asked about
    * first (false when the user kept it). The session's transcript stays for a resume.
    */
-  async close(chat: OpenChat): Promise<boolean> {
+  async close(chat: OpenChat, ask = true): Promise<boolean> {
     if (!this.open.includes(chat)) return true;
-    if (chat.approvals.waiting().length > 0) {
+    if (ask && chat.approvals.waiting().length > 0) {
       const choice = await vscode.window.showWarningMessage(`Evergreen: the chat "${chat.title}" is waiting for your approval. Close it and stop its turn?`, { modal: true }, 'Close Chat');
       if (choice !== 'Close Chat') return false;
     }
@@ -117,20 +146,13 @@ export class Chats extends Disposable {
     await chat.state.stopTurn();
     this.open.splice(this.open.indexOf(chat), 1);
     chat.dispose();
-    if (chat === this.shownChat) {
-      const next = this.open.at(-1) ?? this.create(chat.state.nextMode);
-      // Shown without the switch's guard: the closed chat is no longer in the list.
-      this.shownChat = next;
-      next.slot.shown = true;
-      this.host.contextKeys.showChat(next.state.active !== undefined, next.state.active?.session.busy === true);
-      await next.controller.showInPanel();
-    }
+    if (chat === this.shownChat) await this.putInPanel(this.open.filter((other) => other.inSidebar).at(-1) ?? this.create(chat.state.nextMode));
     this.fireChanged();
     return true;
   }
 
-  private create(nextMode: string | undefined): OpenChat {
-    const chat = new OpenChat(this.services, { ...this.host, runSlot: (chatId) => this.runSlot(chatId), changed: (changed, before) => this.chatChanged(changed, before) }, nextMode);
+  private create(nextMode: string | undefined, place?: ChatPlace & vscode.Disposable): OpenChat {
+    const chat = new OpenChat(this.services, { ...this.host, runSlot: (chatId) => this.runSlot(chatId), changed: (changed, before) => this.chatChanged(changed, before) }, nextMode, place);
     this.open.push(chat);
     this.fireChanged();
     return chat;
@@ -145,6 +167,7 @@ export class Chats extends Disposable {
   }
 
   private chatChanged(chat: OpenChat, before: ChatProgress): void {
+    if (chat.slot instanceof ChatEditorTab) chat.slot.setTitle(chat.title);
     const attention = attentionFor(before.activity, chat.progress.activity, chat.slot.shown);
     if (attention) {
       chat.unseen = true;

@@ -65,7 +65,7 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
     });
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = chat.id;
-    item.description = row.description;
+    item.description = chat.inSidebar ? row.description : `${row.description} · editor tab`;
     item.tooltip = row.tooltip;
     item.contextValue = CHAT_ITEM_CONTEXT;
     item.iconPath = new vscode.ThemeIcon(ACTIVITY_ICONS[activity]);
@@ -91,6 +91,7 @@ export function registerChatsCommands(chats: Chats): vscode.Disposable[] {
       const chat = byId(arg) ?? (await pick('Show which chat?'));
       if (chat) await chats.show(chat);
     }),
+    vscode.commands.registerCommand('evergreen.openChatInEditor', () => chats.openInEditor()),
     vscode.commands.registerCommand('evergreen.closeChat', async (arg: unknown) => {
       const chat = byId(arg) ?? (await pick('Close which chat?'));
       if (chat) await chats.close(chat);

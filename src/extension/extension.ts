@@ -8,6 +8,7 @@ import { registerBackgroundChatActions } from './backgroundChatActions';
 import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
 import { Chats } from './chats';
+import { ChatEditorTab } from './chatEditorTab';
 import { ChatsView, registerChatsCommands } from './chatsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
@@ -58,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const breakdownDocument = new ContextBreakdownDocument();
     const chats: Chats = new Chats(
       { mcpLogs, breakdownDocument, proposedChanges, store, apiKeys, logger, redactor, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name, chats: { newChat: () => chats.newChat(), openSession: (sessionId) => chats.openSession(sessionId) } },
-      { view, contextKeys, statusBar, workspaceState: context.workspaceState, showProposedChange: (request) => showProposedChange(request, proposedChanges) },
+      { view, contextKeys, statusBar, workspaceState: context.workspaceState, showProposedChange: (request) => showProposedChange(request, proposedChanges), editorTab: () => new ChatEditorTab(context.extensionUri, logger, redactor) },
       { logger, maxRunning: readSettings().chats.maxRunning },
     );
     const chatsView = new ChatsView(chats);

@@ -61,6 +61,8 @@ export const COMMANDS = {
   // The Chats list's (issue 31): a row's click and its menu; from the palette each asks which chat.
   showChat: { title: 'Show Chat…', icon: '$(comment-discussion)' },
   closeChat: { title: 'Close Chat…', icon: '$(close)' },
+  // The same chat page in an editor tab of its own (a new chat; closing the tab closes it).
+  openChatInEditor: { title: 'Open Chat in Editor', icon: '$(open-preview)' },
   // The Background Chats view's (issue 31): from the palette each asks which chat.
   newBackgroundChat: { title: 'New Background Chat…', icon: '$(add)' },
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },

@@ -69,6 +69,9 @@ let nextChatId = 1;
 /** Events that change what the Chats list shows of a chat besides its state: its context and cost, its title. */
 const LISTED_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['context', 'session_started', 'turn_finished']);
 
+/** Where a chat is shown: a slot of the sidebar view, or an editor tab of its own (chatEditorTab.ts). */
+export type ChatPlace = ChatSurface & { readonly shown: boolean };
+
 /**
  * One open chat (issue 31): its state, its approvals, its folder and its controller, and how far
  * its turn is. Everything here is the chat's own, so two chats share no session, engine, MCP
@@ -80,16 +83,20 @@ export class OpenChat extends Disposable {
   readonly approvals: ApprovalBroker;
   readonly folders: ChatFolders;
   readonly controller: ChatController;
-  readonly slot: PanelSlot;
+  /** Where it is shown: the sidebar view's slot, or its editor tab. */
+  readonly slot: ChatPlace;
   progress: ChatProgress = IDLE_PROGRESS;
   /** Asked for the user's attention while out of sight, and not looked at since (the badge counts these). */
   unseen = false;
 
-  constructor(services: SharedChatServices, host: OpenChatHost, nextMode: string | undefined) {
+  /** `place`: an editor tab of its own, closed with the chat; none: a slot of the sidebar view. */
+  constructor(services: SharedChatServices, host: OpenChatHost, nextMode: string | undefined, place?: ChatPlace & vscode.Disposable) {
     super();
-    this.slot = new PanelSlot(host.view);
+    this.slot = place ? this._register(place) : new PanelSlot(host.view);
+    // The context keys and the status bar follow the sidebar's chat; an editor tab's chat has its own page.
+    const followed = () => this.inSidebar && this.slot.shown;
     this.state = new ChatState((open) => {
-      if (this.slot.shown) host.contextKeys.chatChanged(open);
+      if (followed()) host.contextKeys.chatChanged(open);
     });
     this.state.nextMode = nextMode;
     this.approvals = this._register(
@@ -98,7 +105,7 @@ export class OpenChat extends Disposable {
         // The shown chat comes forward with its diff; a chat out of sight waits (the attention calls the user).
         show: async (request) => {
           if (!this.slot.shown) return undefined;
-          void host.view.reveal();
+          void this.slot.reveal();
           return host.showProposedChange(request);
         },
       }),
@@ -111,8 +118,8 @@ export class OpenChat extends Disposable {
         chat: this.state,
         approvals: this.approvals,
         folders: this.folders,
-        statusBar: { update: (gauge: GaugeState | undefined) => (this.slot.shown ? host.statusBar.update(gauge) : undefined) },
-        contextKeys: { onEvent: (event: AgentEvent) => (this.slot.shown ? host.contextKeys.onEvent(event) : undefined) },
+        statusBar: { update: (gauge: GaugeState | undefined) => (followed() ? host.statusBar.update(gauge) : undefined) },
+        contextKeys: { onEvent: (event: AgentEvent) => (followed() ? host.contextKeys.onEvent(event) : undefined) },
         runSlot: host.runSlot(this.id),
         onEvent: (event) => {
           const before = this.progress;
@@ -122,6 +129,11 @@ export class OpenChat extends Disposable {
         },
       }),
     );
+  }
+
+  /** Shown in the sidebar view (when it is the chat shown there), not in an editor tab. */
+  get inSidebar(): boolean {
+    return this.slot instanceof PanelSlot;
   }
 
   /** The title the list shows: the session's (its first message), or "New chat". */

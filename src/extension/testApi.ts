@@ -47,7 +47,9 @@ export interface EvergreenApi {
   /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
   backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
   /** The Chats list's rows as its tree shows them, oldest chat first (the panel's calls above act on the shown one). */
-  openChats(): Array<{ id: string; label: string; description: string; activity: ChatActivity; shown: boolean; waiting: string[] }>;
+  openChats(): Array<{ id: string; label: string; description: string; activity: ChatActivity; shown: boolean; inEditor: boolean; waiting: string[] }>;
+  /** Sends a message in any open chat (an editor tab's too) as its page would; resolves when its turn ends. */
+  sendMessageIn(chatId: string, text: string): Promise<void>;
   /** The Chats view's badge (undefined: none), which VS Code adds to the Evergreen icon's. */
   chatsBadge(): number | undefined;
 }
@@ -113,8 +115,13 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       chats.all.map((chat) => {
         const item = parts.chatsView.getTreeItem(chat);
         const label = typeof item.label === 'object' ? item.label.label : String(item.label);
-        return { id: chat.id, label, description: String(item.description), activity: chats.activityOf(chat), shown: chat === chats.shown, waiting: chat.approvals.waiting() };
+        return { id: chat.id, label, description: String(item.description), activity: chats.activityOf(chat), shown: chat === chats.shown, inEditor: !chat.inSidebar, waiting: chat.approvals.waiting() };
       }),
+    sendMessageIn: (chatId, text) => {
+      const chat = chats.all.find((open) => open.id === chatId);
+      if (!chat) throw new Error(`no open chat ${chatId}`);
+      return chat.controller.sendMessage(text);
+    },
     chatsBadge: () => parts.chatsView.treeView.badge?.value,
   };
 }

@@ -119,6 +119,29 @@ describe('several chats at once (issue 31)', function () {
     assert.equal(chatById(firstId)?.activity, 'done');
   });
 
+  it('opens a chat in an editor tab of its own, which works beside the sidebar\'s and closes with its tab', async () => {
+    const sidebarBefore = shownId();
+    const sidebarEvents = api.chatEventTypes().length;
+    await vscode.commands.executeCommand('evergreen.openChatInEditor');
+    const tabChat = api.openChats().find((chat) => chat.inEditor);
+    assert.ok(tabChat, JSON.stringify(api.openChats()));
+    assert.equal(shownId(), sidebarBefore, 'the sidebar switched to the editor tab\'s chat');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('evergreen.chatEditor'));
+    await waitFor(() => tabs().length === 1, { what: 'the chat\'s editor tab' });
+
+    fake.enqueue(reply.text('From the tab.'));
+    await api.sendMessageIn(tabChat.id, 'Hello from the editor tab');
+    assert.equal(chatById(tabChat.id)?.activity, 'done');
+    assert.match(chatById(tabChat.id)?.label ?? '', /Hello from the editor tab/);
+    assert.match(chatById(tabChat.id)?.description ?? '', /editor tab$/);
+    assert.equal(api.chatEventTypes().length, sidebarEvents, 'the editor tab\'s turn reached the sidebar\'s chat');
+    await waitFor(() => tabs()[0]?.label === 'Hello from the editor tab', { what: 'the tab to take the chat\'s title' });
+
+    await vscode.window.tabGroups.close(tabs()[0]!);
+    await waitFor(() => !chatById(tabChat.id), { what: 'the chat to close with its tab' });
+    assert.equal(shownId(), sidebarBefore);
+  });
+
   it('Close Chat ends a chat and shows another; the last one closed leaves a new empty chat', async () => {
     const before = api.openChats();
     const shown = shownId();
