@@ -52,7 +52,6 @@ export class ChatController extends Disposable {
   /** Compact Conversation and Undo Last Compaction on this chat. */
   readonly compaction: ChatCompaction;
 
-
   constructor(
     private readonly deps: {
       /** Where this chat is shown (the sidebar view while it is the chat shown there). */
@@ -163,16 +162,18 @@ export class ChatController extends Disposable {
     planDecision: (request) => this.decidePlan(request),
   };
 
+  /** A button of this chat's page or toast: what acts on a chat acts on this one (the palette's act on the chat shown), the rest as the command. */
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
-    if (command === 'openSettings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
-    } else if (command === 'openFolder') {
-      await vscode.commands.executeCommand('workbench.action.files.openFolder');
-    } else if (command === 'retry') {
-      await this.retry();
-    } else {
-      await vscode.commands.executeCommand(`evergreen.${command}`);
-    }
+    const own: Partial<Record<WebviewCommand, () => PromiseLike<unknown> | void>> = {
+      openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION),
+      openFolder: () => vscode.commands.executeCommand('workbench.action.files.openFolder'),
+      retry: () => this.retry(),
+      compactConversation: () => this.compaction.compact(),
+      undoLastCompaction: () => this.compaction.undoLastCompaction(),
+      showContextBreakdown: () => this.showContextBreakdown(),
+      cancel: () => this.cancel(),
+    };
+    await (own[command] ?? (() => vscode.commands.executeCommand(`evergreen.${command}`)))();
   }
 
   /**
@@ -418,9 +419,7 @@ export class ChatController extends Disposable {
 
   cancel(): void {
     if (this.deps.runSlot.leave()) return;
-    if (!this.chat.active?.session.cancel()) {
-      void vscode.window.showInformationMessage('Evergreen: nothing is running.');
-    }
+    if (!this.chat.active?.session.cancel()) void vscode.window.showInformationMessage('Evergreen: nothing is running.');
   }
 
   /** The chat shown, its message box focused (after a dialog or a notification took the focus). */

@@ -91,4 +91,32 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
       assert.equal(await chat.locator('.eg-approval').count(), 0);
     });
   });
+
+  it('opens a chat in an editor tab: the same page, its own conversation, listed beside the others', async () => {
+    await step(async () => {
+      fake.setResponder(() => reply.text('Answered in the tab.'));
+      await runPaletteCommand(page, 'Evergreen: Open Chat in Editor');
+      const tab = await editorChatFrame(page);
+      await sendFromComposer(tab, 'Chat C: in an editor tab');
+      await tab.locator('.eg-assistant', { hasText: 'Answered in the tab.' }).waitFor({ timeout: 30_000 });
+      assert.equal(await tab.locator('.eg-assistant', { hasText: 'B answered.' }).count(), 0, 'the tab shows another chat\'s conversation');
+      await row('Chat C').filter({ hasText: 'editor tab' }).waitFor({ timeout: 15_000 });
+      await page.locator('.tab', { hasText: 'Chat C: in an editor tab' }).waitFor({ timeout: 15_000 });
+      // The sidebar still shows chat B.
+      await chat.locator('.eg-assistant', { hasText: 'B answered.' }).waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-chat-in-editor.png') });
+    });
+  });
 });
+
+/** The chat page of an editor tab: a chat frame that is not the sidebar view's. */
+async function editorChatFrame(page: Page): Promise<Frame> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    for (const frame of page.frames()) {
+      const inSidebar = frame.parentFrame()?.url().includes('purpose=webviewView') === true;
+      if (!inSidebar && (await frame.locator('#evergreen-root textarea.eg-input').count().catch(() => 0))) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('the editor tab\'s chat page never rendered');
+}
