@@ -195,6 +195,7 @@ export class ChatController extends Disposable {
       return;
     }
     const { chat } = this;
+    if (chat.readOnly) throw new Error(chat.readOnly.reason);
     if (chat.busy) {
       this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
       return;

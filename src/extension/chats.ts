@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { activityCounts, attentionFor, attentionText, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot } from '../frontends/chatBoard';
 import { refusedBackgroundResume } from './sessionPicker';
+import { foldTranscript } from '../core/agent/fold';
+import { readTranscript } from '../core/storage/sessionStore';
 import { Disposable } from './disposable';
 import { OpenChat, PanelSlot, type ChatPlace, type OpenChatHost, type SharedChatServices } from './openChat';
 import { ChatEditorTab } from './chatEditorTab';
@@ -85,6 +87,22 @@ export class Chats extends Disposable {
     chat.unseen = false;
     this.fireChanged();
     if (reveal) await this.host.view.reveal();
+  }
+
+  /**
+   * A background (worktree) chat's conversation, shown in the panel as a chat of its own that only
+   * reads: its session works in its worktree, so nothing is sent from here (resumed in the checkout,
+   * its next edits would land there). Shown again where it is already open.
+   */
+  async showTranscript(sessionId: string, name: string): Promise<void> {
+    const title = `${name} (background)`;
+    const already = this.open.find((chat) => chat.state.readOnly?.title === title);
+    if (already) return this.show(already);
+    const { entries } = await readTranscript(this.services.store.transcriptPath(sessionId));
+    const chat = this.create(undefined);
+    chat.state.readOnly = { title, reason: `This is the background chat ${name}: it works in its own worktree, so nothing can be sent from here. Review its changes from the Background Chats view.` };
+    chat.state.replay.restore(foldTranscript(entries).display);
+    await this.show(chat);
   }
 
   /** "Open Chat in Editor": a new chat in an editor tab of its own; closing the tab closes the chat. */

@@ -92,6 +92,19 @@ export function registerChatsCommands(chats: Chats): vscode.Disposable[] {
       if (chat) await chats.show(chat);
     }),
     vscode.commands.registerCommand('evergreen.openChatInEditor', () => chats.openInEditor()),
+    // A Background Chats row: its conversation in the panel, read-only.
+    vscode.commands.registerCommand('evergreen.showBackgroundChat', async (arg: unknown) => {
+      const record = typeof arg === 'object' && arg !== null ? (arg as { name?: unknown; sessionId?: unknown }) : {};
+      if (typeof record.name !== 'string') {
+        void vscode.window.showInformationMessage('Evergreen: pick a chat in the Background Chats view to show its conversation.');
+        return;
+      }
+      if (typeof record.sessionId !== 'string') {
+        void vscode.window.showInformationMessage(`Evergreen: the background chat ${record.name} has no conversation yet.`);
+        return;
+      }
+      await chats.showTranscript(record.sessionId, record.name);
+    }),
     vscode.commands.registerCommand('evergreen.closeChat', async (arg: unknown) => {
       const chat = byId(arg) ?? (await pick('Close which chat?'));
       if (chat) await chats.close(chat);

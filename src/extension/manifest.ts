@@ -63,6 +63,8 @@ export const COMMANDS = {
   closeChat: { title: 'Close Chat…', icon: '$(close)' },
   // The same chat page in an editor tab of its own (a new chat; closing the tab closes it).
   openChatInEditor: { title: 'Open Chat in Editor', icon: '$(open-preview)' },
+  // A Background Chats row's: its conversation in the panel, read-only (from the palette it says to pick a row).
+  showBackgroundChat: { title: 'Show Background Chat Conversation', icon: '$(comment-discussion)' },
   // The Background Chats view's (issue 31): from the palette each asks which chat.
   newBackgroundChat: { title: 'New Background Chat…', icon: '$(add)' },
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },

@@ -31,6 +31,10 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
     bench = await openChatWorkbench({ prefix: 'e2e-multiple-chats', files: { 'README.md': '# two chats\n' }, viewport: { width: 1400, height: 1000 } });
     ({ server, page, fake } = bench);
     chat = await showChat(page);
+    // The Chats view starts collapsed, so the chat keeps the side bar's height: opened as a user would.
+    const header = page.locator('.pane-header[aria-label^="Chats"]');
+    await header.waitFor({ timeout: 30_000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
   });
 
   after(async () => {

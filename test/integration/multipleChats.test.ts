@@ -142,6 +142,31 @@ describe('several chats at once (issue 31)', function () {
     assert.equal(shownId(), sidebarBefore);
   });
 
+  it('shows a background chat\'s conversation in the panel, read-only, from its stored session', async () => {
+    await vscode.commands.executeCommand('evergreen.newChat');
+    fake.enqueue(reply.text('Worked in the worktree.'));
+    await api.sendMessage('Background task');
+    const { sessionId } = api.contextState();
+    assert.ok(sessionId);
+    // Its session closed (as a background chat's is, outside the panel); only its transcript is left.
+    await vscode.commands.executeCommand('evergreen.closeChat', shownId());
+    const before = api.openChats().length;
+    await vscode.commands.executeCommand('evergreen.showBackgroundChat', { name: 'bg-task' });
+    assert.equal(api.openChats().length, before, 'a chat without a session opened a chat');
+
+    await vscode.commands.executeCommand('evergreen.showBackgroundChat', { name: 'bg-task', sessionId });
+    const shown = api.openChats().find((chat) => chat.shown);
+    assert.equal(shown?.label, 'bg-task (background)');
+    assert.ok(['turn_started', 'text_delta'].every((type) => api.chatEventTypes().includes(type)), api.chatEventTypes().join(','));
+    assert.equal(api.contextState().sessionId, undefined, 'the panel started the background chat\'s session');
+    const requests = fake.messageRequests().length;
+    await assert.rejects(api.sendMessage('Go on'), /background chat bg-task/);
+    assert.equal(fake.messageRequests().length, requests);
+    // Asked again, the same chat is shown.
+    await vscode.commands.executeCommand('evergreen.showBackgroundChat', { name: 'bg-task', sessionId });
+    assert.equal(api.openChats().filter((chat) => chat.label === 'bg-task (background)').length, 1);
+  });
+
   it('Close Chat ends a chat and shows another; the last one closed leaves a new empty chat', async () => {
     const before = api.openChats();
     const shown = shownId();
