@@ -6,7 +6,7 @@ import { attachChatPage } from './chatWebview';
 import type { ChatSurface } from './chatViewProvider';
 import { Disposable } from './disposable';
 
-export const CHAT_EDITOR_VIEW_TYPE = 'evergreen.chatEditor';
+export const CHAT_EDITOR_VIEW_TYPE = 'evergreen-chat';
 
 /**
  * A chat in an editor tab (issue 31): the same page as the sidebar's, in a `WebviewPanel` that

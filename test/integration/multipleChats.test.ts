@@ -126,7 +126,7 @@ describe('several chats at once (issue 31)', function () {
     const tabChat = api.openChats().find((chat) => chat.inEditor);
     assert.ok(tabChat, JSON.stringify(api.openChats()));
     assert.equal(shownId(), sidebarBefore, 'the sidebar switched to the editor tab\'s chat');
-    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('evergreen.chatEditor'));
+    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('evergreen-chat'));
     await waitFor(() => tabs().length === 1, { what: 'the chat\'s editor tab' });
 
     fake.enqueue(reply.text('From the tab.'));
