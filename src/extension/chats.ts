@@ -122,6 +122,8 @@ export class Chats extends Disposable {
     sidebarSlot(chat).shown = true;
     this.host.contextKeys.showChat(chat.state.active !== undefined, chat.state.active?.session.busy === true);
     await chat.controller.showInPanel();
+    // Its approvals were asked out of sight: a write's diff opens now, as it would have then.
+    chat.approvals.showAgain();
   }
 
   /** "New Chat": the chat shown stays open in the list (its turn goes on); an empty one is reused rather than another opened. */
