@@ -132,7 +132,7 @@ const layerRules = CORE_LAYERS.map((layer) => ({
 
 /** The layers around the core: who may import whom (besides itself). */
 const OUTER_RULES = [
-  { name: 'protocol-imports-only-core', from: '^src/protocol\\.ts$', may: ['^src/protocol\\.ts$', '^src/core/'] },
+  { name: 'protocol-imports-only-core', from: '^src/protocol(Strings)?\\.ts$', may: ['^src/protocol(Strings)?\\.ts$', '^src/core/'] },
   { name: 'frontends-imports-only-core', from: '^src/frontends/', may: ['^src/frontends/', '^src/core/'] },
   { name: 'cli-imports-only-core-and-frontends', from: '^src/cli/', may: ['^src/cli/', '^src/core/', '^src/frontends/'] },
   { name: 'extension-imports-only-core-frontends-and-protocol', from: '^src/extension/', may: ['^src/extension/', '^src/core/', '^src/frontends/', '^src/protocol\\.ts$'] },

@@ -8,6 +8,7 @@
 //   bundle that starts it, so the main bundle does not carry those libraries).
 // - dist/webview.js: the chat panel (browser).
 // - dist/insights.js: the session insights panel (browser).
+// - dist/transcript.js: the rendered archived transcript's click handler (browser).
 // Usage: node esbuild.mjs [--watch] [--production] [--tests]
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,6 +67,8 @@ const builds = [
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
   // The session insights panel (issue 33): its own page, drawn from the data as SVG.
   { ...common, entryPoints: ['src/webview/insights/main.ts'], outfile: 'dist/insights.js', platform: 'browser', format: 'iife' },
+  // The rendered archived transcript: the host renders the page; this script only forwards clicks.
+  { ...common, entryPoints: ['src/webview/transcript/main.ts'], outfile: 'dist/transcript.js', platform: 'browser', format: 'iife' },
 ];
 
 // The CLI (package.json's `bin`, `node dist/cli.js`): the bundle above, run as the command line.

@@ -19,6 +19,8 @@
  *   (bench/webview.ts; run it alone with `node --require tsx/cjs bench/webview.ts`);
  * - session insights: a 10,000-request session read, turned into the charts' series and drawn by
  *   the panel in headless Chromium (bench/insights.ts; run it alone with `node --require tsx/cjs bench/insights.ts`);
+ * - the rendered archived transcript: 1-50 MB transcripts made into markdown, HTML and a laid-out
+ *   page in headless Chromium (bench/transcriptView.ts; run it alone with `node --require tsx/cjs bench/transcriptView.ts`);
  * - the OS sandbox: run_shell's median per command with the workspace overlay against placeholders
  *   (bench/sandbox.ts; run it alone with `node --require tsx/cjs bench/sandbox.ts`);
  * - recall's index on two 50 MB transcripts: memory kept, build, search and lookup times
@@ -43,6 +45,7 @@ import { reply, startFakeAnthropic } from '../test/fake-anthropic/server';
 import { runContextBench } from './context';
 import { runImagesBench } from './images';
 import { runInsightsBench } from './insights';
+import { runTranscriptViewBench } from './transcriptView';
 import { runMcpBench } from './mcp';
 import { runModesBench } from './modes';
 import { runPackageBench } from './package';
@@ -170,6 +173,7 @@ async function main(): Promise<void> {
   console.log(await runModesBench());
   console.log(await runWebviewBench([]));
   console.log(await runInsightsBench([]));
+  console.log(await runTranscriptViewBench([]));
   console.log(await runSandboxBench());
   console.log(await runPackageBench([]));
   // Sessions ran sandboxed commands: the sandbox's proxy servers would keep the process alive.

@@ -4,6 +4,7 @@
  * the same stream the CLI prints with `--output-format stream-json`.
  */
 import type { AgentEvent, ErrorAction } from './core/agent/events';
+import { WEBVIEW_STRINGS } from './protocolStrings';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
@@ -13,8 +14,6 @@ export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/event
 /** A card a tool has of its own (a memory write), from the call's input. */
 export type { ToolCard } from './core/tools/types';
 export type { PlanDecisionKind } from './core/todos/planDecision';
-/** A subagent's outcome in words (one table for the chat and the archived transcript). */
-export { SUBAGENT_STATUS_TEXT } from './core/agent/events';
 
 /** How a cost reads, "price unknown" included (one definition for the core and the panel). */
 export { formatCost } from './core/model/cost';
@@ -79,13 +78,16 @@ export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** How each of the core's next steps shows (a button in the panel or a toast) and what it runs: one table for host and webview. */
 export const ERROR_ACTION_COMMANDS: Readonly<Record<ErrorAction, { label: string; command: WebviewCommand }>> = {
-  setApiKey: { label: 'Set API Key', command: 'setApiKey' },
-  retry: { label: 'Retry', command: 'retry' },
-  compact: { label: 'Compact', command: 'compactConversation' },
-  newChat: { label: 'New Chat', command: 'newChat' },
-  openSettings: { label: 'Open Settings', command: 'openSettings' },
-  openFolder: { label: 'Open Folder', command: 'openFolder' },
+  setApiKey: { label: WEBVIEW_STRINGS['action.setApiKey'], command: 'setApiKey' },
+  retry: { label: WEBVIEW_STRINGS['action.retry'], command: 'retry' },
+  compact: { label: WEBVIEW_STRINGS['action.compact'], command: 'compactConversation' },
+  newChat: { label: WEBVIEW_STRINGS['action.newChat'], command: 'newChat' },
+  openSettings: { label: WEBVIEW_STRINGS['action.openSettings'], command: 'openSettings' },
+  openFolder: { label: WEBVIEW_STRINGS['action.openFolder'], command: 'openFolder' },
 };
+
+/** The panel's words (src/protocolStrings.ts): English by key, sent by the host in the user's language. */
+export { WEBVIEW_STRINGS, WEBVIEW_STRINGS_ELEMENT_ID, type WebviewStringKey, type WebviewStrings } from './protocolStrings';
 
 /**
  * What the composer asks to attach (issue 17). Files and folders are read by the host's tools at
@@ -213,3 +215,11 @@ export const INSIGHTS_CSV_TABLES = ['requests', 'actions'] as const;
 export type InsightsCsvTable = (typeof INSIGHTS_CSV_TABLES)[number];
 
 export type InsightsWebviewToHost = { type: 'ready' } | { type: 'refresh' } | { type: 'pickSession' } | { type: 'openCsv'; table: InsightsCsvTable };
+
+// ---- The rendered archived transcript (extension/transcriptView.ts, webview/transcript/): the
+// page is rendered by the host; the panel only reports clicks, which the host checks.
+
+/** Where the tab should scroll: the heading on this 0-based line of the markdown source. */
+export type TranscriptHostToWebview = { type: 'reveal'; line: number };
+
+export type TranscriptWebviewToHost = { type: 'ready' } | { type: 'openLink'; href: string } | { type: 'openSource' } | { type: 'openRaw' };

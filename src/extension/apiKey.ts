@@ -23,16 +23,19 @@ export class ApiKeyStore {
   async promptAndStore(provider: ProviderId = 'anthropic'): Promise<boolean> {
     const label = PROVIDER_INFO[provider].label;
     const key = await vscode.window.showInputBox({
-      title: `Evergreen: ${label} API key`,
-      prompt: `Stored in VS Code SecretStorage; it is never written to settings, transcripts or logs.${provider === 'openai' ? ' Local servers that need no key accept any placeholder.' : ''}`,
+      title: vscode.l10n.t('Evergreen: {0} API key', label),
+      prompt:
+        provider === 'openai'
+          ? vscode.l10n.t('Stored in VS Code SecretStorage; it is never written to settings, transcripts or logs. Local servers that need no key accept any placeholder.')
+          : vscode.l10n.t('Stored in VS Code SecretStorage; it is never written to settings, transcripts or logs.'),
       password: true,
       ignoreFocusOut: true,
       placeHolder: PLACEHOLDERS[provider],
-      validateInput: (value) => (value.trim().length < 8 ? 'That does not look like an API key.' : undefined),
+      validateInput: (value) => (value.trim().length < 8 ? vscode.l10n.t('That does not look like an API key.') : undefined),
     });
     if (key === undefined) return false;
     await this.secrets.store(SECRET_KEYS[provider], key.trim());
-    void vscode.window.showInformationMessage(`Evergreen: ${label} API key saved.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0} API key saved.', label));
     return true;
   }
 

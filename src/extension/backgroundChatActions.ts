@@ -4,24 +4,27 @@ import { GitError } from '../core/git';
 import { errorMessage, type Logger } from '../core/logger';
 import { discardWorktree, planDiscard, uncommittedFiles } from '../core/worktrees/discard';
 import { WorktreeError, type WorktreeRecord } from '../core/worktrees/manager';
-import { applyToCheckout, fileAtBase, mergeBranch, protectedChanges, worktreeChanges, type ChangedFile, type WorktreeChanges } from '../core/worktrees/review';
+import { applyChoices, applyToCheckout, fileAtBase, mergeBranch, protectedChanges, worktreeChanges, type ChangedFile, type WorktreeChanges } from '../core/worktrees/review';
 import { bringHomeText, discardWarning, MAX_LISTED_FILES, protectedWarning } from '../frontends/backgroundChats';
+import { applyAcceptedText, reviewFiles } from '../frontends/hunkReview';
 import { escapeLine } from '../core/visibleText';
+import { isChangeNode, nodeKeys, type ChangeNode } from './backgroundChanges';
 import type { BackgroundChatsView } from './backgroundChatsView';
 import type { CommandId } from './manifest';
 
 /** The read-only left side of a review diff: a file as it was at the chat's branch point. */
 export const WORKTREE_BASE_SCHEME = 'evergreen-worktree-base';
 
-/** What the view's actions are given: the row's record, or a chat's name (from the palette, the tests). */
-type ChatArgument = WorktreeRecord | string | undefined;
+/** What the view's actions are given: the row's record (or one of its Changes rows), or a chat's name (from the palette, the tests). */
+type ChatArgument = WorktreeRecord | ChangeNode | string | undefined;
 
 /**
  * The Background Chats view's actions (issue 31): review, apply, merge and discard, each a thin
  * adapter over core/worktrees with the user's confirmation where something is brought home or lost.
  */
 export function registerBackgroundChatActions(view: BackgroundChatsView, logger: Logger, showLog: () => void): vscode.Disposable[] {
-  const register = (id: CommandId, run: (chat: WorktreeRecord, ...rest: unknown[]) => Promise<void>) =>
+  // `changes`: whether the action can change the chats (then the view reads them again); a review changes nothing.
+  const register = (id: CommandId, run: (chat: WorktreeRecord, ...rest: unknown[]) => Promise<void>, changes = true) =>
     vscode.commands.registerCommand(`evergreen.${id}`, async (argument: ChatArgument, ...rest: unknown[]) => {
       try {
         const chat = await resolveChat(view, argument);
@@ -29,21 +32,26 @@ export function registerBackgroundChatActions(view: BackgroundChatsView, logger:
       } catch (error) {
         reportFailure(error, logger, showLog);
       } finally {
-        view.refresh();
+        if (changes) view.refresh();
       }
     });
   return [
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_BASE_SCHEME, new BaseContent(view)),
     vscode.commands.registerCommand(`evergreen.${'refreshBackgroundChats' satisfies CommandId}`, () => view.refresh()),
-    register('reviewBackgroundChanges', (chat, file) => review(chat, typeof file === 'string' ? file : undefined)),
+    register('reviewBackgroundChanges', (chat, file, line) => review(chat, typeof file === 'string' ? file : undefined, typeof line === 'number' ? line : undefined), false),
     register('applyBackgroundChanges', apply),
+    register('applyAcceptedBackgroundChanges', (chat) => applyAccepted(view, chat)),
     register('mergeBackgroundBranch', merge),
+    register('openBackgroundWorktree', (chat) => openInNewWindow(view, chat), false),
+    registerDecision(view, 'acceptBackgroundChange', 'accepted'),
+    registerDecision(view, 'rejectBackgroundChange', 'rejected'),
     register('discardBackgroundChat', (chat) => discard(view, chat)),
   ];
 }
 
 /** The chat an action is for: the row's record, the named chat, or one the user picks. */
 async function resolveChat(view: BackgroundChatsView, argument: ChatArgument): Promise<WorktreeRecord | undefined> {
+  if (isChangeNode(argument)) return argument.record;
   if (typeof argument === 'object') return argument;
   // Read afresh: a chat made a moment ago may not be in the view's last reading yet.
   view.refresh();
@@ -97,7 +105,7 @@ class BaseContent implements vscode.TextDocumentContentProvider {
 }
 
 /** Each changed file in VS Code's diff editor, base on the left: one file on its own, several in one multi-file diff. */
-async function review(chat: WorktreeRecord, only: string | undefined): Promise<void> {
+async function review(chat: WorktreeRecord, only: string | undefined, line: number | undefined): Promise<void> {
   const changes = await worktreeChanges(chat);
   const files = only === undefined ? changes.files : changes.files.filter((file) => file.path === only);
   if (only !== undefined && files.length === 0) throw new WorktreeError('name', `The chat ${chat.name} did not change ${only}; Review Changes lists what it changed.`);
@@ -108,7 +116,9 @@ async function review(chat: WorktreeRecord, only: string | undefined): Promise<v
   const sides = files.map((file) => ({ file, left: baseUri(chat, file.from ?? file.path), right: worktreeUri(chat, file) }));
   if (sides.length === 1) {
     const [{ file, left, right }] = sides as [(typeof sides)[number]];
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${escapeLine(file.path)} (${escapeLine(chat.name)}: base ↔ worktree)`, { preview: false });
+    // A hunk's row opens its file at the hunk's first line.
+    const at = line === undefined ? {} : { selection: new vscode.Range(Math.max(0, line - 1), 0, Math.max(0, line - 1), 0) };
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${escapeLine(file.path)} (${escapeLine(chat.name)}: base ↔ worktree)`, { preview: false, ...at });
     return;
   }
   // VS Code adds the count of files to the title itself.
@@ -116,8 +126,8 @@ async function review(chat: WorktreeRecord, only: string | undefined): Promise<v
 }
 
 /** Asks before files that run commands or configure tools come home; true when none did or the user agreed. */
-async function protectedAgreed(chat: WorktreeRecord, changes: WorktreeChanges, action: string): Promise<boolean> {
-  const guarded = protectedChanges(changes);
+async function protectedAgreed(chat: WorktreeRecord, changes: WorktreeChanges, action: string, only?: ReadonlySet<string>): Promise<boolean> {
+  const guarded = protectedChanges(changes).filter((file) => only === undefined || only.has(file.path));
   if (guarded.length === 0) return true;
   const { message, detail } = protectedWarning(chat, guarded);
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
@@ -133,6 +143,37 @@ async function apply(chat: WorktreeRecord): Promise<void> {
   const changes = await worktreeChanges(chat);
   if (!(await protectedAgreed(chat, changes, 'Apply All'))) return;
   tell(chat, await applyToCheckout(changes));
+}
+
+/** Accept or Reject on a hunk's or a file's row (its inline buttons); a decision only, nothing is applied yet. */
+function registerDecision(view: BackgroundChatsView, id: CommandId, decision: 'accepted' | 'rejected'): vscode.Disposable {
+  return vscode.commands.registerCommand(`evergreen.${id}`, (node: unknown) => {
+    if (!isChangeNode(node)) {
+      void vscode.window.showInformationMessage('Evergreen: accept or reject a hunk or a file with its buttons in the Changes of a background chat (expand the chat in the Background Chats view).');
+      return;
+    }
+    view.decisions.decide(node.record, nodeKeys(node), decision);
+    view.redraw(node);
+  });
+}
+
+/** Brings home only what the user accepted, hunk by hunk, as uncommitted changes; a conflict names the hunks in the way. */
+async function applyAccepted(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
+  const changes = await worktreeChanges(chat);
+  const plan = view.decisions.plan(chat, await reviewFiles(changes));
+  if (plan.choices.length > 0 && !(await protectedAgreed(chat, changes, 'Apply Accepted', new Set(plan.choices.map((choice) => choice.path))))) return;
+  const result = plan.choices.length === 0 ? ({ kind: 'nothing' } as const) : await applyChoices(changes, plan.choices);
+  if (result.kind === 'applied') view.decisions.markApplied(chat, plan.keys);
+  const { level, message } = applyAcceptedText(chat, plan, result);
+  if (level === 'info') void vscode.window.showInformationMessage(`Evergreen: ${message}`);
+  else void vscode.window.showErrorMessage(`Evergreen: ${message}`);
+}
+
+/** The worktree as a workspace of its own, in a new window (to run or test the chat's work there). */
+async function openInNewWindow(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
+  const health = await view.manager.health(chat);
+  if (health.kind !== 'ready') throw new WorktreeError('git', `${health.reason} Discard it to clean it up.`);
+  await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(chat.folder), { forceNewWindow: true });
 }
 
 async function merge(chat: WorktreeRecord): Promise<void> {
@@ -156,9 +197,12 @@ async function discard(view: BackgroundChatsView, chat: WorktreeRecord): Promise
     return;
   }
   const plan = await planDiscard(chat);
-  const { message, detail } = discardWarning(plan);
+  const { message, detail: lost } = discardWarning(plan);
+  const accepted = view.decisions.acceptedNotApplied(chat);
+  const detail = accepted > 0 ? `${lost}\nYou accepted ${accepted} change(s) of it that are not applied to your checkout yet (Apply Accepted Changes brings them home first).` : lost;
   const action = 'Discard';
   if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
   await discardWorktree(view.manager, plan);
+  view.decisions.forget(chat);
   void vscode.window.showInformationMessage(`Evergreen: discarded ${escapeLine(chat.name)}; its worktree and ${escapeLine(chat.branch)} are gone.`);
 }

@@ -4,8 +4,13 @@ import { errorMessage } from '../core/logger';
 import type { WorktreeManager, WorktreeRecord } from '../core/worktrees/manager';
 import { inspectRepository } from '../core/worktrees/repository';
 import { worktreeChanges } from '../core/worktrees/review';
-import { chatRow, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { chatRow, cleanedUpText, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { ChangeDecisions, reviewFiles } from '../frontends/hunkReview';
+import { changeItem, fileNodes, hunkNodes, type ChangeNode } from './backgroundChanges';
 import { Disposable } from './disposable';
+
+/** A row of the tree: a chat (its record), or one of its changed files or hunks. */
+export type BackgroundChatsElement = WorktreeRecord | ChangeNode;
 
 export const BACKGROUND_CHATS_VIEW_ID = 'evergreen.backgroundChats';
 
@@ -13,7 +18,8 @@ export const BACKGROUND_CHATS_VIEW_ID = 'evergreen.backgroundChats';
 export interface BackgroundChatsSnapshot {
   /** The checkout whose chats are listed (undefined: no folder, or not a Git repository). */
   checkout: string | undefined;
-  chats: { record: WorktreeRecord; row: ChatRow }[];
+  /** `changed`: whether it changed any file (its row then opens on its Changes). */
+  chats: { record: WorktreeRecord; row: ChatRow; changed: boolean }[];
   /** Shown above the (empty) tree: why there is nothing, with what to do. */
   message: string | undefined;
 }
@@ -24,12 +30,17 @@ export interface BackgroundChatsSnapshot {
  * Read again when a record changes (the watcher), when the view is shown, after an action, and on
  * Refresh; a chat's files changing in its worktree show on the next of those.
  */
-export class BackgroundChatsView extends Disposable implements vscode.TreeDataProvider<WorktreeRecord> {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+export class BackgroundChatsView extends Disposable implements vscode.TreeDataProvider<BackgroundChatsElement> {
+  private readonly changed = this._register(new vscode.EventEmitter<BackgroundChatsElement | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private snapshot: Promise<BackgroundChatsSnapshot> | undefined;
-  private readonly rows = new Map<string, ChatRow>();
-  private treeView: vscode.TreeView<WorktreeRecord> | undefined;
+  private readonly rows = new Map<string, { row: ChatRow; changed: boolean }>();
+  private treeView: vscode.TreeView<BackgroundChatsElement> | undefined;
+  /** Each chat's Changes rows as last read (by the chat's name), and each file row's hunk rows: read again on refresh only. */
+  private readonly changeCache = new Map<string, Promise<ChangeNode[]>>();
+  private readonly hunkCache = new Map<ChangeNode, ChangeNode[]>();
+  /** What the user accepted and rejected of each chat's changes, for the window's life. */
+  readonly decisions = new ChangeDecisions();
 
   constructor(
     readonly manager: WorktreeManager,
@@ -46,16 +57,28 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   }
 
   /** Registers the tree view; it reads again whenever it becomes visible. */
-  register(): vscode.TreeView<WorktreeRecord> {
+  register(): vscode.TreeView<BackgroundChatsElement> {
     const view = this._register(vscode.window.createTreeView(BACKGROUND_CHATS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
     this._register(view.onDidChangeVisibility((event) => event.visible && this.refresh()));
     this.treeView = view;
     return view;
   }
 
+  /**
+   * Shows a decision: the file's row and its hunks' again, from what was read (nothing on disk
+   * changed). The same element objects come back, so VS Code keeps resolving the rows' buttons to
+   * them; re-reading the whole tree would leave a click in the meantime with no element.
+   */
+  redraw(node: ChangeNode): void {
+    const file = [...this.hunkCache.keys()].find((candidate) => candidate.record === node.record && candidate.file === node.file);
+    this.changed.fire(file);
+  }
+
   refresh(): void {
     this.snapshot = undefined;
-    this.changed.fire();
+    this.changeCache.clear();
+    this.hunkCache.clear();
+    this.changed.fire(undefined);
   }
 
   /** The rows as the view shows them (read once per refresh). */
@@ -74,31 +97,72 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: repository.reason };
     const { worktrees, problems } = await this.manager.list(repository.top);
     const working = this.running();
-    const chats = await Promise.all(
+    const listed = await Promise.all(
       worktrees.map(async (record) => {
         const health = await this.manager.health(record);
+        // A folder deleted by hand is noticed here: Git's record of it is pruned, its branch kept if it holds commits.
+        if (health.kind === 'folder-missing' && !working.has(record.name) && (await this.cleanUp(record))) return undefined;
         const changes: ChangesCount = health.kind === 'ready' ? await countChanges(record) : { kind: 'not-read' };
-        return { record, row: chatRow(record, health, changes, working.has(record.name)) };
+        return { record, row: chatRow(record, health, changes, working.has(record.name)), changed: changes.kind === 'count' && changes.files > 0 };
       }),
     );
+    const chats = listed.filter((chat) => chat !== undefined);
     const unreadable = problems.length > 0 ? ` ${problems.length} record(s) could not be read; the log names them.` : '';
     const message = chats.length === 0 ? `No background chats in this repository yet.${unreadable}` : unreadable.trim() || undefined;
     return { checkout: repository.top, chats, message };
   }
 
-  async getChildren(element?: WorktreeRecord): Promise<WorktreeRecord[]> {
-    if (element) return [];
+  /** Cleans up a worktree whose folder is gone and says so; false (it stays listed, Discard offered) when that fails. */
+  private async cleanUp(record: WorktreeRecord): Promise<boolean> {
+    try {
+      const result = await this.manager.cleanUpMissing(record);
+      this.decisions.forget(record);
+      void vscode.window.showInformationMessage(cleanedUpText(result));
+      return true;
+    } catch (error) {
+      this.logger.error(`the worktree ${record.name}, whose folder is gone, could not be cleaned up`, error);
+      return false;
+    }
+  }
+
+  async getChildren(element?: BackgroundChatsElement): Promise<BackgroundChatsElement[]> {
+    if (element && 'kind' in element) {
+      const hunks = this.hunkCache.get(element) ?? hunkNodes(element);
+      this.hunkCache.set(element, hunks);
+      return hunks;
+    }
+    if (element) return this.changesOf(element);
     const snapshot = await this.current();
     if (this.treeView) this.treeView.message = snapshot.message;
     this.rows.clear();
-    for (const chat of snapshot.chats) this.rows.set(chat.record.name, chat.row);
+    for (const chat of snapshot.chats) this.rows.set(chat.record.name, { row: chat.row, changed: chat.changed });
     return snapshot.chats.map((chat) => chat.record);
   }
 
-  getTreeItem(record: WorktreeRecord): vscode.TreeItem {
-    const row = this.rows.get(record.name);
-    const item = new vscode.TreeItem(row?.label ?? record.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `${record.checkout}\0${record.name}`;
+  /** A chat's changed files, each with its hunks (read when the chat's row is expanded). */
+  changesOf(record: WorktreeRecord): Promise<ChangeNode[]> {
+    const cached = this.changeCache.get(record.name) ?? this.readChanges(record);
+    this.changeCache.set(record.name, cached);
+    return cached;
+  }
+
+  private async readChanges(record: WorktreeRecord): Promise<ChangeNode[]> {
+    try {
+      return fileNodes(record, await reviewFiles(await worktreeChanges(record)));
+    } catch (error) {
+      this.logger.error(`the changes of ${record.name} could not be read`, error);
+      void vscode.window.showErrorMessage(`Evergreen: the changes of ${record.name} could not be read: ${errorMessage(error)}. Refresh to try again.`);
+      return [];
+    }
+  }
+
+  getTreeItem(element: BackgroundChatsElement): vscode.TreeItem {
+    if ('kind' in element) return changeItem(element, this.decisions);
+    const record = element;
+    const { row, changed } = this.rows.get(record.name) ?? { row: undefined, changed: false };
+    const item = new vscode.TreeItem(row?.label ?? record.name, changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    // JSON, not a NUL between the parts: a NUL in the id loses the row's element on its way to a menu's command.
+    item.id = JSON.stringify([record.checkout, record.name]);
     item.description = row?.description;
     item.tooltip = row?.tooltip;
     item.contextValue = row?.contextValue;

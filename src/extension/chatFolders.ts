@@ -41,33 +41,34 @@ export class ChatFolders {
     const resumed = resumeId === undefined ? undefined : ((await this.store.readMeta(resumeId).catch(() => undefined))?.workspace ?? undefined);
     const decision = decideChatFolder({ folders: this.folders().map((folder) => folder.uri.fsPath), remembered: this.remembered(), ...(resumed !== undefined ? { resumed } : {}) });
     if (decision.kind === 'use') return decision.folder;
-    if (decision.kind === 'none') throw new ActionableError('no_workspace', 'Open a folder first: Evergreen works on the files of a workspace folder.');
-    const title = decision.reason === 'resumedFolderGone' ? `This session worked in ${resumed}, which is not in the workspace now: which folder should it work in?` : 'Which folder should this chat work in?';
+    if (decision.kind === 'none') throw new ActionableError('no_workspace', vscode.l10n.t('Open a folder first: Evergreen works on the files of a workspace folder.'));
+    const title = decision.reason === 'resumedFolderGone' ? vscode.l10n.t('This session worked in {0}, which is not in the workspace now: which folder should it work in?', resumed ?? '') : vscode.l10n.t('Which folder should this chat work in?');
     const folder = await this.pick(title);
-    if (!folder) throw new ActionableError('no_workspace', 'No folder was chosen for this chat: send again and pick one, or run "Evergreen: Choose Chat Folder…".');
+    if (!folder) throw new ActionableError('no_workspace', vscode.l10n.t('No folder was chosen for this chat: send again and pick one, or run "Evergreen: Choose Chat Folder…".'));
     return folder;
   }
 
   /** "Choose Chat Folder…": the folder for the next chats; the open chat keeps its own (a New Chat moves). */
   async choose(): Promise<void> {
     if (this.folders().length < 2) {
-      void vscode.window.showInformationMessage('Evergreen: this workspace has one folder, and every chat works in it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: this workspace has one folder, and every chat works in it.'));
       return;
     }
-    const folder = await this.pick('Which folder should new chats work in?');
+    const folder = await this.pick(vscode.l10n.t('Which folder should new chats work in?'));
     const open = this.active()?.handle.meta.workspace;
     if (!folder || !open || open === folder) return;
-    const choice = await vscode.window.showInformationMessage(`Evergreen: new chats work in ${vscode.workspace.asRelativePath(folder, true)}. The open chat stays in ${open}.`, 'New Chat');
-    if (choice) await vscode.commands.executeCommand('evergreen.newChat');
+    const newChat = vscode.l10n.t('New Chat');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: new chats work in {0}. The open chat stays in {1}.', vscode.workspace.asRelativePath(folder, true), open), newChat);
+    if (choice === newChat) await vscode.commands.executeCommand('evergreen.newChat');
   }
 
   /** The user's pick among the folders, the last one chosen first; remembered. */
   private async pick(title: string): Promise<string | undefined> {
     const remembered = this.remembered();
     const items = this.folders()
-      .map((folder) => ({ label: folder.name, description: folder.uri.fsPath === remembered ? 'last used' : undefined, detail: folder.uri.fsPath, folder: folder.uri.fsPath }))
+      .map((folder) => ({ label: folder.name, description: folder.uri.fsPath === remembered ? vscode.l10n.t('last used') : undefined, detail: folder.uri.fsPath, folder: folder.uri.fsPath }))
       .sort((a, b) => Number(b.folder === remembered) - Number(a.folder === remembered));
-    const picked = await vscode.window.showQuickPick(items, { title: `Evergreen: ${title}`, placeHolder: 'Its tools read and write only inside this folder.' });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Evergreen: {0}', title), placeHolder: vscode.l10n.t('Its tools read and write only inside this folder.') });
     if (!picked) return undefined;
     await this.state.update(REMEMBERED_KEY, picked.folder);
     return picked.folder;

@@ -46,20 +46,20 @@ export class ChatModes {
    * next chat's. Refused while a turn runs; an unknown name is an error that lists the modes.
    */
   async switchTo(name: string): Promise<ModePicker> {
-    if (this.chat.busy) throw new Error('Evergreen is working: switch the mode when the turn has ended (or cancel it first).');
+    if (this.chat.busy) throw new Error(vscode.l10n.t('Evergreen is working: switch the mode when the turn has ended (or cancel it first).'));
     const modes = this.chat.active?.session.modes;
     if (modes) {
       const mode = modes.switchTo(name, 'switch');
       // A back end serves one model: the session restarts on its transcript with the next message.
       if (modes.wantsOtherModel() && !this.chat.needsRestart) {
         this.chat.needsRestart = true;
-        this.notify(`The ${mode.name} mode runs on another model: it takes over from your next message (the chat continues on its transcript).`);
+        this.notify(vscode.l10n.t('The {0} mode runs on another model: it takes over from your next message (the chat continues on its transcript).', mode.name));
       }
       return this.picker();
     }
     const all = await this.load();
     const mode = findMode(all, name);
-    if (!mode) throw new Error(`There is no mode "${name}". The modes are: ${all.map((candidate) => candidate.name).join(', ')}.`);
+    if (!mode) throw new Error(vscode.l10n.t('There is no mode "{0}". The modes are: {1}.', name, all.map((candidate) => candidate.name).join(', ')));
     this.chat.nextMode = mode.name;
     return this.picker();
   }
@@ -69,16 +69,16 @@ export class ChatModes {
     const picker = await this.picker();
     const items = picker.options.map((option) => ({
       label: option.name,
-      description: option.name === picker.current ? `(current) ${option.description}` : option.description,
+      description: option.name === picker.current ? vscode.l10n.t('(current) {0}', option.description) : option.description,
       ...(option.source ? { detail: option.source } : {}),
     }));
-    const chosen = await vscode.window.showQuickPick(items, { title: 'Evergreen: Switch Mode', placeHolder: `The chat is in the ${picker.current} mode. Switch to…` });
+    const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Evergreen: Switch Mode'), placeHolder: vscode.l10n.t('The chat is in the {0} mode. Switch to…', picker.current) });
     if (!chosen || chosen.label === picker.current) return;
     try {
       await this.switchTo(chosen.label);
-      void vscode.window.showInformationMessage(`Evergreen: the ${chosen.label} mode is on.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: the {0} mode is on.', chosen.label));
     } catch (error) {
-      void vscode.window.showWarningMessage(`Evergreen: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', error instanceof Error ? error.message : String(error)));
     }
   }
 
@@ -88,7 +88,7 @@ export class ChatModes {
     if (mode) return mode;
     if (this.warnedDefault !== wanted) {
       this.warnedDefault = wanted;
-      void vscode.window.showWarningMessage(`Evergreen: "${settingName('defaultMode')}" names the mode "${wanted}", which does not exist here; new chats start in the agent mode. The modes are: ${all.map((candidate) => candidate.name).join(', ')}.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: "{0}" names the mode "{1}", which does not exist here; new chats start in the agent mode. The modes are: {2}.', settingName('defaultMode'), wanted, all.map((candidate) => candidate.name).join(', ')));
     }
     return findMode(all, AGENT_MODE)!;
   }

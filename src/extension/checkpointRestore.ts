@@ -31,24 +31,31 @@ export interface CheckpointRestoreHost {
 
 type Choice = RestoreScope | 'edit';
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+/** "1 file", "3 files": whole phrases, so a language words its own plural. */
+const fileCount = (count: number) => (count === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', count));
 
 /** How the pickers name a checkpoint: the message it goes back before, in the user's words (one line, cut). */
 export function checkpointName(checkpoint: number, userText: string | undefined): string {
   const line = userText?.replace(/\s+/g, ' ').trim();
-  if (!line) return `checkpoint ${checkpoint}`;
-  return `before “${line.length > 60 ? `${line.slice(0, 59)}…` : line}”`;
+  if (!line) return vscode.l10n.t('checkpoint {0}', checkpoint);
+  return vscode.l10n.t('before “{0}”', line.length > 60 ? `${line.slice(0, 59)}…` : line);
 }
 
 async function chooseScope(plan: RestorePlan, name: string): Promise<Choice | undefined> {
-  const files = plan.files.length === 0 ? 'no file changed since then' : plural(plan.files.length, 'file');
+  const files = plan.files.length === 0 ? vscode.l10n.t('no file changed since then') : fileCount(plan.files.length);
+  const filesStay = vscode.l10n.t('files stay as they are');
   const items: (vscode.QuickPickItem & { choice: Choice })[] = [
-    { label: 'Restore files and conversation', description: files, detail: 'The workspace and the chat go back to just before this message.', choice: 'files-and-conversation' },
-    { label: 'Restore files only', description: files, detail: 'The chat stays as it is.', choice: 'files' },
-    { label: 'Restore conversation only', description: 'files stay as they are', detail: 'The chat goes back to just before this message.', choice: 'conversation' },
-    { label: 'Edit and resend this message', description: 'files stay as they are', detail: 'The chat goes back to just before this message, and its text is put in the message box.', choice: 'edit' },
+    { label: vscode.l10n.t('Restore files and conversation'), description: files, detail: vscode.l10n.t('The workspace and the chat go back to just before this message.'), choice: 'files-and-conversation' },
+    { label: vscode.l10n.t('Restore files only'), description: files, detail: vscode.l10n.t('The chat stays as it is.'), choice: 'files' },
+    { label: vscode.l10n.t('Restore conversation only'), description: filesStay, detail: vscode.l10n.t('The chat goes back to just before this message.'), choice: 'conversation' },
+    {
+      label: vscode.l10n.t('Edit and resend this message'),
+      description: filesStay,
+      detail: vscode.l10n.t('The chat goes back to just before this message, and its text is put in the message box.'),
+      choice: 'edit',
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Evergreen: restore ${name}`, placeHolder: 'What should go back to just before this message?' });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Evergreen: restore {0}', name), placeHolder: vscode.l10n.t('What should go back to just before this message?') });
   return picked?.choice;
 }
 
@@ -58,20 +65,24 @@ function confirmFiles(host: CheckpointRestoreHost, started: StartedSession, plan
   const outside = plan.files.filter((file) => file.changedOutside);
   type Item = vscode.QuickPickItem & { action?: 'restore' | 'overwrite'; file?: string };
   const items: Item[] = [
-    { label: `$(history) Restore ${plural(plan.files.length - outside.length, 'file')}`, detail: outside.length > 0 ? `${plural(outside.length, 'file')} changed outside Evergreen since then will be kept.` : undefined, action: 'restore' },
-    ...(outside.length > 0 ? [{ label: `$(warning) Restore all ${plural(plan.files.length, 'file')}, overwriting changes made outside Evergreen`, action: 'overwrite' as const }] : []),
-    { label: 'Files (select one to see its diff)', kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: `$(history) ${vscode.l10n.t('Restore {0}', fileCount(plan.files.length - outside.length))}`,
+      detail: outside.length > 0 ? vscode.l10n.t('{0} changed outside Evergreen since then will be kept.', fileCount(outside.length)) : undefined,
+      action: 'restore',
+    },
+    ...(outside.length > 0 ? [{ label: `$(warning) ${vscode.l10n.t('Restore all {0}, overwriting changes made outside Evergreen', fileCount(plan.files.length))}`, action: 'overwrite' as const }] : []),
+    { label: vscode.l10n.t('Files (select one to see its diff)'), kind: vscode.QuickPickItemKind.Separator },
     ...plan.files.map((file) => ({
       label: `$(diff) ${file.path}`,
-      description: file.action === 'delete' ? 'will be deleted' : 'will be restored',
-      detail: file.changedOutside ? 'Changed outside Evergreen since the checkpoint: kept unless you choose to overwrite.' : undefined,
+      description: file.action === 'delete' ? vscode.l10n.t('will be deleted') : vscode.l10n.t('will be restored'),
+      detail: file.changedOutside ? vscode.l10n.t('Changed outside Evergreen since the checkpoint: kept unless you choose to overwrite.') : undefined,
       file: file.path,
     })),
-    ...plan.unrestorable.map((file) => ({ label: `$(circle-slash) ${file.path}`, description: 'cannot be restored', detail: file.reason })),
+    ...plan.unrestorable.map((file) => ({ label: `$(circle-slash) ${file.path}`, description: vscode.l10n.t('cannot be restored'), detail: file.reason })),
   ];
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Item>();
-    pick.title = `Evergreen: restore ${name}: ${plural(plan.files.length, 'file')} will change`;
+    pick.title = vscode.l10n.t('Evergreen: restore {0}: {1} will change', name, fileCount(plan.files.length));
     pick.items = items;
     pick.ignoreFocusOut = true;
     let settled = false;
@@ -96,14 +107,18 @@ function confirmFiles(host: CheckpointRestoreHost, started: StartedSession, plan
   });
 }
 
+function failureList(failures: readonly { path: string; reason: string }[]): string {
+  return failures.map((failure) => `${failure.path} (${failure.reason})`).join('; ');
+}
+
 function summary(outcome: CheckpointRestoreOutcome): string {
   const parts: string[] = [];
   if (outcome.files) {
-    parts.push(`${plural(outcome.files.restored.length, 'file')} restored`);
-    if (outcome.files.keptOutsideChanges.length > 0) parts.push(`kept your changes to ${outcome.files.keptOutsideChanges.join(', ')}`);
-    if (outcome.files.failed.length > 0) parts.push(`could not restore ${outcome.files.failed.map((failure) => `${failure.path} (${failure.reason})`).join('; ')}`);
+    parts.push(vscode.l10n.t('{0} restored', fileCount(outcome.files.restored.length)));
+    if (outcome.files.keptOutsideChanges.length > 0) parts.push(vscode.l10n.t('kept your changes to {0}', outcome.files.keptOutsideChanges.join(', ')));
+    if (outcome.files.failed.length > 0) parts.push(vscode.l10n.t('could not restore {0}', failureList(outcome.files.failed)));
   }
-  if (outcome.conversationRewound) parts.push('the conversation is back before that message (the later messages stay in the archived transcript)');
+  if (outcome.conversationRewound) parts.push(vscode.l10n.t('the conversation is back before that message (the later messages stay in the archived transcript)'));
   return parts.join('; ');
 }
 
@@ -111,11 +126,11 @@ function summary(outcome: CheckpointRestoreOutcome): string {
 export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, checkpoint: number, preset?: Choice): Promise<void> {
   const started = host.active();
   if (!started?.checkpoints) {
-    void vscode.window.showWarningMessage('Evergreen: this chat has no checkpoints (they are taken in a trusted workspace). Nothing was changed.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: this chat has no checkpoints (they are taken in a trusted workspace). Nothing was changed.'));
     return;
   }
   if (host.busy()) {
-    void vscode.window.showWarningMessage('Evergreen: the agent is still working. Stop it (or wait for it to finish), then restore.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: the agent is still working. Stop it (or wait for it to finish), then restore.'));
     return;
   }
   const checkpoints = started.checkpoints;
@@ -131,7 +146,7 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
       if (!confirmed) return;
       overwriteOutsideChanges = confirmed.overwriteOutsideChanges;
     }
-    if (host.busy()) throw new Error('the agent started working meanwhile; nothing was restored');
+    if (host.busy()) throw new Error(vscode.l10n.t('the agent started working meanwhile; nothing was restored'));
     const text = host.userTextOf(checkpoint);
     const sessionId = started.handle.id;
     const outcome = await restoreCheckpoint(checkpoints, started.handle, checkpoint, scope, { overwriteOutsideChanges });
@@ -142,17 +157,18 @@ export async function restoreCheckpointFromChat(host: CheckpointRestoreHost, che
     await host.focusInput();
     // Undo is offered only while nothing happened since (a new message would be spliced into the old conversation).
     const entriesAfterRestore = host.active()?.handle.entryCount;
-    const undo = await vscode.window.showInformationMessage(`Evergreen: ${summary(outcome)}.`, 'Undo Restore');
-    if (undo !== 'Undo Restore') return;
+    const undoRestore = vscode.l10n.t('Undo Restore');
+    const undo = await vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}.', summary(outcome)), undoRestore);
+    if (undo !== undoRestore) return;
     const current = host.active();
-    if (!current || current.handle.id !== sessionId || host.busy() || current.handle.entryCount !== entriesAfterRestore) throw new Error('the chat moved on since the restore; it can no longer be undone');
+    if (!current || current.handle.id !== sessionId || host.busy() || current.handle.entryCount !== entriesAfterRestore) throw new Error(vscode.l10n.t('the chat moved on since the restore; it can no longer be undone'));
     const undone = await undoCheckpointRestore(checkpoints, current.handle, outcome);
     if (outcome.conversationRewound) await host.rebuild(sessionId);
     await host.focusInput();
     const failed = undone?.failed ?? [];
-    void vscode.window.showInformationMessage(`Evergreen: restore undone${failed.length > 0 ? `, except ${failed.map((failure) => `${failure.path} (${failure.reason})`).join('; ')}` : ''}.`);
+    void vscode.window.showInformationMessage(failed.length > 0 ? vscode.l10n.t('Evergreen: restore undone, except {0}.', failureList(failed)) : vscode.l10n.t('Evergreen: restore undone.'));
   } catch (error) {
     host.logger.error(`restoring checkpoint ${checkpoint} failed`, error);
-    void vscode.window.showErrorMessage(`Evergreen could not restore checkpoint ${checkpoint}: ${errorMessage(error)}. Files not listed as restored are unchanged.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen could not restore checkpoint {0}: {1}. Files not listed as restored are unchanged.', checkpoint, errorMessage(error)));
   }
 }

@@ -32,8 +32,8 @@ export function registerCommands(chats: Chats, apiKeys: ApiKeyStore, webDomains:
     register('switchMode', () => controller().switchMode()),
     register('reloadInstructions', async () => {
       const outcome = await controller().reloadInstructionsNow();
-      if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-      else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+      if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+      else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
     }),
   ];
 }

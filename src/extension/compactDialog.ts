@@ -1,7 +1,7 @@
 /** "Compact Conversation" and "Undo Last Compaction" on one chat: the dialog (what it will do, then the optional focus), the progress it runs under, and what each says when done. */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../core/agent/session';
-import { describeCompactionPreview } from '../core/context/compactionPreview';
+import type { CompactionBlocker, CompactionPreview } from '../core/context/compactionPreview';
 import type { ChatState } from './chatState';
 import { errorText } from './errorHints';
 
@@ -9,20 +9,53 @@ import { errorText } from './errorHints';
 export async function askCompactFocus(session: AgentSession): Promise<{ focus: string | undefined } | undefined> {
   const preview = session.previewCompaction();
   if (preview && !preview.ok) {
-    void vscode.window.showInformationMessage(`Evergreen: ${preview.message}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', preview.blocker ? blockerText(preview.blocker) : preview.message));
     return undefined;
   }
   if (preview) {
-    const choice = await vscode.window.showInformationMessage('Evergreen: compact the conversation?', { modal: true, detail: describeCompactionPreview(preview) }, 'Compact');
-    if (choice !== 'Compact') return undefined;
+    const compact = vscode.l10n.t('Compact');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: compact the conversation?'), { modal: true, detail: previewText(preview) }, compact);
+    if (choice !== compact) return undefined;
   }
   const typed = await vscode.window.showInputBox({
-    title: 'Evergreen: Compact Conversation',
-    prompt: 'Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)',
-    placeHolder: 'e.g. the failing tests and the API decisions',
+    title: vscode.l10n.t('Evergreen: Compact Conversation'),
+    prompt: vscode.l10n.t('Optional: what should the summary focus on? (Enter to compact without focus, Esc to cancel)'),
+    placeHolder: vscode.l10n.t('e.g. the failing tests and the API decisions'),
   });
   if (typed === undefined) return undefined;
   return { focus: typed.trim() || undefined };
+}
+
+function blockerText(blocker: CompactionBlocker): string {
+  switch (blocker) {
+    case 'empty':
+      return vscode.l10n.t('Nothing to compact yet: the conversation is empty.');
+    case 'waiting':
+      return vscode.l10n.t('A tool call is still waiting for its result; compact when the turn has ended.');
+    case 'nothing':
+      return vscode.l10n.t('Nothing to compact yet: every message is already as short as it can be.');
+  }
+}
+
+const tokens = (value: number): string => `~${Math.round(value).toLocaleString('en-US')}`;
+
+/** The core's preview (data) in the dialog's words, line by line as the CLI prints it (core/context/compactionPreview.ts). */
+export function previewText(preview: CompactionPreview): string {
+  const { summarized, kept, restoredFiles } = preview;
+  const lines = [
+    vscode.l10n.t('Context now: {0} tokens.', tokens(preview.tokensBefore)),
+    vscode.l10n.t('Summarized: {0} message(s), {1} tokens.', summarized.messages, tokens(summarized.tokens)),
+    kept.messages === 0
+      ? vscode.l10n.t('Kept verbatim: none (everything is summarized).')
+      : vscode.l10n.t('Kept verbatim: the newest {0} message(s), {1} tokens.', kept.messages, tokens(kept.tokens)),
+    restoredFiles.length === 0
+      ? vscode.l10n.t('Restored: no files.')
+      : vscode.l10n.t('Restored: {0}.', restoredFiles.map((file) => `${file.path} (${tokens(file.tokens)})`).join(', ')),
+    vscode.l10n.t('After: {0} tokens + the summary (at most {1}).', tokens(preview.tokensAfter), preview.summaryMaxTokens.toLocaleString('en-US')),
+  ];
+  if (preview.focus) lines.push(vscode.l10n.t('Focus: {0}', preview.focus));
+  lines.push(vscode.l10n.t('The full conversation stays in the transcript; "Undo Last Compaction" brings it back while it still fits.'));
+  return lines.join('\n');
 }
 
 /** Runs `work` under a cancellable notification; Cancel aborts its signal. */
@@ -50,25 +83,25 @@ export class ChatCompaction {
   async compact(focus?: string): Promise<void> {
     const { active } = this.chat;
     if (!active || active.session.history.length === 0) {
-      void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.'));
       return;
     }
     if (active.session.busy) {
-      void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.'));
       return;
     }
     // From the palette or the gauge: first say what it will do, then ask for the focus.
     const chosen = focus === undefined ? await askCompactFocus(active.session) : { focus: focus || undefined };
     if (!chosen) return;
-    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+    const outcome = await withCancellableProgress(vscode.l10n.t('Evergreen: compacting the conversation…'), (signal) => this.compactNow(chosen.focus, signal));
+    if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+    else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
   }
 
   /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
   async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
     const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
+    if (!active) return { ok: false, message: vscode.l10n.t('Nothing to compact yet: no conversation is open.') };
     try {
       const outcome = await active.session.compact(focus, signal);
       await this.postState();
@@ -82,14 +115,14 @@ export class ChatCompaction {
   async undoLastCompaction(): Promise<void> {
     const outcome = await this.undoCompactionNow();
     if (outcome.ok) await this.focusInput();
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
+    if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+    else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
   }
 
   /** The undo without UI (the command's core; also the API the integration tests use). */
   async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
     const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
+    if (!active) return { ok: false, message: vscode.l10n.t('Nothing to undo: no conversation is open.') };
     try {
       const outcome = await active.session.undoLastCompaction();
       if (outcome.ok) await this.postState();

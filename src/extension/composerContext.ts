@@ -99,7 +99,7 @@ export class ComposerContext extends Disposable {
 
   private selection(): AttachmentSpec {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) throw new AttachmentError('@selection: nothing is selected in the active editor; select some lines first');
+    if (!editor || editor.selection.isEmpty) throw new AttachmentError(vscode.l10n.t('@selection: nothing is selected in the active editor; select some lines first'));
     const where = this.relative(editor.document.uri.fsPath) ?? editor.document.uri.fsPath;
     const from = editor.selection.start.line + 1;
     const to = editor.selection.end.line + 1;
@@ -109,13 +109,13 @@ export class ComposerContext extends Disposable {
 
   private async terminal(): Promise<AttachmentSpec> {
     const terminal = vscode.window.activeTerminal;
-    if (!terminal) throw new AttachmentError('@terminal: there is no open terminal');
+    if (!terminal) throw new AttachmentError(vscode.l10n.t('@terminal: there is no open terminal'));
     const command = this.lastCommand.get(terminal);
     if (!command) {
       throw new AttachmentError(
         terminal.shellIntegration
-          ? `@terminal: no command has finished in "${terminal.name}" since Evergreen started; run it again, then attach`
-          : `@terminal: "${terminal.name}" has no shell integration, so its commands cannot be read; enable "terminal.integrated.shellIntegration.enabled" and open a new terminal`,
+          ? vscode.l10n.t('@terminal: no command has finished in "{0}" since Evergreen started; run it again, then attach', terminal.name)
+          : vscode.l10n.t('@terminal: "{0}" has no shell integration, so its commands cannot be read; enable "{1}" and open a new terminal', terminal.name, 'terminal.integrated.shellIntegration.enabled'),
       );
     }
     const attached = await withRecoveredOutput(command, workbenchTerminalCopy, this.logger);
@@ -124,11 +124,11 @@ export class ComposerContext extends Disposable {
 
   private async gitChanges(): Promise<AttachmentSpec> {
     const root = this.root();
-    if (!root) throw new AttachmentError('@git-changes: no folder is open');
+    if (!root) throw new AttachmentError(vscode.l10n.t('@git-changes: no folder is open'));
     try {
       return { kind: 'git-changes', label: 'git changes', text: await workingTreeChanges(root) };
     } catch (error) {
-      throw new AttachmentError(`@git-changes: ${error instanceof GitChangesError ? error.message : String(error)}`);
+      throw new AttachmentError(vscode.l10n.t('@git-changes: {0}', error instanceof GitChangesError ? error.message : String(error)));
     }
   }
 
@@ -176,7 +176,7 @@ function problems(root: string | undefined): AttachmentSpec {
       rows.push({ severity: diagnostic.severity, text: `${where}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} [${names[diagnostic.severity] ?? 'problem'}] ${diagnostic.message}${source}` });
     }
   }
-  if (rows.length === 0) throw new AttachmentError('@problems: VS Code reports no problems in the workspace');
+  if (rows.length === 0) throw new AttachmentError(vscode.l10n.t('@problems: VS Code reports no problems in the workspace'));
   rows.sort((a, b) => a.severity - b.severity);
   const shown = rows.slice(0, PROBLEMS_MAX).map((row) => row.text);
   if (rows.length > PROBLEMS_MAX) shown.push(`[… ${rows.length - PROBLEMS_MAX} more problems not attached]`);

@@ -28,7 +28,7 @@ export class ContextBreakdownDocument extends Disposable implements vscode.FileS
   /** "Show Context Breakdown" for the current chat (a note when there is none yet). */
   async showFor(active: StartedSession | undefined): Promise<void> {
     if (!active) {
-      void vscode.window.showInformationMessage('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: no conversation yet. Start a chat in the Evergreen view to see what the context holds.'));
       return;
     }
     const { session, handle, client } = active;

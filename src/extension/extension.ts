@@ -7,6 +7,7 @@ import { ApiKeyStore } from './apiKey';
 import { registerBackgroundChatActions } from './backgroundChatActions';
 import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
+import { registerCheckpointReview } from './checkpointReview';
 import { Chats } from './chats';
 import { ChatEditorTab } from './chatEditorTab';
 import { ChatsView, registerChatsCommands } from './chatsView';
@@ -80,11 +81,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
       ...registerCommands(chats, apiKeys, new WorkspaceWebDomains(context.workspaceState), view),
       registerOpenRun({ store, resume: (sessionId) => chats.openSession(sessionId), logger }),
-      new TranscriptDocuments(store, logger),
+      new TranscriptDocuments(store, logger, context.extensionUri),
       new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chats.shown.state.active }),
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
       registerNewBackgroundChat(runner, logger, () => log.channel.show()),
+      // The chat the sidebar shows: its checkpoints are the ones reviewed.
+      registerCheckpointReview({ get active() { return chats.shown.state.active; }, get busy() { return chats.shown.state.busy; } }, logger),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
@@ -96,7 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(`Evergreen failed to start: ${message}`, 'Show Logs').then((choice) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen failed to start: {0}', message), vscode.l10n.t('Show Logs')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.showLogs');
     });
     throw error;

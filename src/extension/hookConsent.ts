@@ -14,16 +14,20 @@ import { describeHook, hookStartNotices, loadHooks, sortHooksByConsent, type Con
 const CONSENT_KEY = 'hookConsentedDefinitions';
 
 async function askConsent(hooks: readonly ConfiguredHook[]): Promise<boolean> {
+  const allow = vscode.l10n.t('Allow');
   const choice = await vscode.window.showWarningMessage(
-    hooks.length === 1 ? 'Run the hook that this workspace defines?' : `Run the ${hooks.length} hooks that this workspace defines?`,
+    hooks.length === 1 ? vscode.l10n.t('Run the hook that this workspace defines?') : vscode.l10n.t('Run the {0} hooks that this workspace defines?', hooks.length),
     {
       modal: true,
-      detail: `A hook is a command that runs at a step of the agent (before a tool call, after an edit, when a turn ends…). This workspace asks to run:\n\n${hooks.map(describeHook).join('\n\n')}\n\nThey run in Evergreen's command sandbox; they may block the agent or ask you first, but never approve anything for you. Allow only what you would run yourself. A changed hook is asked again.`,
+      detail: vscode.l10n.t(
+        "A hook is a command that runs at a step of the agent (before a tool call, after an edit, when a turn ends…). This workspace asks to run:\n\n{0}\n\nThey run in Evergreen's command sandbox; they may block the agent or ask you first, but never approve anything for you. Allow only what you would run yourself. A changed hook is asked again.",
+        hooks.map(describeHook).join('\n\n'),
+      ),
     },
-    'Allow',
-    'Not Now',
+    allow,
+    vscode.l10n.t('Not Now'),
   );
-  return choice === 'Allow';
+  return choice === allow;
 }
 
 export async function readHookSettings(workspaceRoot: string, userSetting: unknown, consent: vscode.Memento): Promise<HooksConfig> {

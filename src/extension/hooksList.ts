@@ -8,14 +8,16 @@ import type { SessionHooks } from '../core/agent/hooks';
 import { describeHook } from '../core/hooks';
 import { settingName } from '../frontends/settingsTable';
 
-type HookAction = 'Turn Off for This Chat' | 'Turn On Again' | 'Open Its File';
 
 export async function showHooks(hooks: SessionHooks | undefined): Promise<void> {
   const listed = hooks?.list() ?? [];
   if (!hooks || listed.length === 0) {
     const choice = await vscode.window.showInformationMessage(
-      `No hook runs in this chat. Add yours in the setting "${settingName('hooks')}" or ~/.claude/settings.json; a workspace's .claude/settings.json hooks run after you allow them. Then start a New Chat.`,
-      'Open Settings',
+      vscode.l10n.t(
+        "No hook runs in this chat. Add yours in the setting \"{0}\" or ~/.claude/settings.json; a workspace's .claude/settings.json hooks run after you allow them. Then start a New Chat.",
+        settingName('hooks'),
+      ),
+      vscode.l10n.t('Open Settings'),
     );
     if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('hooks'));
     return;
@@ -23,21 +25,26 @@ export async function showHooks(hooks: SessionHooks | undefined): Promise<void> 
   const picked = await vscode.window.showQuickPick(
     listed.map(({ hook, on }) => ({
       label: `${on ? '' : '$(circle-slash) '}${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`,
-      description: `${hook.origin.scope === 'workspace' ? 'workspace, sandboxed' : 'yours'} · ${hook.origin.label}${on ? '' : ' · off for this chat'}`,
+      description: [hook.origin.scope === 'workspace' ? vscode.l10n.t('workspace, sandboxed') : vscode.l10n.t('yours'), hook.origin.label, ...(on ? [] : [vscode.l10n.t('off for this chat')])].join(' · '),
       detail: describeHook(hook),
       entry: { hook, on },
     })),
-    { title: 'Evergreen: Hooks of this chat', placeHolder: 'Pick a hook to turn it off for this chat, or to open its file' },
+    { title: vscode.l10n.t('Evergreen: Hooks of this chat'), placeHolder: vscode.l10n.t('Pick a hook to turn it off for this chat, or to open its file') },
   );
   if (!picked) return;
   const { hook, on } = picked.entry;
   const inFile = path.isAbsolute(hook.origin.source);
-  const actions: HookAction[] = [on ? 'Turn Off for This Chat' : 'Turn On Again', ...(inFile ? ['Open Its File' as const] : [])];
-  const action = await vscode.window.showQuickPick(actions, { title: `${hook.event} hook: ${hook.command}` });
-  if (action === 'Open Its File') {
+  const toggle = on ? vscode.l10n.t('Turn Off for This Chat') : vscode.l10n.t('Turn On Again');
+  const openFile = vscode.l10n.t('Open Its File');
+  const action = await vscode.window.showQuickPick([toggle, ...(inFile ? [openFile] : [])], { title: vscode.l10n.t('{0} hook: {1}', hook.event, hook.command) });
+  if (action === openFile) {
     await vscode.window.showTextDocument(vscode.Uri.file(hook.origin.source));
   } else if (action) {
     hooks.setOn(hook.consentKey, !on);
-    void vscode.window.showInformationMessage(`Evergreen: the ${hook.event} hook "${hook.command}" is ${on ? 'off for this chat; a New Chat turns it on again' : 'on again'}.`);
+    void vscode.window.showInformationMessage(
+      on
+        ? vscode.l10n.t('Evergreen: the {0} hook "{1}" is off for this chat; a New Chat turns it on again.', hook.event, hook.command)
+        : vscode.l10n.t('Evergreen: the {0} hook "{1}" is on again.', hook.event, hook.command),
+    );
   }
 }

@@ -75,7 +75,7 @@ export class InsightsPanel extends Disposable {
 
   /** The open chat's insights, or `sessionId`'s; with neither, the user picks a saved session. */
   async show(sessionId?: string): Promise<void> {
-    const chosen = sessionId ?? this.deps.active()?.handle.id ?? (await pickSession(this.deps.store, 'Show the insights of which session?'));
+    const chosen = sessionId ?? this.deps.active()?.handle.id ?? (await pickSession(this.deps.store, vscode.l10n.t('Show the insights of which session?')));
     if (!chosen) return;
     const panel = this.ensurePanel();
     panel.reveal(undefined, false);
@@ -85,9 +85,9 @@ export class InsightsPanel extends Disposable {
   /** The panel's HTML once; its messages answered while it lives. */
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
-    const panel = vscode.window.createWebviewPanel(INSIGHTS_VIEW_TYPE, 'Evergreen Insights', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) });
+    const panel = vscode.window.createWebviewPanel(INSIGHTS_VIEW_TYPE, vscode.l10n.t('Evergreen Insights'), vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'insights.js', style: 'insights.css', rootId: 'insights-root', title: 'Evergreen Insights' });
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { script: 'insights.js', style: 'insights.css', rootId: 'insights-root', title: vscode.l10n.t('Evergreen Insights') });
     const subscriptions = [
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
       // Back on a tab of the open chat: its newest requests, if it had any since.
@@ -115,12 +115,12 @@ export class InsightsPanel extends Disposable {
       if (message.type === 'ready' && this.shown) this.post({ type: 'insights', view: this.view(this.shown) });
       else if (message.type === 'refresh' && this.shown) await this.load(this.shown.sessionId, false);
       else if (message.type === 'pickSession') {
-        const picked = await pickSession(this.deps.store, 'Show the insights of which session?');
+        const picked = await pickSession(this.deps.store, vscode.l10n.t('Show the insights of which session?'));
         if (picked) await this.load(picked, true);
       } else if (message.type === 'openCsv') await this.openCsv(message.table);
     } catch (error) {
       this.deps.logger.error(`the insights panel's ${message.type} failed`, error);
-      void vscode.window.showErrorMessage(`Evergreen: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: {0}', errorMessage(error)));
     }
   }
 
@@ -150,15 +150,15 @@ export class InsightsPanel extends Disposable {
       this.post({ type: 'insights', view: this.view(this.shown) });
     } catch (error) {
       if (ticket !== this.loading) return;
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it has no transcript yet (send a message first)' : errorMessage(error);
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? vscode.l10n.t('it has no transcript yet (send a message first)') : errorMessage(error);
       this.deps.logger.warn(`insights of ${sessionId}: ${reason}`);
-      this.post({ type: 'insightsError', message: `Evergreen could not show the insights of session ${sessionId}: ${reason}. Pick another session with "Other Session…", or run Evergreen: Show Session Insights again.` });
+      this.post({ type: 'insightsError', message: vscode.l10n.t('Evergreen could not show the insights of session {0}: {1}. Pick another session with "Other Session…", or run Evergreen: Show Session Insights again.', sessionId, reason) });
     }
   }
 
   private async titleOf(sessionId: string): Promise<string> {
     const meta = await this.deps.store.readMeta(sessionId).catch(() => undefined);
-    return meta?.title || `session ${sessionId}`;
+    return meta?.title || vscode.l10n.t('session {0}', sessionId);
   }
 
   private view(shown: Shown): InsightsView {
@@ -171,13 +171,15 @@ export class InsightsPanel extends Disposable {
     const percent = settings.autoCompactPercent !== undefined ? { autoCompactPercent: settings.autoCompactPercent } : {};
     const active = this.deps.active();
     if (active && active.handle.id === sessionId) {
-      return { budget: { window: active.window, maxOutputTokens: active.session.context.gauge().outputReserve, ...percent }, note: 'The window and threshold are the open chat’s.' };
+      return { budget: { window: active.window, maxOutputTokens: active.session.context.gauge().outputReserve, ...percent }, note: vscode.l10n.t('The window and threshold are the open chat’s.') };
     }
     const model = modelOf(entries) ?? settings.model ?? '';
     const window = settings.contextWindow ?? contextWindowFor(providerOf(entries), model);
     return {
       budget: { window, maxOutputTokens: settings.maxOutputTokens, ...percent },
-      note: `A saved session: its window (${window.toLocaleString('en-US')} tokens${model ? ` for ${model}` : ''}) and threshold are taken from today's settings; it may have run with others.`,
+      note: model
+        ? vscode.l10n.t("A saved session: its window ({0} tokens for {1}) and threshold are taken from today's settings; it may have run with others.", window.toLocaleString('en-US'), model)
+        : vscode.l10n.t("A saved session: its window ({0} tokens) and threshold are taken from today's settings; it may have run with others.", window.toLocaleString('en-US')),
     };
   }
 

@@ -18,14 +18,15 @@ export async function openChatLink(href: string, workspaceRoot: string | undefin
       logger.warn(`chat link is not a valid URL: ${href.slice(0, 200)}`);
       return;
     }
-    const choice = await vscode.window.showWarningMessage(`Open this link from the chat in your browser?`, { modal: true, detail: uri.toString(true) }, 'Open');
-    if (choice === 'Open') await vscode.env.openExternal(uri);
+    const open = vscode.l10n.t('Open');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Open this link from the chat in your browser?'), { modal: true, detail: uri.toString(true) }, open);
+    if (choice === open) await vscode.env.openExternal(uri);
     return;
   }
   // "a.ts:12" is a file and line, not a scheme.
   if (/^[a-z][a-z0-9+.-]*:(?!\d+$)/i.test(href) || href.startsWith('/') || href.startsWith('\\') || workspaceRoot === undefined) {
     logger.warn(`chat link refused (only web links and workspace files open): ${href.slice(0, 200)}`);
-    void vscode.window.showWarningMessage('Evergreen opens only web links and files inside the workspace from the chat.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen opens only web links and files inside the workspace from the chat.'));
     return;
   }
   // "src/a.ts", "src/a.ts:12", "src/a.ts#L12"
@@ -37,7 +38,7 @@ export async function openChatLink(href: string, workspaceRoot: string | undefin
   const inside = target !== undefined && (target === root || target.startsWith(root + path.sep));
   const stat = inside ? await fsp.stat(target).catch(() => undefined) : undefined;
   if (!inside || !stat?.isFile()) {
-    void vscode.window.showWarningMessage(`Evergreen: "${relative.slice(0, 200)}" is not a file in this workspace.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: "{0}" is not a file in this workspace.', relative.slice(0, 200)));
     return;
   }
   const position = new vscode.Position(Math.max(0, line - 1), 0);
@@ -60,7 +61,9 @@ export async function openSavedOutput(file: string, toolResultsDir: string | und
   const target = toolResultsDir === undefined ? undefined : await savedOutputFile(file, toolResultsDir);
   if (!target) {
     logger.warn(`saved-output link refused (not a file in this session's tool-results folder): ${file.slice(0, 300)}`);
-    void vscode.window.showWarningMessage("Evergreen: that saved output cannot be opened: only files in this session's tool-results folder open from the chat, and it is not one of them (or it was deleted). The chat's preview of it is in Open Archived Transcript.");
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t("Evergreen: that saved output cannot be opened: only files in this session's tool-results folder open from the chat, and it is not one of them (or it was deleted). The chat's preview of it is in Open Archived Transcript."),
+    );
     return;
   }
   await vscode.window.showTextDocument(vscode.Uri.file(target), { preview: true });

@@ -6,14 +6,16 @@
  * src/frontends/settingsManifest.ts. No `vscode` here: the generator runs in plain Node.
  */
 import { CONTEXT_KEYS } from './contextKeys';
-import { TRANSCRIPT_SCHEME } from './transcriptScheme';
+import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from './transcriptScheme';
 
 const { chatActive, running } = CONTEXT_KEYS;
 /** VS Code's own key (test/unit/manifest.test.ts lists the ones the manifest may read). */
 const MULTI_ROOT = 'workspaceFolderCount > 1';
 
 /** Beside Evergreen's own keys, when-clauses name only keys VS Code sets; test/unit/manifest.test.ts lists which. */
-const TRANSCRIPT_TAB = `resourceScheme == ${TRANSCRIPT_SCHEME}`;
+const TRANSCRIPT_SOURCE_TAB = `resourceScheme == ${TRANSCRIPT_SCHEME}`;
+const TRANSCRIPT_RENDERED_TAB = `activeWebviewPanelId == ${TRANSCRIPT_VIEW_TYPE}`;
+const TRANSCRIPT_TAB = `${TRANSCRIPT_SOURCE_TAB} || ${TRANSCRIPT_RENDERED_TAB}`;
 
 export interface CommandSpec {
   readonly title: string;
@@ -36,6 +38,9 @@ export const COMMANDS = {
   openArchivedTranscript: { title: 'Open Archived Transcript…', icon: '$(book)' },
   // Its button is on the transcript tab's title bar; in the palette it is offered beside an open chat too.
   openRawTranscript: { title: 'Open Raw JSONL', icon: '$(json)', palette: `${chatActive} || ${TRANSCRIPT_TAB}` },
+  // The transcript opens rendered; its source (and back) is a button on the tab's title bar.
+  openTranscriptSource: { title: 'Open Transcript Source', icon: '$(go-to-file)', palette: TRANSCRIPT_RENDERED_TAB },
+  openTranscriptRendered: { title: 'Open Rendered Transcript', icon: '$(open-preview)', palette: TRANSCRIPT_SOURCE_TAB },
   newChat: { title: 'New Chat', icon: '$(add)' },
   // The sidebar's chat, its message box focused; the walkthrough passes `{ insert: '@' }` to open the @ picker.
   focusChat: { title: 'Focus Chat Input', icon: '$(comment-discussion)' },
@@ -70,6 +75,13 @@ export const COMMANDS = {
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },
   reviewBackgroundChanges: { title: 'Review Changes', icon: '$(diff)' },
   applyBackgroundChanges: { title: 'Apply Changes', icon: '$(check-all)' },
+  // Per hunk (issue 31): Accept and Reject on the rows of a chat's Changes, then Apply Accepted on the chat.
+  acceptBackgroundChange: { title: 'Accept', icon: '$(check)', palette: 'false' },
+  rejectBackgroundChange: { title: 'Reject', icon: '$(close)', palette: 'false' },
+  applyAcceptedBackgroundChanges: { title: 'Apply Accepted Changes', icon: '$(check)' },
+  openBackgroundWorktree: { title: 'Open Worktree in New Window', icon: '$(empty-window)' },
+  // The panel's chat, hunk by hunk since a checkpoint (issue 31): it says why when no chat is open.
+  reviewCheckpointChanges: { title: 'Review Changes Since Checkpoint…', icon: '$(diff)', enablement: `${chatActive} && !${running}` },
   mergeBackgroundBranch: { title: 'Merge Branch', icon: '$(git-merge)' },
   discardBackgroundChat: { title: 'Discard…', icon: '$(trash)' },
 } as const satisfies Readonly<Record<string, CommandSpec>>;

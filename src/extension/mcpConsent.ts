@@ -14,16 +14,21 @@ import { applyConsent, loadMcpConfig, WORKSPACE_MCP_FILES } from '../core/mcp/lo
 const CONSENT_KEY = 'mcpConsentedDefinitions';
 
 async function askConsent(server: McpServerConfig): Promise<boolean> {
+  const allow = vscode.l10n.t('Allow');
   const choice = await vscode.window.showWarningMessage(
-    `Start the MCP server "${server.name}" that this workspace defines?`,
+    vscode.l10n.t('Start the MCP server "{0}" that this workspace defines?', server.name),
     {
       modal: true,
-      detail: `${path.basename(server.origin.source)} asks to run:\n\n${server.display}\n\nIt runs with your permissions, outside Evergreen's sandbox, and its tools are offered to the model (each call still asks unless you allowed it). Allow only what you would run yourself. A changed definition is asked again.`,
+      detail: vscode.l10n.t(
+        "{0} asks to run:\n\n{1}\n\nIt runs with your permissions, outside Evergreen's sandbox, and its tools are offered to the model (each call still asks unless you allowed it). Allow only what you would run yourself. A changed definition is asked again.",
+        path.basename(server.origin.source),
+        server.display,
+      ),
     },
-    'Allow',
-    'Not Now',
+    allow,
+    vscode.l10n.t('Not Now'),
   );
-  return choice === 'Allow';
+  return choice === allow;
 }
 
 export async function readMcpSettings(workspaceRoot: string, userServers: unknown, consent: vscode.Memento): Promise<McpSettings> {
@@ -41,6 +46,6 @@ export async function readMcpSettings(workspaceRoot: string, userServers: unknow
   if (changed) await consent.update(CONSENT_KEY, [...granted]);
   const { allowed, notices } = applyConsent(loaded.servers, (server) => granted.has(server.consentKey), 'allow them when Evergreen asks at the start of a New Chat.');
   // Untrusted: nothing starts (the session offers no MCP tool there); said only when the user configured servers.
-  if (!trusted && loaded.servers.length > 0) notices.push(`This workspace is not trusted: your MCP servers do not start here, and the ones it may define (${WORKSPACE_MCP_FILES.join(', ')}) are not read. Trust the workspace to use them.`);
+  if (!trusted && loaded.servers.length > 0) notices.push(vscode.l10n.t('This workspace is not trusted: your MCP servers do not start here, and the ones it may define ({0}) are not read. Trust the workspace to use them.', WORKSPACE_MCP_FILES.join(', ')));
   return { servers: allowed, problems: loaded.problems, notices };
 }

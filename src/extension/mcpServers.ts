@@ -12,15 +12,15 @@ import { Disposable } from './disposable';
 function stateText(state: McpServerState): string {
   switch (state.kind) {
     case 'ready':
-      return 'ready';
+      return vscode.l10n.t('ready');
     case 'starting':
-      return 'starting…';
+      return vscode.l10n.t('starting…');
     case 'stopped':
-      return 'stopped';
+      return vscode.l10n.t('stopped');
     case 'disabled':
-      return `disabled: ${state.reason}`;
+      return vscode.l10n.t('disabled: {0}', state.reason);
     case 'failed':
-      return `failed: ${state.reason.split('\n')[0]}`;
+      return vscode.l10n.t('failed: {0}', state.reason.split('\n')[0] ?? '');
   }
 }
 
@@ -42,54 +42,62 @@ export class McpLogChannels extends Disposable {
 
 /** The list's description of one server: state, tools and what their definitions cost each request. */
 export function serverDescription(server: McpServerSummary): string {
-  const tools = server.state.kind === 'ready' || server.tools > 0 ? `${server.tools} tool${server.tools === 1 ? '' : 's'}` : 'no tools offered';
-  const cost = server.tools > 0 ? ` · ~${server.definitionTokens.toLocaleString('en-US')} tokens of definitions${server.deferred ? ' (deferred: found with mcp_search)' : ''}` : '';
-  return `${stateText(server.state)} · ${tools}${cost} · ${server.scope === 'workspace' ? 'workspace' : 'yours'}`;
+  const tools = server.state.kind === 'ready' || server.tools > 0 ? (server.tools === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', server.tools)) : vscode.l10n.t('no tools offered');
+  const tokens = server.definitionTokens.toLocaleString('en-US');
+  const cost = server.tools === 0 ? [] : [server.deferred ? vscode.l10n.t('~{0} tokens of definitions (deferred: found with mcp_search)', tokens) : vscode.l10n.t('~{0} tokens of definitions', tokens)];
+  return [stateText(server.state), tools, ...cost, server.scope === 'workspace' ? vscode.l10n.t('workspace') : vscode.l10n.t('yours')].join(' · ');
 }
 
-type ServerAction = 'Start' | 'Restart' | 'Show Output' | 'Disable for This Chat';
+type ServerAction = 'start' | 'restart' | 'showOutput' | 'disable';
 
 /** Start for a server that is not running, Restart for one that is; Disable only while it is not disabled. */
-function actionsFor(state: McpServerState): ServerAction[] {
+function actionsFor(state: McpServerState): (vscode.QuickPickItem & { action: ServerAction })[] {
   const running = state.kind === 'ready' || state.kind === 'starting';
-  return [running ? 'Restart' : 'Start', 'Show Output', ...(state.kind === 'disabled' ? [] : ['Disable for This Chat' as const])];
+  return [
+    running ? { label: vscode.l10n.t('Restart'), action: 'restart' } : { label: vscode.l10n.t('Start'), action: 'start' },
+    { label: vscode.l10n.t('Show Output'), action: 'showOutput' },
+    ...(state.kind === 'disabled' ? [] : [{ label: vscode.l10n.t('Disable for This Chat'), action: 'disable' as const }]),
+  ];
 }
 
 export async function showMcpServers(manager: McpManager | undefined, logs: McpLogChannels): Promise<void> {
   const servers = manager?.list() ?? [];
   if (!manager || servers.length === 0) {
     const choice = await vscode.window.showInformationMessage(
-      'No MCP server in this chat. Add your own in the setting "evergreen.mcp.servers", or define them in the workspace\'s .vscode/mcp.json or .mcp.json (asked before they start); then start a New Chat.',
-      'Open Settings',
+      vscode.l10n.t(
+        "No MCP server in this chat. Add your own in the setting \"{0}\", or define them in the workspace's .vscode/mcp.json or .mcp.json (asked before they start); then start a New Chat.",
+        'evergreen.mcp.servers',
+      ),
+      vscode.l10n.t('Open Settings'),
     );
     if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'evergreen.mcp.servers');
     return;
   }
   const picked = await vscode.window.showQuickPick(
     servers.map((server) => ({ label: server.name, description: serverDescription(server), detail: server.display, server })),
-    { title: 'Evergreen: MCP servers of this chat', placeHolder: 'Pick a server to start, restart or disable it, or to see its output' },
+    { title: vscode.l10n.t('Evergreen: MCP servers of this chat'), placeHolder: vscode.l10n.t('Pick a server to start, restart or disable it, or to see its output') },
   );
   if (!picked) return;
   const name = picked.server.name;
-  const action = await vscode.window.showQuickPick(actionsFor(picked.server.state), { title: `MCP server "${name}"` });
-  if (action === 'Disable for This Chat') {
+  const action = (await vscode.window.showQuickPick(actionsFor(picked.server.state), { title: vscode.l10n.t('MCP server "{0}"', name) }))?.action;
+  if (action === 'disable') {
     await manager.disable(name);
-    void vscode.window.showInformationMessage(`Evergreen: MCP server "${name}" is stopped for this chat; its tools answer that it is disabled. Start it from this list, or a New Chat starts it again.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: MCP server "{0}" is stopped for this chat; its tools answer that it is disabled. Start it from this list, or a New Chat starts it again.', name));
     return;
   }
-  if (action === 'Show Output') {
+  if (action === 'showOutput') {
     const channel = logs.channel(name);
-    if (manager.log(name).length === 0) channel.info('(the server has written nothing to stderr)');
+    if (manager.log(name).length === 0) channel.info(vscode.l10n.t('(the server has written nothing to stderr)'));
     channel.show(true);
-  } else if (action === 'Start' || action === 'Restart') {
+  } else if (action === 'start' || action === 'restart') {
     try {
-      const { offered } = action === 'Start' ? await manager.start(name) : await manager.restart(name);
+      const { offered } = action === 'start' ? await manager.start(name) : await manager.restart(name);
       // A chat's tool list is fixed at its start (the cached prefix is never rewritten): tools of a
       // server that was not ready then come with the next chat.
-      const tools = offered ? '' : ' Its tools were not ready when this chat started: start a New Chat to offer them to the model.';
-      void vscode.window.showInformationMessage(`Evergreen: MCP server "${name}" ${action === 'Start' ? 'started' : 'restarted'}.${tools}`);
+      const done = action === 'start' ? vscode.l10n.t('Evergreen: MCP server "{0}" started.', name) : vscode.l10n.t('Evergreen: MCP server "{0}" restarted.', name);
+      void vscode.window.showInformationMessage(offered ? done : vscode.l10n.t('{0} Its tools were not ready when this chat started: start a New Chat to offer them to the model.', done));
     } catch (error) {
-      void vscode.window.showErrorMessage(`Evergreen: ${error instanceof Error ? error.message : String(error)}`, 'Show Output').then((choice) => {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: {0}', error instanceof Error ? error.message : String(error)), vscode.l10n.t('Show Output')).then((choice) => {
         if (choice) logs.channel(name).show(true);
       });
     }

@@ -29,7 +29,7 @@ export async function openWorkspaceMemory(memoryRoot: string): Promise<void> {
  */
 export async function openMemoryFolder(folder: string, enabled: boolean): Promise<void> {
   const files = await listMemoryFiles(folder);
-  const off = enabled ? '' : ` Memory is off ("${settingName('memory.enabled')}"): new chats neither read nor write it.`;
+  const off = enabled ? undefined : vscode.l10n.t('Memory is off ("{0}"): new chats neither read nor write it.', settingName('memory.enabled'));
   const items: MemoryItem[] = [
     ...files.map((file) => ({
       label: file.shown,
@@ -37,11 +37,17 @@ export async function openMemoryFolder(folder: string, enabled: boolean): Promis
       detail: file.firstLine,
       run: async () => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file.absolute)), { preview: false }),
     })),
-    { label: '$(folder-opened) Open the memory folder in a new window', detail: folder, run: () => openFolder(folder) },
-    { label: '$(copy) Copy the memory folder’s path', detail: folder, run: () => Promise.resolve(vscode.env.clipboard.writeText(folder)) },
+    { label: `$(folder-opened) ${vscode.l10n.t('Open the memory folder in a new window')}`, detail: folder, run: () => openFolder(folder) },
+    { label: `$(copy) ${vscode.l10n.t('Copy the memory folder’s path')}`, detail: folder, run: () => Promise.resolve(vscode.env.clipboard.writeText(folder)) },
   ];
-  const title = files.length === 0 ? `Evergreen: memory is empty. The agent writes it with its memory tool.${off}` : `Evergreen: memory of this workspace (${files.length} file${files.length === 1 ? '' : 's'}).${off}`;
-  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, matchOnDetail: true, placeHolder: 'A note to open and edit, or the folder' });
+  const state =
+    files.length === 0
+      ? vscode.l10n.t('Evergreen: memory is empty. The agent writes it with its memory tool.')
+      : files.length === 1
+        ? vscode.l10n.t('Evergreen: memory of this workspace (1 file).')
+        : vscode.l10n.t('Evergreen: memory of this workspace ({0} files).', files.length);
+  const title = off === undefined ? state : `${state} ${off}`;
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, matchOnDetail: true, placeHolder: vscode.l10n.t('A note to open and edit, or the folder') });
   await picked?.run();
 }
 

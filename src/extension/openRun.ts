@@ -31,19 +31,19 @@ export function registerOpenRun(deps: OpenRunDeps): vscode.Disposable {
 async function pickRun(): Promise<vscode.Uri | undefined> {
   const kind = await vscode.window.showQuickPick(
     [
-      { label: 'A downloaded .zip', description: 'the artifact as GitHub serves it', folder: false },
-      { label: 'An unpacked folder', description: 'the folder that holds evergreen-run.json', folder: true },
+      { label: vscode.l10n.t('A downloaded .zip'), description: vscode.l10n.t('the artifact as GitHub serves it'), folder: false },
+      { label: vscode.l10n.t('An unpacked folder'), description: vscode.l10n.t('the folder that holds evergreen-run.json'), folder: true },
     ],
-    { title: 'Open an Evergreen run', placeHolder: 'What did you download?' },
+    { title: vscode.l10n.t('Open an Evergreen run'), placeHolder: vscode.l10n.t('What did you download?') },
   );
   if (!kind) return undefined;
   const picked = await vscode.window.showOpenDialog({
-    title: 'Open an Evergreen run',
-    openLabel: 'Open Run',
+    title: vscode.l10n.t('Open an Evergreen run'),
+    openLabel: vscode.l10n.t('Open Run'),
     canSelectFiles: !kind.folder,
     canSelectFolders: kind.folder,
     canSelectMany: false,
-    ...(kind.folder ? {} : { filters: { 'Evergreen run': ['zip'] } }),
+    ...(kind.folder ? {} : { filters: { [vscode.l10n.t('Evergreen run')]: ['zip'] } }),
   });
   return picked?.[0];
 }
@@ -52,27 +52,31 @@ async function openRun(source: string, deps: OpenRunDeps): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   let result: ImportResult;
   try {
-    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Evergreen: importing the run…' }, async () =>
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Evergreen: importing the run…') }, async () =>
       importSessionArchive(deps.store, source, {
         workspaceRepository: folder ? await workspaceRepository(folder) : undefined,
-        confirm: async (warnings) => (await vscode.window.showWarningMessage(warnings.join('\n'), { modal: true }, 'Import Anyway')) === 'Import Anyway',
+        confirm: async (warnings) => {
+          const importAnyway = vscode.l10n.t('Import Anyway');
+          return (await vscode.window.showWarningMessage(warnings.join('\n'), { modal: true }, importAnyway)) === importAnyway;
+        },
       }),
     );
   } catch (error) {
     if (error instanceof SessionArchiveError && error.kind === 'already-imported') {
       const id = /session (\S+)/.exec(error.message)?.[1];
-      const choice = await vscode.window.showInformationMessage(`Evergreen: ${error.message}.`, ...(id ? ['Open It'] : []));
-      if (choice === 'Open It' && id) await deps.resume(id);
+      const openIt = vscode.l10n.t('Open It');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}.', error.message), ...(id ? [openIt] : []));
+      if (choice === openIt && id) await deps.resume(id);
       return;
     }
     deps.logger.error(`could not import the run ${source}`, error);
     const reason = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(`Evergreen did not import the run: ${reason}. Nothing was added to this workspace's chats.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t("Evergreen did not import the run: {0}. Nothing was added to this workspace's chats.", reason));
     return;
   }
   if (result.status !== 'imported') return;
   await deps.resume(result.sessionId);
-  if (result.transcriptProblems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${result.transcriptProblems.length} line(s) of the run's transcript cannot be read; the chat was restored without them.`);
+  if (result.transcriptProblems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t("Evergreen: {0} line(s) of the run's transcript cannot be read; the chat was restored without them.", result.transcriptProblems.length));
   const branch = result.manifest.run?.branch;
   if (branch && folder) void offerCheckout(branch, folder, deps.logger);
 }
@@ -85,15 +89,18 @@ async function offerCheckout(branch: string, folder: string, logger: Logger): Pr
     logger.warn(`the run names a branch Evergreen will not check out: ${JSON.stringify(branch)}`);
     return;
   }
-  const choice = await vscode.window.showInformationMessage(`The run's changes are on the branch ${branch}.`, 'Fetch and Check Out', 'Not Now');
-  if (choice !== 'Fetch and Check Out') return;
+  const checkOut = vscode.l10n.t('Fetch and Check Out');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t("The run's changes are on the branch {0}.", branch), checkOut, vscode.l10n.t('Not Now'));
+  if (choice !== checkOut) return;
   try {
     await git(folder, ['fetch', 'origin', `refs/heads/${branch}:refs/remotes/origin/${branch}`]);
     await git(folder, ['switch', branch]);
-    void vscode.window.showInformationMessage(`Evergreen: checked out ${branch}; the chat continues on its files.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: checked out {0}; the chat continues on its files.', branch));
   } catch (error) {
     logger.error(`could not check out ${branch}`, error);
-    void vscode.window.showErrorMessage(`Evergreen could not check out ${branch}: ${error instanceof Error ? error.message : String(error)} Commit or stash your changes, then run git fetch origin ${branch} && git switch ${branch}.`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Evergreen could not check out {0}: {1} Commit or stash your changes, then run git fetch origin {0} && git switch {0}.', branch, error instanceof Error ? error.message : String(error)),
+    );
   }
 }
 

@@ -23,17 +23,17 @@ import { WorkspaceWebDomains } from './webAccess';
  */
 export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vscode.Memento, chat: { overrides: ChatOverrides; memoryRoot: string }, workspaceRoot: string): Promise<{ workspaceRoot: string; config: AgentConfig }> {
   const settings = readSettings();
-  if (settings.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ${settings.problems.join('; ')}`);
+  if (settings.problems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', settings.problems.join('; ')));
   const apiKey = await apiKeys.get(settings.provider);
   if (!apiKey && apiKeyRequired(settings, process.env)) {
     const label = PROVIDER_INFO[settings.provider].label;
     // Said once, where the user acted: the panel shows this error with its Set API Key button, and
     // Resume's own message names it. A toast besides said it twice and outlived the saved key.
-    throw new ModelError('no_api_key', `No ${label} API key is set.`, errorHint(settings.provider, 'noApiKey'));
+    throw new ModelError('no_api_key', vscode.l10n.t('No {0} API key is set.', label), errorHint(settings.provider, 'noApiKey'));
   }
   const prices = readPricing();
   const compression = parseContextOverrides(settings.compression);
-  if (compression.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('compression')}": ${compression.problems.join('; ')}`);
+  if (compression.problems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: ignoring parts of "{0}": {1}', settingName('compression'), compression.problems.join('; ')));
   return {
     workspaceRoot,
     config: {
@@ -73,6 +73,6 @@ export async function readSessionConfig(apiKeys: ApiKeyStore, workspaceState: vs
 /** The price overrides setting, read at a session start and again when it changes (applied live). */
 export function readPricing(): ReturnType<typeof parsePriceOverrides>['prices'] {
   const pricing = parsePriceOverrides(readRawSetting('pricing'));
-  if (pricing.problems.length > 0) void vscode.window.showWarningMessage(`Evergreen: ignoring parts of "${settingName('pricing')}": ${pricing.problems.join('; ')}`);
+  if (pricing.problems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: ignoring parts of "{0}": {1}', settingName('pricing'), pricing.problems.join('; ')));
   return pricing.prices;
 }

@@ -12,10 +12,9 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-const plural = (count: number, word: string) => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
-
-/** What marks the chat already open in the panel, in its row's description. */
-export const OPEN_CHAT_MARK = 'open in the chat';
+// Whole phrases per count, so a language words its own plural.
+const messages = (count: number) => (count === 1 ? vscode.l10n.t('1 message') : vscode.l10n.t('{0} messages', count.toLocaleString()));
+const compactions = (count: number) => (count === 1 ? vscode.l10n.t('1 compaction') : vscode.l10n.t('{0} compactions', count.toLocaleString()));
 
 async function items(store: FileSessionStore, sessions: SessionMeta[], openId: string | undefined): Promise<SessionItem[]> {
   // Sizes come from stat calls only, so a long list of big sessions still opens at once.
@@ -23,11 +22,12 @@ async function items(store: FileSessionStore, sessions: SessionMeta[], openId: s
   return sessions.map((meta, index) => {
     const size = sizes[index];
     const parts = [
-      ...(meta.id === openId ? [OPEN_CHAT_MARK] : []),
+      // What marks the chat already open in the panel.
+      ...(meta.id === openId ? [vscode.l10n.t('open in the chat')] : []),
       new Date(meta.updatedAt).toLocaleString(),
-      plural(meta.messageCount, 'message'),
+      messages(meta.messageCount),
       // Metas from before the counter say nothing until the session is opened once.
-      ...(meta.compactions !== undefined ? [plural(meta.compactions, 'compaction')] : []),
+      ...(meta.compactions !== undefined ? [compactions(meta.compactions)] : []),
       ...(size !== undefined ? [formatBytes(size)] : []),
     ];
     return { label: meta.title, description: parts.join(' · '), detail: `${meta.model} · ${formatCost(meta.totals.costUsd, meta.totals.unpricedRequests)} · ${meta.id}`, sessionId: meta.id };
@@ -38,10 +38,10 @@ async function items(store: FileSessionStore, sessions: SessionMeta[], openId: s
 export async function pickSession(store: FileSessionStore, title: string, openId?: string): Promise<string | undefined> {
   const sessions = await store.list();
   if (sessions.length === 0) {
-    void vscode.window.showInformationMessage('Evergreen: no saved sessions yet. Every chat is saved here once you send a message.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: no saved sessions yet. Every chat is saved here once you send a message.'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items(store, sessions, openId), { title: `Evergreen: ${title}`, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items(store, sessions, openId), { title: vscode.l10n.t('Evergreen: {0}', title), matchOnDescription: true, matchOnDetail: true });
   return picked?.sessionId;
 }
 

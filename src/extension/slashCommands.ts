@@ -110,11 +110,11 @@ export class ChatSlashCommands {
     const { host } = this;
     if (name === undefined) {
       const picker = await host.modes.picker();
-      return host.say('info', `Mode: ${picker.current}. The modes: ${picker.options.map((option) => option.name).join(', ')}. Switch with /mode followed by a name.`);
+      return host.say('info', vscode.l10n.t('Mode: {0}. The modes: {1}. Switch with /mode followed by a name.', picker.current, picker.options.map((option) => option.name).join(', ')));
     }
     try {
       const picker = await host.modes.switchTo(name);
-      host.say('info', `The ${picker.current} mode is on${host.chat.active ? ' from your next message' : ' for the next chat'}.`);
+      host.say('info', host.chat.active ? vscode.l10n.t('The {0} mode is on from your next message.', picker.current) : vscode.l10n.t('The {0} mode is on for the next chat.', picker.current));
     } catch (error) {
       host.say('warning', error instanceof Error ? error.message : String(error));
     }
@@ -124,7 +124,7 @@ export class ChatSlashCommands {
   async turnOf(plan: Extract<SlashPlan, { kind: 'message' | 'command' | 'skill' }>, catalog: CommandCatalog, started: StartedSession): Promise<CommandTurn> {
     if (plan.kind === 'message') return { text: plan.text, attachments: [], notices: [] };
     const root = workspaceFolder();
-    if (!root) throw new Error('Open a folder first: a command works on the files of a workspace folder.');
+    if (!root) throw new Error(vscode.l10n.t('Open a folder first: a command works on the files of a workspace folder.'));
     const editor = vscode.window.activeTextEditor;
     const file = editor?.document.uri;
     const selection = editor && !editor.selection.isEmpty ? { selection: editor.document.getText(editor.selection) } : {};
@@ -145,25 +145,33 @@ export class ChatSlashCommands {
     const { chat, say } = this.host;
     const { active, overrides } = chat;
     const settings = readSettings();
-    const label = key === 'model' ? 'Model' : 'Thinking';
+    const label = key === 'model' ? vscode.l10n.t('Model') : vscode.l10n.t('Thinking');
     const current = String(key === 'model' ? (active?.client.model ?? overrides.model ?? settings.model ?? defaultModelFor(settings.provider)) : (overrides.thinking ?? settings.thinking));
     if (value === undefined) {
-      const how = key === 'model' ? 'Switch this chat with /model followed by a model id' : 'Change it for this chat with /thinking off, auto or a budget in tokens';
-      return say('info', `${label}: ${current}. ${how}; your settings keep their value.`);
+      return say(
+        'info',
+        key === 'model'
+          ? vscode.l10n.t('{0}: {1}. Switch this chat with /model followed by a model id; your settings keep their value.', label, current)
+          : vscode.l10n.t('{0}: {1}. Change it for this chat with /thinking off, auto or a budget in tokens; your settings keep their value.', label, current),
+      );
     }
-    if (String(value) === current) return say('info', `${label} is ${current} already.`);
-    const refused = reloadRefusal(active, chat.sending);
-    if (refused) return say('warning', refused.message.replace('reload the instructions', `switch ${key === 'model' ? 'the model' : 'thinking'}`));
+    if (String(value) === current) return say('info', vscode.l10n.t('{0} is {1} already.', label, current));
+    const refused = reloadRefusal(active, chat.sending, key);
+    if (refused) return say('warning', refused.message);
     const previous = overrides[key];
     overrides[key] = value;
-    if (!active) return say('info', `${label}: ${String(value)} for this chat, from its first message.`);
+    if (!active) return say('info', vscode.l10n.t('{0}: {1} for this chat, from its first message.', label, String(value)));
     try {
       await this.host.restart(active.handle.id);
-      const cost = key === 'model' ? 'the next request reads the conversation again without the cache' : 'the next request may write the cache again once';
-      say('info', `${label}: ${String(value)} for this chat, from the next message (${cost}). New Chat goes back to your settings.`);
+      say(
+        'info',
+        key === 'model'
+          ? vscode.l10n.t('{0}: {1} for this chat, from the next message (the next request reads the conversation again without the cache). New Chat goes back to your settings.', label, String(value))
+          : vscode.l10n.t('{0}: {1} for this chat, from the next message (the next request may write the cache again once). New Chat goes back to your settings.', label, String(value)),
+      );
     } catch (error) {
       overrides[key] = previous;
-      say('warning', `${label} stays ${current}: ${errorText(error)}`);
+      say('warning', vscode.l10n.t('{0} stays {1}: {2}', label, current, errorText(error)));
     }
   }
 
@@ -173,7 +181,7 @@ export class ChatSlashCommands {
     const wanted = query?.toLowerCase();
     const matches = wanted === undefined ? [] : (await host.store.list()).filter((meta) => meta.id === query || meta.title.toLowerCase().includes(wanted));
     if (matches.length === 1) return host.resumeSessionById(matches[0]!.id);
-    if (query !== undefined) host.say('info', matches.length === 0 ? `No saved session matches "${query}": pick one.` : `${matches.length} sessions match "${query}": pick one.`);
+    if (query !== undefined) host.say('info', matches.length === 0 ? vscode.l10n.t('No saved session matches "{0}": pick one.', query) : vscode.l10n.t('{0} sessions match "{1}": pick one.', matches.length, query));
     return host.resumeSession();
   }
 }

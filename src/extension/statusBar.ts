@@ -11,7 +11,7 @@ export class ContextStatusBar extends Disposable {
 
   constructor() {
     super();
-    this.item.name = 'Evergreen Context';
+    this.item.name = vscode.l10n.t('Evergreen Context');
     this.item.command = 'evergreen.chat.focus';
     this.update(undefined);
     this.item.show();
@@ -31,17 +31,17 @@ export class ContextStatusBar extends Disposable {
   private render(): void {
     const { gauge } = this;
     const chats = this.activity === '' ? '' : ` · ${this.activity}`;
-    const chatsLine = this.activity === '' ? '' : `\nChats: ${this.activity}.`;
+    const chatsLine = this.activity === '' ? '' : `\n${vscode.l10n.t('Chats: {0}.', this.activity)}`;
     if (!gauge) {
       this.item.text = `$(pulse) Evergreen${chats}`;
-      this.item.tooltip = `Evergreen: no conversation yet${chatsLine}`;
+      this.item.tooltip = `${vscode.l10n.t('Evergreen: no conversation yet')}${chatsLine}`;
       this.item.backgroundColor = undefined;
       return;
     }
     // The core's reading: the same whole-window percent and level the panel shows.
     const { reading } = gauge;
     this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%${chats}`;
-    this.item.tooltip = `${reading.tooltip}${chatsLine}\n\nClick to open the Evergreen chat.`;
+    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', `${reading.tooltip}${chatsLine}`);
     this.item.backgroundColor =
       reading.level === 'over'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -3,7 +3,9 @@ import type { AttachmentRequest } from '../protocol';
 import type { BackgroundOutcome } from '../frontends/backgroundChats';
 import type { ChatActivity } from '../frontends/chatBoard';
 import type { BackgroundChatRunner } from './backgroundChatRunner';
-import type { BackgroundChatsView } from './backgroundChatsView';
+import { isChangeNode } from './backgroundChanges';
+import type { BackgroundChatsElement, BackgroundChatsView } from './backgroundChatsView';
+import type { WorktreeRecord } from '../core/worktrees/manager';
 import type { Chats } from './chats';
 import type { ChatsView } from './chatsView';
 import type { ChatViewProvider } from './chatViewProvider';
@@ -14,6 +16,14 @@ import { parseWebviewMessage } from './webviewRequests';
  * `ExtensionMode.Test`. Any other installed extension would otherwise be able to send messages
  * and answer approvals in the user's chat.
  */
+/** A row of a tree view as the tests read it, with the element its actions are given. */
+export interface TreeRow {
+  label: string;
+  description: string;
+  contextValue: string;
+  node: unknown;
+}
+
 export interface EvergreenApi {
   readonly storageUri: vscode.Uri;
   /** Resolves when the chat webview's script has run and said `ready` (proves it loaded under the CSP). */
@@ -52,6 +62,8 @@ export interface EvergreenApi {
   sendMessageIn(chatId: string, text: string): Promise<void>;
   /** The Chats view's badge (undefined: none), which VS Code adds to the Evergreen icon's. */
   chatsBadge(): number | undefined;
+  /** A background chat's Changes as its tree shows them: each file's row and its hunks' rows, with the node the row's actions are given. */
+  backgroundChanges(name: string): Promise<Array<TreeRow & { hunks: TreeRow[] }>>;
 }
 
 export interface TestApiParts {
@@ -104,7 +116,7 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
     backgroundChats: async () => {
       const tree = parts.backgroundChats;
       tree.refresh();
-      const records = await tree.getChildren();
+      const records = (await tree.getChildren()).filter((element) => !isChangeNode(element)) as WorktreeRecord[];
       const rows = records.map((record) => {
         const item = tree.getTreeItem(record);
         return { name: record.name, label: String(item.label), description: String(item.description), contextValue: item.contextValue ?? '' };
@@ -123,5 +135,16 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       return chat.controller.sendMessage(text);
     },
     chatsBadge: () => parts.chatsView.treeView.badge?.value,
+    backgroundChanges: async (name) => {
+      const tree = parts.backgroundChats;
+      tree.refresh();
+      const record = (await tree.current()).chats.find((chat) => chat.record.name === name)?.record;
+      if (!record) throw new Error(`no background chat named ${name}`);
+      const row = (node: BackgroundChatsElement): TreeRow => {
+        const item = tree.getTreeItem(node);
+        return { label: String(item.label), description: String(item.description), contextValue: item.contextValue ?? '', node };
+      };
+      return Promise.all((await tree.getChildren(record)).map(async (file) => ({ ...row(file), hunks: (await tree.getChildren(file)).map(row) })));
+    },
   };
 }

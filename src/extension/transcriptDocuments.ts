@@ -9,6 +9,8 @@ import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
 import { pickSession } from './sessionPicker';
 import { TRANSCRIPT_SCHEME } from './transcriptScheme';
+import { RENDERED_TRANSCRIPT_MAX_CHARS } from './transcriptHtml';
+import { TranscriptViews, type RenderedView } from './transcriptView';
 
 /**
  * Archived transcripts as real, read-only editor documents (docs/architecture.md, "Storage layout"):
@@ -62,6 +64,14 @@ function describeAddress(address: TranscriptAddress): string {
   return address.childId ? `subagent ${address.childId} of session ${address.sessionId}` : `session ${address.sessionId}`;
 }
 
+/** The transcript a command's argument names: its document's URI, or `{ sessionId, childId? }`. */
+function addressOf(arg: unknown): TranscriptAddress | undefined {
+  if (arg instanceof vscode.Uri) return transcriptAddress(arg);
+  const given = parseOpenArgs(arg);
+  if (!given) return undefined;
+  return given.childId ? { sessionId: given.sessionId, childId: given.childId } : { sessionId: given.sessionId };
+}
+
 function parseOpenArgs(value: unknown): OpenTranscriptArgs | undefined {
   if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return undefined;
   const { sessionId, childId, compactionIndex } = value as Record<string, unknown>;
@@ -90,14 +100,27 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   /** The version each open document shows, to refresh one the transcript has outgrown. */
   private readonly served = new Map<string, string>();
 
+  private readonly views: TranscriptViews<TranscriptAddress>;
+
   constructor(
     private readonly store: FileSessionStore,
     private readonly logger: Logger,
+    extensionUri: vscode.Uri,
   ) {
     super();
+    this.views = this._register(
+      new TranscriptViews<TranscriptAddress>(extensionUri, logger, {
+        openSource: (address, revealLine) => this.openSource(address, revealLine),
+        openRaw: (address) => this.openRawOf(address),
+        openTranscript: async (uri) => this.open(transcriptAddress(uri)),
+      }, (kept) => this.restoredView(addressOf(kept))),
+    );
     this._register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
     this._register(vscode.commands.registerCommand('evergreen.openArchivedTranscript', (args?: unknown) => this.open(args)));
     this._register(vscode.commands.registerCommand('evergreen.openRawTranscript', (uri?: unknown) => this.openRaw(uri)));
+    // From the rendered tab's title bar (no transcript URI: the active tab's), or given a transcript's URI or { sessionId, childId }.
+    this._register(vscode.commands.registerCommand('evergreen.openTranscriptSource', (arg?: unknown) => this.openSource(addressOf(arg) ?? this.views.activeAddress())));
+    this._register(vscode.commands.registerCommand('evergreen.openTranscriptRendered', (uri?: unknown) => this.openRendered(uri)));
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.served.delete(document.uri.toString())));
     // The editor refuses typing, but the API lets any extension edit a provider's document
     // (workspace.applyEdit, TextEditor.edit): such an edit is undone by re-fetching the transcript.
@@ -127,8 +150,11 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
     }
   }
 
-  /** `evergreen.openArchivedTranscript`: the picker, or straight to `args.sessionId` (or one of its subagents, and a compaction boundary). */
-  async open(args?: unknown): Promise<void> {
+  /**
+   * `evergreen.openArchivedTranscript`: the picker, or straight to `args.sessionId` (or one of its
+   * subagents, and a compaction boundary). It opens rendered, or as source past RENDERED_TRANSCRIPT_MAX_CHARS.
+   */
+  async open(args?: unknown, as: 'rendered' | 'source' = 'rendered'): Promise<void> {
     const given = parseOpenArgs(args);
     if (args !== undefined && !given && !(args instanceof vscode.Uri)) this.logger.warn(`openArchivedTranscript: ignoring unexpected arguments ${JSON.stringify(args)}`);
     const sessionId = given?.sessionId ?? (await pickSession(this.store, 'Open which transcript?'));
@@ -142,38 +168,78 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
       );
     } catch (error) {
       const choice = await vscode.window.showErrorMessage(`Evergreen could not open the transcript of ${describeAddress(address)}: ${errorMessage(error)}`, 'Pick Another Session');
-      if (choice) await this.open();
+      if (choice) await this.open(undefined, as);
       return;
     }
-    // One tab per transcript, even if its title changed since it was opened.
+    const { compactionLines, text } = current.rendered;
+    let revealLine: number | undefined;
+    if (given?.compactionIndex !== undefined) {
+      revealLine = compactionLines[given.compactionIndex];
+      if (revealLine === undefined) void vscode.window.showInformationMessage(`Evergreen: this transcript has ${compactionLines.length} compaction(s); showing it from the top.`);
+    }
+    if (as === 'rendered' && text.length > RENDERED_TRANSCRIPT_MAX_CHARS) {
+      as = 'source';
+      void vscode.window.showInformationMessage(
+        `Evergreen: this transcript is ${(text.length / 1_000_000).toFixed(1)} million characters, so it opened as markdown source (rendered, it would take many seconds to draw). Ctrl+F searches it.`,
+      );
+    }
+    if (as === 'source') return this.showSource(address, title, current, revealLine);
+    this.views.show({ key: addressKey(address), address, title, markdown: text, version: current.version, revealLine });
+  }
+
+  /** A rendered tab VS Code brought back after a reload, as the transcript is now (undefined: closed, e.g. past the size limit). */
+  private async restoredView(address: TranscriptAddress | undefined): Promise<RenderedView<TranscriptAddress> | undefined> {
+    if (!address) return undefined;
+    const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
+    if (current.rendered.text.length > RENDERED_TRANSCRIPT_MAX_CHARS) return undefined;
+    return { key: addressKey(address), address, title: meta.title, markdown: current.rendered.text, version: current.version };
+  }
+
+  /** The markdown source in a read-only editor: one tab per transcript, even if its title changed since it was opened. */
+  private async showSource(address: TranscriptAddress, title: string, current: CachedRender, revealLine: number | undefined): Promise<void> {
     const key = addressKey(address);
     const existing = vscode.workspace.textDocuments.find((document) => {
       const shown = transcriptAddress(document.uri);
       return shown !== undefined && addressKey(shown) === key;
     });
-    const uri = existing?.uri ?? transcriptUri(sessionId, title, address.childId);
+    const uri = existing?.uri ?? transcriptUri(address.sessionId, title, address.childId);
     if (existing && this.served.get(uri.toString()) !== current.version) await this.refresh(existing);
     let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'markdown') document = await vscode.languages.setTextDocumentLanguage(document, 'markdown');
     const editor = await vscode.window.showTextDocument(document, { preview: false });
-    if (given?.compactionIndex === undefined) return;
-    const line = current.rendered.compactionLines[given.compactionIndex];
-    if (line === undefined || line >= document.lineCount) {
-      void vscode.window.showInformationMessage(`Evergreen: this transcript has ${current.rendered.compactionLines.length} compaction(s); showing it from the top.`);
-      return;
-    }
-    const at = new vscode.Position(line, 0);
+    if (revealLine === undefined || revealLine >= document.lineCount) return;
+    const at = new vscode.Position(revealLine, 0);
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+  }
+
+  /** "Open Source" (the rendered tab's title bar and its button): the markdown the tab shows, at the boundary it was opened at. */
+  private async openSource(address: TranscriptAddress | undefined, revealLine = address && this.views.revealLineOf(addressKey(address))): Promise<void> {
+    if (!address) return this.open(undefined, 'source');
+    try {
+      const [current, meta] = await Promise.all([this.render(address), this.readMeta(address)]);
+      await this.showSource(address, meta.title, current, revealLine);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Evergreen could not open the transcript source of ${describeAddress(address)}: ${errorMessage(error)}. Run Evergreen: Open Archived Transcript… to pick a saved session.`);
+    }
+  }
+
+  /** "Open Rendered" (the source tab's title bar): the document given or active, else a picked session. */
+  private openRendered(arg?: unknown): Promise<void> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    return this.open(addressOf(arg) ?? (active && transcriptAddress(active)));
   }
 
   /** "Open Raw JSONL": transcript.jsonl itself, for the transcript tab given (or active) or a picked session. */
   async openRaw(arg?: unknown): Promise<void> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    const shown = uri && transcriptAddress(uri);
+    const shown = (uri && transcriptAddress(uri)) || this.views.activeAddress();
     const picked = shown ? undefined : await pickSession(this.store, 'Open which raw transcript?');
     const address = shown ?? (picked ? { sessionId: picked } : undefined);
-    if (!address) return;
+    if (address) await this.openRawOf(address);
+  }
+
+  private async openRawOf(address: TranscriptAddress): Promise<void> {
     const sessionId = describeAddress(address);
     try {
       const file = this.storeFor(address).transcriptPath(address.childId ?? address.sessionId);

@@ -4,3 +4,6 @@
  * manifest's tables with it.
  */
 export const TRANSCRIPT_SCHEME = 'evergreen-transcript';
+
+/** The rendered transcript's webview type: `activeWebviewPanelId` in the manifest's when-clauses. */
+export const TRANSCRIPT_VIEW_TYPE = 'evergreen-transcript-view';

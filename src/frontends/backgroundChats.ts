@@ -9,7 +9,7 @@ import type { TurnStopReason } from '../core/agent/events';
 import type { ApprovalRequest } from '../core/approvals/approval';
 import { escapeLine } from '../core/visibleText';
 import type { DiscardPlan } from '../core/worktrees/discard';
-import type { WorktreeHealth, WorktreeRecord } from '../core/worktrees/manager';
+import type { CleanUpResult, WorktreeHealth, WorktreeRecord } from '../core/worktrees/manager';
 import type { BringHomeResult } from '../core/worktrees/review';
 
 /** The `viewItem` of a row, by whether its worktree can be used: the menus offer each action only where it can act. */
@@ -59,6 +59,14 @@ export function chatRow(record: WorktreeRecord, health: WorktreeHealth, changes:
 function listed(files: readonly string[]): string[] {
   const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `  ${escapeLine(file)}`);
   return files.length > MAX_LISTED_FILES ? [...shown, `  … and ${files.length - MAX_LISTED_FILES} more`] : shown;
+}
+
+/** What cleaning up a worktree whose folder was deleted by hand did: its branch stays when it holds commits. */
+export function cleanedUpText(result: CleanUpResult): string {
+  const branch = result.branchKept
+    ? `Its branch ${escapeLine(result.branch)} is kept: it holds ${result.commits} commit(s) of the chat's (merge it, or delete it with git branch -D).`
+    : `Its branch ${escapeLine(result.branch)} held no commit of its own and was deleted.`;
+  return `Evergreen: the folder of the background chat ${escapeLine(result.name)} was deleted, so Evergreen forgot the chat and Git's record of its worktree. ${branch}`;
 }
 
 /** The modal before a discard: a one-line question and the list of everything it would lose. */

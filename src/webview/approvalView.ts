@@ -5,6 +5,7 @@
  */
 import { commandPreview, commandSize, commandView, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleDescription } from '../protocol';
 import type { ChatItem } from './chatModel';
+import { t } from './strings';
 
 type Approval = Extract<ChatItem, { kind: 'tool' }>['approval'] & object;
 
@@ -32,28 +33,28 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   box.append(title);
   // Leaving the sandbox is the one approval that hands over the user's full permissions: say so, with the model's reason labelled as its words.
   if (request.kind === 'shell' && request.outsideReason !== undefined) {
-    box.append(el('div', 'eg-warning', 'It will run with your full permissions: any file, the network, your credentials.'));
-    box.append(el('div', 'eg-muted', `The model's reason (its words, not a check): ${visibleDescription(request.outsideReason)}`));
+    box.append(el('div', 'eg-warning', t('approval.outsideWarning')));
+    box.append(el('div', 'eg-muted', t('approval.outsideReason', visibleDescription(request.outsideReason))));
   }
   if (request.kind === 'mcp') {
-    box.append(el('div', 'eg-muted', 'The server runs this call with whatever access it has; these are its arguments:'));
-    if (request.serverHints?.length) box.append(el('div', 'eg-muted', `The server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`));
+    box.append(el('div', 'eg-muted', t('approval.mcpArguments')));
+    if (request.serverHints?.length) box.append(el('div', 'eg-muted', t('approval.mcpHints', request.serverHints.map(visibleDescription).join('; '))));
   }
   // A hook asks for the user's own answer: its reasons are its words, the input below is what runs.
   if (request.kind === 'hook') {
-    box.append(el('div', 'eg-muted', `A PreToolUse hook asks you to decide on this call${request.reasons.length > 0 ? `: ${request.reasons.map(visibleDescription).join('; ')}` : '.'}`));
-    box.append(el('div', 'eg-muted', 'Its input:'));
+    box.append(el('div', 'eg-muted', request.reasons.length > 0 ? t('approval.hookAsksBecause', request.reasons.map(visibleDescription).join('; ')) : t('approval.hookAsks')));
+    box.append(el('div', 'eg-muted', t('approval.hookInput')));
   }
   // What a sandboxed command wrote that would run outside it: each path with why, and the risky lines.
   if (request.kind === 'sandbox_changes') box.append(sandboxChangesView(el, request));
   if (request.kind === 'web') return webApproval(toolUseId, approval, request, box, expandedCommands, deps);
   // Asked even with writes on auto: say why, so the user reads this diff with care.
-  if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', `This file configures what commands run: ${request.protectedReason}.`));
+  if (request.kind === 'write' && request.protectedReason) box.append(el('div', 'eg-warning', t('approval.protectedFile', request.protectedReason)));
   // The model chose these words; they are no summary of the command, and say so.
   if (request.kind === 'shell' && request.description !== undefined) {
     const said = el('div', 'eg-model-words');
     said.append(el('span', 'eg-model-words-label', `${MODEL_DESCRIPTION_LABEL} `), el('q', undefined, visibleDescription(request.description)));
-    said.title = 'The model wrote this description; only the command below is what runs.';
+    said.title = t('approval.modelDescription');
     box.append(said);
   }
   const block = el('pre', request.kind === 'write' ? 'eg-diff' : 'eg-command');
@@ -67,30 +68,30 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
   if (view && preview) {
     fillCommand(el, block, cut ? preview.shown : view.lines, view.lines.length);
     if (cut) {
-      more = el('button', 'eg-command-more', `${hiddenText(preview)} not shown: show the whole command`);
+      more = el('button', 'eg-command-more', t('approval.moreCommand', hiddenText(preview)));
       box.append(more);
     }
   }
   if (approval.decided === undefined) {
-    const verb = request.kind === 'shell' || request.kind === 'hook' ? 'Run' : request.kind === 'mcp' ? 'Call' : request.kind === 'sandbox_changes' ? 'Apply them' : 'Apply';
+    const verb = request.kind === 'shell' || request.kind === 'hook' ? t('approval.run') : request.kind === 'mcp' ? t('approval.call') : request.kind === 'sandbox_changes' ? t('approval.applyThem') : t('approval.apply');
     const approve = el('button', 'eg-button', verb);
-    const deny = el('button', 'eg-button eg-secondary', 'Decline');
+    const deny = el('button', 'eg-button eg-secondary', t('approval.decline'));
     // The visible labels are short; a screen reader hears what they act on.
     const subject =
       request.kind === 'mcp'
-        ? `${request.tool} on the MCP server ${request.server}`
+        ? t('approval.subjectMcp', request.tool, request.server)
         : request.kind === 'hook'
-          ? `the ${request.tool} call a hook asked about`
+          ? t('approval.subjectHook', request.tool)
         : request.kind === 'sandbox_changes'
-          ? `the ${request.changes.length} held changes to the workspace`
+          ? t('approval.subjectSandbox', request.changes.length)
           : view
-            ? `the command ${(view.lines[0] ?? '').slice(0, 80)} (${commandSize(view)})`
-            : `the change to ${request.kind === 'write' ? request.path : ''}`;
-    approve.setAttribute('aria-label', `${verb} ${subject}`);
-    deny.setAttribute('aria-label', `Decline ${subject}`);
+            ? t('approval.subjectCommand', (view.lines[0] ?? '').slice(0, 80), commandSize(view))
+            : t('approval.subjectWrite', request.kind === 'write' ? request.path : '');
+    approve.setAttribute('aria-label', t('approval.verbAria', verb, subject));
+    deny.setAttribute('aria-label', t('approval.declineAria', subject));
     if (cut && view && more) {
       approve.disabled = true;
-      approve.title = 'Show the whole command first';
+      approve.title = t('approval.showCommandFirst');
       more.addEventListener('click', () => {
         expandedCommands.add(toolUseId);
         fillCommand(el, block, view.lines, view.lines.length);
@@ -111,7 +112,7 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
       fillCommand(el, block, view?.lines ?? [], view?.lines.length ?? 0);
       more?.remove();
     });
-    box.append(el('div', 'eg-muted', approval.decided ? 'Approved' : 'Declined'));
+    box.append(el('div', 'eg-muted', approval.decided ? t('approval.approved') : t('approval.declined')));
   }
   return box;
 }
@@ -119,17 +120,17 @@ function renderApproval(toolUseId: string, approval: Approval, expandedCommands:
 function approvalTitle(request: Approval['request'], outside: boolean): string {
   switch (request.kind) {
     case 'shell':
-      return outside ? 'Run this command OUTSIDE the sandbox?' : 'Run this command?';
+      return outside ? t('approval.titleShellOutside') : t('approval.titleShell');
     case 'mcp':
-      return `Call ${request.tool} on the MCP server ${request.server}?`;
+      return t('approval.titleMcp', request.tool, request.server);
     case 'sandbox_changes':
-      return 'Apply what this command wrote that would run outside the sandbox?';
+      return t('approval.titleSandboxChanges');
     case 'write':
-      return `${request.isNew ? 'Create' : 'Change'} ${request.path}?`;
+      return request.isNew ? t('approval.titleCreate', request.path) : t('approval.titleChange', request.path);
     case 'web':
-      return `Fetch a page from ${visibleDescription(request.host)}?`;
+      return t('approval.titleWeb', visibleDescription(request.host));
     case 'hook':
-      return `Run ${visibleDescription(request.tool)}? A hook asks you first.`;
+      return t('approval.titleHook', visibleDescription(request.tool));
   }
 }
 
@@ -145,27 +146,27 @@ function webApproval(toolUseId: string, approval: Approval, request: Extract<App
   const view = commandView(request.url);
   const preview = commandPreview(view);
   const cut = preview.hiddenChars > 0 && !expandedUrls.has(toolUseId);
-  box.append(el('div', 'eg-muted', 'This whole URL goes to that server, its path and query included (check they carry nothing from your workspace); the page comes back as untrusted text for the model:'));
+  box.append(el('div', 'eg-muted', t('approval.webUrl')));
   const block = el('pre', 'eg-command eg-web-url');
-  block.setAttribute('aria-label', `The URL to fetch (${commandSize(view)})`);
+  block.setAttribute('aria-label', t('approval.webUrlAria', commandSize(view)));
   fillUrl(el, block, cut ? (preview.shown[0] ?? '') : (view.lines[0] ?? ''), request.url);
   box.append(block);
   if (request.redirectedFrom !== undefined) {
-    box.append(el('div', 'eg-muted', 'The server of the page before sent the fetch here; it came from:'));
+    box.append(el('div', 'eg-muted', t('approval.webRedirect')));
     const from = commandView(request.redirectedFrom);
     const fromPreview = commandPreview(from);
     box.append(el('pre', 'eg-command eg-web-url', `${fromPreview.shown[0] ?? ''}${fromPreview.hiddenChars > 0 ? ` … (${hiddenText(fromPreview)})` : ''}`));
   }
   if (approval.decided !== undefined) {
-    box.append(el('div', 'eg-muted', approval.decided ? (approval.always ? `Allowed, and from now on for ${host} in this workspace` : 'Allowed once') : 'Declined'));
+    box.append(el('div', 'eg-muted', approval.decided ? (approval.always ? t('approval.webAllowedAlways', host) : t('approval.webAllowedOnce')) : t('approval.declined')));
     return box;
   }
-  const once = el('button', 'eg-button', 'Allow once');
-  const always = el('button', 'eg-button eg-secondary', `Always allow ${host} here`);
-  const deny = el('button', 'eg-button eg-secondary', 'Decline');
-  once.setAttribute('aria-label', `Allow this one fetch from ${host}`);
-  always.setAttribute('aria-label', `Allow fetches from ${host} in this workspace from now on`);
-  deny.setAttribute('aria-label', `Decline the fetch from ${host}`);
+  const once = el('button', 'eg-button', t('approval.webOnce'));
+  const always = el('button', 'eg-button eg-secondary', t('approval.webAlways', host));
+  const deny = el('button', 'eg-button eg-secondary', t('approval.decline'));
+  once.setAttribute('aria-label', t('approval.webOnceAria', host));
+  always.setAttribute('aria-label', t('approval.webAlwaysAria', host));
+  deny.setAttribute('aria-label', t('approval.webDeclineAria', host));
   once.addEventListener('click', () => deps.decide(toolUseId, true));
   always.addEventListener('click', () => deps.decide(toolUseId, true, true));
   deny.addEventListener('click', () => deps.decide(toolUseId, false));
@@ -173,7 +174,7 @@ function webApproval(toolUseId: string, approval: Approval, request: Extract<App
     const more = el('button', 'eg-command-more', `${hiddenText(preview)} not shown: show the whole URL`);
     for (const allow of [once, always]) {
       allow.disabled = true;
-      allow.title = 'Show the whole URL first';
+      allow.title = t('approval.showUrlFirst');
     }
     more.addEventListener('click', () => {
       expandedUrls.add(toolUseId);
@@ -221,9 +222,9 @@ function sandboxChangesView(el: ApprovalViewDeps['el'], request: Extract<Approva
   }
   const section = el('div');
   section.append(
-    el('div', 'eg-warning', 'The command ran in the sandbox, but these would make programs outside it (Git, VS Code, your shell) run commands. If you decline, they are kept aside in the session folder and the rest of what it wrote is applied.'),
+    el('div', 'eg-warning', t('approval.sandboxWarning')),
     list,
-    el('div', 'eg-muted', 'Written by this command:'),
+    el('div', 'eg-muted', t('approval.sandboxWritten')),
   );
   return section;
 }

@@ -4,6 +4,7 @@
  */
 import { CHARS_PER_TOKEN, MCP_CALL_TOOL, type AgentEvent, type AttachmentChip, type ErrorAction, type HookRunView, type ToolCard } from '../protocol';
 import { applyChildApproval, applySubagentEvent, endWithParentResult, type SubagentCard } from './subagents';
+import { t } from './strings';
 
 /**
  * The name a tool card shows: the tool's, except for a deferred MCP call, whose card names the MCP
@@ -108,18 +109,17 @@ export function emptyChat(dismissed: Set<string> = new Set()): ChatModel {
   return model;
 }
 
-const TODO_STATUS_TEXT: Record<TodoEntry['status'], string> = { pending: 'pending', in_progress: 'in progress', done: 'done' };
 
 /** A status in words (the list never tells status by colour alone). */
 export function todoStatusText(status: TodoEntry['status']): string {
-  return TODO_STATUS_TEXT[status];
+  return t(`todos.${status}`);
 }
 
 /** The collapsed list's one line: "Tasks 2/5 done · now: Write the tests". */
 export function todoSummary(items: readonly TodoEntry[]): string {
   const done = items.filter((item) => item.status === 'done').length;
   const current = items.filter((item) => item.status === 'in_progress').map((item) => item.text);
-  return `Tasks ${done}/${items.length} done${current.length > 0 ? ` · now: ${current.join('; ')}` : ''}`;
+  return current.length > 0 ? t('todos.summaryNow', done, items.length, current.join('; ')) : t('todos.summary', done, items.length);
 }
 
 /** Keep streamed tool output bounded in the DOM; the full result is in the transcript. */
@@ -258,20 +258,20 @@ function approval(model: ChatModel, event: Extract<AgentEvent, { type: 'approval
 function turnFinished(model: ChatModel, event: Extract<AgentEvent, { type: 'turn_finished' }>): void {
   closeAssistant(model);
   model.busy = false;
-  if (event.stopReason === 'cancelled') pushNotice(model, 'info', 'Cancelled.');
-  else if (event.stopReason === 'refusal') pushNotice(model, 'info', 'The model declined to continue this request.', 'Rephrase the request or start a New Chat.');
-  else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', 'The reply hit the output token limit.', 'Say "continue" or raise evergreen.maxOutputTokens.');
+  if (event.stopReason === 'cancelled') pushNotice(model, 'info', t('notice.cancelled'));
+  else if (event.stopReason === 'refusal') pushNotice(model, 'info', t('notice.refusal'), t('notice.refusalHint'));
+  else if (event.stopReason === 'max_tokens') pushNotice(model, 'info', t('notice.maxTokens'), t('notice.maxTokensHint'));
   else if (event.stopReason === 'context_window_exceeded') {
-    pushNotice(model, 'error', 'The conversation filled the context window.', 'Compact it, or start a New Chat; this transcript stays saved (Open Archived Transcript).', event.actions ?? []);
+    pushNotice(model, 'error', t('notice.contextFull'), t('notice.contextFullHint'), event.actions ?? []);
   }
 }
 
 /** A compaction boundary: a divider with its numbers and summary; only the newest can be undone. */
 function pushCompaction(model: ChatModel, event: Extract<AgentEvent, { type: 'compaction' }>): void {
   closeAssistant(model);
-  const how = event.trigger === 'drop' ? 'oldest messages dropped to fit the window' : `${event.trigger} summary`;
-  const restored = event.restoredFiles.length > 0 ? `, ${event.restoredFiles.length} file(s) restored` : '';
-  const focus = event.focus ? `; focus: ${event.focus}` : '';
+  const how = event.trigger === 'drop' ? t('compaction.drop') : t('compaction.trigger', event.trigger);
+  const restored = event.restoredFiles.length > 0 ? t('compaction.restoredPart', event.restoredFiles.length) : '';
+  const focus = event.focus ? t('compaction.focusPart', event.focus) : '';
   let compactionIndex = 0;
   for (const item of model.items) {
     if (item.kind !== 'divider') continue;
@@ -286,7 +286,7 @@ function pushCompaction(model: ChatModel, event: Extract<AgentEvent, { type: 'co
     kind: 'divider',
     key: `divider:${model.nextKey++}`,
     rev: 0,
-    text: `Context compacted (${how}): ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; ${event.messagesSummarized} message(s) summarized, ${event.messagesKept} kept${restored}${focus}`,
+    text: t('compaction.divider', how, formatCount(event.tokensBefore), formatCount(event.tokensAfter), event.messagesSummarized, event.messagesKept) + restored + focus,
     summary: event.summary,
     compactionId: event.compactionId,
     compactionIndex,
@@ -307,23 +307,23 @@ function compactionUndone(model: ChatModel, event: Extract<AgentEvent, { type: '
       item.rev++;
     }
   }
-  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Compaction undone: ~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)} tokens; the summarized messages are sent verbatim again.` });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: t('compaction.undone', formatCount(event.tokensBefore), formatCount(event.tokensAfter)) });
 }
 
 /** What a lighter tier saved, as a quiet note (a persisted output names its tool; the view links the file). */
 function pushTierNote(model: ChatModel, event: Extract<AgentEvent, { type: 'tier' }>): void {
   const saved = Math.max(0, event.tokensBefore - event.tokensAfter);
-  const tokens = `saved ~${formatCount(saved)} tokens (~${formatCount(event.tokensBefore)} → ~${formatCount(event.tokensAfter)})`;
+  const tokens = t('tier.saved', formatCount(saved), formatCount(event.tokensBefore), formatCount(event.tokensAfter));
   // A persisted result's path is long and says little here: the note names the tool and the view links the file.
   const savedOutput = event.savedOutput ? { toolName: event.savedOutput.toolName, file: event.savedOutput.file } : undefined;
-  const what = savedOutput ? `${savedOutput.toolName} output moved out of the context` : event.detail;
+  const what = savedOutput ? t('tier.movedOut', savedOutput.toolName) : event.detail;
   // The call's own card links the saved copy too (a fetched page's card shows it).
   const tool = event.savedOutput?.toolUseId !== undefined ? findTool(model, event.savedOutput.toolUseId) : undefined;
   if (tool && event.savedOutput) {
     tool.savedOutput = event.savedOutput.file;
     tool.rev++;
   }
-  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Context ${event.tier}: ${what} — ${tokens}`, ...(savedOutput ? { savedOutput } : {}) });
+  pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: t('tier.note', event.tier, what, tokens), ...(savedOutput ? { savedOutput } : {}) });
 }
 
 /**
@@ -418,7 +418,7 @@ function retrying(model: ChatModel, event: Extract<AgentEvent, { type: 'retrying
     model.items.pop();
     indexOf(model).streaming.delete(last);
   }
-  pushNotice(model, 'info', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`);
+  pushNotice(model, 'info', t('notice.retrying', event.attempt, Math.round(event.delayMs / 100) / 10, event.reason));
 }
 
 /** Mutates and returns the model (the view keeps one instance; tests compare results). */
@@ -536,12 +536,12 @@ export function applyEvent(model: ChatModel, event: AgentEvent): ChatModel {
  * thinking the provider encrypted.
  */
 export function thinkingSummary(item: Extract<ChatItem, { kind: 'assistant' }>): string {
-  if (item.streaming && item.text === '' && item.thinking !== '') return 'Thinking…';
+  if (item.streaming && item.text === '' && item.thinking !== '') return t('thinking.live');
   const parts: string[] = [];
   const tokens = Math.ceil(item.thinking.length / CHARS_PER_TOKEN);
-  if (item.thinking !== '') parts.push(`~${formatCount(tokens)} ${tokens === 1 ? 'token' : 'tokens'}`);
-  if (item.redactedThinking > 0) parts.push('(redacted)');
-  return ['Thinking', ...parts].join(' · ');
+  if (item.thinking !== '') parts.push(tokens === 1 ? t('thinking.oneToken') : t('thinking.tokens', formatCount(tokens)));
+  if (item.redactedThinking > 0) parts.push(t('thinking.redacted'));
+  return [t('thinking.label'), ...parts].join(' · ');
 }
 
 /** A tool card's status in words (never told by colour alone). */
@@ -550,10 +550,10 @@ export function toolStatusText(item: Extract<ChatItem, { kind: 'tool' }>): strin
     case 'running':
       return '…';
     case 'awaiting-approval':
-      return 'needs approval';
+      return t('tool.needsApproval');
     case 'error':
-      return 'failed';
+      return t('tool.failed');
     case 'done':
-      return item.durationMs === undefined ? 'done' : `${(item.durationMs / 1000).toFixed(1)}s`;
+      return item.durationMs === undefined ? t('tool.done') : `${(item.durationMs / 1000).toFixed(1)}s`;
   }
 }

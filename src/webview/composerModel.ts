@@ -3,7 +3,8 @@
  * message's size before it is sent. Pure, so the keyboard rules are tested without a browser;
  * composerView.ts draws it.
  */
-import { CHARS_PER_TOKEN, splitLineRange, MAX_ATTACHMENTS, type AttachmentOption, type AttachmentRequest } from '../protocol';
+import { CHARS_PER_TOKEN, splitLineRange, MAX_ATTACHMENTS, type AttachmentOption, type AttachmentRequest, type WebviewStringKey } from '../protocol';
+import { t } from './strings';
 
 export interface Chip {
   request: AttachmentRequest;
@@ -22,11 +23,11 @@ export interface PickerRow {
 }
 
 /** The kinds the host gathers at send time, offered first in the picker. */
-const GATHERED: readonly { kind: 'selection' | 'problems' | 'terminal' | 'git-changes'; detail: string }[] = [
-  { kind: 'selection', detail: "the active editor's selection" },
-  { kind: 'problems', detail: "the workspace's problems, errors first" },
-  { kind: 'terminal', detail: "the active terminal's last command and output" },
-  { kind: 'git-changes', detail: 'the working tree diff' },
+const GATHERED: readonly { kind: 'selection' | 'problems' | 'terminal' | 'git-changes'; detail: WebviewStringKey }[] = [
+  { kind: 'selection', detail: 'composer.gatheredSelection' },
+  { kind: 'problems', detail: 'composer.gatheredProblems' },
+  { kind: 'terminal', detail: 'composer.gatheredTerminal' },
+  { kind: 'git-changes', detail: 'composer.gatheredGitChanges' },
 ];
 
 /** The `@query` just before the caret, or undefined (an @ inside a word, like an e-mail address, is not one). */
@@ -57,7 +58,7 @@ export function chipLabel(request: AttachmentRequest): string {
 export function pickerRows(query: string, options: readonly AttachmentOption[]): PickerRow[] {
   const lowered = query.toLowerCase();
   const range = splitRange(query);
-  const rows: PickerRow[] = GATHERED.filter((kind) => kind.kind.startsWith(lowered)).map((kind) => ({ request: { kind: kind.kind }, label: `@${kind.kind}`, detail: kind.detail }));
+  const rows: PickerRow[] = GATHERED.filter((kind) => kind.kind.startsWith(lowered)).map((kind) => ({ request: { kind: kind.kind }, label: `@${kind.kind}`, detail: t(kind.detail) }));
   for (const option of options) {
     const request: AttachmentRequest =
       option.kind === 'file' && range.fromLine !== undefined && option.path === range.path
@@ -65,7 +66,7 @@ export function pickerRows(query: string, options: readonly AttachmentOption[]):
         : option.kind === 'file'
           ? { kind: 'file', path: option.path }
           : { kind: 'folder', path: option.path };
-    rows.push({ request, label: chipLabel(request), detail: option.kind === 'folder' ? 'folder (a listing)' : 'file', ...(option.tokens !== undefined ? { tokens: option.tokens } : {}) });
+    rows.push({ request, label: chipLabel(request), detail: option.kind === 'folder' ? t('composer.rowFolder') : t('composer.rowFile'), ...(option.tokens !== undefined ? { tokens: option.tokens } : {}) });
   }
   return rows;
 }
@@ -74,8 +75,8 @@ const sameRequest = (a: AttachmentRequest, b: AttachmentRequest): boolean => JSO
 
 /** Adds a chip unless the same one is there or the message is full; returns why not, or undefined. */
 export function addChip(chips: Chip[], chip: Chip): string | undefined {
-  if (chips.some((existing) => sameRequest(existing.request, chip.request))) return `${chip.label} is attached already`;
-  if (chips.length >= MAX_ATTACHMENTS) return `a message carries at most ${MAX_ATTACHMENTS} attachments`;
+  if (chips.some((existing) => sameRequest(existing.request, chip.request))) return t('composer.alreadyAttached', chip.label);
+  if (chips.length >= MAX_ATTACHMENTS) return t('composer.tooMany', MAX_ATTACHMENTS);
   chips.push(chip);
   return undefined;
 }
@@ -85,7 +86,7 @@ export function messageEstimate(text: string, chips: readonly Chip[]): string {
   const known = Math.ceil(text.length / CHARS_PER_TOKEN) + chips.reduce((sum, chip) => sum + (chip.tokens ?? 0), 0);
   const unmeasured = chips.filter((chip) => chip.tokens === undefined).length;
   const tokens = known >= 1000 ? `${(known / 1000).toFixed(known >= 10_000 ? 0 : 1)}k` : String(known);
-  return `this message: ~${tokens} tokens${unmeasured > 0 ? ` + ${unmeasured} measured when sent` : ''}`;
+  return unmeasured > 0 ? t('composer.estimateUnmeasured', tokens, unmeasured) : t('composer.estimate', tokens);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AttachmentRequest, HostToWebview, WebviewRequester } from '../prot
 import { fitImage } from './imageFit';
 import { addChip, chipLabel, droppedPaths, pickerQueryPath, messageEstimate, pickerQueryAt, pickerRows, type Chip, type PickerRow } from './composerModel';
 import { Listbox } from './listbox';
+import { t } from './strings';
 
 type EditorContext = Extract<HostToWebview, { type: 'editorContext' }>;
 
@@ -41,8 +42,8 @@ export class ComposerAttachments {
     private readonly notify: (text: string) => void,
   ) {
     this.chipList.setAttribute('role', 'list');
-    this.chipList.setAttribute('aria-label', 'Attached to this message');
-    this.listbox = new Listbox<PickerRow>(input, 'eg-picker', 'Attach', (row) => this.choose(row), () => this.forgetQuery());
+    this.chipList.setAttribute('aria-label', t('composer.chips'));
+    this.listbox = new Listbox<PickerRow>(input, 'eg-picker', t('composer.attachPicker'), (row) => this.choose(row), () => this.forgetQuery());
     this.element.append(this.chipList, this.suggestions, this.estimate);
     input.addEventListener('input', () => this.onInput());
     input.addEventListener('dragover', (event) => event.preventDefault());
@@ -140,7 +141,7 @@ export class ComposerAttachments {
     const [removed] = this.chips.splice(index, 1);
     if (removed?.automatic && removed.request.kind === 'selection') this.dismissedSelection = removed.label.replace(/^selection /, '');
     else if (removed?.automatic && removed.request.kind === 'file') this.dismissedFile = removed.request.path;
-    this.notify(`Removed ${removed?.label ?? 'the attachment'}.`);
+    this.notify(removed ? t('composer.removed', removed.label) : t('composer.removedUnnamed'));
     this.render();
     this.input.focus();
   }
@@ -154,7 +155,7 @@ export class ComposerAttachments {
   }
 
   private addImage(file: File): void {
-    const name = (file.name || 'pasted image').slice(0, 120);
+    const name = (file.name || t('composer.pastedImage')).slice(0, 120);
     fitImage(file).then(
       (fitted) => {
         const request: AttachmentRequest = { kind: 'image', name: fitted.resized ? `${name} (resized ${fitted.resized})` : name, data: fitted.data };
@@ -162,7 +163,7 @@ export class ComposerAttachments {
         if (problem) this.notify(problem);
         this.render();
       },
-      (error: unknown) => this.notify(`Could not attach ${name}: ${error instanceof Error ? error.message : String(error)}.`),
+      (error: unknown) => this.notify(t('composer.attachFailed', name, error instanceof Error ? error.message : String(error))),
     );
   }
 
@@ -180,7 +181,7 @@ export class ComposerAttachments {
     const { inside, outside } = droppedPaths((type) => transfer.getData(type), root);
     if (inside.length === 0 && outside.length === 0) return;
     event.preventDefault();
-    for (const file of outside) this.notify(`${file} is outside the workspace; only workspace files can be attached.`);
+    for (const file of outside) this.notify(t('composer.outsideWorkspace', file));
     for (const relative of inside) {
       const request: AttachmentRequest = { kind: 'file', path: relative };
       const problem = addChip(this.chips, { request, label: chipLabel(request) });
@@ -211,7 +212,7 @@ export class ComposerAttachments {
         item.setAttribute('role', 'listitem');
         const remove = el('button', 'eg-chip-remove', '×');
         remove.type = 'button';
-        remove.setAttribute('aria-label', `Remove ${chip.label}`);
+        remove.setAttribute('aria-label', t('composer.removeChip', chip.label));
         remove.addEventListener('click', () => this.remove(index));
         item.append(el('span', 'eg-chip-label', chip.label), remove);
         return item;
@@ -230,7 +231,7 @@ export class ComposerAttachments {
     }
     const add = el('button', 'eg-suggestion', `+ ${file}`);
     add.type = 'button';
-    add.title = 'Attach the file open in the editor';
+    add.title = t('composer.attachEditorFile');
     add.addEventListener('click', () => {
       const request: AttachmentRequest = { kind: 'file', path: file };
       addChip(this.chips, { request, label: chipLabel(request) });

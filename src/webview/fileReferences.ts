@@ -5,6 +5,7 @@
  * ("e.g.", "v1.2") is not a reference, and text already in a link is left alone.
  */
 import type MarkdownIt from 'markdown-it';
+import { t } from './strings';
 
 type StateCore = Parameters<MarkdownIt['core']['ruler']['push']>[1] extends (state: infer S) => unknown ? S : never;
 type Token = StateCore['tokens'][number];
@@ -46,7 +47,7 @@ function linked(state: StateCore, token: Token): Token[] {
     const start = match.index;
     if (start > at) parts.push(piece(state, token, text.slice(at, start)));
     const open = new state.Token('link_open', 'a', 1);
-    open.attrs = [['href', fileReferenceHref(match[1]!, match[2]!)], ['title', `Open ${match[1]} at line ${match[2]}`]];
+    open.attrs = [['href', fileReferenceHref(match[1]!, match[2]!)], ['title', t('fileReference.title', match[1]!, match[2]!)]];
     const close = new state.Token('link_close', 'a', -1);
     parts.push(open, piece(state, token, match[0]), close);
     at = start + match[0].length;

@@ -4,6 +4,7 @@
  * them to widths and attributes, so it always agrees with the status bar and the breakdown document.
  */
 import type { GaugeState } from '../protocol';
+import { t } from './strings';
 
 export interface GaugeView {
   /** CSS widths of the used / reserved / free segments (they add up to 100%). */
@@ -31,11 +32,11 @@ export function gaugeView(gauge: GaugeState | undefined): GaugeView {
       free: '100%',
       threshold: undefined,
       level: 'empty',
-      label: 'No conversation yet',
+      label: t('gauge.empty'),
       secondary: '',
-      tooltip: 'The context gauge fills in after the first message. Click for the breakdown.',
+      tooltip: t('gauge.emptyTooltip'),
       ariaValueNow: 0,
-      ariaValueText: 'No conversation yet',
+      ariaValueText: t('gauge.empty'),
     };
   }
   const reading = gauge.reading;
@@ -47,7 +48,7 @@ export function gaugeView(gauge: GaugeState | undefined): GaugeView {
     level: reading.level,
     label: reading.label,
     secondary: reading.secondary,
-    tooltip: `${reading.tooltip}\n\nClick (or Enter) for the breakdown document.`,
+    tooltip: t('gauge.tooltip', reading.tooltip),
     ariaValueNow: Math.min(100, Math.max(0, reading.percent)),
     ariaValueText: `${reading.label}, ${reading.secondary}`,
   };

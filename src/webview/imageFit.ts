@@ -5,6 +5,7 @@
  * (the models see no more than that) and encoded as PNG, or JPEG when PNG is too large.
  */
 import { IMAGE_LIMITS, IMAGE_MEDIA_TYPES, NATIVE_LONG_EDGE } from '../protocol';
+import { t } from './strings';
 
 export interface FittedImage {
   /** Base64, without the data-URL prefix. */
@@ -17,7 +18,7 @@ function readBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result).replace(/^data:[^;]*;base64,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('the image could not be read'));
+    reader.onerror = () => reject(reader.error ?? new Error(t('image.unreadable')));
     reader.readAsDataURL(file);
   });
 }
@@ -35,11 +36,11 @@ export async function fitImage(file: File): Promise<FittedImage> {
   canvas.width = Math.max(1, Math.round(width * scale));
   canvas.height = Math.max(1, Math.round(height * scale));
   const context = canvas.getContext('2d');
-  if (!context) throw new Error('this panel cannot draw images, so it cannot resize this one');
+  if (!context) throw new Error(t('image.noCanvas'));
   context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   for (const [type, quality] of [['image/png', undefined], ['image/jpeg', 0.9], ['image/jpeg', 0.75]] as const) {
     const data = canvas.toDataURL(type, quality).replace(/^data:[^;]*;base64,/, '');
     if (data.length <= IMAGE_LIMITS.maxBase64Chars) return { data, resized: `${width}x${height} → ${canvas.width}x${canvas.height} ${type.slice(6).toUpperCase()}` };
   }
-  throw new Error(`it stays over ${IMAGE_LIMITS.maxBase64Chars / (1024 * 1024)} MB even at ${canvas.width}x${canvas.height}`);
+  throw new Error(t('image.tooLarge', IMAGE_LIMITS.maxBase64Chars / (1024 * 1024), canvas.width, canvas.height));
 }

@@ -20,6 +20,7 @@ import { ModePickerView } from './modePickerView';
 import { planCardDeps, renderPlanCard } from './planCardView';
 import { renderWebCard, type WebCardDeps } from './webCardView';
 import { renderHookLine, type HookViewDeps } from './hookView';
+import { t } from './strings';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -87,7 +88,7 @@ gauge.type = 'button';
 gauge.setAttribute('aria-describedby', 'eg-gauge-popover');
 const gaugeBar = el('div', 'eg-gauge-bar');
 gaugeBar.setAttribute('role', 'meter');
-gaugeBar.setAttribute('aria-label', 'Context window usage');
+gaugeBar.setAttribute('aria-label', t('gauge.meter'));
 gaugeBar.setAttribute('aria-valuemin', '0');
 gaugeBar.setAttribute('aria-valuemax', '100');
 const gaugeUsed = el('div', 'eg-gauge-used');
@@ -96,7 +97,7 @@ const gaugeFree = el('div', 'eg-gauge-free');
 const gaugeThreshold = el('div', 'eg-gauge-threshold');
 // used | free | reserved: the reserve is the window's end, which the reply needs.
 gaugeBar.append(gaugeUsed, gaugeFree, gaugeReserve, gaugeThreshold);
-const gaugeLabel = el('span', 'eg-gauge-label', 'No conversation yet');
+const gaugeLabel = el('span', 'eg-gauge-label', t('gauge.empty'));
 const gaugeSecondary = el('span', 'eg-gauge-secondary');
 const gaugeText = el('span', 'eg-gauge-text');
 // The space keeps the two lines two words apart for whatever reads the text (axe, a voice user's "click 200k").
@@ -107,16 +108,16 @@ const gaugePopover = el('div', 'eg-gauge-popover');
 gaugePopover.id = 'eg-gauge-popover';
 gaugePopover.setAttribute('role', 'tooltip');
 gaugeWrap.append(gauge, gaugePopover);
-const compactButton = el('button', 'eg-button eg-secondary', 'Compact');
+const compactButton = el('button', 'eg-button eg-secondary', t('header.compact'));
 compactButton.type = 'button';
-compactButton.title = 'Summarize the conversation to free context';
-compactButton.setAttribute('aria-label', 'Compact conversation: summarize it to free context');
+compactButton.title = t('header.compactTitle');
+compactButton.setAttribute('aria-label', t('header.compactAria'));
 compactButton.addEventListener('click', () => runCommand('compactConversation'));
 // The session's charts over time (the insights panel), beside the gauge that shows only now.
 const insightsButton = el('button', 'eg-button eg-secondary eg-icon-button');
 insightsButton.type = 'button';
-insightsButton.title = 'Session insights: how full the context was, tokens and cost per request';
-insightsButton.setAttribute('aria-label', 'Show session insights');
+insightsButton.title = t('header.insightsTitle');
+insightsButton.setAttribute('aria-label', t('header.insightsAria'));
 insightsButton.append(chartIcon());
 insightsButton.addEventListener('click', () => runCommand('showSessionInsights'));
 header.append(gaugeWrap, insightsButton, compactButton);
@@ -126,7 +127,7 @@ const transcript = el('main', 'eg-transcript');
 // and errors are announced once through the status region below.
 transcript.setAttribute('role', 'log');
 transcript.setAttribute('aria-live', 'off');
-transcript.setAttribute('aria-label', 'Conversation');
+transcript.setAttribute('aria-label', t('transcript.label'));
 const announcer = el('div', 'eg-sr-only');
 announcer.setAttribute('role', 'status');
 announcer.setAttribute('aria-live', 'polite');
@@ -137,12 +138,12 @@ const welcome = el('section', 'eg-welcome');
 
 const composer = el('form', 'eg-composer');
 const input = el('textarea', 'eg-input');
-input.placeholder = 'Ask Evergreen to read, change or run something… (Enter to send, Shift+Enter for a new line)';
+input.placeholder = t('composer.placeholder');
 input.rows = 3;
-input.setAttribute('aria-label', 'Message to Evergreen');
-const sendButton = el('button', 'eg-button', 'Send');
+input.setAttribute('aria-label', t('composer.inputLabel'));
+const sendButton = el('button', 'eg-button', t('composer.send'));
 sendButton.type = 'submit';
-const cancelButton = el('button', 'eg-button eg-secondary', 'Cancel');
+const cancelButton = el('button', 'eg-button eg-secondary', t('composer.cancel'));
 cancelButton.type = 'button';
 cancelButton.addEventListener('click', () => runCommand('cancel'));
 const buttons = el('div', 'eg-composer-buttons');
@@ -160,7 +161,7 @@ const todoPanel = el('details', 'eg-todos');
 todoPanel.hidden = true;
 const todoHeading = el('summary', 'eg-todos-summary');
 const todoList = el('ol', 'eg-todos-list');
-todoList.setAttribute('aria-label', 'Task list');
+todoList.setAttribute('aria-label', t('todos.label'));
 todoPanel.append(todoHeading, todoList);
 let renderedTodos: ChatModel['todos'] | null = null;
 root.append(header, transcript, todoPanel, composer, announcer);
@@ -239,21 +240,21 @@ function giveBackSend(text: string): void {
 // ---- rendering ----------------------------------------------------------------------------
 function renderWelcome(): void {
   welcome.replaceChildren();
-  welcome.append(el('h2', undefined, 'Evergreen'), el('p', undefined, 'A coding agent whose conversation never runs out of context.'));
+  welcome.append(el('h2', undefined, t('welcome.title')), el('p', undefined, t('welcome.tagline')));
   if (viewState) welcome.append(el('p', 'eg-muted eg-model', modelLine(viewState)));
   if (viewState && !viewState.hasApiKey) {
-    const button = el('button', 'eg-button', 'Set API Key');
+    const button = el('button', 'eg-button', t('welcome.setApiKey'));
     button.addEventListener('click', () => runCommand('setApiKey'));
     // The active provider's key (evergreen.provider): Anthropic's, or OpenAI's.
-    welcome.append(el('p', undefined, 'Set your API key to start.'), button);
+    welcome.append(el('p', undefined, t('welcome.needsKey')), button);
   }
   if (viewState && !viewState.trusted) {
-    welcome.append(el('p', 'eg-muted', 'This workspace is not trusted: Evergreen can read and answer, but will not write files or run commands.'));
+    welcome.append(el('p', 'eg-muted', t('welcome.untrusted')));
   }
 }
 
 function modelLine(state: ViewState): string {
-  return `Model: ${state.model} via ${state.providerLabel}`;
+  return t('welcome.model', state.model, state.providerLabel);
 }
 
 function renderGauge(state: GaugeState | undefined): void {
@@ -271,7 +272,7 @@ function renderGauge(state: GaugeState | undefined): void {
   // Which model fills this window, and who serves it (the provider can change between sessions).
   gaugePopover.textContent = [view.tooltip, viewState ? modelLine(viewState) : ''].filter((line) => line !== '').join('\n');
   // The name holds what the button shows, its meter's name first (WCAG 2.5.3: a voice user says what they see).
-  gauge.setAttribute('aria-label', `Context window usage: ${[view.label, view.secondary].filter((text) => text !== '').join(', ')}. Open the context breakdown`);
+  gauge.setAttribute('aria-label', t('gauge.ariaLabel', [view.label, view.secondary].filter((text) => text !== '').join(', ')));
 }
 
 function renderItem(item: ChatItem): HTMLElement {
@@ -314,8 +315,8 @@ function renderItem(item: ChatItem): HTMLElement {
       element.append(...errorActions(item.actions));
       const dismiss = el('button', 'eg-notice-dismiss', '\u00d7');
       dismiss.type = 'button';
-      dismiss.title = 'Dismiss';
-      dismiss.setAttribute('aria-label', 'Dismiss this notice');
+      dismiss.title = t('notice.dismiss');
+      dismiss.setAttribute('aria-label', t('notice.dismissAria'));
       dismiss.addEventListener('click', () => {
         dismissNotice(chat, item.key);
         input.focus();
@@ -332,11 +333,11 @@ function renderNote(item: Extract<ChatItem, { kind: 'note' }>): HTMLElement {
   const element = el('div', 'eg-note', item.text);
   const saved = item.savedOutput;
   if (!saved) return element;
-  const link = el('button', 'eg-link eg-saved-output', 'saved output');
+  const link = el('button', 'eg-link eg-saved-output', t('note.savedOutput'));
   link.type = 'button';
   // The full path stays reachable on hover; the host decides whether it may open.
-  link.title = `Open the full ${saved.toolName} output (read-only): ${saved.file}`;
-  link.setAttribute('aria-label', `Open the saved ${saved.toolName} output, read-only`);
+  link.title = t('note.savedOutputTitle', saved.toolName, saved.file);
+  link.setAttribute('aria-label', t('note.savedOutputAria', saved.toolName));
   link.addEventListener('click', () => void send('openSavedOutput', { file: saved.file }));
   element.append(' · ', link);
   return element;
@@ -346,20 +347,20 @@ function renderNote(item: Extract<ChatItem, { kind: 'note' }>): HTMLElement {
 function renderDivider(item: Extract<ChatItem, { kind: 'divider' }>): HTMLElement {
   const element = el('div', `eg-divider${item.undone ? ' eg-undone' : ''}`);
   element.dataset.compactionIndex = String(item.compactionIndex);
-  element.append(el('div', 'eg-divider-title', item.undone ? `${item.text} — undone` : item.text));
+  element.append(el('div', 'eg-divider-title', item.undone ? t('divider.undone', item.text) : item.text));
   const actions = el('div', 'eg-divider-actions');
   if (item.summary) {
     const details = el('details', 'eg-divider-details');
-    details.append(el('summary', undefined, 'Summary'), el('pre', 'eg-divider-summary', item.summary));
+    details.append(el('summary', undefined, t('divider.summary')), el('pre', 'eg-divider-summary', item.summary));
     actions.append(details);
   }
-  const transcript = el('button', 'eg-link', 'Transcript at this point');
-  transcript.title = 'Open the archived transcript of this session at this compaction';
+  const transcript = el('button', 'eg-link', t('divider.transcript'));
+  transcript.title = t('divider.transcriptTitle');
   transcript.addEventListener('click', () => void send('openTranscriptAt', { compactionIndex: item.compactionIndex }));
   actions.append(transcript);
   if (item.undoable) {
-    const undo = el('button', 'eg-button eg-secondary eg-undo', 'Undo');
-    undo.title = 'Send the conversation as it was before this compaction again (refused if it would no longer fit)';
+    const undo = el('button', 'eg-button eg-secondary eg-undo', t('divider.undo'));
+    undo.title = t('divider.undoTitle');
     undo.addEventListener('click', () => runCommand('undoLastCompaction'));
     actions.append(undo);
   }
@@ -385,8 +386,8 @@ const hookDeps: HookViewDeps = { el, openSavedOutput: (file) => void send('openS
 function errorActions(actions: readonly ErrorAction[]): HTMLElement[] {
   return actions.map((action) => {
     // The core chooses an error's next steps; the panel only turns them into buttons.
-    const { label, command } = ERROR_ACTION_COMMANDS[action];
-    const button = el('button', 'eg-button eg-secondary', label);
+    const { command } = ERROR_ACTION_COMMANDS[action];
+    const button = el('button', 'eg-button eg-secondary', t(`action.${action}`));
     button.addEventListener('click', () => runCommand(command));
     return button;
   });
@@ -446,7 +447,7 @@ function render(): void {
   }
   renderTodos();
   sendButton.disabled = chat.busy || needsApiKey();
-  sendButton.title = needsApiKey() ? 'Set your API key first' : '';
+  sendButton.title = needsApiKey() ? t('composer.needsKey') : '';
   // An empty chat has nothing to compact.
   compactButton.disabled = chat.items.length === 0 || needsApiKey();
   cancelButton.hidden = !chat.busy;
@@ -548,11 +549,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'agentEvent':
       if (message.event.type === 'turn_started') pendingSend = undefined;
-      if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? 'Cancelled.' : 'Evergreen finished replying.');
-      if (message.event.type === 'approval_needed') announce('Evergreen asks for approval. Ctrl+Enter goes to it.');
-      if (message.event.type === 'error') announce(`Error: ${message.event.message}`);
-      if (message.event.type === 'subagent_finished') announce(`Subagent ${outcomeText(message.event.status)}.`);
-      if (message.event.type === 'plan_proposed') announce('Evergreen proposes a plan: Build it, or keep planning.');
+      if (message.event.type === 'turn_finished') announce(message.event.stopReason === 'cancelled' ? t('announce.cancelled') : t('announce.finished'));
+      if (message.event.type === 'approval_needed') announce(t('announce.approval'));
+      if (message.event.type === 'error') announce(t('announce.error', message.event.message));
+      if (message.event.type === 'subagent_finished') announce(t('announce.subagent', outcomeText(message.event.status)));
+      if (message.event.type === 'plan_proposed') announce(t('announce.plan'));
       applyEvent(chat, message.event);
       break;
     case 'gauge':

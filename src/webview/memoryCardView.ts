@@ -4,25 +4,26 @@
  * the memory folder where the user reviews and edits what the model keeps. Everything shown is
  * the model's text: set as text, never as markup.
  */
-import type { ToolCard } from '../protocol';
+import type { ToolCard, WebviewStringKey } from '../protocol';
 import type { ChatItem } from './chatModel';
 import { toolStatusText } from './chatModel';
+import { t } from './strings';
 
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
 type MemoryCard = Extract<ToolCard, { kind: 'memory' }>;
 
-const VERBS: Readonly<Record<MemoryCard['command'], string>> = {
-  view: 'read',
-  create: 'saved',
-  str_replace: 'updated',
-  insert: 'added to',
-  delete: 'deleted',
-  rename: 'moved',
+const TITLES: Readonly<Record<MemoryCard['command'], WebviewStringKey>> = {
+  view: 'memory.view',
+  create: 'memory.create',
+  str_replace: 'memory.str_replace',
+  insert: 'memory.insert',
+  delete: 'memory.delete',
+  rename: 'memory.rename',
 };
 
 /** "Memory saved /memories/a.md", "Memory moved /memories/a.md → /memories/b.md". */
 export function memoryCardTitle(card: MemoryCard): string {
-  return `Memory ${VERBS[card.command]} ${card.path}${card.newPath ? ` → ${card.newPath}` : ''}`;
+  return t(TITLES[card.command], card.newPath ? `${card.path} → ${card.newPath}` : card.path);
 }
 
 export function renderMemoryCard(item: Extract<ChatItem, { kind: 'tool' }>, card: MemoryCard, el: El, openMemory: () => void): HTMLElement {
@@ -31,9 +32,9 @@ export function renderMemoryCard(item: Extract<ChatItem, { kind: 'tool' }>, card
   element.setAttribute('aria-label', memoryCardTitle(card));
   const head = el('div', 'eg-memory-head');
   head.append(el('span', 'eg-memory-title', memoryCardTitle(card)), el('span', 'eg-tool-status', toolStatusText(item)));
-  const open = el('button', 'eg-link eg-memory-open', 'Open memory');
+  const open = el('button', 'eg-link eg-memory-open', t('memory.open'));
   open.type = 'button';
-  open.title = "Review and edit what the agent keeps for this workspace (Evergreen: Open Memory)";
+  open.title = t('memory.openTitle');
   open.addEventListener('click', openMemory);
   head.append(open);
   element.append(head);

@@ -6,6 +6,7 @@
  * the shown mode back).
  */
 import type { ModePicker, WebviewRequester } from '../protocol';
+import { t } from './strings';
 
 export class ModePickerView {
   readonly element: HTMLElement;
@@ -20,7 +21,7 @@ export class ModePickerView {
     private readonly announce: (text: string) => void,
   ) {
     this.element = el('div', 'eg-mode');
-    const label = el('label', 'eg-mode-label', 'Mode');
+    const label = el('label', 'eg-mode-label', t('mode.label'));
     this.select = el('select', 'eg-mode-select');
     this.select.id = 'eg-mode-select';
     label.htmlFor = this.select.id;

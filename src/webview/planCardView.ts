@@ -5,9 +5,10 @@
  * once the conversation went on without a decision, the card says so and offers no buttons. Browser
  * code; main.ts passes in the helpers it shares.
  */
-import type { PlanDecisionKind, WebviewRequester } from '../protocol';
+import type { PlanDecisionKind, WebviewRequester, WebviewStringKey } from '../protocol';
 import type { ChatItem } from './chatModel';
 import { renderMarkdown } from './markdown';
+import { t } from './strings';
 
 type PlanItem = Extract<ChatItem, { kind: 'plan' }>;
 
@@ -30,37 +31,37 @@ export function planCardDeps(el: PlanCardDeps['el'], send: WebviewRequester, set
   };
 }
 
-const STATE_TEXT: Readonly<Record<Exclude<PlanItem['state'], 'pending'>, string>> = {
-  build: 'Building this plan: the agent mode is on and its steps are the task list.',
-  keep_planning: 'Planning goes on with your note.',
-  closed: 'The conversation went on without a decision on this plan.',
+const STATE_TEXT: Readonly<Record<Exclude<PlanItem['state'], 'pending'>, WebviewStringKey>> = {
+  build: 'plan.stateBuild',
+  keep_planning: 'plan.stateKeepPlanning',
+  closed: 'plan.stateClosed',
 };
 
 export function renderPlanCard(item: PlanItem, deps: PlanCardDeps): HTMLElement {
   const { el } = deps;
   const card = el('section', `eg-plan eg-plan-${item.state}`);
-  card.setAttribute('aria-label', 'Proposed plan');
+  card.setAttribute('aria-label', t('plan.label'));
   const steps = item.steps.length;
-  card.append(el('div', 'eg-plan-title', `Proposed plan · ${steps === 0 ? 'no list of steps' : `${steps} step${steps === 1 ? '' : 's'}`}`));
+  card.append(el('div', 'eg-plan-title', steps === 0 ? t('plan.titleNoSteps') : steps === 1 ? t('plan.titleOneStep') : t('plan.titleSteps', steps)));
   const body = el('div', 'eg-markdown eg-plan-body');
   body.innerHTML = renderMarkdown(item.plan); // Sanitized by renderMarkdown.
   card.append(body);
   if (item.state !== 'pending') {
-    card.append(el('div', 'eg-plan-state', STATE_TEXT[item.state]));
+    card.append(el('div', 'eg-plan-state', t(STATE_TEXT[item.state])));
     return card;
   }
   const noteId = `eg-plan-note-${item.toolUseId}`;
-  const label = el('label', 'eg-muted', 'Note (what to change, or anything to keep in mind while building)');
+  const label = el('label', 'eg-muted', t('plan.note'));
   label.htmlFor = noteId;
   const note = el('textarea', 'eg-plan-note');
   note.id = noteId;
   note.rows = 2;
-  const build = el('button', 'eg-button eg-plan-build', 'Build it');
+  const build = el('button', 'eg-button eg-plan-build', t('plan.build'));
   build.type = 'button';
-  build.title = 'Switch to the agent mode and carry out the plan; its steps become the task list';
-  const keep = el('button', 'eg-button eg-secondary eg-plan-keep', 'Keep planning');
+  build.title = t('plan.buildTitle');
+  const keep = el('button', 'eg-button eg-secondary eg-plan-keep', t('plan.keep'));
   keep.type = 'button';
-  keep.title = 'Stay in plan mode; the note tells the model what to change';
+  keep.title = t('plan.keepTitle');
   const decide = (decision: PlanDecisionKind) => {
     build.disabled = keep.disabled = true;
     void deps.decide(item.toolUseId, decision, note.value).then((ok) => {

@@ -7,6 +7,7 @@
 import type { WebviewRequester } from '../protocol';
 import { Listbox } from './listbox';
 import { completeSlash, slashQueryAt, slashRows, type SlashRow } from './slashModel';
+import { t } from './strings';
 
 export class SlashPicker {
   private readonly listbox: Listbox<SlashRow>;
@@ -20,7 +21,7 @@ export class SlashPicker {
     /** Told when the box's text changed by a choice (the draft and the size line follow it). */
     private readonly changed: () => void,
   ) {
-    this.listbox = new Listbox<SlashRow>(input, 'eg-slash-picker', 'Commands', (row) => this.choose(row), () => this.forget());
+    this.listbox = new Listbox<SlashRow>(input, 'eg-slash-picker', t('slash.picker'), (row) => this.choose(row), () => this.forget());
     input.addEventListener('input', () => this.onInput());
   }
 

@@ -6,6 +6,7 @@
 import type { ChatItem } from './chatModel';
 import { renderMarkdown } from './markdown';
 import { pendingApprovals, subagentFigures, subagentStatusText, type ChildApproval, type SubagentCard } from './subagents';
+import { t } from './strings';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -25,7 +26,8 @@ function shape(card: SubagentCard): string {
 }
 
 function label(card: SubagentCard): string {
-  return `Subagent${card.agentType ? ` (${card.agentType})` : ''}: ${card.description || 'task'}. ${subagentStatusText(card)}`;
+  const description = card.description || t('subagent.task');
+  return card.agentType ? t('subagent.labelTyped', card.agentType, description, subagentStatusText(card)) : t('subagent.label', description, subagentStatusText(card));
 }
 
 export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: SubagentViewDeps): HTMLElement {
@@ -52,17 +54,17 @@ export function renderSubagentCard(item: ToolItem, card: SubagentCard, deps: Sub
     const report = el('details', 'eg-subagent-report');
     report.open = true;
     const body = el('div', 'eg-markdown');
-    body.innerHTML = renderMarkdown(card.report || '(no report)'); // Sanitized by renderMarkdown.
-    report.append(el('summary', undefined, 'Report'), body);
+    body.innerHTML = renderMarkdown(card.report || t('subagent.noReport')); // Sanitized by renderMarkdown.
+    report.append(el('summary', undefined, t('subagent.report')), body);
     element.append(report);
   }
 
   if (card.childId) {
     const actions = el('div', 'eg-subagent-actions');
-    const open = el('button', 'eg-link', 'Open transcript');
+    const open = el('button', 'eg-link', t('subagent.openTranscript'));
     open.type = 'button';
-    open.title = 'Open everything this subagent did in the transcript tab';
-    open.setAttribute('aria-label', `Open the transcript of the subagent: ${card.description || card.childId}`);
+    open.title = t('subagent.openTranscriptTitle');
+    open.setAttribute('aria-label', t('subagent.openTranscriptAria', card.description || card.childId));
     open.addEventListener('click', () => deps.openTranscript(card.childId));
     actions.append(open);
     element.append(actions);

@@ -3,7 +3,8 @@
  * parent's tool-use id) with the child's live status, its approvals (each answered by the child's
  * own tool-use id) and, at the end, its report. Pure, like chatModel.ts, so it is tested in node.
  */
-import { formatCost, SUBAGENT_STATUS_TEXT, type AgentEvent } from '../protocol';
+import { formatCost, type AgentEvent } from '../protocol';
+import { t } from './strings';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }>['request'];
 export type SubagentEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_progress' | 'subagent_finished' }>;
@@ -116,13 +117,13 @@ export function pendingApprovals(card: SubagentCard): ChildApproval[] {
 }
 
 export function outcomeText(outcome: SubagentOutcome): string {
-  return SUBAGENT_STATUS_TEXT[outcome];
+  return t(`subagent.${outcome}`);
 }
 
 /** The card's state in words (never by colour alone). */
 export function subagentStatusText(card: SubagentCard): string {
-  if (card.outcome !== undefined) return SUBAGENT_STATUS_TEXT[card.outcome];
-  return pendingApprovals(card).length > 0 ? 'needs approval' : 'running';
+  if (card.outcome !== undefined) return outcomeText(card.outcome);
+  return pendingApprovals(card).length > 0 ? t('subagent.needsApproval') : t('subagent.running');
 }
 
 export function formatElapsed(ms: number): string {
@@ -131,16 +132,12 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-}
-
 /** "3 tool calls · 12,345 tokens in context · 4.2 s · last: read_file" (live), or the final figures and cost. */
 export function subagentFigures(card: SubagentCard): string {
-  const parts = [plural(card.toolCalls, 'tool call', 'tool calls')];
-  if (card.outcome === undefined && card.tokens !== undefined) parts.push(`${card.tokens.toLocaleString('en-US')} tokens in context`);
+  const parts = [card.toolCalls === 1 ? t('subagent.oneToolCall') : t('subagent.toolCalls', card.toolCalls.toLocaleString('en-US'))];
+  if (card.outcome === undefined && card.tokens !== undefined) parts.push(t('subagent.tokensInContext', card.tokens.toLocaleString('en-US')));
   if (card.elapsedMs !== undefined) parts.push(formatElapsed(card.elapsedMs));
-  if (card.outcome === undefined && card.lastTool) parts.push(`last: ${card.lastTool}`);
+  if (card.outcome === undefined && card.lastTool) parts.push(t('subagent.lastTool', card.lastTool));
   if (card.outcome !== undefined && card.costUsd !== undefined) parts.push(formatCost(card.costUsd, card.unpricedRequests, 4));
   return parts.join(' · ');
 }

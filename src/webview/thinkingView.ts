@@ -7,6 +7,7 @@
  */
 import { escapeText } from '../protocol';
 import { thinkingSummary, type ChatItem } from './chatModel';
+import { t } from './strings';
 
 type Assistant = Extract<ChatItem, { kind: 'assistant' }>;
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
@@ -53,7 +54,7 @@ function update(details: HTMLDetailsElement, item: Assistant): void {
   const text = details.querySelector<HTMLElement>(':scope > .eg-thinking-text')!;
   const label = thinkingSummary(item);
   if (summary.textContent !== label) summary.textContent = label;
-  details.classList.toggle('eg-thinking-live', label === 'Thinking…');
+  details.classList.toggle('eg-thinking-live', label === t('thinking.live'));
   appendText(text, item.thinking, !item.streaming);
   text.hidden = item.thinking === '';
   details.querySelector<HTMLElement>(':scope > .eg-thinking-redacted')!.hidden = item.redactedThinking === 0;

@@ -1,5 +1,6 @@
 import { IMAGE_MEDIA_TYPES, type AttachmentChip, type WebviewRequester } from '../protocol';
 import type { ChatItem } from './chatModel';
+import { t } from './strings';
 
 type El = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) => HTMLElementTagNameMap[K];
 
@@ -18,16 +19,16 @@ export function renderUserMessage(item: Extract<ChatItem, { kind: 'user' }>, el:
   element.append(el('span', 'eg-user-text', item.text));
   const checkpoint = item.checkpoint;
   if (checkpoint !== undefined) {
-    const restore = el('button', 'eg-restore', 'Restore…');
+    const restore = el('button', 'eg-restore', t('user.restore'));
     restore.type = 'button';
-    restore.title = 'Restore the files or the conversation to just before this message, or edit and resend it';
+    restore.title = t('user.restoreTitle');
     restore.addEventListener('click', () => void send('restoreCheckpoint', { checkpoint }));
     element.append(restore);
     if (isLast) {
       // Edit and resend: the conversation goes back to before this message, the files stay.
-      const edit = el('button', 'eg-restore', 'Edit');
+      const edit = el('button', 'eg-restore', t('user.edit'));
       edit.type = 'button';
-      edit.title = 'Take this message back into the message box to change and send it again (the files stay as they are)';
+      edit.title = t('user.editTitle');
       edit.addEventListener('click', () => void send('editMessage', { checkpoint }));
       element.append(edit);
     }
@@ -46,7 +47,7 @@ function thumbnail(chip: AttachmentChip, el: El): HTMLElement | undefined {
   if (!image || !IMAGE_MEDIA_TYPES.includes(image.mediaType) || !BASE64.test(image.data)) return undefined;
   const picture = el('img', 'eg-thumbnail');
   picture.alt = chip.label;
-  picture.title = `${chip.label} (click to enlarge)`;
+  picture.title = t('user.imageTitle', chip.label);
   picture.src = `data:${image.mediaType};base64,${image.data}`;
   picture.tabIndex = 0;
   const toggle = () => picture.classList.toggle('eg-thumbnail-open');

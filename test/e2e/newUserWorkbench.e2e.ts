@@ -40,6 +40,8 @@ describe('what a new user tripped over, in the workbench (code-server + Chromium
       const { webview } = await openChatPanel(page);
       await sendFromComposer(webview, 'The first chat of the day');
       await webview.locator('.eg-assistant', { hasText: 'First chat answered.' }).waitFor({ timeout: 90_000 });
+      // The reply is drawn before the turn ends; New Chat during a turn asks first (a loaded machine shows it).
+      await webview.locator('#evergreen-root[data-status="idle"]').waitFor({ timeout: 60_000 });
       await titleButton('New Chat').click();
       await webview.locator('.eg-user').first().waitFor({ state: 'detached', timeout: 30_000 });
       await sendFromComposer(webview, 'The second chat of the day');

@@ -13,8 +13,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Page } from 'playwright-core';
 import { findExtensionHostLog, type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
+import { WEBVIEW_STRINGS, WEBVIEW_STRINGS_ELEMENT_ID } from '../../src/protocol';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { openChatWorkbench, sendFromComposer, type ChatWorkbench } from '../support/e2eChat';
+import { findTranscriptFrame } from '../support/e2eTranscript';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -86,6 +88,11 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       await webview.locator('#evergreen-root textarea.eg-input').waitFor({ timeout: 60_000 }).catch(() => {
         throw new Error('the evergreen.chat webview never rendered its composer (not registered, or its script failed)');
       });
+      // The panel's words came from the host (vscode.l10n.t over every key; English here), in the page
+      // as a data block: a broken hand-over would go unseen otherwise, the panel falling back to the same English.
+      const table = JSON.parse((await webview.locator(`script#${WEBVIEW_STRINGS_ELEMENT_ID}`).textContent()) ?? 'null') as unknown;
+      assert.deepEqual(table, WEBVIEW_STRINGS, "the host's table of the panel's words, in English");
+      assert.equal(await webview.locator('html').getAttribute('lang'), 'en', "the page's language is VS Code's");
       // The panel says which model and provider will answer (the provider is a setting that can change).
       await webview.locator('.eg-welcome .eg-model', { hasText: 'Model: claude-sonnet-4-6 via Anthropic' }).waitFor({ timeout: 15_000 });
       // Move the pointer off the activity bar so its hover tooltip is not in the screenshot.
@@ -183,20 +190,39 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       const open = card.getByRole('button', { name: 'Open the transcript of the subagent: Read the notes' });
       assert.equal(await open.innerText(), 'Open transcript');
       await open.click();
-      // The tab is the child's transcript document: evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md
-      // (its label's aria-label is the URI path; a file on disk would show the workspace path).
+      // It opens rendered, in a tab named by the child's description: what the child did, not the parent.
+      await page.locator('.tabs-container .tab.active', { hasText: 'Read the notes' }).waitFor({ timeout: 30_000 });
+      const childText = /The notes say CHILD-SAW-THIS\./;
+      let rendered = await findTranscriptFrame(page, childText);
+      await rendered.locator('#transcript-root p', { hasText: /^Tool call read_file \(toolu_child_read\)/ }).first().waitFor({ timeout: 15_000 });
+      assert.equal(await rendered.locator('#transcript-root strong', { hasText: 'Tool call read_file' }).count(), 1, 'the markdown was rendered');
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-subagent-transcript-rendered.png') });
+      // A link in the page, through the host: the parent's transcript, rendered in a tab of its own.
+      const sessionId = sessionOf(childId);
+      await rendered.locator('#transcript-root a', { hasText: `session ${sessionId}` }).click();
+      const parentPage = await findTranscriptFrame(page, 'Asking a subagent.');
+      await parentPage.locator('#transcript-root strong', { hasText: 'Tool call task' }).first().waitFor({ timeout: 15_000 });
+      // Back on the child's tab, its source from the page's own button: the child's transcript document,
+      // evergreen-transcript:/<sessionId>/subagents/<childId>/<description>.md (its label's aria-label is the URI path).
+      await page.locator('.tabs-container .tab', { hasText: 'Read the notes' }).first().click();
+      rendered = await findTranscriptFrame(page, childText);
+      await rendered.getByRole('button', { name: 'Open Source' }).click();
       const tab = page.locator('.tabs-container .tab.active', { hasText: 'Read the notes.md' });
       await tab.waitFor({ timeout: 30_000 });
-      const sessionId = sessionOf(childId);
       assert.equal(await tab.locator('.monaco-icon-label').getAttribute('aria-label'), `/${sessionId}/subagents/${childId}/Read the notes.md`);
-      // What the child did, not the parent: its read_file call and the file it read. (Monaco renders
-      // spaces as no-break spaces: \s matches both.)
+      // (Monaco renders spaces as no-break spaces: \s matches both.)
       const lines = page.locator('.editor-instance .view-lines');
       await lines.filter({ hasText: /\*\*Tool\s+call\s+`read_file`\*\*\s+\(toolu_child_read\)/ }).waitFor({ timeout: 15_000 });
       await lines.filter({ hasText: /The\s+notes\s+say\s+CHILD-SAW-THIS\./ }).waitFor({ timeout: 15_000 });
       await page.mouse.move(900, 880);
       await page.waitForTimeout(300);
       await page.screenshot({ path: SUBAGENT_SCREENSHOT });
+      // The window reloaded: the rendered tab comes back showing its transcript (its page kept which one).
+      await page.reload();
+      const renderedTab = page.locator('.tabs-container .tab').filter({ hasText: 'Read the notes' }).filter({ hasNotText: '.md' });
+      await renderedTab.waitFor({ timeout: 90_000 });
+      await renderedTab.click();
+      await (await findTranscriptFrame(page, childText, 60_000)).locator('#transcript-root h1', { hasText: 'Read the notes' }).waitFor({ timeout: 15_000 });
     } catch (err) {
       await page.screenshot({ path: FAILURE_SCREENSHOT }).catch(() => {});
       throw new Error(`${(err as Error).message}\nscreenshot: ${FAILURE_SCREENSHOT}\n${pageErrors.join('\n')}\n${server?.logTail() ?? ''}`);

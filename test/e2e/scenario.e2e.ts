@@ -8,7 +8,8 @@
 //   5 the automatic compaction's divider offers no Undo and the command refuses it (the context
 //     would be over the threshold again);
 //     /compact, then Undo on the newest divider -> the gauge rises again and an "undone" note appears
-//   6 the divider's "Transcript at this point" -> the archived transcript opens in an editor tab
+//   6 the divider's "Transcript at this point" -> the archived transcript opens rendered at that compaction;
+//     axe-core finds nothing serious in it; the tab's "Open Transcript Source" opens its markdown source
 // The model is the fake Messages API (test/fake-anthropic) playing a script; summary requests are
 // recognised by their instruction, so they may come whenever the engine decides to compact.
 import * as assert from 'node:assert/strict';
@@ -20,6 +21,8 @@ import { type CodeServer } from '../../scripts/vscode-harness.mjs';
 import { evergreenLogTail, findChatFrame, runPaletteCommand } from '../support/e2eChat';
 import { reply, type MessagesRequestBody, type ScriptedReply } from '../fake-anthropic/server';
 import { openChatWorkbench, type ChatWorkbench } from '../support/e2eChat';
+import { findTranscriptFrame, openSourceFromTitleBar } from '../support/e2eTranscript';
+import { describeFindings, seriousAxeViolations } from '../support/axe';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
@@ -379,18 +382,33 @@ for (const theme of THEMES) {
       });
     });
 
-    it('6: "Transcript at this point" opens the archived transcript in an editor tab', async function () {
+    it('6: "Transcript at this point" opens the archived transcript rendered, at that compaction; its source is one click away', async function () {
       await step('6-transcript', async () => {
         await chat.locator('.eg-divider').first().locator('button.eg-link', { hasText: 'Transcript at this point' }).click();
-        // The tab names the session's transcript document: evergreen-transcript:/<sessionId>/<title>.md
-        // (the label shows its path; a file on disk would show the workspace path).
+        // Rendered, in a tab named by the session's title (a tab label takes the question mark as typed).
+        await page.locator('.tabs-container .tab.active', { hasText: 'Which version are we releasing?' }).waitFor({ timeout: 30_000 });
+        const rendered = await findTranscriptFrame(page, 'Which version are we releasing?');
+        assert.equal(await rendered.locator('#transcript-root h1').first().innerText(), 'Which version are we releasing?');
+        // Opened at this divider's compaction (scrolled to and focused), with the summary the model wrote, as HTML: no markdown marks.
+        const boundary = rendered.locator('#transcript-root h2', { hasText: 'Context compacted (auto)' }).first();
+        await boundary.waitFor({ timeout: 15_000 });
+        await rendered.waitForFunction(() => document.activeElement?.tagName === 'H2' && /Context compacted \(auto\)/.test(document.activeElement.textContent ?? ''), undefined, { timeout: 15_000 });
+        assert.ok(await boundary.isVisible());
+        await rendered.locator('#transcript-root', { hasText: /Primary request: review the modules/ }).waitFor({ timeout: 15_000 });
+        assert.equal(await rendered.locator('#transcript-root').getByText('## Context compacted').count(), 0, 'the markdown was not rendered');
+        const findings = await seriousAxeViolations(rendered);
+        assert.deepEqual(findings, [], describeFindings(findings));
+        await screenshot('6-transcript-rendered');
+
+        // The source, from the tab's title bar: the session's transcript document, evergreen-transcript:/<sessionId>/<title>.md
+        // (the label shows its path; a file on disk would show the workspace path), at the same boundary.
+        await openSourceFromTitleBar(page);
         const label = page.locator('.tabs-container .tab.active .monaco-icon-label');
-        // The title keeps the question mark, as a look-alike a file name accepts (fileNameTitle).
+        // The file name keeps the question mark, as a look-alike a file name accepts (fileNameTitle).
         await page.locator('.tabs-container .tab.active', { hasText: 'Which version are we releasing\uFF1F.md' }).waitFor({ timeout: 30_000 });
         const sessionId = sessionIds();
         assert.equal(sessionId.length, 1, `one session in the workspace storage: ${sessionId.join(', ')}`);
         assert.equal(await label.getAttribute('aria-label'), `/${sessionId[0]}/Which version are we releasing\uFF1F.md`);
-        // Opened at this divider's compaction, with the summary the model wrote.
         // (Monaco renders spaces as no-break spaces: \s matches both.)
         const lines = page.locator('.editor-instance .view-lines');
         await lines.filter({ hasText: /##\s+Context\s+compacted\s+\(auto\)/ }).waitFor({ timeout: 15_000 });

@@ -7,6 +7,8 @@ import { testApiFor, type EvergreenApi } from '../../src/extension/testApi';
 import { bundledRipgrep } from '../../src/extension/ripgrep';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
+import { renderedTranscriptTabs } from '../support/transcriptTabs';
+import { RENDERED_TRANSCRIPT_MAX_CHARS } from '../../src/extension/transcriptHtml';
 import { COMMANDS as MANIFEST_COMMANDS } from '../../src/extension/manifest';
 
 const EXTENSION_ID = 'evergreen.evergreen-agent';
@@ -206,11 +208,25 @@ describe('Evergreen in the extension host', () => {
       assert.ok(!JSON.stringify(next.messages).includes('line 349: the quick brown fox'), 'the big read is no longer sent');
     });
 
-    it('opens an archived transcript as a read-only markdown document at a compaction boundary', async () => {
+    it('opens an archived transcript rendered, with its read-only markdown source one command away at the same compaction boundary', async () => {
       const api = await activate();
       const { sessionId } = api.contextState();
       assert.ok(sessionId, 'the compaction test left no session');
       await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex: 0 });
+      // Rendered: a webview tab of its own, named by the session's title, and no text editor.
+      await waitFor(() => renderedTranscriptTabs().some((tab) => tab.isActive), { what: 'the rendered transcript tab', timeoutMs: 10_000 });
+      const meta = JSON.parse(fs.readFileSync(path.join(api.storageUri.fsPath, 'sessions', sessionId, 'meta.json'), 'utf8')) as { title: string };
+      assert.equal(renderedTranscriptTabs()[0]?.label, meta.title);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), undefined, 'a text editor opened instead of the rendered tab');
+      assert.equal(vscode.workspace.textDocuments.filter((open) => open.uri.scheme === 'evergreen-transcript').length, 0, 'the source was opened too');
+      // Opening it again reuses the tab.
+      await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId, compactionIndex: 0 });
+      assert.equal(renderedTranscriptTabs().length, 1);
+      const [renderedTab] = renderedTranscriptTabs();
+
+      // "Open Source" (the tab's title bar; given the session here, as the active tab's is settled asynchronously):
+      // at the boundary the rendered tab was opened at.
+      await vscode.commands.executeCommand('evergreen.openTranscriptSource', { sessionId });
       const editor = vscode.window.activeTextEditor;
       assert.ok(editor, 'no editor was opened');
       const document = editor.document;
@@ -246,11 +262,37 @@ describe('Evergreen in the extension host', () => {
       assert.equal(document.getText(), text, 'an API edit of the transcript stayed');
       assert.equal(document.isDirty, false);
 
-      // Opening it again reuses the same tab; the editor title action opens transcript.jsonl itself.
-      await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId });
+      // Opening the source again reuses its tab; "Open Rendered" goes back to the rendered one; the
+      // title bar's "Open Raw JSONL" opens transcript.jsonl itself.
+      await vscode.commands.executeCommand('evergreen.openTranscriptSource', { sessionId });
       assert.equal(vscode.workspace.textDocuments.filter((open) => open.uri.scheme === 'evergreen-transcript').length, 1);
+      await vscode.commands.executeCommand('evergreen.openTranscriptRendered', document.uri);
+      assert.deepEqual(renderedTranscriptTabs().map((tab) => tab.label), [renderedTab?.label], "no second rendered tab");
+      await waitFor(() => renderedTranscriptTabs()[0]?.isActive === true, { what: 'the rendered tab to come back to the front', timeoutMs: 5_000 });
       await vscode.commands.executeCommand('evergreen.openRawTranscript', document.uri);
       assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, jsonl.fsPath);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('opens a transcript too large to render quickly as its markdown source', async () => {
+      const api = await activate();
+      // A stored session whose document passes RENDERED_TRANSCRIPT_MAX_CHARS: 80 replies of 300 lines (prose is never folded under 400).
+      const sessionId = '20260101-120000-bigone';
+      const dir = path.join(api.storageUri.fsPath, 'sessions', sessionId);
+      fs.mkdirSync(dir, { recursive: true });
+      const totals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      fs.writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ id: sessionId, title: 'A long one', model: 'm', createdAt: '2026-01-01T12:00:00.000Z', updatedAt: '2026-01-01T12:00:00.000Z', messageCount: 81, totals }));
+      const reply = Array.from({ length: 300 }, (_, line) => `Line ${line} of a long answer, long enough to fill a screen's width with words and more words.`).join('\n');
+      const entries = [{ type: 'message', ts: 't', message: { role: 'user', content: 'Tell me everything' } }, ...Array.from({ length: 80 }, () => ({ type: 'message', ts: 't', message: { role: 'assistant', content: reply } }))];
+      fs.writeFileSync(path.join(dir, 'transcript.jsonl'), entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n');
+      assert.ok(reply.length * 80 > RENDERED_TRANSCRIPT_MAX_CHARS);
+
+      await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId });
+      const document = vscode.window.activeTextEditor?.document;
+      assert.equal(document?.uri.scheme, 'evergreen-transcript', 'the source did not open');
+      assert.equal(document.uri.path.split('/')[1], sessionId);
+      assert.match(document.getText(), /^# A long one\n/);
+      assert.equal(renderedTranscriptTabs().filter((tab) => tab.label === 'A long one').length, 0, 'it was rendered anyway');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/testApi';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { renderedTranscriptTabs } from '../support/transcriptTabs';
+import { waitFor } from '../support/waitFor';
 
 // Runs after extension.test.js (files run in name order), on its own fake API and a new chat.
 describe('a subagent in the extension host (issue 10)', () => {
@@ -71,7 +73,10 @@ describe('a subagent in the extension host (issue 10)', () => {
     const childId = children[0]!;
 
     // The card's "Open transcript": a child id through the panel's message guard; the host finds it in the current session.
+    // It opens rendered, named by the child's description; its source is one command away.
     await api.openSubagentTranscript(childId);
+    await waitFor(() => renderedTranscriptTabs().some((tab) => tab.isActive && tab.label === 'Read the notes'), { what: "the child's rendered transcript", timeoutMs: 10_000 });
+    await vscode.commands.executeCommand('evergreen.openTranscriptSource', { sessionId, childId });
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'no editor was opened');
     const document = editor.document;
@@ -89,8 +94,10 @@ describe('a subagent in the extension host (issue 10)', () => {
     // Read-only, like every transcript document.
     await vscode.commands.executeCommand('type', { text: 'typed ' });
     assert.equal(document.getText(), text, 'typing changed the child transcript');
-    // Opening it again reuses its tab.
+    // Opening it again reuses its tabs.
     await api.openSubagentTranscript(childId);
+    await vscode.commands.executeCommand('evergreen.openTranscriptSource', { sessionId, childId });
+    assert.equal(renderedTranscriptTabs().filter((tab) => tab.label === 'Read the notes').length, 1);
     assert.equal(vscode.workspace.textDocuments.filter((open) => open.uri.scheme === 'evergreen-transcript' && open.uri.path.includes(`/subagents/${childId}/`)).length, 1);
 
     // A path is never accepted as a child id.
@@ -98,6 +105,8 @@ describe('a subagent in the extension host (issue 10)', () => {
 
     // The parent's archived transcript nests the child under its task call, linked to the same document.
     await vscode.commands.executeCommand('evergreen.openArchivedTranscript', { sessionId });
+    await waitFor(() => renderedTranscriptTabs().some((tab) => tab.isActive && tab.label !== 'Read the notes'), { what: "the parent's rendered tab", timeoutMs: 10_000 });
+    await vscode.commands.executeCommand('evergreen.openTranscriptSource', { sessionId });
     const parent = vscode.window.activeTextEditor?.document;
     assert.ok(parent);
     assert.equal(parent.uri.path.split('/').length, 3, parent.uri.toString());

@@ -56,6 +56,7 @@ describe('Background Chats view (worktree chats)', function () {
     fs.writeFileSync(path.join(workspace, 'README.md'), readmeBefore);
     fs.rmSync(path.join(workspace, 'notes.txt'), { force: true });
     fs.rmSync(path.join(workspace, 'merged.txt'), { force: true });
+    fs.rmSync(path.join(workspace, 'long.txt'), { force: true });
     fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -160,5 +161,49 @@ describe('Background Chats view (worktree chats)', function () {
     assert.equal(fs.readFileSync(path.join(workspace, 'merged.txt'), 'utf8'), 'committed by the chat\n');
     assert.equal(git(workspace, 'rev-parse', 'HEAD^1').trim(), before, 'a merge commit on the branch the checkout had out');
     assert.equal(git(workspace, 'rev-parse', 'HEAD^2').trim(), git(workspace, 'rev-parse', 'refs/heads/evergreen/ui-merge').trim());
+  });
+
+  it('accepts and rejects hunk by hunk in a chat’s Changes, applies only the accepted, and applies nothing when one is in the way of the user’s edit', async () => {
+    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+    fs.writeFileSync(path.join(workspace, 'long.txt'), `${lines.join('\n')}\n`);
+    git(workspace, 'add', 'long.txt');
+    git(workspace, 'commit', '--quiet', '-m', 'long');
+    const hunky = await manager.create({ checkout: workspace, name: 'ui-hunks' });
+    others.push(hunky);
+    const edited = lines.map((line, index) => (index === 1 ? 'line 2 by the chat' : index === 27 ? 'line 28 by the chat' : line));
+    fs.writeFileSync(path.join(hunky.folder, 'long.txt'), `${edited.join('\n')}\n`);
+    let [file] = await api.backgroundChanges('ui-hunks');
+    assert.ok(file);
+    assert.equal(file.label, 'long.txt');
+    assert.deepEqual(file.hunks.map((hunk) => [hunk.label, hunk.contextValue]), [['Lines 1–5', 'backgroundHunk.undecided'], ['Lines 25–30', 'backgroundHunk.undecided']]);
+
+    // The user edits line 28 too: accepting both hunks applies nothing, the user's line stays.
+    const userVersion = `${lines.map((line, index) => (index === 27 ? 'line 28 by the user' : line)).join('\n')}\n`;
+    fs.writeFileSync(path.join(workspace, 'long.txt'), userVersion);
+    await vscode.commands.executeCommand('evergreen.acceptBackgroundChange', file.node);
+    await vscode.commands.executeCommand('evergreen.applyAcceptedBackgroundChanges', 'ui-hunks');
+    assert.equal(fs.readFileSync(path.join(workspace, 'long.txt'), 'utf8'), userVersion, 'a conflict changes nothing');
+    [file] = await api.backgroundChanges('ui-hunks');
+    assert.deepEqual(file!.hunks.map((hunk) => hunk.contextValue), ['backgroundHunk.accepted', 'backgroundHunk.accepted'], 'still accepted, not applied');
+
+    // Reject the hunk in the way: the other one applies, beside the user's edit.
+    await vscode.commands.executeCommand('evergreen.rejectBackgroundChange', file!.hunks[1]!.node);
+    await vscode.commands.executeCommand('evergreen.applyAcceptedBackgroundChanges', 'ui-hunks');
+    const now = fs.readFileSync(path.join(workspace, 'long.txt'), 'utf8').split('\n');
+    assert.equal(now[1], 'line 2 by the chat');
+    assert.equal(now[27], 'line 28 by the user');
+    [file] = await api.backgroundChanges('ui-hunks');
+    assert.deepEqual(file!.hunks.map((hunk) => hunk.contextValue), ['backgroundHunk.applied', 'backgroundHunk.rejected']);
+    git(workspace, 'checkout', '--', 'long.txt');
+  });
+
+  it('notices a worktree whose folder was deleted by hand and cleans it up: the row, the record and its empty branch go', async () => {
+    const deleted = await manager.create({ checkout: workspace, name: 'ui-deleted' });
+    await waitFor(async () => (await api.backgroundChats()).rows.some((row) => row.name === 'ui-deleted'), { what: 'the new chat in the view' });
+    fs.rmSync(deleted.folder, { recursive: true, force: true });
+    await waitFor(async () => !(await api.backgroundChats()).rows.some((row) => row.name === 'ui-deleted'), { what: 'the deleted chat gone from the view' });
+    assert.equal(await manager.find(workspace, 'ui-deleted'), undefined);
+    assert.equal(git(workspace, 'branch', '--list', 'evergreen/ui-deleted'), '');
+    assert.doesNotMatch(git(workspace, 'worktree', 'list', '--porcelain'), /ui-deleted/);
   });
 });

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discardWorktree, planDiscard } from '../../src/core/worktrees/discard';
 import { WorktreeError, WorktreeManager } from '../../src/core/worktrees/manager';
-import { applyHunks, applyToCheckout, fileHunks, mergeBranch, worktreeChanges } from '../../src/core/worktrees/review';
+import { applyChoices, applyHunks, applyToCheckout, fileHunks, mergeBranch, worktreeChanges } from '../../src/core/worktrees/review';
+import { reviewFiles } from '../../src/frontends/hunkReview';
 import { tempDirs, writeTree } from '../support/tempDirs';
 
 const temp = tempDirs();
@@ -27,6 +28,19 @@ function setup() {
   git(checkout, 'commit', '-qm', 'start');
   const storage = path.join(base, 'storage');
   return { base, checkout, storage, manager: new WorktreeManager({ storageRoot: storage }) };
+}
+
+/** A chat that changed lines 2 and 28 of a 30-line long.txt (two hunks) and the bytes of image.bin. */
+async function twoHunkChat(name: string) {
+  const { checkout, manager } = setup();
+  const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+  writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
+  git(checkout, 'add', '.');
+  git(checkout, 'commit', '-qm', 'long');
+  const record = await manager.create({ checkout, name });
+  const edited = lines.map((line, index) => (index === 1 ? 'line 2 by the chat' : index === 27 ? 'line 28 by the chat' : line));
+  writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]) });
+  return { checkout, record, lines, edited };
 }
 
 /** Every file of the checkout and the parts of its Git directory a worktree must not change, hashed. */
@@ -188,16 +202,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
   });
 
   it('applies only the chosen hunks of a file, and refuses a hunk that is not there or a binary file', async () => {
-    const { checkout, manager } = setup();
-    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
-    writeTree(checkout, { 'long.txt': `${lines.join('\n')}\n`, 'image.bin': Buffer.from([0, 1, 2, 3]) });
-    git(checkout, 'add', '.');
-    git(checkout, 'commit', '-qm', 'long');
-    const record = await manager.create({ checkout, name: 'hunks' });
-    const edited = [...lines];
-    edited[1] = 'line 2 by the chat';
-    edited[27] = 'line 28 by the chat';
-    writeTree(record.folder, { 'long.txt': `${edited.join('\n')}\n`, 'image.bin': Buffer.from([9, 9]) });
+    const { checkout, record, edited } = await twoHunkChat('hunks');
     const changes = await worktreeChanges(record);
     const file = await fileHunks(changes, 'long.txt');
     assert.equal(file.hunks.length, 2);
@@ -212,6 +217,45 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.equal((await applyHunks(changes, file, [0])).kind, 'applied');
     assert.equal(fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8'), `${edited.join('\n')}\n`);
     await assert.rejects(fileHunks(changes, 'image.bin'), /no text hunks/);
+  });
+
+  it('applies the accepted hunks of several files as one patch, or nothing, naming the very hunk in the way of the user’s own change', async () => {
+    const { checkout, record, lines } = await twoHunkChat('accepted');
+    writeTree(record.folder, { 'new.txt': 'new\n' });
+    const changes = await worktreeChanges(record);
+    const files = await reviewFiles(changes);
+    assert.deepEqual(
+      files.map((file) => [file.path, file.hunks?.length]),
+      [['image.bin', undefined], ['long.txt', 2], ['new.txt', 1]],
+      'a binary file has no hunks to choose: it comes whole',
+    );
+
+    // The user changed line 28 themselves: the chat's second hunk is in the way, its first is not.
+    writeTree(checkout, { 'long.txt': `${lines.map((line, index) => (index === 27 ? 'line 28 by the user' : line)).join('\n')}\n` });
+    const before = fingerprint(checkout);
+    const conflict = await applyChoices(changes, [{ path: 'long.txt', hunks: [0, 1] }, { path: 'new.txt', hunks: 'all' }]);
+    assert.equal(conflict.kind, 'conflict');
+    if (conflict.kind !== 'conflict') return;
+    assert.deepEqual(conflict.files, ['long.txt']);
+    assert.deepEqual(
+      conflict.hunks?.map((hunk) => [hunk.path, hunk.hunk?.index]),
+      [['long.txt', 1]],
+      'only the hunk that touches the user’s line is named',
+    );
+    assert.match(conflict.hunks?.[0]?.reason ?? '', /patch failed: long\.txt:25/);
+    assert.deepEqual(fingerprint(checkout), before, 'nothing at all was applied: not the first hunk, not new.txt');
+
+    // Accept the first hunk and the other files, reject the second: they apply, the user's line stays.
+    const applied = await applyChoices(changes, [{ path: 'long.txt', hunks: [0] }, { path: 'image.bin', hunks: 'all' }, { path: 'new.txt', hunks: 'all' }, { path: 'src/b.txt', hunks: [] }]);
+    assert.deepEqual(applied, { kind: 'applied', files: ['long.txt', 'image.bin', 'new.txt'] });
+    const now = fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8').split('\n');
+    assert.equal(now[1], 'line 2 by the chat');
+    assert.equal(now[27], 'line 28 by the user');
+    assert.deepEqual([...fs.readFileSync(path.join(checkout, 'image.bin'))], [9, 9]);
+    assert.equal(fs.readFileSync(path.join(checkout, 'new.txt'), 'utf8'), 'new\n');
+    assert.equal(git(checkout, 'diff', '--cached', '--name-only'), '', 'nothing staged');
+    await assert.rejects(applyChoices(changes, [{ path: 'long.txt', hunks: [5] }]), /has 2 hunk\(s\); there is no hunk 5/);
+    assert.deepEqual(await applyChoices(changes, []), { kind: 'nothing' });
   });
 
   it("merges the branch's commits into the checkout's branch, and undoes a merge that conflicts", async () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { cutGraphemes, fileNameTitle, SESSION_TITLE_MAX, sessionTitle } from '../../src/core/storage/titles';
 import { attachmentBlock } from '../../src/core/agent/attachments';
@@ -89,5 +91,56 @@ describe('a session titled by its first message with an attachment', () => {
     const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import x');
     const folder = attachmentBlock({ kind: 'folder', label: 'src/' }, 'a.ts');
     assert.equal(await titleOf([file, folder, { type: 'text', text: ' ' }]), 'src/app.ts, src/');
+  });
+});
+
+describe('a session stored before titles skipped attachments (its meta.json titled with markup)', () => {
+  const temp = useTempDirs();
+  const id = '20260101-120000-oldone';
+  const markupTitle = '<attachment kind="file" label="src/app.ts"> 1 import { run } from "./run"; 2 run(); </attachment> Why does…';
+
+  /** An old session as it lies on disk: meta.json with the markup title, and its transcript. */
+  const oldSession = (firstUser: { type: 'text'; text: string }[]) => {
+    const root = temp.make('evergreen-old-titles-');
+    const dir = path.join(root, 'sessions', id);
+    fs.mkdirSync(dir, { recursive: true });
+    const meta = { id, title: markupTitle, model: 'm', workspace: undefined, createdAt: '2026-01-01T12:00:00.000Z', updatedAt: '2026-01-01T12:05:00.000Z', messageCount: 2, totals: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } };
+    fs.writeFileSync(path.join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
+    const lines = [
+      { type: 'message', ts: 't1', message: { role: 'user', content: firstUser } },
+      { type: 'message', ts: 't2', message: { role: 'assistant', content: [{ type: 'text', text: 'Because x is undefined.' }] } },
+      { type: 'message', ts: 't3', message: { role: 'user', content: [{ type: 'text', text: 'a later question' }] } },
+    ];
+    fs.writeFileSync(path.join(dir, 'transcript.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    return { root, metaFile: path.join(dir, 'meta.json') };
+  };
+
+  it('shows the user\'s words in the list (Resume, Open Archived Transcript) and in its meta, without rewriting meta.json', async () => {
+    const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import { run } from "./run";\n2 run();');
+    const { root, metaFile } = oldSession([file, { type: 'text', text: 'Why does\nthis crash?' }]);
+    const before = fs.readFileSync(metaFile, 'utf8');
+    const store = new FileSessionStore(root);
+    const listed = await store.list();
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0]!.title, 'Why does this crash?');
+    assert.equal((await store.readMeta(id)).title, 'Why does this crash?');
+    assert.equal(fs.readFileSync(metaFile, 'utf8'), before, 'another window may be writing this meta: it is not rewritten on read');
+  });
+
+  it('is saved with the user\'s words once the session is opened and written again', async () => {
+    const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import x');
+    const { root, metaFile } = oldSession([file, { type: 'text', text: 'Explain this' }]);
+    const { handle } = await new FileSessionStore(root).open(id);
+    await handle.flushMeta();
+    handle.close();
+    assert.equal((JSON.parse(fs.readFileSync(metaFile, 'utf8')) as { title: string }).title, 'Explain this');
+  });
+
+  it('with no words of the user, is the attachment\'s label; with no readable first message, the stored title is kept', async () => {
+    const file = attachmentBlock({ kind: 'file', label: 'src/app.ts' }, '1 import x');
+    assert.equal((await new FileSessionStore(oldSession([file]).root).readMeta(id)).title, 'src/app.ts');
+    const { root } = oldSession([]);
+    fs.writeFileSync(path.join(root, 'sessions', id, 'transcript.jsonl'), '');
+    assert.equal((await new FileSessionStore(root).readMeta(id)).title, markupTitle);
   });
 });

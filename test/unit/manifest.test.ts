@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONTEXT_KEYS } from '../../src/extension/contextKeys';
-import { TRANSCRIPT_SCHEME } from '../../src/extension/transcriptScheme';
+import { TRANSCRIPT_SCHEME, TRANSCRIPT_VIEW_TYPE } from '../../src/extension/transcriptScheme';
 import { SETTING_CATEGORIES } from '../../src/frontends/settingsManifest';
 import { SETTING_KEYS, settingName } from '../../src/frontends/settingsTable';
 
@@ -60,9 +60,9 @@ function shown(value: string | undefined): string | undefined {
 }
 
 /** Keys VS Code itself sets that the manifest may test (extend with care: each must be VS Code's, documented). */
-const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'workspaceFolderCount']);
+const VSCODE_KEYS = new Set(['view', 'viewItem', 'resourceScheme', 'activeWebviewPanelId', 'workspaceFolderCount']);
 /** The Background Chats view's commands: in the palette each asks which chat, so they are always offered. */
-const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'mergeBackgroundBranch', 'discardBackgroundChat'];
+const BACKGROUND_CHAT_COMMANDS = ['newBackgroundChat', 'refreshBackgroundChats', 'reviewBackgroundChanges', 'applyBackgroundChanges', 'applyAcceptedBackgroundChanges', 'openBackgroundWorktree', 'mergeBackgroundBranch', 'discardBackgroundChat'];
 
 type Context = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -96,6 +96,8 @@ function parseWhen(clause: string): { keys: string[]; evaluate: (context: Contex
       return inner;
     }
     const key = take();
+    // VS Code's literals: `false` keeps a command out of the palette (a row's inline button).
+    if (key === 'true' || key === 'false') return () => key === 'true';
     if (!/^[\w.-]+$/.test(key)) throw new Error(`when-clause "${clause}": "${key}" is not a context key`);
     keys.push(key);
     if (peek() === '==' || peek() === '!=') {
@@ -221,13 +223,17 @@ describe('the manifest', () => {
     // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
     assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());
     const idle = { ...noChat, [CONTEXT_KEYS.chatActive]: true };
-    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode'].sort());
+    assert.deepEqual(palette(idle).sort(), [...always, 'compactConversation', 'undoLastCompaction', 'openRawTranscript', 'showContextBreakdown', 'reloadInstructions', 'switchMode', 'reviewCheckpointChanges'].sort());
     const running = { ...idle, [CONTEXT_KEYS.running]: true };
     assert.deepEqual(palette(running).sort(), [...always, 'openRawTranscript', 'showContextBreakdown', 'cancel'].sort());
     // Before activation no key is set at all: as with no chat.
     assert.deepEqual(palette({}).sort(), [...always, 'switchMode'].sort());
     // On an archived transcript's tab, with no chat open: its raw file is one command away.
     assert.ok(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).includes('openRawTranscript'));
+    // The transcript opens rendered: its source, and from the source the rendered tab, are one command away.
+    assert.deepEqual(palette({ ...noChat, resourceScheme: TRANSCRIPT_SCHEME }).filter((id) => id.startsWith('openTranscript')), ['openTranscriptRendered']);
+    const renderedTab = { ...noChat, resourceScheme: undefined, activeWebviewPanelId: TRANSCRIPT_VIEW_TYPE };
+    assert.deepEqual(palette(renderedTab).filter((id) => /^open(Transcript|Raw)/.test(id)).sort(), ['openRawTranscript', 'openTranscriptSource']);
     // A multi-root workspace: a chat's folder can be chosen, but not while a turn runs in it.
     assert.deepEqual(palette({ ...noChat, workspaceFolderCount: 3 }).sort(), [...always, 'chooseChatFolder', 'switchMode'].sort());
     assert.ok(!palette({ ...running, workspaceFolderCount: 3 }).includes('chooseChatFolder'));

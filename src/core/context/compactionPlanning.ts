@@ -13,7 +13,7 @@ import type { ToolTraitsLookup } from '../tools/types';
 import type { Workspace } from '../workspace/workspace';
 import { allToolUsesAnswered, boundedCarry, emptyBoundary, todosAsOf, userTexts } from './compactionHelpers';
 import type { TokenAccounting } from './accounting';
-import type { CompactionPreview, UndoPoint } from './compactionPreview';
+import type { CompactionBlocker, CompactionPreview, UndoPoint } from './compactionPreview';
 import type { ContextDefaults } from './defaults';
 import type { ContextBudget } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
@@ -43,7 +43,7 @@ export interface PlanningView {
 }
 
 /** Why a compaction cannot run now, in the words each caller shows. */
-export type CompactionBlocker = 'empty' | 'waiting' | 'nothing';
+export type { CompactionBlocker };
 
 /**
  * The one decision every compaction shares (the preview, the breakdown's tier 4, and manual, tool,
@@ -151,9 +151,10 @@ export function previewCompaction(view: PlanningView, focus?: string): Compactio
   const messages = view.liveView();
   const tokensBefore = view.estimateTokens(messages);
   const summaryMaxTokens = Math.max(1, Math.min(view.settings.summaryMaxTokens, view.budget.outputReserve));
-  const nothing = (message: string): CompactionPreview => ({
+  const nothing = (blocker: CompactionBlocker): CompactionPreview => ({
     ok: false,
-    message,
+    blocker,
+    message: PREVIEW_BLOCKED[blocker],
     focus,
     tokensBefore,
     summarized: { messages: 0, tokens: 0 },
@@ -163,7 +164,7 @@ export function previewCompaction(view: PlanningView, focus?: string): Compactio
     tokensAfter: tokensBefore,
   });
   const plan = planCompaction(view, true);
-  if (!plan.ok) return nothing(PREVIEW_BLOCKED[plan.blocker]);
+  if (!plan.ok) return nothing(plan.blocker);
   const keptFrom = plan.keptFrom;
   const ratio = view.tokensPerChar;
   const perFileTokens = view.settings.restoreFileTokens;

@@ -5,9 +5,17 @@
  */
 import type { CompactionRecord } from '../storage/transcript';
 
+/** Why nothing can be compacted now: an empty conversation, a tool call still waiting, nothing left to shorten. */
+export type CompactionBlocker = 'empty' | 'waiting' | 'nothing';
+
+/**
+ * The preview is data, and each front end words it (VS Code's dialog: extension/compactDialog.ts);
+ * `message` is a blocker's English, for logs.
+ */
 export interface CompactionPreview {
-  /** False when there is nothing to compact; `message` says why. */
+  /** False when there is nothing to compact; `blocker` says why (and `message`, in English). */
   ok: boolean;
+  blocker?: CompactionBlocker;
   message: string;
   focus: string | undefined;
   /** Estimated tokens of the context now. */
@@ -37,21 +45,4 @@ export interface UndoPoint {
 export interface UndoOutcome {
   ok: boolean;
   message: string;
-}
-
-const tokens = (value: number): string => `~${Math.round(value).toLocaleString('en-US')}`;
-
-/** The preview as lines of plain text (the VS Code dialog's detail, the CLI). */
-export function describeCompactionPreview(preview: CompactionPreview): string {
-  if (!preview.ok) return preview.message;
-  const lines = [
-    `Context now: ${tokens(preview.tokensBefore)} tokens.`,
-    `Summarized: ${preview.summarized.messages} message(s), ${tokens(preview.summarized.tokens)} tokens.`,
-    `Kept verbatim: ${preview.kept.messages === 0 ? 'none (everything is summarized)' : `the newest ${preview.kept.messages} message(s), ${tokens(preview.kept.tokens)} tokens`}.`,
-    `Restored: ${preview.restoredFiles.length === 0 ? 'no files' : preview.restoredFiles.map((file) => `${file.path} (${tokens(file.tokens)})`).join(', ')}.`,
-    `After: ${tokens(preview.tokensAfter)} tokens + the summary (at most ${preview.summaryMaxTokens.toLocaleString('en-US')}).`,
-  ];
-  if (preview.focus) lines.push(`Focus: ${preview.focus}`);
-  lines.push('The full conversation stays in the transcript; "Undo Last Compaction" brings it back while it still fits.');
-  return lines.join('\n');
 }

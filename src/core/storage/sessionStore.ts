@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { writeFileAtomic } from '../workspace/atomicWrite';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { promptTitleText } from '../model/content';
+import { ATTACHMENT_OPEN, promptTitleText } from '../model/content';
 import { sessionTitle } from './titles';
 import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
@@ -166,7 +166,36 @@ export class FileSessionStore {
 
   async readMeta(id: string): Promise<SessionMeta> {
     const raw = await fs.promises.readFile(path.join(this.sessionDir(id), 'meta.json'), 'utf8');
-    return JSON.parse(raw) as SessionMeta;
+    const meta = JSON.parse(raw) as SessionMeta;
+    if (typeof meta.title === 'string' && meta.title.startsWith(ATTACHMENT_OPEN)) meta.title = await this.wordsTitle(id, meta.title);
+    return meta;
+  }
+
+  /** Titles re-derived from transcripts, by session id: a markup title never changes, so each transcript is read once. */
+  private readonly derivedTitles = new Map<string, string>();
+
+  /**
+   * Sessions stored before titles skipped attachments are titled with an attachment's markup and
+   * file text. Their title is derived again from the first user message, on read rather than by
+   * rewriting meta.json: another window may hold the session and write its meta at any time, and
+   * the open session's handle saves the derived title with its next write anyway.
+   */
+  private async wordsTitle(id: string, stored: string): Promise<string> {
+    const known = this.derivedTitles.get(id);
+    if (known !== undefined) return known;
+    let title = stored;
+    try {
+      for await (const item of transcriptLines(this.transcriptPath(id))) {
+        if (!('entry' in item) || item.entry.type !== 'message' || item.entry.message.role !== 'user') continue;
+        const words = promptTitleText(item.entry.message);
+        if (words) title = sessionTitle(words);
+        break;
+      }
+    } catch (error) {
+      this.logger.warn(`session ${id}: its title could not be derived from the transcript (${errorMessage(error)}); the stored one is shown`);
+    }
+    this.derivedTitles.set(id, title);
+    return title;
   }
 
   /** Bytes the session takes on disk: transcript, meta and persisted outputs (stat only, nothing is read). */

@@ -101,7 +101,19 @@ export function protectedChanges(changes: WorktreeChanges): { path: string; reas
   });
 }
 
-export type BringHomeResult = { kind: 'applied'; files: string[] } | { kind: 'merged'; commit: string } | { kind: 'conflict'; files: string[]; reason: string } | { kind: 'nothing' };
+/** A chosen change that does not apply to the checkout as it is: a hunk (its index and `@@` line) or a whole file, with Git's words. */
+export interface ChangeConflict {
+  path: string;
+  hunk?: { index: number; header: string };
+  reason: string;
+}
+
+export type BringHomeResult =
+  | { kind: 'applied'; files: string[] }
+  | { kind: 'merged'; commit: string }
+  /** `hunks`: when the changes were chosen hunk by hunk, each one that does not apply on its own. */
+  | { kind: 'conflict'; files: string[]; reason: string; hunks?: ChangeConflict[] }
+  | { kind: 'nothing' };
 
 /**
  * Applies the chat's changes (all, or the files in `paths`) to the user's checkout as uncommitted
@@ -118,10 +130,15 @@ export async function applyToCheckout(changes: WorktreeChanges, paths?: readonly
 /** `git apply` of the whole patch to the checkout's files, or nothing at all when any part does not apply. */
 async function applyPatch(checkout: string, patch: string, files: string[], what: string): Promise<BringHomeResult> {
   const git = { cwd: checkout, input: patch };
-  const check = await runGit(['apply', '--check', '--whitespace=nowarn', '-'], { ...git, allowFailure: true });
+  const check = await checkPatch(checkout, patch);
   if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: `${what} do not apply to your checkout as it is now, so nothing was changed. Git says: ${check.stderr.trim()}` };
   await runGit(['apply', '--whitespace=nowarn', '-'], git);
   return { kind: 'applied', files };
+}
+
+/** `git apply --check`: whether the patch applies to the checkout's files as they are, changing nothing. */
+function checkPatch(checkout: string, patch: string): Promise<{ code: number; stderr: string }> {
+  return runGit(['apply', '--check', '--whitespace=nowarn', '-'], { cwd: checkout, input: patch, allowFailure: true });
 }
 
 /** The files `git apply` or `git merge` named as the ones in the way. */
@@ -197,12 +214,59 @@ export async function fileHunks(changes: WorktreeChanges, file: string): Promise
  * them does not apply. Git finds each hunk by its context, so leaving an earlier one out is fine.
  */
 export async function applyHunks(changes: WorktreeChanges, file: FileHunks, chosen: readonly number[]): Promise<BringHomeResult> {
+  checkHunkIndexes(file, chosen);
+  if (chosen.length === 0) return { kind: 'nothing' };
+  return applyPatch(changes.record.checkout, hunksPatch(file, chosen), [file.path], `The chosen hunks of ${file.path}`);
+}
+
+function checkHunkIndexes(file: FileHunks, chosen: readonly number[]): void {
   const bad = chosen.filter((index) => !Number.isInteger(index) || index < 0 || index >= file.hunks.length);
   if (bad.length > 0) throw new WorktreeError('git', `${file.path} has ${file.hunks.length} hunk(s); there is no hunk ${bad.join(', ')}. Nothing was applied.`);
-  if (chosen.length === 0) return { kind: 'nothing' };
+}
+
+/** A patch of some of a file's hunks, in the file's order: its header, then the hunks. */
+function hunksPatch(file: FileHunks, chosen: readonly number[]): string {
   const picked = [...new Set(chosen)].sort((a, b) => a - b).map((index) => file.hunks[index]!);
-  const patch = `${file.fileHeader}${picked.map((hunk) => [hunk.header, ...hunk.lines].join('\n')).join('\n')}\n`;
-  return applyPatch(changes.record.checkout, patch, [file.path], `The chosen hunks of ${file.path}`);
+  return `${file.fileHeader}${picked.map((hunk) => [hunk.header, ...hunk.lines].join('\n')).join('\n')}\n`;
+}
+
+/** Which of a file's changes to bring home: all of it (any file, a binary one too), or some of its hunks (indexes into `fileHunks`). */
+export interface FileChoice {
+  path: string;
+  hunks: 'all' | readonly number[];
+}
+
+/**
+ * Applies the chosen changes of several files to the checkout as uncommitted changes, as one patch:
+ * every chosen file and hunk, or nothing at all when one does not apply. Then each chosen part is
+ * checked on its own, so the conflict names the very hunks (or whole files) in the way and why.
+ */
+export async function applyChoices(changes: WorktreeChanges, choices: readonly FileChoice[]): Promise<BringHomeResult> {
+  const parts: { path: string; hunk?: { index: number; header: string }; patch: string }[] = [];
+  const sections: string[] = [];
+  for (const choice of choices) {
+    if (choice.hunks === 'all') {
+      const patch = await changesPatch(changes, [choice.path]);
+      parts.push({ path: choice.path, patch });
+      sections.push(patch);
+      continue;
+    }
+    if (choice.hunks.length === 0) continue;
+    const file = await fileHunks(changes, choice.path);
+    checkHunkIndexes(file, choice.hunks);
+    for (const index of choice.hunks) parts.push({ path: choice.path, hunk: { index, header: file.hunks[index]!.header }, patch: hunksPatch(file, [index]) });
+    sections.push(hunksPatch(file, choice.hunks));
+  }
+  const patch = sections.join('');
+  if (patch.trim() === '') return { kind: 'nothing' };
+  const result = await applyPatch(changes.record.checkout, patch, [...new Set(parts.map((part) => part.path))], 'The accepted changes');
+  if (result.kind !== 'conflict') return result;
+  const hunks: ChangeConflict[] = [];
+  for (const part of parts) {
+    const check = await checkPatch(changes.record.checkout, part.patch);
+    if (check.code !== 0) hunks.push({ path: part.path, ...(part.hunk ? { hunk: part.hunk } : {}), reason: check.stderr.trim().split('\n').join(' ') });
+  }
+  return { ...result, hunks };
 }
 
 /**

@@ -4,12 +4,15 @@
  * data table behind each chart. Numbers read as they do in the chat (formatTokens, formatCost).
  */
 import { formatCost, formatTokens, INSIGHTS_ACTION_NAMES, type InsightsAction, type InsightsActionKind, type InsightsView, type SessionInsights } from '../../protocol';
+import { t } from '../strings';
 
 export type ChartId = 'context' | 'tokens' | 'cost' | 'removed';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
-const time = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toLocaleString() : 'time unknown');
+// A count's words are whole entries of the table, so a language words its own plurals.
+const requestCount = (count: number) => (count === 1 ? t('insights.oneRequest') : t('insights.requests', count.toLocaleString('en-US')));
+const actionCount = (count: number) => (count === 1 ? t('insights.oneAction') : t('insights.actions', count.toLocaleString('en-US')));
+const time = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toLocaleString() : t('insights.timeUnknown'));
 
 export function utilization(insights: SessionInsights, index: number): number {
   const { requests } = insights;
@@ -32,21 +35,22 @@ export const SHRINKING_KINDS: ReadonlySet<InsightsActionKind> = new Set(['trim',
 
 export function headline(view: InsightsView): string {
   const { totals } = view.insights;
-  const summaries = `${totals.compactions.toLocaleString('en-US')} ${totals.compactions === 1 ? 'summary' : 'summaries'}`;
-  return [plural(totals.requests, 'request'), formatCost(totals.costUsd, totals.unpricedRequests), summaries, `peak ${percent(totals.peakUtilization)} of the window`].join(' · ');
+  const summaries = totals.compactions === 1 ? t('insights.oneSummary') : t('insights.summaries', totals.compactions.toLocaleString('en-US'));
+  return [requestCount(totals.requests), formatCost(totals.costUsd, totals.unpricedRequests), summaries, t('insights.peak', percent(totals.peakUtilization))].join(' · ');
 }
 
 /** Each chart's description: what it shows and its main figures, read before the chart itself. */
 export function chartSummary(chart: ChartId, insights: SessionInsights): string {
   const { requests, totals, actions } = insights;
   const n = requests.count;
-  if (n === 0 && chart !== 'removed') return 'No requests yet: the chart fills in after the first reply.';
+  if (n === 0 && chart !== 'removed') return t('insights.noRequests');
   switch (chart) {
     case 'context': {
       const last = n - 1;
       const threshold = requests.threshold[last]! / Math.max(1, requests.window[last]!);
       const shrinking = actions.filter((action) => SHRINKING_KINDS.has(action.kind)).length;
-      return `How full the context window was at each of ${plural(n, 'request')}: at most ${percent(totals.peakUtilization)}, last ${percent(utilization(insights, last))}. Automatic summarizing starts at ${percent(threshold)} (the dashed line). ${shrinking.toLocaleString('en-US')} ${shrinking === 1 ? 'marker shows' : 'markers show'} where Evergreen made room.`;
+      const markers = shrinking === 1 ? t('insights.oneMarker') : t('insights.markers', shrinking.toLocaleString('en-US'));
+      return t('insights.summaryContext', requestCount(n), percent(totals.peakUtilization), percent(utilization(insights, last)), percent(threshold), markers);
     }
     case 'tokens': {
       let uncached = 0;
@@ -60,56 +64,58 @@ export function chartSummary(chart: ChartId, insights: SessionInsights): string 
         output += requests.output[index]!;
       }
       const input = uncached + write + read;
-      return `Tokens of each request, stacked: uncached input ${formatTokens(uncached)}, written to the cache ${formatTokens(write)}, read from the cache ${formatTokens(read)} (${percent(read / Math.max(1, input))} of all input), output ${formatTokens(output)}.`;
+      return t('insights.summaryTokens', formatTokens(uncached), formatTokens(write), formatTokens(read), percent(read / Math.max(1, input)), formatTokens(output));
     }
     case 'cost': {
-      const parts = [`What the session had cost after each request: ${formatCost(totals.costUsd, totals.unpricedRequests)} in all`];
-      if (totals.subagentCostUsd > 0) parts.push(`${formatCost(totals.subagentCostUsd)} of it by subagents`);
-      if (totals.summaryCostUsd > 0) parts.push(`${formatCost(totals.summaryCostUsd)} by summaries`);
-      return `${parts.join(', ')}.`;
+      const all = formatCost(totals.costUsd, totals.unpricedRequests);
+      const subagents = formatCost(totals.subagentCostUsd);
+      const summaries = formatCost(totals.summaryCostUsd);
+      if (totals.subagentCostUsd > 0 && totals.summaryCostUsd > 0) return t('insights.summaryCostBoth', all, subagents, summaries);
+      if (totals.subagentCostUsd > 0) return t('insights.summaryCostSubagents', all, subagents);
+      if (totals.summaryCostUsd > 0) return t('insights.summaryCostSummaries', all, summaries);
+      return t('insights.summaryCost', all);
     }
     case 'removed': {
       const removing = actions.filter((action) => action.removedTokens > 0);
-      if (removing.length === 0) return 'Nothing was removed from the context in this session.';
-      return `What making room removed: ${formatTokens(totals.removedTokens)} tokens in ${plural(removing.length, 'action')}. Reading them again in every later request would have cost ${rereadCost(totals.rereadCostUsd, totals.rereadPartial)}.`;
+      if (removing.length === 0) return t('insights.nothingRemoved');
+      return t('insights.summaryRemoved', formatTokens(totals.removedTokens), actionCount(removing.length), rereadCost(totals.rereadCostUsd, totals.rereadPartial));
     }
   }
 }
 
 export function rereadCost(usd: number, partial: boolean): string {
-  return partial ? `${formatCost(usd)} or more (some models had no known price)` : formatCost(usd);
+  return partial ? t('insights.rereadPartial', formatCost(usd)) : formatCost(usd);
 }
 
 /** The readout for request `index` in a chart: its figures, then what happened just before it. */
 export function readout(chart: ChartId, insights: SessionInsights, index: number, before: readonly InsightsAction[] = []): string {
   const { requests } = insights;
-  const head = `Request ${(index + 1).toLocaleString('en-US')} of ${requests.count.toLocaleString('en-US')}`;
+  const position = [(index + 1).toLocaleString('en-US'), requests.count.toLocaleString('en-US')] as const;
   let figures: string;
   switch (chart) {
     case 'context':
-      figures = `${percent(utilization(insights, index))} of the window (${formatTokens(requests.promptTokens[index]!)} of ${formatTokens(requests.window[index]!)} tokens; summarizing at ${formatTokens(requests.threshold[index]!)})`;
+      figures = t('insights.readoutContext', percent(utilization(insights, index)), formatTokens(requests.promptTokens[index]!), formatTokens(requests.window[index]!), formatTokens(requests.threshold[index]!));
       break;
     case 'tokens':
-      figures = `uncached ${formatTokens(requests.uncached[index]!)}, cache write ${formatTokens(requests.cacheWrite[index]!)}, cache read ${formatTokens(requests.cacheRead[index]!)}, output ${formatTokens(requests.output[index]!)}`;
+      figures = t('insights.readoutTokens', formatTokens(requests.uncached[index]!), formatTokens(requests.cacheWrite[index]!), formatTokens(requests.cacheRead[index]!), formatTokens(requests.output[index]!));
       break;
     case 'cost':
-      figures = `${requests.priceUnknown[index] ? 'price unknown' : formatCost(requests.costUsd[index]!)} for this request, ${formatCost(requests.cumulativeCostUsd[index]!)} so far`;
+      figures = t('insights.readoutCost', requests.priceUnknown[index] ? t('insights.priceUnknown') : formatCost(requests.costUsd[index]!), formatCost(requests.cumulativeCostUsd[index]!));
       break;
     case 'removed': {
       const removed = before.reduce((sum, action) => sum + action.removedTokens, 0);
-      figures = removed > 0 ? `${formatTokens(removed)} tokens removed just before it` : 'nothing removed just before it';
+      figures = removed > 0 ? t('insights.readoutRemoved', formatTokens(removed)) : t('insights.readoutNothingRemoved');
       break;
     }
   }
-  const rewound = requests.rewound[index] ? ' (later undone by a restore)' : '';
-  const events = before.length > 0 ? ` Before it: ${before.map((action) => action.label).join('; ')}.` : '';
-  return `${head}${rewound}: ${figures}.${events}`;
+  const head = requests.rewound[index] ? t('insights.readoutRewound', ...position) : t('insights.readoutHead', ...position);
+  return before.length > 0 ? t('insights.readoutBefore', head, figures, before.map((action) => action.label).join('; ')) : t('insights.readout', head, figures);
 }
 
 /** A marker's hover text: what happened, and what it saved. */
 export function actionTitle(action: InsightsAction): string {
-  const saved = action.removedTokens > 0 ? `\nRemoved ${formatTokens(action.removedTokens)} tokens; reading them again in the next ${plural(action.rereadRequests, 'request')} would have cost ${rereadCost(action.rereadCostUsd, action.rereadPartial)}.` : '';
-  const cost = action.costUsd > 0 ? `\nIt cost ${formatCost(action.costUsd)}.` : '';
+  const saved = action.removedTokens > 0 ? `\n${t('insights.actionRemoved', formatTokens(action.removedTokens), requestCount(action.rereadRequests), rereadCost(action.rereadCostUsd, action.rereadPartial))}` : '';
+  const cost = action.costUsd > 0 ? `\n${t('insights.actionCost', formatCost(action.costUsd))}` : '';
   return `${INSIGHTS_ACTION_NAMES[action.kind]}: ${action.detail}${saved}${cost}`;
 }
 
@@ -135,38 +141,38 @@ export function dataTable(chart: ChartId, insights: SessionInsights): DataTable 
   const { requests, actions } = insights;
   const byRequest = actionsByRequest(actions);
   const events = (index: number) => (byRequest.get(index) ?? []).map((action) => action.label).join('; ');
-  const request = (index: number) => `${index + 1}${requests.rewound[index] ? ' (undone)' : ''}`;
+  const request = (index: number) => (requests.rewound[index] ? t('insights.rowUndone', index + 1) : String(index + 1));
   switch (chart) {
     case 'context':
       return {
-        caption: 'Context window use per request',
-        columns: [num('Request'), num('Used'), num('Tokens'), num('Window'), num('Summarizing at'), text('Before it')],
+        caption: t('insights.tableContext'),
+        columns: [num(t('insights.colRequest')), num(t('insights.colUsed')), num(t('insights.colTokens')), num(t('insights.colWindow')), num(t('insights.colSummarizingAt')), text(t('insights.colBeforeIt'))],
         rows: requests.count,
         row: (index) => [request(index), percent(utilization(insights, index)), requests.promptTokens[index]!.toLocaleString('en-US'), requests.window[index]!.toLocaleString('en-US'), requests.threshold[index]!.toLocaleString('en-US'), events(index)],
       };
     case 'tokens':
       return {
-        caption: 'Tokens per request',
-        columns: [num('Request'), num('Uncached input'), num('Cache write'), num('Cache read'), num('Output'), text('Model')],
+        caption: t('insights.tableTokens'),
+        columns: [num(t('insights.colRequest')), num(t('insights.colUncached')), num(t('insights.colCacheWrite')), num(t('insights.colCacheRead')), num(t('insights.colOutput')), text(t('insights.colModel'))],
         rows: requests.count,
         row: (index) => [request(index), ...[requests.uncached, requests.cacheWrite, requests.cacheRead, requests.output].map((column) => column[index]!.toLocaleString('en-US')), requests.model[index]!],
       };
     case 'cost':
       return {
-        caption: 'Cost per request and so far',
-        columns: [num('Request'), text('Time'), num('This request'), num('So far')],
+        caption: t('insights.tableCost'),
+        columns: [num(t('insights.colRequest')), text(t('insights.colTime')), num(t('insights.colThisRequest')), num(t('insights.colSoFar'))],
         rows: requests.count,
-        row: (index) => [request(index), time(requests.atMs[index]!), requests.priceUnknown[index] ? 'price unknown' : formatCost(requests.costUsd[index]!, 0, 4), formatCost(requests.cumulativeCostUsd[index]!, 0, 4)],
+        row: (index) => [request(index), time(requests.atMs[index]!), requests.priceUnknown[index] ? t('insights.priceUnknown') : formatCost(requests.costUsd[index]!, 0, 4), formatCost(requests.cumulativeCostUsd[index]!, 0, 4)],
       };
     case 'removed':
       return {
-        caption: 'What each action did',
-        columns: [text('Before request'), text('What happened'), num('Tokens removed'), num('Later requests'), num('Re-reading would have cost'), num('It cost')],
+        caption: t('insights.tableActions'),
+        columns: [text(t('insights.colBeforeRequest')), text(t('insights.colWhat')), num(t('insights.colRemoved')), num(t('insights.colLater')), num(t('insights.colReread')), num(t('insights.colItCost'))],
         rows: actions.length,
         row: (index) => {
           const action = actions[index]!;
           return [
-            action.atRequest < requests.count ? String(action.atRequest + 1) : 'after the last',
+            action.atRequest < requests.count ? String(action.atRequest + 1) : t('insights.afterLast'),
             action.detail,
             action.removedTokens > 0 ? action.removedTokens.toLocaleString('en-US') : '—',
             action.removedTokens > 0 ? action.rereadRequests.toLocaleString('en-US') : '—',

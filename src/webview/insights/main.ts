@@ -6,6 +6,7 @@
 import { formatTokens, type InsightsCsvTable, type InsightsHostToWebview, type InsightsView, type InsightsWebviewToHost } from '../../protocol';
 import { chartKeydown, drawChart, markerGroup, SharedCursor } from './charts';
 import { actionsByRequest, chartSummary, dataTable, headline, removedByKind, rereadCost, type ChartId } from './insightsText';
+import { t } from '../strings';
 
 interface VsCodeApi {
   postMessage(message: InsightsWebviewToHost): void;
@@ -35,34 +36,34 @@ function button(label: string, onClick: () => void, description?: string): HTMLB
 const CHARTS: ReadonlyArray<{ id: ChartId; title: string; legend?: ReadonlyArray<[string, string]> }> = [
   {
     id: 'context',
-    title: 'How full the context was',
+    title: t('insights.chartContext'),
     legend: [
-      ['line-context', 'Context used, share of the window'],
-      ['threshold', 'Automatic summarizing starts here'],
-      ['marker-summary', 'A summary or drop'],
-      ['marker-tier', 'Old results trimmed, snipped or cleared'],
-      ['marker-saved', 'A large output saved to a file'],
-      ['marker-other', 'Other: an undo, a failure, a restore'],
+      ['line-context', t('insights.legendContext')],
+      ['threshold', t('insights.legendThreshold')],
+      ['marker-summary', t('insights.legendSummary')],
+      ['marker-tier', t('insights.legendTier')],
+      ['marker-saved', t('insights.legendSaved')],
+      ['marker-other', t('insights.legendOther')],
     ],
   },
   {
     id: 'tokens',
-    title: 'Tokens per request',
+    title: t('insights.chartTokens'),
     legend: [
-      ['stack-cache-read', 'Read from the cache (cheapest)'],
-      ['stack-cache-write', 'Written to the cache'],
-      ['stack-uncached', 'Uncached input'],
-      ['stack-output', 'Output'],
+      ['stack-cache-read', t('insights.legendCacheRead')],
+      ['stack-cache-write', t('insights.legendCacheWrite')],
+      ['stack-uncached', t('insights.legendUncached')],
+      ['stack-output', t('insights.legendOutput')],
     ],
   },
-  { id: 'cost', title: 'Cost so far', legend: [['line-cost', 'Cumulative cost, subagents and summaries included']] },
+  { id: 'cost', title: t('insights.chartCost'), legend: [['line-cost', t('insights.legendCost')]] },
   {
     id: 'removed',
-    title: 'What making room removed',
+    title: t('insights.chartRemoved'),
     legend: [
-      ['removed-summary', 'Summaries and drops'],
-      ['removed-tier', 'Old results trimmed, snipped or cleared'],
-      ['removed-saved', 'Large outputs saved to files'],
+      ['removed-summary', t('insights.legendRemovedSummary')],
+      ['removed-tier', t('insights.legendTier')],
+      ['removed-saved', t('insights.legendRemovedSaved')],
     ],
   },
 ];
@@ -79,10 +80,10 @@ function post(message: InsightsWebviewToHost): void {
 function toolbar(view: InsightsView): HTMLElement {
   const bar = el('div', 'eg-toolbar');
   bar.setAttribute('role', 'toolbar');
-  bar.setAttribute('aria-label', 'Insights actions');
-  if (view.current) bar.append(button('Refresh', () => post({ type: 'refresh' }), 'Read the open chat’s newest requests'));
-  const csv = (table: InsightsCsvTable, label: string) => button(label, () => post({ type: 'openCsv', table }), `Open the ${table} table as CSV in an editor`);
-  bar.append(button('Other Session…', () => post({ type: 'pickSession' }), 'Show the insights of another saved session'), csv('requests', 'Requests as CSV'), csv('actions', 'Actions as CSV'));
+  bar.setAttribute('aria-label', t('insights.toolbar'));
+  if (view.current) bar.append(button(t('insights.refresh'), () => post({ type: 'refresh' }), t('insights.refreshTitle')));
+  const csv = (table: InsightsCsvTable, label: string) => button(label, () => post({ type: 'openCsv', table }), t('insights.csvTitle', table));
+  bar.append(button(t('insights.otherSession'), () => post({ type: 'pickSession' }), t('insights.otherSessionTitle')), csv('requests', t('insights.requestsCsv')), csv('actions', t('insights.actionsCsv')));
   return bar;
 }
 
@@ -102,15 +103,15 @@ function legend(items: ReadonlyArray<[string, string]>): HTMLElement {
 function dataDetails(chart: ChartId, view: InsightsView): HTMLElement {
   const table = dataTable(chart, view.insights);
   const details = el('details', 'eg-data');
-  const summary = el('summary', undefined, `Data table (${table.rows.toLocaleString('en-US')} ${table.rows === 1 ? 'row' : 'rows'})`);
+  const summary = el('summary', undefined, table.rows === 1 ? t('insights.dataTableOne') : t('insights.dataTable', table.rows.toLocaleString('en-US')));
   details.append(summary);
   let page = 0;
   const pages = Math.max(1, Math.ceil(table.rows / PAGE_ROWS));
   const status = el('span', 'eg-page-status');
   status.setAttribute('aria-live', 'polite');
   const element = el('table');
-  const previous = button('Previous rows', () => show(page - 1));
-  const next = button('Next rows', () => show(page + 1));
+  const previous = button(t('insights.previousRows'), () => show(page - 1));
+  const next = button(t('insights.nextRows'), () => show(page + 1));
   const show = (target: number) => {
     page = Math.min(pages - 1, Math.max(0, target));
     const caption = el('caption', undefined, table.caption);
@@ -131,7 +132,7 @@ function dataDetails(chart: ChartId, view: InsightsView): HTMLElement {
       body.append(row);
     }
     element.replaceChildren(caption, head, body);
-    status.textContent = table.rows === 0 ? 'No rows.' : `Rows ${(from + 1).toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${table.rows.toLocaleString('en-US')}`;
+    status.textContent = table.rows === 0 ? t('insights.noRows') : t('insights.rows', (from + 1).toLocaleString('en-US'), to.toLocaleString('en-US'), table.rows.toLocaleString('en-US'));
     previous.disabled = page === 0;
     next.disabled = page >= pages - 1;
   };
@@ -149,9 +150,9 @@ function dataDetails(chart: ChartId, view: InsightsView): HTMLElement {
 function removedSummary(view: InsightsView): HTMLElement {
   const rows = removedByKind(view.insights.actions);
   const table = el('table', 'eg-by-kind');
-  table.append(el('caption', undefined, 'Removed, by kind of action'));
+  table.append(el('caption', undefined, t('insights.byKind')));
   const head = el('tr');
-  for (const [text, numeric] of [['Action', false], ['Times', true], ['Tokens removed', true], ['Re-reading would have cost', true]] as const) {
+  for (const [text, numeric] of [[t('insights.byKindAction'), false], [t('insights.byKindTimes'), true], [t('insights.byKindTokens'), true], [t('insights.byKindReread'), true]] as const) {
     const cell = el('th', numeric ? 'eg-num' : undefined, text);
     cell.scope = 'col';
     head.append(cell);
@@ -181,7 +182,7 @@ function render(view: InsightsView): void {
   const header = el('header', 'eg-insights-header');
   const title = el('h1', undefined, `Insights: ${view.title}`);
   const sub = el('p', 'eg-sub', headline(view));
-  const note = el('p', 'eg-note', `${view.budgetNote} Focus a chart and use the arrow keys (Page Up/Down, Home/End) to move between requests, [ and ] to jump between actions.`);
+  const note = el('p', 'eg-note', t('insights.keys', view.budgetNote));
   header.append(title, sub, note, toolbar(view));
 
   const sections: HTMLElement[] = [];
@@ -232,7 +233,7 @@ function message(text: string, role: 'status' | 'alert'): void {
 window.addEventListener('message', (event: MessageEvent<InsightsHostToWebview>) => {
   const data = event.data;
   if (data.type === 'insights') render(data.view);
-  else if (data.type === 'insightsLoading') message(`Reading the transcript of ${data.title}…`, 'status');
+  else if (data.type === 'insightsLoading') message(t('insights.loading', data.title), 'status');
   else if (data.type === 'insightsError') message(data.message, 'alert');
 });
 
