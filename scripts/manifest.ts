@@ -166,6 +166,7 @@ export function renderPackageJson(pkg: JsonObject, strings: Strings): JsonObject
   const chatView = entryWithId(objectAt(contributes, 'views', 'contributes.views').evergreen, 'evergreen.chat', 'contributes.views.evergreen');
   chatView.name = strings.ref('views.evergreen.chat.name', MANIFEST_TEXT.chatViewName);
   chatView.contextualTitle = strings.ref('views.evergreen.chat.contextualTitle', MANIFEST_TEXT.extensionName);
+  entryWithId(objectAt(contributes, 'views', 'contributes.views').evergreen, 'evergreen.chats', 'contributes.views.evergreen').name = strings.ref('views.evergreen.chats.name', MANIFEST_TEXT.chatsViewName);
   entryWithId(objectAt(contributes, 'views', 'contributes.views').evergreen, 'evergreen.backgroundChats', 'contributes.views.evergreen').name = strings.ref('views.evergreen.backgroundChats.name', MANIFEST_TEXT.backgroundChatsViewName);
   const { list, palette } = commands(strings);
   contributes.commands = list;

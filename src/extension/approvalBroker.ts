@@ -4,6 +4,9 @@ import { Disposable } from './disposable';
 
 interface PendingApproval {
   resolve(decision: ApprovalDecision): void;
+  request: ApprovalRequest;
+  /** The prompt's extra UI each time it was shown, each taken down when the prompt is settled. */
+  shown: Promise<(() => void) | undefined>[];
 }
 
 /**
@@ -45,19 +48,18 @@ export class ApprovalBroker extends Disposable {
             signal.removeEventListener('abort', onAbort);
             resolve(value);
           },
+          request,
+          shown: [],
         };
         this.pending.set(toolUseId, entry);
       });
-      const shown = this.ui.show(request).catch((error: unknown) => {
-        this.ui.logger.error('could not show the approval prompt', error);
-        return undefined;
-      });
+      this.show(entry!);
       try {
         return await decision;
       } finally {
         // A cancelled prompt must not stay pending: it would look open to the panel and the API.
         if (this.pending.get(toolUseId) === entry) this.pending.delete(toolUseId);
-        void shown.then((close) => close?.());
+        for (const shown of entry!.shown) void shown.then((close) => close?.());
       }
     },
   };
@@ -72,6 +74,20 @@ export class ApprovalBroker extends Disposable {
     this.pending.delete(toolUseId);
     pending.resolve(approved ? { approved: true, ...(always ? { always: true as const } : {}) } : { approved: false });
     return true;
+  }
+
+  /** The prompts still waiting shown again (their chat came into view: a write's diff opens then), oldest first. */
+  showAgain(): void {
+    for (const entry of this.pending.values()) this.show(entry);
+  }
+
+  private show(entry: PendingApproval): void {
+    entry.shown.push(
+      this.ui.show(entry.request).catch((error: unknown) => {
+        this.ui.logger.error('could not show the approval prompt', error);
+        return undefined;
+      }),
+    );
   }
 
   /** Tool-use ids waiting for an answer, oldest first. */

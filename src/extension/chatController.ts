@@ -12,49 +12,49 @@ import type { ApiKeyStore } from './apiKey';
 import type { ApprovalBroker } from './approvalBroker';
 import type { ChatState } from './chatState';
 import type { ChatSurface } from './chatViewProvider';
-import { ContextBreakdownDocument } from './contextBreakdownDocument';
+import type { ContextBreakdownDocument } from './contextBreakdownDocument';
 import { Disposable } from './disposable';
 import { errorText, extensionHint } from './errorHints';
 import { openChatLink, openSavedOutput } from './links';
 import { settingChangeEffect } from './settingChanges';
 import type { ProposedChanges } from './proposedChanges';
-import { pickSession } from './sessionPicker';
+import { pickSession, refusedBackgroundResume } from './sessionPicker';
 import { readSessionConfig, readPricing } from './sessionConfig';
 import { readSettings } from './settings';
 import { apiKeyRequired } from './settingsValues';
 import type { ContextStatusBar } from './statusBar';
-import { McpLogChannels, showMcpServers } from './mcpServers';
+import { showMcpServers, type McpLogChannels } from './mcpServers';
 import { showHooks } from './hooksList';
 import { restoreCheckpointFromChat, type CheckpointRestoreHost } from './checkpointRestore';
-import { askCompactFocus, withCancellableProgress } from './compactDialog';
+import { ChatCompaction } from './compactDialog';
 import { ComposerContext } from './composerContext';
 import type { ChatContextKeys } from './contextKeys';
+import type { ChatRunSlot } from '../frontends/chatBoard';
 import type { ChatFolders } from './chatFolders';
 import { answerWebviewRequest, handleWebviewRequest, type WebviewRequestHandlers } from './webviewRequests';
 import { ChatModes } from './chatModes';
 import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
 import { planSlash } from '../frontends/slashCommands';
-import { memoryFolderFor } from '../core/memory/location';
-import { openMemoryFolder } from './memoryFolder';
+import { openWorkspaceMemory } from './memoryFolder';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
  * logic — it starts sessions, forwards their events and answers the user's commands — and no
  * conversation state: the chat's is in `chat`, the session's in the core. One controller drives one
- * chat on one surface; many chats (issue 31) would be one controller each over the same services.
+ * chat on one surface; several chats (issue 31, chats.ts) are one controller each over the same
+ * services, each surface showing in the panel only while its chat is the one shown.
  */
 export class ChatController extends Disposable {
-  private readonly mcpLogs: McpLogChannels;
-  private readonly breakdownDocument: ContextBreakdownDocument;
   private readonly composer: ComposerContext;
   private readonly modes: ChatModes;
   private readonly commandFiles = new CommandFiles(() => ({ workspaceRoot: workspaceFolder(), trusted: vscode.workspace.isTrusted }));
   private readonly slash: ChatSlashCommands;
-
+  /** Compact Conversation and Undo Last Compaction on this chat. */
+  readonly compaction: ChatCompaction;
 
   constructor(
     private readonly deps: {
-      /** Where this chat is shown (the sidebar view). */
+      /** Where this chat is shown (the sidebar view while it is the chat shown there). */
       surface: ChatSurface;
       /** This chat's state: its session, its replay buffer, its flags. */
       chat: ChatState;
@@ -62,27 +62,37 @@ export class ChatController extends Disposable {
       approvals: ApprovalBroker;
       proposedChanges: ProposedChanges;
       store: FileSessionStore;
-      statusBar: ContextStatusBar;
+      /** The status bar's gauge: this chat's only while it is shown. */
+      statusBar: Pick<ContextStatusBar, 'update'>;
       apiKeys: ApiKeyStore;
       logger: Logger;
       /** The redaction the log and the panel use; each session teaches it its key. */
       redactor: SecretRedactor;
-      /** The when-clause keys that follow the shown chat (a turn running). */
-      contextKeys: ChatContextKeys;
+      /** The when-clause keys that follow the shown chat (a turn running): this chat's events only while it is shown. */
+      contextKeys: Pick<ChatContextKeys, 'onEvent'>;
       /** Where the consent to a workspace's MCP servers and hooks is remembered (the workspace's state). */
       workspaceState: vscode.Memento;
       /** Which workspace folder the chat works in (multi-root workspaces). */
       folders: ChatFolders;
       /** Evergreen's storage for what outlives a workspace's sessions: each workspace's memory folder is under it. */
       memoryRoot: string;
+      /** The MCP servers' output channels, one per server name for every chat. */
+      mcpLogs: McpLogChannels;
+      /** The one "Show Context Breakdown" document (its file system scheme is registered once). */
+      breakdownDocument: ContextBreakdownDocument;
       /** The background chat a session belongs to (its worktree's name), which the panel must not resume in the checkout. */
       backgroundChatOf: (sessionId: string) => Promise<string | undefined>;
+      /** A turn starts only in a run slot (`evergreen.chats.maxRunning`): it waits here while the slots are taken. */
+      runSlot: ChatRunSlot;
+      /** Every event of this chat, after the panel's wording: the Chats list and the attention follow it. */
+      onEvent: (event: AgentEvent) => void;
+      /** The chats around this one: New Chat opens another, a resumed session opens in a chat of its own (or the one that has it). */
+      chats: { newChat(): Promise<void>; openSession(sessionId: string): Promise<void> };
     },
   ) {
     super();
-    this.mcpLogs = this._register(new McpLogChannels());
-    this.breakdownDocument = this._register(new ContextBreakdownDocument());
     this.composer = this._register(new ComposerContext((message) => this.deps.surface.post(message), this.deps.logger, () => this.deps.folders.current()));
+    this.compaction = new ChatCompaction(deps.chat, () => this.postState(), () => this.focusInput());
     this.modes = new ChatModes(deps.chat, (message) => this.deps.surface.post({ type: 'notice', level: 'info', message }));
     // The built-in commands act through this chat's own actions.
     this.slash = new ChatSlashCommands({
@@ -90,10 +100,10 @@ export class ChatController extends Disposable {
       store: this.deps.store,
       say: (level, message) => this.say(level, message),
       restart: (sessionId) => this.startSession(sessionId, true),
-      newChat: () => this.newChat(),
+      newChat: () => this.deps.chats.newChat(),
       resumeSession: () => this.resumeSession(),
-      resumeSessionById: (sessionId) => this.resumeSessionById(sessionId),
-      compact: (focus) => this.compact(focus),
+      resumeSessionById: (sessionId) => this.deps.chats.openSession(sessionId),
+      compact: (focus) => this.compaction.compact(focus),
       showContextBreakdown: () => this.showContextBreakdown(),
       openMemory: () => this.openMemory(),
       modes: this.modes,
@@ -132,10 +142,7 @@ export class ChatController extends Disposable {
   }
 
   private readonly webviewHandlers: WebviewRequestHandlers = {
-    ready: async () => {
-      await this.postState();
-      this.composer.postEditorContext();
-    },
+    ready: () => this.showInPanel(),
     sendMessage: (request) => this.sendMessage(request.text, request.attachments),
     attachmentQuery: (request) => this.composer.options(request.query),
     commandQuery: (request) => this.commandFiles.options(request.query),
@@ -155,16 +162,18 @@ export class ChatController extends Disposable {
     planDecision: (request) => this.decidePlan(request),
   };
 
+  /** A button of this chat's page or toast: what acts on a chat acts on this one (the palette's act on the chat shown), the rest as the command. */
   private async runWebviewCommand(command: WebviewCommand): Promise<void> {
-    if (command === 'openSettings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
-    } else if (command === 'openFolder') {
-      await vscode.commands.executeCommand('workbench.action.files.openFolder');
-    } else if (command === 'retry') {
-      await this.retry();
-    } else {
-      await vscode.commands.executeCommand(`evergreen.${command}`);
-    }
+    const own: Partial<Record<WebviewCommand, () => PromiseLike<unknown> | void>> = {
+      openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION),
+      openFolder: () => vscode.commands.executeCommand('workbench.action.files.openFolder'),
+      retry: () => this.retry(),
+      compactConversation: () => this.compaction.compact(),
+      undoLastCompaction: () => this.compaction.undoLastCompaction(),
+      showContextBreakdown: () => this.showContextBreakdown(),
+      cancel: () => this.cancel(),
+    };
+    await (own[command] ?? (() => vscode.commands.executeCommand(`evergreen.${command}`)))();
   }
 
   /**
@@ -186,21 +195,37 @@ export class ChatController extends Disposable {
       return;
     }
     const { chat } = this;
+    if (chat.readOnly) throw new Error(chat.readOnly.reason);
     if (chat.busy) {
       this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
       return;
     }
     chat.sending = true;
     try {
-      const started = await this.readySession();
-      const turn = await this.slash.turnOf(plan, catalog, started);
-      for (const notice of turn.notices) this.say('info', notice);
-      // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
-      const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
-      chat.sending = false;
-      await sent;
+      await this.inRunSlot(async () => {
+        const started = await this.readySession();
+        const turn = await this.slash.turnOf(plan, catalog, started);
+        for (const notice of turn.notices) this.say('info', notice);
+        // Gathered at send time: the selection, problems, terminal and diff as they are now; a command's references after the chips.
+        const sent = chat.track(started.session.send(turn.text, undefined, await this.composer.gather([...attachments, ...turn.attachments]), turn.gate ? { gate: turn.gate } : {}));
+        chat.sending = false;
+        await sent;
+      });
     } finally {
       chat.sending = false;
+    }
+  }
+
+  /**
+   * A turn runs in a run slot: while every slot is taken by other chats' turns it waits (the list
+   * shows it queued, Cancel takes it out of the queue), and its slot is freed when it ends.
+   */
+  private async inRunSlot<T>(turn: () => Promise<T>): Promise<T> {
+    await this.deps.runSlot.acquire();
+    try {
+      return await turn();
+    } finally {
+      this.deps.runSlot.release();
     }
   }
 
@@ -226,12 +251,14 @@ export class ChatController extends Disposable {
     if (chat.busy) throw new Error('Evergreen is still working on the previous message. Cancel it or wait for it to finish.');
     chat.sending = true;
     try {
-      const started = await this.readySession();
-      const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
-      chat.sending = false;
-      await turn;
-      // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
-      if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
+      await this.inRunSlot(async () => {
+        const started = await this.readySession();
+        const turn = chat.track(started.session.decidePlan(request.decision, { toolUseId: request.toolUseId, ...(request.note !== undefined ? { note: request.note } : {}) }));
+        chat.sending = false;
+        await turn;
+        // Built in a mode with a model of its own: the agent mode's model takes over from the next message.
+        if (started.session.modes?.wantsOtherModel()) chat.needsRestart = true;
+      });
     } finally {
       chat.sending = false;
     }
@@ -242,14 +269,9 @@ export class ChatController extends Disposable {
     this.onAgentEvent({ type: 'customization_notice', level, message });
   }
 
-  /** "Evergreen: Open Memory" and /memory: this workspace's memory folder, its notes to open and edit. */
-  async openMemory(): Promise<void> {
-    const root = workspaceFolder();
-    if (!root) {
-      void vscode.window.showInformationMessage('Evergreen: open a folder first; memory is kept per workspace folder.');
-      return;
-    }
-    await openMemoryFolder(memoryFolderFor(this.deps.memoryRoot, root), readSettings().memory.enabled);
+  /** "Evergreen: Open Memory" and /memory: this workspace's memory folder. */
+  openMemory(): Promise<void> {
+    return openWorkspaceMemory(this.deps.memoryRoot);
   }
 
   /** Prices and approvals apply to the running session as they are: no new client, no lost cache. */
@@ -272,7 +294,15 @@ export class ChatController extends Disposable {
       this.deps.surface.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
       return;
     }
-    await this.chat.track(active.session.retry());
+    this.chat.sending = true;
+    try {
+      await this.inRunSlot(() => {
+        this.chat.sending = false;
+        return this.chat.track(active.session.retry());
+      });
+    } finally {
+      this.chat.sending = false;
+    }
   }
 
   private async startSession(resumeId: string | undefined, keepView = false, reloadInstructions = false): Promise<StartedSession> {
@@ -285,7 +315,7 @@ export class ChatController extends Disposable {
     // A new chat starts in the mode the picker shows; a resumed or restarted one goes on in its own.
     const modes = { ...config.modes, ...(resumeId === undefined ? { start: await this.modes.startMode() } : {}) };
     const started = await startAgentSession({
-      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.mcpLogs.write } } } : {}) },
+      config: { ...config, modes, ...(config.mcp ? { mcp: { ...config.mcp, connection: { onStderr: this.deps.mcpLogs.write } } } : {}) },
       logger: this.deps.logger,
       redactor: this.deps.redactor,
       workspaceRoot,
@@ -328,6 +358,7 @@ export class ChatController extends Disposable {
     if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
     this.chat.replay.record(event);
     this.deps.surface.post({ type: 'agentEvent', event });
+    this.deps.onEvent(event);
   }
 
   /** An error toast whose buttons are the core's next steps, run as the panel's buttons run them. */
@@ -346,13 +377,21 @@ export class ChatController extends Disposable {
     this.deps.statusBar.update(gauge);
   }
 
+  /** The chat comes into the panel (its webview loaded, or the chat switched to): its whole state replayed, the editor's context offered. */
+  async showInPanel(): Promise<void> {
+    this.deps.statusBar.update(this.chat.replay.gauge);
+    await this.postState();
+    this.composer.postEditorContext();
+  }
+
   private async postState(): Promise<void> {
     const { active, replay } = this.chat;
     const state: ViewState = {
       sessionId: active?.handle.id,
       model: active?.client.model ?? readSettings().model ?? defaultModelFor(readSettings().provider),
       providerLabel: PROVIDER_INFO[active?.client.provider ?? readSettings().provider].label,
-      status: active?.session.busy ? 'busy' : 'idle',
+      // A send still starting or queued for a run slot is busy too: its Cancel takes it back.
+      status: this.chat.busy ? 'busy' : 'idle',
       // "Ready to chat": a local OpenAI-compatible server may need no key at all.
       hasApiKey: (await this.deps.apiKeys.get(readSettings().provider)) !== undefined || !apiKeyRequired(readSettings(), process.env),
       trusted: vscode.workspace.isTrusted,
@@ -367,29 +406,11 @@ export class ChatController extends Disposable {
   // ---- commands ------------------------------------------------------------------------------
 
   async showMcpServers(): Promise<void> {
-    await showMcpServers(this.chat.active?.mcp, this.mcpLogs);
+    await showMcpServers(this.chat.active?.mcp, this.deps.mcpLogs);
   }
 
   async showHooks(): Promise<void> {
     await showHooks(this.chat.active?.hooks);
-  }
-
-  async newChat(): Promise<void> {
-    if (this.chat.active?.session.busy) {
-      const choice = await vscode.window.showWarningMessage('Evergreen is still working. Stop it and start a new chat?', 'Stop and Start New');
-      if (!choice) return;
-      await this.chat.stopTurn();
-    }
-    // A session still starting would otherwise become active after the switch, its turn invisible.
-    await this.chat.startSettled();
-    // The new chat starts in the mode the picker shows now.
-    this.chat.nextMode = this.chat.active?.session.modes?.current.name ?? this.chat.nextMode;
-    // A chat left behind keeps no process: its MCP servers (and whatever they started) stop.
-    this.chat.close();
-    this.chat.overrides = {};
-    this.resetView();
-    await this.postState();
-    await this.deps.surface.reveal();
   }
 
   /** "Evergreen: Switch Mode…". */
@@ -398,67 +419,13 @@ export class ChatController extends Disposable {
   }
 
   cancel(): void {
-    if (!this.chat.active?.session.cancel()) {
-      void vscode.window.showInformationMessage('Evergreen: nothing is running.');
-    }
-  }
-
-  /** "Compact Conversation": asks for optional focus instructions (unless given; '' = none), then compacts with progress. */
-  async compact(focus?: string): Promise<void> {
-    const { active } = this.chat;
-    if (!active || active.session.history.length === 0) {
-      void vscode.window.showInformationMessage('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.');
-      return;
-    }
-    if (active.session.busy) {
-      void vscode.window.showInformationMessage('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.');
-      return;
-    }
-    // From the palette or the gauge: first say what it will do, then ask for the focus.
-    const chosen = focus === undefined ? await askCompactFocus(active.session) : { focus: focus || undefined };
-    if (!chosen) return;
-    const outcome = await withCancellableProgress('Evergreen: compacting the conversation…', (signal) => this.compactNow(chosen.focus, signal));
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
-  }
-
-  /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
-  async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
-    const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to compact yet: no conversation is open.' };
-    try {
-      const outcome = await active.session.compact(focus, signal);
-      await this.postState();
-      return outcome;
-    } catch (error) {
-      return { ok: false, message: errorText(error) };
-    }
+    if (this.deps.runSlot.leave()) return;
+    if (!this.chat.active?.session.cancel()) void vscode.window.showInformationMessage('Evergreen: nothing is running.');
   }
 
   /** The chat shown, its message box focused (after a dialog or a notification took the focus). */
   async focusInput(): Promise<void> {
     await this.deps.surface.focusInput();
-  }
-
-  /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
-  async undoLastCompaction(): Promise<void> {
-    const outcome = await this.undoCompactionNow();
-    if (outcome.ok) await this.focusInput();
-    if (outcome.ok) void vscode.window.showInformationMessage(`Evergreen: ${outcome.message}`);
-    else void vscode.window.showWarningMessage(`Evergreen: ${outcome.message}`);
-  }
-
-  /** The undo without UI (the command's core; also the API the integration tests use). */
-  async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
-    const { active } = this.chat;
-    if (!active) return { ok: false, message: 'Nothing to undo: no conversation is open.' };
-    try {
-      const outcome = await active.session.undoLastCompaction();
-      if (outcome.ok) await this.postState();
-      return outcome;
-    } catch (error) {
-      return { ok: false, message: errorText(error) };
-    }
   }
 
   /** A divider's "transcript" link (at that compaction) or a subagent card's (that child of this session; the tab checks it exists). */
@@ -496,7 +463,7 @@ export class ChatController extends Disposable {
   }
 
   async showContextBreakdown(): Promise<void> {
-    await this.breakdownDocument.showFor(this.chat.active);
+    await this.deps.breakdownDocument.showFor(this.chat.active);
   }
 
   async resumeSession(): Promise<void> {
@@ -504,19 +471,14 @@ export class ChatController extends Disposable {
     // The open chat's title and counts may still be on their way to disk: the list reads them there.
     await this.chat.active?.handle.flushMeta();
     const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
-    // The chat already open is shown, not restarted (a restart would re-read its instructions).
+    // The chat already open is shown, not restarted (a restart would re-read its instructions); another opens in a chat of its own.
     if (sessionId && sessionId === openId) await this.deps.surface.reveal();
-    else if (sessionId) await this.resumeSessionById(sessionId);
+    else if (sessionId) await this.deps.chats.openSession(sessionId);
   }
 
-  /** Resume without the picker (the command's core; also the test API). */
+  /** Resume in this chat, in place of its session, without the picker (chats.ts opens a resumed session in a chat; a checkpoint rebuilds the same one). */
   async resumeSessionById(sessionId: string): Promise<void> {
-    const background = await this.deps.backgroundChatOf(sessionId);
-    if (background !== undefined) {
-      // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
-      void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
-      return;
-    }
+    if (await refusedBackgroundResume(this.deps.backgroundChatOf, sessionId)) return;
     // Another chat runs with the settings again; the same one (a checkpoint's rebuild) keeps its /model and /thinking.
     if (sessionId !== this.chat.active?.handle.id) this.chat.overrides = {};
     await this.chat.stopTurn();
@@ -536,4 +498,3 @@ export class ChatController extends Disposable {
     }
   }
 }
-

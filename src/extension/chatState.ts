@@ -111,6 +111,8 @@ export class ChatState {
   needsRestart = false;
   /** The mode picked before the chat's session began (the next one after New Chat); undefined: `evergreen.defaultMode`. */
   nextMode: string | undefined;
+  /** Set on a chat that only shows a transcript (a background chat's, which works in its worktree): why nothing can be sent here. */
+  readOnly: { title: string; reason: string } | undefined;
   /** What this chat runs with in place of the settings (`/model`, `/thinking`), until New Chat or a resume of another. */
   overrides: ChatOverrides = {};
   private current: StartedSession | undefined;

@@ -3,8 +3,7 @@ import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { Disposable } from './disposable';
-import { webviewHtml, webviewResourceRoots } from './webviewHtml';
-import { describeRejectedMessage, parseWebviewMessage, refusedReply, requestIdOf } from './webviewRequests';
+import { attachChatPage } from './chatWebview';
 
 export const CHAT_VIEW_ID = 'evergreen.chat';
 
@@ -65,21 +64,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   resolveWebviewView(webviewView: vscode.WebviewView): void {
     this.view = webviewView;
     this.ready = false;
-    const webview = webviewView.webview;
-    webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(this.extensionUri) };
-    webview.html = this.renderHtml(webview);
     const subscriptions = [
-      webview.onDidReceiveMessage((raw: unknown) => {
-        const message = parseWebviewMessage(raw);
-        if (!message) {
-          // Ignored, since the webview is a less trusted context, but never silently: logged, and answered when it can be.
-          this.logger.warn(`ignored ${describeRejectedMessage(raw)} from the chat webview`);
-          const requestId = requestIdOf(raw);
-          if (requestId !== undefined) this.post(refusedReply(requestId));
-          return;
-        }
-        if (message.type === 'ready') this.flush();
-        this.onMessageEmitter.fire(message);
+      attachChatPage(webviewView.webview, this.extensionUri, this.logger, {
+        message: (message) => {
+          if (message.type === 'ready') this.flush();
+          this.onMessageEmitter.fire(message);
+        },
+        reply: (message) => this.post(message),
       }),
       webviewView.onDidDispose(() => {
         this.view = undefined;
@@ -117,10 +108,5 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const queued = this.pending;
     this.pending = [];
     for (const message of queued) void this.view?.webview.postMessage(message);
-  }
-
-  private renderHtml(webview: vscode.Webview): string {
-    // Thumbnails of the user's own image attachments (userMessageView.ts); model markdown never has <img>.
-    return webviewHtml(webview, this.extensionUri, { script: 'webview.js', style: 'chat.css', rootId: 'evergreen-root', title: 'Evergreen', imgSrc: 'data:' });
   }
 }

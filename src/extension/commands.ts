@@ -1,37 +1,37 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
-import type { ChatController } from './chatController';
-import type { ChatFolders } from './chatFolders';
+import type { Chats } from './chats';
 import type { ChatSurface } from './chatViewProvider';
 import type { CommandId } from './manifest';
 import { readSettings } from './settings';
 import type { WorkspaceWebDomains } from './webAccess';
 import { setSearxngKey, showWebAccess } from './webAccessCommand';
 
-/** The command palette surface (category "Evergreen"); each command delegates to the controller. */
-export function registerCommands(controller: ChatController, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains, surface: ChatSurface, folders: ChatFolders): vscode.Disposable[] {
+/** The command palette surface (category "Evergreen"); each command acts on the chat the panel shows. */
+export function registerCommands(chats: Chats, apiKeys: ApiKeyStore, webDomains: WorkspaceWebDomains, surface: ChatSurface): vscode.Disposable[] {
   const register = (id: CommandId, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(`evergreen.${id}`, run);
+  const controller = () => chats.shown.controller;
   return [
-    register('compactConversation', () => controller.compact()),
-    register('undoLastCompaction', () => controller.undoLastCompaction()),
-    register('newChat', () => controller.newChat()),
+    register('compactConversation', () => controller().compaction.compact()),
+    register('undoLastCompaction', () => controller().compaction.undoLastCompaction()),
+    register('newChat', () => chats.newChat()),
     register('focusChat', (args) => focusChat(surface, args)),
-    register('chooseChatFolder', () => folders.choose()),
+    register('chooseChatFolder', () => chats.shown.folders.choose()),
     // The active provider's key: switch "evergreen.provider" first to set the other one.
     register('setApiKey', async () => {
-      if (await apiKeys.promptAndStore(readSettings().provider)) await controller.focusInput();
+      if (await apiKeys.promptAndStore(readSettings().provider)) await controller().focusInput();
     }),
-    register('showContextBreakdown', () => controller.showContextBreakdown()),
-    register('mcpServers', () => controller.showMcpServers()),
+    register('showContextBreakdown', () => controller().showContextBreakdown()),
+    register('mcpServers', () => controller().showMcpServers()),
     register('webAccess', () => showWebAccess(webDomains)),
     register('setSearxngKey', () => setSearxngKey(apiKeys)),
-    register('showHooks', () => controller.showHooks()),
-    register('resumeSession', () => controller.resumeSession()),
-    register('openMemory', () => controller.openMemory()),
-    register('cancel', () => controller.cancel()),
-    register('switchMode', () => controller.switchMode()),
+    register('showHooks', () => controller().showHooks()),
+    register('resumeSession', () => controller().resumeSession()),
+    register('openMemory', () => controller().openMemory()),
+    register('cancel', () => controller().cancel()),
+    register('switchMode', () => controller().switchMode()),
     register('reloadInstructions', async () => {
-      const outcome = await controller.reloadInstructionsNow();
+      const outcome = await controller().reloadInstructionsNow();
       if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
       else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
     }),

@@ -1,7 +1,9 @@
-/** The "Compact Conversation" dialog: what it will do, then the optional focus; and the progress it runs under. */
+/** "Compact Conversation" and "Undo Last Compaction" on one chat: the dialog (what it will do, then the optional focus), the progress it runs under, and what each says when done. */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../core/agent/session';
 import type { CompactionBlocker, CompactionPreview } from '../core/context/compactionPreview';
+import type { ChatState } from './chatState';
+import { errorText } from './errorHints';
 
 /** The focus to compact with (undefined: none), or undefined when the user backed out or nothing can be compacted. */
 export async function askCompactFocus(session: AgentSession): Promise<{ focus: string | undefined } | undefined> {
@@ -67,4 +69,66 @@ export function withCancellableProgress<T>(title: string, work: (signal: AbortSi
       subscription.dispose();
     }
   });
+}
+
+/** One chat's compaction commands; the panel's state is posted again after each change. */
+export class ChatCompaction {
+  constructor(
+    private readonly chat: ChatState,
+    private readonly postState: () => Promise<void>,
+    private readonly focusInput: () => Promise<void>,
+  ) {}
+
+  /** "Compact Conversation": asks for optional focus instructions (unless given; '' = none), then compacts with progress. */
+  async compact(focus?: string): Promise<void> {
+    const { active } = this.chat;
+    if (!active || active.session.history.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: nothing to compact yet. Start a chat in the Evergreen view first.'));
+      return;
+    }
+    if (active.session.busy) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen is working; it compacts by itself when the context fills up. Cancel or wait, then compact.'));
+      return;
+    }
+    // From the palette or the gauge: first say what it will do, then ask for the focus.
+    const chosen = focus === undefined ? await askCompactFocus(active.session) : { focus: focus || undefined };
+    if (!chosen) return;
+    const outcome = await withCancellableProgress(vscode.l10n.t('Evergreen: compacting the conversation…'), (signal) => this.compactNow(chosen.focus, signal));
+    if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+    else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+  }
+
+  /** Compaction without UI prompts (the command's core; also the API the integration tests use). */
+  async compactNow(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
+    const { active } = this.chat;
+    if (!active) return { ok: false, message: vscode.l10n.t('Nothing to compact yet: no conversation is open.') };
+    try {
+      const outcome = await active.session.compact(focus, signal);
+      await this.postState();
+      return outcome;
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
+  }
+
+  /** "Undo Last Compaction" (command and the divider's Undo button): says how it went. */
+  async undoLastCompaction(): Promise<void> {
+    const outcome = await this.undoCompactionNow();
+    if (outcome.ok) await this.focusInput();
+    if (outcome.ok) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+    else void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', outcome.message));
+  }
+
+  /** The undo without UI (the command's core; also the API the integration tests use). */
+  async undoCompactionNow(): Promise<{ ok: boolean; message: string }> {
+    const { active } = this.chat;
+    if (!active) return { ok: false, message: vscode.l10n.t('Nothing to undo: no conversation is open.') };
+    try {
+      const outcome = await active.session.undoLastCompaction();
+      if (outcome.ok) await this.postState();
+      return outcome;
+    } catch (error) {
+      return { ok: false, message: errorText(error) };
+    }
+  }
 }

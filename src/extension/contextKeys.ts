@@ -36,6 +36,12 @@ export class ChatContextKeys {
     this.set(CONTEXT_KEYS.running, false);
   }
 
+  /** Another chat is shown in the panel: the keys are its own (a conversation open, a turn running). */
+  showChat(open: boolean, running: boolean): void {
+    this.set(CONTEXT_KEYS.chatActive, open);
+    this.set(CONTEXT_KEYS.running, running);
+  }
+
   /** The shown session's events: a turn starts and ends (`turn_finished` comes however it ended). */
   onEvent(event: AgentEvent): void {
     if (event.type === 'turn_started') this.set(CONTEXT_KEYS.running, true);

@@ -4,15 +4,14 @@ import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApprovalRequest } from '../core/approvals/approval';
 import { knownSecrets, SecretRedactor } from '../core/secrets';
 import { ApiKeyStore } from './apiKey';
-import { ApprovalBroker } from './approvalBroker';
 import { registerBackgroundChatActions } from './backgroundChatActions';
 import { BackgroundChatRunner, registerNewBackgroundChat } from './backgroundChatRunner';
 import { BackgroundChatsView } from './backgroundChatsView';
 import { registerCheckpointReview } from './checkpointReview';
-import { ChatController } from './chatController';
-import { ChatFolders } from './chatFolders';
-import { ChatState } from './chatState';
-import { CHAT_VIEW_ID, ChatViewProvider, type ChatSurface } from './chatViewProvider';
+import { Chats } from './chats';
+import { ChatEditorTab } from './chatEditorTab';
+import { ChatsView, registerChatsCommands } from './chatsView';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { registerOpenRun } from './openRun';
 import { workspaceFolder } from './slashCommands';
@@ -20,7 +19,11 @@ import { ChatContextKeys } from './contextKeys';
 import { InsightsPanel } from './insightsPanel';
 import { createLog } from './log';
 import { ProposedChanges } from './proposedChanges';
+import { readSettings } from './settings';
+import { settingName } from '../frontends/settingsTable';
 import { ContextStatusBar } from './statusBar';
+import { ContextBreakdownDocument } from './contextBreakdownDocument';
+import { McpLogChannels } from './mcpServers';
 import { testApiFor, type EvergreenApi } from './testApi';
 import { TranscriptDocuments } from './transcriptDocuments';
 import { WorkspaceWebDomains } from './webAccess';
@@ -46,33 +49,45 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
     const statusBar = new ContextStatusBar();
     const apiKeys = new ApiKeyStore(context.secrets);
     const proposedChanges = new ProposedChanges();
-    const approvals = new ApprovalBroker({ logger, show: (request) => showApproval(request, view, proposedChanges) });
     const contextKeys = new ChatContextKeys((key, value) => vscode.commands.executeCommand('setContext', key, value), logger);
-    const chat = new ChatState((open) => contextKeys.chatChanged(open));
-    const folders = new ChatFolders(store, context.workspaceState, () => chat.active);
     // The worktree chats' records and (by default) their folders live in this workspace's storage.
     // The view asks the runner which chats work; the runner refreshes the view (read only once both exist: register() below).
-    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running(), () => folders.current() ?? workspaceFolder());
-    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor, folderForStart: () => folders.forStart(undefined) });
+    const backgroundChats = new BackgroundChatsView(new WorktreeManager({ storageRoot: storageRoot.fsPath, logger }), logger, (): ReadonlySet<string> => runner.running(), () => chats.shown.folders.current() ?? workspaceFolder());
+    const runner: BackgroundChatRunner = new BackgroundChatRunner({ view: backgroundChats, store, apiKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, logger, redactor, folderForStart: () => chats.shown.folders.forStart(undefined) });
     backgroundChats.register();
-    const controller = new ChatController({ surface: view, chat, approvals, proposedChanges, store, statusBar, apiKeys, logger, redactor, contextKeys, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, folders, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name });
-    // Disposed in this order: the chat first (its turn cancelled, its session closed), then what it used.
+    // Every open chat (each its own state, approvals, folder and controller) over the services they share.
+    const mcpLogs = new McpLogChannels();
+    const breakdownDocument = new ContextBreakdownDocument();
+    const chats: Chats = new Chats(
+      { mcpLogs, breakdownDocument, proposedChanges, store, apiKeys, logger, redactor, workspaceState: context.workspaceState, memoryRoot: context.globalStorageUri.fsPath, backgroundChatOf: async (sessionId) => (await backgroundChats.manager.findBySession(sessionId))?.name, chats: { newChat: () => chats.newChat(), openSession: (sessionId) => chats.openSession(sessionId) } },
+      { view, contextKeys, statusBar, workspaceState: context.workspaceState, showProposedChange: (request) => showProposedChange(request, proposedChanges), editorTab: () => new ChatEditorTab(context.extensionUri, logger, redactor) },
+      { logger, maxRunning: readSettings().chats.maxRunning },
+    );
+    const chatsView = new ChatsView(chats);
+    // Disposed in this order: the chats first (their turns cancelled, their sessions closed), then what they used.
     context.subscriptions.push(
-      controller,
-      // Stopped with the panel's chat, before the services they share.
+      chats,
+      // Stopped with the panel's chats, before the services they share.
       runner,
-      approvals,
       proposedChanges,
+      mcpLogs,
+      breakdownDocument,
+      chatsView,
+      ...registerChatsCommands(chats),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(settingName('chats.maxRunning'))) chats.setMaxRunning(readSettings().chats.maxRunning);
+      }),
       // No retainContextWhenHidden: a re-shown view says 'ready' again and gets the full state replayed.
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-      ...registerCommands(controller, apiKeys, new WorkspaceWebDomains(context.workspaceState), view, folders),
-      registerOpenRun({ store, resume: (sessionId) => controller.resumeSessionById(sessionId), logger, worktrees: backgroundChats.manager, worktreeMade: () => backgroundChats.refresh() }),
+      ...registerCommands(chats, apiKeys, new WorkspaceWebDomains(context.workspaceState), view),
+      registerOpenRun({ store, resume: (sessionId) => chats.openSession(sessionId), logger, worktrees: backgroundChats.manager, worktreeMade: () => backgroundChats.refresh() }),
       new TranscriptDocuments(store, logger, context.extensionUri),
-      new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chat.active }),
+      new InsightsPanel(context.extensionUri, { store, logger, redactor, active: () => chats.shown.state.active }),
       backgroundChats,
       ...registerBackgroundChatActions(backgroundChats, logger, () => log.channel.show()),
       registerNewBackgroundChat(runner, logger, () => log.channel.show()),
-      registerCheckpointReview(chat, logger),
+      // The chat the sidebar shows: its checkpoints are the ones reviewed.
+      registerCheckpointReview({ get active() { return chats.shown.state.active; }, get busy() { return chats.shown.state.busy; } }, logger),
       view,
       statusBar,
       // Last, after the sessions: the command sandbox's proxy servers live as long as the extension.
@@ -80,7 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       log.channel,
     );
     // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
-    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, controller, chat, approvals, backgroundChats, backgroundRunner: runner }));
+    return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, chats, chatsView, backgroundChats, backgroundRunner: runner }));
   } catch (error) {
     // Activation failures reach the user with a next step instead of a silent dead sidebar.
     const message = error instanceof Error ? error.message : String(error);
@@ -91,9 +106,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
   }
 }
 
-/** An approval prompt's extra UI: the chat comes forward, and a write opens in the diff editor, the way VS Code users review changes. */
-async function showApproval(request: ApprovalRequest, surface: ChatSurface, proposedChanges: ProposedChanges): Promise<(() => void) | undefined> {
-  void surface.reveal();
+/** An approval prompt's extra UI for the shown chat: a write opens in the diff editor, the way VS Code users review changes. */
+async function showProposedChange(request: ApprovalRequest, proposedChanges: ProposedChanges): Promise<(() => void) | undefined> {
   if (request.kind !== 'write' || !request.absolutePath || request.newContent === undefined) return undefined;
   return proposedChanges.show(request.absolutePath, request.path, request.newContent, request.isNew);
 }

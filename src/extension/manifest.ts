@@ -63,6 +63,13 @@ export const COMMANDS = {
   // Memory belongs to the workspace, not to a chat: reviewable whether or not one is open.
   openMemory: { title: 'Open Memory', icon: '$(notebook)' },
   cancel: { title: 'Cancel', icon: '$(debug-stop)', enablement: running },
+  // The Chats list's (issue 31): a row's click and its menu; from the palette each asks which chat.
+  showChat: { title: 'Show Chat…', icon: '$(comment-discussion)' },
+  closeChat: { title: 'Close Chat…', icon: '$(close)' },
+  // The same chat page in an editor tab of its own (a new chat; closing the tab closes it).
+  openChatInEditor: { title: 'Open Chat in Editor', icon: '$(open-preview)' },
+  // A Background Chats row's: its conversation in the panel, read-only (from the palette it says to pick a row).
+  showBackgroundChat: { title: 'Show Background Chat Conversation', icon: '$(comment-discussion)' },
   // The Background Chats view's (issue 31): from the palette each asks which chat.
   newBackgroundChat: { title: 'New Background Chat…', icon: '$(add)' },
   refreshBackgroundChats: { title: 'Refresh Background Chats', icon: '$(refresh)' },
@@ -88,6 +95,7 @@ export const MANIFEST_TEXT = {
   /** The commands' category in the palette, the view container's title (activity bar) and the view's contextual title. */
   extensionName: 'Evergreen',
   chatViewName: 'Chat',
+  chatsViewName: 'Chats',
   backgroundChatsViewName: 'Background Chats',
   untrustedWorkspaces: 'In an untrusted workspace Evergreen can read and answer, but its file-writing and shell tools are turned off.',
   virtualWorkspaces: 'Evergreen runs tools against files on disk.',

@@ -3,9 +3,22 @@ import * as vscode from 'vscode';
 import { formatSize } from '../core/memory/store';
 import { listMemoryFiles } from '../core/memory/view';
 import { settingName } from '../frontends/settingsTable';
+import { memoryFolderFor } from '../core/memory/location';
+import { readSettings } from './settings';
+import { workspaceFolder } from './slashCommands';
 
 interface MemoryItem extends vscode.QuickPickItem {
   run(): Promise<unknown>;
+}
+
+/** This workspace's memory folder, opened as below; memory is kept per workspace folder, so none without one. */
+export async function openWorkspaceMemory(memoryRoot: string): Promise<void> {
+  const root = workspaceFolder();
+  if (!root) {
+    void vscode.window.showInformationMessage('Evergreen: open a folder first; memory is kept per workspace folder.');
+    return;
+  }
+  await openMemoryFolder(memoryFolderFor(memoryRoot, root), readSettings().memory.enabled);
 }
 
 /**

@@ -44,3 +44,12 @@ export async function pickSession(store: FileSessionStore, title: string, openId
   const picked = await vscode.window.showQuickPick(items(store, sessions, openId), { title: vscode.l10n.t('Evergreen: {0}', title), matchOnDescription: true, matchOnDetail: true });
   return picked?.sessionId;
 }
+
+/** A background (worktree) chat's session is refused in the checkout, with why and what to do; true when refused. */
+export async function refusedBackgroundResume(backgroundChatOf: (sessionId: string) => Promise<string | undefined>, sessionId: string): Promise<boolean> {
+  const background = await backgroundChatOf(sessionId);
+  if (background === undefined) return false;
+  // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
+  void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
+  return true;
+}

@@ -62,6 +62,8 @@ export interface EvergreenSettings {
   modes: { defaultMode: string; planMcpTools: string[] };
   /** `evergreen.memory.enabled`: whether the agent keeps and reads its notes for the workspace. */
   memory: { enabled: boolean };
+  /** `evergreen.chats.maxRunning`: how many of the open chats may run a turn at once (the rest queue). */
+  chats: { maxRunning: number };
   /** Values that could not be used, each with what was used instead (for a warning). */
   problems: string[];
 }
@@ -83,12 +85,12 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     const value = read(key);
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   };
-  const toolRounds = (): number => {
-    const spec = SETTINGS.maxToolRoundsPerTurn;
-    const value = read('maxToolRoundsPerTurn');
+  const wholeNumber = (key: 'maxToolRoundsPerTurn' | 'chats.maxRunning'): number => {
+    const spec = SETTINGS[key];
+    const value = read(key);
     if (value === undefined || value === null) return spec.default;
     if (typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max) return value;
-    problems.push(`"${settingName('maxToolRoundsPerTurn')}" must be a whole number from ${spec.min} to ${spec.max.toLocaleString('en-US')}, got ${JSON.stringify(value)}; using ${spec.default}`);
+    problems.push(`"${settingName(key)}" must be a whole number from ${spec.min} to ${spec.max.toLocaleString('en-US')}, got ${JSON.stringify(value)}; using ${spec.default}`);
     return spec.default;
   };
   const thinking = (): ThinkingSetting => {
@@ -146,7 +148,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     baseUrl: text(read(keys.baseUrl)),
     contextWindow: optionalNumber('contextWindow'),
     maxOutputTokens: optionalNumber('maxOutputTokens') ?? SETTINGS.maxOutputTokens.default,
-    maxToolRoundsPerTurn: toolRounds(),
+    maxToolRoundsPerTurn: wholeNumber('maxToolRoundsPerTurn'),
     autoCompactPercent: optionalNumber('autoCompactPercent'),
     thinking: thinking(),
     approvals: {
@@ -167,6 +169,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     instructions: { enabled: read('instructions.enabled') !== false, userFile: text(read('instructions.userFile')) },
     modes: { defaultMode: text(read('defaultMode')) ?? SETTINGS.defaultMode.default, planMcpTools: planMcpTools() },
     memory: { enabled: read('memory.enabled') !== false },
+    chats: { maxRunning: wholeNumber('chats.maxRunning') },
     problems,
   };
 }

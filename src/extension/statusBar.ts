@@ -2,9 +2,12 @@ import * as vscode from 'vscode';
 import type { GaugeState } from '../protocol';
 import { Disposable } from './disposable';
 
-/** Mirrors the gauge's percent in the status bar; clicking it reveals the chat. */
+/** Mirrors the shown chat's gauge percent in the status bar, and how many chats work or wait (issue 31); clicking it reveals the chat. */
 export class ContextStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('evergreen.context', vscode.StatusBarAlignment.Right, 100));
+  private gauge: GaugeState | undefined;
+  /** "2 working, 1 waiting" over all open chats; '' when none. */
+  private activity = '';
 
   constructor() {
     super();
@@ -15,16 +18,30 @@ export class ContextStatusBar extends Disposable {
   }
 
   update(gauge: GaugeState | undefined): void {
+    this.gauge = gauge;
+    this.render();
+  }
+
+  setActivity(activity: string): void {
+    if (activity === this.activity) return;
+    this.activity = activity;
+    this.render();
+  }
+
+  private render(): void {
+    const { gauge } = this;
+    const chats = this.activity === '' ? '' : ` · ${this.activity}`;
+    const chatsLine = this.activity === '' ? '' : `\n${vscode.l10n.t('Chats: {0}.', this.activity)}`;
     if (!gauge) {
-      this.item.text = '$(pulse) Evergreen';
-      this.item.tooltip = vscode.l10n.t('Evergreen: no conversation yet');
+      this.item.text = `$(pulse) Evergreen${chats}`;
+      this.item.tooltip = `${vscode.l10n.t('Evergreen: no conversation yet')}${chatsLine}`;
       this.item.backgroundColor = undefined;
       return;
     }
     // The core's reading: the same whole-window percent and level the panel shows.
     const { reading } = gauge;
-    this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%`;
-    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', reading.tooltip);
+    this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%${chats}`;
+    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', `${reading.tooltip}${chatsLine}`);
     this.item.backgroundColor =
       reading.level === 'over'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

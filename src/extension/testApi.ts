@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../protocol';
-import type { ApprovalBroker } from './approvalBroker';
 import type { BackgroundOutcome } from '../frontends/backgroundChats';
+import type { ChatActivity } from '../frontends/chatBoard';
 import type { BackgroundChatRunner } from './backgroundChatRunner';
 import { isChangeNode } from './backgroundChanges';
 import type { BackgroundChatsElement, BackgroundChatsView } from './backgroundChatsView';
 import type { WorktreeRecord } from '../core/worktrees/manager';
-import type { ChatController } from './chatController';
-import type { ChatState } from './chatState';
+import type { Chats } from './chats';
+import type { ChatsView } from './chatsView';
 import type { ChatViewProvider } from './chatViewProvider';
 import { parseWebviewMessage } from './webviewRequests';
 
@@ -52,10 +52,16 @@ export interface EvergreenApi {
   contextState(): { sessionId: string | undefined; usedTokens: number | undefined; window: number | undefined; tooltip: string | undefined };
   /** "Reload Instructions" without the toast: the session rebuilt on its transcript with the files read again. */
   reloadInstructions(): Promise<{ ok: boolean; message: string }>;
-  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
   /** How a background chat started in this window ended (undefined: none of that name is running). */
   backgroundOutcome(name: string): Promise<BackgroundOutcome> | undefined;
+  /** The Background Chats view's rows as its tree shows them, read again first, and the message above them. */
   backgroundChats(): Promise<{ rows: Array<{ name: string; label: string; description: string; contextValue: string }>; message: string | undefined }>;
+  /** The Chats list's rows as its tree shows them, oldest chat first (the panel's calls above act on the shown one). */
+  openChats(): Array<{ id: string; label: string; description: string; activity: ChatActivity; shown: boolean; inEditor: boolean; waiting: string[] }>;
+  /** Sends a message in any open chat (an editor tab's too) as its page would; resolves when its turn ends. */
+  sendMessageIn(chatId: string, text: string): Promise<void>;
+  /** The Chats view's badge (undefined: none), which VS Code adds to the Evergreen icon's. */
+  chatsBadge(): number | undefined;
   /** A background chat's Changes as its tree shows them: each file's row and its hunks' rows, with the node the row's actions are given. */
   backgroundChanges(name: string): Promise<Array<TreeRow & { hunks: TreeRow[] }>>;
 }
@@ -63,9 +69,8 @@ export interface EvergreenApi {
 export interface TestApiParts {
   storageUri: vscode.Uri;
   view: ChatViewProvider;
-  controller: ChatController;
-  chat: ChatState;
-  approvals: ApprovalBroker;
+  chats: Chats;
+  chatsView: ChatsView;
   backgroundChats: BackgroundChatsView;
   backgroundRunner: BackgroundChatRunner;
 }
@@ -75,35 +80,38 @@ export function testApiFor(mode: vscode.ExtensionMode, parts: () => TestApiParts
   return mode === vscode.ExtensionMode.Test ? createTestApi(parts()) : undefined;
 }
 
-/** The test API over the parts activate() built: it reads the chat's state and broker, and drives the controller as the panel and the commands do. */
+/** The test API over the parts activate() built: it reads the shown chat's state and broker, and drives its controller as the panel and the commands do. */
 function createTestApi(parts: TestApiParts): EvergreenApi {
-  const { view, controller, chat, approvals } = parts;
+  const { view, chats } = parts;
+  // Read at each call: New Chat and the Chats list change which chat is shown.
+  const shown = () => chats.shown;
   return {
     storageUri: parts.storageUri,
     whenChatReady: () => view.whenReady(),
     chatHtml: () => view.html,
-    sendMessage: (text, attachments) => controller.sendMessage(text, attachments),
-    compact: (focus) => controller.compactNow(focus),
-    undoCompaction: () => controller.undoCompactionNow(),
-    pendingApproval: () => approvals.waiting()[0],
-    resume: (sessionId) => controller.resumeSessionById(sessionId),
-    chatEventTypes: () => chat.replay.history.map((event) => event.type),
-    decideApproval: (toolUseId, approved) => controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
+    sendMessage: (text, attachments) => shown().controller.sendMessage(text, attachments),
+    compact: (focus) => shown().controller.compaction.compactNow(focus),
+    undoCompaction: () => shown().controller.compaction.undoCompactionNow(),
+    pendingApproval: () => shown().approvals.waiting()[0],
+    resume: (sessionId) => chats.openSession(sessionId),
+    chatEventTypes: () => shown().state.replay.history.map((event) => event.type),
+    decideApproval: (toolUseId, approved) => shown().controller.handleWebviewMessage({ type: 'approvalDecision', toolUseId, approved }),
     openSubagentTranscript: async (childId) => {
       const message = parseWebviewMessage({ type: 'openSubagentTranscript', requestId: 0, childId });
       if (!message) throw new Error(`the panel would refuse the child id ${JSON.stringify(childId)}`);
-      await controller.handleWebviewMessage(message);
+      await shown().controller.handleWebviewMessage(message);
     },
     panelRequest: async (request) => {
       const message = parseWebviewMessage({ ...request, requestId: 0 });
       if (!message) throw new Error(`the panel's message guard would refuse ${JSON.stringify(request)}`);
-      return controller.handleWebviewMessage(message);
+      return shown().controller.handleWebviewMessage(message);
     },
     contextState: () => {
-      const gauge = chat.replay.gauge;
-      return { sessionId: chat.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
+      const { state } = shown();
+      const gauge = state.replay.gauge;
+      return { sessionId: state.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
     },
-    reloadInstructions: () => controller.reloadInstructionsNow(),
+    reloadInstructions: () => shown().controller.reloadInstructionsNow(),
     backgroundOutcome: (name) => parts.backgroundRunner.outcome(name),
     backgroundChats: async () => {
       const tree = parts.backgroundChats;
@@ -115,6 +123,18 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
       });
       return { rows, message: (await tree.current()).message };
     },
+    openChats: () =>
+      chats.all.map((chat) => {
+        const item = parts.chatsView.getTreeItem(chat);
+        const label = typeof item.label === 'object' ? item.label.label : String(item.label);
+        return { id: chat.id, label, description: String(item.description), activity: chats.activityOf(chat), shown: chat === chats.shown, inEditor: !chat.inSidebar, waiting: chat.approvals.waiting() };
+      }),
+    sendMessageIn: (chatId, text) => {
+      const chat = chats.all.find((open) => open.id === chatId);
+      if (!chat) throw new Error(`no open chat ${chatId}`);
+      return chat.controller.sendMessage(text);
+    },
+    chatsBadge: () => parts.chatsView.treeView.badge?.value,
     backgroundChanges: async (name) => {
       const tree = parts.backgroundChats;
       tree.refresh();

@@ -212,6 +212,11 @@ export const SETTING_TEXT: { readonly [K in SettingKey]: SettingText } = {
     order: 1,
     description: 'Tool rounds one turn may take before the agent stops and says where the task stands (you can say "continue"). Raise it for long autonomous turns.',
   },
+  'chats.maxRunning': {
+    category: 'advanced',
+    order: 5,
+    description: 'Chats that may run a turn at once. A message sent in another chat waits in the queue (the Chats list shows it as queued) and starts when one of them finishes.',
+  },
   'subagents.maxConcurrent': {
     category: 'advanced',
     order: 2,

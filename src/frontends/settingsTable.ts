@@ -13,6 +13,7 @@ import { SUBAGENT_DEFAULTS, SUBAGENT_LIMIT_RANGES } from '../core/agent/subagent
 import { CONTEXT_DEFAULTS } from '../core/context/defaults';
 import { DEFAULT_MAX_TOOL_ROUNDS_PER_TURN, MAX_TOOL_ROUNDS_RANGE } from '../core/agent/session';
 import { DEFAULT_PROVIDER, PROVIDERS, type ProviderId } from '../core/model/backend';
+import { DEFAULT_MAX_RUNNING_CHATS, MAX_RUNNING_CHATS_RANGE } from './chatBoard';
 
 /** Where a value may come from: 'machine' = user settings (also a remote machine's); 'application' = the local user settings only. */
 export type SettingScope = 'machine' | 'application';
@@ -97,6 +98,8 @@ export const SETTINGS = {
   // Web search costs per search and sends queries out: the user's choice, never a repository's.
   'web.search': { scope: 'machine', type: 'boolean', default: false, read: 'user', workspaceNotice: true, change: 'restart', cli: 'web-search' },
   'web.searxngUrl': { scope: 'machine', type: 'string', default: '', restrictedWhenUntrusted: true, read: 'user', workspaceNotice: true, change: 'restart', cli: 'searxng-url' },
+  // How many chats' turns run at once: what the user pays for at a time, so their own choice.
+  'chats.maxRunning': { scope: 'machine', type: 'integer', min: MAX_RUNNING_CHATS_RANGE.min, max: MAX_RUNNING_CHATS_RANGE.max, default: DEFAULT_MAX_RUNNING_CHATS, read: 'user', workspaceNotice: true, change: 'live' },
   'subagents.maxConcurrent': { scope: 'machine', type: 'integer', ...subagentRange('maxConcurrent'), default: SUBAGENT_DEFAULTS.maxConcurrent, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-concurrency' },
   'subagents.maxToolRounds': { scope: 'machine', type: 'integer', ...subagentRange('maxToolRounds'), default: SUBAGENT_DEFAULTS.maxToolRounds, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-max-tool-rounds' },
   'subagents.timeLimitMinutes': { scope: 'machine', type: 'integer', ...subagentRange('timeLimitMinutes'), default: SUBAGENT_DEFAULTS.timeLimitMs / 60_000, read: 'user', workspaceNotice: true, change: 'restart', cli: 'subagent-time-limit' },

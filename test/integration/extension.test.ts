@@ -349,8 +349,11 @@ describe('Evergreen in the extension host', () => {
       assert.ok(sessionId, 'the previous test left a session');
       const shown = api.chatEventTypes();
       assert.ok(shown.includes('compaction'), `no divider before resuming: ${shown.join(',')}`);
+      const open = api.openChats().find((chat) => chat.shown);
       await vscode.commands.executeCommand('evergreen.newChat');
       assert.deepEqual(api.chatEventTypes(), []);
+      // New Chat keeps the old chat open, and a session open in a chat is shown, not resumed: closed, it is read from disk.
+      await vscode.commands.executeCommand('evergreen.closeChat', open?.id);
       assert.equal(api.contextState().usedTokens, undefined, 'a new chat has no gauge yet');
       await within(api.resume(sessionId), 30_000, 'the resume');
       assert.equal(api.contextState().sessionId, sessionId);

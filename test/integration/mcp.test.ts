@@ -47,7 +47,7 @@ describe('an MCP server in the extension host (issue 16)', () => {
     assert.equal(types.at(-1), 'turn_finished');
   });
 
-  it('a New Chat ends the previous chat\'s server with what it started through setsid (issue 26)', async function () {
+  it('closing a chat ends its server with what it started through setsid (issue 26)', async function () {
     if (process.platform !== 'linux') this.skip(); // the PID namespace is Linux's
     const marker = `evergreen-int-mcp-gc-${process.pid}`;
     // A server that starts a grandchild in a session of its own and never ends by itself (test/fixtures/mcp/setsidServer.mjs).
@@ -59,7 +59,8 @@ describe('an MCP server in the extension host (issue 16)', () => {
       fake.enqueue(reply.text('Hello.'));
       await api.sendMessage('Hello.');
       assert.equal((await waitForMarked(marker, 1, 30_000)).length, 1, 'the server started its grandchild');
-      await vscode.commands.executeCommand('evergreen.newChat');
+      // New Chat keeps the chat open (issue 31); closing it ends its session and servers.
+      await vscode.commands.executeCommand('evergreen.closeChat', api.openChats().find((chat) => chat.shown)?.id);
       assert.deepEqual(await waitForMarked(marker, 0, 10_000), [], 'the setsid grandchild outlived its chat');
     } finally {
       for (const pid of await waitForMarked(marker, 0, 0)) {

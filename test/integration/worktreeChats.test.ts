@@ -63,7 +63,7 @@ describe('Background Chats view (worktree chats)', function () {
 
   it('is contributed to the Evergreen container, and says why it is empty in a folder that is not a Git repository', async () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: { evergreen: Array<{ id: string }> } } };
-    assert.deepEqual(manifest.contributes.views.evergreen.map((view) => view.id), ['evergreen.chat', 'evergreen.backgroundChats']);
+    assert.deepEqual(manifest.contributes.views.evergreen.map((view) => view.id), ['evergreen.chat', 'evergreen.chats', 'evergreen.backgroundChats']);
     const empty = await api.backgroundChats();
     assert.deepEqual(empty.rows, []);
     assert.match(empty.message ?? '', /is not in a Git repository/);

@@ -44,6 +44,21 @@ describe('approval broker: several prompts at once', () => {
     assert.deepEqual(shown, ['make a', 'make b']);
   });
 
+  it('shows the prompts still waiting again when asked (their chat came into view), and takes every showing down when answered', async () => {
+    const { broker: b, shown, closed } = broker();
+    const a = b.approver.requestApproval(shell('make a'), new AbortController().signal, { toolUseId: 'toolu_A' });
+    const c = b.approver.requestApproval(shell('make b'), new AbortController().signal, { toolUseId: 'toolu_B' });
+    assert.equal(b.decide('toolu_B', true), true);
+    await c;
+    b.showAgain();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(shown, ['make a', 'make b', 'make a'], 'only the prompt still waiting is shown again');
+    assert.equal(b.decide('toolu_A', false), true);
+    await a;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(closed.filter((label) => label === 'make a'), ['make a', 'make a'], 'a showing of the answered prompt stayed up');
+  });
+
   it('cancelling one prompt declines only that one and takes its UI down', async () => {
     const { broker: b, closed } = broker();
     const abortA = new AbortController();

@@ -54,6 +54,20 @@ describe('context keys', () => {
     ]);
   });
 
+  it('takes the keys of the chat switched to (issue 31): a chat whose turn runs, then one without a conversation', () => {
+    const { keys, set } = recorder();
+    set.length = 0;
+    keys.showChat(true, true);
+    keys.showChat(false, false);
+    keys.showChat(false, false);
+    assert.deepEqual(set, [
+      [CONTEXT_KEYS.chatActive, true],
+      [CONTEXT_KEYS.running, true],
+      [CONTEXT_KEYS.chatActive, false],
+      [CONTEXT_KEYS.running, false],
+    ]);
+  });
+
   it('logs a failed set and goes on', async () => {
     const { keys, errors } = recorder(true);
     keys.chatChanged(true);

@@ -218,7 +218,7 @@ describe('the manifest', () => {
 
   it('offers in the palette only the commands that can act: no chat, a chat, a running turn, a transcript tab, one folder or several', () => {
     // Hooks with no chat says where hooks are configured.
-    const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'showSessionInsights', 'resumeSession', 'openMemory', 'openRun', ...BACKGROUND_CHAT_COMMANDS];
+    const always = ['openArchivedTranscript', 'newChat', 'focusChat', 'setApiKey', 'mcpServers', 'webAccess', 'setSearxngKey', 'showHooks', 'showSessionInsights', 'resumeSession', 'openMemory', 'openRun', 'showChat', 'closeChat', 'openChatInEditor', 'showBackgroundChat', ...BACKGROUND_CHAT_COMMANDS];
     const noChat = { [CONTEXT_KEYS.chatActive]: false, [CONTEXT_KEYS.running]: false, resourceScheme: 'file', workspaceFolderCount: 1 };
     // Switch Mode without a chat picks the next chat's mode; while a turn runs the mode cannot change.
     assert.deepEqual(palette(noChat).sort(), [...always, 'switchMode'].sort());

@@ -29,6 +29,8 @@ const HOSTILE: Record<string, unknown> = {
   'web.searxngUrl': 'http://attacker.example:8888',
   // A repository must not start every chat in a mode of its own (its instructions, its model).
   defaultMode: 'repo-mode',
+  // A repository must not run twenty chats' turns at once on the user's money.
+  'chats.maxRunning': 20,
 };
 
 /** What VS Code would hand over if it merged the workspace's values (window scope) over the user's (none). */
@@ -53,6 +55,7 @@ describe("security: a repository's settings cannot choose cost or what is sent",
       assert.equal(settings.thinking, 'off', `${provider}: the workspace's thinking budget was used`);
       assert.deepEqual(settings.web, { allowedDomains: [], search: false, searxngUrl: undefined }, `${provider}: the workspace's web settings were used`);
       assert.equal(settings.modes.defaultMode, 'agent', `${provider}: the workspace's default mode was used`);
+      assert.equal(settings.chats.maxRunning, 3, `${provider}: the workspace's running-chats cap was used`);
     }
   });
 

@@ -1,0 +1,212 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import { activityCounts, attentionFor, attentionText, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot } from '../frontends/chatBoard';
+import { refusedBackgroundResume } from './sessionPicker';
+import { foldTranscript } from '../core/agent/fold';
+import { readTranscript } from '../core/storage/sessionStore';
+import { Disposable } from './disposable';
+import { OpenChat, PanelSlot, type ChatPlace, type OpenChatHost, type SharedChatServices } from './openChat';
+import { ChatEditorTab } from './chatEditorTab';
+
+/** A sidebar chat's slot (the chats the panel switches between). */
+function sidebarSlot(chat: OpenChat): PanelSlot {
+  if (!(chat.slot instanceof PanelSlot)) throw new Error(`chat ${chat.id} is in an editor tab, not in the sidebar`);
+  return chat.slot;
+}
+
+/** The button of an attention notification. */
+const OPEN_CHAT = 'Open Chat';
+
+/**
+ * Every open chat (issue 31), one shown in the sidebar panel at a time. Each keeps running while
+ * another is shown: a switch only changes which chat's surface reaches the panel and replays the
+ * chat's buffer there, so it is instant and loses nothing. A chat out of sight that starts waiting
+ * for an approval or finishes calls the user (a notification with Open Chat, and a badge); at most
+ * `evergreen.chats.maxRunning` turns run at once, the rest wait in the queue.
+ */
+export class Chats extends Disposable {
+  private readonly open: OpenChat[] = [];
+  private shownChat: OpenChat;
+  private readonly queue: RunQueue;
+  private readonly changedEmitter = this._register(new vscode.EventEmitter<void>());
+  /** A chat opened, closed, switched to, or changed what the list shows of it. */
+  readonly onDidChange = this.changedEmitter.event;
+
+  constructor(
+    private readonly services: SharedChatServices,
+    private readonly host: Omit<OpenChatHost, 'runSlot' | 'changed'> & {
+      /** A new editor tab for a chat ("Open Chat in Editor"). */
+      editorTab(): ChatEditorTab;
+    },
+    private readonly options: {
+      logger: Logger;
+      maxRunning: number;
+    },
+  ) {
+    super();
+    this.queue = new RunQueue(options.maxRunning, () => this.fireChanged());
+    this.shownChat = this.create(undefined);
+    sidebarSlot(this.shownChat).shown = true;
+  }
+
+  /** The chat the panel shows (the commands act on it). */
+  get shown(): OpenChat {
+    return this.shownChat;
+  }
+
+  /** Chats out of sight that asked for the user and were not looked at since (the badge counts them). */
+  get unseen(): number {
+    return this.open.filter((chat) => chat.unseen).length;
+  }
+
+  /** The open chats, oldest first. */
+  get all(): readonly OpenChat[] {
+    return this.open;
+  }
+
+  /** What the list shows a chat as doing: queued while its turn waits for a slot. */
+  activityOf(chat: OpenChat): ChatActivity {
+    return this.queue.isQueued(chat.id) ? 'queued' : chat.progress.activity;
+  }
+
+  /** A changed `evergreen.chats.maxRunning`: queued turns start at once when it grew. */
+  setMaxRunning(max: number): void {
+    this.queue.setMax(max);
+  }
+
+  /** Shows the chat in the panel (an editor tab's chat: its tab): the panel replays its buffer, and its attention is seen. */
+  async show(chat: OpenChat, reveal = true): Promise<void> {
+    if (!this.open.includes(chat)) return;
+    if (!chat.inSidebar) {
+      chat.unseen = false;
+      this.fireChanged();
+      await chat.slot.reveal();
+      return;
+    }
+    if (chat !== this.shownChat) await this.putInPanel(chat);
+    chat.unseen = false;
+    this.fireChanged();
+    if (reveal) await this.host.view.reveal();
+  }
+
+  /**
+   * A background (worktree) chat's conversation, shown in the panel as a chat of its own that only
+   * reads: its session works in its worktree, so nothing is sent from here (resumed in the checkout,
+   * its next edits would land there). Shown again where it is already open.
+   */
+  async showTranscript(sessionId: string, name: string): Promise<void> {
+    const title = `${name} (background)`;
+    const already = this.open.find((chat) => chat.state.readOnly?.title === title);
+    if (already) return this.show(already);
+    const { entries } = await readTranscript(this.services.store.transcriptPath(sessionId));
+    const chat = this.create(undefined);
+    chat.state.readOnly = { title, reason: `This is the background chat ${name}: it works in its own worktree, so nothing can be sent from here. Review its changes from the Background Chats view.` };
+    chat.state.replay.restore(foldTranscript(entries).display);
+    await this.show(chat);
+  }
+
+  /** "Open Chat in Editor": a new chat in an editor tab of its own; closing the tab closes the chat. */
+  async openInEditor(): Promise<OpenChat> {
+    const tab = this.host.editorTab();
+    const chat = this.create(this.shownChat.state.nextMode, tab);
+    // The tab closed by the user closes its chat (its turn stopped); the chat closed here closes its tab.
+    tab.onDidClose(() => void this.close(chat, false));
+    await tab.reveal();
+    return chat;
+  }
+
+  /** The sidebar panel shows `chat` instead of the chat it showed (that one goes on out of sight). */
+  private async putInPanel(chat: OpenChat): Promise<void> {
+    if (this.open.includes(this.shownChat)) sidebarSlot(this.shownChat).shown = false;
+    this.shownChat = chat;
+    sidebarSlot(chat).shown = true;
+    this.host.contextKeys.showChat(chat.state.active !== undefined, chat.state.active?.session.busy === true);
+    await chat.controller.showInPanel();
+    // Its approvals were asked out of sight: a write's diff opens now, as it would have then.
+    chat.approvals.showAgain();
+  }
+
+  /** "New Chat": the chat shown stays open in the list (its turn goes on); an empty one is reused rather than another opened. */
+  async newChat(): Promise<void> {
+    const current = this.shownChat;
+    if (current.empty) {
+      await this.show(current);
+      return;
+    }
+    // The new chat starts in the mode the picker shows now.
+    const chat = this.create(current.state.active?.session.modes?.current.name ?? current.state.nextMode);
+    await this.show(chat);
+  }
+
+  /** A stored session, opened: shown where it is already open, else resumed in the shown chat if empty, else in a new chat. */
+  async openSession(sessionId: string): Promise<void> {
+    const already = this.open.find((chat) => chat.state.active?.handle.id === sessionId);
+    if (already) {
+      await this.show(already);
+      return;
+    }
+    if (await refusedBackgroundResume(this.services.backgroundChatOf, sessionId)) return;
+    const target = this.shownChat.empty ? this.shownChat : this.create(this.shownChat.state.nextMode);
+    await this.show(target, false);
+    await target.controller.resumeSessionById(sessionId);
+  }
+
+  /**
+   * Closes a chat: a turn still running is stopped, and an approval still waiting is asked about
+   * first (false when the user kept it). The session's transcript stays for a resume.
+   */
+  async close(chat: OpenChat, ask = true): Promise<boolean> {
+    if (!this.open.includes(chat)) return true;
+    if (ask && chat.approvals.waiting().length > 0) {
+      const choice = await vscode.window.showWarningMessage(`Evergreen: the chat "${chat.title}" is waiting for your approval. Close it and stop its turn?`, { modal: true }, 'Close Chat');
+      if (choice !== 'Close Chat') return false;
+    }
+    // A turn still queued never starts; a running one is cancelled and its last events land first.
+    this.queue.leave(chat.id, 'The chat was closed before its message started.');
+    await chat.state.stopTurn();
+    this.open.splice(this.open.indexOf(chat), 1);
+    chat.dispose();
+    if (chat === this.shownChat) await this.putInPanel(this.open.filter((other) => other.inSidebar).at(-1) ?? this.create(chat.state.nextMode));
+    this.fireChanged();
+    return true;
+  }
+
+  private create(nextMode: string | undefined, place?: ChatPlace & vscode.Disposable): OpenChat {
+    const chat = new OpenChat(this.services, { ...this.host, runSlot: (chatId) => this.runSlot(chatId), changed: (changed, before) => this.chatChanged(changed, before) }, nextMode, place);
+    this.open.push(chat);
+    this.fireChanged();
+    return chat;
+  }
+
+  private runSlot(chatId: string): ChatRunSlot {
+    return {
+      acquire: () => this.queue.acquire(chatId),
+      release: () => this.queue.release(chatId),
+      leave: () => this.queue.leave(chatId, 'The message was taken out of the queue before it started.'),
+    };
+  }
+
+  private chatChanged(chat: OpenChat, before: ChatProgress): void {
+    if (chat.slot instanceof ChatEditorTab) chat.slot.setTitle(chat.title);
+    const attention = attentionFor(before.activity, chat.progress.activity, chat.slot.shown);
+    if (attention) {
+      chat.unseen = true;
+      void vscode.window.showInformationMessage(attentionText(attention, chat.title, chat.progress.activity), OPEN_CHAT).then(
+        (choice) => (choice === OPEN_CHAT ? this.show(chat) : undefined),
+        (error: unknown) => this.options.logger.error('could not show a chat notification', error),
+      );
+    }
+    this.fireChanged();
+  }
+
+  private fireChanged(): void {
+    this.host.statusBar.setActivity(activityCounts(this.open.map((chat) => this.activityOf(chat))));
+    this.changedEmitter.fire();
+  }
+
+  override dispose(): void {
+    // The window is closing: every chat's turn is cancelled and its session closed, the shown one first.
+    for (const chat of this.open.splice(0)) chat.dispose();
+    super.dispose();
+  }
+}

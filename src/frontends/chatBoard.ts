@@ -1,0 +1,205 @@
+/**
+ * What the extension decides about its open chats (issue 31), apart from VS Code so the fast tier
+ * tests it: each chat's activity as its events move it (working, waiting for an approval, done,
+ * failed, stopped), the queue that keeps at most `evergreen.chats.maxRunning` turns running at
+ * once, when a chat out of sight asks for the user's attention, and the words of the Chats list
+ * and the status bar. Titles come from the model's text (a session's title is its first message),
+ * so they go through escapeLine like every other untrusted line shown.
+ */
+import type { AgentEvent, TurnStopReason } from '../core/agent/events';
+import { formatCost } from '../core/model/cost';
+import { escapeLine } from '../core/visibleText';
+
+/** `evergreen.chats.maxRunning`'s default and range: turns of different chats running at once. */
+export const DEFAULT_MAX_RUNNING_CHATS = 3;
+export const MAX_RUNNING_CHATS_RANGE = { min: 1, max: 20 } as const;
+
+/** Where a chat is: nothing sent yet (idle), its turn waiting for a run slot (queued), running, waiting for the user, or how its last turn ended. */
+export type ChatActivity = 'idle' | 'queued' | 'working' | 'waiting' | 'done' | 'failed' | 'stopped';
+
+/** A chat's activity as the board keeps it: the activity and the approvals still open (several may wait at once). */
+export interface ChatProgress {
+  readonly activity: ChatActivity;
+  readonly openApprovals: readonly string[];
+}
+
+export const IDLE_PROGRESS: ChatProgress = { activity: 'idle', openApprovals: [] };
+
+/** How a turn's end reads in the list: a refusal or a full window is a turn that did not do its job. */
+function finishedActivity(stopReason: TurnStopReason): ChatActivity {
+  if (stopReason === 'cancelled') return 'stopped';
+  if (stopReason === 'end_turn' || stopReason === 'stop_sequence') return 'done';
+  return 'failed';
+}
+
+/** The chat's progress after one of its events; any other event leaves it as it was. */
+export function progressAfter(progress: ChatProgress, event: AgentEvent): ChatProgress {
+  switch (event.type) {
+    case 'turn_started':
+      return { activity: 'working', openApprovals: [] };
+    case 'approval_needed':
+      return { activity: 'waiting', openApprovals: [...progress.openApprovals.filter((id) => id !== event.toolUseId), event.toolUseId] };
+    case 'approval_resolved': {
+      const openApprovals = progress.openApprovals.filter((id) => id !== event.toolUseId);
+      // A late answer after the turn ended leaves the turn's end as it was.
+      const running = progress.activity === 'waiting' || progress.activity === 'working';
+      return { activity: !running ? progress.activity : openApprovals.length > 0 ? 'waiting' : 'working', openApprovals };
+    }
+    case 'turn_finished':
+      return { activity: finishedActivity(event.stopReason), openApprovals: [] };
+    default:
+      return progress;
+  }
+}
+
+/** What a chat out of sight tells the user: it waits for an approval, or its turn ended. */
+export type Attention = 'approval' | 'finished';
+
+/**
+ * Whether a change of a chat's activity calls the user: only for a chat not shown (the shown one
+ * speaks in the panel), only when it starts waiting (not for a second approval while the first
+ * still waits) or its turn ends.
+ */
+export function attentionFor(before: ChatActivity, after: ChatActivity, shown: boolean): Attention | undefined {
+  if (shown || before === after) return undefined;
+  if (after === 'waiting') return 'approval';
+  if ((after === 'done' || after === 'failed' || after === 'stopped') && (before === 'working' || before === 'waiting')) return 'finished';
+  return undefined;
+}
+
+/** The notification for a chat that needs the user. */
+export function attentionText(attention: Attention, title: string, activity: ChatActivity): string {
+  const name = `"${escapeLine(title)}"`;
+  if (attention === 'approval') return `Evergreen: the chat ${name} is waiting for your approval.`;
+  if (activity === 'failed') return `Evergreen: the chat ${name} stopped with an error.`;
+  if (activity === 'stopped') return `Evergreen: the chat ${name} was stopped.`;
+  return `Evergreen: the chat ${name} finished.`;
+}
+
+/** The status bar's count of chats that need nothing from the user yet (working, queued) and that wait for them; '' when none. */
+export function activityCounts(activities: readonly ChatActivity[]): string {
+  const working = activities.filter((activity) => activity === 'working' || activity === 'queued').length;
+  const waiting = activities.filter((activity) => activity === 'waiting').length;
+  const parts = [...(working > 0 ? [`${working} working`] : []), ...(waiting > 0 ? [`${waiting} waiting`] : [])];
+  return parts.join(', ');
+}
+
+const ACTIVITY_WORDS: Record<ChatActivity, string> = {
+  idle: 'new',
+  queued: 'queued',
+  working: 'working',
+  waiting: 'waiting for approval',
+  done: 'done',
+  failed: 'failed',
+  stopped: 'stopped',
+};
+
+/** What the Chats list shows of one chat. */
+export interface ChatListFacts {
+  title: string;
+  activity: ChatActivity;
+  /** The context gauge's percent of the window, once known. */
+  contextPercent?: number;
+  costUsd?: number;
+  shown: boolean;
+}
+
+export interface ChatListRow {
+  label: string;
+  description: string;
+  tooltip: string;
+}
+
+export function chatListRow(facts: ChatListFacts): ChatListRow {
+  const state = ACTIVITY_WORDS[facts.activity];
+  const figures = [...(facts.contextPercent !== undefined ? [`${facts.contextPercent}%`] : []), ...(facts.costUsd !== undefined ? [formatCost(facts.costUsd)] : [])];
+  const title = escapeLine(facts.title);
+  return {
+    label: title,
+    description: [state, ...figures, ...(facts.shown ? ['shown'] : [])].join(' · '),
+    tooltip: [`${title} (${state})`, ...(figures.length > 0 ? [`Context ${figures.join(', cost ')}`] : []), facts.shown ? 'Shown in the chat panel.' : 'Click to show it in the chat panel.'].join('\n'),
+  };
+}
+
+/** A chat's hold on a run slot (a RunQueue bound to the chat). */
+export interface ChatRunSlot {
+  /** Resolves once the chat may run a turn; rejects when it left the queue first (Cancel, the chat closed). */
+  acquire(): Promise<void>;
+  release(): void;
+  /** Takes the chat's waiting turn out of the queue; false when it was not queued. */
+  leave(): boolean;
+}
+
+/**
+ * At most `max` chats run a turn at once; the others wait their turn in order. A chat holds its
+ * slot from the start of its turn to its end; a queued one can leave the queue (its send cancelled
+ * or its chat closed). Changing `max` lets waiting chats in at once when it grew.
+ */
+export class RunQueue {
+  private readonly running = new Set<string>();
+  private readonly waiting: Array<{ chatId: string; admit: () => void; refuse: (error: Error) => void }> = [];
+
+  constructor(
+    private max: number,
+    /** Told whenever a chat enters or leaves the queue or a slot (the list shows "queued"). */
+    private readonly changed: () => void = () => undefined,
+  ) {
+    if (!Number.isInteger(max) || max < 1) throw new Error(`maxRunning must be a whole number of at least 1, not ${max}`);
+  }
+
+  /** Resolves when the chat may run its turn (at once when a slot is free); rejects if it leaves the queue first. */
+  acquire(chatId: string): Promise<void> {
+    if (this.running.has(chatId)) return Promise.reject(new Error(`chat ${chatId} already holds a run slot`));
+    if (this.running.size < this.max && this.waiting.length === 0) {
+      this.running.add(chatId);
+      this.changed();
+      return Promise.resolve();
+    }
+    return new Promise<void>((admit, refuse) => {
+      this.waiting.push({ chatId, admit, refuse });
+      this.changed();
+    });
+  }
+
+  /** The chat's turn ended: its slot goes to the first in the queue. Releasing a chat that holds none changes nothing. */
+  release(chatId: string): void {
+    if (!this.running.delete(chatId)) return;
+    this.admitWaiting();
+    this.changed();
+  }
+
+  /** Takes a queued chat out of the queue (its acquire rejects with `reason`); false when it was not queued. */
+  leave(chatId: string, reason: string): boolean {
+    const index = this.waiting.findIndex((entry) => entry.chatId === chatId);
+    if (index < 0) return false;
+    const [entry] = this.waiting.splice(index, 1);
+    entry?.refuse(new Error(reason));
+    this.changed();
+    return true;
+  }
+
+  setMax(max: number): void {
+    if (!Number.isInteger(max) || max < 1) throw new Error(`maxRunning must be a whole number of at least 1, not ${max}`);
+    this.max = max;
+    if (this.admitWaiting()) this.changed();
+  }
+
+  isQueued(chatId: string): boolean {
+    return this.waiting.some((entry) => entry.chatId === chatId);
+  }
+
+  isRunning(chatId: string): boolean {
+    return this.running.has(chatId);
+  }
+
+  private admitWaiting(): boolean {
+    let admitted = false;
+    while (this.running.size < this.max && this.waiting.length > 0) {
+      const next = this.waiting.shift()!;
+      this.running.add(next.chatId);
+      next.admit();
+      admitted = true;
+    }
+    return admitted;
+  }
+}
