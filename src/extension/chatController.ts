@@ -264,8 +264,8 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** A line in the chat that stays when the panel reloads (a command's answer, what it could not apply). */
-  private say(level: 'info' | 'warning', message: string): void {
+  /** A line in the chat that stays when the panel reloads (a command's answer, what it could not apply, a turn a closed window stopped). */
+  say(level: 'info' | 'warning', message: string): void {
     this.onAgentEvent({ type: 'customization_notice', level, message });
   }
 
@@ -477,7 +477,7 @@ export class ChatController extends Disposable {
   }
 
   /** Resume in this chat, in place of its session, without the picker (chats.ts opens a resumed session in a chat; a checkpoint rebuilds the same one). */
-  async resumeSessionById(sessionId: string): Promise<void> {
+  async resumeSessionById(sessionId: string, reveal = true): Promise<void> {
     if (await refusedBackgroundResume(this.deps.backgroundChatOf, sessionId)) return;
     // Another chat runs with the settings again; the same one (a checkpoint's rebuild) keeps its /model and /thinking.
     if (sessionId !== this.chat.active?.handle.id) this.chat.overrides = {};
@@ -487,7 +487,7 @@ export class ChatController extends Disposable {
     try {
       await this.startSession(sessionId);
       await this.postState();
-      await this.deps.surface.reveal();
+      if (reveal) await this.deps.surface.reveal();
     } catch (error) {
       // The old chat is closed: the panel must not keep showing it as if it were still live.
       this.chat.close();

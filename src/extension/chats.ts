@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { activityCounts, attentionFor, attentionText, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot } from '../frontends/chatBoard';
+import { activityCounts, attentionFor, attentionText, isInterrupted, OPEN_CHATS_KEY, readRememberedChats, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot, type RememberedChats } from '../frontends/chatBoard';
 import { refusedBackgroundResume } from './sessionPicker';
 import { foldTranscript } from '../core/agent/fold';
 import { readTranscript } from '../core/storage/sessionStore';
@@ -32,6 +32,12 @@ export class Chats extends Disposable {
   /** A chat opened, closed, switched to, or changed what the list shows of it. */
   readonly onDidChange = this.changedEmitter.event;
 
+  /** The chats the last window left open, read before this one writes its own (restore() opens them). */
+  private readonly remembered: RememberedChats;
+  /** What was last written for the next start (a change that keeps it is not written again). */
+  private rememberedText = '';
+  private restoring = true;
+
   constructor(
     private readonly services: SharedChatServices,
     private readonly host: Omit<OpenChatHost, 'runSlot' | 'changed'> & {
@@ -44,6 +50,9 @@ export class Chats extends Disposable {
     },
   ) {
     super();
+    const remembered = readRememberedChats(host.workspaceState.get(OPEN_CHATS_KEY));
+    if (remembered.dropped > 0) options.logger.warn(`chats: ${remembered.dropped} remembered chat(s) could not be read and are not reopened`);
+    this.remembered = remembered;
     this.queue = new RunQueue(options.maxRunning, () => this.fireChanged());
     this.shownChat = this.create(undefined);
     sidebarSlot(this.shownChat).shown = true;
@@ -72,6 +81,31 @@ export class Chats extends Disposable {
   /** A changed `evergreen.chats.maxRunning`: queued turns start at once when it grew. */
   setMaxRunning(max: number): void {
     this.queue.setMax(max);
+  }
+
+  /**
+   * The chats the last window of this workspace left open, opened again from their transcripts, the
+   * one shown then shown again. A chat whose turn the closing window stopped says so in the chat and
+   * goes on when the user sends (a turn never restarts by itself: its approvals need the user).
+   */
+  async restore(): Promise<void> {
+    try {
+      for (const { sessionId, interrupted } of this.remembered.chats) {
+        await this.openSession(sessionId, false);
+        const chat = this.open.find((open) => open.state.active?.handle.id === sessionId);
+        if (!chat) continue;
+        // Its last turn ended before, or the closing window stopped it: the list says which, not "new".
+        chat.progress = { activity: interrupted ? 'stopped' : 'done', openApprovals: [] };
+        if (interrupted) chat.controller.say('warning', 'VS Code closed while this chat was working, and its turn stopped there. Send a message (for example "go on") to continue where it stopped.');
+      }
+      const shown = this.open.find((chat) => chat.state.active?.handle.id === this.remembered.shown);
+      if (shown) await this.show(shown, false);
+    } catch (error) {
+      this.options.logger.error('chats: could not reopen the chats the last window left open', error);
+    } finally {
+      this.restoring = false;
+      this.fireChanged();
+    }
   }
 
   /** Shows the chat in the panel (an editor tab's chat: its tab): the panel replays its buffer, and its attention is seen. */
@@ -139,16 +173,16 @@ export class Chats extends Disposable {
   }
 
   /** A stored session, opened: shown where it is already open, else resumed in the shown chat if empty, else in a new chat. */
-  async openSession(sessionId: string): Promise<void> {
+  async openSession(sessionId: string, reveal = true): Promise<void> {
     const already = this.open.find((chat) => chat.state.active?.handle.id === sessionId);
     if (already) {
-      await this.show(already);
+      await this.show(already, reveal);
       return;
     }
     if (await refusedBackgroundResume(this.services.backgroundChatOf, sessionId)) return;
     const target = this.shownChat.empty ? this.shownChat : this.create(this.shownChat.state.nextMode);
     await this.show(target, false);
-    await target.controller.resumeSessionById(sessionId);
+    await target.controller.resumeSessionById(sessionId, reveal);
   }
 
   /**
@@ -201,7 +235,25 @@ export class Chats extends Disposable {
 
   private fireChanged(): void {
     this.host.statusBar.setActivity(activityCounts(this.open.map((chat) => this.activityOf(chat))));
+    this.remember();
     this.changedEmitter.fire();
+  }
+
+  /**
+   * Keeps the sidebar's chats that have a session for the next start, with whether each was working:
+   * written on every change, so a window that closes mid-turn has already said which were working.
+   */
+  private remember(): void {
+    if (this.restoring) return;
+    const kept = this.open.filter((chat) => chat.inSidebar && chat.state.active && !chat.state.readOnly);
+    const value: RememberedChats = {
+      chats: kept.map((chat) => ({ sessionId: chat.state.active!.handle.id, interrupted: isInterrupted(this.activityOf(chat)) })),
+      ...(this.shownChat.state.active ? { shown: this.shownChat.state.active.handle.id } : {}),
+    };
+    const text = JSON.stringify(value);
+    if (text === this.rememberedText) return;
+    this.rememberedText = text;
+    this.host.workspaceState.update(OPEN_CHATS_KEY, value).then(undefined, (error: unknown) => this.options.logger.error('chats: could not remember the open chats', error));
   }
 
   override dispose(): void {

@@ -94,6 +94,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evergr
       { dispose: () => void shutdownOsSandbox().catch((error: unknown) => logger.error(`stopping the command sandbox failed: ${error instanceof Error ? error.message : String(error)}`)) },
       log.channel,
     );
+    // The chats this workspace's last window left open come back (in the background: activation does not wait on their sessions).
+    void chats.restore();
     // Other extensions must not drive the chat or answer its approvals: the API is the integration tests' alone.
     return testApiFor(context.extensionMode, () => ({ storageUri: storageRoot, view, chats, chatsView, backgroundChats, backgroundRunner: runner }));
   } catch (error) {

@@ -203,3 +203,43 @@ export class RunQueue {
     return admitted;
   }
 }
+
+/** Where the open chats are kept for the next start of this workspace (its workspaceState). */
+export const OPEN_CHATS_KEY = 'evergreen.openChats';
+
+/** An open chat as the next start finds it: its session, and whether a turn of it was running or waiting. */
+export interface RememberedChat {
+  sessionId: string;
+  interrupted: boolean;
+}
+
+/** What is kept of the open chats: each one with a session, in the list's order, and the one shown. */
+export interface RememberedChats {
+  chats: RememberedChat[];
+  shown?: string;
+}
+
+/** A chat's activity that a closing window interrupts: its turn was running, queued or waiting for the user. */
+export function isInterrupted(activity: ChatActivity): boolean {
+  return activity === 'working' || activity === 'queued' || activity === 'waiting';
+}
+
+/** Session ids are the store's own names; anything else in the stored value is dropped, never opened. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * The remembered chats read back from workspaceState, which another version or a damaged profile
+ * may have written: what does not read as a chat is left out (listed in `dropped` for the log).
+ */
+export function readRememberedChats(value: unknown): RememberedChats & { dropped: number } {
+  const record = typeof value === 'object' && value !== null ? (value as { chats?: unknown; shown?: unknown }) : {};
+  const listed = Array.isArray(record.chats) ? (record.chats as unknown[]) : [];
+  const chats: RememberedChat[] = [];
+  for (const item of listed) {
+    const chat = typeof item === 'object' && item !== null ? (item as { sessionId?: unknown; interrupted?: unknown }) : {};
+    if (typeof chat.sessionId !== 'string' || !SESSION_ID.test(chat.sessionId) || chats.some((kept) => kept.sessionId === chat.sessionId)) continue;
+    chats.push({ sessionId: chat.sessionId, interrupted: chat.interrupted === true });
+  }
+  const shown = typeof record.shown === 'string' && chats.some((chat) => chat.sessionId === record.shown) ? record.shown : undefined;
+  return { chats, ...(shown ? { shown } : {}), dropped: (value === undefined ? 0 : listed.length - chats.length) + (Array.isArray(record.chats) || value === undefined ? 0 : 1) };
+}

@@ -111,6 +111,30 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
       await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-chat-in-editor.png') });
     });
   });
+
+  it('lists the sidebar\'s chats again after the window reloads, the one shown shown again, and says which turn the reload stopped', async () => {
+    await step(async () => {
+      // Chat B's next turn is still waiting for its reply when the window goes.
+      fake.setResponder(() => reply.text('Too late.', { delayMs: 60_000 }));
+      await sendFromComposer(chat, 'Chat B: a long one');
+      await row('Chat B').filter({ hasText: 'working' }).waitFor({ timeout: 15_000 });
+      await page.reload();
+      chat = await showChat(page);
+      const header = page.locator('.pane-header[aria-label^="Chats"]');
+      await header.waitFor({ timeout: 30_000 });
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await row('Chat A').filter({ hasText: 'done' }).waitFor({ timeout: 60_000 });
+      await row('Chat B').filter({ hasText: 'stopped' }).waitFor({ timeout: 60_000 });
+      // B was shown: it is again, with its conversation and a line on the stopped turn.
+      await chat.locator('.eg-assistant', { hasText: 'B answered.' }).waitFor({ timeout: 30_000 });
+      await chat.getByText('VS Code closed while this chat was working').waitFor({ timeout: 15_000 });
+      assert.equal(await chat.locator('.eg-assistant', { hasText: 'A is done.' }).count(), 0, 'chat A\'s conversation shows in chat B');
+      // It goes on when the user sends.
+      fake.setResponder(() => reply.text('Going on.'));
+      await sendFromComposer(chat, 'go on');
+      await chat.locator('.eg-assistant', { hasText: 'Going on.' }).waitFor({ timeout: 30_000 });
+    });
+  });
 });
 
 /** The chat page of an editor tab: a chat frame that is not the sidebar view's. */
