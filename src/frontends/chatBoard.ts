@@ -205,7 +205,7 @@ export class RunQueue {
 }
 
 /** Where the open chats are kept for the next start of this workspace (its workspaceState). */
-export const OPEN_CHATS_KEY = 'evergreen.openChats';
+export const OPEN_CHATS_KEY = 'openChats';
 
 /** An open chat as the next start finds it: its session, and whether a turn of it was running or waiting. */
 export interface RememberedChat {
