@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
-import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
+import { SETTINGS_SECTION } from '../frontends/settingsTable';
 import type { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import type { ApprovalBroker } from './approvalBroker';
@@ -37,6 +37,7 @@ import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommand
 import { planSlash } from '../frontends/slashCommands';
 import { openWorkspaceMemory } from './memoryFolder';
 import { webviewStrings } from './webviewStrings';
+import { showSessionStartWarnings } from './sessionStartWarnings';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -332,17 +333,7 @@ export class ChatController extends Disposable {
     this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
-    const modelInfoWarning = started.client.modelInfoWarning;
-    if (modelInfoWarning) {
-      const openSettings = vscode.l10n.t('Open Settings');
-      void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0} Using a context window of {1} tokens; set "{2}" if it differs.', modelInfoWarning, started.window.toLocaleString('en-US'), settingName('contextWindow')), openSettings).then((choice) => {
-        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('contextWindow'));
-      });
-    }
-    if (started.transcriptProblems.length > 0) {
-      const lines = started.transcriptProblems.map((problem) => problem.line).join(', ');
-      void vscode.window.showWarningMessage(vscode.l10n.t("Evergreen: {0} unreadable line(s) of this session's transcript were skipped (line {1}); the rest of the conversation was restored.", started.transcriptProblems.length, lines));
-    }
+    showSessionStartWarnings(started);
     return started;
   }
 
