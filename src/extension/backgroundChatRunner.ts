@@ -118,7 +118,7 @@ export class BackgroundChatRunner implements vscode.Disposable {
 
   private notify(outcome: BackgroundOutcome): void {
     const { message, failed } = outcomeText(outcome);
-    const review = 'Review Changes';
+    const review = vscode.l10n.t('Review Changes');
     const shown = failed ? vscode.window.showErrorMessage(message, review) : vscode.window.showInformationMessage(message, review);
     void shown.then((choice) => {
       if (choice === review) void vscode.commands.executeCommand('evergreen.reviewBackgroundChanges', outcome.name);
@@ -148,25 +148,25 @@ export function registerNewBackgroundChat(runner: BackgroundChatRunner, logger: 
       typeof given === 'string'
         ? given
         : await vscode.window.showInputBox({
-            title: 'Evergreen: New Background Chat',
-            prompt: 'What should the chat do? It works on a new branch in its own worktree; your checkout is not touched.',
+            title: vscode.l10n.t('Evergreen: New Background Chat'),
+            prompt: vscode.l10n.t('What should the chat do? It works on a new branch in its own worktree; your checkout is not touched.'),
             ignoreFocusOut: true,
-            validateInput: (text) => (text.trim() === '' ? 'Describe the task.' : undefined),
+            validateInput: (text) => (text.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
           });
     if (task === undefined || task.trim() === '') return undefined;
     try {
       const record = await runner.start(task.trim());
-      void vscode.window.showInformationMessage(`Evergreen: the background chat ${escapeLine(record.name)} is working on ${escapeLine(record.branch)}; you will be told when it finishes.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: the background chat {0} is working on {1}; you will be told when it finishes.', escapeLine(record.name), escapeLine(record.branch)));
       return record.name;
     } catch (error) {
       logger.error('a background chat could not start', error);
       if (error instanceof WorktreeError && error.kind === 'unavailable') {
-        const normal = 'Start a Normal Chat';
-        if ((await vscode.window.showWarningMessage(`Evergreen: ${escapeLine(error.message)}`, normal)) === normal) await vscode.commands.executeCommand('evergreen.newChat');
+        const normal = vscode.l10n.t('Start a Normal Chat');
+        if ((await vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', escapeLine(error.message)), normal)) === normal) await vscode.commands.executeCommand('evergreen.newChat');
         return undefined;
       }
-      const logs = 'Show Logs';
-      if ((await vscode.window.showErrorMessage(`Evergreen: the background chat could not start: ${escapeLine(errorMessage(error))}`, logs)) === logs) showLog();
+      const logs = vscode.l10n.t('Show Logs');
+      if ((await vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the background chat could not start: {0}', escapeLine(errorMessage(error))), logs)) === logs) showLog();
       return undefined;
     }
   });

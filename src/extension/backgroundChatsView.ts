@@ -85,14 +85,14 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   current(): Promise<BackgroundChatsSnapshot> {
     this.snapshot ??= this.read().catch((error: unknown) => {
       this.logger.error('the background chats could not be listed', error);
-      return { checkout: undefined, chats: [], message: `The background chats could not be listed: ${errorMessage(error)}. Refresh to try again.` };
+      return { checkout: undefined, chats: [], message: vscode.l10n.t('The background chats could not be listed: {0}. Refresh to try again.', errorMessage(error)) };
     });
     return this.snapshot;
   }
 
   private async read(): Promise<BackgroundChatsSnapshot> {
     const folder = this.folder();
-    if (!folder) return { checkout: undefined, chats: [], message: 'Open a folder in a Git repository to run chats in their own worktrees.' };
+    if (!folder) return { checkout: undefined, chats: [], message: vscode.l10n.t('Open a folder in a Git repository to run chats in their own worktrees.') };
     const repository = await inspectRepository(folder);
     if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: repository.reason };
     const { worktrees, problems } = await this.manager.list(repository.top);
@@ -107,9 +107,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
       }),
     );
     const chats = listed.filter((chat) => chat !== undefined);
-    const unreadable = problems.length > 0 ? ` ${problems.length} record(s) could not be read; the log names them.` : '';
-    const message = chats.length === 0 ? `No background chats in this repository yet.${unreadable}` : unreadable.trim() || undefined;
-    return { checkout: repository.top, chats, message };
+    return { checkout: repository.top, chats, message: listMessage(chats.length === 0, problems.length) };
   }
 
   /** Cleans up a worktree whose folder is gone and says so; false (it stays listed, Discard offered) when that fails. */
@@ -151,7 +149,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
       return fileNodes(record, await reviewFiles(await worktreeChanges(record)));
     } catch (error) {
       this.logger.error(`the changes of ${record.name} could not be read`, error);
-      void vscode.window.showErrorMessage(`Evergreen: the changes of ${record.name} could not be read: ${errorMessage(error)}. Refresh to try again.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the changes of {0} could not be read: {1}. Refresh to try again.', record.name, errorMessage(error)));
       return [];
     }
   }
@@ -178,4 +176,14 @@ async function countChanges(record: WorktreeRecord): Promise<ChangesCount> {
   } catch (error) {
     return { kind: 'unreadable', reason: errorMessage(error) };
   }
+}
+
+/** The view's message over its rows: empty, unreadable records, both, or none (each a whole sentence to translate). */
+function listMessage(empty: boolean, unreadable: number): string | undefined {
+  if (unreadable > 0) {
+    return empty
+      ? vscode.l10n.t('No background chats in this repository yet. {0} record(s) could not be read; the log names them.', unreadable)
+      : vscode.l10n.t('{0} record(s) could not be read; the log names them.', unreadable);
+  }
+  return empty ? vscode.l10n.t('No background chats in this repository yet.') : undefined;
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
 import { defaultModelFor } from '../core/model/models';
-import { settingName, SETTINGS_SECTION } from '../frontends/settingsTable';
+import { SETTINGS_SECTION } from '../frontends/settingsTable';
 import type { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApiKeyStore } from './apiKey';
 import type { ApprovalBroker } from './approvalBroker';
@@ -36,6 +36,8 @@ import { ChatModes } from './chatModes';
 import { ChatSlashCommands, CommandFiles, workspaceFolder } from './slashCommands';
 import { planSlash } from '../frontends/slashCommands';
 import { openWorkspaceMemory } from './memoryFolder';
+import { webviewStrings } from './webviewStrings';
+import { showSessionStartWarnings } from './sessionStartWarnings';
 
 /**
  * Adapts the core agent to VS Code: settings, secrets, trust and the webview. Holds no agent
@@ -197,7 +199,7 @@ export class ChatController extends Disposable {
     const { chat } = this;
     if (chat.readOnly) throw new Error(chat.readOnly.reason);
     if (chat.busy) {
-      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working on the previous message. Cancel it or wait for it to finish.' });
+      this.deps.surface.post({ type: 'notice', level: 'info', message: vscode.l10n.t('Evergreen is still working on the previous message. Cancel it or wait for it to finish.') });
       return;
     }
     chat.sending = true;
@@ -236,7 +238,7 @@ export class ChatController extends Disposable {
     if (chat.needsRestart && started.handle.transcriptWriteError) {
       // The transcript on disk is incomplete: re-resuming from it would lose what only lives in memory.
       chat.needsRestart = false;
-      this.deps.surface.post({ type: 'notice', level: 'info', message: 'The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.' });
+      this.deps.surface.post({ type: 'notice', level: 'info', message: vscode.l10n.t('The changed settings apply from the next New Chat: this conversation could not be saved, so it is kept as it is.') });
     } else if (chat.needsRestart) {
       // New key, settings or trust: same transcript and history, a client, tools and instructions built afresh.
       return this.startSession(started.handle.id, true, true);
@@ -247,8 +249,8 @@ export class ChatController extends Disposable {
   /** A plan card's Build it or Keep planning: the session switches as decided and goes on (settled when that turn ends). */
   private async decidePlan(request: WebviewRequests['planDecision'][0]): Promise<void> {
     const { chat } = this;
-    if (!chat.active) throw new Error('This plan belongs to a chat that is no longer open; resume its session to decide on it.');
-    if (chat.busy) throw new Error('Evergreen is still working on the previous message. Cancel it or wait for it to finish.');
+    if (!chat.active) throw new Error(vscode.l10n.t('This plan belongs to a chat that is no longer open; resume its session to decide on it.'));
+    if (chat.busy) throw new Error(vscode.l10n.t('Evergreen is still working on the previous message. Cancel it or wait for it to finish.'));
     chat.sending = true;
     try {
       await this.inRunSlot(async () => {
@@ -287,11 +289,11 @@ export class ChatController extends Disposable {
   async retry(): Promise<void> {
     const { active } = this.chat;
     if (this.chat.busy) {
-      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Evergreen is still working. Cancel it or wait for it to finish.' });
+      this.deps.surface.post({ type: 'notice', level: 'info', message: vscode.l10n.t('Evergreen is still working. Cancel it or wait for it to finish.') });
       return;
     }
     if (!active || active.session.history.length === 0) {
-      this.deps.surface.post({ type: 'notice', level: 'info', message: 'Nothing to retry: send a message to start.' });
+      this.deps.surface.post({ type: 'notice', level: 'info', message: vscode.l10n.t('Nothing to retry: send a message to start.') });
       return;
     }
     this.chat.sending = true;
@@ -331,16 +333,7 @@ export class ChatController extends Disposable {
     this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
-    const modelInfoWarning = started.client.modelInfoWarning;
-    if (modelInfoWarning) {
-      void vscode.window.showWarningMessage(`Evergreen: ${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens; set "${settingName('contextWindow')}" if it differs.`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('contextWindow'));
-      });
-    }
-    if (started.transcriptProblems.length > 0) {
-      const lines = started.transcriptProblems.map((problem) => problem.line).join(', ');
-      void vscode.window.showWarningMessage(`Evergreen: ${started.transcriptProblems.length} unreadable line(s) of this session's transcript were skipped (line ${lines}); the rest of the conversation was restored.`);
-    }
+    showSessionStartWarnings(started);
     return started;
   }
 
@@ -354,8 +347,8 @@ export class ChatController extends Disposable {
     const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
     this.deps.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
-    if (event.type === 'storage_warning') void vscode.window.showWarningMessage(`Evergreen: ${event.message}`);
-    if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(`Evergreen: ${event.message}. ${event.hint}`, event.actions);
+    if (event.type === 'storage_warning') void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', event.message));
+    if (event.type === 'compaction_failed' && event.breakerOpen) this.offerActions(vscode.l10n.t('Evergreen: {0}. {1}', event.message, event.hint), event.actions);
     this.chat.replay.record(event);
     this.deps.surface.post({ type: 'agentEvent', event });
     this.deps.onEvent(event);
@@ -363,9 +356,9 @@ export class ChatController extends Disposable {
 
   /** An error toast whose buttons are the core's next steps, run as the panel's buttons run them. */
   private offerActions(message: string, actions: readonly ErrorAction[]): void {
-    const labels = actions.map((action) => ERROR_ACTION_COMMANDS[action].label);
-    void vscode.window.showErrorMessage(message, ...labels).then(async (choice) => {
-      const action = actions.find((candidate) => ERROR_ACTION_COMMANDS[candidate].label === choice);
+    const words = webviewStrings(); // the panel's button words, in the user's language
+    void vscode.window.showErrorMessage(message, ...actions.map((action) => words[`action.${action}`])).then(async (choice) => {
+      const action = actions.find((candidate) => words[`action.${candidate}`] === choice);
       if (!action) return;
       await this.runWebviewCommand(ERROR_ACTION_COMMANDS[action].command).catch((error: unknown) => this.deps.logger.error(`could not run "${choice}"`, error));
     });
@@ -420,7 +413,7 @@ export class ChatController extends Disposable {
 
   cancel(): void {
     if (this.deps.runSlot.leave()) return;
-    if (!this.chat.active?.session.cancel()) void vscode.window.showInformationMessage('Evergreen: nothing is running.');
+    if (!this.chat.active?.session.cancel()) void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: nothing is running.'));
   }
 
   /** The chat shown, its message box focused (after a dialog or a notification took the focus). */
@@ -470,7 +463,7 @@ export class ChatController extends Disposable {
     const openId = this.chat.active?.handle.id;
     // The open chat's title and counts may still be on their way to disk: the list reads them there.
     await this.chat.active?.handle.flushMeta();
-    const sessionId = await pickSession(this.deps.store, 'Resume which session?', openId);
+    const sessionId = await pickSession(this.deps.store, vscode.l10n.t('Resume which session?'), openId);
     // The chat already open is shown, not restarted (a restart would re-read its instructions); another opens in a chat of its own.
     if (sessionId && sessionId === openId) await this.deps.surface.reveal();
     else if (sessionId) await this.deps.chats.openSession(sessionId);
@@ -494,7 +487,7 @@ export class ChatController extends Disposable {
       this.resetView();
       await this.postState();
       this.deps.logger.error(`could not resume session ${sessionId}`, error);
-      void vscode.window.showErrorMessage(`Evergreen could not resume the session: ${errorText(error)} The transcript is unchanged; try Resume Session again or start a New Chat.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen could not resume the session: {0} The transcript is unchanged; try Resume Session again or start a New Chat.', errorText(error)));
     }
   }
 }

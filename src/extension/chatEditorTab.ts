@@ -31,7 +31,7 @@ export class ChatEditorTab extends Disposable implements ChatSurface {
     private readonly redactor: SecretRedactor,
   ) {
     super();
-    this.panel = vscode.window.createWebviewPanel(CHAT_EDITOR_VIEW_TYPE, 'Evergreen Chat', vscode.ViewColumn.Active, {});
+    this.panel = vscode.window.createWebviewPanel(CHAT_EDITOR_VIEW_TYPE, vscode.l10n.t('Evergreen Chat'), vscode.ViewColumn.Active, {});
     this._register(
       attachChatPage(this.panel.webview, extensionUri, logger, {
         message: (message) => {

@@ -17,7 +17,7 @@ export function attachChatPage(
 ): vscode.Disposable {
   webview.options = { enableScripts: true, localResourceRoots: webviewResourceRoots(extensionUri) };
   // Thumbnails of the user's own image attachments (userMessageView.ts); model markdown never has <img>.
-  webview.html = webviewHtml(webview, extensionUri, { script: 'webview.js', style: 'chat.css', rootId: 'evergreen-root', title: 'Evergreen', imgSrc: 'data:' });
+  webview.html = webviewHtml(webview, extensionUri, { script: 'webview.js', style: 'chat.css', rootId: 'evergreen-root', title: vscode.l10n.t('Evergreen'), imgSrc: 'data:' });
   return webview.onDidReceiveMessage((raw: unknown) => {
     const message = parseWebviewMessage(raw);
     if (!message) {

@@ -14,9 +14,6 @@ function sidebarSlot(chat: OpenChat): PanelSlot {
   return chat.slot;
 }
 
-/** The button of an attention notification. */
-const OPEN_CHAT = 'Open Chat';
-
 /**
  * Every open chat (issue 31), one shown in the sidebar panel at a time. Each keeps running while
  * another is shown: a switch only changes which chat's surface reaches the panel and replays the
@@ -129,12 +126,12 @@ export class Chats extends Disposable {
    * its next edits would land there). Shown again where it is already open.
    */
   async showTranscript(sessionId: string, name: string): Promise<void> {
-    const title = `${name} (background)`;
+    const title = vscode.l10n.t('{0} (background)', name);
     const already = this.open.find((chat) => chat.state.readOnly?.title === title);
     if (already) return this.show(already);
     const { entries } = await readTranscript(this.services.store.transcriptPath(sessionId));
     const chat = this.create(undefined);
-    chat.state.readOnly = { title, reason: `This is the background chat ${name}: it works in its own worktree, so nothing can be sent from here. Review its changes from the Background Chats view.` };
+    chat.state.readOnly = { title, reason: vscode.l10n.t('This is the background chat {0}: it works in its own worktree, so nothing can be sent from here. Review its changes from the Background Chats view.', name) };
     chat.state.replay.restore(foldTranscript(entries).display);
     await this.show(chat);
   }
@@ -192,11 +189,12 @@ export class Chats extends Disposable {
   async close(chat: OpenChat, ask = true): Promise<boolean> {
     if (!this.open.includes(chat)) return true;
     if (ask && chat.approvals.waiting().length > 0) {
-      const choice = await vscode.window.showWarningMessage(`Evergreen: the chat "${chat.title}" is waiting for your approval. Close it and stop its turn?`, { modal: true }, 'Close Chat');
-      if (choice !== 'Close Chat') return false;
+      const close = vscode.l10n.t('Close Chat');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: the chat "{0}" is waiting for your approval. Close it and stop its turn?', chat.title), { modal: true }, close);
+      if (choice !== close) return false;
     }
     // A turn still queued never starts; a running one is cancelled and its last events land first.
-    this.queue.leave(chat.id, 'The chat was closed before its message started.');
+    this.queue.leave(chat.id, vscode.l10n.t('The chat was closed before its message started.'));
     await chat.state.stopTurn();
     this.open.splice(this.open.indexOf(chat), 1);
     chat.dispose();
@@ -216,7 +214,7 @@ export class Chats extends Disposable {
     return {
       acquire: () => this.queue.acquire(chatId),
       release: () => this.queue.release(chatId),
-      leave: () => this.queue.leave(chatId, 'The message was taken out of the queue before it started.'),
+      leave: () => this.queue.leave(chatId, vscode.l10n.t('The message was taken out of the queue before it started.')),
     };
   }
 
@@ -225,8 +223,9 @@ export class Chats extends Disposable {
     const attention = attentionFor(before.activity, chat.progress.activity, chat.slot.shown);
     if (attention) {
       chat.unseen = true;
-      void vscode.window.showInformationMessage(attentionText(attention, chat.title, chat.progress.activity), OPEN_CHAT).then(
-        (choice) => (choice === OPEN_CHAT ? this.show(chat) : undefined),
+      const openChat = vscode.l10n.t('Open Chat');
+      void vscode.window.showInformationMessage(attentionText(attention, chat.title, chat.progress.activity), openChat).then(
+        (choice) => (choice === openChat ? this.show(chat) : undefined),
         (error: unknown) => this.options.logger.error('could not show a chat notification', error),
       );
     }

@@ -46,7 +46,7 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
    * that asked for the user and were not looked at since. One view has it, so no chat counts twice.
    */
   private showBadge(count: number): void {
-    const badge = count > 0 ? { value: count, tooltip: `${count} chat${count === 1 ? '' : 's'} need${count === 1 ? 's' : ''} your attention` } : undefined;
+    const badge = count > 0 ? { value: count, tooltip: count === 1 ? vscode.l10n.t('1 chat needs your attention') : vscode.l10n.t('{0} chats need your attention', count) } : undefined;
     if (badge?.value !== this.treeView.badge?.value) this.treeView.badge = badge;
   }
 
@@ -65,11 +65,11 @@ export class ChatsView extends Disposable implements vscode.TreeDataProvider<Ope
     });
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = chat.id;
-    item.description = chat.inSidebar ? row.description : `${row.description} · editor tab`;
+    item.description = chat.inSidebar ? row.description : vscode.l10n.t('{0} · editor tab', row.description);
     item.tooltip = row.tooltip;
     item.contextValue = CHAT_ITEM_CONTEXT;
     item.iconPath = new vscode.ThemeIcon(ACTIVITY_ICONS[activity]);
-    item.command = { command: 'evergreen.showChat', title: 'Show Chat', arguments: [chat.id] };
+    item.command = { command: 'evergreen.showChat', title: vscode.l10n.t('Show Chat'), arguments: [chat.id] };
     return item;
   }
 }
@@ -83,12 +83,12 @@ export function registerChatsCommands(chats: Chats): vscode.Disposable[] {
       const row = chatListRow({ title: chat.title, activity: chats.activityOf(chat), shown: chat.slot.shown });
       return { label: row.label, description: row.description, chat };
     });
-    const picked = await vscode.window.showQuickPick(items, { title: `Evergreen: ${title}` });
+    const picked = await vscode.window.showQuickPick(items, { title });
     return picked?.chat;
   };
   return [
     vscode.commands.registerCommand('evergreen.showChat', async (arg: unknown) => {
-      const chat = byId(arg) ?? (await pick('Show which chat?'));
+      const chat = byId(arg) ?? (await pick(vscode.l10n.t('Evergreen: Show which chat?')));
       if (chat) await chats.show(chat);
     }),
     vscode.commands.registerCommand('evergreen.openChatInEditor', () => chats.openInEditor()),
@@ -96,17 +96,17 @@ export function registerChatsCommands(chats: Chats): vscode.Disposable[] {
     vscode.commands.registerCommand('evergreen.showBackgroundChat', async (arg: unknown) => {
       const record = typeof arg === 'object' && arg !== null ? (arg as { name?: unknown; sessionId?: unknown }) : {};
       if (typeof record.name !== 'string') {
-        void vscode.window.showInformationMessage('Evergreen: pick a chat in the Background Chats view to show its conversation.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: pick a chat in the Background Chats view to show its conversation.'));
         return;
       }
       if (typeof record.sessionId !== 'string') {
-        void vscode.window.showInformationMessage(`Evergreen: the background chat ${record.name} has no conversation yet.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: the background chat {0} has no conversation yet.', record.name));
         return;
       }
       await chats.showTranscript(record.sessionId, record.name);
     }),
     vscode.commands.registerCommand('evergreen.closeChat', async (arg: unknown) => {
-      const chat = byId(arg) ?? (await pick('Close which chat?'));
+      const chat = byId(arg) ?? (await pick(vscode.l10n.t('Evergreen: Close which chat?')));
       if (chat) await chats.close(chat);
     }),
   ];

@@ -12,14 +12,15 @@ import { settingName } from '../frontends/settingsTable';
 export async function showHooks(hooks: SessionHooks | undefined): Promise<void> {
   const listed = hooks?.list() ?? [];
   if (!hooks || listed.length === 0) {
+    const openSettings = vscode.l10n.t('Open Settings');
     const choice = await vscode.window.showInformationMessage(
       vscode.l10n.t(
         "No hook runs in this chat. Add yours in the setting \"{0}\" or ~/.claude/settings.json; a workspace's .claude/settings.json hooks run after you allow them. Then start a New Chat.",
         settingName('hooks'),
       ),
-      vscode.l10n.t('Open Settings'),
+      openSettings,
     );
-    if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('hooks'));
+    if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('hooks'));
     return;
   }
   const picked = await vscode.window.showQuickPick(

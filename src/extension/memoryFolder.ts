@@ -15,7 +15,7 @@ interface MemoryItem extends vscode.QuickPickItem {
 export async function openWorkspaceMemory(memoryRoot: string): Promise<void> {
   const root = workspaceFolder();
   if (!root) {
-    void vscode.window.showInformationMessage('Evergreen: open a folder first; memory is kept per workspace folder.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: open a folder first; memory is kept per workspace folder.'));
     return;
   }
   await openMemoryFolder(memoryFolderFor(memoryRoot, root), readSettings().memory.enabled);

@@ -138,7 +138,7 @@ export class OpenChat extends Disposable {
 
   /** The title the list shows: the session's (its first message), or "New chat". */
   get title(): string {
-    return this.state.readOnly?.title ?? this.state.active?.handle.meta.title ?? 'New chat';
+    return this.state.readOnly?.title ?? this.state.active?.handle.meta.title ?? vscode.l10n.t('New chat');
   }
 
   /** Nothing was sent or resumed here yet: New Chat reuses it instead of opening another. */

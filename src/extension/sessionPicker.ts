@@ -7,9 +7,9 @@ interface SessionItem extends vscode.QuickPickItem {
 }
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return vscode.l10n.t('{0} B', bytes);
+  if (bytes < 1024 * 1024) return vscode.l10n.t('{0} KB', (bytes / 1024).toFixed(1));
+  return vscode.l10n.t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
 }
 
 // Whole phrases per count, so a language words its own plural.
@@ -50,6 +50,6 @@ export async function refusedBackgroundResume(backgroundChatOf: (sessionId: stri
   const background = await backgroundChatOf(sessionId);
   if (background === undefined) return false;
   // Its files are in its worktree: resumed here, its next edits would land in the user's checkout.
-  void vscode.window.showWarningMessage(`Evergreen: that session is the background chat ${background}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.`);
+  void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: that session is the background chat {0}, which works in its own worktree; the panel cannot resume it yet. Review its changes from the Background Chats view.', background));
   return true;
 }

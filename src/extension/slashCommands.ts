@@ -100,7 +100,7 @@ export class ChatSlashCommands {
         return this.mode(command.mode);
       case 'init':
         // The model writes the file with write_file: the user sees the diff and approves it like any write.
-        if (!vscode.workspace.isTrusted) return host.say('warning', `/init writes ${INIT_FILE}, and this workspace is not trusted: Evergreen does not write files here. Trust the workspace, then run /init again.`);
+        if (!vscode.workspace.isTrusted) return host.say('warning', vscode.l10n.t('/init writes {0}, and this workspace is not trusted: Evergreen does not write files here. Trust the workspace, then run /init again.', INIT_FILE));
         return host.send(INIT_PROMPT);
     }
   }
