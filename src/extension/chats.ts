@@ -93,7 +93,7 @@ export class Chats extends Disposable {
         if (!chat) continue;
         // Its last turn ended before, or the closing window stopped it: the list says which, not "new".
         chat.progress = { activity: interrupted ? 'stopped' : 'done', openApprovals: [] };
-        if (interrupted) chat.controller.say('warning', 'VS Code closed while this chat was working, and its turn stopped there. Send a message (for example "go on") to continue where it stopped.');
+        if (interrupted) chat.controller.say('warning', vscode.l10n.t('VS Code closed while this chat was working, and its turn stopped there. Send a message (for example "go on") to continue where it stopped.'));
       }
       const shown = this.open.find((chat) => chat.state.active?.handle.id === this.remembered.shown);
       if (shown) await this.show(shown, false);
