@@ -1,20 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/testApi';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { reply, type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeApi } from '../support/hostFakeApi';
 
 // Runs after extension.test.js (files run in name order), on its own fake API and a new chat.
 describe('Show Context Breakdown after a turn', () => {
   let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic();
-    process.env.ANTHROPIC_API_KEY = fake.apiKey;
-    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
-  });
-  after(async () => {
-    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await fake.close();
-  });
+  useFakeApi((started) => (fake = started));
 
   it('opens a read-only markdown document of its own scheme with the categories and a line per tier, refreshed on every run', async () => {
     const extension = vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent');

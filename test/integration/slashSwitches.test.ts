@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EvergreenApi } from '../../src/extension/testApi';
-import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
+import { useFakeApi } from '../support/hostFakeApi';
 
 type SentBody = MessagesRequestBody & { model: string; thinking?: { type: string } };
 
@@ -9,15 +10,7 @@ type SentBody = MessagesRequestBody & { model: string; thinking?: { type: string
 // own transcript (the conversation goes on), send nothing by themselves, and leave the settings alone.
 describe('/model and /thinking in the panel (issue 28)', () => {
   let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic();
-    process.env.ANTHROPIC_API_KEY = fake.apiKey;
-    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
-  });
-  after(async () => {
-    await vscode.workspace.getConfiguration('evergreen').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await fake.close();
-  });
+  useFakeApi((started) => (fake = started));
 
   it('switch the running chat from the next message, keep its conversation, and refuse a model that cannot be used', async () => {
     const extension = vscode.extensions.getExtension<EvergreenApi>('evergreen.evergreen-agent');
