@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { activityCounts, attentionFor, attentionText, isInterrupted, OPEN_CHATS_KEY, readRememberedChats, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot, type RememberedChats } from '../frontends/chatBoard';
+import { activityCounts, attentionFor, attentionText, isInterrupted, OPEN_CHATS_KEY, readRememberedChats, reopenedActivity, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot, type RememberedChats } from '../frontends/chatBoard';
 import { refusedBackgroundResume } from './sessionPicker';
 import { foldTranscript } from '../core/agent/fold';
 import { readTranscript } from '../core/storage/sessionStore';
@@ -81,22 +81,31 @@ export class Chats extends Disposable {
   }
 
   /**
-   * The chats the last window of this workspace left open, opened again from their transcripts, the
-   * one shown then shown again. A chat whose turn the closing window stopped says so in the chat and
-   * goes on when the user sends (a turn never restarts by itself: its approvals need the user).
+   * The chats the last window of this workspace left open, listed again with their titles and how
+   * they ended; each resumes from its transcript when first shown (putInPanel), so nothing starts
+   * for a chat nobody looks at. The one shown then is shown again if the user has not begun another
+   * meanwhile. A chat whose turn the closing window stopped says so when shown, and goes on when the
+   * user sends (a turn never restarts by itself: its approvals need the user).
    */
   async restore(): Promise<void> {
     try {
-      for (const { sessionId, interrupted } of this.remembered.chats) {
-        await this.openSession(sessionId, false);
-        const chat = this.open.find((open) => open.state.active?.handle.id === sessionId);
-        if (!chat) continue;
-        // Its last turn ended before, or the closing window stopped it: the list says which, not "new".
-        chat.progress = { activity: interrupted ? 'stopped' : 'done', openApprovals: [] };
-        if (interrupted) chat.controller.say('warning', vscode.l10n.t('VS Code closed while this chat was working, and its turn stopped there. Send a message (for example "go on") to continue where it stopped.'));
+      for (const { sessionId, activity } of this.remembered.chats) {
+        const meta = await this.services.store.readMeta(sessionId).catch((error: unknown) => {
+          // Its transcript is gone (deleted, or another storage): nothing to reopen.
+          this.options.logger.warn(`chats: the remembered chat ${sessionId} is not reopened: ${error instanceof Error ? error.message : String(error)}`);
+          return undefined;
+        });
+        if (!meta || this.open.some((chat) => chat.state.active?.handle.id === sessionId)) continue;
+        const chat = this.create(undefined);
+        chat.deferred = { sessionId, title: meta.title, interrupted: isInterrupted(activity) };
+        chat.progress = { activity: reopenedActivity(activity), openApprovals: [] };
       }
-      const shown = this.open.find((chat) => chat.state.active?.handle.id === this.remembered.shown);
-      if (shown) await this.show(shown, false);
+      const initial = this.shownChat;
+      const shown = this.open.find((chat) => chat.deferred?.sessionId === this.remembered.shown);
+      if (shown && initial.empty) {
+        await this.show(shown, false);
+        await this.close(initial, false);
+      }
     } catch (error) {
       this.options.logger.error('chats: could not reopen the chats the last window left open', error);
     } finally {
@@ -155,6 +164,18 @@ export class Chats extends Disposable {
     await chat.controller.showInPanel();
     // Its approvals were asked out of sight: a write's diff opens now, as it would have then.
     chat.approvals.showAgain();
+    if (chat.deferred) await this.resumeDeferred(chat, chat.deferred);
+  }
+
+  /** A reopened chat's session, resumed now that it is shown; kept for the next show when it could not start (the error said why). */
+  private async resumeDeferred(chat: OpenChat, deferred: NonNullable<OpenChat['deferred']>): Promise<void> {
+    chat.deferred = undefined;
+    await chat.controller.resumeSessionById(deferred.sessionId, false);
+    if (!chat.state.active) {
+      chat.deferred = deferred;
+      return;
+    }
+    if (deferred.interrupted) chat.controller.say('warning', vscode.l10n.t('VS Code closed while this chat was working, and its turn stopped there. Send a message (for example "go on") to continue where it stopped.'));
   }
 
   /** "New Chat": the chat shown stays open in the list (its turn goes on); an empty one is reused rather than another opened. */
@@ -171,7 +192,8 @@ export class Chats extends Disposable {
 
   /** A stored session, opened: shown where it is already open, else resumed in the shown chat if empty, else in a new chat. */
   async openSession(sessionId: string, reveal = true): Promise<void> {
-    const already = this.open.find((chat) => chat.state.active?.handle.id === sessionId);
+    // A reopened chat not shown yet holds the session too: shown, it resumes there.
+    const already = this.open.find((chat) => chat.state.active?.handle.id === sessionId || chat.deferred?.sessionId === sessionId);
     if (already) {
       await this.show(already, reveal);
       return;
@@ -244,10 +266,13 @@ export class Chats extends Disposable {
    */
   private remember(): void {
     if (this.restoring) return;
-    const kept = this.open.filter((chat) => chat.inSidebar && chat.state.active && !chat.state.readOnly);
+    const sessionOf = (chat: OpenChat) => chat.state.active?.handle.id ?? chat.deferred?.sessionId;
+    const kept = this.open.filter((chat) => chat.inSidebar && !chat.state.readOnly && sessionOf(chat) !== undefined);
+    const shown = sessionOf(this.shownChat);
     const value: RememberedChats = {
-      chats: kept.map((chat) => ({ sessionId: chat.state.active!.handle.id, interrupted: isInterrupted(this.activityOf(chat)) })),
-      ...(this.shownChat.state.active ? { shown: this.shownChat.state.active.handle.id } : {}),
+      // A reopened chat not shown yet keeps what it was doing when its window closed, so its line is still said.
+      chats: kept.map((chat) => ({ sessionId: sessionOf(chat)!, activity: chat.deferred?.interrupted ? 'working' : this.activityOf(chat) })),
+      ...(shown ? { shown } : {}),
     };
     const text = JSON.stringify(value);
     if (text === this.rememberedText) return;
@@ -256,7 +281,7 @@ export class Chats extends Disposable {
   }
 
   override dispose(): void {
-    // The window is closing: every chat's turn is cancelled and its session closed, the shown one first.
+    // The window is closing: every chat's turn is cancelled and its session closed, oldest first.
     for (const chat of this.open.splice(0)) chat.dispose();
     super.dispose();
   }

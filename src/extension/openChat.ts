@@ -88,6 +88,11 @@ export class OpenChat extends Disposable {
   progress: ChatProgress = IDLE_PROGRESS;
   /** Asked for the user's attention while out of sight, and not looked at since (the badge counts these). */
   unseen = false;
+  /**
+   * A chat the last window left open, listed but not started: its session resumes when it is first
+   * shown (chats.ts), so a start opens no MCP server or hook of a chat nobody looked at.
+   */
+  deferred: { sessionId: string; title: string; interrupted: boolean } | undefined;
 
   /** `place`: an editor tab of its own, closed with the chat; none: a slot of the sidebar view. */
   constructor(services: SharedChatServices, host: OpenChatHost, nextMode: string | undefined, place?: ChatPlace & vscode.Disposable) {
@@ -138,11 +143,11 @@ export class OpenChat extends Disposable {
 
   /** The title the list shows: the session's (its first message), or "New chat". */
   get title(): string {
-    return this.state.readOnly?.title ?? this.state.active?.handle.meta.title ?? vscode.l10n.t('New chat');
+    return this.state.readOnly?.title ?? this.state.active?.handle.meta.title ?? this.deferred?.title ?? vscode.l10n.t('New chat');
   }
 
   /** Nothing was sent or resumed here yet: New Chat reuses it instead of opening another. */
   get empty(): boolean {
-    return !this.state.active && !this.state.busy && this.state.replay.history.length === 0;
+    return !this.deferred && !this.state.active && !this.state.busy && this.state.replay.history.length === 0;
   }
 }

@@ -188,6 +188,11 @@ export class TranscriptViews<Address> extends Disposable {
       return;
     }
     const uri = vscode.Uri.parse(href, true);
+    if (uri.scheme === 'file' && uri.authority !== '') {
+      // file://host/share names another machine: opening it would connect there (on Windows, with the user's credentials).
+      this.logger.warn(`transcript tab: a link to the file share ${JSON.stringify(href.slice(0, 200))} was not opened`);
+      return;
+    }
     if (uri.scheme === TRANSCRIPT_SCHEME) return this.actions.openTranscript(uri);
     if (uri.scheme !== 'file') {
       // The workbench asks before it opens a site the user has not trusted.

@@ -9,6 +9,7 @@
 import type { AgentEvent, TurnStopReason } from '../core/agent/events';
 import { formatCost } from '../core/model/cost';
 import { escapeLine } from '../core/visibleText';
+import { SESSION_ID_PATTERN } from '../core/storage/sessionStore';
 
 /** `evergreen.chats.maxRunning`'s default and range: turns of different chats running at once. */
 export const DEFAULT_MAX_RUNNING_CHATS = 3;
@@ -207,10 +208,10 @@ export class RunQueue {
 /** Where the open chats are kept for the next start of this workspace (its workspaceState). */
 export const OPEN_CHATS_KEY = 'openChats';
 
-/** An open chat as the next start finds it: its session, and whether a turn of it was running or waiting. */
+/** An open chat as the next start finds it: its session, and what it was doing when last remembered. */
 export interface RememberedChat {
   sessionId: string;
-  interrupted: boolean;
+  activity: ChatActivity;
 }
 
 /** What is kept of the open chats: each one with a session, in the list's order, and the one shown. */
@@ -224,21 +225,28 @@ export function isInterrupted(activity: ChatActivity): boolean {
   return activity === 'working' || activity === 'queued' || activity === 'waiting';
 }
 
-/** Session ids are the store's own names; anything else in the stored value is dropped, never opened. */
-const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** What the list shows a reopened chat as, before it is shown: how its last turn ended, or stopped when the window ended it. */
+export function reopenedActivity(activity: ChatActivity): ChatActivity {
+  if (isInterrupted(activity)) return 'stopped';
+  return activity === 'idle' ? 'done' : activity;
+}
+
+const ACTIVITIES: readonly ChatActivity[] = ['idle', 'queued', 'working', 'waiting', 'done', 'failed', 'stopped'];
 
 /**
  * The remembered chats read back from workspaceState, which another version or a damaged profile
- * may have written: what does not read as a chat is left out (listed in `dropped` for the log).
+ * may have written: what does not read as a chat (a session id the store would refuse, a repeat) is
+ * left out and counted in `dropped` for the log; an unknown activity reads as done.
  */
 export function readRememberedChats(value: unknown): RememberedChats & { dropped: number } {
   const record = typeof value === 'object' && value !== null ? (value as { chats?: unknown; shown?: unknown }) : {};
   const listed = Array.isArray(record.chats) ? (record.chats as unknown[]) : [];
   const chats: RememberedChat[] = [];
   for (const item of listed) {
-    const chat = typeof item === 'object' && item !== null ? (item as { sessionId?: unknown; interrupted?: unknown }) : {};
-    if (typeof chat.sessionId !== 'string' || !SESSION_ID.test(chat.sessionId) || chats.some((kept) => kept.sessionId === chat.sessionId)) continue;
-    chats.push({ sessionId: chat.sessionId, interrupted: chat.interrupted === true });
+    const chat = typeof item === 'object' && item !== null ? (item as { sessionId?: unknown; activity?: unknown }) : {};
+    if (typeof chat.sessionId !== 'string' || !SESSION_ID_PATTERN.test(chat.sessionId) || chats.some((kept) => kept.sessionId === chat.sessionId)) continue;
+    const activity = ACTIVITIES.find((known) => known === chat.activity) ?? 'done';
+    chats.push({ sessionId: chat.sessionId, activity });
   }
   const shown = typeof record.shown === 'string' && chats.some((chat) => chat.sessionId === record.shown) ? record.shown : undefined;
   return { chats, ...(shown ? { shown } : {}), dropped: (value === undefined ? 0 : listed.length - chats.length) + (Array.isArray(record.chats) || value === undefined ? 0 : 1) };

@@ -112,7 +112,7 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
     });
   });
 
-  it('lists the sidebar\'s chats again after the window reloads, the one shown shown again, and says which turn the reload stopped', async () => {
+  it('lists the sidebar\'s chats again after the window reloads, the one shown shown again, says which turn the reload stopped, and starts the others when shown', async () => {
     await step(async () => {
       // Chat B's next turn is still waiting for its reply when the window goes.
       fake.setResponder(() => reply.text('Too late.', { delayMs: 60_000 }));
@@ -133,6 +133,10 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
       fake.setResponder(() => reply.text('Going on.'));
       await sendFromComposer(chat, 'go on');
       await chat.locator('.eg-assistant', { hasText: 'Going on.' }).waitFor({ timeout: 30_000 });
+      // A was listed without starting; shown, it resumes with its own conversation.
+      await row('Chat A').click();
+      await chat.locator('.eg-assistant', { hasText: 'A is done.' }).waitFor({ timeout: 30_000 });
+      assert.equal(await chat.locator('.eg-assistant', { hasText: 'Going on.' }).count(), 0, 'chat B\'s conversation shows in chat A');
     });
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { activityCounts, attentionFor, attentionText, chatListRow, IDLE_PROGRESS, isInterrupted, progressAfter, readRememberedChats, RunQueue, type ChatProgress } from '../../src/frontends/chatBoard';
+import { activityCounts, attentionFor, attentionText, chatListRow, IDLE_PROGRESS, isInterrupted, progressAfter, readRememberedChats, reopenedActivity, RunQueue, type ChatProgress } from '../../src/frontends/chatBoard';
 
 const turn = (): AgentEvent => ({ type: 'turn_started', turnId: 't1', userText: 'go' });
 const asked = (toolUseId: string): AgentEvent => ({ type: 'approval_needed', turnId: 't1', toolUseId, request: { kind: 'shell', command: 'ls' } });
@@ -157,25 +157,24 @@ describe('the chats board: states, queue and attention (issue 31)', () => {
   });
 
   describe('the chats a window leaves open for the next start', () => {
-    it('counts a chat as interrupted only when its turn was running, queued or waiting for the user', () => {
-      assert.deepEqual(
-        (['idle', 'queued', 'working', 'waiting', 'done', 'failed', 'stopped'] as const).filter(isInterrupted),
-        ['queued', 'working', 'waiting'],
-      );
+    it('counts a chat as interrupted only when its turn was running, queued or waiting for the user, and lists it reopened as stopped', () => {
+      const all = ['idle', 'queued', 'working', 'waiting', 'done', 'failed', 'stopped'] as const;
+      assert.deepEqual(all.filter(isInterrupted), ['queued', 'working', 'waiting']);
+      assert.deepEqual(all.map(reopenedActivity), ['done', 'stopped', 'stopped', 'stopped', 'done', 'failed', 'stopped']);
     });
 
     it('reads back what it wrote, in order, with the chat shown', () => {
-      const written = { chats: [{ sessionId: '20261127-063012-abc123', interrupted: true }, { sessionId: '20261127-070000-def456', interrupted: false }], shown: '20261127-070000-def456' };
+      const written = { chats: [{ sessionId: '20261127-063012-abc123', activity: 'working' }, { sessionId: '20261127-070000-def456', activity: 'failed' }], shown: '20261127-070000-def456' };
       assert.deepEqual(readRememberedChats(JSON.parse(JSON.stringify(written))), { ...written, dropped: 0 });
       assert.deepEqual(readRememberedChats(undefined), { chats: [], dropped: 0 }, 'a first start remembers nothing');
     });
 
-    it('drops what does not read as a chat, and never opens a name that could leave the storage', () => {
+    it('drops what does not read as a chat, and never opens a name the session store would refuse', () => {
       const read = readRememberedChats({
-        chats: [{ sessionId: '../../etc' }, { sessionId: 'ok-1', interrupted: 'yes' }, { sessionId: 'ok-1' }, 'junk', null, { sessionId: 7 }],
+        chats: [{ sessionId: '../../etc' }, { sessionId: '-rf' }, { sessionId: 'ok-1', activity: 'dancing' }, { sessionId: 'ok-1' }, 'junk', null, { sessionId: 7 }],
         shown: '../../etc',
       });
-      assert.deepEqual(read, { chats: [{ sessionId: 'ok-1', interrupted: false }], dropped: 5 });
+      assert.deepEqual(read, { chats: [{ sessionId: 'ok-1', activity: 'done' }], dropped: 6 });
       assert.deepEqual(readRememberedChats('a string'), { chats: [], dropped: 1 });
       assert.deepEqual(readRememberedChats({ chats: {} }), { chats: [], dropped: 1 });
     });
