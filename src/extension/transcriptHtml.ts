@@ -12,7 +12,10 @@ export const TRANSCRIPT_LINK_SCHEMES: readonly string[] = ['file', TRANSCRIPT_SC
 
 /** Whether `href` is a link the rendered transcript keeps (any other stays text). */
 export function isTranscriptLink(href: string): boolean {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.trim())?.[1]?.toLowerCase();
+  const trimmed = href.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
+  // file://host/share names another machine: opening it would connect there (on Windows, with the user's credentials).
+  if (scheme === 'file' && /^file:\/\/[^/]/i.test(trimmed)) return false;
   return scheme !== undefined && TRANSCRIPT_LINK_SCHEMES.includes(scheme);
 }
 

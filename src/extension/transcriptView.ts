@@ -184,15 +184,10 @@ export class TranscriptViews<Address> extends Disposable {
   /** A link clicked in the page: checked again here, since the page is where model text is. */
   private async openLink(href: string): Promise<void> {
     if (!isTranscriptLink(href)) {
-      this.logger.warn(`transcript tab: a link to ${JSON.stringify(href.slice(0, 200))} was not opened (not a file, transcript or web link)`);
+      this.logger.warn(`transcript tab: a link to ${JSON.stringify(href.slice(0, 200))} was not opened (not a local file, transcript or web link)`);
       return;
     }
     const uri = vscode.Uri.parse(href, true);
-    if (uri.scheme === 'file' && uri.authority !== '') {
-      // file://host/share names another machine: opening it would connect there (on Windows, with the user's credentials).
-      this.logger.warn(`transcript tab: a link to the file share ${JSON.stringify(href.slice(0, 200))} was not opened`);
-      return;
-    }
     if (uri.scheme === TRANSCRIPT_SCHEME) return this.actions.openTranscript(uri);
     if (uri.scheme !== 'file') {
       // The workbench asks before it opens a site the user has not trusted.

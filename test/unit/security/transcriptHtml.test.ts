@@ -49,7 +49,9 @@ describe('security: the rendered transcript runs and loads nothing of the model\
     assert.ok(html.includes('href="file:///s/transcript.jsonl#L12"'), html);
     assert.ok(html.includes('href="evergreen-transcript:/s1/subagents/c1/Read%20it.md"'), html);
     assert.ok(html.includes('href="https://example.com/x"'), html);
-    for (const href of ['command:workbench.action.terminal.sendSequence', 'javascript:x', 'vscode://x', 'data:text/html,x', '#top', 'relative.md']) assert.equal(isTranscriptLink(href), false, href);
+    for (const href of ['command:workbench.action.terminal.sendSequence', 'javascript:x', 'vscode://x', 'data:text/html,x', '#top', 'relative.md', 'file://evil.example/share/x', ' FILE://host/c$/x']) assert.equal(isTranscriptLink(href), false, href);
+    assert.equal(isTranscriptLink('file:/s/transcript.jsonl'), true, 'a file URI without a host is a local file');
+    assert.ok(!transcriptHtml('[notes](file://evil.example/share/notes.md)').includes('href="file://evil'), 'a link to another machine is not drawn as a link');
   });
 
   it('marks each heading with its source line, so the tab can open at a compaction', async () => {
