@@ -106,6 +106,8 @@ describe('slash commands in the composer (code-server + Chromium)', function () 
     fake.enqueue(reply.toolUse('memory', { command: 'create', path: '/memories/build.md', file_text: 'Build with npm run build.\nTests: npm test.\n' }), reply.text('Noted.'));
     await withFailureReport(bench!, FAILURE_SCREENSHOT, async () => {
       const { webview, input } = await openChatPanel(page);
+      // The composer takes Enter once the last turn is over (its reply is drawn before it ends).
+      await webview.locator('#evergreen-root[data-status="idle"]').waitFor({ timeout: 60_000 });
       await input.focus();
       await page.keyboard.type('Remember how to build this.');
       await page.keyboard.press('Enter');
