@@ -31,15 +31,19 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
     bench = await openChatWorkbench({ prefix: 'e2e-multiple-chats', files: { 'README.md': '# two chats\n' }, viewport: { width: 1400, height: 1000 } });
     ({ server, page, fake } = bench);
     chat = await showChat(page);
-    // The Chats view starts collapsed, so the chat keeps the side bar's height: opened as a user would.
-    const header = page.locator('.pane-header[aria-label^="Chats"]');
-    await header.waitFor({ timeout: 30_000 });
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await expandChatsView();
   });
 
   after(async () => {
     await bench?.close();
   });
+
+  /** The Chats view starts collapsed, so the chat keeps the side bar's height: opened as a user would. */
+  async function expandChatsView(): Promise<void> {
+    const header = page.locator('.pane-header[aria-label^="Chats"]');
+    await header.waitFor({ timeout: 30_000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  }
 
   const step = (body: () => Promise<void>): Promise<void> => withFailureReport({ page, server }, FAILURE_SCREENSHOT, body);
   /** The Chats tree's rows (the view beside the chat in the Evergreen side bar). */
@@ -120,9 +124,7 @@ describe('several chats at once in the workbench (code-server + Chromium)', func
       await row('Chat B').filter({ hasText: 'working' }).waitFor({ timeout: 15_000 });
       await page.reload();
       chat = await showChat(page);
-      const header = page.locator('.pane-header[aria-label^="Chats"]');
-      await header.waitFor({ timeout: 30_000 });
-      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await expandChatsView();
       await row('Chat A').filter({ hasText: 'done' }).waitFor({ timeout: 60_000 });
       await row('Chat B').filter({ hasText: 'stopped' }).waitFor({ timeout: 60_000 });
       // B was shown: it is again, with its conversation and a line on the stopped turn.
