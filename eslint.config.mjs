@@ -54,13 +54,17 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts'],
+  ...[
+    { files: ['src/frontends/**/*.ts', 'src/cli/**/*.ts'], paths: [vscodeBan] },
+    // The core says kinds with data and never words them (src/core/userText.ts): no l10n there.
+    { files: ['src/core/**/*.ts'], paths: [vscodeBan, { name: '@vscode/l10n', message: 'The core returns a UserText kind with its data; src/frontends/words words it (docs/architecture.md, "Words a user reads").' }] },
+  ].map(({ files, paths }) => ({
+    files,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [vscodeBan],
+          paths,
           patterns: [
             { group: ['**/extension', '**/extension/**'], message: 'src/core, src/frontends and src/cli must not depend on the VS Code layer.' },
             { group: ['**/webview', '**/webview/**', '**/protocol'], message: 'src/core, src/frontends and src/cli must not depend on the webview or the protocol.' },
@@ -68,7 +72,7 @@ export default tseslint.config(
         },
       ],
     },
-  },
+  })),
   {
     files: ['src/webview/**/*.ts'],
     rules: {

@@ -1,16 +1,20 @@
 /**
  * The typed messages between the extension host and the chat webview — the only module both
- * sides import. Host -> webview messages carry agent events verbatim, so the webview renders
- * the same stream the CLI prints with `--output-format stream-json`.
+ * sides import. Host -> webview messages carry agent events as the host worded them (every
+ * UserText of the core in the user's language, src/frontends/words), so the webview renders the
+ * same stream the CLI prints with `--output-format stream-json`, in the user's words.
  */
-import type { AgentEvent, ErrorAction } from './core/agent/events';
+import type { AgentEvent as CoreAgentEvent, ErrorAction } from './core/agent/events';
+import type { Worded } from './core/userText';
 import { WEBVIEW_STRINGS } from './protocolStrings';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
 
-export type { AgentEvent, AttachmentChip, HookRunView } from './core/agent/events';
+export type { AttachmentChip, HookRunView } from './core/agent/events';
+/** An agent event as the panel gets it: the core's kinds already in words (src/frontends/words/wordEvent.ts). */
+export type AgentEvent = Worded<CoreAgentEvent>;
 /** A card a tool has of its own (a memory write), from the call's input. */
 export type { ToolCard } from './core/tools/types';
 export type { PlanDecisionKind } from './core/todos/planDecision';

@@ -2,6 +2,7 @@
  * One replayed session: the real AgentSession loop (real tools on the generated workspace, the real
  * SDK) against the fake API, whose responder is the simulated model. Returns what the table reports.
  */
+import { word } from '../../src/frontends/words';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startAgentSession } from '../../src/core/agent/factory';
@@ -192,7 +193,7 @@ export async function runOne(spec: RunSpec, template: WorkspaceInfo, tmp: string
         peak = Math.max(peak, promptTokensFromUsage(event.usage) / spec.window);
         if (trace) fs.appendFileSync(trace, `${requests}\t${sim.stepsDone}\t${event.usage.inputTokens}\t${event.usage.cacheWriteTokens}\t${event.usage.cacheReadTokens}\t${event.usage.outputTokens}\n`);
       } else if (event.type === 'error') {
-        turnError ??= event.message;
+        turnError ??= word(event.message);
       }
     },
   });

@@ -3,7 +3,7 @@
  * and a decision, and how a plan is built from the command line (`--resume ID --build-plan`).
  * Everything the model wrote (the plan) is escaped like the rest of its text.
  */
-import type { AgentEvent } from '../core/agent/events';
+import type { WordedEvent as AgentEvent } from '../frontends/words/wordEvent';
 import { pendingPlan } from '../core/todos/planDecision';
 import type { MessageParam } from '../core/model/messages';
 import { escapeLine, escapeText } from './terminalText';

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { SUBAGENT_STATUS_TEXT, type AgentEvent, type TurnStopReason } from '../core/agent/events';
+import { SUBAGENT_STATUS_TEXT, type TurnStopReason } from '../core/agent/events';
+import { wordEvent, type WordedEvent } from '../frontends/words/wordEvent';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { errorMessage, lineLogger, silentLogger, type Logger } from '../core/logger';
@@ -159,7 +160,8 @@ async function run(argv: string[], io: CliIO, secretEnv: NodeJS.ProcessEnv, reda
       resumeId: options.resume,
       // Ctrl-C at an approval prompt reaches readline, not the process: it cancels the turn too.
       approver: oneAtATime(terminalApprover(io, () => started?.session.cancel())),
-      onEvent: (event) => {
+      onEvent: (core) => {
+        const event = wordEvent(core); // the CLI's words: English
         if (event.type === 'sandbox_notice' && event.level === 'warning') sandboxWarning = event.message;
         printer(event);
       },
@@ -376,7 +378,7 @@ async function readStdin(stdin: CliIO['stdin']): Promise<string> {
 }
 
 /** Exact text for programs (see jsonLine for the characters written as \u escapes). */
-function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
+function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: WordedEvent) => void {
   return (event) => {
     stdout.write(`${jsonLine(event)}\n`);
     // The one-line reason also goes to stderr, where scripts look for it.
@@ -385,7 +387,7 @@ function jsonPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
 }
 
 /** Everything the model or a server controls is escaped (see terminalText.ts) before it reaches the terminal. */
-function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: AgentEvent) => void {
+function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): (event: WordedEvent) => void {
   let midLine = false;
   // Text streamed by the current attempt: a retry sends the reply again from its start.
   let attemptText = false;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest, Approver } from '../core/approvals/approval';
 import { startAgentSession, type AgentConfig, type StartedSession } from '../core/agent/factory';
 import type { AgentEvent } from '../core/agent/events';
+import { word } from '../frontends/words';
 import { errorMessage, type Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { escapeLine } from '../core/visibleText';
@@ -111,7 +112,7 @@ export class BackgroundChatRunner implements vscode.Disposable {
       store: this.deps.store,
       approver: refusingApprover((request) => refused.push(describeRequest(request))),
       onEvent: (event: AgentEvent) => {
-        if (event.type === 'error') onError(event.message);
+        if (event.type === 'error') onError(word(event.message));
       },
     });
   }

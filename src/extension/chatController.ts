@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import type { AgentEvent as CoreAgentEvent } from '../core/agent/events';
+import { verbatim } from '../core/userText';
+import { wordEvent } from '../frontends/words/wordEvent';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
@@ -268,7 +271,7 @@ export class ChatController extends Disposable {
 
   /** A line in the chat that stays when the panel reloads (a command's answer, what it could not apply, a turn a closed window stopped). */
   say(level: 'info' | 'warning', message: string): void {
-    this.onAgentEvent({ type: 'customization_notice', level, message });
+    this.onAgentEvent({ type: 'customization_notice', level, message: verbatim(message) });
   }
 
   /** "Evergreen: Open Memory" and /memory: this workspace's memory folder. */
@@ -329,7 +332,7 @@ export class ChatController extends Disposable {
     });
     // The previous session (its MCP servers and whatever they started, its sandbox, its lock) ends with it.
     this.chat.adopt(started);
-    if (!keepView) this.chat.replay.restore(started.replay, carried);
+    if (!keepView) this.chat.replay.restore(started.replay.map(wordEvent), carried);
     this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
     this.updateGauge(started.session.context.gauge());
@@ -342,9 +345,10 @@ export class ChatController extends Disposable {
     this.deps.statusBar.update(undefined);
   }
 
-  private onAgentEvent(core: AgentEvent): void {
-    // A next step the core gives as a kind is worded here, once, for the panel (and its replay buffer).
-    const event: AgentEvent = core.type === 'error' && core.errorHint ? { ...core, hint: extensionHint(core.errorHint) } : core;
+  private onAgentEvent(core: CoreAgentEvent): void {
+    // What the core says as kinds is worded here, once, for the panel (and its replay buffer), its next steps with this front end's commands.
+    const worded = wordEvent(core);
+    const event: AgentEvent = worded.type === 'error' && worded.errorHint ? { ...worded, hint: extensionHint(worded.errorHint) } : worded;
     this.deps.contextKeys.onEvent(event);
     if (event.type === 'context') this.updateGauge(event.gauge);
     if (event.type === 'storage_warning') void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', event.message));

@@ -2,6 +2,7 @@
 // own, so several chats (issue 31: each with its own session, in one view or in editor tabs) are
 // several of these records. Imports no `vscode`, so it runs in plain node (test/unit/extension.chatState.test.ts).
 import type { StartedSession } from '../core/agent/factory';
+import type { AgentEvent as CoreAgentEvent } from '../core/agent/events';
 import type { AgentEvent, GaugeState } from '../protocol';
 import type { ThinkingSetting } from '../core/model/thinking';
 import { SessionScope } from './sessionScope';
@@ -154,7 +155,7 @@ export class ChatState {
    * adopted: then the previous one's late events (a cancelled turn's last words) are dropped, and a
    * restart that fails (a mistyped /model) leaves the chat on its session, its events still shown.
    */
-  beginScope(onEvent: (event: AgentEvent) => void): SessionScope {
+  beginScope(onEvent: (event: CoreAgentEvent) => void): SessionScope {
     this.pendingScope?.end();
     this.pendingScope = new SessionScope(onEvent);
     return this.pendingScope;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
+import { wordEvent } from '../frontends/words/wordEvent';
 import { activityCounts, attentionFor, attentionText, isInterrupted, OPEN_CHATS_KEY, readRememberedChats, reopenedActivity, RunQueue, type ChatActivity, type ChatProgress, type ChatRunSlot, type RememberedChats } from '../frontends/chatBoard';
 import { refusedBackgroundResume } from './sessionPicker';
 import { foldTranscript } from '../core/agent/fold';
@@ -141,7 +142,7 @@ export class Chats extends Disposable {
     const { entries } = await readTranscript(this.services.store.transcriptPath(sessionId));
     const chat = this.create(undefined);
     chat.state.readOnly = { title, reason: vscode.l10n.t('This is the background chat {0}: it works in its own worktree, so nothing can be sent from here. Review its changes from the Background Chats view.', name) };
-    chat.state.replay.restore(foldTranscript(entries).display);
+    chat.state.replay.restore(foldTranscript(entries).display.map(wordEvent));
     await this.show(chat);
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { configureWords } from '../frontends/words';
 import { shutdownOsSandbox } from '../core/sandbox/srt';
 import { FileSessionStore } from '../core/storage/sessionStore';
 import type { ApprovalRequest } from '../core/approvals/approval';
@@ -37,6 +38,8 @@ import { WorktreeManager } from '../core/worktrees/manager';
  */
 export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi | undefined> {
   try {
+    // What the core and the shared front-end code say, in the user's language (their English is the key, as for vscode.l10n.t).
+    configureWords({ locale: vscode.env.language, ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}) });
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../protocol';
+import type { AgentEvent } from '../core/agent/events';
 
 /**
  * One session's time in the panel. Its events reach the chat only while it is current: after

@@ -6,7 +6,8 @@
  * and the status bar. Titles come from the model's text (a session's title is its first message),
  * so they go through escapeLine like every other untrusted line shown.
  */
-import type { AgentEvent, TurnStopReason } from '../core/agent/events';
+import type { TurnStopReason } from '../core/agent/events';
+import type { WordedEvent as AgentEvent } from './words/wordEvent';
 import { formatCost } from '../core/model/cost';
 import { escapeLine } from '../core/visibleText';
 import { SESSION_ID_PATTERN } from '../core/storage/sessionStore';

@@ -1,5 +1,6 @@
 // A session with hooks against a fake back end (the system tier's hook suites): hooks defined the
 // way a settings file defines them, the session's events, and what each request carried.
+import { said } from './said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -77,7 +78,7 @@ export async function openHookSession(fake: FakeBackend, temp: TempDirs, options
     storage,
     asked,
     runs: (event) => events.flatMap((item) => (item.type === 'hook_run' && (event === undefined || item.run.event === event) ? [item.run] : [])),
-    notices: () => events.flatMap((item) => (item.type === 'hook_notice' ? [item.message] : [])),
+    notices: () => events.flatMap((item) => (item.type === 'hook_notice' ? [said(item.message)] : [])),
   };
 }
 

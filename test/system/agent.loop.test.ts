@@ -1,3 +1,4 @@
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -135,7 +136,7 @@ for (const backend of BACKENDS) {
       assert.equal(await started.session.send('Hello?'), 'end_turn');
       const warnings = events.filter((event): event is Extract<AgentEvent, { type: 'storage_warning' }> => event.type === 'storage_warning');
       assert.equal(warnings.length, 1, 'told once, not on every append');
-      assert.match(warnings[0]!.message, /not being saved/);
+      assert.match(said(warnings[0]!.message), /not being saved/);
       assert.equal(started.session.history.length, 2, 'the conversation itself goes on in memory');
     });
 
@@ -235,7 +236,7 @@ for (const backend of BACKENDS) {
       assert.equal(await h.started.session.send('hello'), 'error');
       const error = h.events.find((event) => event.type === 'error');
       assert.ok(error?.type === 'error');
-      assert.match(error.message, new RegExp(`overloaded \\(${fake.overloadedStatus}\\)`));
+      assert.match(said(error.message), new RegExp(`overloaded \\(${fake.overloadedStatus}\\)`));
       assert.ok(error.hint);
       assert.equal(error.kind, 'overloaded');
       assert.deepEqual(error.actions, ['retry']);
@@ -298,7 +299,7 @@ for (const backend of BACKENDS) {
       fake.enqueue(say.error(401), say.text('Back.'));
       assert.equal(await h.started.session.send('hi'), 'error');
       const error = h.events.find((event) => event.type === 'error');
-      assert.ok(error?.type === 'error' && /rejected \(401\)/.test(error.message) && /Set API Key/.test(extensionHint(error.errorHint) ?? ''));
+      assert.ok(error?.type === 'error' && /rejected \(401\)/.test(said(error.message)) && /Set API Key/.test(extensionHint(error.errorHint) ?? ''));
       assert.equal(await h.started.session.send('again'), 'end_turn');
     });
 
@@ -334,7 +335,7 @@ for (const backend of BACKENDS) {
       fake.enqueue(say.text('Partial', { stream: { errorAfter: 3 } }), say.text('Recovered.'));
       assert.equal(await h.started.session.send('hi'), 'end_turn');
       const retry = h.events.find((event) => event.type === 'retrying');
-      assert.ok(retry?.type === 'retrying' && fake.midStreamErrorReason.test(retry.reason), JSON.stringify(retry));
+      assert.ok(retry?.type === 'retrying' && fake.midStreamErrorReason.test(said(retry.reason)), JSON.stringify(retry));
     });
 
     it('caps the reply reserve at the model\'s output limit', async () => {

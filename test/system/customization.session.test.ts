@@ -6,6 +6,7 @@
  * (kept through a resume), memory seen by the next new chat, read-only where nothing may write, off
  * when turned off; and a turn's gate that refuses without approving anything.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -123,7 +124,7 @@ for (const backend of BACKENDS) describe(`skills and memory in a session [${back
     folders.write(folders.workspace, '.evergreen/skills/changelog/SKILL.md', '---\nname: changelog\ndescription: A second changelog.\n---\nBody');
     folders.write(folders.workspace, '.evergreen/skills/huge/SKILL.md', `---\nname: huge\ndescription: Big.\n---\n${'line of instructions\n'.repeat(3000)}`);
     const started = await start();
-    const notices = events.filter((event): event is Notice => event.type === 'customization_notice').map((notice) => notice.message);
+    const notices = events.filter((event): event is Notice => event.type === 'customization_notice').map((notice) => said(notice.message));
     assert.ok(notices.some((message) => /broken\/SKILL\.md is not loaded: the frontmatter is not valid YAML/.test(message)), notices.join('\n'));
     assert.ok(notices.some((message) => /nodesc\/SKILL\.md is not loaded: it needs a "description"/.test(message)), notices.join('\n'));
     assert.ok(notices.some((message) => /\.github\/skills\/changelog\/SKILL\.md defines the skill "changelog", but/.test(message)), notices.join('\n'));

@@ -4,6 +4,7 @@
  * --trust-workspace-hooks, each run a line on stderr (a `hook_run` event in stream-json), a blocked
  * prompt a failed run, and settings with problems named before the first prompt.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -61,7 +62,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(hookRuns(refused.events), []);
       const notice = refused.events.find((event) => event.type === 'hook_notice');
       assert.ok(notice?.type === 'hook_notice');
-      assert.match(notice.message, /This workspace defines hooks that do not run: UserPromptSubmit: echo "repo context" .*run with --trust-workspace-hooks to allow them/);
+      assert.match(said(notice.message), /This workspace defines hooks that do not run: UserPromptSubmit: echo "repo context" .*run with --trust-workspace-hooks to allow them/);
       assert.doesNotMatch(JSON.stringify(fake.requests()[0]!.messages), /repo context/);
 
       const trusted = await cli().run(['--output-format', 'stream-json', '--trust-workspace-hooks', '-p', 'hello']);

@@ -4,6 +4,8 @@
  * each exit code and the JSON decisions where the session acts on them, and what the transcript
  * keeps for a resume.
  */
+import type { UserText } from '../../src/core/userText';
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -87,7 +89,7 @@ for (const backend of BACKENDS) {
         const error = h.events.find((event) => event.type === 'error');
         assert.ok(error?.type === 'error');
         assert.equal(error.kind, 'hook_blocked');
-        assert.match(error.message, /blocked this prompt; it was not sent: prompts must not name secrets/);
+        assert.match(said(error.message), /blocked this prompt; it was not sent: prompts must not name secrets/);
         assert.equal(h.started.session.history.length, 0);
         sessions.fake.enqueue(say.text('Ok.'));
         assert.equal(await h.started.session.send('hello'), 'end_turn');
@@ -98,7 +100,7 @@ for (const backend of BACKENDS) {
         const block = userHooks({ UserPromptSubmit: [group(`echo '{"decision":"block","reason":"not on Fridays"}'`)] });
         const h = await open({ hooks: block });
         assert.equal(await h.started.session.send('deploy'), 'error');
-        assert.match(h.events.find((event) => event.type === 'error')?.type === 'error' ? (h.events.find((event) => event.type === 'error') as { message: string }).message : '', /not on Fridays/);
+        assert.match(h.events.find((event) => event.type === 'error')?.type === 'error' ? said((h.events.find((event) => event.type === 'error') as { message: UserText }).message) : '', /not on Fridays/);
 
         const context = userHooks({
           UserPromptSubmit: [

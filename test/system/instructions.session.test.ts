@@ -4,6 +4,7 @@
  * line of the gauge, a subfolder's file as a note in the tool results' turn that the transcript
  * records and a resume replays, Reload Instructions, the switch that turns them off, subagents.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -54,7 +55,7 @@ describe('project instructions: the breakdown and the compaction carry', () => {
     assert.deepEqual(replayed.filter((event) => event.type === 'turn_started').length, 1);
     const notice = replayed.find((event): event is Notice => event.type === 'instructions_notice');
     assert.ok(notice);
-    assert.match(notice.message, /Read pkg\/AGENTS\.md: its instructions apply/);
+    assert.match(said(notice.message), /Read pkg\/AGENTS\.md: its instructions apply/);
     assert.deepEqual([...notedInstructionFiles(messages)], ['pkg/AGENTS.md']);
   });
 
@@ -128,7 +129,7 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
     write(workspace, 'AGENTS.md', Buffer.from([0x00, 0x01, 0x02]));
     const started = await start();
     assert.deepEqual(notices().map((notice) => notice.level), ['warning']);
-    assert.match(notices()[0]!.message, /AGENTS\.md looks like a binary file/);
+    assert.match(said(notices()[0]!.message), /AGENTS\.md looks like a binary file/);
     fake.enqueue(say.text('Fine.'));
     assert.equal(await started.session.send('Hi'), 'end_turn');
     assert.ok(!fake.requests()[0]!.system.includes(INSTRUCTIONS_MARK));
@@ -215,7 +216,7 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
     const laterTurn = lastUser(third!.messages);
     assert.ok(!JSON.stringify(laterTurn).includes('PKG RULE'), 'a note still in view is not added again');
     assert.equal(JSON.stringify(third!.messages).split('PKG RULE').length - 1, 1);
-    assert.ok(notices().some((notice) => notice.level === 'info' && /Read pkg\/AGENTS\.md/.test(notice.message)));
+    assert.ok(notices().some((notice) => notice.level === 'info' && /Read pkg\/AGENTS\.md/.test(said(notice.message))));
     const gauge = started.session.context.gauge();
     assert.ok(gauge.breakdown!.instructions > 0);
     const sentBefore = third!.messages;

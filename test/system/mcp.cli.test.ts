@@ -2,6 +2,7 @@
  * MCP servers in a whole session through the CLI, on both back ends: the real reference servers
  * from npm as the user's (--mcp-config) and the workspace's (.mcp.json, only with consent).
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -117,7 +118,7 @@ for (const backend of BACKENDS) {
       assert.equal(without.code, 0, without.stderr);
       assert.ok(!toolNames(fake.requests()[0]!).some((name) => name.startsWith('mcp__')), 'no MCP tool without consent');
       const notice = without.events.find((event): event is Extract<AgentEvent, { type: 'mcp_notice' }> => event.type === 'mcp_notice');
-      assert.match(notice?.message ?? '', /"repo" \(\.mcp\.json: .*\).*--trust-workspace-mcp/);
+      assert.match(said(notice?.message) ?? '', /"repo" \(\.mcp\.json: .*\).*--trust-workspace-mcp/);
       fake.enqueue(say.text('Hi again.'));
       const trusted = await cli(['--trust-workspace-mcp', '-p', 'Hello.']);
       assert.equal(trusted.code, 0, trusted.stderr);
@@ -134,7 +135,7 @@ for (const backend of BACKENDS) {
       const echoes = toolNames(fake.requests()[0]!).filter((name) => name.endsWith('__echo'));
       assert.equal(echoes.length, 2, echoes.join(' '));
       assert.ok(echoes.includes('mcp__every_thing__echo'), 'the user\'s server keeps the name its user wrote');
-      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [event.message] : []));
+      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [said(event.message)] : []));
       assert.ok(notices.some((message) => message.includes('"every.thing"') && message.includes('"every_thing"')), notices.join('\n'));
     });
 
@@ -146,7 +147,7 @@ for (const backend of BACKENDS) {
       fake.enqueue(say.text('Fine.'));
       const run = await cli(['--mcp-config', broken, '--mcp-config', missing, '-p', 'Hello.']);
       assert.equal(run.code, 0, run.stderr);
-      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [event.message] : []));
+      const notices = run.events.flatMap((event) => (event.type === 'mcp_notice' ? [said(event.message)] : []));
       assert.ok(notices.some((message) => message.includes(`${broken} $.mcpServers.x.command`)), notices.join('\n'));
       assert.ok(notices.some((message) => /MCP server "gone": .*ENOENT/.test(message)), notices.join('\n'));
     });
@@ -267,7 +268,7 @@ for (const backend of BACKENDS) {
       assert.ok(!names.some((name) => name.startsWith('mcp__')), 'no MCP tool is offered directly');
       for (const request of requests) assert.deepEqual((request.raw as { tools?: unknown }).tools, (requests[0]!.raw as { tools?: unknown }).tools, 'the tools array never changes');
       const notice = run.events.find((event): event is Extract<AgentEvent, { type: 'mcp_notice' }> => event.type === 'mcp_notice');
-      assert.match(notice?.message ?? '', /301 tools would take ~[\d,]+ tokens .*mcp_search/);
+      assert.match(said(notice?.message) ?? '', /301 tools would take ~[\d,]+ tokens .*mcp_search/);
       const found = resultText(requests[1]);
       assert.match(found, /"name": "mcp__big__weather_lookup"/);
       assert.match(found, /"input_schema"/);

@@ -6,6 +6,7 @@
  * learned window, so the server refuses nothing more — also after a resume.
  * (Adapted from the review's reproduction, /tmp/rv9/provider.tooLong.test.ts.)
  */
+import { said, worded } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -84,10 +85,10 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
     assert.ok(notice.type === 'context_window_learned');
     assert.equal(notice.window, REAL_WINDOW);
     assert.equal(notice.assumed, ASSUMED);
-    assert.equal(notice.message, NOTICE);
+    assert.equal(said(notice.message), NOTICE);
     // The chat shows it as one info notice.
     const chat = emptyChat();
-    for (const event of events) applyEvent(chat, event);
+    for (const event of worded(events)) applyEvent(chat, event);
     const shown = chat.items.filter((item) => item.kind === 'notice' && item.text === NOTICE);
     assert.equal(shown.length, 1);
     assert.ok(shown[0]!.kind === 'notice' && shown[0]!.level === 'info');
@@ -129,7 +130,7 @@ for (const backend of BACKENDS) describe(`too long for the server's real window 
     assert.equal(resumed.started.session.context.budget?.window, REAL_WINDOW);
     assert.equal(resumed.started.replay.filter((event) => event.type === 'context_window_learned').length, 1);
     const replayed = emptyChat();
-    for (const event of [...resumed.started.replay, ...resumedEvents]) applyEvent(replayed, event);
+    for (const event of worded([...resumed.started.replay, ...resumedEvents])) applyEvent(replayed, event);
     assert.equal(replayed.items.filter((item) => item.kind === 'notice' && item.text === NOTICE).length, 1, 'the resumed chat shows the notice once');
     assert.equal(resumedEvents.filter((event) => event.type === 'context_window_learned').length, 0);
     const gauges = resumedEvents.flatMap((event) => (event.type === 'context' ? [event.gauge] : []));

@@ -3,6 +3,7 @@
  * sends for the setting, what goes back within a turn (byte for byte) and what never does, the
  * notices when something cannot be sent as asked, and what the usage events carry.
  */
+import { said as saidText } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -92,7 +93,7 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     const said = notices(events);
     assert.equal(said.length, 1);
     assert.equal(said[0]!.level, 'warning');
-    assert.match(said[0]!.message, /claude-3-5-haiku-20241022 cannot be asked to think/);
+    assert.match(saidText(said[0]!.message), /claude-3-5-haiku-20241022 cannot be asked to think/);
     started.handle.close();
   });
 
@@ -194,7 +195,7 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     const said = notices(second.events);
     assert.equal(said.length, 1);
     assert.equal(said[0]!.level, 'info');
-    assert.match(said[0]!.message, /anthropic\/claude-opus-4-1.*claude-haiku-4-5 cannot take it.*conversation is kept/);
+    assert.match(saidText(said[0]!.message), /anthropic\/claude-opus-4-1.*claude-haiku-4-5 cannot take it.*conversation is kept/);
     fake.enqueue(reply.text('Still alpha.'));
     assert.equal(await second.started.session.send('And now?'), 'end_turn');
     const last = bodies().at(-1)!;
@@ -275,7 +276,7 @@ describe('extended thinking against the fake Chat Completions API (real SDK)', f
     assert.equal(efforts.at(-2), undefined, 'dropped for the rest of the session');
     const said = notices(events);
     assert.equal(said.length, 1);
-    assert.match(said[0]!.message, /refuses reasoning_effort for gpt-5.*without thinking/);
+    assert.match(saidText(said[0]!.message), /refuses reasoning_effort for gpt-5.*without thinking/);
     started.handle.close();
   });
 

@@ -4,6 +4,7 @@
  * manual / tool / reactive compaction, restored files, cache batching of tier edits, cache hints and
  * the context events the gauge renders.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -146,7 +147,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
       assert.equal(failed.trigger, 'auto');
       assert.equal(failed.consecutiveFailures, 1);
       assert.equal(failed.breakerOpen, false);
-      assert.ok(failed.message.length > 0 && failed.hint.includes('unchanged'));
+      assert.ok(said(failed.message).length > 0 && said(failed.hint).includes('unchanged'));
       const recorded = r.entries.filter((entry) => entry.type === 'compaction_failed');
       assert.equal(recorded.length, 1, 'the failure is in the transcript');
       assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 1);
@@ -167,7 +168,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
       assert.equal(failed.breakerOpen, attempt === 3);
     }
     assert.equal(r.engine.breakerOpen, true);
-    const hint = r.eventsOf('compaction_failed').at(-1)!.hint;
+    const hint = said(r.eventsOf('compaction_failed').at(-1)!.hint);
     assert.match(hint, /Compact Conversation/, 'the user is told the way forward');
     assert.match(hint, /New Chat/);
     assert.deepEqual(r.eventsOf('compaction_failed').at(-1)!.actions, ['compact', 'newChat'], 'the core chooses the buttons');

@@ -3,6 +3,7 @@
  * the budget shrinks (never grows), the decision is recorded so a fold rebuilds the same budget,
  * the gauge and a one-time notice show it, and the too-long recovery then fits the new window.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import { ContextWindowTooSmallError } from '../../src/core/context/engineTypes';
 import { foldTranscript } from '../../src/core/agent/fold';
@@ -43,7 +44,7 @@ describe('context engine: a window learned from the server', () => {
     const notices = r.eventsOf('context_window_learned');
     assert.equal(notices.length, 1);
     assert.equal(
-      notices[0]!.message,
+      said(notices[0]!.message),
       "The server's context window is 12,000 tokens, smaller than the 40,000 assumed; Evergreen now compacts for 12,000. Set evergreen.contextWindow (or --context-window) to 12000 to skip this.",
     );
     const gauge = r.events.at(-1)!;

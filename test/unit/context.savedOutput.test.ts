@@ -3,6 +3,7 @@
  * short "saved output" link instead of the long path, resume rebuilds the same link, and the host
  * opens only files in the session's own tool-results folder.
  */
+import { said, worded } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import { savedOutputFile } from '../../src/core/context/tier0';
 import type { MessageParam } from '../../src/core/model/messages';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import type { AgentEvent } from '../../src/protocol';
+import type { AgentEvent as CoreAgentEvent } from '../../src/core/agent/events';
 import { parseWebviewMessage } from '../../src/extension/webviewRequests';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { Rig } from './context.harness';
@@ -45,9 +47,9 @@ describe('saved output links (persist notes)', () => {
     assert.equal(path.dirname(event.savedOutput.file), toolResultsDir);
     assert.equal(fs.readFileSync(event.savedOutput.file, 'utf8'), bigOutput);
     assert.ok(shown.includes(event.savedOutput.file), 'the model sees the full path');
-    assert.ok(event.detail.includes(event.savedOutput.file), 'the CLI and logs print the full path');
+    assert.ok(said(event.detail).includes(event.savedOutput.file), 'the CLI and logs print the full path');
 
-    const [note] = chatOf([event]).items;
+    const [note] = chatOf(worded([event])).items;
     assert.ok(note);
     assert.equal(note.kind, 'note');
     assert.ok(note.kind === 'note');
@@ -83,12 +85,12 @@ describe('saved output links (persist notes)', () => {
     const folded = foldTranscript(rig.entries).display;
     const replayed = folded.filter((event) => event.type === 'tier');
     assert.equal(replayed.length, 1);
-    const { turnId: _turn, ...withoutTurn } = replayed[0] as Extract<AgentEvent, { type: 'tier' }>;
+    const { turnId: _turn, ...withoutTurn } = replayed[0] as Extract<CoreAgentEvent, { type: 'tier' }>;
     assert.deepEqual(withoutTurn, live[0], 'the same event, figures and file included');
     // Between the call's card and its result, as live.
     const order = folded.map((event) => event.type).filter((type) => type.startsWith('tool_call') || type === 'tier');
     assert.deepEqual(order, ['tool_call_started', 'tier', 'tool_call_finished']);
-    assert.deepEqual(chatOf(folded).items.find((item) => item.kind === 'note'), chatOf(live).items[0], 'the chat item is the live one');
+    assert.deepEqual(chatOf(worded(folded)).items.find((item) => item.kind === 'note'), chatOf(worded(live)).items[0], 'the chat item is the live one');
   });
 
   it('a transcript written before the figures were recorded still gets the link, with estimated figures', () => {

@@ -5,6 +5,7 @@
  * that the full history is searchable; a drop after "prompt is too long" keeps its tool calls' ids.
  * And the placeholders stay tiny: they are re-read on every request.
  */
+import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { droppedCallsOf, DROPPED_CALLS_LISTED } from '../../src/core/context/compactionPlanning';
@@ -57,7 +58,7 @@ describe('context engine: every removal names the way back', () => {
     assert.ok(outcome.content.includes(recallCall(ID)), 'the id');
     assert.equal(fs.readFileSync(outcome.persisted.file, 'utf8').length, 40_000);
     const note = persistNote({ toolName: 'run_shell', toolUseId: ID, file: outcome.persisted.file, tokensBefore: 10_000, tokensAfter: 1_000 });
-    assert.ok(note.detail.includes(ID) && note.detail.includes(outcome.persisted.file), note.detail);
+    assert.ok(said(note.detail).includes(ID) && said(note.detail).includes(outcome.persisted.file), said(note.detail));
   });
 
   it('a summary ends with one line saying the full history is searchable with recall', async () => {

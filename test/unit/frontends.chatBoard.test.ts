@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { activityCounts, attentionFor, attentionText, chatListRow, IDLE_PROGRESS, isInterrupted, progressAfter, readRememberedChats, reopenedActivity, RunQueue, type ChatProgress } from '../../src/frontends/chatBoard';
 
 const turn = (): AgentEvent => ({ type: 'turn_started', turnId: 't1', userText: 'go' });

@@ -3,6 +3,8 @@
  * saved copy tier 0 wrote and an "always" answer, and words the page's facts. (A resumed chat's
  * card: test/system/web.cards.test.ts.)
  */
+import { verbatim } from '../../src/core/userText';
+import { worded } from '../support/said';
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
@@ -19,10 +21,10 @@ describe('a fetched page\'s card', () => {
       { type: 'approval_needed', turnId: 't', toolUseId: 'tu1', request: { kind: 'web', url: 'https://docs.example.com/old', host: 'docs.example.com' } },
       { type: 'approval_resolved', turnId: 't', toolUseId: 'tu1', approved: true, always: true },
       // Tier 0's note comes before the result, naming the call it saved.
-      { type: 'tier', tier: 'persist', items: 1, tokensBefore: 12_000, tokensAfter: 900, detail: 'web_fetch output tu1 saved', savedOutput: { toolName: 'web_fetch', file: '/s/tool-results/tu1.txt', toolUseId: 'tu1' } },
+      { type: 'tier', tier: 'persist', items: 1, tokensBefore: 12_000, tokensAfter: 900, detail: verbatim('web_fetch output tu1 saved'), savedOutput: { toolName: 'web_fetch', file: '/s/tool-results/tu1.txt', toolUseId: 'tu1' } },
       { type: 'tool_call_finished', turnId: 't', toolUseId: 'tu1', name: 'web_fetch', isError: false, content: 'URL: …', durationMs: 40, web },
     ];
-    for (const event of events) applyEvent(model, event);
+    for (const event of worded(events)) applyEvent(model, event);
     const card = model.items.find((item) => item.kind === 'tool');
     assert.ok(card?.kind === 'tool');
     assert.deepEqual(card.web, web);

@@ -3,6 +3,7 @@
  * "Thinking…" state, its size once done, interleaved thinking kept in order with the tool cards,
  * redacted thinking as "(redacted)", and a resumed session (the DisplayBuilder) showing the same.
  */
+import { worded } from '../support/said';
 import assert from 'node:assert/strict';
 import { eventsFromHistory } from '../../src/core/agent/replay';
 import type { MessageParam } from '../../src/core/model/messages';
@@ -139,7 +140,7 @@ describe('thinking in a resumed chat (DisplayBuilder)', () => {
   });
 
   it('shows the same chat as the live turn did', () => {
-    const resumed = fold(eventsFromHistory(history));
+    const resumed = fold(worded(eventsFromHistory(history)));
     assert.deepEqual(shape(resumed), ['user', 'assistant[thinking:first read (redacted)|Reading.]', 'tool:read_file', 'assistant[thinking:now answer|Done.]']);
     assert.deepEqual(assistants(resumed).map(thinkingSummary), ['Thinking · ~3 tokens · (redacted)', 'Thinking · ~3 tokens']);
   });

@@ -1,3 +1,4 @@
+import { worded } from '../support/said';
 import assert from 'node:assert/strict';
 import { foldTranscript } from '../../src/core/agent/fold';
 import type { TranscriptEntry } from '../../src/core/storage/transcript';
@@ -67,7 +68,7 @@ describe('webview chat model: the task list', () => {
       { type: 'message', ts, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'todo_write', input: { todos: [...accepted, ...accepted] } }] } },
       { type: 'message', ts, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'The task list was not changed', is_error: true }] } },
     ];
-    const model = fold(foldTranscript(entries).display);
+    const model = fold(worded(foldTranscript(entries).display));
     assert.deepEqual(model.todos?.items, accepted);
     assert.deepEqual(model.items.map((item) => item.kind), ['user', 'tool', 'tool']);
   });

@@ -1,5 +1,6 @@
 import { ContextWindowTooSmallError } from '../context/engineTypes';
 import { errorActionsFor } from '../model/errorActions';
+import { verbatim } from '../userText';
 import { ModelError } from '../model/errors';
 import type { AgentEvent } from './events';
 
@@ -7,11 +8,11 @@ import type { AgentEvent } from './events';
 export function errorEventFor(turnId: string, error: unknown): Extract<AgentEvent, { type: 'error' }> {
   if (error instanceof ContextWindowTooSmallError) {
     const kind = 'context_window_too_small';
-    return { type: 'error', turnId, kind, message: error.message, hint: 'Change the setting, then send your message again.', actions: errorActionsFor(kind) };
+    return { type: 'error', turnId, kind, message: verbatim(error.message), hint: verbatim('Change the setting, then send your message again.'), actions: errorActionsFor(kind) };
   }
   if (error instanceof ModelError && error.kind !== 'cancelled') {
-    const hint = typeof error.hint === 'string' ? { hint: error.hint } : error.hint ? { errorHint: error.hint } : {};
-    return { type: 'error', turnId, kind: error.kind, message: error.message, ...hint, actions: errorActionsFor(error.kind) };
+    const hint = typeof error.hint === 'string' ? { hint: verbatim(error.hint) } : error.hint ? { errorHint: error.hint } : {};
+    return { type: 'error', turnId, kind: error.kind, message: verbatim(error.message), ...hint, actions: errorActionsFor(error.kind) };
   }
-  return { type: 'error', turnId, kind: 'internal', message: error instanceof Error ? error.message : String(error), actions: errorActionsFor('internal') };
+  return { type: 'error', turnId, kind: 'internal', message: verbatim(error instanceof Error ? error.message : String(error)), actions: errorActionsFor('internal') };
 }

@@ -17,6 +17,7 @@ import type { ImageMediaType } from '../model/messages';
 import type { HookEventName } from '../hooks/events';
 import type { HookRunOutcome } from '../hooks/decisions';
 import type { HookScope } from '../hooks/config';
+import type { UserText } from '../userText';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 
@@ -156,7 +157,7 @@ export type AgentEvent =
       toolCalls: number;
       elapsedMs: number;
     }
-  | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: string }
+  | { type: 'retrying'; turnId: string; attempt: number; delayMs: number; reason: UserText }
   /** `actions`: next steps when the stop needs one (a full context window), chosen by the core. */
   | { type: 'turn_finished'; turnId: string; stopReason: TurnStopReason; actions?: ErrorAction[] }
   /**
@@ -165,39 +166,39 @@ export type AgentEvent =
    * settings or flags, as a kind that each front end words (the extension fills `hint` from it
    * before the panel sees the event).
    */
-  | { type: 'error'; turnId?: string; kind: ErrorKind; message: string; hint?: string; errorHint?: ErrorHint; actions: ErrorAction[] }
+  | { type: 'error'; turnId?: string; kind: ErrorKind; message: UserText; hint?: UserText; errorHint?: ErrorHint; actions: ErrorAction[] }
   /** Context engine: gauge updates, tier actions, compactions and their failures. */
   | (ContextEvent & { turnId?: string })
   /** The task list (`todo_write`) as it is now: after each accepted call, and replayed on resume. */
   | { type: 'todos'; turnId?: string; items: TodoItem[] }
   /** Transcripts cannot be written (disk full, read-only storage): the agent goes on, unsaved. */
-  | { type: 'storage_warning'; message: string }
+  | { type: 'storage_warning'; message: UserText }
   /** Once per session start: the command sandbox is off or cannot run (the message says what follows and how to fix it). */
-  | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: string }
+  | { type: 'sandbox_notice'; level: 'warning' | 'info'; message: UserText }
   /** At session start: web search is on but this back end cannot search (no SearXNG instance given), and what to set. */
-  | { type: 'web_notice'; level: 'warning' | 'info'; message: string }
+  | { type: 'web_notice'; level: 'warning' | 'info'; message: UserText }
   /** At session start: MCP servers that failed, configurations with problems, workspace servers without consent (each says what to do). */
-  | { type: 'mcp_notice'; level: 'warning' | 'info'; message: string }
+  | { type: 'mcp_notice'; level: 'warning' | 'info'; message: UserText }
   /**
    * Slash commands, skills and memory (issue 28): a command, mode or skill file that could not be
    * used as written (each message names the file and what to do), memory that cannot be read.
    */
-  | { type: 'customization_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  | { type: 'customization_notice'; turnId?: string; level: 'warning' | 'info'; message: UserText }
   /** Instruction files: at session start a file refused, cut or re-encoded (warning); during a turn, a subfolder's file added (info). */
-  | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  | { type: 'instructions_notice'; turnId?: string; level: 'warning' | 'info'; message: UserText }
   /**
    * Extended thinking (issue 21): at session start, a setting that could not be used as written
    * (model without thinking, budget lowered to fit, resumed thinking another model wrote); during a
    * turn, thinking turned off for the rest of it, or a server that refused reasoning_effort.
    */
-  | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: string }
+  | { type: 'thinking_notice'; turnId?: string; level: 'warning' | 'info'; message: UserText }
   /**
    * Modes (issue 28): the session's mode from now on (`reason` as the transcript's `mode` entry
    * records it), live and replayed on resume. `description`: the mode's one line, when it is known.
    */
   | { type: 'mode_changed'; turnId?: string; mode: string; reason: ModeChangeReason; description?: string }
   /** At session start: custom mode files that could not be used, a mode's model that cannot be served here. */
-  | { type: 'mode_notice'; level: 'warning' | 'info'; message: string }
+  | { type: 'mode_notice'; level: 'warning' | 'info'; message: UserText }
   /** `exit_plan_mode` proposed `plan` (Markdown; `steps` its task list if built): the chat's plan card, replayed on resume. */
   | { type: 'plan_proposed'; turnId: string; toolUseId: string; plan: string; steps: TodoItem[] }
   /** The user decided on the plan of `toolUseId`: built it, or asked to keep planning (the note is the next message). */
@@ -205,6 +206,6 @@ export type AgentEvent =
   /** A hook ran (issue 29): recorded in the transcript, so a resumed chat shows the same line. */
   | { type: 'hook_run'; turnId?: string; run: HookRunView }
   /** What the user should know about hooks: a failed or blocked run, a decision refused, settings with problems, hooks left out. */
-  | { type: 'hook_notice'; turnId?: string; level: 'warning' | 'info'; message: string };
+  | { type: 'hook_notice'; turnId?: string; level: 'warning' | 'info'; message: UserText };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
+import { verbatim } from '../userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -253,7 +254,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
     // Web search is on, but neither this back end nor a SearXNG instance can run it.
     const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
     announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices, customization: [...skills.notices, ...prompt.customization] });
-    for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice });
+    for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice, message: verbatim(notice.message) });
     if (starting.recordStart) session.modes?.switchTo(starting.mode.name, 'start');
     // Its text rides with the first message.
     return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);
@@ -310,7 +311,7 @@ function buildSession(
   const thinking = thinkingFor(config, client, window, parts.modelMax, folded);
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
   const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), parts.fileBudget) : undefined;
-  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message }));
+  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message: verbatim(message) }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
   const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };

@@ -5,6 +5,7 @@
  * the words the Notification hook gets when an approval waits.
  */
 import type { ApprovalRequest } from '../approvals/approval';
+import { UserTextRecordSchema } from '../userText';
 import { HOOK_EVENTS } from '../hooks/events';
 import { HOOK_RUN_OUTCOMES, type HookRunRecord } from '../hooks/decisions';
 import * as z from '../zod';
@@ -56,7 +57,7 @@ const HookRunViewSchema = z.object({
   sandboxNote: z.string().optional(),
 });
 z.sameType<z.infer<typeof HookRunViewSchema>, HookRunView>(true);
-const HookNoticeSchema = z.object({ level: z.enum(['warning', 'info']), message: z.string() });
+const HookNoticeSchema = z.object({ level: z.enum(['warning', 'info']), message: UserTextRecordSchema });
 
 /** A recorded hook run or notice as the chat showed it; undefined for a record that does not read as one (it is left out). */
 export function hookEventFromRecord(name: HookRecordName, data: unknown, turnId: string): AgentEvent | undefined {

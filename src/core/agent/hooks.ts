@@ -15,6 +15,7 @@
  * UserPromptSubmit, SessionEnd or idle notification (those are the chat's).
  */
 import * as path from 'node:path';
+import { verbatim } from '../userText';
 import type { CompactionHooks } from '../context/engineTypes';
 import { writeNew } from '../context/tier0';
 import { errorMessage, type Logger } from '../logger';
@@ -155,7 +156,7 @@ export class SessionHooks implements CallHooks {
   notice(level: 'warning' | 'info', message: string, turnId: string | undefined): void {
     if (level === 'warning') this.options.logger.warn(message);
     this.record('hook_notice', { level, message });
-    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message });
+    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message: verbatim(message) });
   }
 
   private record(name: HookRecordName, data: Record<string, unknown>): void {
@@ -338,12 +339,12 @@ export function sessionHooksFor(
 ): SessionHooks | undefined {
   for (const notice of config?.notices ?? []) {
     if (notice.level === 'warning') parts.logger.warn(notice.message);
-    parts.emit({ type: 'hook_notice', ...notice });
+    parts.emit({ type: 'hook_notice', ...notice, message: verbatim(notice.message) });
   }
   if (!config || config.hooks.length === 0) return undefined;
   const workspace = config.hooks.filter((hook) => hook.origin.scope === 'workspace');
   if (workspace.length > 0 && parts.sandbox?.state.kind !== 'on') {
-    parts.emit({ type: 'hook_notice', level: 'warning', message: `The workspace's hooks you allowed run only in the command sandbox, which is off or cannot run here: ${workspace.length === 1 ? 'it does' : `these ${workspace.length} do`} not run in this chat (each run says so).` });
+    parts.emit({ type: 'hook_notice', level: 'warning', message: verbatim(`The workspace's hooks you allowed run only in the command sandbox, which is off or cannot run here: ${workspace.length === 1 ? 'it does' : `these ${workspace.length} do`} not run in this chat (each run says so).`) });
   }
   const { handle } = parts;
   const hooks = new SessionHooks({

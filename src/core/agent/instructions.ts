@@ -4,6 +4,7 @@
  * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */
 import type { Logger } from '../logger';
+import { verbatim } from '../userText';
 import { blocksOf } from '../model/content';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';
@@ -77,9 +78,9 @@ export async function instructionNotes(
     const { notes, notices } = await nested.notesFor(folders, (file) => (inView ??= notedInstructionFiles(liveView())).has(file));
     for (const message of notices) {
       logger.warn(message);
-      emit({ type: 'instructions_notice', level: 'warning', message });
+      emit({ type: 'instructions_notice', level: 'warning', message: verbatim(message) });
     }
-    for (const note of notes) emit({ type: 'instructions_notice', level: 'info', message: instructionsNoteMessage(note) });
+    for (const note of notes) emit({ type: 'instructions_notice', level: 'info', message: verbatim(instructionsNoteMessage(note)) });
     return notes.map((text) => ({ type: 'text', text }));
   } catch (error) {
     // The round's results matter more than a note: it is left out, and the next round tries again.

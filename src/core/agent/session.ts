@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine } from '../context/engine';
+import { verbatim } from '../userText';
 import type { ContextEngineOptions, PreparedRequest } from '../context/engineTypes';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
@@ -315,7 +316,7 @@ export class AgentSession {
       const hooked = text === undefined || !this.options.hooks ? { before: [], after: [] } : await this.options.hooks.beforePrompt(text, turnId, controller.signal, this.tier0);
       if ('blocked' in hooked) {
         stopReason = 'error';
-        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: `A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`, hint: 'Change the prompt, or the hook (its line above names its file).', actions: errorActionsFor('hook_blocked') });
+        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: verbatim(`A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`), hint: verbatim('Change the prompt, or the hook (its line above names its file).'), actions: errorActionsFor('hook_blocked') });
       } else {
         // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
         if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
@@ -376,7 +377,7 @@ export class AgentSession {
               partialText = '';
               streamed.reset();
               this.logger.warn(`request ${requestIndex} retry ${attempt} in ${Math.round(delayMs)} ms: ${reason}`);
-              this.emit({ type: 'retrying', turnId, attempt, delayMs, reason });
+              this.emit({ type: 'retrying', turnId, attempt, delayMs, reason: verbatim(reason) });
             },
           },
           signal,
@@ -433,8 +434,8 @@ export class AgentSession {
       type: 'error',
       turnId,
       kind: 'tool_round_limit',
-      message: `Stopped after ${maxRounds} tool rounds in one turn.`,
-      hint: 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+      message: verbatim(`Stopped after ${maxRounds} tool rounds in one turn.`),
+      hint: verbatim('Retry (or send "continue") to let the agent go on, or give it a narrower task.'),
       actions: errorActionsFor('tool_round_limit'),
     });
     return 'error';

@@ -2,6 +2,7 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
+import { verbatim } from '../userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
@@ -36,32 +37,32 @@ export function announceStart(
   const { sandbox, mcp, mcpTools } = what;
   for (const notice of what.thinking) {
     if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'thinking_notice', ...notice });
+    onEvent({ type: 'thinking_notice', ...notice, message: verbatim(notice.message) });
   }
   const notice = sandbox && sandboxNotice(sandbox.state);
   if (notice) {
     logger.warn(notice.message);
-    onEvent({ type: 'sandbox_notice', ...notice });
+    onEvent({ type: 'sandbox_notice', ...notice, message: verbatim(notice.message) });
   }
   if (what.webSearchMissing) {
     const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
     logger.warn(message);
-    onEvent({ type: 'web_notice', level: 'warning', message });
+    onEvent({ type: 'web_notice', level: 'warning', message: verbatim(message) });
   }
   if (mcpTools?.deferred) {
-    onEvent({ type: 'mcp_notice', level: 'info', message: `The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.` });
+    onEvent({ type: 'mcp_notice', level: 'info', message: verbatim(`The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.`) });
   }
   for (const notice of what.promptNotices) {
     if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'instructions_notice', ...notice });
+    onEvent({ type: 'instructions_notice', ...notice, message: verbatim(notice.message) });
   }
   for (const notice of what.customization) {
     if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'customization_notice', ...notice });
+    onEvent({ type: 'customization_notice', ...notice, message: verbatim(notice.message) });
   }
   for (const message of mcpNotices(what.mcpSettings, mcp)) {
     logger.warn(message);
-    onEvent({ type: 'mcp_notice', level: 'warning', message });
+    onEvent({ type: 'mcp_notice', level: 'warning', message: verbatim(message) });
   }
 }
 

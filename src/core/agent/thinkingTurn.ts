@@ -6,6 +6,7 @@
  * Anthropic's budget form refuses such a request. Thinking text itself is never edited.
  */
 import type { ProviderId } from '../model/backend';
+import { verbatim } from '../userText';
 import { blocksOf } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ThinkingForm } from '../model/models';
@@ -51,7 +52,7 @@ export class TurnThinking {
   notice(turnId: string | undefined, notice: ThinkingNotice): void {
     if (notice.level === 'warning') this.logger.warn(notice.message);
     else this.logger.info(notice.message);
-    this.emit({ type: 'thinking_notice', ...(turnId ? { turnId } : {}), ...notice });
+    this.emit({ type: 'thinking_notice', ...(turnId ? { turnId } : {}), ...notice, message: verbatim(notice.message) });
   }
 }
 

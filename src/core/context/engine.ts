@@ -12,6 +12,7 @@
  * canonical history.
  */
 import { errorActionsFor } from '../model/errorActions';
+import { verbatim } from '../userText';
 import { errorMessage } from '../logger';
 import type { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';
@@ -145,7 +146,7 @@ export class ContextEngine {
       this.commit({ type: 'persisted_output', ts: this.ts(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
       this.emit(persistNote({ toolName: input.toolName, toolUseId: input.toolUseId, file: outcome.persisted.file, tokensBefore, tokensAfter }));
     } else if (outcome.truncated) {
-      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: `${input.toolName} output cut to its head and tail` });
+      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: verbatim(`${input.toolName} output cut to its head and tail`) });
     }
     return outcome.content;
   }
@@ -282,7 +283,7 @@ export class ContextEngine {
       current = this.estimateTokens(this.liveView());
       const verb = tierVerb(batch.tier);
       this.options.logger.info(`tier ${batch.tier}: ${verb} ${batch.edits.length} old tool result(s), ~${before} -> ~${current} tokens (${decision.why})`);
-      this.emit({ type: 'tier', tier: batch.tier, items: batch.edits.length, tokensBefore: before, tokensAfter: current, detail: `${verb} ${batch.edits.length} old tool result(s) because ${decision.why}` });
+      this.emit({ type: 'tier', tier: batch.tier, items: batch.edits.length, tokensBefore: before, tokensAfter: current, detail: verbatim(`${verb} ${batch.edits.length} old tool result(s) because ${decision.why}`) });
     }
     await this.reanchor(signal);
     return 0;
@@ -444,7 +445,7 @@ export class ContextEngine {
       : 'The history is unchanged. Evergreen tries again before the next request; you can also compact by hand ("/compact [focus]").';
     const message = `Compaction (${trigger}) failed: ${reason}`;
     this.options.logger.error(`${message} (consecutive failures: ${failures})`);
-    this.emit({ type: 'compaction_failed', trigger, message, consecutiveFailures: failures, breakerOpen, hint, actions: errorActionsFor('compaction_failed') });
+    this.emit({ type: 'compaction_failed', trigger, message: verbatim(message), consecutiveFailures: failures, breakerOpen, hint: verbatim(hint), actions: errorActionsFor('compaction_failed') });
     return { ok: false, message: `${message}. ${hint}` };
   }
 
@@ -464,7 +465,7 @@ export class ContextEngine {
     const budget = this.budget;
     const message = windowLearnedMessage(learned, assumed);
     this.options.logger.warn(`${message} (budget: ${budget.outputReserve} reserved for the reply, auto-compact at ${budget.threshold})`);
-    this.emit({ type: 'context_window_learned', window: learned, assumed, message });
+    this.emit({ type: 'context_window_learned', window: learned, assumed, message: verbatim(message) });
     this.emit({ type: 'context', gauge: this.gauge() });
     return true;
   }

@@ -13,6 +13,7 @@ import type { ContextGauge } from './gauge';
 import type { EngineState } from './state';
 import type { SavedOutput } from './tier0';
 import type { TierName } from './tiers';
+import type { UserText } from '../userText';
 /** The part of the model client the engine needs: one streamed request (summaries). */
 export interface SummaryModel {
   stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;
@@ -30,7 +31,7 @@ export interface TranscriptSink {
 export type ContextEvent =
   | { type: 'context'; gauge: ContextGauge }
   /** `savedOutput`: a persisted result's file (its full path), as data, so a front end can link to it rather than print the path; `toolUseId`: the call whose result it is (its card links it too). */
-  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: string; savedOutput?: SavedOutput & { toolUseId?: string } }
+  | { type: 'tier'; tier: 'persist' | 'truncate' | TierName; items: number; tokensBefore: number; tokensAfter: number; detail: UserText; savedOutput?: SavedOutput & { toolUseId?: string } }
   | {
       type: 'compaction';
       /** The boundary's id (the transcript's compaction entry; what an undo names). */
@@ -46,9 +47,9 @@ export type ContextEvent =
     }
   /** "Undo Last Compaction": the live view is the one before compaction `compactionId` again. */
   | { type: 'compaction_undone'; compactionId: string; tokensBefore: number; tokensAfter: number }
-  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: string; consecutiveFailures: number; breakerOpen: boolean; hint: string; actions: ErrorAction[] }
+  | { type: 'compaction_failed'; trigger: CompactionTrigger; message: UserText; consecutiveFailures: number; breakerOpen: boolean; hint: UserText; actions: ErrorAction[] }
   /** The server refused a prompt and named a window smaller than the one assumed: the engine now compacts for it (`message` is the user's notice). */
-  | { type: 'context_window_learned'; window: number; assumed: number; message: string };
+  | { type: 'context_window_learned'; window: number; assumed: number; message: UserText };
 
 /** What the session sends: the live view plus where the cache breakpoints go. */
 export interface PreparedRequest {

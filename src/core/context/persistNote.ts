@@ -1,6 +1,7 @@
 // The chat's note for a tier-0 persisted result. Apart from tier0.ts because it is shaped as a
 // ContextEvent: engineTypes.ts (which names tier0's SavedOutput) would otherwise form a cycle with it.
 import type { ContextEvent } from './engineTypes';
+import { verbatim } from '../userText';
 import type { SavedOutput } from './tier0';
 import { recallCall } from '../tools/recallRef';
 
@@ -12,7 +13,7 @@ export function persistNote(input: SavedOutput & { toolUseId: string; tokensBefo
     items: 1,
     tokensBefore: input.tokensBefore,
     tokensAfter: input.tokensAfter,
-    detail: `${input.toolName} output ${input.toolUseId} saved to ${input.file} (${recallCall(input.toolUseId)} returns it)`,
+    detail: verbatim(`${input.toolName} output ${input.toolUseId} saved to ${input.file} (${recallCall(input.toolUseId)} returns it)`),
     savedOutput: { toolName: input.toolName, file: input.file, toolUseId: input.toolUseId },
   };
 }

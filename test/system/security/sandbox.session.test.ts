@@ -1,6 +1,7 @@
 // Issue 18: what a session does with each sandbox state, end to end against the fake API. The
 // front ends word nothing themselves: the one `sandbox_notice` at start is what the user is told,
 // and the approval policy must follow the state the session really got.
+import { said } from '../../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -100,8 +101,8 @@ describe('security: a session and its command sandbox (fake API)', function () {
       const notices = h.notices();
       assert.equal(notices.length, 1, JSON.stringify(notices));
       assert.equal(notices[0]?.level, 'warning');
-      assert.ok(notices[0]?.message.includes(SANDBOX_INSTALL_HINT_DEBIAN), notices[0]?.message);
-      assert.match(notices[0]?.message ?? '', /bwrap is not installed/);
+      assert.ok(said(notices[0]?.message)?.includes(SANDBOX_INSTALL_HINT_DEBIAN), said(notices[0]?.message));
+      assert.match(said(notices[0]?.message) ?? '', /bwrap is not installed/);
 
       await runShellTurn(h.started.session, `mkdir '${target()}'`);
       assert.equal(h.asked.length, 1, `${approvalPolicy.shell}: the command was not asked about`);
@@ -127,7 +128,7 @@ describe('security: a session and its command sandbox (fake API)', function () {
     const notices = h.notices();
     assert.equal(notices.length, 1, JSON.stringify(notices));
     assert.equal(notices[0]?.level, 'warning');
-    assert.match(notices[0]?.message ?? '', /sandbox is off/);
+    assert.match(said(notices[0]?.message) ?? '', /sandbox is off/);
     // Allow-listed, but it writes and nothing confines it: asked (and declined here).
     await runShellTurn(h.started.session, `mkdir '${target()}'`);
     assert.equal(h.asked.length, 1);

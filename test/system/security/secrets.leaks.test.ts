@@ -2,6 +2,7 @@
 // with escape codes between its characters is still redacted in live progress; a key a server
 // echoes in an error body reaches neither stderr, nor stream-json (what the panel renders), nor
 // the --verbose log.
+import { said } from '../../support/said';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -105,7 +106,7 @@ describe('security: secrets split by escape codes, echoed by servers, or left in
       assert.equal(run.code, EXIT.failed, run.stderr);
       const error = run.events.find((event) => event.type === 'error');
       assert.ok(error?.type === 'error', run.stdout);
-      assert.match(error.message, /\[redacted: API key\]/);
+      assert.match(said(error.message), /\[redacted: API key\]/);
       assert.ok(!run.stdout.includes(key) && !run.stderr.includes(key), run.stdout);
     });
 
@@ -153,9 +154,9 @@ describe('security: secrets split by escape codes, echoed by servers, or left in
         assert.ok(!everything.replaceAll('\\x1b[0m', '').includes(key), everything);
         assert.match(everything, /"echoer".*\[redacted: API key\]/);
         if (format === 'stream-json') {
-          const notice = run.events.find((event) => event.type === 'mcp_notice' && event.message.includes('"echoer"'));
+          const notice = run.events.find((event) => event.type === 'mcp_notice' && said(event.message).includes('"echoer"'));
           assert.ok(notice?.type === 'mcp_notice', run.stdout);
-          assert.match(notice.message, /\[redacted: API key\]/);
+          assert.match(said(notice.message), /\[redacted: API key\]/);
           // The parsed text as a program would show it: the key hidden by escape codes is gone too.
           for (const event of run.events) if ('message' in event && typeof event.message === 'string') assert.ok(!shown(event.message).includes(key), event.message);
         }

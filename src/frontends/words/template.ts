@@ -1,0 +1,20 @@
+/**
+ * How a front end's table words one kind of UserText: an English template with `{name}`
+ * placeholders, one per data key it shows, or two when the sentence changes with `count`.
+ * `wordsFor<Kinds>()({...})` checks at compile time that a table words every kind and that each
+ * placeholder names a key of that kind's data (a typo is a type error, not a "{nmae}" on screen).
+ */
+export type Template = string | { readonly one: string; readonly other: string };
+
+type PlaceholdersOf<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | PlaceholdersOf<Rest> : never;
+
+type FitsString<S extends string, Data> = [PlaceholdersOf<S>] extends [Extract<keyof Data, string>] ? S : `${S} <- placeholder not in the data: {${Exclude<PlaceholdersOf<S>, keyof Data>}}`;
+
+type Fits<T, Data> = T extends string ? FitsString<T, Data> : T extends { one: infer One extends string; other: infer Other extends string } ? { one: FitsString<One, Data>; other: FitsString<Other, Data> } : never;
+
+export type WordsFor<Kinds> = { readonly [K in keyof Kinds]: Template };
+
+/** A subsystem's table of templates, checked against its kinds' data. */
+export function wordsFor<Kinds>() {
+  return <const Table extends WordsFor<Kinds>>(table: Table & { [K in keyof Kinds]: Fits<Table[K], Kinds[K]> }): WordsFor<Kinds> => table;
+}
