@@ -11,6 +11,9 @@
 //            workerTask (one task in a worker thread of its own, e.g. a page turned into markdown).
 //            toolNames (the built-in tools' names and Claude Code's, for hooks and tool lists).
 //            Leaf helpers every layer uses.
+//   texts    what the core says to a user, as kinds with data (issue 27 item 6): one file per
+//            subsystem's kinds and the union of them all (texts/userText.ts). Types and builders
+//            only, so every layer above base may import it and the events can name every kind.
 //   model    the provider seam and back ends.
 //   workspace    confined file access: resolve, race-free opens, encodings, atomic writes, walks,
 //            .gitignore, the working tree's Git changes.
@@ -72,6 +75,7 @@
 
 const BASE = '^src/core/[^/]+\\.ts$';
 const dir = (name) => `^src/core/${name}/`;
+const TEXTS = dir('texts');
 
 /** The tools and everything they are built from: what a layer above the tools may use of them. */
 const TOOLS_AND_BELOW = [
@@ -92,6 +96,7 @@ const TOOLS_AND_BELOW = [
 /** Each layer and the paths below it that it may import (besides itself). */
 const CORE_LAYERS = [
   { name: 'base', path: BASE, may: [] },
+  { name: 'texts', path: TEXTS, may: [BASE] },
   { name: 'model', path: dir('model'), may: [BASE] },
   { name: 'workspace', path: dir('workspace'), may: [BASE] },
   { name: 'shell', path: dir('shell'), may: [BASE] },
@@ -127,7 +132,8 @@ const layerRules = CORE_LAYERS.map((layer) => ({
   comment: `src/core/${layer.name === 'base' ? '*.ts' : layer.name} may import only its own layer and ${layer.may.length ? layer.may.join(', ') : 'nothing else in src'} (.dependency-cruiser.cjs lists the order).`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: '^src/', pathNot: [layer.path, ...layer.may] },
+  // Every layer above base and texts says things as kinds: texts is open to all of them.
+  to: { path: '^src/', pathNot: [layer.path, ...layer.may, ...(layer.name === 'base' || layer.name === 'texts' ? [] : [TEXTS])] },
 }));
 
 /** The layers around the core: who may import whom (besides itself). */

@@ -5,7 +5,7 @@
  * same stream the CLI prints with `--output-format stream-json`, in the user's words.
  */
 import type { AgentEvent as CoreAgentEvent, ErrorAction } from './core/agent/events';
-import type { Worded } from './core/userText';
+import type { Worded } from './core/texts/userText';
 import { WEBVIEW_STRINGS } from './protocolStrings';
 import type { ContextGauge as GaugeState } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';

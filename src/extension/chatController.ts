@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent as CoreAgentEvent } from '../core/agent/events';
-import { verbatim } from '../core/userText';
+import { verbatim } from '../core/texts/userText';
 import { wordEvent } from '../frontends/words/wordEvent';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';

@@ -39,7 +39,7 @@ import { WorktreeManager } from '../core/worktrees/manager';
 export async function activate(context: vscode.ExtensionContext): Promise<EvergreenApi | undefined> {
   try {
     // What the core and the shared front-end code say, in the user's language (their English is the key, as for vscode.l10n.t).
-    configureWords({ locale: vscode.env.language, ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}) });
+    configureWords({ locale: vscode.env.language, voice: 'extension', ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}) });
     const storageRoot = context.storageUri ?? context.globalStorageUri;
     await vscode.workspace.fs.createDirectory(storageRoot);
 

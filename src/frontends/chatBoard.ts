@@ -6,8 +6,11 @@
  * and the status bar. Titles come from the model's text (a session's title is its first message),
  * so they go through escapeLine like every other untrusted line shown.
  */
-import type { TurnStopReason } from '../core/agent/events';
-import type { WordedEvent as AgentEvent } from './words/wordEvent';
+import type { AgentEvent as CoreAgentEvent, TurnStopReason } from '../core/agent/events';
+import type { Worded } from '../core/texts/userText';
+
+/** An event as the front ends show it (src/frontends/words/wordEvent.ts). */
+type AgentEvent = Worded<CoreAgentEvent>;
 import { formatCost } from '../core/model/cost';
 import { escapeLine } from '../core/visibleText';
 import { SESSION_ID_PATTERN } from '../core/storage/sessionStore';

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { runCli } from '../../src/cli/run';
 
 export interface CapturedRun {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { repairHistory } from '../../src/core/agent/history';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';

@@ -8,7 +8,7 @@ import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { EXIT } from '../../src/cli/run';
 import { BACKENDS, say } from '../support/backends';
 import { useCliFixture } from '../support/cliFixture';

@@ -4,7 +4,7 @@
  * each exit code and the JSON decisions where the session acts on them, and what the transcript
  * keeps for a resume.
  */
-import type { UserText } from '../../src/core/userText';
+import type { UserText } from '../../src/core/texts/userText';
 import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

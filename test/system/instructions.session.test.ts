@@ -108,7 +108,7 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
     write(home, '.evergreen/AGENTS.md', 'USER RULE: be brief.');
     write(workspace, 'AGENTS.md', 'PROJECT RULE: run npm test.');
     const started = await start();
-    assert.deepEqual(notices().map((notice) => [notice.level, notice.message]), [['info', 'Project instructions read: ~/.evergreen/AGENTS.md, AGENTS.md.']]);
+    assert.deepEqual(notices().map((notice) => [notice.level, said(notice.message)]), [['info', 'Project instructions read: ~/.evergreen/AGENTS.md, AGENTS.md.']]);
     fake.enqueue(say.text('Hello.'));
     await started.session.send('Hi');
     const first = fake.requests()[0]!.system;
@@ -181,7 +181,7 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
 
     events = [];
     const reloaded = await start({}, { resumeId: first.handle.id, reloadInstructions: true });
-    assert.deepEqual(notices().map((notice) => notice.message), ['Project instructions reloaded: AGENTS.md.']);
+    assert.deepEqual(notices().map((notice) => said(notice.message)), ['Project instructions reloaded: AGENTS.md.']);
     fake.enqueue(say.text('New now.'));
     await reloaded.session.send('And now?');
     const sent = fake.requests().at(-1)!;

@@ -6,7 +6,7 @@ import { said } from '../support/said';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { toolResultsOf, toolResultText } from '../../src/core/model/content';
 import { BACKENDS, say, type FakeBackend, type SentRequest } from '../support/backends';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';

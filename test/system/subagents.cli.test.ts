@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { EXIT } from '../../src/cli/run';
 import { blocksOf } from '../../src/core/model/content';
 import { SUMMARY_MARK } from '../../src/core/context/summary';

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { foldTranscript } from '../../src/core/agent/fold';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
+import { worded } from '../support/said';
 import { readTranscript } from '../../src/core/storage/sessionStore';
 import { EXIT } from '../../src/cli/run';
 import { useCliFixture } from '../support/cliFixture';
@@ -38,7 +39,8 @@ describe("a fetched page's card, resumed", function () {
 
       const sessionId = run.events.find((event): event is Extract<AgentEvent, { type: 'session_started' }> => event.type === 'session_started')!.sessionId;
       const file = path.join(cli().storage, 'sessions', sessionId, 'transcript.jsonl');
-      const folded = foldTranscript((await readTranscript(file)).entries);
+      const foldedTranscript = foldTranscript((await readTranscript(file)).entries);
+      const folded = { ...foldedTranscript, display: worded(foldedTranscript.display) };
       const replayed = folded.display.find((event): event is Finished => event.type === 'tool_call_finished' && event.toolUseId === 'toolu_guide');
       assert.deepEqual(replayed?.web, live.web, 'the same page on the resumed card');
       const replayedPersist = folded.display.find((event): event is Tier => event.type === 'tier' && event.tier === 'persist');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import type { AgentEvent } from '../../src/core/agent/events';
+import type { WordedEvent as AgentEvent } from '../../src/frontends/words/wordEvent';
 import { EXIT } from '../../src/cli/run';
 import { PROVIDER_FACTS } from '../../src/core/model/models';
 import { runCliCaptured } from '../support/cliCapture';

@@ -3,7 +3,7 @@
  * saved copy tier 0 wrote and an "always" answer, and words the page's facts. (A resumed chat's
  * card: test/system/web.cards.test.ts.)
  */
-import { verbatim } from '../../src/core/userText';
+import { verbatim } from '../../src/core/texts/userText';
 import { worded } from '../support/said';
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/agent/events';

@@ -1,6 +1,6 @@
 import { ContextWindowTooSmallError } from '../context/engineTypes';
 import { errorActionsFor } from '../model/errorActions';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import { ModelError } from '../model/errors';
 import type { AgentEvent } from './events';
 

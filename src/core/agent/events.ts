@@ -17,7 +17,7 @@ import type { ImageMediaType } from '../model/messages';
 import type { HookEventName } from '../hooks/events';
 import type { HookRunOutcome } from '../hooks/decisions';
 import type { HookScope } from '../hooks/config';
-import type { UserText } from '../userText';
+import type { UserText } from '../texts/userText';
 
 export type { ErrorAction, ErrorKind } from '../model/errorActions';
 

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';

@@ -5,7 +5,7 @@
  * "what the model saw at request N" is reproducible from the transcript alone.
  */
 import { compactionEvent } from '../context/engineTypes';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import { CONTEXT_DEFAULTS } from '../context/defaults';
 import { estimateTokens } from '../context/gauge';
 import { windowLearnedMessage } from '../context/learnedWindow';

@@ -15,7 +15,7 @@
  * UserPromptSubmit, SessionEnd or idle notification (those are the chat's).
  */
 import * as path from 'node:path';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import type { CompactionHooks } from '../context/engineTypes';
 import { writeNew } from '../context/tier0';
 import { errorMessage, type Logger } from '../logger';

@@ -4,7 +4,7 @@
  * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */
 import type { Logger } from '../logger';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';

@@ -3,7 +3,7 @@
  * the fold all replay through the one DisplayBuilder.
  */
 import { blocksOf, toolResultText } from '../model/content';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
 import { EXIT_PLAN_MODE_TOOL, planDecisionOf, planOfInput } from '../todos/planDecision';

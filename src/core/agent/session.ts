@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine } from '../context/engine';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import type { ContextEngineOptions, PreparedRequest } from '../context/engineTypes';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';

@@ -2,7 +2,7 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';

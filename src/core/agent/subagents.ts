@@ -5,6 +5,7 @@
  * the same parts as the parent (factory.ts: one back end instance, window, defaults). The parent
  * receives only the child's final report and the path of its transcript.
  */
+import { userTextForLog } from '../texts/userText';
 import * as os from 'node:os';
 import { errorMessage, type Logger } from '../logger';
 import type { MessageParam } from '../model/messages';
@@ -425,7 +426,7 @@ function watchChild(call: SubagentCall, childId: string, started: number, clock:
       case 'error':
         if (event.kind === 'tool_round_limit') stats.roundLimit = true;
         // The report goes to the parent model: a front end's wording of a next step (errorHint) is not for it.
-        else stats.error = `${event.message}${event.hint ? ` (${event.hint})` : ''}`;
+        else stats.error = `${userTextForLog(event.message)}${event.hint ? ` (${userTextForLog(event.hint)})` : ''}`;
         break;
       case 'approval_needed':
         clock.pause();

@@ -6,7 +6,7 @@
  * Anthropic's budget form refuses such a request. Thinking text itself is never edited.
  */
 import type { ProviderId } from '../model/backend';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ThinkingForm } from '../model/models';

@@ -12,7 +12,7 @@
  * canonical history.
  */
 import { errorActionsFor } from '../model/errorActions';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import { errorMessage } from '../logger';
 import type { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';

@@ -13,7 +13,7 @@ import type { ContextGauge } from './gauge';
 import type { EngineState } from './state';
 import type { SavedOutput } from './tier0';
 import type { TierName } from './tiers';
-import type { UserText } from '../userText';
+import type { UserText } from '../texts/userText';
 /** The part of the model client the engine needs: one streamed request (summaries). */
 export interface SummaryModel {
   stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>;

@@ -1,7 +1,7 @@
 // The chat's note for a tier-0 persisted result. Apart from tier0.ts because it is shaped as a
 // ContextEvent: engineTypes.ts (which names tier0's SavedOutput) would otherwise form a cycle with it.
 import type { ContextEvent } from './engineTypes';
-import { verbatim } from '../userText';
+import { verbatim } from '../texts/userText';
 import type { SavedOutput } from './tier0';
 import { recallCall } from '../tools/recallRef';
 

@@ -5,28 +5,66 @@
  * are keys of l10n/bundle.l10n.json like every other message (scripts/l10n.ts adds them).
  */
 import * as l10n from '@vscode/l10n';
-import { userTextForLog, type UserText, type UserTextKinds, type UserTextValue } from '../../core/userText';
-import { wordsFor, type Template, type WordsFor } from './template';
+import { userTextForLog, type UserText, type UserTextKinds, type UserTextValue } from '../../core/texts/userText';
+import { SETTINGS } from '../settingsTable';
+import { START_WORDS } from './start';
+import { HOOK_WORDS } from './hooks';
+import { INSTRUCTION_WORDS } from './instructions';
+import { GAUGE_WORDS } from './gauge';
+import { INSIGHT_WORDS } from './insights';
+import { SUBAGENT_WORDS } from './subagents';
+import { WORKTREE_WORDS } from './worktrees';
+import { CUSTOMIZATION_WORDS } from './customization';
+import { CONTEXT_WORDS } from './context';
+import { MODEL_WORDS } from './model';
+import { TURN_WORDS } from './turns';
+import { wordsFor, type Template, type VoicedTemplate, type Voice, type WordsFor } from './template';
 
-const VERBATIM_WORDS = wordsFor<Pick<UserTextKinds, 'verbatim'>>()({ verbatim: '{text}' });
+const VERBATIM_WORDS = wordsFor<Pick<UserTextKinds, 'verbatim' | 'setting'>>()({ verbatim: '{text}', setting: '{key}' });
 
 /** One template per kind; a subsystem's table is spread in here. */
-export const USER_TEXT_WORDS: WordsFor<UserTextKinds> = { ...VERBATIM_WORDS };
+export const USER_TEXT_WORDS: WordsFor<UserTextKinds> = {
+  ...VERBATIM_WORDS,
+  ...START_WORDS,
+  ...HOOK_WORDS,
+  ...INSTRUCTION_WORDS,
+  ...GAUGE_WORDS,
+  ...INSIGHT_WORDS,
+  ...SUBAGENT_WORDS,
+  ...WORKTREE_WORDS,
+  ...CUSTOMIZATION_WORDS,
+  ...CONTEXT_WORDS,
+  ...MODEL_WORDS,
+  ...TURN_WORDS,
+};
 
 let locale = 'en';
+let voice: Voice = 'cli';
 
 /**
  * The extension's language and message bundle (vscode.l10n.bundle; none for English). The CLI
  * never calls this and words in English. Numbers and lists follow `locale`.
  */
-export function configureWords(options: { locale: string; bundle?: Record<string, string> }): void {
+export function configureWords(options: { locale: string; voice: Voice; bundle?: Record<string, string> }): void {
   locale = options.locale;
+  voice = options.voice;
   l10n.config({ contents: options.bundle ?? {} });
 }
 
-/** Every English template, for the message bundle. */
+/** Every English template the extension may show, for the message bundle (the CLI's own words are not translated). */
 export function userTextTemplates(): string[] {
-  return Object.values(USER_TEXT_WORDS).flatMap((template: Template) => (typeof template === 'string' ? [template] : [template.one, template.other]));
+  const forms = (template: Template): string[] => (typeof template === 'string' ? [template] : [template.one, template.other]);
+  return Object.values(USER_TEXT_WORDS).flatMap((template: VoicedTemplate) => forms(isVoiced(template) ? template.extension : template));
+}
+
+function isVoiced(template: VoicedTemplate): template is { readonly extension: Template; readonly cli: Template } {
+  return typeof template === 'object' && 'extension' in template;
+}
+
+/** A setting as this front end names it: its id in VS Code, its flag in the CLI (when it has one). */
+function settingName(key: string): string {
+  const cli = voice === 'cli' && Object.hasOwn(SETTINGS, key) ? (SETTINGS[key as keyof typeof SETTINGS] as { cli?: string }).cli : undefined;
+  return cli ? `--${cli}` : `evergreen.${key}`;
 }
 
 /** A UserText in the front end's words. */
@@ -35,10 +73,12 @@ export function word(text: UserText): string {
 }
 
 /** `word` with a table of one's own (the tests' tables). */
-export function wordFrom(table: Readonly<Partial<Record<string, Template>>>, text: UserText): string {
+export function wordFrom(table: Readonly<Partial<Record<string, VoicedTemplate>>>, text: UserText): string {
+  if (text.kind === 'setting') return settingName(text.data.key);
   // A record from a newer Evergreen may hold a kind this one cannot word: its kind and data then.
-  const template = table[text.kind];
-  if (template === undefined) return userTextForLog(text);
+  const voiced = table[text.kind];
+  if (voiced === undefined) return userTextForLog(text);
+  const template = isVoiced(voiced) ? voiced[voice] : voiced;
   const data = text.data as Readonly<Record<string, UserTextValue>>;
   const message = typeof template === 'string' ? template : data.count === 1 ? template.one : template.other;
   const args: Record<string, string> = {};
@@ -46,7 +86,7 @@ export function wordFrom(table: Readonly<Partial<Record<string, Template>>>, tex
   return l10n.t(message, args);
 }
 
-function wordValue(table: Readonly<Partial<Record<string, Template>>>, value: Exclude<UserTextValue, undefined>): string {
+function wordValue(table: Readonly<Partial<Record<string, VoicedTemplate>>>, value: Exclude<UserTextValue, undefined>): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
   if (typeof value === 'boolean') return String(value);

@@ -6,7 +6,7 @@
  * not accept one that still holds a kind.
  */
 import type { AgentEvent } from '../../core/agent/events';
-import type { Worded } from '../../core/userText';
+import type { Worded } from '../../core/texts/userText';
 import { word } from './index';
 
 export type WordedEvent = Worded<AgentEvent>;

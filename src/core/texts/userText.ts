@@ -11,16 +11,41 @@
  * record written before this) is data too, shown as it came.
  */
 
-import * as z from './zod';
+import * as z from '../zod';
+import type { StartTexts } from './start';
+import type { HookTexts } from './hooks';
+import type { InstructionTexts } from './instructions';
+import type { GaugeTexts } from './gauge';
+import type { InsightTexts } from './insights';
+import type { SubagentTexts } from './subagents';
+import type { WorktreeTexts } from './worktrees';
+import type { CustomizationTexts } from './customization';
+import type { ContextTexts } from './context';
+import type { ModelTexts } from './model';
+import type { TurnTexts } from './turns';
 
 /** Text that is not the core's to word: a server's message, an OS error, an older record's English. */
 export interface VerbatimTexts {
   verbatim: { text: string };
 }
 
+/**
+ * A setting named in a sentence, by its key under `evergreen.` ("contextWindow"): the extension
+ * words it as the setting's id, the CLI as the flag that sets the same thing.
+ */
+export interface SettingTexts {
+  setting: { key: string };
+}
+
+/** A setting named in a sentence (see SettingTexts). */
+export function settingRef(key: string): UserText {
+  return { kind: 'setting', data: { key } };
+}
+
 /** Every kind the core says to a user, with its data: each subsystem's interface, extended here. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the interfaces it extends
-export interface UserTextKinds extends VerbatimTexts {}
+export interface UserTextKinds
+  extends VerbatimTexts, SettingTexts, StartTexts, HookTexts, InstructionTexts, GaugeTexts, InsightTexts, SubagentTexts, WorktreeTexts, CustomizationTexts, ContextTexts, ModelTexts, TurnTexts {}
 
 export type UserTextKind = keyof UserTextKinds;
 

@@ -1,0 +1,5 @@
+/** Words for a turn's own stops: the round limit, a blocked prompt (the kinds are in src/core/texts/turns.ts). */
+import type { TurnTexts } from '../../core/texts/turns';
+import { wordsFor } from './template';
+
+export const TURN_WORDS = wordsFor<TurnTexts>()({});
