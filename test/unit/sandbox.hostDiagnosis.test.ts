@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { containerOptions, userNamespaceFix, type HostReader } from '../../src/core/sandbox/hostDiagnosis';
 import { SANDBOX_INSTALL_HINT_DEBIAN, sandboxNotice } from '../../src/core/shell/commandSandbox';
-import { startText } from '../../src/core/texts/start';
+import { userText } from '../../src/core/texts/userText';
 import { configureWords } from '../../src/frontends/words';
 import { said } from '../support/said';
 
@@ -79,9 +79,9 @@ describe("the sandbox's start notices, in each front end's words", () => {
   });
 
   it('the install fix per platform; on an unsupported one each front end says how to run unconfined', () => {
-    assert.equal(said(startText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN })), 'sudo apt-get install bubblewrap socat ripgrep (Debian/Ubuntu; other distributions: the bubblewrap, socat and ripgrep packages)');
-    assert.equal(said(startText('start.sandboxInstallMac', { command: 'brew install ripgrep' })), 'brew install ripgrep (sandbox-exec ships with macOS)');
-    const unsupported = startText('start.sandboxUnsupportedPlatform', {});
+    assert.equal(said(userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN })), 'sudo apt-get install bubblewrap socat ripgrep (Debian/Ubuntu; other distributions: the bubblewrap, socat and ripgrep packages)');
+    assert.equal(said(userText('start.sandboxInstallMac', { command: 'brew install ripgrep' })), 'brew install ripgrep (sandbox-exec ships with macOS)');
+    const unsupported = userText('start.sandboxUnsupportedPlatform', {});
     assert.equal(said(unsupported), 'the sandbox supports Linux and macOS; on this system run with --no-sandbox to run commands unconfined');
     configureWords({ locale: 'en', voice: 'extension' });
     assert.equal(said(unsupported), 'the sandbox supports Linux and macOS; on this system set evergreen.sandbox.enabled to false to run commands unconfined');

@@ -8,7 +8,7 @@ import { applyConsent } from '../../src/core/mcp/load';
 import { mcpServerParts } from '../../src/core/mcp/names';
 import type { McpServerConfig } from '../../src/core/mcp/config';
 import { storageErrorMessage } from '../../src/core/storage/sessionStore';
-import { startText } from '../../src/core/texts/start';
+import { userText } from '../../src/core/texts/userText';
 import { verbatim } from '../../src/core/texts/userText';
 import { configureWords } from '../../src/frontends/words';
 import { said } from '../support/said';
@@ -44,7 +44,7 @@ describe("a session's start notices, in each front end's words", () => {
 
   it('an MCP configuration problem says where, what, and what to do; settings notices come first, as they were given', () => {
     const problems = [
-      { where: '/w/.mcp.json', message: startText('start.mcpConfigNotObject', {}) },
+      { where: '/w/.mcp.json', message: userText('start.mcpConfigNotObject', {}) },
       { where: '/w/.mcp.json $.mcpServers.x.url', message: verbatim('not a URL: "x"') },
     ];
     const { events } = announce({ mcpSettings: { problems, notices: [verbatim('The front end says this.')] } });
@@ -81,10 +81,10 @@ describe("a session's start notices, in each front end's words", () => {
 
   it('MCP tools behind mcp_search, and a server that failed', () => {
     assert.equal(
-      said(startText('start.mcpToolsDeferred', { tools: 301, tokens: 41_250, share: 10 })),
+      said(userText('start.mcpToolsDeferred', { tools: 301, tokens: 41_250, share: 10 })),
       "The MCP servers' 301 tools would take ~41,250 tokens of every request (over 10% of the window): the model finds them with mcp_search and calls them with mcp_call.",
     );
-    assert.equal(said(startText('start.mcpServerFailed', { name: 'gone', reason: 'spawn gone ENOENT' })), 'MCP server "gone": spawn gone ENOENT. Its tools are not available in this chat; fix it and start a new chat.');
+    assert.equal(said(userText('start.mcpServerFailed', { name: 'gone', reason: 'spawn gone ENOENT' })), 'MCP server "gone": spawn gone ENOENT. Its tools are not available in this chat; fix it and start a new chat.');
   });
 
   it('a transcript that cannot be written: why, and that the conversation goes on unsaved', () => {
@@ -97,10 +97,10 @@ describe("a session's start notices, in each front end's words", () => {
 
   it('thinking the server refused, and a model that cannot think', () => {
     assert.equal(
-      said(startText('start.reasoningEffortRefused', { server: 'http://127.0.0.1:1/v1', model: 'gpt-5', said: '400 Unrecognized request argument supplied: reasoning_effort' })),
+      said(userText('start.reasoningEffortRefused', { server: 'http://127.0.0.1:1/v1', model: 'gpt-5', said: '400 Unrecognized request argument supplied: reasoning_effort' })),
       'The server at http://127.0.0.1:1/v1 refuses reasoning_effort for gpt-5, so this session runs without thinking (the server said: 400 Unrecognized request argument supplied: reasoning_effort).',
     );
-    const { events } = announce({ thinking: [{ level: 'info', message: startText('start.thinkingUnsupportedAuto', { model: 'gpt-4.1' }) }] });
+    const { events } = announce({ thinking: [{ level: 'info', message: userText('start.thinkingUnsupportedAuto', { model: 'gpt-4.1' }) }] });
     assert.equal(events[0]?.type, 'thinking_notice');
     assert.equal(messageOf(events[0]), "Thinking is off: gpt-4.1 cannot be asked to think (Evergreen's model table lists no thinking for it).");
   });

@@ -3,7 +3,7 @@
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
 import { settingRef, userTextForLog, verbatim, type UserText } from '../texts/userText';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
@@ -46,13 +46,13 @@ export function announceStart(
     onEvent({ type: 'sandbox_notice', ...notice });
   }
   if (what.webSearchMissing) {
-    const message = startText('start.webSearchMissing', { setting: settingRef('web.searxngUrl') });
+    const message = userText('start.webSearchMissing', { setting: settingRef('web.searxngUrl') });
     logger.warn(userTextForLog(message));
     onEvent({ type: 'web_notice', level: 'warning', message });
   }
   if (mcpTools?.deferred) {
     const tools = mcp?.list().reduce((sum, server) => sum + server.tools, 0) ?? 0;
-    onEvent({ type: 'mcp_notice', level: 'info', message: startText('start.mcpToolsDeferred', { tools, tokens: mcpTools.definitionTokens, share: Math.round(what.mcpDeferShare * 100) }) });
+    onEvent({ type: 'mcp_notice', level: 'info', message: userText('start.mcpToolsDeferred', { tools, tokens: mcpTools.definitionTokens, share: Math.round(what.mcpDeferShare * 100) }) });
   }
   for (const notice of what.promptNotices) {
     if (notice.level === 'warning') logger.warn(notice.message);
@@ -71,7 +71,7 @@ export function announceStart(
 /** One line per thing the user should know about the session's MCP servers, each with what to do. */
 function mcpNotices(settings: McpNoticeSettings | undefined, manager: McpManager | undefined): UserText[] {
   const notices = [...(settings?.notices ?? [])];
-  for (const { where, message } of settings?.problems ?? []) notices.push(startText('start.mcpConfigProblem', { where, problem: message }));
+  for (const { where, message } of settings?.problems ?? []) notices.push(userText('start.mcpConfigProblem', { where, problem: message }));
   notices.push(...(manager?.notices() ?? []));
   notices.push(...(manager?.failures() ?? []));
   return notices;

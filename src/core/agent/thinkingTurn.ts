@@ -7,7 +7,7 @@
  */
 import type { ProviderId } from '../model/backend';
 import { userTextForLog } from '../texts/userText';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ThinkingForm } from '../model/models';
@@ -25,7 +25,7 @@ export interface SessionThinking {
 export type ThinkingNoticeEvent = Extract<AgentEvent, { type: 'thinking_notice' }>;
 
 /** Thinking is off for the rest of a turn whose tool loop cannot send a thinking block back. */
-export const THINKING_OFF_FOR_TURN = startText('start.thinkingOffForTurn', {});
+export const THINKING_OFF_FOR_TURN = userText('start.thinkingOffForTurn', {});
 
 /** Per-request thinking for one session. */
 export class TurnThinking {
@@ -102,6 +102,6 @@ export function withoutForeignThinking(canonical: readonly MessageParam[], origi
 export function foreignThinkingNotice(foreign: readonly string[], current: { provider: ProviderId; model: string }): ThinkingNotice {
   return {
     level: 'info',
-    message: startText('start.thinkingForeign', { models: foreign, current: `${current.provider}/${current.model}` }),
+    message: userText('start.thinkingForeign', { models: foreign, current: `${current.provider}/${current.model}` }),
   };
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from '../zod';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import { verbatim, type UserText } from '../texts/userText';
 
 /** Where a definition came from: a workspace's file needs the user's consent before it runs. */
@@ -69,7 +69,7 @@ export function parseMcpConfigText(text: string, origin: McpOrigin, variables: M
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { servers: [], problems: [{ where: origin.source, message: startText('start.mcpConfigNotJson', { error: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }) }] };
+    return { servers: [], problems: [{ where: origin.source, message: userText('start.mcpConfigNotJson', { error: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }) }] };
   }
   return parseMcpConfigValue(value, origin, variables);
 }
@@ -83,10 +83,10 @@ function serverMapOf(value: Record<string, unknown>): { map: unknown; path: stri
 
 /** The map of server definitions in a config (`bare`: the value is the map), or the problem that it has none. */
 function serverDefinitions(value: unknown, origin: McpOrigin, bare: boolean): { map: Record<string, unknown>; path: string } | { problem: McpConfigProblem } {
-  if (!isObject(value)) return { problem: { where: origin.source, message: startText('start.mcpConfigNotObject', {}) } };
+  if (!isObject(value)) return { problem: { where: origin.source, message: userText('start.mcpConfigNotObject', {}) } };
   const found = bare ? { map: value, path: '$' } : serverMapOf(value);
-  if (!found) return { problem: { where: origin.source, message: startText('start.mcpConfigNoServerMap', {}) } };
-  return isObject(found.map) ? { map: found.map, path: found.path } : { problem: { where: `${origin.source} ${found.path}`, message: startText('start.mcpConfigServersNotObject', {}) } };
+  if (!found) return { problem: { where: origin.source, message: userText('start.mcpConfigNoServerMap', {}) } };
+  return isObject(found.map) ? { map: found.map, path: found.path } : { problem: { where: `${origin.source} ${found.path}`, message: userText('start.mcpConfigServersNotObject', {}) } };
 }
 
 /** A server's place in a problem: `file $.servers.name`, or `file $.servers["odd name"]`. */
@@ -300,7 +300,7 @@ export function mergeMcpConfigs(results: readonly McpConfigResult[]): McpConfigR
   for (const server of results.flatMap((result) => result.servers)) {
     const earlier = byName.get(server.name);
     if (earlier) {
-      problems.push({ where: server.origin.source, message: startText('start.mcpServerNameTaken', { name: server.name, earlier: earlier.origin.source }) });
+      problems.push({ where: server.origin.source, message: userText('start.mcpServerNameTaken', { name: server.name, earlier: earlier.origin.source }) });
       continue;
     }
     byName.set(server.name, server);

@@ -8,7 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpConfigResult, type McpServerConfig, type McpVariables } from './config';
 
@@ -33,7 +33,7 @@ async function readConfigFile(file: string, scope: 'user' | 'workspace', variabl
     text = await fsp.readFile(file, 'utf8');
   } catch (error) {
     if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return { servers: [], problems: [] };
-    return { servers: [], problems: [{ where: file, message: startText('start.mcpConfigUnreadable', { error: errorMessage(error) }) }] };
+    return { servers: [], problems: [{ where: file, message: userText('start.mcpConfigUnreadable', { error: errorMessage(error) }) }] };
   }
   return parseMcpConfigText(text, { scope, source: file }, variables);
 }
@@ -62,5 +62,5 @@ export function applyConsent(servers: readonly McpServerConfig[], consented: (se
   for (const server of servers) (server.origin.scope === 'user' || consented(server) ? allowed : withheld).push(server);
   if (withheld.length === 0) return { allowed, notices: [] };
   const named = withheld.map((server) => `"${server.name}" (${path.basename(server.origin.source)}: ${server.display})`);
-  return { allowed, notices: [startText('start.mcpServersWithheld', { servers: named })] };
+  return { allowed, notices: [userText('start.mcpServersWithheld', { servers: named })] };
 }

@@ -5,7 +5,7 @@
  * A server that fails is listed with its reason and its tools are absent; a crash later restarts
  * it on the next call. Every server and its process tree stops when the session ends.
  */
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 import type { Logger } from '../logger';
 import { errorMessage } from '../logger';
@@ -152,7 +152,7 @@ export class McpManager {
 
   /** The failures, one notice each (the reason's first line), at session start. */
   failures(): UserText[] {
-    return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [startText('start.mcpServerFailed', { name: connection.config.name, reason: connection.state.reason.split('\n')[0] ?? '' })] : []));
+    return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [userText('start.mcpServerFailed', { name: connection.config.name, reason: connection.state.reason.split('\n')[0] ?? '' })] : []));
   }
 
   async stopAll(): Promise<void> {

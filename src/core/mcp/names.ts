@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 
 const MAX_NAME = 64;
@@ -54,7 +54,7 @@ export function mcpServerParts(serverNames: readonly string[]): McpServerParts {
     }
     for (const name of names) parts.set(name, name === sanitized ? name : `${sanitized}_${createHash('sha256').update(name).digest('hex').slice(0, SERVER_HASH_DIGITS)}`);
     const servers = names.map((name) => `"${name}" (${MCP_TOOL_PREFIX}${parts.get(name)}__…)`);
-    collisions.push(startText('start.mcpNameCollision', { servers, sanitized, allowEntry: `${MCP_TOOL_PREFIX}${names[0]}__*` }));
+    collisions.push(userText('start.mcpNameCollision', { servers, sanitized, allowEntry: `${MCP_TOOL_PREFIX}${names[0]}__*` }));
   }
   return { parts, collisions };
 }

@@ -7,7 +7,7 @@ import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStre
 import { effortForBudget } from './thinking';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import { userTextForLog } from '../texts/userText';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
@@ -140,7 +140,7 @@ export class OpenAIBackend implements ModelBackend {
         } else if (this.reasoningEffort && request.thinking && /reasoning[_ ]effort/i.test(error.message)) {
           // A gateway or a model that does not take it: the chat goes on without thinking, and says so once.
           this.reasoningEffort = false;
-          const notice = startText('start.reasoningEffortRefused', { server: this.baseURL, model: this.model, said: error.message });
+          const notice = userText('start.reasoningEffortRefused', { server: this.baseURL, model: this.model, said: error.message });
           this.logger.warn(userTextForLog(notice));
           handlers.onNotice?.(notice);
         } else {

@@ -6,7 +6,7 @@
  */
 import type { ProviderId } from './providers';
 import { thinkingFactsFor, type ThinkingFacts } from './models';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import { settingRef, type UserText } from '../texts/userText';
 
 /** `evergreen.thinking` / `--thinking`: off, auto (a budget the model facts choose; off where unsupported), or a budget in tokens. */
@@ -92,7 +92,7 @@ export interface ThinkingContext {
 /** What would make room for more thinking: a larger window lifts the reserve's cap, never the model's own limit. */
 function roomAdvice(context: ThinkingContext): UserText {
   const modelBound = context.modelOutputLimit !== undefined && context.outputCap >= context.modelOutputLimit;
-  return modelBound ? startText('start.thinkingRoomModelLimit', { model: context.model, cap: context.outputCap }) : startText('start.thinkingRoomWindow', { setting: settingRef('contextWindow') });
+  return modelBound ? userText('start.thinkingRoomModelLimit', { model: context.model, cap: context.outputCap }) : userText('start.thinkingRoomWindow', { setting: settingRef('contextWindow') });
 }
 
 /**
@@ -103,11 +103,11 @@ function roomAdvice(context: ThinkingContext): UserText {
  */
 function loweredNotice(form: ThinkingFacts['form'], wanted: number, budgetTokens: number, context: ThinkingContext): ThinkingNotice | undefined {
   if (form === 'budget') {
-    return { level: 'info', message: startText('start.thinkingLowered', { used: budgetTokens, wanted, advice: roomAdvice(context) }) };
+    return { level: 'info', message: userText('start.thinkingLowered', { used: budgetTokens, wanted, advice: roomAdvice(context) }) };
   }
   const [asked, sent] = [effortForBudget(wanted), effortForBudget(budgetTokens)];
   if (asked === sent) return undefined;
-  return { level: 'info', message: startText('start.thinkingEffortLowered', { sent, asked, advice: roomAdvice(context) }) };
+  return { level: 'info', message: userText('start.thinkingEffortLowered', { sent, asked, advice: roomAdvice(context) }) };
 }
 
 /**
@@ -120,15 +120,15 @@ export function resolveThinking(setting: ThinkingSetting, context: ThinkingConte
   const none = (notice?: ThinkingNotice): ThinkingResolution => ({ request: undefined, maxOutputTokens: context.maxOutputTokens, facts, ...(notice ? { notice } : {}) });
   if (setting === 'off') return none();
   if (facts.form === 'none') {
-    if (setting === 'auto') return none({ level: 'info', message: startText('start.thinkingUnsupportedAuto', { model: context.model }) });
-    return none({ level: 'warning', message: startText('start.thinkingUnsupported', { setting: settingRef('thinking'), budget: setting, model: context.model }) });
+    if (setting === 'auto') return none({ level: 'info', message: userText('start.thinkingUnsupportedAuto', { model: context.model }) });
+    return none({ level: 'warning', message: userText('start.thinkingUnsupported', { setting: settingRef('thinking'), budget: setting, model: context.model }) });
   }
   const wanted = setting === 'auto' ? THINKING_DEFAULTS.autoBudgetTokens : setting;
   const replyFloor = Math.min(context.maxOutputTokens, THINKING_DEFAULTS.minReplyTokens);
   const room = Math.min(context.outputCap - replyFloor, wanted);
   if (room < THINKING_DEFAULTS.minBudgetTokens) {
     const noRoom = { outputCap: context.outputCap, minBudget: String(THINKING_DEFAULTS.minBudgetTokens), replyFloor, advice: roomAdvice(context) };
-    return none({ level: 'warning', message: startText('start.thinkingNoRoom', noRoom) });
+    return none({ level: 'warning', message: userText('start.thinkingNoRoom', noRoom) });
   }
   const budgetTokens = room;
   const maxOutputTokens = Math.min(context.maxOutputTokens + budgetTokens, Math.max(context.maxOutputTokens, context.outputCap));

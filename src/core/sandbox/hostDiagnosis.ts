@@ -14,7 +14,7 @@
  * Read from /proc only; the caller gives the reader, so tests describe a host without being one.
  */
 
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 
 export interface HostReader {
@@ -54,19 +54,19 @@ export function containerOptions(host: HostReader): ContainerOption[] {
 /** The devcontainer.json lines that let the sandbox run in this container (`options`: at least one). */
 export function devcontainerFix(options: readonly ContainerOption[]): UserText {
   const runArgs = options.flatMap((option) => ['"--security-opt"', `"${option}"`]).join(', ');
-  const reasons = options.map((option) => startText(CONTAINER_OPTION_WHY[option], { option }));
-  const why = reasons.reduceRight((rest, first) => startText('start.sandboxContainerBlockers', { first, rest }));
-  return startText('start.sandboxContainerFix', { runArgs, why });
+  const reasons = options.map((option) => userText(CONTAINER_OPTION_WHY[option], { option }));
+  const why = reasons.reduceRight((rest, first) => userText('start.sandboxContainerBlockers', { first, rest }));
+  return userText('start.sandboxContainerFix', { runArgs, why });
 }
 
 /** The fix for user namespaces on this host, or undefined when nothing known blocks them. */
 export function userNamespaceFix(host: HostReader): UserText | undefined {
   const sysctl = (name: string) => host.read(`/proc/sys/${name.replace(/\./g, '/')}`)?.trim();
-  if (sysctl('user.max_user_namespaces') === '0') return startText('start.sandboxUserNamespacesOff', { command: 'sudo sysctl -w user.max_user_namespaces=15000' });
-  if (sysctl('kernel.unprivileged_userns_clone') === '0') return startText('start.sandboxUnprivilegedUserNamespacesOff', { command: 'sudo sysctl -w kernel.unprivileged_userns_clone=1' });
+  if (sysctl('user.max_user_namespaces') === '0') return userText('start.sandboxUserNamespacesOff', { command: 'sudo sysctl -w user.max_user_namespaces=15000' });
+  if (sysctl('kernel.unprivileged_userns_clone') === '0') return userText('start.sandboxUnprivilegedUserNamespacesOff', { command: 'sudo sysctl -w kernel.unprivileged_userns_clone=1' });
   if (inContainer(host)) return devcontainerFix(containerOptions(host));
   if (sysctl('kernel.apparmor_restrict_unprivileged_userns') === '1') {
-    return startText('start.sandboxAppArmorRestricts', {
+    return userText('start.sandboxAppArmorRestricts', {
       command: 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
       persist: "echo 'kernel.apparmor_restrict_unprivileged_userns=0' | sudo tee /etc/sysctl.d/60-evergreen-userns.conf",
     });

@@ -18,7 +18,7 @@ import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type 
 import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
 import { finishOverlayCommand } from './overlayResult';
 import { userNamespaceFix, type HostReader } from './hostDiagnosis';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 
 /** This host's /proc, for the diagnosis of a sandbox that is installed but cannot run. */
@@ -164,9 +164,9 @@ export async function shutdownOsSandbox(): Promise<void> {
 }
 
 function installHint(): UserText {
-  if (process.platform === 'darwin') return startText('start.sandboxInstallMac', { command: 'brew install ripgrep' });
-  if (process.platform === 'linux') return startText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN });
-  return startText('start.sandboxUnsupportedPlatform', {});
+  if (process.platform === 'darwin') return userText('start.sandboxInstallMac', { command: 'brew install ripgrep' });
+  if (process.platform === 'linux') return userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN });
+  return userText('start.sandboxUnsupportedPlatform', {});
 }
 
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;

@@ -2,7 +2,7 @@
 // OS sandbox that confines them. The kernel enforces the boundary; the shell allow-list and the
 // approval settings are conveniences on top that only apply while the boundary holds.
 // It lives in shell/, below the tools that need it; src/core/sandbox implements it (srt.ts) and sits above shell.
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import type { UserText } from '../texts/userText';
 
 /** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
@@ -78,10 +78,10 @@ export const SANDBOX_INSTALL_HINT_DEBIAN = 'sudo apt-get install bubblewrap soca
 export function sandboxNotice(state: SandboxState): { level: 'warning' | 'info'; message: UserText } | undefined {
   switch (state.kind) {
     case 'on':
-      return state.limitation === undefined ? undefined : { level: 'info', message: startText('start.sandboxWithoutOverlay', { why: state.limitation }) };
+      return state.limitation === undefined ? undefined : { level: 'info', message: userText('start.sandboxWithoutOverlay', { why: state.limitation }) };
     case 'disabled':
-      return { level: 'warning', message: startText('start.sandboxOff', {}) };
+      return { level: 'warning', message: userText('start.sandboxOff', {}) };
     case 'unavailable':
-      return { level: 'warning', message: startText('start.sandboxUnavailable', { problem: state.problem, fix: state.installHint }) };
+      return { level: 'warning', message: userText('start.sandboxUnavailable', { problem: state.problem, fix: state.installHint }) };
   }
 }

@@ -10,7 +10,7 @@ import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
 import { resolveRecalls } from './recalledEntries';
-import { startText } from '../texts/start';
+import { userText } from '../texts/userText';
 import { userTextForLog, type UserText } from '../texts/userText';
 
 /**
@@ -421,9 +421,9 @@ function processAlive(pid: number): boolean {
 /** Storage failures with their own words: disk full and read-only are not "file not found". */
 export function storageErrorMessage(error: unknown, file: string): UserText {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC') return startText('start.storageDiskFull', { file });
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return startText('start.storageReadOnly', { code, file });
-  return startText('start.storageUnwritable', { file, error: errorMessage(error) });
+  if (code === 'ENOSPC') return userText('start.storageDiskFull', { file });
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return userText('start.storageReadOnly', { code, file });
+  return userText('start.storageUnwritable', { file, error: errorMessage(error) });
 }
 
 /**

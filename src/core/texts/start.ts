@@ -1,5 +1,5 @@
 /** What the core says about a session's start: the sandbox, web search, MCP, thinking, a mode's start, transcripts that cannot be saved, as kinds with data (src/core/userText.ts); src/frontends/words/start.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 /** A kind whose sentence needs no data. */
 type NoData = Record<never, never>;
@@ -11,7 +11,7 @@ interface SandboxTexts {
   /** The user turned it off: the extension names its setting, the CLI its flag. */
   'start.sandboxOff': NoData;
   /** `problem`: what the probe or the platform said; `fix`: one of the fix kinds below. */
-  'start.sandboxUnavailable': { problem: string; fix: UserText };
+  'start.sandboxUnavailable': { problem: string; fix: NestedText };
   'start.sandboxInstallMac': { command: string };
   'start.sandboxInstallLinux': { command: string };
   'start.sandboxUnsupportedPlatform': NoData;
@@ -19,8 +19,8 @@ interface SandboxTexts {
   'start.sandboxUnprivilegedUserNamespacesOff': { command: string };
   'start.sandboxAppArmorRestricts': { command: string; persist: string };
   /** In a container: the devcontainer.json `runArgs` to add, and why (the container blockers, joined). */
-  'start.sandboxContainerFix': { runArgs: string; why: UserText };
-  'start.sandboxContainerBlockers': { first: UserText; rest: UserText };
+  'start.sandboxContainerFix': { runArgs: string; why: NestedText };
+  'start.sandboxContainerBlockers': { first: NestedText; rest: NestedText };
   'start.sandboxContainerSeccomp': { option: string };
   'start.sandboxContainerAppArmor': { option: string };
   'start.sandboxContainerMaskedProc': { option: string };
@@ -28,10 +28,10 @@ interface SandboxTexts {
 
 /** Web search that cannot run here, and MCP at session start: configuration problems, consent, names, failures. */
 interface McpStartTexts {
-  'start.webSearchMissing': { setting: UserText };
+  'start.webSearchMissing': { setting: NestedText };
   'start.mcpToolsDeferred': { tools: number; tokens: number; share: number };
   /** `problem`: one of the configuration kinds below, or a check's own words (verbatim). */
-  'start.mcpConfigProblem': { where: string; problem: UserText };
+  'start.mcpConfigProblem': { where: string; problem: NestedText };
   /** `error`: the JSON parser's code for it. */
   'start.mcpConfigNotJson': { error: string; line: string; column: string };
   'start.mcpConfigNotObject': NoData;
@@ -48,15 +48,15 @@ interface McpStartTexts {
 
 /** How thinking was resolved for the session and for a turn. */
 interface ThinkingTexts {
-  'start.thinkingLowered': { used: number; wanted: number; advice: UserText };
+  'start.thinkingLowered': { used: number; wanted: number; advice: NestedText };
   /** `sent`, `asked`: the API's effort values (low, medium, high). */
-  'start.thinkingEffortLowered': { sent: string; asked: string; advice: UserText };
+  'start.thinkingEffortLowered': { sent: string; asked: string; advice: NestedText };
   'start.thinkingRoomModelLimit': { model: string; cap: number };
-  'start.thinkingRoomWindow': { setting: UserText };
+  'start.thinkingRoomWindow': { setting: NestedText };
   'start.thinkingUnsupportedAuto': { model: string };
-  'start.thinkingUnsupported': { setting: UserText; budget: number; model: string };
+  'start.thinkingUnsupported': { setting: NestedText; budget: number; model: string };
   /** `minBudget` is the API's fixed minimum, written as the API documents it. */
-  'start.thinkingNoRoom': { outputCap: number; minBudget: string; replyFloor: number; advice: UserText };
+  'start.thinkingNoRoom': { outputCap: number; minBudget: string; replyFloor: number; advice: NestedText };
   'start.thinkingForeign': { models: readonly string[]; current: string };
   'start.thinkingOffForTurn': NoData;
   /** `said`: the server's own message. */
@@ -73,5 +73,3 @@ interface StorageTexts {
 
 export interface StartTexts extends SandboxTexts, McpStartTexts, ThinkingTexts, StorageTexts {}
 
-/** A start text with its data, checked against its kind. */
-export const startText = <K extends keyof StartTexts>(kind: K, data: StartTexts[K]): UserText => ({ kind, data }) as UserText;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxState } from '../../../src/core/shell/commandSandbox';
-import { startText } from '../../../src/core/texts/start';
+import { userText } from '../../../src/core/texts/userText';
 import { verbatim } from '../../../src/core/texts/userText';
 import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver, type ShellIsolation } from '../../../src/core/approvals/approval';
 import { createRunShellTool, isolationFor } from '../../../src/core/tools/runShell';
@@ -93,7 +93,7 @@ describe('security: approvals and the command sandbox', () => {
   describe('isolationFor', () => {
     it('maps the sandbox state and the outside reason to how the command runs', () => {
       const on = stubSandbox({ kind: 'on', allowedDomains: [] });
-      const unavailable = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: startText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
+      const unavailable = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
       const disabled = stubSandbox({ kind: 'disabled' });
       assert.equal(isolationFor(on, undefined), 'sandbox');
       assert.equal(isolationFor(on, 'needs docker'), 'outside');
@@ -129,7 +129,7 @@ describe('security: approvals and the command sandbox', () => {
     });
 
     it('asks with isolation "unavailable" even under shell: auto, and runs nothing when declined', async () => {
-      const sandbox = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: startText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
+      const sandbox = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
       const tool = createRunShellTool({ sandbox });
       const interactive = recordingApprover(false);
       const approver = createPolicyApprover(AUTO, interactive);
