@@ -8,10 +8,12 @@
 import * as l10n from '@vscode/l10n';
 import type { TurnStopReason } from '../core/agent/events';
 import type { ApprovalRequest } from '../core/approvals/approval';
+import { errorMessage } from '../core/logger';
 import { escapeLine } from '../core/visibleText';
 import type { DiscardPlan } from '../core/worktrees/discard';
-import type { CleanUpResult, WorktreeHealth, WorktreeRecord } from '../core/worktrees/manager';
+import { WorktreeError, type CleanUpResult, type WorktreeHealth, type WorktreeRecord } from '../core/worktrees/manager';
 import type { BringHomeResult } from '../core/worktrees/review';
+import { word } from './words';
 
 /** The `viewItem` of a row, by whether its worktree can be used: the menus offer each action only where it can act. */
 export const CHAT_ITEM_CONTEXT = { ready: 'backgroundChat.ready', gone: 'backgroundChat.gone' } as const;
@@ -49,7 +51,7 @@ export function chatRow(record: WorktreeRecord, health: WorktreeHealth, changes:
     record.baseBranch === undefined ? l10n.t('From: {0}', base) : l10n.t('From: {0} at {1}', escapeLine(record.baseBranch), base),
     ...(changes.kind === 'count' ? [l10n.t('{0}, {1} commit(s)', changed, changes.commits)] : []),
     ...(changes.kind === 'unreadable' ? [l10n.t('The changes cannot be read: {0}', escapeLine(changes.reason))] : []),
-    ...(health.kind === 'ready' ? [] : [l10n.t('{0} Discard it to clean it up.', escapeLine(health.reason))]),
+    ...(health.kind === 'ready' ? [] : [l10n.t('{0} Discard it to clean it up.', escapeLine(word(health.reason)))]),
     ...(record.task === undefined ? [] : [l10n.t('Task: {0}', escapeLine(record.task))]),
   ].join('\n');
   return {
@@ -106,10 +108,15 @@ export function bringHomeText(record: WorktreeRecord, result: BringHomeResult): 
     case 'nothing':
       return { level: 'info', message: l10n.t('{0} has nothing to bring home.', escapeLine(record.branch)) };
     case 'conflict': {
-      const reason = escapeLine(result.reason);
+      const reason = escapeLine(word(result.reason));
       return { level: 'error', message: result.files.length > 0 ? l10n.t('{0} In the way: {1}.', reason, result.files.slice(0, MAX_LISTED_FILES).map(escapeLine).join(', ')) : reason };
     }
   }
+}
+
+/** What the user reads of a failure around a worktree: a WorktreeError in this front end's words, else the error's own message. */
+export function worktreeFailure(error: unknown): string {
+  return error instanceof WorktreeError ? word(error.said) : errorMessage(error);
 }
 
 /** What a background chat tells the model when it asks for something the user would be asked about. */

@@ -34,7 +34,7 @@ export async function reviewFiles(changes: WorktreeChanges): Promise<ReviewFile[
       hunks = (await fileHunks(changes, file.path)).hunks;
     } catch (error) {
       // A binary file or a change with no text hunk is chosen whole; anything else is a real failure.
-      if (!(error instanceof WorktreeError && /no text hunks/.test(error.message))) throw error;
+      if (!(error instanceof WorktreeError && error.said.kind === 'worktree.noTextHunks')) throw error;
     }
     files.push({ path: file.path, status: file.status, hunks });
   }
