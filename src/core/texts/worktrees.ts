@@ -1,5 +1,4 @@
 /** What the core says about worktrees of background chats, as kinds with data (src/core/userText.ts); src/frontends/words/worktrees.ts words them. */
-import type { UserText } from './userText';
 
 export interface WorktreeTexts {
   // Why a folder cannot hold a chat's worktree (RepositoryState's reason).
@@ -13,15 +12,13 @@ export interface WorktreeTexts {
   // The worktrees folder.
   'worktree.folderNotAbsolute': { folder: string };
   'worktree.folderInsideCheckout': { folder: string; checkout: string };
-  // Names.
-  'worktree.nameUnusable': { name: string; problem: UserText };
+  // A name given that cannot be used (each a whole sentence, so a translation is never glued from parts).
   'worktree.nameEmpty': Record<never, never>;
-  'worktree.nameTooLong': { max: number };
+  'worktree.nameTooLong': { name: string; max: number };
   'worktree.nameCharacters': { name: string };
-  'worktree.nameTaken': { name: string; why: UserText };
-  'worktree.branchExists': { branch: string };
-  'worktree.folderExists': { folder: string };
-  'worktree.recordExists': Record<never, never>;
+  'worktree.branchExists': { name: string; branch: string };
+  'worktree.folderExists': { name: string; folder: string };
+  'worktree.recordExists': { name: string };
   'worktree.namesExhausted': { first: string; last: string };
   // Making one.
   'worktree.addFailed': { folder: string; branch: string; error: string };

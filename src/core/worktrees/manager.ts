@@ -138,9 +138,9 @@ export class WorktreeManager {
     const given = options.name?.trim();
     if (given !== undefined && given !== '') {
       const problem = nameProblem(given);
-      if (problem) throw new WorktreeError('name', userText('worktree.nameUnusable', { name: given, problem }));
+      if (problem) throw new WorktreeError('name', problem);
       const taken = await this.taken(repository, given, parent);
-      if (taken) throw new WorktreeError('name', userText('worktree.nameTaken', { name: given, why: taken }));
+      if (taken) throw new WorktreeError('name', taken);
       return this.add(repository, given, parent, options);
     }
     const stem = nameFromTask(options.task ?? '');
@@ -152,13 +152,13 @@ export class WorktreeManager {
     throw new WorktreeError('name', userText('worktree.namesExhausted', { first: stem, last: numberedName(stem, MAX_NAME_SUFFIX) }));
   }
 
-  /** Why `name` cannot be used in this repository (its branch, folder or record exists), or undefined. */
+  /** Why `name` cannot be used in this repository (its branch, folder or record exists: what the user is told), or undefined. */
   private async taken(repository: Extract<RepositoryState, { kind: 'repository' }>, name: string, parent: string): Promise<UserText | undefined> {
     const branch = `${BRANCH_PREFIX}${name}`;
     const ref = await runGit(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repository.top, allowFailure: true });
-    if (ref.code === 0) return userText('worktree.branchExists', { branch });
-    if (existsSync(path.join(parent, name))) return userText('worktree.folderExists', { folder: path.join(parent, name) });
-    if (existsSync(this.recordFile(repository.top, name))) return userText('worktree.recordExists', {});
+    if (ref.code === 0) return userText('worktree.branchExists', { name, branch });
+    if (existsSync(path.join(parent, name))) return userText('worktree.folderExists', { name, folder: path.join(parent, name) });
+    if (existsSync(this.recordFile(repository.top, name))) return userText('worktree.recordExists', { name });
     return undefined;
   }
 

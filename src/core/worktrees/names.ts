@@ -15,10 +15,10 @@ export const MAX_NAME_LENGTH = 40;
 /** How many numbered variants of a name made from a task are tried before giving up. */
 export const MAX_NAME_SUFFIX = 99;
 
-/** Why `name` cannot name a worktree, or undefined when it can. */
+/** Why `name` cannot name a worktree (what the user is told), or undefined when it can. */
 export function nameProblem(name: string): UserText | undefined {
   if (name === '') return userText('worktree.nameEmpty', {});
-  if (name.length > MAX_NAME_LENGTH) return userText('worktree.nameTooLong', { max: MAX_NAME_LENGTH });
+  if (name.length > MAX_NAME_LENGTH) return userText('worktree.nameTooLong', { name, max: MAX_NAME_LENGTH });
   if (!NAME.test(name)) return userText('worktree.nameCharacters', { name });
   return undefined;
 }
