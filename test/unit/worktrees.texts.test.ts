@@ -53,7 +53,7 @@ describe('worktrees: what the user is told', () => {
     const health = await new WorktreeManager({ storageRoot: gone }).health(record);
     assert.equal(health.kind, 'repository-missing');
     assert.equal(said(health.reason), `The repository of the worktree fix-login (${record.commonDir}) is gone.`);
- 
+
     // The repository is there (any folder that exists stands for it), the worktree's folder is not.
     const deleted = await new WorktreeManager({ storageRoot: gone }).health({ ...record, commonDir: os.tmpdir() });
     assert.equal(deleted.kind, 'folder-missing');
