@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { attentionText, chatListRow } from '../../src/frontends/chatBoard';
 import { hunkRow } from '../../src/frontends/hunkReview';
+import { slashHelp } from '../../src/frontends/slashCommands';
 import { configureWords } from '../../src/frontends/words';
 
 describe('frontends: words in the user language', () => {
@@ -32,5 +33,13 @@ describe('frontends: words in the user language', () => {
   it('reads English without a bundle, as the CLI does', () => {
     assert.equal(attentionText('approval', 'Fix the login', 'waiting'), 'Evergreen: the chat "Fix the login" is waiting for your approval.');
     assert.equal(hunkRow({ header: '@@ -3,2 +3,4 @@', lines: [] }, undefined).label, 'Lines 3–6');
+  });
+
+  it("/help tells how a command is picked in each front end, naming nothing of the other's", () => {
+    const catalog = { commands: [], notices: [], skills: [] };
+    const [panel] = slashHelp(undefined, catalog, 'extension').split('\n');
+    const [cli] = slashHelp(undefined, catalog, 'cli').split('\n');
+    assert.equal(panel, 'Commands (type / in the message box to pick one):');
+    assert.equal(cli, 'Commands (run one with -p "/name arguments"):');
   });
 });
