@@ -47,4 +47,5 @@ export interface WorktreeTexts {
   'worktree.acceptedDoNotApply': { git: string };
   'worktree.mergeConflicts': { branch: string; files: string };
   'worktree.mergeRefused': { branch: string; git: string };
+  'worktree.mergeNotUndone': { branch: string; error: string; checkout: string };
 }

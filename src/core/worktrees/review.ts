@@ -11,7 +11,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { protectedWriteReason } from '../approvals/protectedPaths';
-import { GitError, gitText, nulList, runGit, userIdentity } from '../git';
+import { gitText, nulList, runGit, userIdentity } from '../git';
 import { errorMessage } from '../logger';
 import { userText, type UserText } from '../texts/userText';
 import { worktreeGitOptions, WorktreeError, type WorktreeRecord } from './manager';
@@ -171,7 +171,7 @@ export async function mergeBranch(record: WorktreeRecord): Promise<BringHomeResu
   if (inMerge) {
     const conflicted = nulList((await runGit(['diff', '--name-only', '--diff-filter=U', '-z'], git)).stdout);
     await runGit(['merge', '--abort'], git).catch((error: unknown) => {
-      throw new GitError(`The merge of ${record.branch} conflicted and could not be undone (${errorMessage(error)}); run git merge --abort in ${record.checkout}.`);
+      throw new WorktreeError('git', userText('worktree.mergeNotUndone', { branch: record.branch, error: errorMessage(error), checkout: record.checkout }));
     });
     return { kind: 'conflict', files: conflicted, reason: userText('worktree.mergeConflicts', { branch: record.branch, files: conflicted.join(', ') }) };
   }

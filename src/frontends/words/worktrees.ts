@@ -44,4 +44,5 @@ export const WORKTREE_WORDS = wordsFor<WorktreeTexts>()({
   'worktree.acceptedDoNotApply': 'The accepted changes do not apply to your checkout as it is now, so nothing was changed. Git says: {git}',
   'worktree.mergeConflicts': 'Merging {branch} conflicts with your branch in {files}; the merge was undone and nothing changed. Merge it yourself to resolve them, or apply only the other files.',
   'worktree.mergeRefused': 'Git did not merge {branch}, and nothing changed: {git}',
+  'worktree.mergeNotUndone': 'The merge of {branch} conflicted and could not be undone ({error}); run git merge --abort in {checkout}.',
 });
