@@ -7,7 +7,7 @@
 import type { AgentEvent as CoreAgentEvent, ErrorAction } from './core/agent/events';
 import type { Worded } from './core/texts/userText';
 import { WEBVIEW_STRINGS } from './protocolStrings';
-import type { ContextGauge as GaugeState } from './core/context/gauge';
+import type { ContextGauge } from './core/context/gauge';
 import type { SessionInsights } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
@@ -25,8 +25,10 @@ export { MCP_CALL_TOOL } from './core/mcp/deferredNames';
 /** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size); escapeText for model text shown as text (thinking). */
 export { commandPreview, commandSize, commandView, escapeText, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 
-/** Token gauge: where the context stands against the window (computed in the core). */
-export type { ContextGauge as GaugeState } from './core/context/gauge';
+/** Token gauge: where the context stands against the window (computed in the core, worded by the host). */
+export type GaugeState = Worded<ContextGauge>;
+/** The gauge's hover as one text (its worded paragraphs joined). */
+export { gaugeTooltipText } from './core/context/gauge';
 
 export type SessionStatus = 'idle' | 'busy';
 
