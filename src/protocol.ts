@@ -8,7 +8,7 @@ import type { AgentEvent as CoreAgentEvent, ErrorAction } from './core/agent/eve
 import type { Worded } from './core/texts/userText';
 import { WEBVIEW_STRINGS } from './protocolStrings';
 import type { ContextGauge } from './core/context/gauge';
-import type { SessionInsights } from './core/insights/sessionInsights';
+import type { SessionInsights as CoreSessionInsights, InsightsAction as CoreInsightsAction } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
 
@@ -198,8 +198,11 @@ export type WebviewRequester = <Name extends WebviewRequestName>(type: Name, req
 // ---- The session insights panel (issue 33): its own webview (extension/insightsPanel.ts,
 // webview/insights/), its own few messages. The host checks what the panel sends (zod, there).
 
-export type { SessionInsights, InsightsAction, InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
-export { INSIGHTS_ACTION_KINDS, INSIGHTS_ACTION_NAMES, type InsightsActionKind } from './core/insights/actionKinds';
+/** The session's insights as the host worded them (every action's label and detail in the user's words). */
+export type SessionInsights = Worded<CoreSessionInsights>;
+export type InsightsAction = Worded<CoreInsightsAction>;
+export type { InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
+export { INSIGHTS_ACTION_KINDS, type InsightsActionKind } from './core/insights/actionKinds';
 /** How a token count reads (one definition for the core and both panels). */
 export { formatTokens } from './core/model/usage';
 
