@@ -1,5 +1,5 @@
 /** What the core says about the session's insights: actions, labels, details, as kinds with data (src/core/userText.ts); src/frontends/words/insights.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 /** Nothing to fill in: the kind is the whole message. */
 type NoData = Record<string, never>;
@@ -20,7 +20,7 @@ export interface InsightTexts {
   'insights.tier.snip': NoData;
   'insights.tier.microcompact': NoData;
   /** `label` is the action's label, `tier` an `insights.tier.*`. */
-  'insights.tierEditDetail': Sizes & { label: UserText; tier: UserText };
+  'insights.tierEditDetail': Sizes & { label: NestedText; tier: NestedText };
   // A large output saved to a file (`tool`: the tool's name; `file`: where it went).
   'insights.saved': { tool: string };
   'insights.savedDetail': { tool: string; count: number; file: string };
@@ -31,11 +31,11 @@ export interface InsightTexts {
   'insights.messages': { count: number };
   'insights.files': { count: number };
   /** `trigger` is an `insights.trigger.*`, `kept` an `insights.messages`. */
-  'insights.compactionDetail': Sizes & { label: UserText; trigger: UserText; kept: UserText };
+  'insights.compactionDetail': Sizes & { label: NestedText; trigger: NestedText; kept: NestedText };
   /** The same with the files read again after it (`files`: an `insights.files`). */
-  'insights.compactionDetailRestored': Sizes & { label: UserText; trigger: UserText; kept: UserText; files: UserText };
+  'insights.compactionDetailRestored': Sizes & { label: NestedText; trigger: NestedText; kept: NestedText; files: NestedText };
   /** A detail and the focus the user (or the model) gave the summary: their words, shown as given. */
-  'insights.withFocus': { detail: UserText; focus: string };
+  'insights.withFocus': { detail: NestedText; focus: string };
   'insights.trigger.auto': NoData;
   'insights.trigger.manual': NoData;
   'insights.trigger.tool': NoData;
@@ -45,7 +45,7 @@ export interface InsightTexts {
   'insights.undoDetail': Sizes;
   'insights.failed': NoData;
   /** `reason`: what the failure said (the API's or the summary's text, shown as it came). */
-  'insights.failedDetail': { trigger: UserText; reason: string };
+  'insights.failedDetail': { trigger: NestedText; reason: string };
   'insights.window': { window: number };
   'insights.windowDetail': { window: number; assumed: number };
   'insights.restore': { checkpoint: string };
