@@ -18,16 +18,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { actionsCsv, requestsCsv } from '../src/core/insights/insightsCsv';
-import { buildSessionInsights, type SessionInsights } from '../src/core/insights/sessionInsights';
+import { buildSessionInsights } from '../src/core/insights/sessionInsights';
 import { priceFor } from '../src/core/model/models';
 import { transcriptLines } from '../src/core/storage/sessionStore';
 import type { TranscriptEntry } from '../src/core/storage/transcript';
-import type { InsightsView } from '../src/protocol';
+import type { InsightsView, SessionInsights } from '../src/protocol';
 import { launchChromium } from '../scripts/vscode-harness.mjs';
 import { SYNTHETIC_BUDGET, syntheticSession } from '../test/support/insightsSession';
 import { loadInsightsPage, type HostWindow } from './insights/page';
 import { median } from './random';
 import { writeResultsSection, runAsScript } from './results';
+import { wordInsights } from '../src/frontends/words/wordInsights';
 
 const START = '<!-- insights-bench:start -->';
 const END = '<!-- insights-bench:end -->';
@@ -86,7 +87,7 @@ export async function runInsightsBench(argv: string[] = []): Promise<string> {
       }
       samples.read.push(elapsed(started));
       started = process.hrtime.bigint();
-      insights = buildSessionInsights(entries, { budget: SYNTHETIC_BUDGET, priceOf: (model) => priceFor(model) });
+      insights = wordInsights(buildSessionInsights(entries, { budget: SYNTHETIC_BUDGET, priceOf: (model) => priceFor(model) }));
       samples.series.push(elapsed(started));
       if (insights.requests.count !== options.requests) throw new Error(`${insights.requests.count} requests in the series, ${options.requests} generated`);
       started = process.hrtime.bigint();

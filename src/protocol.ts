@@ -7,8 +7,8 @@
 import type { AgentEvent as CoreAgentEvent, ErrorAction } from './core/agent/events';
 import type { Worded } from './core/texts/userText';
 import { WEBVIEW_STRINGS } from './protocolStrings';
-import type { ContextGauge as GaugeState } from './core/context/gauge';
-import type { SessionInsights } from './core/insights/sessionInsights';
+import type { ContextGauge } from './core/context/gauge';
+import type { SessionInsights as CoreSessionInsights, InsightsAction as CoreInsightsAction } from './core/insights/sessionInsights';
 import type { PlanDecisionKind } from './core/todos/planDecision';
 import type { CommandOption } from './core/commands/slash';
 
@@ -25,8 +25,10 @@ export { MCP_CALL_TOOL } from './core/mcp/deferredNames';
 /** How a command is shown for approval, the same way the CLI shows it (escapes, padding, size); escapeText for model text shown as text (thinking). */
 export { commandPreview, commandSize, commandView, escapeText, hiddenText, MODEL_DESCRIPTION_LABEL, NEWLINE_MARKER, visibleCommandLine, visibleDescription, type CommandView } from './core/visibleText';
 
-/** Token gauge: where the context stands against the window (computed in the core). */
-export type { ContextGauge as GaugeState } from './core/context/gauge';
+/** Token gauge: where the context stands against the window (computed in the core, worded by the host). */
+export type GaugeState = Worded<ContextGauge>;
+/** The gauge's hover as one text (its worded paragraphs joined). */
+export { gaugeTooltipText } from './core/context/gauge';
 
 export type SessionStatus = 'idle' | 'busy';
 
@@ -196,8 +198,11 @@ export type WebviewRequester = <Name extends WebviewRequestName>(type: Name, req
 // ---- The session insights panel (issue 33): its own webview (extension/insightsPanel.ts,
 // webview/insights/), its own few messages. The host checks what the panel sends (zod, there).
 
-export type { SessionInsights, InsightsAction, InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
-export { INSIGHTS_ACTION_KINDS, INSIGHTS_ACTION_NAMES, type InsightsActionKind } from './core/insights/actionKinds';
+/** The session's insights as the host worded them (every action's label and detail in the user's words). */
+export type SessionInsights = Worded<CoreSessionInsights>;
+export type InsightsAction = Worded<CoreInsightsAction>;
+export type { InsightsRequests, InsightsTotals } from './core/insights/sessionInsights';
+export { INSIGHTS_ACTION_KINDS, type InsightsActionKind } from './core/insights/actionKinds';
 /** How a token count reads (one definition for the core and both panels). */
 export { formatTokens } from './core/model/usage';
 

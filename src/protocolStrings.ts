@@ -6,8 +6,6 @@
  * filled by the panel (webview/strings.ts), so a language may reorder them. scripts/l10n.ts puts
  * these texts into l10n/bundle.l10n.json; a text is its own key there, as for every vscode.l10n.t call.
  */
-import { SUBAGENT_STATUS_TEXT as SUBAGENT_STATUS_ENGLISH } from './core/agent/events';
-
 export const WEBVIEW_STRINGS = {
   // The header: the gauge and its buttons.
   'gauge.meter': 'Context window usage',
@@ -164,10 +162,11 @@ export const WEBVIEW_STRINGS = {
   'subagent.labelTyped': 'Subagent ({0}): {1}. {2}',
   'subagent.task': 'task',
   // The core's words for an outcome (one English for the CLI, the transcript and the panel).
-  'subagent.done': SUBAGENT_STATUS_ENGLISH.done,
-  'subagent.limit': SUBAGENT_STATUS_ENGLISH.limit,
-  'subagent.error': SUBAGENT_STATUS_ENGLISH.error,
-  'subagent.cancelled': SUBAGENT_STATUS_ENGLISH.cancelled,
+  // A subagent's outcome: the same English as the CLI's and the transcript's (src/frontends/words/subagents.ts).
+  'subagent.done': 'done',
+  'subagent.limit': 'hit a limit',
+  'subagent.error': 'failed',
+  'subagent.cancelled': 'cancelled',
   'subagent.needsApproval': 'needs approval',
   'subagent.running': 'running',
   'subagent.oneToolCall': '1 tool call',
@@ -222,6 +221,17 @@ export const WEBVIEW_STRINGS = {
   'insights.legendThreshold': 'Automatic summarizing starts here',
   'insights.legendSummary': 'A summary or drop',
   'insights.legendTier': 'Old results trimmed, snipped or cleared',
+  // Each kind of action, as the legend and the hover name it.
+  'insights.action.trim': 'Trimmed old tool results',
+  'insights.action.snip': 'Snipped superseded reads and searches',
+  'insights.action.clear': 'Cleared old tool results',
+  'insights.action.saved': 'Saved a large output to a file',
+  'insights.action.compaction': 'Summarized older messages',
+  'insights.action.drop': 'Dropped the oldest messages',
+  'insights.action.undo': 'Undid a summary',
+  'insights.action.failed': 'A summary failed',
+  'insights.action.window': 'Learned a smaller window',
+  'insights.action.restore': 'Restored a checkpoint',
   'insights.legendSaved': 'A large output saved to a file',
   'insights.legendOther': 'Other: an undo, a failure, a restore',
   'insights.chartTokens': 'Tokens per request',

@@ -5,6 +5,7 @@
  * consecutive text deltas merged, no tool_call_progress, no context events).
  */
 import { contextGauge } from '../../src/core/context/gauge';
+import { wordGauge } from '../../src/frontends/words/wordGauge';
 import type { AgentEvent, GaugeState } from '../../src/protocol';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 import { prng, sentence, WORDS } from '../random';
@@ -41,7 +42,7 @@ function toolOutput(random: () => number, lines: number): string {
 }
 
 export function benchGauge(): GaugeState {
-  return contextGauge({ window: 200_000, outputReserve: 32_000, usedTokens: 96_400, autoCompactThreshold: 155_000, cacheReadShare: 0.82, sessionCostUsd: 4.17 });
+  return wordGauge(contextGauge({ window: 200_000, outputReserve: 32_000, usedTokens: 96_400, autoCompactThreshold: 155_000, cacheReadShare: 0.82, sessionCostUsd: 4.17 }));
 }
 
 /**

@@ -2,8 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { SUBAGENT_STATUS_TEXT, type TurnStopReason } from '../core/agent/events';
+import type { TurnStopReason } from '../core/agent/events';
+import { subagentStatusText } from '../frontends/words/subagents';
 import { wordEvent, type WordedEvent } from '../frontends/words/wordEvent';
+import { word } from '../frontends/words';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { errorMessage, lineLogger, silentLogger, type Logger } from '../core/logger';
@@ -434,7 +436,7 @@ function textPrinter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStrea
         break;
       case 'subagent_finished':
         breakLine();
-        stderr.write(`  ⇇ subagent ${SUBAGENT_STATUS_TEXT[event.status]}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, ${formatCost(event.costUsd, event.unpricedRequests, 4)}\n`);
+        stderr.write(`  ⇇ subagent ${word(subagentStatusText(event.status))}: ${event.toolCalls} tool call(s), ${Math.round(event.elapsedMs / 1000)} s, ${formatCost(event.costUsd, event.unpricedRequests, 4)}\n`);
         break;
       case 'storage_warning':
       case 'sandbox_notice':

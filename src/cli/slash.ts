@@ -16,6 +16,7 @@ import { memoryListing } from '../core/memory/view';
 import { NodeWorkspace } from '../core/workspace/workspace';
 import { errorMessage } from '../core/logger';
 import { UnknownModeError } from '../core/agent/modes';
+import { word } from '../frontends/words';
 import { planSlash, prepareCommandTurn, slashHelp, type CommandCatalog } from '../frontends/slashCommands';
 
 /** What one prompt of the run does. */
@@ -72,7 +73,7 @@ async function builtInStep(command: BuiltInCommand, run: SlashRun): Promise<Prom
       return { kind: 'compact', focus: command.focus };
     case 'context': {
       const { session, handle, client } = started;
-      return { kind: 'print', text: renderContextBreakdown({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date() }) };
+      return { kind: 'print', text: renderContextBreakdown({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word }) };
     }
     case 'memory':
       if (run.memoryFolder === undefined) return { kind: 'print', text: 'Memory is off for this run (--no-memory).' };

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent as CoreAgentEvent } from '../core/agent/events';
 import { verbatim } from '../core/texts/userText';
 import { wordEvent } from '../frontends/words/wordEvent';
+import { wordGauge } from '../frontends/words/wordGauge';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
 import { noChatToReload, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
@@ -335,7 +336,7 @@ export class ChatController extends Disposable {
     if (!keepView) this.chat.replay.restore(started.replay.map(wordEvent), carried);
     this.chat.replay.sessionId = started.handle.id;
     // A resumed (or restarted) session shows its context at once, not after the next message.
-    this.updateGauge(started.session.context.gauge());
+    this.updateGauge(wordGauge(started.session.context.gauge()));
     showSessionStartWarnings(started);
     return started;
   }

@@ -3,6 +3,7 @@ import { renderContextBreakdown, type BreakdownDocumentInput } from '../core/con
 import type { StartedSession } from '../core/agent/factory';
 import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
+import { word } from '../frontends/words';
 
 /** Documents of this scheme are rendered by Evergreen: read-only, never untitled, never saved. */
 export const CONTEXT_BREAKDOWN_SCHEME = 'evergreen-context';
@@ -32,7 +33,7 @@ export class ContextBreakdownDocument extends Disposable implements vscode.FileS
       return;
     }
     const { session, handle, client } = active;
-    await this.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date() });
+    await this.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word });
   }
 
   async show(input: BreakdownDocumentInput): Promise<vscode.TextEditor> {

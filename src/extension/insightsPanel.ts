@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { StartedSession } from '../core/agent/factory';
 import { actionsCsv, requestsCsv } from '../core/insights/insightsCsv';
-import { buildSessionInsights, type InsightsBudget, type SessionInsights } from '../core/insights/sessionInsights';
+import { buildSessionInsights, type InsightsBudget } from '../core/insights/sessionInsights';
+import { wordInsights } from '../frontends/words/wordInsights';
 import { errorMessage, type Logger } from '../core/logger';
 import { PROVIDERS, type ProviderId } from '../core/model/backend';
 import { contextWindowFor, priceFor } from '../core/model/models';
@@ -10,7 +11,7 @@ import type { SecretRedactor } from '../core/secrets';
 import { transcriptLines, type FileSessionStore } from '../core/storage/sessionStore';
 import type { TranscriptEntry } from '../core/storage/transcript';
 import * as z from '../core/zod';
-import { INSIGHTS_CSV_TABLES, type InsightsCsvTable, type InsightsHostToWebview, type InsightsView, type InsightsWebviewToHost } from '../protocol';
+import { INSIGHTS_CSV_TABLES, type InsightsCsvTable, type SessionInsights, type InsightsHostToWebview, type InsightsView, type InsightsWebviewToHost } from '../protocol';
 import { Disposable } from './disposable';
 import { pickSession } from './sessionPicker';
 import { readPricing } from './sessionConfig';
@@ -142,7 +143,7 @@ export class InsightsPanel extends Disposable {
       const { entries, skipped } = await readEntries(file);
       if (ticket !== this.loading) return; // a newer load (another session) won
       const { budget, note } = this.budgetFor(sessionId, entries);
-      const insights = buildSessionInsights(entries, { budget, priceOf: (model) => priceFor(model, readPricing(), providerOf(entries)) });
+      const insights = wordInsights(buildSessionInsights(entries, { budget, priceOf: (model) => priceFor(model, readPricing(), providerOf(entries)) }));
       const unreadable = skipped > 0 ? ` ${skipped} unreadable line(s) of the transcript were skipped.` : '';
       this.shown = { sessionId, version, title, note: `${note}${unreadable}`, insights };
       if (skipped > 0) this.deps.logger.warn(`insights of ${sessionId}: ${skipped} unreadable transcript line(s) skipped`);

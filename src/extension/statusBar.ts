@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GaugeState } from '../protocol';
+import { gaugeTooltipText, type GaugeState } from '../protocol';
 import { Disposable } from './disposable';
 
 /** Mirrors the shown chat's gauge percent in the status bar, and how many chats work or wait (issue 31); clicking it reveals the chat. */
@@ -41,7 +41,7 @@ export class ContextStatusBar extends Disposable {
     // The core's reading: the same whole-window percent and level the panel shows.
     const { reading } = gauge;
     this.item.text = `$(pulse) ${reading.level === 'over' ? '>100' : reading.percent}%${chats}`;
-    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', `${reading.tooltip}${chatsLine}`);
+    this.item.tooltip = vscode.l10n.t('{0}\n\nClick to open the Evergreen chat.', `${gaugeTooltipText(reading.tooltip)}${chatsLine}`);
     this.item.backgroundColor =
       reading.level === 'over'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AttachmentRequest } from '../protocol';
+import { gaugeTooltipText, type AttachmentRequest } from '../protocol';
 import type { BackgroundOutcome } from '../frontends/backgroundChats';
 import type { ChatActivity } from '../frontends/chatBoard';
 import type { BackgroundChatRunner } from './backgroundChatRunner';
@@ -109,7 +109,7 @@ function createTestApi(parts: TestApiParts): EvergreenApi {
     contextState: () => {
       const { state } = shown();
       const gauge = state.replay.gauge;
-      return { sessionId: state.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge?.reading.tooltip };
+      return { sessionId: state.active?.handle.id, usedTokens: gauge?.usedTokens, window: gauge?.window, tooltip: gauge ? gaugeTooltipText(gauge.reading.tooltip) : undefined };
     },
     reloadInstructions: () => shown().controller.reloadInstructionsNow(),
     backgroundOutcome: (name) => parts.backgroundRunner.outcome(name),

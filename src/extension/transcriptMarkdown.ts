@@ -18,7 +18,7 @@ import { promptTokensFromUsage } from '../core/model/usage';
 import { estimateTokens } from '../core/context/gauge';
 import type { SessionMeta, TranscriptLine, TranscriptProblem } from '../core/storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../core/storage/transcript';
-import { SUBAGENT_STATUS_TEXT } from '../core/agent/events';
+import { subagentStatusEnglish } from '../frontends/words/subagents';
 import { SUBAGENT_EVENT_NAMES, subagentEventFromRecord } from '../core/agent/subagentEvents';
 import { TOOL_CARD_RECORD, toolCardFromRecord } from '../core/agent/toolCards';
 import { recordedTodos, todoListText } from '../core/todos/todos';
@@ -390,7 +390,7 @@ export class TranscriptMarkdownWriter {
       `${fmt(promptTokensFromUsage(usage))} input + ${fmt(usage.outputTokens)} output tokens`,
       formatCost(event.costUsd, event.unpricedRequests, 4),
     ];
-    this.emit('', quoted(`**Subagent ${SUBAGENT_STATUS_TEXT[event.status]}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
+    this.emit('', quoted(`**Subagent ${subagentStatusEnglish(event.status)}** (${inlineCode(event.childId)}) · ${figures.join(' · ')} · ${entry.ts}\n\n**Report**\n\n${this.foldedBlock(event.report || '(no report)', 'prose')}`));
     return true;
   }
 

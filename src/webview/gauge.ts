@@ -1,9 +1,9 @@
 /**
  * What the header gauge shows, kept apart from the DOM so it is tested in node. Dumb on purpose:
- * the core computes the percent, shares, level and texts (GaugeReading) and the panel only maps
+ * the core computes the percent, shares, level and texts (GaugeReading, worded by the host) and the panel only maps
  * them to widths and attributes, so it always agrees with the status bar and the breakdown document.
  */
-import type { GaugeState } from '../protocol';
+import { gaugeTooltipText, type GaugeState } from '../protocol';
 import { t } from './strings';
 
 export interface GaugeView {
@@ -48,7 +48,7 @@ export function gaugeView(gauge: GaugeState | undefined): GaugeView {
     level: reading.level,
     label: reading.label,
     secondary: reading.secondary,
-    tooltip: t('gauge.tooltip', reading.tooltip),
+    tooltip: t('gauge.tooltip', gaugeTooltipText(reading.tooltip)),
     ariaValueNow: Math.min(100, Math.max(0, reading.percent)),
     ariaValueText: `${reading.label}, ${reading.secondary}`,
   };

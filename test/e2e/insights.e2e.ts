@@ -14,12 +14,13 @@ import { priceFor } from '../../src/core/model/models';
 import type { InsightsView } from '../../src/protocol';
 import { describeFindings, seriousAxeViolations } from '../support/axe';
 import { SYNTHETIC_BUDGET, syntheticSession } from '../support/insightsSession';
+import { wordInsights } from '../../src/frontends/words/wordInsights';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 
 function view300(): InsightsView {
-  const insights = buildSessionInsights(syntheticSession({ requests: 300 }), { budget: SYNTHETIC_BUDGET, priceOf: (model) => priceFor(model) });
+  const insights = wordInsights(buildSessionInsights(syntheticSession({ requests: 300 }), { budget: SYNTHETIC_BUDGET, priceOf: (model) => priceFor(model) }));
   return { sessionId: 'generated', title: 'Fix the failing tests', current: false, budgetNote: 'A generated session.', insights };
 }
 

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { AgentEvent, HostToWebview, ViewState } from '../../src/protocol';
 import { contextGauge } from '../../src/core/context/gauge';
+import { wordGauge } from '../../src/frontends/words/wordGauge';
 import { standalonePanelForSuite, type StandalonePanel } from '../support/standalonePanel';
 
 function viewState(history: AgentEvent[], overrides: Partial<ViewState> = {}): ViewState {
@@ -48,7 +49,7 @@ describe('what a new user tripped over, in the panel (Chromium)', function () {
 
   it('at 280 px the gauge shows its numbers, cache and cost whole beside Compact', async () => {
     await page.setViewportSize({ width: 280, height: 700 });
-    const gauge = contextGauge({ window: 200_000, outputReserve: 16_000, usedTokens: 123_456, autoCompactThreshold: 171_000, cacheReadShare: 0.95, sessionCostUsd: 12.34 });
+    const gauge = wordGauge(contextGauge({ window: 200_000, outputReserve: 16_000, usedTokens: 123_456, autoCompactThreshold: 171_000, cacheReadShare: 0.95, sessionCostUsd: 12.34 }));
     await postHost(page, { type: 'gauge', gauge });
     const texts = await page.evaluate(() =>
       ['.eg-gauge-label', '.eg-gauge-secondary'].map((selector) => {

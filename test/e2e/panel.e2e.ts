@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Page } from 'playwright-core';
 import { findExtensionHostLog, type CodeServer } from '../../scripts/vscode-harness.mjs';
-import { SUBAGENT_STATUS_TEXT } from '../../src/core/agent/events';
 import { WEBVIEW_STRINGS, WEBVIEW_STRINGS_ELEMENT_ID } from '../../src/protocol';
 import { reply, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { openChatWorkbench, sendFromComposer, type ChatWorkbench } from '../support/e2eChat';
@@ -179,11 +178,11 @@ describe('Evergreen panel in VS Code (code-server + Chromium)', function () {
       assert.ok(classes.split(' ').includes('eg-subagent-done'), `card classes: ${classes}`);
       assert.equal(await card.locator('.eg-subagent-description').innerText(), 'Read the notes');
       assert.equal(await card.locator('.eg-subagent-type').innerText(), 'explore');
-      assert.equal(await card.locator('.eg-subagent-status').innerText(), SUBAGENT_STATUS_TEXT.done);
+      assert.equal(await card.locator('.eg-subagent-status').innerText(), WEBVIEW_STRINGS['subagent.done']);
       assert.match(await card.locator('.eg-subagent-report').innerText(), /Report: the notes say CHILD-SAW-THIS\./);
       // Screen readers hear what the card is and how it ended.
       assert.equal(await card.getAttribute('role'), 'group');
-      assert.equal(await card.getAttribute('aria-label'), `Subagent (explore): Read the notes. ${SUBAGENT_STATUS_TEXT.done}`);
+      assert.equal(await card.getAttribute('aria-label'), `Subagent (explore): Read the notes. ${WEBVIEW_STRINGS['subagent.done']}`);
       const childId = await card.getAttribute('data-child-id');
       assert.ok(childId, 'the card names no child');
 

@@ -19,6 +19,7 @@ import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
 import { useTempDirs } from '../support/tempDirs';
+import { saidTooltip } from '../support/gaugeSaid';
 
 const parseTaskInput = (input: unknown) => createTaskTool().parse(input);
 
@@ -304,14 +305,14 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     // The gauge names what the report takes in the parent's context.
     const breakdown = h.started.session.context.gauge().breakdown;
     assert.ok(breakdown && breakdown.subagents > 0, JSON.stringify(breakdown));
-    assert.match(h.started.session.context.gauge().reading.tooltip, /Subagent reports: /);
+    assert.match(saidTooltip(h.started.session.context.gauge().reading), /Subagent reports: /);
     const childShare = `(subagents $${finished.costUsd.toFixed(4)})`;
-    assert.ok(h.started.session.context.gauge().reading.tooltip.includes(childShare), h.started.session.context.gauge().reading.tooltip);
+    assert.ok(saidTooltip(h.started.session.context.gauge().reading).includes(childShare), saidTooltip(h.started.session.context.gauge().reading));
     // A resumed session still knows what its subagents spent.
     h.started.handle.close();
     const resumed = await harness({}, undefined, { workspace: h.workspace, storage: h.storage, resumeId: h.started.handle.id });
     assert.ok(Math.abs(resumed.started.session.costUsd - total) < 1e-9);
-    assert.ok(resumed.started.session.context.gauge().reading.tooltip.includes(childShare));
+    assert.ok(saidTooltip(resumed.started.session.context.gauge().reading).includes(childShare));
   });
 
   it('runs task calls of one response at once, at most three children at a time, results in call order', async () => {

@@ -19,6 +19,7 @@ import { SKILLS_MARK } from '../../src/core/skills/present';
 import { FileSessionStore } from '../../src/core/storage/sessionStore';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { saidTooltip } from '../support/gaugeSaid';
 
 type Started = Extract<AgentEvent, { type: 'tool_call_started' }>;
 type Finished = Extract<AgentEvent, { type: 'tool_call_finished' }>;
@@ -113,8 +114,8 @@ for (const backend of BACKENDS) describe(`skills and memory in a session [${back
     assert.equal(fs.readFileSync(listed, 'utf8'), 'CHECKLIST BODY');
     const gauge = started.session.context.gauge();
     assert.ok(gauge.breakdown && gauge.breakdown.skills > 0 && gauge.breakdown.memory > 0, JSON.stringify(gauge.breakdown));
-    assert.match(gauge.reading.tooltip, /^Skills: [\d.]+k? \(\d+%\)$/m);
-    assert.match(gauge.reading.tooltip, /^Memory: [\d.]+k? \(\d+%\)$/m);
+    assert.match(saidTooltip(gauge.reading), /^Skills: [\d.]+k? \(\d+%\)$/m);
+    assert.match(saidTooltip(gauge.reading), /^Memory: [\d.]+k? \(\d+%\)$/m);
     await started.close();
   });
 

@@ -21,6 +21,7 @@ import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { INSTRUCTIONS_MARK, NESTED_INSTRUCTIONS_MARK } from '../../src/core/instructions/instructionFiles';
 import { BACKENDS, say, type FakeBackend } from '../support/backends';
 import { useTempDirs } from '../support/tempDirs';
+import { saidTooltip } from '../support/gaugeSaid';
 
 type Notice = Extract<AgentEvent, { type: 'instructions_notice' }>;
 
@@ -116,7 +117,7 @@ for (const backend of BACKENDS) describe(`project instructions in a session [${b
     assert.ok(first.trimEnd().endsWith('PROJECT RULE: run npm test.'), 'the section is last in the prompt');
     const gauge = started.session.context.gauge();
     assert.ok(gauge.breakdown && gauge.breakdown.instructions > 0, JSON.stringify(gauge.breakdown));
-    assert.match(gauge.reading.tooltip, /^Instructions: [\d.]+k? \(\d+%\)$/m);
+    assert.match(saidTooltip(gauge.reading), /^Instructions: [\d.]+k? \(\d+%\)$/m);
 
     fake.enqueue(say.text('<summary>We said hello.</summary>'), say.text('Still here.'));
     assert.equal((await started.session.compact()).ok, true);

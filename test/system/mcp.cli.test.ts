@@ -12,6 +12,7 @@ import { BACKENDS, say, type FakeBackend, type SentRequest } from '../support/ba
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { transcriptLines, type SessionMeta } from '../../src/core/storage/sessionStore';
 import { openCliFixture, useCliFixture } from '../support/cliFixture';
+import { saidTooltip } from '../support/gaugeSaid';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const ODD = path.resolve(__dirname, '../fixtures/mcp/oddServer.mjs');
@@ -94,7 +95,7 @@ for (const backend of BACKENDS) {
       // The gauge counts the server's definitions on a line of their own.
       const breakdown = run.events.flatMap((event) => (event.type === 'context' && event.gauge.breakdown ? [event.gauge.breakdown] : [])).at(-1);
       assert.ok(breakdown && breakdown.mcpTools > 0 && breakdown.tools > 0, JSON.stringify(breakdown));
-      assert.match(run.events.flatMap((event) => (event.type === 'context' ? [event.gauge.reading.tooltip] : [])).at(-1) ?? '', /MCP tools: /);
+      assert.match(run.events.flatMap((event) => (event.type === 'context' ? [saidTooltip(event.gauge.reading)] : [])).at(-1) ?? '', /MCP tools: /);
     });
 
     it('asks before a call by default: without a terminal and without --yes it is declined, and the server never sees it', async () => {

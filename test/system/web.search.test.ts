@@ -16,6 +16,7 @@ import { startWebServer, type WebServer } from '../support/webServer';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { reply as openaiReply, startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../fake-openai/server';
 import { useTempDirs } from '../support/tempDirs';
+import { saidTooltip } from '../support/gaugeSaid';
 
 type Blocks = Anthropic.ContentBlockParam[];
 
@@ -129,7 +130,7 @@ describe('web search and web_fetch', function () {
     assert.ok(tokensOnly > 0 && tokensOnly < usage[0]!.costUsd, `the search's $0.01 is in the request's cost (${usage[0]!.costUsd})`);
     // The gauge names the search beside the cost, and a resumed session still counts it.
     const gauges = (events: AgentEvent[]) => events.filter((event): event is Extract<AgentEvent, { type: 'context' }> => event.type === 'context');
-    assert.match(gauges(run.events).at(-1)?.gauge.reading.tooltip ?? '', /session cost \$[\d.]+ \(1 web search\)$/m);
+    assert.match(saidTooltip(gauges(run.events).at(-1)!.gauge.reading), /session cost \$[\d.]+ \(1 web search\)$/m);
     assert.equal(gauges(resumed.events).at(-1)?.gauge.webSearches, 1);
   });
 

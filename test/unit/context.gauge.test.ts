@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import { ContextEngine } from '../../src/core/context/engine';
 import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
-import { BREAKDOWN_CATEGORIES, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
+import { BREAKDOWN_CATEGORIES, breakdownPartText, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
 import { bulk, Rig, type RigOptions } from './context.harness';
+import { word } from '../../src/frontends/words';
+import { said } from '../support/said';
+import { saidTooltip, saidLabel, saidSecondary } from '../support/gaugeSaid';
 
 const base: Omit<GaugeNumbers, 'usedTokens'> = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.8, sessionCostUsd: 0.4234 };
 
@@ -16,17 +19,17 @@ describe('context gauge: the numbers people read', () => {
     const gauge = contextGauge({ ...base, usedTokens: 124_000 });
     assert.equal(usedPercent(gauge), 62);
     assert.equal(gauge.reading.percent, 62);
-    assert.equal(gauge.reading.label, '62% · 124k / 200k');
-    assert.equal(gauge.reading.secondary, 'cache 80% · $0.42');
+    assert.equal(saidLabel(gauge.reading), '62% · 124k / 200k');
+    assert.equal(saidSecondary(gauge.reading), 'cache 80% · $0.42');
   });
 
   it('the reported case: 38k used of a 30k window reads over the limit, not "158% · 38k / 24k"', () => {
     const gauge = contextGauge({ window: 30_000, outputReserve: 6_000, usedTokens: 38_000, autoCompactThreshold: 21_900, cacheReadShare: 0, sessionCostUsd: 0 });
     assert.equal(gauge.reading.level, 'over');
-    assert.equal(gauge.reading.label, '>100% · 38k / 30k');
+    assert.equal(saidLabel(gauge.reading), '>100% · 38k / 30k');
     assert.equal(gauge.reading.usedShare, 1, 'the bar is clamped to the window');
     assert.equal(gauge.reading.reserveShare + gauge.reading.freeShare, 0);
-    assert.match(gauge.reading.tooltip, /Over the window/);
+    assert.match(saidTooltip(gauge.reading), /Over the window/);
   });
 
   it('used + reserve + free = window for every value, also when the conversation eats into the reserve', () => {
@@ -52,9 +55,9 @@ describe('context gauge: the numbers people read', () => {
   it('the hover lists every breakdown category and the cost; a stale reading is never carried over', () => {
     const breakdown = { system: 2_000, instructions: 0, skills: 800, memory: 200, tools: 3_000, mcpTools: 1_500, messages: 10_000, toolResults: 20_000, summaries: 1_000, persistedPreviews: 500, subagents: 0, thinking: 1_000, total: 40_000 };
     const gauge = contextGauge({ ...base, usedTokens: 40_000, breakdown });
-    for (const { label } of BREAKDOWN_CATEGORIES) assert.match(gauge.reading.tooltip, new RegExp(`${label}: `));
-    assert.match(gauge.reading.tooltip, /Tool results: 20k \(10%\)/);
-    assert.match(gauge.reading.tooltip, /session cost \$0\.42/);
+    for (const { key } of BREAKDOWN_CATEGORIES) assert.match(saidTooltip(gauge.reading), new RegExp(`^${said(breakdownPartText(key))}: `, 'm'));
+    assert.match(saidTooltip(gauge.reading), /Tool results: 20k \(10%\)/);
+    assert.match(saidTooltip(gauge.reading), /session cost \$0\.42/);
     const moved = contextGauge({ ...gauge, usedTokens: 180_000 });
     assert.equal(moved.reading.level, 'past', 'the reading is recomputed from the new numbers');
     assert.equal(moved.reading.percent, 90);
@@ -74,7 +77,7 @@ describe('context gauge from the engine', () => {
       assert.equal(event.gauge.reading.percent, Math.round((event.gauge.usedTokens / 40_000) * 100));
     }
     assert.equal(events.at(-1)!.gauge.usedTokens, 6_500);
-    assert.equal(events.at(-1)!.gauge.reading.label, '16% · 6.5k / 40k');
+    assert.equal(saidLabel(events.at(-1)!.gauge.reading), '16% · 6.5k / 40k');
   });
 
   it('estimateWithPending adds the streamed characters at the calibrated ratio, as messages', async () => {
@@ -187,9 +190,9 @@ describe('tier savings: what each tier would free now', () => {
     const rig = scripted();
     const prepared = await rig.prepare();
     rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
-    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0) });
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word });
     // No thinking in this session: its line is shown only while it holds tokens (test/unit/gauge.thinking.test.ts).
-    for (const category of BREAKDOWN_CATEGORIES.filter((candidate) => !('whenPresent' in candidate))) assert.match(text, new RegExp(`^\\| ${category.label} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
+    for (const category of BREAKDOWN_CATEGORIES.filter((candidate) => !('whenPresent' in candidate))) assert.match(text, new RegExp(`^\\| ${said(breakdownPartText(category.key))} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
     assert.match(text, /^\| \*\*Window\*\* \| \*\*100,000\*\* \| 100% \|$/m);
     assert.match(text, /Auto-compact threshold: /);
     assert.match(text, /Cache reads: \d+%/);
@@ -203,7 +206,7 @@ describe('tier savings: what each tier would free now', () => {
     const rig = scripted();
     const prepared = await rig.prepare();
     rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
-    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0) });
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word });
     const [body, mechanism] = text.split(/^## How it works$/m);
     assert.ok(mechanism, 'a How it works section');
     assert.match(body!, /\[How each step works\]\(#how-it-works\)/);

@@ -11,6 +11,9 @@ import type { SessionMeta } from '../../src/core/storage/sessionStore';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { applySubagentEvent, subagentFigures } from '../../src/webview/subagents';
 import { gaugeView } from '../../src/webview/gauge';
+import { wordGauge } from '../../src/frontends/words/wordGauge';
+import { word } from '../../src/frontends/words';
+import { saidTooltip, saidSecondary } from '../support/gaugeSaid';
 
 const numbers: GaugeNumbers = { window: 200_000, outputReserve: 16_000, usedTokens: 20_000, autoCompactThreshold: 171_000, cacheReadShare: 0.5, sessionCostUsd: 0 };
 const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -32,20 +35,20 @@ describe('unknown prices', () => {
 
   it('the gauge (panel, status bar) says the price is unknown and where to set it, never $0.00', () => {
     const gauge = contextGauge({ ...numbers, unpricedRequests: 2 });
-    assert.equal(gauge.reading.secondary, 'cache 50% · price unknown');
-    assert.match(gauge.reading.tooltip, /session cost price unknown\n2 requests to a model with no known price: set its price \(USD per million tokens\) in "evergreen\.pricing"/);
-    assert.ok(!gauge.reading.tooltip.includes('$0.00'), gauge.reading.tooltip);
-    const view = gaugeView(gauge);
+    assert.equal(saidSecondary(gauge.reading), 'cache 50% · price unknown');
+    assert.match(saidTooltip(gauge.reading), /session cost price unknown\n2 requests to a model with no known price: set its price \(USD per million tokens\) in "evergreen\.pricing"/);
+    assert.ok(!saidTooltip(gauge.reading).includes('$0.00'), saidTooltip(gauge.reading));
+    const view = gaugeView(wordGauge(gauge));
     assert.equal(view.secondary, 'cache 50% · price unknown');
     assert.match(view.ariaValueText, /price unknown/);
     // A priced session reads as before, without the hint.
     const priced = contextGauge({ ...numbers, sessionCostUsd: 1.5 });
-    assert.equal(priced.reading.secondary, 'cache 50% · $1.50');
-    assert.ok(!priced.reading.tooltip.includes(PRICE_SETTING));
+    assert.equal(saidSecondary(priced.reading), 'cache 50% · $1.50');
+    assert.ok(!saidTooltip(priced.reading).includes(PRICE_SETTING));
   });
 
   it('the breakdown document says it too, with the next step', () => {
-    const text = renderContextBreakdown({ gauge: contextGauge({ ...numbers, unpricedRequests: 1 }), savings: undefined, sessionId: 's', model: 'local-llama', at: new Date(0) });
+    const text = renderContextBreakdown({ gauge: contextGauge({ ...numbers, unpricedRequests: 1 }), savings: undefined, sessionId: 's', model: 'local-llama', at: new Date(0), word });
     assert.match(text, /- Session cost so far: price unknown\n {2}- 1 request to a model with no known price: set its price .* in "evergreen\.pricing"/);
   });
 

@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import type { StartedSession } from '../../src/core/agent/factory';
 import { contextGauge } from '../../src/core/context/gauge';
+import { wordGauge } from '../../src/frontends/words/wordGauge';
 import { ChatReplay, ChatState } from '../../src/extension/chatState';
 import type { AgentEvent } from '../../src/protocol';
 import { applyEvent, emptyChat } from '../../src/webview/chatModel';
 
-const gauge = (usedTokens: number) => contextGauge({ window: 1_000, outputReserve: 100, usedTokens, autoCompactThreshold: 800, cacheReadShare: 0, sessionCostUsd: 0 });
+const gauge = (usedTokens: number) => wordGauge(contextGauge({ window: 1_000, outputReserve: 100, usedTokens, autoCompactThreshold: 800, cacheReadShare: 0, sessionCostUsd: 0 }));
 
 /** A started session with only what ChatState touches: busy, cancel (which ends the running turn) and close. */
 function fakeStarted(id: string): { started: StartedSession; closed: () => number; finishTurn: () => void; startTurn: () => Promise<void> } {

@@ -10,6 +10,8 @@ import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown
 import { breakdownLines, contextGauge, withStreamedTokens, type ContextGauge } from '../../src/core/context/gauge';
 import type { MessageParam } from '../../src/core/model/messages';
 import { bulk, Rig } from './context.harness';
+import { word } from '../../src/frontends/words';
+import { saidTooltip } from '../support/gaugeSaid';
 
 const THINKING = 'The flaky test waits on a real clock; a fake clock would make it deterministic. '.repeat(20);
 
@@ -52,17 +54,17 @@ describe('thinking in the gauge and the breakdown', () => {
     const gauge = rig.engine.gauge();
     assert.ok(gauge.breakdown, 'the engine gives a breakdown');
     assert.ok(gauge.breakdown.thinking > 0, `thinking tokens ${gauge.breakdown.thinking}`);
-    assert.match(gauge.reading.tooltip, /^Thinking: \d[\d.k]* \(\d+%\)$/m);
-    const text = renderContextBreakdown({ gauge, savings: undefined, at: new Date(0) });
+    assert.match(saidTooltip(gauge.reading), /^Thinking: \d[\d.k]* \(\d+%\)$/m);
+    const text = renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word });
     assert.match(text, /^\| Thinking \| ~[\d,]+ \| [\d.]+% \|$/m);
   });
 
   it('has no Thinking line when no thinking is in the context (a completed turn, or thinking off)', () => {
     const gauge = baseGauge();
     assert.ok(!breakdownLines(gauge.breakdown!).some((category) => category.key === 'thinking'));
-    assert.doesNotMatch(gauge.reading.tooltip, /Thinking/);
-    assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0) }), /Thinking/);
-    assert.match(gauge.reading.tooltip, /^Messages: /m, 'the other lines stay');
+    assert.doesNotMatch(saidTooltip(gauge.reading), /Thinking/);
+    assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /Thinking/);
+    assert.match(saidTooltip(gauge.reading), /^Messages: /m, 'the other lines stay');
   });
 
   it('adds streamed thinking to the used tokens and to its own line; streamed text to the messages', () => {
@@ -73,7 +75,7 @@ describe('thinking in the gauge and the breakdown', () => {
     assert.equal(during.breakdown!.messages, 3_300);
     assert.equal(during.breakdown!.total, 11_500);
     assert.equal(during.estimated, true);
-    assert.match(during.reading.tooltip, /^Thinking: 1\.2k \(1%\)$/m);
+    assert.match(saidTooltip(during.reading), /^Thinking: 1\.2k \(1%\)$/m);
     // A thinking count beyond what streamed cannot make the messages shrink.
     assert.equal(withStreamedTokens(base, 100, costs, 500).breakdown!.messages, 3_000);
   });

@@ -5,27 +5,29 @@
 import assert from 'node:assert/strict';
 import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
 import { contextGauge, withStreamedTokens } from '../../src/core/context/gauge';
+import { word } from '../../src/frontends/words';
+import { saidTooltip } from '../support/gaugeSaid';
 
 const numbers = { window: 200_000, outputReserve: 32_000, usedTokens: 10_000, autoCompactThreshold: 155_000, cacheReadShare: 0, sessionCostUsd: 0.5 };
 
 describe('web searches in the gauge', () => {
   it('names the searches beside the session cost, in the hover and the breakdown document', () => {
     const gauge = contextGauge({ ...numbers, webSearches: 3 });
-    assert.match(gauge.reading.tooltip, /^Cache reads: .* session cost \$0\.50 \(3 web searches\)$/m);
-    assert.match(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0) }), /^- Session cost so far: \$0\.50 \(3 web searches\)$/m);
-    assert.match(contextGauge({ ...numbers, webSearches: 1 }).reading.tooltip, /\(1 web search\)$/m);
+    assert.match(saidTooltip(gauge.reading), /^Cache reads: .* session cost \$0\.50 \(3 web searches\)$/m);
+    assert.match(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /^- Session cost so far: \$0\.50 \(3 web searches\)$/m);
+    assert.match(saidTooltip(contextGauge({ ...numbers, webSearches: 1 }).reading), /\(1 web search\)$/m);
   });
 
   it('says nothing of searches when none ran', () => {
     for (const gauge of [contextGauge(numbers), contextGauge({ ...numbers, webSearches: 0 })]) {
-      assert.doesNotMatch(gauge.reading.tooltip, /web search/);
-      assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0) }), /web search/);
+      assert.doesNotMatch(saidTooltip(gauge.reading), /web search/);
+      assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /web search/);
     }
   });
 
   it('keeps the count the session gives while a reply streams', () => {
     const streamed = withStreamedTokens(contextGauge(numbers), 500, { sessionCostUsd: 0.51, subagentCostUsd: undefined, unpricedRequests: 0, webSearches: 2 });
     assert.equal(streamed.webSearches, 2);
-    assert.match(streamed.reading.tooltip, /\(2 web searches\)$/m);
+    assert.match(saidTooltip(streamed.reading), /\(2 web searches\)$/m);
   });
 });

@@ -11,6 +11,8 @@ import { buildSessionInsights, type InsightsOptions } from '../../src/core/insig
 import type { ModelPrice } from '../../src/core/model/models';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
 import { SYNTHETIC_BUDGET, SYNTHETIC_MODEL, syntheticSession } from '../support/insightsSession';
+import { wordInsights } from '../../src/frontends/words/wordInsights';
+import { said } from '../support/said';
 
 const ts = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 /** cacheRead $1 per million tokens: a re-read of N tokens by R requests costs N × R / 1e6. */
@@ -90,8 +92,8 @@ describe('session insights', () => {
       ],
     );
     const [clear, saved, summary] = actions;
-    assert.equal(clear!.label, 'Cleared 2 old tool results');
-    assert.match(clear!.detail, /40,000 → 30,000 tokens/);
+    assert.equal(said(clear!.label), 'Cleared 2 old tool results');
+    assert.match(said(clear!.detail), /40,000 → 30,000 tokens/);
     // Request 2's model has no price: its re-read counts nothing and the sum says it is partial.
     const near = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
     near(clear!.rereadCostUsd, (10_000 * 2) / 1e6);
@@ -99,7 +101,7 @@ describe('session insights', () => {
     near(saved!.rereadCostUsd, (19_000 * 1) / 1e6);
     near(summary!.rereadCostUsd, (30_000 * 2) / 1e6);
     assert.equal(summary!.rereadPartial, false);
-    assert.match(summary!.detail, /Summarized 6 older messages \(automatically, at the threshold\)/);
+    assert.match(said(summary!.detail), /Summarized 6 older messages \(automatically, at the threshold\)/);
     assert.equal(totals.removedTokens, 59_000);
     near(totals.rereadCostUsd, (10_000 * 2 + 19_000 + 30_000 * 2) / 1e6);
     assert.equal(totals.rereadPartial, true);
@@ -123,15 +125,15 @@ describe('session insights', () => {
     const { actions, requests } = buildSessionInsights(entries, options);
     assert.deepEqual(actions.map((action) => action.kind), ['compaction', 'undo', 'failed', 'window', 'restore']);
     assert.equal(actions[0]!.rereadRequests, 1, 'only request 1 ran without the summarized messages');
-    assert.match(actions[0]!.detail, /you asked for it/);
-    assert.match(actions[2]!.detail, /the summary came back empty/);
-    assert.equal(actions[3]!.label, 'Learned a window of 60,000 tokens');
+    assert.match(said(actions[0]!.detail), /you asked for it/);
+    assert.match(said(actions[2]!.detail), /the summary came back empty/);
+    assert.equal(said(actions[3]!.label), 'Learned a window of 60,000 tokens');
     // The learned window and its threshold apply from the next request on.
     assert.deepEqual(requests.window, [100_000, 100_000, 100_000, 60_000, 60_000]);
     assert.deepEqual(requests.threshold, [...[100_000, 100_000, 100_000, 60_000, 60_000].map((window) => contextBudget(window, 10_000).threshold)]);
     // The rewind discarded the entries from index 5 (the undo) on: requests 2 and 3 were sent but are no longer the conversation.
     assert.deepEqual(requests.rewound, [false, false, true, true, false]);
-    assert.equal(actions[4]!.label, 'Restored checkpoint 2');
+    assert.equal(said(actions[4]!.label), 'Restored checkpoint 2');
   });
 
   it('builds a long generated session whose totals agree with the fold', () => {
@@ -158,7 +160,7 @@ describe('session insights', () => {
         request(6_000, 0.2),
       ];
       (entries[2] as Extract<TranscriptEntry, { type: 'compaction' }>).compaction.focus = '=HYPERLINK("http://x", "y"), then "the tests"';
-      const insights = buildSessionInsights(entries, options);
+      const insights = wordInsights(buildSessionInsights(entries, options));
       const requests = requestsCsv(insights).split('\r\n');
       assert.equal(requests[0], REQUEST_CSV_HEADER.join(','));
       assert.equal(requests.length, 1 + 2 + 1, 'header, two rows, and the final line end');
@@ -178,7 +180,7 @@ describe('session insights', () => {
 
     it('guards a text field that starts like a formula', () => {
       const entries: TranscriptEntry[] = [user('go'), request(1_000, 0, { model: '=cmd|calc' }), assistant('a')];
-      const row = requestsCsv(buildSessionInsights(entries, options)).split('\r\n')[1]!;
+      const row = requestsCsv(wordInsights(buildSessionInsights(entries, options))).split('\r\n')[1]!;
       assert.equal(row.split(',')[2], "'=cmd|calc");
     });
   });

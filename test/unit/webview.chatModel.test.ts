@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyEvent, dismissNotice, emptyChat, MAX_TOOL_OUTPUT_CHARS, toolCardName } from '../../src/webview/chatModel';
-import { contextGauge } from '../../src/core/context/gauge';
+import { contextGauge, gaugeTooltipText } from '../../src/core/context/gauge';
+import { wordGauge } from '../../src/frontends/words/wordGauge';
 import { gaugeView } from '../../src/webview/gauge';
 import type { AgentEvent } from '../../src/protocol';
 import { describeRejectedMessage, parseWebviewMessage } from '../../src/extension/webviewRequests';
@@ -127,7 +128,7 @@ describe('webview gauge', () => {
   const base = { window: 200_000, outputReserve: 16_000, autoCompactThreshold: 171_000, cacheReadShare: 0.5, sessionCostUsd: 0.1 };
 
   it('draws exactly the core\'s reading: widths adding up to the whole window, the marker, the label and the level', () => {
-    const gauge = contextGauge({ ...base, usedTokens: 124_000 });
+    const gauge = wordGauge(contextGauge({ ...base, usedTokens: 124_000 }));
     const view = gaugeView(gauge);
     assert.equal(view.label, '62% · 124k / 200k');
     assert.equal(view.label, gauge.reading.label);
@@ -136,12 +137,12 @@ describe('webview gauge', () => {
     assert.equal(view.threshold, '85.50%');
     assert.equal(view.level, 'ok');
     assert.equal(view.ariaValueNow, 62);
-    assert.ok(view.tooltip.startsWith(gauge.reading.tooltip), 'the hover shows the core\'s breakdown text');
+    assert.ok(view.tooltip.startsWith(gaugeTooltipText(gauge.reading.tooltip)), 'the hover shows the core\'s breakdown text');
     assert.match(view.tooltip, /Click/);
   });
 
   it('keeps an over-limit gauge inside the bar and says so', () => {
-    const view = gaugeView(contextGauge({ ...base, usedTokens: 230_000 }));
+    const view = gaugeView(wordGauge(contextGauge({ ...base, usedTokens: 230_000 })));
     assert.equal(view.level, 'over');
     assert.deepEqual([view.used, view.reserve, view.free], ['100.00%', '0.00%', '0.00%']);
     assert.equal(view.ariaValueNow, 100);
@@ -184,7 +185,7 @@ describe('webview chat model: the context engine in the chat', () => {
     const model = emptyChat();
     applyEvent(model, { type: 'turn_started', turnId: 't', userText: 'go' });
     applyEvent(model, { type: 'text_delta', turnId: 't', text: 'Working.' });
-    applyEvent(model, { type: 'context', gauge: contextGauge({ window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 }) });
+    applyEvent(model, { type: 'context', gauge: wordGauge(contextGauge({ window: 40_000, outputReserve: 8_000, usedTokens: 30_000, autoCompactThreshold: 29_200, cacheReadShare: 0.9, sessionCostUsd: 0.01 })) });
     assert.equal(model.items.length, 2, 'gauge updates add no chat item');
     applyEvent(model, { type: 'compaction', turnId: 't', compactionId: 'c1', trigger: 'auto', tokensBefore: 30_123, tokensAfter: 6_000, messagesSummarized: 40, messagesKept: 4, summary: '1. Primary request: go', restoredFiles: ['a.ts'] });
     const divider = model.items.at(-1);

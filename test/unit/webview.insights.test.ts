@@ -9,6 +9,7 @@ import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { columnStarts, columnsPath, cursorMove, indexAt, lastOfColumns, linePath, nextActionRequest, niceTicks, peakOfColumns, type Plot } from '../../src/webview/insights/chartMath';
 import { chartSummary, dataTable, readout, removedByKind } from '../../src/webview/insights/insightsText';
 import { SYNTHETIC_BUDGET, syntheticSession } from '../support/insightsSession';
+import { wordInsights } from '../../src/frontends/words/wordInsights';
 
 describe('the insights charts’ arithmetic', () => {
   it('puts round ticks from 0 to at least the maximum', () => {
@@ -70,7 +71,7 @@ describe('what the insights panel says', () => {
     { type: 'tier_edit', ts: '2026-01-01T00:00:02.000Z', tier: 'microcompact', edits: [{ toolUseId: 'a', action: 'clear' }], tokensBefore: 10_000, tokensAfter: 4_000 },
     { type: 'usage', ts: '2026-01-01T00:00:03.000Z', model: 'unpriced', usage: { inputTokens: 100, cacheWriteTokens: 0, cacheReadTokens: 4_000, outputTokens: 50 }, costUsd: 0, priceUnknown: true, request: { canonicalCount: 3, liveCount: 3, liveChars: 1 }, },
   ];
-  const insights = buildSessionInsights(entries, { budget: { window: 20_000, maxOutputTokens: 2_000 }, priceOf: (model) => (model === 'm' ? { input: 3, output: 15, cacheRead: 1, cacheWrite: 3.75 } : undefined) });
+  const insights = wordInsights(buildSessionInsights(entries, { budget: { window: 20_000, maxOutputTokens: 2_000 }, priceOf: (model) => (model === 'm' ? { input: 3, output: 15, cacheRead: 1, cacheWrite: 3.75 } : undefined) }));
 
   it('reads out the request under the cursor and what happened just before it', () => {
     assert.equal(readout('context', insights, 0), 'Request 1 of 2: 50% of the window (10k of 20k tokens; summarizing at 17k).');
@@ -85,13 +86,13 @@ describe('what the insights panel says', () => {
     assert.match(chartSummary('tokens', insights), /read from the cache 4\.0k \(28% of all input\)/);
     assert.equal(chartSummary('cost', insights), 'What the session had cost after each request: $0.05 + price unknown in all.');
     assert.equal(chartSummary('removed', insights), 'What making room removed: 6.0k tokens in 1 action. Reading them again in every later request would have cost $0.00 or more (some models had no known price).');
-    const empty = buildSessionInsights([], { budget: SYNTHETIC_BUDGET, priceOf: () => undefined });
+    const empty = wordInsights(buildSessionInsights([], { budget: SYNTHETIC_BUDGET, priceOf: () => undefined }));
     assert.equal(chartSummary('context', empty), 'No requests yet: the chart fills in after the first reply.');
     assert.equal(chartSummary('removed', empty), 'Nothing was removed from the context in this session.');
   });
 
   it('keeps every request in the table behind a chart', () => {
-    const long = buildSessionInsights(syntheticSession({ requests: 1_000 }), { budget: SYNTHETIC_BUDGET, priceOf: () => undefined });
+    const long = wordInsights(buildSessionInsights(syntheticSession({ requests: 1_000 }), { budget: SYNTHETIC_BUDGET, priceOf: () => undefined }));
     const table = dataTable('tokens', long);
     assert.equal(table.rows, 1_000);
     assert.equal(table.columns.length, table.row(999).length);

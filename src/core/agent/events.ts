@@ -67,8 +67,6 @@ export function approvalSummaryOf(request: ApprovalRequest): ApprovalSummary {
 /** done: the child ended its turn; limit: it hit its step or time limit (the report is what it had); error: it failed; cancelled: the user stopped it. */
 export type SubagentStatus = 'done' | 'error' | 'cancelled' | 'limit';
 
-/** Each outcome in words, for the chat card and the archived transcript (never told by colour alone). */
-export const SUBAGENT_STATUS_TEXT: Readonly<Record<SubagentStatus, string>> = { done: 'done', limit: 'hit a limit', error: 'failed', cancelled: 'cancelled' };
 
 /**
  * Set on an approval or usage event that comes from a subagent: `childId` names the child,

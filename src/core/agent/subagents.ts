@@ -20,7 +20,7 @@ import { EXPLORE_TOOL_NAMES, TASK_TOOL_NAME } from '../tools/task';
 import type { SubagentType, TaskInput } from '../tools/taskInput';
 import type { ToolResult } from '../tools/types';
 import { NodeWorkspace } from '../workspace/workspace';
-import { SUBAGENT_STATUS_TEXT, type AgentEvent, type SubagentStatus, type TurnStopReason } from './events';
+import { type AgentEvent, type SubagentStatus, type TurnStopReason } from './events';
 import type { SubagentRecordedEvent } from './subagentEvents';
 import { AgentSession, type AgentSessionOptions } from './session';
 import type { SubagentCall, SubagentRunner } from './sessionOptions';
@@ -35,6 +35,9 @@ export { SUBAGENT_DEFAULTS, type SubagentLimits } from './subagentLimits';
 
 /** Progress events at most this often per child (tool starts always get one). */
 const PROGRESS_INTERVAL_MS = 250;
+
+/** A subagent's outcome as the parent model is told it (model-facing text: English, not a user's words). */
+const STATUS_FOR_MODEL: Readonly<Record<SubagentStatus, string>> = { done: 'done', limit: 'hit a limit', error: 'failed', cancelled: 'cancelled' };
 
 /** What a child shares with its parent: built once by the factory from the parent's own parts. */
 export interface SubagentBlueprint {
@@ -164,7 +167,7 @@ export function interruptedTaskResult(display: readonly AgentEvent[]): (toolUse:
     // back: the parent gets that report, which was paid for, rather than a false "interrupted".
     const ended = finished.get(toolUse.id);
     if (transcript && ended) {
-      return `${transcriptLine(transcript)}\n\n[The session stopped before this result was delivered; the subagent had already ended (${SUBAGENT_STATUS_TEXT[ended.status]}) and this is what it handed back.]\n\n${ended.report}`;
+      return `${transcriptLine(transcript)}\n\n[The session stopped before this result was delivered; the subagent had already ended (${STATUS_FOR_MODEL[ended.status]}) and this is what it handed back.]\n\n${ended.report}`;
     }
     return transcript
       ? `Interrupted: the session ended while the subagent was working, so its report never came back. What it did so far is in its transcript: ${transcript}`

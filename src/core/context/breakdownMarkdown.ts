@@ -4,8 +4,8 @@
  * the VS Code document and the tests render the same text.
  */
 import { editTier, type EditTier } from './tiers';
-import { priceUnknownHint } from '../model/cost';
-import { breakdownLines, formatCost, PERSISTED_PREVIEWS_LABEL, subagentCost, webSearchCount, type ContextGauge } from './gauge';
+import type { UserText } from '../texts/userText';
+import { breakdownLines, breakdownPartText, priceUnknownHintText, sessionCostText, type ContextGauge } from './gauge';
 import type { TierSavings } from './tierSavings';
 
 export interface BreakdownDocumentInput {
@@ -15,6 +15,8 @@ export interface BreakdownDocumentInput {
   sessionId?: string | undefined;
   model?: string | undefined;
   at: Date;
+  /** How this front end words what the gauge says (its label, the categories' names, the cost). */
+  word: (text: UserText) => string;
 }
 
 
@@ -26,7 +28,7 @@ const LEVEL_TEXT = {
 } as const;
 
 export function renderContextBreakdown(input: BreakdownDocumentInput): string {
-  const { gauge, savings } = input;
+  const { gauge, savings, word } = input;
   const { reading } = gauge;
   const window = Math.max(1, gauge.window);
   const n = (tokens: number) => Math.round(tokens).toLocaleString('en-US');
@@ -35,11 +37,11 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
   const lines: string[] = ['# Evergreen — context breakdown', ''];
   const about = [input.sessionId ? `session \`${input.sessionId}\`` : undefined, input.model ? `model \`${input.model}\`` : undefined, `as of ${input.at.toISOString()}`].filter(Boolean);
   lines.push(`${about.join(' · ')}. Token counts are ${gauge.estimated ? 'estimates calibrated on the last request the API counted' : 'as the API counted the last request'}; this document is a snapshot — run **Evergreen: Show Context Breakdown** again to refresh it.`, '');
-  lines.push(`**${reading.label}** — ${LEVEL_TEXT[reading.level]}`, '');
+  lines.push(`**${word(reading.label)}** — ${LEVEL_TEXT[reading.level]}`, '');
 
   lines.push('## Where the tokens go', '', '| part | tokens | share of the window |', '|---|---:|---:|');
   if (gauge.breakdown) {
-    for (const { key, label } of breakdownLines(gauge.breakdown)) lines.push(`| ${label} | ${approx}${n(gauge.breakdown[key])} | ${share(gauge.breakdown[key])} |`);
+    for (const { key } of breakdownLines(gauge.breakdown)) lines.push(`| ${word(breakdownPartText(key))} | ${approx}${n(gauge.breakdown[key])} | ${share(gauge.breakdown[key])} |`);
   } else {
     lines.push('| (no breakdown from this context strategy) | | |');
   }
@@ -55,6 +57,7 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
   );
   if (reserve < gauge.outputReserve) lines.push(`The reply's reserve of ${n(gauge.outputReserve)} tokens is partly taken by the conversation.`, '');
 
+  const hint = priceUnknownHintText(gauge.unpricedRequests);
   lines.push(
     '## Window',
     '',
@@ -63,8 +66,8 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
     `- Usable for the conversation: ${n(gauge.window - gauge.outputReserve)} tokens`,
     `- Auto-compact threshold: ${n(gauge.autoCompactThreshold)} tokens (${share(gauge.autoCompactThreshold)} of the window)`,
     `- Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last request's prompt came from the prompt cache`,
-    `- Session cost so far: ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}${webSearchCount(gauge)}`,
-    ...(gauge.unpricedRequests ? [`  - ${priceUnknownHint(gauge.unpricedRequests)}`] : []),
+    `- Session cost so far: ${word(sessionCostText(gauge))}`,
+    ...(hint ? [`  - ${word(hint)}`] : []),
     '',
   );
 
@@ -98,7 +101,7 @@ export function renderContextBreakdown(input: BreakdownDocumentInput): string {
       ? `After a summary: ~${n(compaction.keptTokens)} tokens kept word for word (system and tools included), ~${n(compaction.restoredTokens)} in files read again, and the summary itself (up to ${n(compaction.summaryMaxTokens)}). The full transcript always stays on disk.`
       : 'The full transcript always stays on disk.',
     '',
-    ...howItWorks(savings.tiers.map((tier) => editTier(tier.tier))),
+    ...howItWorks(savings.tiers.map((tier) => editTier(tier.tier)), word(breakdownPartText('persistedPreviews'))),
   );
   return lines.join('\n') + '\n';
 }
@@ -108,13 +111,13 @@ function sentence(text: string): string {
 }
 
 /** The mechanism behind the steps, in the engine's own names (README, "Context engine"), for those who want it. */
-function howItWorks(tiers: readonly EditTier[]): string[] {
+function howItWorks(tiers: readonly EditTier[], persistedPreviews: string): string[] {
   return [
     '## How it works',
     '',
     'The steps are the context engine\'s tiers (README, "Context engine"):',
     '',
-    `- ${PERSISTED_PREVIEWS_LABEL}: tier 0. A tool result too large for the conversation is saved whole in the session's folder; the conversation keeps its size, path and a head-and-tail preview, and the model reads on with \`read_file\`.`,
+    `- ${persistedPreviews}: tier 0. A tool result too large for the conversation is saved whole in the session's folder; the conversation keeps its size, path and a head-and-tail preview, and the model reads on with \`read_file\`.`,
     ...tiers.map((tier) => `- ${sentence(tier.title)}: tier ${tier.level} (\`${tier.name}\`). Its edits are recorded in the transcript; the original results stay there, and the model can read them back with \`recall\`.`),
     '- Summarize the conversation: tier 4 (compaction). The model writes a summary; the newest messages stay word for word, recently read files are read again, and the user\'s own words are never dropped.',
     '- "Save more than they cost": the prompt cache makes a request re-read an unchanged conversation at a tenth of the price. An edit to an old result means the next request pays to write the cache again from that point, so tiers 1-3 wait until what they free repays that.',

@@ -1,4 +1,5 @@
-import { formatCost, priceUnknownHint } from '../model/cost';
+import { formatCost } from '../model/cost';
+import { settingRef, userText, type UserText } from '../texts/userText';
 import type { UsageCounts } from '../model/models';
 import type { ContextBreakdown } from './breakdown';
 import { CONTEXT_DEFAULTS } from './defaults';
@@ -50,11 +51,19 @@ export interface GaugeReading {
   thresholdShare: number;
   level: GaugeLevel;
   /** "62% · 124k / 200k" */
-  label: string;
+  label: UserText;
   /** "cache 80% · $0.42" */
-  secondary: string;
-  /** Multi-line hover text: the numbers and the breakdown (each front end adds what a click does). */
-  tooltip: string;
+  secondary: UserText;
+  /**
+   * The hover: paragraphs of lines, the numbers, the breakdown and the spending (each front end
+   * words them, joins them with gaugeTooltipText and adds what a click does).
+   */
+  tooltip: ReadonlyArray<readonly UserText[]>;
+}
+
+/** The hover as one text: lines joined by a newline, paragraphs by a blank line. */
+export function gaugeTooltipText(tooltip: ReadonlyArray<readonly string[]>): string {
+  return tooltip.map((lines) => lines.join('\n')).join('\n\n');
 }
 
 /** The payload of `context` events: the numbers plus their one reading. */
@@ -111,27 +120,32 @@ export { formatTokens };
 /** How costs read (one definition of "price unknown", cost.ts). */
 export { formatCost } from '../model/cost';
 
-/** Previews of tool outputs too large for the conversation, saved whole on disk (tier 0), in the user's words. */
-export const PERSISTED_PREVIEWS_LABEL = 'Previews of large outputs';
+/** A category of the breakdown. */
+export type BreakdownPart = Exclude<keyof ContextBreakdown, 'total'>;
+
+/** A category's name, as every front end words it (`gauge.part.*`). */
+export function breakdownPartText(part: BreakdownPart): UserText {
+  return userText(`gauge.part.${part}`, {});
+}
 
 /**
- * The breakdown's categories in display order, with the names every front end uses. `whenPresent`:
+ * The breakdown's categories in display order (their names: breakdownPartText). `whenPresent`:
  * a line only while it holds tokens (thinking is in the context only while its turn runs).
  */
 export const BREAKDOWN_CATEGORIES = [
-  { key: 'system', label: 'System prompt' },
-  { key: 'instructions', label: 'Instructions' },
-  { key: 'skills', label: 'Skills', whenPresent: true },
-  { key: 'memory', label: 'Memory', whenPresent: true },
-  { key: 'tools', label: 'Tool definitions' },
-  { key: 'mcpTools', label: 'MCP tools' },
-  { key: 'messages', label: 'Messages' },
-  { key: 'thinking', label: 'Thinking', whenPresent: true },
-  { key: 'toolResults', label: 'Tool results' },
-  { key: 'summaries', label: 'Summaries and task list' },
-  { key: 'persistedPreviews', label: PERSISTED_PREVIEWS_LABEL },
-  { key: 'subagents', label: 'Subagent reports' },
-] as const satisfies ReadonlyArray<{ key: Exclude<keyof ContextBreakdown, 'total'>; label: string; whenPresent?: true }>;
+  { key: 'system' },
+  { key: 'instructions' },
+  { key: 'skills', whenPresent: true },
+  { key: 'memory', whenPresent: true },
+  { key: 'tools' },
+  { key: 'mcpTools' },
+  { key: 'messages' },
+  { key: 'thinking', whenPresent: true },
+  { key: 'toolResults' },
+  { key: 'summaries' },
+  { key: 'persistedPreviews' },
+  { key: 'subagents' },
+] as const satisfies ReadonlyArray<{ key: BreakdownPart; whenPresent?: true }>;
 
 /** The categories a breakdown shows a line for, in order. */
 export function breakdownLines(breakdown: ContextBreakdown): ReadonlyArray<(typeof BREAKDOWN_CATEGORIES)[number]> {
@@ -146,31 +160,24 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
   const free = window - used - reserve;
   const percent = usedPercent(gauge);
   const level = gaugeLevel(gauge);
-  const shown = level === 'over' ? '>100%' : `${percent}%`;
-  const label = `${shown} · ${formatTokens(gauge.usedTokens)} / ${formatTokens(gauge.window)}`;
-  const secondary = `cache ${Math.round(gauge.cacheReadShare * 100)}% · ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}`;
-  const state =
-    level === 'over'
-      ? 'Over the window: the next request fails unless compaction frees room.'
-      : level === 'past'
-        ? 'Past the auto-compact threshold: the conversation is summarized before the next request.'
-        : level === 'near'
-          ? 'Near the auto-compact threshold.'
-          : undefined;
-  const share = (tokens: number) => `${Math.round((tokens / window) * 100)}%`;
-  const lines = [
-    `Context: ${gauge.estimated ? '~' : ''}${gauge.usedTokens.toLocaleString('en-US')} of ${gauge.window.toLocaleString('en-US')} tokens (${shown})`,
-    `Reserved for the reply: ${gauge.outputReserve.toLocaleString('en-US')} · free: ${free.toLocaleString('en-US')}`,
-    `Auto-compact at ${gauge.autoCompactThreshold.toLocaleString('en-US')} (${share(gauge.autoCompactThreshold)})`,
+  const shown = level === 'over' ? userText('gauge.percentOver', {}) : userText('gauge.percent', { percent });
+  const label = userText('gauge.label', { shown, used: formatTokens(gauge.usedTokens), window: formatTokens(gauge.window) });
+  const cachePercent = Math.round(gauge.cacheReadShare * 100);
+  const cost = costText(gauge.sessionCostUsd, gauge.unpricedRequests);
+  const secondary = userText('gauge.secondary', { cachePercent, cost });
+  const state = level === 'over' ? userText('gauge.levelOver', {}) : level === 'past' ? userText('gauge.levelPast', {}) : level === 'near' ? userText('gauge.levelNear', {}) : undefined;
+  const share = (tokens: number) => Math.round((tokens / window) * 100);
+  const numbers = [
+    userText(gauge.estimated ? 'gauge.usedEstimated' : 'gauge.used', { used: gauge.usedTokens, window: gauge.window, shown }),
+    userText('gauge.reserve', { reserve: gauge.outputReserve, free }),
+    userText('gauge.threshold', { threshold: gauge.autoCompactThreshold, percent: share(gauge.autoCompactThreshold) }),
     ...(state ? [state] : []),
   ];
-  if (gauge.breakdown) {
-    lines.push('');
-    for (const { key, label: name } of breakdownLines(gauge.breakdown)) lines.push(`${name}: ${formatTokens(gauge.breakdown[key])} (${share(gauge.breakdown[key])})`);
-  }
-  lines.push('', `Cache reads: ${Math.round(gauge.cacheReadShare * 100)}% of the last prompt · session cost ${formatCost(gauge.sessionCostUsd, gauge.unpricedRequests)}${subagentCost(gauge)}${webSearchCount(gauge)}`);
-  const hint = priceUnknownHint(gauge.unpricedRequests);
-  if (hint) lines.push(hint);
+  const parts = gauge.breakdown
+    ? [breakdownLines(gauge.breakdown).map(({ key }) => userText('gauge.partLine', { part: breakdownPartText(key), tokens: formatTokens(gauge.breakdown![key]), percent: share(gauge.breakdown![key]) }))]
+    : [];
+  const hint = priceUnknownHintText(gauge.unpricedRequests);
+  const spending = [userText('gauge.spending', { cachePercent, cost: sessionCostText(gauge) }), ...(hint ? [hint] : [])];
   return {
     percent,
     usedShare: used / window,
@@ -180,19 +187,31 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
     level,
     label,
     secondary,
-    tooltip: lines.join('\n'),
+    tooltip: [numbers, ...parts, spending],
   };
 }
 
-/** " (subagents $0.12)" when subagents spent part of the session's cost. */
-export function subagentCost(gauge: Pick<GaugeNumbers, 'subagentCostUsd'>): string {
-  return gauge.subagentCostUsd ? ` (subagents ${formatCost(gauge.subagentCostUsd)})` : '';
+/** "$0.42", "price unknown" when no request had a price, "$0.42 + price unknown" when some had none (formatCost's rule). */
+export function costText(usd: number, unpricedRequests = 0): UserText {
+  if (unpricedRequests <= 0) return userText('gauge.cost', { dollars: formatCost(usd) });
+  return usd > 0 ? userText('gauge.costPartlyUnknown', { dollars: formatCost(usd) }) : userText('gauge.costUnknown', {});
 }
 
-/** " (3 web searches)" when the session ran server-side searches: billed per search, apart from tokens. */
-export function webSearchCount(gauge: Pick<GaugeNumbers, 'webSearches'>): string {
+/**
+ * The session's cost with what subagents spent of it ("(subagents $0.12)") and the server-side web
+ * searches it ran ("(3 web searches)": billed per search, apart from tokens), where there were any.
+ */
+export function sessionCostText(gauge: Pick<GaugeNumbers, 'sessionCostUsd' | 'unpricedRequests' | 'subagentCostUsd' | 'webSearches'>): UserText {
+  let cost = costText(gauge.sessionCostUsd, gauge.unpricedRequests);
+  if (gauge.subagentCostUsd) cost = userText('gauge.costWithSubagents', { cost, subagents: costText(gauge.subagentCostUsd) });
   const searches = gauge.webSearches ?? 0;
-  return searches > 0 ? ` (${searches} web search${searches === 1 ? '' : 'es'})` : '';
+  if (searches > 0) cost = userText('gauge.costWithSearches', { cost, count: searches });
+  return cost;
+}
+
+/** The next step beside an unknown price (where it is set); undefined when every request had a price. */
+export function priceUnknownHintText(unpricedRequests = 0): UserText | undefined {
+  return unpricedRequests > 0 ? userText('gauge.priceUnknownHint', { count: unpricedRequests, setting: settingRef('pricing') }) : undefined;
 }
 
 /** What a request's usage says the context holds: everything sent plus what the model wrote back. */

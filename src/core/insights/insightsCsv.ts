@@ -5,7 +5,11 @@
  * model (a compaction's focus, a tool's file name): one that a spreadsheet would run as a formula
  * (it starts with =, +, -, @, a tab or a carriage return) is prefixed with a quote (OWASP's advice).
  */
-import type { SessionInsights } from './sessionInsights';
+import type { Worded } from '../texts/userText';
+import type { SessionInsights as CoreSessionInsights } from './sessionInsights';
+
+/** The insights as the panel shows them: the actions' labels and details in the user's words (the CSV's cells are what the panel's tables show). */
+type SessionInsights = Worded<CoreSessionInsights>;
 
 type Cell = string | number | boolean | undefined;
 

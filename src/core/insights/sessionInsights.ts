@@ -20,6 +20,8 @@ import { editTier } from '../context/tiers';
 import type { ModelPrice } from '../model/models';
 import { promptTokensFromUsage } from '../model/usage';
 import type { TranscriptEntry } from '../storage/transcript';
+import type { InsightTexts } from '../texts/insights';
+import { userText, type UserText } from '../texts/userText';
 import type { InsightsActionKind } from './actionKinds';
 
 export type { InsightsActionKind } from './actionKinds';
@@ -67,10 +69,10 @@ export interface InsightsAction {
   /** The request it came before (0-based; `requests.count` when no request followed it). */
   atRequest: number;
   atMs: number;
-  /** One line in the user's words ("Cleared 12 old tool results"). */
-  label: string;
+  /** One line ("Cleared 12 old tool results"), for a front end to word. */
+  label: UserText;
   /** What happened in full, for the hover and the table. */
-  detail: string;
+  detail: UserText;
   /** The context's size before and after, when the action changed it (estimates, as the engine recorded them). */
   tokensBefore?: number;
   tokensAfter?: number;
@@ -108,16 +110,14 @@ export interface SessionInsights {
   totals: InsightsTotals;
 }
 
-const fmt = (tokens: number) => Math.round(tokens).toLocaleString('en-US');
-const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
-const TRIGGER_WORDS = {
-  auto: 'automatically, at the threshold',
-  manual: 'you asked for it',
-  tool: 'the model asked for it',
-  reactive: 'the API said the prompt was too long',
-  drop: 'the API said the prompt was too long',
-} as const;
-const TIER_KIND = { budget: 'trim', snip: 'snip', microcompact: 'clear' } as const satisfies Record<Parameters<typeof editTier>[0], InsightsActionKind>;
+/** A kind of the insights with its data (src/core/texts/insights.ts). */
+const said = <K extends keyof InsightTexts>(kind: K, data: InsightTexts[K]): UserText => ({ kind, data }) as UserText;
+const sizes = (before: number, after: number) => ({ before: Math.round(before), after: Math.round(after) });
+type Trigger = Extract<TranscriptEntry, { type: 'compaction_failed' }>['trigger'] | Extract<TranscriptEntry, { type: 'compaction' }>['compaction']['trigger'];
+const triggerText = (trigger: Trigger): UserText => userText(`insights.trigger.${trigger}`, {});
+type EditTierName = Parameters<typeof editTier>[0];
+const TIER_KIND = { budget: 'trim', snip: 'snip', microcompact: 'clear' } as const satisfies Record<EditTierName, InsightsActionKind>;
+const TIER_LABEL = { budget: 'insights.trimmed', snip: 'insights.snipped', microcompact: 'insights.cleared' } as const satisfies Record<EditTierName, keyof InsightTexts>;
 
 type Usage = Extract<TranscriptEntry, { type: 'usage' }>;
 
@@ -145,21 +145,20 @@ type ActionDraft = Pick<InsightsAction, 'kind' | 'label' | 'detail' | 'removedTo
 function describeAction(entry: TranscriptEntry): ActionDraft | undefined {
   switch (entry.type) {
     case 'tier_edit': {
-      const tier = editTier(entry.tier);
-      const label = `${tier.verb.charAt(0).toUpperCase()}${tier.verb.slice(1)} ${plural(entry.edits.length, 'old tool result')}`;
+      const label = said(TIER_LABEL[entry.tier], { count: entry.edits.length });
       const { tokensBefore, tokensAfter } = entry;
-      const detail = `${label} to make room (${tier.title}): ${fmt(tokensBefore)} → ${fmt(tokensAfter)} tokens. The full results stay saved, and the model can read them back.`;
+      const detail = said('insights.tierEditDetail', { label, tier: userText(`insights.tier.${entry.tier}`, {}), ...sizes(tokensBefore, tokensAfter) });
       return { kind: TIER_KIND[entry.tier], label, detail, tokensBefore, tokensAfter, removedTokens: Math.max(0, tokensBefore - tokensAfter) };
     }
     case 'persisted_output': {
       const { tokensBefore, tokensAfter } = entry;
       // Transcripts from before the note's figures were recorded say only the size on disk.
       const sized = tokensBefore !== undefined && tokensAfter !== undefined;
-      const figures = sized ? ` (${fmt(tokensBefore)} → ${fmt(tokensAfter)} tokens)` : '';
+      const output = { tool: entry.toolName, count: entry.lines, file: entry.file };
       return {
         kind: 'saved',
-        label: `Saved a large ${entry.toolName} output to a file`,
-        detail: `A ${entry.toolName} output of ${plural(entry.lines, 'line')} went to ${entry.file}; the context kept a preview${figures}.`,
+        label: said('insights.saved', { tool: entry.toolName }),
+        detail: sized ? said('insights.savedDetailSized', { ...output, ...sizes(tokensBefore, tokensAfter) }) : said('insights.savedDetail', output),
         ...(sized ? { tokensBefore, tokensAfter } : {}),
         removedTokens: sized ? Math.max(0, tokensBefore - tokensAfter) : 0,
       };
@@ -167,26 +166,26 @@ function describeAction(entry: TranscriptEntry): ActionDraft | undefined {
     case 'compaction': {
       const { stats, trigger, restoredFiles, focus } = entry.compaction;
       const drop = trigger === 'drop';
-      const label = drop ? `Dropped the oldest ${plural(stats.messagesSummarized, 'message')}` : `Summarized ${plural(stats.messagesSummarized, 'older message')}`;
-      const restored = restoredFiles.length ? ` and restored ${plural(restoredFiles.length, 'file')}` : '';
-      const focused = focus ? ` Focus: ${focus.replace(/\s+/g, ' ').slice(0, 200)}` : '';
+      const label = said(drop ? 'insights.dropped' : 'insights.summarized', { count: stats.messagesSummarized });
+      const what = { label, trigger: triggerText(trigger), kept: said('insights.messages', { count: stats.messagesKept }), ...sizes(stats.tokensBefore, stats.tokensAfter) };
+      const detail = restoredFiles.length ? said('insights.compactionDetailRestored', { ...what, files: said('insights.files', { count: restoredFiles.length }) }) : said('insights.compactionDetail', what);
       return {
         kind: drop ? 'drop' : 'compaction',
         label,
-        detail: `${label} (${TRIGGER_WORDS[trigger]}), kept ${plural(stats.messagesKept, 'message')} verbatim${restored}: ${fmt(stats.tokensBefore)} → ${fmt(stats.tokensAfter)} tokens.${focused}`,
+        detail: focus ? said('insights.withFocus', { detail, focus: focus.replace(/\s+/g, ' ').slice(0, 200) }) : detail,
         tokensBefore: stats.tokensBefore,
         tokensAfter: stats.tokensAfter,
         removedTokens: Math.max(0, stats.tokensBefore - stats.tokensAfter),
       };
     }
     case 'compaction_undo':
-      return { kind: 'undo', label: 'Undid the last summary', detail: `The summarized messages are back in the context: ${fmt(entry.tokensBefore)} → ${fmt(entry.tokensAfter)} tokens.`, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, removedTokens: 0 };
+      return { kind: 'undo', label: said('insights.undo', {}), detail: said('insights.undoDetail', sizes(entry.tokensBefore, entry.tokensAfter)), tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, removedTokens: 0 };
     case 'compaction_failed':
-      return { kind: 'failed', label: 'A summary failed', detail: `A summary (${TRIGGER_WORDS[entry.trigger]}) failed: ${entry.reason.replace(/\s+/g, ' ').slice(0, 300)}`, removedTokens: 0 };
+      return { kind: 'failed', label: said('insights.failed', {}), detail: said('insights.failedDetail', { trigger: triggerText(entry.trigger), reason: entry.reason.replace(/\s+/g, ' ').slice(0, 300) }), removedTokens: 0 };
     case 'window_learned':
-      return { kind: 'window', label: `Learned a window of ${fmt(entry.window)} tokens`, detail: `The server refused a prompt: its window is ${fmt(entry.window)} tokens, not the ${fmt(entry.assumed)} assumed. Later requests count against it.`, removedTokens: 0 };
+      return { kind: 'window', label: said('insights.window', { window: Math.round(entry.window) }), detail: said('insights.windowDetail', { window: Math.round(entry.window), assumed: Math.round(entry.assumed) }), removedTokens: 0 };
     case 'rewind':
-      return { kind: 'restore', label: `Restored checkpoint ${entry.checkpoint}`, detail: `The conversation went back to checkpoint ${entry.checkpoint}${entry.files === 'restored' ? ' and the files with it' : ' (the files were kept)'}; the requests after it stay counted.`, removedTokens: 0 };
+      return { kind: 'restore', label: said('insights.restore', { checkpoint: String(entry.checkpoint) }), detail: said(entry.files === 'restored' ? 'insights.restoreDetailWithFiles' : 'insights.restoreDetailFilesKept', { checkpoint: String(entry.checkpoint) }), removedTokens: 0 };
     default:
       return undefined;
   }

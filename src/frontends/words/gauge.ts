@@ -2,4 +2,39 @@
 import type { GaugeTexts } from '../../core/texts/gauge';
 import { wordsFor } from './template';
 
-export const GAUGE_WORDS = wordsFor<GaugeTexts>()({});
+export const GAUGE_WORDS = wordsFor<GaugeTexts>()({
+  'gauge.percent': '{percent}%',
+  'gauge.percentOver': '>100%',
+  'gauge.label': '{shown} · {used} / {window}',
+  'gauge.secondary': 'cache {cachePercent}% · {cost}',
+  'gauge.cost': '{dollars}',
+  'gauge.costUnknown': 'price unknown',
+  'gauge.costPartlyUnknown': '{dollars} + price unknown',
+  'gauge.costWithSubagents': '{cost} (subagents {subagents})',
+  'gauge.costWithSearches': { one: '{cost} ({count} web search)', other: '{cost} ({count} web searches)' },
+  'gauge.used': 'Context: {used} of {window} tokens ({shown})',
+  'gauge.usedEstimated': 'Context: ~{used} of {window} tokens ({shown})',
+  'gauge.reserve': 'Reserved for the reply: {reserve} · free: {free}',
+  'gauge.threshold': 'Auto-compact at {threshold} ({percent}%)',
+  'gauge.levelOver': 'Over the window: the next request fails unless compaction frees room.',
+  'gauge.levelPast': 'Past the auto-compact threshold: the conversation is summarized before the next request.',
+  'gauge.levelNear': 'Near the auto-compact threshold.',
+  'gauge.partLine': '{part}: {tokens} ({percent}%)',
+  'gauge.spending': 'Cache reads: {cachePercent}% of the last prompt · session cost {cost}',
+  'gauge.priceUnknownHint': {
+    one: '{count} request to a model with no known price: set its price (USD per million tokens) in "{setting}" to see what it costs.',
+    other: '{count} requests to a model with no known price: set its price (USD per million tokens) in "{setting}" to see what it costs.',
+  },
+  'gauge.part.system': 'System prompt',
+  'gauge.part.instructions': 'Instructions',
+  'gauge.part.skills': 'Skills',
+  'gauge.part.memory': 'Memory',
+  'gauge.part.tools': 'Tool definitions',
+  'gauge.part.mcpTools': 'MCP tools',
+  'gauge.part.messages': 'Messages',
+  'gauge.part.thinking': 'Thinking',
+  'gauge.part.toolResults': 'Tool results',
+  'gauge.part.summaries': 'Summaries and task list',
+  'gauge.part.persistedPreviews': 'Previews of large outputs',
+  'gauge.part.subagents': 'Subagent reports',
+});

@@ -2,4 +2,39 @@
 import type { InsightTexts } from '../../core/texts/insights';
 import { wordsFor } from './template';
 
-export const INSIGHT_WORDS = wordsFor<InsightTexts>()({});
+export const INSIGHT_WORDS = wordsFor<InsightTexts>()({
+  'insights.trimmed': { one: 'Trimmed {count} old tool result', other: 'Trimmed {count} old tool results' },
+  'insights.snipped': { one: 'Snipped {count} old tool result', other: 'Snipped {count} old tool results' },
+  'insights.cleared': { one: 'Cleared {count} old tool result', other: 'Cleared {count} old tool results' },
+  'insights.tier.budget': 'trim old tool results',
+  'insights.tier.snip': 'snip superseded reads and old searches',
+  'insights.tier.microcompact': 'clear old tool results',
+  'insights.tierEditDetail': '{label} to make room ({tier}): {before} → {after} tokens. The full results stay saved, and the model can read them back.',
+  'insights.saved': 'Saved a large {tool} output to a file',
+  'insights.savedDetail': { one: 'A {tool} output of {count} line went to {file}; the context kept a preview.', other: 'A {tool} output of {count} lines went to {file}; the context kept a preview.' },
+  'insights.savedDetailSized': {
+    one: 'A {tool} output of {count} line went to {file}; the context kept a preview ({before} → {after} tokens).',
+    other: 'A {tool} output of {count} lines went to {file}; the context kept a preview ({before} → {after} tokens).',
+  },
+  'insights.summarized': { one: 'Summarized {count} older message', other: 'Summarized {count} older messages' },
+  'insights.dropped': { one: 'Dropped the oldest {count} message', other: 'Dropped the oldest {count} messages' },
+  'insights.messages': { one: '{count} message', other: '{count} messages' },
+  'insights.files': { one: '{count} file', other: '{count} files' },
+  'insights.compactionDetail': '{label} ({trigger}), kept {kept} verbatim: {before} → {after} tokens.',
+  'insights.compactionDetailRestored': '{label} ({trigger}), kept {kept} verbatim and restored {files}: {before} → {after} tokens.',
+  'insights.withFocus': '{detail} Focus: {focus}',
+  'insights.trigger.auto': 'automatically, at the threshold',
+  'insights.trigger.manual': 'you asked for it',
+  'insights.trigger.tool': 'the model asked for it',
+  'insights.trigger.reactive': 'the API said the prompt was too long',
+  'insights.trigger.drop': 'the API said the prompt was too long',
+  'insights.undo': 'Undid the last summary',
+  'insights.undoDetail': 'The summarized messages are back in the context: {before} → {after} tokens.',
+  'insights.failed': 'A summary failed',
+  'insights.failedDetail': 'A summary ({trigger}) failed: {reason}',
+  'insights.window': 'Learned a window of {window} tokens',
+  'insights.windowDetail': 'The server refused a prompt: its window is {window} tokens, not the {assumed} assumed. Later requests count against it.',
+  'insights.restore': 'Restored checkpoint {checkpoint}',
+  'insights.restoreDetailWithFiles': 'The conversation went back to checkpoint {checkpoint} and the files with it; the requests after it stay counted.',
+  'insights.restoreDetailFilesKept': 'The conversation went back to checkpoint {checkpoint} (the files were kept); the requests after it stay counted.',
+});

@@ -8,6 +8,7 @@
 import type { AgentEvent } from '../../core/agent/events';
 import type { Worded } from '../../core/texts/userText';
 import { word } from './index';
+import { wordGauge } from './wordGauge';
 
 export type WordedEvent = Worded<AgentEvent>;
 
@@ -32,6 +33,8 @@ export function wordEvent(event: AgentEvent): WordedEvent {
     }
     case 'tier':
       return { ...event, detail: word(event.detail) };
+    case 'context':
+      return { ...event, gauge: wordGauge(event.gauge) };
     case 'compaction_failed':
       return { ...event, message: word(event.message), hint: word(event.hint) };
     default:

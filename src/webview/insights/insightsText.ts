@@ -3,7 +3,7 @@
  * (its accessible description), the readout for the request under the cursor, and the rows of the
  * data table behind each chart. Numbers read as they do in the chat (formatTokens, formatCost).
  */
-import { formatCost, formatTokens, INSIGHTS_ACTION_NAMES, type InsightsAction, type InsightsActionKind, type InsightsView, type SessionInsights } from '../../protocol';
+import { formatCost, formatTokens, type InsightsAction, type InsightsActionKind, type InsightsView, type SessionInsights } from '../../protocol';
 import { t } from '../strings';
 
 export type ChartId = 'context' | 'tokens' | 'cost' | 'removed';
@@ -13,6 +13,11 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 const requestCount = (count: number) => (count === 1 ? t('insights.oneRequest') : t('insights.requests', count.toLocaleString('en-US')));
 const actionCount = (count: number) => (count === 1 ? t('insights.oneAction') : t('insights.actions', count.toLocaleString('en-US')));
 const time = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toLocaleString() : t('insights.timeUnknown'));
+
+/** A kind of action as the legend and the hover name it. */
+function actionName(kind: InsightsActionKind): string {
+  return t(`insights.action.${kind}`);
+}
 
 export function utilization(insights: SessionInsights, index: number): number {
   const { requests } = insights;
@@ -116,7 +121,7 @@ export function readout(chart: ChartId, insights: SessionInsights, index: number
 export function actionTitle(action: InsightsAction): string {
   const saved = action.removedTokens > 0 ? `\n${t('insights.actionRemoved', formatTokens(action.removedTokens), requestCount(action.rereadRequests), rereadCost(action.rereadCostUsd, action.rereadPartial))}` : '';
   const cost = action.costUsd > 0 ? `\n${t('insights.actionCost', formatCost(action.costUsd))}` : '';
-  return `${INSIGHTS_ACTION_NAMES[action.kind]}: ${action.detail}${saved}${cost}`;
+  return `${actionName(action.kind)}: ${action.detail}${saved}${cost}`;
 }
 
 export interface TableColumn {
@@ -196,6 +201,6 @@ export function removedByKind(actions: readonly InsightsAction[]): Array<{ kind:
     entry.partial ||= action.rereadPartial;
     byKind.set(action.kind, entry);
   }
-  return [...byKind].map(([kind, entry]) => ({ kind, name: INSIGHTS_ACTION_NAMES[kind], ...entry })).sort((a, b) => b.tokens - a.tokens);
+  return [...byKind].map(([kind, entry]) => ({ kind, name: actionName(kind), ...entry })).sort((a, b) => b.tokens - a.tokens);
 }
 
