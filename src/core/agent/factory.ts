@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { verbatim } from '../texts/userText';
+import { verbatim, type UserText } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -24,7 +24,7 @@ import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
 import { buildSystemPrompt, customizationSectionsOf, instructionsOf, workspaceRootLine } from './systemPrompt';
 import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
-import { NestedInstructions } from '../instructions/instructionFiles';
+import { instructionText, NestedInstructions } from '../instructions/instructionFiles';
 import { DISABLED_SANDBOX, type CommandSandbox } from '../shell/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
@@ -406,13 +406,13 @@ async function recordNewPrompt(
   options: StartOptions,
   handle: SessionHandle,
   parts: { toolNames: string[]; maxFileChars: number; skills: SessionSkills; secrets: readonly KnownSecret[]; logger: Logger },
-): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[]; customization: CustomizationNotice[] }> {
+): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: UserText }[]; customization: CustomizationNotice[] }> {
   const { config } = options;
   const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars: parts.maxFileChars });
-  const notices: { level: 'warning' | 'info'; message: string }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
-  const verb = options.reloadInstructions ? 'reloaded' : 'read';
-  if (instructions.files.length > 0) notices.push({ level: 'info', message: `Project instructions ${verb}: ${instructions.files.join(', ')}.` });
-  else if (options.reloadInstructions) notices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
+  const notices: { level: 'warning' | 'info'; message: UserText }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
+  const files = instructions.files.join(', ');
+  if (instructions.files.length > 0) notices.push({ level: 'info', message: instructionText(options.reloadInstructions ? 'instructions.reloaded' : 'instructions.read', { files }) });
+  else if (options.reloadInstructions) notices.push({ level: 'info', message: instructionText('instructions.reloadedNone', {}) });
   const customization = await customizationSections(parts.skills, config.memory, parts.secrets, parts.logger);
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,

@@ -15,7 +15,8 @@
  * UserPromptSubmit, SessionEnd or idle notification (those are the chat's).
  */
 import * as path from 'node:path';
-import { verbatim } from '../texts/userText';
+import { userTextForLog, type UserText } from '../texts/userText';
+import { hookText } from '../hooks/texts';
 import type { CompactionHooks } from '../context/engineTypes';
 import { writeNew } from '../context/tier0';
 import { errorMessage, type Logger } from '../logger';
@@ -135,7 +136,7 @@ export class SessionHooks implements CallHooks {
     } catch (error) {
       // runHooks never throws by design; should it, the session goes on as if no hook had run.
       this.options.logger.error(`the ${call.event} hooks failed`, error);
-      this.notice('warning', `The ${call.event} hooks could not run: ${errorMessage(error)}. The session goes on without them.`, site.turnId);
+      this.notice('warning', hookText('hooks.couldNotRun', { event: call.event, error: errorMessage(error) }), site.turnId);
       return decideHookOutcome(call, []);
     }
     const redacted = this.options.redact ? this.options.redact(outcome) : outcome;
@@ -143,7 +144,7 @@ export class SessionHooks implements CallHooks {
     return redacted;
   }
 
-  private async report(outcome: { records: readonly HookRunRecord[]; notices: readonly { level: 'warning' | 'info'; message: string }[] }, turnId: string | undefined): Promise<void> {
+  private async report(outcome: { records: readonly HookRunRecord[]; notices: readonly { level: 'warning' | 'info'; message: UserText }[] }, turnId: string | undefined): Promise<void> {
     for (const record of outcome.records) {
       const view = runView(record, await this.saveOutput(record));
       this.record('hook_run', { run: view });
@@ -153,10 +154,10 @@ export class SessionHooks implements CallHooks {
   }
 
   /** A notice for the user, recorded so a resumed chat shows it where it was. */
-  notice(level: 'warning' | 'info', message: string, turnId: string | undefined): void {
-    if (level === 'warning') this.options.logger.warn(message);
+  notice(level: 'warning' | 'info', message: UserText, turnId: string | undefined): void {
+    if (level === 'warning') this.options.logger.warn(userTextForLog(message));
     this.record('hook_notice', { level, message });
-    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message: verbatim(message) });
+    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message });
   }
 
   private record(name: HookRecordName, data: Record<string, unknown>): void {
@@ -233,7 +234,7 @@ export class SessionHooks implements CallHooks {
     const stop = this.stopAsked;
     this.stopAsked = undefined;
     if (!stop) return undefined;
-    this.notice('info', `A hook ended the turn: ${stop.text}`, turnId);
+    this.notice('info', hookText('hooks.endedTurn', { reason: stop.text }), turnId);
     return stop.text;
   }
 
@@ -246,7 +247,7 @@ export class SessionHooks implements CallHooks {
     const outcome = agent
       ? await this.fire({ event: 'SubagentStop', agent: { id: agent.id, type: agent.type }, agentTranscriptPath: agent.transcriptPath, lastAssistantMessage, continuations }, { turnId, signal })
       : await this.fire({ event: 'Stop', lastAssistantMessage, continuations }, { turnId, signal });
-    if (outcome.stop) this.notice('info', `A hook ended the turn: ${outcome.stop.text}`, turnId);
+    if (outcome.stop) this.notice('info', hookText('hooks.endedTurn', { reason: outcome.stop.text }), turnId);
     if (outcome.continueWith.length === 0) return undefined;
     return [...(await this.takeNotes(turnId, tier0)), ...(await this.notesFor(outcome.event, outcome.continueWith, turnId, tier0))];
   }
@@ -315,7 +316,7 @@ export interface HooksConfig {
   /** The hooks that may run: the user's, and the workspace's the user consented to (or the CLI trusted). */
   hooks: readonly ConfiguredHook[];
   /** Said once at the session's start: settings with problems, workspace hooks left out and how to allow them. */
-  notices: readonly { level: 'warning' | 'info'; message: string }[];
+  notices: readonly { level: 'warning' | 'info'; message: UserText }[];
   /** The environment hooks start from (the CLI's own; default process.env). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Test seam: force the process-group fallback. */
@@ -338,13 +339,13 @@ export function sessionHooksFor(
   },
 ): SessionHooks | undefined {
   for (const notice of config?.notices ?? []) {
-    if (notice.level === 'warning') parts.logger.warn(notice.message);
-    parts.emit({ type: 'hook_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') parts.logger.warn(userTextForLog(notice.message));
+    parts.emit({ type: 'hook_notice', ...notice });
   }
   if (!config || config.hooks.length === 0) return undefined;
   const workspace = config.hooks.filter((hook) => hook.origin.scope === 'workspace');
   if (workspace.length > 0 && parts.sandbox?.state.kind !== 'on') {
-    parts.emit({ type: 'hook_notice', level: 'warning', message: verbatim(`The workspace's hooks you allowed run only in the command sandbox, which is off or cannot run here: ${workspace.length === 1 ? 'it does' : `these ${workspace.length} do`} not run in this chat (each run says so).`) });
+    parts.emit({ type: 'hook_notice', level: 'warning', message: hookText('hooks.workspaceHooksNeedSandbox', { count: workspace.length }) });
   }
   const { handle } = parts;
   const hooks = new SessionHooks({

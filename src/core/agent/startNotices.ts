@@ -2,7 +2,7 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
-import { verbatim } from '../texts/userText';
+import { userTextForLog, verbatim, type UserText } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
@@ -29,7 +29,8 @@ export function announceStart(
     mcpTools: McpOffer | undefined;
     mcpSettings: McpNoticeSettings | undefined;
     mcpDeferShare: number;
-    promptNotices: readonly { level: 'warning' | 'info'; message: string }[];
+    /** The instruction files read, and what was wrong with them. */
+    promptNotices: readonly { level: 'warning' | 'info'; message: UserText }[];
     /** Skills that could not be used as written, memory that could not be listed. */
     customization: readonly { level: 'warning' | 'info'; message: string }[];
   },
@@ -53,8 +54,8 @@ export function announceStart(
     onEvent({ type: 'mcp_notice', level: 'info', message: verbatim(`The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.`) });
   }
   for (const notice of what.promptNotices) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'instructions_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'instructions_notice', ...notice });
   }
   for (const notice of what.customization) {
     if (notice.level === 'warning') logger.warn(notice.message);

@@ -12,6 +12,7 @@ import { hookInput, matchTargets, type HookCall, type HookSession } from './even
 import { matches } from './matcher';
 import type { HookRun } from './output';
 import { hookNotStarted, runHookProcess } from './runner';
+import { hookText } from './texts';
 
 export interface HookDispatchOptions {
   session: HookSession;
@@ -74,7 +75,7 @@ export async function runHooks<C extends HookCall>(hooks: readonly ConfiguredHoo
       const sandboxed = hook.origin.scope === 'workspace';
       const result =
         sandboxed && !options.sandbox
-          ? hookNotStarted('a workspace hook runs only in the sandbox, and this session has none')
+          ? hookNotStarted(hookText('hooks.noSandbox', {}))
           : await runHookProcess({
               commandLine,
               stdin,
