@@ -1,6 +1,7 @@
 // Hook definitions (src/core/hooks/config.ts, load.ts, consent.ts, matcher.ts): Claude Code's
 // settings format from every place they live, the problems a bad file or entry gives (loading goes
 // on), consent keys over the whole definition, who may run, and the matchers.
+import { said } from '../support/said';
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -51,7 +52,7 @@ describe('hooks: configuration', () => {
       const loaded = await loadHooks({ workspaceRoot: workspace });
       assert.deepEqual(loaded.hooks, []);
       assert.deepEqual(
-        loaded.problems.map((problem) => problem.message.replace(/\d+ bytes/, 'N bytes')),
+        loaded.problems.map((problem) => said(problem.message).replace(/\d+ bytes/, 'N bytes')),
         ['is not a regular file; it was not read', 'is not a regular file; it was not read', `is N bytes, more than a settings file may be (${MAX_SETTINGS_FILE_BYTES}); it was not read`],
       );
     });

@@ -187,14 +187,14 @@ export class SessionHooks implements CallHooks {
   }
 
   /**
-   * UserPromptSubmit, before the prompt is recorded: blocked (the user reads why; nothing is sent),
+   * UserPromptSubmit, before the prompt is recorded: blocked (the user reads why and what to do; nothing is sent),
    * or the notes that go before the prompt (what waited: SessionStart's) and after it (this hook's).
    */
-  async beforePrompt(prompt: string, turnId: string, signal: AbortSignal, tier0: HookTier0): Promise<{ blocked: string } | { before: ContentBlockParam[]; after: ContentBlockParam[] }> {
+  async beforePrompt(prompt: string, turnId: string, signal: AbortSignal, tier0: HookTier0): Promise<{ blocked: { message: UserText; hint: UserText } } | { before: ContentBlockParam[]; after: ContentBlockParam[] }> {
     if (this.inSubagent) return { before: await this.takeNotes(turnId, tier0), after: [] };
     const outcome = await this.fire({ event: 'UserPromptSubmit', prompt }, { turnId, signal });
     // A blocked prompt is not sent: what waited for it waits for the next one.
-    if (outcome.blockedBy.length > 0) return { blocked: reasonsOf(outcome.blockedBy) };
+    if (outcome.blockedBy.length > 0) return { blocked: { message: hookText('hooks.promptBlocked', { reasons: reasonsOf(outcome.blockedBy) }), hint: hookText('hooks.promptBlockedHint', {}) } };
     return { before: await this.takeNotes(turnId, tier0), after: await this.notesFor('UserPromptSubmit', outcome.context, turnId, tier0) };
   }
 

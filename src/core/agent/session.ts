@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine } from '../context/engine';
 import { verbatim } from '../texts/userText';
-import { hookText } from '../hooks/texts';
 import type { ContextEngineOptions, PreparedRequest } from '../context/engineTypes';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
@@ -317,7 +316,7 @@ export class AgentSession {
       const hooked = text === undefined || !this.options.hooks ? { before: [], after: [] } : await this.options.hooks.beforePrompt(text, turnId, controller.signal, this.tier0);
       if ('blocked' in hooked) {
         stopReason = 'error';
-        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: hookText('hooks.promptBlocked', { reasons: hooked.blocked }), hint: hookText('hooks.promptBlockedHint', {}), actions: errorActionsFor('hook_blocked') });
+        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: hooked.blocked.message, hint: hooked.blocked.hint, actions: errorActionsFor('hook_blocked') });
       } else {
         // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
         if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);
