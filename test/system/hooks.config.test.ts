@@ -33,7 +33,7 @@ describe('hooks: configuration', () => {
     it('a problem reads in English from a bundle too (zod declares no side effects, so its locale is set by src/core/zod.ts)', async function () {
       this.timeout(30_000);
       const entry = path.join(base, 'entry.ts');
-      writeFileSync(entry, `import { parseHookSettingsValue } from ${JSON.stringify(path.resolve('src/core/hooks/config'))};\nconsole.log(parseHookSettingsValue({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 3 }] }] } }, { scope: 'user', source: 'f', label: 'f' }).problems[0].message);\n`);
+      writeFileSync(entry, `import { parseHookSettingsValue } from ${JSON.stringify(path.resolve('src/core/hooks/config'))};\nconsole.log(parseHookSettingsValue({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 3 }] }] } }, { scope: 'user', source: 'f', label: 'f' }).problems[0].message.data.text);\n`);
       const outfile = path.join(base, 'entry.js');
       // As esbuild.mjs builds the extension and the CLI: a minified CJS bundle for Node.
       await build({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'es2022', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, logLevel: 'silent' });
