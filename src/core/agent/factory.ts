@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { verbatim, type UserText } from '../texts/userText';
+import { userText, verbatim, type UserText } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -24,7 +24,7 @@ import { AgentSession, type ContextConfig } from './session';
 import { createSubagentRunner, interruptedTaskResult, SUBAGENT_DEFAULTS, type SubagentLimits } from './subagents';
 import { buildSystemPrompt, customizationSectionsOf, instructionsOf, workspaceRootLine } from './systemPrompt';
 import { instructionFileBudget, readSessionInstructions, type InstructionSettings } from './instructions';
-import { instructionText, NestedInstructions } from '../instructions/instructionFiles';
+import { NestedInstructions } from '../instructions/instructionFiles';
 import { DISABLED_SANDBOX, type CommandSandbox } from '../shell/commandSandbox';
 import { createOsSandbox, type OsSandboxOptions } from '../sandbox/srt';
 import { resolveThinking, type ThinkingNotice, type ThinkingSetting } from '../model/thinking';
@@ -411,8 +411,8 @@ async function recordNewPrompt(
   const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars: parts.maxFileChars });
   const notices: { level: 'warning' | 'info'; message: UserText }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
   const files = instructions.files.join(', ');
-  if (instructions.files.length > 0) notices.push({ level: 'info', message: instructionText(options.reloadInstructions ? 'instructions.reloaded' : 'instructions.read', { files }) });
-  else if (options.reloadInstructions) notices.push({ level: 'info', message: instructionText('instructions.reloadedNone', {}) });
+  if (instructions.files.length > 0) notices.push({ level: 'info', message: userText(options.reloadInstructions ? 'instructions.reloaded' : 'instructions.read', { files }) });
+  else if (options.reloadInstructions) notices.push({ level: 'info', message: userText('instructions.reloadedNone', {}) });
   const customization = await customizationSections(parts.skills, config.memory, parts.secrets, parts.logger);
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,

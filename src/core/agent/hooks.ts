@@ -15,8 +15,7 @@
  * UserPromptSubmit, SessionEnd or idle notification (those are the chat's).
  */
 import * as path from 'node:path';
-import { userTextForLog, type UserText } from '../texts/userText';
-import { hookText } from '../hooks/texts';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 import type { CompactionHooks } from '../context/engineTypes';
 import { writeNew } from '../context/tier0';
 import { errorMessage, type Logger } from '../logger';
@@ -136,7 +135,7 @@ export class SessionHooks implements CallHooks {
     } catch (error) {
       // runHooks never throws by design; should it, the session goes on as if no hook had run.
       this.options.logger.error(`the ${call.event} hooks failed`, error);
-      this.notice('warning', hookText('hooks.couldNotRun', { event: call.event, error: errorMessage(error) }), site.turnId);
+      this.notice('warning', userText('hooks.couldNotRun', { event: call.event, error: errorMessage(error) }), site.turnId);
       return decideHookOutcome(call, []);
     }
     const redacted = this.options.redact ? this.options.redact(outcome) : outcome;
@@ -194,7 +193,7 @@ export class SessionHooks implements CallHooks {
     if (this.inSubagent) return { before: await this.takeNotes(turnId, tier0), after: [] };
     const outcome = await this.fire({ event: 'UserPromptSubmit', prompt }, { turnId, signal });
     // A blocked prompt is not sent: what waited for it waits for the next one.
-    if (outcome.blockedBy.length > 0) return { blocked: { message: hookText('hooks.promptBlocked', { reasons: reasonsOf(outcome.blockedBy) }), hint: hookText('hooks.promptBlockedHint', {}) } };
+    if (outcome.blockedBy.length > 0) return { blocked: { message: userText('hooks.promptBlocked', { reasons: reasonsOf(outcome.blockedBy) }), hint: userText('hooks.promptBlockedHint', {}) } };
     return { before: await this.takeNotes(turnId, tier0), after: await this.notesFor('UserPromptSubmit', outcome.context, turnId, tier0) };
   }
 
@@ -234,7 +233,7 @@ export class SessionHooks implements CallHooks {
     const stop = this.stopAsked;
     this.stopAsked = undefined;
     if (!stop) return undefined;
-    this.notice('info', hookText('hooks.endedTurn', { reason: stop.text }), turnId);
+    this.notice('info', userText('hooks.endedTurn', { reason: stop.text }), turnId);
     return stop.text;
   }
 
@@ -247,7 +246,7 @@ export class SessionHooks implements CallHooks {
     const outcome = agent
       ? await this.fire({ event: 'SubagentStop', agent: { id: agent.id, type: agent.type }, agentTranscriptPath: agent.transcriptPath, lastAssistantMessage, continuations }, { turnId, signal })
       : await this.fire({ event: 'Stop', lastAssistantMessage, continuations }, { turnId, signal });
-    if (outcome.stop) this.notice('info', hookText('hooks.endedTurn', { reason: outcome.stop.text }), turnId);
+    if (outcome.stop) this.notice('info', userText('hooks.endedTurn', { reason: outcome.stop.text }), turnId);
     if (outcome.continueWith.length === 0) return undefined;
     return [...(await this.takeNotes(turnId, tier0)), ...(await this.notesFor(outcome.event, outcome.continueWith, turnId, tier0))];
   }
@@ -345,7 +344,7 @@ export function sessionHooksFor(
   if (!config || config.hooks.length === 0) return undefined;
   const workspace = config.hooks.filter((hook) => hook.origin.scope === 'workspace');
   if (workspace.length > 0 && parts.sandbox?.state.kind !== 'on') {
-    parts.emit({ type: 'hook_notice', level: 'warning', message: hookText('hooks.workspaceHooksNeedSandbox', { count: workspace.length }) });
+    parts.emit({ type: 'hook_notice', level: 'warning', message: userText('hooks.workspaceHooksNeedSandbox', { count: workspace.length }) });
   }
   const { handle } = parts;
   const hooks = new SessionHooks({

@@ -4,10 +4,10 @@
  * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */
 import type { Logger } from '../logger';
-import { userTextForLog, type UserText } from '../texts/userText';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
-import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionText, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';
+import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';
 import type { AgentEvent } from './events';
 
 /** What the front end decided: `evergreen.instructions.*` / `--no-instructions`. */
@@ -58,7 +58,7 @@ export function notedInstructionFiles(messages: readonly MessageParam[]): Set<st
 /** The chat's line for a note added to the conversation (live and on replay alike): the note itself is the model's, in English. */
 export function instructionsNoteMessage(noteText: string): UserText {
   const file = nestedNoteFile(noteText);
-  return file === undefined ? instructionText('instructions.folderFileReadUnnamed', {}) : instructionText('instructions.folderFileRead', { file });
+  return file === undefined ? userText('instructions.folderFileReadUnnamed', {}) : userText('instructions.folderFileRead', { file });
 }
 
 /**

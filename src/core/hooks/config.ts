@@ -8,8 +8,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from '../zod';
-import { verbatim, type UserText } from '../texts/userText';
-import { hookText } from './texts';
+import { userText, verbatim, type UserText } from '../texts/userText';
 import { CLAUDE_ONLY_EVENTS, EVENTS_WITHOUT_MATCHER, HOOK_EVENTS, isHookEventName, type HookEventName } from './events';
 import { compileMatcher, type HookMatcher } from './matcher';
 
@@ -120,7 +119,7 @@ export function parseHookSettingsText(text: string, origin: HookOrigin, options:
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: options.comments, disallowComments: !options.comments });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: hookText('hooks.notJson', { code: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }), level: 'error' }] };
+    return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: userText('hooks.notJson', { code: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }), level: 'error' }] };
   }
   return parseHookSettingsValue(value, origin);
 }
@@ -148,13 +147,13 @@ export function parseHookSettingsValue(value: unknown, origin: HookOrigin, optio
     if (!isHookEventName(event)) {
       problems.push(
         CLAUDE_ONLY_EVENTS.has(event)
-          ? { where: at, message: hookText('hooks.claudeOnlyEvent', { event }), level: 'info' }
-          : { where: at, message: hookText('hooks.unknownEvent', { event, events: HOOK_EVENTS.join(', ') }), level: 'error' },
+          ? { where: at, message: userText('hooks.claudeOnlyEvent', { event }), level: 'info' }
+          : { where: at, message: userText('hooks.unknownEvent', { event, events: HOOK_EVENTS.join(', ') }), level: 'error' },
       );
       continue;
     }
     if (!Array.isArray(groups)) {
-      problems.push({ where: at, message: hookText('hooks.notMatcherGroups', {}), level: 'error' });
+      problems.push({ where: at, message: userText('hooks.notMatcherGroups', {}), level: 'error' });
       continue;
     }
     groups.forEach((group: unknown, index) => parseGroup(event, group, `${at}[${index}]`, origin, hooks, problems));
@@ -172,7 +171,7 @@ function parseGroup(event: HookEventName, value: unknown, at: string, origin: Ho
   // Claude Code ignores a matcher on an event that has none; so does Evergreen (a bad one included).
   const compiled = EVENTS_WITHOUT_MATCHER.has(event) ? ({ kind: 'all' } as const) : compileMatcher(matcher);
   if ('problem' in compiled) {
-    problems.push({ where: `${at}.matcher`, message: hookText('hooks.badMatcher', compiled.problem), level: 'error' });
+    problems.push({ where: `${at}.matcher`, message: userText('hooks.badMatcher', compiled.problem), level: 'error' });
     return;
   }
   group.data.hooks.forEach((handler: unknown, index) => {
@@ -185,7 +184,7 @@ function parseGroup(event: HookEventName, value: unknown, at: string, origin: Ho
 function parseHandler(value: unknown, where: string, problems: HookConfigProblem[]): CommandHandler | undefined {
   const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
   if (typeof type === 'string' && OTHER_HANDLER_TYPES.has(type)) {
-    problems.push({ where: `${where}.type`, message: hookText('hooks.otherHandlerType', { type }), level: 'info' });
+    problems.push({ where: `${where}.type`, message: userText('hooks.otherHandlerType', { type }), level: 'info' });
     return undefined;
   }
   const handler = CommandHandlerSchema.safeParse(value);
@@ -194,10 +193,10 @@ function parseHandler(value: unknown, where: string, problems: HookConfigProblem
     return undefined;
   }
   if (handler.data.async === true || handler.data.asyncRewake === true) {
-    problems.push({ where: `${where}.async`, message: hookText('hooks.asyncIgnored', {}), level: 'info' });
+    problems.push({ where: `${where}.async`, message: userText('hooks.asyncIgnored', {}), level: 'info' });
   }
   if (handler.data.if !== undefined) {
-    problems.push({ where: `${where}.if`, message: hookText('hooks.ifIgnored', {}), level: 'info' });
+    problems.push({ where: `${where}.if`, message: userText('hooks.ifIgnored', {}), level: 'info' });
   }
   return handler.data;
 }
@@ -205,7 +204,7 @@ function parseHandler(value: unknown, where: string, problems: HookConfigProblem
 function configuredHook(event: HookEventName, matcher: string | undefined, match: HookMatcher, handler: CommandHandler, origin: HookOrigin, where: string, problems: HookConfigProblem[]): ConfiguredHook {
   let timeoutSeconds = handler.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS;
   if (timeoutSeconds > MAX_HOOK_TIMEOUT_SECONDS) {
-    problems.push({ where: `${where}.timeout`, message: hookText('hooks.timeoutCut', { seconds: timeoutSeconds, max: MAX_HOOK_TIMEOUT_SECONDS }), level: 'info' });
+    problems.push({ where: `${where}.timeout`, message: userText('hooks.timeoutCut', { seconds: timeoutSeconds, max: MAX_HOOK_TIMEOUT_SECONDS }), level: 'info' });
     timeoutSeconds = MAX_HOOK_TIMEOUT_SECONDS;
   }
   // The label, not the absolute path: the key is remembered per workspace, wherever it is checked out.

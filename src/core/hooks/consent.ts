@@ -5,9 +5,8 @@
  * always in the OS sandbox (dispatch.ts). The front ends ask (VS Code: a modal showing each command;
  * the CLI: `--trust-workspace-hooks`); this module only sorts.
  */
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { describeHook, type ConfiguredHook, type HookConfigProblem } from './config';
-import { hookText } from './texts';
 
 export interface ConsentState {
   /** The keys the user consented to in this workspace. */
@@ -43,7 +42,7 @@ export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: Cons
   }
   sorted.runnable = [...sorted.user, ...sorted.consented];
   if (sorted.untrusted.length > 0) {
-    sorted.notices.push(hookText('hooks.untrusted', { count: sorted.untrusted.length, hooks: sorted.untrusted.map(describeHook).join('; ') }));
+    sorted.notices.push(userText('hooks.untrusted', { count: sorted.untrusted.length, hooks: sorted.untrusted.map(describeHook).join('; ') }));
   }
   return sorted;
 }
@@ -51,7 +50,7 @@ export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: Cons
 /** The notice for workspace hooks the user was asked about and did not allow (each front end's words say how to allow them). */
 export function withheldHooksNotice(withheld: readonly ConfiguredHook[]): UserText | undefined {
   if (withheld.length === 0) return undefined;
-  return hookText('hooks.withheld', { hooks: withheld.map(describeHook).join('; ') });
+  return userText('hooks.withheld', { hooks: withheld.map(describeHook).join('; ') });
 }
 
 /**
@@ -61,7 +60,7 @@ export function withheldHooksNotice(withheld: readonly ConfiguredHook[]): UserTe
  * (worded by each front end: a VS Code prompt, a CLI flag).
  */
 export function hookStartNotices(problems: readonly HookConfigProblem[], sorted: HooksByConsent): { level: 'warning' | 'info'; message: UserText }[] {
-  const notices = problems.map((problem) => ({ level: problem.level === 'error' ? ('warning' as const) : ('info' as const), message: hookText('hooks.settingsProblem', { where: problem.where, problem: problem.message }) }));
+  const notices = problems.map((problem) => ({ level: problem.level === 'error' ? ('warning' as const) : ('info' as const), message: userText('hooks.settingsProblem', { where: problem.where, problem: problem.message }) }));
   for (const message of sorted.notices) notices.push({ level: 'info', message });
   const withheld = withheldHooksNotice(sorted.needConsent);
   if (withheld) notices.push({ level: 'warning', message: withheld });

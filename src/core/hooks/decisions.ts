@@ -20,9 +20,8 @@
  */
 import type { HookScope } from './config';
 import type { HookCall, HookEventName } from './events';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { readHookRun, runData, type HookJsonOutput, type HookOutputProblemKind, type HookReading, type HookRun } from './output';
-import { hookText } from './texts';
 
 /**
  * How many times in a row Stop (or SubagentStop) hooks may keep one turn going. Claude Code's cap:
@@ -220,7 +219,7 @@ class Fold {
         continue;
       }
       const hook = said(run, reading);
-      if (hook.json?.systemMessage) this.notice(run, 'system_message', hookText('hooks.runSays', { ...this.about(run), message: hook.json.systemMessage }), 'info');
+      if (hook.json?.systemMessage) this.notice(run, 'system_message', userText('hooks.runSays', { ...this.about(run), message: hook.json.systemMessage }), 'info');
       const judged = judge(hook);
       this.record(run, reading.problem && judged === 'ok' ? 'error' : judged, hook.json);
     }
@@ -230,7 +229,7 @@ class Fold {
   stderrToUser(hook: Said): HookRunOutcome {
     if (!hook.reading.blocking) return 'ok';
     const stderr = hook.run.result.stderr.trim();
-    this.notice(hook.run, 'stderr', stderr ? hookText('hooks.runExit2', { ...this.about(hook.run), stderr }) : hookText('hooks.runExit2Silent', this.about(hook.run)));
+    this.notice(hook.run, 'stderr', stderr ? userText('hooks.runExit2', { ...this.about(hook.run), stderr }) : userText('hooks.runExit2Silent', this.about(hook.run)));
     return 'blocked';
   }
 }
@@ -250,7 +249,7 @@ function permissionOf(hook: Said, fold: Fold): { decision: HookPermission['decis
   const decision = specific?.permissionDecision ?? legacy;
   if (!decision) return undefined;
   if (decision === 'defer') {
-    fold.notice(hook.run, 'defer_ignored', hookText('hooks.runDeferIgnored', fold.about(hook.run)), 'info');
+    fold.notice(hook.run, 'defer_ignored', userText('hooks.runDeferIgnored', fold.about(hook.run)), 'info');
     return undefined;
   }
   return { decision, reason: specific?.permissionDecisionReason || hook.json?.reason || undefined };
@@ -267,7 +266,7 @@ function decidePreToolUse(runs: readonly HookRun[]): PreToolUseOutcome {
     if (hook.stop) stop ??= hook.text(hook.stop);
     const permission = permissionOf(hook, fold);
     if (permission?.decision === 'allow' && hook.run.hook.origin.scope === 'workspace') {
-      fold.notice(hook.run, 'allow_refused', hookText('hooks.runAllowRefused', fold.about(hook.run)));
+      fold.notice(hook.run, 'allow_refused', userText('hooks.runAllowRefused', fold.about(hook.run)));
       return 'allow_refused';
     }
     if (permission) {
@@ -308,7 +307,7 @@ function decideStop<E extends 'Stop' | 'SubagentStop'>(event: E, runs: readonly 
     fold.notices.push({
       kind: 'stop_guard',
       level: 'warning',
-      message: hookText('hooks.stopGuard', { event, continuations, max: MAX_STOP_HOOK_CONTINUATIONS }),
+      message: userText('hooks.stopGuard', { event, continuations, max: MAX_STOP_HOOK_CONTINUATIONS }),
       command: '',
     });
   }

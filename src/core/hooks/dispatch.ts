@@ -11,8 +11,8 @@ import { decideHookOutcome, type HookOutcomeFor } from './decisions';
 import { hookInput, matchTargets, type HookCall, type HookSession } from './events';
 import { matches } from './matcher';
 import type { HookRun } from './output';
+import { userText } from '../texts/userText';
 import { hookNotStarted, runHookProcess } from './runner';
-import { hookText } from './texts';
 
 export interface HookDispatchOptions {
   session: HookSession;
@@ -75,7 +75,7 @@ export async function runHooks<C extends HookCall>(hooks: readonly ConfiguredHoo
       const sandboxed = hook.origin.scope === 'workspace';
       const result =
         sandboxed && !options.sandbox
-          ? hookNotStarted(hookText('hooks.noSandbox', {}))
+          ? hookNotStarted(userText('hooks.noSandbox', {}))
           : await runHookProcess({
               commandLine,
               stdin,

@@ -8,8 +8,7 @@
 import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
-import type { UserText } from '../texts/userText';
-import { hookText } from './texts';
+import { userText, type UserText } from '../texts/userText';
 import { parseHookSettingsText, parseHookSettingsValue, type ConfiguredHook, type HookConfigProblem, type HookOrigin, type HookSettings } from './config';
 
 /** The user's files, under the home folder, in the order they are read. */
@@ -51,15 +50,15 @@ async function readSettingsFile(file: string): Promise<{ text: string } | { prob
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return { problem: hookText('hooks.fileUnreadable', { error: errorMessage(error) }) };
+    return { problem: userText('hooks.fileUnreadable', { error: errorMessage(error) }) };
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { problem: hookText('hooks.notRegularFile', {}) };
-    if (stat.size > MAX_SETTINGS_FILE_BYTES) return { problem: hookText('hooks.fileTooLarge', { bytes: String(stat.size), max: String(MAX_SETTINGS_FILE_BYTES) }) };
+    if (!stat.isFile()) return { problem: userText('hooks.notRegularFile', {}) };
+    if (stat.size > MAX_SETTINGS_FILE_BYTES) return { problem: userText('hooks.fileTooLarge', { bytes: String(stat.size), max: String(MAX_SETTINGS_FILE_BYTES) }) };
     return { text: await handle.readFile('utf8') };
   } catch (error) {
-    return { problem: hookText('hooks.fileUnreadable', { error: errorMessage(error) }) };
+    return { problem: userText('hooks.fileUnreadable', { error: errorMessage(error) }) };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -68,7 +67,7 @@ async function readSettingsFile(file: string): Promise<{ text: string } | { prob
 async function loadFile(file: string, origin: HookOrigin, required: boolean): Promise<HookSettings> {
   const read = await readSettingsFile(file);
   if (read === undefined) {
-    return { source: origin.source, hooks: [], disableAllHooks: false, problems: required ? [{ where: origin.source, message: hookText('hooks.fileMissing', {}), level: 'error' }] : [] };
+    return { source: origin.source, hooks: [], disableAllHooks: false, problems: required ? [{ where: origin.source, message: userText('hooks.fileMissing', {}), level: 'error' }] : [] };
   }
   if ('problem' in read) return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: read.problem, level: 'error' }] };
   return parseHookSettingsText(read.text, origin, { comments: allowsComments(file) });
@@ -121,10 +120,10 @@ export async function loadHooks(sources: HookSources): Promise<LoadedHooks> {
   const problems = [...user, ...workspace].flatMap((result) => result.problems);
   const userOff = user.find((result) => result.disableAllHooks);
   if (userOff) {
-    return { hooks: [], problems: [...problems, { where: userOff.source, message: hookText('hooks.userDisabledAll', {}), level: 'info' }] };
+    return { hooks: [], problems: [...problems, { where: userOff.source, message: userText('hooks.userDisabledAll', {}), level: 'info' }] };
   }
   const workspaceOff = workspace.find((result) => result.disableAllHooks);
   const hooks = [...user.flatMap((result) => result.hooks), ...(workspaceOff ? [] : workspace.flatMap((result) => result.hooks))];
-  if (workspaceOff) problems.push({ where: workspaceOff.source, message: hookText('hooks.workspaceDisabledAll', {}), level: 'info' });
+  if (workspaceOff) problems.push({ where: workspaceOff.source, message: userText('hooks.workspaceDisabledAll', {}), level: 'info' });
   return { hooks, problems };
 }

@@ -5,8 +5,7 @@
  */
 import * as z from '../zod';
 import type { HookRunData } from '../texts/hooks';
-import type { UserText } from '../texts/userText';
-import { hookText } from './texts';
+import { userText, type UserText } from '../texts/userText';
 import type { ConfiguredHook } from './config';
 import type { HookEventName } from './events';
 import type { HookProcessResult } from './runner';
@@ -74,16 +73,16 @@ function readStdout(stdout: string, event: HookEventName, about: HookRunData): P
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    return { problem: { kind: 'invalid_json', message: hookText('hooks.runInvalidJson', { ...about, brace: '{', error: error instanceof Error ? error.message : String(error) }) } };
+    return { problem: { kind: 'invalid_json', message: userText('hooks.runInvalidJson', { ...about, brace: '{', error: error instanceof Error ? error.message : String(error) }) } };
   }
   const parsed = HookJsonOutputSchema.safeParse(value);
   if (!parsed.success) {
     const { where, message } = z.zodProblem(parsed.error, '$');
-    return { problem: { kind: 'invalid_output', message: hookText('hooks.runInvalidOutput', { ...about, where, problem: message }) } };
+    return { problem: { kind: 'invalid_output', message: userText('hooks.runInvalidOutput', { ...about, where, problem: message }) } };
   }
   const named = parsed.data.hookSpecificOutput?.hookEventName;
   if (named !== undefined && named !== null && named !== event) {
-    return { problem: { kind: 'invalid_output', message: hookText('hooks.runOutputForOtherEvent', { ...about, named }) } };
+    return { problem: { kind: 'invalid_output', message: userText('hooks.runOutputForOtherEvent', { ...about, named }) } };
   }
   return { json: parsed.data };
 }
@@ -95,11 +94,11 @@ export function readHookRun(run: HookRun, event: HookEventName): HookReading {
     case 'cancelled':
       return { finished: false, exitCode: null, blocking: false };
     case 'timeout':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'timeout', message: hookText('hooks.runTimedOut', { ...about, seconds: run.hook.timeoutSeconds }) } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'timeout', message: userText('hooks.runTimedOut', { ...about, seconds: run.hook.timeoutSeconds }) } };
     case 'too_large':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'too_large', message: hookText('hooks.runTooLarge', { ...about, reason: result.problem ?? hookText('hooks.tooMuchOutput', {}) }) } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'too_large', message: userText('hooks.runTooLarge', { ...about, reason: result.problem ?? userText('hooks.tooMuchOutput', {}) }) } };
     case 'not_started':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'not_started', message: hookText('hooks.runNotStarted', { ...about, reason: result.problem ?? hookText('hooks.unknownReason', {}) }) } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'not_started', message: userText('hooks.runNotStarted', { ...about, reason: result.problem ?? userText('hooks.unknownReason', {}) }) } };
     case 'exited':
       break;
   }
@@ -108,8 +107,8 @@ export function readHookRun(run: HookRun, event: HookEventName): HookReading {
   if (exitCode === 0 || exitCode === 2) return { finished: true, exitCode, blocking: exitCode === 2, ...stdout };
   // Another exit code: valid JSON alone decides (Claude Code's rule); without it, a non-blocking error.
   if (stdout.json) return { finished: true, exitCode, blocking: false, json: stdout.json };
-  const status = exitCode === null ? (result.signal ? hookText('hooks.killedBy', { signal: result.signal }) : hookText('hooks.killed', {})) : hookText('hooks.failedWithCode', { code: String(exitCode) });
+  const status = exitCode === null ? (result.signal ? userText('hooks.killedBy', { signal: result.signal }) : userText('hooks.killed', {})) : userText('hooks.failedWithCode', { code: String(exitCode) });
   const stderrLine = firstLine(result.stderr);
-  const message = stderrLine ? hookText('hooks.runError', { ...about, status, stderr: stderrLine }) : hookText('hooks.runErrorSilent', { ...about, status });
+  const message = stderrLine ? userText('hooks.runError', { ...about, status, stderr: stderrLine }) : userText('hooks.runErrorSilent', { ...about, status });
   return { finished: true, exitCode, blocking: false, problem: stdout.problem ?? { kind: 'exit_code', message } };
 }

@@ -5,8 +5,7 @@
  */
 import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
 import { errorMessage } from '../logger';
-import type { UserText } from '../texts/userText';
-import { hookText } from './texts';
+import { userText, type UserText } from '../texts/userText';
 import { spawnContained, watchChild, type ChildEnd, type ContainedProcess, type TreeContainment } from '../shell/processTree';
 
 /** What one hook may write to stdout and stderr together; past it the hook is stopped. */
@@ -69,7 +68,7 @@ export function hookNotStarted(problem: UserText, end: 'not_started' | 'cancelle
 export async function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
   const started = Date.now();
   const failed = (problem: UserText, end: 'not_started' | 'cancelled' = 'not_started'): HookProcessResult => hookNotStarted(problem, end, Date.now() - started);
-  if (request.signal?.aborted) return failed(hookText('hooks.cancelledBeforeStart', {}), 'cancelled');
+  if (request.signal?.aborted) return failed(userText('hooks.cancelledBeforeStart', {}), 'cancelled');
   const shell = request.shell ?? 'bash';
   let confined: SandboxedCommand | undefined;
   if (request.sandbox) {
@@ -77,7 +76,7 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
       confined = await request.sandbox.wrap(request.commandLine, { shell, cwd: request.cwd, ...(request.signal ? { signal: request.signal } : {}) });
     } catch (error) {
       // Never run it unconfined instead: the user consented to a hook in the sandbox.
-      return failed(hookText('hooks.sandboxCouldNotRun', { error: errorMessage(error) }));
+      return failed(userText('hooks.sandboxCouldNotRun', { error: errorMessage(error) }));
     }
   }
   try {
@@ -90,7 +89,7 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
         ...(request.containment ? { containment: request.containment } : {}),
       });
     } catch (error) {
-      return failed(hookText('hooks.couldNotStart', { error: errorMessage(error) }));
+      return failed(userText('hooks.couldNotStart', { error: errorMessage(error) }));
     }
     const result = await supervise(contained, request, started);
     if (confined && result.end !== 'not_started') {
@@ -148,8 +147,8 @@ async function supervise(contained: ContainedProcess, request: HookProcessReques
     contained.untrack();
   }
   const durationMs = Date.now() - started;
-  if (status.error) return hookNotStarted(hookText('hooks.couldNotStart', { error: status.error.message }), 'not_started', durationMs);
+  if (status.error) return hookNotStarted(userText('hooks.couldNotStart', { error: status.error.message }), 'not_started', durationMs);
   const result: HookProcessResult = { end, exitCode: end === 'exited' ? status.code : null, signal: status.signal, stdout: stdout.text(), stderr: stderr.text(), durationMs };
-  if (end === 'too_large') result.problem = hookText('hooks.outputOverLimit', { megabytes: (maxBytes / (1024 * 1024)).toFixed(maxBytes < 1024 * 1024 ? 2 : 0) });
+  if (end === 'too_large') result.problem = userText('hooks.outputOverLimit', { megabytes: (maxBytes / (1024 * 1024)).toFixed(maxBytes < 1024 * 1024 ? 2 : 0) });
   return result;
 }

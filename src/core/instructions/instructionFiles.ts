@@ -11,8 +11,7 @@ import * as path from 'node:path';
 import { errorMessage } from '../logger';
 import { decodeFileBytes, readBytesAt, type DecodedFile } from '../workspace/fileio';
 import { plural } from '../text';
-import type { InstructionTexts } from '../texts/instructions';
-import { settingRef, userTextForLog, type UserText } from '../texts/userText';
+import { settingRef, userText, userTextForLog, type UserText } from '../texts/userText';
 import { isInside, isNodeError, NodeWorkspace, openForRead, WorkspaceAccessError, type Workspace } from '../workspace/workspace';
 
 /** Opens the instructions section of a system prompt; the breakdown counts from here to the end. */
@@ -50,8 +49,6 @@ export interface LoadedInstructions {
 
 type Read = { kind: 'text'; text: string; notices: UserText[] } | { kind: 'refused'; message: UserText };
 
-/** An instructions kind with its data (src/core/texts/instructions.ts); the front ends word it. */
-export const instructionText = <K extends keyof InstructionTexts>(kind: K, data: InstructionTexts[K]): UserText => ({ kind, data }) as UserText;
 
 
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
@@ -86,14 +83,14 @@ async function readResolved(workspace: Workspace, real: string, shown: string, m
     handle = await openForRead(workspace, real);
   } catch (error) {
     if (isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return { kind: 'missing' };
-    if (isNodeError(error) && error.code === 'EISDIR') return { kind: 'refused', message: instructionText('instructions.isFolder', { file: shown }) };
-    return { kind: 'refused', message: instructionText('instructions.couldNotOpen', { file: shown, error: errorMessage(error) }) };
+    if (isNodeError(error) && error.code === 'EISDIR') return { kind: 'refused', message: userText('instructions.isFolder', { file: shown }) };
+    return { kind: 'refused', message: userText('instructions.couldNotOpen', { file: shown, error: errorMessage(error) }) };
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) return { kind: 'refused', message: instructionText('instructions.isFolder', { file: shown }) };
+    if (stat.isDirectory()) return { kind: 'refused', message: userText('instructions.isFolder', { file: shown }) };
     // O_NONBLOCK let a FIFO, socket or device open without waiting for a writer; none is read.
-    if (!stat.isFile()) return { kind: 'refused', message: instructionText('instructions.notRegularFile', { file: shown, fileType: specialKind(stat) }) };
+    if (!stat.isFile()) return { kind: 'refused', message: userText('instructions.notRegularFile', { file: shown, fileType: specialKind(stat) }) };
     const maxBytes = Math.max(2, Math.floor(maxChars));
     const notices: UserText[] = [];
     let parts: Buffer[];
@@ -106,38 +103,38 @@ async function readResolved(workspace: Workspace, real: string, shown: string, m
       const tail = cutTail(await readBytesAt(handle, stat.size - half, half));
       parts = [head, tail];
       omitted = stat.size - head.length - tail.length;
-      notices.push(instructionText('instructions.cut', { file: shown, size: sizeText(stat.size), share: Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100), kept: sizeText(half) }));
+      notices.push(userText('instructions.cut', { file: shown, size: sizeText(stat.size), share: Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100), kept: sizeText(half) }));
     }
     const decoded: DecodedFile[] = parts.map((bytes) => decodeFileBytes(bytes));
     const texts: string[] = [];
     for (const part of decoded) {
-      if (part.kind === 'binary') return { kind: 'refused', message: instructionText('instructions.binary', { file: shown }) };
+      if (part.kind === 'binary') return { kind: 'refused', message: userText('instructions.binary', { file: shown }) };
       texts.push(part.text);
     }
     if (decoded.some((part) => part.kind === 'text' && part.encoding.kind === 'windows-1252')) {
-      notices.push(instructionText('instructions.latin1', { file: shown }));
+      notices.push(userText('instructions.latin1', { file: shown }));
     }
     const text = texts.length === 1 ? texts[0]! : `${texts[0]!.trimEnd()}\n\n[... ${formatBytes(omitted)} cut from the middle: this file is over ${Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100)}% of the context window ...]\n\n${texts[1]!.trimStart()}`;
     return { kind: 'text', text: text.trim(), notices };
   } catch (error) {
-    return { kind: 'refused', message: instructionText('instructions.couldNotRead', { file: shown, error: errorMessage(error) }) };
+    return { kind: 'refused', message: userText('instructions.couldNotRead', { file: shown, error: errorMessage(error) }) };
   } finally {
     await handle.close().catch(() => undefined);
   }
 }
 
 function specialKind(stat: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): UserText {
-  if (stat.isFIFO()) return instructionText('instructions.namedPipe', {});
-  if (stat.isSocket()) return instructionText('instructions.socket', {});
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return instructionText('instructions.device', {});
-  return instructionText('instructions.notPlainFile', {});
+  if (stat.isFIFO()) return userText('instructions.namedPipe', {});
+  if (stat.isSocket()) return userText('instructions.socket', {});
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return userText('instructions.device', {});
+  return userText('instructions.notPlainFile', {});
 }
 
 /** A size as the user reads it (formatBytes, which the model reads, in the user's words). */
 function sizeText(bytes: number): UserText {
-  if (bytes >= 1024 * 1024) return instructionText('instructions.megabytes', { amount: (bytes / (1024 * 1024)).toFixed(1) });
-  if (bytes >= 1024) return instructionText('instructions.kilobytes', { amount: String(Math.round(bytes / 1024)) });
-  return instructionText('instructions.bytes', { count: bytes });
+  if (bytes >= 1024 * 1024) return userText('instructions.megabytes', { amount: (bytes / (1024 * 1024)).toFixed(1) });
+  if (bytes >= 1024) return userText('instructions.kilobytes', { amount: String(Math.round(bytes / 1024)) });
+  return userText('instructions.bytes', { count: bytes });
 }
 
 function formatBytes(bytes: number): string {
@@ -201,17 +198,17 @@ class InstructionLoader {
       real = await workspace.resolve(target);
     } catch (error) {
       const reason = error instanceof WorkspaceAccessError ? error.message : errorMessage(error);
-      this.notices.push(via.importedBy ? instructionText('instructions.importNotRead', { importer: via.importedBy, file: shownTarget, reason }) : instructionText('instructions.notRead', { file: shownTarget, reason }));
+      this.notices.push(via.importedBy ? userText('instructions.importNotRead', { importer: via.importedBy, file: shownTarget, reason }) : userText('instructions.notRead', { file: shownTarget, reason }));
       return;
     }
     const shown = show(real);
     if (via.chain.includes(real)) {
-      this.notices.push(via.chain.at(-1) === real ? instructionText('instructions.importsItself', { file: shown }) : instructionText('instructions.importCycle', { importer: via.importedBy ?? shown, file: shown }));
+      this.notices.push(via.chain.at(-1) === real ? userText('instructions.importsItself', { file: shown }) : userText('instructions.importCycle', { importer: via.importedBy ?? shown, file: shown }));
       return;
     }
     if (this.seen.has(real)) return;
     if (this.files.length >= MAX_INSTRUCTION_FILES) {
-      this.notices.push(instructionText('instructions.tooMany', { file: shown, max: MAX_INSTRUCTION_FILES }));
+      this.notices.push(userText('instructions.tooMany', { file: shown, max: MAX_INSTRUCTION_FILES }));
       return;
     }
     this.seen.add(real);
@@ -231,12 +228,12 @@ class InstructionLoader {
     if (imports.length === 0) return;
     const chain = [...via.chain, real];
     if (chain.length > MAX_IMPORT_DEPTH) {
-      this.notices.push(instructionText('instructions.importsTooDeep', { file: shown, imports: imports.map((i) => `@${i}`).join(', '), depth: MAX_IMPORT_DEPTH }));
+      this.notices.push(userText('instructions.importsTooDeep', { file: shown, imports: imports.map((i) => `@${i}`).join(', '), depth: MAX_IMPORT_DEPTH }));
       return;
     }
     for (const imported of imports) {
       const absolute = path.resolve(path.dirname(real), imported);
-      await this.load(workspace, absolute, show, { chain, importedBy: shown, missing: instructionText('instructions.importMissing', { file: shown, import: imported, target: show(absolute) }) });
+      await this.load(workspace, absolute, show, { chain, importedBy: shown, missing: userText('instructions.importMissing', { file: shown, import: imported, target: show(absolute) }) });
     }
   }
 }
@@ -274,20 +271,20 @@ export async function loadSessionInstructions(options: SessionInstructionOptions
  */
 async function loadUserFile(loader: InstructionLoader, file: string, home: string, configured: boolean): Promise<void> {
   const shownHome = (p: string) => (isInside(p, home) ? `~/${path.relative(home, p).split(path.sep).join('/')}` : p);
-  const missing = configured ? instructionText('instructions.userFileMissing', { file: shownHome(file), setting: settingRef('instructions.userFile') }) : undefined;
+  const missing = configured ? userText('instructions.userFileMissing', { file: shownHome(file), setting: settingRef('instructions.userFile') }) : undefined;
   let real: string;
   try {
     real = await realpath(file);
   } catch (error) {
     if (missing && isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) loader.notices.push(missing);
-    else if (!(isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))) loader.notices.push(instructionText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
+    else if (!(isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))) loader.notices.push(userText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
     return;
   }
   let folder: Workspace;
   try {
     folder = new NodeWorkspace(path.dirname(real));
   } catch (error) {
-    loader.notices.push(instructionText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
+    loader.notices.push(userText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
     return;
   }
   await loader.load(folder, real, (p) => (p === real ? shownHome(file) : shownHome(p)), { chain: [], ...(missing ? { missing } : {}) });

@@ -1,12 +1,12 @@
 /** What the core says about hooks: their runs, decisions, settings and consent, as kinds with data (src/core/userText.ts); src/frontends/words/hooks.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 /** The hook a run notice is about: its event, its command line and the file it came from. */
 export type HookRunData = { event: string; command: string; file: string };
 
 export interface HookTexts {
   // ---- settings files (config.ts, load.ts): a problem, worded inside hooks.settingsProblem
-  'hooks.settingsProblem': { where: string; problem: UserText };
+  'hooks.settingsProblem': { where: string; problem: NestedText };
   'hooks.notJson': { code: string; line: string; column: string };
   'hooks.claudeOnlyEvent': { event: string };
   /** `events`: the event names, as the file must spell them. */
@@ -39,14 +39,14 @@ export interface HookTexts {
   'hooks.failedWithCode': { code: string };
   // ---- one run (output.ts, decisions.ts)
   'hooks.runTimedOut': HookRunData & { seconds: number };
-  'hooks.runTooLarge': HookRunData & { reason: UserText };
-  'hooks.runNotStarted': HookRunData & { reason: UserText };
+  'hooks.runTooLarge': HookRunData & { reason: NestedText };
+  'hooks.runNotStarted': HookRunData & { reason: NestedText };
   /** `brace`: "{" (a literal brace in a template would read as a placeholder). */
   'hooks.runInvalidJson': HookRunData & { brace: string; error: string };
   'hooks.runInvalidOutput': HookRunData & { where: string; problem: string };
   'hooks.runOutputForOtherEvent': HookRunData & { named: string };
-  'hooks.runError': HookRunData & { status: UserText; stderr: string };
-  'hooks.runErrorSilent': HookRunData & { status: UserText };
+  'hooks.runError': HookRunData & { status: NestedText; stderr: string };
+  'hooks.runErrorSilent': HookRunData & { status: NestedText };
   'hooks.runSays': HookRunData & { message: string };
   'hooks.runExit2': HookRunData & { stderr: string };
   'hooks.runExit2Silent': HookRunData;

@@ -1,18 +1,18 @@
 /** What the core says about instruction files: refused, cut, re-encoded, a subfolder's file read, as kinds with data (src/core/userText.ts); src/frontends/words/instructions.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 export interface InstructionTexts {
   // ---- a file not read, or read in part (instructions/instructionFiles.ts); `file` as the user reads it
   'instructions.isFolder': { file: string };
   'instructions.couldNotOpen': { file: string; error: string };
   /** `fileType`: instructions.namedPipe, .socket, .device or .notPlainFile. */
-  'instructions.notRegularFile': { file: string; fileType: UserText };
+  'instructions.notRegularFile': { file: string; fileType: NestedText };
   'instructions.namedPipe': Record<string, never>;
   'instructions.socket': Record<string, never>;
   'instructions.device': Record<string, never>;
   'instructions.notPlainFile': Record<string, never>;
   /** `size` and `kept`: instructions.megabytes, .kilobytes or .bytes; `share`: the percentage of the window. */
-  'instructions.cut': { file: string; size: UserText; share: number; kept: UserText };
+  'instructions.cut': { file: string; size: NestedText; share: number; kept: NestedText };
   'instructions.megabytes': { amount: string };
   'instructions.kilobytes': { amount: string };
   'instructions.bytes': { count: number };
@@ -27,7 +27,7 @@ export interface InstructionTexts {
   /** `imports`: the imports as written (`@a.md, @b.md`). */
   'instructions.importsTooDeep': { file: string; imports: string; depth: number };
   'instructions.importMissing': { file: string; import: string; target: string };
-  'instructions.userFileMissing': { file: string; setting: UserText };
+  'instructions.userFileMissing': { file: string; setting: NestedText };
   'instructions.userFileUnreadable': { file: string; error: string };
   // ---- a session's start and a subfolder's file (agent/factory.ts, agent/instructions.ts); `files`: the files read, joined
   'instructions.read': { files: string };
