@@ -17,7 +17,7 @@ export async function cliHooksConfig(options: Pick<CliOptions, 'settings' | 'tru
   const loaded = await loadHooks({ homeDir: io.env.HOME, workspaceRoot: workspace, settings });
   // The CLI has no workspace trust of its own: the flag is the user's consent to the workspace's hooks.
   const sorted = sortHooksByConsent(loaded.hooks, { consentedKeys: new Set(), workspaceTrusted: true, trustWorkspaceHooks: options.trustWorkspaceHooks });
-  return { hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted, 'run with --trust-workspace-hooks to allow them (they run in the sandbox).'), env: io.env };
+  return { hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted), env: io.env };
 }
 
 /** A run in one line: event, where it came from, the command, how it ended and how long it took, and where its output is. */

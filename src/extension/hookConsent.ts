@@ -40,5 +40,5 @@ export async function readHookSettings(workspaceRoot: string, userSetting: unkno
     await consent.update(CONSENT_KEY, [...granted]);
     sorted = sortHooksByConsent(loaded.hooks, { consentedKeys: granted, workspaceTrusted });
   }
-  return { hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted, 'allow them when Evergreen asks at the start of a New Chat.') };
+  return { hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted) };
 }

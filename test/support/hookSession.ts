@@ -1,6 +1,7 @@
 // A session with hooks against a fake back end (the system tier's hook suites): hooks defined the
 // way a settings file defines them, the session's events, and what each request carried.
 import { said } from './said';
+import type { UserText } from '../../src/core/texts/userText';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -47,7 +48,7 @@ export interface HarnessOptions {
   resume?: { id: string; workspace: string; storage: string };
   /** A workspace made beforehand (its hooks loaded from its files). */
   workspace?: string;
-  notices?: { level: 'warning' | 'info'; message: string }[];
+  notices?: { level: 'warning' | 'info'; message: UserText }[];
 }
 
 /** Starts a session on `fake` whose hooks are `options.hooks`; close it with `started.close()` (the caller's afterEach). */

@@ -1,6 +1,7 @@
 // Hook definitions (src/core/hooks/config.ts, load.ts, consent.ts, matcher.ts): Claude Code's
 // settings format from every place they live, the problems a bad file or entry gives (loading goes
 // on), consent keys over the whole definition, who may run, and the matchers.
+import { said } from '../support/said';
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ describe('hooks: configuration', () => {
     it('a problem reads in English from a bundle too (zod declares no side effects, so its locale is set by src/core/zod.ts)', async function () {
       this.timeout(30_000);
       const entry = path.join(base, 'entry.ts');
-      writeFileSync(entry, `import { parseHookSettingsValue } from ${JSON.stringify(path.resolve('src/core/hooks/config'))};\nconsole.log(parseHookSettingsValue({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 3 }] }] } }, { scope: 'user', source: 'f', label: 'f' }).problems[0].message);\n`);
+      writeFileSync(entry, `import { parseHookSettingsValue } from ${JSON.stringify(path.resolve('src/core/hooks/config'))};\nconsole.log(parseHookSettingsValue({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 3 }] }] } }, { scope: 'user', source: 'f', label: 'f' }).problems[0].message.data.text);\n`);
       const outfile = path.join(base, 'entry.js');
       // As esbuild.mjs builds the extension and the CLI: a minified CJS bundle for Node.
       await build({ entryPoints: [entry], outfile, bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'es2022', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, logLevel: 'silent' });
@@ -51,7 +52,7 @@ describe('hooks: configuration', () => {
       const loaded = await loadHooks({ workspaceRoot: workspace });
       assert.deepEqual(loaded.hooks, []);
       assert.deepEqual(
-        loaded.problems.map((problem) => problem.message.replace(/\d+ bytes/, 'N bytes')),
+        loaded.problems.map((problem) => said(problem.message).replace(/\d+ bytes/, 'N bytes')),
         ['is not a regular file; it was not read', 'is not a regular file; it was not read', `is N bytes, more than a settings file may be (${MAX_SETTINGS_FILE_BYTES}); it was not read`],
       );
     });

@@ -2,6 +2,7 @@
 // the JSON each event writes to stdin, the environment, exit codes, parallel runs, a timeout that
 // takes a `setsid` grandchild along, output over the cap, a cancel, and workspace hooks in the
 // sandbox seam only. Every hook is short or stopped by a timeout of at most a few seconds.
+import { said } from '../support/said';
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -129,8 +130,8 @@ describe('hooks: real runs', function () {
         ['error', 127],
       ],
     );
-    assert.match(failed.notices[0]!.message, /non-blocking status code 1: first$/);
-    assert.match(failed.notices[1]!.message, /non-blocking status code 127: .*does-not-exist\.sh.*No such file/);
+    assert.match(said(failed.notices[0]!.message), /non-blocking status code 1: first$/);
+    assert.match(said(failed.notices[1]!.message), /non-blocking status code 127: .*does-not-exist\.sh.*No such file/);
   });
 
   it('invalid JSON on stdout is a notice and the session goes on', async () => {
@@ -168,7 +169,7 @@ describe('hooks: real runs', function () {
       const outcome = await running;
       assert.equal(outcome.records[0]!.outcome, 'timeout');
       assert.equal(outcome.permission, undefined);
-      assert.match(outcome.notices[0]!.message, /did not finish within its timeout of 1\.5 s/);
+      assert.match(said(outcome.notices[0]!.message), /did not finish within its timeout of 1\.5 s/);
       assert.deepEqual(await markedProcesses(marker), [], 'the grandchild is gone (or a zombie) once the outcome is back');
     });
   }
@@ -188,7 +189,7 @@ describe('hooks: real runs', function () {
     const outcome = await runHooks([defineHook('UserPromptSubmit', spew)], { event: 'UserPromptSubmit', prompt: 'x' }, options);
     assert.equal(outcome.records[0]!.outcome, 'too_large');
     assert.deepEqual(outcome.context, []);
-    assert.match(outcome.notices[0]!.message, /more than 10 MB of output and was stopped/);
+    assert.match(said(outcome.notices[0]!.message), /more than 10 MB of output and was stopped/);
     assert.ok(outcome.records[0]!.stdout.length <= MAX_HOOK_OUTPUT_BYTES + (1 << 20), `kept ${outcome.records[0]!.stdout.length} bytes`);
     assert.ok(Date.now() - started < 20_000, 'stopped at the cap, not at the timeout');
   });
@@ -242,8 +243,8 @@ describe('hooks: real runs', function () {
         assert.deepEqual(outcome.context, []);
         assert.equal(outcome.records[0]!.outcome, 'not_started');
       }
-      assert.match(none.notices[0]!.message, /runs only in the sandbox, and this session has none/);
-      assert.match(off.notices[0]!.message, /the sandbox could not run it: The sandbox is turned off/);
+      assert.match(said(none.notices[0]!.message), /runs only in the sandbox, and this session has none/);
+      assert.match(said(off.notices[0]!.message), /the sandbox could not run it: The sandbox is turned off/);
     });
   });
 });

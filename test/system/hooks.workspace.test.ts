@@ -43,12 +43,12 @@ for (const backend of BACKENDS) {
       const hooks = { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "from the repo"' }] }] };
       const { workspace, sorted, loaded } = await workspaceWith(hooks, {});
       assert.equal(sorted.needConsent.length, 1);
-      const h = await openHookSession(fake, temp, { workspace, hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted, 'allow them when Evergreen asks.') });
+      const h = await openHookSession(fake, temp, { workspace, hooks: sorted.runnable, notices: hookStartNotices(loaded.problems, sorted) });
       opened.push(h.started);
       fake.enqueue(say.text('Ok.'));
       await h.started.session.send('hello');
       assert.deepEqual(h.runs(), []);
-      assert.ok(h.notices().some((notice) => notice.includes('This workspace defines hooks that do not run: UserPromptSubmit: echo "from the repo" (timeout 60 s, .claude/settings.json)') && notice.endsWith('allow them when Evergreen asks.')), h.notices().join('\n'));
+      assert.ok(h.notices().some((notice) => notice.includes('This workspace defines hooks that do not run: UserPromptSubmit: echo "from the repo" (timeout 60 s, .claude/settings.json)') && notice.endsWith('run with --trust-workspace-hooks to allow them (they run in the sandbox).')), h.notices().join('\n'));
 
       const consented = sortHooksByConsent(loaded.hooks, { consentedKeys: new Set(sorted.needConsent.map((hook) => hook.consentKey)), workspaceTrusted: true });
       assert.equal(consented.runnable.length, 1);

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadSessionInstructions, type LoadedInstructions } from '../../src/core/instructions/instructionFiles';
+import { said } from '../support/said';
 import { useTempDirs } from '../support/tempDirs';
 
 const BUDGET = 20_000;
@@ -37,7 +38,7 @@ describe('instruction files', function () {
       write(workspace, 'CLAUDE.md', 'STILL READ');
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.text), ['STILL READ']);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md is not a regular file \(a named pipe\); it was not read/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md is not a regular file \(a named pipe\); it was not read/);
     });
   });
 });

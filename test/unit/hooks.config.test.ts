@@ -1,6 +1,7 @@
 // Hook definitions (src/core/hooks/config.ts, load.ts, consent.ts, matcher.ts): Claude Code's
 // settings format from every place they live, the problems a bad file or entry gives (loading goes
 // on), consent keys over the whole definition, who may run, and the matchers.
+import { said } from '../support/said';
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -79,8 +80,8 @@ describe('hooks: configuration', () => {
         'error $.hooks.PostToolUse',
         'error $.hooks.PreTolUse',
       ]);
-      assert.match(settings.problems[0]!.message, /must not be empty/);
-      assert.match(settings.problems[6]!.message, /unknown hook event "PreTolUse"/);
+      assert.match(said(settings.problems[0]!.message), /must not be empty/);
+      assert.match(said(settings.problems[6]!.message), /unknown hook event "PreTolUse"/);
     });
 
     it("what Claude Code runs but Evergreen does not is an info problem: other hook types, events it never fires, async, if", () => {
@@ -123,7 +124,7 @@ describe('hooks: configuration', () => {
         ['./y.sh'],
       );
       assert.equal(settings.problems.length, 1);
-      assert.match(settings.problems[0]!.message, /"Bash\(" is not a valid regular expression/);
+      assert.match(said(settings.problems[0]!.message), /"Bash\(" is not a valid regular expression/);
       // On an event without matchers Claude Code ignores the matcher; so does Evergreen.
       assert.equal(parseHookSettingsValue({ hooks: { Stop: [{ matcher: 'Bash(', hooks: [command('./z.sh')] }] } }, origin).hooks.length, 1);
     });
@@ -178,7 +179,7 @@ describe('hooks: configuration', () => {
         ['survivor'],
       );
       assert.deepEqual(
-        loaded.problems.map((problem) => [problem.where, problem.message.replace(/ at line.*/, '')]),
+        loaded.problems.map((problem) => [problem.where, said(problem.message).replace(/ at line.*/, '')]),
         [
           [path.join(home, '.claude/settings.json'), 'is not valid JSON: InvalidCommentToken'],
           [path.join(base, 'missing.json'), 'does not exist'],
@@ -196,7 +197,7 @@ describe('hooks: configuration', () => {
         workspaceOff.hooks.map((hook) => hook.command),
         ['mine'],
       );
-      assert.match(workspaceOff.problems[0]!.message, /workspace's hooks do not run \(yours still do\)/);
+      assert.match(said(workspaceOff.problems[0]!.message), /workspace's hooks do not run \(yours still do\)/);
       const allOff = await loadHooks({ homeDir: home, workspaceRoot: workspace, settings: ['{"disableAllHooks": true}'] });
       assert.deepEqual(allOff.hooks, []);
       assert.equal(allOff.problems[0]!.where, '--settings (argument 1)');
@@ -248,7 +249,7 @@ describe('hooks: configuration', () => {
 
       const untrusted = sortHooksByConsent(hooks, { consentedKeys: new Set([agreed.consentKey]), workspaceTrusted: false, trustWorkspaceHooks: true });
       assert.deepEqual([names(untrusted.runnable), names(untrusted.needConsent), names(untrusted.untrusted)], [['./mine.sh'], [], ['./agreed.sh', './fresh.sh']]);
-      assert.match(untrusted.notices[0]!, /not trusted, so its 2 hooks do not run: Stop: \.\/agreed\.sh/);
+      assert.match(said(untrusted.notices[0]!), /not trusted, so its 2 hooks do not run: Stop: \.\/agreed\.sh/);
     });
 
     it('describes a hook as the consent prompt shows it: the command as written', () => {

@@ -1,6 +1,8 @@
 // How one event's hook runs become its outcome (src/core/hooks/decisions.ts): exit codes per event,
 // Claude Code's JSON output, several hooks at once, the workspace's missing right to allow, and the
 // Stop loop guard. Pure: the runs are built, not started (hooks.runner.test.ts starts real ones).
+import { said } from '../support/said';
+import { userText, type UserText } from '../../src/core/texts/userText';
 import * as assert from 'node:assert/strict';
 import { decideHookOutcome, MAX_STOP_HOOK_CONTINUATIONS, type HookOutcome } from '../../src/core/hooks/decisions';
 import type { HookCall, HookCallFor } from '../../src/core/hooks/events';
@@ -68,7 +70,7 @@ describe('hooks: decisions', () => {
       const refused = decide(allow);
       assert.equal(refused.permission, undefined);
       assert.deepEqual(noticeKinds(refused), ['allow_refused']);
-      assert.match(refused.notices[0]!.message, /\.\/ws-guard\.sh.*\.claude\/settings\.json.*may only deny or ask/);
+      assert.match(said(refused.notices[0]!.message), /\.\/ws-guard\.sh.*\.claude\/settings\.json.*may only deny or ask/);
       assert.equal(refused.records[0]!.outcome, 'allow_refused');
       // The deprecated spelling is no way around it.
       assert.equal(decide(exitedRun(workspace, 0, json({ decision: 'approve' }))).permission, undefined);
@@ -95,7 +97,7 @@ describe('hooks: decisions', () => {
       const failed = decide(exitedRun(user, 1, '', 'Traceback (most recent call last):\n  File "x"\n'));
       assert.equal(failed.permission, undefined);
       assert.deepEqual(noticeKinds(failed), ['exit_code']);
-      assert.match(failed.notices[0]!.message, /non-blocking status code 1: Traceback \(most recent call last\):$/);
+      assert.match(said(failed.notices[0]!.message), /non-blocking status code 1: Traceback \(most recent call last\):$/);
       assert.equal(failed.records[0]!.outcome, 'error');
       const decidedByJson = decide(exitedRun(user, 1, json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'json decides' } })));
       assert.equal(decidedByJson.permission?.decision, 'deny');
@@ -110,7 +112,7 @@ describe('hooks: decisions', () => {
       const wrongShape = decide(exitedRun(user, 0, json({ hookSpecificOutput: { permissionDecision: 'maybe' } })));
       assert.equal(wrongShape.permission, undefined);
       assert.deepEqual(noticeKinds(wrongShape), ['invalid_output']);
-      assert.match(wrongShape.notices[0]!.message, /\$\.hookSpecificOutput\.permissionDecision/);
+      assert.match(said(wrongShape.notices[0]!.message), /\$\.hookSpecificOutput\.permissionDecision/);
       const otherEvent = decide(exitedRun(user, 0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } })));
       assert.equal(otherEvent.permission, undefined);
       assert.deepEqual(noticeKinds(otherEvent), ['invalid_output']);
@@ -119,14 +121,14 @@ describe('hooks: decisions', () => {
     });
 
     it('a hook that timed out, wrote too much or did not start decides nothing and says why', () => {
-      const stopped = (end: 'timeout' | 'too_large' | 'not_started', problem?: string) =>
+      const stopped = (end: 'timeout' | 'too_large' | 'not_started', problem?: UserText) =>
         finishedRun(user, { end, exitCode: null, signal: 'SIGKILL', stdout: json({ hookSpecificOutput: { permissionDecision: 'deny' } }), stderr: '', durationMs: 60_000, ...(problem ? { problem } : {}) });
-      const outcome = decide(stopped('timeout'), stopped('too_large', 'wrote more than 10 MB of output'), stopped('not_started', 'the sandbox could not run it: off'));
+      const outcome = decide(stopped('timeout'), stopped('too_large', userText('hooks.outputOverLimit', { megabytes: '10' })), stopped('not_started', userText('hooks.sandboxCouldNotRun', { error: 'off' })));
       assert.equal(outcome.permission, undefined);
       assert.deepEqual(noticeKinds(outcome), ['timeout', 'too_large', 'not_started']);
-      assert.match(outcome.notices[0]!.message, /timeout of 60 s/);
-      assert.match(outcome.notices[1]!.message, /more than 10 MB/);
-      assert.match(outcome.notices[2]!.message, /sandbox could not run it: off/);
+      assert.match(said(outcome.notices[0]!.message), /timeout of 60 s/);
+      assert.match(said(outcome.notices[1]!.message), /more than 10 MB/);
+      assert.match(said(outcome.notices[2]!.message), /sandbox could not run it: off/);
       assert.deepEqual(
         outcome.records.map((record) => record.outcome),
         ['timeout', 'too_large', 'not_started'],
@@ -137,7 +139,7 @@ describe('hooks: decisions', () => {
       const outcome = decide(exitedRun(user, 0, json({ systemMessage: 'formatter is slow today', suppressOutput: true })));
       assert.deepEqual(noticeKinds(outcome), ['system_message']);
       assert.equal(outcome.notices[0]!.level, 'info');
-      assert.match(outcome.notices[0]!.message, /formatter is slow today/);
+      assert.match(said(outcome.notices[0]!.message), /formatter is slow today/);
       assert.equal(outcome.records[0]!.suppressOutput, true);
     });
   });
@@ -171,7 +173,7 @@ describe('hooks: decisions', () => {
       const failed = decideHookOutcome(call, [exitedRun(hook, 2, 'Branch: main', 'git not found')]);
       assert.deepEqual(failed.context, []);
       assert.deepEqual(noticeKinds(failed), ['stderr']);
-      assert.match(failed.notices[0]!.message, /git not found/);
+      assert.match(said(failed.notices[0]!.message), /git not found/);
     });
   });
 
@@ -227,7 +229,7 @@ describe('hooks: decisions', () => {
       assert.deepEqual(tripped.continueWith, []);
       assert.equal(tripped.guardTripped, true);
       assert.deepEqual(noticeKinds(tripped), ['stop_guard']);
-      assert.match(tripped.notices[0]!.message, /stop_hook_active/);
+      assert.match(said(tripped.notices[0]!.message), /stop_hook_active/);
     });
 
     it('continue: false ends the turn whatever another hook asked', () => {
@@ -257,7 +259,7 @@ describe('hooks: decisions', () => {
         assert.equal(outcome.event, call.event);
         assert.deepEqual(Object.keys(outcome).sort(), ['event', 'notices', 'records']);
         assert.deepEqual(noticeKinds(outcome), ['stderr']);
-        assert.match(outcome.notices[0]!.message, /disk full/);
+        assert.match(said(outcome.notices[0]!.message), /disk full/);
       }
     });
   });

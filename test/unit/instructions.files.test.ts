@@ -4,6 +4,7 @@
  * an import cycle, non-UTF-8. Each bad file gives a notice and the rest is still read.
  */
 import assert from 'node:assert/strict';
+import { said } from '../support/said';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -68,7 +69,7 @@ describe('instruction files', function () {
     assert.deepEqual((await load({ userFile: '~/rules/mine.md' })).files.map((file) => file.text), ['MINE']);
     const missing = await load({ userFile: '~/rules/none.md' });
     assert.equal(missing.files.length, 0);
-    assert.match(missing.notices.join('\n'), /~\/rules\/none\.md .*does not exist/);
+    assert.match(missing.notices.map(said).join('\n'), /~\/rules\/none\.md .*does not exist/);
   });
 
   it('follows a user file that is a link into a dotfiles folder, and confines its imports to that folder', async () => {
@@ -79,7 +80,7 @@ describe('instruction files', function () {
     fs.symlinkSync(path.join(outside, 'dotfiles/AGENTS.md'), path.join(home, '.evergreen/AGENTS.md'));
     const loaded = await load();
     assert.deepEqual(loaded.files.map((file) => file.text), ['DOTFILES RULE @more.md @../escape.md', 'MORE RULE']);
-    assert.match(loaded.notices.join('\n'), /escape\.md.*outside/);
+    assert.match(loaded.notices.map(said).join('\n'), /escape\.md.*outside/);
   });
 
   it('leaves the workspace files out when the workspace is not trusted, and still reads the user file', async () => {
@@ -122,7 +123,7 @@ describe('instruction files', function () {
       for (let level = 1; level <= 7; level++) write(workspace, `l${level}.md`, `LEVEL ${level} @l${level + 1}.md`);
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.shown), ['AGENTS.md', 'l1.md', 'l2.md', 'l3.md', 'l4.md', 'l5.md']);
-      assert.match(loaded.notices.join('\n'), /l5\.md imports @l6\.md, not followed: imports nest at most 5 levels deep/);
+      assert.match(loaded.notices.map(said).join('\n'), /l5\.md imports @l6\.md, not followed: imports nest at most 5 levels deep/);
     });
 
     it('reports a file importing itself and a longer cycle, and reads each file once', async () => {
@@ -131,8 +132,8 @@ describe('instruction files', function () {
       write(workspace, 'b.md', 'B @a.md');
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.shown), ['AGENTS.md', 'a.md', 'b.md']);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md imports itself \(an import cycle\)/);
-      assert.match(loaded.notices.join('\n'), /b\.md imports a\.md, which imports it back \(an import cycle\)/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md imports itself \(an import cycle\)/);
+      assert.match(loaded.notices.map(said).join('\n'), /b\.md imports a\.md, which imports it back \(an import cycle\)/);
     });
 
     it('uses a file reached twice once (CLAUDE.md a link to AGENTS.md), without a notice', async () => {
@@ -149,7 +150,7 @@ describe('instruction files', function () {
       const loaded = await load();
       assert.equal(loaded.files.length, 1);
       assert.ok(!JSON.stringify(loaded.files).includes('OUTSIDE SECRET'));
-      const notices = loaded.notices.join('\n');
+      const notices = loaded.notices.map(said).join('\n');
       assert.equal((notices.match(/outside the workspace root/g) ?? []).length, 2, notices);
       assert.match(notices, /AGENTS\.md imports @docs\/none\.md, but docs\/none\.md does not exist/);
     });
@@ -161,7 +162,7 @@ describe('instruction files', function () {
       write(workspace, 'CLAUDE.md', 'STILL READ');
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.text), ['STILL READ']);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md looks like a binary file.*not read/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md looks like a binary file.*not read/);
     });
 
     it('cuts a 50 MB file to its head and tail within the budget, with a notice, never refusing it', async () => {
@@ -179,7 +180,7 @@ describe('instruction files', function () {
       assert.ok(file && file.text.startsWith('HEAD RULE') && file.text.endsWith('TAIL RULE'));
       assert.ok(file.text.length <= BUDGET + 200, `${file.text.length} characters`);
       assert.match(file.text, /\[\.\.\. [\d.]+ MB cut from the middle/);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md is 50\.\d MB, over 10% of the context window: only its first and last/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md is 50\.\d MB, over 10% of the context window: only its first and last/);
     });
 
     it('cuts a long single-line file without splitting a UTF-8 character', async () => {
@@ -188,7 +189,7 @@ describe('instruction files', function () {
       const [file] = loaded.files;
       assert.ok(file);
       assert.ok(!file.text.includes('\ufffd'), 'no replacement character');
-      assert.ok(!loaded.notices.some((notice) => notice.includes('Windows-1252')), 'a clean cut still decodes as UTF-8');
+      assert.ok(!loaded.notices.some((notice) => said(notice).includes('Windows-1252')), 'a clean cut still decodes as UTF-8');
     });
 
     it('refuses a link that leads out of the workspace', async () => {
@@ -197,21 +198,21 @@ describe('instruction files', function () {
       write(workspace, 'CLAUDE.md', 'STILL READ');
       const loaded = await load();
       assert.deepEqual(loaded.files.map((file) => file.text), ['STILL READ']);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md was not read: .*symbolic link.*outside the workspace root/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md was not read: .*symbolic link.*outside the workspace root/);
     });
 
     it('reads a file that is not UTF-8 as Windows-1252, and says so', async () => {
       write(workspace, 'AGENTS.md', Buffer.from('Caf\xe9 rules: na\xefve \x80 prices\n', 'latin1'));
       const loaded = await load();
       assert.equal(loaded.files[0]?.text, 'Café rules: naïve € prices');
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md is not valid UTF-8; it was read as Windows-1252/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md is not valid UTF-8; it was read as Windows-1252/);
     });
 
     it('refuses a folder named AGENTS.md', async () => {
       fs.mkdirSync(path.join(workspace, 'AGENTS.md'));
       const loaded = await load();
       assert.equal(loaded.files.length, 0);
-      assert.match(loaded.notices.join('\n'), /AGENTS\.md is a folder, not a file/);
+      assert.match(loaded.notices.map(said).join('\n'), /AGENTS\.md is a folder, not a file/);
     });
   });
 
@@ -240,7 +241,7 @@ describe('instruction files', function () {
       const first = await reader.notesFor([path.join(workspace, 'pkg')], () => false);
       assert.deepEqual(first.notes, []);
       assert.equal(first.notices.length, 1);
-      assert.match(first.notices[0]!, /pkg\/AGENTS\.md was not read: .*outside the workspace root/);
+      assert.match(said(first.notices[0]!), /pkg\/AGENTS\.md was not read: .*outside the workspace root/);
       assert.deepEqual(await reader.notesFor([path.join(workspace, 'pkg')], () => false), { notes: [], notices: [] });
     });
   });

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { verbatim, type UserText } from '../texts/userText';
+import { userText, verbatim, type UserText } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -406,13 +406,13 @@ async function recordNewPrompt(
   options: StartOptions,
   handle: SessionHandle,
   parts: { toolNames: string[]; maxFileChars: number; skills: SessionSkills; secrets: readonly KnownSecret[]; logger: Logger },
-): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: string }[]; customization: CustomizationNotice[] }> {
+): Promise<{ systemPrompt: string; notices: { level: 'warning' | 'info'; message: UserText }[]; customization: CustomizationNotice[] }> {
   const { config } = options;
   const instructions = await readSessionInstructions({ settings: config.instructions, workspaceRoot: options.workspaceRoot, trusted: config.trusted, maxFileChars: parts.maxFileChars });
-  const notices: { level: 'warning' | 'info'; message: string }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
-  const verb = options.reloadInstructions ? 'reloaded' : 'read';
-  if (instructions.files.length > 0) notices.push({ level: 'info', message: `Project instructions ${verb}: ${instructions.files.join(', ')}.` });
-  else if (options.reloadInstructions) notices.push({ level: 'info', message: 'Instructions reloaded: no instruction file was found.' });
+  const notices: { level: 'warning' | 'info'; message: UserText }[] = instructions.notices.map((message) => ({ level: 'warning', message }));
+  const files = instructions.files.join(', ');
+  if (instructions.files.length > 0) notices.push({ level: 'info', message: userText(options.reloadInstructions ? 'instructions.reloaded' : 'instructions.read', { files }) });
+  else if (options.reloadInstructions) notices.push({ level: 'info', message: userText('instructions.reloadedNone', {}) });
   const customization = await customizationSections(parts.skills, config.memory, parts.secrets, parts.logger);
   const systemPrompt = buildSystemPrompt({
     workspaceRoot: options.workspaceRoot,

@@ -15,7 +15,7 @@
  * UserPromptSubmit, SessionEnd or idle notification (those are the chat's).
  */
 import * as path from 'node:path';
-import { verbatim } from '../texts/userText';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 import type { CompactionHooks } from '../context/engineTypes';
 import { writeNew } from '../context/tier0';
 import { errorMessage, type Logger } from '../logger';
@@ -135,7 +135,7 @@ export class SessionHooks implements CallHooks {
     } catch (error) {
       // runHooks never throws by design; should it, the session goes on as if no hook had run.
       this.options.logger.error(`the ${call.event} hooks failed`, error);
-      this.notice('warning', `The ${call.event} hooks could not run: ${errorMessage(error)}. The session goes on without them.`, site.turnId);
+      this.notice('warning', userText('hooks.couldNotRun', { event: call.event, error: errorMessage(error) }), site.turnId);
       return decideHookOutcome(call, []);
     }
     const redacted = this.options.redact ? this.options.redact(outcome) : outcome;
@@ -143,7 +143,7 @@ export class SessionHooks implements CallHooks {
     return redacted;
   }
 
-  private async report(outcome: { records: readonly HookRunRecord[]; notices: readonly { level: 'warning' | 'info'; message: string }[] }, turnId: string | undefined): Promise<void> {
+  private async report(outcome: { records: readonly HookRunRecord[]; notices: readonly { level: 'warning' | 'info'; message: UserText }[] }, turnId: string | undefined): Promise<void> {
     for (const record of outcome.records) {
       const view = runView(record, await this.saveOutput(record));
       this.record('hook_run', { run: view });
@@ -153,10 +153,10 @@ export class SessionHooks implements CallHooks {
   }
 
   /** A notice for the user, recorded so a resumed chat shows it where it was. */
-  notice(level: 'warning' | 'info', message: string, turnId: string | undefined): void {
-    if (level === 'warning') this.options.logger.warn(message);
+  notice(level: 'warning' | 'info', message: UserText, turnId: string | undefined): void {
+    if (level === 'warning') this.options.logger.warn(userTextForLog(message));
     this.record('hook_notice', { level, message });
-    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message: verbatim(message) });
+    this.options.emit({ type: 'hook_notice', ...(turnId ? { turnId } : {}), level, message });
   }
 
   private record(name: HookRecordName, data: Record<string, unknown>): void {
@@ -186,14 +186,14 @@ export class SessionHooks implements CallHooks {
   }
 
   /**
-   * UserPromptSubmit, before the prompt is recorded: blocked (the user reads why; nothing is sent),
+   * UserPromptSubmit, before the prompt is recorded: blocked (the user reads why and what to do; nothing is sent),
    * or the notes that go before the prompt (what waited: SessionStart's) and after it (this hook's).
    */
-  async beforePrompt(prompt: string, turnId: string, signal: AbortSignal, tier0: HookTier0): Promise<{ blocked: string } | { before: ContentBlockParam[]; after: ContentBlockParam[] }> {
+  async beforePrompt(prompt: string, turnId: string, signal: AbortSignal, tier0: HookTier0): Promise<{ blocked: { message: UserText; hint: UserText } } | { before: ContentBlockParam[]; after: ContentBlockParam[] }> {
     if (this.inSubagent) return { before: await this.takeNotes(turnId, tier0), after: [] };
     const outcome = await this.fire({ event: 'UserPromptSubmit', prompt }, { turnId, signal });
     // A blocked prompt is not sent: what waited for it waits for the next one.
-    if (outcome.blockedBy.length > 0) return { blocked: reasonsOf(outcome.blockedBy) };
+    if (outcome.blockedBy.length > 0) return { blocked: { message: userText('hooks.promptBlocked', { reasons: reasonsOf(outcome.blockedBy) }), hint: userText('hooks.promptBlockedHint', {}) } };
     return { before: await this.takeNotes(turnId, tier0), after: await this.notesFor('UserPromptSubmit', outcome.context, turnId, tier0) };
   }
 
@@ -233,7 +233,7 @@ export class SessionHooks implements CallHooks {
     const stop = this.stopAsked;
     this.stopAsked = undefined;
     if (!stop) return undefined;
-    this.notice('info', `A hook ended the turn: ${stop.text}`, turnId);
+    this.notice('info', userText('hooks.endedTurn', { reason: stop.text }), turnId);
     return stop.text;
   }
 
@@ -246,7 +246,7 @@ export class SessionHooks implements CallHooks {
     const outcome = agent
       ? await this.fire({ event: 'SubagentStop', agent: { id: agent.id, type: agent.type }, agentTranscriptPath: agent.transcriptPath, lastAssistantMessage, continuations }, { turnId, signal })
       : await this.fire({ event: 'Stop', lastAssistantMessage, continuations }, { turnId, signal });
-    if (outcome.stop) this.notice('info', `A hook ended the turn: ${outcome.stop.text}`, turnId);
+    if (outcome.stop) this.notice('info', userText('hooks.endedTurn', { reason: outcome.stop.text }), turnId);
     if (outcome.continueWith.length === 0) return undefined;
     return [...(await this.takeNotes(turnId, tier0)), ...(await this.notesFor(outcome.event, outcome.continueWith, turnId, tier0))];
   }
@@ -315,7 +315,7 @@ export interface HooksConfig {
   /** The hooks that may run: the user's, and the workspace's the user consented to (or the CLI trusted). */
   hooks: readonly ConfiguredHook[];
   /** Said once at the session's start: settings with problems, workspace hooks left out and how to allow them. */
-  notices: readonly { level: 'warning' | 'info'; message: string }[];
+  notices: readonly { level: 'warning' | 'info'; message: UserText }[];
   /** The environment hooks start from (the CLI's own; default process.env). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Test seam: force the process-group fallback. */
@@ -338,13 +338,13 @@ export function sessionHooksFor(
   },
 ): SessionHooks | undefined {
   for (const notice of config?.notices ?? []) {
-    if (notice.level === 'warning') parts.logger.warn(notice.message);
-    parts.emit({ type: 'hook_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') parts.logger.warn(userTextForLog(notice.message));
+    parts.emit({ type: 'hook_notice', ...notice });
   }
   if (!config || config.hooks.length === 0) return undefined;
   const workspace = config.hooks.filter((hook) => hook.origin.scope === 'workspace');
   if (workspace.length > 0 && parts.sandbox?.state.kind !== 'on') {
-    parts.emit({ type: 'hook_notice', level: 'warning', message: verbatim(`The workspace's hooks you allowed run only in the command sandbox, which is off or cannot run here: ${workspace.length === 1 ? 'it does' : `these ${workspace.length} do`} not run in this chat (each run says so).`) });
+    parts.emit({ type: 'hook_notice', level: 'warning', message: userText('hooks.workspaceHooksNeedSandbox', { count: workspace.length }) });
   }
   const { handle } = parts;
   const hooks = new SessionHooks({

@@ -4,7 +4,7 @@
  * (session.ts). The files themselves are read by instructions/instructionFiles.ts.
  */
 import type { Logger } from '../logger';
-import { verbatim } from '../texts/userText';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { ContentBlockParam, MessageParam } from '../model/messages';
 import { INSTRUCTIONS_MAX_WINDOW_SHARE, instructionsSection, loadSessionInstructions, nestedNoteFile, type NestedInstructions } from '../instructions/instructionFiles';
@@ -30,7 +30,7 @@ export async function readSessionInstructions(options: {
   workspaceRoot: string;
   trusted: boolean;
   maxFileChars: number;
-}): Promise<{ section: string | undefined; files: string[]; notices: string[] }> {
+}): Promise<{ section: string | undefined; files: string[]; notices: UserText[] }> {
   if (options.settings?.enabled === false) return { section: undefined, files: [], notices: [] };
   const loaded = await loadSessionInstructions({
     workspaceRoot: options.workspaceRoot,
@@ -55,9 +55,10 @@ export function notedInstructionFiles(messages: readonly MessageParam[]): Set<st
   return files;
 }
 
-/** The chat's line for a note added to the conversation (live and on replay alike). */
-export function instructionsNoteMessage(noteText: string): string {
-  return `Read ${nestedNoteFile(noteText) ?? 'a folder\'s instruction file'}: its instructions apply to the files in that folder.`;
+/** The chat's line for a note added to the conversation (live and on replay alike): the note itself is the model's, in English. */
+export function instructionsNoteMessage(noteText: string): UserText {
+  const file = nestedNoteFile(noteText);
+  return file === undefined ? userText('instructions.folderFileReadUnnamed', {}) : userText('instructions.folderFileRead', { file });
 }
 
 /**
@@ -77,10 +78,10 @@ export async function instructionNotes(
   try {
     const { notes, notices } = await nested.notesFor(folders, (file) => (inView ??= notedInstructionFiles(liveView())).has(file));
     for (const message of notices) {
-      logger.warn(message);
-      emit({ type: 'instructions_notice', level: 'warning', message: verbatim(message) });
+      logger.warn(userTextForLog(message));
+      emit({ type: 'instructions_notice', level: 'warning', message });
     }
-    for (const note of notes) emit({ type: 'instructions_notice', level: 'info', message: verbatim(instructionsNoteMessage(note)) });
+    for (const note of notes) emit({ type: 'instructions_notice', level: 'info', message: instructionsNoteMessage(note) });
     return notes.map((text) => ({ type: 'text', text }));
   } catch (error) {
     // The round's results matter more than a note: it is left out, and the next round tries again.

@@ -3,7 +3,6 @@
  * the fold all replay through the one DisplayBuilder.
  */
 import { blocksOf, toolResultText } from '../model/content';
-import { verbatim } from '../texts/userText';
 import type { MessageParam } from '../model/messages';
 import { TODO_WRITE_TOOL, todosOfInput, type TodoItem } from '../todos/todos';
 import { EXIT_PLAN_MODE_TOOL, planDecisionOf, planOfInput } from '../todos/planDecision';
@@ -53,7 +52,7 @@ export class DisplayBuilder {
         // A hook's text for the model: its run's recorded line already shows it.
       } else if (message.role === 'user' && block.type === 'text' && nestedNoteFile(block.text) !== undefined) {
         // A subfolder's instructions, added with tool results: the same line the chat showed live.
-        this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: verbatim(instructionsNoteMessage(block.text)) });
+        this.events.push({ type: 'instructions_notice', turnId: this.turnId, level: 'info', message: instructionsNoteMessage(block.text) });
       } else if (attachment) {
         chips.push(attachment);
       } else if (message.role === 'user' && block.type === 'image' && block.source.type === 'base64' && chips.length > 0 && !chips.at(-1)!.image) {

@@ -316,7 +316,7 @@ export class AgentSession {
       const hooked = text === undefined || !this.options.hooks ? { before: [], after: [] } : await this.options.hooks.beforePrompt(text, turnId, controller.signal, this.tier0);
       if ('blocked' in hooked) {
         stopReason = 'error';
-        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: verbatim(`A UserPromptSubmit hook blocked this prompt; it was not sent: ${hooked.blocked}`), hint: verbatim('Change the prompt, or the hook (its line above names its file).'), actions: errorActionsFor('hook_blocked') });
+        this.emit({ type: 'error', turnId, kind: 'hook_blocked', message: hooked.blocked.message, hint: hooked.blocked.hint, actions: errorActionsFor('hook_blocked') });
       } else {
         // A mode switch (and a plan decision) the model has not been told of opens the message: the prefix before it stays.
         if (text !== undefined) this.append({ role: 'user', content: [...(this.options.modes?.takeLeadingBlocks() ?? []), ...hooked.before, ...(await userMessageContent(text, attachments, persist)), ...hooked.after] }, checkpoint);

@@ -30,7 +30,8 @@ export function announceStart(
     mcpTools: McpOffer | undefined;
     mcpSettings: McpNoticeSettings | undefined;
     mcpDeferShare: number;
-    promptNotices: readonly { level: 'warning' | 'info'; message: string }[];
+    /** The instruction files read, and what was wrong with them. */
+    promptNotices: readonly { level: 'warning' | 'info'; message: UserText }[];
     /** Skills that could not be used as written, memory that could not be listed. */
     customization: readonly { level: 'warning' | 'info'; message: string }[];
   },
@@ -55,8 +56,8 @@ export function announceStart(
     onEvent({ type: 'mcp_notice', level: 'info', message: userText('start.mcpToolsDeferred', { tools, tokens: mcpTools.definitionTokens, share: Math.round(what.mcpDeferShare * 100) }) });
   }
   for (const notice of what.promptNotices) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'instructions_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'instructions_notice', ...notice });
   }
   for (const notice of what.customization) {
     if (notice.level === 'warning') logger.warn(notice.message);

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from '../zod';
+import { userText, verbatim, type UserText } from '../texts/userText';
 import { CLAUDE_ONLY_EVENTS, EVENTS_WITHOUT_MATCHER, HOOK_EVENTS, isHookEventName, type HookEventName } from './events';
 import { compileMatcher, type HookMatcher } from './matcher';
 
@@ -50,7 +51,7 @@ export interface ConfiguredHook {
 export interface HookConfigProblem {
   /** `file` or `file $.hooks.PreToolUse[0].hooks[1].timeout`. */
   where: string;
-  message: string;
+  message: UserText;
   /** error: the entry is wrong and was dropped; info: valid for Claude Code, not run by Evergreen. */
   level: 'error' | 'info';
 }
@@ -98,9 +99,15 @@ export const HooksSettingSchema = z.strictObject(
   Object.fromEntries([...HOOK_EVENTS.map((event) => [event, SettingGroupsSchema.optional()] as const), ...[...CLAUDE_ONLY_EVENTS].map((event) => [event, z.unknown().optional()] as const)]),
 );
 
-function lineColumn(text: string, offset: number): string {
+function lineColumn(text: string, offset: number): { line: string; column: string } {
   const before = text.slice(0, offset);
-  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+  return { line: String(before.split('\n').length), column: String(offset - before.lastIndexOf('\n')) };
+}
+
+/** A zod failure as a problem: the parser's own words, shown as they are. */
+function zodProblem(error: z.ZodError, base: string): { where: string; message: UserText } {
+  const { where, message } = z.zodProblem(error, base);
+  return { where, message: verbatim(message) };
 }
 
 /**
@@ -112,14 +119,14 @@ export function parseHookSettingsText(text: string, origin: HookOrigin, options:
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: options.comments, disallowComments: !options.comments });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: `is not valid JSON: ${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}`, level: 'error' }] };
+    return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: userText('hooks.notJson', { code: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }), level: 'error' }] };
   }
   return parseHookSettingsValue(value, origin);
 }
 
 /** A settings object (`{ "hooks": {...}, "disableAllHooks": … }`), or with `bare` the `hooks` map itself (the setting `evergreen.hooks`). */
 export function parseHookSettingsValue(value: unknown, origin: HookOrigin, options: { bare?: boolean } = {}): HookSettings {
-  const failed = (error: z.ZodError): HookSettings => ({ source: origin.source, hooks: [], disableAllHooks: false, problems: [{ ...z.zodProblem(error, `${origin.source} $`), level: 'error' }] });
+  const failed = (error: z.ZodError): HookSettings => ({ source: origin.source, hooks: [], disableAllHooks: false, problems: [{ ...zodProblem(error, `${origin.source} $`), level: 'error' }] });
   let map: Record<string, unknown>;
   let disableAllHooks = false;
   if (options.bare) {
@@ -140,13 +147,13 @@ export function parseHookSettingsValue(value: unknown, origin: HookOrigin, optio
     if (!isHookEventName(event)) {
       problems.push(
         CLAUDE_ONLY_EVENTS.has(event)
-          ? { where: at, message: `Evergreen does not fire ${event}; these hooks do not run here`, level: 'info' }
-          : { where: at, message: `unknown hook event "${event}" (the events: ${HOOK_EVENTS.join(', ')})`, level: 'error' },
+          ? { where: at, message: userText('hooks.claudeOnlyEvent', { event }), level: 'info' }
+          : { where: at, message: userText('hooks.unknownEvent', { event, events: HOOK_EVENTS.join(', ') }), level: 'error' },
       );
       continue;
     }
     if (!Array.isArray(groups)) {
-      problems.push({ where: at, message: 'must be an array of matcher groups ({ "matcher": …, "hooks": [ … ] })', level: 'error' });
+      problems.push({ where: at, message: userText('hooks.notMatcherGroups', {}), level: 'error' });
       continue;
     }
     groups.forEach((group: unknown, index) => parseGroup(event, group, `${at}[${index}]`, origin, hooks, problems));
@@ -157,14 +164,14 @@ export function parseHookSettingsValue(value: unknown, origin: HookOrigin, optio
 function parseGroup(event: HookEventName, value: unknown, at: string, origin: HookOrigin, hooks: ConfiguredHook[], problems: HookConfigProblem[]): void {
   const group = GroupSchema.safeParse(value);
   if (!group.success) {
-    problems.push({ ...z.zodProblem(group.error, at), level: 'error' });
+    problems.push({ ...zodProblem(group.error, at), level: 'error' });
     return;
   }
   const matcher = group.data.matcher ?? undefined;
   // Claude Code ignores a matcher on an event that has none; so does Evergreen (a bad one included).
   const compiled = EVENTS_WITHOUT_MATCHER.has(event) ? ({ kind: 'all' } as const) : compileMatcher(matcher);
   if ('problem' in compiled) {
-    problems.push({ where: `${at}.matcher`, message: `${compiled.problem}; the group's hooks do not run`, level: 'error' });
+    problems.push({ where: `${at}.matcher`, message: userText('hooks.badMatcher', compiled.problem), level: 'error' });
     return;
   }
   group.data.hooks.forEach((handler: unknown, index) => {
@@ -177,19 +184,19 @@ function parseGroup(event: HookEventName, value: unknown, at: string, origin: Ho
 function parseHandler(value: unknown, where: string, problems: HookConfigProblem[]): CommandHandler | undefined {
   const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
   if (typeof type === 'string' && OTHER_HANDLER_TYPES.has(type)) {
-    problems.push({ where: `${where}.type`, message: `"${type}" hooks are not supported; only "command" hooks run in Evergreen`, level: 'info' });
+    problems.push({ where: `${where}.type`, message: userText('hooks.otherHandlerType', { type }), level: 'info' });
     return undefined;
   }
   const handler = CommandHandlerSchema.safeParse(value);
   if (!handler.success) {
-    problems.push({ ...z.zodProblem(handler.error, where), level: 'error' });
+    problems.push({ ...zodProblem(handler.error, where), level: 'error' });
     return undefined;
   }
   if (handler.data.async === true || handler.data.asyncRewake === true) {
-    problems.push({ where: `${where}.async`, message: 'hooks do not run in the background here: the session waits for this one like any other', level: 'info' });
+    problems.push({ where: `${where}.async`, message: userText('hooks.asyncIgnored', {}), level: 'info' });
   }
   if (handler.data.if !== undefined) {
-    problems.push({ where: `${where}.if`, message: 'the "if" filter is not supported: the hook runs for every call its matcher selects', level: 'info' });
+    problems.push({ where: `${where}.if`, message: userText('hooks.ifIgnored', {}), level: 'info' });
   }
   return handler.data;
 }
@@ -197,7 +204,7 @@ function parseHandler(value: unknown, where: string, problems: HookConfigProblem
 function configuredHook(event: HookEventName, matcher: string | undefined, match: HookMatcher, handler: CommandHandler, origin: HookOrigin, where: string, problems: HookConfigProblem[]): ConfiguredHook {
   let timeoutSeconds = handler.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS;
   if (timeoutSeconds > MAX_HOOK_TIMEOUT_SECONDS) {
-    problems.push({ where: `${where}.timeout`, message: `${timeoutSeconds} seconds is more than the longest timeout taken; ${MAX_HOOK_TIMEOUT_SECONDS} is used`, level: 'info' });
+    problems.push({ where: `${where}.timeout`, message: userText('hooks.timeoutCut', { seconds: timeoutSeconds, max: MAX_HOOK_TIMEOUT_SECONDS }), level: 'info' });
     timeoutSeconds = MAX_HOOK_TIMEOUT_SECONDS;
   }
   // The label, not the absolute path: the key is remembered per workspace, wherever it is checked out.

@@ -5,6 +5,7 @@
  * always in the OS sandbox (dispatch.ts). The front ends ask (VS Code: a modal showing each command;
  * the CLI: `--trust-workspace-hooks`); this module only sorts.
  */
+import { userText, type UserText } from '../texts/userText';
 import { describeHook, type ConfiguredHook, type HookConfigProblem } from './config';
 
 export interface ConsentState {
@@ -28,7 +29,7 @@ export interface HooksByConsent {
   /** `user` then `consented`: what the session may run. */
   runnable: ConfiguredHook[];
   /** For the user: what does not run and why. */
-  notices: string[];
+  notices: UserText[];
 }
 
 export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: ConsentState): HooksByConsent {
@@ -41,26 +42,27 @@ export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: Cons
   }
   sorted.runnable = [...sorted.user, ...sorted.consented];
   if (sorted.untrusted.length > 0) {
-    sorted.notices.push(`This workspace is not trusted, so its ${sorted.untrusted.length === 1 ? 'hook does' : `${sorted.untrusted.length} hooks do`} not run: ${sorted.untrusted.map(describeHook).join('; ')}. Trust the workspace to be asked about them.`);
+    sorted.notices.push(userText('hooks.untrusted', { count: sorted.untrusted.length, hooks: sorted.untrusted.map(describeHook).join('; ') }));
   }
   return sorted;
 }
 
-/** The notice for workspace hooks the user was asked about and did not allow (the front end names how to allow them). */
-export function withheldHooksNotice(withheld: readonly ConfiguredHook[], howToAllow: string): string | undefined {
+/** The notice for workspace hooks the user was asked about and did not allow (each front end's words say how to allow them). */
+export function withheldHooksNotice(withheld: readonly ConfiguredHook[]): UserText | undefined {
   if (withheld.length === 0) return undefined;
-  return `This workspace defines hooks that do not run: ${withheld.map(describeHook).join('; ')}. A workspace hook runs a command the repository chose, so it needs your consent: ${howToAllow}`;
+  return userText('hooks.withheld', { hooks: withheld.map(describeHook).join('; ') });
 }
 
 /**
  * What a session's start tells the user about its hooks, the same on every front end: settings with
  * problems (an error drops its entry; info is what Claude Code runs and Evergreen does not), workspace
- * hooks of an untrusted workspace, and those left out for want of consent, with how to allow them.
+ * hooks of an untrusted workspace, and those left out for want of consent, with how to allow them
+ * (worded by each front end: a VS Code prompt, a CLI flag).
  */
-export function hookStartNotices(problems: readonly HookConfigProblem[], sorted: HooksByConsent, howToAllow: string): { level: 'warning' | 'info'; message: string }[] {
-  const notices = problems.map((problem) => ({ level: problem.level === 'error' ? ('warning' as const) : ('info' as const), message: `Hook settings ${problem.where}: ${problem.message}.` }));
+export function hookStartNotices(problems: readonly HookConfigProblem[], sorted: HooksByConsent): { level: 'warning' | 'info'; message: UserText }[] {
+  const notices = problems.map((problem) => ({ level: problem.level === 'error' ? ('warning' as const) : ('info' as const), message: userText('hooks.settingsProblem', { where: problem.where, problem: problem.message }) }));
   for (const message of sorted.notices) notices.push({ level: 'info', message });
-  const withheld = withheldHooksNotice(sorted.needConsent, howToAllow);
+  const withheld = withheldHooksNotice(sorted.needConsent);
   if (withheld) notices.push({ level: 'warning', message: withheld });
   return notices;
 }

@@ -20,7 +20,8 @@
  */
 import type { HookScope } from './config';
 import type { HookCall, HookEventName } from './events';
-import { readHookRun, type HookJsonOutput, type HookOutputProblemKind, type HookReading, type HookRun } from './output';
+import { userText, type UserText } from '../texts/userText';
+import { readHookRun, runData, type HookJsonOutput, type HookOutputProblemKind, type HookReading, type HookRun } from './output';
 
 /**
  * How many times in a row Stop (or SubagentStop) hooks may keep one turn going. Claude Code's cap:
@@ -68,7 +69,7 @@ export type HookNoticeKind = HookOutputProblemKind | 'allow_refused' | 'defer_ig
 export interface HookNotice {
   kind: HookNoticeKind;
   level: 'warning' | 'info';
-  message: string;
+  message: UserText;
   command: string;
 }
 
@@ -181,8 +182,13 @@ class Fold {
 
   constructor(private readonly event: HookEventName) {}
 
-  notice(run: HookRun, kind: HookNoticeKind, message: string, level: 'warning' | 'info' = 'warning'): void {
-    this.notices.push({ kind, level, message: `The ${this.event} hook "${run.commandLine}" (${run.hook.origin.label}) ${message}`, command: run.commandLine });
+  /** `message`: a sentence about this run (its data names the hook: `about(run)`). */
+  notice(run: HookRun, kind: HookNoticeKind, message: UserText, level: 'warning' | 'info' = 'warning'): void {
+    this.notices.push({ kind, level, message, command: run.commandLine });
+  }
+
+  about(run: HookRun): ReturnType<typeof runData> {
+    return runData(run, this.event);
   }
 
   record(run: HookRun, outcome: HookRunOutcome, json: HookJsonOutput | undefined): void {
@@ -213,7 +219,7 @@ class Fold {
         continue;
       }
       const hook = said(run, reading);
-      if (hook.json?.systemMessage) this.notice(run, 'system_message', `says: ${hook.json.systemMessage}`, 'info');
+      if (hook.json?.systemMessage) this.notice(run, 'system_message', userText('hooks.runSays', { ...this.about(run), message: hook.json.systemMessage }), 'info');
       const judged = judge(hook);
       this.record(run, reading.problem && judged === 'ok' ? 'error' : judged, hook.json);
     }
@@ -222,7 +228,8 @@ class Fold {
   /** Exit 2 on an event that cannot block: stderr is for the user. */
   stderrToUser(hook: Said): HookRunOutcome {
     if (!hook.reading.blocking) return 'ok';
-    this.notice(hook.run, 'stderr', `exited with 2: ${hook.run.result.stderr.trim() || '(no stderr output)'}`);
+    const stderr = hook.run.result.stderr.trim();
+    this.notice(hook.run, 'stderr', stderr ? userText('hooks.runExit2', { ...this.about(hook.run), stderr }) : userText('hooks.runExit2Silent', this.about(hook.run)));
     return 'blocked';
   }
 }
@@ -242,7 +249,7 @@ function permissionOf(hook: Said, fold: Fold): { decision: HookPermission['decis
   const decision = specific?.permissionDecision ?? legacy;
   if (!decision) return undefined;
   if (decision === 'defer') {
-    fold.notice(hook.run, 'defer_ignored', 'answered "defer", which Evergreen does not support; the usual approval applies', 'info');
+    fold.notice(hook.run, 'defer_ignored', userText('hooks.runDeferIgnored', fold.about(hook.run)), 'info');
     return undefined;
   }
   return { decision, reason: specific?.permissionDecisionReason || hook.json?.reason || undefined };
@@ -259,7 +266,7 @@ function decidePreToolUse(runs: readonly HookRun[]): PreToolUseOutcome {
     if (hook.stop) stop ??= hook.text(hook.stop);
     const permission = permissionOf(hook, fold);
     if (permission?.decision === 'allow' && hook.run.hook.origin.scope === 'workspace') {
-      fold.notice(hook.run, 'allow_refused', 'answered "allow", but a workspace hook may only deny or ask; the usual approval applies');
+      fold.notice(hook.run, 'allow_refused', userText('hooks.runAllowRefused', fold.about(hook.run)));
       return 'allow_refused';
     }
     if (permission) {
@@ -300,7 +307,7 @@ function decideStop<E extends 'Stop' | 'SubagentStop'>(event: E, runs: readonly 
     fold.notices.push({
       kind: 'stop_guard',
       level: 'warning',
-      message: `${event} hooks kept the agent going ${continuations} times in a row; it stops now (at most ${MAX_STOP_HOOK_CONTINUATIONS}). A hook can read stop_hook_active to let it stop.`,
+      message: userText('hooks.stopGuard', { event, continuations, max: MAX_STOP_HOOK_CONTINUATIONS }),
       command: '',
     });
   }

@@ -11,6 +11,7 @@ import { decideHookOutcome, type HookOutcomeFor } from './decisions';
 import { hookInput, matchTargets, type HookCall, type HookSession } from './events';
 import { matches } from './matcher';
 import type { HookRun } from './output';
+import { userText } from '../texts/userText';
 import { hookNotStarted, runHookProcess } from './runner';
 
 export interface HookDispatchOptions {
@@ -74,7 +75,7 @@ export async function runHooks<C extends HookCall>(hooks: readonly ConfiguredHoo
       const sandboxed = hook.origin.scope === 'workspace';
       const result =
         sandboxed && !options.sandbox
-          ? hookNotStarted('a workspace hook runs only in the sandbox, and this session has none')
+          ? hookNotStarted(userText('hooks.noSandbox', {}))
           : await runHookProcess({
               commandLine,
               stdin,

@@ -8,6 +8,7 @@
 import { constants as fsc, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
+import { userText, type UserText } from '../texts/userText';
 import { parseHookSettingsText, parseHookSettingsValue, type ConfiguredHook, type HookConfigProblem, type HookOrigin, type HookSettings } from './config';
 
 /** The user's files, under the home folder, in the order they are read. */
@@ -42,22 +43,22 @@ const allowsComments = (file: string): boolean => path.basename(path.dirname(fil
  * Reads one file without following it into a FIFO or a device (opened non-blocking, then checked to
  * be a regular file of a sane size). undefined: the file does not exist.
  */
-async function readSettingsFile(file: string): Promise<{ text: string } | { problem: string } | undefined> {
+async function readSettingsFile(file: string): Promise<{ text: string } | { problem: UserText } | undefined> {
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return { problem: `cannot be read: ${errorMessage(error)}` };
+    return { problem: userText('hooks.fileUnreadable', { error: errorMessage(error) }) };
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { problem: 'is not a regular file; it was not read' };
-    if (stat.size > MAX_SETTINGS_FILE_BYTES) return { problem: `is ${stat.size} bytes, more than a settings file may be (${MAX_SETTINGS_FILE_BYTES}); it was not read` };
+    if (!stat.isFile()) return { problem: userText('hooks.notRegularFile', {}) };
+    if (stat.size > MAX_SETTINGS_FILE_BYTES) return { problem: userText('hooks.fileTooLarge', { bytes: String(stat.size), max: String(MAX_SETTINGS_FILE_BYTES) }) };
     return { text: await handle.readFile('utf8') };
   } catch (error) {
-    return { problem: `cannot be read: ${errorMessage(error)}` };
+    return { problem: userText('hooks.fileUnreadable', { error: errorMessage(error) }) };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -66,7 +67,7 @@ async function readSettingsFile(file: string): Promise<{ text: string } | { prob
 async function loadFile(file: string, origin: HookOrigin, required: boolean): Promise<HookSettings> {
   const read = await readSettingsFile(file);
   if (read === undefined) {
-    return { source: origin.source, hooks: [], disableAllHooks: false, problems: required ? [{ where: origin.source, message: 'does not exist', level: 'error' }] : [] };
+    return { source: origin.source, hooks: [], disableAllHooks: false, problems: required ? [{ where: origin.source, message: userText('hooks.fileMissing', {}), level: 'error' }] : [] };
   }
   if ('problem' in read) return { source: origin.source, hooks: [], disableAllHooks: false, problems: [{ where: origin.source, message: read.problem, level: 'error' }] };
   return parseHookSettingsText(read.text, origin, { comments: allowsComments(file) });
@@ -119,10 +120,10 @@ export async function loadHooks(sources: HookSources): Promise<LoadedHooks> {
   const problems = [...user, ...workspace].flatMap((result) => result.problems);
   const userOff = user.find((result) => result.disableAllHooks);
   if (userOff) {
-    return { hooks: [], problems: [...problems, { where: userOff.source, message: 'sets "disableAllHooks": no hook runs', level: 'info' }] };
+    return { hooks: [], problems: [...problems, { where: userOff.source, message: userText('hooks.userDisabledAll', {}), level: 'info' }] };
   }
   const workspaceOff = workspace.find((result) => result.disableAllHooks);
   const hooks = [...user.flatMap((result) => result.hooks), ...(workspaceOff ? [] : workspace.flatMap((result) => result.hooks))];
-  if (workspaceOff) problems.push({ where: workspaceOff.source, message: 'sets "disableAllHooks": the workspace\'s hooks do not run (yours still do)', level: 'info' });
+  if (workspaceOff) problems.push({ where: workspaceOff.source, message: userText('hooks.workspaceDisabledAll', {}), level: 'info' });
   return { hooks, problems };
 }

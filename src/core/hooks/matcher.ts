@@ -9,7 +9,13 @@ export type HookMatcher = { kind: 'all' } | { kind: 'names'; names: ReadonlySet<
 
 const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
 
-export function compileMatcher(matcher: string | undefined): HookMatcher | { problem: string } {
+/** A matcher that does not compile: the matcher as written (quoted) and the engine's message. */
+export interface MatcherProblem {
+  matcher: string;
+  error: string;
+}
+
+export function compileMatcher(matcher: string | undefined): HookMatcher | { problem: MatcherProblem } {
   const value = matcher ?? '';
   if (value === '' || value === '*') return { kind: 'all' };
   if (EXACT_LIST.test(value)) {
@@ -22,7 +28,7 @@ export function compileMatcher(matcher: string | undefined): HookMatcher | { pro
   try {
     return { kind: 'regex', regex: new RegExp(value) };
   } catch (error) {
-    return { problem: `the matcher ${JSON.stringify(value)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: { matcher: JSON.stringify(value), error: error instanceof Error ? error.message : String(error) } };
   }
 }
 

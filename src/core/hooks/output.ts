@@ -4,6 +4,8 @@
  * and plain text otherwise. Pure. decisions.ts folds the readings of one event into its outcome.
  */
 import * as z from '../zod';
+import type { HookRunData } from '../texts/hooks';
+import { userText, type UserText } from '../texts/userText';
 import type { ConfiguredHook } from './config';
 import type { HookEventName } from './events';
 import type { HookProcessResult } from './runner';
@@ -52,13 +54,18 @@ export interface HookReading {
   /** stdout when it is not JSON (trailing whitespace trimmed). */
   plainText?: string;
   /** Why its output or exit status is an error the user should see (the run's decision, if any, is then ignored except a block). */
-  problem?: { kind: HookOutputProblemKind; message: string };
+  problem?: { kind: HookOutputProblemKind; message: UserText };
+}
+
+/** Which hook a notice about one run names: its event, its command line, its file. */
+export function runData(run: HookRun, event: HookEventName): HookRunData {
+  return { event, command: run.commandLine, file: run.hook.origin.label };
 }
 
 const firstLine = (text: string): string => text.trim().split('\n')[0]?.trim() ?? '';
 
 /** Reads stdout: JSON if it starts with `{`, text otherwise; invalid JSON and a schema mismatch are problems. */
-function readStdout(stdout: string, event: HookEventName): Pick<HookReading, 'json' | 'plainText' | 'problem'> {
+function readStdout(stdout: string, event: HookEventName, about: HookRunData): Pick<HookReading, 'json' | 'plainText' | 'problem'> {
   const trimmed = stdout.trim();
   if (trimmed === '') return {};
   if (!trimmed.startsWith('{')) return { plainText: stdout.trimEnd() };
@@ -66,41 +73,42 @@ function readStdout(stdout: string, event: HookEventName): Pick<HookReading, 'js
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    return { problem: { kind: 'invalid_json', message: `its output starts with "{" but is not valid JSON (${error instanceof Error ? error.message : String(error)}), so it was ignored` } };
+    return { problem: { kind: 'invalid_json', message: userText('hooks.runInvalidJson', { ...about, brace: '{', error: error instanceof Error ? error.message : String(error) }) } };
   }
   const parsed = HookJsonOutputSchema.safeParse(value);
   if (!parsed.success) {
     const { where, message } = z.zodProblem(parsed.error, '$');
-    return { problem: { kind: 'invalid_output', message: `its JSON output is not valid at ${where}: ${message}; it was ignored` } };
+    return { problem: { kind: 'invalid_output', message: userText('hooks.runInvalidOutput', { ...about, where, problem: message }) } };
   }
   const named = parsed.data.hookSpecificOutput?.hookEventName;
   if (named !== undefined && named !== null && named !== event) {
-    return { problem: { kind: 'invalid_output', message: `its hookSpecificOutput is for ${named}, not ${event}; it was ignored` } };
+    return { problem: { kind: 'invalid_output', message: userText('hooks.runOutputForOtherEvent', { ...about, named }) } };
   }
   return { json: parsed.data };
 }
 
 export function readHookRun(run: HookRun, event: HookEventName): HookReading {
   const { result } = run;
-  const timeout = run.hook.timeoutSeconds;
+  const about = runData(run, event);
   switch (result.end) {
     case 'cancelled':
       return { finished: false, exitCode: null, blocking: false };
     case 'timeout':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'timeout', message: `did not finish within its timeout of ${timeout} s and was stopped with all its processes; its output was ignored` } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'timeout', message: userText('hooks.runTimedOut', { ...about, seconds: run.hook.timeoutSeconds }) } };
     case 'too_large':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'too_large', message: `${result.problem ?? 'wrote too much output'} and was stopped with all its processes; its output was ignored` } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'too_large', message: userText('hooks.runTooLarge', { ...about, reason: result.problem ?? userText('hooks.tooMuchOutput', {}) }) } };
     case 'not_started':
-      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'not_started', message: `did not run: ${result.problem ?? 'unknown reason'}` } };
+      return { finished: false, exitCode: null, blocking: false, problem: { kind: 'not_started', message: userText('hooks.runNotStarted', { ...about, reason: result.problem ?? userText('hooks.unknownReason', {}) }) } };
     case 'exited':
       break;
   }
-  const stdout = readStdout(result.stdout, event);
+  const stdout = readStdout(result.stdout, event, about);
   const exitCode = result.exitCode;
   if (exitCode === 0 || exitCode === 2) return { finished: true, exitCode, blocking: exitCode === 2, ...stdout };
   // Another exit code: valid JSON alone decides (Claude Code's rule); without it, a non-blocking error.
   if (stdout.json) return { finished: true, exitCode, blocking: false, json: stdout.json };
-  const status = exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `failed with non-blocking status code ${exitCode}`;
+  const status = exitCode === null ? (result.signal ? userText('hooks.killedBy', { signal: result.signal }) : userText('hooks.killed', {})) : userText('hooks.failedWithCode', { code: String(exitCode) });
   const stderrLine = firstLine(result.stderr);
-  return { finished: true, exitCode, blocking: false, problem: stdout.problem ?? { kind: 'exit_code', message: `${status}${stderrLine ? `: ${stderrLine}` : ' (no stderr output)'}` } };
+  const message = stderrLine ? userText('hooks.runError', { ...about, status, stderr: stderrLine }) : userText('hooks.runErrorSilent', { ...about, status });
+  return { finished: true, exitCode, blocking: false, problem: stdout.problem ?? { kind: 'exit_code', message } };
 }

@@ -5,6 +5,7 @@
  */
 import type { CommandSandbox, SandboxedCommand } from '../shell/commandSandbox';
 import { errorMessage } from '../logger';
+import { userText, type UserText } from '../texts/userText';
 import { spawnContained, watchChild, type ChildEnd, type ContainedProcess, type TreeContainment } from '../shell/processTree';
 
 /** What one hook may write to stdout and stderr together; past it the hook is stopped. */
@@ -40,8 +41,8 @@ export interface HookProcessResult {
   stdout: string;
   stderr: string;
   durationMs: number;
-  /** Why it did not start (end 'not_started'). */
-  problem?: string;
+  /** Why it did not start (end 'not_started'), or why it was stopped (end 'too_large'). */
+  problem?: UserText;
   /** What the sandbox says about the run (a refused write), when anything. */
   sandboxNote?: string;
 }
@@ -60,14 +61,14 @@ class Collected {
 }
 
 /** The result of a hook that did not run, and why. */
-export function hookNotStarted(problem: string, end: 'not_started' | 'cancelled' = 'not_started', durationMs = 0): HookProcessResult {
+export function hookNotStarted(problem: UserText, end: 'not_started' | 'cancelled' = 'not_started', durationMs = 0): HookProcessResult {
   return { end, exitCode: null, signal: null, stdout: '', stderr: '', durationMs, problem };
 }
 
 export async function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
   const started = Date.now();
-  const failed = (problem: string, end: 'not_started' | 'cancelled' = 'not_started'): HookProcessResult => hookNotStarted(problem, end, Date.now() - started);
-  if (request.signal?.aborted) return failed('the session was cancelled before the hook started', 'cancelled');
+  const failed = (problem: UserText, end: 'not_started' | 'cancelled' = 'not_started'): HookProcessResult => hookNotStarted(problem, end, Date.now() - started);
+  if (request.signal?.aborted) return failed(userText('hooks.cancelledBeforeStart', {}), 'cancelled');
   const shell = request.shell ?? 'bash';
   let confined: SandboxedCommand | undefined;
   if (request.sandbox) {
@@ -75,7 +76,7 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
       confined = await request.sandbox.wrap(request.commandLine, { shell, cwd: request.cwd, ...(request.signal ? { signal: request.signal } : {}) });
     } catch (error) {
       // Never run it unconfined instead: the user consented to a hook in the sandbox.
-      return failed(`the sandbox could not run it: ${errorMessage(error)}`);
+      return failed(userText('hooks.sandboxCouldNotRun', { error: errorMessage(error) }));
     }
   }
   try {
@@ -88,7 +89,7 @@ export async function runHookProcess(request: HookProcessRequest): Promise<HookP
         ...(request.containment ? { containment: request.containment } : {}),
       });
     } catch (error) {
-      return failed(`it could not be started: ${errorMessage(error)}`);
+      return failed(userText('hooks.couldNotStart', { error: errorMessage(error) }));
     }
     const result = await supervise(contained, request, started);
     if (confined && result.end !== 'not_started') {
@@ -146,8 +147,8 @@ async function supervise(contained: ContainedProcess, request: HookProcessReques
     contained.untrack();
   }
   const durationMs = Date.now() - started;
-  if (status.error) return hookNotStarted(`it could not be started: ${status.error.message}`, 'not_started', durationMs);
+  if (status.error) return hookNotStarted(userText('hooks.couldNotStart', { error: status.error.message }), 'not_started', durationMs);
   const result: HookProcessResult = { end, exitCode: end === 'exited' ? status.code : null, signal: status.signal, stdout: stdout.text(), stderr: stderr.text(), durationMs };
-  if (end === 'too_large') result.problem = `wrote more than ${(maxBytes / (1024 * 1024)).toFixed(maxBytes < 1024 * 1024 ? 2 : 0)} MB of output`;
+  if (end === 'too_large') result.problem = userText('hooks.outputOverLimit', { megabytes: (maxBytes / (1024 * 1024)).toFixed(maxBytes < 1024 * 1024 ? 2 : 0) });
   return result;
 }

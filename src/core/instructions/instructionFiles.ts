@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { errorMessage } from '../logger';
 import { decodeFileBytes, readBytesAt, type DecodedFile } from '../workspace/fileio';
 import { plural } from '../text';
+import { settingRef, userText, userTextForLog, type UserText } from '../texts/userText';
 import { isInside, isNodeError, NodeWorkspace, openForRead, WorkspaceAccessError, type Workspace } from '../workspace/workspace';
 
 /** Opens the instructions section of a system prompt; the breakdown counts from here to the end. */
@@ -43,10 +44,11 @@ export interface InstructionFile {
 export interface LoadedInstructions {
   files: InstructionFile[];
   /** One line per problem (a file refused, cut, decoded as Latin-1, an import skipped), each saying what happened. */
-  notices: string[];
+  notices: UserText[];
 }
 
-type Read = { kind: 'text'; text: string; notices: string[] } | { kind: 'refused'; message: string };
+type Read = { kind: 'text'; text: string; notices: UserText[] } | { kind: 'refused'; message: UserText };
+
 
 
 const isContinuation = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80;
@@ -81,16 +83,16 @@ async function readResolved(workspace: Workspace, real: string, shown: string, m
     handle = await openForRead(workspace, real);
   } catch (error) {
     if (isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return { kind: 'missing' };
-    if (isNodeError(error) && error.code === 'EISDIR') return { kind: 'refused', message: `${shown} is a folder, not a file; it was not read.` };
-    return { kind: 'refused', message: `${shown} could not be opened (${errorMessage(error)}); it was not read.` };
+    if (isNodeError(error) && error.code === 'EISDIR') return { kind: 'refused', message: userText('instructions.isFolder', { file: shown }) };
+    return { kind: 'refused', message: userText('instructions.couldNotOpen', { file: shown, error: errorMessage(error) }) };
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) return { kind: 'refused', message: `${shown} is a folder, not a file; it was not read.` };
+    if (stat.isDirectory()) return { kind: 'refused', message: userText('instructions.isFolder', { file: shown }) };
     // O_NONBLOCK let a FIFO, socket or device open without waiting for a writer; none is read.
-    if (!stat.isFile()) return { kind: 'refused', message: `${shown} is not a regular file (${specialKind(stat)}); it was not read. Instruction files must be plain text files.` };
+    if (!stat.isFile()) return { kind: 'refused', message: userText('instructions.notRegularFile', { file: shown, fileType: specialKind(stat) }) };
     const maxBytes = Math.max(2, Math.floor(maxChars));
-    const notices: string[] = [];
+    const notices: UserText[] = [];
     let parts: Buffer[];
     let omitted = 0;
     if (stat.size <= maxBytes) {
@@ -101,33 +103,38 @@ async function readResolved(workspace: Workspace, real: string, shown: string, m
       const tail = cutTail(await readBytesAt(handle, stat.size - half, half));
       parts = [head, tail];
       omitted = stat.size - head.length - tail.length;
-      notices.push(
-        `${shown} is ${formatBytes(stat.size)}, over ${Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100)}% of the context window: only its first and last ${formatBytes(half)} were used. Shorten it, or move details into files the agent reads when needed.`,
-      );
+      notices.push(userText('instructions.cut', { file: shown, size: sizeText(stat.size), share: Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100), kept: sizeText(half) }));
     }
     const decoded: DecodedFile[] = parts.map((bytes) => decodeFileBytes(bytes));
     const texts: string[] = [];
     for (const part of decoded) {
-      if (part.kind === 'binary') return { kind: 'refused', message: `${shown} looks like a binary file (it contains NUL bytes); it was not read. Instruction files must be text.` };
+      if (part.kind === 'binary') return { kind: 'refused', message: userText('instructions.binary', { file: shown }) };
       texts.push(part.text);
     }
     if (decoded.some((part) => part.kind === 'text' && part.encoding.kind === 'windows-1252')) {
-      notices.push(`${shown} is not valid UTF-8; it was read as Windows-1252 (Latin-1). Save it as UTF-8 if some characters look wrong.`);
+      notices.push(userText('instructions.latin1', { file: shown }));
     }
     const text = texts.length === 1 ? texts[0]! : `${texts[0]!.trimEnd()}\n\n[... ${formatBytes(omitted)} cut from the middle: this file is over ${Math.round(INSTRUCTIONS_MAX_WINDOW_SHARE * 100)}% of the context window ...]\n\n${texts[1]!.trimStart()}`;
     return { kind: 'text', text: text.trim(), notices };
   } catch (error) {
-    return { kind: 'refused', message: `${shown} could not be read (${errorMessage(error)}); it was not used.` };
+    return { kind: 'refused', message: userText('instructions.couldNotRead', { file: shown, error: errorMessage(error) }) };
   } finally {
     await handle.close().catch(() => undefined);
   }
 }
 
-function specialKind(stat: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
-  if (stat.isFIFO()) return 'a named pipe';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  return 'not a plain file';
+function specialKind(stat: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): UserText {
+  if (stat.isFIFO()) return userText('instructions.namedPipe', {});
+  if (stat.isSocket()) return userText('instructions.socket', {});
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return userText('instructions.device', {});
+  return userText('instructions.notPlainFile', {});
+}
+
+/** A size as the user reads it (formatBytes, which the model reads, in the user's words). */
+function sizeText(bytes: number): UserText {
+  if (bytes >= 1024 * 1024) return userText('instructions.megabytes', { amount: (bytes / (1024 * 1024)).toFixed(1) });
+  if (bytes >= 1024) return userText('instructions.kilobytes', { amount: String(Math.round(bytes / 1024)) });
+  return userText('instructions.bytes', { count: bytes });
 }
 
 function formatBytes(bytes: number): string {
@@ -178,31 +185,30 @@ export function findImports(text: string): string[] {
  */
 class InstructionLoader {
   readonly files: InstructionFile[] = [];
-  readonly notices: string[] = [];
+  readonly notices: UserText[] = [];
   private readonly seen = new Set<string>();
 
   constructor(private readonly maxChars: number) {}
 
   /** `target`: absolute path. `missing`: what to say when it does not exist (nothing: it is optional). */
-  async load(workspace: Workspace, target: string, show: (real: string) => string, via: { chain: readonly string[]; importedBy?: string; missing?: string }): Promise<void> {
+  async load(workspace: Workspace, target: string, show: (real: string) => string, via: { chain: readonly string[]; importedBy?: string; missing?: UserText }): Promise<void> {
     const shownTarget = show(target);
     let real: string;
     try {
       real = await workspace.resolve(target);
     } catch (error) {
       const reason = error instanceof WorkspaceAccessError ? error.message : errorMessage(error);
-      this.notices.push(`${via.importedBy ? `${via.importedBy} imports ${shownTarget}, which` : shownTarget} was not read: ${reason}`);
+      this.notices.push(via.importedBy ? userText('instructions.importNotRead', { importer: via.importedBy, file: shownTarget, reason }) : userText('instructions.notRead', { file: shownTarget, reason }));
       return;
     }
     const shown = show(real);
     if (via.chain.includes(real)) {
-      const cycle = via.chain.at(-1) === real ? `${shown} imports itself` : `${via.importedBy ?? shown} imports ${shown}, which imports it back`;
-      this.notices.push(`${cycle} (an import cycle); the cycle was not followed.`);
+      this.notices.push(via.chain.at(-1) === real ? userText('instructions.importsItself', { file: shown }) : userText('instructions.importCycle', { importer: via.importedBy ?? shown, file: shown }));
       return;
     }
     if (this.seen.has(real)) return;
     if (this.files.length >= MAX_INSTRUCTION_FILES) {
-      this.notices.push(`${shown} was not read: at most ${MAX_INSTRUCTION_FILES} instruction files are used (imports included).`);
+      this.notices.push(userText('instructions.tooMany', { file: shown, max: MAX_INSTRUCTION_FILES }));
       return;
     }
     this.seen.add(real);
@@ -222,12 +228,12 @@ class InstructionLoader {
     if (imports.length === 0) return;
     const chain = [...via.chain, real];
     if (chain.length > MAX_IMPORT_DEPTH) {
-      this.notices.push(`${shown} imports ${imports.map((i) => `@${i}`).join(', ')}, not followed: imports nest at most ${MAX_IMPORT_DEPTH} levels deep.`);
+      this.notices.push(userText('instructions.importsTooDeep', { file: shown, imports: imports.map((i) => `@${i}`).join(', '), depth: MAX_IMPORT_DEPTH }));
       return;
     }
     for (const imported of imports) {
       const absolute = path.resolve(path.dirname(real), imported);
-      await this.load(workspace, absolute, show, { chain, importedBy: shown, missing: `${shown} imports @${imported}, but ${show(absolute)} does not exist; the import was skipped.` });
+      await this.load(workspace, absolute, show, { chain, importedBy: shown, missing: userText('instructions.importMissing', { file: shown, import: imported, target: show(absolute) }) });
     }
   }
 }
@@ -265,20 +271,20 @@ export async function loadSessionInstructions(options: SessionInstructionOptions
  */
 async function loadUserFile(loader: InstructionLoader, file: string, home: string, configured: boolean): Promise<void> {
   const shownHome = (p: string) => (isInside(p, home) ? `~/${path.relative(home, p).split(path.sep).join('/')}` : p);
-  const missing = configured ? `The user instructions file ${shownHome(file)} (evergreen.instructions.userFile) does not exist; no user instructions were read.` : undefined;
+  const missing = configured ? userText('instructions.userFileMissing', { file: shownHome(file), setting: settingRef('instructions.userFile') }) : undefined;
   let real: string;
   try {
     real = await realpath(file);
   } catch (error) {
     if (missing && isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) loader.notices.push(missing);
-    else if (!(isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))) loader.notices.push(`${shownHome(file)} could not be read (${errorMessage(error)}).`);
+    else if (!(isNodeError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))) loader.notices.push(userText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
     return;
   }
   let folder: Workspace;
   try {
     folder = new NodeWorkspace(path.dirname(real));
   } catch (error) {
-    loader.notices.push(`${shownHome(file)} could not be read (${errorMessage(error)}).`);
+    loader.notices.push(userText('instructions.userFileUnreadable', { file: shownHome(file), error: errorMessage(error) }));
     return;
   }
   await loader.load(folder, real, (p) => (p === real ? shownHome(file) : shownHome(p)), { chain: [], ...(missing ? { missing } : {}) });
@@ -343,9 +349,9 @@ export class NestedInstructions {
    * The notes for `folders` (real paths of folders a tool read or listed in) and the folders between
    * them and the root, outermost first. `inView(shown)`: the note for that file is in the live view already.
    */
-  async notesFor(folders: readonly string[], inView: (shown: string) => boolean): Promise<{ notes: string[]; notices: string[] }> {
+  async notesFor(folders: readonly string[], inView: (shown: string) => boolean): Promise<{ notes: string[]; notices: UserText[] }> {
     const notes: string[] = [];
-    const notices: string[] = [];
+    const notices: UserText[] = [];
     // One loader for the round: a file reached twice (CLAUDE.md linked to AGENTS.md) is used once.
     const loader = new InstructionLoader(this.maxFileChars());
     const show = (real: string) => this.workspace.displayPath(real);
@@ -363,8 +369,10 @@ export class NestedInstructions {
       }
     }
     for (const notice of loader.notices) {
-      if (this.reported.has(notice)) continue;
-      this.reported.add(notice);
+      // Compared by kind and data: the same problem with the same file is the same notice.
+      const key = userTextForLog(notice);
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
       notices.push(notice);
     }
     return { notes, notices };

@@ -1,3 +1,62 @@
 /** What the core says about hooks: their runs, decisions, settings and consent, as kinds with data (src/core/userText.ts); src/frontends/words/hooks.ts words them. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- kinds are added as members: `'area.what': { name: string }`
-export interface HookTexts {}
+import type { NestedText } from './value';
+
+/** The hook a run notice is about: its event, its command line and the file it came from. */
+export type HookRunData = { event: string; command: string; file: string };
+
+export interface HookTexts {
+  // ---- settings files (config.ts, load.ts): a problem, worded inside hooks.settingsProblem
+  'hooks.settingsProblem': { where: string; problem: NestedText };
+  'hooks.notJson': { code: string; line: string; column: string };
+  'hooks.claudeOnlyEvent': { event: string };
+  /** `events`: the event names, as the file must spell them. */
+  'hooks.unknownEvent': { event: string; events: string };
+  'hooks.notMatcherGroups': Record<string, never>;
+  'hooks.badMatcher': { matcher: string; error: string };
+  'hooks.otherHandlerType': { type: string };
+  'hooks.asyncIgnored': Record<string, never>;
+  'hooks.ifIgnored': Record<string, never>;
+  'hooks.timeoutCut': { seconds: number; max: number };
+  'hooks.fileUnreadable': { error: string };
+  'hooks.notRegularFile': Record<string, never>;
+  'hooks.fileTooLarge': { bytes: string; max: string };
+  'hooks.fileMissing': Record<string, never>;
+  'hooks.userDisabledAll': Record<string, never>;
+  'hooks.workspaceDisabledAll': Record<string, never>;
+  // ---- consent (consent.ts); `hooks`: each hook as written (describeHook), joined
+  'hooks.untrusted': { count: number; hooks: string };
+  'hooks.withheld': { hooks: string };
+  // ---- why a run did not run or was stopped (runner.ts, dispatch.ts), worded inside a run notice
+  'hooks.cancelledBeforeStart': Record<string, never>;
+  'hooks.sandboxCouldNotRun': { error: string };
+  'hooks.couldNotStart': { error: string };
+  'hooks.outputOverLimit': { megabytes: string };
+  'hooks.noSandbox': Record<string, never>;
+  'hooks.unknownReason': Record<string, never>;
+  'hooks.tooMuchOutput': Record<string, never>;
+  'hooks.killedBy': { signal: string };
+  'hooks.killed': Record<string, never>;
+  'hooks.failedWithCode': { code: string };
+  // ---- one run (output.ts, decisions.ts)
+  'hooks.runTimedOut': HookRunData & { seconds: number };
+  'hooks.runTooLarge': HookRunData & { reason: NestedText };
+  'hooks.runNotStarted': HookRunData & { reason: NestedText };
+  /** `brace`: "{" (a literal brace in a template would read as a placeholder). */
+  'hooks.runInvalidJson': HookRunData & { brace: string; error: string };
+  'hooks.runInvalidOutput': HookRunData & { where: string; problem: string };
+  'hooks.runOutputForOtherEvent': HookRunData & { named: string };
+  'hooks.runError': HookRunData & { status: NestedText; stderr: string };
+  'hooks.runErrorSilent': HookRunData & { status: NestedText };
+  'hooks.runSays': HookRunData & { message: string };
+  'hooks.runExit2': HookRunData & { stderr: string };
+  'hooks.runExit2Silent': HookRunData;
+  'hooks.runDeferIgnored': HookRunData;
+  'hooks.runAllowRefused': HookRunData;
+  'hooks.stopGuard': { event: string; continuations: number; max: number };
+  // ---- the session (agent/hooks.ts, agent/session.ts)
+  'hooks.couldNotRun': { event: string; error: string };
+  'hooks.endedTurn': { reason: string };
+  'hooks.workspaceHooksNeedSandbox': { count: number };
+  'hooks.promptBlocked': { reasons: string };
+  'hooks.promptBlockedHint': Record<string, never>;
+}
