@@ -19,6 +19,7 @@ import type { DefinitionRoots } from '../core/definitions/sources';
 import type { OfferedTool } from '../core/definitions/toolNames';
 import type { DefinitionNotice } from '../core/definitions/types';
 import type { Workspace } from '../core/workspace/workspace';
+import { word } from './words';
 
 /** A skill as `/` offers it: typing its name asks the agent to load it. */
 export interface SkillEntry {
@@ -65,7 +66,7 @@ export function planSlash(text: string, catalog: CommandCatalog): SlashPlan {
     case 'skill':
       return { kind: 'skill', name: resolved.name, args: resolved.args };
     case 'error':
-      return { kind: 'error', message: resolved.message };
+      return { kind: 'error', message: word(resolved.message) };
   }
 }
 
@@ -101,9 +102,9 @@ export async function prepareCommandTurn(
   const expansion = expandCommand(command, plan.args, where.substitution ?? {});
   const references = await referencesToAttachments(expansion.references, where.workspace, command.origin.real);
   const notices = [
-    ...where.catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => notice.message),
-    ...expansion.notices,
-    ...references.notices,
+    ...where.catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => word(notice.message)),
+    ...expansion.notices.map(word),
+    ...references.notices.map(word),
   ];
   const model = chooseModel(expansion.model, (id) => id === where.target.model);
   if (model.tried.length > 0 && model.model === undefined) {
@@ -177,7 +178,7 @@ export function slashHelp(topic: string | undefined, catalog: CommandCatalog): s
       ...options.filter((option) => option.source === 'built-in').map(line),
       ...(files.length > 0 ? ['', 'From your command files:', ...files.map(line)] : ['', 'Add your own as Markdown files in .evergreen/commands, .claude/commands or .github/prompts (or ~/.evergreen/commands, ~/.claude/commands).']),
       ...(skills.length > 0 ? ['', 'Skills (/name asks the agent to load one and follow it):', ...skills.map(line)] : []),
-      ...(catalog.notices.length > 0 ? ['', 'Problems with command files:', ...catalog.notices.map((notice) => `- ${notice.message}`)] : []),
+      ...(catalog.notices.length > 0 ? ['', 'Problems with command files:', ...catalog.notices.map((notice) => `- ${word(notice.message)}`)] : []),
       '',
       'Start a message with // to send text that begins with /.',
     ].join('\n');
@@ -193,7 +194,7 @@ export function slashHelp(topic: string | undefined, catalog: CommandCatalog): s
     ? [
         ...(command.tools ? [`Tools for its turn: ${command.tools.written.join(', ')} (they only narrow what is offered; approvals still ask).`] : []),
         ...(command.model ? [`Asks for the model: ${command.model.join(', ')} (not applied: /model switches).`] : []),
-        ...catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => notice.message),
+        ...catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => word(notice.message)),
       ]
     : [];
   return [line(option), ...details].join('\n');

@@ -2,11 +2,12 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
-import { verbatim } from '../texts/userText';
+import { userTextForLog, verbatim } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
 import { sandboxNotice, type CommandSandbox } from '../shell/commandSandbox';
+import type { CustomizationNotice } from './customization';
 import type { AgentEventListener } from './events';
 
 /** The MCP servers' tools as the session offers them (directly, or behind mcp_search and mcp_call). */
@@ -31,7 +32,7 @@ export function announceStart(
     mcpDeferShare: number;
     promptNotices: readonly { level: 'warning' | 'info'; message: string }[];
     /** Skills that could not be used as written, memory that could not be listed. */
-    customization: readonly { level: 'warning' | 'info'; message: string }[];
+    customization: readonly CustomizationNotice[];
   },
 ): void {
   const { sandbox, mcp, mcpTools } = what;
@@ -57,8 +58,8 @@ export function announceStart(
     onEvent({ type: 'instructions_notice', ...notice, message: verbatim(notice.message) });
   }
   for (const notice of what.customization) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'customization_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'customization_notice', ...notice });
   }
   for (const message of mcpNotices(what.mcpSettings, mcp)) {
     logger.warn(message);
