@@ -9,7 +9,7 @@
 import { nearNames, wordList } from '../definitions/near';
 import type { ToolRestriction } from '../definitions/toolNames';
 import { customizationText as said } from '../texts/customization';
-import { verbatim, type UserText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 import { substituteArguments, type SubstitutionContext } from './arguments';
 import { BUILT_IN_COMMANDS, parseBuiltInCommand, type BuiltInCommand } from './builtin';
 import type { CommandDefinition } from './fileCommands';
@@ -58,8 +58,7 @@ export function resolveSlashCommand(prompt: string, commands: readonly CommandDe
   const input = parseSlashInput(prompt);
   if (!input) return { kind: 'text', text: prompt };
   const builtIn = parseBuiltInCommand(input.name, input.args);
-  // A built-in command's problem with its arguments is still English (builtin.ts, and thinking's own words).
-  if (builtIn) return 'command' in builtIn ? { kind: 'built-in', command: builtIn.command } : { kind: 'error', message: verbatim(builtIn.problem), suggestions: [] };
+  if (builtIn) return 'command' in builtIn ? { kind: 'built-in', command: builtIn.command } : { kind: 'error', message: builtIn.problem, suggestions: [] };
   const exact = commands.find((command) => command.name === input.name);
   if (exact) return { kind: 'file', command: exact, args: input.args };
   const byShortName = commands.filter((command) => command.shortName === input.name);

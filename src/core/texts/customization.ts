@@ -109,6 +109,10 @@ export interface CustomizationTexts {
   'customization.referenceRefused': { reference: string; error: string };
   'customization.referenceMissing': { reference: string };
   'customization.referenceFolderRange': { reference: string };
+  // A built-in command's arguments (commands/builtin.ts); `problem` is thinking's own words for a setting
+  'customization.commandTakesNothing': { name: string };
+  'customization.modelTakesOneId': { got: string };
+  'customization.thinkingSettingInvalid': { problem: string };
 }
 
 /** One of the kinds above with its data. */

@@ -111,4 +111,7 @@ export const CUSTOMIZATION_WORDS = wordsFor<CustomizationTexts>()({
   'customization.referenceRefused': '{reference} was not attached: {error}',
   'customization.referenceMissing': '{reference} names no file in the workspace; it was left as text.',
   'customization.referenceFolderRange': '{reference} is a folder, so its line range was ignored.',
+  'customization.commandTakesNothing': '/{name} takes nothing after it; send "/{name}" alone, then your message.',
+  'customization.modelTakesOneId': '/model takes one model id (like claude-sonnet-4-5), got "{got}".',
+  'customization.thinkingSettingInvalid': '/thinking {problem}.',
 });
