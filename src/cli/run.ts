@@ -624,6 +624,6 @@ function commandText(lines: readonly string[], total: number): string {
 /** The CLI's MCP servers: --mcp-config files, and the workspace's only with --trust-workspace-mcp. */
 async function cliMcpSettings(options: CliOptions, workspace: string, io: CliIO): Promise<McpSettings> {
   const loaded = await loadMcpConfig({ workspaceRoot: workspace, readWorkspace: true, userFiles: options.mcpConfigFiles.map((file) => path.resolve(io.cwd, file)), env: io.env });
-  const { allowed, notices } = applyConsent(loaded.servers, () => options.trustWorkspaceMcp, 'run with --trust-workspace-mcp to allow them.');
+  const { allowed, notices } = applyConsent(loaded.servers, () => options.trustWorkspaceMcp);
   return { servers: allowed, problems: loaded.problems, notices };
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { McpSettings } from '../core/agent/factory';
 import type { McpServerConfig } from '../core/mcp/config';
 import { applyConsent, loadMcpConfig, WORKSPACE_MCP_FILES } from '../core/mcp/load';
+import { verbatim } from '../core/texts/userText';
 
 // A workspaceState key, not a setting.
 const CONSENT_KEY = 'mcpConsentedDefinitions';
@@ -44,8 +45,8 @@ export async function readMcpSettings(workspaceRoot: string, userServers: unknow
     }
   }
   if (changed) await consent.update(CONSENT_KEY, [...granted]);
-  const { allowed, notices } = applyConsent(loaded.servers, (server) => granted.has(server.consentKey), 'allow them when Evergreen asks at the start of a New Chat.');
-  // Untrusted: nothing starts (the session offers no MCP tool there); said only when the user configured servers.
-  if (!trusted && loaded.servers.length > 0) notices.push(vscode.l10n.t('This workspace is not trusted: your MCP servers do not start here, and the ones it may define ({0}) are not read. Trust the workspace to use them.', WORKSPACE_MCP_FILES.join(', ')));
+  const { allowed, notices } = applyConsent(loaded.servers, (server) => granted.has(server.consentKey));
+  // Untrusted: nothing starts (this front end's own words, already in the user's language) (the session offers no MCP tool there); said only when the user configured servers.
+  if (!trusted && loaded.servers.length > 0) notices.push(verbatim(vscode.l10n.t('This workspace is not trusted: your MCP servers do not start here, and the ones it may define ({0}) are not read. Trust the workspace to use them.', WORKSPACE_MCP_FILES.join(', '))));
   return { servers: allowed, problems: loaded.problems, notices };
 }

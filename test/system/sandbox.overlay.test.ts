@@ -13,6 +13,7 @@ import { silentLogger } from '../../src/core/logger';
 import { isProcessAlive } from '../../src/core/shell/processGroup';
 import type { ApprovalRequest } from '../../src/core/approvals/approval';
 import { sandboxNotice, type CommandSandbox } from '../../src/core/shell/commandSandbox';
+import { said } from '../support/said';
 import { createOsSandbox } from '../../src/core/sandbox/srt';
 import { createRunShellTool } from '../../src/core/tools/runShell';
 import type { ToolResult } from '../../src/core/tools/types';
@@ -315,7 +316,7 @@ describe('OS sandbox: without the overlay', function () {
       assert.match(sandbox.state.limitation ?? '', /unshare \(util-linux\) is not installed/);
       const notice = sandboxNotice(sandbox.state);
       assert.equal(notice?.level, 'info');
-      assert.match(notice?.message ?? '', /held by empty read-only placeholders while a command runs \(git add -A can fail on them\).*util-linux 2\.38 or later/);
+      assert.match(said(notice?.message) ?? '', /held by empty read-only placeholders while a command runs \(git add -A can fail on them\).*util-linux 2\.38 or later/);
       const tool = createRunShellTool({ sandbox });
       const result = await tool.run(tool.parse({ command: `echo x > inside.txt && echo y > '${path.join(base, 'outside.txt')}'` }), makeContext(new NodeWorkspace(workspace, [])));
       assert.equal(result.isError, true);

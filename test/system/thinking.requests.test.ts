@@ -144,7 +144,8 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     }
     const said = notices(events);
     assert.equal(said.length, 1, 'said once per turn');
-    assert.equal(saidText(said[0]!.message), THINKING_OFF_FOR_TURN);
+    assert.equal(saidText(said[0]!.message), saidText(THINKING_OFF_FOR_TURN));
+    assert.match(saidText(THINKING_OFF_FOR_TURN), /^Thinking is off for the rest of this turn: .* It is back on from your next message\.$/);
     assert.equal(await started.session.send('Again?'), 'end_turn');
     assert.deepEqual(bodies()[3]!.thinking, { type: 'enabled', budget_tokens: THINKING_DEFAULTS.autoBudgetTokens }, 'back on in the next turn');
     started.handle.close();

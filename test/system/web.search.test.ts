@@ -152,7 +152,8 @@ describe('web search and web_fetch', function () {
     openai.enqueue(openaiReply.text('No search here.'));
     const without = await cli(['--provider', 'openai', '--web-search', '-p', 'search']);
     assert.equal(without.code, EXIT.ok, without.stderr);
-    assert.match(without.stderr, /warning: Web search is on, but this back end has no search of its own: set evergreen\.web\.searxngUrl \(or --searxng-url\)/);
+    assert.match(without.stderr, /warning: Web search is on, but this back end has no search of its own: set --searxng-url to a SearXNG instance; until then the model has no web_search tool\./);
+    assert.doesNotMatch(without.stderr, /evergreen\.web\.searxngUrl/, 'the CLI names its own flag, not the extension\'s setting');
     assert.ok(!(openai.completionRequests().at(-1)!.body as ChatRequestBody).tools?.some((tool) => tool.type === 'function' && tool.function.name === 'web_search'));
   });
 

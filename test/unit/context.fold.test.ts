@@ -15,6 +15,7 @@ import type { MessageParam } from '../../src/core/model/messages';
 import { FileSessionStore, readTranscript } from '../../src/core/storage/sessionStore';
 import type { CompactionRecord, TranscriptEntry } from '../../src/core/storage/transcript';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 const ts = (second: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
 const msg = (message: MessageParam, second = 0): TranscriptEntry => ({ type: 'message', ts: ts(second), message });
@@ -201,20 +202,24 @@ describe('transcript files', () => {
     fs.renameSync(handle.transcriptPath, path.join(root, 'saved.jsonl'));
     fs.symlinkSync('/dev/full', handle.transcriptPath);
     const reports: string[] = [];
-    handle.onWriteError((message) => reports.push(message));
+    const kinds: string[] = [];
+    handle.onWriteError((message) => {
+      kinds.push(message.kind);
+      reports.push(said(message));
+    });
     assert.doesNotThrow(() => {
       handle.append(user('lost 1'));
       handle.append(call('x'));
       handle.append(result('x'));
     });
     assert.equal(reports.length, 1, 'told once');
-    assert.match(reports[0]!, /disk is full/);
-    assert.match(reports[0]!, /not being saved/);
-    assert.equal(handle.transcriptWriteError, reports[0]);
+    assert.deepEqual(kinds, ['start.storageDiskFull']);
+    assert.match(reports[0]!, /^The disk is full: Evergreen cannot write the transcript .*\. The conversation goes on, but it is not being saved/);
+    assert.equal(said(handle.transcriptWriteError), reports[0]);
     assert.equal(handle.meta.messageCount, 4, 'the conversation goes on in memory');
     // A listener that subscribes later still hears about it.
     const late: string[] = [];
-    handle.onWriteError((message) => late.push(message));
+    handle.onWriteError((message) => late.push(said(message)));
     assert.equal(late.length, 1);
     // Space is back, but nothing more is written: a transcript with a hole would resume into a
     // different context, a complete prefix resumes exactly (the user was told to start a New Chat).
@@ -231,7 +236,7 @@ describe('transcript files', () => {
     const store = new FileSessionStore(root);
     const handle = await store.create({ model: 'm' });
     const reports: string[] = [];
-    handle.onWriteError((message) => reports.push(message));
+    handle.onWriteError((message) => reports.push(said(message)));
     // A read-only mount cannot be made here (tests run as root): the module the store calls answers EROFS.
     const original = nodeFs.appendFileSync;
     const erofs = Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });

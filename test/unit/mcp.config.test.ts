@@ -6,6 +6,7 @@ import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpOrigi
 import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
 import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });
 const vars = { env: { TOKEN: 's3cret', HOME: '/home/u' }, workspaceFolder: '/work/proj' };
@@ -60,7 +61,7 @@ describe('MCP configuration', () => {
     });
     const { servers, problems } = parseMcpConfigText(text, workspace('/p/.vscode/mcp.json'), vars);
     assert.deepEqual(servers.map((server) => server.name), ['good']);
-    const byWhere = Object.fromEntries(problems.map((problem) => [problem.where, problem.message]));
+    const byWhere = Object.fromEntries(problems.map((problem) => [problem.where, said(problem.message)]));
     assert.match(byWhere['/p/.vscode/mcp.json $.servers.noCommand.command'] ?? '', /needs "command"/);
     assert.match(byWhere['/p/.vscode/mcp.json $.servers.badArgs.args[1]'] ?? '', /must be a string/);
     assert.match(byWhere['/p/.vscode/mcp.json $.servers.badType.type'] ?? '', /unknown type "websocket"/);
@@ -95,7 +96,8 @@ describe('MCP configuration', () => {
       assert.equal(servers.length, 0, JSON.stringify(definition));
       assert.equal(problems.length, 1, JSON.stringify(definition));
       assert.equal(problems[0]!.where, `m $.s${at}`, JSON.stringify(definition));
-      assert.match(problems[0]!.message, message, JSON.stringify(definition));
+      assert.equal(problems[0]!.message.kind, 'verbatim', 'a check\'s own words, shown as they are');
+      assert.match(said(problems[0]!.message), message, JSON.stringify(definition));
     }
     // Fields VS Code's file has and Evergreen does not use are no problem.
     assert.deepEqual(parseMcpConfigValue({ s: { command: 'x', envFile: '.env', dev: { watch: 'src/**' } } }, workspace('m'), { env: {} }, { bare: true }).problems, []);
@@ -117,10 +119,13 @@ describe('MCP configuration', () => {
   it('reports a file that is not JSON, or of neither format, with where', () => {
     const broken = parseMcpConfigText('{ "servers": { "a": ', workspace('mcp.json'), vars);
     assert.equal(broken.servers.length, 0);
-    assert.match(broken.problems[0]!.message, /not valid JSON: .* at line 1, column/);
+    assert.equal(broken.problems[0]!.message.kind, 'start.mcpConfigNotJson');
+    assert.match(said(broken.problems[0]!.message), /^not valid JSON: \w+ at line 1, column 21$/);
     const other = parseMcpConfigText('{"tools": {}}', workspace('mcp.json'), vars);
-    assert.match(other.problems[0]!.message, /neither "servers".*nor "mcpServers"/);
-    assert.match(parseMcpConfigText('[1]', workspace('mcp.json'), vars).problems[0]!.message, /must be a JSON object/);
+    assert.equal(said(other.problems[0]!.message), 'has neither "servers" (VS Code\'s mcp.json) nor "mcpServers" (Claude Code\'s .mcp.json)');
+    assert.equal(said(parseMcpConfigText('[1]', workspace('mcp.json'), vars).problems[0]!.message), 'must be a JSON object');
+    const notMap = parseMcpConfigText('{"servers": [1]}', workspace('mcp.json'), vars).problems[0]!;
+    assert.deepEqual([notMap.where, said(notMap.message)], ['mcp.json $.servers', 'must be an object of server definitions']);
   });
 
   it('keeps the first of two servers with one name and says so', () => {
@@ -128,7 +133,7 @@ describe('MCP configuration', () => {
     const ws = parseMcpConfigText(JSON.stringify({ mcpServers: { db: { command: 'b' } } }), workspace('.mcp.json'), vars);
     const merged = mergeMcpConfigs([user, ws]);
     assert.deepEqual(merged.servers.map((server) => server.display), ['a']);
-    assert.match(merged.problems[0]!.message, /already defined in evergreen\.mcp\.servers/);
+    assert.equal(said(merged.problems[0]!.message), 'a server named "db" is already defined in evergreen.mcp.servers; this one is ignored (rename one of them)');
   });
 
   it('changes the consent key when the definition changes, not when a variable does', () => {
@@ -193,7 +198,8 @@ describe('MCP configuration files', () => {
     assert.deepEqual(loaded.servers, []);
     assert.equal(loaded.problems.length, 1, JSON.stringify(loaded.problems));
     assert.equal(loaded.problems[0]!.where, missing);
-    assert.match(loaded.problems[0]!.message, /cannot be read: .*ENOENT/);
+    assert.equal(loaded.problems[0]!.message.kind, 'start.mcpConfigUnreadable');
+    assert.match(said(loaded.problems[0]!.message), /^cannot be read: .*ENOENT/);
   });
 
   it("reads the workspace's files only when told to (an untrusted workspace's are never read)", async () => {

@@ -9,8 +9,10 @@ import { currentTurnStart, sendableThinking, THINKING_ONLY_TEXT, buildLiveView }
 import type { MessageParam } from '../../src/core/model/messages';
 import { thinkingFactsFor } from '../../src/core/model/models';
 import { effortForBudget, fitThinking, parseThinkingSetting, resolveThinking, THINKING_DEFAULTS } from '../../src/core/model/thinking';
-import { opensWithThinking, withoutForeignThinking } from '../../src/core/agent/thinkingTurn';
+import { foreignThinkingNotice, opensWithThinking, withoutForeignThinking } from '../../src/core/agent/thinkingTurn';
 import { parseSettings } from '../../src/extension/settingsValues';
+import { configureWords } from '../../src/frontends/words';
+import { said } from '../support/said';
 
 const signed = (text: string) => ({ type: 'thinking' as const, thinking: text, signature: `sig-${text}` });
 
@@ -66,6 +68,7 @@ describe('thinking: the facts table', () => {
 });
 
 describe('thinking: resolution', () => {
+  afterEach(() => configureWords({ locale: 'en', voice: 'cli' }));
   const context = { provider: 'anthropic' as const, model: 'claude-sonnet-4-5', maxOutputTokens: 16_000, outputCap: 40_000 };
 
   it('off asks nothing and keeps the reply reserve', () => {
@@ -90,7 +93,9 @@ describe('thinking: resolution', () => {
     const resolved = resolveThinking(10_000, { ...context, provider: 'openai', model: 'gpt-4.1' });
     assert.equal(resolved.request, undefined);
     assert.equal(resolved.notice?.level, 'warning');
-    assert.match(resolved.notice!.message, /gpt-4\.1 cannot be asked to think.*"off"/);
+    assert.equal(said(resolved.notice!.message), '--thinking asks for 10,000 tokens of thinking, but gpt-4.1 cannot be asked to think (Evergreen\'s model table lists no thinking for it); this session runs without it. Pick a model that thinks (e.g. a Claude 4 or an o-series model) or set it to "off".');
+    configureWords({ locale: 'en', voice: 'extension' });
+    assert.match(said(resolved.notice!.message), /^"evergreen\.thinking" asks for 10,000 tokens of thinking, but gpt-4\.1 cannot be asked to think/);
   });
 
   it('a budget too large for the reserve is lowered to leave the reply its floor, and said; one that cannot fit at all turns thinking off', () => {
@@ -98,11 +103,14 @@ describe('thinking: resolution', () => {
     assert.deepEqual(lowered.request, { budgetTokens: 40_000 - THINKING_DEFAULTS.minReplyTokens });
     assert.equal(lowered.maxOutputTokens, 40_000);
     assert.equal(lowered.notice?.level, 'info');
-    assert.match(lowered.notice!.message, /uses 35,904 tokens, not 60,000.*raise "evergreen\.contextWindow"/);
+    assert.equal(said(lowered.notice!.message), 'Thinking uses 35,904 tokens, not 60,000: the reply reserve is at most 20% of the context window; raise --context-window for a larger one.');
+    configureWords({ locale: 'en', voice: 'extension' });
+    assert.match(said(lowered.notice!.message), /uses 35,904 tokens, not 60,000.*raise "evergreen\.contextWindow" for a larger one\.$/);
+    configureWords({ locale: 'en', voice: 'cli' });
     const tiny = resolveThinking(2048, { ...context, maxOutputTokens: 4096, outputCap: 4096 });
     assert.equal(tiny.request, undefined);
     assert.equal(tiny.maxOutputTokens, 4096);
-    assert.match(tiny.notice!.message, /Thinking is off/);
+    assert.equal(said(tiny.notice!.message), `Thinking is off: with 4,096 tokens for the reply and its thinking, no budget of ${THINKING_DEFAULTS.minBudgetTokens} tokens fits beside a 4,096-token reply; the reply reserve is at most 20% of the context window; raise --context-window for a larger one.`);
   });
 
   it('a budget lowered by the model\'s own output limit is information that names the limit, never advice to raise the window', () => {
@@ -110,11 +118,10 @@ describe('thinking: resolution', () => {
     const lowered = resolveThinking('auto', limited);
     assert.deepEqual(lowered.request, { budgetTokens: 8_192 - THINKING_DEFAULTS.minReplyTokens });
     assert.equal(lowered.notice?.level, 'info');
-    assert.match(lowered.notice!.message, /uses 4,096 tokens, not 8,000: claude-sonnet-4-5 writes at most 8,192 tokens a reply/);
-    assert.doesNotMatch(lowered.notice!.message, /contextWindow/);
+    assert.equal(said(lowered.notice!.message), 'Thinking uses 4,096 tokens, not 8,000: claude-sonnet-4-5 writes at most 8,192 tokens a reply; a model with a larger output limit has room for more.');
     const off = resolveThinking('auto', { ...limited, outputCap: 4_096, modelOutputLimit: 4_096 });
     assert.equal(off.request, undefined);
-    assert.doesNotMatch(off.notice!.message, /contextWindow/);
+    assert.doesNotMatch(said(off.notice!.message), /context-window|contextWindow/);
   });
 
   it('adaptive and effort models, which are sent an effort and no budget, hear of a lowered budget only when the effort changes', () => {
@@ -124,8 +131,8 @@ describe('thinking: resolution', () => {
       assert.equal(same.notice, undefined, `${model}: medium effort either way, nothing to say`);
       const lower = resolveThinking(20_000, { ...context, provider, model, outputCap: 8_192, modelOutputLimit: 8_192 });
       assert.equal(lower.notice?.level, 'info', model);
-      assert.match(lower.notice!.message, /^Thinking effort is medium, not high: /, model);
-      assert.doesNotMatch(lower.notice!.message, /budget|tokens, not/, model);
+      assert.match(said(lower.notice!.message), /^Thinking effort is medium, not high: /, model);
+      assert.doesNotMatch(said(lower.notice!.message), /budget|tokens, not/, model);
     }
   });
 
@@ -181,5 +188,14 @@ describe('thinking: what goes back', () => {
     assert.equal(messages[1], toolLoop[1], 'its own thinking stays');
     assert.deepEqual(messages[3], { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a' } }] });
     assert.equal(messages.length, toolLoop.length);
+  });
+
+  it('says once which models wrote the thinking left out, and which model cannot take it', () => {
+    const notice = foreignThinkingNotice(['anthropic/claude-opus-4-1', 'openai/gpt-5'], { provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    assert.equal(notice.level, 'info');
+    assert.equal(
+      said(notice.message),
+      'This conversation holds thinking written by anthropic/claude-opus-4-1 and openai/gpt-5; anthropic/claude-sonnet-4-5 cannot take it, so it is left out of requests. The conversation is kept, and the transcript still has it.',
+    );
   });
 });

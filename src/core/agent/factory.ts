@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { verbatim } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -108,7 +108,7 @@ export interface McpSettings {
   servers: readonly McpServerConfig[];
   problems: readonly McpConfigProblem[];
   /** Said once at session start (e.g. workspace servers left out for want of consent, and how to allow them). */
-  notices: readonly string[];
+  notices: readonly UserText[];
   /** Timeouts (tests shorten them), and where each stderr line of a server goes (its log channel in VS Code). */
   connection?: { startTimeoutMs?: number; callTimeoutMs?: number; onStderr?(server: string, line: string): void };
 }
@@ -311,7 +311,7 @@ function buildSession(
   const thinking = thinkingFor(config, client, window, parts.modelMax, folded);
   // Subfolders' files are only read where the workspace's own are (on, and trusted).
   const nested = config.instructions?.enabled !== false && config.trusted ? new NestedInstructions(new NodeWorkspace(options.workspaceRoot), parts.fileBudget) : undefined;
-  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message: verbatim(message) }));
+  handle.onWriteError((message) => parts.onEvent({ type: 'storage_warning', message }));
   // The parent's context settings; its subagents get the same ones (without the parent's resumed state).
   // The provider's price ratios decide when a tier edit repays its cache rewrite; explicit settings win.
   const settings = { ...cacheEconomicsFor(priceFor(client.model, config.priceOverrides, client.provider)), ...config.contextSettings };

@@ -2,7 +2,8 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
-import { userTextForLog, verbatim } from '../texts/userText';
+import { settingRef, userTextForLog, verbatim, type UserText } from '../texts/userText';
+import { userText } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
@@ -16,7 +17,7 @@ export type McpOffer = ReturnType<McpManager['tools']>;
 /** What the front end found in the MCP configuration and tells the user (agent/factory.ts, `McpSettings`). */
 interface McpNoticeSettings {
   problems: readonly McpConfigProblem[];
-  notices: readonly string[];
+  notices: readonly UserText[];
 }
 
 export function announceStart(
@@ -37,21 +38,22 @@ export function announceStart(
 ): void {
   const { sandbox, mcp, mcpTools } = what;
   for (const notice of what.thinking) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'thinking_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'thinking_notice', ...notice });
   }
   const notice = sandbox && sandboxNotice(sandbox.state);
   if (notice) {
-    logger.warn(notice.message);
-    onEvent({ type: 'sandbox_notice', ...notice, message: verbatim(notice.message) });
+    logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'sandbox_notice', ...notice });
   }
   if (what.webSearchMissing) {
-    const message = 'Web search is on, but this back end has no search of its own: set evergreen.web.searxngUrl (or --searxng-url) to a SearXNG instance; until then the model has no web_search tool.';
-    logger.warn(message);
-    onEvent({ type: 'web_notice', level: 'warning', message: verbatim(message) });
+    const message = userText('start.webSearchMissing', { setting: settingRef('web.searxngUrl') });
+    logger.warn(userTextForLog(message));
+    onEvent({ type: 'web_notice', level: 'warning', message });
   }
   if (mcpTools?.deferred) {
-    onEvent({ type: 'mcp_notice', level: 'info', message: verbatim(`The MCP servers' ${mcp?.list().reduce((sum, server) => sum + server.tools, 0)} tools would take ~${mcpTools.definitionTokens.toLocaleString('en-US')} tokens of every request (over ${Math.round(what.mcpDeferShare * 100)}% of the window): the model finds them with mcp_search and calls them with mcp_call.`) });
+    const tools = mcp?.list().reduce((sum, server) => sum + server.tools, 0) ?? 0;
+    onEvent({ type: 'mcp_notice', level: 'info', message: userText('start.mcpToolsDeferred', { tools, tokens: mcpTools.definitionTokens, share: Math.round(what.mcpDeferShare * 100) }) });
   }
   for (const notice of what.promptNotices) {
     if (notice.level === 'warning') logger.warn(notice.message);
@@ -62,16 +64,16 @@ export function announceStart(
     onEvent({ type: 'customization_notice', ...notice });
   }
   for (const message of mcpNotices(what.mcpSettings, mcp)) {
-    logger.warn(message);
-    onEvent({ type: 'mcp_notice', level: 'warning', message: verbatim(message) });
+    logger.warn(userTextForLog(message));
+    onEvent({ type: 'mcp_notice', level: 'warning', message });
   }
 }
 
 /** One line per thing the user should know about the session's MCP servers, each with what to do. */
-function mcpNotices(settings: McpNoticeSettings | undefined, manager: McpManager | undefined): string[] {
+function mcpNotices(settings: McpNoticeSettings | undefined, manager: McpManager | undefined): UserText[] {
   const notices = [...(settings?.notices ?? [])];
-  for (const problem of settings?.problems ?? []) notices.push(`MCP configuration ${problem.where}: ${problem.message}. Fix it and start a new chat.`);
+  for (const { where, message } of settings?.problems ?? []) notices.push(userText('start.mcpConfigProblem', { where, problem: message }));
   notices.push(...(manager?.notices() ?? []));
-  for (const failure of manager?.failures() ?? []) notices.push(`MCP server ${failure}. Its tools are not available in this chat; fix it and start a new chat.`);
+  notices.push(...(manager?.failures() ?? []));
   return notices;
 }

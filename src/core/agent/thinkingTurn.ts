@@ -6,7 +6,8 @@
  * Anthropic's budget form refuses such a request. Thinking text itself is never edited.
  */
 import type { ProviderId } from '../model/backend';
-import { verbatim } from '../texts/userText';
+import { userTextForLog } from '../texts/userText';
+import { userText } from '../texts/userText';
 import { blocksOf } from '../model/content';
 import type { MessageParam } from '../model/messages';
 import type { ThinkingForm } from '../model/models';
@@ -23,8 +24,8 @@ export interface SessionThinking {
 
 export type ThinkingNoticeEvent = Extract<AgentEvent, { type: 'thinking_notice' }>;
 
-export const THINKING_OFF_FOR_TURN =
-  'Thinking is off for the rest of this turn: the reply that called these tools does not open with a thinking block that can be sent back (it was unsigned, cut short, or written by another model), and the API refuses thinking then. It is back on from your next message.';
+/** Thinking is off for the rest of a turn whose tool loop cannot send a thinking block back. */
+export const THINKING_OFF_FOR_TURN = userText('start.thinkingOffForTurn', {});
 
 /** Per-request thinking for one session. */
 export class TurnThinking {
@@ -50,9 +51,9 @@ export class TurnThinking {
 
   /** A back end's word that it changed what it sends (a refused reasoning_effort), said once as a notice. */
   notice(turnId: string | undefined, notice: ThinkingNotice): void {
-    if (notice.level === 'warning') this.logger.warn(notice.message);
-    else this.logger.info(notice.message);
-    this.emit({ type: 'thinking_notice', ...(turnId ? { turnId } : {}), ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') this.logger.warn(userTextForLog(notice.message));
+    else this.logger.info(userTextForLog(notice.message));
+    this.emit({ type: 'thinking_notice', ...(turnId ? { turnId } : {}), ...notice });
   }
 }
 
@@ -101,6 +102,6 @@ export function withoutForeignThinking(canonical: readonly MessageParam[], origi
 export function foreignThinkingNotice(foreign: readonly string[], current: { provider: ProviderId; model: string }): ThinkingNotice {
   return {
     level: 'info',
-    message: `This conversation holds thinking written by ${foreign.join(', ')}; ${current.provider}/${current.model} cannot take it, so it is left out of requests. The conversation is kept, and the transcript still has it.`,
+    message: userText('start.thinkingForeign', { models: foreign, current: `${current.provider}/${current.model}` }),
   };
 }

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from '../zod';
+import { userText } from '../texts/userText';
+import { verbatim, type UserText } from '../texts/userText';
 
 /** Where a definition came from: a workspace's file needs the user's consent before it runs. */
 export interface McpOrigin {
@@ -37,7 +39,8 @@ export interface McpServerConfig {
 export interface McpConfigProblem {
   /** `file` or `file $.servers.name.url`. */
   where: string;
-  message: string;
+  /** A kind of texts/start.ts, or a definition check's own words (verbatim). */
+  message: UserText;
 }
 
 export interface McpConfigResult {
@@ -55,10 +58,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function lineColumn(text: string, offset: number): string {
+function lineColumn(text: string, offset: number): { line: string; column: string } {
   const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+  return { line: String(before.split('\n').length), column: String(offset - before.lastIndexOf('\n')) };
 }
 
 /** Parses one config file's text (either format). `source` names it in every problem. */
@@ -67,7 +69,7 @@ export function parseMcpConfigText(text: string, origin: McpOrigin, variables: M
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { servers: [], problems: [{ where: origin.source, message: `not valid JSON: ${printParseErrorCode(first.error)} at ${lineColumn(text, first.offset)}` }] };
+    return { servers: [], problems: [{ where: origin.source, message: userText('start.mcpConfigNotJson', { error: printParseErrorCode(first.error), ...lineColumn(text, first.offset) }) }] };
   }
   return parseMcpConfigValue(value, origin, variables);
 }
@@ -81,10 +83,10 @@ function serverMapOf(value: Record<string, unknown>): { map: unknown; path: stri
 
 /** The map of server definitions in a config (`bare`: the value is the map), or the problem that it has none. */
 function serverDefinitions(value: unknown, origin: McpOrigin, bare: boolean): { map: Record<string, unknown>; path: string } | { problem: McpConfigProblem } {
-  if (!isObject(value)) return { problem: { where: origin.source, message: 'must be a JSON object' } };
+  if (!isObject(value)) return { problem: { where: origin.source, message: userText('start.mcpConfigNotObject', {}) } };
   const found = bare ? { map: value, path: '$' } : serverMapOf(value);
-  if (!found) return { problem: { where: origin.source, message: 'has neither "servers" (VS Code\'s mcp.json) nor "mcpServers" (Claude Code\'s .mcp.json)' } };
-  return isObject(found.map) ? { map: found.map, path: found.path } : { problem: { where: `${origin.source} ${found.path}`, message: 'must be an object of server definitions' } };
+  if (!found) return { problem: { where: origin.source, message: userText('start.mcpConfigNoServerMap', {}) } };
+  return isObject(found.map) ? { map: found.map, path: found.path } : { problem: { where: `${origin.source} ${found.path}`, message: userText('start.mcpConfigServersNotObject', {}) } };
 }
 
 /** A server's place in a problem: `file $.servers.name`, or `file $.servers["odd name"]`. */
@@ -98,7 +100,8 @@ export function parseMcpConfigValue(value: unknown, origin: McpOrigin, variables
   const read = Object.entries(found.map).map(([name, definition]) => ({ where: serverWhere(origin, found.path, name), parsed: parseServer(name, definition, origin, schemas) }));
   return {
     servers: read.flatMap(({ parsed }) => ('server' in parsed ? [parsed.server] : [])),
-    problems: read.flatMap(({ where, parsed }) => ('problem' in parsed ? [{ where: `${where}${parsed.at}`, message: parsed.problem }] : [])),
+    // A check's words (zod's, or the schema's own messages) are shown as they are.
+    problems: read.flatMap(({ where, parsed }) => ('problem' in parsed ? [{ where: `${where}${parsed.at}`, message: verbatim(parsed.problem) }] : [])),
   };
 }
 
@@ -297,7 +300,7 @@ export function mergeMcpConfigs(results: readonly McpConfigResult[]): McpConfigR
   for (const server of results.flatMap((result) => result.servers)) {
     const earlier = byName.get(server.name);
     if (earlier) {
-      problems.push({ where: server.origin.source, message: `a server named "${server.name}" is already defined in ${earlier.origin.source}; this one is ignored (rename one of them)` });
+      problems.push({ where: server.origin.source, message: userText('start.mcpServerNameTaken', { name: server.name, earlier: earlier.origin.source }) });
       continue;
     }
     byName.set(server.name, server);

@@ -8,6 +8,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../logger';
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 import { mergeMcpConfigs, parseMcpConfigText, parseMcpConfigValue, type McpConfigResult, type McpServerConfig, type McpVariables } from './config';
 
 /** The workspace's files, in the order they are read (VS Code's own first). */
@@ -31,7 +33,7 @@ async function readConfigFile(file: string, scope: 'user' | 'workspace', variabl
     text = await fsp.readFile(file, 'utf8');
   } catch (error) {
     if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return { servers: [], problems: [] };
-    return { servers: [], problems: [{ where: file, message: `cannot be read: ${errorMessage(error)}` }] };
+    return { servers: [], problems: [{ where: file, message: userText('start.mcpConfigUnreadable', { error: errorMessage(error) }) }] };
   }
   return parseMcpConfigText(text, { scope, source: file }, variables);
 }
@@ -52,13 +54,13 @@ export async function loadMcpConfig(sources: McpSources): Promise<McpConfigResul
 
 /**
  * The servers that may start: every user-level one, and the workspace's that `consented` allows.
- * The rest are named in one notice with how to allow them.
+ * The rest are named in one notice; each front end words how it allows them.
  */
-export function applyConsent(servers: readonly McpServerConfig[], consented: (server: McpServerConfig) => boolean, howToAllow: string): { allowed: McpServerConfig[]; notices: string[] } {
+export function applyConsent(servers: readonly McpServerConfig[], consented: (server: McpServerConfig) => boolean): { allowed: McpServerConfig[]; notices: UserText[] } {
   const allowed: McpServerConfig[] = [];
   const withheld: McpServerConfig[] = [];
   for (const server of servers) (server.origin.scope === 'user' || consented(server) ? allowed : withheld).push(server);
   if (withheld.length === 0) return { allowed, notices: [] };
-  const list = withheld.map((server) => `"${server.name}" (${path.basename(server.origin.source)}: ${server.display})`).join(', ');
-  return { allowed, notices: [`This workspace defines MCP servers that did not start: ${list}. A server from the workspace runs a command the repository chose, so it needs your consent: ${howToAllow}`] };
+  const named = withheld.map((server) => `"${server.name}" (${path.basename(server.origin.source)}: ${server.display})`);
+  return { allowed, notices: [userText('start.mcpServersWithheld', { servers: named })] };
 }

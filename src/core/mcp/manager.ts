@@ -5,6 +5,8 @@
  * A server that fails is listed with its reason and its tools are absent; a crash later restarts
  * it on the next call. Every server and its process tree stops when the session ends.
  */
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 import type { Logger } from '../logger';
 import { errorMessage } from '../logger';
 import type { ToolDefinition } from '../tools/types';
@@ -143,14 +145,14 @@ export class McpManager {
     return this.connections.find((candidate) => candidate.config.name === name)?.stderr ?? [];
   }
 
-  /** What the user should know about the servers' names (sanitized names two servers share), one line each. */
-  notices(): string[] {
+  /** What the user should know about the servers' names (sanitized names two servers share), one notice each. */
+  notices(): UserText[] {
     return [...this.serverParts.collisions];
   }
 
-  /** The failures, one line each, for a notice at session start. */
-  failures(): string[] {
-    return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [`"${connection.config.name}": ${connection.state.reason.split('\n')[0]}`] : []));
+  /** The failures, one notice each (the reason's first line), at session start. */
+  failures(): UserText[] {
+    return this.connections.flatMap((connection) => (connection.state.kind === 'failed' ? [userText('start.mcpServerFailed', { name: connection.config.name, reason: connection.state.reason.split('\n')[0] ?? '' })] : []));
   }
 
   async stopAll(): Promise<void> {

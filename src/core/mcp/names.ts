@@ -10,6 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 
 const MAX_NAME = 64;
 /** Hex digits of a server name's hash added to its part when its sanitized name is shared. */
@@ -28,8 +30,8 @@ export function mcpToolName(server: string, tool: string, serverPart = mcpNamePa
 export interface McpServerParts {
   /** Each server's name (as configured) to its part in its tools' names. */
   parts: ReadonlyMap<string, string>;
-  /** One line per sanitized name two or more servers share, naming them and their parts. */
-  collisions: string[];
+  /** One notice per sanitized name two or more servers share, naming them and their parts. */
+  collisions: UserText[];
 }
 
 /**
@@ -44,15 +46,15 @@ export function mcpServerParts(serverNames: readonly string[]): McpServerParts {
     bySanitized.set(sanitized, [...(bySanitized.get(sanitized) ?? []), name]);
   }
   const parts = new Map<string, string>();
-  const collisions: string[] = [];
+  const collisions: UserText[] = [];
   for (const [sanitized, names] of bySanitized) {
     if (names.length === 1) {
       parts.set(names[0]!, sanitized);
       continue;
     }
     for (const name of names) parts.set(name, name === sanitized ? name : `${sanitized}_${createHash('sha256').update(name).digest('hex').slice(0, SERVER_HASH_DIGITS)}`);
-    const listed = names.map((name) => `"${name}" (${MCP_TOOL_PREFIX}${parts.get(name)}__…)`).join(', ');
-    collisions.push(`The MCP servers ${listed} all read "${sanitized}" once made fit for a tool name, so their tools are named apart as shown. An allow-list entry names a server as configured (${MCP_TOOL_PREFIX}${names[0]}__*), so it never reaches another of them.`);
+    const servers = names.map((name) => `"${name}" (${MCP_TOOL_PREFIX}${parts.get(name)}__…)`);
+    collisions.push(userText('start.mcpNameCollision', { servers, sanitized, allowEntry: `${MCP_TOOL_PREFIX}${names[0]}__*` }));
   }
   return { parts, collisions };
 }

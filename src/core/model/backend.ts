@@ -12,6 +12,7 @@ import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
 export type { BackendCapabilities };
 import type { ProviderId } from './providers';
 import type { ThinkingRequest } from './thinking';
+import type { UserText } from '../texts/userText';
 
 // The provider list is a leaf (models.ts needs it too); re-exported so callers keep importing from here.
 export { DEFAULT_PROVIDER, parseProvider, PROVIDER_INFO, PROVIDERS, type ProviderId } from './providers';
@@ -52,7 +53,7 @@ export interface StreamHandlers {
   /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
   /** The back end changed what it sends for the rest of the session (e.g. a refused reasoning_effort dropped): the user's notice. */
-  onNotice?(message: string): void;
+  onNotice?(message: UserText): void;
 }
 
 export interface InvalidToolInput {

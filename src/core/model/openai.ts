@@ -7,6 +7,8 @@ import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStre
 import { effortForBudget } from './thinking';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
+import { userText } from '../texts/userText';
+import { userTextForLog } from '../texts/userText';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
 const hint = (kind: HintKind) => errorHint('openai', kind);
@@ -138,8 +140,8 @@ export class OpenAIBackend implements ModelBackend {
         } else if (this.reasoningEffort && request.thinking && /reasoning[_ ]effort/i.test(error.message)) {
           // A gateway or a model that does not take it: the chat goes on without thinking, and says so once.
           this.reasoningEffort = false;
-          const notice = `The server at ${this.baseURL} refuses reasoning_effort for ${this.model}, so this session runs without thinking (the server said: ${error.message}).`;
-          this.logger.warn(notice);
+          const notice = userText('start.reasoningEffortRefused', { server: this.baseURL, model: this.model, said: error.message });
+          this.logger.warn(userTextForLog(notice));
           handlers.onNotice?.(notice);
         } else {
           throw error;

@@ -6,6 +6,8 @@
  */
 import type { ProviderId } from './providers';
 import { thinkingFactsFor, type ThinkingFacts } from './models';
+import { userText } from '../texts/userText';
+import { settingRef, type UserText } from '../texts/userText';
 
 /** `evergreen.thinking` / `--thinking`: off, auto (a budget the model facts choose; off where unsupported), or a budget in tokens. */
 export type ThinkingSetting = 'off' | 'auto' | number;
@@ -63,7 +65,7 @@ export function parseThinkingSetting(value: unknown): { setting: ThinkingSetting
 
 export interface ThinkingNotice {
   level: 'warning' | 'info';
-  message: string;
+  message: UserText;
 }
 
 export interface ThinkingResolution {
@@ -88,11 +90,9 @@ export interface ThinkingContext {
 }
 
 /** What would make room for more thinking: a larger window lifts the reserve's cap, never the model's own limit. */
-function roomAdvice(context: ThinkingContext): string {
+function roomAdvice(context: ThinkingContext): UserText {
   const modelBound = context.modelOutputLimit !== undefined && context.outputCap >= context.modelOutputLimit;
-  return modelBound
-    ? `${context.model} writes at most ${context.outputCap.toLocaleString('en-US')} tokens a reply; a model with a larger output limit has room for more.`
-    : `the reply reserve is at most 20% of the context window; raise "evergreen.contextWindow" for a larger one.`;
+  return modelBound ? userText('start.thinkingRoomModelLimit', { model: context.model, cap: context.outputCap }) : userText('start.thinkingRoomWindow', { setting: settingRef('contextWindow') });
 }
 
 /**
@@ -103,11 +103,11 @@ function roomAdvice(context: ThinkingContext): string {
  */
 function loweredNotice(form: ThinkingFacts['form'], wanted: number, budgetTokens: number, context: ThinkingContext): ThinkingNotice | undefined {
   if (form === 'budget') {
-    return { level: 'info', message: `Thinking uses ${budgetTokens.toLocaleString('en-US')} tokens, not ${wanted.toLocaleString('en-US')}: ${roomAdvice(context)}` };
+    return { level: 'info', message: userText('start.thinkingLowered', { used: budgetTokens, wanted, advice: roomAdvice(context) }) };
   }
   const [asked, sent] = [effortForBudget(wanted), effortForBudget(budgetTokens)];
   if (asked === sent) return undefined;
-  return { level: 'info', message: `Thinking effort is ${sent}, not ${asked}: ${roomAdvice(context)}` };
+  return { level: 'info', message: userText('start.thinkingEffortLowered', { sent, asked, advice: roomAdvice(context) }) };
 }
 
 /**
@@ -120,15 +120,15 @@ export function resolveThinking(setting: ThinkingSetting, context: ThinkingConte
   const none = (notice?: ThinkingNotice): ThinkingResolution => ({ request: undefined, maxOutputTokens: context.maxOutputTokens, facts, ...(notice ? { notice } : {}) });
   if (setting === 'off') return none();
   if (facts.form === 'none') {
-    const why = `${context.model} cannot be asked to think (Evergreen's model table lists no thinking for it)`;
-    if (setting === 'auto') return none({ level: 'info', message: `Thinking is off: ${why}.` });
-    return none({ level: 'warning', message: `"evergreen.thinking" asks for ${setting.toLocaleString('en-US')} tokens of thinking, but ${why}; this session runs without it. Pick a model that thinks (e.g. a Claude 4 or an o-series model) or set it to "off".` });
+    if (setting === 'auto') return none({ level: 'info', message: userText('start.thinkingUnsupportedAuto', { model: context.model }) });
+    return none({ level: 'warning', message: userText('start.thinkingUnsupported', { setting: settingRef('thinking'), budget: setting, model: context.model }) });
   }
   const wanted = setting === 'auto' ? THINKING_DEFAULTS.autoBudgetTokens : setting;
   const replyFloor = Math.min(context.maxOutputTokens, THINKING_DEFAULTS.minReplyTokens);
   const room = Math.min(context.outputCap - replyFloor, wanted);
   if (room < THINKING_DEFAULTS.minBudgetTokens) {
-    return none({ level: 'warning', message: `Thinking is off: with ${context.outputCap.toLocaleString('en-US')} tokens for the reply and its thinking, no budget of ${THINKING_DEFAULTS.minBudgetTokens} tokens fits beside a ${replyFloor.toLocaleString('en-US')}-token reply; ${roomAdvice(context)}` });
+    const noRoom = { outputCap: context.outputCap, minBudget: String(THINKING_DEFAULTS.minBudgetTokens), replyFloor, advice: roomAdvice(context) };
+    return none({ level: 'warning', message: userText('start.thinkingNoRoom', noRoom) });
   }
   const budgetTokens = room;
   const maxOutputTokens = Math.min(context.maxOutputTokens + budgetTokens, Math.max(context.maxOutputTokens, context.outputCap));

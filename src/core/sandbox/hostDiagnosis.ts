@@ -14,6 +14,9 @@
  * Read from /proc only; the caller gives the reader, so tests describe a host without being one.
  */
 
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
+
 export interface HostReader {
   /** A file's text, or undefined when it cannot be read. */
   read(file: string): string | undefined;
@@ -23,10 +26,11 @@ export interface HostReader {
 /** The `--security-opt` values a container needs for the sandbox, by what blocks it. */
 export type ContainerOption = 'seccomp=unconfined' | 'apparmor=unconfined' | 'systempaths=unconfined';
 
-const CONTAINER_OPTION_WHY: Record<ContainerOption, string> = {
-  'seccomp=unconfined': "Docker's default seccomp profile refuses the calls that make user namespaces",
-  'apparmor=unconfined': 'the container\'s AppArmor profile (docker-default) refuses the mounts the sandbox makes',
-  'systempaths=unconfined': "the container's /proc has masked paths, so the sandbox cannot mount its own /proc",
+/** Why each option is needed, as the notice says it. */
+const CONTAINER_OPTION_WHY: Record<ContainerOption, 'start.sandboxContainerSeccomp' | 'start.sandboxContainerAppArmor' | 'start.sandboxContainerMaskedProc'> = {
+  'seccomp=unconfined': 'start.sandboxContainerSeccomp',
+  'apparmor=unconfined': 'start.sandboxContainerAppArmor',
+  'systempaths=unconfined': 'start.sandboxContainerMaskedProc',
 };
 
 export function inContainer(host: HostReader): boolean {
@@ -47,21 +51,25 @@ export function containerOptions(host: HostReader): ContainerOption[] {
   return options;
 }
 
-/** The devcontainer.json lines that let the sandbox run in this container. */
-export function devcontainerFix(options: readonly ContainerOption[]): string {
+/** The devcontainer.json lines that let the sandbox run in this container (`options`: at least one). */
+export function devcontainerFix(options: readonly ContainerOption[]): UserText {
   const runArgs = options.flatMap((option) => ['"--security-opt"', `"${option}"`]).join(', ');
-  const why = options.map((option) => `${option}: ${CONTAINER_OPTION_WHY[option]}`).join('; ');
-  return `add to .devcontainer/devcontainer.json "runArgs": [${runArgs}] (or the same --security-opt flags to docker run), then rebuild the container (${why})`;
+  const reasons = options.map((option) => userText(CONTAINER_OPTION_WHY[option], { option }));
+  const why = reasons.reduceRight((rest, first) => userText('start.sandboxContainerBlockers', { first, rest }));
+  return userText('start.sandboxContainerFix', { runArgs, why });
 }
 
 /** The fix for user namespaces on this host, or undefined when nothing known blocks them. */
-export function userNamespaceFix(host: HostReader): string | undefined {
+export function userNamespaceFix(host: HostReader): UserText | undefined {
   const sysctl = (name: string) => host.read(`/proc/sys/${name.replace(/\./g, '/')}`)?.trim();
-  if (sysctl('user.max_user_namespaces') === '0') return 'user namespaces are turned off (user.max_user_namespaces is 0): sudo sysctl -w user.max_user_namespaces=15000';
-  if (sysctl('kernel.unprivileged_userns_clone') === '0') return 'unprivileged user namespaces are turned off (kernel.unprivileged_userns_clone is 0): sudo sysctl -w kernel.unprivileged_userns_clone=1';
+  if (sysctl('user.max_user_namespaces') === '0') return userText('start.sandboxUserNamespacesOff', { command: 'sudo sysctl -w user.max_user_namespaces=15000' });
+  if (sysctl('kernel.unprivileged_userns_clone') === '0') return userText('start.sandboxUnprivilegedUserNamespacesOff', { command: 'sudo sysctl -w kernel.unprivileged_userns_clone=1' });
   if (inContainer(host)) return devcontainerFix(containerOptions(host));
   if (sysctl('kernel.apparmor_restrict_unprivileged_userns') === '1') {
-    return "AppArmor restricts unprivileged user namespaces here (Ubuntu 24.04 and later): sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, and to keep it after a restart echo 'kernel.apparmor_restrict_unprivileged_userns=0' | sudo tee /etc/sysctl.d/60-evergreen-userns.conf (or an AppArmor profile that allows userns for /usr/bin/bwrap and /usr/bin/unshare)";
+    return userText('start.sandboxAppArmorRestricts', {
+      command: 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
+      persist: "echo 'kernel.apparmor_restrict_unprivileged_userns=0' | sudo tee /etc/sysctl.d/60-evergreen-userns.conf",
+    });
   }
   return undefined;
 }

@@ -18,6 +18,8 @@ import { buildSandboxPolicy, GIT_WATCHED, normalizeDomains, type DirEntry, type 
 import { createOverlayDirs, findOverlayTools, overlayCommand, processAlive, removeOverlayDirs, sweepStaleOverlays, usableOverlayParent, type OverlayDirs, type OverlayTools } from './overlay';
 import { finishOverlayCommand } from './overlayResult';
 import { userNamespaceFix, type HostReader } from './hostDiagnosis';
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 
 /** This host's /proc, for the diagnosis of a sandbox that is installed but cannot run. */
 const procReader: HostReader = {
@@ -161,10 +163,10 @@ export async function shutdownOsSandbox(): Promise<void> {
   await SandboxManager.reset();
 }
 
-function installHint(): string {
-  if (process.platform === 'darwin') return 'brew install ripgrep (sandbox-exec ships with macOS)';
-  if (process.platform === 'linux') return `${SANDBOX_INSTALL_HINT_DEBIAN} (Debian/Ubuntu; other distributions: the bubblewrap, socat and ripgrep packages)`;
-  return 'the sandbox supports Linux and macOS; on this system set evergreen.sandbox.enabled to false (or --no-sandbox) to run commands unconfined';
+function installHint(): UserText {
+  if (process.platform === 'darwin') return userText('start.sandboxInstallMac', { command: 'brew install ripgrep' });
+  if (process.platform === 'linux') return userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN });
+  return userText('start.sandboxUnsupportedPlatform', {});
 }
 
 const READ_ONLY_FAILURE = /Read-only file system|EROFS/;
@@ -260,7 +262,7 @@ function mountPointsInside(workspaceRoot: string, policy: SandboxPolicy, exists:
 /** Probes the platform and dependencies, then runs one command for real: only a sandbox that worked is reported on. */
 export async function createOsSandbox(options: OsSandboxOptions): Promise<CommandSandbox> {
   // Installed but failing to run: on Linux the usual cause is the host refusing user namespaces.
-  const unavailable = (problem: string, hint = installHint()): CommandSandbox => {
+  const unavailable = (problem: string, hint: UserText = installHint()): CommandSandbox => {
     const state: SandboxState = { kind: 'unavailable', problem, installHint: hint };
     options.logger.warn(`command sandbox unavailable: ${problem}`);
     return { state, wrap: () => Promise.reject(new SandboxError(`The sandbox cannot run here: ${problem}`)) };
@@ -303,8 +305,8 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<Comman
   }
   // Without an overlay the sandbox still holds: protected paths that do not exist yet get
   // placeholders while a command runs, as before the overlay existed. Said once per session.
-  const why = `the workspace overlay is not available here (${reasons.join('; ')})`;
-  options.logger.warn(`command sandbox: ${why}; holding protected paths with placeholders`);
+  const why = reasons.join('; ');
+  options.logger.warn(`command sandbox: the workspace overlay is not available here (${why}); holding protected paths with placeholders`);
   const sandbox = build({ kind: 'placeholders', why });
   const problem = await probeOnce(sandbox, `placeholders:${workspaceRoot}`);
   return problem === undefined ? sandbox : unavailableNow(problem);

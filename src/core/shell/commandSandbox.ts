@@ -2,13 +2,19 @@
 // OS sandbox that confines them. The kernel enforces the boundary; the shell allow-list and the
 // approval settings are conveniences on top that only apply while the boundary holds.
 // It lives in shell/, below the tools that need it; src/core/sandbox implements it (srt.ts) and sits above shell.
+import { userText } from '../texts/userText';
+import type { UserText } from '../texts/userText';
 
 /** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
 export type SandboxState =
-  /** `limitation`: it works, with a weaker way of holding what does not exist yet (no workspace overlay), and why. */
+  /**
+   * `limitation`: it works, with a weaker way of holding what does not exist yet, because the
+   * workspace overlay is not available here; why (each probe's problem, the OS's words).
+   */
   | { kind: 'on'; allowedDomains: readonly string[]; limitation?: string }
   | { kind: 'disabled' }
-  | { kind: 'unavailable'; problem: string; installHint: string };
+  /** `problem`: what the platform or the probe said; `installHint`: the fix (a kind of texts/start.ts). */
+  | { kind: 'unavailable'; problem: string; installHint: UserText };
 
 /** One file or folder a sandboxed command wrote that is held until the user approves it. */
 export interface SandboxChange {
@@ -68,26 +74,14 @@ export const DISABLED_SANDBOX: CommandSandbox = {
 
 export const SANDBOX_INSTALL_HINT_DEBIAN = 'sudo apt-get install bubblewrap socat ripgrep';
 
-/** What the user is told once per session (front ends word nothing themselves). */
-export function sandboxNotice(state: SandboxState): { level: 'warning' | 'info'; message: string } | undefined {
+/** What the user is told once per session (front ends word it). */
+export function sandboxNotice(state: SandboxState): { level: 'warning' | 'info'; message: UserText } | undefined {
   switch (state.kind) {
     case 'on':
-      return state.limitation === undefined
-        ? undefined
-        : {
-            level: 'info',
-            message: `The command sandbox works, but ${state.limitation}, so files such as .vscode or .mcp.json that do not exist yet are held by empty read-only placeholders while a command runs (git add -A can fail on them) and a Git redirect a command creates is moved aside only when it ends. util-linux 2.38 or later and Linux 5.11 or later give the overlay.`,
-          };
+      return state.limitation === undefined ? undefined : { level: 'info', message: userText('start.sandboxWithoutOverlay', { why: state.limitation }) };
     case 'disabled':
-      return {
-        level: 'warning',
-        message:
-          'The command sandbox is off (evergreen.sandbox.enabled / --no-sandbox): shell commands run with your full permissions, and the allow-list and auto approval apply to them unconfined.',
-      };
+      return { level: 'warning', message: userText('start.sandboxOff', {}) };
     case 'unavailable':
-      return {
-        level: 'warning',
-        message: `The command sandbox cannot run here (${state.problem}), so every shell command asks first; the allow-list and auto approval are suspended until it works. To fix: ${state.installHint}`,
-      };
+      return { level: 'warning', message: userText('start.sandboxUnavailable', { problem: state.problem, fix: state.installHint }) };
   }
 }

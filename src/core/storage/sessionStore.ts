@@ -10,6 +10,8 @@ import type { UsageCounts } from '../model/models';
 import { addUsage, zeroUsage } from '../model/usage';
 import { parseTranscriptEntry, type TranscriptEntry } from './transcript';
 import { resolveRecalls } from './recalledEntries';
+import { userText } from '../texts/userText';
+import { userTextForLog, type UserText } from '../texts/userText';
 
 /**
  * Sessions on disk (docs/architecture.md, "Storage layout"):
@@ -123,7 +125,7 @@ export class FileSessionStore {
       () => undefined,
       (error: unknown) => storageErrorMessage(error, dir),
     );
-    if (unwritable) this.logger.error(unwritable);
+    if (unwritable) this.logger.error(userTextForLog(unwritable));
     const meta: SessionMeta = {
       id,
       title: init.title ?? 'New chat',
@@ -141,7 +143,7 @@ export class FileSessionStore {
       return handle;
     }
     handle.acquireLock();
-    await handle.flushMeta().catch((error: unknown) => this.logger.error(storageErrorMessage(error, path.join(dir, 'meta.json'))));
+    await handle.flushMeta().catch((error: unknown) => this.logger.error(userTextForLog(storageErrorMessage(error, path.join(dir, 'meta.json')))));
     return handle;
   }
 
@@ -221,9 +223,9 @@ const heldLocks = new Map<string, number>();
 /** One open session: appends transcript entries in order and keeps meta.json current. */
 export class SessionHandle {
   private metaWrite: Promise<void> = Promise.resolve();
-  private writeError: string | undefined;
+  private writeError: UserText | undefined;
   private lockHeld = false;
-  private readonly writeErrorListeners: Array<(message: string) => void> = [];
+  private readonly writeErrorListeners: Array<(message: UserText) => void> = [];
 
   constructor(
     private readonly store: FileSessionStore,
@@ -241,16 +243,16 @@ export class SessionHandle {
   }
 
   /** Set once an append failed: the agent goes on, but this transcript is no longer complete. */
-  get transcriptWriteError(): string | undefined {
+  get transcriptWriteError(): UserText | undefined {
     return this.writeError;
   }
 
   /** The session folder could not be created: nothing will be saved; listeners hear why once. */
-  failWrites(message: string): void {
+  failWrites(message: UserText): void {
     this.writeError ??= message;
   }
 
-  onWriteError(listener: (message: string) => void): void {
+  onWriteError(listener: (message: UserText) => void): void {
     this.writeErrorListeners.push(listener);
     if (this.writeError) listener(this.writeError);
   }
@@ -353,7 +355,7 @@ export class SessionHandle {
       this.tornTail = true;
       if (!this.writeError) {
         this.writeError = storageErrorMessage(error, this.store.transcriptPath(this.id));
-        this.store.logger.error(this.writeError);
+        this.store.logger.error(userTextForLog(this.writeError));
         for (const listener of this.writeErrorListeners) listener(this.writeError);
       }
     }
@@ -417,12 +419,11 @@ function processAlive(pid: number): boolean {
 }
 
 /** Storage failures with their own words: disk full and read-only are not "file not found". */
-export function storageErrorMessage(error: unknown, file: string): string {
+export function storageErrorMessage(error: unknown, file: string): UserText {
   const code = (error as NodeJS.ErrnoException).code;
-  const next = 'The conversation goes on, but it is not being saved; free space or fix the permissions, then start a New Chat to save again.';
-  if (code === 'ENOSPC') return `The disk is full: Evergreen cannot write the transcript ${file}. ${next}`;
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `The session storage is not writable (${code}): Evergreen cannot write the transcript ${file}. ${next}`;
-  return `Evergreen cannot write the transcript ${file}: ${errorMessage(error)}. ${next}`;
+  if (code === 'ENOSPC') return userText('start.storageDiskFull', { file });
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return userText('start.storageReadOnly', { code, file });
+  return userText('start.storageUnwritable', { file, error: errorMessage(error) });
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 
 import * as z from '../zod';
+import type { UserTextValue } from './value';
 import type { StartTexts } from './start';
 import type { HookTexts } from './hooks';
 import type { InstructionTexts } from './instructions';
@@ -43,14 +44,12 @@ export function settingRef(key: string): UserText {
 }
 
 /** Every kind the core says to a user, with its data: each subsystem's interface, extended here. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the interfaces it extends
 export interface UserTextKinds
   extends VerbatimTexts, SettingTexts, StartTexts, HookTexts, InstructionTexts, GaugeTexts, InsightTexts, SubagentTexts, WorktreeTexts, CustomizationTexts, ContextTexts, ModelTexts, TurnTexts {}
 
 export type UserTextKind = keyof UserTextKinds;
 
-/** A data value a front end can word on its own. */
-export type UserTextValue = string | number | boolean | readonly string[] | UserText | undefined;
+export type { NestedText, UserTextValue } from './value';
 
 export type UserText = { [K in UserTextKind]: { kind: K; data: UserTextKinds[K] } }[UserTextKind];
 

@@ -5,7 +5,7 @@
  * are keys of l10n/bundle.l10n.json like every other message (scripts/l10n.ts adds them).
  */
 import * as l10n from '@vscode/l10n';
-import { userTextForLog, type UserText, type UserTextKinds, type UserTextValue } from '../../core/texts/userText';
+import { userTextForLog, type NestedText, type UserText, type UserTextKinds, type UserTextValue } from '../../core/texts/userText';
 import { SETTINGS } from '../settingsTable';
 import { START_WORDS } from './start';
 import { HOOK_WORDS } from './hooks';
@@ -91,9 +91,10 @@ function wordValue(table: Readonly<Partial<Record<string, VoicedTemplate>>>, val
   if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
   if (typeof value === 'boolean') return String(value);
   if (isStringList(value)) return new Intl.ListFormat(locale, { type: 'conjunction' }).format(value);
-  return wordFrom(table, value);
+  // Any kind with its data, as every text is: a kind this table lacks reads as its kind and data.
+  return wordFrom(table, value as UserText);
 }
 
-function isStringList(value: readonly string[] | UserText): value is readonly string[] {
+function isStringList(value: readonly string[] | NestedText): value is readonly string[] {
   return Array.isArray(value);
 }

@@ -14,6 +14,7 @@ import { BUILT_IN_MODES } from '../../../src/core/modes/modes';
 import { toolsForMode } from '../../../src/core/modes/modeTools';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { makeTempDirs, policyContext, type TempDirs } from '../../support/toolFixtures';
+import { said } from '../../support/said';
 
 const MANY = path.resolve(__dirname, '../../fixtures/mcp/manyTools.mjs');
 const LOOKALIKES = ['a.b', 'a b', 'a/b'];
@@ -54,7 +55,8 @@ describe('security: MCP servers whose names sanitize alike', function () {
     // The server whose name needed no change keeps Claude Code's name; the lookalikes are told apart.
     assert.ok(names.includes('mcp__a_b__tool_0'), names.join(' '));
     for (const name of names) assert.match(name, /^mcp__[A-Za-z0-9_-]+__(tool_0|weather_lookup)$/);
-    const notices = manager.notices().join('\n');
+    assert.deepEqual(manager.notices().map((notice) => notice.kind), ['start.mcpNameCollision']);
+    const notices = manager.notices().map(said).join('\n');
     for (const server of ['a_b', ...LOOKALIKES]) assert.ok(notices.includes(`"${server}"`), notices);
 
     // Without "a_b" ready (failed, disabled, slow): the others keep their names, so transcripts and allow lists stay true.

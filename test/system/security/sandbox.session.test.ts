@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { startAgentSession, type AgentConfig } from '../../../src/core/agent/factory';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox } from '../../../src/core/shell/commandSandbox';
+import { userText } from '../../../src/core/texts/userText';
 import type { OsSandboxOptions } from '../../../src/core/sandbox/srt';
 import { FileSessionStore } from '../../../src/core/storage/sessionStore';
 import type { ApprovalRequest, Approver } from '../../../src/core/approvals/approval';
@@ -78,7 +79,7 @@ describe('security: a session and its command sandbox (fake API)', function () {
   it('sandbox unavailable: one notice naming the install line, and allow-listed and auto commands still ask', async () => {
     const created: OsSandboxOptions[] = [];
     const unavailable: CommandSandbox = {
-      state: { kind: 'unavailable', problem: 'bwrap is not installed', installHint: SANDBOX_INSTALL_HINT_DEBIAN },
+      state: { kind: 'unavailable', problem: 'bwrap is not installed', installHint: userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) },
       wrap: () => Promise.reject(new SandboxError('The sandbox cannot run here')),
     };
     for (const approvalPolicy of [allowMkdir, { writes: 'auto', shell: 'auto', shellAllowList: [] }] as const) {

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { SANDBOX_INSTALL_HINT_DEBIAN, SandboxError, type CommandSandbox, type SandboxState } from '../../../src/core/shell/commandSandbox';
+import { userText } from '../../../src/core/texts/userText';
+import { verbatim } from '../../../src/core/texts/userText';
 import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver, type ShellIsolation } from '../../../src/core/approvals/approval';
 import { createRunShellTool, isolationFor } from '../../../src/core/tools/runShell';
 import { makeContext, makeTempDirs, type TempDirs } from '../../support/toolFixtures';
@@ -91,7 +93,7 @@ describe('security: approvals and the command sandbox', () => {
   describe('isolationFor', () => {
     it('maps the sandbox state and the outside reason to how the command runs', () => {
       const on = stubSandbox({ kind: 'on', allowedDomains: [] });
-      const unavailable = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: SANDBOX_INSTALL_HINT_DEBIAN });
+      const unavailable = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
       const disabled = stubSandbox({ kind: 'disabled' });
       assert.equal(isolationFor(on, undefined), 'sandbox');
       assert.equal(isolationFor(on, 'needs docker'), 'outside');
@@ -127,7 +129,7 @@ describe('security: approvals and the command sandbox', () => {
     });
 
     it('asks with isolation "unavailable" even under shell: auto, and runs nothing when declined', async () => {
-      const sandbox = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: SANDBOX_INSTALL_HINT_DEBIAN });
+      const sandbox = stubSandbox({ kind: 'unavailable', problem: 'bwrap missing', installHint: userText('start.sandboxInstallLinux', { command: SANDBOX_INSTALL_HINT_DEBIAN }) });
       const tool = createRunShellTool({ sandbox });
       const interactive = recordingApprover(false);
       const approver = createPolicyApprover(AUTO, interactive);
@@ -159,7 +161,7 @@ describe('security: approvals and the command sandbox', () => {
       const properties = (sandbox: CommandSandbox) => Object.keys((createRunShellTool({ sandbox }).inputSchema as { properties: Record<string, unknown> }).properties);
       assert.ok(properties(stubSandbox({ kind: 'on', allowedDomains: [] })).includes('outside_sandbox_reason'));
       assert.ok(!properties(stubSandbox({ kind: 'disabled' })).includes('outside_sandbox_reason'));
-      assert.ok(!properties(stubSandbox({ kind: 'unavailable', problem: 'x', installHint: 'y' })).includes('outside_sandbox_reason'));
+      assert.ok(!properties(stubSandbox({ kind: 'unavailable', problem: 'x', installHint: verbatim('y') })).includes('outside_sandbox_reason'));
     });
   });
 });
