@@ -159,16 +159,7 @@ module.exports = {
       comment: 'No import cycle in src, type-only imports included: move the shared piece into a module both can import.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, viaNot: '^src/core/texts/' },
-    },
-    {
-      // A kind's data may hold a nested UserText (texts/userText.ts), whose union is made of every
-      // subsystem's kinds: a texts file and userText.ts name each other's types, and only types.
-      name: 'no-circular-texts',
-      comment: 'Within src/core/texts only type-only imports may form a cycle (a nested UserText in a kind).',
-      severity: 'error',
-      from: { path: '^src/' },
-      to: { circular: true, via: '^src/core/texts/', dependencyTypesNot: ['type-only'] },
+      to: { circular: true },
     },
     ...layerRules,
     ...OUTER_RULES,

@@ -8,7 +8,8 @@ import { pickByName, type Named } from '../../src/core/definitions/precedence';
 import { parseToolList } from '../../src/core/definitions/toolNames';
 import type { DefinitionOrigin } from '../../src/core/definitions/types';
 import { skillNameProblem } from '../../src/core/skills/skills';
-import { customizationText, type CustomizationTexts } from '../../src/core/texts/customization';
+import type { CustomizationTexts } from '../../src/core/texts/customization';
+import { userText } from '../../src/core/texts/userText';
 import { configureWords } from '../../src/frontends/words';
 import { said } from '../support/said';
 
@@ -54,7 +55,7 @@ describe('customization texts: files users bring and memory, worded', () => {
   it('words each kind a test cannot reach without the disk as the sentence the user read before', () => {
     for (const [kind, entry] of Object.entries(SENTENCES)) {
       const [data, english] = entry as [never, string];
-      assert.equal(said(customizationText(kind as keyof CustomizationTexts, data)), english, kind);
+      assert.equal(said(userText(kind as keyof CustomizationTexts, data)), english, kind);
     }
   });
 
@@ -68,7 +69,7 @@ describe('customization texts: files users bring and memory, worded', () => {
     assert.equal(problem('---\n- a\n- b\n---\n'), 'the frontmatter must be a mapping of fields ("description: …"), not a list');
     assert.equal(problem('---\njust text\n---\n'), 'the frontmatter must be a mapping of fields ("description: …"), not a single value');
     assert.match(problem('---\na: 1\na: 2\n---\n'), /^the frontmatter is not valid YAML: .*unique/);
-    const file = customizationText('customization.fileNotLoaded', { file: '.claude/commands/x.md', problem: customizationText('customization.frontmatterAliases', { limit: 16 }) });
+    const file = userText('customization.fileNotLoaded', { file: '.claude/commands/x.md', problem: userText('customization.frontmatterAliases', { limit: 16 }) });
     assert.equal(said(file), '.claude/commands/x.md was not loaded: the frontmatter uses more than 16 YAML aliases.');
   });
 
@@ -79,7 +80,7 @@ describe('customization texts: files users bring and memory, worded', () => {
     assert.equal(said(listField({ tools: [true] }, 'tools').problem), '"tools" must list names (text), but holds a boolean');
     assert.equal(said(listField({ tools: 3 }, 'tools').problem), '"tools" must be a list of names or one line of them, got a number');
     assert.equal(said(modelField({ model: [1] }, 'model').problem), '"model" must be a model name or a list of them');
-    const ignored = customizationText('customization.fieldIgnored', { file: 'm.md', problem: customizationText('customization.modeBaseInvalid', { got: '"build"' }) });
+    const ignored = userText('customization.fieldIgnored', { file: 'm.md', problem: userText('customization.modeBaseInvalid', { got: '"build"' }) });
     assert.equal(said(ignored), 'm.md: "base" must be "agent" or "plan", got "build"; the field is ignored.');
   });
 
@@ -156,7 +157,7 @@ describe('customization texts: files users bring and memory, worded', () => {
   });
 
   it('points to where memory is checked: the command in VS Code, /memory in the terminal', () => {
-    const text = customizationText('customization.memoryNotListed', { error: 'EACCES: permission denied' });
+    const text = userText('customization.memoryNotListed', { error: 'EACCES: permission denied' });
     assert.equal(said(text), 'Memory could not be listed for this chat (EACCES: permission denied); the memory tool says what is wrong when the model uses it. Check the folder with /memory.');
     configureWords({ locale: 'en', voice: 'extension' });
     assert.equal(said(text), 'Memory could not be listed for this chat (EACCES: permission denied); the memory tool says what is wrong when the model uses it. Check the folder with "Evergreen: Open Memory" (/memory).');

@@ -12,8 +12,7 @@ import { sectionStart } from '../promptSections';
 import { redactSecrets, type KnownSecret } from '../secrets';
 import { skillsListing, SKILLS_MARK } from '../skills/present';
 import { loadSkills, skillReadRoots, type SkillDefinition } from '../skills/skills';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import type { MemoryToolOptions } from '../tools/memory';
 import type { PromptSections } from './systemPrompt';
 
@@ -79,7 +78,7 @@ export async function customizationSections(
       listing = redactSecrets(await memoryListing(memory.folder), secrets);
     } catch (error) {
       logger.warn(`memory listing of ${memory.folder} failed: ${errorMessage(error)}`);
-      notices.push({ level: 'warning', message: said('customization.memoryNotListed', { error: errorMessage(error) }) });
+      notices.push({ level: 'warning', message: userText('customization.memoryNotListed', { error: errorMessage(error) }) });
     }
   }
   return { sections: { skills: skills.offered ? skillsListing(skills.offered) : undefined, memory: listing }, notices };

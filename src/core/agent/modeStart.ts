@@ -14,8 +14,7 @@ import { ModelError } from '../model/errors';
 import { knownModel } from '../model/models';
 import { AGENT_MODE, findMode, loadModes, type ModeDefinition } from '../modes/modes';
 import type { CommandSandbox } from '../shell/commandSandbox';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import type { SessionHandle } from '../storage/sessionStore';
 import type { AgentEventListener } from './events';
 import type { FoldedMode } from './fold';
@@ -83,7 +82,7 @@ export async function startingMode<Connected extends { client: ModelBackend }>(p
     if (!mode) throw new UnknownModeError(settings.start, loaded.modes.map((candidate) => candidate.name));
   } else {
     mode = findMode(loaded.modes, recorded);
-    if (!mode) notices.push({ level: 'warning', message: said('customization.modeGone', { mode: recorded }) });
+    if (!mode) notices.push({ level: 'warning', message: userText('customization.modeGone', { mode: recorded }) });
   }
   mode ??= findMode(loaded.modes, AGENT_MODE)!;
   const configuredModel = params.connected.client.model;
@@ -95,10 +94,10 @@ export async function startingMode<Connected extends { client: ModelBackend }>(p
     } catch (error) {
       if (!(error instanceof ModelError) || error.kind === 'cancelled') throw error;
       logger.warn(`the ${mode.name} mode's model ${choice.model} could not be used: ${errorMessage(error)}`);
-      notices.push({ level: 'warning', message: said('customization.modeModelFailed', { mode: mode.name, model: choice.model, error: error.message, running: configuredModel }) });
+      notices.push({ level: 'warning', message: userText('customization.modeModelFailed', { mode: mode.name, model: choice.model, error: error.message, running: configuredModel }) });
     }
   } else if (choice.model === undefined && choice.tried.length > 0) {
-    notices.push({ level: 'info', message: said('customization.modeModelNotServed', { mode: mode.name, models: choice.tried.join(' or '), provider: connected.client.provider, running: configuredModel }) });
+    notices.push({ level: 'info', message: userText('customization.modeModelNotServed', { mode: mode.name, models: choice.tried.join(' or '), provider: connected.client.provider, running: configuredModel }) });
   }
   return { modes: loaded.modes, mode, recordStart: mode.name !== recorded, told: folded?.told ?? AGENT_MODE, connected, configuredModel, notices };
 }

@@ -3,8 +3,7 @@
  * the CLI's -p). Their names are reserved: a command file of the same name is reported and unused.
  */
 import { parseThinkingSetting, type ThinkingSetting } from '../model/thinking';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 
 export type BuiltInCommand =
   | { name: 'help'; topic?: string }
@@ -54,7 +53,7 @@ export function parseBuiltInCommand(name: string, args: string): { command: Buil
     case 'context':
     case 'memory':
     case 'init':
-      return rest === '' ? { command: { name } } : { problem: said('customization.commandTakesNothing', { name }) };
+      return rest === '' ? { command: { name } } : { problem: userText('customization.commandTakesNothing', { name }) };
     case 'help':
       return { command: { name, ...optional('topic') } };
     case 'resume':
@@ -64,13 +63,13 @@ export function parseBuiltInCommand(name: string, args: string): { command: Buil
     case 'mode':
       return { command: { name, ...optional('mode') } };
     case 'model':
-      if (/\s/.test(rest)) return { problem: said('customization.modelTakesOneId', { got: rest }) };
+      if (/\s/.test(rest)) return { problem: userText('customization.modelTakesOneId', { got: rest }) };
       return { command: { name, ...optional('model') } };
     case 'thinking': {
       if (rest === '') return { command: { name } };
       const parsed = parseThinkingSetting(rest);
       // The setting's problem is thinking's own English (model/thinking.ts), data here.
-      return 'problem' in parsed ? { problem: said('customization.thinkingSettingInvalid', { problem: parsed.problem }) } : { command: { name, setting: parsed.setting } };
+      return 'problem' in parsed ? { problem: userText('customization.thinkingSettingInvalid', { problem: parsed.problem }) } : { command: { name, setting: parsed.setting } };
     }
   }
 }

@@ -12,8 +12,7 @@ import { pickByName } from '../definitions/precedence';
 import type { DefinitionRoots } from '../definitions/sources';
 import { parseToolList, type ToolRestriction } from '../definitions/toolNames';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { BUILT_IN_COMMANDS } from './builtin';
 
 export interface CommandDefinition {
@@ -57,7 +56,7 @@ function modeOf(file: DefinitionFile, problem: (problem: UserText) => void): str
 
 function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDefinition | undefined {
   const shown = file.origin.file;
-  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, said('customization.fieldIgnored', { file: shown, problem })));
+  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, userText('customization.fieldIgnored', { file: shown, problem })));
   const parts = file.stem.split('/');
   // Claude Code names a command by its file; Copilot's and Evergreen's files may set `name`.
   const named = file.origin.format === 'claude' ? { value: undefined } : textField(file.fields, 'name');
@@ -66,7 +65,7 @@ function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDe
   const namespaces = parts.slice(0, -1);
   const invalid = [shortName, ...namespaces].find((part) => !NAME.test(part));
   if (invalid !== undefined) {
-    notices.push(notice('invalid-field', shown, said('customization.commandNameInvalid', { file: shown, name: invalid })));
+    notices.push(notice('invalid-field', shown, userText('customization.commandNameInvalid', { file: shown, name: invalid })));
     return undefined;
   }
   const namespace = namespaces.length > 0 ? namespaces.join(':') : undefined;
@@ -89,13 +88,13 @@ function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDe
   const unsupported = UNSUPPORTED_COMMAND_FIELDS.filter((field) => file.fields[field] !== undefined);
   if (unsupported.length > 0) {
     const fields = unsupported.map((field) => `"${field}"`).join(', ');
-    notices.push(notice('unsupported-field', shown, said('customization.commandFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
+    notices.push(notice('unsupported-field', shown, userText('customization.commandFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
   }
   // Claude Code runs !`command` lines before sending; a file never runs anything here: the text is sent as written.
   const shellLines = [...file.body.matchAll(/!`([^`\n]+)`/g)].map((match) => match[1]!);
   if (shellLines.length > 0) {
     const lines = shellLines.map((line) => `\`${line}\``).join(', ');
-    notices.push(notice('unsupported-field', shown, said('customization.commandShellLines', { file: shown, lines }), { entries: shellLines }));
+    notices.push(notice('unsupported-field', shown, userText('customization.commandShellLines', { file: shown, lines }), { entries: shellLines }));
   }
   return {
     name: namespace ? `${namespace}:${shortName}` : shortName,

@@ -10,8 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { proseLines } from '../instructions/instructionFiles';
 import { errorMessage } from '../logger';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import type { Workspace } from '../workspace/workspace';
 
 /** Where a reference's path is relative to. */
@@ -65,7 +64,7 @@ function splitRange(written: string): { file: string; fromLine?: number; toLine?
   if (!match) return { file: written };
   const fromLine = Number(match[2]);
   const toLine = match[3] === undefined ? fromLine : Number(match[3]);
-  if (fromLine < 1 || toLine < fromLine) return { problem: said('customization.referenceBadRange', { reference: written }) };
+  if (fromLine < 1 || toLine < fromLine) return { problem: userText('customization.referenceBadRange', { reference: written }) };
   return { file: match[1]!, fromLine, toLine };
 }
 
@@ -91,12 +90,12 @@ export async function referencesToAttachments(references: readonly CommandRefere
     try {
       real = await workspace.resolve(absolute);
     } catch (error) {
-      notices.push(said('customization.referenceRefused', { reference: shown, error: errorMessage(error) }));
+      notices.push(userText('customization.referenceRefused', { reference: shown, error: errorMessage(error) }));
       continue;
     }
     const stat = await fsp.stat(real).catch(() => undefined);
     if (!stat) {
-      if (looksLikePath(reference.written)) notices.push(said('customization.referenceMissing', { reference: shown }));
+      if (looksLikePath(reference.written)) notices.push(userText('customization.referenceMissing', { reference: shown }));
       continue;
     }
     const shownPath = workspace.displayPath(real);
@@ -104,7 +103,7 @@ export async function referencesToAttachments(references: readonly CommandRefere
     if (seen.has(key)) continue;
     seen.add(key);
     if (stat.isDirectory()) {
-      if ('fromLine' in split && split.fromLine !== undefined) notices.push(said('customization.referenceFolderRange', { reference: shown }));
+      if ('fromLine' in split && split.fromLine !== undefined) notices.push(userText('customization.referenceFolderRange', { reference: shown }));
       attachments.push({ kind: 'folder', path: shownPath });
     } else {
       attachments.push({ kind: 'file', path: shownPath, ...('fromLine' in split && split.fromLine !== undefined ? { fromLine: split.fromLine, toLine: split.toLine! } : {}) });

@@ -8,8 +8,7 @@
  */
 import { nearNames, wordList } from '../definitions/near';
 import type { ToolRestriction } from '../definitions/toolNames';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { substituteArguments, type SubstitutionContext } from './arguments';
 import { BUILT_IN_COMMANDS, parseBuiltInCommand, type BuiltInCommand } from './builtin';
 import type { CommandDefinition } from './fileCommands';
@@ -66,12 +65,12 @@ export function resolveSlashCommand(prompt: string, commands: readonly CommandDe
   if (byShortName.length > 1) {
     const names = byShortName.map((command) => command.name);
     const choices = byShortName.map((command) => `/${command.name} (${command.origin.file})`).join(', ');
-    return { kind: 'error', message: said('customization.commandAmbiguous', { name: input.name, choices, example: names[0]! }), suggestions: names };
+    return { kind: 'error', message: userText('customization.commandAmbiguous', { name: input.name, choices, example: names[0]! }), suggestions: names };
   }
   if (skills.includes(input.name)) return { kind: 'skill', name: input.name, args: input.args };
   const all = [...BUILT_IN_COMMANDS.map((command) => command.name as string), ...commands.map((command) => command.name), ...skills];
   const near = nearNames(input.name, all);
-  const message = near.length > 0 ? said('customization.unknownCommandNear', { name: input.name, near: wordList(near.map((name) => `/${name}`)) }) : said('customization.unknownCommand', { name: input.name });
+  const message = near.length > 0 ? userText('customization.unknownCommandNear', { name: input.name, near: wordList(near.map((name) => `/${name}`)) }) : userText('customization.unknownCommand', { name: input.name });
   return { kind: 'error', message, suggestions: near };
 }
 
@@ -112,6 +111,6 @@ export function expandCommand(command: CommandDefinition, args: string, context:
 function unfilledNotice(command: CommandDefinition, unfilled: readonly string[]): UserText {
   const data = { command: command.name, placeholders: wordList(unfilled.map((item) => `"${item}"`), 'and'), count: unfilled.length };
   const inputs = unfilled.some((item) => item.startsWith('${input:'));
-  if (command.argumentHint) return said(inputs ? 'customization.inputsUnfilledHint' : 'customization.placeholdersUnfilledHint', { ...data, hint: command.argumentHint });
-  return said(inputs ? 'customization.inputsUnfilled' : 'customization.placeholdersUnfilled', data);
+  if (command.argumentHint) return userText(inputs ? 'customization.inputsUnfilledHint' : 'customization.placeholdersUnfilledHint', { ...data, hint: command.argumentHint });
+  return userText(inputs ? 'customization.inputsUnfilled' : 'customization.placeholdersUnfilled', data);
 }

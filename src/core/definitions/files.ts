@@ -12,8 +12,7 @@ import * as path from 'node:path';
 import { errorMessage } from '../logger';
 import { decodeFileBytes, readBytesAt } from '../workspace/fileio';
 import { isNodeError, NodeWorkspace, openForRead, type Workspace } from '../workspace/workspace';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import type { DefinitionKind, DefinitionSource } from './sources';
 import { notice, type DefinitionNotice } from './types';
 
@@ -47,17 +46,17 @@ export async function openDefinitionFolder(source: DefinitionSource): Promise<{ 
       const workspace = new NodeWorkspace(source.base);
       const real = await workspace.resolve(source.absolute);
       const stat = await fsp.stat(real);
-      if (!stat.isDirectory()) return { notices: [notice('unreadable', source.label, said('customization.notAFolder', { folder: source.label }))] };
+      if (!stat.isDirectory()) return { notices: [notice('unreadable', source.label, userText('customization.notAFolder', { folder: source.label }))] };
       return { folder: { source, real, workspace, shown: (file) => workspace.displayPath(file) }, notices: [] };
     }
     const real = await fsp.realpath(source.absolute);
-    if (!(await fsp.stat(real)).isDirectory()) return { notices: [notice('unreadable', source.label, said('customization.notAFolder', { folder: source.label }))] };
+    if (!(await fsp.stat(real)).isDirectory()) return { notices: [notice('unreadable', source.label, userText('customization.notAFolder', { folder: source.label }))] };
     const workspace = new NodeWorkspace(real);
     const shown = (file: string) => (file === real ? source.label : `${source.label}/${path.relative(real, file).split(path.sep).join('/')}`);
     return { folder: { source, real, workspace, shown }, notices: [] };
   } catch (error) {
     if (missing(error)) return { notices: [] };
-    return { notices: [notice('unreadable', source.label, said('customization.notRead', { path: source.label, error: errorMessage(error) }))] };
+    return { notices: [notice('unreadable', source.label, userText('customization.notRead', { path: source.label, error: errorMessage(error) }))] };
   }
 }
 
@@ -87,7 +86,7 @@ export async function findEntries(folder: DefinitionFolder, dir: string, options
     try {
       entries = await entriesOf(current);
     } catch (error) {
-      notices.push(notice('unreadable', folder.shown(current), said('customization.folderNotListed', { folder: folder.shown(current), error: errorMessage(error) })));
+      notices.push(notice('unreadable', folder.shown(current), userText('customization.folderNotListed', { folder: folder.shown(current), error: errorMessage(error) })));
       return;
     }
     for (const entry of entries) {
@@ -108,8 +107,8 @@ export async function findEntries(folder: DefinitionFolder, dir: string, options
   };
   await walk(dir, 0);
   const shownDir = folder.shown(dir);
-  if (limits.files) notices.push(notice('limit', shownDir, said('customization.tooManyFiles', { folder: shownDir, limit: DEFINITION_LIMITS.filesPerFolder })));
-  if (limits.depth) notices.push(notice('limit', shownDir, said('customization.tooDeep', { folder: shownDir, depth: DEFINITION_LIMITS.depth })));
+  if (limits.files) notices.push(notice('limit', shownDir, userText('customization.tooManyFiles', { folder: shownDir, limit: DEFINITION_LIMITS.filesPerFolder })));
+  if (limits.depth) notices.push(notice('limit', shownDir, userText('customization.tooDeep', { folder: shownDir, depth: DEFINITION_LIMITS.depth })));
   return { entries: found, notices };
 }
 
@@ -126,30 +125,30 @@ export async function readDefinitionText(folder: DefinitionFolder, entry: Pick<F
   try {
     real = await folder.workspace.resolve(entry.absolute);
   } catch (error) {
-    return refused(said('customization.notRead', { path: file, error: errorMessage(error) }), errorMessage(error));
+    return refused(userText('customization.notRead', { path: file, error: errorMessage(error) }), errorMessage(error));
   }
   let handle: FileHandle;
   try {
     handle = await openForRead(folder.workspace, real);
   } catch (error) {
-    return refused(said('customization.notOpened', { file, error: errorMessage(error) }), errorMessage(error));
+    return refused(userText('customization.notOpened', { file, error: errorMessage(error) }), errorMessage(error));
   }
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) {
       const what = stat.isFIFO() ? ('namedPipe' as const) : stat.isDirectory() ? ('folderNotFile' as const) : ('specialFile' as const);
-      return refused(said(`customization.${what}`, { file }), 'it is not a regular file');
+      return refused(userText(`customization.${what}`, { file }), 'it is not a regular file');
     }
     const truncated = stat.size > maxBytes;
     let bytes = await readBytesAt(handle, 0, Math.min(stat.size, maxBytes));
     // A cut head ends at its last line break, so a character split by the cut cannot pass for Latin-1.
     if (truncated && bytes.lastIndexOf(10) > 0) bytes = bytes.subarray(0, bytes.lastIndexOf(10) + 1);
     const decoded = decodeFileBytes(bytes);
-    if (decoded.kind === 'binary') return refused(said('customization.binary', { file }), 'it looks like a binary file (it contains NUL bytes)');
-    const notices = decoded.encoding.kind === 'windows-1252' ? [notice('not-utf8', file, said('customization.notUtf8', { file }))] : [];
+    if (decoded.kind === 'binary') return refused(userText('customization.binary', { file }), 'it looks like a binary file (it contains NUL bytes)');
+    const notices = decoded.encoding.kind === 'windows-1252' ? [notice('not-utf8', file, userText('customization.notUtf8', { file }))] : [];
     return { kind: 'text', text: decoded.text.replace(/\r\n/g, '\n'), real, truncated, notices };
   } catch (error) {
-    return refused(said('customization.unreadable', { file, error: errorMessage(error) }), errorMessage(error));
+    return refused(userText('customization.unreadable', { file, error: errorMessage(error) }), errorMessage(error));
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -163,5 +162,5 @@ export async function untrustedNotices(sources: readonly DefinitionSource[], wha
   for (const source of sources) if (await fsp.lstat(source.absolute).then(() => true, () => false)) present.push(source.label);
   if (present.length === 0) return [];
   const folders = present.join(', ');
-  return [notice('untrusted', folders, said(UNTRUSTED[what], { folders }))];
+  return [notice('untrusted', folders, userText(UNTRUSTED[what], { folders }))];
 }

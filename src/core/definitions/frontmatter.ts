@@ -5,8 +5,7 @@
  * readers for the field shapes the tools that write these files accept.
  */
 import { parseDocument } from 'yaml';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { oneLine } from '../visibleText';
 
 export type Frontmatter =
@@ -30,7 +29,7 @@ export function parseFrontmatter(raw: string): Frontmatter {
   const rest = text.slice(opening[0].length);
   const lines = rest.split('\n');
   const closeAt = lines.findIndex((line) => CLOSING.test(line));
-  if (closeAt < 0) return { kind: 'invalid', problem: said('customization.frontmatterNotClosed', {}), body: text };
+  if (closeAt < 0) return { kind: 'invalid', problem: userText('customization.frontmatterNotClosed', {}), body: text };
   const yamlText = lines.slice(0, closeAt).join('\n');
   const body = lines.slice(closeAt + 1).join('\n');
   const parsed = parseYamlMapping(yamlText) ?? parseYamlMapping(quoteUnparsableValues(yamlText));
@@ -51,7 +50,7 @@ function parseYamlMapping(yamlText: string): { fields: Record<string, unknown> }
     return undefined; // too many aliases
   }
   if (value === null || value === undefined) return { fields: {} };
-  if (typeof value !== 'object' || Array.isArray(value)) return { problem: said(Array.isArray(value) ? 'customization.frontmatterList' : 'customization.frontmatterValue', {}) };
+  if (typeof value !== 'object' || Array.isArray(value)) return { problem: userText(Array.isArray(value) ? 'customization.frontmatterList' : 'customization.frontmatterValue', {}) };
   return { fields: value as Record<string, unknown> };
 }
 
@@ -59,8 +58,8 @@ function firstProblem(yamlText: string): UserText {
   const doc = parseDocument(`\n${yamlText}`, { schema: 'core', uniqueKeys: true, stringKeys: true, prettyErrors: true });
   const error = doc.errors[0];
   // The parser's own words name the line and what it expected: data inside our sentence.
-  if (error) return said('customization.frontmatterNotYaml', { error: error.message.split('\n')[0]! });
-  return said('customization.frontmatterAliases', { limit: MAX_ALIASES });
+  if (error) return userText('customization.frontmatterNotYaml', { error: error.message.split('\n')[0]! });
+  return userText('customization.frontmatterAliases', { limit: MAX_ALIASES });
 }
 
 /**
@@ -87,12 +86,12 @@ export type FieldRead<T> = { value: T | undefined; problem?: UserText };
 
 /** What a field holds instead of what it should. */
 function describe(value: unknown): UserText {
-  if (value === null) return said('customization.gotNull', {});
-  if (Array.isArray(value)) return said('customization.gotList', {});
-  if (typeof value === 'number') return said('customization.gotNumber', {});
-  if (typeof value === 'boolean') return said('customization.gotBoolean', {});
-  if (typeof value === 'string') return said('customization.gotText', {});
-  return said('customization.gotMapping', {});
+  if (value === null) return userText('customization.gotNull', {});
+  if (Array.isArray(value)) return userText('customization.gotList', {});
+  if (typeof value === 'number') return userText('customization.gotNumber', {});
+  if (typeof value === 'boolean') return userText('customization.gotBoolean', {});
+  if (typeof value === 'string') return userText('customization.gotText', {});
+  return userText('customization.gotMapping', {});
 }
 
 /** A one-line text field; numbers and booleans are taken as their text (YAML reads `version: 2` as a number). */
@@ -101,7 +100,7 @@ export function textField(fields: Record<string, unknown>, key: string): FieldRe
   if (value === undefined || value === null) return { value: undefined };
   if (typeof value === 'string') return { value: value.trim() === '' ? undefined : value.trim() };
   if (typeof value === 'number' || typeof value === 'boolean') return { value: String(value) };
-  return { value: undefined, problem: said('customization.fieldNotText', { field: key, got: describe(value) }) };
+  return { value: undefined, problem: userText('customization.fieldNotText', { field: key, got: describe(value) }) };
 }
 
 /**
@@ -114,10 +113,10 @@ export function listField(fields: Record<string, unknown>, key: string): FieldRe
   if (typeof value === 'string') return { value: splitEntries(value) };
   if (Array.isArray(value)) {
     const bad = value.filter((entry) => typeof entry !== 'string');
-    if (bad.length > 0) return { value: undefined, problem: said('customization.fieldNotNames', { field: key, got: describe(bad[0]) }) };
+    if (bad.length > 0) return { value: undefined, problem: userText('customization.fieldNotNames', { field: key, got: describe(bad[0]) }) };
     return { value: (value as string[]).flatMap(splitEntries) };
   }
-  return { value: undefined, problem: said('customization.fieldNotList', { field: key, got: describe(value) }) };
+  return { value: undefined, problem: userText('customization.fieldNotList', { field: key, got: describe(value) }) };
 }
 
 function splitEntries(text: string): string[] {
@@ -150,7 +149,7 @@ export function modelField(fields: Record<string, unknown>, key: string): FieldR
   const value = fields[key];
   if (Array.isArray(value)) {
     const names = value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '').map((entry) => entry.trim());
-    if (names.length !== value.length) return { value: undefined, problem: said('customization.fieldNotModels', { field: key }) };
+    if (names.length !== value.length) return { value: undefined, problem: userText('customization.fieldNotModels', { field: key }) };
     return { value: names.length > 0 ? names : undefined };
   }
   const text = textField(fields, key);

@@ -5,8 +5,8 @@
 import { DEFINITION_LIMITS, findEntries, openDefinitionFolder, readDefinitionText, untrustedNotices } from './files';
 import { parseFrontmatter } from './frontmatter';
 import { sourcesFor, type DefinitionRoots, type DefinitionSource } from './sources';
-import { customizationText as said } from '../texts/customization';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from './types';
+import { userText } from '../texts/userText';
 
 export interface DefinitionFile {
   source: DefinitionSource;
@@ -51,12 +51,12 @@ export async function loadDefinitionFiles(kind: 'command' | 'mode', roots: Defin
       seen.add(read.real);
       notices.push(...read.notices);
       if (read.truncated) {
-        notices.push(notice('unreadable', entry.shown, said(TOO_LARGE[kind], { file: entry.shown, kilobytes: DEFINITION_LIMITS.fileBytes / 1024 })));
+        notices.push(notice('unreadable', entry.shown, userText(TOO_LARGE[kind], { file: entry.shown, kilobytes: DEFINITION_LIMITS.fileBytes / 1024 })));
         continue;
       }
       const frontmatter = parseFrontmatter(read.text);
       if (frontmatter.kind === 'invalid') {
-        notices.push(notice('invalid-frontmatter', entry.shown, said('customization.fileNotLoaded', { file: entry.shown, problem: frontmatter.problem })));
+        notices.push(notice('invalid-frontmatter', entry.shown, userText('customization.fileNotLoaded', { file: entry.shown, problem: frontmatter.problem })));
         continue;
       }
       files.push({

@@ -2,8 +2,7 @@
  * One definition per name: the first in precedence order wins (sources.ts gives the order), and
  * every one it hides is reported, so a user who wonders why their file does nothing finds out.
  */
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import type { DefinitionKind } from './sources';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from './types';
 
@@ -17,9 +16,9 @@ const RESERVED = { command: 'customization.reservedCommand', mode: 'customizatio
 
 /** Why a definition is hidden by `winner`, the one of its name that is used. */
 function hiddenBecause(winner: DefinitionOrigin, item: DefinitionOrigin): UserText {
-  if (winner.scope === item.scope && winner.source === item.source) return said('customization.comesFirst', { winner: winner.file });
-  if (winner.scope === 'user' && item.scope === 'workspace') return said('customization.yoursFirst', { winner: winner.file });
-  return said('customization.readFirst', { winner: winner.file, winnerFolder: winner.source, folder: item.source });
+  if (winner.scope === item.scope && winner.source === item.source) return userText('customization.comesFirst', { winner: winner.file });
+  if (winner.scope === 'user' && item.scope === 'workspace') return userText('customization.yoursFirst', { winner: winner.file });
+  return userText('customization.readFirst', { winner: winner.file, winnerFolder: winner.source, folder: item.source });
 }
 
 /**
@@ -32,7 +31,7 @@ export function pickByName<T extends Named>(items: readonly T[], what: Definitio
   for (const item of items) {
     const owner = reserved.get(item.name);
     if (owner !== undefined && what !== 'skill') {
-      notices.push(notice('shadowed', item.origin.file, said(RESERVED[what], { file: item.origin.file, name: item.name }), { name: item.name, winner: owner }));
+      notices.push(notice('shadowed', item.origin.file, userText(RESERVED[what], { file: item.origin.file, name: item.name }), { name: item.name, winner: owner }));
       continue;
     }
     const winner = winners.get(item.name);
@@ -41,7 +40,7 @@ export function pickByName<T extends Named>(items: readonly T[], what: Definitio
       continue;
     }
     const sameLevel = winner.origin.scope === item.origin.scope && winner.origin.source === item.origin.source;
-    notices.push(notice(sameLevel ? 'duplicate' : 'shadowed', item.origin.file, said(HIDDEN[what], { file: item.origin.file, name: item.name, why: hiddenBecause(winner.origin, item.origin) }), { name: item.name, winner: winner.origin.file }));
+    notices.push(notice(sameLevel ? 'duplicate' : 'shadowed', item.origin.file, userText(HIDDEN[what], { file: item.origin.file, name: item.name, why: hiddenBecause(winner.origin, item.origin) }), { name: item.name, winner: winner.origin.file }));
   }
   return { winners: [...winners.values()], notices };
 }

@@ -8,8 +8,8 @@
  */
 import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, toolForClaudeCodeName } from '../toolNames';
-import { customizationText as said } from '../texts/customization';
 import { notice, type DefinitionNotice } from './types';
+import { userText } from '../texts/userText';
 
 const READ = ['read_file'];
 const LIST = ['list_files'];
@@ -145,10 +145,10 @@ export function parseToolList(entries: readonly string[], where: { file: string;
   const notices: DefinitionNotice[] = [];
   const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');
   if (unknown.length > 0) {
-    const text = said('customization.unknownTools', { file: where.file, field: where.field, names: quoted(unknown), count: unknown.length, tools: BUILTIN_TOOL_NAMES.join(', ') });
+    const text = userText('customization.unknownTools', { file: where.file, field: where.field, names: quoted(unknown), count: unknown.length, tools: BUILTIN_TOOL_NAMES.join(', ') });
     notices.push(notice('unknown-tool', where.file, text, { entries: unknown }));
   }
-  if (grants.length > 0) notices.push(notice('grant-ignored', where.file, said('customization.grantIgnored', { file: where.file, field: where.field, entries: quoted(grants) }), { entries: grants }));
+  if (grants.length > 0) notices.push(notice('grant-ignored', where.file, userText('customization.grantIgnored', { file: where.file, field: where.field, entries: quoted(grants) }), { entries: grants }));
   return { restriction: { written: [...entries], tools, mcp }, notices };
 }
 

@@ -11,8 +11,7 @@ import { pickByName } from '../definitions/precedence';
 import type { DefinitionRoots } from '../definitions/sources';
 import { parseToolList, type ToolRestriction } from '../definitions/toolNames';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 
 export const AGENT_MODE = 'agent';
 export const PLAN_MODE = 'plan';
@@ -54,12 +53,12 @@ const UNSUPPORTED_MODE_FIELDS = ['handoffs', 'agents', 'mcp-servers', 'hooks'];
 
 function modeOf(file: DefinitionFile, notices: DefinitionNotice[]): ModeDefinition | undefined {
   const shown = file.origin.file;
-  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, said('customization.fieldIgnored', { file: shown, problem })));
+  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, userText('customization.fieldIgnored', { file: shown, problem })));
   const name = textField(file.fields, 'name');
   if (name.problem) problem(name.problem);
   const modeName = name.value ?? file.stem;
   if (modeName.includes('/') || /[\p{Cc}\p{Cf}]/u.test(modeName)) {
-    notices.push(notice('invalid-field', shown, said('customization.modeNameInvalid', { file: shown, name: modeName })));
+    notices.push(notice('invalid-field', shown, userText('customization.modeNameInvalid', { file: shown, name: modeName })));
     return undefined;
   }
   const description = textField(file.fields, 'description');
@@ -77,12 +76,12 @@ function modeOf(file: DefinitionFile, notices: DefinitionNotice[]): ModeDefiniti
   let base: ModeBase = AGENT_MODE;
   if (file.origin.format === 'evergreen' && file.fields.base !== undefined) {
     if (file.fields.base === PLAN_MODE || file.fields.base === AGENT_MODE) base = file.fields.base;
-    else problem(said('customization.modeBaseInvalid', { got: JSON.stringify(file.fields.base) }));
+    else problem(userText('customization.modeBaseInvalid', { got: JSON.stringify(file.fields.base) }));
   }
   const unsupported = UNSUPPORTED_MODE_FIELDS.filter((field) => file.fields[field] !== undefined);
   if (unsupported.length > 0) {
     const fields = unsupported.map((field) => `"${field}"`).join(', ');
-    notices.push(notice('unsupported-field', shown, said('customization.modeFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
+    notices.push(notice('unsupported-field', shown, userText('customization.modeFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
   }
   const instructions = file.body.trim();
   return {

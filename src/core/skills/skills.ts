@@ -17,8 +17,7 @@ import { listField, parseFrontmatter, textField } from '../definitions/frontmatt
 import { pickByName } from '../definitions/precedence';
 import { sourcesFor, type DefinitionRoots, type DefinitionSource } from '../definitions/sources';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
-import { customizationText as said } from '../texts/customization';
-import type { UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import { NodeWorkspace } from '../workspace/workspace';
 
 /** The skills' numbers, each in one place. */
@@ -51,12 +50,12 @@ export interface SkillDefinition {
 
 /** Why a skill name breaks the spec's rules; undefined when it keeps them. */
 export function skillNameProblem(name: string): UserText | undefined {
-  if (name.length === 0) return said('customization.skillNameEmpty', {});
-  if (name.length > SKILL_LIMITS.nameChars) return said('customization.skillNameTooLong', { length: name.length, limit: SKILL_LIMITS.nameChars });
-  if (name !== name.toLowerCase()) return said('customization.skillNameCapitals', {});
-  if (!/^[\p{L}\p{N}-]+$/u.test(name)) return said('customization.skillNameCharacters', {});
-  if (name.startsWith('-') || name.endsWith('-')) return said('customization.skillNameHyphenEnds', {});
-  if (name.includes('--')) return said('customization.skillNameDoubleHyphen', {});
+  if (name.length === 0) return userText('customization.skillNameEmpty', {});
+  if (name.length > SKILL_LIMITS.nameChars) return userText('customization.skillNameTooLong', { length: name.length, limit: SKILL_LIMITS.nameChars });
+  if (name !== name.toLowerCase()) return userText('customization.skillNameCapitals', {});
+  if (!/^[\p{L}\p{N}-]+$/u.test(name)) return userText('customization.skillNameCharacters', {});
+  if (name.startsWith('-') || name.endsWith('-')) return userText('customization.skillNameHyphenEnds', {});
+  if (name.includes('--')) return userText('customization.skillNameDoubleHyphen', {});
   return undefined;
 }
 
@@ -74,7 +73,7 @@ async function openSkillFolder(folder: DefinitionFolder, absolute: string, shown
     const workspace = new NodeWorkspace(real);
     return { source: folder.source, real, workspace, shown: (file) => (file === real ? shown : `${shown}/${path.relative(real, file).split(path.sep).join('/')}`) };
   } catch (error) {
-    notices.push(notice('unreadable', shown, said('customization.skillFolderNotLoaded', { folder: shown, error: errorMessage(error) })));
+    notices.push(notice('unreadable', shown, userText('customization.skillFolderNotLoaded', { folder: shown, error: errorMessage(error) })));
     return undefined;
   }
 }
@@ -85,17 +84,17 @@ function nameOf(fields: Record<string, unknown>, folderName: string, shown: stri
   // A name that is missing or not text is "none" here: the notice says there is no name.
   const givenProblem = given === undefined ? 'none' : skillNameProblem(given);
   if (givenProblem === undefined && given !== folderName) {
-    notices.push(notice('invalid-field', shown, said('customization.skillNameMismatch', { file: shown, name: given!, folderName, listed: folderProblem === undefined ? folderName : given! })));
+    notices.push(notice('invalid-field', shown, userText('customization.skillNameMismatch', { file: shown, name: given!, folderName, listed: folderProblem === undefined ? folderName : given! })));
   }
   if (givenProblem !== undefined && given !== undefined && givenProblem !== 'none') {
-    const text = folderProblem === undefined ? said('customization.skillNameInvalidFolderUsed', { file: shown, name: given, problem: givenProblem, folderName }) : said('customization.skillNameInvalid', { file: shown, name: given, problem: givenProblem });
+    const text = folderProblem === undefined ? userText('customization.skillNameInvalidFolderUsed', { file: shown, name: given, problem: givenProblem, folderName }) : userText('customization.skillNameInvalid', { file: shown, name: given, problem: givenProblem });
     notices.push(notice('invalid-field', shown, text));
   } else if (givenProblem !== undefined) {
-    notices.push(notice('invalid-field', shown, folderProblem === undefined ? said('customization.skillNoNameFolderUsed', { file: shown, folderName }) : said('customization.skillNoName', { file: shown })));
+    notices.push(notice('invalid-field', shown, folderProblem === undefined ? userText('customization.skillNoNameFolderUsed', { file: shown, folderName }) : userText('customization.skillNoName', { file: shown })));
   }
   if (folderProblem === undefined) return folderName;
   if (givenProblem === undefined) return given;
-  notices.push(notice('invalid-field', shown, said('customization.skillNoValidName', { file: shown, folderName, limit: SKILL_LIMITS.nameChars })));
+  notices.push(notice('invalid-field', shown, userText('customization.skillNoValidName', { file: shown, folderName, limit: SKILL_LIMITS.nameChars })));
   return undefined;
 }
 
@@ -107,33 +106,33 @@ async function loadSkill(folder: DefinitionFolder, entry: { absolute: string; sh
   const read = await readDefinitionText(skillFolder, { absolute: path.join(skillFolder.real, SKILL_FILE), shown: fileShown });
   if (read.kind === 'refused') {
     const missing = !(await fsp.lstat(path.join(skillFolder.real, SKILL_FILE)).then(() => true, () => false));
-    notices.push(missing ? notice('unreadable', entry.shown, said('customization.skillNoFile', { folder: entry.shown })) : read.notice);
+    notices.push(missing ? notice('unreadable', entry.shown, userText('customization.skillNoFile', { folder: entry.shown })) : read.notice);
     return undefined;
   }
   notices.push(...read.notices);
   const frontmatter = parseFrontmatter(read.text);
   if (frontmatter.kind !== 'ok') {
-    const problem = frontmatter.kind === 'none' ? said('customization.skillNoFrontmatter', {}) : frontmatter.problem;
-    notices.push(notice('invalid-frontmatter', fileShown, said('customization.skillNotLoaded', { file: fileShown, problem })));
+    const problem = frontmatter.kind === 'none' ? userText('customization.skillNoFrontmatter', {}) : frontmatter.problem;
+    notices.push(notice('invalid-frontmatter', fileShown, userText('customization.skillNotLoaded', { file: fileShown, problem })));
     return undefined;
   }
   const name = nameOf(frontmatter.fields, entry.name, fileShown, notices);
   if (name === undefined) return undefined;
   const description = textField(frontmatter.fields, 'description');
   if (description.value === undefined) {
-    const text = description.problem ? said('customization.skillBadDescription', { file: fileShown, problem: description.problem }) : said('customization.skillNoDescription', { file: fileShown });
+    const text = description.problem ? userText('customization.skillBadDescription', { file: fileShown, problem: description.problem }) : userText('customization.skillNoDescription', { file: fileShown });
     notices.push(notice('invalid-field', fileShown, text, { name }));
     return undefined;
   }
   if (description.value.length > SKILL_LIMITS.descriptionChars) {
-    notices.push(notice('cut', fileShown, said('customization.skillDescriptionLong', { file: fileShown, length: description.value.length, limit: SKILL_LIMITS.descriptionChars }), { name }));
+    notices.push(notice('cut', fileShown, userText('customization.skillDescriptionLong', { file: fileShown, length: description.value.length, limit: SKILL_LIMITS.descriptionChars }), { name }));
   }
   const bodyChars = frontmatter.body.trim().length;
   if (read.truncated || bodyChars > SKILL_LIMITS.bodyChars) {
-    notices.push(notice('cut', fileShown, said('customization.skillBodyLong', { file: fileShown, limit: SKILL_LIMITS.bodyChars }), { name }));
+    notices.push(notice('cut', fileShown, userText('customization.skillBodyLong', { file: fileShown, limit: SKILL_LIMITS.bodyChars }), { name }));
   }
   if (listField(frontmatter.fields, 'allowed-tools').value?.length) {
-    notices.push(notice('grant-ignored', fileShown, said('customization.skillGrantIgnored', { file: fileShown }), { name }));
+    notices.push(notice('grant-ignored', fileShown, userText('customization.skillGrantIgnored', { file: fileShown }), { name }));
   }
   const folderShown = folder.source.scope === 'workspace' ? skillFolder.workspace.displayPath(skillFolder.real) : skillFolder.real;
   return {
@@ -153,7 +152,7 @@ async function skillsOf(source: DefinitionSource, notices: DefinitionNotice[]): 
   if (!folder) return [];
   const skills: SkillDefinition[] = [];
   const entries = await fsp.readdir(folder.real, { withFileTypes: true }).catch((error: unknown) => {
-    notices.push(notice('unreadable', source.label, said('customization.skillsNotListed', { folder: source.label, error: errorMessage(error) })));
+    notices.push(notice('unreadable', source.label, userText('customization.skillsNotListed', { folder: source.label, error: errorMessage(error) })));
     return [];
   });
   const names = entries.filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())).map((entry) => entry.name).sort();

@@ -1,5 +1,5 @@
 /** What the core says about command, mode and skill files, and memory, as kinds with data (src/core/userText.ts); src/frontends/words/customization.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 /**
  * Kinds for the files users bring (commands, modes, skills: src/core/definitions and the loaders
@@ -27,7 +27,7 @@ export interface CustomizationTexts {
   'customization.untrustedSkills': { folders: string };
   'customization.commandTooLarge': { file: string; kilobytes: number };
   'customization.modeTooLarge': { file: string; kilobytes: number };
-  'customization.fileNotLoaded': { file: string; problem: UserText };
+  'customization.fileNotLoaded': { file: string; problem: NestedText };
   // What is wrong with a frontmatter (definitions/frontmatter.ts): the `problem` of fileNotLoaded and skillNotLoaded
   'customization.frontmatterNotClosed': Record<string, never>;
   /** `error`: the YAML parser's own first line. */
@@ -36,9 +36,9 @@ export interface CustomizationTexts {
   'customization.frontmatterValue': Record<string, never>;
   'customization.frontmatterAliases': { limit: number };
   // What is wrong with a field: the `problem` of fieldIgnored and skillBadDescription
-  'customization.fieldNotText': { field: string; got: UserText };
-  'customization.fieldNotNames': { field: string; got: UserText };
-  'customization.fieldNotList': { field: string; got: UserText };
+  'customization.fieldNotText': { field: string; got: NestedText };
+  'customization.fieldNotNames': { field: string; got: NestedText };
+  'customization.fieldNotList': { field: string; got: NestedText };
   'customization.fieldNotModels': { field: string };
   'customization.modeBaseInvalid': { got: string };
   // What a field held instead: the `got` above
@@ -48,13 +48,13 @@ export interface CustomizationTexts {
   'customization.gotNumber': Record<string, never>;
   'customization.gotBoolean': Record<string, never>;
   'customization.gotText': Record<string, never>;
-  'customization.fieldIgnored': { file: string; problem: UserText };
+  'customization.fieldIgnored': { file: string; problem: NestedText };
   // One name, several files (definitions/precedence.ts); `why` is one of the three after them
   'customization.reservedCommand': { file: string; name: string };
   'customization.reservedMode': { file: string; name: string };
-  'customization.commandHidden': { file: string; name: string; why: UserText };
-  'customization.modeHidden': { file: string; name: string; why: UserText };
-  'customization.skillHidden': { file: string; name: string; why: UserText };
+  'customization.commandHidden': { file: string; name: string; why: NestedText };
+  'customization.modeHidden': { file: string; name: string; why: NestedText };
+  'customization.skillHidden': { file: string; name: string; why: NestedText };
   'customization.comesFirst': { winner: string };
   'customization.yoursFirst': { winner: string };
   'customization.readFirst': { winner: string; winnerFolder: string; folder: string };
@@ -65,8 +65,8 @@ export interface CustomizationTexts {
   'customization.skillFolderNotLoaded': { folder: string; error: string };
   'customization.skillsNotListed': { folder: string; error: string };
   'customization.skillNameMismatch': { file: string; name: string; folderName: string; listed: string };
-  'customization.skillNameInvalid': { file: string; name: string; problem: UserText };
-  'customization.skillNameInvalidFolderUsed': { file: string; name: string; problem: UserText; folderName: string };
+  'customization.skillNameInvalid': { file: string; name: string; problem: NestedText };
+  'customization.skillNameInvalidFolderUsed': { file: string; name: string; problem: NestedText; folderName: string };
   'customization.skillNoName': { file: string };
   'customization.skillNoNameFolderUsed': { file: string; folderName: string };
   'customization.skillNoValidName': { file: string; folderName: string; limit: number };
@@ -77,10 +77,10 @@ export interface CustomizationTexts {
   'customization.skillNameHyphenEnds': Record<string, never>;
   'customization.skillNameDoubleHyphen': Record<string, never>;
   'customization.skillNoFile': { folder: string };
-  'customization.skillNotLoaded': { file: string; problem: UserText };
+  'customization.skillNotLoaded': { file: string; problem: NestedText };
   'customization.skillNoFrontmatter': Record<string, never>;
   'customization.skillNoDescription': { file: string };
-  'customization.skillBadDescription': { file: string; problem: UserText };
+  'customization.skillBadDescription': { file: string; problem: NestedText };
   'customization.skillDescriptionLong': { file: string; length: number; limit: number };
   'customization.skillBodyLong': { file: string; limit: number };
   'customization.skillGrantIgnored': { file: string };
@@ -115,7 +115,3 @@ export interface CustomizationTexts {
   'customization.thinkingSettingInvalid': { problem: string };
 }
 
-/** One of the kinds above with its data. */
-export function customizationText<K extends keyof CustomizationTexts>(kind: K, data: CustomizationTexts[K]): UserText {
-  return { kind, data } as UserText;
-}
