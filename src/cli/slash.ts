@@ -67,7 +67,7 @@ async function builtInStep(command: BuiltInCommand, run: SlashRun): Promise<Prom
   const { started } = run;
   switch (command.name) {
     case 'help':
-      return { kind: 'print', text: slashHelp(command.topic, run.catalog) };
+      return { kind: 'print', text: slashHelp(command.topic, run.catalog, 'cli') };
     case 'compact':
       return { kind: 'compact', focus: command.focus };
     case 'context': {

@@ -5,10 +5,12 @@
  */
 import * as path from 'node:path';
 import type { WorktreeGitAccess } from '../core/sandbox/worktreeGit';
+import { verbatim } from '../core/texts/userText';
 import { escapeLine } from '../core/visibleText';
 import { discardWorktree, planDiscard } from '../core/worktrees/discard';
 import { gitAccessOf, WorktreeError, type WorktreeManager, type WorktreeRecord } from '../core/worktrees/manager';
 import { inspectRepository } from '../core/worktrees/repository';
+import { word } from '../frontends/words';
 import { applyToCheckout, changesPatch, mergeBranch, protectedChanges, worktreeChanges, type BringHomeResult } from '../core/worktrees/review';
 import type { CliOptions, WorktreeCommand } from './args';
 
@@ -25,7 +27,7 @@ export async function placeForRun(manager: WorktreeManager, workspace: string, o
     const record = await manager.findBySession(resumeId);
     if (!record) return { workspace };
     const health = await manager.health(record);
-    if (health.kind !== 'ready') throw new WorktreeError('git', `${health.reason} Session ${resumeId} worked there; --discard-worktree ${record.name} forgets it.`);
+    if (health.kind !== 'ready') throw new WorktreeError('git', verbatim(`${word(health.reason)} Session ${resumeId} worked there; --discard-worktree ${record.name} forgets it.`));
     return { workspace: record.folder, worktree: { record, access: gitAccessOf(record) } };
   }
   if (worktree === undefined) return { workspace };
@@ -37,7 +39,7 @@ export async function placeForRun(manager: WorktreeManager, workspace: string, o
 /** What the user is told when a worktree cannot be used; anything but a WorktreeError is not ours to word. */
 export function worktreeFailureText(error: unknown): string {
   if (!(error instanceof WorktreeError)) throw error;
-  return error.kind === 'unavailable' ? `${error.message} Run without --worktree for a chat in the workspace itself.` : error.message;
+  return error.kind === 'unavailable' ? `${word(error.said)} Run without --worktree for a chat in the workspace itself.` : word(error.said);
 }
 
 /** Runs one worktree command; returns the exit code (1 when something was refused). */
@@ -55,7 +57,7 @@ export async function runWorktreeCommand(command: WorktreeCommand, manager: Work
     return 0;
   }
   const record = await manager.find(repository.top, command.name);
-  if (!record) throw new WorktreeError('name', `There is no worktree named "${command.name}" for ${repository.top}; --list-worktrees shows them.`);
+  if (!record) throw new WorktreeError('name', verbatim(`There is no worktree named "${command.name}" for ${repository.top}; --list-worktrees shows them.`));
   switch (command.kind) {
     case 'changes': {
       const changes = await worktreeChanges(record);
@@ -95,7 +97,7 @@ function report(result: BringHomeResult, record: WorktreeRecord, out: (line: str
       return 0;
     case 'conflict':
       for (const file of result.files) out(`conflict\t${escapeLine(file)}`);
-      out(escapeLine(result.reason));
+      out(escapeLine(word(result.reason)));
       return 1;
   }
 }

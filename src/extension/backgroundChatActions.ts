@@ -5,7 +5,9 @@ import { errorMessage, type Logger } from '../core/logger';
 import { discardWorktree, planDiscard, uncommittedFiles } from '../core/worktrees/discard';
 import { WorktreeError, type WorktreeRecord } from '../core/worktrees/manager';
 import { applyChoices, applyToCheckout, fileAtBase, mergeBranch, protectedChanges, worktreeChanges, type ChangedFile, type WorktreeChanges } from '../core/worktrees/review';
-import { bringHomeText, discardWarning, MAX_LISTED_FILES, protectedWarning } from '../frontends/backgroundChats';
+import { verbatim } from '../core/texts/userText';
+import { bringHomeText, discardWarning, MAX_LISTED_FILES, protectedWarning, worktreeFailure } from '../frontends/backgroundChats';
+import { word } from '../frontends/words';
 import { applyAcceptedText, reviewFiles } from '../frontends/hunkReview';
 import { escapeLine } from '../core/visibleText';
 import { isChangeNode, nodeKeys, type ChangeNode } from './backgroundChanges';
@@ -58,7 +60,7 @@ async function resolveChat(view: BackgroundChatsView, argument: ChatArgument): P
   const { chats, message } = await view.current();
   if (typeof argument === 'string') {
     const found = chats.find((chat) => chat.record.name === argument);
-    if (!found) throw new WorktreeError('name', vscode.l10n.t('There is no background chat named "{0}" in this repository; the Background Chats view lists them.', argument));
+    if (!found) throw new WorktreeError('name', verbatim(vscode.l10n.t('There is no background chat named "{0}" in this repository; the Background Chats view lists them.', argument)));
     return found.record;
   }
   if (chats.length === 0) {
@@ -76,7 +78,7 @@ function reportFailure(error: unknown, logger: Logger, showLog: () => void): voi
   logger.error('a background chat action failed', error);
   // The core's errors already say what to do next; anything else points at the log.
   const known = error instanceof WorktreeError || error instanceof GitError;
-  const text = known ? vscode.l10n.t('Evergreen: {0}', escapeLine(error.message)) : vscode.l10n.t('Evergreen: {0}. The log has the details.', escapeLine(errorMessage(error)));
+  const text = known ? vscode.l10n.t('Evergreen: {0}', escapeLine(worktreeFailure(error))) : vscode.l10n.t('Evergreen: {0}. The log has the details.', escapeLine(errorMessage(error)));
   const showLogs = vscode.l10n.t('Show Logs');
   void vscode.window.showErrorMessage(text, showLogs).then((choice) => {
     if (choice === showLogs) showLog();
@@ -109,7 +111,7 @@ class BaseContent implements vscode.TextDocumentContentProvider {
 async function review(chat: WorktreeRecord, only: string | undefined, line: number | undefined): Promise<void> {
   const changes = await worktreeChanges(chat);
   const files = only === undefined ? changes.files : changes.files.filter((file) => file.path === only);
-  if (only !== undefined && files.length === 0) throw new WorktreeError('name', vscode.l10n.t('The chat {0} did not change {1}; Review Changes lists what it changed.', chat.name, only));
+  if (only !== undefined && files.length === 0) throw new WorktreeError('name', verbatim(vscode.l10n.t('The chat {0} did not change {1}; Review Changes lists what it changed.', chat.name, only)));
   if (files.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0} has not changed anything yet.', escapeLine(chat.branch)));
     return;
@@ -173,7 +175,7 @@ async function applyAccepted(view: BackgroundChatsView, chat: WorktreeRecord): P
 /** The worktree as a workspace of its own, in a new window (to run or test the chat's work there). */
 async function openInNewWindow(view: BackgroundChatsView, chat: WorktreeRecord): Promise<void> {
   const health = await view.manager.health(chat);
-  if (health.kind !== 'ready') throw new WorktreeError('git', vscode.l10n.t('{0} Discard it to clean it up.', health.reason));
+  if (health.kind !== 'ready') throw new WorktreeError('git', verbatim(vscode.l10n.t('{0} Discard it to clean it up.', word(health.reason))));
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(chat.folder), { forceNewWindow: true });
 }
 
@@ -195,7 +197,7 @@ async function discard(view: BackgroundChatsView, chat: WorktreeRecord): Promise
   const health = await view.manager.health(chat);
   if (health.kind === 'repository-missing') {
     const forget = vscode.l10n.t('Forget It');
-    if ((await vscode.window.showWarningMessage(vscode.l10n.t('{0} Forget the background chat {1}?', escapeLine(health.reason), escapeLine(chat.name)), { modal: true }, forget)) === forget) await view.manager.forget(chat);
+    if ((await vscode.window.showWarningMessage(vscode.l10n.t('{0} Forget the background chat {1}?', escapeLine(word(health.reason)), escapeLine(chat.name)), { modal: true }, forget)) === forget) await view.manager.forget(chat);
     return;
   }
   const plan = await planDiscard(chat);

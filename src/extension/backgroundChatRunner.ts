@@ -9,7 +9,7 @@ import { escapeLine } from '../core/visibleText';
 import type { FileSessionStore } from '../core/storage/sessionStore';
 import { discardWorktree, planDiscard } from '../core/worktrees/discard';
 import { gitAccessOf, WorktreeError, type WorktreeRecord } from '../core/worktrees/manager';
-import { BACKGROUND_REFUSAL, describeRequest, outcomeText, type BackgroundOutcome } from '../frontends/backgroundChats';
+import { BACKGROUND_REFUSAL, describeRequest, outcomeText, worktreeFailure, type BackgroundOutcome } from '../frontends/backgroundChats';
 import type { ApiKeyStore } from './apiKey';
 import type { BackgroundChatsView } from './backgroundChatsView';
 import type { CommandId } from './manifest';
@@ -163,11 +163,11 @@ export function registerNewBackgroundChat(runner: BackgroundChatRunner, logger: 
       logger.error('a background chat could not start', error);
       if (error instanceof WorktreeError && error.kind === 'unavailable') {
         const normal = vscode.l10n.t('Start a Normal Chat');
-        if ((await vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', escapeLine(error.message)), normal)) === normal) await vscode.commands.executeCommand('evergreen.newChat');
+        if ((await vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', escapeLine(word(error.said))), normal)) === normal) await vscode.commands.executeCommand('evergreen.newChat');
         return undefined;
       }
       const logs = vscode.l10n.t('Show Logs');
-      if ((await vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the background chat could not start: {0}', escapeLine(errorMessage(error))), logs)) === logs) showLog();
+      if ((await vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the background chat could not start: {0}', escapeLine(worktreeFailure(error))), logs)) === logs) showLog();
       return undefined;
     }
   });

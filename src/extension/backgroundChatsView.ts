@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
-import { errorMessage } from '../core/logger';
 import type { WorktreeManager, WorktreeRecord } from '../core/worktrees/manager';
 import { inspectRepository } from '../core/worktrees/repository';
 import { worktreeChanges } from '../core/worktrees/review';
-import { chatRow, cleanedUpText, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { chatRow, cleanedUpText, worktreeFailure, type ChangesCount, type ChatRow } from '../frontends/backgroundChats';
+import { word } from '../frontends/words';
 import { ChangeDecisions, reviewFiles } from '../frontends/hunkReview';
 import { changeItem, fileNodes, hunkNodes, type ChangeNode } from './backgroundChanges';
 import { Disposable } from './disposable';
@@ -85,7 +85,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
   current(): Promise<BackgroundChatsSnapshot> {
     this.snapshot ??= this.read().catch((error: unknown) => {
       this.logger.error('the background chats could not be listed', error);
-      return { checkout: undefined, chats: [], message: vscode.l10n.t('The background chats could not be listed: {0}. Refresh to try again.', errorMessage(error)) };
+      return { checkout: undefined, chats: [], message: vscode.l10n.t('The background chats could not be listed: {0}. Refresh to try again.', worktreeFailure(error)) };
     });
     return this.snapshot;
   }
@@ -94,7 +94,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
     const folder = this.folder();
     if (!folder) return { checkout: undefined, chats: [], message: vscode.l10n.t('Open a folder in a Git repository to run chats in their own worktrees.') };
     const repository = await inspectRepository(folder);
-    if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: repository.reason };
+    if (repository.kind !== 'repository') return { checkout: undefined, chats: [], message: word(repository.reason) };
     const { worktrees, problems } = await this.manager.list(repository.top);
     const working = this.running();
     const listed = await Promise.all(
@@ -149,7 +149,7 @@ export class BackgroundChatsView extends Disposable implements vscode.TreeDataPr
       return fileNodes(record, await reviewFiles(await worktreeChanges(record)));
     } catch (error) {
       this.logger.error(`the changes of ${record.name} could not be read`, error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the changes of {0} could not be read: {1}. Refresh to try again.', record.name, errorMessage(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen: the changes of {0} could not be read: {1}. Refresh to try again.', record.name, worktreeFailure(error)));
       return [];
     }
   }
@@ -174,7 +174,7 @@ async function countChanges(record: WorktreeRecord): Promise<ChangesCount> {
     const changes = await worktreeChanges(record);
     return { kind: 'count', files: changes.files.length, commits: changes.commits };
   } catch (error) {
-    return { kind: 'unreadable', reason: errorMessage(error) };
+    return { kind: 'unreadable', reason: worktreeFailure(error) };
   }
 }
 

@@ -4,7 +4,7 @@ import { verbatim } from '../core/texts/userText';
 import { wordEvent } from '../frontends/words/wordEvent';
 import { ERROR_ACTION_COMMANDS, type AgentEvent, type ErrorAction, type GaugeState, type ViewState, type WebviewCommand, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type AttachmentRequest } from '../protocol';
 import { startAgentSession, type StartedSession } from '../core/agent/factory';
-import { NO_CHAT_TO_RELOAD, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
+import { noChatToReload, reloadedOutcome, reloadRefusal, type Outcome } from './instructionsReload';
 import type { Logger } from '../core/logger';
 import type { SecretRedactor } from '../core/secrets';
 import { PROVIDER_INFO } from '../core/model/backend';
@@ -449,7 +449,7 @@ export class ChatController extends Disposable {
     await this.chat.startSettled();
     const { active } = this.chat;
     const refused = reloadRefusal(active, this.chat.sending);
-    if (refused || !active) return refused ?? { ok: true, message: NO_CHAT_TO_RELOAD };
+    if (refused || !active) return refused ?? { ok: true, message: noChatToReload() };
     try {
       const started = await this.startSession(active.handle.id, true, true);
       await this.postState();

@@ -3,25 +3,31 @@
  * commands and settings. Pure (no vscode import) so unit tests check them in plain node; the
  * CLI words the same kinds with its flags (src/cli/errorHints.ts).
  */
+import * as l10n from '@vscode/l10n';
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import { ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
 import { ActionableError, errorActionsFor, type ErrorAction } from '../core/model/errorActions';
 import { PROVIDER_SETTINGS, settingName } from '../frontends/settingsTable';
 
+// Functions, so each sentence is looked up in the bundle the extension configured at activation.
 const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
-  noApiKey: (provider) => `Run "Evergreen: Set API Key" or set ${PROVIDER_INFO[provider].apiKeyEnv} in the environment.`,
-  badKey: () => 'Set a valid key with "Evergreen: Set API Key".',
-  unknownModel: (provider) => `Pick another model id in the "${modelSetting(provider)}" setting (or --model).`,
-  notFound: (provider) => `Check the "${modelSetting(provider)}" and "${urlSetting(provider)}" settings.`,
-  connection: (provider) => `Check your network and the "${urlSetting(provider)}" setting (or ${PROVIDER_INFO[provider].baseUrlEnv}).`,
+  noApiKey: (provider) => l10n.t('Run "Evergreen: Set API Key" or set {0} in the environment.', PROVIDER_INFO[provider].apiKeyEnv),
+  badKey: () => l10n.t('Set a valid key with "Evergreen: Set API Key".'),
+  // Only the setting: the CLI's flag is the CLI's to name (src/cli/errorHints.ts).
+  unknownModel: (provider) => l10n.t('Pick another model id in the "{0}" setting.', modelSetting(provider)),
+  notFound: (provider) => l10n.t('Check the "{0}" and "{1}" settings.', modelSetting(provider), urlSetting(provider)),
+  connection: (provider) => l10n.t('Check your network and the "{0}" setting (or {1}).', urlSetting(provider), PROVIDER_INFO[provider].baseUrlEnv),
   credentialsInUrl: (provider) =>
-    `Remove the user:password part from the "${urlSetting(provider)}" setting (or ${PROVIDER_INFO[provider].baseUrlEnv}): requests cannot carry credentials in the URL, the API key is sent on its own.`,
-  promptTooLong: () => 'The conversation no longer fits the context window: start a New Chat.',
-  invalidRequest: () => 'If it happens again with every message, start a New Chat; the transcript of this one stays saved.',
+    l10n.t('Remove the user:password part from the "{0}" setting (or {1}): requests cannot carry credentials in the URL, the API key is sent on its own.', urlSetting(provider), PROVIDER_INFO[provider].baseUrlEnv),
+  promptTooLong: () => l10n.t('The conversation no longer fits the context window: start a New Chat.'),
+  invalidRequest: () => l10n.t('If it happens again with every message, start a New Chat; the transcript of this one stays saved.'),
   notCompatible: (provider) =>
-    `Set "${urlSetting(provider)}" to the server's OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).`,
+    l10n.t(
+      "Set \"{0}\" to the server's OpenAI-compatible API root, usually ending in /v1 (Ollama: http://localhost:11434/v1, LM Studio: http://localhost:1234/v1, vLLM: http://localhost:8000/v1).",
+      urlSetting(provider),
+    ),
   noToolCalls: (provider) =>
-    `Evergreen works through tools: pick a model with tool (function) calling in "${modelSetting(provider)}", or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).`,
+    l10n.t('Evergreen works through tools: pick a model with tool (function) calling in "{0}", or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).', modelSetting(provider)),
 };
 
 function modelSetting(provider: ProviderId): string {

@@ -5,7 +5,10 @@ import { instructionsOf } from '../core/agent/systemPrompt';
 
 export type Outcome = { ok: boolean; message: string };
 
-export const NO_CHAT_TO_RELOAD = 'No chat is open: the next chat reads the instruction files as they are then.';
+/** What a reload says when no chat is open. */
+export function noChatToReload(): string {
+  return vscode.l10n.t('No chat is open: the next chat reads the instruction files as they are then.');
+}
 
 /** What rebuilding the chat would do: reload the instructions, or switch its model or thinking (/model, /thinking). */
 export type Rebuild = 'instructions' | 'model' | 'thinking';

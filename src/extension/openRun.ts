@@ -10,6 +10,7 @@ import { importSessionArchive, type ImportResult } from '../core/archive/importS
 import { SessionArchiveError } from '../core/archive/layout';
 import { workspaceRepository } from '../core/archive/repository';
 import type { Logger } from '../core/logger';
+import { worktreeFailure } from '../frontends/backgroundChats';
 import { childProcessEnv } from '../core/secrets';
 import type { FileSessionStore } from '../core/storage/sessionStore';
 import { WorktreeError, type WorktreeManager } from '../core/worktrees/manager';
@@ -138,7 +139,7 @@ async function openInWorktree(branch: string, folder: string, deps: OpenRunDeps)
     if (choice === show) await vscode.commands.executeCommand('evergreen.backgroundChats.focus');
   } catch (error) {
     deps.logger.error(`could not open ${branch} in a worktree`, error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen could not open {0} in a worktree: {1} Check that origin has the branch (git fetch origin {0}), then try Open Run… again.', branch, error instanceof Error ? error.message : String(error)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('Evergreen could not open {0} in a worktree: {1} Check that origin has the branch (git fetch origin {0}), then try Open Run… again.', branch, worktreeFailure(error)));
   }
 }
 

@@ -2,6 +2,7 @@
  * The `evergreen.*` settings as the extension uses them, parsed from raw values. Pure (no vscode
  * import) so unit tests run it in plain node; settings.ts feeds it from the configuration.
  */
+import * as l10n from '@vscode/l10n';
 import { parseSubagentLimits, type SubagentLimits } from '../core/agent/subagentLimits';
 import { DEFAULT_PROVIDER, parseProvider, PROVIDERS, type ProviderId } from '../core/model/backend';
 import { parseAllowedDomains } from '../core/sandbox/policy';
@@ -78,7 +79,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   // The workspace may not pick these (USER_ONLY_SETTINGS): said once per setting it tried.
   for (const key of USER_ONLY_SETTINGS) {
     const value = source.workspaceValue?.(key);
-    if (value !== undefined && value !== null) problems.push(`"${settingName(key)}" in this workspace's settings is ignored: it is read from your user settings only, since it decides what requests cost and send`);
+    if (value !== undefined && value !== null) problems.push(l10n.t('"{0}" in this workspace\'s settings is ignored: it is read from your user settings only, since it decides what requests cost and send', settingName(key)));
   }
   const read = (key: SettingKey): unknown => readSetting(source, key);
   const optionalNumber = (key: SettingKey): number | undefined => {
@@ -90,7 +91,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     const value = read(key);
     if (value === undefined || value === null) return spec.default;
     if (typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max) return value;
-    problems.push(`"${settingName(key)}" must be a whole number from ${spec.min} to ${spec.max.toLocaleString('en-US')}, got ${JSON.stringify(value)}; using ${spec.default}`);
+    problems.push(l10n.t('"{0}" must be a whole number from {1} to {2}, got {3}; using {4}', settingName(key), spec.min, spec.max.toLocaleString('en-US'), JSON.stringify(value), spec.default));
     return spec.default;
   };
   const thinking = (): ThinkingSetting => {
@@ -98,7 +99,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
     if (value === undefined || value === null) return SETTINGS.thinking.default;
     const parsed = parseThinkingSetting(value);
     if ('setting' in parsed) return parsed.setting;
-    problems.push(`"${settingName('thinking')}" ${parsed.problem}; thinking is off`);
+    problems.push(l10n.t('"{0}" {1}; thinking is off', settingName('thinking'), parsed.problem));
     return 'off';
   };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() || undefined : undefined);
@@ -110,7 +111,7 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   const rawProvider = read('provider');
   let provider = parseProvider(rawProvider ?? SETTINGS.provider.default);
   if (!provider) {
-    problems.push(`"${settingName('provider')}" must be ${PROVIDERS.map((name) => `"${name}"`).join(' or ')}, got ${JSON.stringify(rawProvider)}; using "${DEFAULT_PROVIDER}"`);
+    problems.push(l10n.t('"{0}" must be {1}, got {2}; using "{3}"', settingName('provider'), PROVIDERS.map((name) => `"${name}"`).join(' or '), JSON.stringify(rawProvider), DEFAULT_PROVIDER));
     provider = DEFAULT_PROVIDER;
   }
   const keys = PROVIDER_SETTINGS[provider];
@@ -123,23 +124,30 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
   // The sandbox is a boundary a repository must not be able to lower: user settings only, like approvals.
   const rawDomains = read('sandbox.allowedDomains');
   const domains = parseAllowedDomains(Array.isArray(rawDomains) ? rawDomains : [], read('sandbox.allowPackageRegistries') === true);
-  if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push(`"${settingName('sandbox.allowedDomains')}" must be a list of domain names; no domains are allowed`);
-  problems.push(...domains.problems.map((problem) => `"${settingName('sandbox.allowedDomains')}": ${problem}; that entry is ignored`));
+  if (rawDomains !== undefined && !Array.isArray(rawDomains)) problems.push(l10n.t('"{0}" must be a list of domain names; no domains are allowed', settingName('sandbox.allowedDomains')));
+  problems.push(...domains.problems.map((problem) => entryIgnored('sandbox.allowedDomains', problem)));
   const rawWeb = read('web.allowedDomains');
   const webDomains = parseWebDomains(Array.isArray(rawWeb) ? rawWeb : []);
-  if (rawWeb !== undefined && !Array.isArray(rawWeb)) problems.push(`"${settingName('web.allowedDomains')}" must be a list of host names; no host is allowed beforehand`);
-  problems.push(...webDomains.problems.map((problem) => `"${settingName('web.allowedDomains')}": ${problem}; that entry is ignored`));
+  if (rawWeb !== undefined && !Array.isArray(rawWeb)) problems.push(l10n.t('"{0}" must be a list of host names; no host is allowed beforehand', settingName('web.allowedDomains')));
+  problems.push(...webDomains.problems.map((problem) => entryIgnored('web.allowedDomains', problem)));
   const planMcpTools = (): string[] => {
     const raw = read('plan.mcpTools');
     const entries = stringList(raw).map((entry) => entry.trim());
     // An entry that names no MCP tool would quietly offer nothing: said, and left out.
     const bad = entries.filter((entry) => !isMcpToolEntry(entry));
-    if ((raw !== undefined && !Array.isArray(raw)) || bad.length > 0) problems.push(`"${settingName('plan.mcpTools')}" takes MCP tool names such as mcp__github__get_issue or mcp__github__*; ignoring ${bad.length > 0 ? bad.map((entry) => JSON.stringify(entry)).join(', ') : 'it'}`);
+    if ((raw !== undefined && !Array.isArray(raw)) || bad.length > 0) {
+      const setting = settingName('plan.mcpTools');
+      problems.push(
+        bad.length > 0
+          ? l10n.t('"{0}" takes MCP tool names such as mcp__github__get_issue or mcp__github__*; ignoring {1}', setting, bad.map((entry) => JSON.stringify(entry)).join(', '))
+          : l10n.t('"{0}" takes MCP tool names such as mcp__github__get_issue or mcp__github__*; ignoring it', setting),
+      );
+    }
     return entries.filter((entry) => !bad.includes(entry));
   };
   const rawSearxng = text(read('web.searxngUrl'));
   const searxng = rawSearxng === undefined ? undefined : parseSearxngUrl(rawSearxng);
-  if (searxng && 'problem' in searxng) problems.push(`"${settingName('web.searxngUrl')}": ${searxng.problem}; web search has no SearXNG instance`);
+  if (searxng && 'problem' in searxng) problems.push(l10n.t('"{0}": {1}; web search has no SearXNG instance', settingName('web.searxngUrl'), searxng.problem));
   return {
     provider,
     model: text(read(keys.model)),
@@ -181,6 +189,11 @@ export function parseSettings(source: SettingsSource): EvergreenSettings {
  */
 export function apiKeyRequired(settings: Pick<EvergreenSettings, 'provider' | 'baseUrl'>, env: Readonly<Record<string, string | undefined>>): boolean {
   return settings.provider === 'anthropic' || !(settings.baseUrl || env.OPENAI_BASE_URL?.trim());
+}
+
+/** A list setting's entry that was left out, with the reason its parser gave (English: the core's). */
+function entryIgnored(key: SettingKey, problem: string): string {
+  return l10n.t('"{0}": {1}; that entry is ignored', settingName(key), problem);
 }
 
 function stringList(value: unknown): string[] {

@@ -81,7 +81,7 @@ export class ChatSlashCommands {
     const { host } = this;
     switch (command.name) {
       case 'help':
-        return host.say('info', slashHelp(command.topic, catalog));
+        return host.say('info', slashHelp(command.topic, catalog, 'extension'));
       case 'new':
         return host.newChat();
       case 'resume':

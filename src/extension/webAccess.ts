@@ -1,5 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import type * as vscode from 'vscode';
 import type { WebDomainMemory } from '../core/web/access';
+import { settingName } from '../frontends/settingsTable';
 
 // A workspaceState key, not a setting: written only by the user's "always" on a web approval card.
 const WEB_DOMAINS_KEY = 'webAllowedHosts';
@@ -38,10 +40,12 @@ export type WebAccessRow = { kind: 'workspace'; host: string; description: strin
  * leaves the setting's). No rows: nothing is allowed, and every host asks.
  */
 export function webAccessRows(remembered: readonly string[], settingEntries: readonly string[]): WebAccessRow[] {
-  const rows: WebAccessRow[] = [...remembered].sort().map((host) => ({ kind: 'workspace', host, description: 'allowed in this workspace ("Always allow")' }));
+  const rows: WebAccessRow[] = [...remembered].sort().map((host) => ({ kind: 'workspace', host, description: l10n.t('allowed in this workspace ("Always allow")') }));
   for (const entry of settingEntries) {
-    const what = entry.startsWith('*.') ? `${entry.slice(2)} and its subdomains` : 'this host only; it may be a private address';
-    rows.push({ kind: 'setting', entry, description: `your setting evergreen.web.allowedDomains: ${what}` });
+    const description = entry.startsWith('*.')
+      ? l10n.t('your setting {0}: {1} and its subdomains', settingName('web.allowedDomains'), entry.slice(2))
+      : l10n.t('your setting {0}: this host only; it may be a private address', settingName('web.allowedDomains'));
+    rows.push({ kind: 'setting', entry, description });
   }
   return rows;
 }

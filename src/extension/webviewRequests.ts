@@ -5,6 +5,7 @@
  * bundle stays free of zod, and it trusts what the host sends it. Pure (no vscode import), so unit
  * tests run it in plain node.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from '../core/zod';
 import { GATHERED_ATTACHMENT_KINDS, MAX_ATTACHMENTS, WEBVIEW_COMMANDS, type AttachmentRequest, type WebviewReply, type WebviewRequest, type WebviewRequestName, type WebviewRequests, type WebviewToHost } from '../protocol';
 import { actionsFor, errorText } from './errorHints';
@@ -124,5 +125,5 @@ export async function answerWebviewRequest(message: WebviewToHost, handle: (requ
 
 /** The error reply to a request the host refused (its shape was wrong): the panel stops waiting for it. */
 export function refusedReply(requestId: number): WebviewReply {
-  return { type: 'reply', requestId, ok: false, error: 'Evergreen could not read this request from the chat panel, so it was not carried out (the log names it). Reload the window if it happens again.' };
+  return { type: 'reply', requestId, ok: false, error: l10n.t('Evergreen could not read this request from the chat panel, so it was not carried out (the log names it). Reload the window if it happens again.') };
 }

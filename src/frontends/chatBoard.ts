@@ -6,6 +6,7 @@
  * and the status bar. Titles come from the model's text (a session's title is its first message),
  * so they go through escapeLine like every other untrusted line shown.
  */
+import * as l10n from '@vscode/l10n';
 import type { AgentEvent as CoreAgentEvent, TurnStopReason } from '../core/agent/events';
 import type { Worded } from '../core/texts/userText';
 
@@ -75,29 +76,30 @@ export function attentionFor(before: ChatActivity, after: ChatActivity, shown: b
 /** The notification for a chat that needs the user. */
 export function attentionText(attention: Attention, title: string, activity: ChatActivity): string {
   const name = `"${escapeLine(title)}"`;
-  if (attention === 'approval') return `Evergreen: the chat ${name} is waiting for your approval.`;
-  if (activity === 'failed') return `Evergreen: the chat ${name} stopped with an error.`;
-  if (activity === 'stopped') return `Evergreen: the chat ${name} was stopped.`;
-  return `Evergreen: the chat ${name} finished.`;
+  if (attention === 'approval') return l10n.t('Evergreen: the chat {0} is waiting for your approval.', name);
+  if (activity === 'failed') return l10n.t('Evergreen: the chat {0} stopped with an error.', name);
+  if (activity === 'stopped') return l10n.t('Evergreen: the chat {0} was stopped.', name);
+  return l10n.t('Evergreen: the chat {0} finished.', name);
 }
 
 /** The status bar's count of chats that need nothing from the user yet (working, queued) and that wait for them; '' when none. */
 export function activityCounts(activities: readonly ChatActivity[]): string {
   const working = activities.filter((activity) => activity === 'working' || activity === 'queued').length;
   const waiting = activities.filter((activity) => activity === 'waiting').length;
-  const parts = [...(working > 0 ? [`${working} working`] : []), ...(waiting > 0 ? [`${waiting} waiting`] : [])];
+  const parts = [...(working > 0 ? [l10n.t('{0} working', working)] : []), ...(waiting > 0 ? [l10n.t('{0} waiting', waiting)] : [])];
   return parts.join(', ');
 }
 
-const ACTIVITY_WORDS: Record<ChatActivity, string> = {
-  idle: 'new',
-  queued: 'queued',
-  working: 'working',
-  waiting: 'waiting for approval',
-  done: 'done',
-  failed: 'failed',
-  stopped: 'stopped',
-};
+// A function, so each word is looked up in the bundle the extension configured at activation.
+const activityWords = (): Record<ChatActivity, string> => ({
+  idle: l10n.t('new'),
+  queued: l10n.t('queued'),
+  working: l10n.t('working'),
+  waiting: l10n.t('waiting for approval'),
+  done: l10n.t('done'),
+  failed: l10n.t('failed'),
+  stopped: l10n.t('stopped'),
+});
 
 /** What the Chats list shows of one chat. */
 export interface ChatListFacts {
@@ -115,14 +117,23 @@ export interface ChatListRow {
   tooltip: string;
 }
 
+/** The tooltip's line of the chat's context and cost, each when known. */
+function contextLine(facts: ChatListFacts): string[] {
+  const percent = facts.contextPercent === undefined ? undefined : `${facts.contextPercent}%`;
+  const cost = facts.costUsd === undefined ? undefined : formatCost(facts.costUsd);
+  if (percent !== undefined && cost !== undefined) return [l10n.t('Context {0}, cost {1}', percent, cost)];
+  if (percent !== undefined) return [l10n.t('Context {0}', percent)];
+  return cost === undefined ? [] : [l10n.t('Context {0}', cost)];
+}
+
 export function chatListRow(facts: ChatListFacts): ChatListRow {
-  const state = ACTIVITY_WORDS[facts.activity];
+  const state = activityWords()[facts.activity];
   const figures = [...(facts.contextPercent !== undefined ? [`${facts.contextPercent}%`] : []), ...(facts.costUsd !== undefined ? [formatCost(facts.costUsd)] : [])];
   const title = escapeLine(facts.title);
   return {
     label: title,
-    description: [state, ...figures, ...(facts.shown ? ['shown'] : [])].join(' · '),
-    tooltip: [`${title} (${state})`, ...(figures.length > 0 ? [`Context ${figures.join(', cost ')}`] : []), facts.shown ? 'Shown in the chat panel.' : 'Click to show it in the chat panel.'].join('\n'),
+    description: [state, ...figures, ...(facts.shown ? [l10n.t('shown')] : [])].join(' · '),
+    tooltip: [`${title} (${state})`, ...contextLine(facts), facts.shown ? l10n.t('Shown in the chat panel.') : l10n.t('Click to show it in the chat panel.')].join('\n'),
   };
 }
 

@@ -4,6 +4,7 @@
  * by putting back those lines only, in the file as it is now. A hunk that no longer matches the
  * file (changed again meanwhile) is not put back: the caller names it, nothing is forced.
  */
+import * as l10n from '@vscode/l10n';
 import { applyPatch, reversePatch, structuredPatch, type StructuredPatchHunk } from 'diff';
 import type { Hunk } from '../core/worktrees/review';
 
@@ -41,7 +42,7 @@ export type RevertResult =
 /** The file with the chosen hunks (indexes into `hunks`) put back as they were at the checkpoint; the others stay. */
 export function revertHunks(file: CheckpointFileChanges, chosen: readonly number[], current: string | undefined): RevertResult {
   const bad = chosen.filter((index) => !Number.isInteger(index) || index < 0 || index >= file.hunks.length);
-  if (bad.length > 0) throw new Error(`${file.path} has ${file.hunks.length} hunk(s); there is no hunk ${bad.join(', ')}.`);
+  if (bad.length > 0) throw new Error(l10n.t('{0} has {1} hunk(s); there is no hunk {2}.', file.path, file.hunks.length, bad.join(', ')));
   const picked = [...new Set(chosen)].sort((a, b) => a - b).map((index) => file.hunks[index]!);
   // The hunks' new-side positions are the file as it is now: reversed, they apply there exactly, or not at all (no fuzz).
   const reverted = applyPatch(current ?? '', reversePatch({ oldFileName: file.path, newFileName: file.path, oldHeader: undefined, newHeader: undefined, hunks: picked }));

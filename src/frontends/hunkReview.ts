@@ -6,6 +6,7 @@
  * decision that no longer matches anything is dropped from what is applied, never applied to other lines.
  */
 import { createHash } from 'node:crypto';
+import * as l10n from '@vscode/l10n';
 import { escapeLine } from '../core/visibleText';
 import { WorktreeError, type WorktreeRecord } from '../core/worktrees/manager';
 import { fileHunks, type BringHomeResult, type ChangeStatus, type FileChoice, type Hunk, type WorktreeChanges } from '../core/worktrees/review';
@@ -33,7 +34,7 @@ export async function reviewFiles(changes: WorktreeChanges): Promise<ReviewFile[
       hunks = (await fileHunks(changes, file.path)).hunks;
     } catch (error) {
       // A binary file or a change with no text hunk is chosen whole; anything else is a real failure.
-      if (!(error instanceof WorktreeError && /no text hunks/.test(error.message))) throw error;
+      if (!(error instanceof WorktreeError && error.said.kind === 'worktree.noTextHunks')) throw error;
     }
     files.push({ path: file.path, status: file.status, hunks });
   }
@@ -123,47 +124,62 @@ export interface ChangeRow {
   tooltip: string;
 }
 
-const DECISION_WORDS: Record<ChangeDecision | 'undecided', string> = { accepted: 'accepted', rejected: 'rejected', applied: 'applied', undecided: 'not decided' };
+// A function, so each word is looked up in the bundle the extension configured at activation.
+const decisionWords = (): Record<ChangeDecision | 'undecided', string> => ({ accepted: l10n.t('accepted'), rejected: l10n.t('rejected'), applied: l10n.t('applied'), undecided: l10n.t('not decided') });
+
+/** Where a hunk is, by the lines of the chat's version it covers. */
+function hunkPlace(start: number, count: number): string {
+  if (count === 0) return l10n.t('Removed after line {0}', start);
+  return count === 1 ? l10n.t('Line {0}', start) : l10n.t('Lines {0}–{1}', start, start + count - 1);
+}
 
 /** A hunk as the tree shows it: the lines it covers, what it adds and removes, and its decision. */
 export function hunkRow(hunk: Hunk, decision: ChangeDecision | undefined): ChangeRow {
   const { start, count } = hunkLines(hunk);
   const added = hunk.lines.filter((line) => line.startsWith('+')).length;
   const removed = hunk.lines.filter((line) => line.startsWith('-')).length;
-  const label = count === 0 ? `Removed after line ${start}` : count === 1 ? `Line ${start}` : `Lines ${start}–${start + count - 1}`;
   const shown = hunk.lines.slice(0, 40).map(escapeLine);
   return {
-    label,
-    description: `+${added} −${removed} · ${DECISION_WORDS[decision ?? 'undecided']}`,
-    tooltip: [escapeLine(hunk.header), ...shown, ...(hunk.lines.length > shown.length ? [`… ${hunk.lines.length - shown.length} more lines`] : [])].join('\n'),
+    label: hunkPlace(start, count),
+    description: `+${added} −${removed} · ${decisionWords()[decision ?? 'undecided']}`,
+    tooltip: [escapeLine(hunk.header), ...shown, ...(hunk.lines.length > shown.length ? [l10n.t('… {0} more lines', hunk.lines.length - shown.length)] : [])].join('\n'),
   };
 }
 
 /** A changed file as the tree shows it: its path, how it changed, and how many of its changes are accepted. */
 export function fileRow(file: ReviewFile, decisions: readonly (ChangeDecision | undefined)[]): ChangeRow {
   const accepted = decisions.filter((decision) => decision === 'accepted' || decision === 'applied').length;
-  const whole = file.hunks === undefined ? ' (whole file)' : '';
-  const description = `${file.status}${whole} · ${accepted} of ${decisions.length} accepted`;
+  const accepts = l10n.t('{0} of {1} accepted', accepted, decisions.length);
+  const description = file.hunks === undefined ? l10n.t('{0} (whole file) · {1}', file.status, accepts) : `${file.status} · ${accepts}`;
   return { label: escapeLine(file.path), description, tooltip: `${escapeLine(file.path)}: ${description}` };
 }
 
 /** What Apply Accepted did, in the user's words: a conflict names each hunk in the way and why. */
 export function applyAcceptedText(record: WorktreeRecord, plan: ApplyPlan, result: BringHomeResult): { level: 'info' | 'error'; message: string } {
   const left = plan.counts.rejected + plan.counts.undecided;
-  const leftOut = left > 0 ? ` ${left} change(s) rejected or not decided were left out.` : '';
   switch (result.kind) {
-    case 'applied':
-      return { level: 'info', message: `Applied ${plan.keys.length} accepted change(s) in ${result.files.length} file(s) of ${escapeLine(record.branch)} to your checkout as uncommitted changes.${leftOut} Review them in Source Control.` };
+    case 'applied': {
+      const applied = [plan.keys.length, result.files.length, escapeLine(record.branch)] as const;
+      const message =
+        left > 0
+          ? l10n.t('Applied {0} accepted change(s) in {1} file(s) of {2} to your checkout as uncommitted changes. {3} change(s) rejected or not decided were left out. Review them in Source Control.', ...applied, left)
+          : l10n.t('Applied {0} accepted change(s) in {1} file(s) of {2} to your checkout as uncommitted changes. Review them in Source Control.', ...applied);
+      return { level: 'info', message };
+    }
     case 'nothing':
     case 'merged':
-      return { level: 'info', message: `Nothing is accepted in ${escapeLine(record.name)} yet: accept hunks or files in its Changes (✓), then apply again.` };
+      return { level: 'info', message: l10n.t('Nothing is accepted in {0} yet: accept hunks or files in its Changes (✓), then apply again.', escapeLine(record.name)) };
     case 'conflict': {
       const named = (result.hunks ?? []).slice(0, MAX_LISTED_FILES).map((conflict) => {
-        const where = conflict.hunk === undefined ? escapeLine(conflict.path) : `${escapeLine(conflict.path)} ${hunkRow({ header: conflict.hunk.header, lines: [] }, undefined).label.toLowerCase()}`;
-        return `${where} (${escapeLine(conflict.reason)})`;
+        if (conflict.hunk === undefined) return `${escapeLine(conflict.path)} (${escapeLine(conflict.reason)})`;
+        const { start, count } = hunkLines({ header: conflict.hunk.header, lines: [] });
+        return `${escapeLine(conflict.path)} ${hunkPlace(start, count).toLocaleLowerCase()} (${escapeLine(conflict.reason)})`;
       });
-      const which = named.length > 0 ? ` In the way: ${named.join('; ')}.` : ` In the way: ${result.files.map(escapeLine).join(', ')}.`;
-      return { level: 'error', message: `The accepted changes do not all apply to your checkout as it is now, so nothing was changed.${which} Reject those, or bring your own changes of those lines out of the way, then apply again.` };
+      const inTheWay = named.length > 0 ? named.join('; ') : result.files.map(escapeLine).join(', ');
+      return {
+        level: 'error',
+        message: l10n.t('The accepted changes do not all apply to your checkout as it is now, so nothing was changed. In the way: {0}. Reject those, or bring your own changes of those lines out of the way, then apply again.', inTheWay),
+      };
     }
   }
 }

@@ -5,6 +5,7 @@
  * as a gate that only refuses), the help text and the picker's rows. The front ends execute the
  * built-in commands themselves.
  */
+import * as l10n from '@vscode/l10n';
 import { BUILT_IN_COMMANDS, type BuiltInCommand } from '../core/commands/builtin';
 import { loadFileCommands, type CommandDefinition } from '../core/commands/fileCommands';
 import { referencesToAttachments, type AttachmentRequest } from '../core/commands/references';
@@ -20,6 +21,7 @@ import type { OfferedTool } from '../core/definitions/toolNames';
 import type { DefinitionNotice } from '../core/definitions/types';
 import type { Workspace } from '../core/workspace/workspace';
 import { word } from './words';
+import type { Voice } from './words/template';
 
 /** A skill as `/` offers it: typing its name asks the agent to load it. */
 export interface SkillEntry {
@@ -108,9 +110,16 @@ export async function prepareCommandTurn(
   ];
   const model = chooseModel(expansion.model, (id) => id === where.target.model);
   if (model.tried.length > 0 && model.model === undefined) {
-    notices.push(`/${command.name} asks for the model ${wordList(model.tried.map((name) => `"${name}"`))}; it runs on this chat's model (${where.target.model}), since another model would read the whole conversation again uncached. Switch with /model when you want to.`);
+    notices.push(
+      l10n.t(
+        "/{0} asks for the model {1}; it runs on this chat's model ({2}), since another model would read the whole conversation again uncached. Switch with /model when you want to.",
+        command.name,
+        wordList(model.tried.map((name) => `"${name}"`)),
+        where.target.model,
+      ),
+    );
   }
-  if (expansion.mode !== undefined) notices.push(`/${command.name} asks for the "${expansion.mode}" mode; modes are not available yet, so it runs in the current one.`);
+  if (expansion.mode !== undefined) notices.push(l10n.t('/{0} asks for the "{1}" mode; modes are not available yet, so it runs in the current one.', command.name, expansion.mode));
   let text = expansion.prompt;
   let gate: CommandTurn['gate'];
   if (expansion.tools) {
@@ -129,7 +138,7 @@ export async function prepareCommandTurn(
  */
 function skillTurn(plan: Extract<SlashPlan, { kind: 'skill' }>, target: CommandTarget): CommandTurn {
   if (!target.tools.get(SKILL_TOOL)) {
-    throw new Error(`/${plan.name} is a skill, and this chat has no skills to load (its list of skills was fixed when it began). Start a new chat to use it.`);
+    throw new Error(l10n.t('/{0} is a skill, and this chat has no skills to load (its list of skills was fixed when it began). Start a new chat to use it.', plan.name));
   }
   return { text: skillRequest(plan.name, plan.args), attachments: [], notices: [] };
 }
@@ -167,33 +176,40 @@ export function commandOptions(query: string, catalog: CommandCatalog): CommandO
 
 const line = (option: CommandOption): string => `/${option.name}${option.argumentHint ? ` ${option.argumentHint}` : ''}: ${option.description}${option.source === 'built-in' ? '' : ` (${option.source})`}`;
 
-/** `/help` and `/help name`: every command in a line, or one in detail (an unknown one with the near names). */
-export function slashHelp(topic: string | undefined, catalog: CommandCatalog): string {
+/**
+ * `/help` and `/help name`: every command in a line, or one in detail (an unknown one with the near
+ * names). `voice` says how a command is picked there: from the panel's message box, or with -p.
+ */
+export function slashHelp(topic: string | undefined, catalog: CommandCatalog, voice: Voice): string {
   const options = allOptions(catalog);
   if (topic === undefined) {
     const files = options.filter((option) => option.source !== 'built-in' && !option.skill);
     const skills = options.filter((option) => option.skill);
     return [
-      'Commands (type / in the message box to pick one):',
+      voice === 'extension' ? l10n.t('Commands (type / in the message box to pick one):') : l10n.t('Commands (run one with -p "/name arguments"):'),
       ...options.filter((option) => option.source === 'built-in').map(line),
-      ...(files.length > 0 ? ['', 'From your command files:', ...files.map(line)] : ['', 'Add your own as Markdown files in .evergreen/commands, .claude/commands or .github/prompts (or ~/.evergreen/commands, ~/.claude/commands).']),
-      ...(skills.length > 0 ? ['', 'Skills (/name asks the agent to load one and follow it):', ...skills.map(line)] : []),
-      ...(catalog.notices.length > 0 ? ['', 'Problems with command files:', ...catalog.notices.map((notice) => `- ${word(notice.message)}`)] : []),
+      ...(files.length > 0
+        ? ['', l10n.t('From your command files:'), ...files.map(line)]
+        : ['', l10n.t('Add your own as Markdown files in .evergreen/commands, .claude/commands or .github/prompts (or ~/.evergreen/commands, ~/.claude/commands).')]),
+      ...(skills.length > 0 ? ['', l10n.t('Skills (/name asks the agent to load one and follow it):'), ...skills.map(line)] : []),
+      ...(catalog.notices.length > 0 ? ['', l10n.t('Problems with command files:'), ...catalog.notices.map((notice) => `- ${word(notice.message)}`)] : []),
       '',
-      'Start a message with // to send text that begins with /.',
+      l10n.t('Start a message with // to send text that begins with /.'),
     ].join('\n');
   }
   const name = topic.replace(/^\//, '');
   const option = options.find((candidate) => candidate.name === name) ?? options.find((candidate) => candidate.name.endsWith(`:${name}`));
   if (!option) {
     const near = nearNames(name, options.map((candidate) => candidate.name));
-    return `There is no command /${name}.${near.length > 0 ? ` Did you mean ${wordList(near.map((candidate) => `/${candidate}`))}?` : ''} Type /help for the list.`;
+    return near.length > 0
+      ? l10n.t('There is no command /{0}. Did you mean {1}? Type /help for the list.', name, wordList(near.map((candidate) => `/${candidate}`)))
+      : l10n.t('There is no command /{0}. Type /help for the list.', name);
   }
   const command = catalog.commands.find((candidate) => candidate.name === option.name);
   const details = command
     ? [
-        ...(command.tools ? [`Tools for its turn: ${command.tools.written.join(', ')} (they only narrow what is offered; approvals still ask).`] : []),
-        ...(command.model ? [`Asks for the model: ${command.model.join(', ')} (not applied: /model switches).`] : []),
+        ...(command.tools ? [l10n.t('Tools for its turn: {0} (they only narrow what is offered; approvals still ask).', command.tools.written.join(', '))] : []),
+        ...(command.model ? [l10n.t('Asks for the model: {0} (not applied: /model switches).', command.model.join(', '))] : []),
         ...catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => word(notice.message)),
       ]
     : [];

@@ -11,7 +11,11 @@ import { discardWorktree, planDiscard } from '../../src/core/worktrees/discard';
 import { WorktreeError, WorktreeManager } from '../../src/core/worktrees/manager';
 import { applyChoices, applyHunks, applyToCheckout, fileHunks, mergeBranch, worktreeChanges } from '../../src/core/worktrees/review';
 import { reviewFiles } from '../../src/frontends/hunkReview';
+import { said } from '../support/said';
 import { tempDirs, writeTree } from '../support/tempDirs';
+
+/** A WorktreeError whose words (as the CLI shows them) match `pattern`. */
+const saying = (pattern: RegExp) => (error: unknown) => error instanceof WorktreeError && pattern.test(said(error.said));
 
 const temp = tempDirs();
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd, encoding: 'utf8' });
@@ -107,7 +111,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     };
     const taken = await refusal({ checkout, name: 'taken' });
     assert.equal(taken.kind, 'name');
-    assert.match(taken.message, /branch evergreen\/taken exists already/);
+    assert.match(said(taken.said), /branch evergreen\/taken exists already/);
     assert.equal((await refusal({ checkout, name: '../escape' })).kind, 'name');
     assert.equal((await refusal({ checkout, name: '-x' })).kind, 'name');
 
@@ -121,7 +125,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     git(empty, 'init', '-q');
     const noCommit = await refusal({ checkout: empty, task: 'x' });
     assert.equal(noCommit.repository?.kind, 'no-commit');
-    assert.match(noCommit.message, /no commit yet.*git commit --allow-empty/);
+    assert.match(said(noCommit.said), /no commit yet.*git commit --allow-empty/);
     // Nothing was made for the refusals.
     assert.deepEqual((await manager.list()).worktrees, []);
     assert.equal(git(checkout, 'worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, 1);
@@ -130,7 +134,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
   it('refuses a worktrees folder inside the checkout, and a relative one', async () => {
     const { checkout, storage } = setup();
     const inside = new WorktreeManager({ storageRoot: storage, folder: path.join(checkout, 'wt') });
-    await assert.rejects(inside.create({ checkout, task: 'x' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'folder' && /inside the checkout/.test(error.message));
+    await assert.rejects(inside.create({ checkout, task: 'x' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'folder' && /inside the checkout/.test(said(error.said)));
     assert.throws(() => new WorktreeManager({ storageRoot: storage, folder: 'relative/wt' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'folder');
   });
 
@@ -174,7 +178,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.deepEqual(changes.files.map((file) => `${file.status} ${file.path}`), ['modified a.txt'], "only the run's change, not the user's later commit undone");
     assert.deepEqual(fingerprint(checkout), before);
 
-    await assert.rejects(manager.create({ checkout, name: 'nothing', startPoint: 'refs/remotes/origin/nope' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'git' && /no commit at refs\/remotes\/origin\/nope.*fetch it first/.test(error.message));
+    await assert.rejects(manager.create({ checkout, name: 'nothing', startPoint: 'refs/remotes/origin/nope' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'git' && /no commit at refs\/remotes\/origin\/nope.*fetch it first/.test(said(error.said)));
     await assert.rejects(manager.create({ checkout, name: 'option', startPoint: '--output=/tmp/x' }), (error: unknown) => error instanceof WorktreeError && error.kind === 'name');
     assert.equal(fs.existsSync(path.join(path.dirname(record.folder), 'nothing')), false, 'a refused start makes no folder');
   });
@@ -210,7 +214,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.equal(fs.readFileSync(path.join(checkout, 'src/b.txt'), 'utf8'), 'bee\n', 'a file not chosen is not applied');
     assert.equal(git(checkout, 'diff', '--cached', '--name-only'), '', 'nothing is staged');
     assert.equal(git(checkout, 'rev-parse', 'HEAD'), head);
-    await assert.rejects(applyToCheckout(await worktreeChanges(record), ['not-changed.txt']), /did not change not-changed\.txt/);
+    await assert.rejects(applyToCheckout(await worktreeChanges(record), ['not-changed.txt']), saying(/did not change not-changed\.txt/));
   });
 
   it('applies nothing when a change conflicts with the user’s own edits, and names the file', async () => {
@@ -223,7 +227,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.equal(result.kind, 'conflict');
     if (result.kind !== 'conflict') return;
     assert.deepEqual(result.files, ['a.txt']);
-    assert.match(result.reason, /nothing was changed/);
+    assert.match(said(result.reason), /nothing was changed/);
     assert.deepEqual(fingerprint(checkout), before, 'src/b.txt, which would apply, was not applied either');
   });
 
@@ -233,7 +237,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     const file = await fileHunks(changes, 'long.txt');
     assert.equal(file.hunks.length, 2);
     assert.ok(file.hunks[1]!.lines.includes('+line 28 by the chat'));
-    await assert.rejects(applyHunks(changes, file, [2]), /has 2 hunk\(s\); there is no hunk 2/);
+    await assert.rejects(applyHunks(changes, file, [2]), saying(/has 2 hunk\(s\); there is no hunk 2/));
     const result = await applyHunks(changes, file, [1]);
     assert.equal(result.kind, 'applied');
     const now = fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8').split('\n');
@@ -242,7 +246,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     // The first hunk still applies afterwards: each is found by its context.
     assert.equal((await applyHunks(changes, file, [0])).kind, 'applied');
     assert.equal(fs.readFileSync(path.join(checkout, 'long.txt'), 'utf8'), `${edited.join('\n')}\n`);
-    await assert.rejects(fileHunks(changes, 'image.bin'), /no text hunks/);
+    await assert.rejects(fileHunks(changes, 'image.bin'), saying(/no text hunks/));
   });
 
   it('applies the accepted hunks of several files as one patch, or nothing, naming the very hunk in the way of the user’s own change', async () => {
@@ -280,7 +284,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.deepEqual([...fs.readFileSync(path.join(checkout, 'image.bin'))], [9, 9]);
     assert.equal(fs.readFileSync(path.join(checkout, 'new.txt'), 'utf8'), 'new\n');
     assert.equal(git(checkout, 'diff', '--cached', '--name-only'), '', 'nothing staged');
-    await assert.rejects(applyChoices(changes, [{ path: 'long.txt', hunks: [5] }]), /has 2 hunk\(s\); there is no hunk 5/);
+    await assert.rejects(applyChoices(changes, [{ path: 'long.txt', hunks: [5] }]), saying(/has 2 hunk\(s\); there is no hunk 5/));
     assert.deepEqual(await applyChoices(changes, []), { kind: 'nothing' });
   });
 
@@ -323,7 +327,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.deepEqual(plan.commits.map((commit) => commit.subject), ['only here']);
 
     writeTree(record.folder, { 'later.txt': 'written after the user confirmed\n' });
-    await assert.rejects(discardWorktree(manager, plan), (error: unknown) => error instanceof WorktreeError && error.kind === 'changed' && /later\.txt/.test(error.message));
+    await assert.rejects(discardWorktree(manager, plan), (error: unknown) => error instanceof WorktreeError && error.kind === 'changed' && /later\.txt/.test(said(error.said)));
     assert.ok(fs.existsSync(record.folder), 'nothing was removed');
 
     await discardWorktree(manager, await planDiscard(record));

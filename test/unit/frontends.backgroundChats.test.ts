@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { ApprovalRequest } from '../../src/core/approvals/approval';
 import type { DiscardPlan } from '../../src/core/worktrees/discard';
 import type { WorktreeRecord } from '../../src/core/worktrees/manager';
+import { userText } from '../../src/core/texts/userText';
 import { bringHomeText, CHAT_ITEM_CONTEXT, chatRow, describeRequest, discardWarning, MAX_LISTED_FILES, outcomeText, protectedWarning } from '../../src/frontends/backgroundChats';
 
 const record: WorktreeRecord = {
@@ -40,10 +41,10 @@ describe('front ends: the Background Chats view', () => {
   });
 
   it('marks a chat whose folder is gone so only Discard is offered, and says why', () => {
-    const row = chatRow(record, { kind: 'folder-missing', reason: 'The folder was deleted.' }, { kind: 'not-read' });
+    const row = chatRow(record, { kind: 'folder-missing', reason: userText('worktree.folderDeleted', { folder: '/w/fix-login', branch: 'evergreen/fix-login' }) }, { kind: 'not-read' });
     assert.equal(row.contextValue, CHAT_ITEM_CONTEXT.gone);
     assert.equal(row.description, 'evergreen/fix-login · folder deleted');
-    assert.match(row.tooltip, /The folder was deleted\. Discard it to clean it up\./);
+    assert.match(row.tooltip, /The worktree's folder \/w\/fix-login was deleted; its branch evergreen\/fix-login is still in the repository\. Discard it to clean it up\./);
     const unreadable = chatRow(record, { kind: 'ready' }, { kind: 'unreadable', reason: 'git said no' });
     assert.equal(unreadable.description, 'evergreen/fix-login · ready · changes unreadable');
     assert.match(unreadable.tooltip, /cannot be read: git said no/);
@@ -84,9 +85,9 @@ describe('front ends: the Background Chats view', () => {
     const merged = bringHomeText(record, { kind: 'merged', commit: 'e'.repeat(40) });
     assert.equal(merged.message, 'Merged evergreen/fix-login into your branch as eeeeeeeeeeee.');
     assert.equal(bringHomeText(record, { kind: 'nothing' }).message, 'evergreen/fix-login has nothing to bring home.');
-    const conflict = bringHomeText(record, { kind: 'conflict', files: ['a.ts'], reason: 'The changes do not apply.' });
+    const conflict = bringHomeText(record, { kind: 'conflict', files: ['a.ts'], reason: userText('worktree.mergeRefused', { branch: 'evergreen/fix-login', git: 'no.' }) });
     assert.equal(conflict.level, 'error');
-    assert.equal(conflict.message, 'The changes do not apply. In the way: a.ts.');
+    assert.equal(conflict.message, 'Git did not merge evergreen/fix-login, and nothing changed: no. In the way: a.ts.');
   });
 
   it('names each protected file and why before it comes home', () => {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { WorktreeRecord } from '../../src/core/worktrees/manager';
+import { userText } from '../../src/core/texts/userText';
 import type { Hunk } from '../../src/core/worktrees/review';
 import { applyAcceptedText, CHANGE_ITEM_CONTEXT, ChangeDecisions, changeKey, fileKeys, fileRow, hunkLines, hunkRow, type ReviewFile } from '../../src/frontends/hunkReview';
 
@@ -122,7 +123,7 @@ describe('front ends: per-hunk review of a background chat', () => {
     const conflict = applyAcceptedText(record, plan, {
       kind: 'conflict',
       files: ['src/a.ts'],
-      reason: 'do not apply',
+      reason: userText('worktree.acceptedDoNotApply', { git: 'error: patch failed' }),
       hunks: [{ path: 'src/a.ts', hunk: { index: 1, header: second.header }, reason: 'error: patch failed: src/a.ts:20' }, { path: 'logo\u001b.png', reason: 'error: logo.png: patch does not apply' }],
     });
     assert.equal(conflict.level, 'error');

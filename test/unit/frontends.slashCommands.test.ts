@@ -92,7 +92,7 @@ describe('front ends: slash commands and skills', function () {
   });
 
   it('/help lists the skills apart from the command files', async () => {
-    const help = slashHelp(undefined, await load());
+    const help = slashHelp(undefined, await load(), 'extension');
     const skillsAt = help.indexOf('Skills (');
     assert.ok(skillsAt > help.indexOf('From your command files:'), help);
     assert.match(help.slice(skillsAt), /\/pdf-processing: Extract text/);

@@ -8,6 +8,7 @@ import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gitText, nulList, runGit } from '../git';
 import { errorMessage } from '../logger';
+import { userText } from '../texts/userText';
 import { worktreeGitOptions, WorktreeError, type WorktreeManager, type WorktreeRecord } from './manager';
 
 /** At most this many commits are listed one by one (the count is always whole). */
@@ -74,19 +75,24 @@ export async function discardWorktree(manager: WorktreeManager, confirmed: Disca
   const known = new Set(confirmed.commits.map((commit) => commit.sha));
   const newCommits = now.commitCount > confirmed.commitCount || now.commits.some((commit) => !known.has(commit.sha));
   if (newFiles.length > 0 || newCommits) {
-    const what = [newFiles.length > 0 ? `files changed since: ${newFiles.slice(0, 10).join(', ')}${newFiles.length > 10 ? ', …' : ''}` : '', newCommits ? `${now.commitCount} commit(s) only this branch holds now (${confirmed.commitCount} when you confirmed)` : '']
-      .filter((part) => part !== '')
-      .join('; ');
-    throw new WorktreeError('changed', `Nothing was discarded: the worktree ${record.name} changed after you confirmed (${what}). Look at what it would lose again.`);
+    const files = `${newFiles.slice(0, 10).join(', ')}${newFiles.length > 10 ? ', …' : ''}`;
+    const commits = { commits: now.commitCount, confirmedCommits: confirmed.commitCount };
+    const said =
+      newFiles.length === 0
+        ? userText('worktree.commitsSinceConfirmed', { name: record.name, ...commits })
+        : newCommits
+          ? userText('worktree.changedSinceConfirmed', { name: record.name, files, ...commits })
+          : userText('worktree.filesChangedSinceConfirmed', { name: record.name, files });
+    throw new WorktreeError('changed', said);
   }
   const git = { env: { GIT_DIR: record.commonDir } };
   if (now.folderExists) {
     const removed = await runGit(['worktree', 'remove', '--force', record.folder], { ...git, allowFailure: true });
     // Git will not remove a worktree with submodules: the folder goes by hand, only when it is this worktree.
     if (removed.code !== 0) {
-      if (!isThisWorktree(record)) throw new WorktreeError('git', `Git could not remove ${record.folder} (${removed.stderr.trim()}), and it no longer names this worktree, so it was left alone.`);
+      if (!isThisWorktree(record)) throw new WorktreeError('git', userText('worktree.removeRefused', { folder: record.folder, git: removed.stderr.trim() }));
       await fsp.rm(record.folder, { recursive: true, force: true }).catch((error: unknown) => {
-        throw new WorktreeError('git', `Could not remove ${record.folder}: ${errorMessage(error)}`);
+        throw new WorktreeError('git', userText('worktree.removeFailed', { folder: record.folder, error: errorMessage(error) }));
       });
     }
   }

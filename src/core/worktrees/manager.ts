@@ -15,6 +15,7 @@ import { existsSync, promises as fsp, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { GitError, gitText, runGit } from '../git';
 import { errorMessage, silentLogger, type Logger } from '../logger';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 import type { WorktreeGitAccess } from '../sandbox/worktreeGit';
 import { isInside } from '../workspace/workspace';
 import { BRANCH_PREFIX, MAX_NAME_SUFFIX, nameFromTask, nameProblem, numberedName, repositoryKey } from './names';
@@ -35,15 +36,19 @@ export type WorktreeErrorKind =
   /** Git refused; its words are in the message. */
   | 'git';
 
+/**
+ * A worktree that cannot be made or used, with what the user is told (`said`, worded by the front
+ * end); the message is that text for the log (its kind and data: the core has no words).
+ */
 export class WorktreeError extends Error {
   override name = 'WorktreeError';
   constructor(
     readonly kind: WorktreeErrorKind,
-    message: string,
+    readonly said: UserText,
     /** For `unavailable`: what the folder is to Git. */
     readonly repository?: Exclude<RepositoryState, { kind: 'repository' }>,
   ) {
-    super(message);
+    super(userTextForLog(said));
   }
 }
 
@@ -51,10 +56,10 @@ export class WorktreeError extends Error {
 export type WorktreeHealth =
   | { kind: 'ready' }
   /** Deleted by hand: cleanUpMissing prunes what Git kept of it. */
-  | { kind: 'folder-missing'; reason: string }
-  | { kind: 'repository-missing'; reason: string }
+  | { kind: 'folder-missing'; reason: UserText }
+  | { kind: 'repository-missing'; reason: UserText }
   /** The folder is there but is no longer this worktree (its `.git` file names another). */
-  | { kind: 'broken'; reason: string };
+  | { kind: 'broken'; reason: UserText };
 
 export interface WorktreeManagerOptions {
   /** Evergreen's storage root: the records live in its `worktrees` folder, and so do the worktrees by default. */
@@ -110,7 +115,7 @@ export class WorktreeManager {
   constructor(options: WorktreeManagerOptions) {
     this.recordsRoot = path.join(path.resolve(options.storageRoot), 'worktrees');
     const folder = options.folder?.trim() ?? '';
-    if (folder !== '' && !path.isAbsolute(folder)) throw new WorktreeError('folder', `The worktrees folder must be an absolute path, got "${folder}". Choose an absolute folder, or leave it empty.`);
+    if (folder !== '' && !path.isAbsolute(folder)) throw new WorktreeError('folder', userText('worktree.folderNotAbsolute', { folder }));
     this.folderRoot = folder === '' ? this.recordsRoot : path.resolve(folder);
     this.logger = options.logger ?? silentLogger;
   }
@@ -128,14 +133,14 @@ export class WorktreeManager {
     if (repository.kind !== 'repository') throw new WorktreeError('unavailable', repository.reason, repository);
     const parent = path.join(this.folderRoot, repositoryKey(repository.top));
     if (isInside(parent, repository.top)) {
-      throw new WorktreeError('folder', `The worktrees folder ${this.folderRoot} is inside the checkout ${repository.top}; a worktree must be outside it. Choose another folder for worktrees, or leave it empty.`);
+      throw new WorktreeError('folder', userText('worktree.folderInsideCheckout', { folder: this.folderRoot, checkout: repository.top }));
     }
     const given = options.name?.trim();
     if (given !== undefined && given !== '') {
       const problem = nameProblem(given);
-      if (problem) throw new WorktreeError('name', `Cannot name a worktree "${given}": ${problem}.`);
+      if (problem) throw new WorktreeError('name', problem);
       const taken = await this.taken(repository, given, parent);
-      if (taken) throw new WorktreeError('name', `A worktree named "${given}" cannot be made: ${taken}. Pick another name, or leave it out to have one made from the task.`);
+      if (taken) throw new WorktreeError('name', taken);
       return this.add(repository, given, parent, options);
     }
     const stem = nameFromTask(options.task ?? '');
@@ -144,16 +149,16 @@ export class WorktreeManager {
       if (await this.taken(repository, name, parent)) continue;
       return this.add(repository, name, parent, options);
     }
-    throw new WorktreeError('name', `Every name from "${stem}" to "${numberedName(stem, MAX_NAME_SUFFIX)}" is taken; give the worktree a name.`);
+    throw new WorktreeError('name', userText('worktree.namesExhausted', { first: stem, last: numberedName(stem, MAX_NAME_SUFFIX) }));
   }
 
-  /** Why `name` cannot be used in this repository (its branch, folder or record exists), or undefined. */
-  private async taken(repository: Extract<RepositoryState, { kind: 'repository' }>, name: string, parent: string): Promise<string | undefined> {
+  /** Why `name` cannot be used in this repository (its branch, folder or record exists: what the user is told), or undefined. */
+  private async taken(repository: Extract<RepositoryState, { kind: 'repository' }>, name: string, parent: string): Promise<UserText | undefined> {
     const branch = `${BRANCH_PREFIX}${name}`;
     const ref = await runGit(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repository.top, allowFailure: true });
-    if (ref.code === 0) return `the branch ${branch} exists already`;
-    if (existsSync(path.join(parent, name))) return `the folder ${path.join(parent, name)} exists already`;
-    if (existsSync(this.recordFile(repository.top, name))) return 'Evergreen has a worktree of that name for this repository already';
+    if (ref.code === 0) return userText('worktree.branchExists', { name, branch });
+    if (existsSync(path.join(parent, name))) return userText('worktree.folderExists', { name, folder: path.join(parent, name) });
+    if (existsSync(this.recordFile(repository.top, name))) return userText('worktree.recordExists', { name });
     return undefined;
   }
 
@@ -165,7 +170,7 @@ export class WorktreeManager {
     try {
       await runGit(['worktree', 'add', '--quiet', '-b', branch, target, start], { cwd: repository.top });
     } catch (error) {
-      throw new WorktreeError('git', `Git could not make the worktree ${target} on ${branch}: ${errorMessage(error)}`);
+      throw new WorktreeError('git', userText('worktree.addFailed', { folder: target, branch, error: errorMessage(error) }));
     }
     let record: WorktreeRecord;
     try {
@@ -188,7 +193,7 @@ export class WorktreeManager {
       // Without its record nothing would find the worktree again: it goes, with its branch.
       await runGit(['worktree', 'remove', '--force', target], { cwd: repository.top, allowFailure: true });
       await runGit(['branch', '-D', branch], { cwd: repository.top, allowFailure: true });
-      throw new WorktreeError('git', `The worktree ${target} was made but could not be recorded (${errorMessage(error)}), so it was removed again.`);
+      throw new WorktreeError('git', userText('worktree.notRecorded', { folder: target, error: errorMessage(error) }));
     }
     this.logger.info(`worktrees: made ${record.folder} on ${branch} from ${repository.head.slice(0, 12)}`);
     return record;
@@ -198,11 +203,11 @@ export class WorktreeManager {
   private async startOf(repository: Extract<RepositoryState, { kind: 'repository' }>, startPoint: string | undefined): Promise<{ start: string; base: string }> {
     if (startPoint === undefined) return { start: repository.head, base: repository.head };
     // A ref name only, resolved here to a commit: nothing Git would read as an option.
-    if (startPoint.startsWith('-')) throw new WorktreeError('name', `"${startPoint}" is not a branch to start from.`);
+    if (startPoint.startsWith('-')) throw new WorktreeError('name', userText('worktree.badStartPoint', { startPoint }));
     const start = await gitText(['rev-parse', '--verify', '--quiet', '--end-of-options', `${startPoint}^{commit}`], { cwd: repository.top }).catch(() => '');
-    if (start === '') throw new WorktreeError('git', `There is no commit at ${startPoint} in ${repository.top}; fetch it first.`);
+    if (start === '') throw new WorktreeError('git', userText('worktree.noCommitAt', { startPoint, checkout: repository.top }));
     const base = await gitText(['merge-base', repository.head, start], { cwd: repository.top }).catch(() => '');
-    if (base === '') throw new WorktreeError('git', `${startPoint} shares no history with the checkout's HEAD, so its changes cannot be reviewed against it.`);
+    if (base === '') throw new WorktreeError('git', userText('worktree.noSharedHistory', { startPoint }));
     return { start, base };
   }
 
@@ -236,11 +241,11 @@ export class WorktreeManager {
 
   /** Whether the worktree can be used now. */
   async health(record: WorktreeRecord): Promise<WorktreeHealth> {
-    if (!existsSync(record.commonDir)) return { kind: 'repository-missing', reason: `The repository of the worktree ${record.name} (${record.commonDir}) is gone.` };
-    if (!existsSync(record.folder)) return { kind: 'folder-missing', reason: `The worktree's folder ${record.folder} was deleted; its branch ${record.branch} is still in the repository.` };
+    if (!existsSync(record.commonDir)) return { kind: 'repository-missing', reason: userText('worktree.repositoryGone', { name: record.name, folder: record.commonDir }) };
+    if (!existsSync(record.folder)) return { kind: 'folder-missing', reason: userText('worktree.folderDeleted', { folder: record.folder, branch: record.branch }) };
     // Not looking above the folder: a repository around it (a dotfiles one in the home folder) is not this worktree.
     const gitDir = await gitText(['rev-parse', '--absolute-git-dir'], { cwd: record.folder, env: { GIT_CEILING_DIRECTORIES: path.dirname(record.folder) } }).catch((error: unknown) => (error instanceof GitError ? '' : Promise.reject(error)));
-    if (gitDir === '' || !samePath(gitDir, record.adminDir)) return { kind: 'broken', reason: `The folder ${record.folder} is no longer the worktree of ${record.branch}.` };
+    if (gitDir === '' || !samePath(gitDir, record.adminDir)) return { kind: 'broken', reason: userText('worktree.notThisWorktree', { folder: record.folder, branch: record.branch }) };
     return { kind: 'ready' };
   }
 
@@ -251,7 +256,7 @@ export class WorktreeManager {
    */
   async cleanUpMissing(record: WorktreeRecord): Promise<CleanUpResult> {
     const health = await this.health(record);
-    if (health.kind === 'ready' || health.kind === 'broken') throw new WorktreeError('git', `The worktree ${record.name} is still there (${record.folder}); discard it instead.`);
+    if (health.kind === 'ready' || health.kind === 'broken') throw new WorktreeError('git', userText('worktree.stillThere', { name: record.name, folder: record.folder }));
     let commits = 0;
     let branchKept = false;
     if (health.kind === 'folder-missing') {

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { userText, type UserText } from '../texts/userText';
 
 /** Every chat branch starts with this, so a user's own branches are never taken. */
 export const BRANCH_PREFIX = 'evergreen/';
@@ -14,11 +15,11 @@ export const MAX_NAME_LENGTH = 40;
 /** How many numbered variants of a name made from a task are tried before giving up. */
 export const MAX_NAME_SUFFIX = 99;
 
-/** Why `name` cannot name a worktree, or undefined when it can. */
-export function nameProblem(name: string): string | undefined {
-  if (name === '') return 'the name is empty';
-  if (name.length > MAX_NAME_LENGTH) return `the name is longer than ${MAX_NAME_LENGTH} characters`;
-  if (!NAME.test(name)) return `"${name}" may hold only letters, digits, "-" and "_", and must start with a letter or digit`;
+/** Why `name` cannot name a worktree (what the user is told), or undefined when it can. */
+export function nameProblem(name: string): UserText | undefined {
+  if (name === '') return userText('worktree.nameEmpty', {});
+  if (name.length > MAX_NAME_LENGTH) return userText('worktree.nameTooLong', { name, max: MAX_NAME_LENGTH });
+  if (!NAME.test(name)) return userText('worktree.nameCharacters', { name });
   return undefined;
 }
 

@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { GitError, gitText, runGit } from '../git';
+import { userText, type UserText } from '../texts/userText';
 
 export type RepositoryState =
   | {
@@ -21,7 +22,7 @@ export type RepositoryState =
       branch: string | undefined;
     }
   /** Why a worktree cannot be made here; the front end offers a normal chat. */
-  | { kind: 'no-git' | 'not-a-repository' | 'bare' | 'no-commit'; reason: string };
+  | { kind: 'no-git' | 'not-a-repository' | 'bare' | 'no-commit'; reason: UserText };
 
 /** Asks Git about `folder`; never throws (a failure is a state with the reason). */
 export async function inspectRepository(folder: string): Promise<RepositoryState> {
@@ -29,26 +30,26 @@ export async function inspectRepository(folder: string): Promise<RepositoryState
   try {
     await runGit(['--version']);
   } catch (error) {
-    return { kind: 'no-git', reason: `Git is not installed or cannot run (${error instanceof Error ? error.message : String(error)}), so a chat cannot get its own worktree here.` };
+    return { kind: 'no-git', reason: userText('worktree.noGit', { error: error instanceof Error ? error.message : String(error) }) };
   }
   let fields: string[];
   try {
     fields = (await git(['rev-parse', '--path-format=absolute', '--is-bare-repository', '--git-common-dir'])).split('\n');
   } catch (error) {
     const said = error instanceof GitError ? error.stderr.trim().split('\n')[0] : undefined;
-    const why = said && !/not a git repository/i.test(said) ? ` (Git says: ${said})` : '';
-    return { kind: 'not-a-repository', reason: `${folder} is not in a Git repository${why}, so a chat cannot get its own worktree and branch here.` };
+    const reason = said && !/not a git repository/i.test(said) ? userText('worktree.notARepositoryGitSays', { folder, git: said }) : userText('worktree.notARepository', { folder });
+    return { kind: 'not-a-repository', reason };
   }
-  if (fields[0] === 'true') return { kind: 'bare', reason: `${folder} is a bare Git repository: it has no checkout to branch from or bring changes back to.` };
+  if (fields[0] === 'true') return { kind: 'bare', reason: userText('worktree.bareRepository', { folder }) };
   let top: string;
   try {
     top = await git(['rev-parse', '--show-toplevel']);
   } catch {
-    return { kind: 'not-a-repository', reason: `${folder} is inside a Git directory, not a checkout, so a chat cannot get its own worktree here.` };
+    return { kind: 'not-a-repository', reason: userText('worktree.insideGitDir', { folder }) };
   }
   const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '');
   if (head === '') {
-    return { kind: 'no-commit', reason: `The repository at ${top} has no commit yet: a worktree branches from a commit. Commit once (e.g. git commit --allow-empty -m "Start"), then try again.` };
+    return { kind: 'no-commit', reason: userText('worktree.noCommit', { checkout: top }) };
   }
   const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '');
   return { kind: 'repository', top: realpathSync(top), commonDir: realpathSync(path.resolve(folder, fields[1] ?? '.git')), head, branch: branch === '' ? undefined : branch };

@@ -11,8 +11,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { protectedWriteReason } from '../approvals/protectedPaths';
-import { GitError, gitText, nulList, runGit, userIdentity } from '../git';
+import { gitText, nulList, runGit, userIdentity } from '../git';
 import { errorMessage } from '../logger';
+import { userText, type UserText } from '../texts/userText';
 import { worktreeGitOptions, WorktreeError, type WorktreeRecord } from './manager';
 
 export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'renamed' | 'type-changed';
@@ -55,7 +56,7 @@ export async function worktreeChanges(record: WorktreeRecord): Promise<WorktreeC
   try {
     tree = await currentTree(record);
   } catch (error) {
-    throw new WorktreeError('git', `The changes in the worktree ${record.name} (${record.folder}) cannot be read: ${errorMessage(error)}`);
+    throw new WorktreeError('git', userText('worktree.changesUnreadable', { name: record.name, folder: record.folder, error: errorMessage(error) }));
   }
   const git = worktreeGitOptions(record);
   const listed = nulList((await runGit(['diff', '--name-status', '-z', '--find-renames', '--no-ext-diff', record.base, tree], git)).stdout);
@@ -85,7 +86,7 @@ function pathspecs(changes: WorktreeChanges, paths: readonly string[] | undefine
   if (paths === undefined) return [];
   const known = new Map(changes.files.map((file) => [file.path, file]));
   const unknown = paths.filter((file) => !known.has(file));
-  if (unknown.length > 0) throw new WorktreeError('git', `The worktree ${changes.record.name} did not change ${unknown.join(', ')}; nothing was applied.`);
+  if (unknown.length > 0) throw new WorktreeError('git', userText('worktree.didNotChange', { name: changes.record.name, files: unknown.join(', ') }));
   return paths.flatMap((file) => [file, ...(known.get(file)?.from === undefined ? [] : [known.get(file)!.from!])]).map((file) => `:(literal)${file}`);
 }
 
@@ -112,7 +113,7 @@ export type BringHomeResult =
   | { kind: 'applied'; files: string[] }
   | { kind: 'merged'; commit: string }
   /** `hunks`: when the changes were chosen hunk by hunk, each one that does not apply on its own. */
-  | { kind: 'conflict'; files: string[]; reason: string; hunks?: ChangeConflict[] }
+  | { kind: 'conflict'; files: string[]; reason: UserText; hunks?: ChangeConflict[] }
   | { kind: 'nothing' };
 
 /**
@@ -124,14 +125,14 @@ export async function applyToCheckout(changes: WorktreeChanges, paths?: readonly
   const patch = await changesPatch(changes, paths);
   if (patch.trim() === '') return { kind: 'nothing' };
   const chosen = paths === undefined ? changes.files : changes.files.filter((file) => paths.includes(file.path));
-  return applyPatch(changes.record.checkout, patch, chosen.map((file) => file.path), 'The changes');
+  return applyPatch(changes.record.checkout, patch, chosen.map((file) => file.path), (git) => userText('worktree.changesDoNotApply', { git }));
 }
 
 /** `git apply` of the whole patch to the checkout's files, or nothing at all when any part does not apply. */
-async function applyPatch(checkout: string, patch: string, files: string[], what: string): Promise<BringHomeResult> {
+async function applyPatch(checkout: string, patch: string, files: string[], refused: (git: string) => UserText): Promise<BringHomeResult> {
   const git = { cwd: checkout, input: patch };
   const check = await checkPatch(checkout, patch);
-  if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: `${what} do not apply to your checkout as it is now, so nothing was changed. Git says: ${check.stderr.trim()}` };
+  if (check.code !== 0) return { kind: 'conflict', files: filesInTheWay(check.stderr), reason: refused(check.stderr.trim()) };
   await runGit(['apply', '--whitespace=nowarn', '-'], git);
   return { kind: 'applied', files };
 }
@@ -170,11 +171,11 @@ export async function mergeBranch(record: WorktreeRecord): Promise<BringHomeResu
   if (inMerge) {
     const conflicted = nulList((await runGit(['diff', '--name-only', '--diff-filter=U', '-z'], git)).stdout);
     await runGit(['merge', '--abort'], git).catch((error: unknown) => {
-      throw new GitError(`The merge of ${record.branch} conflicted and could not be undone (${errorMessage(error)}); run git merge --abort in ${record.checkout}.`);
+      throw new WorktreeError('git', userText('worktree.mergeNotUndone', { branch: record.branch, error: errorMessage(error), checkout: record.checkout }));
     });
-    return { kind: 'conflict', files: conflicted, reason: `Merging ${record.branch} conflicts with your branch in ${conflicted.join(', ')}; the merge was undone and nothing changed. Merge it yourself to resolve them, or apply only the other files.` };
+    return { kind: 'conflict', files: conflicted, reason: userText('worktree.mergeConflicts', { branch: record.branch, files: conflicted.join(', ') }) };
   }
-  return { kind: 'conflict', files: filesInTheWay(said), reason: `Git did not merge ${record.branch}, and nothing changed: ${said.trim()}` };
+  return { kind: 'conflict', files: filesInTheWay(said), reason: userText('worktree.mergeRefused', { branch: record.branch, git: said.trim() }) };
 }
 
 /** One hunk of a file's changes, as the user picks it. */
@@ -197,7 +198,7 @@ export interface FileHunks {
 export async function fileHunks(changes: WorktreeChanges, file: string): Promise<FileHunks> {
   const patch = await changesPatch(changes, [file]);
   const start = patch.search(/^@@ /m);
-  if (start < 0 || /^GIT binary patch$/m.test(patch)) throw new WorktreeError('git', `${file} has no text hunks to choose from (a binary file or a change of its mode); apply it whole.`);
+  if (start < 0 || /^GIT binary patch$/m.test(patch)) throw new WorktreeError('git', userText('worktree.noTextHunks', { file }));
   const hunks = patch
     .slice(start)
     .split(/^(?=@@ )/m)
@@ -216,12 +217,12 @@ export async function fileHunks(changes: WorktreeChanges, file: string): Promise
 export async function applyHunks(changes: WorktreeChanges, file: FileHunks, chosen: readonly number[]): Promise<BringHomeResult> {
   checkHunkIndexes(file, chosen);
   if (chosen.length === 0) return { kind: 'nothing' };
-  return applyPatch(changes.record.checkout, hunksPatch(file, chosen), [file.path], `The chosen hunks of ${file.path}`);
+  return applyPatch(changes.record.checkout, hunksPatch(file, chosen), [file.path], (git) => userText('worktree.hunksDoNotApply', { file: file.path, git }));
 }
 
 function checkHunkIndexes(file: FileHunks, chosen: readonly number[]): void {
   const bad = chosen.filter((index) => !Number.isInteger(index) || index < 0 || index >= file.hunks.length);
-  if (bad.length > 0) throw new WorktreeError('git', `${file.path} has ${file.hunks.length} hunk(s); there is no hunk ${bad.join(', ')}. Nothing was applied.`);
+  if (bad.length > 0) throw new WorktreeError('git', userText('worktree.noSuchHunk', { file: file.path, count: file.hunks.length, hunks: bad.join(', ') }));
 }
 
 /** A patch of some of a file's hunks, in the file's order: its header, then the hunks. */
@@ -259,7 +260,7 @@ export async function applyChoices(changes: WorktreeChanges, choices: readonly F
   }
   const patch = sections.join('');
   if (patch.trim() === '') return { kind: 'nothing' };
-  const result = await applyPatch(changes.record.checkout, patch, [...new Set(parts.map((part) => part.path))], 'The accepted changes');
+  const result = await applyPatch(changes.record.checkout, patch, [...new Set(parts.map((part) => part.path))], (git) => userText('worktree.acceptedDoNotApply', { git }));
   if (result.kind !== 'conflict') return result;
   const hunks: ChangeConflict[] = [];
   for (const part of parts) {
