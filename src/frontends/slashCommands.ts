@@ -20,6 +20,7 @@ import type { DefinitionRoots } from '../core/definitions/sources';
 import type { OfferedTool } from '../core/definitions/toolNames';
 import type { DefinitionNotice } from '../core/definitions/types';
 import type { Workspace } from '../core/workspace/workspace';
+import { word } from './words';
 import type { Voice } from './words/template';
 
 /** A skill as `/` offers it: typing its name asks the agent to load it. */
@@ -67,7 +68,7 @@ export function planSlash(text: string, catalog: CommandCatalog): SlashPlan {
     case 'skill':
       return { kind: 'skill', name: resolved.name, args: resolved.args };
     case 'error':
-      return { kind: 'error', message: resolved.message };
+      return { kind: 'error', message: word(resolved.message) };
   }
 }
 
@@ -103,9 +104,9 @@ export async function prepareCommandTurn(
   const expansion = expandCommand(command, plan.args, where.substitution ?? {});
   const references = await referencesToAttachments(expansion.references, where.workspace, command.origin.real);
   const notices = [
-    ...where.catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => notice.message),
-    ...expansion.notices,
-    ...references.notices,
+    ...where.catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => word(notice.message)),
+    ...expansion.notices.map(word),
+    ...references.notices.map(word),
   ];
   const model = chooseModel(expansion.model, (id) => id === where.target.model);
   if (model.tried.length > 0 && model.model === undefined) {
@@ -191,7 +192,7 @@ export function slashHelp(topic: string | undefined, catalog: CommandCatalog, vo
         ? ['', l10n.t('From your command files:'), ...files.map(line)]
         : ['', l10n.t('Add your own as Markdown files in .evergreen/commands, .claude/commands or .github/prompts (or ~/.evergreen/commands, ~/.claude/commands).')]),
       ...(skills.length > 0 ? ['', l10n.t('Skills (/name asks the agent to load one and follow it):'), ...skills.map(line)] : []),
-      ...(catalog.notices.length > 0 ? ['', l10n.t('Problems with command files:'), ...catalog.notices.map((notice) => `- ${notice.message}`)] : []),
+      ...(catalog.notices.length > 0 ? ['', l10n.t('Problems with command files:'), ...catalog.notices.map((notice) => `- ${word(notice.message)}`)] : []),
       '',
       l10n.t('Start a message with // to send text that begins with /.'),
     ].join('\n');
@@ -209,7 +210,7 @@ export function slashHelp(topic: string | undefined, catalog: CommandCatalog, vo
     ? [
         ...(command.tools ? [l10n.t('Tools for its turn: {0} (they only narrow what is offered; approvals still ask).', command.tools.written.join(', '))] : []),
         ...(command.model ? [l10n.t('Asks for the model: {0} (not applied: /model switches).', command.model.join(', '))] : []),
-        ...catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => notice.message),
+        ...catalog.notices.filter((notice) => notice.file === command.origin.file).map((notice) => word(notice.message)),
       ]
     : [];
   return [line(option), ...details].join('\n');

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadFileCommands, type CommandDefinition } from '../../src/core/commands/fileCommands';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { said } from '../support/said';
 
 describe('commands: loading from files', function () {
   this.timeout(30_000);
@@ -43,17 +44,17 @@ describe('commands: loading from files', function () {
     assert.ok(names.includes('review-pr') && names.includes('latin1'), 'the good files still load');
     assert.equal(named(commands, 'latin1').body.trim(), 'Résumé the changes.');
     const about = (file: string) => notices.filter((item) => item.file === `.claude/commands/${file}`);
-    assert.match(about('broken.md')[0]!.message, /not valid YAML.*line 3/);
+    assert.match(said(about('broken.md')[0]!.message), /not valid YAML.*line 3/);
     assert.equal(about('broken.md')[0]!.kind, 'invalid-frontmatter');
-    assert.match(about('unclosed.md')[0]!.message, /never closed/);
-    assert.match(about('list.md')[0]!.message, /must be a mapping/);
-    assert.match(about('binary.md')[0]!.message, /binary/);
+    assert.match(said(about('unclosed.md')[0]!.message), /never closed/);
+    assert.match(said(about('list.md')[0]!.message), /must be a mapping/);
+    assert.match(said(about('binary.md')[0]!.message), /binary/);
     assert.equal(about('latin1.md')[0]!.kind, 'not-utf8');
-    assert.match(about('huge.md')[0]!.message, /larger than 256 KB/);
-    assert.match(about('my command.md')[0]!.message, /cannot be typed/);
+    assert.match(said(about('huge.md')[0]!.message), /larger than 256 KB/);
+    assert.match(said(about('my command.md')[0]!.message), /cannot be typed/);
     assert.equal(about('leak.md')[0]!.kind, 'unreadable');
-    assert.match(about('leak.md')[0]!.message, /outside the workspace root/);
-    assert.match(about('pipe.md')[0]!.message, /named pipe/);
+    assert.match(said(about('leak.md')[0]!.message), /outside the workspace root/);
+    assert.match(said(about('pipe.md')[0]!.message), /named pipe/);
     assert.ok(!JSON.stringify(commands).includes('SECRET FROM OUTSIDE'));
   });
 });

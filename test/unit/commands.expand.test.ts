@@ -15,6 +15,8 @@ import { restrictTools } from '../../src/core/definitions/toolNames';
 import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { said } from '../support/said';
+import type { UserText } from '../../src/core/texts/userText';
 
 describe('commands: typed prompts, arguments and references', function () {
   this.timeout(30_000);
@@ -45,7 +47,7 @@ describe('commands: typed prompts, arguments and references', function () {
     assert.deepEqual(expansion.notices, []);
     const short = expand('/review-pr 456');
     assert.match(short.prompt, /with priority \$2 and assign the follow-ups to \$3/, 'a placeholder with no argument stays as written');
-    assert.match(short.notices[0]!, /"\$2" and "\$3" had no value.*\[pr-number\] \[priority\] \[assignee\]/);
+    assert.match(said(short.notices[0]!), /"\$2" and "\$3" had no value.*\[pr-number\] \[priority\] \[assignee\]/);
   });
 
   it('finds a namespaced command by its short name, fills $ARGUMENTS, keeps \\$1, and attaches its @file', async () => {
@@ -65,7 +67,7 @@ describe('commands: typed prompts, arguments and references', function () {
     const resolved = resolveSlashCommand('/test', commands);
     assert.equal(resolved.kind, 'error');
     if (resolved.kind !== 'error') return;
-    assert.match(resolved.message, /\/test is defined in several folders: \/backend:test \(\.claude\/commands\/backend\/test\.md\), \/frontend:test/);
+    assert.match(said(resolved.message), /\/test is defined in several folders: \/backend:test \(\.claude\/commands\/backend\/test\.md\), \/frontend:test/);
     assert.deepEqual(resolved.suggestions, ['backend:test', 'frontend:test']);
     assert.equal(fileCommand('/backend:test').command.origin.file, '.claude/commands/backend/test.md');
   });
@@ -78,7 +80,7 @@ describe('commands: typed prompts, arguments and references', function () {
     assert.deepEqual(attachments, [{ kind: 'file', path: 'docs/design-system/Form.md' }], 'relative to the prompt file');
     const missing = expand('/create-react-form');
     assert.match(missing.prompt, /\$\{input:formName:Name of the form\}/);
-    assert.match(missing.notices[0]!, /had no value.*name=value/);
+    assert.match(said(missing.notices[0]!), /had no value.*name=value/);
   });
 
   it("fills Copilot's ${file} and ${selection} from the editor, and reports them when there is none (the CLI)", () => {
@@ -88,7 +90,7 @@ describe('commands: typed prompts, arguments and references', function () {
     assert.equal(withEditor.mode, 'plan');
     const without = expand('/security-review');
     assert.match(without.prompt, /review of \$\{file\}/);
-    assert.match(without.notices[0]!, /"\$\{file\}" and "\$\{selection\}" had no value/);
+    assert.match(said(without.notices[0]!), /"\$\{file\}" and "\$\{selection\}" had no value/);
   });
 
   it("fills Evergreen's own files with both kinds of placeholder, and appends arguments a prompt does not take", () => {
@@ -126,9 +128,9 @@ describe('commands: typed prompts, arguments and references', function () {
       { kind: 'folder', path: 'docs' },
     ]);
     assert.equal(notices.length, 3, notices.join('\n'));
-    assert.match(notices[0]!, /@\.\.\/outside\.txt was not attached: .*outside the workspace/);
-    assert.match(notices[1]!, /@\/etc\/hostname was not attached/);
-    assert.match(notices[2]!, /@types\/node names no file in the workspace; it was left as text/);
+    assert.match(said(notices[0]!), /@\.\.\/outside\.txt was not attached: .*outside the workspace/);
+    assert.match(said(notices[1]!), /@\/etc\/hostname was not attached/);
+    assert.match(said(notices[2]!), /@types\/node names no file in the workspace; it was left as text/);
   });
 
   it('a workspace command that tries to pre-approve git push narrows the tools and grants nothing', async () => {
@@ -136,7 +138,7 @@ describe('commands: typed prompts, arguments and references', function () {
     const grant = loaded.notices.find((item) => item.kind === 'grant-ignored' && item.file === '.claude/commands/commit.md');
     assert.ok(grant, 'the grant is reported');
     assert.deepEqual(grant.entries, ['Bash(git add:*)', 'Bash(git status:*)', 'Bash(git commit:*)', 'Bash(git push:*)']);
-    assert.match(grant.message, /never approve a call/);
+    assert.match(said(grant.message), /never approve a call/);
     const expansion = expand('/commit');
     // The expansion carries nothing that could reach the approval policy: the front ends build it from the user's settings only.
     assert.deepEqual(Object.keys(expansion).sort(), ['command', 'notices', 'prompt', 'references', 'tools']);
@@ -155,14 +157,14 @@ describe('commands: typed prompts, arguments and references', function () {
     };
     const typo = error('/reveiw-pr 12');
     assert.equal(typo.suggestions[0], 'review-pr');
-    assert.match(typo.message, /^Unknown command \/reveiw-pr\. Did you mean \/review-pr/);
-    assert.match(typo.message, /Type \/help/);
+    assert.match(said(typo.message), /^Unknown command \/reveiw-pr\. Did you mean \/review-pr/);
+    assert.match(said(typo.message), /Type \/help/);
     assert.equal(error('/hepl').suggestions[0], 'help');
     assert.equal(error('/cmpact').suggestions[0], 'compact');
     assert.equal(error('/Compact').suggestions[0], 'compact', 'names are case-sensitive, the suggestion says how to write it');
     const none = error('/zzqx');
     assert.deepEqual(none.suggestions, []);
-    assert.doesNotMatch(none.message, /Did you mean/);
+    assert.doesNotMatch(said(none.message), /Did you mean/);
   });
 
   it('parses the built-in commands into typed commands, and refuses arguments that do not fit', () => {
@@ -173,9 +175,9 @@ describe('commands: typed prompts, arguments and references', function () {
     assert.deepEqual(builtIn('/mode Security Reviewer'), { kind: 'built-in', command: { name: 'mode', mode: 'Security Reviewer' } });
     assert.deepEqual(builtIn('/model claude-sonnet-4-5'), { kind: 'built-in', command: { name: 'model', model: 'claude-sonnet-4-5' } });
     for (const name of ['help', 'new', 'resume', 'context', 'memory', 'init', 'model', 'mode', 'thinking']) assert.deepEqual(builtIn(`/${name}`), { kind: 'built-in', command: { name } });
-    assert.match((builtIn('/thinking lots') as { message: string }).message, /^\/thinking must be "off", "auto" or a budget/);
-    assert.match((builtIn('/model a b') as { message: string }).message, /one model id/);
-    assert.match((builtIn('/new chat please') as { message: string }).message, /\/new takes nothing after it/);
+    assert.match(said((builtIn('/thinking lots') as { message: UserText }).message), /^\/thinking must be "off", "auto" or a budget/);
+    assert.match(said((builtIn('/model a b') as { message: UserText }).message), /one model id/);
+    assert.match(said((builtIn('/new chat please') as { message: UserText }).message), /\/new takes nothing after it/);
   });
 
   it('leaves text alone: paths, a lone slash, and // to send a leading slash', () => {

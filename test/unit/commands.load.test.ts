@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { loadFileCommands, type CommandDefinition } from '../../src/core/commands/fileCommands';
 import type { DefinitionNotice } from '../../src/core/definitions/types';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { said } from '../support/said';
 
 describe('commands: loading from files', function () {
   this.timeout(30_000);
@@ -85,7 +86,7 @@ describe('commands: loading from files', function () {
     assert.equal(shadowed.length, 1);
     assert.equal(shadowed[0]!.file, '.claude/commands/review-pr.md');
     assert.equal(shadowed[0]!.winner, '~/.evergreen/commands/review-pr.md');
-    assert.match(shadowed[0]!.message, /your own ~\/\.evergreen\/commands\/review-pr\.md takes precedence over the workspace's/);
+    assert.match(said(shadowed[0]!.message), /your own ~\/\.evergreen\/commands\/review-pr\.md takes precedence over the workspace's/);
   });
 
   it('reports a duplicate at the same level and a file that takes a built-in name', async () => {
@@ -95,7 +96,7 @@ describe('commands: loading from files', function () {
     assert.equal(named(commands, 'commit').origin.file, '.evergreen/commands/commit.md', '.evergreen is read before .claude');
     assert.equal(commands.find((command) => command.name === 'compact'), undefined);
     const builtIn = noticesOf(notices, 'shadowed').find((item) => item.name === 'compact');
-    assert.match(builtIn!.message, /built-in \/compact/);
+    assert.match(said(builtIn!.message), /built-in \/compact/);
     assert.ok(noticesOf(notices, 'shadowed').some((item) => item.file === '.claude/commands/commit.md' && item.winner === '.evergreen/commands/commit.md'));
     folders.write(folders.workspace, '.github/prompts/commit-two.prompt.md', '---\nname: release\n---\nA');
     folders.write(folders.workspace, '.github/prompts/release.prompt.md', 'B');
@@ -109,7 +110,7 @@ describe('commands: loading from files', function () {
     assert.deepEqual(commands.map((command) => command.name), ['standup']);
     const untrusted = noticesOf(notices, 'untrusted');
     assert.equal(untrusted.length, 1);
-    assert.match(untrusted[0]!.message, /\.evergreen\/commands, \.claude\/commands, \.github\/prompts/);
+    assert.match(said(untrusted[0]!.message), /\.evergreen\/commands, \.claude\/commands, \.github\/prompts/);
   });
 
   it("refuses a workspace's .claude that is a link out of it, and follows the user's own folder into a dotfiles repository", async () => {
@@ -126,7 +127,7 @@ describe('commands: loading from files', function () {
     const { commands, notices } = await load();
     const names = commands.map((command) => command.name);
     assert.ok(!names.includes('evil'));
-    assert.match(notices.find((item) => item.file === '.claude/commands')!.message, /outside the workspace root/);
+    assert.match(said(notices.find((item) => item.file === '.claude/commands')!.message), /outside the workspace root/);
     assert.ok(names.includes('mine'), "the user's own folder is followed");
     assert.equal(named(commands, 'mine').origin.file, '~/.claude/commands/mine.md');
     assert.ok(!names.includes('escape'), 'but a link out of it is not');
@@ -139,8 +140,8 @@ describe('commands: loading from files', function () {
     const { commands, notices } = await load();
     assert.equal(commands.filter((command) => /^c\d{3}$/.test(command.name)).length, 200);
     assert.ok(commands.some((command) => command.name === 'c199') && !commands.some((command) => command.name === 'c200'), 'the first 200 by name');
-    assert.ok(noticesOf(notices, 'limit').some((item) => /more than 200 files/.test(item.message)));
+    assert.ok(noticesOf(notices, 'limit').some((item) => /more than 200 files/.test(said(item.message))));
     assert.ok(!commands.some((command) => command.shortName === 'deep'));
-    assert.ok(noticesOf(notices, 'limit').some((item) => /levels deep/.test(item.message)));
+    assert.ok(noticesOf(notices, 'limit').some((item) => /levels deep/.test(said(item.message))));
   });
 });

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { hintField, listField, modelField, parseFrontmatter, textField } from '../../src/core/definitions/frontmatter';
 import { chooseModel, modelIdOf } from '../../src/core/definitions/modelChoice';
 import { parseToolList, restrictTools, unmatchedMcpEntries, type OfferedTool } from '../../src/core/definitions/toolNames';
+import { said } from '../support/said';
+import type { UserText } from '../../src/core/texts/userText';
 
 describe('definitions: frontmatter', () => {
   it('splits frontmatter from the body; a file without it is all body', () => {
@@ -21,12 +23,12 @@ describe('definitions: frontmatter', () => {
     const bomb = ['---', 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`), '---', 'body'].join('\n');
     const parsed = parseFrontmatter(bomb);
     assert.equal(parsed.kind, 'invalid');
-    assert.match((parsed as { problem: string }).problem, /aliases/);
+    assert.match(said((parsed as { problem: UserText }).problem), /aliases/);
     const tagged = parseFrontmatter('---\ndescription: !!js/function "function () { return 1 }"\n---\n');
     assert.deepEqual(tagged, { kind: 'ok', fields: { description: 'function () { return 1 }' }, body: '' }, 'an unknown tag leaves text, never code');
     const duplicate = parseFrontmatter('---\nmodel: a\nmodel: b\n---\n');
     assert.equal(duplicate.kind, 'invalid');
-    assert.match((duplicate as { problem: string }).problem, /not valid YAML: .*unique.*line 3/);
+    assert.match(said((duplicate as { problem: UserText }).problem), /not valid YAML: .*unique.*line 3/);
   });
 
   it("reads Claude Code's argument-hint as written, but keeps every other YAML error an error", () => {
@@ -40,13 +42,13 @@ describe('definitions: frontmatter', () => {
 
   it('reads text, lists (YAML or one line, parentheses kept together) and models (one or a list)', () => {
     assert.deepEqual(textField({ version: 2 }, 'version'), { value: '2' });
-    assert.match(textField({ description: { a: 1 } }, 'description').problem!, /must be text/);
+    assert.match(said(textField({ description: { a: 1 } }, 'description').problem!), /must be text/);
     assert.deepEqual(listField({ t: 'Bash(git add:*), Read  Grep' }, 't').value, ['Bash(git add:*)', 'Read', 'Grep']);
     assert.deepEqual(listField({ t: ['Bash(git commit -m:*)', 'Edit'] }, 't').value, ['Bash(git commit -m:*)', 'Edit']);
-    assert.match(listField({ t: [1, 2] }, 't').problem!, /must list names/);
+    assert.match(said(listField({ t: [1, 2] }, 't').problem!), /must list names/);
     assert.deepEqual(modelField({ model: ['Claude Opus 4.5', 'GPT-5.2'] }, 'model').value, ['Claude Opus 4.5', 'GPT-5.2']);
     assert.deepEqual(modelField({ model: 'claude-sonnet-4-5' }, 'model').value, ['claude-sonnet-4-5']);
-    assert.match(modelField({ model: [1] }, 'model').problem!, /model name/);
+    assert.match(said(modelField({ model: [1] }, 'model').problem!), /model name/);
   });
 });
 

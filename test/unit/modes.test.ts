@@ -14,6 +14,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { createSkillTool } from '../../src/core/tools/skill';
 import type { ToolDefinition } from '../../src/core/tools/types';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { said } from '../support/said';
 
 /** An MCP server's tool, or a stand-in for deferred ones, as mcp/ builds them (only what the mode rules read). */
 function mcpTool(name: string, server: string | undefined): ToolDefinition<unknown> {
@@ -151,10 +152,10 @@ describe('modes: custom modes from files', function () {
     const { modes, notices } = await load();
     assert.equal(findMode(modes, 'plan')!.origin, undefined, 'the built-in plan mode');
     assert.equal(findMode(modes, 'docs')!.origin!.file, '~/.evergreen/modes/docs.md');
-    assert.ok(notices.some((item) => item.kind === 'shadowed' && item.file === '.evergreen/modes/plan.md' && /built-in plan mode/.test(item.message)));
+    assert.ok(notices.some((item) => item.kind === 'shadowed' && item.file === '.evergreen/modes/plan.md' && /built-in plan mode/.test(said(item.message))));
     assert.ok(notices.some((item) => item.kind === 'shadowed' && item.file === '.evergreen/modes/docs.md'));
     assert.ok(notices.some((item) => item.kind === 'invalid-frontmatter' && item.file === '.github/chatmodes/broken.chatmode.md'));
-    assert.ok(notices.some((item) => item.kind === 'invalid-field' && /"tools" must be a list/.test(item.message)));
+    assert.ok(notices.some((item) => item.kind === 'invalid-field' && /"tools" must be a list/.test(said(item.message))));
     const typed = findMode(modes, 'typed')!;
     assert.equal(typed.tools, undefined);
     assert.equal(typed.base, 'agent', 'base is an Evergreen field; a Copilot file is always on agent');
@@ -164,6 +165,6 @@ describe('modes: custom modes from files', function () {
     folders.write(folders.home, '.evergreen/modes/mine.md', 'My mode.');
     const { modes, notices } = await load(false);
     assert.deepEqual(modes.map((item) => item.name), ['agent', 'plan', 'mine']);
-    assert.match(notices.find((item) => item.kind === 'untrusted')!.message, /\.evergreen\/modes, \.github\/agents, \.github\/chatmodes/);
+    assert.match(said(notices.find((item) => item.kind === 'untrusted')!.message), /\.evergreen\/modes, \.github\/agents, \.github\/chatmodes/);
   });
 });

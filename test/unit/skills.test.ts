@@ -14,6 +14,7 @@ import { createSkillTool } from '../../src/core/tools/skill';
 import type { ToolContext, ToolDefinition } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
+import { said } from '../support/said';
 
 describe('skills', function () {
   this.timeout(30_000);
@@ -100,18 +101,18 @@ describe('skills', function () {
     const names = skills.map((item) => item.name);
     assert.deepEqual(names, ['git-hygiene', 'good-name', 'grants', 'mismatch', 'shouting', 'pdf-processing', 'changelog']);
     const first = (folder: string, file = `.evergreen/skills/${folder}/SKILL.md`) => about(notices, file)[0]!;
-    assert.match(about(notices, '.evergreen/skills/no-skill-file')[0]!.message, /has no SKILL\.md/);
+    assert.match(said(about(notices, '.evergreen/skills/no-skill-file')[0]!.message), /has no SKILL\.md/);
     assert.equal(first('no-frontmatter').kind, 'invalid-frontmatter');
-    assert.match(first('no-frontmatter').message, /no frontmatter/);
+    assert.match(said(first('no-frontmatter').message), /no frontmatter/);
     assert.equal(first('bad-yaml').kind, 'invalid-frontmatter');
-    assert.match(first('no-description').message, /needs a "description"/);
-    assert.match(first('shouting').message, /"Shouting" breaks the Agent Skills rules \(it has capital letters.*The folder's name "shouting" is used/);
-    assert.match(first('Bad_Folder').message, /should match its folder's name "Bad_Folder".*listed as "good-name"/);
-    assert.equal(about(notices, '.evergreen/skills/Both_Bad/SKILL.md').at(-1)!.message.includes('is not loaded'), true);
-    assert.match(first('mismatch').message, /"other-name" should match its folder's name "mismatch".*listed as "mismatch"/);
+    assert.match(said(first('no-description').message), /needs a "description"/);
+    assert.match(said(first('shouting').message), /"Shouting" breaks the Agent Skills rules \(it has capital letters.*The folder's name "shouting" is used/);
+    assert.match(said(first('Bad_Folder').message), /should match its folder's name "Bad_Folder".*listed as "good-name"/);
+    assert.equal(said(about(notices, '.evergreen/skills/Both_Bad/SKILL.md').at(-1)!.message).includes('is not loaded'), true);
+    assert.match(said(first('mismatch').message), /"other-name" should match its folder's name "mismatch".*listed as "mismatch"/);
     assert.equal(first('grants').kind, 'grant-ignored');
-    assert.match(first('binary').message, /binary/);
-    assert.match(about(notices, '.evergreen/skills/evil')[0]!.message, /outside the workspace root/);
+    assert.match(said(first('binary').message), /binary/);
+    assert.match(said(about(notices, '.evergreen/skills/evil')[0]!.message), /outside the workspace root/);
     assert.ok(!JSON.stringify(skills.map((item) => item.description)).includes('From outside'));
   });
 
@@ -133,8 +134,8 @@ describe('skills', function () {
     const lines = Array.from({ length: 4000 }, (_, index) => `Line ${index + 1}: ${'detail '.repeat(3)}`);
     folders.write(folders.workspace, '.evergreen/skills/huge/SKILL.md', `---\nname: huge\ndescription: ${'Long description. '.repeat(80)}\n---\n${lines.join('\n')}\n`);
     const { skills, notices } = await load();
-    assert.ok(about(notices, '.evergreen/skills/huge/SKILL.md').some((item) => item.kind === 'cut' && /body|long/.test(item.message)));
-    assert.ok(about(notices, '.evergreen/skills/huge/SKILL.md').some((item) => item.kind === 'cut' && /description is \d+ characters/.test(item.message)));
+    assert.ok(about(notices, '.evergreen/skills/huge/SKILL.md').some((item) => item.kind === 'cut' && /body|long/.test(said(item.message))));
+    assert.ok(about(notices, '.evergreen/skills/huge/SKILL.md').some((item) => item.kind === 'cut' && /description is [\d,]+ characters/.test(said(item.message))));
     const { registry, ctx } = session(skills);
     const result = await registry.executeToolCall('skill', { name: 'huge' }, ctx);
     assert.ok(result.content.length < SKILL_LIMITS.bodyChars + 1_000, `${result.content.length}`);
@@ -163,6 +164,6 @@ describe('skills', function () {
   it("loads only the user's own skills in an untrusted workspace", async () => {
     const { skills, notices } = await load(false);
     assert.deepEqual(skills.map((skill) => skill.name), ['git-hygiene']);
-    assert.match(notices[0]!.message, /not trusted, so its skills \(\.claude\/skills, \.github\/skills\)/);
+    assert.match(said(notices[0]!.message), /not trusted, so its skills \(\.claude\/skills, \.github\/skills\)/);
   });
 });

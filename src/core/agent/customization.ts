@@ -12,6 +12,7 @@ import { sectionStart } from '../promptSections';
 import { redactSecrets, type KnownSecret } from '../secrets';
 import { skillsListing, SKILLS_MARK } from '../skills/present';
 import { loadSkills, skillReadRoots, type SkillDefinition } from '../skills/skills';
+import { userText, type UserText } from '../texts/userText';
 import type { MemoryToolOptions } from '../tools/memory';
 import type { PromptSections } from './systemPrompt';
 
@@ -25,10 +26,10 @@ export interface MemorySettings {
   folder: string;
 }
 
-/** A notice for the user at the start, worded by the loaders. */
+/** A notice for the user at the start (each front end words it). */
 export interface CustomizationNotice {
   level: 'warning' | 'info';
-  message: string;
+  message: UserText;
 }
 
 export interface SessionSkills {
@@ -77,7 +78,7 @@ export async function customizationSections(
       listing = redactSecrets(await memoryListing(memory.folder), secrets);
     } catch (error) {
       logger.warn(`memory listing of ${memory.folder} failed: ${errorMessage(error)}`);
-      notices.push({ level: 'warning', message: `Memory could not be listed for this chat (${errorMessage(error)}); the memory tool says what is wrong when the model uses it. Check the folder with "Evergreen: Open Memory" (/memory).` });
+      notices.push({ level: 'warning', message: userText('customization.memoryNotListed', { error: errorMessage(error) }) });
     }
   }
   return { sections: { skills: skills.offered ? skillsListing(skills.offered) : undefined, memory: listing }, notices };

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { realpathSync } from 'node:fs';
-import { userText, verbatim, type UserText } from '../texts/userText';
+import { userText, type UserText } from '../texts/userText';
 import * as path from 'node:path';
 import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager } from '../mcp/manager';
@@ -254,7 +254,7 @@ async function startInOrder(options: StartOptions, { logger, secrets, redactor, 
     // Web search is on, but neither this back end nor a SearXNG instance can run it.
     const webSearchMissing = config.web?.search === true && !client.capabilities.serverWebSearch && !config.web.searxng;
     announceStart({ logger, onEvent }, { thinking: thinkingNotices, sandbox, webSearchMissing, mcp, mcpTools, mcpSettings: config.mcp, mcpDeferShare: engineNumbers.mcpDeferShare, promptNotices: prompt.notices, customization: [...skills.notices, ...prompt.customization] });
-    for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice, message: verbatim(notice.message) });
+    for (const notice of starting.notices) onEvent({ type: 'mode_notice', ...notice });
     if (starting.recordStart) session.modes?.switchTo(starting.mode.name, 'start');
     // Its text rides with the first message.
     return hooks?.start(options.resumeId === undefined ? 'startup' : 'resume', {}, client.model);

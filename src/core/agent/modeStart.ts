@@ -14,6 +14,7 @@ import { ModelError } from '../model/errors';
 import { knownModel } from '../model/models';
 import { AGENT_MODE, findMode, loadModes, type ModeDefinition } from '../modes/modes';
 import type { CommandSandbox } from '../shell/commandSandbox';
+import { userText, type UserText } from '../texts/userText';
 import type { SessionHandle } from '../storage/sessionStore';
 import type { AgentEventListener } from './events';
 import type { FoldedMode } from './fold';
@@ -40,13 +41,19 @@ export interface StartingMode<Connected> {
   connected: Connected;
   /** The model the front end configured (what a mode without a model runs on). */
   configuredModel: string;
-  notices: { level: 'warning' | 'info'; message: string }[];
+  notices: ModeNotice[];
+}
+
+/** What the user is told about modes as a session starts. */
+export interface ModeNotice {
+  level: 'warning' | 'info';
+  message: UserText;
 }
 
 /** Loading problems a user should fix; the rest (a hidden duplicate, an untrusted workspace) are said as information. */
 const WARNING_KINDS: ReadonlySet<DefinitionNoticeKind> = new Set(['unreadable', 'invalid-frontmatter', 'invalid-field', 'unknown-tool', 'not-utf8']);
 
-export function modeNotice(notice: DefinitionNotice): { level: 'warning' | 'info'; message: string } {
+export function modeNotice(notice: DefinitionNotice): ModeNotice {
   return { level: WARNING_KINDS.has(notice.kind) ? 'warning' : 'info', message: notice.message };
 }
 
@@ -75,7 +82,7 @@ export async function startingMode<Connected extends { client: ModelBackend }>(p
     if (!mode) throw new UnknownModeError(settings.start, loaded.modes.map((candidate) => candidate.name));
   } else {
     mode = findMode(loaded.modes, recorded);
-    if (!mode) notices.push({ level: 'warning', message: `This session was in the "${recorded}" mode, which no longer exists (its file was removed, renamed or is not loaded here); it goes on in the agent mode.` });
+    if (!mode) notices.push({ level: 'warning', message: userText('customization.modeGone', { mode: recorded }) });
   }
   mode ??= findMode(loaded.modes, AGENT_MODE)!;
   const configuredModel = params.connected.client.model;
@@ -87,10 +94,10 @@ export async function startingMode<Connected extends { client: ModelBackend }>(p
     } catch (error) {
       if (!(error instanceof ModelError) || error.kind === 'cancelled') throw error;
       logger.warn(`the ${mode.name} mode's model ${choice.model} could not be used: ${errorMessage(error)}`);
-      notices.push({ level: 'warning', message: `The ${mode.name} mode asks for the model ${choice.model}, which could not be used here (${error.message}); the session runs on ${configuredModel}.` });
+      notices.push({ level: 'warning', message: userText('customization.modeModelFailed', { mode: mode.name, model: choice.model, error: error.message, running: configuredModel }) });
     }
   } else if (choice.model === undefined && choice.tried.length > 0) {
-    notices.push({ level: 'info', message: `The ${mode.name} mode asks for ${choice.tried.join(' or ')}, which ${connected.client.provider} does not serve here; the session runs on ${configuredModel}.` });
+    notices.push({ level: 'info', message: userText('customization.modeModelNotServed', { mode: mode.name, models: choice.tried.join(' or '), provider: connected.client.provider, running: configuredModel }) });
   }
   return { modes: loaded.modes, mode, recordStart: mode.name !== recorded, told: folded?.told ?? AGENT_MODE, connected, configuredModel, notices };
 }

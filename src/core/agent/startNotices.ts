@@ -8,6 +8,7 @@ import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
 import type { ThinkingNotice } from '../model/thinking';
 import { sandboxNotice, type CommandSandbox } from '../shell/commandSandbox';
+import type { CustomizationNotice } from './customization';
 import type { AgentEventListener } from './events';
 
 /** The MCP servers' tools as the session offers them (directly, or behind mcp_search and mcp_call). */
@@ -33,7 +34,7 @@ export function announceStart(
     /** The instruction files read, and what was wrong with them. */
     promptNotices: readonly { level: 'warning' | 'info'; message: UserText }[];
     /** Skills that could not be used as written, memory that could not be listed. */
-    customization: readonly { level: 'warning' | 'info'; message: string }[];
+    customization: readonly CustomizationNotice[];
   },
 ): void {
   const { sandbox, mcp, mcpTools } = what;
@@ -60,8 +61,8 @@ export function announceStart(
     onEvent({ type: 'instructions_notice', ...notice });
   }
   for (const notice of what.customization) {
-    if (notice.level === 'warning') logger.warn(notice.message);
-    onEvent({ type: 'customization_notice', ...notice, message: verbatim(notice.message) });
+    if (notice.level === 'warning') logger.warn(userTextForLog(notice.message));
+    onEvent({ type: 'customization_notice', ...notice });
   }
   for (const message of mcpNotices(what.mcpSettings, mcp)) {
     logger.warn(userTextForLog(message));

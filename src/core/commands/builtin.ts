@@ -3,6 +3,7 @@
  * the CLI's -p). Their names are reserved: a command file of the same name is reported and unused.
  */
 import { parseThinkingSetting, type ThinkingSetting } from '../model/thinking';
+import { userText, type UserText } from '../texts/userText';
 
 export type BuiltInCommand =
   | { name: 'help'; topic?: string }
@@ -42,8 +43,8 @@ export const BUILT_IN_NAMES: ReadonlySet<string> = new Set(BUILT_IN_COMMANDS.map
 
 const isBuiltInName = (name: string): name is BuiltInCommandName => BUILT_IN_NAMES.has(name);
 
-/** A built-in command with what follows it; a problem (in words, naming the command) when the arguments do not fit. */
-export function parseBuiltInCommand(name: string, args: string): { command: BuiltInCommand } | { problem: string } | undefined {
+/** A built-in command with what follows it; a problem (naming the command) when the arguments do not fit. */
+export function parseBuiltInCommand(name: string, args: string): { command: BuiltInCommand } | { problem: UserText } | undefined {
   if (!isBuiltInName(name)) return undefined;
   const rest = args.trim();
   const optional = <K extends string>(key: K): Record<K, string> | Record<string, never> => (rest === '' ? {} : ({ [key]: rest } as Record<K, string>));
@@ -52,7 +53,7 @@ export function parseBuiltInCommand(name: string, args: string): { command: Buil
     case 'context':
     case 'memory':
     case 'init':
-      return rest === '' ? { command: { name } } : { problem: `/${name} takes nothing after it; send "/${name}" alone, then your message.` };
+      return rest === '' ? { command: { name } } : { problem: userText('customization.commandTakesNothing', { name }) };
     case 'help':
       return { command: { name, ...optional('topic') } };
     case 'resume':
@@ -62,12 +63,13 @@ export function parseBuiltInCommand(name: string, args: string): { command: Buil
     case 'mode':
       return { command: { name, ...optional('mode') } };
     case 'model':
-      if (/\s/.test(rest)) return { problem: `/model takes one model id (like claude-sonnet-4-5), got "${rest}".` };
+      if (/\s/.test(rest)) return { problem: userText('customization.modelTakesOneId', { got: rest }) };
       return { command: { name, ...optional('model') } };
     case 'thinking': {
       if (rest === '') return { command: { name } };
       const parsed = parseThinkingSetting(rest);
-      return 'problem' in parsed ? { problem: `/thinking ${parsed.problem}.` } : { command: { name, setting: parsed.setting } };
+      // The setting's problem is thinking's own English (model/thinking.ts), data here.
+      return 'problem' in parsed ? { problem: userText('customization.thinkingSettingInvalid', { problem: parsed.problem }) } : { command: { name, setting: parsed.setting } };
     }
   }
 }

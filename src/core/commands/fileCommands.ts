@@ -12,6 +12,7 @@ import { pickByName } from '../definitions/precedence';
 import type { DefinitionRoots } from '../definitions/sources';
 import { parseToolList, type ToolRestriction } from '../definitions/toolNames';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
+import { userText, type UserText } from '../texts/userText';
 import { BUILT_IN_COMMANDS } from './builtin';
 
 export interface CommandDefinition {
@@ -43,7 +44,7 @@ const COPILOT_AGENTS: Readonly<Record<string, string>> = { ask: 'plan', edit: 'a
 /** Fields Claude Code or Copilot act on that Evergreen does not. */
 const UNSUPPORTED_COMMAND_FIELDS = ['hooks', 'context', 'disallowed-tools'];
 
-function modeOf(file: DefinitionFile, problem: (message: string) => void): string | undefined {
+function modeOf(file: DefinitionFile, problem: (problem: UserText) => void): string | undefined {
   // Claude Code's `agent` names a subagent for `context: fork`, not a mode; only the other formats pick a mode.
   if (file.origin.format === 'claude') return undefined;
   const field = file.fields.mode !== undefined ? 'mode' : 'agent';
@@ -55,7 +56,7 @@ function modeOf(file: DefinitionFile, problem: (message: string) => void): strin
 
 function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDefinition | undefined {
   const shown = file.origin.file;
-  const problem = (message: string) => notices.push(notice('invalid-field', shown, `${shown}: ${message}; the field is ignored.`));
+  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, userText('customization.fieldIgnored', { file: shown, problem })));
   const parts = file.stem.split('/');
   // Claude Code names a command by its file; Copilot's and Evergreen's files may set `name`.
   const named = file.origin.format === 'claude' ? { value: undefined } : textField(file.fields, 'name');
@@ -64,7 +65,7 @@ function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDe
   const namespaces = parts.slice(0, -1);
   const invalid = [shortName, ...namespaces].find((part) => !NAME.test(part));
   if (invalid !== undefined) {
-    notices.push(notice('invalid-field', shown, `${shown}: "${invalid}" cannot be typed as a command name (use letters, digits, "_", "." and "-"); the file is not used.`));
+    notices.push(notice('invalid-field', shown, userText('customization.commandNameInvalid', { file: shown, name: invalid })));
     return undefined;
   }
   const namespace = namespaces.length > 0 ? namespaces.join(':') : undefined;
@@ -86,14 +87,14 @@ function commandOf(file: DefinitionFile, notices: DefinitionNotice[]): CommandDe
   const mode = modeOf(file, problem);
   const unsupported = UNSUPPORTED_COMMAND_FIELDS.filter((field) => file.fields[field] !== undefined);
   if (unsupported.length > 0) {
-    notices.push(notice('unsupported-field', shown, `${shown}: Evergreen does not act on ${unsupported.map((field) => `"${field}"`).join(', ')}; the command runs in the conversation with the rest of its frontmatter.`, { entries: unsupported }));
+    const fields = unsupported.map((field) => `"${field}"`).join(', ');
+    notices.push(notice('unsupported-field', shown, userText('customization.commandFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
   }
   // Claude Code runs !`command` lines before sending; a file never runs anything here: the text is sent as written.
   const shellLines = [...file.body.matchAll(/!`([^`\n]+)`/g)].map((match) => match[1]!);
   if (shellLines.length > 0) {
-    notices.push(
-      notice('unsupported-field', shown, `${shown} asks to run ${shellLines.map((line) => `\`${line}\``).join(', ')} before it is sent (Claude Code's !\`…\`). Evergreen runs nothing from a command file: the lines are sent as written, and the model may run them with run_shell under your approval settings.`, { entries: shellLines }),
-    );
+    const lines = shellLines.map((line) => `\`${line}\``).join(', ');
+    notices.push(notice('unsupported-field', shown, userText('customization.commandShellLines', { file: shown, lines }), { entries: shellLines }));
   }
   return {
     name: namespace ? `${namespace}:${shortName}` : shortName,

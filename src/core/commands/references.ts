@@ -10,6 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { proseLines } from '../instructions/instructionFiles';
 import { errorMessage } from '../logger';
+import { userText, type UserText } from '../texts/userText';
 import type { Workspace } from '../workspace/workspace';
 
 /** Where a reference's path is relative to. */
@@ -58,12 +59,12 @@ export function findMarkdownLinks(text: string): string[] {
 }
 
 /** `path:12` or `path:10-40` (1-based, inclusive), as the composer writes a file's lines. */
-function splitRange(written: string): { file: string; fromLine?: number; toLine?: number } | { problem: string } {
+function splitRange(written: string): { file: string; fromLine?: number; toLine?: number } | { problem: UserText } {
   const match = /^(.*):(\d+)(?:-(\d+))?$/.exec(written);
   if (!match) return { file: written };
   const fromLine = Number(match[2]);
   const toLine = match[3] === undefined ? fromLine : Number(match[3]);
-  if (fromLine < 1 || toLine < fromLine) return { problem: `@${written}: lines go from 1 up, and the range must not run backwards` };
+  if (fromLine < 1 || toLine < fromLine) return { problem: userText('customization.referenceBadRange', { reference: written }) };
   return { file: match[1]!, fromLine, toLine };
 }
 
@@ -73,15 +74,15 @@ const looksLikePath = (written: string): boolean => /[/.]/.test(written);
  * The references that name files or folders in the workspace, as attachment requests; the others
  * are reported (`commandFile`: the real path of the command's file, for Markdown links).
  */
-export async function referencesToAttachments(references: readonly CommandReference[], workspace: Workspace, commandFile: string): Promise<{ attachments: AttachmentRequest[]; notices: string[] }> {
+export async function referencesToAttachments(references: readonly CommandReference[], workspace: Workspace, commandFile: string): Promise<{ attachments: AttachmentRequest[]; notices: UserText[] }> {
   const attachments: AttachmentRequest[] = [];
-  const notices: string[] = [];
+  const notices: UserText[] = [];
   const seen = new Set<string>();
   for (const reference of references) {
     const shown = reference.base === 'workspace' ? `@${reference.written}` : reference.written;
     const split = reference.base === 'workspace' ? splitRange(reference.written) : { file: reference.written };
     if ('problem' in split) {
-      notices.push(`${split.problem}; it was not attached.`);
+      notices.push(split.problem);
       continue;
     }
     const absolute = reference.base === 'workspace' ? path.resolve(workspace.root, split.file) : path.resolve(path.dirname(commandFile), split.file);
@@ -89,12 +90,12 @@ export async function referencesToAttachments(references: readonly CommandRefere
     try {
       real = await workspace.resolve(absolute);
     } catch (error) {
-      notices.push(`${shown} was not attached: ${errorMessage(error)}`);
+      notices.push(userText('customization.referenceRefused', { reference: shown, error: errorMessage(error) }));
       continue;
     }
     const stat = await fsp.stat(real).catch(() => undefined);
     if (!stat) {
-      if (looksLikePath(reference.written)) notices.push(`${shown} names no file in the workspace; it was left as text.`);
+      if (looksLikePath(reference.written)) notices.push(userText('customization.referenceMissing', { reference: shown }));
       continue;
     }
     const shownPath = workspace.displayPath(real);
@@ -102,7 +103,7 @@ export async function referencesToAttachments(references: readonly CommandRefere
     if (seen.has(key)) continue;
     seen.add(key);
     if (stat.isDirectory()) {
-      if ('fromLine' in split && split.fromLine !== undefined) notices.push(`${shown} is a folder, so its line range was ignored.`);
+      if ('fromLine' in split && split.fromLine !== undefined) notices.push(userText('customization.referenceFolderRange', { reference: shown }));
       attachments.push({ kind: 'folder', path: shownPath });
     } else {
       attachments.push({ kind: 'file', path: shownPath, ...('fromLine' in split && split.fromLine !== undefined ? { fromLine: split.fromLine, toLine: split.toLine! } : {}) });

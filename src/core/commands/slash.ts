@@ -8,6 +8,7 @@
  */
 import { nearNames, wordList } from '../definitions/near';
 import type { ToolRestriction } from '../definitions/toolNames';
+import { userText, type UserText } from '../texts/userText';
 import { substituteArguments, type SubstitutionContext } from './arguments';
 import { BUILT_IN_COMMANDS, parseBuiltInCommand, type BuiltInCommand } from './builtin';
 import type { CommandDefinition } from './fileCommands';
@@ -48,7 +49,7 @@ export type SlashResolution =
   /** A skill invoked by its name (a command of the same name wins). */
   | { kind: 'skill'; name: string; args: string }
   /** Not sent: `message` says why and what to type; `suggestions` are the near names (without `/`). */
-  | { kind: 'error'; message: string; suggestions: string[] };
+  | { kind: 'error'; message: UserText; suggestions: string[] };
 
 /** What a prompt asks for, given the file commands that loaded (loadFileCommands) and the skills' names. */
 export function resolveSlashCommand(prompt: string, commands: readonly CommandDefinition[], skills: readonly string[] = []): SlashResolution {
@@ -63,17 +64,14 @@ export function resolveSlashCommand(prompt: string, commands: readonly CommandDe
   if (byShortName.length === 1) return { kind: 'file', command: byShortName[0]!, args: input.args };
   if (byShortName.length > 1) {
     const names = byShortName.map((command) => command.name);
-    return {
-      kind: 'error',
-      message: `/${input.name} is defined in several folders: ${byShortName.map((command) => `/${command.name} (${command.origin.file})`).join(', ')}. Type the full name, e.g. /${names[0]}.`,
-      suggestions: names,
-    };
+    const choices = byShortName.map((command) => `/${command.name} (${command.origin.file})`).join(', ');
+    return { kind: 'error', message: userText('customization.commandAmbiguous', { name: input.name, choices, example: names[0]! }), suggestions: names };
   }
   if (skills.includes(input.name)) return { kind: 'skill', name: input.name, args: input.args };
   const all = [...BUILT_IN_COMMANDS.map((command) => command.name as string), ...commands.map((command) => command.name), ...skills];
   const near = nearNames(input.name, all);
-  const hint = near.length > 0 ? ` Did you mean ${wordList(near.map((name) => `/${name}`))}?` : '';
-  return { kind: 'error', message: `Unknown command /${input.name}.${hint} Type /help for the list of commands (start with // to send text that begins with /).`, suggestions: near };
+  const message = near.length > 0 ? userText('customization.unknownCommandNear', { name: input.name, near: wordList(near.map((name) => `/${name}`)) }) : userText('customization.unknownCommand', { name: input.name });
+  return { kind: 'error', message, suggestions: near };
 }
 
 export interface CommandExpansion {
@@ -88,7 +86,7 @@ export interface CommandExpansion {
   /** Narrows the tools for the turn; it never approves a call. */
   tools?: ToolRestriction;
   /** What the user should know: placeholders with no value. */
-  notices: string[];
+  notices: UserText[];
 }
 
 /** A file command's prompt with `args` filled in, and what else it asks for. */
@@ -97,13 +95,7 @@ export function expandCommand(command: CommandDefinition, args: string, context:
   const prompt = substituted.text.trim();
   const references: CommandReference[] = findAtReferences(prompt).map((written) => ({ written, base: 'workspace' }));
   if (command.origin.format === 'copilot') references.push(...findMarkdownLinks(command.body).map((written): CommandReference => ({ written, base: 'file' })));
-  const notices =
-    substituted.unfilled.length > 0
-      ? [
-          `/${command.name}: ${wordList(substituted.unfilled.map((item) => `"${item}"`), 'and')} had no value and ${substituted.unfilled.length === 1 ? 'was' : 'were'} left as written` +
-            `${command.argumentHint ? ` (it takes: ${command.argumentHint})` : ''}${substituted.unfilled.some((item) => item.startsWith('${input:')) ? '; give an input as name=value after the command' : ''}.`,
-        ]
-      : [];
+  const notices = substituted.unfilled.length > 0 ? [unfilledNotice(command, substituted.unfilled)] : [];
   return {
     command,
     prompt,
@@ -113,4 +105,12 @@ export function expandCommand(command: CommandDefinition, args: string, context:
     ...(command.tools ? { tools: command.tools } : {}),
     notices,
   };
+}
+
+/** Placeholders that had no value: named, with what the command takes, and how to give a Copilot input. */
+function unfilledNotice(command: CommandDefinition, unfilled: readonly string[]): UserText {
+  const data = { command: command.name, placeholders: wordList(unfilled.map((item) => `"${item}"`), 'and'), count: unfilled.length };
+  const inputs = unfilled.some((item) => item.startsWith('${input:'));
+  if (command.argumentHint) return userText(inputs ? 'customization.inputsUnfilledHint' : 'customization.placeholdersUnfilledHint', { ...data, hint: command.argumentHint });
+  return userText(inputs ? 'customization.inputsUnfilled' : 'customization.placeholdersUnfilled', data);
 }

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { errorMessage } from '../logger';
 import { decodeFileBytes, readBytesAt } from '../workspace/fileio';
 import { isNodeError, NodeWorkspace, openForRead, type Workspace } from '../workspace/workspace';
-import type { DefinitionSource } from './sources';
+import { userText, type UserText } from '../texts/userText';
+import type { DefinitionKind, DefinitionSource } from './sources';
 import { notice, type DefinitionNotice } from './types';
 
 /** Limits of one load, so a hostile or huge folder costs a bounded amount of work. */
@@ -45,17 +46,17 @@ export async function openDefinitionFolder(source: DefinitionSource): Promise<{ 
       const workspace = new NodeWorkspace(source.base);
       const real = await workspace.resolve(source.absolute);
       const stat = await fsp.stat(real);
-      if (!stat.isDirectory()) return { notices: [notice('unreadable', source.label, `${source.label} is not a folder; nothing was loaded from it.`)] };
+      if (!stat.isDirectory()) return { notices: [notice('unreadable', source.label, userText('customization.notAFolder', { folder: source.label }))] };
       return { folder: { source, real, workspace, shown: (file) => workspace.displayPath(file) }, notices: [] };
     }
     const real = await fsp.realpath(source.absolute);
-    if (!(await fsp.stat(real)).isDirectory()) return { notices: [notice('unreadable', source.label, `${source.label} is not a folder; nothing was loaded from it.`)] };
+    if (!(await fsp.stat(real)).isDirectory()) return { notices: [notice('unreadable', source.label, userText('customization.notAFolder', { folder: source.label }))] };
     const workspace = new NodeWorkspace(real);
     const shown = (file: string) => (file === real ? source.label : `${source.label}/${path.relative(real, file).split(path.sep).join('/')}`);
     return { folder: { source, real, workspace, shown }, notices: [] };
   } catch (error) {
     if (missing(error)) return { notices: [] };
-    return { notices: [notice('unreadable', source.label, `${source.label} was not read: ${errorMessage(error)}`)] };
+    return { notices: [notice('unreadable', source.label, userText('customization.notRead', { path: source.label, error: errorMessage(error) }))] };
   }
 }
 
@@ -85,7 +86,7 @@ export async function findEntries(folder: DefinitionFolder, dir: string, options
     try {
       entries = await entriesOf(current);
     } catch (error) {
-      notices.push(notice('unreadable', folder.shown(current), `${folder.shown(current)} could not be listed (${errorMessage(error)}); its files were not loaded.`));
+      notices.push(notice('unreadable', folder.shown(current), userText('customization.folderNotListed', { folder: folder.shown(current), error: errorMessage(error) })));
       return;
     }
     for (const entry of entries) {
@@ -106,52 +107,60 @@ export async function findEntries(folder: DefinitionFolder, dir: string, options
   };
   await walk(dir, 0);
   const shownDir = folder.shown(dir);
-  if (limits.files) notices.push(notice('limit', shownDir, `${shownDir} holds more than ${DEFINITION_LIMITS.filesPerFolder} files; only the first ${DEFINITION_LIMITS.filesPerFolder} (by name) were used.`));
-  if (limits.depth) notices.push(notice('limit', shownDir, `${shownDir} has folders more than ${DEFINITION_LIMITS.depth} levels deep; those were not read.`));
+  if (limits.files) notices.push(notice('limit', shownDir, userText('customization.tooManyFiles', { folder: shownDir, limit: DEFINITION_LIMITS.filesPerFolder })));
+  if (limits.depth) notices.push(notice('limit', shownDir, userText('customization.tooDeep', { folder: shownDir, depth: DEFINITION_LIMITS.depth })));
   return { entries: found, notices };
 }
 
 export type DefinitionText =
   | { kind: 'text'; text: string; real: string; truncated: boolean; notices: DefinitionNotice[] }
-  | { kind: 'refused'; notice: DefinitionNotice };
+  /** `reason`: why, in a few English words for the model and the log (the skill tool reads a skill again when it is used). */
+  | { kind: 'refused'; notice: DefinitionNotice; reason: string };
 
 /** Reads one entry as text: resolved under the folder's confinement, a regular file, at most `maxBytes`. */
 export async function readDefinitionText(folder: DefinitionFolder, entry: Pick<FoundEntry, 'absolute' | 'shown'>, maxBytes: number = DEFINITION_LIMITS.fileBytes): Promise<DefinitionText> {
-  const refused = (message: string): DefinitionText => ({ kind: 'refused', notice: notice('unreadable', entry.shown, message) });
+  const file = entry.shown;
+  const refused = (message: UserText, reason: string): DefinitionText => ({ kind: 'refused', notice: notice('unreadable', file, message), reason });
   let real: string;
   try {
     real = await folder.workspace.resolve(entry.absolute);
   } catch (error) {
-    return refused(`${entry.shown} was not read: ${errorMessage(error)}`);
+    return refused(userText('customization.notRead', { path: file, error: errorMessage(error) }), errorMessage(error));
   }
   let handle: FileHandle;
   try {
     handle = await openForRead(folder.workspace, real);
   } catch (error) {
-    return refused(`${entry.shown} could not be opened (${errorMessage(error)}); it was not loaded.`);
+    return refused(userText('customization.notOpened', { file, error: errorMessage(error) }), errorMessage(error));
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return refused(`${entry.shown} is not a regular file (${stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a folder' : 'a special file'}); it was not loaded.`);
+    if (!stat.isFile()) {
+      const what = stat.isFIFO() ? ('namedPipe' as const) : stat.isDirectory() ? ('folderNotFile' as const) : ('specialFile' as const);
+      return refused(userText(`customization.${what}`, { file }), 'it is not a regular file');
+    }
     const truncated = stat.size > maxBytes;
     let bytes = await readBytesAt(handle, 0, Math.min(stat.size, maxBytes));
     // A cut head ends at its last line break, so a character split by the cut cannot pass for Latin-1.
     if (truncated && bytes.lastIndexOf(10) > 0) bytes = bytes.subarray(0, bytes.lastIndexOf(10) + 1);
     const decoded = decodeFileBytes(bytes);
-    if (decoded.kind === 'binary') return refused(`${entry.shown} looks like a binary file (it contains NUL bytes); it was not loaded.`);
-    const notices = decoded.encoding.kind === 'windows-1252' ? [notice('not-utf8', entry.shown, `${entry.shown} is not valid UTF-8; it was read as Windows-1252 (Latin-1). Save it as UTF-8 if some characters look wrong.`)] : [];
+    if (decoded.kind === 'binary') return refused(userText('customization.binary', { file }), 'it looks like a binary file (it contains NUL bytes)');
+    const notices = decoded.encoding.kind === 'windows-1252' ? [notice('not-utf8', file, userText('customization.notUtf8', { file }))] : [];
     return { kind: 'text', text: decoded.text.replace(/\r\n/g, '\n'), real, truncated, notices };
   } catch (error) {
-    return refused(`${entry.shown} could not be read (${errorMessage(error)}); it was not loaded.`);
+    return refused(userText('customization.unreadable', { file, error: errorMessage(error) }), errorMessage(error));
   } finally {
     await handle.close().catch(() => undefined);
   }
 }
 
+const UNTRUSTED = { command: 'customization.untrustedCommands', mode: 'customization.untrustedModes', skill: 'customization.untrustedSkills' } as const;
+
 /** The one notice for an untrusted workspace's folders that exist: what was skipped and why. */
-export async function untrustedNotices(sources: readonly DefinitionSource[], what: string): Promise<DefinitionNotice[]> {
+export async function untrustedNotices(sources: readonly DefinitionSource[], what: DefinitionKind): Promise<DefinitionNotice[]> {
   const present: string[] = [];
   for (const source of sources) if (await fsp.lstat(source.absolute).then(() => true, () => false)) present.push(source.label);
   if (present.length === 0) return [];
-  return [notice('untrusted', present.join(', '), `The workspace is not trusted, so its ${what} (${present.join(', ')}) were not loaded. Trust the workspace to use them.`)];
+  const folders = present.join(', ');
+  return [notice('untrusted', folders, userText(UNTRUSTED[what], { folders }))];
 }

@@ -5,6 +5,7 @@
  * readers for the field shapes the tools that write these files accept.
  */
 import { parseDocument } from 'yaml';
+import { userText, type UserText } from '../texts/userText';
 import { oneLine } from '../visibleText';
 
 export type Frontmatter =
@@ -12,7 +13,7 @@ export type Frontmatter =
   | { kind: 'none'; body: string }
   | { kind: 'ok'; fields: Record<string, unknown>; body: string }
   /** Present but unusable; `problem` says where and why. */
-  | { kind: 'invalid'; problem: string; body: string };
+  | { kind: 'invalid'; problem: UserText; body: string };
 
 /** At most this many alias uses in one frontmatter: enough for any real file, too few for an exponential one. */
 const MAX_ALIASES = 16;
@@ -28,17 +29,17 @@ export function parseFrontmatter(raw: string): Frontmatter {
   const rest = text.slice(opening[0].length);
   const lines = rest.split('\n');
   const closeAt = lines.findIndex((line) => CLOSING.test(line));
-  if (closeAt < 0) return { kind: 'invalid', problem: 'the frontmatter opened by "---" on line 1 is never closed by a "---" line', body: text };
+  if (closeAt < 0) return { kind: 'invalid', problem: userText('customization.frontmatterNotClosed', {}), body: text };
   const yamlText = lines.slice(0, closeAt).join('\n');
   const body = lines.slice(closeAt + 1).join('\n');
   const parsed = parseYamlMapping(yamlText) ?? parseYamlMapping(quoteUnparsableValues(yamlText));
   if (parsed === undefined) return { kind: 'invalid', problem: firstProblem(yamlText), body };
-  if (typeof parsed === 'string') return { kind: 'invalid', problem: parsed, body };
-  return { kind: 'ok', fields: parsed, body };
+  if ('problem' in parsed) return { kind: 'invalid', problem: parsed.problem, body };
+  return { kind: 'ok', fields: parsed.fields, body };
 }
 
-/** The mapping; a string when the YAML parses but is not a mapping; undefined when it does not parse. */
-function parseYamlMapping(yamlText: string): Record<string, unknown> | string | undefined {
+/** The mapping's fields; a problem when the YAML parses but is not a mapping; undefined when it does not parse. */
+function parseYamlMapping(yamlText: string): { fields: Record<string, unknown> } | { problem: UserText } | undefined {
   // A leading newline makes the library's line numbers the file's (the YAML starts on line 2).
   const doc = parseDocument(`\n${yamlText}`, { schema: 'core', uniqueKeys: true, stringKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) return undefined;
@@ -48,16 +49,17 @@ function parseYamlMapping(yamlText: string): Record<string, unknown> | string | 
   } catch {
     return undefined; // too many aliases
   }
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) return `the frontmatter must be a mapping of fields ("description: …"), not ${Array.isArray(value) ? 'a list' : 'a single value'}`;
-  return value as Record<string, unknown>;
+  if (value === null || value === undefined) return { fields: {} };
+  if (typeof value !== 'object' || Array.isArray(value)) return { problem: userText(Array.isArray(value) ? 'customization.frontmatterList' : 'customization.frontmatterValue', {}) };
+  return { fields: value as Record<string, unknown> };
 }
 
-function firstProblem(yamlText: string): string {
+function firstProblem(yamlText: string): UserText {
   const doc = parseDocument(`\n${yamlText}`, { schema: 'core', uniqueKeys: true, stringKeys: true, prettyErrors: true });
   const error = doc.errors[0];
-  if (error) return `the frontmatter is not valid YAML: ${error.message.split('\n')[0]}`;
-  return `the frontmatter uses more than ${MAX_ALIASES} YAML aliases`;
+  // The parser's own words name the line and what it expected: data inside our sentence.
+  if (error) return userText('customization.frontmatterNotYaml', { error: error.message.split('\n')[0]! });
+  return userText('customization.frontmatterAliases', { limit: MAX_ALIASES });
 }
 
 /**
@@ -78,11 +80,19 @@ function quoteUnparsableValues(yamlText: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Field readers. Each returns the value, or a problem in words (the caller names the file).
+// Field readers. Each returns the value, or a problem (the caller names the file).
 
-export type FieldRead<T> = { value: T | undefined; problem?: string };
+export type FieldRead<T> = { value: T | undefined; problem?: UserText };
 
-const describe = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`);
+/** What a field holds instead of what it should. */
+function describe(value: unknown): UserText {
+  if (value === null) return userText('customization.gotNull', {});
+  if (Array.isArray(value)) return userText('customization.gotList', {});
+  if (typeof value === 'number') return userText('customization.gotNumber', {});
+  if (typeof value === 'boolean') return userText('customization.gotBoolean', {});
+  if (typeof value === 'string') return userText('customization.gotText', {});
+  return userText('customization.gotMapping', {});
+}
 
 /** A one-line text field; numbers and booleans are taken as their text (YAML reads `version: 2` as a number). */
 export function textField(fields: Record<string, unknown>, key: string): FieldRead<string> {
@@ -90,7 +100,7 @@ export function textField(fields: Record<string, unknown>, key: string): FieldRe
   if (value === undefined || value === null) return { value: undefined };
   if (typeof value === 'string') return { value: value.trim() === '' ? undefined : value.trim() };
   if (typeof value === 'number' || typeof value === 'boolean') return { value: String(value) };
-  return { value: undefined, problem: `"${key}" must be text, got ${describe(value)}` };
+  return { value: undefined, problem: userText('customization.fieldNotText', { field: key, got: describe(value) }) };
 }
 
 /**
@@ -103,10 +113,10 @@ export function listField(fields: Record<string, unknown>, key: string): FieldRe
   if (typeof value === 'string') return { value: splitEntries(value) };
   if (Array.isArray(value)) {
     const bad = value.filter((entry) => typeof entry !== 'string');
-    if (bad.length > 0) return { value: undefined, problem: `"${key}" must list names (text), but holds ${describe(bad[0])}` };
+    if (bad.length > 0) return { value: undefined, problem: userText('customization.fieldNotNames', { field: key, got: describe(bad[0]) }) };
     return { value: (value as string[]).flatMap(splitEntries) };
   }
-  return { value: undefined, problem: `"${key}" must be a list of names or one line of them, got ${describe(value)}` };
+  return { value: undefined, problem: userText('customization.fieldNotList', { field: key, got: describe(value) }) };
 }
 
 function splitEntries(text: string): string[] {
@@ -139,7 +149,7 @@ export function modelField(fields: Record<string, unknown>, key: string): FieldR
   const value = fields[key];
   if (Array.isArray(value)) {
     const names = value.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '').map((entry) => entry.trim());
-    if (names.length !== value.length) return { value: undefined, problem: `"${key}" must be a model name or a list of them` };
+    if (names.length !== value.length) return { value: undefined, problem: userText('customization.fieldNotModels', { field: key }) };
     return { value: names.length > 0 ? names : undefined };
   }
   const text = textField(fields, key);

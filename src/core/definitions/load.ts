@@ -6,6 +6,7 @@ import { DEFINITION_LIMITS, findEntries, openDefinitionFolder, readDefinitionTex
 import { parseFrontmatter } from './frontmatter';
 import { sourcesFor, type DefinitionRoots, type DefinitionSource } from './sources';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from './types';
+import { userText } from '../texts/userText';
 
 export interface DefinitionFile {
   source: DefinitionSource;
@@ -19,7 +20,7 @@ export interface DefinitionFile {
   body: string;
 }
 
-const WHAT = { command: 'commands', mode: 'modes' } as const;
+const TOO_LARGE = { command: 'customization.commandTooLarge', mode: 'customization.modeTooLarge' } as const;
 
 function stemOf(relative: string, suffixes: readonly string[]): string {
   const suffix = suffixes.find((candidate) => relative.endsWith(candidate)) ?? '';
@@ -30,7 +31,7 @@ function stemOf(relative: string, suffixes: readonly string[]): string {
 export async function loadDefinitionFiles(kind: 'command' | 'mode', roots: DefinitionRoots): Promise<{ files: DefinitionFile[]; notices: DefinitionNotice[] }> {
   const { sources, untrusted } = sourcesFor(kind, roots);
   const files: DefinitionFile[] = [];
-  const notices: DefinitionNotice[] = await untrustedNotices(untrusted, WHAT[kind]);
+  const notices: DefinitionNotice[] = await untrustedNotices(untrusted, kind);
   const seen = new Set<string>();
   for (const source of sources) {
     const opened = await openDefinitionFolder(source);
@@ -50,12 +51,12 @@ export async function loadDefinitionFiles(kind: 'command' | 'mode', roots: Defin
       seen.add(read.real);
       notices.push(...read.notices);
       if (read.truncated) {
-        notices.push(notice('unreadable', entry.shown, `${entry.shown} is larger than ${DEFINITION_LIMITS.fileBytes / 1024} KB, the most a ${kind} file may be; it was not loaded. Move long material into files the ${kind} refers to.`));
+        notices.push(notice('unreadable', entry.shown, userText(TOO_LARGE[kind], { file: entry.shown, kilobytes: DEFINITION_LIMITS.fileBytes / 1024 })));
         continue;
       }
       const frontmatter = parseFrontmatter(read.text);
       if (frontmatter.kind === 'invalid') {
-        notices.push(notice('invalid-frontmatter', entry.shown, `${entry.shown} was not loaded: ${frontmatter.problem}.`));
+        notices.push(notice('invalid-frontmatter', entry.shown, userText('customization.fileNotLoaded', { file: entry.shown, problem: frontmatter.problem })));
         continue;
       }
       files.push({

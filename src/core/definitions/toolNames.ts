@@ -9,6 +9,7 @@
 import { MCP_TOOL_PREFIX, mcpNamePart } from '../approvals/approval';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, toolForClaudeCodeName } from '../toolNames';
 import { notice, type DefinitionNotice } from './types';
+import { userText } from '../texts/userText';
 
 const READ = ['read_file'];
 const LIST = ['list_files'];
@@ -142,26 +143,12 @@ export function parseToolList(entries: readonly string[], where: { file: string;
     }
   }
   const notices: DefinitionNotice[] = [];
+  const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');
   if (unknown.length > 0) {
-    notices.push(
-      notice(
-        'unknown-tool',
-        where.file,
-        `${where.file}: "${where.field}" names ${unknown.map((name) => `"${name}"`).join(', ')}, which Evergreen does not have; ${unknown.length === 1 ? 'it is' : 'they are'} left out. Evergreen's tools: ${BUILTIN_TOOL_NAMES.join(', ')}, and MCP tools as mcp__server__tool.`,
-        { entries: unknown },
-      ),
-    );
+    const text = userText('customization.unknownTools', { file: where.file, field: where.field, names: quoted(unknown), count: unknown.length, tools: BUILTIN_TOOL_NAMES.join(', ') });
+    notices.push(notice('unknown-tool', where.file, text, { entries: unknown }));
   }
-  if (grants.length > 0) {
-    notices.push(
-      notice(
-        'grant-ignored',
-        where.file,
-        `${where.file}: "${where.field}" lists ${grants.map((name) => `"${name}"`).join(', ')}. In Evergreen a file can only narrow the tools offered, never approve a call: the tool is offered, and every call of it still asks as your approval settings say.`,
-        { entries: grants },
-      ),
-    );
-  }
+  if (grants.length > 0) notices.push(notice('grant-ignored', where.file, userText('customization.grantIgnored', { file: where.file, field: where.field, entries: quoted(grants) }), { entries: grants }));
   return { restriction: { written: [...entries], tools, mcp }, notices };
 }
 

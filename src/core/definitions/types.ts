@@ -1,3 +1,5 @@
+import type { UserText } from '../texts/userText';
+
 /**
  * What every definition read from a file shares (a slash command, a custom mode, a skill): where it
  * came from and the notices its loading raised. A bad file never throws: it becomes a notice and
@@ -47,12 +49,12 @@ export type DefinitionNoticeKind =
   /** The workspace is not trusted: its definitions were not loaded. */
   | 'untrusted';
 
-/** One problem met while loading, for the user: `message` is a full sentence that says what happened and what to do. */
+/** One problem met while loading, for the user: `message` says what happened and what to do (worded by each front end). */
 export interface DefinitionNotice {
   kind: DefinitionNoticeKind;
   /** The file or folder it is about, as shown. */
   file: string;
-  message: string;
+  message: UserText;
   /** The definition's name, when it has one. */
   name?: string;
   /** 'shadowed' and 'duplicate': the file whose definition is used instead. */
@@ -61,7 +63,7 @@ export interface DefinitionNotice {
   entries?: string[];
 }
 
-export function notice(kind: DefinitionNoticeKind, file: string, message: string, extra: Omit<DefinitionNotice, 'kind' | 'file' | 'message'> = {}): DefinitionNotice {
+export function notice(kind: DefinitionNoticeKind, file: string, message: UserText, extra: Omit<DefinitionNotice, 'kind' | 'file' | 'message'> = {}): DefinitionNotice {
   return { kind, file, message, ...extra };
 }
 

@@ -11,6 +11,7 @@ import { pickByName } from '../definitions/precedence';
 import type { DefinitionRoots } from '../definitions/sources';
 import { parseToolList, type ToolRestriction } from '../definitions/toolNames';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
+import { userText, type UserText } from '../texts/userText';
 
 export const AGENT_MODE = 'agent';
 export const PLAN_MODE = 'plan';
@@ -52,12 +53,12 @@ const UNSUPPORTED_MODE_FIELDS = ['handoffs', 'agents', 'mcp-servers', 'hooks'];
 
 function modeOf(file: DefinitionFile, notices: DefinitionNotice[]): ModeDefinition | undefined {
   const shown = file.origin.file;
-  const problem = (message: string) => notices.push(notice('invalid-field', shown, `${shown}: ${message}; the field is ignored.`));
+  const problem = (problem: UserText) => notices.push(notice('invalid-field', shown, userText('customization.fieldIgnored', { file: shown, problem })));
   const name = textField(file.fields, 'name');
   if (name.problem) problem(name.problem);
   const modeName = name.value ?? file.stem;
   if (modeName.includes('/') || /[\p{Cc}\p{Cf}]/u.test(modeName)) {
-    notices.push(notice('invalid-field', shown, `${shown}: the mode name "${modeName}" may not contain "/" or control characters; the file is not used.`));
+    notices.push(notice('invalid-field', shown, userText('customization.modeNameInvalid', { file: shown, name: modeName })));
     return undefined;
   }
   const description = textField(file.fields, 'description');
@@ -75,11 +76,12 @@ function modeOf(file: DefinitionFile, notices: DefinitionNotice[]): ModeDefiniti
   let base: ModeBase = AGENT_MODE;
   if (file.origin.format === 'evergreen' && file.fields.base !== undefined) {
     if (file.fields.base === PLAN_MODE || file.fields.base === AGENT_MODE) base = file.fields.base;
-    else problem(`"base" must be "${AGENT_MODE}" or "${PLAN_MODE}", got ${JSON.stringify(file.fields.base)}`);
+    else problem(userText('customization.modeBaseInvalid', { got: JSON.stringify(file.fields.base) }));
   }
   const unsupported = UNSUPPORTED_MODE_FIELDS.filter((field) => file.fields[field] !== undefined);
   if (unsupported.length > 0) {
-    notices.push(notice('unsupported-field', shown, `${shown}: Evergreen does not act on ${unsupported.map((field) => `"${field}"`).join(', ')}; the rest of the mode is used.`, { entries: unsupported }));
+    const fields = unsupported.map((field) => `"${field}"`).join(', ');
+    notices.push(notice('unsupported-field', shown, userText('customization.modeFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
   }
   const instructions = file.body.trim();
   return {

@@ -71,7 +71,7 @@ export async function skillResultText(skill: SkillDefinition): Promise<string> {
   const skillFile = path.join(skill.folderReal, SKILL_FILE);
   const shownFile = skill.origin.scope === 'workspace' ? `${skill.folderShown}/${SKILL_FILE}` : skillFile;
   const read = await readDefinitionText(skill.access, { absolute: skillFile, shown: skill.origin.file });
-  if (read.kind === 'refused') throw new ToolExecutionError(`The skill "${skill.name}" cannot be read now: ${read.notice.message}`);
+  if (read.kind === 'refused') throw new ToolExecutionError(`The skill "${skill.name}" cannot be read now: ${skill.origin.file} was not loaded (${read.reason}).`);
   const frontmatter = parseFrontmatter(read.text);
   const { body, restFromLine } = cappedBody(read.text, frontmatter.body);
   const files = await skillFiles(skill);

@@ -17,6 +17,7 @@ import { listField, parseFrontmatter, textField } from '../definitions/frontmatt
 import { pickByName } from '../definitions/precedence';
 import { sourcesFor, type DefinitionRoots, type DefinitionSource } from '../definitions/sources';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
+import { userText, type UserText } from '../texts/userText';
 import { NodeWorkspace } from '../workspace/workspace';
 
 /** The skills' numbers, each in one place. */
@@ -48,13 +49,13 @@ export interface SkillDefinition {
 }
 
 /** Why a skill name breaks the spec's rules; undefined when it keeps them. */
-export function skillNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'it is empty';
-  if (name.length > SKILL_LIMITS.nameChars) return `it is ${name.length} characters long, over ${SKILL_LIMITS.nameChars}`;
-  if (name !== name.toLowerCase()) return 'it has capital letters (names are lowercase)';
-  if (!/^[\p{L}\p{N}-]+$/u.test(name)) return 'it has characters other than letters, digits and hyphens';
-  if (name.startsWith('-') || name.endsWith('-')) return 'it starts or ends with a hyphen';
-  if (name.includes('--')) return 'it has two hyphens in a row';
+export function skillNameProblem(name: string): UserText | undefined {
+  if (name.length === 0) return userText('customization.skillNameEmpty', {});
+  if (name.length > SKILL_LIMITS.nameChars) return userText('customization.skillNameTooLong', { length: name.length, limit: SKILL_LIMITS.nameChars });
+  if (name !== name.toLowerCase()) return userText('customization.skillNameCapitals', {});
+  if (!/^[\p{L}\p{N}-]+$/u.test(name)) return userText('customization.skillNameCharacters', {});
+  if (name.startsWith('-') || name.endsWith('-')) return userText('customization.skillNameHyphenEnds', {});
+  if (name.includes('--')) return userText('customization.skillNameDoubleHyphen', {});
   return undefined;
 }
 
@@ -72,27 +73,28 @@ async function openSkillFolder(folder: DefinitionFolder, absolute: string, shown
     const workspace = new NodeWorkspace(real);
     return { source: folder.source, real, workspace, shown: (file) => (file === real ? shown : `${shown}/${path.relative(real, file).split(path.sep).join('/')}`) };
   } catch (error) {
-    notices.push(notice('unreadable', shown, `${shown} was not loaded as a skill: ${errorMessage(error)}`));
+    notices.push(notice('unreadable', shown, userText('customization.skillFolderNotLoaded', { folder: shown, error: errorMessage(error) })));
     return undefined;
   }
 }
 
 function nameOf(fields: Record<string, unknown>, folderName: string, shown: string, notices: DefinitionNotice[]): string | undefined {
-  const field = textField(fields, 'name');
-  const given = field.value?.normalize('NFKC');
+  const given = textField(fields, 'name').value?.normalize('NFKC');
   const folderProblem = skillNameProblem(folderName);
-  const givenProblem = given === undefined ? (field.problem ?? 'there is none') : skillNameProblem(given);
+  // A name that is missing or not text is "none" here: the notice says there is no name.
+  const givenProblem = given === undefined ? 'none' : skillNameProblem(given);
   if (givenProblem === undefined && given !== folderName) {
-    notices.push(notice('invalid-field', shown, `${shown}: its name "${given}" should match its folder's name "${folderName}" (Agent Skills spec); it is listed as "${folderProblem === undefined ? folderName : given}".`));
+    notices.push(notice('invalid-field', shown, userText('customization.skillNameMismatch', { file: shown, name: given!, folderName, listed: folderProblem === undefined ? folderName : given! })));
   }
-  if (givenProblem !== undefined && given !== undefined) {
-    notices.push(notice('invalid-field', shown, `${shown}: the name "${given}" breaks the Agent Skills rules (${givenProblem}).${folderProblem === undefined ? ` The folder's name "${folderName}" is used.` : ''}`));
+  if (givenProblem !== undefined && given !== undefined && givenProblem !== 'none') {
+    const text = folderProblem === undefined ? userText('customization.skillNameInvalidFolderUsed', { file: shown, name: given, problem: givenProblem, folderName }) : userText('customization.skillNameInvalid', { file: shown, name: given, problem: givenProblem });
+    notices.push(notice('invalid-field', shown, text));
   } else if (givenProblem !== undefined) {
-    notices.push(notice('invalid-field', shown, `${shown} has no "name" in its frontmatter.${folderProblem === undefined ? ` The folder's name "${folderName}" is used.` : ''}`));
+    notices.push(notice('invalid-field', shown, folderProblem === undefined ? userText('customization.skillNoNameFolderUsed', { file: shown, folderName }) : userText('customization.skillNoName', { file: shown })));
   }
   if (folderProblem === undefined) return folderName;
   if (givenProblem === undefined) return given;
-  notices.push(notice('invalid-field', shown, `${shown} is not loaded: neither its name nor its folder's name "${folderName}" is a valid skill name (lowercase letters, digits and single hyphens, at most ${SKILL_LIMITS.nameChars} characters).`));
+  notices.push(notice('invalid-field', shown, userText('customization.skillNoValidName', { file: shown, folderName, limit: SKILL_LIMITS.nameChars })));
   return undefined;
 }
 
@@ -104,32 +106,33 @@ async function loadSkill(folder: DefinitionFolder, entry: { absolute: string; sh
   const read = await readDefinitionText(skillFolder, { absolute: path.join(skillFolder.real, SKILL_FILE), shown: fileShown });
   if (read.kind === 'refused') {
     const missing = !(await fsp.lstat(path.join(skillFolder.real, SKILL_FILE)).then(() => true, () => false));
-    notices.push(missing ? notice('unreadable', entry.shown, `${entry.shown} has no ${SKILL_FILE}, so it is not a skill; add one with a name and a description.`) : read.notice);
+    notices.push(missing ? notice('unreadable', entry.shown, userText('customization.skillNoFile', { folder: entry.shown })) : read.notice);
     return undefined;
   }
   notices.push(...read.notices);
   const frontmatter = parseFrontmatter(read.text);
   if (frontmatter.kind !== 'ok') {
-    const why = frontmatter.kind === 'none' ? `it has no frontmatter (a "---" block with name and description)` : frontmatter.problem;
-    notices.push(notice('invalid-frontmatter', fileShown, `${fileShown} is not loaded: ${why}.`));
+    const problem = frontmatter.kind === 'none' ? userText('customization.skillNoFrontmatter', {}) : frontmatter.problem;
+    notices.push(notice('invalid-frontmatter', fileShown, userText('customization.skillNotLoaded', { file: fileShown, problem })));
     return undefined;
   }
   const name = nameOf(frontmatter.fields, entry.name, fileShown, notices);
   if (name === undefined) return undefined;
   const description = textField(frontmatter.fields, 'description');
   if (description.value === undefined) {
-    notices.push(notice('invalid-field', fileShown, `${fileShown} is not loaded: it needs a "description" that says what the skill does and when to use it${description.problem ? ` (${description.problem})` : ''}.`, { name }));
+    const text = description.problem ? userText('customization.skillBadDescription', { file: fileShown, problem: description.problem }) : userText('customization.skillNoDescription', { file: fileShown });
+    notices.push(notice('invalid-field', fileShown, text, { name }));
     return undefined;
   }
   if (description.value.length > SKILL_LIMITS.descriptionChars) {
-    notices.push(notice('cut', fileShown, `${fileShown}: its description is ${description.value.length} characters; the list of skills shows the first ${SKILL_LIMITS.descriptionChars} (the Agent Skills limit).`, { name }));
+    notices.push(notice('cut', fileShown, userText('customization.skillDescriptionLong', { file: fileShown, length: description.value.length, limit: SKILL_LIMITS.descriptionChars }), { name }));
   }
   const bodyChars = frontmatter.body.trim().length;
   if (read.truncated || bodyChars > SKILL_LIMITS.bodyChars) {
-    notices.push(notice('cut', fileShown, `${fileShown} is long: the skill tool returns its first ${SKILL_LIMITS.bodyChars.toLocaleString('en-US')} characters and tells the model where to read the rest.`, { name }));
+    notices.push(notice('cut', fileShown, userText('customization.skillBodyLong', { file: fileShown, limit: SKILL_LIMITS.bodyChars }), { name }));
   }
   if (listField(frontmatter.fields, 'allowed-tools').value?.length) {
-    notices.push(notice('grant-ignored', fileShown, `${fileShown}: "allowed-tools" pre-approves tools elsewhere; in Evergreen a skill grants nothing, and its scripts run through run_shell under your approval settings.`, { name }));
+    notices.push(notice('grant-ignored', fileShown, userText('customization.skillGrantIgnored', { file: fileShown }), { name }));
   }
   const folderShown = folder.source.scope === 'workspace' ? skillFolder.workspace.displayPath(skillFolder.real) : skillFolder.real;
   return {
@@ -149,7 +152,7 @@ async function skillsOf(source: DefinitionSource, notices: DefinitionNotice[]): 
   if (!folder) return [];
   const skills: SkillDefinition[] = [];
   const entries = await fsp.readdir(folder.real, { withFileTypes: true }).catch((error: unknown) => {
-    notices.push(notice('unreadable', source.label, `${source.label} could not be listed (${errorMessage(error)}); no skill was loaded from it.`));
+    notices.push(notice('unreadable', source.label, userText('customization.skillsNotListed', { folder: source.label, error: errorMessage(error) })));
     return [];
   });
   const names = entries.filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink())).map((entry) => entry.name).sort();
@@ -164,7 +167,7 @@ async function skillsOf(source: DefinitionSource, notices: DefinitionNotice[]): 
 /** Every skill that loaded, one per name (the user's over the workspace's), and notices for the rest. */
 export async function loadSkills(roots: DefinitionRoots): Promise<{ skills: SkillDefinition[]; notices: DefinitionNotice[] }> {
   const { sources, untrusted } = sourcesFor('skill', roots);
-  const notices: DefinitionNotice[] = await untrustedNotices(untrusted, 'skills');
+  const notices: DefinitionNotice[] = await untrustedNotices(untrusted, 'skill');
   const all: SkillDefinition[] = [];
   for (const source of sources) all.push(...(await skillsOf(source, notices)));
   const picked = pickByName(all, 'skill');
