@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { SUBAGENT_STATUS_TEXT, type TurnStopReason } from '../core/agent/events';
 import { wordEvent, type WordedEvent } from '../frontends/words/wordEvent';
+import { word } from '../frontends/words';
 import { startAgentSession, type McpSettings, type StartedSession } from '../core/agent/factory';
 import { contextBudget } from '../core/context/gauge';
 import { errorMessage, lineLogger, silentLogger, type Logger } from '../core/logger';
@@ -538,7 +539,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       const preview = view ? commandPreview(view) : undefined;
       if (request.kind === 'mcp') {
         io.stderr.write(`\nMCP server ${escapeLine(request.server)}, tool ${escapeLine(request.tool)}, with these arguments:`);
-        if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`);
+        if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map((hint) => visibleDescription(word(hint))).join('; ')}`);
       }
       if (request.kind === 'hook') io.stderr.write(`\nA PreToolUse hook asks you to decide on this ${escapeLine(request.tool)} call${request.reasons.length > 0 ? ` (its words, not a check: ${request.reasons.map(visibleDescription).join('; ')})` : ''}. Its input:`);
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
@@ -546,7 +547,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
       if (request.kind === 'web') io.stderr.write(webRequestText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
-      if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
+      if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${word(request.protectedReason)}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
       if (outside) io.stderr.write(`OUTSIDE THE SANDBOX, with your full permissions. The model's reason (its words, not a check): ${visibleDescription(request.outsideReason ?? '(none given)')}\n`);
       if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`${MODEL_DESCRIPTION_LABEL} ${visibleDescription(request.description)}\n`);

@@ -19,6 +19,7 @@ import { installFakeClock, type FakeClock } from '../support/clock';
 import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody } from '../fake-anthropic/server';
 import { waitFor } from '../support/waitFor';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 const parseTaskInput = (input: unknown) => createTaskTool().parse(input);
 
@@ -689,7 +690,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const asked: Array<{ what: string; protectedReason: string | undefined; toolUseId: string | undefined }> = [];
     const approver: Approver = {
       requestApproval: async (request, _signal, context) => {
-        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName, protectedReason: request.kind === 'write' ? request.protectedReason : undefined, toolUseId: context?.toolUseId });
+        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName, protectedReason: request.kind === 'write' ? said(request.protectedReason) : undefined, toolUseId: context?.toolUseId });
         return { approved: false, reason: 'No.' };
       },
     };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AgentEvent } from '../../../src/core/agent/events';
+import type { WordedEvent } from '../../../src/frontends/words/wordEvent';
 import { EXIT, runCli } from '../../../src/cli/run';
 import { NEWLINE_MARKER } from '../../../src/protocol';
 import { runCliCaptured } from '../../support/cliCapture';
@@ -31,7 +31,7 @@ describe('security: the approval card and prompt show the whole command', functi
           { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, PATH: process.env.PATH },
           workspace,
         );
-        const asked = run.events.find((event): event is Extract<AgentEvent, { type: 'approval_needed' }> => event.type === 'approval_needed');
+        const asked = run.events.find((event): event is Extract<WordedEvent, { type: 'approval_needed' }> => event.type === 'approval_needed');
         assert.ok(asked, run.stdout);
         assert.equal(asked.request.kind, 'shell');
         assert.deepEqual(asked.request, { kind: 'shell', command: 'rm -rf ~', description: 'List the files' });
