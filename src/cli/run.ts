@@ -599,7 +599,7 @@ function webRequestText(request: Extract<ApprovalRequest, { kind: 'web' }>): str
 function sandboxChangesText(request: Extract<ApprovalRequest, { kind: 'sandbox_changes' }>): string {
   const lines = ['', `The sandboxed command \`${escapeLine(request.command)}\` wrote what would make programs outside the sandbox (Git, VS Code, your shell) run commands:`];
   for (const change of request.changes) {
-    lines.push(`  ${escapeLine(change.path)}: ${escapeLine(change.reason)}`);
+    lines.push(`  ${escapeLine(change.path)}: ${escapeLine(word(change.reason))}`);
     for (const line of change.detail?.split('\n') ?? []) lines.push(`      ${escapeLine(line)}`);
   }
   lines.push('Declined, they are kept aside in the session folder and the rest is applied.', '');

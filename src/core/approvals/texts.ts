@@ -2,8 +2,8 @@
  * Builders of the kinds in texts/approvals.ts (tool cards' headlines, approval cards): the core
  * says these, each front end words them (src/frontends/words/approvals.ts).
  */
-import type { ApprovalTexts, ProtectedWhy, ProtectedWhyKind } from '../texts/approvals';
-import { userText, type UserText } from '../texts/userText';
+import type { ApprovalTexts, HeldWhyText, ProtectedWhy, ProtectedWhyKind } from '../texts/approvals';
+import type { UserText } from '../texts/userText';
 
 /** A tool card's or an approval card's text: a kind of texts/approvals.ts with its data. */
 export function approvalText<K extends keyof ApprovalTexts>(kind: K, data: ApprovalTexts[K]): UserText {
@@ -16,6 +16,6 @@ export function protectedWhyKind<Why extends ProtectedWhy>(why: Why): ProtectedW
 }
 
 /** Why a path is protected, as an approval card says it. */
-export function protectedWhyText(why: ProtectedWhy): UserText {
-  return userText(protectedWhyKind(why), {});
+export function protectedWhyText(why: ProtectedWhy): HeldWhyText {
+  return { kind: protectedWhyKind(why), data: {} } as HeldWhyText;
 }

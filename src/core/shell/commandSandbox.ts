@@ -2,6 +2,7 @@
 // OS sandbox that confines them. The kernel enforces the boundary; the shell allow-list and the
 // approval settings are conveniences on top that only apply while the boundary holds.
 // It lives in shell/, below the tools that need it; src/core/sandbox implements it (srt.ts) and sits above shell.
+import type { UserText } from '../texts/userText';
 
 /** on: commands run confined; disabled: the user turned it off; unavailable: it cannot run here. */
 export type SandboxState =
@@ -14,8 +15,8 @@ export type SandboxState =
 export interface SandboxChange {
   /** Workspace-relative path. */
   path: string;
-  /** Why it is held, in words. */
-  reason: string;
+  /** Why it is held (a kind of approval.held…: the tool's result tells the model in its own English). */
+  reason: UserText;
   /** What exactly is risky (configuration lines, a link's target): untrusted text, shown escaped. */
   detail?: string;
 }

@@ -79,6 +79,14 @@ export interface ToolHeadlineTexts {
   'tool.todosCurrent': { done: number; total: number; current: string };
 }
 
+type HeldWhyKind = ProtectedWhyKind | 'approval.heldWhyClaude' | 'approval.heldWhyJetBrains' | 'approval.heldWhyOutside';
+
+/**
+ * Why a new entry a sandboxed command made waits for the user: one of these kinds, without data.
+ * A UserText (each member is one), spelled out here: importing userText.ts would be an import cycle.
+ */
+export type HeldWhyText = { [K in HeldWhyKind]: { kind: K; data: Record<string, never> } }[HeldWhyKind];
+
 /** What an approval card says beyond the request's own data. */
 export interface ApprovalCardTexts {
   /** What an MCP server claims about a tool (its annotations): each claim a kind. */
@@ -86,6 +94,20 @@ export interface ApprovalCardTexts {
   'approval.hintDestructive': Record<string, never>;
   'approval.hintIdempotent': Record<string, never>;
   'approval.hintOpenWorld': Record<string, never>;
+  /**
+   * Why a sandboxed command's write waits for the user (sandbox/gitGuard.ts): `path` and `where`
+   * are workspace paths, `name` a Git file's name; a new protected entry says its own `why`.
+   */
+  'approval.heldNew': { path: string; why: HeldWhyText };
+  'approval.heldWhyClaude': Record<string, never>;
+  'approval.heldWhyJetBrains': Record<string, never>;
+  'approval.heldWhyOutside': Record<string, never>;
+  'approval.heldGitLink': Record<string, never>;
+  'approval.heldGitFile': Record<string, never>;
+  'approval.heldLinkInGitDir': { where: string };
+  'approval.heldGitHook': { where: string };
+  'approval.heldGitRedirect': { name: string; where: string };
+  'approval.heldGitConfig': { where: string };
 }
 
 export interface ApprovalTexts extends ProtectedWhyTexts, ToolHeadlineTexts, ApprovalCardTexts {}

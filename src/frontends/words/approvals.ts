@@ -30,6 +30,16 @@ const APPROVAL_CARD_WORDS = wordsFor<ApprovalCardTexts>()({
   'approval.hintDestructive': 'may delete or overwrite',
   'approval.hintIdempotent': 'repeatable',
   'approval.hintOpenWorld': 'reaches outside systems',
+  'approval.heldNew': 'a new {path}: {why}',
+  'approval.heldWhyClaude': "Claude Code's project settings run hooks and define its commands and agents",
+  'approval.heldWhyJetBrains': "JetBrains IDEs' project settings hold run configurations and startup tasks",
+  'approval.heldWhyOutside': 'it configures what runs outside the sandbox',
+  'approval.heldGitLink': 'a .git link: Git would use the folder it points to, and its configuration, as this repository',
+  'approval.heldGitFile': 'a .git file: Git would use the folder it names, and its configuration, as this repository',
+  'approval.heldLinkInGitDir': 'a link inside the Git directory {where}: Git could read configuration through it',
+  'approval.heldGitHook': 'a Git hook in {where}: Git runs it outside the sandbox',
+  'approval.heldGitRedirect': '{name} in {where}: Git would read its configuration from the folder it names',
+  'approval.heldGitConfig': 'Git configuration in {where} that runs commands or points Git elsewhere',
 });
 
 const PROTECTED_WHY_WORDS = Object.fromEntries(Object.entries(PROTECTED_WHY).map(([why, english]) => [protectedWhyKind(why as ProtectedWhy), english])) as Record<ProtectedWhyKind, string>;

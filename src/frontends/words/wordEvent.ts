@@ -57,6 +57,8 @@ export function wordApproval(request: ApprovalSummary): Worded<ApprovalSummary> 
       const { serverHints, ...rest } = request;
       return { ...rest, ...(serverHints ? { serverHints: serverHints.map(word) } : {}) };
     }
+    case 'sandbox_changes':
+      return { ...request, changes: request.changes.map((change) => ({ ...change, reason: word(change.reason) })) };
     default:
       return request;
   }
