@@ -113,6 +113,14 @@ describe('security: the approval card and prompt show the whole command', functi
       assert.ok(!fs.existsSync(path.join(workspace, 'p')), 'declined');
     });
 
+    it('says in words why a protected file asks (the core says it as a kind)', async () => {
+      fake.enqueue(reply.toolUse('write_file', { path: 'package.json', content: '{}' }), reply.text('Done.'));
+      const run = await ttyCli(['n']);
+      assert.equal(run.code, EXIT.ok, run.stderr);
+      assert.ok(run.stderr.includes('This file configures what commands run: package scripts and package-manager settings run commands.\n'), run.stderr);
+      assert.ok(!fs.existsSync(path.join(workspace, 'package.json')), 'declined');
+    });
+
     it("labels the model's description as the model's words", async () => {
       fake.enqueue(reply.toolUse('run_shell', { command: 'rm -rf build', description: 'Harmless: list \u202efiles' }), reply.text('Done.'));
       const run = await ttyCli(['n']);
