@@ -540,7 +540,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       const preview = view ? commandPreview(view) : undefined;
       if (request.kind === 'mcp') {
         io.stderr.write(`\nMCP server ${escapeLine(request.server)}, tool ${escapeLine(request.tool)}, with these arguments:`);
-        if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map(visibleDescription).join('; ')}`);
+        if (request.serverHints?.length) io.stderr.write(`\nThe server says (its claim, not a check): ${request.serverHints.map((hint) => visibleDescription(word(hint))).join('; ')}`);
       }
       if (request.kind === 'hook') io.stderr.write(`\nA PreToolUse hook asks you to decide on this ${escapeLine(request.tool)} call${request.reasons.length > 0 ? ` (its words, not a check: ${request.reasons.map(visibleDescription).join('; ')})` : ''}. Its input:`);
       const cut = preview !== undefined && (preview.hiddenLines > 0 || preview.hiddenChars > 0);
@@ -548,7 +548,7 @@ function terminalApprover(io: CliIO, onInterrupt: () => void): Approver {
       if (request.kind === 'sandbox_changes') io.stderr.write(sandboxChangesText(request));
       if (request.kind === 'web') io.stderr.write(webRequestText(request));
       if (view && preview) io.stderr.write(`\n${commandText(preview.shown, view.lines.length)}${cut ? `\n  [${hiddenText(preview)} not shown: answer v to see the whole command]` : ''}\n`);
-      if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${request.protectedReason}.\n`);
+      if (request.kind === 'write' && request.protectedReason) io.stderr.write(`This file configures what commands run: ${word(request.protectedReason)}.\n`);
       if (request.kind === 'shell' && request.isolation === 'unavailable') io.stderr.write('The sandbox cannot run here: this command would run with your full permissions.\n');
       if (outside) io.stderr.write(`OUTSIDE THE SANDBOX, with your full permissions. The model's reason (its words, not a check): ${visibleDescription(request.outsideReason ?? '(none given)')}\n`);
       if (request.kind === 'shell' && request.description !== undefined) io.stderr.write(`${MODEL_DESCRIPTION_LABEL} ${visibleDescription(request.description)}\n`);
@@ -600,7 +600,7 @@ function webRequestText(request: Extract<ApprovalRequest, { kind: 'web' }>): str
 function sandboxChangesText(request: Extract<ApprovalRequest, { kind: 'sandbox_changes' }>): string {
   const lines = ['', `The sandboxed command \`${escapeLine(request.command)}\` wrote what would make programs outside the sandbox (Git, VS Code, your shell) run commands:`];
   for (const change of request.changes) {
-    lines.push(`  ${escapeLine(change.path)}: ${escapeLine(change.reason)}`);
+    lines.push(`  ${escapeLine(change.path)}: ${escapeLine(word(change.reason))}`);
     for (const line of change.detail?.split('\n') ?? []) lines.push(`      ${escapeLine(line)}`);
   }
   lines.push('Declined, they are kept aside in the session folder and the rest is applied.', '');

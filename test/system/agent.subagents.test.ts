@@ -20,6 +20,7 @@ import { reply, startFakeAnthropic, type FakeAnthropic, type MessagesRequestBody
 import { waitFor } from '../support/waitFor';
 import { useTempDirs } from '../support/tempDirs';
 import { saidTooltip } from '../support/gaugeSaid';
+import { said } from '../support/said';
 
 const parseTaskInput = (input: unknown) => createTaskTool().parse(input);
 
@@ -690,7 +691,7 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     const asked: Array<{ what: string; protectedReason: string | undefined; toolUseId: string | undefined }> = [];
     const approver: Approver = {
       requestApproval: async (request, _signal, context) => {
-        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName, protectedReason: request.kind === 'write' ? request.protectedReason : undefined, toolUseId: context?.toolUseId });
+        asked.push({ what: request.kind === 'write' ? request.path : request.kind === 'shell' || request.kind === 'sandbox_changes' ? request.command : request.kind === 'web' ? request.url : request.kind === 'hook' ? request.tool : request.fullName, protectedReason: request.kind === 'write' ? said(request.protectedReason) : undefined, toolUseId: context?.toolUseId });
         return { approved: false, reason: 'No.' };
       },
     };

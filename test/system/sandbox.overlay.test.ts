@@ -104,14 +104,14 @@ describe('OS sandbox: the workspace overlay', function () {
     assert.equal(init.isError, false, init.content);
     assert.equal(git(root, 'log', '--oneline').trim().split('\n').length, 1);
     assert.deepEqual(heldPaths(), ['.claude', '.idea']);
-    assert.match(heldChange('.claude')?.reason ?? '', /Claude Code's project settings run hooks/);
+    assert.equal(said(heldChange('.claude')?.reason), "a new .claude: Claude Code's project settings run hooks and define its commands and agents");
     assert.deepEqual(listing(), ['.git']);
   });
 
   it('holds a new .vscode for the user: declined, it stays out (kept in the session folder) while the rest is applied; approved, it is applied', async () => {
     const declined = await run('mkdir -p .vscode && echo \'{"tasks":[]}\' > .vscode/tasks.json && echo fine > notes.txt');
     assert.deepEqual(heldPaths(), ['.vscode']);
-    assert.match(heldChange('.vscode')?.reason ?? '', /settings and tasks run commands/);
+    assert.equal(said(heldChange('.vscode')?.reason), "a new .vscode: workspace settings and tasks run commands and hold Evergreen's own settings");
     assert.equal(existsSync(path.join(root, '.vscode')), false);
     assert.equal(readFileSync(path.join(root, 'notes.txt'), 'utf8'), 'fine\n');
     const keptIn = /They are kept in (\S+)\./.exec(declined.content)?.[1];

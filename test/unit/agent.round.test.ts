@@ -12,6 +12,7 @@ import { createToolRegistry } from '../../src/core/tools/registry';
 import { defineTool, MAX_TOOL_INPUT_DEPTH } from '../../src/core/tools/toolInput';
 import type { ToolDefinition, ToolEffect } from '../../src/core/tools/types';
 import * as z from '../../src/core/zod';
+import { verbatim } from '../../src/core/texts/userText';
 
 type Logged = { at: 'event'; type: string; toolUseId?: string } | { at: 'effect'; kind: ToolEffect['kind']; toolUseId: string; recorded: string | undefined } | { at: 'tool'; what: string };
 
@@ -22,7 +23,7 @@ function effectTool(log: Logged[]): ToolDefinition<unknown> {
     description: 'Test tool.',
     kind: 'meta',
     input: z.object({ folder: z.string() }),
-    headline: (input) => input.folder,
+    headline: (input) => verbatim(input.folder),
     run: async (input, ctx) => {
       log.push({ at: 'tool', what: 'before report' });
       await ctx.report?.({ kind: 'file_will_change', path: `/w/${input.folder}/f.txt`, prior: Buffer.from('old') });
@@ -40,7 +41,7 @@ function parallelTool(running: { now: number; most: number }): ToolDefinition<un
     kind: 'meta',
     parallel: true,
     input: z.object({ n: z.int() }),
-    headline: (input) => String(input.n),
+    headline: (input) => verbatim(String(input.n)),
     run: async (input) => {
       running.now++;
       running.most = Math.max(running.most, running.now);

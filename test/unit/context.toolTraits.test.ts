@@ -18,6 +18,7 @@ import { ToolInputError } from '../../src/core/errors';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { bulk, Rig } from './context.harness';
 import { useTempDirs } from '../support/tempDirs';
+import { verbatim } from '../../src/core/texts/userText';
 
 const MCP_FETCH = 'mcp__srv__fetch';
 
@@ -33,7 +34,7 @@ const openDoc: ToolDefinition<{ doc: string; page: number }> = {
     if (typeof record.doc !== 'string') throw new ToolInputError('doc must be a string');
     return { doc: record.doc, page: typeof record.page === 'number' ? record.page : 1 };
   },
-  headline: (input) => input.doc,
+  headline: (input) => verbatim(input.doc),
   run: async () => ({ content: '' }),
 };
 

@@ -7,6 +7,7 @@ import { decide, type ApprovalPolicy } from '../../src/core/approvals/approval';
 import { McpToolNames, mcpToolName } from '../../src/core/mcp/names';
 import { useTempDirs } from '../support/tempDirs';
 import { said } from '../support/said';
+import { userText, type UserText } from '../../src/core/texts/userText';
 
 const workspace = (source: string): McpOrigin => ({ scope: 'workspace', source });
 const vars = { env: { TOKEN: 's3cret', HOME: '/home/u' }, workspaceFolder: '/work/proj' };
@@ -169,11 +170,11 @@ describe('MCP tool names', () => {
 });
 
 describe('MCP approvals', () => {
-  const call = (server: string, tool: string, fullName: string, serverHints: string[] = []) => ({ kind: 'mcp' as const, server, tool, fullName, arguments: '{}', serverHints });
+  const call = (server: string, tool: string, fullName: string, serverHints: UserText[] = []) => ({ kind: 'mcp' as const, server, tool, fullName, arguments: '{}', serverHints });
   const policy = (overrides: Partial<ApprovalPolicy> = {}): ApprovalPolicy => ({ writes: 'auto', shell: 'auto', shellAllowList: ['git status'], ...overrides });
 
   it('ask by default, even with writes and shell on auto and a server that says its tool is read-only', () => {
-    assert.equal(decide(policy(), call('github', 'get_issue', 'mcp__github__get_issue', ['read-only'])), 'ask');
+    assert.equal(decide(policy(), call('github', 'get_issue', 'mcp__github__get_issue', [userText('approval.hintReadOnly', {})])), 'ask');
     assert.equal(decide(policy({ mcp: 'auto' }), call('github', 'get_issue', 'mcp__github__get_issue')), 'auto');
   });
 

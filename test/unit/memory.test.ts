@@ -12,6 +12,7 @@ import { MEMORY_MARK, memoryListing } from '../../src/core/memory/view';
 import { createMemoryTool } from '../../src/core/tools/memory';
 import { memorySession } from '../support/memory';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 describe('memory: the tool', function () {
   this.timeout(30_000);
@@ -109,7 +110,7 @@ describe('memory: the tool', function () {
     assert.deepEqual(memoryCardOf(parse({ command: 'str_replace', path: '/memories/a.md', old_str: 'x', new_str: 'y' })), { command: 'str_replace', path: '/memories/a.md', preview: 'y' });
     assert.deepEqual(memoryCardOf(parse({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' })), { command: 'rename', path: '/memories/a.md', newPath: '/memories/b.md' });
     assert.deepEqual(memoryCardOf(parse({ command: 'delete', path: '/memories/a.md/' })), { command: 'delete', path: '/memories/a.md' });
-    assert.equal(createMemoryTool({ folder }).headline(parse({ command: 'rename', old_path: '/memories/a', new_path: '/memories/b' })), 'rename /memories/a → /memories/b');
+    assert.equal(said(createMemoryTool({ folder }).headline(parse({ command: 'rename', old_path: '/memories/a', new_path: '/memories/b' }))), 'rename /memories/a → /memories/b');
   });
 
   it('is read-only for a subagent other than general: view works, every write is refused with why', async () => {

@@ -15,6 +15,7 @@ import { createSkillTool } from '../../src/core/tools/skill';
 import type { ToolDefinition } from '../../src/core/tools/types';
 import { customizationFolders, type CustomizationFolders } from '../support/customization';
 import { said } from '../support/said';
+import { verbatim } from '../../src/core/texts/userText';
 
 /** An MCP server's tool, or a stand-in for deferred ones, as mcp/ builds them (only what the mode rules read). */
 function mcpTool(name: string, server: string | undefined): ToolDefinition<unknown> {
@@ -26,7 +27,7 @@ function mcpTool(name: string, server: string | undefined): ToolDefinition<unkno
     context: { kind: 'other', external: true },
     inputSchema: { type: 'object', properties: {} },
     parse: (input) => input,
-    headline: () => name,
+    headline: () => verbatim(name),
     run: async () => ({ content: '' }),
   };
 }

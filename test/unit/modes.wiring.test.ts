@@ -24,12 +24,13 @@ import { createRunShellTool } from '../../src/core/tools/runShell';
 import { createTaskTool } from '../../src/core/tools/task';
 import type { ToolDefinition } from '../../src/core/tools/types';
 import { makeContext, makeTempDirs } from '../support/toolFixtures';
+import { verbatim } from '../../src/core/texts/userText';
 
 const PLAN_MARKDOWN = '# Rate limits\n\nWhy: the API has none.\n\n## Steps\n1. Add the limiter\n2. Test it\n';
 
 /** An MCP server's tool as mcp/ builds it (only what the mode rules read). */
 function mcpTool(name: string, server: string): ToolDefinition<unknown> {
-  return { name, description: name, kind: 'meta', mcpServer: server, mcpTool: name.split('__').at(-1)!, context: { kind: 'other', external: true }, inputSchema: { type: 'object', properties: {} }, parse: (input) => input, headline: () => name, run: async () => ({ content: 'ran' }) };
+  return { name, description: name, kind: 'meta', mcpServer: server, mcpTool: name.split('__').at(-1)!, context: { kind: 'other', external: true }, inputSchema: { type: 'object', properties: {} }, parse: (input) => input, headline: () => verbatim(name), run: async () => ({ content: 'ran' }) };
 }
 
 /** mcp_call as the deferred tools build it: its parse resolves the named tool. */
@@ -45,7 +46,7 @@ function mcpCall(tools: readonly ToolDefinition<unknown>[]): ToolDefinition<unkn
       if (!tool) throw new Error('no such tool');
       return { tool, arguments: {} };
     },
-    headline: () => 'call',
+    headline: () => verbatim('call'),
     run: async () => ({ content: 'called' }),
   };
 }

@@ -11,6 +11,7 @@ import { createExitPlanModeTool, MAX_PLAN_CHARS } from '../../src/core/tools/exi
 import { createToolRegistry } from '../../src/core/tools/registry';
 import type { ToolContext, ToolDefinition } from '../../src/core/tools/types';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
+import { said } from '../support/said';
 
 const PLAN = `# Add rate limiting to the public API
 
@@ -79,7 +80,7 @@ describe('plan: steps and exit_plan_mode', () => {
     assert.ok(proposed?.kind === 'plan_proposed');
     assert.equal(proposed.plan.markdown, PLAN);
     assert.equal(proposed.plan.steps.length, 4);
-    assert.equal(registry.headline('exit_plan_mode', { plan: PLAN }), 'Add rate limiting to the public API · 4 steps');
+    assert.equal(said(registry.headline('exit_plan_mode', { plan: PLAN })), 'Add rate limiting to the public API · 4 steps');
     const missing = await registry.executeToolCall('exit_plan_mode', {}, ctx);
     assert.equal(missing.isError, true);
     assert.match(missing.content, /Missing required parameter "plan"/);

@@ -7,6 +7,7 @@ import { ToolInputError } from '../../src/core/errors';
 import { createToolRegistry } from '../../src/core/tools/registry';
 import { defineTool, inputCheck, refuse, schemaPerSetting, toolInputParser, toolJsonSchema } from '../../src/core/tools/toolInput';
 import * as z from '../../src/core/zod';
+import { verbatim } from '../../src/core/texts/userText';
 
 function problemOf(parse: () => unknown): string {
   try {
@@ -126,7 +127,7 @@ describe('tool input: what the model reads when its input is wrong', () => {
       description: 'Echo.',
       kind: 'meta',
       input: z.object({ text: z.string().describe('what to say') }).transform(({ text }) => ({ text, length: text.length })),
-      headline: (input) => input.text,
+      headline: (input) => verbatim(input.text),
       run: async (input) => ({ content: `${input.text} (${input.length})` }),
     });
     assert.deepEqual(tool.inputSchema, { type: 'object', properties: { text: { type: 'string', description: 'what to say' } }, required: ['text'] });
@@ -136,7 +137,7 @@ describe('tool input: what the model reads when its input is wrong', () => {
 
   it('offers the model less than it accepts, when the tool says so; messages name what was offered', () => {
     const fields = z.object({ path: z.string().describe('a path'), reason: z.string().optional().describe('why') });
-    const tool = defineTool({ name: 'narrow', description: 'Narrow.', kind: 'meta', input: fields, offered: fields.omit({ reason: true }), headline: (input) => input.path, run: async () => ({ content: '' }) });
+    const tool = defineTool({ name: 'narrow', description: 'Narrow.', kind: 'meta', input: fields, offered: fields.omit({ reason: true }), headline: (input) => verbatim(input.path), run: async () => ({ content: '' }) });
     assert.deepEqual(tool.inputSchema, { type: 'object', properties: { path: { type: 'string', description: 'a path' } }, required: ['path'] });
     assert.deepEqual(tool.parse({ path: 'a', reason: 'r' }), { path: 'a', reason: 'r' }, 'still accepted');
     assert.equal(problemOf(() => tool.parse({ reason: 'r' })), 'Missing required parameter "path" (unrecognized parameter: reason).');

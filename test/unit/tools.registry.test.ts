@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createToolRegistry, CANCELLED_RESULT_TEXT } from '../../src/core/tools/registry';
 import { abortError, ToolInputError } from '../../src/core/errors';
 import { makeContext, makeTempDirs, writeFiles, type TempDirs } from '../support/toolFixtures';
+import { worded } from '../support/said';
 
 const ALL = ['read_file', 'list_files', 'grep_search', 'write_file', 'edit_file', 'run_shell', 'recall', 'compact', 'todo_write'];
 
@@ -137,17 +138,33 @@ describe('tools registry', () => {
     assert.equal(await import('node:fs/promises').then((f) => f.readFile(`${dirs.root}/a.txt`, 'utf8')), 'hello\n');
   });
 
-  it('each tool describes its own card headline: one bounded line, empty for bad input', () => {
-    const registry = createToolRegistry({ trusted: true });
-    assert.equal(registry.headline('read_file', { path: 'src/a.ts' }), 'src/a.ts');
-    assert.equal(registry.headline('read_file', { path: 'src/a.ts', offset: 40 }), 'src/a.ts (from line 40)');
-    assert.equal(registry.headline('run_shell', { command: 'npm test\necho second line' }), 'npm test');
-    assert.equal(registry.headline('run_shell', { command: 'npm test', description: 'Run the tests' }), 'Run the tests');
-    assert.equal(registry.headline('grep_search', { pattern: 'TODO', path: 'src', glob: '*.ts' }), '/TODO/ in src (*.ts)');
-    assert.equal(registry.headline('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y', replace_all: true }), 'a.ts (all occurrences)');
-    assert.equal(registry.headline('write_file', { path: 'b.ts', content: '' }), 'b.ts');
-    assert.equal(registry.headline('run_shell', { command: 'x'.repeat(1000) }).length, 160);
-    assert.equal(registry.headline('read_file', { nope: 1 }), '');
-    assert.equal(registry.headline('no_such_tool', {}), '');
+  it('each tool describes its own card headline: the model\'s values one bounded line each, none for bad input', () => {
+    const registry = createToolRegistry({ trusted: true, task: true, exitPlanMode: true });
+    // As the chat shows it: the event worded by the front end.
+    const headline = (name: string, input: unknown): string => {
+      const [event] = worded([{ type: 'tool_call_started', turnId: 't', toolUseId: 'u', name, input, headline: registry.headline(name, input) }]);
+      return event?.type === 'tool_call_started' ? (event.headline ?? '') : '';
+    };
+    assert.equal(headline('read_file', { path: 'src/a.ts' }), 'src/a.ts');
+    assert.equal(headline('read_file', { path: 'src/a.ts', offset: 40 }), 'src/a.ts (from line 40)');
+    assert.equal(headline('read_file', { path: 'src/a.ts', offset: 12000 }), 'src/a.ts (from line 12000)', 'a line number is not a quantity: no grouping');
+    assert.equal(headline('run_shell', { command: 'npm test\necho second line' }), 'npm test');
+    assert.equal(headline('run_shell', { command: 'npm test', description: 'Run the tests' }), 'Run the tests');
+    assert.equal(headline('grep_search', { pattern: 'TODO', path: 'src', glob: '*.ts' }), '/TODO/ in src (*.ts)');
+    assert.equal(headline('grep_search', { pattern: 'TODO' }), '/TODO/ in .');
+    assert.equal(headline('list_files', { pattern: '**/*.ts' }), '. **/*.ts');
+    assert.equal(headline('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y', replace_all: true }), 'a.ts (all occurrences)');
+    assert.equal(headline('write_file', { path: 'b.ts', content: '' }), 'b.ts');
+    assert.equal(headline('recall', { id: 'toolu_1', offset: 500 }), 'toolu_1 (from character 500)');
+    assert.equal(headline('task', { agent_type: 'explore', description: 'Find the tests', prompt: 'Look.' }), 'explore: Find the tests');
+    assert.equal(headline('todo_write', { todos: [{ id: '1', text: 'Read', status: 'done' }, { id: '2', text: 'Write', status: 'in_progress' }] }), '1/2 done · Write');
+    assert.equal(headline('todo_write', { todos: [] }), '0/0 done');
+    assert.equal(headline('exit_plan_mode', { plan: '# Fix it\n\n1. Read\n2. Write' }), 'Fix it · 2 steps');
+    assert.equal(headline('exit_plan_mode', { plan: '# Fix it\n\n1. Read' }), 'Fix it · 1 step');
+    assert.equal(headline('exit_plan_mode', { plan: 'Just fix it.' }), 'Just fix it.');
+    assert.equal(headline('run_shell', { command: 'x'.repeat(1000) }).length, 160);
+    assert.equal(headline('grep_search', { pattern: 'x'.repeat(1000), path: 'src' }).length, 160, 'the worded line is bounded too');
+    assert.equal(registry.headline('read_file', { nope: 1 }), undefined);
+    assert.equal(registry.headline('no_such_tool', {}), undefined);
   });
 });

@@ -20,6 +20,7 @@ import { parseTodoList, TASK_LIST_MARK, TODO_DEFAULTS, TODO_STATUSES, todoListTe
 import { latestTodos } from '../../src/core/todos/taskList';
 import { effectOf, makeContext, makeTempDirs, type TempDirs } from '../support/toolFixtures';
 import { bulk, Rig, tooLongError } from './context.harness';
+import { said } from '../support/said';
 
 const plan: TodoItem[] = [
   { id: '1', text: 'Read the parser', status: 'done' },
@@ -64,7 +65,7 @@ describe('todo_write: validation', () => {
     assert.equal(result.content, 'Task list updated: 3 items: 1 done, 1 in progress, 1 pending.');
     assert.deepEqual(effectOf(result, 'todos_changed')?.items, plan);
     assert.deepEqual(ctx.approvals, []);
-    assert.equal(registry.headline('todo_write', { todos: plan }), '1/3 done · Write the failing test');
+    assert.equal(said(registry.headline('todo_write', { todos: plan })), '1/3 done · Write the failing test');
     const cleared = await registry.executeToolCall('todo_write', { todos: [] }, ctx);
     assert.equal(cleared.content, 'Task list cleared.');
     assert.deepEqual(effectOf(cleared, 'todos_changed')?.items, []);

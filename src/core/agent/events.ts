@@ -33,11 +33,12 @@ export interface AttachmentChip {
 }
 
 export type ApprovalSummary =
-  | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: string }
+  /** `protectedReason`: why this file always asks (a kind of approval.protected…). */
+  | { kind: 'write'; path: string; diff: string; isNew: boolean; protectedReason?: UserText }
   /** `description`: the model's own words for the command, shown labelled as such (never as a summary of it); `outsideReason`: the model asks to run this command outside the sandbox, in its own words. */
   | { kind: 'shell'; command: string; description?: string; outsideReason?: string }
-  /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool. */
-  | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: string[] }
+  /** An MCP tool call: the server, its tool, the arguments (pretty JSON) and what the server claims about the tool (each claim a kind). */
+  | { kind: 'mcp'; server: string; tool: string; arguments: string; serverHints?: UserText[] }
   /** What a sandboxed command wrote that would run outside the sandbox: each path, why, and the risky lines. */
   | { kind: 'sandbox_changes'; command: string; changes: SandboxChange[] }
   /** A PreToolUse hook answered "ask": the call (its tool and input as pretty JSON) runs only if the user agrees; `reasons`: the hooks' words. */
@@ -111,7 +112,7 @@ export type AgentEvent =
   /** A redacted thinking block (the provider encrypted it; it goes back to the model as it came): the chat shows "(redacted)". */
   | { type: 'thinking_redacted'; turnId: string }
   /** `headline`: the tool's own one-line description of the call, for its card; `card`: a card of the tool's own (memory). */
-  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: string; card?: ToolCard }
+  | { type: 'tool_call_started'; turnId: string; toolUseId: string; name: string; input: unknown; headline?: UserText; card?: ToolCard }
   | { type: 'tool_call_progress'; turnId: string; toolUseId: string; chunk: string }
   | ({ type: 'approval_needed'; turnId: string; toolUseId: string; request: ApprovalSummary } & SubagentOrigin)
   /** `always`: the user allowed a web fetch's host for this workspace too, not just this once. */

@@ -96,7 +96,7 @@ export function restrictTools(tools: ToolRegistry, allowed: (name: string) => bo
     trusted: tools.trusted,
     list,
     get: (name) => (allowed(name) ? tools.get(name) : undefined),
-    headline: (name, input) => (allowed(name) ? tools.headline(name, input) : ''),
+    headline: (name, input) => (allowed(name) ? tools.headline(name, input) : undefined),
     card: (name, input) => (allowed(name) ? tools.card(name, input) : undefined),
     executeToolCall: async (name, input, ctx) => {
       if (!allowed(name)) {

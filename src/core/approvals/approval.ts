@@ -20,7 +20,9 @@
 //   (core/web/access.ts) and asks only for the rest, so here it always asks. No setting and no
 //   --yes grants it: a fetch can carry the workspace's content to any server in its URL, which
 //   --yes never opens (the sandbox's network needs --allow-domain too).
-import { protectedWriteReason } from './protectedPaths';
+import { protectedWriteWhy } from './protectedPaths';
+import { protectedWhyText } from './texts';
+import type { UserText } from '../texts/userText';
 import type { SandboxChange } from '../shell/commandSandbox';
 
 export type { SandboxChange } from '../shell/commandSandbox';
@@ -41,9 +43,10 @@ export type ApprovalRequest =
       newContent?: string;
       /**
        * Set when the file configures what commands run, so it asks even with writes on auto: the UI
-       * shows why. The write tools set it from the real target on disk (protectedWriteReasonAt).
+       * shows why (a kind of approval.protected…). The write tools set it from the real target on
+       * disk (protectedWriteReasonAt).
        */
-      protectedReason?: string;
+      protectedReason?: UserText;
     }
   | {
       kind: 'shell';
@@ -63,8 +66,8 @@ export type ApprovalRequest =
       fullName: string;
       /** The arguments as pretty-printed JSON: exactly what the server receives. */
       arguments: string;
-      /** What the server says about the tool (its annotations): shown, never a reason to skip asking. */
-      serverHints?: string[];
+      /** What the server says about the tool (its annotations), each claim a kind: shown, never a reason to skip asking. */
+      serverHints?: UserText[];
     }
   | {
       /**
@@ -171,8 +174,10 @@ export function matchMcpAllowList(identity: McpToolIdentity, allowList: readonly
 }
 
 /** Why a write request always asks: the reason its tool found on disk (the real target), else the one its path's name gives. */
-function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>): string | undefined {
-  return request.protectedReason ?? protectedWriteReason(request.path);
+function protectedReasonOf(request: Extract<ApprovalRequest, { kind: 'write' }>): UserText | undefined {
+  if (request.protectedReason) return request.protectedReason;
+  const why = protectedWriteWhy(request.path);
+  return why === undefined ? undefined : protectedWhyText(why);
 }
 
 export function decide(policy: ApprovalPolicy, request: ApprovalRequest): 'auto' | 'ask' {

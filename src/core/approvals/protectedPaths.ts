@@ -20,21 +20,67 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside, realpathLoose } from '../workspace/workspace';
+import type { ProtectedWhy } from '../texts/approvals';
 
 export interface ProtectedRule {
   /** gitignore syntax, matched case-insensitively (on macOS and Windows `.GIT/config` is `.git/config`). */
   patterns: readonly string[];
-  why: string;
+  why: ProtectedWhy;
   /** The names are files only: a folder so named is not protected (Bazel's `BUILD` beside a `build/` output folder, `WORKSPACE` beside `workspace/`). */
   filesOnly?: true;
   /** Why the OS sandbox does not hold these read-only (the write tools still ask). */
   notInSandbox?: string;
 }
 
-const GIT_WHY = 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)';
-const HOOKS_WHY = 'Git hooks run commands';
-const SHELL_WHY = 'shell start-up files run commands';
-const EDITOR_WHY = "workspace settings and tasks run commands and hold Evergreen's own settings";
+/**
+ * Each reason a path is protected, in English: what the sandbox's notes to the model and the logs
+ * say, and the English of its kind (`approval.protected…`), which the front ends word for the user
+ * (src/frontends/words/approvals.ts takes its templates from here: one definition of each sentence).
+ */
+export const PROTECTED_WHY: Readonly<Record<ProtectedWhy, string>> = {
+  git: 'Git configuration and hooks run commands (core.fsmonitor, core.pager, aliases, hooks)',
+  gitSelectors: 'it selects Git filters, diff drivers, includes and submodule commands',
+  gitHead: 'a HEAD file turns its folder into a Git repository whose config runs commands',
+  gitHooks: 'Git hooks run commands',
+  ci: "CI definitions run commands with the repository's secrets",
+  editor: "workspace settings and tasks run commands and hold Evergreen's own settings",
+  devContainer: 'dev container definitions run commands',
+  mcpServers: 'it lists MCP servers, commands that agents such as Claude Code start',
+  packageScripts: 'package scripts and package-manager settings run commands',
+  yarn: 'Yarn runs the code kept here on every yarn command',
+  toolCode: 'tool configuration written in code runs when the tool starts',
+  buildCode: 'build definitions run code',
+  maven: 'Maven wrapper settings run code',
+  toolVersions: 'tool and build settings change what commands run',
+  buildFiles: 'build files run commands',
+  environmentFiles: 'environment files change what commands run (direnv, dotenv)',
+  shellStartup: 'shell start-up files run commands',
+  pythonBuild: 'Python build and test configuration runs code',
+  pythonStartup: 'Python runs this code whenever it starts',
+  cargo: 'Cargo build scripts and settings run code',
+  containers: 'container builds run their steps, and compose files start containers with host mounts and privileges',
+  goModules: 'Go module and tool settings choose the toolchain and the code go and its linters run',
+  buildDefinitions: 'build definitions run commands and code when the project builds',
+  rustToolchain: 'rustup runs the toolchain these name (a path too), and cross and cargo-make run their commands',
+  pythonPackages: 'Python installs the packages these list (and runs their code), or takes the interpreter they name',
+  pluginSettings: 'these load plugins or run code when the tool starts',
+  nodeBins: 'npm scripts and npx run the programs installed here',
+  toolSettings: 'tool settings name the commands, plugins and parsers the tool runs',
+  toolFiles: 'tool settings and tool files written in code run when the tool starts',
+  msbuild: 'MSBuild project and import files run their tasks when .NET builds',
+  versionFiles: 'version files choose the toolchain commands run, and version managers download and run it',
+  devEnvironments: 'development environments run their shell hooks and start-up tasks when entered',
+  ideSettings: 'editor and IDE project settings hold run configurations, tasks and language servers the editor runs',
+  evergreenData: "it is Evergreen's own data",
+  ssh: 'SSH configuration runs commands (ProxyCommand, LocalCommand) and decides who may log in',
+  packageManagers: 'package-manager settings decide what code is installed and run',
+  vscodeUser: "VS Code's user and machine settings, tasks and MCP servers run commands",
+  vscodeExtensions: 'VS Code runs the extensions installed here',
+  userTools: 'user-wide tool settings choose the programs every build and test runs',
+  sessionStorage: "it is Evergreen's own session storage: transcripts a resumed session trusts as its history",
+  gitDirectory: 'it is inside a Git directory (a folder with HEAD, objects and refs), whatever its name: Git reads its config and hooks',
+  virtualenv: "it is a virtualenv's bin folder (pyvenv.cfg beside it), whatever its name: python, pip and pytest there are what commands in the environment run",
+};
 
 /** Shell start-up files, by name: protected at any depth in the workspace and at the top of the home folder. */
 const SHELL_STARTUP = [
@@ -46,75 +92,75 @@ const SHELL_STARTUP = [
 /** Paths relative to the workspace root (patterns without a leading '/' match at any depth). */
 export const WORKSPACE_RULES: readonly ProtectedRule[] = [
   // `.git` is also the file of a worktree or submodule that names its Git directory.
-  { patterns: ['.git'], why: GIT_WHY },
-  { patterns: ['.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'], why: 'it selects Git filters, diff drivers, includes and submodule commands' },
+  { patterns: ['.git'], why: 'git' },
+  { patterns: ['.gitattributes', '.gitmodules', '.lfsconfig', '.gitconfig'], why: 'gitSelectors' },
   // Git takes any folder holding HEAD, objects/ and refs/ for a repository (with its own config and
   // core.fsmonitor), even in a workspace that is not one: the HEAD file is what makes it so.
-  { patterns: ['HEAD', 'commondir', 'gitdir'], why: 'a HEAD file turns its folder into a Git repository whose config runs commands' },
-  { patterns: ['.githooks', '.husky'], why: HOOKS_WHY },
+  { patterns: ['HEAD', 'commondir', 'gitdir'], why: 'gitHead' },
+  { patterns: ['.githooks', '.husky'], why: 'gitHooks' },
   {
     patterns: ['.pre-commit-config.yaml', '.pre-commit-config.yml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml', 'lefthook-local.yml', 'lefthook-local.yaml'],
-    why: HOOKS_WHY,
+    why: 'gitHooks',
   },
-  { patterns: ['**/.github/workflows', '**/.github/actions', '.gitlab-ci.yml', '.circleci', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile'], why: 'CI definitions run commands with the repository\'s secrets' },
-  { patterns: ['.vscode', '*.code-workspace'], why: EDITOR_WHY },
-  { patterns: ['.devcontainer', '.devcontainer.json'], why: 'dev container definitions run commands' },
-  { patterns: ['.mcp.json'], why: 'it lists MCP servers, commands that agents such as Claude Code start' },
+  { patterns: ['**/.github/workflows', '**/.github/actions', '.gitlab-ci.yml', '.circleci', 'azure-pipelines.yml', 'bitbucket-pipelines.yml', 'Jenkinsfile'], why: 'ci' },
+  { patterns: ['.vscode', '*.code-workspace'], why: 'editor' },
+  { patterns: ['.devcontainer', '.devcontainer.json'], why: 'devContainer' },
+  { patterns: ['.mcp.json'], why: 'mcpServers' },
   {
     patterns: ['package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnp.cjs', '.pnp.loader.mjs', 'bunfig.toml', 'deno.json', 'deno.jsonc'],
-    why: 'package scripts and package-manager settings run commands',
+    why: 'packageScripts',
   },
   // Yarn Berry runs the release named by yarnPath (.yarn/releases/*.cjs) on every `yarn`.
-  { patterns: ['.yarn'], why: 'Yarn runs the code kept here on every yarn command' },
+  { patterns: ['.yarn'], why: 'yarn' },
   // Tools load these as code when they start (eslint, vite, jest, webpack, babel, prettier, mocha…).
   {
     patterns: ['*.config.js', '*.config.cjs', '*.config.mjs', '*.config.ts', '*.config.cts', '*.config.mts', '.*rc.js', '.*rc.cjs', '.*rc.mjs', '.*rc.ts', '.*rc.cts', '.*rc.mts', '*.conf.js', '.mocharc.*', 'gulpfile.*', 'gruntfile.*', '.vscode-test.*'],
-    why: 'tool configuration written in code runs when the tool starts',
+    why: 'toolCode',
   },
   {
     patterns: ['Gemfile', 'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'gradle.properties', 'Vagrantfile', 'Procfile'],
-    why: 'build definitions run code',
+    why: 'buildCode',
   },
-  { patterns: ['.mvn'], why: 'Maven wrapper settings run code' },
-  { patterns: ['mise.toml', '.mise.toml', '.tool-versions', 'config.mak'], why: 'tool and build settings change what commands run' },
-  { patterns: ['Makefile', 'GNUmakefile', 'justfile', '.justfile', 'Rakefile', 'Taskfile.yml', 'Taskfile.yaml', '*.mk'], why: 'build files run commands' },
-  { patterns: ['.envrc', '.env', '.env.*'], why: 'environment files change what commands run (direnv, dotenv)' },
-  { patterns: SHELL_STARTUP, why: SHELL_WHY },
-  { patterns: ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py'], why: 'Python build and test configuration runs code' },
+  { patterns: ['.mvn'], why: 'maven' },
+  { patterns: ['mise.toml', '.mise.toml', '.tool-versions', 'config.mak'], why: 'toolVersions' },
+  { patterns: ['Makefile', 'GNUmakefile', 'justfile', '.justfile', 'Rakefile', 'Taskfile.yml', 'Taskfile.yaml', '*.mk'], why: 'buildFiles' },
+  { patterns: ['.envrc', '.env', '.env.*'], why: 'environmentFiles' },
+  { patterns: SHELL_STARTUP, why: 'shellStartup' },
+  { patterns: ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'noxfile.py', 'pytest.ini', 'conftest.py'], why: 'pythonBuild' },
   // Python runs the import lines of every .pth file in site-packages at start-up (a virtualenv in the workspace too).
-  { patterns: ['**/site-packages/*.pth', '**/dist-packages/*.pth', 'sitecustomize.py', 'usercustomize.py'], why: 'Python runs this code whenever it starts' },
-  { patterns: ['build.rs', 'Cargo.toml', '**/.cargo/config', '**/.cargo/config.toml'], why: 'Cargo build scripts and settings run code' },
+  { patterns: ['**/site-packages/*.pth', '**/dist-packages/*.pth', 'sitecustomize.py', 'usercustomize.py'], why: 'pythonStartup' },
+  { patterns: ['build.rs', 'Cargo.toml', '**/.cargo/config', '**/.cargo/config.toml'], why: 'cargo' },
   // Containers: `docker build` runs a Dockerfile's RUN steps; compose files start containers with host mounts, devices and privileges.
-  { patterns: ['Dockerfile', 'Dockerfile.*', '*.Dockerfile', '*.dockerfile', 'Containerfile', 'Containerfile.*', 'docker-compose.yml', 'docker-compose.yaml', 'docker-compose.*.yml', 'docker-compose.*.yaml', 'compose.yml', 'compose.yaml', 'compose.*.yml', 'compose.*.yaml', 'docker-bake.hcl', 'docker-bake.json', 'Earthfile', 'Tiltfile', 'skaffold.yaml'], why: 'container builds run their steps, and compose files start containers with host mounts and privileges' },
+  { patterns: ['Dockerfile', 'Dockerfile.*', '*.Dockerfile', '*.dockerfile', 'Containerfile', 'Containerfile.*', 'docker-compose.yml', 'docker-compose.yaml', 'docker-compose.*.yml', 'docker-compose.*.yaml', 'compose.yml', 'compose.yaml', 'compose.*.yml', 'compose.*.yaml', 'docker-bake.hcl', 'docker-bake.json', 'Earthfile', 'Tiltfile', 'skaffold.yaml'], why: 'containers' },
   // go.mod's toolchain line makes `go` download and run another toolchain; its tool and replace lines pick the code go runs.
-  { patterns: ['go.mod', 'go.work', '.golangci.yml', '.golangci.yaml', '.golangci.toml', '.golangci.json', '.goreleaser.yml', '.goreleaser.yaml'], why: 'Go module and tool settings choose the toolchain and the code go and its linters run' },
-  { patterns: ['CMakeLists.txt', '*.cmake', 'CMakePresets.json', 'CMakeUserPresets.json', 'meson.build', 'meson_options.txt', 'meson.options', 'BUILD.bazel', 'WORKSPACE.bazel', 'MODULE.bazel', '*.bzl', '.bazelrc', '.bazelversion', 'SConstruct', 'SConscript', 'configure.ac', 'configure.in', 'Makefile.am', 'Makefile.in', 'build.zig', 'Package.swift', 'mix.exs', 'rebar.config', '*.sbt', 'project.clj', 'deps.edn', 'bb.edn', 'Makefile.PL', 'Build.PL', '*.nimble', 'config.nims'], why: 'build definitions run commands and code when the project builds' },
+  { patterns: ['go.mod', 'go.work', '.golangci.yml', '.golangci.yaml', '.golangci.toml', '.golangci.json', '.goreleaser.yml', '.goreleaser.yaml'], why: 'goModules' },
+  { patterns: ['CMakeLists.txt', '*.cmake', 'CMakePresets.json', 'CMakeUserPresets.json', 'meson.build', 'meson_options.txt', 'meson.options', 'BUILD.bazel', 'WORKSPACE.bazel', 'MODULE.bazel', '*.bzl', '.bazelrc', '.bazelversion', 'SConstruct', 'SConscript', 'configure.ac', 'configure.in', 'Makefile.am', 'Makefile.in', 'build.zig', 'Package.swift', 'mix.exs', 'rebar.config', '*.sbt', 'project.clj', 'deps.edn', 'bb.edn', 'Makefile.PL', 'Build.PL', '*.nimble', 'config.nims'], why: 'buildDefinitions' },
   // Bazel's BUILD and WORKSPACE files: by name only, never a build/ or workspace/ folder.
-  { patterns: ['BUILD', 'WORKSPACE', 'BUCK'], why: 'build definitions run commands and code when the project builds', filesOnly: true },
-  { patterns: ['rust-toolchain', 'rust-toolchain.toml', 'Cross.toml', 'Makefile.toml'], why: 'rustup runs the toolchain these name (a path too), and cross and cargo-make run their commands' },
+  { patterns: ['BUILD', 'WORKSPACE', 'BUCK'], why: 'buildDefinitions', filesOnly: true },
+  { patterns: ['rust-toolchain', 'rust-toolchain.toml', 'Cross.toml', 'Makefile.toml'], why: 'rustToolchain' },
   // pip installs what these list, -e and --index-url lines included, and a package's build runs its code.
-  { patterns: ['requirements*.txt', 'requirements*.in', '**/requirements/*.txt', '**/requirements/*.in', 'constraints*.txt', 'Pipfile', 'pixi.toml', 'pyvenv.cfg'], why: 'Python installs the packages these list (and runs their code), or takes the interpreter they name' },
+  { patterns: ['requirements*.txt', 'requirements*.in', '**/requirements/*.txt', '**/requirements/*.in', 'constraints*.txt', 'Pipfile', 'pixi.toml', 'pyvenv.cfg'], why: 'pythonPackages' },
   // Options that load plugins or code: pylint's load-plugins and init-hook, mypy's plugins, coverage's plugins, pdb's start-up commands, R's and Octave's profiles.
-  { patterns: ['.pylintrc', 'pylintrc', 'mypy.ini', '.mypy.ini', '.coveragerc', '.pdbrc', '.Rprofile', '.octaverc'], why: 'these load plugins or run code when the tool starts' },
-  // A virtualenv's bin folder is judged by its content (pyvenv.cfg beside it): see VENV_WHY.
+  { patterns: ['.pylintrc', 'pylintrc', 'mypy.ini', '.mypy.ini', '.coveragerc', '.pdbrc', '.Rprofile', '.octaverc'], why: 'pluginSettings' },
+  // A virtualenv's bin folder is judged by its content (pyvenv.cfg beside it): see the 'virtualenv' reason.
   {
     patterns: ['**/node_modules/.bin', '**/node_modules/*/bin', '**/node_modules/@*/*/bin'],
-    why: 'npm scripts and npx run the programs installed here',
+    why: 'nodeBins',
     notInSandbox: 'npm install writes these folders, and the sandbox never searches node_modules (a folder holds thousands of packages)',
   },
   // Config files that name the plugins, parsers or commands a tool loads (JSON and YAML ones; the JavaScript ones are above).
-  { patterns: ['.lintstagedrc', '.lintstagedrc.*', '.huskyrc', '.huskyrc.*', '.simple-git-hooks.json', 'simple-git-hooks.json', '.eslintrc', '.eslintrc.*', '.prettierrc', '.prettierrc.*', '.stylelintrc', '.stylelintrc.*', '.babelrc', '.babelrc.*', 'babel.config.*', '.postcssrc', '.postcssrc.*', '.nycrc', '.nycrc.*', '.swcrc', 'nx.json', 'project.json', 'lerna.json', 'turbo.json'], why: 'tool settings name the commands, plugins and parsers the tool runs' },
-  { patterns: ['.rspec', '.rubocop.yml', 'Guardfile', 'Brewfile', 'Podfile', 'Fastfile', 'Dangerfile', 'Capfile', 'phpunit.xml', 'phpunit.xml.dist', '.php-cs-fixer.php', '.php-cs-fixer.dist.php', 'ansible.cfg'], why: 'tool settings and tool files written in code run when the tool starts' },
+  { patterns: ['.lintstagedrc', '.lintstagedrc.*', '.huskyrc', '.huskyrc.*', '.simple-git-hooks.json', 'simple-git-hooks.json', '.eslintrc', '.eslintrc.*', '.prettierrc', '.prettierrc.*', '.stylelintrc', '.stylelintrc.*', '.babelrc', '.babelrc.*', 'babel.config.*', '.postcssrc', '.postcssrc.*', '.nycrc', '.nycrc.*', '.swcrc', 'nx.json', 'project.json', 'lerna.json', 'turbo.json'], why: 'toolSettings' },
+  { patterns: ['.rspec', '.rubocop.yml', 'Guardfile', 'Brewfile', 'Podfile', 'Fastfile', 'Dangerfile', 'Capfile', 'phpunit.xml', 'phpunit.xml.dist', '.php-cs-fixer.php', '.php-cs-fixer.dist.php', 'ansible.cfg'], why: 'toolFiles' },
   // MSBuild imports Directory.Build.* into every project below it; project files run their targets' tasks and Exec steps.
-  { patterns: ['Directory.Build.props', 'Directory.Build.targets', 'Directory.Build.rsp', 'Directory.Packages.props', '*.csproj', '*.vbproj', '*.fsproj', '*.vcxproj', '*.proj', '*.props', '*.targets', 'NuGet.config', 'global.json', 'dotnet-tools.json'], why: 'MSBuild project and import files run their tasks when .NET builds' },
+  { patterns: ['Directory.Build.props', 'Directory.Build.targets', 'Directory.Build.rsp', 'Directory.Packages.props', '*.csproj', '*.vbproj', '*.fsproj', '*.vcxproj', '*.proj', '*.props', '*.targets', 'NuGet.config', 'global.json', 'dotnet-tools.json'], why: 'msbuild' },
   // Version files: mise, asdf, nvm, fnm, pyenv, rbenv, sdkman (and uv) choose, and may download and run, the toolchain a command uses.
-  { patterns: ['mise.*.toml', '.mise.*.toml', '.mise', 'mise-tasks', '.rtx.toml', '.nvmrc', '.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.terraform-version', '.sdkmanrc'], why: 'version files choose the toolchain commands run, and version managers download and run it' },
-  { patterns: ['flake.nix', 'flake.lock', 'shell.nix', 'default.nix', 'devenv.nix', 'devenv.yaml', 'devbox.json', '.gitpod.yml', '.replit', 'replit.nix'], why: 'development environments run their shell hooks and start-up tasks when entered' },
+  { patterns: ['mise.*.toml', '.mise.*.toml', '.mise', 'mise-tasks', '.rtx.toml', '.nvmrc', '.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.terraform-version', '.sdkmanrc'], why: 'versionFiles' },
+  { patterns: ['flake.nix', 'flake.lock', 'shell.nix', 'default.nix', 'devenv.nix', 'devenv.yaml', 'devbox.json', '.gitpod.yml', '.replit', 'replit.nix'], why: 'devEnvironments' },
   // JetBrains run configurations, file watchers and external tools; Fleet, Zed and Helix tasks and language servers; editors' local rc files.
-  { patterns: ['.idea', '*.run.xml', '.run', '.fleet', '.zed', '.helix', '.theia', '.nvim.lua', '.nvimrc', '.exrc', '*.sublime-project', '.dir-locals.el', '*.launch'], why: 'editor and IDE project settings hold run configurations, tasks and language servers the editor runs' },
+  { patterns: ['.idea', '*.run.xml', '.run', '.fleet', '.zed', '.helix', '.theia', '.nvim.lua', '.nvimrc', '.exrc', '*.sublime-project', '.dir-locals.el', '*.launch'], why: 'ideSettings' },
   // More CI systems, and GitHub actions defined anywhere (`uses: ./tools/action` reads its action.yml).
-  { patterns: ['.buildkite', '.drone.yml', '.drone.star', '.travis.yml', 'appveyor.yml', '.appveyor.yml', 'azure-pipelines.yaml', '.azure-pipelines', 'cloudbuild.yaml', 'cloudbuild.yml', 'buildspec.yml', 'buildspec.yaml', 'bitrise.yml', '.woodpecker.yml', '.woodpecker.yaml', '.woodpecker', 'codemagic.yaml', '.semaphore', '.tekton', '**/.gitea/workflows', '**/.forgejo/workflows', '.gitlab', 'Jenkinsfile.*', '*.jenkinsfile', 'action.yml', 'action.yaml'], why: "CI definitions run commands with the repository's secrets" },
-  { patterns: ['.evergreen'], why: "it is Evergreen's own data" },
+  { patterns: ['.buildkite', '.drone.yml', '.drone.star', '.travis.yml', 'appveyor.yml', '.appveyor.yml', 'azure-pipelines.yaml', '.azure-pipelines', 'cloudbuild.yaml', 'cloudbuild.yml', 'buildspec.yml', 'buildspec.yaml', 'bitrise.yml', '.woodpecker.yml', '.woodpecker.yaml', '.woodpecker', 'codemagic.yaml', '.semaphore', '.tekton', '**/.gitea/workflows', '**/.forgejo/workflows', '.gitlab', 'Jenkinsfile.*', '*.jenkinsfile', 'action.yml', 'action.yaml'], why: 'ci' },
+  { patterns: ['.evergreen'], why: 'evergreenData' },
 ];
 
 /** VS Code (and its forks' and servers') user and machine folders: settings, tasks, MCP servers and keybindings run commands. */
@@ -127,28 +173,26 @@ const VSCODE_SERVER_DATA = ['.vscode-server', '.vscode-server-insiders', '.vscod
 
 /** Paths relative to the home folder; each is anchored there (a leading '/'). */
 export const HOME_RULES: readonly ProtectedRule[] = [
-  { patterns: ['/.ssh'], why: 'SSH configuration runs commands (ProxyCommand, LocalCommand) and decides who may log in' },
-  { patterns: ['/.gitconfig', '/.config/git'], why: GIT_WHY },
-  { patterns: SHELL_STARTUP.map((name) => `/${name}`).concat(['/.config/fish', '/.config/environment.d', '/.config/autostart', '/.config/systemd/user']), why: SHELL_WHY },
-  { patterns: ['/.npmrc', '/.yarnrc', '/.yarnrc.yml', '/.config/pip', '/.pip'], why: 'package-manager settings decide what code is installed and run' },
+  { patterns: ['/.ssh'], why: 'ssh' },
+  { patterns: ['/.gitconfig', '/.config/git'], why: 'git' },
+  { patterns: SHELL_STARTUP.map((name) => `/${name}`).concat(['/.config/fish', '/.config/environment.d', '/.config/autostart', '/.config/systemd/user']), why: 'shellStartup' },
+  { patterns: ['/.npmrc', '/.yarnrc', '/.yarnrc.yml', '/.config/pip', '/.pip'], why: 'packageManagers' },
   {
     patterns: [...VSCODE_DATA, ...VSCODE_SERVER_DATA, '.local/share/code-server/User', '.local/share/code-server/Machine'].map((dir) => `/${dir}`),
-    why: "VS Code's user and machine settings, tasks and MCP servers run commands",
+    why: 'vscodeUser',
   },
   {
     patterns: ['/.vscode/extensions', '/.vscode-insiders/extensions', '/.vscode-oss/extensions', '/.vscode-server/extensions', '/.cursor/extensions', '/.local/share/code-server/extensions'],
-    why: 'VS Code runs the extensions installed here',
+    why: 'vscodeExtensions',
   },
-  { patterns: ['/.local/lib/python*/site-packages/*.pth', '/Library/Python/*/lib/python/site-packages/*.pth'], why: 'Python runs this code whenever it starts' },
+  { patterns: ['/.local/lib/python*/site-packages/*.pth', '/Library/Python/*/lib/python/site-packages/*.pth'], why: 'pythonStartup' },
   // GOFLAGS=-toolexec in Go's env file, Cargo's runner and rustc wrapper, Gradle's init scripts, mise's global tools and tasks.
-  { patterns: ['/.config/go/env', '/.cargo/config', '/.cargo/config.toml', '/.gradle/init.d', '/.gradle/init.gradle', '/.gradle/init.gradle.kts', '/.config/mise', '/.tool-versions', '/.pdbrc'], why: 'user-wide tool settings choose the programs every build and test runs' },
+  { patterns: ['/.config/go/env', '/.cargo/config', '/.cargo/config.toml', '/.gradle/init.d', '/.gradle/init.gradle', '/.gradle/init.gradle.kts', '/.config/mise', '/.tool-versions', '/.pdbrc'], why: 'userTools' },
 ];
-
-const SESSION_STORAGE_WHY = "it is Evergreen's own session storage: transcripts a resumed session trusts as its history";
 
 interface CompiledRule {
   matcher: Ignore;
-  why: string;
+  why: ProtectedWhy;
 }
 
 // A files-only name is re-included as a folder (`!BUILD/`), so build/out.js is not protected by it.
@@ -164,7 +208,7 @@ function normalized(relativePath: string): string | undefined {
   return segments.join('/');
 }
 
-function reasonIn(matchers: readonly CompiledRule[], relativePath: string): string | undefined {
+function reasonIn(matchers: readonly CompiledRule[], relativePath: string): ProtectedWhy | undefined {
   const rel = normalized(relativePath);
   if (rel === undefined) return undefined;
   for (const { matcher, why } of matchers) if (matcher.ignores(rel)) return why;
@@ -177,6 +221,12 @@ function reasonIn(matchers: readonly CompiledRule[], relativePath: string): stri
  * disk). `relativePath` uses '/' or the platform separator.
  */
 export function protectedWriteReason(relativePath: string): string | undefined {
+  const why = protectedWriteWhy(relativePath);
+  return why === undefined ? undefined : PROTECTED_WHY[why];
+}
+
+/** protectedWriteReason as the reason's id (what an approval card says, as a kind). */
+export function protectedWriteWhy(relativePath: string): ProtectedWhy | undefined {
   return reasonIn(WORKSPACE_MATCHERS, relativePath);
 }
 
@@ -210,8 +260,8 @@ function containsWorktree(location: string, scope: ProtectedScope): boolean {
  *   `notInSandbox` as on the rule it comes from.
  */
 export type ProtectedLocation =
-  | { kind: 'path'; path: string; why: string }
-  | { kind: 'pattern'; root: string; pattern: string; why: string; filesOnly?: true; notInSandbox?: string };
+  | { kind: 'path'; path: string; why: ProtectedWhy }
+  | { kind: 'pattern'; root: string; pattern: string; why: ProtectedWhy; filesOnly?: true; notInSandbox?: string };
 
 const hasGlob = (pattern: string): boolean => /[*?[]/.test(pattern);
 
@@ -228,7 +278,7 @@ export function protectedLocations(scope: ProtectedScope): ProtectedLocation[] {
       else out.push({ kind: 'path', path: path.join(scope.home, ...pattern.split('/').filter(Boolean)), why: rule.why });
     }
   }
-  if (scope.sessionStorage !== undefined) out.push({ kind: 'path', path: path.resolve(scope.sessionStorage), why: SESSION_STORAGE_WHY });
+  if (scope.sessionStorage !== undefined) out.push({ kind: 'path', path: path.resolve(scope.sessionStorage), why: 'sessionStorage' });
   for (const rule of WORKSPACE_RULES) {
     const flags = { ...(rule.filesOnly ? { filesOnly: rule.filesOnly } : {}), ...(rule.notInSandbox ? { notInSandbox: rule.notInSandbox } : {}) };
     for (const pattern of rule.patterns) out.push({ kind: 'pattern', root: scope.workspaceRoot, pattern, why: rule.why, ...flags });
@@ -237,20 +287,18 @@ export function protectedLocations(scope: ProtectedScope): ProtectedLocation[] {
   return out.filter((location) => !(location.kind === 'path' && containsWorktree(location.path, scope)));
 }
 
-const GIT_DIR_WHY = 'it is inside a Git directory (a folder with HEAD, objects and refs), whatever its name: Git reads its config and hooks';
-const VENV_WHY = "it is a virtualenv's bin folder (pyvenv.cfg beside it), whatever its name: python, pip and pytest there are what commands in the environment run";
 
 /**
- * Why a write to `target` (an absolute real path, as Workspace.resolve returns it) must always be
+ * Why (its id in PROTECTED_WHY) a write to `target` (an absolute real path, as Workspace.resolve returns it) must always be
  * approved, or undefined. Judged by where the write lands: the workspace and home rules on the real
  * path; Evergreen's session storage; a Git directory by its content in any folder on the way; and
  * any protected entry of those folders (or of the home folder) that is a symbolic link leading to
  * the target.
  */
-export async function protectedWriteReasonAt(target: string, scope: ProtectedScope): Promise<string | undefined> {
+export async function protectedWriteReasonAt(target: string, scope: ProtectedScope): Promise<ProtectedWhy | undefined> {
   const root = scope.workspaceRoot;
   if (isInside(target, root)) {
-    const byName = protectedWriteReason(path.relative(root, target));
+    const byName = protectedWriteWhy(path.relative(root, target));
     if (byName) return byName;
   }
   // Inside the chat's own worktree, a location that holds the whole worktree protects nothing (containsWorktree).
@@ -265,7 +313,7 @@ export async function protectedWriteReasonAt(target: string, scope: ProtectedSco
   }
   if (scope.sessionStorage !== undefined) {
     const storage = path.resolve(scope.sessionStorage);
-    for (const where of new Set([storage, await realpathLoose(storage).catch(() => storage)])) if (isInside(target, where) && !aroundWorktree(where)) return SESSION_STORAGE_WHY;
+    for (const where of new Set([storage, await realpathLoose(storage).catch(() => storage)])) if (isInside(target, where) && !aroundWorktree(where)) return 'sessionStorage';
   }
   // Home entries that are links elsewhere (a dotfiles folder: ~/.bashrc -> ~/dotfiles/bashrc).
   for (const location of protectedLocations({ workspaceRoot: root, home: scope.home })) {
@@ -278,15 +326,15 @@ export async function protectedWriteReasonAt(target: string, scope: ProtectedSco
 }
 
 /** The folders from the target's own up to the workspace root: a Git directory by content, or a protected link to the target. */
-async function insideWorkspaceByDisk(target: string, root: string): Promise<string | undefined> {
+async function insideWorkspaceByDisk(target: string, root: string): Promise<ProtectedWhy | undefined> {
   for (let dir = path.dirname(target); isInside(dir, root); dir = path.dirname(dir)) {
-    if (await isGitDirectory(dir)) return GIT_DIR_WHY;
-    if (await isVirtualenvBin(dir)) return VENV_WHY;
+    if (await isGitDirectory(dir)) return 'gitDirectory';
+    if (await isVirtualenvBin(dir)) return 'virtualenv';
     const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (!entry.isSymbolicLink()) continue;
       const link = path.join(dir, entry.name);
-      const why = protectedWriteReason(path.relative(root, link));
+      const why = protectedWriteWhy(path.relative(root, link));
       if (why === undefined) continue;
       const real = await realpathLoose(link).catch(() => undefined);
       if (real !== undefined && isInside(target, real)) return why;

@@ -11,6 +11,7 @@ import { ToolInputError } from '../errors';
 import type { McpCallInput } from './tools';
 
 import { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from './deferredNames';
+import { verbatim } from '../texts/userText';
 
 export { MCP_CALL_TOOL, MCP_SEARCH_TOOL } from './deferredNames';
 const DEFAULT_LIMIT = 5;
@@ -81,7 +82,7 @@ export function deferredMcpTools(tools: readonly ToolDefinition<McpCallInput>[])
       if (value.limit !== undefined && (typeof value.limit !== 'number' || !Number.isInteger(value.limit) || value.limit < 1 || value.limit > MAX_LIMIT)) throw new ToolInputError(`"limit" must be an integer from 1 to ${MAX_LIMIT}`);
       return { query: value.query, limit: typeof value.limit === 'number' ? value.limit : DEFAULT_LIMIT };
     },
-    headline: (input) => input.query,
+    headline: (input) => verbatim(input.query),
     async run(input) {
       const matches = rankTools(tools, input.query).slice(0, input.limit);
       if (matches.length === 0) return { content: `No MCP tool matches "${input.query}". Servers: ${servers.join(', ')}. Try other words.` };

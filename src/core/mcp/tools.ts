@@ -12,6 +12,8 @@ import { ToolExecutionError, ToolInputError } from '../errors';
 import type { McpServerConnection } from './connection';
 import type { McpToolNames } from './names';
 import { mapCallToolResult } from './results';
+import { approvalText } from '../approvals/texts';
+import type { UserText } from '../texts/userText';
 
 export type McpCallInput = Record<string, unknown>;
 
@@ -42,14 +44,14 @@ export function usableSchema(schema: unknown): { schema: ToolInputSchema } | { p
   return { schema: { ...(JSON.parse(text) as Record<string, unknown>), type: 'object', properties } };
 }
 
-/** What the server says about a tool, in words for the approval card (claims, never checks). */
-export function serverHintsOf(tool: Tool): string[] {
-  const hints: string[] = [];
+/** What the server says about a tool, for the approval card (claims, never checks): each a kind the front end words. */
+export function serverHintsOf(tool: Tool): UserText[] {
+  const hints: UserText[] = [];
   const annotations = tool.annotations;
-  if (annotations?.readOnlyHint === true) hints.push('read-only');
-  if (annotations?.destructiveHint === true) hints.push('may delete or overwrite');
-  if (annotations?.idempotentHint === true) hints.push('repeatable');
-  if (annotations?.openWorldHint === true) hints.push('reaches outside systems');
+  if (annotations?.readOnlyHint === true) hints.push(approvalText('approval.hintReadOnly', {}));
+  if (annotations?.destructiveHint === true) hints.push(approvalText('approval.hintDestructive', {}));
+  if (annotations?.idempotentHint === true) hints.push(approvalText('approval.hintIdempotent', {}));
+  if (annotations?.openWorldHint === true) hints.push(approvalText('approval.hintOpenWorld', {}));
   return hints;
 }
 
@@ -84,7 +86,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
         if (!isObject(input)) throw new ToolInputError('the arguments must be a JSON object');
         return input;
       },
-      headline: (input) => `${server}: ${tool.name} ${JSON.stringify(input).slice(0, 120)}`,
+      headline: (input) => approvalText('tool.mcpCall', { server, tool: tool.name, input: JSON.stringify(input).slice(0, 120) }),
       async run(input, ctx) {
         const decision = await ctx.approve({ kind: 'mcp', server, tool: tool.name, fullName, arguments: JSON.stringify(input, null, ARGUMENT_INDENT), serverHints: serverHintsOf(tool) });
         if (!decision.approved) return { content: decision.reason ?? `The user declined this call of ${tool.name} on the MCP server "${server}".`, isError: true };

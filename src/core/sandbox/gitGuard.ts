@@ -10,14 +10,20 @@
 import { execFile } from 'node:child_process';
 import { lstatSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { protectedWriteReason } from '../approvals/protectedPaths';
+import { PROTECTED_WHY, protectedWriteWhy } from '../approvals/protectedPaths';
+import { approvalText, protectedWhyText } from '../approvals/texts';
+import type { UserText } from '../texts/userText';
+import type { HeldWhy } from './policy';
 import { bytes, displayPath, isAtOrBelow, toByteString, type OverlayChange } from './overlayChanges';
 
 /** A change that needs the user's explicit approval before it is applied; declined, it is kept aside. */
 export interface GuardedChange {
   /** Workspace-relative byte string; a folder covers everything below it. */
   path: string;
+  /** Why, in English: the command's result tells the model. */
   reason: string;
+  /** Why, as the approval card says it. */
+  said: UserText;
   /** What exactly is risky (the configuration lines, the link's target), shown with the question. */
   detail?: string;
 }
@@ -47,7 +53,7 @@ export interface GuardInput {
   upperRoot: string;
   workspaceRoot: string;
   /** Workspace-root names a command may not create without approval, each with its reason (undefined: the write tools' reason for it). */
-  createProtected: ReadonlyMap<string, string | undefined>;
+  createProtected: ReadonlyMap<string, HeldWhy | undefined>;
 }
 
 export async function guardOverlayChanges(input: GuardInput): Promise<GuardedChange[]> {
@@ -67,8 +73,8 @@ export async function guardOverlayChanges(input: GuardInput): Promise<GuardedCha
     if (change.kind === 'delete' || guarded.some((item) => isAtOrBelow(change.path, item.path))) continue;
     const topLevel = !change.path.includes('/');
     if (topLevel && createProtected.has(change.path.toLowerCase()) && lstatBytes(path.join(workspace, change.path)) === undefined) {
-      const why = createProtected.get(change.path.toLowerCase()) ?? protectedWriteReason(displayPath(change.path)) ?? 'it configures what runs outside the sandbox';
-      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${why}` });
+      const why = createProtected.get(change.path.toLowerCase()) ?? writeToolsWhy(displayPath(change.path));
+      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${why.english}`, said: approvalText('approval.heldNew', { path: displayPath(change.path), why: why.said }) });
       continue;
     }
     const gitDir = enclosingGitDirectory(change.path, isGitDirectory);
@@ -76,6 +82,13 @@ export async function guardOverlayChanges(input: GuardInput): Promise<GuardedCha
     if (found) guarded.push(found);
   }
   return guarded;
+}
+
+/** The write tools' reason for a protected name, or that it configures what runs outside the sandbox. */
+function writeToolsWhy(shown: string): HeldWhy {
+  const why = protectedWriteWhy(shown);
+  if (why !== undefined) return { english: PROTECTED_WHY[why], said: protectedWhyText(why) };
+  return { english: 'it configures what runs outside the sandbox', said: { kind: 'approval.heldWhyOutside', data: {} } };
 }
 
 function lstatBytes(byteString: string) {
@@ -100,25 +113,25 @@ function enclosingGitDirectory(relative: string, isGitDirectory: (relative: stri
  */
 function outsideGitDirectory(change: OverlayChange, upper: string): GuardedChange | undefined {
   if (path.posix.basename(change.path).toLowerCase() !== '.git') return undefined;
-  if (change.kind === 'symlink') return { path: change.path, reason: 'a .git link: Git would use the folder it points to, and its configuration, as this repository', detail: `-> ${displayPath(change.target)}` };
+  if (change.kind === 'symlink') return { path: change.path, reason: 'a .git link: Git would use the folder it points to, and its configuration, as this repository', said: approvalText('approval.heldGitLink', {}), detail: `-> ${displayPath(change.target)}` };
   if (change.kind !== 'file') return undefined;
-  return { path: change.path, reason: 'a .git file: Git would use the folder it names, and its configuration, as this repository', detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+  return { path: change.path, reason: 'a .git file: Git would use the folder it names, and its configuration, as this repository', said: approvalText('approval.heldGitFile', {}), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
 }
 
 function insideGitDirectory(change: OverlayChange, gitDir: string, upper: string): Promise<GuardedChange | undefined> | GuardedChange | undefined {
   const inner = change.path.slice(gitDir.length + 1);
   const where = displayPath(gitDir);
-  if (change.kind === 'symlink') return { path: change.path, reason: `a link inside the Git directory ${where}: Git could read configuration through it`, detail: `-> ${displayPath(change.target)}` };
+  if (change.kind === 'symlink') return { path: change.path, reason: `a link inside the Git directory ${where}: Git could read configuration through it`, said: approvalText('approval.heldLinkInGitDir', { where }), detail: `-> ${displayPath(change.target)}` };
   if (change.kind !== 'file') return undefined;
   if (inner.startsWith('hooks/') && !inner.endsWith('.sample')) {
-    return { path: change.path, reason: `a Git hook in ${where}: Git runs it outside the sandbox`, detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+    return { path: change.path, reason: `a Git hook in ${where}: Git runs it outside the sandbox`, said: approvalText('approval.heldGitHook', { where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
   }
   const name = path.posix.basename(inner);
   // commondir names the folder whose config applies; a target with just a config in it would pass any check of its shape.
-  if (REDIRECT_FILES.has(name)) return { path: change.path, reason: `${name} in ${where}: Git would read its configuration from the folder it names`, detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+  if (REDIRECT_FILES.has(name)) return { path: change.path, reason: `${name} in ${where}: Git would read its configuration from the folder it names`, said: approvalText('approval.heldGitRedirect', { name, where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
   if (!CONFIG_FILES.has(name)) return undefined;
   return riskyConfiguration(path.join(upper, change.path)).then((risky) =>
-    risky === undefined ? undefined : { path: change.path, reason: `Git configuration in ${where} that runs commands or points Git elsewhere`, detail: risky },
+    risky === undefined ? undefined : { path: change.path, reason: `Git configuration in ${where} that runs commands or points Git elsewhere`, said: approvalText('approval.heldGitConfig', { where }), detail: risky },
   );
 }
 

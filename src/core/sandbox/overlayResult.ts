@@ -7,7 +7,7 @@ import type { SandboxChange } from '../shell/commandSandbox';
 import { guardOverlayChanges } from './gitGuard';
 import { OVERLAY_FAILURE_PREFIX, readOverlayManifest, type OverlayDirs } from './overlay';
 import { applyOverlayChanges, collectOverlayChanges, displayPath, isAtOrBelow, toByteString } from './overlayChanges';
-import { OVERLAY_ALSO_HELD, WORKSPACE_CREATE_PROTECTED } from './policy';
+import { OVERLAY_ALSO_HELD, WORKSPACE_CREATE_PROTECTED, type HeldWhy } from './policy';
 
 export interface OverlayFinishInput {
   dirs: OverlayDirs;
@@ -35,12 +35,12 @@ export async function finishOverlayCommand(input: OverlayFinishInput): Promise<s
   const ignored = input.ignored.map(toByteString);
   const changes = collectOverlayChanges(dirs.upper, workspaceRoot, manifest.listings, logger).filter((change) => !ignored.some((root) => isAtOrBelow(change.path, root)));
   if (changes.length === 0) return [];
-  const createProtected = new Map<string, string | undefined>([...WORKSPACE_CREATE_PROTECTED.map((name) => [name, undefined] as const), ...Object.entries(OVERLAY_ALSO_HELD)]);
+  const createProtected = new Map<string, HeldWhy | undefined>([...WORKSPACE_CREATE_PROTECTED.map((name) => [name, undefined] as const), ...Object.entries(OVERLAY_ALSO_HELD)]);
   const guarded = await guardOverlayChanges({ changes, upperRoot: dirs.upper, workspaceRoot, createProtected });
   const notes: string[] = [];
   let declined: string[] = [];
   if (guarded.length > 0) {
-    const held = guarded.map((item) => ({ path: displayPath(item.path), reason: item.reason, ...(item.detail === undefined ? {} : { detail: item.detail }) }));
+    const held = guarded.map((item) => ({ path: displayPath(item.path), reason: item.said, ...(item.detail === undefined ? {} : { detail: item.detail }) }));
     let approved = false;
     try {
       approved = await input.approveHeld(held);

@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { protectedLocations, type ProtectedLocation } from '../approvals/protectedPaths';
+import type { HeldWhyText } from '../texts/approvals';
 import { isInside } from '../workspace/workspace';
 import { worktreeGitParts, type WorktreeGitAccess } from './worktreeGit';
 
@@ -90,10 +91,16 @@ export const WORKSPACE_CREATE_PROTECTED = ['.vscode', '.envrc', '.husky', '.gith
  * (nothing is mounted for them): other agents' and editors' project settings that run commands.
  * Each with why, since the write tools' list does not name them.
  */
-export const OVERLAY_ALSO_HELD: Readonly<Record<string, string>> = {
-  '.claude': "Claude Code's project settings run hooks and define its commands and agents",
-  '.idea': "JetBrains IDEs' project settings hold run configurations and startup tasks",
+export const OVERLAY_ALSO_HELD: Readonly<Record<string, HeldWhy>> = {
+  '.claude': { english: "Claude Code's project settings run hooks and define its commands and agents", said: { kind: 'approval.heldWhyClaude', data: {} } },
+  '.idea': { english: "JetBrains IDEs' project settings hold run configurations and startup tasks", said: { kind: 'approval.heldWhyJetBrains', data: {} } },
 };
+
+/** Why a new entry waits for the user: in English for the command's result (the model), as a kind for the approval card. */
+export interface HeldWhy {
+  english: string;
+  said: HeldWhyText;
+}
 
 /**
  * Patterns that match at any depth are looked for at their root and in each folder directly below

@@ -20,8 +20,8 @@ export type SandboxState =
 export interface SandboxChange {
   /** Workspace-relative path. */
   path: string;
-  /** Why it is held, in words. */
-  reason: string;
+  /** Why it is held (a kind of approval.held…: the tool's result tells the model in its own English). */
+  reason: UserText;
   /** What exactly is risky (configuration lines, a link's target): untrusted text, shown escaped. */
   detail?: string;
 }

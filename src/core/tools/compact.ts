@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import { defineTool } from './toolInput';
 import type { ToolDefinition } from './types';
+import { verbatim } from '../texts/userText';
 
 const compactInput = z
   .object({
@@ -20,7 +21,7 @@ export function createCompactTool(): ToolDefinition<CompactInput> {
       'Compact the conversation: the history is summarized (the full transcript stays on disk) to free context space. ' +
       'Use it when the context is getting full or before starting a new phase of a long task; optionally say what the summary should focus on.',
     input: compactInput,
-    headline: (input) => input.focus ?? '',
+    headline: (input) => verbatim(input.focus ?? ''),
     async run(input, ctx) {
       // A capability, not an effect: what the engine decides (scheduled, or why not) is the result.
       if (!ctx.requestCompact) return { content: 'compaction is not available here', isError: true };

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { MAX_TEXT_SCAN_BYTES, UTF8, decodeFileBytes, describeChars, diffStats, encodeText, encodingLabel, isPlainUtf8, unifiedDiff, type TextEncoding } from '../workspace/fileio';
 import { writeFileAtomicConfined } from '../workspace/atomicWrite';
 import { protectedWriteReasonAt } from '../approvals/protectedPaths';
+import { protectedWhyText } from '../approvals/texts';
 import { plural } from '../text';
 import type { ToolContext, ToolResult } from './types';
 import { ToolExecutionError, throwIfAborted } from '../errors';
@@ -110,7 +111,7 @@ export async function approveAndWrite(ctx: ToolContext, change: ChangeOptions): 
   // Judged where the write really lands (approvals/protectedPaths.ts): the policy asks whenever a reason is set.
   const { root, home, sessionStorage, worktree } = ctx.workspace;
   const protectedReason = await protectedWriteReasonAt(file, { workspaceRoot: root, home, sessionStorage, ...(worktree ? { worktree: root } : {}) });
-  const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after, ...(protectedReason ? { protectedReason } : {}) });
+  const decision = await ctx.approve({ kind: 'write', path: shown, diff, isNew, absolutePath: file, newContent: after, ...(protectedReason ? { protectedReason: protectedWhyText(protectedReason) } : {}) });
   throwIfAborted(ctx.signal);
   if (!decision.approved) {
     const reason = decision.reason ? ` Reason: ${decision.reason}` : '';

@@ -17,6 +17,7 @@ import { ToolExecutionError, abortError } from '../errors';
 import { checkGlobPattern, comparePaths, findFiles } from '../workspace/walk';
 import { RegexTimeoutError, RegexWorker } from '../regexWorker';
 import { isInside, isNodeError, openConfinedFile } from '../workspace/workspace';
+import { approvalText } from '../approvals/texts';
 
 const grepInput = schemaPerSetting(String, (defaultMaxResults: number) =>
   z
@@ -357,7 +358,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       '"path:line:text", paths relative to the workspace root, sorted by path. Honours .gitignore, skips binary files, .git and node_modules. ' +
       'Narrow with "path" (a directory or file) and "glob" (e.g. "*.ts" matches at any depth, "src/**/*.{ts,tsx}" relative to path).',
     input: grepInput(defaultMaxResults),
-    headline: (input) => `/${input.pattern}/ in ${input.path ?? '.'}${input.glob !== undefined ? ` (${input.glob})` : ''}`,
+    headline: (input) => (input.glob !== undefined ? approvalText('tool.grepGlob', { pattern: input.pattern, path: input.path ?? '.', glob: input.glob }) : approvalText('tool.grep', { pattern: input.pattern, path: input.path ?? '.' })),
     async run(input, ctx) {
       const target = await ctx.workspace.resolve(input.path ?? '.');
       const shownTarget = ctx.workspace.displayPath(target);

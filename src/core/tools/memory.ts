@@ -10,6 +10,7 @@ import { formatSize, MemoryStore } from '../memory/store';
 import * as z from '../zod';
 import { defineTool, inputCheck, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
+import { approvalText } from '../approvals/texts';
 
 export const MEMORY_TOOL = 'memory';
 
@@ -110,7 +111,7 @@ export function createMemoryTool(options: MemoryToolOptions): ToolDefinition<Mem
     input: memoryInput,
     ...(readOnly ? { offered: readOnlyOffer } : {}),
     headline(input) {
-      return input.command === 'rename' ? `rename ${input.oldPath.shown} → ${input.newPath.shown}` : `${input.command} ${input.path.shown}`;
+      return input.command === 'rename' ? approvalText('tool.memoryRename', { from: input.oldPath.shown, to: input.newPath.shown }) : approvalText('tool.memory', { command: input.command, path: input.path.shown });
     },
     // Writes do not ask: the chat shows each as a card of its own, kept through a resume (built from the input).
     card: (input) => ({ kind: 'memory', ...memoryCardOf(input) }),

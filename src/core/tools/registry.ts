@@ -19,6 +19,8 @@ import { DEFAULT_TOOL_CONTEXT, type ToolCard, type ToolContext, type ToolContext
 import { ToolExecutionError, ToolInputError, isAbortError } from '../errors';
 import { WorkspaceAccessError, isNodeError } from '../workspace/workspace';
 import { createWriteFileTool } from './writeFile';
+import { boundedHeadline } from './headline';
+import type { UserText } from '../texts/userText';
 
 /** A tool as the Messages API `tools` parameter wants it. */
 export interface ApiToolSpec {
@@ -32,8 +34,8 @@ export interface ToolRegistry {
   /** For the API tools param; always the same order so the prompt-cache prefix stays stable. */
   list(): ApiToolSpec[];
   get(name: string): ToolDefinition<unknown> | undefined;
-  /** The card headline for a call (first line only, bounded); '' when the input does not parse. */
-  headline(name: string, rawInput: unknown): string;
+  /** The card headline for a call (its values one bounded line each: headline.ts); undefined when the tool is unknown or the input does not parse. */
+  headline(name: string, rawInput: unknown): UserText | undefined;
   /** A card of the tool's own for a call (memory); undefined when it has none or the input does not parse. */
   card(name: string, rawInput: unknown): ToolCard | undefined;
   /** Never throws: unknown tools, bad input and failures become is_error results; aborts a cancelled result. */
@@ -77,8 +79,6 @@ export interface ToolRegistryOptions {
   /** What to tell the model about a tool name it called that is not offered (e.g. a deferred MCP tool). */
   unknownToolHint?: (name: string) => string | undefined;
 }
-
-const MAX_HEADLINE_CHARS = 160;
 
 export const CANCELLED_RESULT_TEXT = 'The tool call was cancelled by the user.';
 
@@ -154,13 +154,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       return { content: `${name} failed: ${errorMessage(error)}`, isError: true };
     }
   };
-  const headline = (name: string, rawInput: unknown): string => {
+  const headline = (name: string, rawInput: unknown): UserText | undefined => {
     const tool = byName.get(name);
-    if (!tool) return '';
+    if (!tool) return undefined;
     try {
-      return (tool.headline(tool.parse(rawInput)).split('\n')[0] ?? '').slice(0, MAX_HEADLINE_CHARS);
+      return boundedHeadline(tool.headline(tool.parse(rawInput)));
     } catch {
-      return ''; // Bad input is reported by the call itself.
+      return undefined; // Bad input is reported by the call itself.
     }
   };
   const card = (name: string, rawInput: unknown): ToolCard | undefined => {

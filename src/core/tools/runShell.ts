@@ -13,6 +13,7 @@ import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolResult } from './types';
 import type { ShellIsolation } from '../approvals/approval';
 import { throwIfAborted } from '../errors';
+import { verbatim } from '../texts/userText';
 
 interface ShellInputSettings {
   defaultTimeoutMs: number;
@@ -86,7 +87,7 @@ export function createRunShellTool(options: RunShellOptions = {}): ToolDefinitio
           'have no network except the domains the user allowed, and see no other processes. Only when a command cannot work there, set outside_sandbox_reason to say why; the user must approve that run.'
         : ''),
     ...runShellInput({ defaultTimeoutMs, maxTimeoutMs, sandboxed }),
-    headline: (input) => input.description ?? input.command,
+    headline: (input) => verbatim(input.description ?? input.command),
     async run(input, ctx) {
       throwIfAborted(ctx.signal);
       const readOnlyWorkspace = ctx.restrictions?.readOnlyWorkspace === true;

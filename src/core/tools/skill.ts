@@ -7,6 +7,7 @@ import type { SkillDefinition } from '../skills/skills';
 import * as z from '../zod';
 import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
+import { verbatim } from '../texts/userText';
 
 export { SKILL_TOOL } from '../skills/present';
 
@@ -28,7 +29,7 @@ export function createSkillTool(skills: readonly SkillDefinition[]): ToolDefinit
       'Call it when a task matches a skill, before starting the task.',
     input: skillInput,
     headline(input) {
-      return input.name;
+      return verbatim(input.name);
     },
     async run(input) {
       return { content: await skillResultText(findSkill(skills, input.name)) };

@@ -2,6 +2,7 @@ import * as z from '../zod';
 import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoLimits } from '../todos/todos';
 import { defineTool, refuse, schemaPerSetting } from './toolInput';
 import type { ToolDefinition } from './types';
+import { approvalText } from '../approvals/texts';
 
 /**
  * The list is checked by todos/ (parseTodoList, which replay uses too: ids that are whole numbers
@@ -48,7 +49,8 @@ export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDef
     headline(input) {
       const counts = todoCounts(input.todos);
       const current = input.todos.find((item) => item.status === 'in_progress');
-      return `${counts.done}/${input.todos.length} done${current ? ` · ${current.text}` : ''}`;
+      const done = { done: counts.done, total: input.todos.length };
+      return current ? approvalText('tool.todosCurrent', { ...done, current: current.text }) : approvalText('tool.todos', done);
     },
     async run(input) {
       const summary = input.todos.length === 0 ? 'Task list cleared.' : `Task list updated: ${todoCountsText(input.todos)}.`;

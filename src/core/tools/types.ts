@@ -8,6 +8,7 @@ import type { RecalledSlice, RecallSource } from './recallTypes';
 import type { SubagentType, TaskInput } from './taskInput';
 import type { Workspace } from '../workspace/workspace';
 import type { MemoryCard } from '../memory/commands';
+import type { UserText } from '../texts/userText';
 
 
 export type ToolKind = 'read' | 'write' | 'shell' | 'meta';
@@ -199,8 +200,11 @@ export interface ToolDefinition<Input> {
   inputSchema: ToolInputSchema;
   /** Throws ToolInputError with a clear message for missing / wrongly typed args (a built-in tool: its zod schema's check). */
   parse(input: unknown): Input;
-  /** One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters. */
-  headline(input: Input): string;
+  /**
+   * One line for the tool's card in the chat ("src/a.ts", "npm test"): the tool knows what matters.
+   * The model's value alone is `verbatim`; words of ours around it are a kind (texts/approvals.ts).
+   */
+  headline(input: Input): UserText;
   /** A card of its own for the chat (memory writes), from the parsed input; absent: the plain tool card. */
   card?(input: Input): ToolCard;
   run(input: Input, ctx: ToolContext): Promise<ToolResult>;

@@ -2,6 +2,7 @@ import * as z from '../zod';
 import { approveAndWrite, readForChange } from './fileChange';
 import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
+import { verbatim } from '../texts/userText';
 
 const writeFileInput = z.object({
   path: nonBlankString().describe('File path, relative to the workspace root (or absolute inside it).'),
@@ -19,7 +20,7 @@ export function createWriteFileTool(): ToolDefinition<WriteFileInput> {
       'Create a file, or replace the whole content of an existing one, inside the workspace. Parent directories are created. ' +
       'The user sees a diff and may decline. To change part of an existing file prefer edit_file; read a file before overwriting it.',
     input: writeFileInput,
-    headline: (input) => input.path,
+    headline: (input) => verbatim(input.path),
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);

@@ -18,6 +18,7 @@ import { CUSTOMIZATION_WORDS } from './customization';
 import { CONTEXT_WORDS } from './context';
 import { MODEL_WORDS } from './model';
 import { TURN_WORDS } from './turns';
+import { APPROVAL_WORDS } from './approvals';
 import { wordsFor, type Template, type VoicedTemplate, type Voice, type WordsFor } from './template';
 
 const VERBATIM_WORDS = wordsFor<Pick<UserTextKinds, 'verbatim' | 'setting'>>()({ verbatim: '{text}', setting: '{key}' });
@@ -36,6 +37,7 @@ export const USER_TEXT_WORDS: WordsFor<UserTextKinds> = {
   ...CONTEXT_WORDS,
   ...MODEL_WORDS,
   ...TURN_WORDS,
+  ...APPROVAL_WORDS,
 };
 
 let locale = 'en';

@@ -5,8 +5,9 @@
  * Each event that carries a UserText has a case here: the return type (`Worded<AgentEvent>`) does
  * not accept one that still holds a kind.
  */
-import type { AgentEvent } from '../../core/agent/events';
+import type { AgentEvent, ApprovalSummary } from '../../core/agent/events';
 import type { Worded } from '../../core/texts/userText';
+import { headlineLine } from '../../core/tools/headline';
 import { word } from './index';
 import { wordGauge } from './wordGauge';
 
@@ -37,7 +38,31 @@ export function wordEvent(event: AgentEvent): WordedEvent {
       return { ...event, gauge: wordGauge(event.gauge) };
     case 'compaction_failed':
       return { ...event, message: word(event.message), hint: word(event.hint) };
+    case 'tool_call_started': {
+      const { headline, ...rest } = event;
+      return { ...rest, ...(headline ? { headline: headlineLine(word(headline)) } : {}) };
+    }
+    case 'approval_needed':
+      return { ...event, request: wordApproval(event.request) };
     default:
       return event;
+  }
+}
+
+/** An approval card's request as the front end shows it (the CLI's terminal approver words its ApprovalRequest the same way). */
+export function wordApproval(request: ApprovalSummary): Worded<ApprovalSummary> {
+  switch (request.kind) {
+    case 'write': {
+      const { protectedReason, ...rest } = request;
+      return { ...rest, ...(protectedReason ? { protectedReason: word(protectedReason) } : {}) };
+    }
+    case 'mcp': {
+      const { serverHints, ...rest } = request;
+      return { ...rest, ...(serverHints ? { serverHints: serverHints.map(word) } : {}) };
+    }
+    case 'sandbox_changes':
+      return { ...request, changes: request.changes.map((change) => ({ ...change, reason: word(change.reason) })) };
+    default:
+      return request;
   }
 }

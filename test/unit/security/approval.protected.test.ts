@@ -9,6 +9,7 @@ import { protectedWriteReason } from '../../../src/core/approvals/protectedPaths
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
 import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';
+import { said } from '../../support/said';
 
 const POLICY: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: ['git status'] };
 
@@ -78,7 +79,7 @@ describe('security: writes to files that configure commands always ask', () => {
       assert.equal(asked.length, 1, `no approval was asked for ${target}`);
       const request = asked[0];
       assert.ok(request && request.kind === 'write');
-      assert.ok(request.protectedReason && request.protectedReason.length > 10, 'the user is told why it asks');
+      assert.ok(request.protectedReason && said(request.protectedReason).length > 10, 'the user is told why it asks');
       assert.match(result.content, /declined/);
       const after = fs.existsSync(path.join(dirs.root, target)) ? fs.readFileSync(path.join(dirs.root, target)) : undefined;
       assert.deepEqual(after, before);

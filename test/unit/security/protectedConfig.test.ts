@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ApprovalPolicy, ApprovalRequest } from '../../../src/core/approvals/approval';
-import { protectedWriteReason, protectedWriteReasonAt, WORKSPACE_RULES } from '../../../src/core/approvals/protectedPaths';
+import { PROTECTED_WHY, protectedWriteReason, protectedWriteReasonAt, WORKSPACE_RULES } from '../../../src/core/approvals/protectedPaths';
 import { buildSandboxPolicy, type DirEntry } from '../../../src/core/sandbox/policy';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import { isInside } from '../../../src/core/workspace/workspace';
 import { makeTempDirs, policyContext, type TempDirs } from '../../support/toolFixtures';
+import { said } from '../../support/said';
 
 const POLICY: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: [] };
 
@@ -96,8 +97,8 @@ const ORDINARY = ['build/out.js', 'workspace/notes.md', 'docs/docker.md', 'src/b
 describe('security: files that configure what commands run ask under writes: auto (issue 26)', () => {
   describe('the list as data', () => {
     for (const rule of WORKSPACE_RULES) {
-      it(`protects ${rule.patterns.slice(0, 4).join(', ')}${rule.patterns.length > 4 ? ', …' : ''}: ${rule.why}`, () => {
-        assert.ok(rule.why.length > 20, 'each rule says why');
+      it(`protects ${rule.patterns.slice(0, 4).join(', ')}${rule.patterns.length > 4 ? ', …' : ''}: ${PROTECTED_WHY[rule.why]}`, () => {
+        assert.ok(PROTECTED_WHY[rule.why].length > 20, 'each rule says why');
         if (rule.notInSandbox !== undefined) assert.ok(rule.notInSandbox.length > 20, 'a rule the sandbox leaves says why');
         for (const pattern of rule.patterns) {
           for (const example of examplesOf(pattern)) {
@@ -132,7 +133,7 @@ describe('security: files that configure what commands run ask under writes: aut
         const outcome = await write(target);
         assert.ok(outcome.asked, `writing ${target} did not ask: ${outcome.content}`);
         const request = asked[0];
-        assert.ok(request?.kind === 'write' && (request.protectedReason ?? '').length > 10, target);
+        assert.ok(request?.kind === 'write' && (said(request.protectedReason) ?? '').length > 10, target);
         assert.equal(fs.existsSync(path.join(dirs.root, target)), false, `${target} was written`);
       }
     });
@@ -145,7 +146,7 @@ describe('security: files that configure what commands run ask under writes: aut
         for (const target of [`${venv}/bin/pytest`, `${venv}/bin/new-tool`]) {
           const outcome = await write(target);
           assert.ok(outcome.asked, `${target}: ${outcome.content}`);
-          assert.match(asked[0]?.kind === 'write' ? (asked[0].protectedReason ?? '') : '', /virtualenv/);
+          assert.match(asked[0]?.kind === 'write' ? (said(asked[0].protectedReason) ?? '') : '', /virtualenv/);
         }
       }
     });

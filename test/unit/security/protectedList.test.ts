@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createPolicyApprover, type ApprovalPolicy, type ApprovalRequest } from '../../../src/core/approvals/approval';
-import { protectedLocations, protectedWriteReasonAt } from '../../../src/core/approvals/protectedPaths';
+import { PROTECTED_WHY, protectedLocations, protectedWriteReasonAt } from '../../../src/core/approvals/protectedPaths';
 import { createToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
 import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';
+import { said } from '../../support/said';
 
 const POLICY: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: [] };
 
@@ -86,7 +87,7 @@ describe('security: the protected list covers the files that run code, and Everg
     assert.equal(asked.length, 1, `writing ${target} did not ask: ${result.content}`);
     const request = asked[0];
     assert.ok(request?.kind === 'write');
-    assert.ok(request.protectedReason && request.protectedReason.length > 10, `the user is told why (${target})`);
+    assert.ok(request.protectedReason && said(request.protectedReason).length > 10, `the user is told why (${target})`);
     assert.match(result.content, /declined/);
     assert.equal(fs.existsSync(path.join(workspace.root, target)), false, `${target} was written`);
   }
@@ -147,7 +148,7 @@ describe('security: the protected list covers the files that run code, and Everg
       assert.ok(patterns.includes(`${dirs.root}|${expected}`), `${expected} is not among the workspace patterns`);
     }
     assert.ok(patterns.includes(`${dirs.outside}|/.local/lib/python*/site-packages/*.pth`));
-    assert.ok(locations.every((location) => location.why.length > 10));
+    assert.ok(locations.every((location) => PROTECTED_WHY[location.why].length > 10));
     // What the write tools judge agrees with the data, for a path of each kind.
     assert.ok(await protectedWriteReasonAt(path.join(dirs.outside, '.ssh', 'config'), scope));
     assert.ok(await protectedWriteReasonAt(path.join(dirs.root, '.github', 'workflows', 'ci.yml'), scope));

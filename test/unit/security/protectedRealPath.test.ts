@@ -12,6 +12,7 @@ import { createToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
 import { NodeWorkspace } from '../../../src/core/workspace/workspace';
 import { makeTempDirs, type TempDirs } from '../../support/toolFixtures';
+import { said } from '../../support/said';
 
 const POLICY: ApprovalPolicy = { writes: 'auto', shell: 'ask', shellAllowList: ['git status'] };
 const PAYLOAD = '[core]\n\tfsmonitor = "touch pwned"\n';
@@ -54,7 +55,7 @@ describe('security: protected files are judged by where a write really lands', (
     assert.equal(asked.length, 1, `writing ${target} did not ask: ${result.content}`);
     const request = asked[0];
     assert.ok(request?.kind === 'write', 'a write approval');
-    assert.ok(request.protectedReason && request.protectedReason.length > 10, `the user is told why (${target})`);
+    assert.ok(request.protectedReason && said(request.protectedReason).length > 10, `the user is told why (${target})`);
     assert.match(result.content, /declined/);
     assert.deepEqual(fs.existsSync(real) ? fs.readFileSync(real) : undefined, before, `${real} changed`);
   }
