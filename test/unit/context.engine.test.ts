@@ -183,7 +183,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     r.assistant('Stopped.');
     r.replies.push(goodSummary('manual'));
     const outcome = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     assert.equal(r.engine.breakerOpen, false);
     assert.equal(r.engine.snapshot.consecutiveFailures, 0);
     assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
@@ -203,7 +203,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     for (let i = 0; i < 4; i++) {
       const outcome = await r.engine.compact(undefined, 'manual', signal());
       assert.equal(outcome.ok, false);
-      assert.match(outcome.message, /failed/);
+      assert.match(said(outcome.message), /failed/);
     }
     assert.equal(r.engine.breakerOpen, false);
     assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
@@ -218,7 +218,7 @@ describe('context engine: the summary request', () => {
     r.assistant('Parser done.');
     const live = r.engine.liveView();
     const outcome = await r.engine.compact('the auth module', 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const request = r.summaryRequests[0]!;
     assert.equal(request.system, SYSTEM);
     assert.deepEqual(request.tools, TOOLS);
@@ -474,7 +474,7 @@ describe('context engine: restored files', () => {
     r.round([{ name: 'read_file', input: { path: 'f7.ts' }, result: 'f7 again' }]);
     r.assistant('Read them all.');
     const outcome = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const record = compactionEntries(r)[0]!;
     assert.deepEqual(record.restoredFiles.map((file) => file.path), ['f7.ts', 'f6.ts', 'f5.ts', 'f4.ts', 'f3.ts']);
     const f6 = record.restoredFiles[1]!;
@@ -595,7 +595,7 @@ describe('context engine: window, cache hints and events', () => {
     r.user('hi');
     await assert.rejects(r.prepare(), (error: unknown) => {
       assert.ok(error instanceof ContextWindowTooSmallError);
-      assert.match(error.message, /evergreen\.contextWindow/);
+      assert.match(said(error.message), /evergreen\.contextWindow/);
       return true;
     });
   });

@@ -1,3 +1,46 @@
 /** What the core says about the context engine: tier actions, compactions, undo, a learned window, as kinds with data (src/core/userText.ts); src/frontends/words/context.ts words them. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- kinds are added as members: `'area.what': { name: string }`
-export interface ContextTexts {}
+import type { UserText } from './userText';
+
+type Nothing = Record<never, never>;
+
+export interface ContextTexts {
+  /** Tier 0 cut a result to its head and tail. */
+  'context.truncated': { tool: string };
+  /** Tier 0 saved a result to a file; `recall`: the call that returns it. */
+  'context.persisted': { tool: string; id: string; file: string; recall: string };
+  /** Tiers 1-3 edited old results, and why (a `context.why…` kind). */
+  'context.cleared': { count: number; reason: UserText };
+  'context.snipped': { count: number; reason: UserText };
+  'context.trimmed': { count: number; reason: UserText };
+  'context.whyCacheCold': Nothing;
+  'context.whyOverThreshold': Nothing;
+  'context.whyReadsPaid': Nothing;
+  /** A tier's edits as a resumed chat shows them (the transcript keeps no reason). */
+  'context.tierReplayed': { count: number };
+  /** A compaction failed: `reason` is a kind, or the error's own words. */
+  'context.compactionFailed': { trigger: string; reason: UserText };
+  'context.compactionWaiting': Nothing;
+  /** The failure's next step: the circuit breaker is open (it names each front end's way to compact). */
+  'context.breakerOpenHint': { failures: number };
+  'context.compactionRetryHint': Nothing;
+  /** A manual compaction's failure and its next step, as /compact and the dialog show it. */
+  'context.compactionFailedOutcome': { failure: UserText; hint: UserText };
+  'context.compactionCancelled': Nothing;
+  'context.compacted': { trigger: string; before: number; after: number; summarized: number; kept: number; restored: number };
+  /** The preview of a manual compaction, in one line. */
+  'context.compactPreview': { before: number; after: number; summarized: number; kept: number; restored: number };
+  'context.conversationEmpty': Nothing;
+  'context.nothingToCompact': Nothing;
+  'context.compactWhenTurnEnds': Nothing;
+  'context.nothingToUndo': Nothing;
+  /** The undo would put the view over the auto-compact threshold. */
+  'context.undoOverThreshold': { tokens: number; threshold: number; window: number };
+  'context.undone': { before: number; after: number };
+  'context.undoWhileWorking': Nothing;
+  'context.undoUnsupported': Nothing;
+  /** The server proved a smaller window; `value`: the number to set (as typed, not formatted). */
+  'context.windowLearned': { window: number; assumed: number; value: string; setting: UserText };
+  /** The window cannot hold the system prompt, the tools and the reply reserve. */
+  'context.windowTooSmall': { window: number; reserve: number; base: number; windowSetting: UserText; outputSetting: UserText };
+  'context.windowTooSmallHint': Nothing;
+}
