@@ -169,8 +169,9 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     }
     assert.equal(r.engine.breakerOpen, true);
     const hint = said(r.eventsOf('compaction_failed').at(-1)!.hint);
-    assert.match(hint, /Compact Conversation/, 'the user is told the way forward');
-    assert.match(hint, /New Chat/);
+    assert.match(hint, /-p '\/compact \[focus\]'/, 'the user is told the way forward, in the CLI its flags');
+    assert.match(hint, /without --resume to start a new session/);
+    assert.doesNotMatch(hint, /Compact Conversation|New Chat/, "the CLI's words name no VS Code command");
     assert.deepEqual(r.eventsOf('compaction_failed').at(-1)!.actions, ['compact', 'newChat'], 'the core chooses the buttons');
     // Auto attempts stop: no more summary requests, the request goes out as is (the API may refuse it).
     const requestsBefore = r.summaryRequests.length;
@@ -595,7 +596,8 @@ describe('context engine: window, cache hints and events', () => {
     r.user('hi');
     await assert.rejects(r.prepare(), (error: unknown) => {
       assert.ok(error instanceof ContextWindowTooSmallError);
-      assert.match(said(error.message), /evergreen\.contextWindow/);
+      assert.match(said(error.text), /Raise --context-window, or lower --max-output-tokens\./);
+      assert.doesNotMatch(error.message, /evergreen\.|--/, "the log's English names no front end's setting");
       return true;
     });
   });

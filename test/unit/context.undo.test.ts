@@ -220,7 +220,7 @@ describe('context engine: undo last compaction', () => {
     const outcome = await r.engine.undoLastCompaction(signal());
     assert.equal(outcome.ok, false);
     assert.match(said(outcome.message), /Cannot undo the last compaction: .* over the auto-compact threshold/);
-    assert.match(said(outcome.message), /Open Archived Transcript/);
+    assert.match(said(outcome.message), /The full conversation stays in the transcript\.$/, 'the CLI has no Open Archived Transcript command');
     assert.equal(r.entries.length, entries, 'nothing recorded');
     assert.deepEqual(r.engine.liveView(), view, 'the view is unchanged');
     checkFold(r, 'after a refused undo');

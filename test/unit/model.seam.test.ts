@@ -122,7 +122,7 @@ describe('model seam: the shared retry runner', () => {
   it('retries a retryable failure, telling onRetry, and returns the next complete reply', async () => {
     const source = scripted([new ModelError('overloaded', 'busy', undefined, 529), DONE]);
     const retries: string[] = [];
-    const reply = await settleWithClock(clock(), streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${reason}`) }));
+    const reply = await settleWithClock(clock(), streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${said(reason.text)}`) }));
     assert.equal(reply.content[0]?.type, 'text');
     assert.deepEqual(retries, ['1:busy']);
     assert.equal(source.calls, 2);

@@ -74,6 +74,8 @@ export class AgentSession {
   private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
+  /** The error the newest failed turn ended with (its `message` is English: a parent session reports it to its model). */
+  private failure: unknown;
   readonly context: ContextStrategy;
   private readonly logger: Logger;
   private approvalPolicy: ApprovalPolicy;
@@ -500,7 +502,13 @@ export class AgentSession {
     }
   }
 
+  /** The error the newest failed turn ended with; undefined when none did (or it ended otherwise, e.g. at the round limit). */
+  get lastError(): unknown {
+    return this.failure;
+  }
+
   private emitError(turnId: string, error: unknown): void {
+    this.failure = error;
     this.logger.error('turn failed', error);
     this.emit(errorEventFor(turnId, error));
   }
