@@ -7,7 +7,6 @@
  */
 import type { ContentBlock, MessageParam, ServerToolUseBlockParam, ServerTools, StopReason, ToolParam, WebSearchCitation, WebSearchToolResultBlockParam } from './messages';
 import type { BackendCapabilities, ModelPrice, UsageCounts } from './models';
-import type { ModelSaid } from './errors';
 
 // Declared beside the table that gives each provider's (models.ts); re-exported for the seam's users.
 export type { BackendCapabilities };
@@ -53,7 +52,7 @@ export interface StreamHandlers {
   onThinking?(delta: string): void;
   /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
   /** `reason`: the failure, in English (the log) and as the user's text. */
-  onRetry?(info: { attempt: number; delayMs: number; reason: ModelSaid }): void;
+  onRetry?(info: { attempt: number; delayMs: number; reason: { english: string; text: UserText } }): void;
   /** The back end changed what it sends for the rest of the session (e.g. a refused reasoning_effort dropped): the user's notice. */
   onNotice?(message: UserText): void;
 }
