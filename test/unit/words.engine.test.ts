@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { windowLearnedText } from '../../src/core/context/learnedWindow';
 import { tierNote } from '../../src/core/context/tierScheduling';
+import { extractSummary, SummaryError } from '../../src/core/context/summary';
 import { errorForStatus, ModelError, modelHint, modelSaid, withoutKey } from '../../src/core/model/errors';
 import { errorEventFor } from '../../src/core/agent/errorEvent';
 import { ContextWindowTooSmallError } from '../../src/core/context/engineTypes';
@@ -32,6 +33,10 @@ const CONTEXT: { [K in keyof ContextTexts]: [ContextTexts[K], string] } = {
   'context.tierReplayed': [{ count: 4 }, '4 old tool result(s)'],
   'context.compactionFailed': [{ trigger: 'auto', reason: userText('context.compactionWaiting', {}) }, 'Compaction (auto) failed: a tool call is still waiting for its result; compaction runs before the next request instead'],
   'context.compactionWaiting': [{}, 'a tool call is still waiting for its result; compaction runs before the next request instead'],
+  'context.summaryNoSection': [{}, 'the summary reply has no <summary> section'],
+  'context.summaryEmptySection': [{}, 'the summary reply has an empty <summary> section'],
+  'context.summaryCannotFit': [{}, 'the conversation cannot be shortened enough for the summary request to fit the window'],
+  'context.summaryDidNotFit': [{ tries: 3 }, 'the summary request did not fit after 3 tries'],
   'context.breakerOpenHint': [{ failures: 3 }, "Automatic compaction is paused after 3 failures in a row. Compact by hand to try again — -p '/compact [focus]' (with --resume SESSION_ID) — or run without --resume to start a new session; the transcript is saved."],
   'context.compactionRetryHint': [{}, 'The history is unchanged. Evergreen tries again before the next request; you can also compact by hand ("/compact [focus]").'],
   'context.compactionFailedOutcome': [{ failure: userText('context.compactionFailed', { trigger: 'manual', reason: userText('verbatim', { text: 'boom' }) }), hint: userText('context.compactionRetryHint', {}) }, 'Compaction (manual) failed: boom. The history is unchanged. Evergreen tries again before the next request; you can also compact by hand ("/compact [focus]").'],
@@ -131,6 +136,15 @@ describe('words: the context engine, the model and a turn speak in kinds', () =>
   it("formats the engine's numbers in the user's locale (the extension's), identifiers as they are", () => {
     configureWords({ locale: 'de', voice: 'extension' });
     assert.equal(word(windowLearnedText(9_000, 200_000)), "The server's context window is 9.000 tokens, smaller than the 200.000 assumed; Evergreen now compacts for 9.000. Set evergreen.contextWindow to 9000 to skip this.");
+  });
+
+  it("says why a summary failed as a kind, the log's English beside it", () => {
+    for (const [reply, english] of [['no tags', 'the summary reply has no <summary> section'], ['<summary> </summary>', 'the summary reply has an empty <summary> section']]) {
+      assert.throws(
+        () => extractSummary(reply!),
+        (error: unknown) => error instanceof SummaryError && error.message === english && word(error.text) === english && error.text.kind !== 'verbatim',
+      );
+    }
   });
 
   it('builds a tier note from its tier and reason kinds', () => {

@@ -39,6 +39,7 @@ import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierNote, ti
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { collectToolResults } from './tiers';
 import { decideSummary } from './summaryPolicy';
+import { SummaryError } from './summary';
 
 
 export class ContextEngine {
@@ -338,8 +339,9 @@ export class ContextEngine {
       });
     } catch (error) {
       if (signal.aborted) return { ok: false, message: userText('context.compactionCancelled', {}) };
-      // A model error has its kind for the user; any other error's message is shown as it is.
-      return this.fail(trigger, { english: errorMessage(error), text: error instanceof ModelError ? error.text : verbatim(errorMessage(error)) }, trigger !== 'manual' && trigger !== 'tool');
+      // A model's or a summary's failure has its kind for the user; any other error's message is shown as it is.
+      const text = error instanceof ModelError || error instanceof SummaryError ? error.text : verbatim(errorMessage(error));
+      return this.fail(trigger, { english: errorMessage(error), text }, trigger !== 'manual' && trigger !== 'tool');
     }
     const { record, after, counted } = run;
     this.commitBoundary(record);

@@ -20,6 +20,11 @@ export interface ContextTexts {
   /** A compaction failed: `reason` is a kind, or the error's own words. */
   'context.compactionFailed': { trigger: string; reason: UserText };
   'context.compactionWaiting': Nothing;
+  /** Why a summary could not be made (a compaction's failure reason). */
+  'context.summaryNoSection': Nothing;
+  'context.summaryEmptySection': Nothing;
+  'context.summaryCannotFit': Nothing;
+  'context.summaryDidNotFit': { tries: number };
   /** The failure's next step: the circuit breaker is open (it names each front end's way to compact). */
   'context.breakerOpenHint': { failures: number };
   'context.compactionRetryHint': Nothing;

@@ -14,6 +14,10 @@ export const CONTEXT_WORDS = wordsFor<ContextTexts>()({
   'context.tierReplayed': '{count} old tool result(s)',
   'context.compactionFailed': 'Compaction ({trigger}) failed: {reason}',
   'context.compactionWaiting': 'a tool call is still waiting for its result; compaction runs before the next request instead',
+  'context.summaryNoSection': 'the summary reply has no <summary> section',
+  'context.summaryEmptySection': 'the summary reply has an empty <summary> section',
+  'context.summaryCannotFit': 'the conversation cannot be shortened enough for the summary request to fit the window',
+  'context.summaryDidNotFit': 'the summary request did not fit after {tries} tries',
   'context.breakerOpenHint': {
     extension: 'Automatic compaction is paused after {failures} failures in a row. Compact by hand to try again — "Evergreen: Compact Conversation" or "/compact [focus]" in the chat — or start a New Chat; the transcript is saved.',
     cli: "Automatic compaction is paused after {failures} failures in a row. Compact by hand to try again — -p '/compact [focus]' (with --resume SESSION_ID) — or run without --resume to start a new session; the transcript is saved.",
