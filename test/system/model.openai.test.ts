@@ -357,6 +357,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
         assert.match(extensionHint(notFound.hint) ?? '', /\/v1/);
         const ok200 = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/ok200` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
         assert.match(ok200.message, /is not an OpenAI-compatible API: .*answered 200 with text\/html: <!DOCTYPE html>/);
+        for (const error of [notFound, ok200]) assert.equal(said(error.text), error.message, 'the user reads the sentence the log has');
       } finally {
         await new Promise<void>((resolve) => html.close(() => resolve()));
       }

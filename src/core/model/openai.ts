@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, modelHint, modelSaid, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
+import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, modelHint, modelSaid, type ModelSaid, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
 import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStream';
@@ -191,7 +191,10 @@ export class OpenAIBackend implements ModelBackend {
       }
       // Some servers put an error body in a 200: classified like the same error with its status.
       if (isRecord(completion) && isRecord(completion['error'])) throw new OpenAI.APIError(undefined, completion['error'], undefined, response.headers);
-      throw this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${response.status} with ${type || 'no content type'}${snippet(text)}`);
+      const answer = { url: this.baseURL, status: String(response.status), body: snippet(text) };
+      throw this.notCompatible(
+        type ? modelSaid('model.answeredWith', { ...answer, type }, `POST ${this.baseURL}/chat/completions answered ${response.status} with ${type}${snippet(text)}`) : modelSaid('model.answeredUntyped', answer, `POST ${this.baseURL}/chat/completions answered ${response.status} with no content type${snippet(text)}`),
+      );
     }
     if (!response.body) throw new Error('the response had no body');
     const reader = new StreamReader(this.model, this.logger);
@@ -251,8 +254,9 @@ export class OpenAIBackend implements ModelBackend {
     }
   }
 
-  private notCompatible(what: string): ModelError {
-    return new ModelError('invalid_request', modelSaid('model.notCompatible', { url: this.baseURL, what }, `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what}.`), hint('notCompatible'));
+  /** `what`: what the server answered. */
+  private notCompatible(what: ModelSaid): ModelError {
+    return new ModelError('invalid_request', modelSaid('model.notCompatible', { url: this.baseURL, what: what.text }, `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what.english}.`), hint('notCompatible'));
   }
 
   classify(error: unknown, signal?: AbortSignal): ModelError {
@@ -286,7 +290,7 @@ export class OpenAIBackend implements ModelBackend {
         if (status === 404 && body && (code === 'model_not_found' || /model/i.test(detail))) {
           return new ModelError('model_not_found', modelSaid('model.serverUnknownModel', { model: this.model, detail }, `The server does not know the model "${this.model}" (404): ${detail}`), hint('unknownModel'), status);
         }
-        return this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`);
+        return this.notCompatible(modelSaid('model.answered', { url: this.baseURL, status: String(status), body: snippet(detail) }, `POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`));
       }
       if (status === 429 && (code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
         return new ModelError('permission', modelSaid('model.noQuota', { detail }, `The account has no quota left (429): ${detail}`), modelHint('model.hintBilling'), status, { shouldRetry: false });

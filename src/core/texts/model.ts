@@ -32,8 +32,12 @@ export interface ModelTexts {
   'model.noReplyWithin': { waited: UserText };
   'model.milliseconds': { value: number };
   'model.seconds': { value: number };
-  /** `what`: what the server answered (the request, its status and the start of its body). */
-  'model.notCompatible': { url: string; what: string };
+  /** `what`: what the server answered (a `model.answered…` kind). */
+  'model.notCompatible': { url: string; what: UserText };
+  /** A request's answer: `body` is ": " and the start of the server's body, or empty. */
+  'model.answered': { url: string; status: string; body: string };
+  'model.answeredWith': { url: string; status: string; type: string; body: string };
+  'model.answeredUntyped': { url: string; status: string; body: string };
   'model.noToolCalls': { model: string; url: string; detail: string };
   'model.apiUnknownModel': { model: string };
   'model.serverUnknownModel': { model: string; detail: string };
