@@ -1,5 +1,5 @@
 /** What the core says about the context engine: tier actions, compactions, undo, a learned window, as kinds with data (src/core/userText.ts); src/frontends/words/context.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 type Nothing = Record<never, never>;
 
@@ -9,16 +9,16 @@ export interface ContextTexts {
   /** Tier 0 saved a result to a file; `recall`: the call that returns it. */
   'context.persisted': { tool: string; id: string; file: string; recall: string };
   /** Tiers 1-3 edited old results, and why (a `context.why…` kind). */
-  'context.cleared': { count: number; reason: UserText };
-  'context.snipped': { count: number; reason: UserText };
-  'context.trimmed': { count: number; reason: UserText };
+  'context.cleared': { count: number; reason: NestedText };
+  'context.snipped': { count: number; reason: NestedText };
+  'context.trimmed': { count: number; reason: NestedText };
   'context.whyCacheCold': Nothing;
   'context.whyOverThreshold': Nothing;
   'context.whyReadsPaid': Nothing;
   /** A tier's edits as a resumed chat shows them (the transcript keeps no reason). */
   'context.tierReplayed': { count: number };
   /** A compaction failed: `reason` is a kind, or the error's own words. */
-  'context.compactionFailed': { trigger: string; reason: UserText };
+  'context.compactionFailed': { trigger: string; reason: NestedText };
   'context.compactionWaiting': Nothing;
   /** Why a summary could not be made (a compaction's failure reason). */
   'context.summaryNoSection': Nothing;
@@ -29,7 +29,7 @@ export interface ContextTexts {
   'context.breakerOpenHint': { failures: number };
   'context.compactionRetryHint': Nothing;
   /** A manual compaction's failure and its next step, as /compact and the dialog show it. */
-  'context.compactionFailedOutcome': { failure: UserText; hint: UserText };
+  'context.compactionFailedOutcome': { failure: NestedText; hint: NestedText };
   'context.compactionCancelled': Nothing;
   'context.compacted': { trigger: string; before: number; after: number; summarized: number; kept: number; restored: number };
   /** The preview of a manual compaction, in one line. */
@@ -44,8 +44,8 @@ export interface ContextTexts {
   'context.undoWhileWorking': Nothing;
   'context.undoUnsupported': Nothing;
   /** The server proved a smaller window; `value`: the number to set (as typed, not formatted). */
-  'context.windowLearned': { window: number; assumed: number; value: string; setting: UserText };
+  'context.windowLearned': { window: number; assumed: number; value: string; setting: NestedText };
   /** The window cannot hold the system prompt, the tools and the reply reserve. */
-  'context.windowTooSmall': { window: number; reserve: number; base: number; windowSetting: UserText; outputSetting: UserText };
+  'context.windowTooSmall': { window: number; reserve: number; base: number; windowSetting: NestedText; outputSetting: NestedText };
   'context.windowTooSmallHint': Nothing;
 }

@@ -1,5 +1,5 @@
 /** What the core says about the model's server: errors and retries, as kinds with data (src/core/userText.ts); src/frontends/words/model.ts words them. */
-import type { UserText } from './userText';
+import type { NestedText } from './value';
 
 type Nothing = Record<never, never>;
 
@@ -15,11 +15,11 @@ export interface ModelTexts {
   'model.notFound': { status: string; detail: string };
   'model.rateLimited': { status: string; detail: string };
   'model.rateLimitedInStream': { detail: string };
-  'model.overloaded': { who: UserText; status: string; detail: string };
-  'model.serverFailed': { who: UserText; status: string; detail: string };
-  'model.askedToRetry': { who: UserText; status: string; detail: string };
-  'model.rejected': { who: UserText; status: string; detail: string };
-  'model.rejectedInStream': { who: UserText; detail: string };
+  'model.overloaded': { who: NestedText; status: string; detail: string };
+  'model.serverFailed': { who: NestedText; status: string; detail: string };
+  'model.askedToRetry': { who: NestedText; status: string; detail: string };
+  'model.rejected': { who: NestedText; status: string; detail: string };
+  'model.rejectedInStream': { who: NestedText; detail: string };
   'model.failedMidReply': { detail: string };
   'model.noQuota': { detail: string };
   /** `provider`: the provider's name (Anthropic, OpenAI). */
@@ -28,12 +28,12 @@ export interface ModelTexts {
   'model.unreachableOpenai': { url: string; detail: string };
   'model.connectionDropped': { detail: string };
   'model.streamEnded': Nothing;
-  'model.streamStalled': { waited: UserText };
-  'model.noReplyWithin': { waited: UserText };
+  'model.streamStalled': { waited: NestedText };
+  'model.noReplyWithin': { waited: NestedText };
   'model.milliseconds': { value: number };
   'model.seconds': { value: number };
   /** `what`: what the server answered (a `model.answered…` kind). */
-  'model.notCompatible': { url: string; what: UserText };
+  'model.notCompatible': { url: string; what: NestedText };
   /** A request's answer: `body` is ": " and the start of the server's body, or empty. */
   'model.answered': { url: string; status: string; body: string };
   'model.answeredWith': { url: string; status: string; type: string; body: string };
