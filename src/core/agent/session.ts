@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine } from '../context/engine';
 // `userText` is also send()'s parameter: the builder goes by another name here.
-import { userText as kindText, verbatim, type UserText } from '../texts/userText';
+import { userText as kindText, type UserText } from '../texts/userText';
 import type { ContextEngineOptions, PreparedRequest } from '../context/engineTypes';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';

@@ -2,7 +2,7 @@
 // was resolved, the sandbox off or unavailable, web search that cannot run here, MCP tools behind
 // mcp_search, instruction files, skills and memory, MCP problems.
 import type { McpConfigProblem } from '../mcp/config';
-import { settingRef, userTextForLog, verbatim, type UserText } from '../texts/userText';
+import { settingRef, userTextForLog, type UserText } from '../texts/userText';
 import { userText } from '../texts/userText';
 import type { McpManager } from '../mcp/manager';
 import type { Logger } from '../logger';
