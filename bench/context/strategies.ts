@@ -17,6 +17,7 @@ import { promptTokensFromUsage } from '../../src/core/model/usage';
 import type { ContentBlockParam, MessageParam } from '../../src/core/model/messages';
 import { blocksOf, messageChars } from '../../src/core/model/content';
 import type { UsageCounts } from '../../src/core/model/models';
+import { verbatim } from '../../src/core/texts/userText';
 
 type ToolResult = Extract<ContentBlockParam, { type: 'tool_result' }>;
 
@@ -110,7 +111,7 @@ abstract class SeedStrategy implements ContextStrategy {
   async compact(_focus: string | undefined, _trigger: unknown, signal: AbortSignal): Promise<CompactionOutcome> {
     this.sync();
     await this.compactNow(signal);
-    return { ok: true, message: 'compacted' };
+    return { ok: true, message: verbatim('compacted') };
   }
 
   requestCompactFromTool(): string {

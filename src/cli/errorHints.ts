@@ -3,7 +3,9 @@
  * environment variables, where the extension names its commands and settings (src/extension/errorHints.ts).
  */
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
-import type { ErrorHint, HintKind } from '../core/model/errors';
+import { isErrorHint, type ErrorHint, type HintKind } from '../core/model/errors';
+import type { UserText } from '../core/texts/userText';
+import { word } from '../frontends/words';
 import { cliFlag } from '../frontends/settingsTable';
 
 const MODEL = cliFlag('model');
@@ -24,8 +26,8 @@ const WORDS: Readonly<Record<HintKind, (provider: ProviderId) => string>> = {
   noToolCalls: () => `Evergreen works through tools: pick a model with tool (function) calling with ${MODEL}, or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …).`,
 };
 
-/** A next step in the terminal's words: a kind is worded here, text from the core is already words. */
-export function cliHint(hint: ErrorHint | string | undefined): string | undefined {
+/** A next step in the terminal's words: a hint kind from this table, the core's text from the words table; a string is worded already. */
+export function cliHint(hint: ErrorHint | UserText | string | undefined): string | undefined {
   if (hint === undefined || typeof hint === 'string') return hint;
-  return WORDS[hint.kind](hint.provider);
+  return isErrorHint(hint) ? WORDS[hint.kind](hint.provider) : word(hint);
 }

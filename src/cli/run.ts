@@ -281,7 +281,7 @@ async function runPrompts(prompts: readonly string[], run: SlashRun, options: Cl
     if (step.kind === 'compact') {
       // As in the chat: compact now, with the optional focus; the engine's events report it.
       const outcome = await started.session.compact(step.focus, io.interrupt);
-      io.stderr.write(`evergreen: ${line(outcome.message)}\n`);
+      io.stderr.write(`evergreen: ${line(word(outcome.message))}\n`);
       if (!outcome.ok) return EXIT.failed;
       continue;
     }
@@ -329,7 +329,7 @@ async function turnOutcome(stop: TurnStopReason, started: StartedSession, option
 
 function oneLine(error: ModelError): string {
   const hint = cliHint(error.hint);
-  return `${error.message}${hint ? ` (${hint})` : ''}`.replace(/\s*\n\s*/g, ' ');
+  return `${word(error.text)}${hint ? ` (${hint})` : ''}`.replace(/\s*\n\s*/g, ' ');
 }
 
 /** One terminal line: secrets in URLs redacted, every control, bidi or zero-width character visible. */

@@ -1,7 +1,8 @@
 /** "Compact Conversation" and "Undo Last Compaction" on one chat: the dialog (what it will do, then the optional focus), the progress it runs under, and what each says when done. */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../core/agent/session';
-import type { CompactionBlocker, CompactionPreview } from '../core/context/compactionPreview';
+import type { CompactionPreview } from '../core/context/compactionPreview';
+import { word } from '../frontends/words';
 import type { ChatState } from './chatState';
 import { errorText } from './errorHints';
 
@@ -9,7 +10,7 @@ import { errorText } from './errorHints';
 export async function askCompactFocus(session: AgentSession): Promise<{ focus: string | undefined } | undefined> {
   const preview = session.previewCompaction();
   if (preview && !preview.ok) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', preview.blocker ? blockerText(preview.blocker) : preview.message));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: {0}', word(preview.message)));
     return undefined;
   }
   if (preview) {
@@ -24,17 +25,6 @@ export async function askCompactFocus(session: AgentSession): Promise<{ focus: s
   });
   if (typed === undefined) return undefined;
   return { focus: typed.trim() || undefined };
-}
-
-function blockerText(blocker: CompactionBlocker): string {
-  switch (blocker) {
-    case 'empty':
-      return vscode.l10n.t('Nothing to compact yet: the conversation is empty.');
-    case 'waiting':
-      return vscode.l10n.t('A tool call is still waiting for its result; compact when the turn has ended.');
-    case 'nothing':
-      return vscode.l10n.t('Nothing to compact yet: every message is already as short as it can be.');
-  }
 }
 
 const tokens = (value: number): string => `~${Math.round(value).toLocaleString('en-US')}`;
@@ -105,7 +95,7 @@ export class ChatCompaction {
     try {
       const outcome = await active.session.compact(focus, signal);
       await this.postState();
-      return outcome;
+      return { ok: outcome.ok, message: word(outcome.message) };
     } catch (error) {
       return { ok: false, message: errorText(error) };
     }
@@ -126,7 +116,7 @@ export class ChatCompaction {
     try {
       const outcome = await active.session.undoLastCompaction();
       if (outcome.ok) await this.postState();
-      return outcome;
+      return { ok: outcome.ok, message: word(outcome.message) };
     } catch (error) {
       return { ok: false, message: errorText(error) };
     }

@@ -5,7 +5,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
-import { ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
+import { ContextWindowTooSmallError } from '../core/context/engineTypes';
+import { isErrorHint, ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
+import type { UserText } from '../core/texts/userText';
+import { word } from '../frontends/words';
 import { ActionableError, errorActionsFor, type ErrorAction } from '../core/model/errorActions';
 import { PROVIDER_SETTINGS, settingName } from '../frontends/settingsTable';
 
@@ -38,10 +41,10 @@ function urlSetting(provider: ProviderId): string {
   return settingName(PROVIDER_SETTINGS[provider].baseUrl);
 }
 
-/** A next step in the extension's words: a kind is worded here, text from the core is already words. */
-export function extensionHint(hint: ErrorHint | string | undefined): string | undefined {
+/** A next step in the extension's words: a hint kind from this table, the core's text from the words table; a string is worded already. */
+export function extensionHint(hint: ErrorHint | UserText | string | undefined): string | undefined {
   if (hint === undefined || typeof hint === 'string') return hint;
-  return WORDS[hint.kind](hint.provider);
+  return isErrorHint(hint) ? WORDS[hint.kind](hint.provider) : word(hint);
 }
 
 /** The core's next steps for a failure to start or send (an unexpected error can be retried). */
@@ -55,7 +58,8 @@ export function actionsFor(error: unknown): ErrorAction[] {
 export function errorText(error: unknown): string {
   if (error instanceof ModelError) {
     const hint = extensionHint(error.hint);
-    return hint ? `${error.message} ${hint}` : error.message;
+    return hint ? `${word(error.text)} ${hint}` : word(error.text);
   }
+  if (error instanceof ContextWindowTooSmallError) return word(error.text);
   return error instanceof Error ? error.message : String(error);
 }

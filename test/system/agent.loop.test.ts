@@ -480,7 +480,7 @@ describe('agent loop: Anthropic-specific behaviour (fake Messages API)', functio
     const client = new ModelClient({ apiKey: fake.apiKey, baseURL: fake.url, model: 'claude-sonnet-4-6', streamIdleTimeoutMs: 200, retryBaseDelayMs: 1 });
     fake.enqueue(reply.text('slow', { stream: { eventDelayMs: 2_000 } }), reply.text('fast'));
     const retries: string[] = [];
-    const response = await client.stream({ system: 's', tools: [], messages: [{ role: 'user', content: 'hi' }], maxTokens: 100 }, { onRetry: (info) => retries.push(info.reason) });
+    const response = await client.stream({ system: 's', tools: [], messages: [{ role: 'user', content: 'hi' }], maxTokens: 100 }, { onRetry: (info) => retries.push(said(info.reason.text)) });
     assert.deepEqual(response.content.map((block) => block.type === 'text' && block.text), ['fast']);
     assert.match(retries[0] ?? '', /stalled: no data for 200 ms\./);
   });

@@ -496,6 +496,9 @@ describe('subagents: the task tool against the fake API (real SDK)', function ()
     assert.ok(finished && started);
     assert.equal(finished.status, 'error');
     assert.match(finished.report, /The subagent failed: .*refused/);
+    // The parent model reads the failure in English, not the kind a front end words.
+    assert.match(finished.report, /The subagent failed: The (API|server) rejected the request \(400\): .*refused/);
+    assert.doesNotMatch(finished.report, /model\.\w+ \{/);
     const parentLast = fake.messageRequests().map((request) => request.body as MessagesRequestBody).filter((body) => !isChild(body)).at(-1)!;
     const [result] = lastResults(parentLast);
     assert.ok(result);

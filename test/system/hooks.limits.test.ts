@@ -14,6 +14,7 @@ import { BACKENDS, say } from '../support/backends';
 import { BASH_VALIDATOR, FORMATTER } from '../support/hookFixtures';
 import { group, hookNotes, markerPath, readIfExists, resultsIn, userHooks, type HarnessOptions, type HookHarness, printField, useHookSessions } from '../support/hookSession';
 import { markedProcesses, markedSleep, waitForMarked } from '../support/processMarkers';
+import { said } from '../support/said';
 
 const NODE = JSON.stringify(process.execPath);
 const lastUserText = (request: SentRequest): string => textsOf(request.messages.at(-1)!).join('\n');
@@ -69,7 +70,7 @@ for (const backend of BACKENDS) {
       await h.started.session.send('say hello');
       await h.started.session.send('say it again');
       const outcome = await h.started.session.compact('the greetings');
-      assert.ok(outcome.ok, outcome.message);
+      assert.ok(outcome.ok, said(outcome.message));
       const instruction = lastUserText(sessions.fake.requests().at(-1)!);
       assert.match(instruction, /focus on: the greetings\n\nKeep the list of failing tests\./);
       assert.match(readIfExists(markerPath(h.workspace, 'summary.txt')) ?? '', /Primary request: hello/);
@@ -85,7 +86,7 @@ for (const backend of BACKENDS) {
       const requests = sessions.fake.requests().length;
       const refused = await b.started.session.compact();
       assert.equal(refused.ok, false);
-      assert.match(refused.message, /a PreCompact hook blocked it: not while the release runs/);
+      assert.match(said(refused.message), /a PreCompact hook blocked it: not while the release runs/);
       assert.equal(sessions.fake.requests().length, requests, 'no summary was requested');
     });
 

@@ -7,7 +7,7 @@ import type OpenAI from 'openai';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { AgentSession } from '../../src/core/agent/session';
 import type { ModelBackend, ModelRequest, StreamHandlers } from '../../src/core/model/backend';
-import { ModelError, type TooLongCount } from '../../src/core/model/errors';
+import { ModelError, type ModelSaid, type TooLongCount } from '../../src/core/model/errors';
 import type { MessageParam, ToolParam } from '../../src/core/model/messages';
 import { OpenAIBackend, type OpenAIBackendOptions } from '../../src/core/model/openai';
 import { TOOL_ERROR_MARK } from '../../src/core/model/openaiConvert';
@@ -16,6 +16,7 @@ import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { extensionHint } from '../../src/extension/errorHints';
 import { CACHE_BLOCK_TOKENS, MIN_CACHED_TOKENS, reply, startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 
@@ -212,16 +213,16 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
 
     it('429 is retried after the server\'s retry-after, 5xx and dropped connections too', async () => {
       fake.enqueue(reply.error(429, { retryAfter: 0.05 }), reply.error(500), reply.error(503), reply.disconnect(), reply.text('finally'));
-      const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+      const retries: Array<{ attempt: number; delayMs: number; reason: ModelSaid }> = [];
       const handlers: StreamHandlers = { onRetry: (info) => retries.push(info) };
       const response = await backend({ maxRetries: 4 }).stream(request([{ role: 'user', content: 'x' }]), handlers);
       assert.deepEqual(response.content, [{ type: 'text', text: 'finally' }]);
       assert.equal(retries.length, 4);
       assert.equal(retries[0]?.delayMs, 50);
-      assert.match(retries[0]?.reason ?? '', /Rate limited \(429\)/);
-      assert.match(retries[1]?.reason ?? '', /failed \(500\)/);
-      assert.match(retries[2]?.reason ?? '', /overloaded \(503\)/);
-      assert.match(retries[3]?.reason ?? '', /Could not reach|connection/i);
+      assert.match(said(retries[0]?.reason.text) ?? '', /Rate limited \(429\)/);
+      assert.match(said(retries[1]?.reason.text) ?? '', /failed \(500\)/);
+      assert.match(said(retries[2]?.reason.text) ?? '', /overloaded \(503\)/);
+      assert.match(said(retries[3]?.reason.text) ?? '', /Could not reach|connection/i);
     });
 
     it('gives up after maxRetries with the last error', async () => {
@@ -311,7 +312,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     it('a stream that ends without [DONE] is a dropped connection, retried; nothing half-done is kept', async () => {
       fake.enqueue(reply.text('partial', { stream: { omitDone: true } }), reply.text('complete'));
       const retries: string[] = [];
-      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => retries.push(info.reason) });
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => retries.push(said(info.reason.text)) });
       assert.deepEqual(response.content, [{ type: 'text', text: 'complete' }]);
       assert.match(retries[0] ?? '', /ended without \[DONE\]/);
     });
@@ -356,6 +357,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
         assert.match(extensionHint(notFound.hint) ?? '', /\/v1/);
         const ok200 = await rejectsWith(backend({ baseURL: `http://127.0.0.1:${port}/ok200` }).stream(request([{ role: 'user', content: 'x' }])), 'invalid_request');
         assert.match(ok200.message, /is not an OpenAI-compatible API: .*answered 200 with text\/html: <!DOCTYPE html>/);
+        for (const error of [notFound, ok200]) assert.equal(said(error.text), error.message, 'the user reads the sentence the log has');
       } finally {
         await new Promise<void>((resolve) => html.close(() => resolve()));
       }
@@ -390,7 +392,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     it('a stream that goes silent is aborted by the idle watchdog and retried', async () => {
       fake.enqueue(reply.text('slow reply', { stream: { chunkDelayMs: 400 } }), reply.text('fast'));
       const reasons: string[] = [];
-      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(said(info.reason.text)) });
       assert.deepEqual(response.content, [{ type: 'text', text: 'fast' }]);
       assert.match(reasons[0] ?? '', /stalled/);
     });
@@ -398,7 +400,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     it('a server slow to start its reply (a local server reading a long prompt) is waited for, not aborted as stalled', async () => {
       fake.enqueue(reply.text('worth the wait', { delayMs: 400 }));
       const reasons: string[] = [];
-      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      const response = await backend({ streamIdleTimeoutMs: 100 }).stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(said(info.reason.text)) });
       assert.deepEqual(response.content, [{ type: 'text', text: 'worth the wait' }]);
       assert.deepEqual(reasons, []);
       assert.equal(fake.completionRequests().length, 1, 'the slow request was sent again');
@@ -448,7 +450,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
     it('a mid-stream error chunk is a server error, retried', async () => {
       fake.enqueue(reply.text('half', { stream: { errorAfterChunks: { after: 2 } } }), reply.text('whole'));
       const reasons: string[] = [];
-      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(info.reason) });
+      const response = await backend().stream(request([{ role: 'user', content: 'x' }]), { onRetry: (info) => reasons.push(said(info.reason.text)) });
       assert.deepEqual(response.content, [{ type: 'text', text: 'whole' }]);
       assert.match(reasons[0] ?? '', /failed mid-reply/);
     });
@@ -546,7 +548,7 @@ describe('OpenAI back end against the fake Chat Completions API (real SDK)', fun
       assert.equal(await s.send('Read a.txt'), 'end_turn');
       fake.enqueue(reply.text('<analysis>thinking</analysis><summary>1. Primary Request and Intent: read a.txt</summary>'));
       const outcome = await s.compact();
-      assert.ok(outcome.ok, outcome.message);
+      assert.ok(outcome.ok, said(outcome.message));
       const before = fake.completionRequests().at(-2);
       const summary = fake.completionRequests().at(-1);
       const beforeMessages = (before?.body as ChatBody).messages;

@@ -20,7 +20,7 @@ import { useCliFixture } from '../support/cliFixture';
 
 const REAL_WINDOW = 9_000;
 const ASSUMED = 200_000;
-const NOTICE = "The server's context window is 9,000 tokens, smaller than the 200,000 assumed; Evergreen now compacts for 9,000. Set evergreen.contextWindow (or --context-window) to 9000 to skip this.";
+const NOTICE = "The server's context window is 9,000 tokens, smaller than the 200,000 assumed; Evergreen now compacts for 9,000. Set --context-window to 9000 to skip this.";
 
 interface Entry {
   type: string;

@@ -179,7 +179,7 @@ describe('extended thinking against the fake Messages API (real SDK)', function 
     );
     await started.session.send('What does a.txt say?');
     const outcome = await started.session.compact();
-    assert.ok(outcome.ok, outcome.message);
+    assert.ok(outcome.ok, saidText(outcome.message));
     const summary = bodies().at(-1)!;
     assert.equal(summary.thinking, undefined);
     assert.equal(summary.messages.at(-1)!.role, 'user');

@@ -169,8 +169,9 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     }
     assert.equal(r.engine.breakerOpen, true);
     const hint = said(r.eventsOf('compaction_failed').at(-1)!.hint);
-    assert.match(hint, /Compact Conversation/, 'the user is told the way forward');
-    assert.match(hint, /New Chat/);
+    assert.match(hint, /-p '\/compact \[focus\]'/, 'the user is told the way forward, in the CLI its flags');
+    assert.match(hint, /without --resume to start a new session/);
+    assert.doesNotMatch(hint, /Compact Conversation|New Chat/, "the CLI's words name no VS Code command");
     assert.deepEqual(r.eventsOf('compaction_failed').at(-1)!.actions, ['compact', 'newChat'], 'the core chooses the buttons');
     // Auto attempts stop: no more summary requests, the request goes out as is (the API may refuse it).
     const requestsBefore = r.summaryRequests.length;
@@ -183,7 +184,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     r.assistant('Stopped.');
     r.replies.push(goodSummary('manual'));
     const outcome = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     assert.equal(r.engine.breakerOpen, false);
     assert.equal(r.engine.snapshot.consecutiveFailures, 0);
     assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
@@ -203,7 +204,7 @@ describe('context engine: compaction failures and the circuit breaker', () => {
     for (let i = 0; i < 4; i++) {
       const outcome = await r.engine.compact(undefined, 'manual', signal());
       assert.equal(outcome.ok, false);
-      assert.match(outcome.message, /failed/);
+      assert.match(said(outcome.message), /failed/);
     }
     assert.equal(r.engine.breakerOpen, false);
     assert.equal(foldTranscript(r.entries).engine.consecutiveFailures, 0);
@@ -218,7 +219,7 @@ describe('context engine: the summary request', () => {
     r.assistant('Parser done.');
     const live = r.engine.liveView();
     const outcome = await r.engine.compact('the auth module', 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const request = r.summaryRequests[0]!;
     assert.equal(request.system, SYSTEM);
     assert.deepEqual(request.tools, TOOLS);
@@ -474,7 +475,7 @@ describe('context engine: restored files', () => {
     r.round([{ name: 'read_file', input: { path: 'f7.ts' }, result: 'f7 again' }]);
     r.assistant('Read them all.');
     const outcome = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const record = compactionEntries(r)[0]!;
     assert.deepEqual(record.restoredFiles.map((file) => file.path), ['f7.ts', 'f6.ts', 'f5.ts', 'f4.ts', 'f3.ts']);
     const f6 = record.restoredFiles[1]!;
@@ -595,7 +596,8 @@ describe('context engine: window, cache hints and events', () => {
     r.user('hi');
     await assert.rejects(r.prepare(), (error: unknown) => {
       assert.ok(error instanceof ContextWindowTooSmallError);
-      assert.match(error.message, /evergreen\.contextWindow/);
+      assert.match(said(error.text), /Raise --context-window, or lower --max-output-tokens\./);
+      assert.doesNotMatch(error.message, /evergreen\.|--/, "the log's English names no front end's setting");
       return true;
     });
   });

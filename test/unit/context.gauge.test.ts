@@ -241,7 +241,7 @@ describe('context gauge: after a manual compaction', () => {
     r.respond(prepared);
     r.events.length = 0;
     const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const compaction = r.eventsOf('compaction')[0];
     assert.ok(compaction, 'a compaction event');
     assert.equal(compaction.tokensAfter, counted.at(-1), 'the divider shows the API count');

@@ -45,7 +45,7 @@ describe('context engine: a window learned from the server', () => {
     assert.equal(notices.length, 1);
     assert.equal(
       said(notices[0]!.message),
-      "The server's context window is 12,000 tokens, smaller than the 40,000 assumed; Evergreen now compacts for 12,000. Set evergreen.contextWindow (or --context-window) to 12000 to skip this.",
+      "The server's context window is 12,000 tokens, smaller than the 40,000 assumed; Evergreen now compacts for 12,000. Set --context-window to 12000 to skip this.",
     );
     const gauge = r.events.at(-1)!;
     assert.ok(gauge.type === 'context', 'a gauge follows the notice');

@@ -19,6 +19,7 @@ import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { bulk, Rig } from './context.harness';
 import { useTempDirs } from '../support/tempDirs';
 import { verbatim } from '../../src/core/texts/userText';
+import { said } from '../support/said';
 
 const MCP_FETCH = 'mcp__srv__fetch';
 
@@ -116,7 +117,7 @@ describe('tool traits: a tool the engine does not know (MCP)', () => {
     r.round([{ name: MCP_FETCH, input: { path: 'a.ts' }, result: 'fetched' }]);
     r.assistant('Done.');
     const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     assert.deepEqual(outcome.record?.restoredFiles, [], 'an undeclared tool is never assumed to have read a file');
   });
 });
@@ -164,7 +165,7 @@ describe('tool traits: a made-up tool that declares kind read', () => {
     r.round([{ name: 'read_file', input: { path: 'one.md' }, result: '# One' }]);
     r.assistant('Read them.');
     const outcome = await r.engine.compact(undefined, 'manual', new AbortController().signal);
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     assert.deepEqual(
       outcome.record?.restoredFiles.map((file) => [file.path, file.content]),
       [

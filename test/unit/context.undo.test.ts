@@ -14,6 +14,7 @@ import type { TranscriptEntry } from '../../src/core/storage/transcript';
 import { NodeWorkspace } from '../../src/core/workspace/workspace';
 import { assertApiValid, bulk, Rig, tooLongError, type RigOptions } from './context.harness';
 import { useTempDirs } from '../support/tempDirs';
+import { said } from '../support/said';
 
 const signal = () => new AbortController().signal;
 
@@ -65,7 +66,7 @@ describe('context engine: compaction preview', () => {
     r.user('Now also handle whitespace-only input.');
     const entries = r.entries.length;
     const preview = r.engine.previewCompaction('the parser');
-    assert.equal(preview.ok, true, preview.message);
+    assert.equal(preview.ok, true, said(preview.message));
     assert.equal(r.entries.length, entries, 'the preview records nothing');
     assert.equal(r.summaryRequests.length, 0, 'the preview sends nothing');
     assert.equal(preview.focus, 'the parser');
@@ -75,7 +76,7 @@ describe('context engine: compaction preview', () => {
     assert.ok(preview.summarized.tokens > 10_000, 'the big search result is among what is summarized');
 
     const outcome = await r.engine.compact('the parser', 'manual', signal());
-    assert.equal(outcome.ok, true, outcome.message);
+    assert.equal(outcome.ok, true, said(outcome.message));
     const record = outcome.record!;
     assert.equal(preview.summarized.messages, record.stats.messagesSummarized);
     assert.equal(preview.kept.messages, record.stats.messagesKept);
@@ -90,12 +91,12 @@ describe('context engine: compaction preview', () => {
     const empty = r.engine.previewCompaction();
     assert.equal(empty.ok, false);
     assert.equal(empty.blocker, 'empty', 'the kind, for front ends to word');
-    assert.match(empty.message, /empty/);
+    assert.match(said(empty.message), /empty/);
     r.user('hi');
     const single = r.engine.previewCompaction();
     assert.equal(single.ok, false);
     assert.equal(single.blocker, 'nothing');
-    assert.match(single.message, /Nothing to compact/);
+    assert.match(said(single.message), /Nothing to compact/);
   });
 });
 
@@ -116,11 +117,11 @@ describe('context engine: undo last compaction', () => {
     });
 
     const compacted = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(compacted.ok, true, compacted.message);
+    assert.equal(compacted.ok, true, said(compacted.message));
     assert.ok(r.engine.estimateTokens(r.engine.liveView()) < beforeTokens / 3, 'the compaction shrank the view');
 
     const undone = await r.engine.undoLastCompaction(signal());
-    assert.equal(undone.ok, true, undone.message);
+    assert.equal(undone.ok, true, said(undone.message));
     assert.deepEqual(r.engine.liveView(), beforeView, 'the live view is the one before the compaction');
     const entry = r.entries.at(-1);
     assert.equal(entry?.type, 'compaction_undo');
@@ -153,7 +154,7 @@ describe('context engine: undo last compaction', () => {
     r.assistant('Done.');
     checkFold(r, 'before the undo');
     const undone = await r.engine.undoLastCompaction(signal());
-    assert.equal(undone.ok, true, undone.message);
+    assert.equal(undone.ok, true, said(undone.message));
     const view = r.engine.liveView();
     assert.deepEqual(view, r.history, 'no boundary is left: the whole history is the view again');
     checkFold(r, 'after the undo');
@@ -181,13 +182,13 @@ describe('context engine: undo last compaction', () => {
     r.round([{ name: 'run_shell', input: { command: 'make' }, result: bulk(8_000, 'make') }]);
     r.assistant('Built.');
     const second = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(second.ok, true, second.message);
+    assert.equal(second.ok, true, said(second.message));
     const undone = await r.engine.undoLastCompaction(signal());
-    assert.equal(undone.ok, true, undone.message);
+    assert.equal(undone.ok, true, said(undone.message));
     assert.equal(r.engine.snapshot.live.boundary?.id, first.record!.id, 'back to the first compaction, not before it');
     const again = await r.engine.undoLastCompaction(signal());
     assert.equal(again.ok, false);
-    assert.match(again.message, /Nothing to undo: only the most recent compaction can be undone, once/);
+    assert.match(said(again.message), /Nothing to undo: only the most recent compaction can be undone, once/);
     assert.equal(r.entries.filter((entry) => entry.type === 'compaction_undo').length, 1);
     checkFold(r, 'after a refused second undo');
   });
@@ -197,7 +198,7 @@ describe('context engine: undo last compaction', () => {
     session(r);
     const outcome = await r.engine.undoLastCompaction(signal());
     assert.equal(outcome.ok, false);
-    assert.match(outcome.message, /Nothing to undo/);
+    assert.match(said(outcome.message), /Nothing to undo/);
     assert.ok(!r.entries.some((entry) => entry.type === 'compaction_undo'));
   });
 
@@ -209,7 +210,7 @@ describe('context engine: undo last compaction', () => {
     r.assistant('Ok.');
     await exchange(r);
     const compacted = await r.engine.compact(undefined, 'manual', signal());
-    assert.equal(compacted.ok, true, compacted.message);
+    assert.equal(compacted.ok, true, said(compacted.message));
     assert.ok(compacted.record!.stats.tokensBefore < r.engine.budget.threshold, 'undo right away would fit');
     r.user('Go on.');
     r.round([{ name: 'run_shell', input: { command: 'big' }, result: bulk(56_000, 'big') }]);
@@ -218,8 +219,8 @@ describe('context engine: undo last compaction', () => {
     const view = r.engine.liveView();
     const outcome = await r.engine.undoLastCompaction(signal());
     assert.equal(outcome.ok, false);
-    assert.match(outcome.message, /Cannot undo the last compaction: .* over the auto-compact threshold/);
-    assert.match(outcome.message, /Open Archived Transcript/);
+    assert.match(said(outcome.message), /Cannot undo the last compaction: .* over the auto-compact threshold/);
+    assert.match(said(outcome.message), /The full conversation stays in the transcript\.$/, 'the CLI has no Open Archived Transcript command');
     assert.equal(r.entries.length, entries, 'nothing recorded');
     assert.deepEqual(r.engine.liveView(), view, 'the view is unchanged');
     checkFold(r, 'after a refused undo');
@@ -235,7 +236,7 @@ describe('context engine: undo last compaction', () => {
     assert.equal(dropped, true);
     const outcome = await r.engine.undoLastCompaction(signal());
     assert.equal(outcome.ok, false, '...but not once a drop followed it');
-    assert.match(outcome.message, /Nothing to undo/);
+    assert.match(said(outcome.message), /Nothing to undo/);
     checkFold(r, 'after a drop');
   });
 
@@ -251,7 +252,7 @@ describe('context engine: undo last compaction', () => {
     assert.equal(failed.ok, false);
     assert.equal(r.engine.snapshot.consecutiveFailures, 1);
     const undone = await r.engine.undoLastCompaction(signal());
-    assert.equal(undone.ok, true, undone.message);
+    assert.equal(undone.ok, true, said(undone.message));
     assert.equal(r.engine.snapshot.consecutiveFailures, 1, 'an undo is no failure and no success of a compaction');
     checkFold(r, 'after failure and undo');
   });

@@ -23,7 +23,7 @@ describe('model errors: HTTP status -> kind', () => {
   ];
   for (const [status, kind] of cases) {
     it(`${status} -> ${kind}, naming the status and the server's words`, () => {
-      const error = errorForStatus(status, 'the detail', 'The server', 'openai', { retryAfterMs: 7 });
+      const error = errorForStatus(status, 'the detail', 'server', 'openai', { retryAfterMs: 7 });
       assert.equal(error.kind, kind);
       assert.equal(error.status, status);
       assert.equal(error.retry.retryAfterMs, 7);
@@ -34,13 +34,13 @@ describe('model errors: HTTP status -> kind', () => {
   }
 
   it('retries exactly the transient statuses', () => {
-    const retried = cases.filter(([status]) => RETRYABLE_KINDS.has(errorForStatus(status, '', 'The API', 'anthropic', {}).kind)).map(([status]) => status);
+    const retried = cases.filter(([status]) => RETRYABLE_KINDS.has(errorForStatus(status, '', 'api', 'anthropic', {}).kind)).map(([status]) => status);
     assert.deepEqual(retried, [429, 503, 529, 500, 504, 408, 409]);
   });
 
   it("words the other side as the back end names it and gives that provider's hint kinds", () => {
-    assert.match(errorForStatus(500, 'x', 'The API', 'anthropic', {}).message, /^The API failed \(500\)/);
-    assert.deepEqual(errorForStatus(401, 'x', 'The API', 'anthropic', {}).hint, { kind: 'badKey', provider: 'anthropic' });
-    assert.deepEqual(errorForStatus(401, 'x', 'The server', 'openai', {}).hint, { kind: 'badKey', provider: 'openai' });
+    assert.match(errorForStatus(500, 'x', 'api', 'anthropic', {}).message, /^The API failed \(500\)/);
+    assert.deepEqual(errorForStatus(401, 'x', 'api', 'anthropic', {}).hint, { kind: 'badKey', provider: 'anthropic' });
+    assert.deepEqual(errorForStatus(401, 'x', 'server', 'openai', {}).hint, { kind: 'badKey', provider: 'openai' });
   });
 });

@@ -13,6 +13,7 @@ import { cliHint } from '../../src/cli/errorHints';
 import { extensionHint } from '../../src/extension/errorHints';
 import { ReplyAccumulator, streamWithRetries, type AttemptSource, type RetryRules } from '../../src/core/model/stream';
 import { settleWithClock, useFakeClock } from '../support/clock';
+import { said } from '../support/said';
 
 const NO_COST = () => 0;
 
@@ -121,7 +122,7 @@ describe('model seam: the shared retry runner', () => {
   it('retries a retryable failure, telling onRetry, and returns the next complete reply', async () => {
     const source = scripted([new ModelError('overloaded', 'busy', undefined, 529), DONE]);
     const retries: string[] = [];
-    const reply = await settleWithClock(clock(), streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${reason}`) }));
+    const reply = await settleWithClock(clock(), streamWithRetries(source, RULES, { onRetry: ({ attempt, reason }) => retries.push(`${attempt}:${said(reason.text)}`) }));
     assert.equal(reply.content[0]?.type, 'text');
     assert.deepEqual(retries, ['1:busy']);
     assert.equal(source.calls, 2);
@@ -156,7 +157,7 @@ describe('model seam: the shared retry runner', () => {
   it('aborts a stalled stream and retries it as a dropped connection', async () => {
     const source = scripted(['hang', DONE]);
     const reasons: string[] = [];
-    const retried = streamWithRetries(source, { ...RULES, streamIdleTimeoutMs: 50 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    const retried = streamWithRetries(source, { ...RULES, streamIdleTimeoutMs: 50 }, { onRetry: ({ reason }) => reasons.push(said(reason.text)) });
     await clock().tickAsync(49);
     assert.deepEqual(reasons, [], 'still waiting for data');
     await clock().runAllAsync();
@@ -178,7 +179,7 @@ describe('model seam: the shared retry runner', () => {
       costOf: NO_COST,
     };
     const reasons: string[] = [];
-    const slowReply = streamWithRetries(slowStart, { ...RULES, streamIdleTimeoutMs: 50, firstOutputTimeoutMs: 1_000 }, { onRetry: ({ reason }) => reasons.push(reason) });
+    const slowReply = streamWithRetries(slowStart, { ...RULES, streamIdleTimeoutMs: 50, firstOutputTimeoutMs: 1_000 }, { onRetry: ({ reason }) => reasons.push(said(reason.text)) });
     await clock().tickAsync(150);
     const reply = await slowReply;
     assert.deepEqual(reasons, []);
@@ -197,7 +198,7 @@ describe('model seam: the shared retry runner', () => {
       costOf: NO_COST,
     };
     const silentReasons: string[] = [];
-    const silentReply = streamWithRetries(silent, { ...RULES, streamIdleTimeoutMs: 20, firstOutputTimeoutMs: 100 }, { onRetry: ({ reason }) => silentReasons.push(reason) });
+    const silentReply = streamWithRetries(silent, { ...RULES, streamIdleTimeoutMs: 20, firstOutputTimeoutMs: 100 }, { onRetry: ({ reason }) => silentReasons.push(said(reason.text)) });
     await clock().tickAsync(99);
     assert.deepEqual(silentReasons, [], 'the longer wait is not over');
     await clock().runAllAsync();

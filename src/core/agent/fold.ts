@@ -5,10 +5,10 @@
  * "what the model saw at request N" is reproducible from the transcript alone.
  */
 import { compactionEvent } from '../context/engineTypes';
-import { verbatim } from '../texts/userText';
+import { userText } from '../texts/userText';
 import { CONTEXT_DEFAULTS } from '../context/defaults';
 import { estimateTokens } from '../context/gauge';
-import { windowLearnedMessage } from '../context/learnedWindow';
+import { windowLearnedText } from '../context/learnedWindow';
 import { applyEntry, initialEngineState, type EngineState } from '../context/state';
 import { persistNote } from '../context/persistNote';
 import { blocksOf, toolResultText } from '../model/content';
@@ -67,9 +67,9 @@ function displayOf(entry: TranscriptEntry, before: EngineState, after: EngineSta
       // Only an undo that took effect was shown.
       return after.live === before.live ? undefined : { type: 'compaction_undone', turnId, compactionId: entry.compactionId, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter };
     case 'tier_edit':
-      return { type: 'tier', turnId, tier: entry.tier, items: entry.edits.length, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, detail: verbatim(`${entry.edits.length} old tool result(s)`) };
+      return { type: 'tier', turnId, tier: entry.tier, items: entry.edits.length, tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, detail: userText('context.tierReplayed', { count: entry.edits.length }) };
     case 'window_learned':
-      return after.learnedWindow === before.learnedWindow ? undefined : { type: 'context_window_learned', turnId, window: entry.window, assumed: entry.assumed, message: verbatim(windowLearnedMessage(entry.window, entry.assumed)) };
+      return after.learnedWindow === before.learnedWindow ? undefined : { type: 'context_window_learned', turnId, window: entry.window, assumed: entry.assumed, message: windowLearnedText(entry.window, entry.assumed) };
     case 'persisted_output':
       // The chat's note with its "saved output" link, where the live chat showed it (before the result).
       if (typeof entry.tokensBefore !== 'number' || typeof entry.tokensAfter !== 'number') return undefined;

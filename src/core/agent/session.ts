@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContextEngine } from '../context/engine';
-import { verbatim } from '../texts/userText';
+// `userText` is also send()'s parameter: the builder goes by another name here.
+import { userText as kindText, type UserText } from '../texts/userText';
 import type { ContextEngineOptions, PreparedRequest } from '../context/engineTypes';
 import type { CompactionPreview, UndoOutcome } from '../context/compactionPreview';
 import { silentLogger, type Logger } from '../logger';
@@ -73,6 +74,8 @@ export class AgentSession {
   private webSearches = 0;
   private turnCounter = 0;
   private currentTurnId: string | undefined;
+  /** The error the newest failed turn ended with (its `message` is English: a parent session reports it to its model). */
+  private failure: unknown;
   readonly context: ContextStrategy;
   private readonly logger: Logger;
   private approvalPolicy: ApprovalPolicy;
@@ -158,9 +161,9 @@ export class AgentSession {
    * Manual compaction ("Compact Conversation", /compact): summarizes now, between turns. Refused
    * while a turn runs (the turn compacts by itself when needed).
    */
-  async compact(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: string }> {
+  async compact(focus?: string, signal?: AbortSignal): Promise<{ ok: boolean; message: UserText }> {
     if (this.running) throw new SessionBusyError();
-    if (this.messages.length === 0) return { ok: false, message: 'Nothing to compact yet: the conversation is empty.' };
+    if (this.messages.length === 0) return { ok: false, message: kindText('context.conversationEmpty', {}) };
     return this.betweenTurns(signal, (running) => this.context.compact(focus?.trim() || undefined, 'manual', running));
   }
 
@@ -174,9 +177,9 @@ export class AgentSession {
    * Refused while a turn runs: the turn may be compacting or sending this very view.
    */
   async undoLastCompaction(signal?: AbortSignal): Promise<UndoOutcome> {
-    if (this.running) return { ok: false, message: 'The agent is working: undo the compaction when the turn has ended (or cancel it first).' };
+    if (this.running) return { ok: false, message: kindText('context.undoWhileWorking', {}) };
     const undo = this.context.undoLastCompaction;
-    if (!undo) return { ok: false, message: 'This context strategy cannot undo compactions.' };
+    if (!undo) return { ok: false, message: kindText('context.undoUnsupported', {}) };
     return this.betweenTurns(signal, (running) => undo.call(this.context, running));
   }
 
@@ -376,8 +379,8 @@ export class AgentSession {
             onRetry: ({ attempt, delayMs, reason }) => {
               partialText = '';
               streamed.reset();
-              this.logger.warn(`request ${requestIndex} retry ${attempt} in ${Math.round(delayMs)} ms: ${reason}`);
-              this.emit({ type: 'retrying', turnId, attempt, delayMs, reason: verbatim(reason) });
+              this.logger.warn(`request ${requestIndex} retry ${attempt} in ${Math.round(delayMs)} ms: ${reason.english}`);
+              this.emit({ type: 'retrying', turnId, attempt, delayMs, reason: reason.text });
             },
           },
           signal,
@@ -434,8 +437,8 @@ export class AgentSession {
       type: 'error',
       turnId,
       kind: 'tool_round_limit',
-      message: verbatim(`Stopped after ${maxRounds} tool rounds in one turn.`),
-      hint: verbatim('Retry (or send "continue") to let the agent go on, or give it a narrower task.'),
+      message: kindText('turns.roundLimit', { rounds: maxRounds }),
+      hint: kindText('turns.roundLimitHint', {}),
       actions: errorActionsFor('tool_round_limit'),
     });
     return 'error';
@@ -499,7 +502,13 @@ export class AgentSession {
     }
   }
 
+  /** The error the newest failed turn ended with; undefined when none did (or it ended otherwise, e.g. at the round limit). */
+  get lastError(): unknown {
+    return this.failure;
+  }
+
   private emitError(turnId: string, error: unknown): void {
+    this.failure = error;
     this.logger.error('turn failed', error);
     this.emit(errorEventFor(turnId, error));
   }

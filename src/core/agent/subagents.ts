@@ -345,6 +345,8 @@ class SubagentLauncher implements SubagentRunner {
       if (call.signal.aborted) controller.abort();
       this.running.add(child);
       stop = await child.send(input.prompt, controller.signal);
+      // The report goes to the parent model: the failure's English (Error.message), not the user's kinds.
+      if (stop === 'error' && child.lastError !== undefined) stats.error = errorMessage(child.lastError);
     } catch (error) {
       // A crash inside the child is its own failure: the parent gets an error result, nothing more.
       blueprint.logger.error(`subagent ${childId} crashed`, error);

@@ -19,8 +19,9 @@ import type { ContextBudget } from './gauge';
 import { buildLiveView, isCleanStart, type LiveState } from './liveView';
 import { restoreCandidates, restoreEstimateTokens, type RestoreLimits } from './restoreFiles';
 import type { TierSavings } from './tierSavings';
+import { userText, type UserText } from '../texts/userText';
 
-export const NOTHING_TO_COMPACT = 'Nothing to compact yet: every message is already as short as it can be.';
+export const NOTHING_TO_COMPACT: UserText = userText('context.nothingToCompact', {});
 
 /** The engine's state a plan reads (taken at one moment: nothing changes while a plan runs). */
 export interface PlanningView {
@@ -83,7 +84,7 @@ function chooseKeptFrom(view: PlanningView, keepShare: number): number | undefin
   return best;
 }
 
-export type UndoPlan = { ok: true; state: LiveState; tokensBefore: number; tokensAfter: number; compactionId: string } | { ok: false; message: string };
+export type UndoPlan = { ok: true; state: LiveState; tokensBefore: number; tokensAfter: number; compactionId: string } | { ok: false; message: UserText };
 
 /**
  * Whether the newest compaction can be undone now, and the live state it would restore. The
@@ -95,7 +96,7 @@ export function planUndo(view: PlanningView): UndoPlan {
   const undoable = view.undoable;
   const boundary = view.live.boundary;
   if (!undoable || !boundary || boundary.id !== undoable.compactionId) {
-    return { ok: false, message: 'Nothing to undo: only the most recent compaction can be undone, once (a drop of old rounds after a "prompt is too long" cannot).' };
+    return { ok: false, message: userText('context.nothingToUndo', {}) };
   }
   const state: LiveState = { boundary: undoable.previous, edits: view.live.edits };
   const tokensBefore = view.estimateTokens(view.liveView());
@@ -103,10 +104,7 @@ export function planUndo(view: PlanningView): UndoPlan {
   const grown = boundary.stats.tokensBefore + Math.max(0, tokensBefore - boundary.stats.tokensAfter);
   const tokensAfter = Math.max(restored, grown);
   if (tokensAfter > view.budget.threshold) {
-    return {
-      ok: false,
-      message: `Cannot undo the last compaction: the conversation before it plus what was added since (~${tokensAfter.toLocaleString('en-US')} tokens) is over the auto-compact threshold (${view.budget.threshold.toLocaleString('en-US')} of a ${view.budget.window.toLocaleString('en-US')}-token window), so it would be compacted again right away. The full conversation stays in the transcript (Open Archived Transcript).`,
-    };
+    return { ok: false, message: userText('context.undoOverThreshold', { tokens: tokensAfter, threshold: view.budget.threshold, window: view.budget.window }) };
   }
   return { ok: true, state, tokensBefore, tokensAfter, compactionId: undoable.compactionId };
 }
@@ -136,9 +134,9 @@ export function summarySavings(view: PlanningView, canonical: readonly MessagePa
   };
 }
 
-const PREVIEW_BLOCKED: Readonly<Record<CompactionBlocker, string>> = {
-  empty: 'Nothing to compact yet: the conversation is empty.',
-  waiting: 'A tool call is still waiting for its result; compact when the turn has ended.',
+const PREVIEW_BLOCKED: Readonly<Record<CompactionBlocker, UserText>> = {
+  empty: userText('context.conversationEmpty', {}),
+  waiting: userText('context.compactWhenTurnEnds', {}),
   nothing: NOTHING_TO_COMPACT,
 };
 
@@ -182,19 +180,19 @@ export function previewCompaction(view: PlanningView, focus?: string): Compactio
   const withKept = view.estimateTokens(keptView);
   const baseTokens = Math.round(view.accounting.baseChars * ratio);
   const restoredTokens = restoredFiles.reduce((sum, file) => sum + file.tokens, 0);
-  const preview: CompactionPreview = {
+  const summarizedMessages = keptFrom - (view.live.boundary?.keptFrom ?? 0);
+  const tokensAfter = withKept + restoredTokens;
+  return {
     ok: true,
-    message: '',
+    message: userText('context.compactPreview', { before: tokensBefore, after: tokensAfter, summarized: summarizedMessages, kept: canonical.length - keptFrom, restored: restoredFiles.length }),
     focus,
     tokensBefore,
-    summarized: { messages: keptFrom - (view.live.boundary?.keptFrom ?? 0), tokens: Math.max(0, tokensBefore - withKept) },
+    summarized: { messages: summarizedMessages, tokens: Math.max(0, tokensBefore - withKept) },
     kept: { messages: canonical.length - keptFrom, tokens: Math.max(0, withKept - baseTokens) },
     restoredFiles,
     summaryMaxTokens,
-    tokensAfter: withKept + restoredTokens,
+    tokensAfter,
   };
-  preview.message = `Compact: ~${tokensBefore.toLocaleString('en-US')} -> ~${preview.tokensAfter.toLocaleString('en-US')} tokens + the summary; ${preview.summarized.messages} message(s) summarized, ${preview.kept.messages} kept verbatim, ${restoredFiles.length} file(s) restored.`;
-  return preview;
 }
 
 /**

@@ -4,19 +4,20 @@
  * no request and records nothing.
  */
 import type { CompactionRecord } from '../storage/transcript';
+import type { UserText } from '../texts/userText';
 
 /** Why nothing can be compacted now: an empty conversation, a tool call still waiting, nothing left to shorten. */
 export type CompactionBlocker = 'empty' | 'waiting' | 'nothing';
 
 /**
  * The preview is data, and each front end words it (VS Code's dialog: extension/compactDialog.ts);
- * `message` is a blocker's English, for logs.
+ * `message` is the preview, or why it cannot run, in one line.
  */
 export interface CompactionPreview {
-  /** False when there is nothing to compact; `blocker` says why (and `message`, in English). */
+  /** False when there is nothing to compact; `blocker` says why (and `message`, in a sentence). */
   ok: boolean;
   blocker?: CompactionBlocker;
-  message: string;
+  message: UserText;
   focus: string | undefined;
   /** Estimated tokens of the context now. */
   tokensBefore: number;
@@ -44,5 +45,5 @@ export interface UndoPoint {
 
 export interface UndoOutcome {
   ok: boolean;
-  message: string;
+  message: UserText;
 }

@@ -12,9 +12,9 @@
  * canonical history.
  */
 import { errorActionsFor } from '../model/errorActions';
-import { verbatim } from '../texts/userText';
+import { settingRef, userText, userTextForLog, verbatim, type UserText } from '../texts/userText';
 import { errorMessage } from '../logger';
-import type { ModelError } from '../model/errors';
+import { ModelError } from '../model/errors';
 import type { MessageParam } from '../model/messages';
 import type { UsageCounts } from '../model/models';
 import type { CompactionRecord, CompactionTrigger, TranscriptEntry } from '../storage/transcript';
@@ -27,7 +27,7 @@ import { CONTEXT_DEFAULTS, type ContextDefaults } from './defaults';
 import type { CompactionOutcome, ContextEngineOptions, ContextEvent, EngineSnapshot, PreparedRequest } from './engineTypes';
 import { compactionEvent, ContextWindowTooSmallError } from './engineTypes';
 import { contextBudget, gaugeOf, promptTokensFromUsage, withStreamedTokens, type ContextBudget, type ContextGauge, type GaugeCosts } from './gauge';
-import { windowInUse, windowLearnedMessage } from './learnedWindow';
+import { windowInUse, windowLearnedMessage, windowLearnedText } from './learnedWindow';
 import { planOverflowRecovery } from './overflowRecovery';
 import { buildLiveView, buildLiveView as liveViewOf, clearedText } from './liveView';
 import { cacheBreakpoints } from './cacheBreakpoints';
@@ -35,10 +35,11 @@ import { runSummaryCompaction, type SummaryCompaction } from './compactionRun';
 import { applyEntry, applyResponse, initialEngineState, type EngineState } from './state';
 import { persistNote } from './persistNote';
 import { applyTier0, tier0SettingsFor } from './tier0';
-import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierVerb } from './tierScheduling';
+import { isCacheCold, originalTextIn, scheduleTiers, tierEditEntry, tierNote, tierVerb } from './tierScheduling';
 import { previewTierSavings, type TierSavings } from './tierSavings';
 import { collectToolResults } from './tiers';
 import { decideSummary } from './summaryPolicy';
+import { SummaryError } from './summary';
 
 
 export class ContextEngine {
@@ -146,7 +147,7 @@ export class ContextEngine {
       this.commit({ type: 'persisted_output', ts: this.ts(), toolUseId: input.toolUseId, toolName: input.toolName, ...outcome.persisted, tokensBefore, tokensAfter });
       this.emit(persistNote({ toolName: input.toolName, toolUseId: input.toolUseId, file: outcome.persisted.file, tokensBefore, tokensAfter }));
     } else if (outcome.truncated) {
-      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: verbatim(`${input.toolName} output cut to its head and tail`) });
+      this.emit({ type: 'tier', tier: 'truncate', items: 1, tokensBefore, tokensAfter, detail: userText('context.truncated', { tool: input.toolName }) });
     }
     return outcome.content;
   }
@@ -227,7 +228,8 @@ export class ContextEngine {
     const budget = this.budget;
     if (baseTokens >= budget.effective) {
       throw new ContextWindowTooSmallError(
-        `The context window (${budget.window.toLocaleString('en-US')} tokens, ${budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens). Raise "evergreen.contextWindow" (or --context-window), or lower "evergreen.maxOutputTokens".`,
+        `The context window (${budget.window.toLocaleString('en-US')} tokens, ${budget.outputReserve.toLocaleString('en-US')} reserved for the reply) is smaller than the system prompt and tool definitions (~${baseTokens.toLocaleString('en-US')} tokens).`,
+        userText('context.windowTooSmall', { window: budget.window, reserve: budget.outputReserve, base: baseTokens, windowSetting: settingRef('contextWindow'), outputSetting: settingRef('maxOutputTokens') }),
       );
     }
   }
@@ -283,7 +285,7 @@ export class ContextEngine {
       current = this.estimateTokens(this.liveView());
       const verb = tierVerb(batch.tier);
       this.options.logger.info(`tier ${batch.tier}: ${verb} ${batch.edits.length} old tool result(s), ~${before} -> ~${current} tokens (${decision.why})`);
-      this.emit({ type: 'tier', tier: batch.tier, items: batch.edits.length, tokensBefore: before, tokensAfter: current, detail: verbatim(`${verb} ${batch.edits.length} old tool result(s) because ${decision.why}`) });
+      this.emit({ type: 'tier', tier: batch.tier, items: batch.edits.length, tokensBefore: before, tokensAfter: current, detail: tierNote(batch.tier, batch.edits.length, decision.reason) });
     }
     await this.reanchor(signal);
     return 0;
@@ -309,11 +311,11 @@ export class ContextEngine {
    */
   async compact(focus: string | undefined, trigger: CompactionTrigger, signal: AbortSignal, costPlan?: { keptFrom: number }): Promise<CompactionOutcome> {
     const plan = costPlan ? { ok: true as const, keptFrom: costPlan.keptFrom } : planCompaction(this.planningView(), trigger === 'manual' || trigger === 'tool');
-    if (!plan.ok && plan.blocker === 'waiting') return this.fail(trigger, 'a tool call is still waiting for its result; compaction runs before the next request instead', false);
+    if (!plan.ok && plan.blocker === 'waiting') return this.fail(trigger, { english: 'a tool call is still waiting for its result; compaction runs before the next request instead', text: userText('context.compactionWaiting', {}) }, false);
     if (!plan.ok) return { ok: false, message: NOTHING_TO_COMPACT };
     // PreCompact hooks add to the focus, or skip this compaction (a failure like any other).
     const hooked = await this.options.compactionHooks?.before(trigger, focus, signal);
-    if (hooked && 'skip' in hooked) return this.fail(trigger, hooked.skip, trigger !== 'manual' && trigger !== 'tool');
+    if (hooked && 'skip' in hooked) return this.fail(trigger, { english: hooked.skip, text: verbatim(hooked.skip) }, trigger !== 'manual' && trigger !== 'tool');
     if (hooked) focus = hooked.focus;
     let run: SummaryCompaction;
     try {
@@ -336,15 +338,17 @@ export class ContextEngine {
         countPrompt: (messages) => this.countPrompt(messages, signal),
       });
     } catch (error) {
-      if (signal.aborted) return { ok: false, message: 'Compaction cancelled.' };
-      return this.fail(trigger, errorMessage(error), trigger !== 'manual' && trigger !== 'tool');
+      if (signal.aborted) return { ok: false, message: userText('context.compactionCancelled', {}) };
+      // A model's or a summary's failure has its kind for the user; any other error's message is shown as it is.
+      const text = error instanceof ModelError || error instanceof SummaryError ? error.text : verbatim(errorMessage(error));
+      return this.fail(trigger, { english: errorMessage(error), text }, trigger !== 'manual' && trigger !== 'tool');
     }
     const { record, after, counted } = run;
     this.commitBoundary(record);
     if (counted !== undefined) this.anchorAt(after, counted);
     const { tokensBefore, tokensAfter, messagesSummarized, messagesKept } = record.stats;
-    const message = `Compacted (${trigger}): ~${tokensBefore.toLocaleString('en-US')} -> ~${tokensAfter.toLocaleString('en-US')} tokens; ${messagesSummarized} message(s) summarized, ${messagesKept} kept verbatim, ${record.restoredFiles.length} file(s) restored.`;
-    this.options.logger.info(message);
+    const message = userText('context.compacted', { trigger, before: tokensBefore, after: tokensAfter, summarized: messagesSummarized, kept: messagesKept, restored: record.restoredFiles.length });
+    this.options.logger.info(userTextForLog(message));
     await this.options.compactionHooks?.after(trigger, record.summary ?? '', signal);
     return { ok: true, message, record };
   }
@@ -395,8 +399,8 @@ export class ContextEngine {
     await this.reanchor(signal);
     const gauge = this.gauge();
     this.emit({ type: 'context', gauge });
-    const message = `Compaction undone: ~${check.tokensBefore.toLocaleString('en-US')} -> ~${gauge.usedTokens.toLocaleString('en-US')} tokens; the messages it summarized are sent verbatim again.`;
-    this.options.logger.info(message);
+    const message = userText('context.undone', { before: check.tokensBefore, after: gauge.usedTokens });
+    this.options.logger.info(userTextForLog(message));
     return { ok: true, message };
   }
 
@@ -436,17 +440,16 @@ export class ContextEngine {
     this.emit({ type: 'context', gauge: this.gauge() });
   }
 
-  private fail(trigger: CompactionTrigger, reason: string, counts: boolean): CompactionOutcome {
-    this.commit({ type: 'compaction_failed', ts: this.ts(), trigger, reason, counts });
+  /** `reason`: in English for the transcript and the log, and for the user. */
+  private fail(trigger: CompactionTrigger, reason: { english: string; text: UserText }, counts: boolean): CompactionOutcome {
+    this.commit({ type: 'compaction_failed', ts: this.ts(), trigger, reason: reason.english, counts });
     const failures = this.state.consecutiveFailures;
     const breakerOpen = this.breakerOpen;
-    const hint = breakerOpen
-      ? `Automatic compaction is paused after ${failures} failures in a row. Compact by hand to try again — "Evergreen: Compact Conversation" or "/compact [focus]" in the chat, "-p '/compact [focus]'" in the CLI — or start a New Chat; the transcript is saved.`
-      : 'The history is unchanged. Evergreen tries again before the next request; you can also compact by hand ("/compact [focus]").';
-    const message = `Compaction (${trigger}) failed: ${reason}`;
-    this.options.logger.error(`${message} (consecutive failures: ${failures})`);
-    this.emit({ type: 'compaction_failed', trigger, message: verbatim(message), consecutiveFailures: failures, breakerOpen, hint: verbatim(hint), actions: errorActionsFor('compaction_failed') });
-    return { ok: false, message: `${message}. ${hint}` };
+    const hint = breakerOpen ? userText('context.breakerOpenHint', { failures }) : userText('context.compactionRetryHint', {});
+    const message = userText('context.compactionFailed', { trigger, reason: reason.text });
+    this.options.logger.error(`Compaction (${trigger}) failed: ${reason.english} (consecutive failures: ${failures})`);
+    this.emit({ type: 'compaction_failed', trigger, message, consecutiveFailures: failures, breakerOpen, hint, actions: errorActionsFor('compaction_failed') });
+    return { ok: false, message: userText('context.compactionFailedOutcome', { failure: message, hint }) };
   }
 
   // ---- prompt too long ------------------------------------------------------------------------
@@ -465,7 +468,7 @@ export class ContextEngine {
     const budget = this.budget;
     const message = windowLearnedMessage(learned, assumed);
     this.options.logger.warn(`${message} (budget: ${budget.outputReserve} reserved for the reply, auto-compact at ${budget.threshold})`);
-    this.emit({ type: 'context_window_learned', window: learned, assumed, message: verbatim(message) });
+    this.emit({ type: 'context_window_learned', window: learned, assumed, message: windowLearnedText(learned, assumed) });
     this.emit({ type: 'context', gauge: this.gauge() });
     return true;
   }

@@ -109,12 +109,20 @@ export interface CompactionHooks {
 
 export interface CompactionOutcome {
   ok: boolean;
-  message: string;
+  /** What the user reads (the CLI's stderr, the dialog's notification). */
+  message: UserText;
   record?: CompactionRecord;
 }
 
+/** The window cannot hold a conversation: `message` in English (logs), `text` for the user. */
 export class ContextWindowTooSmallError extends Error {
   override name = 'ContextWindowTooSmallError';
+  constructor(
+    message: string,
+    readonly text: UserText,
+  ) {
+    super(message);
+  }
 }
 
 /** The chat's view of a compaction boundary (live and replayed alike). */

@@ -5,6 +5,7 @@
  * smaller window; the decision is a transcript entry (`window_learned`), so a resumed session folds to the same budget.
  */
 import type { TooLongCount } from '../model/errors';
+import { settingRef, userText, type UserText } from '../texts/userText';
 
 /** The server's whole window from its refusal, when its words named one (see TooLongCount). */
 export function serverWindowOf(counted: TooLongCount | undefined): number | undefined {
@@ -12,7 +13,12 @@ export function serverWindowOf(counted: TooLongCount | undefined): number | unde
   return window !== undefined && Number.isFinite(window) && window > 0 ? Math.floor(window) : undefined;
 }
 
-/** The user-visible notice, in one wording for every front end. */
+/** The user's notice: each front end words it, naming its own way to set the window. */
+export function windowLearnedText(window: number, assumed: number): UserText {
+  return userText('context.windowLearned', { window, assumed, value: String(window), setting: settingRef('contextWindow') });
+}
+
+/** The notice in English for the log and the archived transcript (a record, not a front end's words). */
 export function windowLearnedMessage(window: number, assumed: number): string {
   const n = window.toLocaleString('en-US');
   return `The server's context window is ${n} tokens, smaller than the ${assumed.toLocaleString('en-US')} assumed; Evergreen now compacts for ${n}. Set evergreen.contextWindow (or --context-window) to ${window} to skip this.`;

@@ -1,7 +1,7 @@
 // The chat's note for a tier-0 persisted result. Apart from tier0.ts because it is shaped as a
 // ContextEvent: engineTypes.ts (which names tier0's SavedOutput) would otherwise form a cycle with it.
 import type { ContextEvent } from './engineTypes';
-import { verbatim } from '../texts/userText';
+import { userText } from '../texts/userText';
 import type { SavedOutput } from './tier0';
 import { recallCall } from '../tools/recallRef';
 
@@ -13,7 +13,7 @@ export function persistNote(input: SavedOutput & { toolUseId: string; tokensBefo
     items: 1,
     tokensBefore: input.tokensBefore,
     tokensAfter: input.tokensAfter,
-    detail: verbatim(`${input.toolName} output ${input.toolUseId} saved to ${input.file} (${recallCall(input.toolUseId)} returns it)`),
+    detail: userText('context.persisted', { tool: input.toolName, id: input.toolUseId, file: input.file, recall: recallCall(input.toolUseId) }),
     savedOutput: { toolName: input.toolName, file: input.file, toolUseId: input.toolUseId },
   };
 }

@@ -3,6 +3,7 @@
  * 9-part <summary>; only the summary enters the history. The instruction is appended to the
  * conversation itself, so the request reuses the conversation's cached prefix.
  */
+import { userText, type UserText } from '../texts/userText';
 
 /** Opens every summary block in the live view; the breakdown and the transcript view look for it. */
 export const SUMMARY_MARK = 'This session continues an earlier conversation whose older part was summarized';
@@ -28,7 +29,18 @@ export function summaryInstruction(focus: string | undefined, keptNote: string):
   ].join('\n');
 }
 
-export class SummaryFormatError extends Error {
+/** A summary that could not be made: `message` in English (the log, the transcript's record), `text` for the user. */
+export class SummaryError extends Error {
+  override name = 'SummaryError';
+  constructor(
+    message: string,
+    readonly text: UserText,
+  ) {
+    super(message);
+  }
+}
+
+export class SummaryFormatError extends SummaryError {
   override name = 'SummaryFormatError';
 }
 
@@ -36,8 +48,8 @@ export class SummaryFormatError extends Error {
 export function extractSummary(reply: string): string {
   const withoutAnalysis = reply.replace(/<analysis>[\s\S]*?(<\/analysis>|$)/g, '');
   const match = /<summary>([\s\S]*?)(?:<\/summary>|$)/.exec(withoutAnalysis);
-  if (!match) throw new SummaryFormatError('the summary reply has no <summary> section');
+  if (!match) throw new SummaryFormatError('the summary reply has no <summary> section', userText('context.summaryNoSection', {}));
   const body = match[1]!.trim();
-  if (!body) throw new SummaryFormatError('the summary reply has an empty <summary> section');
+  if (!body) throw new SummaryFormatError('the summary reply has an empty <summary> section', userText('context.summaryEmptySection', {}));
   return body;
 }

@@ -12,7 +12,8 @@ import { dropOldestRounds, shrinkToolResults, withInstruction } from './compacti
 import type { ContextDefaults } from './defaults';
 import type { SummaryModel } from './engineTypes';
 import type { ContextBudget } from './gauge';
-import { extractSummary, summaryInstruction } from './summary';
+import { extractSummary, summaryInstruction, SummaryError } from './summary';
+import { userText } from '../texts/userText';
 
 /** What the summary request needs from the engine. */
 export interface SummaryRequestDeps {
@@ -48,7 +49,7 @@ export async function requestSummary(live: MessageParam[], keptCount: number, fo
   for (let attempt = 0; attempt < settings.summaryFitTries; attempt++) {
     if (estimateWith(messages) > room) {
       const fitted = dropOldestRounds(messages, estimateWith, room * 0.95);
-      if (fitted.length === messages.length || estimateWith(fitted) > room) throw new Error('the conversation cannot be shortened enough for the summary request to fit the window');
+      if (fitted.length === messages.length || estimateWith(fitted) > room) throw new SummaryError('the conversation cannot be shortened enough for the summary request to fit the window', userText('context.summaryCannotFit', {}));
       logger.warn(`summary request: dropped the ${messages.length - fitted.length} oldest message(s) so it fits the window`);
       messages = fitted;
     }
@@ -75,5 +76,5 @@ export async function requestSummary(live: MessageParam[], keptCount: number, fo
       messages = fitted;
     }
   }
-  throw lastError instanceof Error ? lastError : new Error(`the summary request did not fit after ${settings.summaryFitTries} tries`);
+  throw lastError instanceof Error ? lastError : new SummaryError(`the summary request did not fit after ${settings.summaryFitTries} tries`, userText('context.summaryDidNotFit', { tries: settings.summaryFitTries }));
 }

@@ -16,6 +16,7 @@ import type { TokenAccounting } from './accounting';
 import type { ContextDefaults } from './defaults';
 import type { ContextBudget } from './gauge';
 import { liveIndexOf } from './liveView';
+import { userText, type UserText } from '../texts/userText';
 import type { EngineState } from './state';
 import { collectToolResults, EDIT_TIERS, editTier, planTierEdits, type PlannedEdit, type TierName, type ToolResultRef } from './tiers';
 
@@ -46,7 +47,8 @@ export type TierDecision =
   | { kind: 'none' }
   /** Edits wait; `pendingWaste` is the account once the next request has paid its reads. */
   | { kind: 'defer'; pendingWaste: number; edits: number; savedTokens: number; extraCost: number }
-  | { kind: 'apply'; batches: TierBatch[]; why: string };
+  /** `why`: the reason in English, for the log; `reason`: the same for the user's note. */
+  | { kind: 'apply'; batches: TierBatch[]; why: string; reason: UserText };
 
 
 export function isCacheCold(state: EngineState, nowMs: number, settings: ContextDefaults): boolean {
@@ -75,7 +77,8 @@ export function scheduleTiers(input: TierInput): TierDecision {
     return { kind: 'defer', pendingWaste: state.pendingWaste + read * savedTokens, edits: plan.length, savedTokens, extraCost };
   }
   const why = cacheCold ? 'the prompt cache is cold' : overThreshold ? 'the context is over the auto-compact threshold' : 'the reads they saved have paid for the cache rewrite';
-  return { kind: 'apply', batches: batchesOf(plan), why };
+  const reason = userText(cacheCold ? 'context.whyCacheCold' : overThreshold ? 'context.whyOverThreshold' : 'context.whyReadsPaid', {});
+  return { kind: 'apply', batches: batchesOf(plan), why, reason };
 }
 
 function batchesOf(plan: readonly PlannedEdit[]): TierBatch[] {
@@ -93,6 +96,13 @@ export function tierEditEntry(batch: TierBatch, ts: string, tokensBefore: number
 
 export function tierVerb(tier: TierName): string {
   return editTier(tier).verb;
+}
+
+const TIER_NOTE = { microcompact: 'context.cleared', snip: 'context.snipped', budget: 'context.trimmed' } as const satisfies Record<TierName, string>;
+
+/** The chat's note of one applied batch: its tier's action, how many results, and why. */
+export function tierNote(tier: TierName, count: number, reason: UserText): UserText {
+  return userText(TIER_NOTE[tier], { count, reason });
 }
 
 /** The canonical (unedited) text of a tool result, as the tier planners read it. */

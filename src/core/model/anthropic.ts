@@ -4,7 +4,7 @@ import { AnthropicClient } from './anthropicClient';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
 import { blocksOf } from './content';
 import { fitImagesToRequest, REQUEST_IMAGE_LIMITS } from './images';
-import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
+import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, modelHint, modelSaid, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind } from './errors';
 import type { MessageParam, ServerTools, ToolParam, WebSearchCitation } from './messages';
 import { webSearchTool } from './webSearch';
 import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type ThinkingFacts, type UsageCounts } from './models';
@@ -196,7 +196,7 @@ export class AnthropicBackend implements ModelBackend {
       if (raw instanceof NotFoundError) {
         // A gateway without the Models API answers 404 for every path; only a model-shaped 404 means the id is wrong.
         if (/model/i.test(raw.message)) {
-          throw new ModelError('model_not_found', `The API does not know the model "${this.model}".`, hint('unknownModel'), 404);
+          throw new ModelError('model_not_found', modelSaid('model.apiUnknownModel', { model: this.model }, `The API does not know the model "${this.model}".`), hint('unknownModel'), 404);
         }
         return undefined;
       }
@@ -208,7 +208,7 @@ export class AnthropicBackend implements ModelBackend {
 
   requireKey(): void {
     if (!this.apiKey) {
-      throw new ModelError('no_api_key', 'No Anthropic API key is set.', hint('noApiKey'));
+      throw new ModelError('no_api_key', modelSaid('model.noApiKey', { provider: 'Anthropic' }, 'No Anthropic API key is set.'), hint('noApiKey'));
     }
   }
 
@@ -220,7 +220,7 @@ export class AnthropicBackend implements ModelBackend {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof APIUserAbortError) return cancelledError();
     if (error instanceof APIConnectionError) {
-      return new ModelError('connection', `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
+      return new ModelError('connection', modelSaid('model.unreachableAnthropic', { url: this.baseURL, detail: error.message }, `Could not reach the Anthropic API at ${this.baseURL}: ${error.message}`), hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
     }
     if (error instanceof APIError) {
       const detail = apiErrorMessage(error);
@@ -232,11 +232,11 @@ export class AnthropicBackend implements ModelBackend {
         const counted = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)/i.exec(detail);
         return new ModelError('prompt_too_long', detail, hint('promptTooLong'), status, retry, counted ? { promptTokens: Number(counted[1]), maxTokens: Number(counted[2]), window: Number(counted[2]), replyCounted: false } : undefined);
       }
-      return errorForStatus(status, detail, 'The API', 'anthropic', retry);
+      return errorForStatus(status, detail, 'api', 'anthropic', retry);
     }
     // Anything else while streaming (a socket cut mid-way, a truncated SSE body) is a dropped connection.
     const message = error instanceof Error ? error.message : String(error);
-    return new ModelError('connection', `The connection dropped: ${message}`, 'Check your network and try again.');
+    return new ModelError('connection', modelSaid('model.connectionDropped', { detail: message }, `The connection dropped: ${message}`), modelHint('model.hintNetwork'));
   }
 }
 

@@ -51,7 +51,8 @@ export interface StreamHandlers {
   onText?(delta: string): void;
   onThinking?(delta: string): void;
   /** A retry is about to wait; text streamed by the failed attempt should be discarded by UIs. */
-  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** `reason`: the failure, in English (the log) and as the user's text. */
+  onRetry?(info: { attempt: number; delayMs: number; reason: { english: string; text: UserText } }): void;
   /** The back end changed what it sends for the rest of the session (e.g. a refused reasoning_effort dropped): the user's notice. */
   onNotice?(message: UserText): void;
 }

@@ -3,6 +3,8 @@
  * recovery and the front ends look only at `ModelError.kind`, never at an SDK's error classes.
  */
 import { knownSecrets, redactSecrets } from '../secrets';
+import type { ModelTexts } from '../texts/model';
+import { userText, verbatim, type UserText, type UserTextValue } from '../texts/userText';
 import type { ProviderId } from './backend';
 
 export type ModelErrorKind =
@@ -59,6 +61,29 @@ export function errorHint(provider: ProviderId, kind: HintKind): ErrorHint {
   return { kind, provider };
 }
 
+/** A failure's sentence twice: in English for the log and the model (`Error.message`), and as a kind for the user. */
+export interface ModelSaid {
+  english: string;
+  text: UserText;
+}
+
+/** A sentence of the model's server as a kind with its data, and its English. */
+export function modelSaid<K extends keyof ModelTexts>(kind: K, data: ModelTexts[K], english: string): ModelSaid {
+  return { english, text: { kind, data } as UserText };
+}
+
+/** A next step the same on every front end, as a kind. */
+export function modelHint(kind: ModelHintKind): UserText {
+  return userText(kind, {});
+}
+
+type ModelHintKind = { [K in keyof ModelTexts]: K extends `model.hint${string}` ? K : never }[keyof ModelTexts];
+
+/** Whether a ModelError's hint is a kind each front end words from its own table of next steps (ErrorHint), not a sentence. */
+export function isErrorHint(hint: ErrorHint | UserText): hint is ErrorHint {
+  return 'provider' in hint;
+}
+
 /** Optional facts for the shared retry runner, read from the failed response by the back end. */
 export interface RetryAdvice {
   /** The server's retry-after / retry-after-ms, in ms. */
@@ -92,19 +117,37 @@ export interface TooLongCount {
  * end words it). The message is redacted (a base URL may carry a password).
  */
 export class ModelError extends Error {
+  /** What the user reads (each front end words it); `message` is the same in English, for the log and the model. */
+  text: UserText;
+
   constructor(
     readonly kind: ModelErrorKind,
-    message: string,
-    /** A step that names a front end's commands, settings or flags (a kind each front end words), or one the same on every front end (text). */
-    readonly hint: ErrorHint | string | undefined,
+    /** English alone: text that is not ours (a server's), shown as it is. */
+    said: ModelSaid | string,
+    /** A step that names a front end's commands, settings or flags (ErrorHint, worded from each front end's table), or one the same on every front end (a UserText). */
+    readonly hint: ErrorHint | UserText | undefined,
     readonly status?: number,
     readonly retry: RetryAdvice = {},
     /** prompt_too_long: the server's count when it gave one (the engine re-anchors its estimate on it). */
     readonly tooLong?: TooLongCount,
   ) {
-    super(redactUrlSecrets(message));
+    const { english, text } = typeof said === 'string' ? { english: said, text: verbatim(said) } : said;
+    super(redactUrlSecrets(english));
+    this.text = redactText(text, redactUrlSecrets);
     this.name = 'ModelError';
   }
+}
+
+/** `text` with `redact` applied to every string in its data (a server's words may echo a URL's password or the key). */
+function redactText(text: UserText, redact: (value: string) => string): UserText {
+  const value = (item: UserTextValue): UserTextValue => {
+    if (typeof item === 'string') return redact(item);
+    if (Array.isArray(item)) return item.map((entry: string) => redact(entry));
+    if (typeof item === 'object') return redactText(item as UserText, redact);
+    return item;
+  };
+  const data = Object.fromEntries(Object.entries(text.data).map(([key, item]) => [key, value(item as UserTextValue)]));
+  return { kind: text.kind, data } as UserText;
 }
 
 /**
@@ -114,16 +157,20 @@ export class ModelError extends Error {
  * 529 both mean the service is overloaded for the moment; a status of 0 is an error event inside a
  * stream that said nothing more.
  */
-export function errorForStatus(status: number, detail: string, who: string, provider: ProviderId, retry: RetryAdvice): ModelError {
+export function errorForStatus(status: number, detail: string, who: 'api' | 'server', provider: ProviderId, retry: RetryAdvice): ModelError {
   const hint = (kind: HintKind) => errorHint(provider, kind);
-  if (status === 401) return new ModelError('authentication', `The API key was rejected (401): ${detail}`, hint('badKey'), status, retry);
-  if (status === 403) return new ModelError('permission', `Permission denied (403): ${detail}`, 'Check that your key may use this model.', status, retry);
-  if (status === 404) return new ModelError('model_not_found', `Not found (404): ${detail}`, hint('notFound'), status, retry);
-  if (status === 429) return new ModelError('rate_limited', `Rate limited (429): ${detail}`, 'Wait a moment and try again.', status, retry);
-  if (status === 503 || status === 529) return new ModelError('overloaded', `${who} is overloaded (${status}): ${detail}`, 'Try again in a minute.', status, retry);
-  if (status >= 500) return new ModelError('server', `${who} failed (${status}): ${detail}`, 'Try again; if it persists, check the service status.', status, retry);
-  if (status === 408 || status === 409) return new ModelError('server', `${who} asked to try again (${status}): ${detail}`, 'Try again in a moment.', status, retry);
-  return new ModelError('invalid_request', `${who} rejected the request (${status || 'stream error'}): ${detail}`, hint('invalidRequest'), status, retry);
+  const code = String(status);
+  const whoText = userText(who === 'api' ? 'model.theApi' : 'model.theServer', {});
+  const whoEnglish = who === 'api' ? 'The API' : 'The server';
+  if (status === 401) return new ModelError('authentication', modelSaid('model.keyRejected', { status: code, detail }, `The API key was rejected (${code}): ${detail}`), hint('badKey'), status, retry);
+  if (status === 403) return new ModelError('permission', modelSaid('model.permissionDenied', { status: code, detail }, `Permission denied (${code}): ${detail}`), modelHint('model.hintKeyPermission'), status, retry);
+  if (status === 404) return new ModelError('model_not_found', modelSaid('model.notFound', { status: code, detail }, `Not found (${code}): ${detail}`), hint('notFound'), status, retry);
+  if (status === 429) return new ModelError('rate_limited', modelSaid('model.rateLimited', { status: code, detail }, `Rate limited (${code}): ${detail}`), modelHint('model.hintWaitAMoment'), status, retry);
+  if (status === 503 || status === 529) return new ModelError('overloaded', modelSaid('model.overloaded', { who: whoText, status: code, detail }, `${whoEnglish} is overloaded (${code}): ${detail}`), modelHint('model.hintTryInAMinute'), status, retry);
+  if (status >= 500) return new ModelError('server', modelSaid('model.serverFailed', { who: whoText, status: code, detail }, `${whoEnglish} failed (${code}): ${detail}`), modelHint('model.hintServiceStatus'), status, retry);
+  if (status === 408 || status === 409) return new ModelError('server', modelSaid('model.askedToRetry', { who: whoText, status: code, detail }, `${whoEnglish} asked to try again (${code}): ${detail}`), modelHint('model.hintTryInAMoment'), status, retry);
+  if (!status) return new ModelError('invalid_request', modelSaid('model.rejectedInStream', { who: whoText, detail }, `${whoEnglish} rejected the request (stream error): ${detail}`), hint('invalidRequest'), status, retry);
+  return new ModelError('invalid_request', modelSaid('model.rejected', { who: whoText, status: code, detail }, `${whoEnglish} rejected the request (${code}): ${detail}`), hint('invalidRequest'), status, retry);
 }
 
 /**
@@ -143,8 +190,10 @@ export function redactUrlSecrets(text: string): string {
  */
 export function withoutKey(error: ModelError, apiKey: string | undefined): ModelError {
   if (apiKey === undefined) return error;
-  const message = redactSecrets(error.message, knownSecrets(apiKey, {}));
+  const secrets = knownSecrets(apiKey, {});
+  const message = redactSecrets(error.message, secrets);
   if (message !== error.message) error.message = message;
+  error.text = redactText(error.text, (value) => redactSecrets(value, secrets));
   return error;
 }
 
@@ -160,7 +209,7 @@ export function hasCredentials(url: string): boolean {
 
 /** The cancelled error every back end throws when the caller's signal aborts. */
 export function cancelledError(): ModelError {
-  return new ModelError('cancelled', 'Cancelled.', undefined);
+  return new ModelError('cancelled', modelSaid('model.cancelled', {}, 'Cancelled.'), undefined);
 }
 
 /** The minimal view of response headers both SDKs give (the Fetch API's Headers). */

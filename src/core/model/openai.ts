@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { BackendCapabilities, BackendOptions, ModelBackend, ModelChunk, ModelInfo, ModelRequest, ModelResponse, ProviderId, StreamHandlers } from './backend';
-import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
+import { cancelledError, errorForStatus, errorHint, hasCredentials, ModelError, modelHint, modelSaid, type ModelSaid, retryAfterMsFrom, shouldRetryFrom, withoutKey, type HintKind, type TooLongCount } from './errors';
 import { contextWindowFor, costOf, defaultModelFor, knownWindowFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type UsageCounts } from './models';
 import { toChatMessages, toChatTools } from './openaiConvert';
 import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStream';
@@ -191,7 +191,10 @@ export class OpenAIBackend implements ModelBackend {
       }
       // Some servers put an error body in a 200: classified like the same error with its status.
       if (isRecord(completion) && isRecord(completion['error'])) throw new OpenAI.APIError(undefined, completion['error'], undefined, response.headers);
-      throw this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${response.status} with ${type || 'no content type'}${snippet(text)}`);
+      const answer = { url: this.baseURL, status: String(response.status), body: snippet(text) };
+      throw this.notCompatible(
+        type ? modelSaid('model.answeredWith', { ...answer, type }, `POST ${this.baseURL}/chat/completions answered ${response.status} with ${type}${snippet(text)}`) : modelSaid('model.answeredUntyped', answer, `POST ${this.baseURL}/chat/completions answered ${response.status} with no content type${snippet(text)}`),
+      );
     }
     if (!response.body) throw new Error('the response had no body');
     const reader = new StreamReader(this.model, this.logger);
@@ -247,12 +250,13 @@ export class OpenAIBackend implements ModelBackend {
 
   requireKey(): void {
     if (!this.apiKey && this.official) {
-      throw new ModelError('no_api_key', 'No OpenAI API key is set.', hint('noApiKey'));
+      throw new ModelError('no_api_key', modelSaid('model.noApiKey', { provider: 'OpenAI' }, 'No OpenAI API key is set.'), hint('noApiKey'));
     }
   }
 
-  private notCompatible(what: string): ModelError {
-    return new ModelError('invalid_request', `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what}.`, hint('notCompatible'));
+  /** `what`: what the server answered. */
+  private notCompatible(what: ModelSaid): ModelError {
+    return new ModelError('invalid_request', modelSaid('model.notCompatible', { url: this.baseURL, what: what.text }, `The server at ${this.baseURL} is not an OpenAI-compatible API: ${what.english}.`), hint('notCompatible'));
   }
 
   classify(error: unknown, signal?: AbortSignal): ModelError {
@@ -263,7 +267,7 @@ export class OpenAIBackend implements ModelBackend {
     if (error instanceof ModelError) return error;
     if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return cancelledError();
     if (error instanceof OpenAI.APIConnectionError) {
-      return new ModelError('connection', `Could not reach the OpenAI-compatible API at ${this.baseURL}: ${error.message}`, hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
+      return new ModelError('connection', modelSaid('model.unreachableOpenai', { url: this.baseURL, detail: error.message }, `Could not reach the OpenAI-compatible API at ${this.baseURL}: ${error.message}`), hasCredentials(this.baseURL) ? hint('credentialsInUrl') : hint('connection'));
     }
     if (error instanceof OpenAI.APIError) {
       const body = isRecord(error.error) ? error.error : undefined;
@@ -274,27 +278,27 @@ export class OpenAIBackend implements ModelBackend {
       if (status === undefined) {
         // An error event inside the stream: no status, its code or type says what it was.
         if (code === 'context_length_exceeded' || TOO_LONG.test(detail)) return this.tooLong(detail, 0, body);
-        if (code === 'rate_limit_exceeded') return new ModelError('rate_limited', `Rate limited (stream error): ${detail}`, 'Wait a moment and try again.', undefined, retry);
-        return new ModelError('server', `The server failed mid-reply: ${detail}`, 'Try again; if it persists, check the service status.', undefined, retry);
+        if (code === 'rate_limit_exceeded') return new ModelError('rate_limited', modelSaid('model.rateLimitedInStream', { detail }, `Rate limited (stream error): ${detail}`), modelHint('model.hintWaitAMoment'), undefined, retry);
+        return new ModelError('server', modelSaid('model.failedMidReply', { detail }, `The server failed mid-reply: ${detail}`), modelHint('model.hintServiceStatus'), undefined, retry);
       }
       if ((status === 400 || status === 413 || status === 422) && (code === 'context_length_exceeded' || TOO_LONG.test(detail))) return this.tooLong(detail, status, body);
       if (status === 400 && NO_TOOLS.test(detail)) {
-        return new ModelError('invalid_request', `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`, hint('noToolCalls'), status);
+        return new ModelError('invalid_request', modelSaid('model.noToolCalls', { model: this.model, url: this.baseURL, detail }, `The model "${this.model}" at ${this.baseURL} does not support tool calls (the server said: ${detail}).`), hint('noToolCalls'), status);
       }
       if (status === 404 || status === 405) {
         // Only a 404 in the API's own error shape that talks about the model means the id is wrong.
         if (status === 404 && body && (code === 'model_not_found' || /model/i.test(detail))) {
-          return new ModelError('model_not_found', `The server does not know the model "${this.model}" (404): ${detail}`, hint('unknownModel'), status);
+          return new ModelError('model_not_found', modelSaid('model.serverUnknownModel', { model: this.model, detail }, `The server does not know the model "${this.model}" (404): ${detail}`), hint('unknownModel'), status);
         }
-        return this.notCompatible(`POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`);
+        return this.notCompatible(modelSaid('model.answered', { url: this.baseURL, status: String(status), body: snippet(detail) }, `POST ${this.baseURL}/chat/completions answered ${status}${snippet(detail)}`));
       }
       if (status === 429 && (code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
-        return new ModelError('permission', `The account has no quota left (429): ${detail}`, 'Check the plan and billing details of this API key.', status, { shouldRetry: false });
+        return new ModelError('permission', modelSaid('model.noQuota', { detail }, `The account has no quota left (429): ${detail}`), modelHint('model.hintBilling'), status, { shouldRetry: false });
       }
-      return errorForStatus(status, detail, 'The server', 'openai', retry);
+      return errorForStatus(status, detail, 'server', 'openai', retry);
     }
     // Anything else while streaming (a socket cut mid-way, a stream without [DONE]) is a dropped connection.
-    return new ModelError('connection', `The connection dropped: ${errorMessage(error)}`, 'Check your network and try again.');
+    return new ModelError('connection', modelSaid('model.connectionDropped', { detail: errorMessage(error) }, `The connection dropped: ${errorMessage(error)}`), modelHint('model.hintNetwork'));
   }
 
   /**
@@ -304,7 +308,10 @@ export class OpenAIBackend implements ModelBackend {
   private tooLong(detail: string, status: number, body?: Record<string, unknown>): ModelError {
     const counted = countedTokens(detail, body);
     const numbers = counted ? `: ${counted.promptTokens} tokens > ${counted.maxTokens} maximum` : '';
-    return new ModelError('prompt_too_long', `prompt is too long${numbers} (${this.model}: ${detail})`, hint('promptTooLong'), status || undefined, {}, counted);
+    const text = counted
+      ? modelSaid('model.promptTooLongCounted', { prompt: String(counted.promptTokens), max: String(counted.maxTokens), model: this.model, detail }, `prompt is too long${numbers} (${this.model}: ${detail})`)
+      : modelSaid('model.promptTooLong', { model: this.model, detail }, `prompt is too long (${this.model}: ${detail})`);
+    return new ModelError('prompt_too_long', text, hint('promptTooLong'), status || undefined, {}, counted);
   }
 }
 

@@ -4,7 +4,8 @@
  * supplies one attempt as an AsyncIterable<ModelChunk> and a classifier into ModelError kinds.
  */
 import type { InvalidToolInput, ModelChunk, ModelResponse, StreamHandlers } from './backend';
-import { cancelledError, ModelError, RETRYABLE_KINDS } from './errors';
+import { cancelledError, ModelError, modelHint, modelSaid, RETRYABLE_KINDS } from './errors';
+import { userText } from '../texts/userText';
 import type { ContentBlock, StopReason } from './messages';
 import type { UsageCounts } from './models';
 import { USAGE_KEYS, zeroUsage } from './usage';
@@ -99,7 +100,7 @@ export class ReplyAccumulator {
 
   /** The whole reply; a stream that ended early is a dropped connection (retried). */
   finish(costOf: (usage: UsageCounts) => number | undefined): ModelResponse {
-    if (!this.complete) throw new ModelError('connection', 'The connection dropped: the response stream ended before the reply was complete', 'Check your network and try again.');
+    if (!this.complete) throw new ModelError('connection', modelSaid('model.streamEnded', {}, 'The connection dropped: the response stream ended before the reply was complete'), modelHint('model.hintNetwork'));
     for (const index of this.tools.keys()) this.endTool(index);
     const usage = { ...this.usage };
     const cost = costOf(usage);
@@ -211,7 +212,7 @@ export async function streamWithRetries(source: AttemptSource, rules: RetryRules
       const error = source.classify(raw, signal);
       if (!shouldRetry(error) || attempt >= rules.maxRetries) throw error;
       const delayMs = retryDelay(error, attempt, rules.retryBaseDelayMs, rules.maxRetryDelayMs);
-      handlers.onRetry?.({ attempt: attempt + 1, delayMs, reason: error.message });
+      handlers.onRetry?.({ attempt: attempt + 1, delayMs, reason: { english: error.message, text: error.text } });
       await sleep(delayMs, signal).catch(() => {
         throw cancelledError();
       });
@@ -251,10 +252,12 @@ async function streamOnce(source: AttemptSource, rules: RetryRules, handlers: St
   } catch (error) {
     if (stalledAfterMs !== undefined && !signal?.aborted) {
       // A sub-second limit (tests, tight settings) must not read as "no data for 0 s".
-      const waited = stalledAfterMs < 1000 ? `${stalledAfterMs} ms` : `${Math.round(stalledAfterMs / 100) / 10} s`;
+      const seconds = Math.round(stalledAfterMs / 100) / 10;
+      const waited = stalledAfterMs < 1000 ? `${stalledAfterMs} ms` : `${seconds} s`;
+      const waitedText = stalledAfterMs < 1000 ? userText('model.milliseconds', { value: stalledAfterMs }) : userText('model.seconds', { value: seconds });
       throw begun
-        ? new ModelError('connection', `The response stream stalled: no data for ${waited}.`, 'Check your network; Evergreen retries automatically.')
-        : new ModelError('connection', `The server sent no reply within ${waited}.`, 'Check that the server is running and not overloaded; Evergreen retries automatically.');
+        ? new ModelError('connection', modelSaid('model.streamStalled', { waited: waitedText }, `The response stream stalled: no data for ${waited}.`), modelHint('model.hintStalled'))
+        : new ModelError('connection', modelSaid('model.noReplyWithin', { waited: waitedText }, `The server sent no reply within ${waited}.`), modelHint('model.hintServerRunning'));
     }
     if (signal?.aborted) throw cancelledError();
     throw error;

@@ -2,4 +2,7 @@
 import type { TurnTexts } from '../../core/texts/turns';
 import { wordsFor } from './template';
 
-export const TURN_WORDS = wordsFor<TurnTexts>()({});
+export const TURN_WORDS = wordsFor<TurnTexts>()({
+  'turns.roundLimit': 'Stopped after {rounds} tool rounds in one turn.',
+  'turns.roundLimitHint': 'Retry (or send "continue") to let the agent go on, or give it a narrower task.',
+});
