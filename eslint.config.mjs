@@ -43,17 +43,31 @@ export default tseslint.config(
     files: ['scripts/*.mjs'],
     languageOptions: { globals: globals.node },
   },
-  {
+  ...[
+    { files: ['src/frontends/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'], extra: [] },
+    {
+      // The core's own sentences are kinds (src/core/texts): `verbatim` is for text that is not
+      // ours (a server's, the OS's, the model's values), never for English written here.
+      files: ['src/core/**/*.ts'],
+      extra: [
+        {
+          selector: "CallExpression[callee.name='verbatim'][arguments.0.type=/^(Literal|TemplateLiteral|BinaryExpression)$/]",
+          message: 'The core says a kind with its data (src/core/texts and src/frontends/words), not English: verbatim is for text that is not ours.',
+        },
+      ],
+    },
+  ].map(({ files, extra }) => ({
     // import('vscode') and require('vscode') slip past no-restricted-imports; catch them too.
-    files: ['src/core/**/*.ts', 'src/frontends/**/*.ts', 'src/cli/**/*.ts', 'src/webview/**/*.ts'],
+    files,
     rules: {
       'no-restricted-syntax': [
         'error',
         { selector: "ImportExpression[source.value='vscode']", message: vscodeBan.message },
         { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: vscodeBan.message },
+        ...extra,
       ],
     },
-  },
+  })),
   ...[
     { files: ['src/frontends/**/*.ts', 'src/cli/**/*.ts'], paths: [vscodeBan] },
     // The core says kinds with data and never words them (src/core/userText.ts): no l10n there.

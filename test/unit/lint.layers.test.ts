@@ -27,6 +27,17 @@ describe('lint: layer walls', function () {
     assert.ok(errors.some((message) => /Only src\/extension may import vscode/.test(message)), errors.join('\n'));
   });
 
+  it('fails when src/core words a user text: no l10n there, and no English of its own passed as verbatim', async () => {
+    const l10n = await errorsFor('src/core/agent/leak.ts', "import * as l10n from '@vscode/l10n';\nexport const x = l10n.t('Hello');\n");
+    assert.ok(l10n.some((message) => /The core returns a UserText kind with its data/.test(message)), l10n.join('\n'));
+    const english = await errorsFor('src/core/agent/leak.ts', "import { verbatim } from '../texts/userText';\nexport const x = verbatim('Stopped after 3 rounds.');\nexport const y = verbatim(`Stopped after ${x.kind}`);\n");
+    assert.equal(english.filter((message) => /not English: verbatim is for text that is not ours/.test(message)).length, 2, english.join('\n'));
+    const notOurs = await errorsFor('src/core/agent/leak.ts', "import { verbatim } from '../texts/userText';\nexport const said = (error: Error) => verbatim(error.message);\n");
+    assert.deepEqual(notOurs, [], 'a value that is not ours passes');
+    const frontEnd = await errorsFor('src/frontends/leak.ts', "import * as l10n from '@vscode/l10n';\nexport const x = l10n.t('Hello');\n");
+    assert.deepEqual(frontEnd, [], 'the front ends word things');
+  });
+
   it('warns about a source file over 500 lines and fails one over 800', async () => {
     const lines = (count: number): string => Array.from({ length: count }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     const tooLong = /File has too many lines/;
