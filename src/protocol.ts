@@ -28,7 +28,7 @@ export { commandPreview, commandSize, commandView, escapeText, hiddenText, MODEL
 /** Token gauge: where the context stands against the window (computed in the core, worded by the host). */
 export type GaugeState = Worded<ContextGauge>;
 /** The gauge's hover as one text (its worded paragraphs joined). */
-export { gaugeTooltipText } from './core/context/gauge';
+export { gaugeTooltipText } from './core/context/gaugeTooltip';
 
 export type SessionStatus = 'idle' | 'busy';
 

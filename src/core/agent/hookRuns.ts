@@ -5,7 +5,7 @@
  * the words the Notification hook gets when an approval waits.
  */
 import type { ApprovalRequest } from '../approvals/approval';
-import { UserTextRecordSchema } from '../texts/userText';
+import { UserTextRecordSchema } from '../texts/record';
 import { HOOK_EVENTS } from '../hooks/events';
 import { HOOK_RUN_OUTCOMES, type HookRunRecord } from '../hooks/decisions';
 import * as z from '../zod';

@@ -61,10 +61,8 @@ export interface GaugeReading {
   tooltip: ReadonlyArray<readonly UserText[]>;
 }
 
-/** The hover as one text: lines joined by a newline, paragraphs by a blank line. */
-export function gaugeTooltipText(tooltip: ReadonlyArray<readonly string[]>): string {
-  return tooltip.map((lines) => lines.join('\n')).join('\n\n');
-}
+// The panel's bundle takes it from a module of its own, which imports nothing (no zod reaches the panel).
+export { gaugeTooltipText } from './gaugeTooltip';
 
 /** The payload of `context` events: the numbers plus their one reading. */
 export interface ContextGauge extends GaugeNumbers {

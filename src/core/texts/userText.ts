@@ -11,7 +11,6 @@
  * record written before this) is data too, shown as it came.
  */
 
-import * as z from '../zod';
 import type { UserTextValue } from './value';
 import type { StartTexts } from './start';
 import type { HookTexts } from './hooks';
@@ -87,9 +86,3 @@ export type Worded<T> = T extends UserText
         ? { [K in keyof T]: Worded<T[K]> }
         : T;
 
-/**
- * A UserText as a transcript record holds it; a record written before the core said kinds holds
- * its English, read back as verbatim text. The kind is not checked against a table here (the core
- * has none): a front end words a kind it does not know as its kind and data.
- */
-export const UserTextRecordSchema = z.union([z.string().transform((text) => verbatim(text)), z.object({ kind: z.string(), data: z.record(z.string(), z.unknown()) }).transform((value) => value as UserText)]);
