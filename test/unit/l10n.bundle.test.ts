@@ -30,7 +30,7 @@ function readableStrings(value: unknown, where: string, readable: boolean): Arra
 }
 
 function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{\d+\}/g)].map((match) => match[0]).sort();
+  return [...text.matchAll(/\{(?:\d+|[A-Za-z]\w*)\}/g)].map((match) => match[0]).sort();
 }
 
 function messageOf(entry: unknown): string {
