@@ -11,11 +11,12 @@ import * as vscode from 'vscode';
 import type { ModeOption, ModePicker } from '../protocol';
 import { AGENT_MODE, findMode, loadModes, type ModeDefinition } from '../core/modes/modes';
 import { settingName } from '../frontends/settingsTable';
+import { word } from '../frontends/words';
 import type { ChatState } from './chatState';
 import { readSettings } from './settings';
 
 function optionOf(mode: ModeDefinition): ModeOption {
-  return { name: mode.name, description: mode.description, ...(mode.origin ? { source: mode.origin.file } : {}) };
+  return { name: mode.name, description: word(mode.description), ...(mode.origin ? { source: mode.origin.file } : {}) };
 }
 
 export class ChatModes {

@@ -30,7 +30,7 @@ async function items(store: FileSessionStore, sessions: SessionMeta[], openId: s
       ...(meta.compactions !== undefined ? [compactions(meta.compactions)] : []),
       ...(size !== undefined ? [formatBytes(size)] : []),
     ];
-    return { label: meta.title, description: parts.join(' · '), detail: `${meta.model} · ${formatCost(meta.totals.costUsd, meta.totals.unpricedRequests)} · ${meta.id}`, sessionId: meta.id };
+    return { label: meta.title, description: parts.join(' · '), detail: `${meta.model} · ${formatCost(meta.totals.costUsd, meta.totals.unpricedRequests, undefined, vscode.l10n.t('price unknown'))} · ${meta.id}`, sessionId: meta.id };
   });
 }
 

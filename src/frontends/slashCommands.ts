@@ -149,7 +149,7 @@ export const MAX_COMMAND_OPTIONS = 50;
 /** Every command, built-ins first, then command files, then skills. */
 function allOptions(catalog: CommandCatalog): CommandOption[] {
   return [
-    ...BUILT_IN_COMMANDS.map((command) => ({ name: command.name as string, description: command.description, ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}), source: 'built-in' })),
+    ...BUILT_IN_COMMANDS.map((command) => ({ name: command.name as string, description: word(command.description), ...(command.argumentHint ? { argumentHint: word(command.argumentHint) } : {}), source: 'built-in' })),
     ...catalog.commands.map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}), source: command.origin.file })),
     // A command of the same name wins (resolveSlashCommand), so its skill is not offered twice.
     ...catalog.skills.filter((skill) => !catalog.commands.some((command) => command.name === skill.name)).map((skill) => ({ name: skill.name, description: skill.description, source: skill.file, skill: true as const })),

@@ -138,6 +138,6 @@ export function subagentFigures(card: SubagentCard): string {
   if (card.outcome === undefined && card.tokens !== undefined) parts.push(t('subagent.tokensInContext', card.tokens.toLocaleString('en-US')));
   if (card.elapsedMs !== undefined) parts.push(formatElapsed(card.elapsedMs));
   if (card.outcome === undefined && card.lastTool) parts.push(t('subagent.lastTool', card.lastTool));
-  if (card.outcome !== undefined && card.costUsd !== undefined) parts.push(formatCost(card.costUsd, card.unpricedRequests, 4));
+  if (card.outcome !== undefined && card.costUsd !== undefined) parts.push(formatCost(card.costUsd, card.unpricedRequests, 4, t('insights.priceUnknown')));
   return parts.join(' · ');
 }

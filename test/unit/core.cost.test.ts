@@ -11,6 +11,7 @@ import type { SessionMeta } from '../../src/core/storage/sessionStore';
 import { renderTranscript } from '../../src/extension/transcriptMarkdown';
 import { applySubagentEvent, subagentFigures } from '../../src/webview/subagents';
 import { gaugeView } from '../../src/webview/gauge';
+import { WEBVIEW_STRINGS } from '../../src/protocol';
 import { wordGauge } from '../../src/frontends/words/wordGauge';
 import { word } from '../../src/frontends/words';
 import { saidTooltip, saidSecondary } from '../support/gaugeSaid';
@@ -31,6 +32,13 @@ describe('unknown prices', () => {
     assert.match(priceUnknownHint(1), /^1 request to a model with no known price: set its price .* in "evergreen\.pricing"/);
     assert.match(priceUnknownHint(1_200), /^1,200 requests /);
     assert.equal(PRICE_SETTING, 'evergreen.pricing');
+  });
+
+  it("formatCost says an unknown price in the front end's words: the panel's and VS Code's in the user's language", () => {
+    assert.equal(formatCost(0.42, 1, undefined, 'prix inconnu'), '$0.42 + prix inconnu');
+    assert.equal(formatCost(0, 2, 4, 'prix inconnu'), 'prix inconnu');
+    assert.equal(formatCost(0.42, 0, undefined, 'prix inconnu'), '$0.42', 'a known price needs no word');
+    assert.equal(WEBVIEW_STRINGS['insights.priceUnknown'], PRICE_UNKNOWN, "the panel's English is the CLI's");
   });
 
   it('the gauge (panel, status bar) says the price is unknown and where to set it, never $0.00', () => {

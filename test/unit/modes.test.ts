@@ -110,7 +110,8 @@ describe('modes: custom modes from files', function () {
       ['Planner', '.github/chatmodes/Planner.chatmode.md'],
     ]);
     const planner = findMode(modes, 'planner')!;
-    assert.equal(planner.description, 'Generate an implementation plan for new features or refactoring existing code.');
+    assert.equal(planner.description.kind, 'verbatim', "the file's own words, shown as written");
+    assert.equal(said(planner.description), 'Generate an implementation plan for new features or refactoring existing code.');
     assert.deepEqual(planner.model, ['Claude Sonnet 4']);
     assert.match(planner.instructions!, /^# Planning mode instructions\nYou are in planning mode/);
     const reviewer = findMode(modes, 'reviewer')!;

@@ -151,7 +151,7 @@ describe('the session mode: one tool list, a gate per call', () => {
   });
 
   it('says when a mode runs on another model than the one running', () => {
-    const custom: ModeDefinition = { name: 'fast', description: 'quick', base: 'agent', model: ['claude-haiku-4-5'] };
+    const custom: ModeDefinition = { name: 'fast', description: verbatim('quick'), base: 'agent', model: ['claude-haiku-4-5'] };
     const { modes } = modesRig({ modes: [...BUILT_IN_MODES, custom], models: { running: 'claude-sonnet-4-6', configured: 'claude-sonnet-4-6', serves: (id) => id.startsWith('claude') } });
     assert.equal(modes.wantsOtherModel(), false);
     modes.switchTo('fast', 'switch');

@@ -195,7 +195,7 @@ export type AgentEvent =
    * Modes (issue 28): the session's mode from now on (`reason` as the transcript's `mode` entry
    * records it), live and replayed on resume. `description`: the mode's one line, when it is known.
    */
-  | { type: 'mode_changed'; turnId?: string; mode: string; reason: ModeChangeReason; description?: string }
+  | { type: 'mode_changed'; turnId?: string; mode: string; reason: ModeChangeReason; description?: UserText }
   /** At session start: custom mode files that could not be used, a mode's model that cannot be served here. */
   | { type: 'mode_notice'; level: 'warning' | 'info'; message: UserText }
   /** `exit_plan_mode` proposed `plan` (Markdown; `steps` its task list if built): the chat's plan card, replayed on resume. */

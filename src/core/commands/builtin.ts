@@ -21,22 +21,23 @@ export type BuiltInCommandName = BuiltInCommand['name'];
 
 export interface BuiltInCommandInfo {
   name: BuiltInCommandName;
-  description: string;
+  /** One line for the picker and /help, worded by each front end. */
+  description: UserText;
   /** What may follow the name, for the picker; absent: nothing. */
-  argumentHint?: string;
+  argumentHint?: UserText;
 }
 
 export const BUILT_IN_COMMANDS: readonly BuiltInCommandInfo[] = [
-  { name: 'help', description: 'Lists the commands, or says what one does.', argumentHint: '[command]' },
-  { name: 'new', description: 'Starts a new chat.' },
-  { name: 'resume', description: 'Opens an earlier chat.', argumentHint: '[title or id]' },
-  { name: 'compact', description: 'Summarizes the conversation now to free context, keeping what you name.', argumentHint: '[focus]' },
-  { name: 'context', description: 'Shows what the context holds, line by line.' },
-  { name: 'model', description: 'Shows the model, or switches to another.', argumentHint: '[model id]' },
-  { name: 'mode', description: 'Shows the mode, or switches (agent, plan, or a custom mode).', argumentHint: '[mode]' },
-  { name: 'thinking', description: 'Shows or sets extended thinking.', argumentHint: '[off | auto | budget in tokens]' },
-  { name: 'memory', description: "Opens this workspace's memory folder." },
-  { name: 'init', description: 'Explores the workspace and proposes an AGENTS.md (written through the normal approval).' },
+  { name: 'help', description: userText('commands.helpDescription', {}), argumentHint: userText('commands.helpHint', {}) },
+  { name: 'new', description: userText('commands.newDescription', {}) },
+  { name: 'resume', description: userText('commands.resumeDescription', {}), argumentHint: userText('commands.resumeHint', {}) },
+  { name: 'compact', description: userText('commands.compactDescription', {}), argumentHint: userText('commands.compactHint', {}) },
+  { name: 'context', description: userText('commands.contextDescription', {}) },
+  { name: 'model', description: userText('commands.modelDescription', {}), argumentHint: userText('commands.modelHint', {}) },
+  { name: 'mode', description: userText('commands.modeDescription', {}), argumentHint: userText('commands.modeHint', {}) },
+  { name: 'thinking', description: userText('commands.thinkingDescription', {}), argumentHint: userText('commands.thinkingHint', {}) },
+  { name: 'memory', description: userText('commands.memoryDescription', {}) },
+  { name: 'init', description: userText('commands.initDescription', {}) },
 ];
 
 export const BUILT_IN_NAMES: ReadonlySet<string> = new Set(BUILT_IN_COMMANDS.map((command) => command.name));

@@ -20,12 +20,14 @@ export const PRICE_SETTING = 'evergreen.pricing';
 /**
  * "$0.42"; "price unknown" when every request was unpriced; "$0.42 + price unknown" when some were.
  * `decimals`: fixed digits (the CLI and transcripts use 4); by default 2, or 4 below a cent.
+ * `priceUnknown`: the front end's words for an unknown price (the panel's and VS Code's are the
+ * user's language); English by default, for the CLI, the exported Markdown and the log.
  */
-export function formatCost(usd: number, unpricedRequests = 0, decimals?: number): string {
+export function formatCost(usd: number, unpricedRequests = 0, decimals?: number, priceUnknown = PRICE_UNKNOWN): string {
   const digits = decimals ?? (usd > 0 && usd < 0.01 ? 4 : 2);
   const dollars = `$${usd.toFixed(digits)}`;
   if (unpricedRequests <= 0) return dollars;
-  return usd > 0 ? `${dollars} + ${PRICE_UNKNOWN}` : PRICE_UNKNOWN;
+  return usd > 0 ? `${dollars} + ${priceUnknown}` : priceUnknown;
 }
 
 /** The next step beside an unknown price: "" when every request had a price. */

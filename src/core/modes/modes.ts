@@ -11,7 +11,7 @@ import { pickByName } from '../definitions/precedence';
 import type { DefinitionRoots } from '../definitions/sources';
 import { parseToolList, type ToolRestriction } from '../definitions/toolNames';
 import { notice, type DefinitionNotice, type DefinitionOrigin } from '../definitions/types';
-import { userText, type UserText } from '../texts/userText';
+import { userText, verbatim, type UserText } from '../texts/userText';
 
 export const AGENT_MODE = 'agent';
 export const PLAN_MODE = 'plan';
@@ -20,8 +20,8 @@ export type ModeBase = typeof AGENT_MODE | typeof PLAN_MODE;
 export interface ModeDefinition {
   /** What the user picks or types (`/mode plan`, `--mode plan`): a file's `name`, else its file name. */
   name: string;
-  /** One line for the picker. */
-  description: string;
+  /** One line for the picker: a file's own description (or first line) is its author's text, shown as written. */
+  description: UserText;
   /** The built-in mode whose tool rules it starts from (custom modes: agent, unless an Evergreen file says `base: plan`). */
   base: ModeBase;
   /** Sent when the mode is chosen (a file's body); agent has none. */
@@ -44,8 +44,8 @@ export const PLAN_MODE_INSTRUCTIONS = [
 ].join('\n');
 
 export const BUILT_IN_MODES: readonly ModeDefinition[] = [
-  { name: AGENT_MODE, description: 'Works on the task: reads, edits files and runs commands under your approval settings.', base: AGENT_MODE },
-  { name: PLAN_MODE, description: 'Researches and proposes a plan; changes nothing until you build it.', base: PLAN_MODE, instructions: PLAN_MODE_INSTRUCTIONS },
+  { name: AGENT_MODE, description: userText('modes.agentDescription', {}), base: AGENT_MODE },
+  { name: PLAN_MODE, description: userText('modes.planDescription', {}), base: PLAN_MODE, instructions: PLAN_MODE_INSTRUCTIONS },
 ];
 
 /** Frontmatter fields other tools act on that Evergreen reads but does not act on. */
@@ -84,9 +84,10 @@ function modeOf(file: DefinitionFile, notices: DefinitionNotice[]): ModeDefiniti
     notices.push(notice('unsupported-field', shown, userText('customization.modeFieldsUnsupported', { file: shown, fields }), { entries: unsupported }));
   }
   const instructions = file.body.trim();
+  const ownDescription = description.value ?? firstLineOf(instructions);
   return {
     name: modeName,
-    description: description.value ?? firstLineOf(instructions) ?? `Custom mode from ${shown}`,
+    description: ownDescription !== undefined ? verbatim(ownDescription) : userText('modes.customDescription', { file: shown }),
     base,
     ...(instructions !== '' ? { instructions } : {}),
     ...(model.value ? { model: model.value } : {}),

@@ -24,6 +24,7 @@ import type { ContextTexts } from './context';
 import type { ModelTexts } from './model';
 import type { TurnTexts } from './turns';
 import type { ApprovalTexts } from './approvals';
+import type { BuiltinTexts } from './builtins';
 
 /** Text that is not the core's to word: a server's message, an OS error, an older record's English. */
 export interface VerbatimTexts {
@@ -45,7 +46,7 @@ export function settingRef(key: string): UserText {
 
 /** Every kind the core says to a user, with its data: each subsystem's interface, extended here. */
 export interface UserTextKinds
-  extends VerbatimTexts, SettingTexts, StartTexts, HookTexts, InstructionTexts, GaugeTexts, InsightTexts, SubagentTexts, WorktreeTexts, CustomizationTexts, ContextTexts, ModelTexts, TurnTexts, ApprovalTexts {}
+  extends VerbatimTexts, SettingTexts, StartTexts, HookTexts, InstructionTexts, GaugeTexts, InsightTexts, SubagentTexts, WorktreeTexts, CustomizationTexts, ContextTexts, ModelTexts, TurnTexts, ApprovalTexts, BuiltinTexts {}
 
 export type UserTextKind = keyof UserTextKinds;
 

@@ -19,6 +19,7 @@ import { CONTEXT_WORDS } from './context';
 import { MODEL_WORDS } from './model';
 import { TURN_WORDS } from './turns';
 import { APPROVAL_WORDS } from './approvals';
+import { BUILTIN_WORDS } from './builtins';
 import { wordsFor, type Template, type VoicedTemplate, type Voice, type WordsFor } from './template';
 
 const VERBATIM_WORDS = wordsFor<Pick<UserTextKinds, 'verbatim' | 'setting'>>()({ verbatim: '{text}', setting: '{key}' });
@@ -38,6 +39,7 @@ export const USER_TEXT_WORDS: WordsFor<UserTextKinds> = {
   ...MODEL_WORDS,
   ...TURN_WORDS,
   ...APPROVAL_WORDS,
+  ...BUILTIN_WORDS,
 };
 
 let locale = 'en';

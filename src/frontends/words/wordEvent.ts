@@ -34,6 +34,10 @@ export function wordEvent(event: AgentEvent): WordedEvent {
     }
     case 'tier':
       return { ...event, detail: word(event.detail) };
+    case 'mode_changed': {
+      const { description, ...rest } = event;
+      return { ...rest, ...(description ? { description: word(description) } : {}) };
+    }
     case 'context':
       return { ...event, gauge: wordGauge(event.gauge) };
     case 'compaction_failed':

@@ -41,7 +41,7 @@ export const SHRINKING_KINDS: ReadonlySet<InsightsActionKind> = new Set(['trim',
 export function headline(view: InsightsView): string {
   const { totals } = view.insights;
   const summaries = totals.compactions === 1 ? t('insights.oneSummary') : t('insights.summaries', totals.compactions.toLocaleString('en-US'));
-  return [requestCount(totals.requests), formatCost(totals.costUsd, totals.unpricedRequests), summaries, t('insights.peak', percent(totals.peakUtilization))].join(' · ');
+  return [requestCount(totals.requests), formatCost(totals.costUsd, totals.unpricedRequests, undefined, t('insights.priceUnknown')), summaries, t('insights.peak', percent(totals.peakUtilization))].join(' · ');
 }
 
 /** Each chart's description: what it shows and its main figures, read before the chart itself. */
@@ -72,7 +72,7 @@ export function chartSummary(chart: ChartId, insights: SessionInsights): string 
       return t('insights.summaryTokens', formatTokens(uncached), formatTokens(write), formatTokens(read), percent(read / Math.max(1, input)), formatTokens(output));
     }
     case 'cost': {
-      const all = formatCost(totals.costUsd, totals.unpricedRequests);
+      const all = formatCost(totals.costUsd, totals.unpricedRequests, undefined, t('insights.priceUnknown'));
       const subagents = formatCost(totals.subagentCostUsd);
       const summaries = formatCost(totals.summaryCostUsd);
       if (totals.subagentCostUsd > 0 && totals.summaryCostUsd > 0) return t('insights.summaryCostBoth', all, subagents, summaries);
