@@ -180,6 +180,10 @@ export const WEBVIEW_STRINGS = {
   'subagent.openTranscriptAria': 'Open the transcript of the subagent: {0}',
   // The composer's pickers and file links in model text.
   'mode.label': 'Mode',
+  'mode.note': 'Mode: {0}',
+  'mode.noteBuilding': 'Mode: {0} (building the plan)',
+  'mode.noteDescribed': 'Mode: {0} — {1}',
+  'mode.noteBuildingDescribed': 'Mode: {0} (building the plan) — {1}',
   'slash.picker': 'Commands',
   'fileReference.title': 'Open {0} at line {1}',
   // What a turn's end, a retry, a compaction or a lighter tier says in the transcript.

@@ -111,6 +111,12 @@ export function emptyChat(dismissed: Set<string> = new Set()): ChatModel {
 
 
 /** A status in words (the list never tells status by colour alone). */
+/** The chat's line for a mode change, one whole sentence per case (the description is the mode's own words). */
+function modeNoteText(mode: string, building: boolean, description: string | undefined): string {
+  if (description) return building ? t('mode.noteBuildingDescribed', mode, description) : t('mode.noteDescribed', mode, description);
+  return building ? t('mode.noteBuilding', mode) : t('mode.note', mode);
+}
+
 export function todoStatusText(status: TodoEntry['status']): string {
   return t(`todos.${status}`);
 }
@@ -374,7 +380,7 @@ function applyModeEvent(model: ChatModel, event: Extract<AgentEvent, { type: 'mo
     case 'mode_changed':
       model.mode = event.mode;
       closeAssistant(model);
-      pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: `Mode: ${event.mode}${event.reason === 'build' ? ' (building the plan)' : ''}${event.description ? ` — ${event.description}` : ''}` });
+      pushItem(model, { kind: 'note', key: `note:${model.nextKey++}`, rev: 0, text: modeNoteText(event.mode, event.reason === 'build', event.description) });
       break;
     case 'plan_proposed':
       closeAssistant(model);
