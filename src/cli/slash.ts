@@ -11,12 +11,12 @@ import type { StartedSession } from '../core/agent/factory';
 import type { TurnOptions } from '../core/agent/session';
 import type { BuiltInCommand } from '../core/commands/builtin';
 import { INIT_PROMPT } from '../core/commands/init';
-import { renderContextBreakdown } from '../core/context/breakdownMarkdown';
 import { memoryListing } from '../core/memory/view';
 import { NodeWorkspace } from '../core/workspace/workspace';
 import { errorMessage } from '../core/logger';
 import { UnknownModeError } from '../core/agent/modes';
 import { word } from '../frontends/words';
+import { renderContextBreakdown } from '../frontends/contextBreakdown';
 import { planSlash, prepareCommandTurn, slashHelp, type CommandCatalog } from '../frontends/slashCommands';
 
 /** What one prompt of the run does. */
@@ -73,7 +73,7 @@ async function builtInStep(command: BuiltInCommand, run: SlashRun): Promise<Prom
       return { kind: 'compact', focus: command.focus };
     case 'context': {
       const { session, handle, client } = started;
-      return { kind: 'print', text: renderContextBreakdown({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word }) };
+      return { kind: 'print', text: renderContextBreakdown({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word, voice: 'cli' }) };
     }
     case 'memory':
       if (run.memoryFolder === undefined) return { kind: 'print', text: 'Memory is off for this run (--no-memory).' };

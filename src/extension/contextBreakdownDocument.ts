@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { renderContextBreakdown, type BreakdownDocumentInput } from '../core/context/breakdownMarkdown';
+import { renderContextBreakdown, type BreakdownDocumentInput } from '../frontends/contextBreakdown';
 import type { StartedSession } from '../core/agent/factory';
 import { Disposable } from './disposable';
 import { fireAndAwaitReread } from './documentReread';
@@ -33,7 +33,7 @@ export class ContextBreakdownDocument extends Disposable implements vscode.FileS
       return;
     }
     const { session, handle, client } = active;
-    await this.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word });
+    await this.show({ gauge: session.context.gauge(), savings: session.context.tierSavings?.(), sessionId: handle.id, model: client.model, at: new Date(), word, voice: 'extension' });
   }
 
   async show(input: BreakdownDocumentInput): Promise<vscode.TextEditor> {

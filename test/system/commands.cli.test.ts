@@ -127,7 +127,7 @@ for (const backend of BACKENDS) describe(`headless CLI: slash commands, skills a
     assert.equal(fs.readFileSync(path.join(folders.workspace, 'AGENTS.md'), 'utf8'), '# Agents\n\nRun make test.\n');
   });
 
-  it('prints /help, /memory, /model and /thinking without a request; /new says what to do instead', async () => {
+  it('prints /help, /memory, /model, /thinking and /context without a request; /new says what to do instead', async () => {
     const help = await cli(['-p', '/help']);
     assert.equal(help.code, EXIT.ok, help.stderr);
     assert.match(help.stdout, /^\/compact \[focus\]: /m);
@@ -141,6 +141,14 @@ for (const backend of BACKENDS) describe(`headless CLI: slash commands, skills a
     assert.match(shown.stdout, /\(Memory is empty\.\)/);
     assert.match(shown.stdout, new RegExp(`^Model: ${fake.model}$`, 'm'));
     assert.match(shown.stdout, /^Thinking: off$/m);
+    // The context breakdown names the terminal's ways to refresh it and to compact, not VS Code's.
+    const context = await cli(['-p', '/context']);
+    assert.equal(context.code, EXIT.ok, context.stderr);
+    assert.match(context.stdout, /^# Evergreen — context breakdown$/m);
+    assert.match(context.stdout, /run `\/context` again to refresh it\./);
+    assert.match(context.stdout, /^\| Clear old tool results \| nothing to do \| (yes|no) \| when the prompt cache is cold, or above \d+% of the usable window; keeps the \d+ newest \|$/m);
+    assert.match(context.stdout, /^\| Summarize the conversation: not possible now, nothing to summarize yet \| — \| no \| past the auto-compact threshold, or `\/compact \[focus\]` \|$/m);
+    for (const vscodeOnly of [/Show Context Breakdown/, /Compact Conversation/]) assert.doesNotMatch(context.stdout, vscodeOnly);
     const fresh = await cli(['-p', '/new']);
     assert.equal(fresh.code, EXIT.usage);
     assert.match(fresh.stderr, /run without --resume for a new session/);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { ContextEngine } from '../../src/core/context/engine';
-import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
+import { renderContextBreakdown } from '../../src/frontends/contextBreakdown';
 import { BREAKDOWN_CATEGORIES, breakdownPartText, contextGauge, gaugeLevel, usedPercent, type GaugeNumbers } from '../../src/core/context/gauge';
 import { bulk, Rig, type RigOptions } from './context.harness';
 import { word } from '../../src/frontends/words';
@@ -182,7 +182,8 @@ describe('tier savings: what each tier would free now', () => {
     const savings = rig.engine.tierSavings();
     assert.equal(savings.summary.possible, false);
     assert.ok(!savings.summary.possible);
-    assert.match(savings.summary.reason, /nothing to summarize/);
+    assert.equal(savings.summary.reason.kind, 'context.summaryNothingYet');
+    assert.equal(said(savings.summary.reason), 'nothing to summarize yet');
     assert.ok(savings.tiers.every((tier) => tier.items === 0 && tier.tokens === 0));
   });
 
@@ -190,7 +191,7 @@ describe('tier savings: what each tier would free now', () => {
     const rig = scripted();
     const prepared = await rig.prepare();
     rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
-    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word });
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word, voice: 'extension' });
     // No thinking in this session: its line is shown only while it holds tokens (test/unit/gauge.thinking.test.ts).
     for (const category of BREAKDOWN_CATEGORIES.filter((candidate) => !('whenPresent' in candidate))) assert.match(text, new RegExp(`^\\| ${said(breakdownPartText(category.key))} \\| ~[\\d,]+ \\| [\\d.]+% \\|$`, 'm'));
     assert.match(text, /^\| \*\*Window\*\* \| \*\*100,000\*\* \| 100% \|$/m);
@@ -206,7 +207,7 @@ describe('tier savings: what each tier would free now', () => {
     const rig = scripted();
     const prepared = await rig.prepare();
     rig.respond(prepared, Math.round(prepared.mark.liveChars * 0.25), 10, 1_000);
-    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word });
+    const text = renderContextBreakdown({ gauge: rig.engine.gauge(), savings: rig.engine.tierSavings(), sessionId: 's1', model: 'claude-test', at: new Date(0), word, voice: 'extension' });
     const [body, mechanism] = text.split(/^## How it works$/m);
     assert.ok(mechanism, 'a How it works section');
     assert.match(body!, /\[How each step works\]\(#how-it-works\)/);

@@ -4,7 +4,7 @@
  * breakdown document, the session picker, the CLI, the transcript and the subagent cards.
  */
 import assert from 'node:assert/strict';
-import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
+import { renderContextBreakdown } from '../../src/frontends/contextBreakdown';
 import { contextGauge, type GaugeNumbers } from '../../src/core/context/gauge';
 import { formatCost, PRICE_SETTING, PRICE_UNKNOWN, priceUnknownHint } from '../../src/core/model/cost';
 import type { SessionMeta } from '../../src/core/storage/sessionStore';
@@ -56,7 +56,7 @@ describe('unknown prices', () => {
   });
 
   it('the breakdown document says it too, with the next step', () => {
-    const text = renderContextBreakdown({ gauge: contextGauge({ ...numbers, unpricedRequests: 1 }), savings: undefined, sessionId: 's', model: 'local-llama', at: new Date(0), word });
+    const text = renderContextBreakdown({ gauge: contextGauge({ ...numbers, unpricedRequests: 1 }), savings: undefined, sessionId: 's', model: 'local-llama', at: new Date(0), word, voice: 'extension' });
     assert.match(text, /- Session cost so far: price unknown\n {2}- 1 request to a model with no known price: set its price .* in "evergreen\.pricing"/);
   });
 

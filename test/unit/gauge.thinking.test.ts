@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { streamingGauge, STREAMING_GAUGE_INTERVAL_MS } from '../../src/core/agent/streamingGauge';
 import { contextBreakdownChars } from '../../src/core/context/breakdown';
-import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
+import { renderContextBreakdown } from '../../src/frontends/contextBreakdown';
 import { breakdownLines, contextGauge, withStreamedTokens, type ContextGauge } from '../../src/core/context/gauge';
 import type { MessageParam } from '../../src/core/model/messages';
 import { bulk, Rig } from './context.harness';
@@ -55,7 +55,7 @@ describe('thinking in the gauge and the breakdown', () => {
     assert.ok(gauge.breakdown, 'the engine gives a breakdown');
     assert.ok(gauge.breakdown.thinking > 0, `thinking tokens ${gauge.breakdown.thinking}`);
     assert.match(saidTooltip(gauge.reading), /^Thinking: \d[\d.k]* \(\d+%\)$/m);
-    const text = renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word });
+    const text = renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word, voice: 'extension' });
     assert.match(text, /^\| Thinking \| ~[\d,]+ \| [\d.]+% \|$/m);
   });
 
@@ -63,7 +63,7 @@ describe('thinking in the gauge and the breakdown', () => {
     const gauge = baseGauge();
     assert.ok(!breakdownLines(gauge.breakdown!).some((category) => category.key === 'thinking'));
     assert.doesNotMatch(saidTooltip(gauge.reading), /Thinking/);
-    assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /Thinking/);
+    assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word, voice: 'extension' }), /Thinking/);
     assert.match(saidTooltip(gauge.reading), /^Messages: /m, 'the other lines stay');
   });
 

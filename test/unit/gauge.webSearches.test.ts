@@ -3,7 +3,7 @@
  * and the breakdown document name how many ran beside the session's cost (which includes them).
  */
 import assert from 'node:assert/strict';
-import { renderContextBreakdown } from '../../src/core/context/breakdownMarkdown';
+import { renderContextBreakdown } from '../../src/frontends/contextBreakdown';
 import { contextGauge, withStreamedTokens } from '../../src/core/context/gauge';
 import { word } from '../../src/frontends/words';
 import { saidTooltip } from '../support/gaugeSaid';
@@ -14,14 +14,14 @@ describe('web searches in the gauge', () => {
   it('names the searches beside the session cost, in the hover and the breakdown document', () => {
     const gauge = contextGauge({ ...numbers, webSearches: 3 });
     assert.match(saidTooltip(gauge.reading), /^Cache reads: .* session cost \$0\.50 \(3 web searches\)$/m);
-    assert.match(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /^- Session cost so far: \$0\.50 \(3 web searches\)$/m);
+    assert.match(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word, voice: 'extension' }), /^- Session cost so far: \$0\.50 \(3 web searches\)$/m);
     assert.match(saidTooltip(contextGauge({ ...numbers, webSearches: 1 }).reading), /\(1 web search\)$/m);
   });
 
   it('says nothing of searches when none ran', () => {
     for (const gauge of [contextGauge(numbers), contextGauge({ ...numbers, webSearches: 0 })]) {
       assert.doesNotMatch(saidTooltip(gauge.reading), /web search/);
-      assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word }), /web search/);
+      assert.doesNotMatch(renderContextBreakdown({ gauge, savings: undefined, at: new Date(0), word, voice: 'extension' }), /web search/);
     }
   });
 

@@ -54,6 +54,14 @@ const CONTEXT: { [K in keyof ContextTexts]: [ContextTexts[K], string] } = {
   'context.windowLearned': [{ window: 9_000, assumed: 200_000, value: '9000', setting: settingRef('contextWindow') }, "The server's context window is 9,000 tokens, smaller than the 200,000 assumed; Evergreen now compacts for 9,000. Set --context-window to 9000 to skip this."],
   'context.windowTooSmall': [{ window: 2_000, reserve: 400, base: 5_180, windowSetting: settingRef('contextWindow'), outputSetting: settingRef('maxOutputTokens') }, 'The context window (2,000 tokens, 400 reserved for the reply) is smaller than the system prompt and tool definitions (~5,180 tokens). Raise --context-window, or lower --max-output-tokens.'],
   'context.windowTooSmallHint': [{}, 'Change the setting, then send your message again.'],
+  'context.tierClearTitle': [{}, 'Clear old tool results'],
+  'context.tierSnipTitle': [{}, 'Snip superseded reads and old searches'],
+  'context.tierTrimTitle': [{}, 'Trim old tool results'],
+  'context.tierClearWhen': [{ percent: 60, keep: 3 }, 'when the prompt cache is cold, or above 60% of the usable window; keeps the 3 newest'],
+  'context.tierSnipWhen': [{ percent: 40 }, 'above 40% of the usable window'],
+  'context.tierTrimWhen': [{ soft: 30, hard: 60, chars: 30_000 }, 'above 30% / 60% of the usable window; trims old results to 30,000 characters'],
+  'context.summaryWaitsForTool': [{}, 'a tool call is waiting for its result'],
+  'context.summaryNothingYet': [{}, 'nothing to summarize yet'],
 };
 
 const MODEL: { [K in keyof ModelTexts]: [ModelTexts[K], string] } = {

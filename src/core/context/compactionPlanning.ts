@@ -115,7 +115,7 @@ export function planUndo(view: PlanningView): UndoPlan {
  */
 export function summarySavings(view: PlanningView, canonical: readonly MessageParam[], usedBefore: number): TierSavings['summary'] {
   const plan = planCompaction(view, false);
-  if (!plan.ok) return { possible: false, reason: plan.blocker === 'waiting' ? 'a tool call is waiting for its result' : 'nothing to summarize yet' };
+  if (!plan.ok) return { possible: false, reason: userText(plan.blocker === 'waiting' ? 'context.summaryWaitsForTool' : 'context.summaryNothingYet', {}) };
   const keptFrom = plan.keptFrom;
   const trial: CompactionRecord = { ...emptyBoundary(), trigger: 'auto', summary: '', keptFrom, ...todosAsOf(canonical) };
   const keptTokens = view.estimateTokens(buildLiveView(canonical, { boundary: trial, edits: view.live.edits }, view.transcriptPath));

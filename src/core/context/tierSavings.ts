@@ -1,10 +1,12 @@
 /**
- * What each compression tier would free if it ran now, for the context breakdown document. Pure:
+ * What each compression tier would free if it ran now, for the context breakdown document
+ * (src/frontends/contextBreakdown.ts renders it). Pure:
  * tiers 1-3 are planned with `planTierEdits` one tier at a time (its utilization gate forced
  * open), so the user sees each tier's effect alone and whether its gate is met. Nothing is applied.
  */
 import type { ContextDefaults } from './defaults';
 import { EDIT_TIERS, type TierName, type ToolResultRef } from './tiers';
+import type { UserText } from '../texts/userText';
 
 export interface TierPreview {
   tier: TierName;
@@ -16,8 +18,8 @@ export interface TierPreview {
   tokens: number;
   /** True when its gate is met now (the engine still batches it by cache economics). */
   due: boolean;
-  /** When the tier runs, in words. */
-  when: string;
+  /** When the tier runs (its thresholds as a kind with data). */
+  when: UserText;
 }
 
 /**
@@ -37,7 +39,7 @@ export type SummarySavings =
       tokensAfter: { min: number; max: number };
       frees: { min: number; max: number };
     }
-  | { possible: false; reason: string };
+  | { possible: false; reason: UserText };
 
 export interface TierSavings {
   usedTokens: number;

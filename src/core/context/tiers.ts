@@ -10,6 +10,7 @@ import { builtInToolTraits } from '../tools/registry';
 import type { ToolContextTraits, ToolTraitsLookup } from '../tools/types';
 import { normalizedPath } from './compactionHelpers';
 import { editedResultText } from './liveView';
+import { userText, type UserText } from '../texts/userText';
 
 export interface ToolResultRef {
   toolUseId: string;
@@ -123,30 +124,31 @@ export interface TierPlanInput {
 
 /**
  * One tier of tool-result edits: everything the engine, the breakdown and the chat need to know of
- * it. Adding a tier means a row here, its name in storage/transcript.ts (TIER_NAMES) and its numbers
- * in defaults.ts; the scheduler, the preview and the documents read this table.
+ * it. Adding a tier means a row here, its name in storage/transcript.ts (TIER_NAMES), its numbers
+ * in defaults.ts, and its title and `when` kinds (texts/context.ts, frontends/words/context.ts); the
+ * scheduler, the preview and the documents read this table.
  */
 export interface EditTier {
   name: TierName;
   /** 1, 2, 3: the numbers the breakdown and the docs use. */
   level: number;
-  /** What it does, in the breakdown's words. */
-  title: string;
+  /** What it does, as the breakdown names the step. */
+  title: UserText;
   /** Its chat note's verb ("trimmed 3 old tool results"). */
   verb: string;
   /** Its edits now, its gate included. */
   plan(input: TierPlanInput): Array<PlannedEdit | undefined>;
-  /** For the preview: its gate forced open, whether the gate is met now, and when it runs, in words. */
-  preview(settings: TierSettings, utilization: number, cacheCold: boolean): { forced: Partial<TierSettings>; due: boolean; when: string };
+  /** For the preview: its gate forced open, whether the gate is met now, and when it runs (a kind with its numbers). */
+  preview(settings: TierSettings, utilization: number, cacheCold: boolean): { forced: Partial<TierSettings>; due: boolean; when: UserText };
 }
 
 const ALWAYS = -1;
-const pct = (share: number) => `${Math.round(share * 100)}%`;
+const percent = (share: number) => Math.round(share * 100);
 
 const microcompact: EditTier = {
   name: 'microcompact',
   level: 3,
-  title: 'clear old tool results',
+  title: userText('context.tierClearTitle', {}),
   verb: 'cleared',
   plan: ({ candidates, utilization, cacheCold, settings, originalText }) =>
     cacheCold || utilization > settings.clearUtilization
@@ -155,14 +157,14 @@ const microcompact: EditTier = {
   preview: (settings, utilization, cacheCold) => ({
     forced: { clearUtilization: ALWAYS },
     due: cacheCold || utilization > settings.clearUtilization,
-    when: `when the prompt cache is cold, or above ${pct(settings.clearUtilization)} of the usable window; keeps the ${settings.keepRecentResults} newest`,
+    when: userText('context.tierClearWhen', { percent: percent(settings.clearUtilization), keep: settings.keepRecentResults }),
   }),
 };
 
 const snip: EditTier = {
   name: 'snip',
   level: 2,
-  title: 'snip superseded reads and old searches',
+  title: userText('context.tierSnipTitle', {}),
   verb: 'snipped',
   plan: ({ refs, candidates, utilization, settings, originalText }) => {
     if (!(utilization > settings.snipUtilization)) return [];
@@ -193,13 +195,13 @@ const snip: EditTier = {
     }
     return edits;
   },
-  preview: (settings, utilization) => ({ forced: { snipUtilization: ALWAYS }, due: utilization > settings.snipUtilization, when: `above ${pct(settings.snipUtilization)} of the usable window` }),
+  preview: (settings, utilization) => ({ forced: { snipUtilization: ALWAYS }, due: utilization > settings.snipUtilization, when: userText('context.tierSnipWhen', { percent: percent(settings.snipUtilization) }) }),
 };
 
 const budget: EditTier = {
   name: 'budget',
   level: 1,
-  title: 'trim old tool results',
+  title: userText('context.tierTrimTitle', {}),
   verb: 'trimmed',
   plan: ({ candidates, utilization, settings, originalText }) => {
     const limit = utilization > settings.budgetHardUtilization ? settings.budgetHardChars : utilization > settings.budgetSoftUtilization ? settings.budgetSoftChars : undefined;
@@ -212,7 +214,11 @@ const budget: EditTier = {
     return {
       forced: { budgetSoftUtilization: ALWAYS, ...(hard ? { budgetHardUtilization: ALWAYS } : {}) },
       due: utilization > settings.budgetSoftUtilization,
-      when: `above ${pct(settings.budgetSoftUtilization)} / ${pct(settings.budgetHardUtilization)} of the usable window; trims old results to ${(hard ? settings.budgetHardChars : settings.budgetSoftChars).toLocaleString('en-US')} characters`,
+      when: userText('context.tierTrimWhen', {
+        soft: percent(settings.budgetSoftUtilization),
+        hard: percent(settings.budgetHardUtilization),
+        chars: hard ? settings.budgetHardChars : settings.budgetSoftChars,
+      }),
     };
   },
 };

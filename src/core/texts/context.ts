@@ -48,4 +48,15 @@ export interface ContextTexts {
   /** The window cannot hold the system prompt, the tools and the reply reserve. */
   'context.windowTooSmall': { window: number; reserve: number; base: number; windowSetting: NestedText; outputSetting: NestedText };
   'context.windowTooSmallHint': Nothing;
+  /** What tiers 1-3 do, as the context breakdown names its steps. */
+  'context.tierClearTitle': Nothing;
+  'context.tierSnipTitle': Nothing;
+  'context.tierTrimTitle': Nothing;
+  /** When each tier runs (the breakdown's "when it runs"): percents of the usable window, as whole numbers. */
+  'context.tierClearWhen': { percent: number; keep: number };
+  'context.tierSnipWhen': { percent: number };
+  'context.tierTrimWhen': { soft: number; hard: number; chars: number };
+  /** Why the breakdown cannot preview a summary now. */
+  'context.summaryWaitsForTool': Nothing;
+  'context.summaryNothingYet': Nothing;
 }

@@ -45,4 +45,12 @@ export const CONTEXT_WORDS = wordsFor<ContextTexts>()({
     cli: 'The context window ({window} tokens, {reserve} reserved for the reply) is smaller than the system prompt and tool definitions (~{base} tokens). Raise {windowSetting}, or lower {outputSetting}.',
   },
   'context.windowTooSmallHint': 'Change the setting, then send your message again.',
+  'context.tierClearTitle': 'Clear old tool results',
+  'context.tierSnipTitle': 'Snip superseded reads and old searches',
+  'context.tierTrimTitle': 'Trim old tool results',
+  'context.tierClearWhen': 'when the prompt cache is cold, or above {percent}% of the usable window; keeps the {keep} newest',
+  'context.tierSnipWhen': 'above {percent}% of the usable window',
+  'context.tierTrimWhen': 'above {soft}% / {hard}% of the usable window; trims old results to {chars} characters',
+  'context.summaryWaitsForTool': 'a tool call is waiting for its result',
+  'context.summaryNothingYet': 'nothing to summarize yet',
 });
