@@ -234,7 +234,7 @@ function startFailure(error: unknown): { message: string; code: number } {
     };
   }
   if (error instanceof ModelError) return error.kind === 'cancelled' ? { message: 'cancelled', code: EXIT.cancelled } : { message: oneLine(error), code: EXIT.failed };
-  if (error instanceof UnknownModeError) return { message: `--mode: ${error.message}`, code: EXIT.usage };
+  if (error instanceof UnknownModeError) return { message: `--mode: ${word(error.said)}`, code: EXIT.usage };
   return { message: error instanceof Error ? error.message : String(error), code: EXIT.failed };
 }
 
