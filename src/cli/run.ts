@@ -234,7 +234,7 @@ function startFailure(error: unknown): { message: string; code: number } {
     };
   }
   if (error instanceof ModelError) return error.kind === 'cancelled' ? { message: 'cancelled', code: EXIT.cancelled } : { message: oneLine(error), code: EXIT.failed };
-  if (error instanceof UnknownModeError) return { message: `--mode: ${error.message}`, code: EXIT.usage };
+  if (error instanceof UnknownModeError) return { message: `--mode: ${word(error.said)}`, code: EXIT.usage };
   return { message: error instanceof Error ? error.message : String(error), code: EXIT.failed };
 }
 
@@ -243,7 +243,7 @@ function warnAboutStart(started: StartedSession, options: CliOptions, io: CliIO)
   const modelInfoWarning = started.client.modelInfoWarning;
   if (modelInfoWarning) {
     const how = options.contextWindow === undefined ? 'the default; set it with --context-window N' : 'from --context-window';
-    io.stderr.write(`warning: ${line(`${modelInfoWarning} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
+    io.stderr.write(`warning: ${line(`${word(modelInfoWarning)} Using a context window of ${started.window.toLocaleString('en-US')} tokens (${how}).`)}\n`);
   }
   const problems = started.transcriptProblems;
   if (problems.length > 0) {

@@ -102,7 +102,7 @@ function modeStep(name: string | undefined, started: StartedSession): PromptStep
   try {
     return { kind: 'print', text: `Mode: ${modes.switchTo(name, 'switch').name} (from the next prompt).` };
   } catch (error) {
-    if (error instanceof UnknownModeError) return { kind: 'refuse', message: error.message };
+    if (error instanceof UnknownModeError) return { kind: 'refuse', message: word(error.said) };
     throw error;
   }
 }

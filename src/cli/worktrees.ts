@@ -53,7 +53,7 @@ export async function runWorktreeCommand(command: WorktreeCommand, manager: Work
       const health = await manager.health(record);
       out([record.name, record.branch, record.folder, health.kind, record.sessionId ?? '-', escapeLine(record.task ?? '')].join('\t'));
     }
-    for (const problem of problems) out(`unreadable\t${problem.file}\t${escapeLine(problem.problem)}`);
+    for (const problem of problems) out(`unreadable\t${problem.file}\t${escapeLine(word(problem.problem))}`);
     return 0;
   }
   const record = await manager.find(repository.top, command.name);

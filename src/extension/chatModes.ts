@@ -14,6 +14,8 @@ import { settingName } from '../frontends/settingsTable';
 import { word } from '../frontends/words';
 import type { ChatState } from './chatState';
 import { readSettings } from './settings';
+import { errorText } from './errorHints';
+import { UnknownModeError } from '../core/agent/modes';
 
 function optionOf(mode: ModeDefinition): ModeOption {
   return { name: mode.name, description: word(mode.description), ...(mode.origin ? { source: mode.origin.file } : {}) };
@@ -60,7 +62,7 @@ export class ChatModes {
     }
     const all = await this.load();
     const mode = findMode(all, name);
-    if (!mode) throw new Error(vscode.l10n.t('There is no mode "{0}". The modes are: {1}.', name, all.map((candidate) => candidate.name).join(', ')));
+    if (!mode) throw new UnknownModeError(name, all.map((candidate) => candidate.name));
     this.chat.nextMode = mode.name;
     return this.picker();
   }
@@ -79,7 +81,7 @@ export class ChatModes {
       await this.switchTo(chosen.label);
       void vscode.window.showInformationMessage(vscode.l10n.t('Evergreen: the {0} mode is on.', chosen.label));
     } catch (error) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', error instanceof Error ? error.message : String(error)));
+      void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0}', errorText(error)));
     }
   }
 

@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { PROVIDER_INFO, type ProviderId } from '../core/model/backend';
 import { ContextWindowTooSmallError } from '../core/context/engineTypes';
+import { UnknownModeError } from '../core/agent/modes';
 import { isErrorHint, ModelError, type ErrorHint, type HintKind } from '../core/model/errors';
 import type { UserText } from '../core/texts/userText';
 import { word } from '../frontends/words';
@@ -61,5 +62,6 @@ export function errorText(error: unknown): string {
     return hint ? `${word(error.text)} ${hint}` : word(error.text);
   }
   if (error instanceof ContextWindowTooSmallError) return word(error.text);
+  if (error instanceof UnknownModeError) return word(error.said);
   return error instanceof Error ? error.message : String(error);
 }

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { HooksConfig } from '../core/agent/hooks';
 import { describeHook, hookStartNotices, loadHooks, sortHooksByConsent, type ConfiguredHook } from '../core/hooks';
+import { word } from '../frontends/words';
 
 // A workspaceState key, not a setting.
 const CONSENT_KEY = 'hookConsentedDefinitions';
@@ -21,7 +22,7 @@ async function askConsent(hooks: readonly ConfiguredHook[]): Promise<boolean> {
       modal: true,
       detail: vscode.l10n.t(
         "A hook is a command that runs at a step of the agent (before a tool call, after an edit, when a turn ends…). This workspace asks to run:\n\n{0}\n\nThey run in Evergreen's command sandbox; they may block the agent or ask you first, but never approve anything for you. Allow only what you would run yourself. A changed hook is asked again.",
-        hooks.map(describeHook).join('\n\n'),
+        hooks.map((hook) => word(describeHook(hook))).join('\n\n'),
       ),
     },
     allow,

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionHooks } from '../core/agent/hooks';
 import { describeHook } from '../core/hooks';
 import { settingName } from '../frontends/settingsTable';
+import { word } from '../frontends/words';
 
 
 export async function showHooks(hooks: SessionHooks | undefined): Promise<void> {
@@ -27,7 +28,7 @@ export async function showHooks(hooks: SessionHooks | undefined): Promise<void> 
     listed.map(({ hook, on }) => ({
       label: `${on ? '' : '$(circle-slash) '}${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`,
       description: [hook.origin.scope === 'workspace' ? vscode.l10n.t('workspace, sandboxed') : vscode.l10n.t('yours'), hook.origin.label, ...(on ? [] : [vscode.l10n.t('off for this chat')])].join(' · '),
-      detail: describeHook(hook),
+      detail: word(describeHook(hook)),
       entry: { hook, on },
     })),
     { title: vscode.l10n.t('Evergreen: Hooks of this chat'), placeHolder: vscode.l10n.t('Pick a hook to turn it off for this chat, or to open its file') },

@@ -5,12 +5,13 @@
 import * as vscode from 'vscode';
 import type { StartedSession } from '../core/agent/factory';
 import { settingName } from '../frontends/settingsTable';
+import { word } from '../frontends/words';
 
 export function showSessionStartWarnings(started: StartedSession): void {
   const modelInfoWarning = started.client.modelInfoWarning;
   if (modelInfoWarning) {
     const openSettings = vscode.l10n.t('Open Settings');
-    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0} Using a context window of {1} tokens; set "{2}" if it differs.', modelInfoWarning, started.window.toLocaleString('en-US'), settingName('contextWindow')), openSettings).then((choice) => {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Evergreen: {0} Using a context window of {1} tokens; set "{2}" if it differs.', word(modelInfoWarning), started.window.toLocaleString('en-US'), settingName('contextWindow')), openSettings).then((choice) => {
       if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', settingName('contextWindow'));
     });
   }

@@ -116,7 +116,7 @@ export class ChatSlashCommands {
       const picker = await host.modes.switchTo(name);
       host.say('info', host.chat.active ? vscode.l10n.t('The {0} mode is on from your next message.', picker.current) : vscode.l10n.t('The {0} mode is on for the next chat.', picker.current));
     } catch (error) {
-      host.say('warning', error instanceof Error ? error.message : String(error));
+      host.say('warning', errorText(error));
     }
   }
 

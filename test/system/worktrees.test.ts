@@ -361,6 +361,7 @@ describe('worktrees: a chat on its own branch and folder (issue 31)', function (
     assert.deepEqual(worktrees.map((item) => item.name), ['fine']);
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.file, damaged);
-    assert.match(problems[0]!.problem, /not JSON/);
+    assert.equal(problems[0]!.problem.kind, 'worktree.recordNotJson');
+    assert.match(said(problems[0]!.problem), /^it is not JSON \(/);
   });
 });

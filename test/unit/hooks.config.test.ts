@@ -253,8 +253,20 @@ describe('hooks: configuration', () => {
     });
 
     it('describes a hook as the consent prompt shows it: the command as written', () => {
-      assert.equal(describeHook(defineHook('PreToolUse', 'rm -rf "$HOME"', { matcher: 'Bash', scope: 'workspace', timeout: 5 })), 'PreToolUse [Bash]: rm -rf "$HOME" (timeout 5 s, .claude/settings.json)');
-      assert.equal(describeHook(defineHook('Stop', 'node', { args: ['${CLAUDE_PROJECT_DIR}/x.js'] })), 'Stop: "node" "${CLAUDE_PROJECT_DIR}/x.js" (timeout 60 s, ~/.claude/settings.json)');
+      assert.equal(said(describeHook(defineHook('PreToolUse', 'rm -rf "$HOME"', { matcher: 'Bash', scope: 'workspace', timeout: 5 }))), 'PreToolUse [Bash]: rm -rf "$HOME" (timeout 5 s, .claude/settings.json)');
+      assert.equal(said(describeHook(defineHook('Stop', 'node', { args: ['${CLAUDE_PROJECT_DIR}/x.js'] }))), 'Stop: "node" "${CLAUDE_PROJECT_DIR}/x.js" (timeout 60 s, ~/.claude/settings.json)');
+      // A command is data: braces in it are shown as written, never read as the template's placeholders.
+      assert.equal(said(describeHook(defineHook('Stop', 'echo {command} {seconds}', { timeout: 2 }))), 'Stop: echo {command} {seconds} (timeout 2 s, ~/.claude/settings.json)');
+    });
+
+    it('lists several hooks in one notice, each as the consent prompt shows it', () => {
+      const hooks = [defineHook('PreToolUse', './a.sh', { matcher: 'Bash', scope: 'workspace' }), defineHook('Stop', './b.sh', { matcher: 'ignored', scope: 'workspace', timeout: 5 }), defineHook('PostToolUse', './c.sh', { scope: 'workspace' })];
+      const sorted = sortHooksByConsent(hooks, { consentedKeys: new Set(), workspaceTrusted: false });
+      assert.equal(sorted.notices[0]?.kind, 'hooks.untrusted');
+      assert.equal(
+        said(sorted.notices[0]!),
+        'This workspace is not trusted, so its 3 hooks do not run: PreToolUse [Bash]: ./a.sh (timeout 60 s, .claude/settings.json); Stop: ./b.sh (timeout 5 s, .claude/settings.json); PostToolUse: ./c.sh (timeout 60 s, .claude/settings.json). Trust the workspace to be asked about them.',
+      );
     });
   });
 

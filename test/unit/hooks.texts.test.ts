@@ -32,8 +32,11 @@ const ENGLISH: { [K in keyof HookTexts]: [HookTexts[K], string] } = {
   'hooks.fileMissing': [{}, 'does not exist'],
   'hooks.userDisabledAll': [{}, 'sets "disableAllHooks": no hook runs'],
   'hooks.workspaceDisabledAll': [{}, 'sets "disableAllHooks": the workspace\'s hooks do not run (yours still do)'],
-  'hooks.untrusted': [{ count: 2, hooks: 'a; b' }, 'This workspace is not trusted, so its 2 hooks do not run: a; b. Trust the workspace to be asked about them.'],
-  'hooks.withheld': [{ hooks: 'a' }, 'This workspace defines hooks that do not run: a. A workspace hook runs a command the repository chose, so it needs your consent: run with --trust-workspace-hooks to allow them (they run in the sandbox).'],
+  'hooks.untrusted': [{ count: 2, hooks: userText('hooks.describedAndMore', { hook: userText('verbatim', { text: 'a' }), more: userText('verbatim', { text: 'b' }) }) }, 'This workspace is not trusted, so its 2 hooks do not run: a; b. Trust the workspace to be asked about them.'],
+  'hooks.withheld': [{ hooks: userText('verbatim', { text: 'a' }) }, 'This workspace defines hooks that do not run: a. A workspace hook runs a command the repository chose, so it needs your consent: run with --trust-workspace-hooks to allow them (they run in the sandbox).'],
+  'hooks.described': [{ event: 'Stop', command: '"node" "x.js"', seconds: 60, file: '~/.claude/settings.json' }, 'Stop: "node" "x.js" (timeout 60 s, ~/.claude/settings.json)'],
+  'hooks.describedMatching': [{ event: 'PreToolUse', matcher: 'Bash', command: 'rm -rf "$HOME"', seconds: 1.5, file: '.claude/settings.json' }, 'PreToolUse [Bash]: rm -rf "$HOME" (timeout 1.5 s, .claude/settings.json)'],
+  'hooks.describedAndMore': [{ hook: userText('verbatim', { text: 'a' }), more: userText('verbatim', { text: 'b' }) }, 'a; b'],
   'hooks.cancelledBeforeStart': [{}, 'the session was cancelled before the hook started'],
   'hooks.sandboxCouldNotRun': [{ error: 'off' }, 'the sandbox could not run it: off'],
   'hooks.couldNotStart': [{ error: 'ENOENT' }, 'it could not be started: ENOENT'],
@@ -73,7 +76,7 @@ describe('hooks: what the core says, worded', () => {
   });
 
   it('chooses the sentence by count', () => {
-    assert.equal(said(userText('hooks.untrusted', { count: 1, hooks: 'a' })), 'This workspace is not trusted, so its hook does not run: a. Trust the workspace to be asked about them.');
+    assert.equal(said(userText('hooks.untrusted', { count: 1, hooks: userText('verbatim', { text: 'a' }) })), 'This workspace is not trusted, so its hook does not run: a. Trust the workspace to be asked about them.');
     assert.equal(
       said(userText('hooks.workspaceHooksNeedSandbox', { count: 3 })),
       "The workspace's hooks you allowed run only in the command sandbox, which is off or cannot run here: these 3 do not run in this chat (each run says so).",

@@ -25,6 +25,8 @@ import { createTaskTool } from '../../src/core/tools/task';
 import type { ToolDefinition } from '../../src/core/tools/types';
 import { makeContext, makeTempDirs } from '../support/toolFixtures';
 import { verbatim } from '../../src/core/texts/userText';
+import { errorText } from '../../src/extension/errorHints';
+import { said } from '../support/said';
 
 const PLAN_MARKDOWN = '# Rate limits\n\nWhy: the API has none.\n\n## Steps\n1. Add the limiter\n2. Test it\n';
 
@@ -146,7 +148,18 @@ describe('the session mode: one tool list, a gate per call', () => {
 
   it('an unknown mode is an error that names the modes there are', () => {
     const { modes } = modesRig();
-    assert.throws(() => modes.switchTo('planner', 'switch'), (error: unknown) => error instanceof UnknownModeError && /There is no mode "planner"\. The modes are: agent, plan\./.test(error.message));
+    assert.throws(
+      () => modes.switchTo('planner', 'switch'),
+      (error: unknown) => {
+        assert.ok(error instanceof UnknownModeError);
+        // The user reads it in the front end's words; the log keeps the same English.
+        assert.equal(error.said.kind, 'customization.unknownMode');
+        assert.equal(said(error.said), 'There is no mode "planner". The modes are: agent, plan.');
+        assert.equal(errorText(error), said(error.said), 'the extension words it too (the picker, /mode, the panel)');
+        assert.equal(error.message, 'There is no mode "planner". The modes are: agent, plan.');
+        return true;
+      },
+    );
     assert.equal(modes.switchTo('PLAN', 'switch').name, 'plan', 'a name in another case still finds its mode');
   });
 

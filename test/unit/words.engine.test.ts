@@ -88,6 +88,8 @@ const MODEL: { [K in keyof ModelTexts]: [ModelTexts[K], string] } = {
   'model.noReplyWithin': [{ waited: userText('model.seconds', { value: 1.5 }) }, 'The server sent no reply within 1.5 s.'],
   'model.milliseconds': [{ value: 200 }, '200 ms'],
   'model.seconds': [{ value: 600 }, '600 s'],
+  'model.limitsNotSaid': [{ waited: userText('model.seconds', { value: 0.5 }), window: 128_000 }, "The server did not say the model's limits within 0.5 s; assuming a 128,000-token window."],
+  'model.modelsApiSilent': [{ waited: userText('model.seconds', { value: 10 }) }, "The Models API did not answer within 10 s, so the model's limits are unknown."],
   'model.notCompatible': [{ url: 'http://h/v1', what: userText('model.answered', { url: 'http://h/v1', status: '404', body: '' }) }, 'The server at http://h/v1 is not an OpenAI-compatible API: POST http://h/v1/chat/completions answered 404.'],
   'model.answered': [{ url: 'http://h/v1', status: '405', body: ': Method Not Allowed' }, 'POST http://h/v1/chat/completions answered 405: Method Not Allowed'],
   'model.answeredWith': [{ url: 'http://h/v1', status: '200', type: 'text/html', body: ': <!DOCTYPE html>' }, 'POST http://h/v1/chat/completions answered 200 with text/html: <!DOCTYPE html>'],

@@ -11,7 +11,10 @@ import { WorktreeError, WorktreeManager, type WorktreeRecord } from '../../src/c
 import { MAX_NAME_LENGTH, nameProblem } from '../../src/core/worktrees/names';
 import { worktreeFailure } from '../../src/frontends/backgroundChats';
 import { configureWords } from '../../src/frontends/words';
+import { readAllRecords, readRecord } from '../../src/core/worktrees/records';
 import { said } from '../support/said';
+import { tempDirs } from '../support/tempDirs';
+import * as fs from 'node:fs';
 
 const gone = path.join(os.tmpdir(), 'evergreen-no-such-folder', 'nested');
 const record: WorktreeRecord = {
@@ -69,6 +72,31 @@ describe('worktrees: what the user is told', () => {
       bundle: { "The worktree's folder {folder} was deleted; its branch {branch} is still in the repository.": 'Le dossier {folder} du worktree a été supprimé ; sa branche {branch} reste dans le dépôt.' },
     });
     assert.equal(said(text), 'Le dossier /w/fix-login du worktree a été supprimé ; sa branche evergreen/fix-login reste dans le dépôt.');
+  });
+
+  it("says why a record is skipped: it cannot be read, it is not JSON, or the schema's own words", async () => {
+    const dirs = tempDirs();
+    try {
+      const root = dirs.make('evergreen-records-');
+      const repository = path.join(root, 'repo-key');
+      fs.mkdirSync(path.join(repository, 'folder.json'), { recursive: true });
+      fs.writeFileSync(path.join(repository, 'torn.json'), '{"version": 1, "name": ');
+      fs.writeFileSync(path.join(repository, 'old.json'), JSON.stringify({ ...record, version: 2 }));
+
+      const unreadable = await readRecord(path.join(repository, 'folder.json'));
+      assert.equal(unreadable?.kind, 'problem');
+      assert.equal(unreadable.problem.kind, 'worktree.recordUnreadable');
+      assert.match(said(unreadable.problem), /^it cannot be read: EISDIR\b/);
+
+      // The reader lists files only; each other record says what is wrong with it.
+      const reads = await readAllRecords(root);
+      assert.deepEqual(reads.map((read) => [path.basename(read.file), read.kind === 'problem' ? read.problem.kind : read.kind]), [['old.json', 'verbatim'], ['torn.json', 'worktree.recordNotJson']]);
+      const torn = reads[1]!;
+      assert.ok(torn.kind === 'problem');
+      assert.match(said(torn.problem), /^it is not JSON \(.+\)$/);
+    } finally {
+      dirs.clean();
+    }
   });
 
   it('shows any other failure as its own message', () => {

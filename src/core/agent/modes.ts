@@ -21,16 +21,22 @@ import { pendingPlan, planDecisionText, type PlanDecisionKind } from '../todos/p
 import type { ToolRegistry } from '../tools/registry';
 import { SUBAGENT_TYPES } from '../tools/taskInput';
 import type { CallRestrictions, ToolDefinition } from '../tools/types';
+import { userText, type UserText } from '../texts/userText';
 import type { AgentEvent, ModeChangeReason } from './events';
 
-/** A mode name that names no mode: the message lists the ones there are. */
+/**
+ * A mode name that names no mode, listing the ones there are: `said` for the user (each front end
+ * words it), the message in English for the log.
+ */
 export class UnknownModeError extends Error {
   override name = 'UnknownModeError';
+  readonly said: UserText;
   constructor(
     readonly requested: string,
     readonly known: readonly string[],
   ) {
     super(`There is no mode "${requested}". The modes are: ${known.join(', ')}.`);
+    this.said = userText('customization.unknownMode', { mode: requested, modes: known.join(', ') });
   }
 }
 

@@ -215,8 +215,14 @@ function configuredHook(event: HookEventName, matcher: string | undefined, match
 }
 
 /** The hook as the consent prompt and the hooks list show it: event, matcher, the command as written, timeout, file. */
-export function describeHook(hook: ConfiguredHook): string {
+export function describeHook(hook: ConfiguredHook): UserText {
   const command = hook.args === undefined ? hook.command : [hook.command, ...hook.args].map((word) => JSON.stringify(word)).join(' ');
-  const matcher = hook.matcher === undefined || hook.matcher === '' || EVENTS_WITHOUT_MATCHER.has(hook.event) ? '' : ` [${hook.matcher}]`;
-  return `${hook.event}${matcher}: ${command} (timeout ${hook.timeoutSeconds} s, ${hook.origin.label})`;
+  const described = { event: hook.event, command, seconds: hook.timeoutSeconds, file: hook.origin.label };
+  const matched = hook.matcher !== undefined && hook.matcher !== '' && !EVENTS_WITHOUT_MATCHER.has(hook.event);
+  return matched ? userText('hooks.describedMatching', { ...described, matcher: hook.matcher! }) : userText('hooks.described', described);
+}
+
+/** Hooks described (`describeHook`) one after another: each front end words the separator (a kind's data holds no list of texts). */
+export function describeHooks(first: ConfiguredHook, rest: readonly ConfiguredHook[]): UserText {
+  return [first, ...rest].map(describeHook).reduceRight((more, hook) => userText('hooks.describedAndMore', { hook, more }));
 }

@@ -6,7 +6,7 @@
  * the CLI: `--trust-workspace-hooks`); this module only sorts.
  */
 import { userText, type UserText } from '../texts/userText';
-import { describeHook, type ConfiguredHook, type HookConfigProblem } from './config';
+import { describeHooks, type ConfiguredHook, type HookConfigProblem } from './config';
 
 export interface ConsentState {
   /** The keys the user consented to in this workspace. */
@@ -41,16 +41,17 @@ export function sortHooksByConsent(hooks: readonly ConfiguredHook[], state: Cons
     else sorted.needConsent.push(hook);
   }
   sorted.runnable = [...sorted.user, ...sorted.consented];
-  if (sorted.untrusted.length > 0) {
-    sorted.notices.push(userText('hooks.untrusted', { count: sorted.untrusted.length, hooks: sorted.untrusted.map(describeHook).join('; ') }));
+  const [firstUntrusted, ...moreUntrusted] = sorted.untrusted;
+  if (firstUntrusted) {
+    sorted.notices.push(userText('hooks.untrusted', { count: sorted.untrusted.length, hooks: describeHooks(firstUntrusted, moreUntrusted) }));
   }
   return sorted;
 }
 
 /** The notice for workspace hooks the user was asked about and did not allow (each front end's words say how to allow them). */
 export function withheldHooksNotice(withheld: readonly ConfiguredHook[]): UserText | undefined {
-  if (withheld.length === 0) return undefined;
-  return userText('hooks.withheld', { hooks: withheld.map(describeHook).join('; ') });
+  const [first, ...rest] = withheld;
+  return first ? userText('hooks.withheld', { hooks: describeHooks(first, rest) }) : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { webSearchTool } from './webSearch';
 import { contextWindowFor, costOf, defaultModelFor, PROVIDER_FACTS, priceFor, thinkingFactsFor, type ModelPrice, type ThinkingFacts, type UsageCounts } from './models';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { effortForBudget, fitThinking } from './thinking';
+import { userText, type UserText } from '../texts/userText';
 
 /** The beta that lets Claude 4 budget-form models think between tool calls (adaptive models do it by themselves). */
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
@@ -31,7 +32,7 @@ export class AnthropicBackend implements ModelBackend {
   private readonly rules: RetryRules;
   private price: ModelPrice | undefined;
   private readonly modelInfoTimeoutMs: number;
-  private modelInfoProblem: string | undefined;
+  private modelInfoProblem: UserText | undefined;
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
   /** How this model is asked to think (the facts table). */
   private readonly thinking: ThinkingFacts;
@@ -75,7 +76,7 @@ export class AnthropicBackend implements ModelBackend {
     }
   }
 
-  get modelInfoWarning(): string | undefined {
+  get modelInfoWarning(): UserText | undefined {
     return this.modelInfoProblem;
   }
 
@@ -190,7 +191,7 @@ export class AnthropicBackend implements ModelBackend {
       return { id: info.id, maxInputTokens: info.max_input_tokens ?? undefined, maxOutputTokens: info.max_tokens ?? undefined };
     } catch (raw) {
       if (raw instanceof APIConnectionTimeoutError && !signal?.aborted) {
-        this.modelInfoProblem = `The Models API did not answer within ${this.modelInfoTimeoutMs / 1000} s, so the model's limits are unknown.`;
+        this.modelInfoProblem = userText('model.modelsApiSilent', { waited: userText('model.seconds', { value: this.modelInfoTimeoutMs / 1000 }) });
         return undefined;
       }
       if (raw instanceof NotFoundError) {

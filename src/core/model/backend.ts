@@ -117,7 +117,7 @@ export interface ModelBackend {
    * Set when the model-info request did not answer in time: the session goes on without the
    * model's limits (default window, no output cap) and the front end says so.
    */
-  readonly modelInfoWarning: string | undefined;
+  readonly modelInfoWarning: UserText | undefined;
   /** The model's limits, fetched once; undefined when the server cannot say. Unknown model -> ModelError. */
   getModelInfo(signal?: AbortSignal): Promise<ModelInfo | undefined>;
   /** window = explicit setting, else the model's known window, else the provider's fallback. */

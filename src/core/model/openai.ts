@@ -7,8 +7,7 @@ import { reasoningOf, sseData, StreamReader, type ChatChunk } from './openaiStre
 import { effortForBudget } from './thinking';
 import { retryRulesFrom, streamWithRetries, timeoutsFrom, type RetryRules } from './stream';
 import { errorMessage, silentLogger, type Logger } from '../logger';
-import { userText } from '../texts/userText';
-import { userTextForLog } from '../texts/userText';
+import { userText, userTextForLog, type UserText } from '../texts/userText';
 
 /** A next step about this provider's key, settings or variables (each front end words it). */
 const hint = (kind: HintKind) => errorHint('openai', kind);
@@ -40,7 +39,7 @@ export class OpenAIBackend implements ModelBackend {
   private readonly logger: Logger;
   private price: ModelPrice | undefined;
   private readonly modelInfoTimeoutMs: number;
-  private modelInfoProblem: string | undefined;
+  private modelInfoProblem: UserText | undefined;
   private modelInfo: Promise<ModelInfo | undefined> | undefined;
   /** The model's output limit, learnt from a server that refused a larger max_tokens. */
   private outputCap: number | undefined;
@@ -86,7 +85,7 @@ export class OpenAIBackend implements ModelBackend {
     return costOf(usage, this.price);
   }
 
-  get modelInfoWarning(): string | undefined {
+  get modelInfoWarning(): UserText | undefined {
     return this.modelInfoProblem;
   }
 
@@ -240,7 +239,7 @@ export class OpenAIBackend implements ModelBackend {
       return { id: typeof info['id'] === 'string' ? info['id'] : this.model, maxInputTokens: window, maxOutputTokens: output };
     } catch (error) {
       if (error instanceof OpenAI.APIConnectionTimeoutError && !signal?.aborted && knownWindowFor('openai', this.model) === undefined) {
-        this.modelInfoProblem = `The server did not say the model's limits within ${this.modelInfoTimeoutMs / 1000} s; assuming a ${contextWindowFor('openai', this.model).toLocaleString('en-US')}-token window.`;
+        this.modelInfoProblem = userText('model.limitsNotSaid', { waited: userText('model.seconds', { value: this.modelInfoTimeoutMs / 1000 }), window: contextWindowFor('openai', this.model) });
       }
       this.logger.info(`model info for ${this.model} unavailable (${errorMessage(error)}); using the known window table`);
       this.modelInfo = signal?.aborted ? undefined : this.modelInfo; // A cancelled ask may be asked again.

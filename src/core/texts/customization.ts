@@ -92,6 +92,8 @@ export interface CustomizationTexts {
   'customization.modeFieldsUnsupported': { file: string; fields: string };
   // A session's mode (agent/modeStart.ts); `error` is the model's error as it came
   'customization.modeGone': { mode: string };
+  /** `modes`: the modes there are, joined with ", " as names are listed. */
+  'customization.unknownMode': { mode: string; modes: string };
   'customization.modeModelFailed': { mode: string; model: string; error: string; running: string };
   /** `models`: the names asked for, "a or b". */
   'customization.modeModelNotServed': { mode: string; models: string; provider: string; running: string };

@@ -23,9 +23,14 @@ export interface HookTexts {
   'hooks.fileMissing': Record<string, never>;
   'hooks.userDisabledAll': Record<string, never>;
   'hooks.workspaceDisabledAll': Record<string, never>;
-  // ---- consent (consent.ts); `hooks`: each hook as written (describeHook), joined
-  'hooks.untrusted': { count: number; hooks: string };
-  'hooks.withheld': { hooks: string };
+  // ---- consent (consent.ts); `hooks`: each hook as written (describeHooks)
+  'hooks.untrusted': { count: number; hooks: NestedText };
+  'hooks.withheld': { hooks: NestedText };
+  /** A hook as the consent prompt and the hooks list show it (config.ts's describeHook): `command` as written, `seconds` its timeout, `file` where it is defined. */
+  'hooks.described': { event: string; command: string; seconds: number; file: string };
+  'hooks.describedMatching': { event: string; matcher: string; command: string; seconds: number; file: string };
+  /** A list of described hooks: the first (`hook`), then the rest (`more`: another of these or one hook). */
+  'hooks.describedAndMore': { hook: NestedText; more: NestedText };
   // ---- why a run did not run or was stopped (runner.ts, dispatch.ts), worded inside a run notice
   'hooks.cancelledBeforeStart': Record<string, never>;
   'hooks.sandboxCouldNotRun': { error: string };

@@ -32,6 +32,9 @@ export interface ModelTexts {
   'model.noReplyWithin': { waited: NestedText };
   'model.milliseconds': { value: number };
   'model.seconds': { value: number };
+  /** The model-info request timed out (`waited`: a `model.seconds`): the session goes on with a guessed `window` (tokens). */
+  'model.limitsNotSaid': { waited: NestedText; window: number };
+  'model.modelsApiSilent': { waited: NestedText };
   /** `what`: what the server answered (a `model.answered…` kind). */
   'model.notCompatible': { url: string; what: NestedText };
   /** A request's answer: `body` is ": " and the start of the server's body, or empty. */

@@ -9,6 +9,9 @@ export interface WorktreeTexts {
   'worktree.bareRepository': { folder: string };
   'worktree.insideGitDir': { folder: string };
   'worktree.noCommit': { checkout: string };
+  // A record that cannot be used (records.ts); `error` is the OS's or the JSON parser's message.
+  'worktree.recordUnreadable': { error: string };
+  'worktree.recordNotJson': { error: string };
   // The worktrees folder.
   'worktree.folderNotAbsolute': { folder: string };
   'worktree.folderInsideCheckout': { folder: string; checkout: string };

@@ -231,10 +231,10 @@ export class WorktreeManager {
   }
 
   /** Every recorded worktree (of one checkout's repository when `checkoutTop` is given), and the records that could not be read. */
-  async list(checkoutTop?: string): Promise<{ worktrees: WorktreeRecord[]; problems: { file: string; problem: string }[] }> {
+  async list(checkoutTop?: string): Promise<{ worktrees: WorktreeRecord[]; problems: { file: string; problem: UserText }[] }> {
     const reads = await readAllRecords(this.recordsRoot);
     const problems = reads.flatMap((read) => (read.kind === 'problem' ? [{ file: read.file, problem: read.problem }] : []));
-    for (const problem of problems) this.logger.warn(`worktrees: the record ${problem.file} is skipped: ${problem.problem}`);
+    for (const problem of problems) this.logger.warn(`worktrees: the record ${problem.file} is skipped: ${userTextForLog(problem.problem)}`);
     const worktrees = reads.flatMap((read) => (read.kind === 'record' ? [read.record] : []));
     return { worktrees: checkoutTop === undefined ? worktrees : worktrees.filter((record) => record.checkout === checkoutTop), problems };
   }

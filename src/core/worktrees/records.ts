@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../workspace/atomicWrite';
 import { isNodeError } from '../workspace/workspace';
 import * as z from '../zod';
+import { userText, verbatim, type UserText } from '../texts/userText';
 
 export const WorktreeRecordSchema = z.object({
   version: z.literal(1),
@@ -43,7 +44,8 @@ export async function writeRecord(file: string, record: WorktreeRecord): Promise
   await writeFileAtomic(file, `${JSON.stringify(WorktreeRecordSchema.parse(record), null, 2)}\n`);
 }
 
-export type RecordRead = { kind: 'record'; file: string; record: WorktreeRecord } | { kind: 'problem'; file: string; problem: string };
+/** A record that cannot be used says why (`problem`, worded by the front end: the part after "the record FILE is skipped:"). */
+export type RecordRead = { kind: 'record'; file: string; record: WorktreeRecord } | { kind: 'problem'; file: string; problem: UserText };
 
 /** One record file, checked. */
 export async function readRecord(file: string): Promise<RecordRead | undefined> {
@@ -52,16 +54,17 @@ export async function readRecord(file: string): Promise<RecordRead | undefined> 
     text = await fsp.readFile(file, 'utf8');
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return undefined;
-    return { kind: 'problem', file, problem: `it cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: 'problem', file, problem: userText('worktree.recordUnreadable', { error: error instanceof Error ? error.message : String(error) }) };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { kind: 'problem', file, problem: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'problem', file, problem: userText('worktree.recordNotJson', { error: error instanceof Error ? error.message : String(error) }) };
   }
   const parsed = WorktreeRecordSchema.safeParse(json);
-  if (!parsed.success) return { kind: 'problem', file, problem: z.zodIssueText(parsed.error, json) };
+  // The schema's own words (the field and what is wrong with it): not ours to word.
+  if (!parsed.success) return { kind: 'problem', file, problem: verbatim(z.zodIssueText(parsed.error, json)) };
   return { kind: 'record', file, record: parsed.data };
 }
 

@@ -82,6 +82,7 @@ export const CUSTOMIZATION_WORDS = wordsFor<CustomizationTexts>()({
   'customization.modeNameInvalid': '{file}: the mode name "{name}" may not contain "/" or control characters; the file is not used.',
   'customization.modeFieldsUnsupported': '{file}: Evergreen does not act on {fields}; the rest of the mode is used.',
   'customization.modeGone': 'This session was in the "{mode}" mode, which no longer exists (its file was removed, renamed or is not loaded here); it goes on in the agent mode.',
+  'customization.unknownMode': 'There is no mode "{mode}". The modes are: {modes}.',
   'customization.modeModelFailed': 'The {mode} mode asks for the model {model}, which could not be used here ({error}); the session runs on {running}.',
   'customization.modeModelNotServed': 'The {mode} mode asks for {models}, which {provider} does not serve here; the session runs on {running}.',
   'customization.memoryNotListed': {

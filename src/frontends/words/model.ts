@@ -26,6 +26,8 @@ export const MODEL_WORDS = wordsFor<ModelTexts>()({
   'model.noReplyWithin': 'The server sent no reply within {waited}.',
   'model.milliseconds': '{value} ms',
   'model.seconds': '{value} s',
+  'model.limitsNotSaid': "The server did not say the model's limits within {waited}; assuming a {window}-token window.",
+  'model.modelsApiSilent': "The Models API did not answer within {waited}, so the model's limits are unknown.",
   'model.notCompatible': 'The server at {url} is not an OpenAI-compatible API: {what}.',
   'model.answered': 'POST {url}/chat/completions answered {status}{body}',
   'model.answeredWith': 'POST {url}/chat/completions answered {status} with {type}{body}',

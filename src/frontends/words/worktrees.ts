@@ -9,6 +9,8 @@ export const WORKTREE_WORDS = wordsFor<WorktreeTexts>()({
   'worktree.bareRepository': '{folder} is a bare Git repository: it has no checkout to branch from or bring changes back to.',
   'worktree.insideGitDir': '{folder} is inside a Git directory, not a checkout, so a chat cannot get its own worktree here.',
   'worktree.noCommit': 'The repository at {checkout} has no commit yet: a worktree branches from a commit. Commit once (e.g. git commit --allow-empty -m "Start"), then try again.',
+  'worktree.recordUnreadable': 'it cannot be read: {error}',
+  'worktree.recordNotJson': 'it is not JSON ({error})',
   'worktree.folderNotAbsolute': 'The worktrees folder must be an absolute path, got "{folder}". Choose an absolute folder, or leave it empty.',
   'worktree.folderInsideCheckout': 'The worktrees folder {folder} is inside the checkout {checkout}; a worktree must be outside it. Choose another folder for worktrees, or leave it empty.',
   'worktree.nameEmpty': 'Cannot name a worktree "": the name is empty.',
