@@ -30,9 +30,17 @@ export async function showEvergreenView(page: Page): Promise<void> {
 
 /** Shows the Evergreen view and returns its chat's document, the pointer moved off the activity bar (its hover label would cover the chat). */
 export async function showChat(page: Page): Promise<Frame> {
-  await showEvergreenView(page);
-  await page.mouse.move(900, 700);
-  return findChatFrame(page, 600);
+  // Right after a reload the workbench may still restore its layout and close the sidebar a click
+  // opened (seen on a loaded machine): look again, and click again if the view is not showing.
+  for (let round = 0; ; round++) {
+    await showEvergreenView(page);
+    await page.mouse.move(900, 700);
+    try {
+      return await findChatFrame(page, 200);
+    } catch (error) {
+      if (round === 2) throw error;
+    }
+  }
 }
 
 /** Shows the Evergreen view and waits for its chat: the webview's document and its message box. */
