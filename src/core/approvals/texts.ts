@@ -2,13 +2,7 @@
  * Builders of the kinds in texts/approvals.ts (tool cards' headlines, approval cards): the core
  * says these, each front end words them (src/frontends/words/approvals.ts).
  */
-import type { ApprovalTexts, HeldWhyText, ProtectedWhy, ProtectedWhyKind } from '../texts/approvals';
-import type { UserText } from '../texts/userText';
-
-/** A tool card's or an approval card's text: a kind of texts/approvals.ts with its data. */
-export function approvalText<K extends keyof ApprovalTexts>(kind: K, data: ApprovalTexts[K]): UserText {
-  return { kind, data } as UserText;
-}
+import type { HeldWhyText, ProtectedWhy, ProtectedWhyKind } from '../texts/approvals';
 
 /** The kind that says why a path is protected ('git' -> 'approval.protectedGit'). */
 export function protectedWhyKind<Why extends ProtectedWhy>(why: Why): ProtectedWhyKind<Why> {

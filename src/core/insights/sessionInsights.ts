@@ -111,7 +111,6 @@ export interface SessionInsights {
 }
 
 /** A kind of the insights with its data (src/core/texts/insights.ts). */
-const said = <K extends keyof InsightTexts>(kind: K, data: InsightTexts[K]): UserText => ({ kind, data }) as UserText;
 const sizes = (before: number, after: number) => ({ before: Math.round(before), after: Math.round(after) });
 type Trigger = Extract<TranscriptEntry, { type: 'compaction_failed' }>['trigger'] | Extract<TranscriptEntry, { type: 'compaction' }>['compaction']['trigger'];
 const triggerText = (trigger: Trigger): UserText => userText(`insights.trigger.${trigger}`, {});
@@ -145,9 +144,9 @@ type ActionDraft = Pick<InsightsAction, 'kind' | 'label' | 'detail' | 'removedTo
 function describeAction(entry: TranscriptEntry): ActionDraft | undefined {
   switch (entry.type) {
     case 'tier_edit': {
-      const label = said(TIER_LABEL[entry.tier], { count: entry.edits.length });
+      const label = userText(TIER_LABEL[entry.tier], { count: entry.edits.length });
       const { tokensBefore, tokensAfter } = entry;
-      const detail = said('insights.tierEditDetail', { label, tier: userText(`insights.tier.${entry.tier}`, {}), ...sizes(tokensBefore, tokensAfter) });
+      const detail = userText('insights.tierEditDetail', { label, tier: userText(`insights.tier.${entry.tier}`, {}), ...sizes(tokensBefore, tokensAfter) });
       return { kind: TIER_KIND[entry.tier], label, detail, tokensBefore, tokensAfter, removedTokens: Math.max(0, tokensBefore - tokensAfter) };
     }
     case 'persisted_output': {
@@ -157,8 +156,8 @@ function describeAction(entry: TranscriptEntry): ActionDraft | undefined {
       const output = { tool: entry.toolName, count: entry.lines, file: entry.file };
       return {
         kind: 'saved',
-        label: said('insights.saved', { tool: entry.toolName }),
-        detail: sized ? said('insights.savedDetailSized', { ...output, ...sizes(tokensBefore, tokensAfter) }) : said('insights.savedDetail', output),
+        label: userText('insights.saved', { tool: entry.toolName }),
+        detail: sized ? userText('insights.savedDetailSized', { ...output, ...sizes(tokensBefore, tokensAfter) }) : userText('insights.savedDetail', output),
         ...(sized ? { tokensBefore, tokensAfter } : {}),
         removedTokens: sized ? Math.max(0, tokensBefore - tokensAfter) : 0,
       };
@@ -166,26 +165,26 @@ function describeAction(entry: TranscriptEntry): ActionDraft | undefined {
     case 'compaction': {
       const { stats, trigger, restoredFiles, focus } = entry.compaction;
       const drop = trigger === 'drop';
-      const label = said(drop ? 'insights.dropped' : 'insights.summarized', { count: stats.messagesSummarized });
-      const what = { label, trigger: triggerText(trigger), kept: said('insights.messages', { count: stats.messagesKept }), ...sizes(stats.tokensBefore, stats.tokensAfter) };
-      const detail = restoredFiles.length ? said('insights.compactionDetailRestored', { ...what, files: said('insights.files', { count: restoredFiles.length }) }) : said('insights.compactionDetail', what);
+      const label = userText(drop ? 'insights.dropped' : 'insights.summarized', { count: stats.messagesSummarized });
+      const what = { label, trigger: triggerText(trigger), kept: userText('insights.messages', { count: stats.messagesKept }), ...sizes(stats.tokensBefore, stats.tokensAfter) };
+      const detail = restoredFiles.length ? userText('insights.compactionDetailRestored', { ...what, files: userText('insights.files', { count: restoredFiles.length }) }) : userText('insights.compactionDetail', what);
       return {
         kind: drop ? 'drop' : 'compaction',
         label,
-        detail: focus ? said('insights.withFocus', { detail, focus: focus.replace(/\s+/g, ' ').slice(0, 200) }) : detail,
+        detail: focus ? userText('insights.withFocus', { detail, focus: focus.replace(/\s+/g, ' ').slice(0, 200) }) : detail,
         tokensBefore: stats.tokensBefore,
         tokensAfter: stats.tokensAfter,
         removedTokens: Math.max(0, stats.tokensBefore - stats.tokensAfter),
       };
     }
     case 'compaction_undo':
-      return { kind: 'undo', label: said('insights.undo', {}), detail: said('insights.undoDetail', sizes(entry.tokensBefore, entry.tokensAfter)), tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, removedTokens: 0 };
+      return { kind: 'undo', label: userText('insights.undo', {}), detail: userText('insights.undoDetail', sizes(entry.tokensBefore, entry.tokensAfter)), tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter, removedTokens: 0 };
     case 'compaction_failed':
-      return { kind: 'failed', label: said('insights.failed', {}), detail: said('insights.failedDetail', { trigger: triggerText(entry.trigger), reason: entry.reason.replace(/\s+/g, ' ').slice(0, 300) }), removedTokens: 0 };
+      return { kind: 'failed', label: userText('insights.failed', {}), detail: userText('insights.failedDetail', { trigger: triggerText(entry.trigger), reason: entry.reason.replace(/\s+/g, ' ').slice(0, 300) }), removedTokens: 0 };
     case 'window_learned':
-      return { kind: 'window', label: said('insights.window', { window: Math.round(entry.window) }), detail: said('insights.windowDetail', { window: Math.round(entry.window), assumed: Math.round(entry.assumed) }), removedTokens: 0 };
+      return { kind: 'window', label: userText('insights.window', { window: Math.round(entry.window) }), detail: userText('insights.windowDetail', { window: Math.round(entry.window), assumed: Math.round(entry.assumed) }), removedTokens: 0 };
     case 'rewind':
-      return { kind: 'restore', label: said('insights.restore', { checkpoint: String(entry.checkpoint) }), detail: said(entry.files === 'restored' ? 'insights.restoreDetailWithFiles' : 'insights.restoreDetailFilesKept', { checkpoint: String(entry.checkpoint) }), removedTokens: 0 };
+      return { kind: 'restore', label: userText('insights.restore', { checkpoint: String(entry.checkpoint) }), detail: userText(entry.files === 'restored' ? 'insights.restoreDetailWithFiles' : 'insights.restoreDetailFilesKept', { checkpoint: String(entry.checkpoint) }), removedTokens: 0 };
     default:
       return undefined;
   }

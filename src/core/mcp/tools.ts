@@ -12,8 +12,8 @@ import { ToolExecutionError, ToolInputError } from '../errors';
 import type { McpServerConnection } from './connection';
 import type { McpToolNames } from './names';
 import { mapCallToolResult } from './results';
-import { approvalText } from '../approvals/texts';
-import type { UserText } from '../texts/userText';
+
+import { userText, type UserText } from '../texts/userText';
 
 export type McpCallInput = Record<string, unknown>;
 
@@ -48,10 +48,10 @@ export function usableSchema(schema: unknown): { schema: ToolInputSchema } | { p
 export function serverHintsOf(tool: Tool): UserText[] {
   const hints: UserText[] = [];
   const annotations = tool.annotations;
-  if (annotations?.readOnlyHint === true) hints.push(approvalText('approval.hintReadOnly', {}));
-  if (annotations?.destructiveHint === true) hints.push(approvalText('approval.hintDestructive', {}));
-  if (annotations?.idempotentHint === true) hints.push(approvalText('approval.hintIdempotent', {}));
-  if (annotations?.openWorldHint === true) hints.push(approvalText('approval.hintOpenWorld', {}));
+  if (annotations?.readOnlyHint === true) hints.push(userText('approval.hintReadOnly', {}));
+  if (annotations?.destructiveHint === true) hints.push(userText('approval.hintDestructive', {}));
+  if (annotations?.idempotentHint === true) hints.push(userText('approval.hintIdempotent', {}));
+  if (annotations?.openWorldHint === true) hints.push(userText('approval.hintOpenWorld', {}));
   return hints;
 }
 
@@ -86,7 +86,7 @@ export function mcpToolDefinitions(connection: McpServerConnection, tools: reado
         if (!isObject(input)) throw new ToolInputError('the arguments must be a JSON object');
         return input;
       },
-      headline: (input) => approvalText('tool.mcpCall', { server, tool: tool.name, input: JSON.stringify(input).slice(0, 120) }),
+      headline: (input) => userText('tool.mcpCall', { server, tool: tool.name, input: JSON.stringify(input).slice(0, 120) }),
       async run(input, ctx) {
         const decision = await ctx.approve({ kind: 'mcp', server, tool: tool.name, fullName, arguments: JSON.stringify(input, null, ARGUMENT_INDENT), serverHints: serverHintsOf(tool) });
         if (!decision.approved) return { content: decision.reason ?? `The user declined this call of ${tool.name} on the MCP server "${server}".`, isError: true };

@@ -11,8 +11,8 @@ import { execFile } from 'node:child_process';
 import { lstatSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PROTECTED_WHY, protectedWriteWhy } from '../approvals/protectedPaths';
-import { approvalText, protectedWhyText } from '../approvals/texts';
-import type { UserText } from '../texts/userText';
+import { protectedWhyText } from '../approvals/texts';
+import { userText, type UserText } from '../texts/userText';
 import type { HeldWhy } from './policy';
 import { bytes, displayPath, isAtOrBelow, toByteString, type OverlayChange } from './overlayChanges';
 
@@ -74,7 +74,7 @@ export async function guardOverlayChanges(input: GuardInput): Promise<GuardedCha
     const topLevel = !change.path.includes('/');
     if (topLevel && createProtected.has(change.path.toLowerCase()) && lstatBytes(path.join(workspace, change.path)) === undefined) {
       const why = createProtected.get(change.path.toLowerCase()) ?? writeToolsWhy(displayPath(change.path));
-      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${why.english}`, said: approvalText('approval.heldNew', { path: displayPath(change.path), why: why.said }) });
+      guarded.push({ path: change.path, reason: `a new ${displayPath(change.path)}: ${why.english}`, said: userText('approval.heldNew', { path: displayPath(change.path), why: why.said }) });
       continue;
     }
     const gitDir = enclosingGitDirectory(change.path, isGitDirectory);
@@ -113,25 +113,25 @@ function enclosingGitDirectory(relative: string, isGitDirectory: (relative: stri
  */
 function outsideGitDirectory(change: OverlayChange, upper: string): GuardedChange | undefined {
   if (path.posix.basename(change.path).toLowerCase() !== '.git') return undefined;
-  if (change.kind === 'symlink') return { path: change.path, reason: 'a .git link: Git would use the folder it points to, and its configuration, as this repository', said: approvalText('approval.heldGitLink', {}), detail: `-> ${displayPath(change.target)}` };
+  if (change.kind === 'symlink') return { path: change.path, reason: 'a .git link: Git would use the folder it points to, and its configuration, as this repository', said: userText('approval.heldGitLink', {}), detail: `-> ${displayPath(change.target)}` };
   if (change.kind !== 'file') return undefined;
-  return { path: change.path, reason: 'a .git file: Git would use the folder it names, and its configuration, as this repository', said: approvalText('approval.heldGitFile', {}), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+  return { path: change.path, reason: 'a .git file: Git would use the folder it names, and its configuration, as this repository', said: userText('approval.heldGitFile', {}), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
 }
 
 function insideGitDirectory(change: OverlayChange, gitDir: string, upper: string): Promise<GuardedChange | undefined> | GuardedChange | undefined {
   const inner = change.path.slice(gitDir.length + 1);
   const where = displayPath(gitDir);
-  if (change.kind === 'symlink') return { path: change.path, reason: `a link inside the Git directory ${where}: Git could read configuration through it`, said: approvalText('approval.heldLinkInGitDir', { where }), detail: `-> ${displayPath(change.target)}` };
+  if (change.kind === 'symlink') return { path: change.path, reason: `a link inside the Git directory ${where}: Git could read configuration through it`, said: userText('approval.heldLinkInGitDir', { where }), detail: `-> ${displayPath(change.target)}` };
   if (change.kind !== 'file') return undefined;
   if (inner.startsWith('hooks/') && !inner.endsWith('.sample')) {
-    return { path: change.path, reason: `a Git hook in ${where}: Git runs it outside the sandbox`, said: approvalText('approval.heldGitHook', { where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+    return { path: change.path, reason: `a Git hook in ${where}: Git runs it outside the sandbox`, said: userText('approval.heldGitHook', { where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
   }
   const name = path.posix.basename(inner);
   // commondir names the folder whose config applies; a target with just a config in it would pass any check of its shape.
-  if (REDIRECT_FILES.has(name)) return { path: change.path, reason: `${name} in ${where}: Git would read its configuration from the folder it names`, said: approvalText('approval.heldGitRedirect', { name, where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
+  if (REDIRECT_FILES.has(name)) return { path: change.path, reason: `${name} in ${where}: Git would read its configuration from the folder it names`, said: userText('approval.heldGitRedirect', { name, where }), detail: firstLines(readText(path.join(upper, change.path)) ?? '') };
   if (!CONFIG_FILES.has(name)) return undefined;
   return riskyConfiguration(path.join(upper, change.path)).then((risky) =>
-    risky === undefined ? undefined : { path: change.path, reason: `Git configuration in ${where} that runs commands or points Git elsewhere`, said: approvalText('approval.heldGitConfig', { where }), detail: risky },
+    risky === undefined ? undefined : { path: change.path, reason: `Git configuration in ${where} that runs commands or points Git elsewhere`, said: userText('approval.heldGitConfig', { where }), detail: risky },
   );
 }
 

@@ -4,8 +4,8 @@ import { numberedLine } from '../text';
 import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
 import { ToolExecutionError } from '../errors';
-import { approvalText } from '../approvals/texts';
-import { verbatim } from '../texts/userText';
+
+import { verbatim, userText } from '../texts/userText';
 
 const editFileInput = z
   .object({
@@ -59,7 +59,7 @@ export function createEditFileTool(): ToolDefinition<EditFileInput> {
       'without the line-number prefix read_file shows) and must occur exactly once unless replace_all is true; include enough ' +
       'surrounding lines to make it unique. The user sees a diff and may decline. Read the file first.',
     input: editFileInput,
-    headline: (input) => (input.replace_all ? approvalText('tool.editAll', { path: input.path }) : verbatim(input.path)),
+    headline: (input) => (input.replace_all ? userText('tool.editAll', { path: input.path }) : verbatim(input.path)),
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path, { write: true });
       const shown = ctx.workspace.displayPath(file);

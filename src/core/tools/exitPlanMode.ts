@@ -9,8 +9,8 @@ import { planSteps, proposedPlan } from '../todos/planSteps';
 import * as z from '../zod';
 import { defineTool, nonBlankString, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
-import { approvalText } from '../approvals/texts';
-import { verbatim } from '../texts/userText';
+
+import { verbatim, userText } from '../texts/userText';
 
 export { EXIT_PLAN_MODE_TOOL } from '../todos/planDecision';
 
@@ -43,7 +43,7 @@ export function createExitPlanModeTool(): ToolDefinition<ExitPlanModeInput> {
     headline(input) {
       const first = input.plan.split('\n').map((line) => line.replace(/^#+\s*/, '').trim()).find((line) => line !== '') ?? '';
       const steps = planSteps(input.plan).length;
-      return steps > 0 ? approvalText('tool.planSteps', { title: first, count: steps }) : verbatim(first);
+      return steps > 0 ? userText('tool.planSteps', { title: first, count: steps }) : verbatim(first);
     },
     async run(input) {
       const plan = proposedPlan(input.plan);

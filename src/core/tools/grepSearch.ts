@@ -1,6 +1,7 @@
 // grep_search: ripgrep when a binary is available (the VS Code layer passes VS Code's bundled
 // rg, the CLI the one on PATH), else a pure JS search with the same output and the same
 // .gitignore semantics.
+import { userText } from '../texts/userText';
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -17,7 +18,6 @@ import { ToolExecutionError, abortError } from '../errors';
 import { checkGlobPattern, comparePaths, findFiles } from '../workspace/walk';
 import { RegexTimeoutError, RegexWorker } from '../regexWorker';
 import { isInside, isNodeError, openConfinedFile } from '../workspace/workspace';
-import { approvalText } from '../approvals/texts';
 
 const grepInput = schemaPerSetting(String, (defaultMaxResults: number) =>
   z
@@ -358,7 +358,7 @@ export function createGrepSearchTool(options: GrepOptions = {}): ToolDefinition<
       '"path:line:text", paths relative to the workspace root, sorted by path. Honours .gitignore, skips binary files, .git and node_modules. ' +
       'Narrow with "path" (a directory or file) and "glob" (e.g. "*.ts" matches at any depth, "src/**/*.{ts,tsx}" relative to path).',
     input: grepInput(defaultMaxResults),
-    headline: (input) => (input.glob !== undefined ? approvalText('tool.grepGlob', { pattern: input.pattern, path: input.path ?? '.', glob: input.glob }) : approvalText('tool.grep', { pattern: input.pattern, path: input.path ?? '.' })),
+    headline: (input) => (input.glob !== undefined ? userText('tool.grepGlob', { pattern: input.pattern, path: input.path ?? '.', glob: input.glob }) : userText('tool.grep', { pattern: input.pattern, path: input.path ?? '.' })),
     async run(input, ctx) {
       const target = await ctx.workspace.resolve(input.path ?? '.');
       const shownTarget = ctx.workspace.displayPath(target);

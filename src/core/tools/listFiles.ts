@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import { userText } from '../texts/userText';
 import * as z from '../zod';
 import { plural } from '../text';
 import { defineTool, inputCheck } from './toolInput';
@@ -6,7 +7,6 @@ import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError } from '../errors';
 import { checkGlobPattern, findFiles } from '../workspace/walk';
 import { openConfinedDir, rootOf } from '../workspace/workspace';
-import { approvalText } from '../approvals/texts';
 
 const DEFAULT_PATTERN = '**/*';
 
@@ -35,7 +35,7 @@ export function createListFilesTool(options: ListFilesOptions = {}): ToolDefinit
       'Patterns are relative to "path" (default: the workspace root); "*.ts" matches only that directory, "**/*.ts" recursively; ' +
       `braces like "src/**/*.{ts,tsx}" work. Honours .gitignore and skips .git and node_modules. Paths are returned relative to the workspace root, sorted; at most ${maxEntries}.`,
     input: listFilesInput,
-    headline: (input) => approvalText('tool.listFiles', { path: input.path ?? '.', pattern: input.pattern }),
+    headline: (input) => userText('tool.listFiles', { path: input.path ?? '.', pattern: input.pattern }),
     async run(input, ctx) {
       const dir = await ctx.workspace.resolve(input.path ?? '.');
       const shownDir = ctx.workspace.displayPath(dir);

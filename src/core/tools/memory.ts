@@ -3,6 +3,7 @@
  * the folder the caller gives (memory/ does the work: paths, caps, confinement, wording). Writes
  * never ask; `readOnly` leaves only `view` (subagents other than general).
  */
+import { userText } from '../texts/userText';
 import { ToolInputError } from '../errors';
 import { MEMORY_COMMANDS, memoryCardOf, runMemoryCommand, type MemoryInput } from '../memory/commands';
 import { MEMORY_LIMITS, MEMORY_ROOT, parseMemoryPath } from '../memory/paths';
@@ -10,7 +11,6 @@ import { formatSize, MemoryStore } from '../memory/store';
 import * as z from '../zod';
 import { defineTool, inputCheck, refuse } from './toolInput';
 import type { ToolDefinition } from './types';
-import { approvalText } from '../approvals/texts';
 
 export const MEMORY_TOOL = 'memory';
 
@@ -111,7 +111,7 @@ export function createMemoryTool(options: MemoryToolOptions): ToolDefinition<Mem
     input: memoryInput,
     ...(readOnly ? { offered: readOnlyOffer } : {}),
     headline(input) {
-      return input.command === 'rename' ? approvalText('tool.memoryRename', { from: input.oldPath.shown, to: input.newPath.shown }) : approvalText('tool.memory', { command: input.command, path: input.path.shown });
+      return input.command === 'rename' ? userText('tool.memoryRename', { from: input.oldPath.shown, to: input.newPath.shown }) : userText('tool.memory', { command: input.command, path: input.path.shown });
     },
     // Writes do not ask: the chat shows each as a card of its own, kept through a resume (built from the input).
     card: (input) => ({ kind: 'memory', ...memoryCardOf(input) }),

@@ -7,8 +7,8 @@ import { defineTool, nonBlankString, schemaPerSetting } from './toolInput';
 import type { ToolDefinition, ToolEffect } from './types';
 import { ToolExecutionError } from '../errors';
 import { isNodeError, openForRead } from '../workspace/workspace';
-import { approvalText } from '../approvals/texts';
-import { verbatim } from '../texts/userText';
+
+import { verbatim, userText } from '../texts/userText';
 
 const readFileInput = schemaPerSetting(String, (defaultLimit: number) =>
   z.object({
@@ -48,7 +48,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): ToolDefinitio
       `By default up to ${defaultLimit} lines from the start; use offset/limit to page through large files — the result says which offset to use next. ` +
       `Lines longer than ${maxLineChars} characters are cut. Binary files are refused.`,
     input: readFileInput(defaultLimit),
-    headline: (input) => (input.offset !== undefined || input.limit !== undefined ? approvalText('tool.readFromLine', { path: input.path, line: String(input.offset ?? 1) }) : verbatim(input.path)),
+    headline: (input) => (input.offset !== undefined || input.limit !== undefined ? userText('tool.readFromLine', { path: input.path, line: String(input.offset ?? 1) }) : verbatim(input.path)),
     async run(input, ctx) {
       const file = await ctx.workspace.resolve(input.path);
       const shown = ctx.workspace.displayPath(file);

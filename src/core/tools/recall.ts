@@ -10,8 +10,8 @@ import type { RecallQuery, RecallSearchOutcome, RecallSource } from './recallTyp
 import { defineTool, refuse } from './toolInput';
 import type { ToolDefinition, ToolResult } from './types';
 import { ToolInputError } from '../errors';
-import { approvalText } from '../approvals/texts';
-import { verbatim } from '../texts/userText';
+
+import { verbatim, userText } from '../texts/userText';
 
 export interface RecallToolOptions {
   /** Characters a page holds at most (asked per call: the persist threshold, which shrinks with a learned window). */
@@ -88,7 +88,7 @@ export function createRecallTool(options: RecallToolOptions = {}): ToolDefinitio
       'each with its tool-use id or message position, time and an excerpt. Use it instead of re-running a command whose output may have changed, ' +
       'or when a summary left out a detail. Pass exactly one of id or query.',
     input: recallInput,
-    headline: (input) => ('id' in input ? (input.offset > 0 ? approvalText('tool.recallFrom', { id: input.id, offset: String(input.offset) }) : verbatim(input.id)) : verbatim(input.query)),
+    headline: (input) => ('id' in input ? (input.offset > 0 ? userText('tool.recallFrom', { id: input.id, offset: String(input.offset) }) : verbatim(input.id)) : verbatim(input.query)),
     async run(input, ctx) {
       if (!ctx.recall) return { content: 'recall is not available here: this session keeps no transcript on disk.', isError: true };
       if ('id' in input) return recallById(ctx.recall, input, Math.min(input.limit ?? maxPageChars(), maxPageChars()), ctx.signal);

@@ -1,13 +1,12 @@
 // The `task` tool: hands a self-contained piece of work to a subagent (a child session with its
 // own context) and returns only the child's final report. The tool itself is thin: the agent
 // provides `ctx.runSubagent` (src/core/agent/subagents.ts), which builds and runs the child.
+import { userText } from '../texts/userText';
 import * as z from '../zod';
 import { RECALL_TOOL } from './recallRef';
 import { SUBAGENT_TYPES, type TaskInput } from './taskInput';
 import { defineTool, nonBlankString } from './toolInput';
 import type { ToolDefinition } from './types';
-import { approvalText } from '../approvals/texts';
-
 
 export const TASK_TOOL_NAME = 'task';
 
@@ -54,7 +53,7 @@ export function createTaskTool(): ToolDefinition<TaskInput> {
       '(goal, relevant paths, what to report). agent_type "explore" can only read (read_file, list_files, grep_search); "general" has your other tools, and its edits and commands ' +
       'are approved like yours. Subagents cannot launch subagents. Its full transcript stays on disk; the result names it.',
     input: taskInput,
-    headline: (input) => approvalText('tool.task', { agentType: input.agentType, description: input.description }),
+    headline: (input) => userText('tool.task', { agentType: input.agentType, description: input.description }),
     async run(input, ctx) {
       if (!ctx.runSubagent) return { content: 'Subagents are not available here (a subagent cannot launch another one).', isError: true };
       const allowed = ctx.restrictions?.subagentTypes;

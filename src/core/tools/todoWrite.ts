@@ -1,8 +1,8 @@
 import * as z from '../zod';
+import { userText } from '../texts/userText';
 import { parseTodoList, TODO_DEFAULTS, TODO_STATUSES, TODO_WRITE_TOOL, todoCounts, todoCountsText, type TodoLimits } from '../todos/todos';
 import { defineTool, refuse, schemaPerSetting } from './toolInput';
 import type { ToolDefinition } from './types';
-import { approvalText } from '../approvals/texts';
 
 /**
  * The list is checked by todos/ (parseTodoList, which replay uses too: ids that are whole numbers
@@ -50,7 +50,7 @@ export function createTodoWriteTool(limits: TodoLimits = TODO_DEFAULTS): ToolDef
       const counts = todoCounts(input.todos);
       const current = input.todos.find((item) => item.status === 'in_progress');
       const done = { done: counts.done, total: input.todos.length };
-      return current ? approvalText('tool.todosCurrent', { ...done, current: current.text }) : approvalText('tool.todos', done);
+      return current ? userText('tool.todosCurrent', { ...done, current: current.text }) : userText('tool.todos', done);
     },
     async run(input) {
       const summary = input.todos.length === 0 ? 'Task list cleared.' : `Task list updated: ${todoCountsText(input.todos)}.`;

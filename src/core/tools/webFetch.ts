@@ -15,8 +15,8 @@ import { fetchPage, WebFetchError, type FetchedPage, type Resolver } from '../we
 import { convertHtmlOffThread } from '../web/htmlConversion';
 import { WEB_LIMITS } from '../web/limits';
 import { PageCache } from '../web/pageCache';
-import { approvalText } from '../approvals/texts';
-import { verbatim } from '../texts/userText';
+
+import { verbatim, userText } from '../texts/userText';
 
 export const WEB_FETCH_TOOL = 'web_fetch';
 
@@ -75,7 +75,7 @@ export function createWebFetchTool(options: WebFetchToolOptions): ToolDefinition
     input: webFetchInput,
     // A page is neither superseded nor rerun by the engine: the default treatment (cleared when old, saved when huge).
     context: { kind: 'other' },
-    headline: (input) => (input.prompt ? approvalText('tool.fetchWithPrompt', { url: input.url, prompt: input.prompt }) : verbatim(input.url)),
+    headline: (input) => (input.prompt ? userText('tool.fetchWithPrompt', { url: input.url, prompt: input.prompt }) : verbatim(input.url)),
     async run(input, ctx) {
       const parsed = parseWebUrl(input.url);
       if (!parsed.ok) throw new ToolInputError(`${parsed.problem}.`);

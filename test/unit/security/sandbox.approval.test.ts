@@ -11,7 +11,6 @@ import { verbatim } from '../../../src/core/texts/userText';
 import { createPolicyApprover, decide, type ApprovalPolicy, type ApprovalRequest, type Approver, type ShellIsolation } from '../../../src/core/approvals/approval';
 import { createRunShellTool, isolationFor } from '../../../src/core/tools/runShell';
 import { makeContext, makeTempDirs, type TempDirs } from '../../support/toolFixtures';
-import { approvalText } from '../../../src/core/approvals/texts';
 
 const COMMAND = 'git status';
 const AUTO: ApprovalPolicy = { writes: 'ask', shell: 'auto', shellAllowList: [] };
@@ -77,7 +76,7 @@ describe('security: approvals and the command sandbox', () => {
     }
 
     it('what a sandboxed command wrote that would arm a program outside always reaches a person, whatever the settings', async () => {
-      const held: ApprovalRequest = { kind: 'sandbox_changes', command: 'git init x', changes: [{ path: 'x/.git/config', reason: approvalText('approval.heldGitConfig', { where: 'x/.git' }), detail: 'core.fsmonitor = touch /tmp/p' }] };
+      const held: ApprovalRequest = { kind: 'sandbox_changes', command: 'git init x', changes: [{ path: 'x/.git/config', reason: userText('approval.heldGitConfig', { where: 'x/.git' }), detail: 'core.fsmonitor = touch /tmp/p' }] };
       const everythingAuto: ApprovalPolicy = { writes: 'auto', shell: 'auto', shellAllowList: ['git'], mcp: 'auto', mcpAllowList: ['mcp__x__*'] };
       assert.equal(decide(everythingAuto, held), 'ask');
       const person = recordingApprover(false);
