@@ -39,6 +39,15 @@ describe('frontends/words: the core says kinds, a front end words them', () => {
     assert.equal(word(text), 'from.the.future {"n":1}');
   });
 
+  it('words a damaged record without throwing: a kind named like an object property, data that is no text', () => {
+    for (const kind of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) assert.equal(word(said(kind, {})), `${kind} {}`, kind);
+    const table = { ended: 'A hook ended the turn: {reason}' };
+    assert.equal(wordFrom(table, said('ended', { reason: null })), 'A hook ended the turn: null');
+    assert.equal(wordFrom(table, said('ended', { reason: { a: 1 } })), 'A hook ended the turn: {"a":1}');
+    assert.equal(wordFrom(table, said('ended', { reason: ['a', 2] })), 'A hook ended the turn: ["a",2]');
+    assert.equal(wordFrom(table, said('ended', {})), 'A hook ended the turn: {reason}', 'a missing value leaves its placeholder as written');
+  });
+
   it('has a template for every kind, and gives the bundle every template', () => {
     for (const [kind, template] of Object.entries(USER_TEXT_WORDS)) assert.ok(typeof template === 'string' ? template.length > 0 : Object.keys(template).length === 2, kind);
     assert.ok(userTextTemplates().includes('{text}'));

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { userTextForLog, type NestedText, type UserText, type UserTextKinds, type UserTextValue } from '../../core/texts/userText';
-import { SETTINGS } from '../settingsTable';
+import { cliFlag, SETTINGS, SETTINGS_SECTION, settingName, type SettingKey } from '../settingsTable';
 import { START_WORDS } from './start';
 import { HOOK_WORDS } from './hooks';
 import { INSTRUCTION_WORDS } from './instructions';
@@ -42,16 +42,19 @@ export const USER_TEXT_WORDS: WordsFor<UserTextKinds> = {
   ...BUILTIN_WORDS,
 };
 
-let locale = 'en';
 let voice: Voice = 'cli';
+// Built once per configuration, not per number or list: the gauge is worded on every update.
+let numbers = new Intl.NumberFormat('en');
+let lists = new Intl.ListFormat('en', { type: 'conjunction' });
 
 /**
  * The extension's language and message bundle (vscode.l10n.bundle; none for English). The CLI
  * never calls this and words in English. Numbers and lists follow `locale`.
  */
 export function configureWords(options: { locale: string; voice: Voice; bundle?: Record<string, string> }): void {
-  locale = options.locale;
   voice = options.voice;
+  numbers = new Intl.NumberFormat(options.locale);
+  lists = new Intl.ListFormat(options.locale, { type: 'conjunction' });
   l10n.config({ contents: options.bundle ?? {} });
 }
 
@@ -66,9 +69,10 @@ function isVoiced(template: VoicedTemplate): template is { readonly extension: T
 }
 
 /** A setting as this front end names it: its id in VS Code, its flag in the CLI (when it has one). */
-function settingName(key: string): string {
-  const cli = voice === 'cli' && Object.hasOwn(SETTINGS, key) ? (SETTINGS[key as keyof typeof SETTINGS] as { cli?: string }).cli : undefined;
-  return cli ? `--${cli}` : `evergreen.${key}`;
+function settingNameHere(key: string): string {
+  if (!Object.hasOwn(SETTINGS, key)) return `${SETTINGS_SECTION}.${key}`;
+  const setting = key as SettingKey;
+  return (voice === 'cli' ? cliFlag(setting) : undefined) ?? settingName(setting);
 }
 
 /** A UserText in the front end's words. */
@@ -78,9 +82,9 @@ export function word(text: UserText): string {
 
 /** `word` with a table of one's own (the tests' tables). */
 export function wordFrom(table: Readonly<Partial<Record<string, VoicedTemplate>>>, text: UserText): string {
-  if (text.kind === 'setting') return settingName(text.data.key);
-  // A record from a newer Evergreen may hold a kind this one cannot word: its kind and data then.
-  const voiced = table[text.kind];
+  if (text.kind === 'setting') return settingNameHere(String(text.data.key));
+  // A record from a newer Evergreen (or a damaged one) may hold a kind this one cannot word: its kind and data then.
+  const voiced = Object.hasOwn(table, text.kind) ? table[text.kind] : undefined;
   if (voiced === undefined) return userTextForLog(text);
   const template = isVoiced(voiced) ? voiced[voice] : voiced;
   const data = text.data as Readonly<Record<string, UserTextValue>>;
@@ -92,13 +96,19 @@ export function wordFrom(table: Readonly<Partial<Record<string, VoicedTemplate>>
 
 function wordValue(table: Readonly<Partial<Record<string, VoicedTemplate>>>, value: Exclude<UserTextValue, undefined>): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
+  if (typeof value === 'number') return numbers.format(value);
   if (typeof value === 'boolean') return String(value);
-  if (isStringList(value)) return new Intl.ListFormat(locale, { type: 'conjunction' }).format(value);
+  if (isStringList(value)) return lists.format(value);
   // Any kind with its data, as every text is: a kind this table lacks reads as its kind and data.
-  return wordFrom(table, value as UserText);
+  if (isNestedText(value)) return wordFrom(table, value as UserText);
+  // Only a damaged record holds anything else (it passed no type check): shown, never thrown on.
+  return JSON.stringify(value) ?? String(value);
+}
+
+function isNestedText(value: unknown): value is NestedText {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { data?: unknown }).data === 'object' && (value as { data?: unknown }).data !== null;
 }
 
 function isStringList(value: readonly string[] | NestedText): value is readonly string[] {
-  return Array.isArray(value);
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
