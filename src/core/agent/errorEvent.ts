@@ -1,3 +1,4 @@
+import { errorMessage } from '../logger';
 import { ContextWindowTooSmallError } from '../context/engineTypes';
 import { errorActionsFor } from '../model/errorActions';
 import { userText, verbatim } from '../texts/userText';
@@ -15,5 +16,5 @@ export function errorEventFor(turnId: string, error: unknown): Extract<AgentEven
     return { type: 'error', turnId, kind: error.kind, message: error.text, ...hint, actions: errorActionsFor(error.kind) };
   }
   // Not ours to word: whatever failed said it in its own message.
-  return { type: 'error', turnId, kind: 'internal', message: verbatim(error instanceof Error ? error.message : String(error)), actions: errorActionsFor('internal') };
+  return { type: 'error', turnId, kind: 'internal', message: verbatim(errorMessage(error)), actions: errorActionsFor('internal') };
 }

@@ -5,6 +5,7 @@
  * (`mcp__memory__.*`, `^Notebook`). A regular expression that does not compile is a problem for the
  * loader to report, never a throw at match time.
  */
+import { errorMessage } from '../logger';
 export type HookMatcher = { kind: 'all' } | { kind: 'names'; names: ReadonlySet<string> } | { kind: 'regex'; regex: RegExp };
 
 const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
@@ -28,7 +29,7 @@ export function compileMatcher(matcher: string | undefined): HookMatcher | { pro
   try {
     return { kind: 'regex', regex: new RegExp(value) };
   } catch (error) {
-    return { problem: { matcher: JSON.stringify(value), error: error instanceof Error ? error.message : String(error) } };
+    return { problem: { matcher: JSON.stringify(value), error: errorMessage(error) } };
   }
 }
 

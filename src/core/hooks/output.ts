@@ -3,6 +3,7 @@
  * else a non-blocking error) and stdout, which is JSON when it starts with `{` (checked with zod)
  * and plain text otherwise. Pure. decisions.ts folds the readings of one event into its outcome.
  */
+import { errorMessage } from '../logger';
 import * as z from '../zod';
 import type { HookRunData } from '../texts/hooks';
 import { userText, type UserText } from '../texts/userText';
@@ -73,7 +74,7 @@ function readStdout(stdout: string, event: HookEventName, about: HookRunData): P
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
-    return { problem: { kind: 'invalid_json', message: userText('hooks.runInvalidJson', { ...about, brace: '{', error: error instanceof Error ? error.message : String(error) }) } };
+    return { problem: { kind: 'invalid_json', message: userText('hooks.runInvalidJson', { ...about, brace: '{', error: errorMessage(error) }) } };
   }
   const parsed = HookJsonOutputSchema.safeParse(value);
   if (!parsed.success) {

@@ -4,6 +4,7 @@
  * worktree itself (the chat's tools write there). Read through a zod schema: a damaged record is a
  * problem named with its file, and the others are still found.
  */
+import { errorMessage } from '../logger';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../workspace/atomicWrite';
@@ -54,13 +55,13 @@ export async function readRecord(file: string): Promise<RecordRead | undefined> 
     text = await fsp.readFile(file, 'utf8');
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') return undefined;
-    return { kind: 'problem', file, problem: userText('worktree.recordUnreadable', { error: error instanceof Error ? error.message : String(error) }) };
+    return { kind: 'problem', file, problem: userText('worktree.recordUnreadable', { error: errorMessage(error) }) };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { kind: 'problem', file, problem: userText('worktree.recordNotJson', { error: error instanceof Error ? error.message : String(error) }) };
+    return { kind: 'problem', file, problem: userText('worktree.recordNotJson', { error: errorMessage(error) }) };
   }
   const parsed = WorktreeRecordSchema.safeParse(json);
   // The schema's own words (the field and what is wrong with it): not ours to word.

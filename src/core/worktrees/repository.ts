@@ -4,6 +4,7 @@
  * Git runs isolated (core/git.ts); it reads the repository's own config, which says what the
  * repository is (its object format, whether it is bare).
  */
+import { errorMessage } from '../logger';
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { GitError, gitText, runGit } from '../git';
@@ -30,7 +31,7 @@ export async function inspectRepository(folder: string): Promise<RepositoryState
   try {
     await runGit(['--version']);
   } catch (error) {
-    return { kind: 'no-git', reason: userText('worktree.noGit', { error: error instanceof Error ? error.message : String(error) }) };
+    return { kind: 'no-git', reason: userText('worktree.noGit', { error: errorMessage(error) }) };
   }
   let fields: string[];
   try {
