@@ -45,7 +45,7 @@ export interface StartingMode<Connected> {
 }
 
 /** What the user is told about modes as a session starts. */
-export interface ModeNotice {
+interface ModeNotice {
   level: 'warning' | 'info';
   message: UserText;
 }

@@ -119,7 +119,7 @@ export { formatTokens };
 export { formatCost } from '../model/cost';
 
 /** A category of the breakdown. */
-export type BreakdownPart = Exclude<keyof ContextBreakdown, 'total'>;
+type BreakdownPart = Exclude<keyof ContextBreakdown, 'total'>;
 
 /** A category's name, as every front end words it (`gauge.part.*`). */
 export function breakdownPartText(part: BreakdownPart): UserText {
@@ -190,7 +190,7 @@ export function gaugeReading(gauge: GaugeNumbers): GaugeReading {
 }
 
 /** "$0.42", "price unknown" when no request had a price, "$0.42 + price unknown" when some had none (formatCost's rule). */
-export function costText(usd: number, unpricedRequests = 0): UserText {
+function costText(usd: number, unpricedRequests = 0): UserText {
   if (unpricedRequests <= 0) return userText('gauge.cost', { dollars: formatCost(usd) });
   return usd > 0 ? userText('gauge.costPartlyUnknown', { dollars: formatCost(usd) }) : userText('gauge.costUnknown', {});
 }

@@ -11,7 +11,7 @@ export type HookMatcher = { kind: 'all' } | { kind: 'names'; names: ReadonlySet<
 const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
 
 /** A matcher that does not compile: the matcher as written (quoted) and the engine's message. */
-export interface MatcherProblem {
+interface MatcherProblem {
   matcher: string;
   error: string;
 }

@@ -3,6 +3,7 @@
  * src/frontends/words/approvals.ts words them. A path, a pattern, a URL or a command the model
  * gave is data (alone on a card it is `verbatim`: not our English); the words around it are ours.
  */
+import type { NoData } from './value';
 
 /** Why a write to a path always asks (approvals/protectedPaths.ts): one reason per kind of file. */
 export type ProtectedWhy =
@@ -53,7 +54,7 @@ export type ProtectedWhy =
 export type ProtectedWhyKind<Why extends ProtectedWhy = ProtectedWhy> = `approval.protected${Capitalize<Why>}`;
 
 /** The protected reasons' kinds: no data, the reason is the sentence. */
-export type ProtectedWhyTexts = { [Why in ProtectedWhy as ProtectedWhyKind<Why>]: Record<string, never> };
+export type ProtectedWhyTexts = { [Why in ProtectedWhy as ProtectedWhyKind<Why>]: NoData };
 
 /** Tool cards' headlines (`ToolDefinition.headline`): the model's values with our words around them. */
 export interface ToolHeadlineTexts {
@@ -85,25 +86,25 @@ type HeldWhyKind = ProtectedWhyKind | 'approval.heldWhyClaude' | 'approval.heldW
  * Why a new entry a sandboxed command made waits for the user: one of these kinds, without data.
  * A UserText (each member is one), spelled out here: importing userText.ts would be an import cycle.
  */
-export type HeldWhyText = { [K in HeldWhyKind]: { kind: K; data: Record<string, never> } }[HeldWhyKind];
+export type HeldWhyText = { [K in HeldWhyKind]: { kind: K; data: NoData } }[HeldWhyKind];
 
 /** What an approval card says beyond the request's own data. */
 export interface ApprovalCardTexts {
   /** What an MCP server claims about a tool (its annotations): each claim a kind. */
-  'approval.hintReadOnly': Record<string, never>;
-  'approval.hintDestructive': Record<string, never>;
-  'approval.hintIdempotent': Record<string, never>;
-  'approval.hintOpenWorld': Record<string, never>;
+  'approval.hintReadOnly': NoData;
+  'approval.hintDestructive': NoData;
+  'approval.hintIdempotent': NoData;
+  'approval.hintOpenWorld': NoData;
   /**
    * Why a sandboxed command's write waits for the user (sandbox/gitGuard.ts): `path` and `where`
    * are workspace paths, `name` a Git file's name; a new protected entry says its own `why`.
    */
   'approval.heldNew': { path: string; why: HeldWhyText };
-  'approval.heldWhyClaude': Record<string, never>;
-  'approval.heldWhyJetBrains': Record<string, never>;
-  'approval.heldWhyOutside': Record<string, never>;
-  'approval.heldGitLink': Record<string, never>;
-  'approval.heldGitFile': Record<string, never>;
+  'approval.heldWhyClaude': NoData;
+  'approval.heldWhyJetBrains': NoData;
+  'approval.heldWhyOutside': NoData;
+  'approval.heldGitLink': NoData;
+  'approval.heldGitFile': NoData;
   'approval.heldLinkInGitDir': { where: string };
   'approval.heldGitHook': { where: string };
   'approval.heldGitRedirect': { name: string; where: string };

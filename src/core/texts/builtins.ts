@@ -1,4 +1,5 @@
 /** What Evergreen's own slash commands and modes are, as kinds (src/core/texts/userText.ts); src/frontends/words/builtins.ts words them. */
+import type { NoData } from './value';
 
 /**
  * The built-in commands' and modes' one-line descriptions and argument hints, shown by the `/`
@@ -7,26 +8,26 @@
  */
 export interface BuiltinTexts {
   // Slash commands (commands/builtin.ts): what each does, and what may follow its name
-  'commands.helpDescription': Record<string, never>;
-  'commands.helpHint': Record<string, never>;
-  'commands.newDescription': Record<string, never>;
-  'commands.resumeDescription': Record<string, never>;
-  'commands.resumeHint': Record<string, never>;
-  'commands.compactDescription': Record<string, never>;
-  'commands.compactHint': Record<string, never>;
-  'commands.contextDescription': Record<string, never>;
-  'commands.modelDescription': Record<string, never>;
-  'commands.modelHint': Record<string, never>;
-  'commands.modeDescription': Record<string, never>;
-  'commands.modeHint': Record<string, never>;
-  'commands.thinkingDescription': Record<string, never>;
+  'commands.helpDescription': NoData;
+  'commands.helpHint': NoData;
+  'commands.newDescription': NoData;
+  'commands.resumeDescription': NoData;
+  'commands.resumeHint': NoData;
+  'commands.compactDescription': NoData;
+  'commands.compactHint': NoData;
+  'commands.contextDescription': NoData;
+  'commands.modelDescription': NoData;
+  'commands.modelHint': NoData;
+  'commands.modeDescription': NoData;
+  'commands.modeHint': NoData;
+  'commands.thinkingDescription': NoData;
   /** `off` and `auto` are what the user types; only the budget is worded. */
-  'commands.thinkingHint': Record<string, never>;
-  'commands.memoryDescription': Record<string, never>;
-  'commands.initDescription': Record<string, never>;
+  'commands.thinkingHint': NoData;
+  'commands.memoryDescription': NoData;
+  'commands.initDescription': NoData;
   // Modes (modes/modes.ts)
-  'modes.agentDescription': Record<string, never>;
-  'modes.planDescription': Record<string, never>;
+  'modes.agentDescription': NoData;
+  'modes.planDescription': NoData;
   /** A mode file with no description and no body: `file` as the loaders show it. */
   'modes.customDescription': { file: string };
 }

@@ -1,7 +1,5 @@
-/** What the core says about the context engine: tier actions, compactions, undo, a learned window, as kinds with data (src/core/userText.ts); src/frontends/words/context.ts words them. */
-import type { NestedText } from './value';
-
-type Nothing = Record<never, never>;
+/** What the core says about the context engine: tier actions, compactions, undo, a learned window, as kinds with data (src/core/texts/userText.ts); src/frontends/words/context.ts words them. */
+import type { NestedText, NoData } from './value';
 
 export interface ContextTexts {
   /** Tier 0 cut a result to its head and tail. */
@@ -12,51 +10,51 @@ export interface ContextTexts {
   'context.cleared': { count: number; reason: NestedText };
   'context.snipped': { count: number; reason: NestedText };
   'context.trimmed': { count: number; reason: NestedText };
-  'context.whyCacheCold': Nothing;
-  'context.whyOverThreshold': Nothing;
-  'context.whyReadsPaid': Nothing;
+  'context.whyCacheCold': NoData;
+  'context.whyOverThreshold': NoData;
+  'context.whyReadsPaid': NoData;
   /** A tier's edits as a resumed chat shows them (the transcript keeps no reason). */
   'context.tierReplayed': { count: number };
   /** A compaction failed: `reason` is a kind, or the error's own words. */
   'context.compactionFailed': { trigger: string; reason: NestedText };
-  'context.compactionWaiting': Nothing;
+  'context.compactionWaiting': NoData;
   /** Why a summary could not be made (a compaction's failure reason). */
-  'context.summaryNoSection': Nothing;
-  'context.summaryEmptySection': Nothing;
-  'context.summaryCannotFit': Nothing;
+  'context.summaryNoSection': NoData;
+  'context.summaryEmptySection': NoData;
+  'context.summaryCannotFit': NoData;
   'context.summaryDidNotFit': { tries: number };
   /** The failure's next step: the circuit breaker is open (it names each front end's way to compact). */
   'context.breakerOpenHint': { failures: number };
-  'context.compactionRetryHint': Nothing;
+  'context.compactionRetryHint': NoData;
   /** A manual compaction's failure and its next step, as /compact and the dialog show it. */
   'context.compactionFailedOutcome': { failure: NestedText; hint: NestedText };
-  'context.compactionCancelled': Nothing;
+  'context.compactionCancelled': NoData;
   'context.compacted': { trigger: string; before: number; after: number; summarized: number; kept: number; restored: number };
   /** The preview of a manual compaction, in one line. */
   'context.compactPreview': { before: number; after: number; summarized: number; kept: number; restored: number };
-  'context.conversationEmpty': Nothing;
-  'context.nothingToCompact': Nothing;
-  'context.compactWhenTurnEnds': Nothing;
-  'context.nothingToUndo': Nothing;
+  'context.conversationEmpty': NoData;
+  'context.nothingToCompact': NoData;
+  'context.compactWhenTurnEnds': NoData;
+  'context.nothingToUndo': NoData;
   /** The undo would put the view over the auto-compact threshold. */
   'context.undoOverThreshold': { tokens: number; threshold: number; window: number };
   'context.undone': { before: number; after: number };
-  'context.undoWhileWorking': Nothing;
-  'context.undoUnsupported': Nothing;
+  'context.undoWhileWorking': NoData;
+  'context.undoUnsupported': NoData;
   /** The server proved a smaller window; `value`: the number to set (as typed, not formatted). */
   'context.windowLearned': { window: number; assumed: number; value: string; setting: NestedText };
   /** The window cannot hold the system prompt, the tools and the reply reserve. */
   'context.windowTooSmall': { window: number; reserve: number; base: number; windowSetting: NestedText; outputSetting: NestedText };
-  'context.windowTooSmallHint': Nothing;
+  'context.windowTooSmallHint': NoData;
   /** What tiers 1-3 do, as the context breakdown names its steps. */
-  'context.tierClearTitle': Nothing;
-  'context.tierSnipTitle': Nothing;
-  'context.tierTrimTitle': Nothing;
+  'context.tierClearTitle': NoData;
+  'context.tierSnipTitle': NoData;
+  'context.tierTrimTitle': NoData;
   /** When each tier runs (the breakdown's "when it runs"): percents of the usable window, as whole numbers. */
   'context.tierClearWhen': { percent: number; keep: number };
   'context.tierSnipWhen': { percent: number };
   'context.tierTrimWhen': { soft: number; hard: number; chars: number };
   /** Why the breakdown cannot preview a summary now. */
-  'context.summaryWaitsForTool': Nothing;
-  'context.summaryNothingYet': Nothing;
+  'context.summaryWaitsForTool': NoData;
+  'context.summaryNothingYet': NoData;
 }

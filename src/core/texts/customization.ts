@@ -1,5 +1,5 @@
-/** What the core says about command, mode and skill files, and memory, as kinds with data (src/core/userText.ts); src/frontends/words/customization.ts words them. */
-import type { NestedText } from './value';
+/** What the core says about command, mode and skill files, and memory, as kinds with data (src/core/texts/userText.ts); src/frontends/words/customization.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /**
  * Kinds for the files users bring (commands, modes, skills: src/core/definitions and the loaders
@@ -29,11 +29,11 @@ export interface CustomizationTexts {
   'customization.modeTooLarge': { file: string; kilobytes: number };
   'customization.fileNotLoaded': { file: string; problem: NestedText };
   // What is wrong with a frontmatter (definitions/frontmatter.ts): the `problem` of fileNotLoaded and skillNotLoaded
-  'customization.frontmatterNotClosed': Record<string, never>;
+  'customization.frontmatterNotClosed': NoData;
   /** `error`: the YAML parser's own first line. */
   'customization.frontmatterNotYaml': { error: string };
-  'customization.frontmatterList': Record<string, never>;
-  'customization.frontmatterValue': Record<string, never>;
+  'customization.frontmatterList': NoData;
+  'customization.frontmatterValue': NoData;
   'customization.frontmatterAliases': { limit: number };
   // What is wrong with a field: the `problem` of fieldIgnored and skillBadDescription
   'customization.fieldNotText': { field: string; got: NestedText };
@@ -42,12 +42,12 @@ export interface CustomizationTexts {
   'customization.fieldNotModels': { field: string };
   'customization.modeBaseInvalid': { got: string };
   // What a field held instead: the `got` above
-  'customization.gotNull': Record<string, never>;
-  'customization.gotList': Record<string, never>;
-  'customization.gotMapping': Record<string, never>;
-  'customization.gotNumber': Record<string, never>;
-  'customization.gotBoolean': Record<string, never>;
-  'customization.gotText': Record<string, never>;
+  'customization.gotNull': NoData;
+  'customization.gotList': NoData;
+  'customization.gotMapping': NoData;
+  'customization.gotNumber': NoData;
+  'customization.gotBoolean': NoData;
+  'customization.gotText': NoData;
   'customization.fieldIgnored': { file: string; problem: NestedText };
   // One name, several files (definitions/precedence.ts); `why` is one of the three after them
   'customization.reservedCommand': { file: string; name: string };
@@ -70,15 +70,15 @@ export interface CustomizationTexts {
   'customization.skillNoName': { file: string };
   'customization.skillNoNameFolderUsed': { file: string; folderName: string };
   'customization.skillNoValidName': { file: string; folderName: string; limit: number };
-  'customization.skillNameEmpty': Record<string, never>;
+  'customization.skillNameEmpty': NoData;
   'customization.skillNameTooLong': { length: number; limit: number };
-  'customization.skillNameCapitals': Record<string, never>;
-  'customization.skillNameCharacters': Record<string, never>;
-  'customization.skillNameHyphenEnds': Record<string, never>;
-  'customization.skillNameDoubleHyphen': Record<string, never>;
+  'customization.skillNameCapitals': NoData;
+  'customization.skillNameCharacters': NoData;
+  'customization.skillNameHyphenEnds': NoData;
+  'customization.skillNameDoubleHyphen': NoData;
   'customization.skillNoFile': { folder: string };
   'customization.skillNotLoaded': { file: string; problem: NestedText };
-  'customization.skillNoFrontmatter': Record<string, never>;
+  'customization.skillNoFrontmatter': NoData;
   'customization.skillNoDescription': { file: string };
   'customization.skillBadDescription': { file: string; problem: NestedText };
   'customization.skillDescriptionLong': { file: string; length: number; limit: number };

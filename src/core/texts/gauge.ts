@@ -1,8 +1,5 @@
-/** What the core says about the token gauge: its reading and its hover, as kinds with data (src/core/userText.ts); src/frontends/words/gauge.ts words them. */
-import type { NestedText } from './value';
-
-/** Nothing to fill in: the kind is the whole message. */
-type NoData = Record<string, never>;
+/** What the core says about the token gauge: its reading and its hover, as kinds with data (src/core/texts/userText.ts); src/frontends/words/gauge.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /** A line of the hover's breakdown: `part` names the category (one of the `gauge.part.*` kinds). */
 type PartLine = {

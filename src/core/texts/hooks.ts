@@ -1,5 +1,5 @@
-/** What the core says about hooks: their runs, decisions, settings and consent, as kinds with data (src/core/userText.ts); src/frontends/words/hooks.ts words them. */
-import type { NestedText } from './value';
+/** What the core says about hooks: their runs, decisions, settings and consent, as kinds with data (src/core/texts/userText.ts); src/frontends/words/hooks.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /** The hook a run notice is about: its event, its command line and the file it came from. */
 export type HookRunData = { event: string; command: string; file: string };
@@ -11,18 +11,18 @@ export interface HookTexts {
   'hooks.claudeOnlyEvent': { event: string };
   /** `events`: the event names, as the file must spell them. */
   'hooks.unknownEvent': { event: string; events: string };
-  'hooks.notMatcherGroups': Record<string, never>;
+  'hooks.notMatcherGroups': NoData;
   'hooks.badMatcher': { matcher: string; error: string };
   'hooks.otherHandlerType': { type: string };
-  'hooks.asyncIgnored': Record<string, never>;
-  'hooks.ifIgnored': Record<string, never>;
+  'hooks.asyncIgnored': NoData;
+  'hooks.ifIgnored': NoData;
   'hooks.timeoutCut': { seconds: number; max: number };
   'hooks.fileUnreadable': { error: string };
-  'hooks.notRegularFile': Record<string, never>;
+  'hooks.notRegularFile': NoData;
   'hooks.fileTooLarge': { bytes: string; max: string };
-  'hooks.fileMissing': Record<string, never>;
-  'hooks.userDisabledAll': Record<string, never>;
-  'hooks.workspaceDisabledAll': Record<string, never>;
+  'hooks.fileMissing': NoData;
+  'hooks.userDisabledAll': NoData;
+  'hooks.workspaceDisabledAll': NoData;
   // ---- consent (consent.ts); `hooks`: each hook as written (describeHooks)
   'hooks.untrusted': { count: number; hooks: NestedText };
   'hooks.withheld': { hooks: NestedText };
@@ -32,15 +32,15 @@ export interface HookTexts {
   /** A list of described hooks: the first (`hook`), then the rest (`more`: another of these or one hook). */
   'hooks.describedAndMore': { hook: NestedText; more: NestedText };
   // ---- why a run did not run or was stopped (runner.ts, dispatch.ts), worded inside a run notice
-  'hooks.cancelledBeforeStart': Record<string, never>;
+  'hooks.cancelledBeforeStart': NoData;
   'hooks.sandboxCouldNotRun': { error: string };
   'hooks.couldNotStart': { error: string };
   'hooks.outputOverLimit': { megabytes: string };
-  'hooks.noSandbox': Record<string, never>;
-  'hooks.unknownReason': Record<string, never>;
-  'hooks.tooMuchOutput': Record<string, never>;
+  'hooks.noSandbox': NoData;
+  'hooks.unknownReason': NoData;
+  'hooks.tooMuchOutput': NoData;
   'hooks.killedBy': { signal: string };
-  'hooks.killed': Record<string, never>;
+  'hooks.killed': NoData;
   'hooks.failedWithCode': { code: string };
   // ---- one run (output.ts, decisions.ts)
   'hooks.runTimedOut': HookRunData & { seconds: number };
@@ -63,5 +63,5 @@ export interface HookTexts {
   'hooks.endedTurn': { reason: string };
   'hooks.workspaceHooksNeedSandbox': { count: number };
   'hooks.promptBlocked': { reasons: string };
-  'hooks.promptBlockedHint': Record<string, never>;
+  'hooks.promptBlockedHint': NoData;
 }

@@ -1,8 +1,5 @@
-/** What the core says about the session's insights: actions, labels, details, as kinds with data (src/core/userText.ts); src/frontends/words/insights.ts words them. */
-import type { NestedText } from './value';
-
-/** Nothing to fill in: the kind is the whole message. */
-type NoData = Record<string, never>;
+/** What the core says about the session's insights: actions, labels, details, as kinds with data (src/core/texts/userText.ts); src/frontends/words/insights.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /** A context's size before and after an action (estimated tokens). */
 type Sizes = { before: number; after: number };

@@ -1,5 +1,5 @@
-/** What the core says about instruction files: refused, cut, re-encoded, a subfolder's file read, as kinds with data (src/core/userText.ts); src/frontends/words/instructions.ts words them. */
-import type { NestedText } from './value';
+/** What the core says about instruction files: refused, cut, re-encoded, a subfolder's file read, as kinds with data (src/core/texts/userText.ts); src/frontends/words/instructions.ts words them. */
+import type { NestedText, NoData } from './value';
 
 export interface InstructionTexts {
   // ---- a file not read, or read in part (instructions/instructionFiles.ts); `file` as the user reads it
@@ -7,10 +7,10 @@ export interface InstructionTexts {
   'instructions.couldNotOpen': { file: string; error: string };
   /** `fileType`: instructions.namedPipe, .socket, .device or .notPlainFile. */
   'instructions.notRegularFile': { file: string; fileType: NestedText };
-  'instructions.namedPipe': Record<string, never>;
-  'instructions.socket': Record<string, never>;
-  'instructions.device': Record<string, never>;
-  'instructions.notPlainFile': Record<string, never>;
+  'instructions.namedPipe': NoData;
+  'instructions.socket': NoData;
+  'instructions.device': NoData;
+  'instructions.notPlainFile': NoData;
   /** `size` and `kept`: instructions.megabytes, .kilobytes or .bytes; `share`: the percentage of the window. */
   'instructions.cut': { file: string; size: NestedText; share: number; kept: NestedText };
   'instructions.megabytes': { amount: string };
@@ -32,7 +32,7 @@ export interface InstructionTexts {
   // ---- a session's start and a subfolder's file (agent/factory.ts, agent/instructions.ts); `files`: the files read, joined
   'instructions.read': { files: string };
   'instructions.reloaded': { files: string };
-  'instructions.reloadedNone': Record<string, never>;
+  'instructions.reloadedNone': NoData;
   'instructions.folderFileRead': { file: string };
-  'instructions.folderFileReadUnnamed': Record<string, never>;
+  'instructions.folderFileReadUnnamed': NoData;
 }

@@ -1,15 +1,13 @@
-/** What the core says about the model's server: errors and retries, as kinds with data (src/core/userText.ts); src/frontends/words/model.ts words them. */
-import type { NestedText } from './value';
-
-type Nothing = Record<never, never>;
+/** What the core says about the model's server: errors and retries, as kinds with data (src/core/texts/userText.ts); src/frontends/words/model.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /**
  * `detail` is the server's (or the SDK's) own words, shown as they came; `status` an HTTP status
  * (an identifier, not a quantity); `who` is `model.theApi` or `model.theServer`.
  */
 export interface ModelTexts {
-  'model.theApi': Nothing;
-  'model.theServer': Nothing;
+  'model.theApi': NoData;
+  'model.theServer': NoData;
   'model.keyRejected': { status: string; detail: string };
   'model.permissionDenied': { status: string; detail: string };
   'model.notFound': { status: string; detail: string };
@@ -27,7 +25,7 @@ export interface ModelTexts {
   'model.unreachableAnthropic': { url: string; detail: string };
   'model.unreachableOpenai': { url: string; detail: string };
   'model.connectionDropped': { detail: string };
-  'model.streamEnded': Nothing;
+  'model.streamEnded': NoData;
   'model.streamStalled': { waited: NestedText };
   'model.noReplyWithin': { waited: NestedText };
   'model.milliseconds': { value: number };
@@ -47,15 +45,15 @@ export interface ModelTexts {
   /** An OpenAI-compatible server's "prompt is too long", with its count when it gave one. */
   'model.promptTooLong': { model: string; detail: string };
   'model.promptTooLongCounted': { prompt: string; max: string; model: string; detail: string };
-  'model.cancelled': Nothing;
+  'model.cancelled': NoData;
   /** Next steps the same on every front end (the others are ErrorHint kinds, src/core/model/errors.ts). */
-  'model.hintKeyPermission': Nothing;
-  'model.hintWaitAMoment': Nothing;
-  'model.hintTryInAMinute': Nothing;
-  'model.hintServiceStatus': Nothing;
-  'model.hintTryInAMoment': Nothing;
-  'model.hintBilling': Nothing;
-  'model.hintNetwork': Nothing;
-  'model.hintStalled': Nothing;
-  'model.hintServerRunning': Nothing;
+  'model.hintKeyPermission': NoData;
+  'model.hintWaitAMoment': NoData;
+  'model.hintTryInAMinute': NoData;
+  'model.hintServiceStatus': NoData;
+  'model.hintTryInAMoment': NoData;
+  'model.hintBilling': NoData;
+  'model.hintNetwork': NoData;
+  'model.hintStalled': NoData;
+  'model.hintServerRunning': NoData;
 }

@@ -1,8 +1,5 @@
-/** What the core says about a session's start: the sandbox, web search, MCP, thinking, a mode's start, transcripts that cannot be saved, as kinds with data (src/core/userText.ts); src/frontends/words/start.ts words them. */
-import type { NestedText } from './value';
-
-/** A kind whose sentence needs no data. */
-type NoData = Record<never, never>;
+/** What the core says about a session's start: the sandbox, web search, MCP, thinking, a mode's start, transcripts that cannot be saved, as kinds with data (src/core/texts/userText.ts); src/frontends/words/start.ts words them. */
+import type { NestedText, NoData } from './value';
 
 /** The command sandbox: how it holds the workspace, why it cannot run, and the exact fix. */
 interface SandboxTexts {

@@ -27,7 +27,7 @@ import type { ApprovalTexts } from './approvals';
 import type { BuiltinTexts } from './builtins';
 
 /** Text that is not the core's to word: a server's message, an OS error, an older record's English. */
-export interface VerbatimTexts {
+interface VerbatimTexts {
   verbatim: { text: string };
 }
 
@@ -35,7 +35,7 @@ export interface VerbatimTexts {
  * A setting named in a sentence, by its key under `evergreen.` ("contextWindow"): the extension
  * words it as the setting's id, the CLI as the flag that sets the same thing.
  */
-export interface SettingTexts {
+interface SettingTexts {
   setting: { key: string };
 }
 
@@ -48,7 +48,7 @@ export function settingRef(key: string): UserText {
 export interface UserTextKinds
   extends VerbatimTexts, SettingTexts, StartTexts, HookTexts, InstructionTexts, GaugeTexts, InsightTexts, SubagentTexts, WorktreeTexts, CustomizationTexts, ContextTexts, ModelTexts, TurnTexts, ApprovalTexts, BuiltinTexts {}
 
-export type UserTextKind = keyof UserTextKinds;
+type UserTextKind = keyof UserTextKinds;
 
 export type { NestedText, UserTextValue } from './value';
 

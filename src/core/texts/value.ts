@@ -11,3 +11,6 @@ export interface NestedText {
 
 /** A data value a front end can word on its own. */
 export type UserTextValue = string | number | boolean | readonly string[] | NestedText | undefined;
+
+/** The data of a kind that needs none: its template says everything. */
+export type NoData = Record<string, never>;

@@ -1,4 +1,5 @@
-/** What the core says about worktrees of background chats, as kinds with data (src/core/userText.ts); src/frontends/words/worktrees.ts words them. */
+/** What the core says about worktrees of background chats, as kinds with data (src/core/texts/userText.ts); src/frontends/words/worktrees.ts words them. */
+import type { NoData } from './value';
 
 export interface WorktreeTexts {
   // Why a folder cannot hold a chat's worktree (RepositoryState's reason).
@@ -16,7 +17,7 @@ export interface WorktreeTexts {
   'worktree.folderNotAbsolute': { folder: string };
   'worktree.folderInsideCheckout': { folder: string; checkout: string };
   // A name given that cannot be used (each a whole sentence, so a translation is never glued from parts).
-  'worktree.nameEmpty': Record<never, never>;
+  'worktree.nameEmpty': NoData;
   'worktree.nameTooLong': { name: string; max: number };
   'worktree.nameCharacters': { name: string };
   'worktree.branchExists': { name: string; branch: string };

@@ -1,5 +1,5 @@
 /**
- * Words for what the core says (issue 27 item 6): every kind of UserText (src/core/userText.ts)
+ * Words for what the core says (issue 27 item 6): every kind of UserText (src/core/texts/userText.ts)
  * has an English template here, passed through @vscode/l10n, so the extension shows it in the
  * user's language (its bundle is configured at activation) and the CLI in English. The templates
  * are keys of l10n/bundle.l10n.json like every other message (scripts/l10n.ts adds them).
